@@ -1,0 +1,261 @@
+"""HTTP routes → operations, one error → status table, OpenAPI at /openapi.json.
+
+FastAPI, because the request models that refuse unknown fields are also what generates the
+OpenAPI schema agents read: one declaration, no drift. Every error, including FastAPI's own
+validation errors and unknown routes, leaves in one shape:
+``{"error": {"code": ..., "message": ..., ...details}}``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import MutableMapping, Sequence
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from crewline import __version__
+from crewline.api.operations import Caller, Operations
+from crewline.bot import EscalationRequest, Hub
+from crewline.errors import (
+    BacklogFull,
+    Conflict,
+    CrewlineError,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    Unauthenticated,
+    Unavailable,
+)
+
+__all__ = ["create_app"]
+
+log = logging.getLogger(__name__)
+
+STATUS: Sequence[tuple[type[CrewlineError], int]] = (
+    (InvalidInput, 400),
+    (Unauthenticated, 401),
+    (Forbidden, 403),
+    (NotFound, 404),
+    (Conflict, 409),
+    (BacklogFull, 429),
+    (Unavailable, 503),
+)
+
+_VALIDATION_CODES = {
+    "extra_forbidden": "unknown_field",
+    "json_invalid": "malformed_json",
+    "missing": "missing_field",
+    "model_attributes_type": "invalid_type",
+    "dict_type": "invalid_type",
+}
+
+
+def status_of(error: CrewlineError) -> int:
+    for kind, status in STATUS:
+        if isinstance(error, kind):
+            return status
+    return 500
+
+
+def error_body(code: str, message: str, **details: Any) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, **details}}
+
+
+# --- request models: shape only; the core validates meaning --------------------------------
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class EscalateBody(Strict):
+    message: str
+    deadline: str | None = Field(default=None, description="ISO 8601 time with zone, or a "
+                                 "duration such as PT30M")
+    default_action: str | None = None
+    options: list[str] | None = None
+    goal: str | None = None
+
+
+class SendBody(Strict):
+    target: str
+    message: str
+
+
+class PostBody(Strict):
+    text: str
+
+
+class AskBody(Strict):
+    question: str
+    options: list[str] | None = None
+    dialog: bool = False
+
+
+class ReplyBody(Strict):
+    text: str
+    escalation_id: str | None = Field(default=None, description="at most one record")
+
+
+class AnswerBody(Strict):
+    answer: str
+
+
+# --- the app ----------------------------------------------------------------------------------
+
+_bearer = HTTPBearer(auto_error=False)
+
+
+async def _caller(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Caller:
+    operations: Operations = request.app.state.operations
+    return await operations.authenticate(credentials.credentials if credentials else None)
+
+
+Who = Annotated[Caller, Depends(_caller)]
+
+
+
+def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastAPI:
+    ops = Operations(hub)
+    metrics = _Metrics()
+    app = FastAPI(title="crewline", version=__version__,
+                  description="The agents' API of crewline: escalate to your human, read "
+                  "your events.")
+    app.state.operations = ops
+
+    @app.exception_handler(CrewlineError)
+    async def crewline_error(_: Request, error: CrewlineError) -> JSONResponse:
+        status = status_of(error)
+        if status == 500:
+            log.error("unexpected error %s: %s", error.code, error.message)
+        metrics.errors.labels(code=error.code).inc()
+        return JSONResponse(error_body(error.code, error.message, **error.details),
+                            status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0]
+        code = _VALIDATION_CODES.get(first["type"], "invalid_type")
+        location = [str(p) for p in first.get("loc", ()) if p != "body"]
+        field = ".".join(location) or None
+        if code == "unknown_field":
+            message = f"unknown field {field!r}: this verb does not take it"
+        elif code == "malformed_json":
+            message = "the body is not valid JSON"
+        elif code == "missing_field":
+            message = f"field {field!r} is required"
+        else:
+            message = f"{field or 'the body'}: {first['msg']}"
+        metrics.errors.labels(code=code).inc()
+        return JSONResponse(error_body(code, message, field=field), status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+        return JSONResponse(error_body(code, str(error.detail)), status_code=error.status_code)
+
+    @app.get("/healthz", tags=["ops"])
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/metrics", tags=["ops"], response_class=PlainTextResponse)
+    async def prometheus() -> PlainTextResponse:
+        metrics.outbox.set(await hub.store.outbox_size())
+        return PlainTextResponse(generate_latest(metrics.registry).decode(),
+                                 media_type="text/plain; version=0.0.4")
+
+    @app.post("/api/session-control/escalate", tags=["agents"])
+    async def escalate(body: EscalateBody, who: Who) -> dict[str, Any]:
+        result = await ops.escalate(who, EscalationRequest(**body.model_dump()))
+        metrics.escalations.inc()
+        return result
+
+    @app.post("/api/session-control/send", tags=["agents"])
+    async def send(body: SendBody, who: Who) -> dict[str, Any]:
+        return await ops.send(who, body.target, body.message)
+
+    @app.post("/api/session-control/ask", tags=["agents"])
+    async def ask(body: AskBody, who: Who) -> dict[str, Any]:
+        return await ops.ask(who, body.question, body.options, body.dialog)
+
+    @app.post("/api/session-control/escalations/{escalation_id}/default-applied",
+              tags=["agents"])
+    async def default_applied(escalation_id: Annotated[str, Path(max_length=64)],
+                              who: Who) -> dict[str, Any]:
+        return await ops.confirm_default(who, escalation_id)
+
+    @app.post("/api/session/messages", tags=["agents"])
+    async def post_message(body: PostBody, who: Who) -> dict[str, Any]:
+        return await ops.post(who, body.text)
+
+    @app.get("/api/session/events", tags=["agents"])
+    async def events(who: Who, after: Annotated[int, Query()] = 0,
+                     wait: Annotated[float, Query()] = 0.0) -> dict[str, Any]:
+        return await ops.events(who, after=after, wait=wait)
+
+    @app.get("/api/members", tags=["owner"])
+    async def members(who: Who) -> dict[str, Any]:
+        return await ops.members(who)
+
+    @app.get("/api/members/{slug}/conversation", tags=["owner"])
+    async def conversation(slug: str, who: Who) -> dict[str, Any]:
+        return await ops.conversation(who, slug)
+
+    @app.post("/api/members/{slug}/reply", tags=["owner"])
+    async def reply(slug: str, body: ReplyBody, who: Who) -> dict[str, Any]:
+        return await ops.reply(who, slug, body.text, body.escalation_id)
+
+    @app.post("/api/questions/{question_id}/answer", tags=["owner"])
+    async def answer(question_id: Annotated[str, Path(max_length=64)], body: AnswerBody,
+                     who: Who) -> dict[str, Any]:
+        return await ops.answer_question(who, question_id, body.answer)
+
+    for path, mounted in mounts:
+        app.mount(path, mounted)
+    app.add_middleware(_CountRequests, metrics=metrics)
+    return app
+
+
+class _Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter("crewline_http_requests", "HTTP requests served",
+                                ["method", "status"], registry=self.registry)
+        self.errors = Counter("crewline_errors", "Refusals and failures by stable code",
+                              ["code"], registry=self.registry)
+        self.escalations = Counter("crewline_escalations", "Escalations accepted",
+                                   registry=self.registry)
+        self.outbox = Gauge("crewline_outbox_pending", "Platform calls waiting to be made",
+                            registry=self.registry)
+
+
+class _CountRequests:
+    """Pure ASGI middleware counting responses by status (no per-request task overhead)."""
+
+    def __init__(self, app: ASGIApp, metrics: _Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def counting_send(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                self.metrics.requests.labels(method=scope["method"],
+                                             status=str(message["status"])).inc()
+            await send(message)
+
+        await self.app(scope, receive, counting_send)

@@ -1,0 +1,60 @@
+"""One actor per member: that member's changes run one at a time, in arrival order.
+
+This is what makes reply matching order-exact (SPEC §2 rule 6): a chip and the typed text
+after it are judged against the state each found on arrival. Members run in parallel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+__all__ = ["MemberActors"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+_Job = tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]
+
+
+class MemberActors:
+    def __init__(self) -> None:
+        self._queues: dict[str, asyncio.Queue[_Job]] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    async def run(self, key: str, job: Callable[[], Awaitable[T]]) -> T:
+        """Run ``job`` on ``key``'s actor after everything queued before it.
+
+        If the caller stops waiting, the job still runs to completion: a change that was
+        accepted is never half-done.
+        """
+        queue = self._queues.get(key)
+        if queue is None:
+            queue = self._queues[key] = asyncio.Queue()
+            self._tasks[key] = asyncio.create_task(self._serve(queue), name=f"actor-{key}")
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        queue.put_nowait((job, future))
+        return await asyncio.shield(future)
+
+    async def _serve(self, queue: asyncio.Queue[_Job]) -> None:
+        while True:
+            job, future = await queue.get()
+            try:
+                result = await job()
+            except Exception as error:
+                if not future.done():
+                    future.set_exception(error)
+            else:
+                if not future.done():
+                    future.set_result(result)
+
+    async def aclose(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        for task in self._tasks.values():
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks.clear()
+        self._queues.clear()

@@ -1,0 +1,216 @@
+"""What a card says in each state, transport-neutral (SPEC §1 "The card").
+
+The core decides the words and the buttons here; each transport draws them natively.
+Button payloads are short ASCII (``e:<id>:<n>``, ``q:<id>:<n>``) so they fit every
+platform's limit: Telegram's 64-byte ``callback_data`` is the tightest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, tzinfo
+
+from crewline.models import (
+    AnsweredBy,
+    Bell,
+    Button,
+    Escalation,
+    EscalationState,
+    OutboundMessage,
+    Question,
+    QuestionState,
+)
+
+__all__ = [
+    "MAX_PAYLOAD_BYTES",
+    "ButtonPress",
+    "ambiguity_notice",
+    "escalation_bell",
+    "escalation_card",
+    "format_time",
+    "parse_payload",
+    "question_card",
+]
+
+MAX_PAYLOAD_BYTES = 64
+_PAYLOAD = re.compile(r"^(?P<kind>[eq]):(?P<id>[0-9a-f]{16}):(?P<choice>\d{1,2})$")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ButtonPress:
+    """A parsed button payload: which record, which choice."""
+
+    kind: str  # "e" escalation | "q" question
+    record_id: str
+    choice: int
+
+
+def parse_payload(payload: str) -> ButtonPress | None:
+    """The press a payload names, or None when it is malformed (forged, truncated, foreign)."""
+    match = _PAYLOAD.fullmatch(payload)
+    if match is None:
+        return None
+    return ButtonPress(
+        kind=match["kind"], record_id=match["id"], choice=int(match["choice"])
+    )
+
+
+def _payload(kind: str, record_id: str, choice: int) -> str:
+    payload = f"{kind}:{record_id}:{choice}"
+    assert len(payload.encode()) <= MAX_PAYLOAD_BYTES
+    return payload
+
+
+def format_time(moment: datetime, zone: tzinfo = UTC) -> str:
+    """'Sep 6, 09:42 UTC': a clock time with its zone, in words a person reads at a glance."""
+    local = moment.astimezone(zone)
+    return f"{local:%b} {local.day}, {local:%H:%M} {local.tzname() or 'UTC'}"
+
+
+def _who(by: AnsweredBy | None) -> str:
+    return "the concierge" if by is AnsweredBy.CONCIERGE else "you"
+
+
+def _window_line(e: Escalation, member_name: str, zone: tzinfo) -> str | None:
+    if e.deadline is None:
+        return None
+    when = format_time(e.deadline, zone)
+    if e.default_action:
+        return f"Unless you reply by {when}, {member_name} will: {e.default_action}"
+    return f"Reply by {when}; with no reply, nothing happens and the request stays open."
+
+
+def _state_line(e: Escalation, member_name: str, zone: tzinfo) -> str | None:
+    match e.state:
+        case EscalationState.PENDING:
+            if e.options:
+                return (
+                    "To answer, tap a button or type one of these as a reply in this thread: "
+                    + " · ".join(e.options)
+                )
+            return "Reply in this thread to answer."
+        case EscalationState.ANSWERED:
+            when = format_time(e.settled_at, zone) if e.settled_at else ""
+            return f"Answered: {e.answer} — by {_who(e.answered_by)}, {when}"
+        case EscalationState.DEFAULTED:
+            if e.default_applied:
+                return f"Window closed — {member_name} confirmed it did: {e.default_action}"
+            return f"Window closed — {member_name} said it would: {e.default_action}"
+        case EscalationState.EXPIRED:
+            return "Window closed with no reply"
+        case EscalationState.RETRACTED:
+            return "Withdrawn — this request is no longer open."
+    return None
+
+
+def escalation_card(e: Escalation, member_name: str, *, zone: tzinfo = UTC) -> OutboundMessage:
+    """The card of an escalation in its current state. A settled card has no buttons."""
+    lines = [e.message]
+    window = _window_line(e, member_name, zone)
+    if window:
+        lines.append(window)
+    if not e.is_pending and e.options:
+        lines.append("Options: " + " · ".join(e.options))
+    state = _state_line(e, member_name, zone)
+    if state:
+        lines.append(state)
+    buttons = (
+        tuple(
+            Button(label=option, payload=_payload("e", e.id, index))
+            for index, option in enumerate(e.options)
+        )
+        if e.is_pending
+        else ()
+    )
+    return OutboundMessage(
+        author=member_name,
+        text="\n\n".join(lines),
+        buttons=buttons,
+        settled=not e.is_pending,
+        deadline=e.deadline if e.is_pending else None,
+        kind="card",
+    )
+
+
+def question_card(q: Question, member_name: str, *, zone: tzinfo = UTC) -> OutboundMessage:
+    """A blocking question card: the session waits until it is answered."""
+    waiting = q.state is QuestionState.WAITING
+    lines = [q.question]
+    if waiting:
+        lines.append(
+            "Needs input: tap a button to answer." if q.options else "Needs input."
+        )
+    elif q.state is QuestionState.ANSWERED:
+        when = format_time(q.settled_at, zone) if q.settled_at else ""
+        lines.append(f"Answered: {q.answer} — by {_who(q.answered_by)}, {when}")
+    else:
+        lines.append("Cancelled — the session no longer waits for an answer.")
+    buttons = (
+        tuple(Button(label=o, payload=_payload("q", q.id, i)) for i, o in enumerate(q.options))
+        if waiting
+        else ()
+    )
+    return OutboundMessage(
+        author=member_name,
+        text="\n\n".join(lines),
+        buttons=buttons,
+        settled=not waiting,
+        kind="question",
+    )
+
+
+def ambiguity_notice(pending: Sequence[Escalation]) -> str:
+    """Said in the thread when a typed reply could answer several records: it answered none."""
+    listed = "\n".join(
+        f"{n}. {e.message}" + (f" ({' · '.join(e.options)})" if e.options else "")
+        for n, e in enumerate(pending, start=1)
+    )
+    return (
+        f"{len(pending)} requests are open, so your reply answered none of them:\n{listed}\n"
+        "To answer one, tap a button on its card (or answer it from the inbox, which names the"
+        " request)."
+    )
+
+
+def escalation_bell(member_name: str, member_slug: str, goal: str | None,
+                    pending: Sequence[Escalation]) -> Bell:
+    """The stacked notification of one goal's open escalations, in words: no glyphs."""
+    group_key = f"escalation:{member_slug}:{goal or ''}"
+    about = f" about {goal}" if goal else ""
+    if not pending:
+        body = f"{member_name} has no open requests{about} any more."
+    else:
+        parts = []
+        for e in pending:
+            sentence = e.message.rstrip(".") + "."
+            if e.deadline and e.default_action:
+                sentence += (
+                    f" Unless you reply by {format_time(e.deadline)},"
+                    f" {member_name} will: {e.default_action.rstrip('.')}."
+                )
+            elif e.deadline:
+                sentence += f" Reply by {format_time(e.deadline)}."
+            if e.options:
+                sentence += " Options: " + _in_words(e.options) + "."
+            parts.append(sentence)
+        count = "a request" if len(pending) == 1 else f"{len(pending)} requests"
+        body = (
+            f"{member_name} needs you with {count}{about}. "
+            + " ".join(parts)
+            + f" Open {member_name}'s thread to answer."
+        )
+    return Bell(
+        group_key=group_key,
+        member=member_slug,
+        title=f"{member_name} needs you" if pending else f"{member_name}: settled",
+        body=body,
+        count=len(pending),
+    )
+
+
+def _in_words(options: Sequence[str]) -> str:
+    if len(options) == 1:
+        return options[0]
+    return ", ".join(options[:-1]) + " or " + options[-1]

@@ -1,0 +1,89 @@
+"""Change: one transaction's writes plus the effects to run once it has committed.
+
+Everything the core changes goes through a Change inside ``Hub.change``: the rows and
+records (via ``tx``), and, in the same transaction, the outbox entries for every platform
+message the change needs and the events for every session it concerns. After the commit
+the Hub wakes the outboxes, the event readers and the deadline timers the change named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from crewline.models import Escalation, Member
+from crewline.store import Tx
+
+__all__ = ["Change", "Effects"]
+
+
+@dataclass(slots=True)
+class Effects:
+    """What to do after the commit."""
+
+    sessions: set[str] = field(default_factory=set)
+    transports: set[str] = field(default_factory=set)
+    deadlines: list[tuple[str, datetime]] = field(default_factory=list)
+    reconcile: set[str] = field(default_factory=set)
+
+
+class Change:
+    def __init__(self, tx: Tx, now: datetime, transports: Sequence[str]) -> None:
+        self.tx = tx
+        self.now = now
+        self.effects = Effects()
+        self._transports = tuple(transports)
+
+    def event(self, session: str, kind: str, body: Mapping[str, Any]) -> None:
+        """Append to one session's event stream."""
+        self.tx.add_event(session, kind, body, self.now)
+        self.effects.sessions.add(session)
+
+    def tell_member(self, slug: str, kind: str, body: Mapping[str, Any]) -> None:
+        """Append to the event stream of every live session of the member itself."""
+        for session in self.tx.member_sessions(slug):
+            self.event(session.id, kind, body)
+
+    def show(self, member: Member, op: str, object_key: str) -> None:
+        """Post (``op='post'``) or redraw (``'update'``) an object in the member's thread on
+        every transport the member is bound to."""
+        for transport in self._bound(member):
+            self.tx.enqueue(transport=transport, lane=member.slug, op=op,
+                            object_key=object_key, now=self.now)
+            self.effects.transports.add(transport)
+
+    def ring(self, member: Member, goal: str | None) -> None:
+        """Show (or restack) the bell of one goal group of the member."""
+        key = f"bell:escalation:{member.slug}:{goal or ''}"
+        for transport in self._bound(member):
+            self.tx.enqueue(transport=transport, lane=f"bell:{member.slug}", op="ring",
+                            object_key=key, now=self.now)
+            self.effects.transports.add(transport)
+
+    def roster(self) -> None:
+        """Republish the roster on every running transport."""
+        for transport in self._transports:
+            self.tx.enqueue(transport=transport, lane="roster", op="roster",
+                            object_key="roster", now=self.now)
+            self.effects.transports.add(transport)
+
+    def mark_rewound(self, member: Member, object_keys: Sequence[str]) -> None:
+        for transport in self._bound(member):
+            self.tx.enqueue(transport=transport, lane=member.slug, op="rewound",
+                            object_key=f"rewound:{self.now.timestamp()}", now=self.now,
+                            body={"keys": list(object_keys)})
+            self.effects.transports.add(transport)
+
+    def arm(self, escalation: Escalation) -> None:
+        if escalation.deadline is not None:
+            self.effects.deadlines.append((escalation.id, escalation.deadline))
+
+    def audit(self, action: str, outcome: str, *, actor: str | None = None,
+              member: str | None = None, **details: Any) -> None:
+        self.tx.audit(action, outcome, self.now, actor=actor, member=member, details=details)
+
+    def _bound(self, member: Member) -> tuple[str, ...]:
+        # A binding to a transport that is not running waits in the outbox until it is.
+        return member.transports

@@ -1,0 +1,312 @@
+"""The Hub: the one entry point of the core, for agents' operations and human events.
+
+Every change to a member's conversation runs on that member's actor (one at a time, in
+arrival order) and is written by :meth:`Hub.change` in one transaction together with its
+outbox entries and session events; after the commit the Hub wakes whoever must act.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TypeVar
+
+from crewline.bot import escalations, questions
+from crewline.bot.actors import MemberActors
+from crewline.bot.changes import Change, Effects
+from crewline.bot.escalations import EscalationRequest, Routing
+from crewline.bot.feed import EventFeed
+from crewline.bot.inbound import HumanEvents
+from crewline.bot.reconcile import ReconcileReport, reconcile_member
+from crewline.errors import Forbidden, InvalidInput, NotFound, Unavailable
+from crewline.models import (
+    AnsweredBy,
+    CallerKind,
+    Clock,
+    Escalation,
+    Event,
+    HumanEvent,
+    Member,
+    Question,
+    Receipt,
+    Row,
+    RowRole,
+    Session,
+    SystemClock,
+)
+from crewline.policy import Verb, authorize
+from crewline.store import Store, Tx
+
+__all__ = ["EscalationReceipt", "Hub"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+MAX_TEXT = 4000
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EscalationReceipt:
+    escalation: Escalation
+    routing: Routing
+    transports: tuple[str, ...]
+    note: str
+
+
+class Hub:
+    def __init__(self, store: Store, *, clock: Clock | None = None,
+                 transports: Sequence[str] = ()) -> None:
+        self.store = store
+        self.clock: Clock = clock or SystemClock()
+        self.transports = tuple(transports)
+        self.actors = MemberActors()
+        self.feed = EventFeed()
+        self.human = HumanEvents(self)
+        self._wakers: list[Callable[[str], None]] = []
+        self._armers: list[Callable[[str, datetime], None]] = []
+        self._index_repair: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Hub:
+        await self.reconcile_all()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.actors.aclose()
+
+    # plumbing -------------------------------------------------------------------------------
+    def on_outbox(self, wake: Callable[[str], None]) -> None:
+        """``wake(transport)`` is called after a commit that queued platform calls."""
+        self._wakers.append(wake)
+
+    def on_deadline(self, arm: Callable[[str, datetime], None]) -> None:
+        """``arm(escalation_id, deadline)`` is called after a commit that opened a window."""
+        self._armers.append(arm)
+
+    async def change(self, transaction: Callable[[Change], T]) -> T:
+        """Run ``transaction`` in one store transaction, then its after-commit effects."""
+        now = self.clock.now()
+        holder: list[Effects] = []
+
+        def run(tx: Tx) -> T:
+            change = Change(tx, now, self.transports)
+            result = transaction(change)
+            holder.append(change.effects)
+            return result
+
+        try:
+            result = await self.store.write(run)
+        except Unavailable:
+            self._repair_index()
+            raise
+        self._after_commit(holder[0])
+        return result
+
+    def _after_commit(self, effects: Effects) -> None:
+        self.feed.notify(effects.sessions)
+        for transport in effects.transports:
+            for wake in self._wakers:
+                wake(transport)
+        for escalation_id, deadline in effects.deadlines:
+            for arm in self._armers:
+                arm(escalation_id, deadline)
+
+    async def on_member(self, slug: str, job: Callable[[], Awaitable[T]]) -> T:
+        """Run ``job`` on the member's actor, after everything that arrived before it."""
+        return await self.actors.run(slug, job)
+
+    async def member(self, slug: str) -> Member:
+        member = await self.store.member(slug)
+        if member is None:
+            raise NotFound(f"no member named {slug!r}", code="unknown_member")
+        return member
+
+    # agents' operations ---------------------------------------------------------------------
+    async def escalate(self, caller: Session, request: EscalationRequest) -> EscalationReceipt:
+        await self._gate(caller, Verb.SESSION_ESCALATE, action="escalate")
+        valid = escalations.validate(request, self.clock.now())
+        routing = escalations.route(caller)
+        member = await self.member(routing.member) if routing.member else None
+
+        async def record() -> EscalationReceipt:
+            if member is not None:
+                await self.store.check_index()
+            escalation, _ = await self.change(
+                lambda ch: escalations.record_escalation(
+                    ch, caller=caller, member=member, routing=routing, valid=valid))
+            return EscalationReceipt(
+                escalation=escalation, routing=routing,
+                transports=member.transports if member else (),
+                note=escalations.agent_note(escalation, routing))
+
+        return await self.on_member(routing.conversation, record)
+
+    async def send(self, caller: Session, target: str, message: str) -> Row:
+        """session_send: a row in the target member's thread and an event for its session."""
+        await self._gate(caller, Verb.SESSION_SEND, action="send")
+        _check_text(message, "message")
+        member = await self.member(target)
+
+        def write(ch: Change) -> Row:
+            row = ch.tx.append_row(conversation=member.slug, role=RowRole.AGENT,
+                                   author=caller.member or caller.id, text=message, now=ch.now,
+                                   meta={"from_session": caller.id})
+            ch.show(member, "post", f"row:{row.id}")
+            ch.tell_member(member.slug, "message", {"row_id": row.id, "text": message,
+                                                    "from_session": caller.id})
+            return row
+
+        return await self.on_member(member.slug, lambda: self.change(write))
+
+    async def post(self, caller: Session, text: str) -> Row:
+        """A session writes into its own member's thread (or its own transcript)."""
+        await self._gate(caller, Verb.SESSION_POST, action="post")
+        _check_text(text, "text")
+        member = await self.member(caller.member) if caller.member else None
+        conversation = member.slug if member else f"~{caller.id}"
+
+        def write(ch: Change) -> Row:
+            row = ch.tx.append_row(conversation=conversation, role=RowRole.MEMBER,
+                                   author=member.name if member else caller.id, text=text,
+                                   now=ch.now, meta={"session": caller.id})
+            if member is not None:
+                ch.show(member, "post", f"row:{row.id}")
+            return row
+
+        return await self.on_member(conversation, lambda: self.change(write))
+
+    async def ask(self, caller: Session, question: str, options: Sequence[str] | None, *,
+                  dialog: bool = False) -> Question:
+        await self._gate(caller, Verb.ASK_QUESTION, action="ask")
+        chosen = questions.validate_question(question, options)
+        member = await self.member(caller.member) if caller.member else None
+        key = member.slug if member else f"~{caller.id}"
+        return await self.on_member(key, lambda: self.change(
+            lambda ch: questions.ask(ch, caller=caller, member=member, question=question,
+                                     options=chosen, dialog=dialog)))
+
+    async def confirm_default(self, caller: Session, escalation_id: str) -> Escalation:
+        await self._gate(caller, Verb.CONFIRM_DEFAULT, action="confirm_default")
+        record = await self.store.escalation(escalation_id)
+        if record is None or not _may_touch(caller, record):
+            raise NotFound(f"no escalation {escalation_id!r} of yours", code="unknown_escalation")
+        member = await self.member(record.member)
+
+        def write(ch: Change) -> Escalation:
+            current = ch.tx.escalation(escalation_id)
+            assert current is not None
+            return escalations.confirm_default(ch, member, current, caller)
+
+        return await self.on_member(member.slug, lambda: self.change(write))
+
+    async def answer_question(self, member: Member, question_id: str, answer: str) -> Question:
+        """The owner answers a question card through the API."""
+        _check_text(answer, "answer")
+
+        def write(ch: Change) -> Question:
+            record = ch.tx.question(question_id)
+            if record is None:
+                raise NotFound(f"no question {question_id!r}", code="unknown_question")
+            return questions.answer_question(ch, member, record, answer=answer,
+                                             by=AnsweredBy.USER)
+
+        return await self.on_member(member.slug, lambda: self.change(write))
+
+    async def events(self, caller: Session, *, after: int, wait: float) -> list[Event]:
+        """The session's events after ``after``; waits up to ``wait`` s when there are none."""
+        signal = self.feed.register(caller.id)
+        found = await self.store.events_after(caller.id, after)
+        if found or wait <= 0:
+            return found
+        try:
+            async with asyncio.timeout(wait):
+                await signal.wait()
+        except TimeoutError:
+            return []
+        return await self.store.events_after(caller.id, after)
+
+    async def close_window(self, escalation_id: str) -> Escalation | None:
+        """Close a due veto window (called by the scheduler; idempotent)."""
+        record = await self.store.escalation(escalation_id)
+        if record is None or not record.is_pending:
+            return None
+        member = await self.member(record.member)
+        return await self.on_member(member.slug, lambda: self.change(
+            lambda ch: escalations.close_window(ch, member, escalation_id)))
+
+    async def close_due_windows(self) -> int:
+        """Close every window already past (at start, and as a sweep)."""
+        closed = 0
+        for escalation_id, _, _ in await self.store.due_windows(self.clock.now()):
+            if await self.close_window(escalation_id) is not None:
+                closed += 1
+        return closed
+
+    # human events ---------------------------------------------------------------------------
+    async def receive(self, event: HumanEvent) -> Receipt:
+        """One human event from a transport; the receipt says what to tell the person."""
+        return await self.human.receive(event)
+
+    # the transcript and the index -----------------------------------------------------------
+    async def truncate(self, slug: str, *, keep_through: str) -> ReconcileReport:
+        """Rewind primitive: rows after ``keep_through`` leave the transcript (a new
+        generation), and the index follows the transcript."""
+        member = await self.member(slug)
+
+        async def rewind() -> ReconcileReport:
+            def write(ch: Change) -> ReconcileReport:
+                ch.tx.truncate_conversation(slug, keep_through=keep_through)
+                return reconcile_member(ch, member)
+
+            return await self.change(write)
+
+        return await self.on_member(slug, rewind)
+
+    async def reconcile(self, slug: str) -> ReconcileReport:
+        member = await self.member(slug)
+        return await self.on_member(slug, lambda: self.change(
+            lambda ch: reconcile_member(ch, member)))
+
+    async def reconcile_all(self) -> list[ReconcileReport]:
+        """Re-derive every member's index; rebuild it first if it cannot be read."""
+        try:
+            await self.store.check_index()
+        except Unavailable:
+            log.error("the escalation index cannot be read; rebuilding it from the transcript")
+            await self.store.rebuild_index_table()
+        reports = [await self.reconcile(m.slug) for m in await self.store.members()]
+        for report in reports:
+            if report.changed:
+                log.info("reconciled %s: %s", report.member, report)
+        return reports
+
+    def _repair_index(self) -> None:
+        if self._index_repair is None or self._index_repair.done():
+            self._index_repair = asyncio.create_task(self.reconcile_all(), name="index-repair")
+
+    # gates ----------------------------------------------------------------------------------
+    async def _gate(self, caller: Session, verb: Verb, *, action: str) -> None:
+        decision = authorize(caller, verb)
+        if decision.allowed:
+            return
+        code = decision.code or "forbidden"
+
+        def audit(ch: Change) -> None:
+            ch.audit(f"{action}:{code}", "denied", actor=caller.id, member=caller.member,
+                     kind=caller.kind.value)
+
+        await self.change(audit)
+        raise Forbidden(decision.reason or f"{verb.value} is not allowed", code=code)
+
+
+def _check_text(text: str, field: str) -> None:
+    if not text.strip() or len(text) > MAX_TEXT:
+        raise InvalidInput(f"{field} must be 1..{MAX_TEXT} characters", code=f"invalid_{field}",
+                           field=field)
+
+
+def _may_touch(caller: Session, record: Escalation) -> bool:
+    if record.session == caller.id:
+        return True
+    return caller.kind is CallerKind.MEMBER and caller.member == record.member

@@ -1,0 +1,282 @@
+"""What a human event does: messages, clicks, edits and commands from any transport.
+
+Each event is judged on its member's actor, so replies are matched strictly in arrival
+order (SPEC §2 rule 6). An event is remembered by its platform id in the same transaction
+as its effect: a redelivery finds it and answers nothing (rule 3). A refusal writes nothing
+but, where it is a security event, a SEL record.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from crewline.bot import cards, escalations, questions
+from crewline.bot.changes import Change
+from crewline.bot.render import roster
+from crewline.bot.replies import Ambiguous, Answer, Refusal, match_click, match_text
+from crewline.errors import CallerError
+from crewline.models import (
+    AnsweredBy,
+    HumanClick,
+    HumanCommand,
+    HumanEdit,
+    HumanEvent,
+    HumanMessage,
+    Member,
+    Receipt,
+    Row,
+    RowRole,
+)
+from crewline.store import PlatformMessage
+
+if TYPE_CHECKING:
+    from crewline.bot.hub import Hub
+
+__all__ = ["API_TRANSPORT", "HELP_TEXT", "HumanEvents"]
+
+# The owner replying through the HTTP API: authenticated by their token before the event is
+# made, so its user id is the human's own id and its thread is the member's slug.
+API_TRANSPORT = "api"
+
+log = logging.getLogger(__name__)
+
+HELP_TEXT = (
+    "crewline commands:\n"
+    "/roster: every member, whether it needs you, and its open requests\n"
+    "/help: this text\n"
+    "In a member's thread, tap a card's button or type your answer as a reply."
+)
+
+
+class _Duplicate(Exception):
+    """A redelivered event: roll back and answer nothing."""
+
+
+DUPLICATE = Receipt(accepted=False, code="duplicate_event")
+
+
+class HumanEvents:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.store = hub.store
+
+    async def receive(self, event: HumanEvent) -> Receipt:
+        try:
+            match event:
+                case HumanClick():
+                    return await self._click(event)
+                case HumanMessage():
+                    return await self._message(event)
+                case HumanEdit():
+                    return await self._edit(event)
+                case HumanCommand():
+                    return await self._command(event)
+        except CallerError as error:
+            return Receipt(accepted=False, code=error.code, notice=error.message)
+        raise TypeError(f"not a human event: {event!r}")
+
+    # who is who -----------------------------------------------------------------------------
+    async def _is_owner(self, event: HumanEvent, member: Member) -> bool:
+        if event.transport == API_TRANSPORT:
+            return event.user_id == str(member.owner)
+        return await self.store.human_of(event.transport, event.user_id) == member.owner
+
+    async def _thread_member(self, event: HumanEvent) -> Member | None:
+        if event.thread is None:
+            return None
+        if event.transport == API_TRANSPORT:
+            return await self.store.member(event.thread)
+        slug = await self.store.member_for_thread(event.transport, event.thread)
+        return None if slug is None else await self.store.member(slug)
+
+    async def _refuse(self, event: HumanEvent, refusal: Refusal, *,
+                      member: str | None = None) -> Receipt:
+        if refusal.security:
+            await self.hub.change(lambda ch: ch.audit(
+                f"{type(event).__name__.removeprefix('Human').lower()}:{refusal.code}", "denied",
+                actor=f"{event.transport}:{event.user_id}", member=member,
+                event_id=event.event_id))
+        return Receipt(accepted=False, code=refusal.code, notice=refusal.notice)
+
+    # clicks ---------------------------------------------------------------------------------
+    async def _click(self, event: HumanClick) -> Receipt:
+        press = cards.parse_payload(event.payload)
+        if press is None:
+            return await self._refuse(event, Refusal(
+                code="malformed_payload", notice="This button is not one of crewline's.",
+                security=True))
+        if press.kind == "q":
+            return await self._question_click(event, press.record_id, press.choice)
+        record = await self.store.escalation(press.record_id)
+        thread_member = await self._thread_member(event)
+        if record is None or (thread_member and thread_member.slug != record.member):
+            return await self._refuse(event, Refusal(
+                code="unknown_escalation",
+                notice="This button does not belong to a request of this member.",
+                security=True), member=thread_member.slug if thread_member else None)
+        member = await self.hub.member(record.member)
+
+        async def judge() -> Receipt:
+            current = await self.store.escalation(press.record_id)
+            decision = match_click(record=current, member=member.slug, choice=press.choice,
+                                   presser_is_owner=await self._is_owner(event, member))
+            if isinstance(decision, Refusal):
+                return await self._refuse(event, decision, member=member.slug)
+
+            def write(ch: Change) -> None:
+                if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
+                    raise _Duplicate
+                _answer(ch, member, event, decision)
+
+            return await self._accept(write, notice=f"Answered: {decision.text}")
+
+        return await self.hub.on_member(member.slug, judge)
+
+    async def _question_click(self, event: HumanClick, question_id: str, choice: int) -> Receipt:
+        record = await self.store.question(question_id)
+        member = await self.store.member(record.member) if record and record.member else None
+        if record is None or member is None or not 0 <= choice < len(record.options):
+            return await self._refuse(event, Refusal(
+                code="unknown_question", notice="This button does not belong to a question.",
+                security=True))
+        if not await self._is_owner(event, member):
+            return await self._refuse(event, Refusal(
+                code="not_owner", notice="Only this member's owner can answer its questions.",
+                security=True), member=member.slug)
+
+        def write(ch: Change) -> None:
+            if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
+                raise _Duplicate
+            current = ch.tx.question(question_id)
+            assert current is not None
+            questions.answer_question(ch, member, current, answer=record.options[choice],
+                                      by=AnsweredBy.USER)
+
+        return await self.hub.on_member(member.slug, lambda: self._accept(
+            write, notice=f"Answered: {record.options[choice]}"))
+
+    # typed messages -------------------------------------------------------------------------
+    async def _message(self, event: HumanMessage) -> Receipt:
+        member = await self._thread_member(event)
+        if member is None:
+            return Receipt(accepted=False, code="unknown_thread",
+                           notice="This conversation is not a member's thread.")
+        if not await self._is_owner(event, member):
+            return await self._refuse(event, Refusal(
+                code="not_owner", notice="Only this member's owner can talk to it here.",
+                security=True), member=member.slug)
+
+        async def judge() -> Receipt:
+            def write(ch: Change) -> str | None:
+                if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
+                    raise _Duplicate
+                named = None
+                if event.escalation_id is not None:
+                    named = ch.tx.escalation(event.escalation_id)
+                    if named is None or named.member != member.slug:
+                        raise _NotYours(event.escalation_id)
+                pending = ch.tx.escalations(member.slug, pending_only=True)
+                decision = match_text(text=event.text, pending=pending,
+                                      author_is_owner=True, named=named)
+                if isinstance(decision, Answer):
+                    _answer(ch, member, event, decision)
+                    return f"Answered: {decision.text}"
+                row = _human_row(ch, member, event, text=event.text, meta={})
+                if isinstance(decision, Ambiguous):
+                    notice = ch.tx.append_row(
+                        conversation=member.slug, role=RowRole.SYSTEM, author="crewline",
+                        text=cards.ambiguity_notice(decision.pending), now=ch.now,
+                        meta={"ambiguous": [e.id for e in decision.pending]})
+                    ch.show(member, "post", f"row:{notice.id}")
+                ch.tell_member(member.slug, "human_message",
+                               {"row_id": row.id, "text": event.text,
+                                "transport": event.transport})
+                return None
+
+            try:
+                notice = await self.hub.change(write)
+            except _Duplicate:
+                return DUPLICATE
+            except _NotYours as error:
+                return await self._refuse(event, Refusal(
+                    code="not_your_record",
+                    notice=f"{error.args[0]} is not a request of {member.name}.",
+                    security=True), member=member.slug)
+            return Receipt(accepted=True, notice=notice)
+
+        return await self.hub.on_member(member.slug, judge)
+
+    # edits ----------------------------------------------------------------------------------
+    async def _edit(self, event: HumanEdit) -> Receipt:
+        member = await self._thread_member(event)
+        if member is None or not await self._is_owner(event, member):
+            return Receipt(accepted=False, code="not_owner")
+        object_key = await self.store.object_for_message(event.transport, event.message_ref)
+        if object_key is None or not object_key.startswith("row:"):
+            return Receipt(accepted=False, code="unknown_message")
+        row_id = object_key.removeprefix("row:")
+
+        def write(ch: Change) -> None:
+            if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
+                raise _Duplicate
+            # An edit never re-runs a command and never answers a record; it is told to the
+            # member (edit-resend boundaries build on this event).
+            ch.tell_member(member.slug, "human_edit", {"row_id": row_id, "text": event.text})
+
+        return await self.hub.on_member(member.slug, lambda: self._accept(write))
+
+    # commands -------------------------------------------------------------------------------
+    async def _command(self, event: HumanCommand) -> Receipt:
+        if await self.store.human_of(event.transport, event.user_id) is None:
+            return Receipt(accepted=False, code="not_owner",
+                           notice="crewline answers commands from its owner only.")
+        match event.name:
+            case "help":
+                return Receipt(accepted=True, notice=HELP_TEXT)
+            case "roster":
+                entries = await roster(self.store)
+                lines = [
+                    f"{e.name} ({e.slug}): "
+                    + (f"needs you, {e.pending_escalations} open" if e.needs_you else "all clear")
+                    for e in entries
+                ]
+                return Receipt(accepted=True, notice="\n".join(lines) or "No members yet.")
+        return Receipt(accepted=False, code="unknown_command",
+                       notice=f"Unknown command /{event.name}. Try /help.")
+
+    async def _accept(self, write: Callable[[Change], None], *,
+                      notice: str | None = None) -> Receipt:
+        try:
+            await self.hub.change(write)
+        except _Duplicate:
+            return DUPLICATE
+        return Receipt(accepted=True, notice=notice)
+
+
+class _NotYours(Exception):
+    """A reply named a record of another member."""
+
+
+def _human_row(ch: Change, member: Member, event: HumanEvent, *, text: str,
+               meta: dict[str, object]) -> Row:
+    row = ch.tx.append_row(conversation=member.slug, role=RowRole.HUMAN,
+                           author=f"{event.transport}:{event.user_id}", text=text, now=ch.now,
+                           meta={**meta, "transport": event.transport})
+    message_ref = getattr(event, "message_ref", None)
+    if message_ref and event.thread:
+        ch.tx.record_platform_message(PlatformMessage(
+            transport=event.transport, object_key=f"row:{row.id}", thread_ref=event.thread,
+            message_ref=message_ref))
+    return row
+
+
+def _answer(ch: Change, member: Member, event: HumanEvent, decision: Answer) -> None:
+    """The answering reply is a transcript row (the truth) naming its one record."""
+    row = _human_row(ch, member, event, text=decision.text, meta={
+        "escalation_id": decision.escalation.id, "choice": decision.choice,
+        "via": decision.via.value, "by": AnsweredBy.USER.value})
+    escalations.answer_escalation(ch, member, decision.escalation, text=decision.text,
+                                  choice=decision.choice, by=AnsweredBy.USER, via=decision.via,
+                                  answer_row=row)

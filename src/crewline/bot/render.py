@@ -1,0 +1,64 @@
+"""Drawing stored objects in their current state, for the outboxes (the Renderer port)."""
+
+from __future__ import annotations
+
+from crewline.bot import cards
+from crewline.models import Bell, Member, OutboundMessage, RosterEntry, RowRole
+from crewline.store import Store
+
+__all__ = ["CoreRenderer", "roster"]
+
+
+class CoreRenderer:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def message(self, object_key: str) -> tuple[Member, OutboundMessage] | None:
+        kind, _, row_id = object_key.partition(":")
+        row = await self.store.row(row_id, include_rewound=True) if kind == "row" else None
+        if row is None:
+            return None
+        member = await self.store.member(row.conversation)
+        if member is None:
+            return None
+        if row.role is RowRole.ESCALATION:
+            escalation = await self.store.escalation(str(row.meta["escalation_id"]))
+            if escalation is None:
+                return None
+            return member, cards.escalation_card(escalation, member.name)
+        if row.role is RowRole.QUESTION:
+            question = await self.store.question(str(row.meta["question_id"]))
+            if question is None:
+                return None
+            return member, cards.question_card(question, member.name)
+        kind_of_row = "notice" if row.role is RowRole.SYSTEM else "row"
+        author = "crewline" if row.role is RowRole.SYSTEM else row.author
+        return member, OutboundMessage(author=author, text=row.text, kind=kind_of_row)
+
+    async def bell(self, object_key: str) -> Bell | None:
+        # bell:escalation:<member>:<goal>
+        _, _, member_slug, goal = object_key.split(":", 3)
+        member = await self.store.member(member_slug)
+        if member is None:
+            return None
+        pending = [
+            e for e in await self.store.escalations(member_slug)
+            if e.is_pending and (e.goal or "") == goal
+        ]
+        return cards.escalation_bell(member.name, member.slug, goal or None, pending)
+
+    async def roster(self) -> list[RosterEntry]:
+        return await roster(self.store)
+
+
+async def roster(store: Store) -> list[RosterEntry]:
+    """Every member with its needs-you flag and open count, derived from the index."""
+    counts = await store.pending_counts()
+    entries = []
+    for member in await store.members():
+        pending = counts.get(member.slug, 0)
+        waiting = await store.waiting_questions(member.slug)
+        entries.append(RosterEntry(slug=member.slug, name=member.name,
+                                   needs_you=pending > 0 or bool(waiting),
+                                   pending_escalations=pending))
+    return entries

@@ -1,0 +1,115 @@
+"""Settings from ``crewline.toml`` and the environment, validated once at start.
+
+Precedence: command-line flags, then environment variables, then the file, then defaults.
+A key crewline does not know is an error that names the key: a typo never silently falls
+back to a default.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from crewline.errors import ConfigError
+
+__all__ = ["CONFIG_NAME", "Config", "default_data_dir", "load_config"]
+
+CONFIG_NAME = "crewline.toml"
+DEFAULT_PORT = 8765
+TRANSPORT_SECTIONS = ("slack", "telegram", "discord", "local")
+_TOP_KEYS = {"host", "port", "transports", "log_level", *TRANSPORT_SECTIONS}
+
+
+def default_data_dir() -> Path:
+    return Path(os.environ.get("CREWLINE_DATA_DIR") or Path.home() / ".crewline")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Config:
+    data_dir: Path
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    transports: tuple[str, ...] = ("memory",)
+    log_level: str = "INFO"
+    sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def section(self, name: str) -> Mapping[str, Any]:
+        """A transport's own table (``[slack]`` …); the transport validates its keys."""
+        return self.sections.get(name, {})
+
+
+def load_config(data_dir: Path | None = None, *, path: Path | None = None,
+                env: Mapping[str, str] | None = None) -> Config:
+    env = os.environ if env is None else env
+    data_dir = Path(data_dir or env.get("CREWLINE_DATA_DIR") or default_data_dir())
+    config = Config(data_dir=data_dir)
+    file = path or data_dir / CONFIG_NAME
+    if path is not None and not file.exists():
+        raise ConfigError(f"config file {file} does not exist", key="config")
+    if file.exists():
+        config = _apply_file(config, file)
+    return _apply_env(config, env)
+
+
+def _apply_file(config: Config, file: Path) -> Config:
+    try:
+        data = tomllib.loads(file.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{file} is not valid TOML: {error}", key=str(file)) from None
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise ConfigError(f"{file}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})",
+                          key=unknown[0])
+    changes: dict[str, Any] = {}
+    if "host" in data:
+        changes["host"] = _typed(data, "host", str)
+    if "port" in data:
+        changes["port"] = _port(data["port"], "port")
+    if "log_level" in data:
+        changes["log_level"] = _typed(data, "log_level", str).upper()
+    if "transports" in data:
+        names = data["transports"]
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ConfigError("transports must be a list of names", key="transports")
+        changes["transports"] = tuple(names)
+    sections = {name: data[name] for name in TRANSPORT_SECTIONS if name in data}
+    for name, table in sections.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"[{name}] must be a table", key=name)
+    return replace(config, **changes, sections=sections)
+
+
+def _apply_env(config: Config, env: Mapping[str, str]) -> Config:
+    changes: dict[str, Any] = {}
+    if env.get("CREWLINE_HOST"):
+        changes["host"] = env["CREWLINE_HOST"]
+    if env.get("CREWLINE_PORT"):
+        changes["port"] = _port(env["CREWLINE_PORT"], "CREWLINE_PORT")
+    if env.get("CREWLINE_TRANSPORTS"):
+        changes["transports"] = tuple(
+            n.strip() for n in env["CREWLINE_TRANSPORTS"].split(",") if n.strip()
+        )
+    if env.get("CREWLINE_LOG_LEVEL"):
+        changes["log_level"] = env["CREWLINE_LOG_LEVEL"].upper()
+    return replace(config, **changes)
+
+
+def _typed(data: Mapping[str, Any], key: str, kind: type) -> Any:
+    value = data[key]
+    if not isinstance(value, kind):
+        raise ConfigError(f"{key} must be a {kind.__name__}, got {value!r}", key=key)
+    return value
+
+
+def _port(value: object, key: str) -> int:
+    try:
+        port = int(str(value))
+    except ValueError:
+        raise ConfigError(f"{key} must be a port number, got {value!r}", key=key) from None
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"{key} must be 0..65535, got {port}", key=key)
+    return port

@@ -1,0 +1,102 @@
+"""Administering the crew: members, sessions and the owner's token.
+
+Used by the CLI, the demo and tests; works on a store whether or not a server is running.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from crewline.errors import InvalidInput, NotFound
+from crewline.keys import hash_key, new_owner_token, new_session_key
+from crewline.models import CallerKind, Clock, Identity, Member, Session, SystemClock, is_slug, new_id
+from crewline.store import Store, Tx
+
+__all__ = ["NewSession", "add_member", "add_session", "issue_owner_token", "remove_member"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NewSession:
+    session: Session
+    key: str  # shown once; only its hash is stored
+
+
+async def add_member(store: Store, *, slug: str, name: str, owners: Sequence[str],
+                     transports: Sequence[str], clock: Clock | None = None) -> NewSession:
+    """Add a member owned by the human known by ``owners`` (``platform:user_id``), bound
+    to ``transports``, and create its own session; returns the session's key."""
+    if not is_slug(slug):
+        raise InvalidInput(f"{slug!r} is not a slug (a-z, 0-9, dashes; at most 63)",
+                           code="invalid_member_slug")
+    if not name.strip():
+        raise InvalidInput("a member needs a name", code="invalid_name")
+    if not owners:
+        raise InvalidInput("a member needs an owner (PLATFORM:USER_ID)", code="invalid_owner")
+    try:
+        identities = [Identity.parse(o) for o in owners]
+    except ValueError as error:
+        raise InvalidInput(str(error), code="invalid_owner") from None
+    now = (clock or SystemClock()).now()
+    key = new_session_key()
+    session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug)
+
+    def write(tx: Tx) -> None:
+        human = tx.ensure_human(identities, now)
+        tx.add_member(Member(slug=slug, name=name, owner=human,
+                             transports=tuple(dict.fromkeys(transports))), now)
+        tx.add_session(session, hash_key(key), now)
+
+    await store.write(write)
+    return NewSession(session=session, key=key)
+
+
+async def remove_member(store: Store, slug: str) -> None:
+    if not await store.write(lambda tx: tx.remove_member(slug)):
+        raise NotFound(f"no member named {slug!r}", code="unknown_member")
+
+
+async def add_session(store: Store, *, kind: CallerKind, member: str | None,
+                      clock: Clock | None = None) -> NewSession:
+    """A worker (created by ``member``), channel agent, conductor or plain session."""
+    if kind is CallerKind.MEMBER:
+        raise InvalidInput("a member's own session is created with `member add`",
+                           code="invalid_kind")
+    if kind is CallerKind.WORKER and member is None:
+        raise InvalidInput("a worker is created by a member: give --member", code="invalid_kind")
+    now = (clock or SystemClock()).now()
+    key = new_session_key()
+
+    def write(tx: Tx) -> Session:
+        parent = None
+        if member is not None:
+            if tx.member(member) is None:
+                raise NotFound(f"no member named {member!r}", code="unknown_member")
+            own = tx.member_sessions(member)
+            parent = own[0].id if own else None
+        session = Session(id=new_id(), kind=kind, member=member, parent=parent)
+        tx.add_session(session, hash_key(key), now)
+        return session
+
+    return NewSession(session=await store.write(write), key=key)
+
+
+async def issue_owner_token(store: Store, *, owner: str | None = None) -> str:
+    """A new token for the human (the old one stops working); shown once."""
+    human: int | None
+    if owner is not None:
+        identity = Identity.parse(owner)
+        human = await store.human_of(identity.platform, identity.user_id)
+        if human is None:
+            raise NotFound(f"no human is known as {owner}", code="unknown_owner")
+    else:
+        humans = await store.humans()
+        if len(humans) != 1:
+            raise InvalidInput(
+                "there are no members yet" if not humans
+                else "several humans own members here: name one with --owner PLATFORM:USER_ID",
+                code="owner_ambiguous")
+        human = humans[0]
+    token = new_owner_token()
+    await store.write(lambda tx: tx.set_owner_token(human, hash_key(token)))
+    return token

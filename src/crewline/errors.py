@@ -1,0 +1,112 @@
+"""Every error crewline raises, with a stable code.
+
+The tree::
+
+    CrewlineError                      code: str, details: dict
+    ├── CallerError                    the caller's mistake; never retried (4xx)
+    │   ├── InvalidInput               malformed_json, unknown_field, invalid_* …
+    │   ├── Unauthenticated            missing_key, invalid_key
+    │   ├── Forbidden                  caller_blocked, not_owner, not_your_record
+    │   ├── NotFound                   unknown_member, unknown_escalation …
+    │   ├── Conflict                   already_settled, already_exists
+    │   └── BacklogFull                escalation_backlog_full (open_count)
+    ├── Unavailable                    escalation_index_unavailable (retry later)
+    ├── ConfigError                    a bad key in crewline.toml or the environment
+    └── TransportError                 a platform call failed
+        ├── RateLimited                retry_after seconds
+        ├── TransientTransportError    retry with back-off
+        └── PermanentTransportError    retrying cannot help
+
+The HTTP layer maps each branch to a status in one table (``crewline.api.http``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "BacklogFull",
+    "CallerError",
+    "ConfigError",
+    "Conflict",
+    "CrewlineError",
+    "Forbidden",
+    "InvalidInput",
+    "NotFound",
+    "PermanentTransportError",
+    "RateLimited",
+    "TransientTransportError",
+    "TransportError",
+    "Unauthenticated",
+    "Unavailable",
+]
+
+
+class CrewlineError(Exception):
+    """Base of every crewline error: a stable ``code`` and a message built from the value."""
+
+    default_code = "error"
+
+    def __init__(self, message: str, *, code: str | None = None, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.default_code
+        self.details = details
+
+
+class CallerError(CrewlineError):
+    """The caller sent something crewline refuses; nothing was written."""
+
+
+class InvalidInput(CallerError):
+    default_code = "invalid_input"
+
+
+class Unauthenticated(CallerError):
+    default_code = "invalid_key"
+
+
+class Forbidden(CallerError):
+    default_code = "forbidden"
+
+
+class NotFound(CallerError):
+    default_code = "not_found"
+
+
+class Conflict(CallerError):
+    default_code = "conflict"
+
+
+class BacklogFull(CallerError):
+    default_code = "escalation_backlog_full"
+
+
+class Unavailable(CrewlineError):
+    """A part crewline needs is temporarily unusable; the caller may retry."""
+
+    default_code = "unavailable"
+
+
+class ConfigError(CrewlineError):
+    default_code = "invalid_config"
+
+
+class TransportError(CrewlineError):
+    default_code = "transport_error"
+
+
+class RateLimited(TransportError):
+    default_code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        super().__init__(message, retry_after=retry_after)
+        self.retry_after = retry_after
+
+
+class TransientTransportError(TransportError):
+    default_code = "transport_transient"
+
+
+class PermanentTransportError(TransportError):
+    default_code = "transport_permanent"

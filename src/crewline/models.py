@@ -1,0 +1,307 @@
+"""Frozen values shared by every part of crewline.
+
+The core passes these, never platform payloads or database rows. Times are aware UTC
+datetimes; the store keeps them as epoch seconds.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+__all__ = [
+    "SLUG_PATTERN",
+    "AnsweredBy",
+    "AnsweredVia",
+    "Bell",
+    "Button",
+    "CallerKind",
+    "Clock",
+    "Escalation",
+    "EscalationState",
+    "Event",
+    "HumanClick",
+    "HumanCommand",
+    "HumanEdit",
+    "HumanEvent",
+    "HumanMessage",
+    "Identity",
+    "Member",
+    "OutboundMessage",
+    "Question",
+    "QuestionState",
+    "Receipt",
+    "RosterEntry",
+    "Row",
+    "RowRole",
+    "Session",
+    "SystemClock",
+    "is_slug",
+    "new_id",
+]
+
+SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+
+
+def new_id() -> str:
+    """A short random id, safe in URLs and button payloads (16 hex characters, 64 bits)."""
+    return secrets.token_hex(8)
+
+
+def is_slug(value: str) -> bool:
+    """A slug is lowercase letters, digits and dashes, 1..63 long, not starting with a dash."""
+    return bool(SLUG_PATTERN.fullmatch(value))
+
+
+class Clock(Protocol):
+    """Where the core reads the time; tests inject one they can move."""
+
+    def now(self) -> datetime: ...
+
+
+class SystemClock:
+    """The wall clock, in UTC."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class CallerKind(StrEnum):
+    MEMBER = "member"
+    WORKER = "worker"
+    CHANNEL = "channel"
+    CONDUCTOR = "conductor"
+    PLAIN = "plain"
+
+
+class RowRole(StrEnum):
+    MEMBER = "member"  # the member agent (or its worker) speaking in its thread
+    HUMAN = "human"  # a person on a transport
+    AGENT = "agent"  # another session sending into this thread (session_send)
+    ESCALATION = "escalation"  # a card row
+    QUESTION = "question"  # a blocking question card row
+    SYSTEM = "system"  # crewline's own words in the thread (e.g. the ambiguity notice)
+
+
+class EscalationState(StrEnum):
+    PENDING = "pending"
+    ANSWERED = "answered"
+    DEFAULTED = "defaulted"
+    EXPIRED = "expired"
+    RETRACTED = "retracted"
+
+
+class QuestionState(StrEnum):
+    WAITING = "waiting"
+    ANSWERED = "answered"
+    CANCELLED = "cancelled"
+
+
+class AnsweredBy(StrEnum):
+    USER = "user"
+    CONCIERGE = "concierge"
+
+
+class AnsweredVia(StrEnum):
+    CHIP = "chip"
+    TEXT = "text"
+    SUGGESTION = "suggestion"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Identity:
+    """A human's account on one platform, written ``platform:user_id``."""
+
+    platform: str
+    user_id: str
+
+    @classmethod
+    def parse(cls, text: str) -> Identity:
+        platform, sep, user_id = text.partition(":")
+        if not sep or not platform or not user_id:
+            raise ValueError(f"an owner is written PLATFORM:USER_ID, got {text!r}")
+        return cls(platform=platform, user_id=user_id)
+
+    def __str__(self) -> str:
+        return f"{self.platform}:{self.user_id}"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Member:
+    slug: str
+    name: str
+    owner: int  # the human who owns this member
+    transports: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Session:
+    id: str
+    kind: CallerKind
+    member: str | None  # the member it speaks for (own member, or the creating member)
+    parent: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Row:
+    """One transcript entry. Identity is ``id``; order is ``seq`` within a conversation."""
+
+    id: str
+    conversation: str
+    generation: int
+    seq: int
+    role: RowRole
+    author: str
+    text: str
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    created_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Escalation:
+    id: str
+    member: str
+    row_id: str
+    session: str
+    message: str
+    deadline: datetime | None = None
+    default_action: str | None = None
+    options: tuple[str, ...] = ()
+    goal: str | None = None
+    state: EscalationState = EscalationState.PENDING
+    answer: str | None = None
+    choice: int | None = None
+    answered_by: AnsweredBy | None = None
+    answered_via: AnsweredVia | None = None
+    answer_row_id: str | None = None
+    default_applied: bool = False
+    created_at: datetime
+    settled_at: datetime | None = None
+
+    @property
+    def is_pending(self) -> bool:
+        return self.state is EscalationState.PENDING
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Question:
+    """A blocking question card; a dialog is one only the human may answer."""
+
+    id: str
+    member: str | None
+    session: str
+    row_id: str
+    question: str
+    options: tuple[str, ...] = ()
+    dialog: bool = False
+    state: QuestionState = QuestionState.WAITING
+    answer: str | None = None
+    answered_by: AnsweredBy | None = None
+    created_at: datetime
+    settled_at: datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Event:
+    """One entry of a session's ordered event stream."""
+
+    cursor: int
+    session: str
+    kind: str
+    body: Mapping[str, Any]
+    created_at: datetime
+
+
+# --- what humans send, as transports report it ---------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HumanEvent:
+    """Something a person did on a transport. ``event_id`` is the platform's, for dedupe."""
+
+    transport: str
+    event_id: str
+    user_id: str
+    thread: str | None = None  # the transport's thread ref, when the event happened in one
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HumanMessage(HumanEvent):
+    text: str
+    message_ref: str | None = None
+    escalation_id: str | None = None  # a client naming the one record it answers
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HumanClick(HumanEvent):
+    payload: str  # the button's payload as the platform returned it: untrusted
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HumanEdit(HumanEvent):
+    message_ref: str
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HumanCommand(HumanEvent):
+    name: str
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Receipt:
+    """What the core answers a transport about one human event.
+
+    ``notice`` is shown to the person who acted, and to nobody else (an ephemeral message,
+    a callback alert). ``accepted`` is False when nothing changed.
+    """
+
+    accepted: bool
+    code: str | None = None
+    notice: str | None = None
+
+
+# --- what the core asks transports to show -------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Button:
+    label: str
+    payload: str  # at most 64 ASCII bytes: fits every platform (Telegram is the tightest)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class OutboundMessage:
+    """A row or card as the core wants it shown; each transport draws it natively."""
+
+    author: str  # the member's display name
+    text: str  # markdown
+    buttons: tuple[Button, ...] = ()
+    settled: bool = False
+    deadline: datetime | None = None  # transports that can, count down to it live
+    kind: str = "row"  # row | card | question | notice
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Bell:
+    """A notification outside the thread; bells with one ``group_key`` stack into one."""
+
+    group_key: str
+    member: str
+    title: str
+    body: str
+    count: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RosterEntry:
+    slug: str
+    name: str
+    needs_you: bool
+    pending_escalations: int

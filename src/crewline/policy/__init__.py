@@ -1,0 +1,6 @@
+"""Pure decisions: who may do what. No I/O, no clock (time is passed in)."""
+
+from crewline.policy.gates import Decision, authorize
+from crewline.policy.verbs import VERB_GRANTS, Verb
+
+__all__ = ["VERB_GRANTS", "Decision", "Verb", "authorize"]

@@ -1,0 +1,76 @@
+"""The veto-window timers, on APScheduler 3's in-memory job store.
+
+The store holds every deadline; APScheduler holds timers only for the windows due within
+the horizon. At start every window already past is closed, then the horizon is armed, and
+an interval job re-arms the next horizon. Memory is bounded by the windows due within one
+horizon, not by the number of open windows, and a restart loses nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+if TYPE_CHECKING:
+    from crewline.bot.hub import Hub
+
+__all__ = ["WindowScheduler"]
+
+log = logging.getLogger(__name__)
+
+
+class WindowScheduler:
+    """Use as ``async with WindowScheduler(hub)``; the hub tells it about new windows."""
+
+    def __init__(self, hub: Hub, *, horizon: timedelta = timedelta(minutes=10)) -> None:
+        self.hub = hub
+        self.horizon = horizon
+        self._scheduler = AsyncIOScheduler(timezone="UTC")
+        self._armed_until: datetime | None = None
+
+    async def __aenter__(self) -> WindowScheduler:
+        self.hub.on_deadline(self.arm)
+        self._scheduler.start()
+        closed = await self.hub.close_due_windows()
+        if closed:
+            log.info("closed %d veto windows that passed while crewline was down", closed)
+        await self.rearm()
+        self._scheduler.add_job(self.rearm, "interval", seconds=self.horizon.total_seconds() / 2,
+                                id="rearm-horizon", coalesce=True, max_instances=1)
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._scheduler.shutdown(wait=False)
+
+    @property
+    def armed(self) -> int:
+        """How many window timers are held in memory now."""
+        return len([j for j in self._scheduler.get_jobs() if j.id.startswith("window:")])
+
+    def arm(self, escalation_id: str, deadline: datetime) -> None:
+        """Hold a timer for a window if it falls within the armed horizon."""
+        if self._armed_until is None or deadline <= self._armed_until:
+            self._scheduler.add_job(
+                self._close, "date", run_date=max(deadline, self.hub.clock.now()),
+                args=[escalation_id], id=f"window:{escalation_id}", replace_existing=True,
+                misfire_grace_time=None,
+            )
+
+    async def rearm(self) -> None:
+        """Close what is due and arm the windows due before the next horizon."""
+        now = self.hub.clock.now()
+        until = now + self.horizon
+        await self.hub.close_due_windows()
+        self._armed_until = until
+        for escalation_id, _, deadline in await self.hub.store.due_windows(until):
+            self.arm(escalation_id, deadline)
+
+    async def _close(self, escalation_id: str) -> None:
+        try:
+            await self.hub.close_window(escalation_id)
+        except Exception:
+            # The sweep at the next re-arm retries it; a window is never lost.
+            log.exception("closing veto window %s failed", escalation_id)

@@ -1,0 +1,151 @@
+"""One running crewline: the store, the Hub, the transports and their outboxes, the veto
+window timers and the HTTP server, composed on one AsyncExitStack.
+
+Start-up and shut-down are the one list in ``__aenter__``, read top to bottom (and undone
+bottom to top).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+from collections.abc import Sequence
+from contextlib import AsyncExitStack
+from datetime import timedelta
+
+import uvicorn
+from starlette.types import ASGIApp
+
+from crewline.api import create_app
+from crewline.bot import CoreRenderer, Hub
+from crewline.config import Config
+from crewline.errors import ConfigError
+from crewline.models import Clock
+from crewline.scheduler import WindowScheduler
+from crewline.store.sqlite import SqliteStore
+from crewline.transports import MemoryTransport, OutboxDispatcher, Transport
+
+__all__ = ["Crewline", "HttpServer", "build_transports"]
+
+log = logging.getLogger(__name__)
+
+
+def build_transports(config: Config) -> list[Transport]:
+    """The transports the configuration names, each configured from its own section."""
+    built: list[Transport] = []
+    for name in config.transports:
+        if name == "memory":
+            built.append(MemoryTransport("memory"))
+        else:
+            raise ConfigError(f"unknown transport {name!r} in transports (known: memory)",
+                              key="transports")
+    return built
+
+
+class HttpServer:
+    """uvicorn on a socket bound here, so port 0 works and the real port is known."""
+
+    def __init__(self, app: ASGIApp, *, host: str, port: int) -> None:
+        self.app = app
+        self.host = host
+        self.port = port
+        self._server: uvicorn.Server | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> HttpServer:
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.host, self.port))
+        self.port = sock.getsockname()[1]
+        config = uvicorn.Config(self.app, lifespan="off", log_level="warning",
+                                access_log=False, timeout_graceful_shutdown=2)
+        self._server = uvicorn.Server(config)
+        self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="http")
+        while not self._server.started:
+            if self._task.done():
+                await self._task  # raises what made it stop
+                raise RuntimeError("the HTTP server stopped during start-up")
+            await asyncio.sleep(0.01)
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._server is not None and self._task is not None:
+            self._server.should_exit = True
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+
+class Crewline:
+    """``async with Crewline(config) as crew``: everything up; leaving stops it all."""
+
+    def __init__(self, config: Config, *, transports: Sequence[Transport] | None = None,
+                 clock: Clock | None = None, window_horizon: timedelta = timedelta(minutes=10),
+                 outbox_poll_interval: float = 2.0) -> None:
+        self.config = config
+        self.transports = list(build_transports(config) if transports is None else transports)
+        self.clock = clock
+        self.window_horizon = window_horizon
+        self.outbox_poll_interval = outbox_poll_interval
+        self._stack = AsyncExitStack()
+
+    async def __aenter__(self) -> Crewline:
+        stack = self._stack
+        await stack.__aenter__()
+        try:
+            self.store = await stack.enter_async_context(
+                SqliteStore.in_directory(self.config.data_dir))
+            self.hub = await stack.enter_async_context(
+                Hub(self.store, clock=self.clock, transports=[t.name for t in self.transports]))
+            renderer = CoreRenderer(self.store)
+            self.outboxes = {
+                t.name: await stack.enter_async_context(OutboxDispatcher(
+                    self.store, t, renderer, poll_interval=self.outbox_poll_interval))
+                for t in self.transports
+            }
+            self.hub.on_outbox(self._wake_outbox)
+            for transport in self.transports:
+                await transport.start(self.hub.receive)
+                stack.push_async_callback(transport.stop)
+            self.windows = await stack.enter_async_context(
+                WindowScheduler(self.hub, horizon=self.window_horizon))
+            self.http = await stack.enter_async_context(HttpServer(
+                create_app(self.hub, mounts=self._mounts()),
+                host=self.config.host, port=self.config.port))
+            await self.hub.change(lambda ch: ch.roster())
+        except BaseException:
+            await stack.aclose()
+            raise
+        log.info("crewline is serving on %s (transports: %s)", self.http.url,
+                 ", ".join(t.name for t in self.transports) or "none")
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self._stack.aclose()
+
+    @property
+    def url(self) -> str:
+        return self.http.url
+
+    def transport(self, name: str) -> Transport:
+        return next(t for t in self.transports if t.name == name)
+
+    def _wake_outbox(self, name: str) -> None:
+        outbox = self.outboxes.get(name)
+        if outbox is not None:
+            outbox.wake()
+
+    def _mounts(self) -> list[tuple[str, ASGIApp]]:
+        mounts: list[tuple[str, ASGIApp]] = []
+        for transport in self.transports:
+            mount = transport.http_mount()
+            if mount is not None:
+                mounts.append(mount)
+        return mounts

@@ -1,0 +1,316 @@
+"""The Store port: what the core may ask of storage.
+
+Writes are whole transactions: a function that takes a :class:`Tx` and runs on the
+database's own thread, so it can read its own writes and decide atomically (the backlog
+ceiling, dedupe of redelivered events). The store batches concurrent transactions into one
+commit (group commit); each caller still gets its own result or its own exception, and a
+transaction that raises is rolled back alone.
+
+Reads outside a transaction are the async methods of :class:`Store`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+from crewline.models import (
+    Escalation,
+    Event,
+    Identity,
+    Member,
+    Question,
+    Row,
+    RowRole,
+    Session,
+)
+
+__all__ = ["OutboxEntry", "PlatformMessage", "SelRecord", "Store", "Tx"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class OutboxEntry:
+    """A platform call waiting to be made; ``lane`` entries are delivered in ``id`` order."""
+
+    id: int
+    transport: str
+    lane: str
+    op: str
+    object_key: str
+    body: Mapping[str, Any]
+    attempts: int
+    not_before: float
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlatformMessage:
+    transport: str
+    object_key: str
+    thread_ref: str
+    message_ref: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SelRecord:
+    id: int
+    at: datetime
+    action: str
+    outcome: str
+    actor: str | None
+    member: str | None
+    details: Mapping[str, Any]
+
+
+class Tx(ABC):
+    """Operations inside one write transaction. Synchronous: they run on the DB thread.
+
+    Any exception raised inside the transaction function rolls back everything it did.
+    """
+
+    # humans, members, sessions -------------------------------------------------------------
+    @abstractmethod
+    def ensure_human(self, identities: Sequence[Identity], now: datetime) -> int:
+        """The human owning any of ``identities`` (created if none), with all of them bound."""
+
+    @abstractmethod
+    def set_owner_token(self, human: int, token_hash: str) -> None: ...
+
+    @abstractmethod
+    def add_member(self, member: Member, now: datetime) -> None:
+        """Add a member and its transport bindings; raises Conflict if the slug exists."""
+
+    @abstractmethod
+    def remove_member(self, slug: str) -> bool: ...
+
+    @abstractmethod
+    def member(self, slug: str) -> Member | None: ...
+
+    @abstractmethod
+    def add_session(self, session: Session, key_hash: str, now: datetime) -> None: ...
+
+    @abstractmethod
+    def member_sessions(self, slug: str) -> list[Session]:
+        """The live (unrevoked) sessions of kind ``member`` speaking for ``slug``."""
+
+    @abstractmethod
+    def session(self, session_id: str) -> Session | None: ...
+
+    @abstractmethod
+    def record_thread(self, member: str, transport: str, thread_ref: str) -> None: ...
+
+    # the transcript -------------------------------------------------------------------------
+    @abstractmethod
+    def append_row(
+        self,
+        *,
+        conversation: str,
+        role: RowRole,
+        author: str,
+        text: str,
+        meta: Mapping[str, Any],
+        now: datetime,
+        row_id: str | None = None,
+    ) -> Row:
+        """Append a row at the end of the conversation's live generation."""
+
+    @abstractmethod
+    def row(self, row_id: str) -> Row | None: ...
+
+    @abstractmethod
+    def live_rows(self, conversation: str) -> list[Row]:
+        """The conversation's rows that no rewind removed, in order."""
+
+    @abstractmethod
+    def truncate_conversation(self, conversation: str, *, keep_through: str) -> int:
+        """Rewind: rows after ``keep_through`` leave the transcript; returns the new
+        generation. Raises NotFound if the row is not live in that conversation."""
+
+    # escalations and questions --------------------------------------------------------------
+    @abstractmethod
+    def put_escalation(self, escalation: Escalation) -> None:
+        """Insert or replace the index record."""
+
+    @abstractmethod
+    def escalation(self, escalation_id: str) -> Escalation | None: ...
+
+    @abstractmethod
+    def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]: ...
+
+    @abstractmethod
+    def count_pending(self, member: str) -> int: ...
+
+    @abstractmethod
+    def put_question(self, question: Question) -> None: ...
+
+    @abstractmethod
+    def question(self, question_id: str) -> Question | None: ...
+
+    # delivery, events, dedupe, audit --------------------------------------------------------
+    @abstractmethod
+    def enqueue(
+        self,
+        *,
+        transport: str,
+        lane: str,
+        op: str,
+        object_key: str,
+        now: datetime,
+        body: Mapping[str, Any] | None = None,
+    ) -> int: ...
+
+    @abstractmethod
+    def add_event(
+        self, session: str, kind: str, body: Mapping[str, Any], now: datetime
+    ) -> int:
+        """Append to the session's event stream; returns the cursor."""
+
+    @abstractmethod
+    def mark_seen(self, transport: str, event_id: str, now: datetime) -> bool:
+        """Remember a platform event id; False when it was already seen (a redelivery)."""
+
+    @abstractmethod
+    def audit(
+        self,
+        action: str,
+        outcome: str,
+        now: datetime,
+        *,
+        actor: str | None = None,
+        member: str | None = None,
+        details: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Append a SEL record."""
+
+    @abstractmethod
+    def settle_outbox(self, entry_id: int) -> None:
+        """The call was made (or is no longer needed): drop the entry."""
+
+    @abstractmethod
+    def settle_outbox_object(
+        self, transport: str, lane: str, op: str, object_key: str, *, through_id: int
+    ) -> None:
+        """Drop the entries of ``lane`` up to ``through_id`` that would redraw ``object_key``
+        with ``op`` again: a render made after they were committed showed their state."""
+
+    @abstractmethod
+    def retry_outbox(self, entry_id: int, *, not_before: float, error: str) -> None: ...
+
+    @abstractmethod
+    def bury_outbox(self, entry_id: int, *, error: str, now: datetime) -> None:
+        """Move an entry that can never succeed to the dead-letter table."""
+
+    @abstractmethod
+    def record_platform_message(self, message: PlatformMessage) -> None: ...
+
+    @abstractmethod
+    def set_setting(self, key: str, value: str) -> None: ...
+
+
+class Store(ABC):
+    """Durable storage for one crewline. Open it with ``async with``."""
+
+    @abstractmethod
+    async def __aenter__(self) -> Store: ...
+
+    @abstractmethod
+    async def __aexit__(self, *exc_info: object) -> None: ...
+
+    @abstractmethod
+    async def write(self, transaction: Callable[[Tx], T]) -> T:
+        """Run ``transaction`` atomically and durably; its result, or its exception."""
+
+    # reads ----------------------------------------------------------------------------------
+    @abstractmethod
+    async def member(self, slug: str) -> Member | None: ...
+
+    @abstractmethod
+    async def members(self) -> list[Member]: ...
+
+    @abstractmethod
+    async def session_by_key_hash(self, key_hash: str) -> Session | None: ...
+
+    @abstractmethod
+    async def human_by_token_hash(self, token_hash: str) -> int | None: ...
+
+    @abstractmethod
+    async def humans(self) -> list[int]: ...
+
+    @abstractmethod
+    async def human_of(self, platform: str, user_id: str) -> int | None:
+        """The human who owns this platform account, if any."""
+
+    @abstractmethod
+    async def identities(self, human: int) -> list[Identity]: ...
+
+    @abstractmethod
+    async def thread_ref(self, member: str, transport: str) -> str | None: ...
+
+    @abstractmethod
+    async def member_for_thread(self, transport: str, thread_ref: str) -> str | None: ...
+
+    @abstractmethod
+    async def live_rows(self, conversation: str) -> list[Row]: ...
+
+    @abstractmethod
+    async def row(self, row_id: str, *, include_rewound: bool = False) -> Row | None: ...
+
+    @abstractmethod
+    async def escalation(self, escalation_id: str) -> Escalation | None: ...
+
+    @abstractmethod
+    async def escalations(self, member: str) -> list[Escalation]: ...
+
+    @abstractmethod
+    async def pending_counts(self) -> dict[str, int]:
+        """Pending escalations per member slug (members with none are absent)."""
+
+    @abstractmethod
+    async def due_windows(self, before: datetime) -> list[tuple[str, str, datetime]]:
+        """(escalation id, member, deadline) of pending records due before ``before``."""
+
+    @abstractmethod
+    async def question(self, question_id: str) -> Question | None: ...
+
+    @abstractmethod
+    async def waiting_questions(self, member: str) -> list[Question]: ...
+
+    @abstractmethod
+    async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]: ...
+
+    @abstractmethod
+    async def outbox_heads(self, transport: str) -> list[OutboxEntry]:
+        """The first entry of every lane of ``transport`` (the only ones sendable now)."""
+
+    @abstractmethod
+    async def outbox_head(self, transport: str, lane: str) -> OutboxEntry | None: ...
+
+    @abstractmethod
+    async def outbox_last_id(self) -> int: ...
+
+    @abstractmethod
+    async def outbox_size(self, transport: str | None = None) -> int: ...
+
+    @abstractmethod
+    async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None: ...
+
+    @abstractmethod
+    async def object_for_message(self, transport: str, message_ref: str) -> str | None: ...
+
+    @abstractmethod
+    async def sel(self, *, action_prefix: str = "") -> list[SelRecord]: ...
+
+    @abstractmethod
+    async def setting(self, key: str) -> str | None: ...
+
+    @abstractmethod
+    async def rebuild_index_table(self) -> None:
+        """Replace an unreadable escalation index by an empty one, for reconciliation."""
+
+    @abstractmethod
+    async def check_index(self) -> None:
+        """Raise Unavailable(escalation_index_unavailable) if the index cannot be read."""

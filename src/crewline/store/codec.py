@@ -1,0 +1,199 @@
+"""Mapping between SQLite records and crewline's values, shared by reads and transactions."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from crewline.models import (
+    AnsweredBy,
+    AnsweredVia,
+    CallerKind,
+    Escalation,
+    EscalationState,
+    Event,
+    Question,
+    QuestionState,
+    Row,
+    RowRole,
+    Session,
+)
+from crewline.store.base import OutboxEntry, PlatformMessage, SelRecord
+
+ESCALATION_COLUMNS = (
+    "id, member, row_id, session, message, deadline, default_action, options, goal, state,"
+    " answer, choice, answered_by, answered_via, answer_row_id, default_applied, created_at,"
+    " settled_at"
+)
+ROW_COLUMNS = "id, conversation, generation, seq, role, author, text, meta, created_at"
+QUESTION_COLUMNS = (
+    "id, member, session, row_id, question, options, dialog, state, answer, answered_by,"
+    " created_at, settled_at"
+)
+SESSION_COLUMNS = "id, kind, member, parent"
+OUTBOX_COLUMNS = "id, transport, lane, op, object_key, body, attempts, not_before"
+
+
+def epoch(moment: datetime) -> float:
+    return moment.timestamp()
+
+
+def moment(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, UTC)
+
+
+def maybe_epoch(value: datetime | None) -> float | None:
+    return None if value is None else value.timestamp()
+
+
+def maybe_moment(value: float | None) -> datetime | None:
+    return None if value is None else moment(value)
+
+
+def dumps(value: Mapping[str, Any] | list[Any] | tuple[Any, ...]) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def escalation_params(e: Escalation) -> tuple[Any, ...]:
+    return (
+        e.id,
+        e.member,
+        e.row_id,
+        e.session,
+        e.message,
+        maybe_epoch(e.deadline),
+        e.default_action,
+        dumps(list(e.options)),
+        e.goal,
+        e.state.value,
+        e.answer,
+        e.choice,
+        e.answered_by.value if e.answered_by else None,
+        e.answered_via.value if e.answered_via else None,
+        e.answer_row_id,
+        int(e.default_applied),
+        epoch(e.created_at),
+        maybe_epoch(e.settled_at),
+    )
+
+
+def escalation_from(r: sqlite3.Row) -> Escalation:
+    return Escalation(
+        id=r["id"],
+        member=r["member"],
+        row_id=r["row_id"],
+        session=r["session"],
+        message=r["message"],
+        deadline=maybe_moment(r["deadline"]),
+        default_action=r["default_action"],
+        options=tuple(json.loads(r["options"])),
+        goal=r["goal"],
+        state=EscalationState(r["state"]),
+        answer=r["answer"],
+        choice=r["choice"],
+        answered_by=AnsweredBy(r["answered_by"]) if r["answered_by"] else None,
+        answered_via=AnsweredVia(r["answered_via"]) if r["answered_via"] else None,
+        answer_row_id=r["answer_row_id"],
+        default_applied=bool(r["default_applied"]),
+        created_at=moment(r["created_at"]),
+        settled_at=maybe_moment(r["settled_at"]),
+    )
+
+
+def row_from(r: sqlite3.Row) -> Row:
+    return Row(
+        id=r["id"],
+        conversation=r["conversation"],
+        generation=r["generation"],
+        seq=r["seq"],
+        role=RowRole(r["role"]),
+        author=r["author"],
+        text=r["text"],
+        meta=json.loads(r["meta"]),
+        created_at=moment(r["created_at"]),
+    )
+
+
+def question_params(q: Question) -> tuple[Any, ...]:
+    return (
+        q.id,
+        q.member,
+        q.session,
+        q.row_id,
+        q.question,
+        dumps(list(q.options)),
+        int(q.dialog),
+        q.state.value,
+        q.answer,
+        q.answered_by.value if q.answered_by else None,
+        epoch(q.created_at),
+        maybe_epoch(q.settled_at),
+    )
+
+
+def question_from(r: sqlite3.Row) -> Question:
+    return Question(
+        id=r["id"],
+        member=r["member"],
+        session=r["session"],
+        row_id=r["row_id"],
+        question=r["question"],
+        options=tuple(json.loads(r["options"])),
+        dialog=bool(r["dialog"]),
+        state=QuestionState(r["state"]),
+        answer=r["answer"],
+        answered_by=AnsweredBy(r["answered_by"]) if r["answered_by"] else None,
+        created_at=moment(r["created_at"]),
+        settled_at=maybe_moment(r["settled_at"]),
+    )
+
+
+def session_from(r: sqlite3.Row) -> Session:
+    return Session(id=r["id"], kind=CallerKind(r["kind"]), member=r["member"], parent=r["parent"])
+
+
+def event_from(r: sqlite3.Row) -> Event:
+    return Event(
+        cursor=r["cursor"],
+        session=r["session"],
+        kind=r["kind"],
+        body=json.loads(r["body"]),
+        created_at=moment(r["created_at"]),
+    )
+
+
+def outbox_from(r: sqlite3.Row) -> OutboxEntry:
+    return OutboxEntry(
+        id=r["id"],
+        transport=r["transport"],
+        lane=r["lane"],
+        op=r["op"],
+        object_key=r["object_key"],
+        body=json.loads(r["body"]),
+        attempts=r["attempts"],
+        not_before=r["not_before"],
+    )
+
+
+def platform_message_from(r: sqlite3.Row) -> PlatformMessage:
+    return PlatformMessage(
+        transport=r["transport"],
+        object_key=r["object_key"],
+        thread_ref=r["thread_ref"],
+        message_ref=r["message_ref"],
+    )
+
+
+def sel_from(r: sqlite3.Row) -> SelRecord:
+    return SelRecord(
+        id=r["id"],
+        at=moment(r["at"]),
+        action=r["action"],
+        outcome=r["outcome"],
+        actor=r["actor"],
+        member=r["member"],
+        details=json.loads(r["details"]),
+    )

@@ -1,0 +1,364 @@
+"""SqliteTx: the Tx port over one sqlite3 connection, run on aiosqlite's thread."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from crewline.errors import Conflict, NotFound, Unavailable
+from crewline.models import (
+    Escalation,
+    Identity,
+    Member,
+    Question,
+    Row,
+    RowRole,
+    Session,
+    new_id,
+)
+from crewline.store import codec
+from crewline.store.base import PlatformMessage, Tx
+
+__all__ = ["SqliteTx"]
+
+
+class SqliteTx(Tx):
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def _index(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """Run a statement on the escalation index; an unreadable index is Unavailable, never
+        empty, so no writer goes on as if there were no records."""
+        try:
+            return self._conn.execute(sql, params)
+        except sqlite3.DatabaseError as error:
+            raise Unavailable(
+                f"the escalation index cannot be read ({error})",
+                code="escalation_index_unavailable",
+            ) from error
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        row: sqlite3.Row | None = self._conn.execute(sql, params).fetchone()
+        return row
+
+    def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return self._conn.execute(sql, params).fetchall()
+
+    # humans, members, sessions -------------------------------------------------------------
+    def ensure_human(self, identities: Sequence[Identity], now: datetime) -> int:
+        owners = {
+            r["human"]
+            for i in identities
+            if (r := self._one(
+                "SELECT human FROM identities WHERE platform = ? AND user_id = ?",
+                (i.platform, i.user_id),
+            ))
+        }
+        if len(owners) > 1:
+            raise Conflict(
+                "these identities belong to different humans: "
+                + ", ".join(str(i) for i in identities),
+                code="identities_conflict",
+            )
+        if owners:
+            human = owners.pop()
+        else:
+            cursor = self._conn.execute(
+                "INSERT INTO humans (created_at) VALUES (?)", (codec.epoch(now),)
+            )
+            human = int(cursor.lastrowid or 0)
+        self._conn.executemany(
+            "INSERT OR IGNORE INTO identities (platform, user_id, human) VALUES (?, ?, ?)",
+            [(i.platform, i.user_id, human) for i in identities],
+        )
+        return human
+
+    def set_owner_token(self, human: int, token_hash: str) -> None:
+        self._conn.execute("UPDATE humans SET token_hash = ? WHERE id = ?", (token_hash, human))
+
+    def add_member(self, member: Member, now: datetime) -> None:
+        try:
+            self._conn.execute(
+                "INSERT INTO members (slug, name, owner, created_at) VALUES (?, ?, ?, ?)",
+                (member.slug, member.name, member.owner, codec.epoch(now)),
+            )
+        except sqlite3.IntegrityError:
+            raise Conflict(
+                f"a member named {member.slug!r} already exists", code="member_exists"
+            ) from None
+        self._conn.executemany(
+            "INSERT INTO member_transports (member, transport) VALUES (?, ?)",
+            [(member.slug, t) for t in member.transports],
+        )
+
+    def remove_member(self, slug: str) -> bool:
+        self._index(
+            "UPDATE escalations SET state = 'retracted' WHERE member = ? AND state = 'pending'",
+            (slug,),
+        )
+        return self._conn.execute("DELETE FROM members WHERE slug = ?", (slug,)).rowcount > 0
+
+    def member(self, slug: str) -> Member | None:
+        r = self._one("SELECT slug, name, owner FROM members WHERE slug = ?", (slug,))
+        if r is None:
+            return None
+        transports = self._all(
+            "SELECT transport FROM member_transports WHERE member = ? ORDER BY transport", (slug,)
+        )
+        return Member(
+            slug=r["slug"],
+            name=r["name"],
+            owner=r["owner"],
+            transports=tuple(t["transport"] for t in transports),
+        )
+
+    def add_session(self, session: Session, key_hash: str, now: datetime) -> None:
+        self._conn.execute(
+            "INSERT INTO sessions (id, key_hash, kind, member, parent, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                session.id,
+                key_hash,
+                session.kind.value,
+                session.member,
+                session.parent,
+                codec.epoch(now),
+            ),
+        )
+
+    def member_sessions(self, slug: str) -> list[Session]:
+        return [
+            codec.session_from(r)
+            for r in self._all(
+                f"SELECT {codec.SESSION_COLUMNS} FROM sessions"
+                " WHERE member = ? AND kind = 'member' AND revoked_at IS NULL ORDER BY created_at",
+                (slug,),
+            )
+        ]
+
+    def session(self, session_id: str) -> Session | None:
+        r = self._one(f"SELECT {codec.SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+        return None if r is None else codec.session_from(r)
+
+    def record_thread(self, member: str, transport: str, thread_ref: str) -> None:
+        self._conn.execute(
+            "INSERT OR REPLACE INTO threads (member, transport, thread_ref) VALUES (?, ?, ?)",
+            (member, transport, thread_ref),
+        )
+
+    # the transcript -------------------------------------------------------------------------
+    def _conversation(self, key: str) -> tuple[int, int]:
+        self._conn.execute("INSERT OR IGNORE INTO conversations (key) VALUES (?)", (key,))
+        r = self._one("SELECT generation, next_seq FROM conversations WHERE key = ?", (key,))
+        assert r is not None
+        return r["generation"], r["next_seq"]
+
+    def append_row(
+        self,
+        *,
+        conversation: str,
+        role: RowRole,
+        author: str,
+        text: str,
+        meta: Mapping[str, Any],
+        now: datetime,
+        row_id: str | None = None,
+    ) -> Row:
+        generation, seq = self._conversation(conversation)
+        row = Row(
+            id=row_id or new_id(),
+            conversation=conversation,
+            generation=generation,
+            seq=seq,
+            role=role,
+            author=author,
+            text=text,
+            meta=dict(meta),
+            created_at=now,
+        )
+        self._conn.execute(
+            f"INSERT INTO rows ({codec.ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                row.id,
+                conversation,
+                generation,
+                seq,
+                role.value,
+                author,
+                text,
+                codec.dumps(row.meta),
+                codec.epoch(now),
+            ),
+        )
+        self._conn.execute(
+            "UPDATE conversations SET next_seq = ? WHERE key = ?", (seq + 1, conversation)
+        )
+        return row
+
+    def row(self, row_id: str) -> Row | None:
+        r = self._one(
+            f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE id = ? AND rewound_in IS NULL", (row_id,)
+        )
+        return None if r is None else codec.row_from(r)
+
+    def live_rows(self, conversation: str) -> list[Row]:
+        return [
+            codec.row_from(r)
+            for r in self._all(
+                f"SELECT {codec.ROW_COLUMNS} FROM rows"
+                " WHERE conversation = ? AND rewound_in IS NULL ORDER BY seq",
+                (conversation,),
+            )
+        ]
+
+    def truncate_conversation(self, conversation: str, *, keep_through: str) -> int:
+        target = self.row(keep_through)
+        if target is None or target.conversation != conversation:
+            raise NotFound(
+                f"row {keep_through!r} is not in the live transcript of {conversation!r}",
+                code="unknown_row",
+            )
+        generation, _ = self._conversation(conversation)
+        new_generation = generation + 1
+        self._conn.execute(
+            "UPDATE rows SET rewound_in = ? WHERE conversation = ? AND seq > ?"
+            " AND rewound_in IS NULL",
+            (new_generation, conversation, target.seq),
+        )
+        self._conn.execute(
+            "UPDATE conversations SET generation = ? WHERE key = ?", (new_generation, conversation)
+        )
+        return new_generation
+
+    # escalations and questions --------------------------------------------------------------
+    def put_escalation(self, escalation: Escalation) -> None:
+        self._index(
+            f"INSERT OR REPLACE INTO escalations ({codec.ESCALATION_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            codec.escalation_params(escalation),
+        )
+
+    def escalation(self, escalation_id: str) -> Escalation | None:
+        r = self._index(
+            f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE id = ?", (escalation_id,)
+        ).fetchone()
+        return None if r is None else codec.escalation_from(r)
+
+    def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
+        where = "member = ? AND state = 'pending'" if pending_only else "member = ?"
+        return [
+            codec.escalation_from(r)
+            for r in self._index(
+                f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE {where}"
+                " ORDER BY created_at, rowid",
+                (member,),
+            ).fetchall()
+        ]
+
+    def count_pending(self, member: str) -> int:
+        r = self._index(
+            "SELECT count(*) AS n FROM escalations WHERE member = ? AND state = 'pending'",
+            (member,),
+        ).fetchone()
+        return int(r["n"]) if r else 0
+
+    def put_question(self, question: Question) -> None:
+        self._conn.execute(
+            f"INSERT OR REPLACE INTO questions ({codec.QUESTION_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            codec.question_params(question),
+        )
+
+    def question(self, question_id: str) -> Question | None:
+        r = self._one(
+            f"SELECT {codec.QUESTION_COLUMNS} FROM questions WHERE id = ?", (question_id,)
+        )
+        return None if r is None else codec.question_from(r)
+
+    # delivery, events, dedupe, audit --------------------------------------------------------
+    def enqueue(
+        self,
+        *,
+        transport: str,
+        lane: str,
+        op: str,
+        object_key: str,
+        now: datetime,
+        body: Mapping[str, Any] | None = None,
+    ) -> int:
+        cursor = self._conn.execute(
+            "INSERT INTO outbox (transport, lane, op, object_key, body, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (transport, lane, op, object_key, codec.dumps(body or {}), codec.epoch(now)),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:
+        cursor = self._conn.execute(
+            "INSERT INTO events (session, kind, body, created_at) VALUES (?, ?, ?, ?)",
+            (session, kind, codec.dumps(body), codec.epoch(now)),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def mark_seen(self, transport: str, event_id: str, now: datetime) -> bool:
+        cursor = self._conn.execute(
+            "INSERT OR IGNORE INTO seen_events (transport, event_id, seen_at) VALUES (?, ?, ?)",
+            (transport, event_id, codec.epoch(now)),
+        )
+        return cursor.rowcount == 1
+
+    def audit(
+        self,
+        action: str,
+        outcome: str,
+        now: datetime,
+        *,
+        actor: str | None = None,
+        member: str | None = None,
+        details: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._conn.execute(
+            "INSERT INTO sel (at, action, outcome, actor, member, details) VALUES (?, ?, ?, ?, ?, ?)",
+            (codec.epoch(now), action, outcome, actor, member, codec.dumps(details or {})),
+        )
+
+    def settle_outbox(self, entry_id: int) -> None:
+        self._conn.execute("DELETE FROM outbox WHERE id = ?", (entry_id,))
+
+    def settle_outbox_object(
+        self, transport: str, lane: str, op: str, object_key: str, *, through_id: int
+    ) -> None:
+        self._conn.execute(
+            "DELETE FROM outbox WHERE transport = ? AND lane = ? AND op = ? AND object_key = ?"
+            " AND id <= ?",
+            (transport, lane, op, object_key, through_id),
+        )
+
+    def retry_outbox(self, entry_id: int, *, not_before: float, error: str) -> None:
+        self._conn.execute(
+            "UPDATE outbox SET attempts = attempts + 1, not_before = ?, last_error = ?"
+            " WHERE id = ?",
+            (not_before, error, entry_id),
+        )
+
+    def bury_outbox(self, entry_id: int, *, error: str, now: datetime) -> None:
+        self._conn.execute(
+            "INSERT INTO outbox_dead (id, transport, lane, op, object_key, body, attempts,"
+            " last_error, created_at, failed_at)"
+            " SELECT id, transport, lane, op, object_key, body, attempts + 1, ?, created_at, ?"
+            " FROM outbox WHERE id = ?",
+            (error, codec.epoch(now), entry_id),
+        )
+        self.settle_outbox(entry_id)
+
+    def record_platform_message(self, message: PlatformMessage) -> None:
+        self._conn.execute(
+            "INSERT OR REPLACE INTO platform_messages"
+            " (transport, object_key, thread_ref, message_ref) VALUES (?, ?, ?, ?)",
+            (message.transport, message.object_key, message.thread_ref, message.message_ref),
+        )
+
+    def set_setting(self, key: str, value: str) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))

@@ -1,0 +1,93 @@
+"""The Transport port: how the core reaches a chat surface, and how people reach the core.
+
+Outbound, a transport is only ever called by its outbox dispatcher (never by the core
+inline). Inbound, it turns platform payloads into typed human events and hands each one to
+the sink it was started with; the sink's :class:`~crewline.models.Receipt` says what to
+tell the person privately (an ephemeral message, a callback alert).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
+
+__all__ = ["DeliveryLimits", "HumanEventSink", "Transport"]
+
+HumanEventSink = Callable[[HumanEvent], Awaitable[Receipt]]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DeliveryLimits:
+    """How fast the outbox may call this platform.
+
+    ``per_thread_interval``: seconds between two calls into one thread (lane);
+    ``global_per_second``: calls per second over all threads; ``concurrency``: lanes sent
+    at once.
+    """
+
+    per_thread_interval: float = 0.0
+    global_per_second: float = 0.0  # 0: unlimited
+    concurrency: int = 8
+
+
+class Transport(ABC):
+    """One chat surface. Identities on it are written ``<name>:<user id>``."""
+
+    name: str
+    limits: DeliveryLimits = DeliveryLimits()
+
+    @abstractmethod
+    async def start(self, sink: HumanEventSink) -> None:
+        """Connect and begin delivering human events to ``sink``."""
+
+    @abstractmethod
+    async def stop(self) -> None:
+        """Disconnect. Idempotent. Events still arriving after it are dropped."""
+
+    @abstractmethod
+    async def open_thread(self, member: Member) -> str:
+        """Create (or find) the member's thread; returns its thread ref.
+
+        Must be idempotent: calling it again for the same member returns the same ref.
+        """
+
+    @abstractmethod
+    async def post(
+        self, thread: str, message: OutboundMessage, *, key: str, retry: bool
+    ) -> str:
+        """Post ``message`` in ``thread``; returns the platform message ref.
+
+        ``key`` names the crewline object the message shows. A transport never creates two
+        messages for one key: when ``retry`` is true (an earlier attempt may have landed
+        without being recorded) it looks for a message with this key before posting, using
+        the platform's idempotency where it has one.
+
+        Raises RateLimited, TransientTransportError or PermanentTransportError.
+        """
+
+    @abstractmethod
+    async def update(self, thread: str, message_ref: str, message: OutboundMessage) -> None:
+        """Redraw a message in place. "Not modified" is success. Raises like ``post``."""
+
+    @abstractmethod
+    async def ring(self, bell: Bell, *, message_ref: str | None) -> str:
+        """Show the bell: post it, or update ``message_ref`` when it was shown before.
+
+        Returns the ref of the notification message.
+        """
+
+    @abstractmethod
+    async def show_roster(self, roster: Sequence[RosterEntry]) -> None:
+        """Publish the roster (members, needs-you, open counts) where this surface shows it."""
+
+    async def mark_rewound(self, thread: str, message_refs: Sequence[str]) -> None:
+        """Mark messages whose rows a rewind removed (strike through, label). Optional."""
+        return None
+
+    def http_mount(self) -> tuple[str, Any] | None:
+        """An ASGI app to mount in crewline's HTTP server (webhooks, the local inbox)."""
+        return None

@@ -1,0 +1,237 @@
+"""Persisted, rate-limited, retried delivery: one dispatcher per transport.
+
+The core writes outbox entries in the same transaction as the change that needs them; a
+dispatcher sends them. Each lane (a member's thread, the bell, the roster) is delivered in
+entry order; lanes proceed in parallel within the transport's limits. What a message says
+is rendered when it is sent, from the current state, so a card posted late is never drawn
+with dead buttons, and several pending redraws of one object collapse into one call.
+
+Failures: ``RateLimited`` waits ``retry_after``; a transient error backs off exponentially
+(capped, forever: a platform outage loses nothing); a permanent one moves the entry to the
+dead-letter table so it cannot block its lane.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Protocol
+
+from crewline.errors import PermanentTransportError, RateLimited
+from crewline.models import Bell, Member, OutboundMessage, RosterEntry
+from crewline.store import OutboxEntry, PlatformMessage, Store, Tx
+from crewline.transports.base import Transport
+
+__all__ = ["OutboxDispatcher", "Renderer"]
+
+log = logging.getLogger(__name__)
+
+MAX_BACKOFF = 300.0
+# Ops that show an object's current state: later entries for one object are redundant
+# once one call has rendered it.
+_COLLAPSIBLE = frozenset({"update", "ring", "roster"})
+
+
+class Renderer(Protocol):
+    """What the core supplies so the outbox can draw objects in their current state."""
+
+    async def message(self, object_key: str) -> tuple[Member, OutboundMessage] | None: ...
+
+    async def bell(self, object_key: str) -> Bell | None: ...
+
+    async def roster(self) -> list[RosterEntry]: ...
+
+
+class OutboxDispatcher:
+    """Drains one transport's outbox. Use as ``async with``; call ``wake()`` after writes."""
+
+    def __init__(
+        self,
+        store: Store,
+        transport: Transport,
+        renderer: Renderer,
+        *,
+        poll_interval: float = 2.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.transport = transport
+        self.renderer = renderer
+        self.poll_interval = poll_interval
+        self.clock = clock
+        self.sent = 0
+        self.rate_limited = 0
+        self._wake = asyncio.Event()
+        self._progress = asyncio.Condition()
+        self._lanes: dict[str, asyncio.Task[None]] = {}
+        self._lane_ready_at: dict[str, float] = {}
+        self._global_ready_at = 0.0
+        self._slots = asyncio.Semaphore(max(1, transport.limits.concurrency))
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> OutboxDispatcher:
+        self._task = asyncio.create_task(self._run(), name=f"outbox-{self.transport.name}")
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        tasks = [t for t in (self._task, *self._lanes.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def wait_idle(self, *, timeout: float = 10.0) -> None:
+        """Wait (bounded) until this transport's outbox is empty."""
+        async with asyncio.timeout(timeout):
+            while True:
+                async with self._progress:
+                    if await self.store.outbox_size(self.transport.name) == 0:
+                        return
+                    self.wake()
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(self.poll_interval):
+                            await self._progress.wait()
+
+    # the loop -------------------------------------------------------------------------------
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                heads = await self.store.outbox_heads(self.transport.name)
+            except Exception:
+                log.exception("reading the %s outbox failed", self.transport.name)
+                heads = []
+            for head in heads:
+                running = self._lanes.get(head.lane)
+                if running is None or running.done():
+                    self._lanes[head.lane] = asyncio.create_task(self._drain_lane(head.lane))
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.poll_interval):
+                    await self._wake.wait()
+
+    async def _drain_lane(self, lane: str) -> None:
+        while True:
+            entry = await self.store.outbox_head(self.transport.name, lane)
+            if entry is None:
+                return
+            now = self.clock()
+            ready_at = max(entry.not_before, self._lane_ready_at.get(lane, 0.0))
+            if ready_at > now:
+                await asyncio.sleep(ready_at - now)
+            async with self._slots:
+                await self._global_turn()
+                await self._attempt(entry)
+            async with self._progress:
+                self._progress.notify_all()
+
+    async def _global_turn(self) -> None:
+        rate = self.transport.limits.global_per_second
+        if rate <= 0:
+            return
+        now = self.clock()
+        turn = max(now, self._global_ready_at)
+        self._global_ready_at = turn + 1.0 / rate
+        if turn > now:
+            await asyncio.sleep(turn - now)
+
+    async def _attempt(self, entry: OutboxEntry) -> None:
+        started = self.clock()
+        covered_through = await self.store.outbox_last_id()
+        try:
+            recorded = await self._deliver(entry)
+        except RateLimited as error:
+            self.rate_limited += 1
+            retry_at = self.clock() + error.retry_after
+            self._lane_ready_at[entry.lane] = retry_at
+            await self._write(lambda tx: tx.retry_outbox(entry.id, not_before=retry_at,
+                                                         error=error.message))
+            return
+        except PermanentTransportError as error:
+            log.error("%s: giving up on %s %s: %s", self.transport.name, entry.op,
+                      entry.object_key, error.message)
+            await self._write(lambda tx: tx.bury_outbox(entry.id, error=error.message,
+                                                        now=datetime.fromtimestamp(self.clock(), UTC)))
+            return
+        except Exception as error:  # transient, or a transport bug: retry, never lose it
+            delay = min(MAX_BACKOFF, 0.5 * 2 ** min(entry.attempts, 16)) * random.uniform(0.8, 1.2)
+            log.warning("%s: %s %s failed (attempt %d), retrying in %.1fs: %s",
+                        self.transport.name, entry.op, entry.object_key, entry.attempts + 1,
+                        delay, error)
+            await self._write(lambda tx: tx.retry_outbox(entry.id, not_before=self.clock() + delay,
+                                                         error=str(error)))
+            return
+        self.sent += 1
+        self._lane_ready_at[entry.lane] = started + self.transport.limits.per_thread_interval
+
+        def settle(tx: Tx) -> None:
+            if recorded is not None:
+                tx.record_platform_message(recorded)
+            if entry.op in _COLLAPSIBLE:
+                tx.settle_outbox_object(entry.transport, entry.lane, entry.op, entry.object_key,
+                                        through_id=covered_through)
+            else:
+                tx.settle_outbox(entry.id)
+
+        await self._write(settle)
+
+    async def _write(self, transaction: Callable[[Tx], None]) -> None:
+        await self.store.write(transaction)
+
+    # one call -------------------------------------------------------------------------------
+    async def _deliver(self, entry: OutboxEntry) -> PlatformMessage | None:
+        name = self.transport.name
+        if entry.op == "roster":
+            await self.transport.show_roster(await self.renderer.roster())
+            return None
+        shown = await self.store.platform_message(name, entry.object_key)
+        if entry.op == "ring":
+            bell = await self.renderer.bell(entry.object_key)
+            if bell is None:
+                return None
+            ref = await self.transport.ring(bell, message_ref=shown.message_ref if shown else None)
+            return PlatformMessage(transport=name, object_key=entry.object_key,
+                                   thread_ref=shown.thread_ref if shown else "", message_ref=ref)
+        if entry.op == "post":
+            if shown is not None:
+                return None  # posted before a crash, recorded; never twice
+            rendered = await self.renderer.message(entry.object_key)
+            if rendered is None:
+                return None
+            member, message = rendered
+            thread = await self._thread(member)
+            ref = await self.transport.post(thread, message, key=entry.object_key,
+                                            retry=entry.attempts > 0)
+            return PlatformMessage(transport=name, object_key=entry.object_key,
+                                   thread_ref=thread, message_ref=ref)
+        if entry.op == "update":
+            if shown is None:
+                return None  # never shown (its post was buried): nothing to redraw
+            rendered = await self.renderer.message(entry.object_key)
+            if rendered is not None:
+                await self.transport.update(shown.thread_ref, shown.message_ref, rendered[1])
+            return None
+        if entry.op == "rewound":
+            refs = [m.message_ref for key in entry.body.get("keys", [])
+                    if (m := await self.store.platform_message(name, key)) is not None]
+            if shown is not None or refs:
+                thread = refs and await self.store.thread_ref(entry.lane, name)
+                await self.transport.mark_rewound(thread or "", refs)
+            return None
+        raise PermanentTransportError(f"unknown outbox op {entry.op!r}", code="unknown_op")
+
+    async def _thread(self, member: Member) -> str:
+        name = self.transport.name
+        thread = await self.store.thread_ref(member.slug, name)
+        if thread is None:
+            thread = await self.transport.open_thread(member)
+            await self.store.write(lambda tx: tx.record_thread(member.slug, name, thread))
+        return thread
