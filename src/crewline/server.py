@@ -21,11 +21,11 @@ from starlette.types import ASGIApp
 from crewline.api import create_app
 from crewline.bot import CoreRenderer, Hub
 from crewline.config import Config
-from crewline.errors import ConfigError
 from crewline.models import Clock
 from crewline.scheduler import WindowScheduler
 from crewline.store.sqlite import SqliteStore
-from crewline.transports import MemoryTransport, OutboxDispatcher, Transport
+from crewline.transports import OutboxDispatcher, Transport
+from crewline.transports.registry import build_transport
 
 __all__ = ["Crewline", "HttpServer", "build_transports"]
 
@@ -34,14 +34,7 @@ log = logging.getLogger(__name__)
 
 def build_transports(config: Config) -> list[Transport]:
     """The transports the configuration names, each configured from its own section."""
-    built: list[Transport] = []
-    for name in config.transports:
-        if name == "memory":
-            built.append(MemoryTransport("memory"))
-        else:
-            raise ConfigError(f"unknown transport {name!r} in transports (known: memory)",
-                              key="transports")
-    return built
+    return [build_transport(name, config) for name in config.transports]
 
 
 class HttpServer:

@@ -11,8 +11,12 @@ import asyncio
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from crewline.errors import TransportError
+
+if TYPE_CHECKING:
+    from crewline.config import Config
 from crewline.models import (
     Bell,
     HumanClick,
@@ -26,7 +30,7 @@ from crewline.models import (
 )
 from crewline.transports.base import DeliveryLimits, HumanEventSink, Transport
 
-__all__ = ["MemoryMessage", "MemoryTransport"]
+__all__ = ["MemoryMessage", "MemoryTransport", "build"]
 
 
 @dataclass(kw_only=True, slots=True)
@@ -201,3 +205,8 @@ class MemoryTransport(Transport):
     async def _notify(self) -> None:
         async with self._changed:
             self._changed.notify_all()
+
+
+def build(config: Config) -> MemoryTransport:
+    """The memory transport of a served crewline: nobody reads it but the tests and the log."""
+    return MemoryTransport("memory")

@@ -1,0 +1,1 @@
+"""Per-platform harnesses; each module defines ``register(harnesses)`` adding its own."""
