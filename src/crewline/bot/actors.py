@@ -30,13 +30,17 @@ class MemberActors:
         If the caller stops waiting, the job still runs to completion: a change that was
         accepted is never half-done.
         """
+        return await asyncio.shield(self.submit(key, job))
+
+    def submit(self, key: str, job: Callable[[], Awaitable[T]]) -> asyncio.Future[T]:
+        """Queue ``job`` on ``key``'s actor now; the future holds its result."""
         queue = self._queues.get(key)
         if queue is None:
             queue = self._queues[key] = asyncio.Queue()
             self._tasks[key] = asyncio.create_task(self._serve(queue), name=f"actor-{key}")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         queue.put_nowait((job, future))
-        return await asyncio.shield(future)
+        return future
 
     async def _serve(self, queue: asyncio.Queue[_Job]) -> None:
         while True:

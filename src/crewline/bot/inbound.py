@@ -8,8 +8,9 @@ but, where it is a security event, a SEL record.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from crewline.bot import cards, escalations, questions
@@ -39,6 +40,7 @@ __all__ = ["API_TRANSPORT", "HELP_TEXT", "HumanEvents"]
 # The owner replying through the HTTP API: authenticated by their token before the event is
 # made, so its user id is the human's own id and its thread is the member's slug.
 API_TRANSPORT = "api"
+INGRESS = "~ingress"  # the actor that admits human events in arrival order
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +65,15 @@ class HumanEvents:
         self.store = hub.store
 
     async def receive(self, event: HumanEvent) -> Receipt:
+        """Admit the event in arrival order, then judge it on its member's actor.
+
+        Finding the member takes a store read; doing that on one ingress actor keeps the
+        order in which events reached crewline as the order their members' actors see them.
+        """
+        judged = await self.hub.actors.run(INGRESS, lambda: self._admit(event))
+        return await judged
+
+    async def _admit(self, event: HumanEvent) -> asyncio.Future[Receipt]:
         try:
             match event:
                 case HumanClick():
@@ -72,10 +83,13 @@ class HumanEvents:
                 case HumanEdit():
                     return await self._edit(event)
                 case HumanCommand():
-                    return await self._command(event)
+                    return _done(await self._command(event))
         except CallerError as error:
-            return Receipt(accepted=False, code=error.code, notice=error.message)
+            return _done(Receipt(accepted=False, code=error.code, notice=error.message))
         raise TypeError(f"not a human event: {event!r}")
+
+    def _judge(self, member: str, job: Callable[[], Awaitable[Receipt]]) -> asyncio.Future[Receipt]:
+        return self.hub.actors.submit(member, job)
 
     # who is who -----------------------------------------------------------------------------
     async def _is_owner(self, event: HumanEvent, member: Member) -> bool:
@@ -101,21 +115,21 @@ class HumanEvents:
         return Receipt(accepted=False, code=refusal.code, notice=refusal.notice)
 
     # clicks ---------------------------------------------------------------------------------
-    async def _click(self, event: HumanClick) -> Receipt:
+    async def _click(self, event: HumanClick) -> asyncio.Future[Receipt]:
         press = cards.parse_payload(event.payload)
         if press is None:
-            return await self._refuse(event, Refusal(
+            return _done(await self._refuse(event, Refusal(
                 code="malformed_payload", notice="This button is not one of crewline's.",
-                security=True))
+                security=True)))
         if press.kind == "q":
             return await self._question_click(event, press.record_id, press.choice)
         record = await self.store.escalation(press.record_id)
         thread_member = await self._thread_member(event)
         if record is None or (thread_member and thread_member.slug != record.member):
-            return await self._refuse(event, Refusal(
+            return _done(await self._refuse(event, Refusal(
                 code="unknown_escalation",
                 notice="This button does not belong to a request of this member.",
-                security=True), member=thread_member.slug if thread_member else None)
+                security=True), member=thread_member.slug if thread_member else None))
         member = await self.hub.member(record.member)
 
         async def judge() -> Receipt:
@@ -132,19 +146,20 @@ class HumanEvents:
 
             return await self._accept(write, notice=f"Answered: {decision.text}")
 
-        return await self.hub.on_member(member.slug, judge)
+        return self._judge(member.slug, judge)
 
-    async def _question_click(self, event: HumanClick, question_id: str, choice: int) -> Receipt:
+    async def _question_click(self, event: HumanClick, question_id: str,
+                              choice: int) -> asyncio.Future[Receipt]:
         record = await self.store.question(question_id)
         member = await self.store.member(record.member) if record and record.member else None
         if record is None or member is None or not 0 <= choice < len(record.options):
-            return await self._refuse(event, Refusal(
+            return _done(await self._refuse(event, Refusal(
                 code="unknown_question", notice="This button does not belong to a question.",
-                security=True))
+                security=True)))
         if not await self._is_owner(event, member):
-            return await self._refuse(event, Refusal(
+            return _done(await self._refuse(event, Refusal(
                 code="not_owner", notice="Only this member's owner can answer its questions.",
-                security=True), member=member.slug)
+                security=True), member=member.slug))
 
         def write(ch: Change) -> None:
             if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
@@ -154,19 +169,19 @@ class HumanEvents:
             questions.answer_question(ch, member, current, answer=record.options[choice],
                                       by=AnsweredBy.USER)
 
-        return await self.hub.on_member(member.slug, lambda: self._accept(
+        return self._judge(member.slug, lambda: self._accept(
             write, notice=f"Answered: {record.options[choice]}"))
 
     # typed messages -------------------------------------------------------------------------
-    async def _message(self, event: HumanMessage) -> Receipt:
+    async def _message(self, event: HumanMessage) -> asyncio.Future[Receipt]:
         member = await self._thread_member(event)
         if member is None:
-            return Receipt(accepted=False, code="unknown_thread",
-                           notice="This conversation is not a member's thread.")
+            return _done(Receipt(accepted=False, code="unknown_thread",
+                                 notice="This conversation is not a member's thread."))
         if not await self._is_owner(event, member):
-            return await self._refuse(event, Refusal(
+            return _done(await self._refuse(event, Refusal(
                 code="not_owner", notice="Only this member's owner can talk to it here.",
-                security=True), member=member.slug)
+                security=True), member=member.slug))
 
         async def judge() -> Receipt:
             def write(ch: Change) -> str | None:
@@ -206,16 +221,16 @@ class HumanEvents:
                     security=True), member=member.slug)
             return Receipt(accepted=True, notice=notice)
 
-        return await self.hub.on_member(member.slug, judge)
+        return self._judge(member.slug, judge)
 
     # edits ----------------------------------------------------------------------------------
-    async def _edit(self, event: HumanEdit) -> Receipt:
+    async def _edit(self, event: HumanEdit) -> asyncio.Future[Receipt]:
         member = await self._thread_member(event)
         if member is None or not await self._is_owner(event, member):
-            return Receipt(accepted=False, code="not_owner")
+            return _done(Receipt(accepted=False, code="not_owner"))
         object_key = await self.store.object_for_message(event.transport, event.message_ref)
         if object_key is None or not object_key.startswith("row:"):
-            return Receipt(accepted=False, code="unknown_message")
+            return _done(Receipt(accepted=False, code="unknown_message"))
         row_id = object_key.removeprefix("row:")
 
         def write(ch: Change) -> None:
@@ -225,7 +240,7 @@ class HumanEvents:
             # member (edit-resend boundaries build on this event).
             ch.tell_member(member.slug, "human_edit", {"row_id": row_id, "text": event.text})
 
-        return await self.hub.on_member(member.slug, lambda: self._accept(write))
+        return self._judge(member.slug, lambda: self._accept(write))
 
     # commands -------------------------------------------------------------------------------
     async def _command(self, event: HumanCommand) -> Receipt:
@@ -253,6 +268,12 @@ class HumanEvents:
         except _Duplicate:
             return DUPLICATE
         return Receipt(accepted=True, notice=notice)
+
+
+def _done(receipt: Receipt) -> asyncio.Future[Receipt]:
+    future: asyncio.Future[Receipt] = asyncio.get_running_loop().create_future()
+    future.set_result(receipt)
+    return future
 
 
 class _NotYours(Exception):
