@@ -1,19 +1,17 @@
-"""Fixtures shared by every suite: a data directory, a movable clock, a running crewline."""
+"""Fixtures shared by every suite: a data directory, a movable clock, and crewline running
+over one transport harness per parametrised run."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import httpx
 import pytest
 
-from crewline import crew
 from crewline.config import Config
-from crewline.server import Crewline
-from crewline.testing import FakeClock, MemoryTransport
-
-OWNER = "alice"  # the human's user id on every memory transport
+from crewline.testing import FakeClock
+from tests.driver import Crew
+from tests.harness import HARNESSES, Harness
 
 
 @pytest.fixture
@@ -26,23 +24,18 @@ def config(tmp_path: Path) -> Config:
     return Config(data_dir=tmp_path / "data", port=0, transports=())
 
 
-@pytest.fixture
-async def crewline(config: Config, clock: FakeClock) -> AsyncIterator[Crewline]:
-    """crewline serving on a free loopback port with two memory transports."""
-    async with Crewline(config, transports=[MemoryTransport("memory"), MemoryTransport("memory-b")],
-                        clock=clock, outbox_poll_interval=0.2) as running:
+@pytest.fixture(params=sorted(HARNESSES))
+async def harness(request: pytest.FixtureRequest) -> AsyncIterator[Harness]:
+    """Each transport's harness in turn, with its platform fake running."""
+    made = HARNESSES[request.param]()
+    async with made.running() as running:
         yield running
 
 
-async def add_member(running: Crewline, slug: str = "radar", name: str = "Radar", *,
-                     transports: tuple[str, ...] = ("memory", "memory-b")) -> str:
-    """Add a member owned by alice on both memory transports; returns its session key."""
-    created = await crew.add_member(
-        running.store, slug=slug, name=name,
-        owners=[f"{t}:{OWNER}" for t in ("memory", "memory-b")], transports=transports)
-    return created.key
-
-
-def api(running: Crewline, key: str | None = None) -> httpx.AsyncClient:
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
-    return httpx.AsyncClient(base_url=running.url, headers=headers, timeout=10)
+@pytest.fixture
+async def crew(config: Config, clock: FakeClock, harness: Harness) -> AsyncIterator[Crew]:
+    """crewline serving over real HTTP on a free loopback port, with the harness's transport."""
+    driver = Crew(config, clock, [harness])
+    await driver.start()
+    yield driver
+    await driver.stop()

@@ -96,6 +96,11 @@ class MemoryHarness(Harness):
     def transport(self) -> Transport:
         return self._transport
 
+    @property
+    def memory(self) -> MemoryTransport:
+        """The transport itself, for tests that need the platform's raw controls."""
+        return self._transport
+
     async def say(self, member: str, text: str, *, user: str | None = None) -> Receipt | None:
         return await self._transport.say(user or self.owner, member, text)
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from crewline.bot.escalations import MAX_PENDING
-from tests.e2e.conftest import Crew
+from tests.driver import Crew
 
 ESCALATE = "/api/session-control/escalate"
 

@@ -1,0 +1,115 @@
+"""The end-to-end driver: crewline running for real over the harnesses' transports."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import httpx
+from crewline import crew as crew_admin
+from crewline.config import Config
+from crewline.models import CallerKind
+from crewline.server import Crewline
+from crewline.testing import FakeClock
+from tests.harness import Harness
+
+
+class Crew:
+    """crewline serving over real HTTP with the harnesses' transports; restartable."""
+
+    def __init__(self, config: Config, clock: FakeClock, harnesses: Sequence[Harness]) -> None:
+        self.config = config
+        self.clock = clock
+        self.harnesses = list(harnesses)
+        self.running: Crewline | None = None
+
+    @property
+    def harness(self) -> Harness:
+        return self.harnesses[0]
+
+    async def start(self) -> None:
+        self.running = Crewline(self.config, transports=[h.transport() for h in self.harnesses],
+                                clock=self.clock, outbox_poll_interval=0.2)
+        await self.running.__aenter__()
+
+    async def stop(self) -> None:
+        if self.running is not None:
+            await self.running.__aexit__(None, None, None)
+            self.running = None
+
+    async def restart(self) -> None:
+        await self.stop()
+        await self.start()
+
+    @property
+    def crewline(self) -> Crewline:
+        assert self.running is not None, "crewline is not running"
+        return self.running
+
+    @property
+    def url(self) -> str:
+        return self.crewline.url
+
+    async def add_member(self, slug: str = "radar", name: str = "Radar") -> str:
+        created = await crew_admin.add_member(
+            self.crewline.store, slug=slug, name=name,
+            owners=[f"{h.name}:{h.owner}" for h in self.harnesses],
+            transports=[h.name for h in self.harnesses])
+        return created.key
+
+    async def add_session(self, kind: str, member: str | None = None) -> str:
+        created = await crew_admin.add_session(self.crewline.store, kind=CallerKind(kind),
+                                               member=member)
+        return created.key
+
+    async def owner_token(self) -> str:
+        return await crew_admin.issue_owner_token(self.crewline.store)
+
+    def client(self, key: str | None = None) -> httpx.AsyncClient:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return httpx.AsyncClient(base_url=self.url, headers=headers, timeout=15)
+
+    async def call(self, key: str | None, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        async with self.client(key) as client:
+            return await client.request(method, path, **kwargs)
+
+    async def escalate(self, key: str, **body: Any) -> dict[str, Any]:
+        response = await self.call(key, "POST", "/api/session-control/escalate", json=body)
+        assert response.status_code == 200, response.text
+        result: dict[str, Any] = response.json()
+        return result
+
+    async def events(self, key: str, *, after: int = 0, wait: float = 0) -> list[dict[str, Any]]:
+        response = await self.call(key, "GET", "/api/session/events",
+                                   params={"after": after, "wait": wait})
+        assert response.status_code == 200, response.text
+        events: list[dict[str, Any]] = response.json()["events"]
+        return events
+
+    async def wait_for_event(self, key: str, kind: str, *, timeout: float = 10
+                             ) -> dict[str, Any]:
+        """Long-poll the session's stream until an event of ``kind`` arrives (bounded)."""
+        cursor = 0
+        async with self.client(key) as client:
+            deadline = timeout
+            while deadline > 0:
+                response = await client.get("/api/session/events",
+                                            params={"after": cursor, "wait": min(deadline, 5)})
+                for event in response.json()["events"]:
+                    if event["kind"] == kind:
+                        return dict(event)
+                    cursor = event["cursor"]
+                deadline -= 5
+        raise AssertionError(f"no {kind} event within {timeout}s")
+
+    async def delivered(self) -> None:
+        """Wait until every outbox is drained."""
+        for outbox in self.crewline.outboxes.values():
+            await outbox.wait_idle()
+
+    async def conversation(self, slug: str = "radar") -> dict[str, Any]:
+        token = await self.owner_token()
+        response = await self.call(token, "GET", f"/api/members/{slug}/conversation")
+        assert response.status_code == 200, response.text
+        result: dict[str, Any] = response.json()
+        return result
