@@ -15,6 +15,7 @@ The tree::
     └── TransportError                 a platform call failed
         ├── RateLimited                retry_after seconds
         ├── TransientTransportError    retry with back-off
+        │   └── ThreadGone             the thread is gone (a deleted topic): reopen it
         └── PermanentTransportError    retrying cannot help
 
 The HTTP layer maps each branch to a status in one table (``crewline.api.http``).
@@ -35,6 +36,7 @@ __all__ = [
     "NotFound",
     "PermanentTransportError",
     "RateLimited",
+    "ThreadGone",
     "TransientTransportError",
     "TransportError",
     "Unauthenticated",
@@ -106,6 +108,13 @@ class RateLimited(TransportError):
 
 class TransientTransportError(TransportError):
     default_code = "transport_transient"
+
+
+class ThreadGone(TransientTransportError):
+    """The platform no longer has the thread a message was posted to (a deleted or closed
+    topic): the outbox opens the member's thread again and posts there."""
+
+    default_code = "thread_gone"
 
 
 class PermanentTransportError(TransportError):

@@ -105,6 +105,7 @@ class Crewline:
             }
             self.hub.on_outbox(self._wake_outbox)
             for transport in self.transports:
+                transport.attach(self.hub)
                 await transport.start(self.hub.receive)
                 stack.push_async_callback(transport.stop)
             self.windows = await stack.enter_async_context(

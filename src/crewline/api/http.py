@@ -58,6 +58,9 @@ _VALIDATION_CODES = {
 }
 
 
+_PRIORITY = {"json_invalid": 0, "extra_forbidden": 1, "missing": 2}
+
+
 def status_of(error: CrewlineError) -> int:
     for kind, status in STATUS:
         if isinstance(error, kind):
@@ -145,7 +148,10 @@ def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastA
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
-        first = error.errors()[0]
+        # An unknown field is named even when a required one is missing too: it is the
+        # mistake the caller cannot see from the error of the other.
+        errors = error.errors()
+        first = min(errors, key=lambda e: _PRIORITY.get(e["type"], len(_PRIORITY)))
         code = _VALIDATION_CODES.get(first["type"], "invalid_type")
         location = [str(p) for p in first.get("loc", ()) if p != "body"]
         field = ".".join(location) or None

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from crewline.bot import escalations, questions
 from crewline.bot.actors import MemberActors
@@ -247,6 +247,23 @@ class Hub:
     async def receive(self, event: HumanEvent) -> Receipt:
         """One human event from a transport; the receipt says what to tell the person."""
         return await self.human.receive(event)
+
+    async def owner_ids(self, transport: str, *, member: str | None = None) -> list[str]:
+        """User ids on ``transport`` of ``member``'s owner (of every member's owner if None)."""
+        if member is None:
+            humans = {m.owner for m in await self.store.members()}
+        else:
+            found = await self.store.member(member)
+            humans = {found.owner} if found is not None else set()
+        return [identity.user_id for human in sorted(humans)
+                for identity in await self.store.identities(human)
+                if identity.platform == transport]
+
+    async def audit_refusal(self, transport: str, code: str, *, actor: str | None = None,
+                            **details: Any) -> None:
+        """A SEL record for a request a transport refused before it became a human event."""
+        await self.change(lambda ch: ch.audit(f"request:{code}", "denied", actor=actor,
+                                               transport=transport, **details))
 
     # the transcript and the index -----------------------------------------------------------
     async def truncate(self, slug: str, *, keep_through: str) -> ReconcileReport:

@@ -11,13 +11,31 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
 
-__all__ = ["DeliveryLimits", "HumanEventSink", "Transport"]
+__all__ = ["DeliveryLimits", "HumanEventSink", "Transport", "TransportContext"]
 
 HumanEventSink = Callable[[HumanEvent], Awaitable[Receipt]]
+
+
+class TransportContext(Protocol):
+    """What the core offers a transport besides the event sink (the Hub implements it).
+
+    A platform needs the owner's user id to reach them (a DM, an App Home, a mention), and a
+    request refused before it became a human event (a forged signature, an unknown
+    workspace) still deserves a SEL record.
+    """
+
+    async def owner_ids(self, transport: str, *, member: str | None = None) -> list[str]:
+        """User ids on ``transport`` of ``member``'s owner (of every member's owner if None)."""
+        ...
+
+    async def audit_refusal(self, transport: str, code: str, *, actor: str | None = None,
+                            **details: Any) -> None:
+        """Write a SEL record ``request:<code>`` for a request the transport refused."""
+        ...
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -39,6 +57,11 @@ class Transport(ABC):
 
     name: str
     limits: DeliveryLimits = DeliveryLimits()
+    context: TransportContext | None = None
+
+    def attach(self, context: TransportContext) -> None:
+        """Called by crewline before ``start``: how to look up owners and audit refusals."""
+        self.context = context
 
     @abstractmethod
     async def start(self, sink: HumanEventSink) -> None:
@@ -52,7 +75,8 @@ class Transport(ABC):
     async def open_thread(self, member: Member) -> str:
         """Create (or find) the member's thread; returns its thread ref.
 
-        Must be idempotent: calling it again for the same member returns the same ref.
+        Must be idempotent: calling it again for the same member returns the same ref,
+        unless ``post`` raised ThreadGone for that ref (then it opens a new thread).
         """
 
     @abstractmethod
@@ -66,7 +90,8 @@ class Transport(ABC):
         without being recorded) it looks for a message with this key before posting, using
         the platform's idempotency where it has one.
 
-        Raises RateLimited, TransientTransportError or PermanentTransportError.
+        Raises RateLimited, TransientTransportError (ThreadGone when the thread no longer
+        exists: the outbox reopens it) or PermanentTransportError.
         """
 
     @abstractmethod

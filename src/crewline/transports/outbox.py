@@ -22,7 +22,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Protocol
 
-from crewline.errors import PermanentTransportError, RateLimited
+from crewline.errors import PermanentTransportError, RateLimited, ThreadGone
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry
 from crewline.store import OutboxEntry, PlatformMessage, Store, Tx
 from crewline.transports.base import Transport
@@ -208,8 +208,15 @@ class OutboxDispatcher:
                 return None
             member, message = rendered
             thread = await self._thread(member)
-            ref = await self.transport.post(thread, message, key=entry.object_key,
-                                            retry=entry.attempts > 0)
+            try:
+                ref = await self.transport.post(thread, message, key=entry.object_key,
+                                                retry=entry.attempts > 0)
+            except ThreadGone:
+                # The platform lost the thread (a deleted topic): the transport opens the
+                # member's thread again where it now can, and the message goes there.
+                thread = await self._thread(member, reopen=True)
+                ref = await self.transport.post(thread, message, key=entry.object_key,
+                                                retry=entry.attempts > 0)
             return PlatformMessage(transport=name, object_key=entry.object_key,
                                    thread_ref=thread, message_ref=ref)
         if entry.op == "update":
@@ -228,10 +235,10 @@ class OutboxDispatcher:
             return None
         raise PermanentTransportError(f"unknown outbox op {entry.op!r}", code="unknown_op")
 
-    async def _thread(self, member: Member) -> str:
+    async def _thread(self, member: Member, *, reopen: bool = False) -> str:
         name = self.transport.name
         thread = await self.store.thread_ref(member.slug, name)
-        if thread is None:
+        if thread is None or reopen:
             thread = await self.transport.open_thread(member)
             await self.store.write(lambda tx: tx.record_thread(member.slug, name, thread))
         return thread

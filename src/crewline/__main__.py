@@ -1,0 +1,5 @@
+"""``python -m crewline`` is the ``crewline`` command."""
+
+from crewline.cli import main
+
+raise SystemExit(main())

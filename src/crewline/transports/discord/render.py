@@ -1,0 +1,240 @@
+"""Discord's side of crewline's words: pure functions from core values to message parts, and
+from Discord payload fields back to human-event parts. No I/O and no discord.py here.
+
+Discord's limits shape everything: content 2000 characters, an embed description 4096, a
+button label 80, a ``custom_id`` 1..100, a thread name 100, a nonce 25, five buttons a row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from crewline.models import Bell, OutboundMessage, Receipt, RosterEntry
+
+__all__ = [
+    "CUSTOM_ID_TEMPLATE",
+    "STATUS_HEADER",
+    "ButtonSpec",
+    "EmbedSpec",
+    "RenderedMessage",
+    "bell_message",
+    "command_event",
+    "commands_differ",
+    "edit_event_id",
+    "fit",
+    "is_status_message",
+    "jump_url",
+    "thread_message",
+    "nonce_for",
+    "refusal_reply",
+    "slug_from_thread_name",
+    "status_content",
+    "thread_name",
+]
+
+CONTENT_LIMIT = 2000
+DESCRIPTION_LIMIT = 4096
+TITLE_LIMIT = 256
+LABEL_LIMIT = 80
+CUSTOM_ID_LIMIT = 100
+THREAD_NAME_LIMIT = 100
+NONCE_LIMIT = 25
+MAX_BUTTONS = 25  # five rows of five
+CUT = "…"
+
+# Every component interaction on crewline's messages is routed to one DynamicItem, whatever
+# its custom_id: the core judges the payload (a foreign or forged one is refused and audited),
+# so no press ever ends in Discord's "This interaction failed".
+CUSTOM_ID_TEMPLATE = r"(?s)(?P<payload>.*)"
+
+STATUS_HEADER = "**crewline status**"
+# Receipt codes a thread reply would only add noise for: a redelivery was answered the first
+# time, and a thread that is not a member's is not crewline's to talk in.
+_QUIET_CODES = frozenset({"duplicate_event", "unknown_thread"})
+_SLUG_IN_NAME = re.compile(r"\(([a-z0-9][a-z0-9-]{0,62})\)\Z")
+_MARKDOWN = re.compile(r"([\\*_~`|>#\[\]])")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ButtonSpec:
+    label: str
+    custom_id: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmbedSpec:
+    description: str
+    title: str | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RenderedMessage:
+    """One Discord message: content, at most one embed, buttons (none: no components)."""
+
+    content: str | None
+    embed: EmbedSpec | None = None
+    buttons: tuple[ButtonSpec, ...] = ()
+
+
+def escape(text: str) -> str:
+    """Text shown literally inside Discord markdown (names, titles)."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def fit(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, keeping its last paragraphs when it can.
+
+    A card ends with the lines that say what to do ("To answer, tap a button …", "Answered:
+    …"); those matter more than the end of a long first paragraph, so the first paragraph is
+    the one that is cut.
+    """
+    if len(text) <= limit:
+        return text
+    first, sep, rest = text.partition("\n\n")
+    room = limit - len(rest) - len(sep) - len(CUT)
+    if sep and room > 0:
+        return first[:room] + CUT + sep + rest
+    return text[: limit - len(CUT)] + CUT
+
+
+def thread_message(message: OutboundMessage) -> RenderedMessage:
+    """A row, card or question in a member's thread: the author in bold, then the text.
+
+    Up to 2000 characters it is plain content; longer, the text moves into an embed (4096).
+    A settled message has no buttons, so redrawing it removes them.
+    """
+    header = f"**{escape(message.author)}**"
+    whole = f"{header}\n{message.text}"
+    buttons = tuple(_button(b.label, b.payload) for b in message.buttons[:MAX_BUTTONS])
+    if len(whole) <= CONTENT_LIMIT:
+        return RenderedMessage(content=whole, buttons=buttons)
+    return RenderedMessage(content=header, embed=EmbedSpec(description=fit(message.text,
+                                                                           DESCRIPTION_LIMIT)),
+                           buttons=buttons)
+
+
+def _button(label: str, payload: str) -> ButtonSpec:
+    if not 1 <= len(payload) <= CUSTOM_ID_LIMIT:
+        raise ValueError(f"a button payload must be 1..{CUSTOM_ID_LIMIT} characters: {payload!r}")
+    return ButtonSpec(label=fit(label, LABEL_LIMIT) or "?", custom_id=payload)
+
+
+def jump_url(guild_id: int, channel_id: int) -> str:
+    """The link Discord clients open a channel or thread with."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}"
+
+
+def bell_message(bell: Bell, *, guild_id: int, thread_id: int | None,
+                 owner_id: str | None) -> RenderedMessage:
+    """The bell in the crew channel: the owner mentioned, a link to the thread, the words.
+
+    The mention is in the content (mentions inside embeds never notify); the body is the
+    embed's description exactly as the core wrote it, and the title links to the thread.
+    """
+    mention = f"<@{owner_id}>" if owner_id and owner_id.isdigit() else None
+    thread = f"<#{thread_id}>" if thread_id is not None else None
+    content = " ".join(part for part in (mention, thread) if part) or None
+    return RenderedMessage(
+        content=content,
+        embed=EmbedSpec(
+            title=fit(bell.title, TITLE_LIMIT),
+            url=jump_url(guild_id, thread_id) if thread_id is not None else None,
+            description=fit(bell.body, DESCRIPTION_LIMIT),
+        ),
+    )
+
+
+def status_content(roster: Sequence[RosterEntry]) -> str:
+    """The pinned status message: every member, whether it needs you, its open requests."""
+    lines = [STATUS_HEADER]
+    for entry in roster:
+        if entry.needs_you:
+            state = f"needs you, {entry.pending_escalations} open"
+        else:
+            state = "all clear"
+        lines.append(f"{escape(entry.name)} ({entry.slug}): {state}")
+    if not roster:
+        lines.append("No members yet.")
+    text = "\n".join(lines)
+    if len(text) <= CONTENT_LIMIT:
+        return text
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        more = f"and {len(lines) - index} more"
+        if len("\n".join([*kept, line, more])) > CONTENT_LIMIT:
+            return "\n".join([*kept, more])
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def is_status_message(content: str) -> bool:
+    return content.startswith(STATUS_HEADER)
+
+
+def thread_name(name: str, slug: str) -> str:
+    """A member's thread is named "Radar (radar)": readable, and found again by its slug."""
+    suffix = f" ({slug})"
+    room = THREAD_NAME_LIMIT - len(suffix)
+    shown = " ".join(name.split())[:room].strip() or slug
+    return shown + suffix
+
+
+def slug_from_thread_name(name: str) -> str | None:
+    match = _SLUG_IN_NAME.search(name)
+    return match[1] if match else None
+
+
+def nonce_for(key: str) -> str:
+    """Discord's idempotency key for the message showing ``key`` (at most 25 characters)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:NONCE_LIMIT]
+
+
+def edit_event_id(message_id: int, edited_timestamp: str) -> str:
+    """Each edit is its own event; a redelivered edit carries the same timestamp."""
+    return f"{message_id}@{edited_timestamp}"
+
+
+def command_event(qualified_name: str, values: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """``/concierge answer routine`` -> ("concierge", ("answer", "routine"))."""
+    name, *subcommands = qualified_name.split()
+    return name, (*subcommands, *values)
+
+
+def refusal_reply(receipt: Receipt) -> str | None:
+    """What to say in the thread about a typed message, if anything.
+
+    Discord has no ephemeral reply to a plain message; the member's thread is private to its
+    owner, so a refusal is answered there as a reply. An accepted reply needs no words: the
+    card it answered is redrawn.
+    """
+    if receipt.accepted or not receipt.notice or receipt.code in _QUIET_CODES:
+        return None
+    return fit(receipt.notice, CONTENT_LIMIT)
+
+
+def commands_differ(local: Sequence[Mapping[str, Any]],
+                    remote: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the registered commands differ from crewline's, so a sync is needed."""
+    return _command_set(local) != _command_set(remote)
+
+
+def _command_set(commands: Sequence[Mapping[str, Any]]) -> frozenset[str]:
+    return frozenset(repr(_command_shape(c)) for c in commands)
+
+
+def _command_shape(command: Mapping[str, Any]) -> tuple[Any, ...]:
+    options = command.get("options") or []
+    choices = command.get("choices") or []
+    return (
+        command.get("name"),
+        int(command.get("type") or 1),
+        command.get("description") or "",
+        bool(command.get("required", False)),
+        tuple(sorted((str(c.get("name")), str(c.get("value"))) for c in choices)),
+        tuple(_command_shape(o) for o in options),
+    )

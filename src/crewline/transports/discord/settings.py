@@ -1,0 +1,109 @@
+"""The Discord transport's settings: the ``[discord]`` table of crewline.toml and the environment.
+
+Environment variables win over the file (as everywhere in crewline), so the bot token can stay
+out of the file. A key crewline does not know or a malformed value is a
+:class:`~crewline.errors.ConfigError` that names the key, never the token's value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from crewline.errors import ConfigError
+
+__all__ = ["DEFAULT_API_URL", "DEFAULT_GATEWAY_URL", "DiscordSettings", "settings_from"]
+
+DEFAULT_API_URL = "https://discord.com/api/v10"
+DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg/"
+
+# [discord] key -> the environment variable that overrides it
+_ENV = {
+    "bot_token": "DISCORD_BOT_TOKEN",
+    "guild_id": "DISCORD_GUILD_ID",
+    "channel_id": "DISCORD_CHANNEL_ID",
+    "api_url": "DISCORD_API_URL",
+    "gateway_url": "DISCORD_GATEWAY_URL",
+}
+_KEYS = frozenset(_ENV)
+_SNOWFLAKE_DIGITS = range(1, 21)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DiscordSettings:
+    """Everything the Discord transport needs to connect; the token is kept out of ``repr``.
+
+    ``api_url`` and ``gateway_url`` are None for Discord itself; set, they point discord.py at
+    a proxy (or a test fake). The last three fields are tuning knobs for tests and are not
+    read from the configuration.
+    """
+
+    bot_token: str
+    guild_id: int  # the server
+    channel_id: int  # the crew channel: member threads live under it, the bell and status too
+    api_url: str | None = None  # REST base including the version, e.g. .../api/v10
+    gateway_url: str | None = None
+    ready_timeout: float = 30.0  # how long start() waits for the gateway's READY
+    guild_ready_timeout: float = 2.0  # discord.py's wait for the guild after READY
+    reidentify_delay: float = 5.0  # Discord allows one IDENTIFY per 5 s
+
+    def __repr__(self) -> str:
+        return (f"DiscordSettings(guild_id={self.guild_id}, channel_id={self.channel_id}, "
+                f"api_url={self.api_url!r}, gateway_url={self.gateway_url!r})")
+
+
+def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> DiscordSettings:
+    """Validate ``[discord]`` and the ``DISCORD_*`` variables into settings."""
+    unknown = sorted(set(section) - _KEYS)
+    if unknown:
+        raise ConfigError(
+            f"[discord]: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",
+            key=f"discord.{unknown[0]}")
+    values = {key: _text(section, env, key) for key in _ENV}
+    token = values["bot_token"]
+    if not token:
+        raise ConfigError("Discord needs a bot token: set DISCORD_BOT_TOKEN or [discord] "
+                          "bot_token", key="discord.bot_token")
+    if any(c.isspace() for c in token):
+        raise ConfigError("the Discord bot token contains whitespace; copy it again from the "
+                          "Developer Portal (Bot > Reset Token)", key="discord.bot_token")
+    return DiscordSettings(
+        bot_token=token,
+        guild_id=_snowflake(values["guild_id"], "guild_id"),
+        channel_id=_snowflake(values["channel_id"], "channel_id"),
+        api_url=_url(values["api_url"], "api_url", ("http", "https")),
+        gateway_url=_url(values["gateway_url"], "gateway_url", ("ws", "wss")),
+    )
+
+
+def _text(section: Mapping[str, Any], env: Mapping[str, str], key: str) -> str | None:
+    value = env.get(_ENV[key]) or section.get(key)
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ConfigError(f"[discord] {key} must be a string", key=f"discord.{key}")
+    return str(value).strip()
+
+
+def _snowflake(value: str | None, key: str) -> int:
+    variable = _ENV[key]
+    if value is None:
+        raise ConfigError(f"Discord needs {variable} (or [discord] {key}): in Discord, turn on "
+                          "Developer Mode and use Copy ID", key=f"discord.{key}")
+    if not value.isdigit() or len(value) not in _SNOWFLAKE_DIGITS or int(value) == 0:
+        raise ConfigError(f"{variable} must be a Discord id (digits), got {value!r}",
+                          key=f"discord.{key}")
+    return int(value)
+
+
+def _url(value: str | None, key: str, schemes: tuple[str, ...]) -> str | None:
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in schemes or not parts.netloc:
+        raise ConfigError(
+            f"{_ENV[key]} must be a {' or '.join(s + '://' for s in schemes)} URL, got {value!r}",
+            key=f"discord.{key}")
+    return value.rstrip("/") if key == "api_url" else value

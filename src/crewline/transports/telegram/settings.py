@@ -1,0 +1,157 @@
+"""The Telegram transport's settings: the ``[telegram]`` table of crewline.toml and the
+environment.
+
+Environment variables win over the file (as everywhere in crewline), so the token and the
+webhook secret can stay out of the file. A key crewline does not know, a malformed token or
+a webhook without its secret is a :class:`~crewline.errors.ConfigError` naming the key,
+never the secret's value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+from urllib.parse import urlsplit
+
+from crewline.errors import ConfigError
+
+__all__ = [
+    "DEFAULT_API_URL",
+    "THREAD_MODES",
+    "TelegramSettings",
+    "ThreadMode",
+    "settings_from",
+]
+
+DEFAULT_API_URL = "https://api.telegram.org/bot"
+DEFAULT_PER_CHAT_INTERVAL = 1.0  # Telegram: about one message per second into one chat
+DEFAULT_GLOBAL_PER_SECOND = 30.0  # Telegram: about 30 messages per second over all chats
+DEFAULT_POLL_TIMEOUT = 30.0
+
+ThreadMode = Literal["auto", "private-topics", "forum", "replies"]
+THREAD_MODES: tuple[ThreadMode, ...] = ("auto", "private-topics", "forum", "replies")
+
+# [telegram] key -> the environment variable that overrides it
+_ENV = {
+    "bot_token": "TELEGRAM_BOT_TOKEN",
+    "webhook_secret": "TELEGRAM_WEBHOOK_SECRET",
+    "webhook_url": "TELEGRAM_WEBHOOK_URL",
+    "forum_chat_id": "TELEGRAM_FORUM_CHAT_ID",
+    "api_url": "TELEGRAM_API_URL",
+}
+_KEYS = frozenset({*_ENV, "threads", "poll_timeout", "per_chat_interval", "global_per_second"})
+_TOKEN = re.compile(r"\d+:[A-Za-z0-9_-]+")
+_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook accepts as secret_token
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TelegramSettings:
+    """Everything the Telegram transport needs to connect; secrets are kept out of ``repr``."""
+
+    bot_token: str
+    api_url: str = DEFAULT_API_URL  # PTB's form: the token and the method are appended
+    webhook_secret: str | None = None  # set: webhook mode
+    webhook_url: str | None = None  # the public URL registered with setWebhook
+    forum_chat_id: int | None = None  # a forum supergroup for member topics
+    threads: ThreadMode = "auto"
+    poll_timeout: float = DEFAULT_POLL_TIMEOUT
+    per_chat_interval: float = DEFAULT_PER_CHAT_INTERVAL
+    global_per_second: float = DEFAULT_GLOBAL_PER_SECOND
+
+    @property
+    def webhook(self) -> bool:
+        return self.webhook_secret is not None
+
+    def __repr__(self) -> str:
+        mode = "webhook" if self.webhook else "polling"
+        return (f"TelegramSettings(mode={mode}, api_url={self.api_url!r}, "
+                f"webhook_url={self.webhook_url!r}, forum_chat_id={self.forum_chat_id}, "
+                f"threads={self.threads!r})")
+
+
+def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> TelegramSettings:
+    """Validate ``[telegram]`` and the ``TELEGRAM_*`` variables into settings."""
+    unknown = sorted(set(section) - _KEYS)
+    if unknown:
+        raise ConfigError(
+            f"[telegram]: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",
+            key=f"telegram.{unknown[0]}")
+    values = {key: _text(section, env, key) for key in _ENV}
+    token = values["bot_token"]
+    if not token:
+        raise ConfigError("Telegram needs the bot token from BotFather: set TELEGRAM_BOT_TOKEN "
+                          "or [telegram] bot_token", key="telegram.bot_token")
+    if not _TOKEN.fullmatch(token):
+        raise ConfigError("the Telegram bot token is malformed (BotFather's tokens look like "
+                          "123456:ABC-…)", key="telegram.bot_token")
+    secret, url = values["webhook_secret"], values["webhook_url"]
+    if secret is not None and not _SECRET.fullmatch(secret):
+        raise ConfigError("the webhook secret must be 1..256 of A-Z a-z 0-9 _ -",
+                          key="telegram.webhook_secret")
+    if secret is not None and url is None:
+        raise ConfigError("webhook mode (TELEGRAM_WEBHOOK_SECRET is set) needs the public URL: "
+                          "set TELEGRAM_WEBHOOK_URL", key="telegram.webhook_url")
+    if url is not None and secret is None:
+        raise ConfigError("a webhook needs a secret so forged pushes are refused: set "
+                          "TELEGRAM_WEBHOOK_SECRET", key="telegram.webhook_secret")
+    return TelegramSettings(
+        bot_token=token,
+        api_url=_url(values["api_url"], "api_url") if values["api_url"] else DEFAULT_API_URL,
+        webhook_secret=secret,
+        webhook_url=_url(url, "webhook_url") if url else None,
+        forum_chat_id=_chat_id(values["forum_chat_id"]),
+        threads=_threads(section.get("threads")),
+        poll_timeout=_seconds(section, "poll_timeout", DEFAULT_POLL_TIMEOUT, 0, 600),
+        per_chat_interval=_seconds(section, "per_chat_interval", DEFAULT_PER_CHAT_INTERVAL, 0, 60),
+        global_per_second=_seconds(section, "global_per_second", DEFAULT_GLOBAL_PER_SECOND, 0,
+                                   1000),
+    )
+
+
+def _text(section: Mapping[str, Any], env: Mapping[str, str], key: str) -> str | None:
+    value = env.get(_ENV[key]) or section.get(key)
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ConfigError(f"[telegram] {key} must be a string", key=f"telegram.{key}")
+    return str(value).strip()
+
+
+def _url(value: str, key: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(f"[telegram] {key} must be an http(s) URL, got {value!r}",
+                          key=f"telegram.{key}")
+    return value
+
+
+def _chat_id(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(f"the forum chat id must be a number like -1001234567890, got "
+                          f"{value!r}", key="telegram.forum_chat_id") from None
+
+
+def _threads(value: object) -> ThreadMode:
+    if value is None:
+        return "auto"
+    if value not in THREAD_MODES:
+        raise ConfigError(f"[telegram] threads must be one of {', '.join(THREAD_MODES)}, got "
+                          f"{value!r}", key="telegram.threads")
+    return cast(ThreadMode, value)
+
+
+def _seconds(section: Mapping[str, Any], key: str, default: float, low: float,
+             high: float) -> float:
+    value = section.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise ConfigError(f"[telegram] {key} must be a number in {low:g}..{high:g}, got "
+                          f"{value!r}", key=f"telegram.{key}")
+    return float(value)

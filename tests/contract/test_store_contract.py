@@ -1,0 +1,217 @@
+"""The Store contract, run against every Store implementation (today: SQLite)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from crewline.errors import Conflict, NotFound
+from crewline.models import (
+    CallerKind,
+    Escalation,
+    EscalationState,
+    Identity,
+    Member,
+    RowRole,
+    Session,
+)
+from crewline.store import PlatformMessage, Store, Tx
+from crewline.store.sqlite import SqliteStore
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+STORES: dict[str, Callable[[Path], Store]] = {"sqlite": lambda d: SqliteStore(d / "c.db")}
+
+
+@pytest.fixture(params=sorted(STORES))
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    async with STORES[request.param](tmp_path) as opened:
+        yield opened
+
+
+async def _member(store: Store, slug: str = "radar") -> Member:
+    def write(tx: Tx) -> Member:
+        human = tx.ensure_human([Identity(platform="memory", user_id="alice")], NOW)
+        member = Member(slug=slug, name=slug.title(), owner=human, transports=("memory",))
+        tx.add_member(member, NOW)
+        return member
+
+    return await store.write(write)
+
+
+def _row(tx: Tx, text: str, conversation: str = "radar") -> str:
+    return tx.append_row(conversation=conversation, role=RowRole.MEMBER, author="Radar",
+                         text=text, meta={}, now=NOW).id
+
+
+async def test_a_member_round_trips_with_its_transports(store: Store) -> None:
+    """What add_member writes, member() reads back; a second add of the slug conflicts."""
+    member = await _member(store)
+    assert await store.member("radar") == member
+    with pytest.raises(Conflict):
+        await store.write(lambda tx: tx.add_member(member, NOW))
+    assert [m.slug for m in await store.members()] == ["radar"]
+
+
+async def test_identities_of_one_human_resolve_to_that_human(store: Store) -> None:
+    """Several platform accounts bind to one human; unknown accounts resolve to nobody."""
+    human = await store.write(lambda tx: tx.ensure_human(
+        [Identity(platform="slack", user_id="U1"), Identity(platform="telegram", user_id="7")],
+        NOW))
+    assert await store.human_of("slack", "U1") == human
+    assert await store.human_of("telegram", "7") == human
+    assert await store.human_of("slack", "U2") is None
+
+
+async def test_rows_keep_their_order_and_ids(store: Store) -> None:
+    """Rows come back in sequence order with the ids they were written under."""
+    await _member(store)
+    ids = await store.write(lambda tx: [_row(tx, f"r{n}") for n in range(3)])
+    rows = await store.live_rows("radar")
+    assert [r.id for r in rows] == ids
+    assert [r.seq for r in rows] == sorted(r.seq for r in rows)
+
+
+async def test_truncating_starts_a_new_generation_without_the_suffix(store: Store) -> None:
+    """Rows after the kept row leave the transcript; new rows join the new generation."""
+    await _member(store)
+    ids = await store.write(lambda tx: [_row(tx, f"r{n}") for n in range(4)])
+    generation = await store.write(lambda tx: tx.truncate_conversation("radar",
+                                                                       keep_through=ids[1]))
+    assert generation == 2
+    assert [r.id for r in await store.live_rows("radar")] == ids[:2]
+    new = await store.write(lambda tx: _row(tx, "after"))
+    rows = await store.live_rows("radar")
+    assert [r.id for r in rows] == [*ids[:2], new]
+    assert rows[-1].generation == 2
+    assert await store.row(ids[3]) is None
+    assert await store.row(ids[3], include_rewound=True) is not None
+    with pytest.raises(NotFound):
+        await store.write(lambda tx: tx.truncate_conversation("radar", keep_through=ids[3]))
+
+
+async def test_escalation_records_round_trip_and_count_pending(store: Store) -> None:
+    """The index stores every field; pending counts follow the states."""
+    await _member(store)
+    record = Escalation(id="0123456789abcdef", member="radar", row_id="r1", session="s1",
+                        message="Ship?", deadline=NOW + timedelta(hours=1), default_action="ship",
+                        options=("yes", "no"), goal="release", created_at=NOW)
+    await store.write(lambda tx: tx.put_escalation(record))
+    assert await store.escalation(record.id) == record
+    assert await store.pending_counts() == {"radar": 1}
+    assert await store.due_windows(NOW + timedelta(hours=2)) == [
+        (record.id, "radar", record.deadline)]
+    answered = replace(record, state=EscalationState.ANSWERED)
+    await store.write(lambda tx: tx.put_escalation(answered))
+    assert await store.pending_counts() == {}
+    assert await store.due_windows(NOW + timedelta(hours=2)) == []
+
+
+async def test_events_are_read_by_cursor_per_session(store: Store) -> None:
+    """A session's stream is ordered, resumable from any cursor, and its own."""
+    cursors = await store.write(lambda tx: [
+        tx.add_event(session, "k", {"n": n}, NOW) for n, session in enumerate("abab")])
+    events = await store.events_after("a", 0)
+    assert [e.body["n"] for e in events] == [0, 2]
+    assert [e.body["n"] for e in await store.events_after("a", cursors[0])] == [2]
+    assert await store.events_after("a", cursors[2]) == []
+
+
+async def test_the_outbox_offers_one_head_per_lane_in_order(store: Store) -> None:
+    """Heads are the oldest entry of each lane; settling one exposes the next."""
+    def fill(tx: Tx) -> list[int]:
+        return [tx.enqueue(transport="memory", lane=lane, op="post", object_key=f"row:{n}",
+                           now=NOW) for n, lane in enumerate(["a", "b", "a"])]
+
+    ids = await store.write(fill)
+    assert [h.id for h in await store.outbox_heads("memory")] == ids[:2]
+    await store.write(lambda tx: tx.settle_outbox(ids[0]))
+    assert [h.id for h in await store.outbox_heads("memory")] == [ids[1], ids[2]]
+    assert await store.outbox_size("memory") == 2
+
+
+async def test_a_platform_event_is_seen_once(store: Store) -> None:
+    """mark_seen is true the first time and false for a redelivery."""
+    assert await store.write(lambda tx: tx.mark_seen("slack", "Ev1", NOW)) is True
+    assert await store.write(lambda tx: tx.mark_seen("slack", "Ev1", NOW)) is False
+    assert await store.write(lambda tx: tx.mark_seen("telegram", "Ev1", NOW)) is True
+
+
+async def test_the_audit_log_is_append_only(store: Store) -> None:
+    """SEL records can be added and read, never changed."""
+    await store.write(lambda tx: tx.audit("escalate:caller_blocked", "denied", NOW, actor="s1"))
+    records = await store.sel(action_prefix="escalate:")
+    assert [(r.action, r.actor) for r in records] == [("escalate:caller_blocked", "s1")]
+    assert isinstance(store, SqliteStore)
+
+    def tamper(tx: Tx) -> None:
+        tx._conn.execute("DELETE FROM sel")  # type: ignore[attr-defined]
+
+    with pytest.raises(Exception, match="append-only"):
+        await store.write(tamper)
+    assert len(await store.sel()) == 1
+
+
+async def test_platform_messages_map_both_ways(store: Store) -> None:
+    """A recorded platform message is found by object and by message ref."""
+    shown = PlatformMessage(transport="slack", object_key="row:x", thread_ref="D1:1.0",
+                            message_ref="2.0")
+    await store.write(lambda tx: tx.record_platform_message(shown))
+    assert await store.platform_message("slack", "row:x") == shown
+    assert await store.object_for_message("slack", "2.0") == "row:x"
+
+
+async def test_sessions_are_found_by_key_hash_only_while_live(store: Store) -> None:
+    """A session resolves from its key hash; an unknown hash resolves to nothing."""
+    await _member(store)
+    session = Session(id="s1", kind=CallerKind.MEMBER, member="radar")
+    await store.write(lambda tx: tx.add_session(session, "hash-1", NOW))
+    assert await store.session_by_key_hash("hash-1") == session
+    assert await store.session_by_key_hash("hash-2") is None
+
+
+# --- group commit ---------------------------------------------------------------------------
+
+
+async def test_concurrent_writers_each_commit_their_own_transaction_atomically(
+    store: Store,
+) -> None:
+    """N concurrent transactions land in few commits; each caller sees its own result."""
+    await _member(store)
+
+    def transaction(n: int) -> Callable[[Tx], tuple[int, str, str]]:
+        def run(tx: Tx) -> tuple[int, str, str]:
+            return n, _row(tx, f"a{n}"), _row(tx, f"b{n}")
+
+        return run
+
+    assert isinstance(store, SqliteStore)
+    batches_before = store.batches_committed
+    results = await asyncio.gather(*[store.write(transaction(n)) for n in range(200)])
+    assert [r[0] for r in results] == list(range(200))
+    rows = {r.id: r.text for r in await store.live_rows("radar")}
+    assert all(rows[a] == f"a{n}" and rows[b] == f"b{n}" for n, a, b in results)
+    assert store.batches_committed - batches_before < 200  # batched, not one commit each
+
+
+async def test_a_failing_transaction_does_not_take_its_batch_down(store: Store) -> None:
+    """One transaction raising rolls back only itself; the rest of its batch commits."""
+    await _member(store)
+
+    def good(n: int) -> Callable[[Tx], str]:
+        return lambda tx: _row(tx, f"good {n}")
+
+    def bad(tx: Tx) -> None:
+        _row(tx, "half-written")
+        raise ValueError("boom")
+
+    outcomes = await asyncio.gather(store.write(good(1)),
+                                    store.write(bad), store.write(good(2)),
+                                    return_exceptions=True)
+    assert isinstance(outcomes[1], ValueError)
+    texts = [r.text for r in await store.live_rows("radar")]
+    assert texts == ["good 1", "good 2"]

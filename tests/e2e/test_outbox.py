@@ -1,0 +1,102 @@
+"""The outbox: persisted before sending, retried, ordered per thread, never sent twice."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from crewline import crew as crew_admin
+from crewline.bot import Hub
+from crewline.config import Config
+from crewline.errors import PermanentTransportError, RateLimited, TransientTransportError
+from crewline.store.sqlite import SqliteStore
+from crewline.testing import FakeClock
+from tests.driver import Crew
+from tests.harness import MemoryHarness
+
+
+@pytest.fixture
+async def memory_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
+    driver = Crew(config, clock, [MemoryHarness()])
+    await driver.start()
+    yield driver
+    await driver.stop()
+
+
+def _texts(crew: Crew, member: str) -> list[str]:
+    return [m.text for m in crew.harness.messages(member)]
+
+
+async def test_entries_written_before_a_crash_are_sent_once_in_order_after_it(
+    config: Config, clock: FakeClock,
+) -> None:
+    """Rows committed while no dispatcher ran are delivered after the restart, in order."""
+    async with SqliteStore.in_directory(config.data_dir) as store:
+        keys = {}
+        for slug in ("radar", "probe"):
+            created = await crew_admin.add_member(store, slug=slug, name=slug.title(),
+                                                  owners=["memory:alice"], transports=["memory"])
+            keys[slug] = created.session
+        async with Hub(store, clock=clock, transports=["memory"]) as hub:
+            for n in range(3):
+                for slug, session in keys.items():
+                    await hub.post(session, f"{slug} {n}")
+        assert await store.outbox_size("memory") == 6
+    crew = Crew(config, clock, [MemoryHarness()])
+    await crew.start()
+    try:
+        await crew.delivered()
+        assert _texts(crew, "radar") == ["radar 0", "radar 1", "radar 2"]
+        assert _texts(crew, "probe") == ["probe 0", "probe 1", "probe 2"]
+        await crew.restart()
+        await crew.delivered()
+        assert len(_texts(crew, "radar")) == 3
+    finally:
+        await crew.stop()
+
+
+async def test_a_rate_limited_call_is_retried_after_the_wait_and_keeps_order(
+    memory_crew: Crew,
+) -> None:
+    """RateLimited holds the lane for retry_after; then every row arrives, in order, once."""
+    key = await memory_crew.add_member()
+    harness = memory_crew.harness
+    assert isinstance(harness, MemoryHarness)
+    harness.memory.fail_next(RateLimited("slow down", retry_after=0.2))
+    for n in range(3):
+        await memory_crew.call(key, "POST", "/api/session/messages", json={"text": f"r{n}"})
+    await memory_crew.delivered()
+    assert _texts(memory_crew, "radar") == ["r0", "r1", "r2"]
+    assert memory_crew.crewline.outboxes["memory"].rate_limited == 1
+
+
+async def test_transient_failures_are_retried_until_the_call_lands(memory_crew: Crew) -> None:
+    """A platform outage loses nothing: the call is retried with back-off until it works."""
+    key = await memory_crew.add_member()
+    harness = memory_crew.harness
+    assert isinstance(harness, MemoryHarness)
+    harness.memory.fail_next(TransientTransportError("502 from the platform"), times=2)
+    await memory_crew.call(key, "POST", "/api/session/messages", json={"text": "survives"})
+    await memory_crew.delivered()
+    assert _texts(memory_crew, "radar") == ["survives"]
+
+
+async def test_a_permanent_failure_is_set_aside_and_does_not_block_the_thread(
+    memory_crew: Crew,
+) -> None:
+    """A call that can never succeed goes to the dead letters; the next row still arrives."""
+    key = await memory_crew.add_member()
+    harness = memory_crew.harness
+    assert isinstance(harness, MemoryHarness)
+    await memory_crew.call(key, "POST", "/api/session/messages", json={"text": "first"})
+    await memory_crew.delivered()
+    harness.memory.fail_next(PermanentTransportError("channel_not_found"))
+    await memory_crew.call(key, "POST", "/api/session/messages", json={"text": "lost"})
+    await memory_crew.call(key, "POST", "/api/session/messages", json={"text": "next"})
+    await memory_crew.delivered()
+    assert _texts(memory_crew, "radar") == ["first", "next"]
+    store = memory_crew.crewline.store
+    assert isinstance(store, SqliteStore)
+    dead = await store._read("SELECT op, last_error FROM outbox_dead")
+    assert [(r["op"], r["last_error"]) for r in dead] == [("post", "channel_not_found")]

@@ -1,0 +1,57 @@
+"""Validation, deadlines, routing and the caller gates of session_escalate."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from crewline.bot.escalations import EscalationRequest, parse_deadline, route, validate
+from crewline.errors import InvalidInput
+from crewline.models import CallerKind, Session
+from crewline.policy import VERB_GRANTS, Verb, authorize
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("PT30M", NOW + timedelta(minutes=30)), ("P1DT2H", NOW + timedelta(days=1, hours=2)),
+     ("P2W", NOW + timedelta(weeks=2)), ("PT1.5S", NOW + timedelta(seconds=1.5)),
+     ("2026-12-01T08:00:00+01:00", datetime(2026, 12, 1, 7, 0, tzinfo=UTC)),
+     ("2026-12-01T08:00:00Z", datetime(2026, 12, 1, 8, 0, tzinfo=UTC))],
+)
+def test_deadlines_are_absolute_times_with_zone_or_durations(text: str,
+                                                             expected: datetime) -> None:
+    """Both forms SPEC §1.5 allows resolve to an aware moment."""
+    assert parse_deadline(text, NOW) == expected
+
+
+def test_the_30_day_limit_is_inclusive() -> None:
+    """Exactly 30 days ahead is allowed; a second more is not."""
+    assert validate(EscalationRequest(message="x", deadline="P30D"), NOW).deadline
+    with pytest.raises(InvalidInput) as refused:
+        validate(EscalationRequest(message="x", deadline="P30DT1S"), NOW)
+    assert refused.value.code == "deadline_too_far"
+
+
+def test_delivery_is_decided_by_the_caller() -> None:
+    """Member → own thread; worker → creating member's; anyone else → own transcript."""
+    member = Session(id="m", kind=CallerKind.MEMBER, member="radar")
+    worker = Session(id="w", kind=CallerKind.WORKER, member="radar", parent="m")
+    plain = Session(id="p", kind=CallerKind.PLAIN, member=None)
+    conductor = Session(id="c", kind=CallerKind.CONDUCTOR, member="radar")
+    assert route(member).member == "radar"
+    assert route(worker).member == "radar"
+    assert (route(plain).member, route(plain).conversation) == (None, "~p")
+    assert route(conductor).member is None
+
+
+def test_every_verb_is_classified_and_channel_agents_cannot_reach_the_human() -> None:
+    """The policy table covers every verb; escalate is denied to channel agents only."""
+    assert set(VERB_GRANTS) == set(Verb)
+    channel = Session(id="c", kind=CallerKind.CHANNEL, member=None)
+    decision = authorize(channel, Verb.SESSION_ESCALATE)
+    assert (decision.allowed, decision.code) == (False, "caller_blocked")
+    for kind in set(CallerKind) - {CallerKind.CHANNEL}:
+        assert authorize(Session(id="x", kind=kind, member=None), Verb.SESSION_ESCALATE).allowed
