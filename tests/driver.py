@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
+
 from crewline import crew as crew_admin
 from crewline.config import Config
 from crewline.models import CallerKind
@@ -28,8 +29,12 @@ class Crew:
         return self.harnesses[0]
 
     async def start(self) -> None:
-        self.running = Crewline(self.config, transports=[h.transport() for h in self.harnesses],
-                                clock=self.clock, outbox_poll_interval=0.2)
+        self.running = Crewline(
+            self.config,
+            transports=[h.transport() for h in self.harnesses],
+            clock=self.clock,
+            outbox_poll_interval=0.2,
+        )
         await self.running.__aenter__()
 
     async def stop(self) -> None:
@@ -52,14 +57,18 @@ class Crew:
 
     async def add_member(self, slug: str = "radar", name: str = "Radar") -> str:
         created = await crew_admin.add_member(
-            self.crewline.store, slug=slug, name=name,
+            self.crewline.store,
+            slug=slug,
+            name=name,
             owners=[f"{h.name}:{h.owner}" for h in self.harnesses],
-            transports=[h.name for h in self.harnesses])
+            transports=[h.name for h in self.harnesses],
+        )
         return created.key
 
     async def add_session(self, kind: str, member: str | None = None) -> str:
-        created = await crew_admin.add_session(self.crewline.store, kind=CallerKind(kind),
-                                               member=member)
+        created = await crew_admin.add_session(
+            self.crewline.store, kind=CallerKind(kind), member=member
+        )
         return created.key
 
     async def owner_token(self) -> str:
@@ -80,21 +89,22 @@ class Crew:
         return result
 
     async def events(self, key: str, *, after: int = 0, wait: float = 0) -> list[dict[str, Any]]:
-        response = await self.call(key, "GET", "/api/session/events",
-                                   params={"after": after, "wait": wait})
+        response = await self.call(
+            key, "GET", "/api/session/events", params={"after": after, "wait": wait}
+        )
         assert response.status_code == 200, response.text
         events: list[dict[str, Any]] = response.json()["events"]
         return events
 
-    async def wait_for_event(self, key: str, kind: str, *, timeout: float = 10
-                             ) -> dict[str, Any]:
+    async def wait_for_event(self, key: str, kind: str, *, timeout: float = 10) -> dict[str, Any]:
         """Long-poll the session's stream until an event of ``kind`` arrives (bounded)."""
         cursor = 0
         async with self.client(key) as client:
             deadline = timeout
             while deadline > 0:
-                response = await client.get("/api/session/events",
-                                            params={"after": cursor, "wait": min(deadline, 5)})
+                response = await client.get(
+                    "/api/session/events", params={"after": cursor, "wait": min(deadline, 5)}
+                )
                 for event in response.json()["events"]:
                     if event["kind"] == kind:
                         return dict(event)

@@ -19,8 +19,13 @@ from crewline.transports.memory import MemoryTransport
 __all__ = ["CARD_MARKS", "HARNESSES", "Harness", "MemoryHarness", "Shown"]
 
 # Words only an escalation card says (SPEC §1 "The card"), one per state.
-CARD_MARKS = ("To answer, tap a button", "Reply in this thread to answer", "Answered: ",
-              "Window closed", "Withdrawn — ")
+CARD_MARKS = (
+    "To answer, tap a button",
+    "Reply in this thread to answer",
+    "Answered: ",
+    "Window closed",
+    "Withdrawn — ",
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -58,13 +63,15 @@ class Harness(ABC):
         """Type ``text`` in the member's thread."""
 
     @abstractmethod
-    async def press(self, member: str, message: Shown, choice: int, *,
-                    user: str | None = None) -> str | None:
+    async def press(
+        self, member: str, message: Shown, choice: int, *, user: str | None = None
+    ) -> str | None:
         """Press a button; returns the private notice the presser saw, if any."""
 
     @abstractmethod
-    async def press_payload(self, member: str, payload: str, *,
-                            user: str | None = None) -> str | None:
+    async def press_payload(
+        self, member: str, payload: str, *, user: str | None = None
+    ) -> str | None:
         """Send a click with a raw (possibly forged) payload."""
 
     @abstractmethod
@@ -104,15 +111,18 @@ class MemoryHarness(Harness):
     async def say(self, member: str, text: str, *, user: str | None = None) -> Receipt | None:
         return await self._transport.say(user or self.owner, member, text)
 
-    async def press(self, member: str, message: Shown, choice: int, *,
-                    user: str | None = None) -> str | None:
+    async def press(
+        self, member: str, message: Shown, choice: int, *, user: str | None = None
+    ) -> str | None:
         receipt = await self._transport.press(user or self.owner, message.ref, choice)
         return receipt.notice
 
-    async def press_payload(self, member: str, payload: str, *,
-                            user: str | None = None) -> str | None:
+    async def press_payload(
+        self, member: str, payload: str, *, user: str | None = None
+    ) -> str | None:
         receipt = await self._transport.press_payload(
-            user or self.owner, self._transport.threads.get(member), payload)
+            user or self.owner, self._transport.threads.get(member), payload
+        )
         return receipt.notice
 
     async def command(self, name: str, *args: str, member: str | None = None) -> str | None:
@@ -121,15 +131,19 @@ class MemoryHarness(Harness):
 
     def messages(self, member: str) -> list[Shown]:
         return [
-            Shown(ref=m.ref, text=m.current.text,
-                  buttons=tuple(b.label for b in m.current.buttons),
-                  payloads=tuple(b.payload for b in m.current.buttons))
+            Shown(
+                ref=m.ref,
+                text=m.current.text,
+                buttons=tuple(b.label for b in m.current.buttons),
+                payloads=tuple(b.payload for b in m.current.buttons),
+            )
             for m in self._transport.thread_messages(member)
         ]
 
     def bells(self) -> dict[str, list[str]]:
-        return {key: [b.body for b in versions]
-                for key, (_, versions) in self._transport.bells.items()}
+        return {
+            key: [b.body for b in versions] for key, (_, versions) in self._transport.bells.items()
+        }
 
     async def wait_until(self, condition: Callable[[], bool], *, timeout: float = 10.0) -> None:
         await self._transport.wait_until(condition, timeout=timeout)

@@ -12,8 +12,9 @@ import contextlib
 import logging
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
+from typing import Any
 
 from crewline import __version__, crew
 from crewline.config import Config, load_config
@@ -27,11 +28,18 @@ log = logging.getLogger("crewline")
 
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--data-dir", type=Path, default=None,
-                        help="where crewline keeps its database (default: $CREWLINE_DATA_DIR or "
-                        "~/.crewline)")
-    common.add_argument("--config", type=Path, default=None,
-                        help="a crewline.toml (default: the one in the data directory)")
+    common.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="where crewline keeps its database (default: $CREWLINE_DATA_DIR or ~/.crewline)",
+    )
+    common.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="a crewline.toml (default: the one in the data directory)",
+    )
 
     parser = argparse.ArgumentParser(prog="crewline", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"crewline {__version__}")
@@ -46,35 +54,51 @@ def _parser() -> argparse.ArgumentParser:
     add = member_commands.add_parser("add", parents=[common], help="add a member; prints its key")
     add.add_argument("slug")
     add.add_argument("--name", required=True)
-    add.add_argument("--owner", action="append", required=True,
-                     help="PLATFORM:USER_ID of the human who owns it (repeat for each platform)")
-    add.add_argument("--transport", action="append", default=[],
-                     help="a transport its thread lives on (repeatable)")
+    add.add_argument(
+        "--owner",
+        action="append",
+        required=True,
+        help="PLATFORM:USER_ID of the human who owns it (repeat for each platform)",
+    )
+    add.add_argument(
+        "--transport",
+        action="append",
+        default=[],
+        help="a transport its thread lives on (repeatable)",
+    )
     member_commands.add_parser("list", parents=[common], help="list members")
     remove = member_commands.add_parser("remove", parents=[common], help="remove a member")
     remove.add_argument("slug")
 
     session = commands.add_parser("session", help="add sessions")
     session_commands = session.add_subparsers(dest="session_command", required=True)
-    session_add = session_commands.add_parser("add", parents=[common],
-                                              help="add a session; prints its key")
+    session_add = session_commands.add_parser(
+        "add", parents=[common], help="add a session; prints its key"
+    )
     session_add.add_argument("--member", default=None)
-    session_add.add_argument("--kind", required=True,
-                             choices=["worker", "channel", "conductor", "plain"])
+    session_add.add_argument(
+        "--kind", required=True, choices=["worker", "channel", "conductor", "plain"]
+    )
 
-    token = commands.add_parser("token", parents=[common],
-                                help="issue the owner's token (replaces the previous one)")
+    token = commands.add_parser(
+        "token", parents=[common], help="issue the owner's token (replaces the previous one)"
+    )
     token.add_argument("--owner", default=None, help="PLATFORM:USER_ID when several humans")
 
     doctor = commands.add_parser("doctor", parents=[common], help="check the installation")
-    doctor.add_argument("--reconcile", action="store_true",
-                        help="also re-derive every member's index from its transcript")
+    doctor.add_argument(
+        "--reconcile",
+        action="store_true",
+        help="also re-derive every member's index from its transcript",
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     try:
         config = load_config(args.data_dir, path=args.config)
         return asyncio.run(_COMMANDS[_command_name(args)](config, args))
@@ -95,8 +119,9 @@ async def _serve(config: Config, args: argparse.Namespace) -> int:
 
     from crewline.server import Crewline
 
-    config = replace(config, host=args.host or config.host,
-                     port=config.port if args.port is None else args.port)
+    config = replace(
+        config, host=args.host or config.host, port=config.port if args.port is None else args.port
+    )
     logging.getLogger().setLevel(config.log_level)
     async with Crewline(config) as crewline:
         print(f"crewline {__version__} serving on {crewline.url}", flush=True)
@@ -121,8 +146,9 @@ def _open_store(config: Config):  # type: ignore[no-untyped-def]
 
 async def _member_add(config: Config, args: argparse.Namespace) -> int:
     async with _open_store(config) as store:
-        created = await crew.add_member(store, slug=args.slug, name=args.name,
-                                        owners=args.owner, transports=args.transport)
+        created = await crew.add_member(
+            store, slug=args.slug, name=args.name, owners=args.owner, transports=args.transport
+        )
     transports = ", ".join(args.transport) or "none yet"
     print(f"added member {args.slug} ({args.name}), transports: {transports}")
     print("its session key (shown once; keep it secret):")
@@ -137,8 +163,10 @@ async def _member_list(config: Config, args: argparse.Namespace) -> int:
         members = {m.slug: m for m in await store.members()}
         for entry in await roster(store):
             member = members[entry.slug]
-            print(f"{entry.slug}\t{entry.name}\t{'needs you' if entry.needs_you else '-'}\t"
-                  f"{entry.pending_escalations} open\t{','.join(member.transports) or '-'}")
+            print(
+                f"{entry.slug}\t{entry.name}\t{'needs you' if entry.needs_you else '-'}\t"
+                f"{entry.pending_escalations} open\t{','.join(member.transports) or '-'}"
+            )
     return 0
 
 
@@ -152,8 +180,10 @@ async def _member_remove(config: Config, args: argparse.Namespace) -> int:
 async def _session_add(config: Config, args: argparse.Namespace) -> int:
     async with _open_store(config) as store:
         created = await crew.add_session(store, kind=CallerKind(args.kind), member=args.member)
-    print(f"added {args.kind} session {created.session.id}"
-          + (f" for member {args.member}" if args.member else ""))
+    print(
+        f"added {args.kind} session {created.session.id}"
+        + (f" for member {args.member}" if args.member else "")
+    )
     print("its session key (shown once; keep it secret):")
     print(created.key)
     return 0
@@ -173,7 +203,7 @@ async def _doctor(config: Config, args: argparse.Namespace) -> int:
     return await run_doctor(config, reconcile=args.reconcile)
 
 
-_COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Awaitable[int]]] = {
+_COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, int]]] = {
     "serve": _serve,
     "member add": _member_add,
     "member list": _member_list,

@@ -42,8 +42,9 @@ class Config:
         return self.sections.get(name, {})
 
 
-def load_config(data_dir: Path | None = None, *, path: Path | None = None,
-                env: Mapping[str, str] | None = None) -> Config:
+def load_config(
+    data_dir: Path | None = None, *, path: Path | None = None, env: Mapping[str, str] | None = None
+) -> Config:
     env = os.environ if env is None else env
     data_dir = Path(data_dir or env.get("CREWLINE_DATA_DIR") or default_data_dir())
     config = Config(data_dir=data_dir)
@@ -62,8 +63,10 @@ def _apply_file(config: Config, file: Path) -> Config:
         raise ConfigError(f"{file} is not valid TOML: {error}", key=str(file)) from None
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise ConfigError(f"{file}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})",
-                          key=unknown[0])
+        raise ConfigError(
+            f"{file}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})",
+            key=unknown[0],
+        )
     changes: dict[str, Any] = {}
     if "host" in data:
         changes["host"] = _typed(data, "host", str)

@@ -10,7 +10,16 @@ from dataclasses import dataclass
 
 from crewline.errors import InvalidInput, NotFound
 from crewline.keys import hash_key, new_owner_token, new_session_key
-from crewline.models import CallerKind, Clock, Identity, Member, Session, SystemClock, is_slug, new_id
+from crewline.models import (
+    CallerKind,
+    Clock,
+    Identity,
+    Member,
+    Session,
+    SystemClock,
+    is_slug,
+    new_id,
+)
 from crewline.store import Store, Tx
 
 __all__ = ["NewSession", "add_member", "add_session", "issue_owner_token", "remove_member"]
@@ -22,13 +31,21 @@ class NewSession:
     key: str  # shown once; only its hash is stored
 
 
-async def add_member(store: Store, *, slug: str, name: str, owners: Sequence[str],
-                     transports: Sequence[str], clock: Clock | None = None) -> NewSession:
+async def add_member(
+    store: Store,
+    *,
+    slug: str,
+    name: str,
+    owners: Sequence[str],
+    transports: Sequence[str],
+    clock: Clock | None = None,
+) -> NewSession:
     """Add a member owned by the human known by ``owners`` (``platform:user_id``), bound
     to ``transports``, and create its own session; returns the session's key."""
     if not is_slug(slug):
-        raise InvalidInput(f"{slug!r} is not a slug (a-z, 0-9, dashes; at most 63)",
-                           code="invalid_member_slug")
+        raise InvalidInput(
+            f"{slug!r} is not a slug (a-z, 0-9, dashes; at most 63)", code="invalid_member_slug"
+        )
     if not name.strip():
         raise InvalidInput("a member needs a name", code="invalid_name")
     if not owners:
@@ -43,8 +60,10 @@ async def add_member(store: Store, *, slug: str, name: str, owners: Sequence[str
 
     def write(tx: Tx) -> None:
         human = tx.ensure_human(identities, now)
-        tx.add_member(Member(slug=slug, name=name, owner=human,
-                             transports=tuple(dict.fromkeys(transports))), now)
+        tx.add_member(
+            Member(slug=slug, name=name, owner=human, transports=tuple(dict.fromkeys(transports))),
+            now,
+        )
         tx.add_session(session, hash_key(key), now)
 
     await store.write(write)
@@ -56,12 +75,14 @@ async def remove_member(store: Store, slug: str) -> None:
         raise NotFound(f"no member named {slug!r}", code="unknown_member")
 
 
-async def add_session(store: Store, *, kind: CallerKind, member: str | None,
-                      clock: Clock | None = None) -> NewSession:
+async def add_session(
+    store: Store, *, kind: CallerKind, member: str | None, clock: Clock | None = None
+) -> NewSession:
     """A worker (created by ``member``), channel agent, conductor or plain session."""
     if kind is CallerKind.MEMBER:
-        raise InvalidInput("a member's own session is created with `member add`",
-                           code="invalid_kind")
+        raise InvalidInput(
+            "a member's own session is created with `member add`", code="invalid_kind"
+        )
     if kind is CallerKind.WORKER and member is None:
         raise InvalidInput("a worker is created by a member: give --member", code="invalid_kind")
     now = (clock or SystemClock()).now()
@@ -93,9 +114,11 @@ async def issue_owner_token(store: Store, *, owner: str | None = None) -> str:
         humans = await store.humans()
         if len(humans) != 1:
             raise InvalidInput(
-                "there are no members yet" if not humans
+                "there are no members yet"
+                if not humans
                 else "several humans own members here: name one with --owner PLATFORM:USER_ID",
-                code="owner_ambiguous")
+                code="owner_ambiguous",
+            )
         human = humans[0]
     token = new_owner_token()
     await store.write(lambda tx: tx.set_owner_token(human, hash_key(token)))

@@ -42,15 +42,20 @@ async def run_doctor(config: Config, *, reconcile: bool = False) -> int:
         for member in members:
             unknown = [t for t in member.transports if t not in names]
             if unknown:
-                report(False, f"member {member.slug} is bound to {', '.join(unknown)}, which is"
-                       " not configured: its cards wait in the outbox until it is")
+                report(
+                    False,
+                    f"member {member.slug} is bound to {', '.join(unknown)}, which is"
+                    " not configured: its cards wait in the outbox until it is",
+                )
         pending = await store.outbox_size()
         report(True, f"{pending} platform call(s) waiting in the outbox")
         if reconcile:
             async with Hub(store, transports=names) as hub:  # entering reconciles every member
                 reports = await hub.reconcile_all()
             for r in reports:
-                print(f"    reconciled {r.member}: rebuilt {len(r.rebuilt)}, applied "
-                      f"{len(r.applied)}, reopened {len(r.reopened)}, retracted {len(r.retracted)}")
+                print(
+                    f"    reconciled {r.member}: rebuilt {len(r.rebuilt)}, applied "
+                    f"{len(r.applied)}, reopened {len(r.reopened)}, retracted {len(r.retracted)}"
+                )
             report(True, "index re-derived from the transcripts")
     return 0 if problems == 0 else 1

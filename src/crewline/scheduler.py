@@ -38,8 +38,14 @@ class WindowScheduler:
         if closed:
             log.info("closed %d veto windows that passed while crewline was down", closed)
         await self.rearm()
-        self._scheduler.add_job(self.rearm, "interval", seconds=self.horizon.total_seconds() / 2,
-                                id="rearm-horizon", coalesce=True, max_instances=1)
+        self._scheduler.add_job(
+            self.rearm,
+            "interval",
+            seconds=self.horizon.total_seconds() / 2,
+            id="rearm-horizon",
+            coalesce=True,
+            max_instances=1,
+        )
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -54,8 +60,12 @@ class WindowScheduler:
         """Hold a timer for a window if it falls within the armed horizon."""
         if self._armed_until is None or deadline <= self._armed_until:
             self._scheduler.add_job(
-                self._close, "date", run_date=max(deadline, self.hub.clock.now()),
-                args=[escalation_id], id=f"window:{escalation_id}", replace_existing=True,
+                self._close,
+                "date",
+                run_date=max(deadline, self.hub.clock.now()),
+                args=[escalation_id],
+                id=f"window:{escalation_id}",
+                replace_existing=True,
                 misfire_grace_time=None,
             )
 

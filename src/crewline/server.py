@@ -53,8 +53,13 @@ class HttpServer:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((self.host, self.port))
         self.port = sock.getsockname()[1]
-        config = uvicorn.Config(self.app, lifespan="off", log_level="warning",
-                                access_log=False, timeout_graceful_shutdown=2)
+        config = uvicorn.Config(
+            self.app,
+            lifespan="off",
+            log_level="warning",
+            access_log=False,
+            timeout_graceful_shutdown=2,
+        )
         self._server = uvicorn.Server(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="http")
         while not self._server.started:
@@ -79,9 +84,15 @@ class HttpServer:
 class Crewline:
     """``async with Crewline(config) as crew``: everything up; leaving stops it all."""
 
-    def __init__(self, config: Config, *, transports: Sequence[Transport] | None = None,
-                 clock: Clock | None = None, window_horizon: timedelta = timedelta(minutes=10),
-                 outbox_poll_interval: float = 2.0) -> None:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        transports: Sequence[Transport] | None = None,
+        clock: Clock | None = None,
+        window_horizon: timedelta = timedelta(minutes=10),
+        outbox_poll_interval: float = 2.0,
+    ) -> None:
         self.config = config
         self.transports = list(build_transports(config) if transports is None else transports)
         self.clock = clock
@@ -94,13 +105,18 @@ class Crewline:
         await stack.__aenter__()
         try:
             self.store = await stack.enter_async_context(
-                SqliteStore.in_directory(self.config.data_dir))
+                SqliteStore.in_directory(self.config.data_dir)
+            )
             self.hub = await stack.enter_async_context(
-                Hub(self.store, clock=self.clock, transports=[t.name for t in self.transports]))
+                Hub(self.store, clock=self.clock, transports=[t.name for t in self.transports])
+            )
             renderer = CoreRenderer(self.store)
             self.outboxes = {
-                t.name: await stack.enter_async_context(OutboxDispatcher(
-                    self.store, t, renderer, poll_interval=self.outbox_poll_interval))
+                t.name: await stack.enter_async_context(
+                    OutboxDispatcher(
+                        self.store, t, renderer, poll_interval=self.outbox_poll_interval
+                    )
+                )
                 for t in self.transports
             }
             self.hub.on_outbox(self._wake_outbox)
@@ -109,16 +125,24 @@ class Crewline:
                 await transport.start(self.hub.receive)
                 stack.push_async_callback(transport.stop)
             self.windows = await stack.enter_async_context(
-                WindowScheduler(self.hub, horizon=self.window_horizon))
-            self.http = await stack.enter_async_context(HttpServer(
-                create_app(self.hub, mounts=self._mounts()),
-                host=self.config.host, port=self.config.port))
+                WindowScheduler(self.hub, horizon=self.window_horizon)
+            )
+            self.http = await stack.enter_async_context(
+                HttpServer(
+                    create_app(self.hub, mounts=self._mounts()),
+                    host=self.config.host,
+                    port=self.config.port,
+                )
+            )
             await self.hub.change(lambda ch: ch.roster())
         except BaseException:
             await stack.aclose()
             raise
-        log.info("crewline is serving on %s (transports: %s)", self.http.url,
-                 ", ".join(t.name for t in self.transports) or "none")
+        log.info(
+            "crewline is serving on %s (transports: %s)",
+            self.http.url,
+            ", ".join(t.name for t in self.transports) or "none",
+        )
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:

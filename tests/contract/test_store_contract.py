@@ -44,8 +44,9 @@ async def _member(store: Store, slug: str = "radar") -> Member:
 
 
 def _row(tx: Tx, text: str, conversation: str = "radar") -> str:
-    return tx.append_row(conversation=conversation, role=RowRole.MEMBER, author="Radar",
-                         text=text, meta={}, now=NOW).id
+    return tx.append_row(
+        conversation=conversation, role=RowRole.MEMBER, author="Radar", text=text, meta={}, now=NOW
+    ).id
 
 
 async def test_a_member_round_trips_with_its_transports(store: Store) -> None:
@@ -59,9 +60,12 @@ async def test_a_member_round_trips_with_its_transports(store: Store) -> None:
 
 async def test_identities_of_one_human_resolve_to_that_human(store: Store) -> None:
     """Several platform accounts bind to one human; unknown accounts resolve to nobody."""
-    human = await store.write(lambda tx: tx.ensure_human(
-        [Identity(platform="slack", user_id="U1"), Identity(platform="telegram", user_id="7")],
-        NOW))
+    human = await store.write(
+        lambda tx: tx.ensure_human(
+            [Identity(platform="slack", user_id="U1"), Identity(platform="telegram", user_id="7")],
+            NOW,
+        )
+    )
     assert await store.human_of("slack", "U1") == human
     assert await store.human_of("telegram", "7") == human
     assert await store.human_of("slack", "U2") is None
@@ -80,8 +84,9 @@ async def test_truncating_starts_a_new_generation_without_the_suffix(store: Stor
     """Rows after the kept row leave the transcript; new rows join the new generation."""
     await _member(store)
     ids = await store.write(lambda tx: [_row(tx, f"r{n}") for n in range(4)])
-    generation = await store.write(lambda tx: tx.truncate_conversation("radar",
-                                                                       keep_through=ids[1]))
+    generation = await store.write(
+        lambda tx: tx.truncate_conversation("radar", keep_through=ids[1])
+    )
     assert generation == 2
     assert [r.id for r in await store.live_rows("radar")] == ids[:2]
     new = await store.write(lambda tx: _row(tx, "after"))
@@ -97,14 +102,24 @@ async def test_truncating_starts_a_new_generation_without_the_suffix(store: Stor
 async def test_escalation_records_round_trip_and_count_pending(store: Store) -> None:
     """The index stores every field; pending counts follow the states."""
     await _member(store)
-    record = Escalation(id="0123456789abcdef", member="radar", row_id="r1", session="s1",
-                        message="Ship?", deadline=NOW + timedelta(hours=1), default_action="ship",
-                        options=("yes", "no"), goal="release", created_at=NOW)
+    record = Escalation(
+        id="0123456789abcdef",
+        member="radar",
+        row_id="r1",
+        session="s1",
+        message="Ship?",
+        deadline=NOW + timedelta(hours=1),
+        default_action="ship",
+        options=("yes", "no"),
+        goal="release",
+        created_at=NOW,
+    )
     await store.write(lambda tx: tx.put_escalation(record))
     assert await store.escalation(record.id) == record
     assert await store.pending_counts() == {"radar": 1}
     assert await store.due_windows(NOW + timedelta(hours=2)) == [
-        (record.id, "radar", record.deadline)]
+        (record.id, "radar", record.deadline)
+    ]
     answered = replace(record, state=EscalationState.ANSWERED)
     await store.write(lambda tx: tx.put_escalation(answered))
     assert await store.pending_counts() == {}
@@ -113,8 +128,9 @@ async def test_escalation_records_round_trip_and_count_pending(store: Store) -> 
 
 async def test_events_are_read_by_cursor_per_session(store: Store) -> None:
     """A session's stream is ordered, resumable from any cursor, and its own."""
-    cursors = await store.write(lambda tx: [
-        tx.add_event(session, "k", {"n": n}, NOW) for n, session in enumerate("abab")])
+    cursors = await store.write(
+        lambda tx: [tx.add_event(session, "k", {"n": n}, NOW) for n, session in enumerate("abab")]
+    )
     events = await store.events_after("a", 0)
     assert [e.body["n"] for e in events] == [0, 2]
     assert [e.body["n"] for e in await store.events_after("a", cursors[0])] == [2]
@@ -123,9 +139,12 @@ async def test_events_are_read_by_cursor_per_session(store: Store) -> None:
 
 async def test_the_outbox_offers_one_head_per_lane_in_order(store: Store) -> None:
     """Heads are the oldest entry of each lane; settling one exposes the next."""
+
     def fill(tx: Tx) -> list[int]:
-        return [tx.enqueue(transport="memory", lane=lane, op="post", object_key=f"row:{n}",
-                           now=NOW) for n, lane in enumerate(["a", "b", "a"])]
+        return [
+            tx.enqueue(transport="memory", lane=lane, op="post", object_key=f"row:{n}", now=NOW)
+            for n, lane in enumerate(["a", "b", "a"])
+        ]
 
     ids = await store.write(fill)
     assert [h.id for h in await store.outbox_heads("memory")] == ids[:2]
@@ -158,8 +177,9 @@ async def test_the_audit_log_is_append_only(store: Store) -> None:
 
 async def test_platform_messages_map_both_ways(store: Store) -> None:
     """A recorded platform message is found by object and by message ref."""
-    shown = PlatformMessage(transport="slack", object_key="row:x", thread_ref="D1:1.0",
-                            message_ref="2.0")
+    shown = PlatformMessage(
+        transport="slack", object_key="row:x", thread_ref="D1:1.0", message_ref="2.0"
+    )
     await store.write(lambda tx: tx.record_platform_message(shown))
     assert await store.platform_message("slack", "row:x") == shown
     assert await store.object_for_message("slack", "2.0") == "row:x"
@@ -209,9 +229,9 @@ async def test_a_failing_transaction_does_not_take_its_batch_down(store: Store) 
         _row(tx, "half-written")
         raise ValueError("boom")
 
-    outcomes = await asyncio.gather(store.write(good(1)),
-                                    store.write(bad), store.write(good(2)),
-                                    return_exceptions=True)
+    outcomes = await asyncio.gather(
+        store.write(good(1)), store.write(bad), store.write(good(2)), return_exceptions=True
+    )
     assert isinstance(outcomes[1], ValueError)
     texts = [r.text for r in await store.live_rows("radar")]
     assert texts == ["good 1", "good 2"]

@@ -24,8 +24,13 @@ async def test_healthz_answers_ok(crew: Crew) -> None:
 async def test_openapi_describes_every_verb_and_forbids_unknown_fields(crew: Crew) -> None:
     """The schema agents read lists the verbs, and the bodies allow no extra fields."""
     schema = (await crew.call(None, "GET", "/openapi.json")).json()
-    for path in ("/api/session-control/escalate", "/api/session-control/send",
-                 "/api/session/messages", "/api/session/events", "/api/members"):
+    for path in (
+        "/api/session-control/escalate",
+        "/api/session-control/send",
+        "/api/session/messages",
+        "/api/session/events",
+        "/api/members",
+    ):
         assert path in schema["paths"]
     escalate = schema["components"]["schemas"]["EscalateBody"]
     assert escalate["additionalProperties"] is False
@@ -49,8 +54,11 @@ async def test_metrics_are_prometheus_text(crew: Crew) -> None:
         ("/api/session-control/send", {"target": "radar"}, "missing_field"),
         ("/api/session-control/send", {"target": "radar", "message": 5}, "invalid_type"),
         ("/api/session-control/send", {"target": "Radar!", "message": "x"}, "invalid_target"),
-        ("/api/session-control/send", {"target": "radar", "message": "x", "cc": "y"},
-         "unknown_field"),
+        (
+            "/api/session-control/send",
+            {"target": "radar", "message": "x", "cc": "y"},
+            "unknown_field",
+        ),
         ("/api/session/messages", {"text": ""}, "invalid_text"),
         ("/api/session/messages", {"text": "x" * 4001}, "invalid_text"),
         ("/api/session/messages", {"body": "x"}, "unknown_field"),
@@ -72,8 +80,9 @@ async def test_bad_input_gets_its_code_and_writes_nothing(
 async def test_send_to_an_unknown_member_is_404(crew: Crew) -> None:
     """A well-formed target that names nobody is unknown_member."""
     key = await crew.add_member()
-    response = await crew.call(key, "POST", "/api/session-control/send",
-                               json={"target": "nobody", "message": "hi"})
+    response = await crew.call(
+        key, "POST", "/api/session-control/send", json={"target": "nobody", "message": "hi"}
+    )
     assert (response.status_code, response.json()["error"]["code"]) == (404, "unknown_member")
 
 
@@ -81,8 +90,9 @@ async def test_send_writes_a_row_in_the_target_thread_and_an_event_for_it(crew: 
     """session_send: a row in the target member's thread and an event on its stream."""
     radar = await crew.add_member()
     sender = await crew.add_session("plain")
-    response = await crew.call(sender, "POST", "/api/session-control/send",
-                               json={"target": "radar", "message": "status?"})
+    response = await crew.call(
+        sender, "POST", "/api/session-control/send", json={"target": "radar", "message": "status?"}
+    )
     assert response.status_code == 200
     rows = await crew.crewline.store.live_rows("radar")
     assert [r.text for r in rows] == ["status?"]
@@ -95,11 +105,12 @@ async def test_keys_and_tokens_only_open_their_own_doors(crew: Crew) -> None:
     key = await crew.add_member()
     token = await crew.owner_token()
     as_owner = await crew.call(token, "POST", "/api/session/messages", json={"text": "x"})
-    assert (as_owner.status_code, as_owner.json()["error"]["code"]) == (
-        403, "session_key_required")
+    assert (as_owner.status_code, as_owner.json()["error"]["code"]) == (403, "session_key_required")
     as_session = await crew.call(key, "POST", "/api/members/radar/reply", json={"text": "x"})
     assert (as_session.status_code, as_session.json()["error"]["code"]) == (
-        403, "owner_token_required")
+        403,
+        "owner_token_required",
+    )
     assert await _rows(crew) == 0
 
 

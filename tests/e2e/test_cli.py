@@ -16,14 +16,25 @@ CREWLINE = [sys.executable, "-m", "crewline"]
 
 def run(*args: str, data_dir: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "CREWLINE_DATA_DIR": str(data_dir)}
-    return subprocess.run([*CREWLINE, *args], capture_output=True, text=True, env=env,
-                          check=check, timeout=60)
+    return subprocess.run(
+        [*CREWLINE, *args], capture_output=True, text=True, env=env, check=check, timeout=60
+    )
 
 
 def test_member_add_prints_the_key_alone_on_the_last_line(tmp_path: Path) -> None:
     """A script can take the key with tail -n 1; member list shows the member."""
-    added = run("member", "add", "radar", "--name", "Radar", "--owner", "slack:U1",
-                "--transport", "memory", data_dir=tmp_path)
+    added = run(
+        "member",
+        "add",
+        "radar",
+        "--name",
+        "Radar",
+        "--owner",
+        "slack:U1",
+        "--transport",
+        "memory",
+        data_dir=tmp_path,
+    )
     key = added.stdout.splitlines()[-1]
     assert re.fullmatch(r"crw_s_[A-Za-z0-9_-]{43}", key)
     listed = run("member", "list", data_dir=tmp_path)
@@ -42,11 +53,21 @@ def test_sessions_and_the_owner_token_are_issued_once_each(tmp_path: Path) -> No
 
 def test_bad_input_is_refused_with_a_message_and_code(tmp_path: Path) -> None:
     """A malformed slug or owner exits 2 with the reason in words; nothing is written."""
-    bad_slug = run("member", "add", "Not A Slug", "--name", "X", "--owner", "slack:U1",
-                   data_dir=tmp_path, check=False)
+    bad_slug = run(
+        "member",
+        "add",
+        "Not A Slug",
+        "--name",
+        "X",
+        "--owner",
+        "slack:U1",
+        data_dir=tmp_path,
+        check=False,
+    )
     assert bad_slug.returncode == 2 and "invalid_member_slug" in bad_slug.stderr
-    bad_owner = run("member", "add", "radar", "--name", "X", "--owner", "U1",
-                    data_dir=tmp_path, check=False)
+    bad_owner = run(
+        "member", "add", "radar", "--name", "X", "--owner", "U1", data_dir=tmp_path, check=False
+    )
     assert bad_owner.returncode == 2 and "PLATFORM:USER_ID" in bad_owner.stderr
     assert run("member", "list", data_dir=tmp_path).stdout == ""
 
@@ -61,8 +82,18 @@ def test_a_bad_config_key_is_named_at_start(tmp_path: Path) -> None:
 
 def test_doctor_checks_and_reconciles(tmp_path: Path) -> None:
     """doctor reports the schema, the index and the members; --reconcile re-derives."""
-    run("member", "add", "radar", "--name", "Radar", "--owner", "slack:U1",
-        "--transport", "memory", data_dir=tmp_path)
+    run(
+        "member",
+        "add",
+        "radar",
+        "--name",
+        "Radar",
+        "--owner",
+        "slack:U1",
+        "--transport",
+        "memory",
+        data_dir=tmp_path,
+    )
     report = run("doctor", "--reconcile", data_dir=tmp_path)
     assert "ok  database schema at version 1 (latest 1)" in report.stdout
     assert "ok  escalation index readable" in report.stdout
@@ -72,8 +103,15 @@ def test_doctor_checks_and_reconciles(tmp_path: Path) -> None:
 async def test_serve_listens_on_loopback_and_answers_healthz(tmp_path: Path) -> None:
     """crewline serve --port 0 prints its URL on 127.0.0.1 and serves the API."""
     process = await asyncio.create_subprocess_exec(
-        *CREWLINE, "serve", "--port", "0", "--data-dir", str(tmp_path),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        *CREWLINE,
+        "serve",
+        "--port",
+        "0",
+        "--data-dir",
+        str(tmp_path),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
     try:
         assert process.stdout is not None
         async with asyncio.timeout(30):

@@ -1,4 +1,4 @@
-"""The escalation end-to-end suite (SPEC §1–§3), run over every transport harness.
+"""The escalation end-to-end suite (SPEC §1 to §3), run over every transport harness.
 
 Each test drives crewline through its real HTTP API and plays the human through the
 harness, and is named after the rule it pins.
@@ -30,7 +30,7 @@ async def _rows(crew: Crew, member: str = "radar") -> int:
     return len(await crew.crewline.store.live_rows(member))
 
 
-# --- §1.1–1.3 the verb, routing by caller --------------------------------------------------
+# --- §1.1 to 1.3: the verb, routing by caller -----------------------------------------------------
 
 
 async def test_member_escalation_lands_as_a_card_in_its_own_thread(crew: Crew) -> None:
@@ -82,15 +82,19 @@ async def test_session_send_refuses_escalation_fields_as_unknown(crew: Crew) -> 
     """session_send stays target + message: a deadline on it is refused, never dropped."""
     key = await crew.add_member()
     before = await _rows(crew)
-    response = await crew.call(key, "POST", "/api/session-control/send",
-                               json={"target": "radar", "message": "hi", "deadline": "PT5M"})
+    response = await crew.call(
+        key,
+        "POST",
+        "/api/session-control/send",
+        json={"target": "radar", "message": "hi", "deadline": "PT5M"},
+    )
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "unknown_field"
     assert response.json()["error"]["field"] == "deadline"
     assert await _rows(crew) == before
 
 
-# --- §1.4 caller gates ----------------------------------------------------------------------
+# --- §1.4 caller gates ----------------------------------------------------------------------------
 
 
 async def test_channel_agent_is_refused_and_the_refusal_is_audited(crew: Crew) -> None:
@@ -122,7 +126,7 @@ async def test_unknown_key_is_refused_with_401_and_nothing_written(crew: Crew) -
     assert await _rows(crew) == 0
 
 
-# --- §1.5 validation before anything is written ---------------------------------------------
+# --- §1.5 validation before anything is written ---------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -163,13 +167,14 @@ async def test_invalid_escalation_is_refused_with_its_code_and_writes_nothing(
 async def test_malformed_json_is_refused_with_its_code(crew: Crew) -> None:
     """A body that is not JSON is 400 malformed_json."""
     key = await crew.add_member()
-    response = await crew.call(key, "POST", ESCALATE, content=b"{not json",
-                               headers={"Content-Type": "application/json"})
+    response = await crew.call(
+        key, "POST", ESCALATE, content=b"{not json", headers={"Content-Type": "application/json"}
+    )
     assert (response.status_code, response.json()["error"]["code"]) == (400, "malformed_json")
     assert await _rows(crew) == 0
 
 
-# --- §1.6–1.7 record before card, backlog ceiling ---------------------------------------------
+# --- §1.6 and 1.7: record before card, backlog ceiling --------------------------------------------
 
 
 async def test_record_and_card_row_are_written_together_before_delivery(crew: Crew) -> None:
@@ -213,15 +218,16 @@ async def test_backlog_ceiling_holds_under_concurrent_calls(crew: Crew) -> None:
     """100 racing calls create exactly 50 records; the other 50 are refused with 429."""
     key = await crew.add_member()
     async with crew.client(key) as client:
-        responses = await asyncio.gather(*[
-            client.post(ESCALATE, json={"message": f"race {n}"}) for n in range(100)])
+        responses = await asyncio.gather(
+            *[client.post(ESCALATE, json={"message": f"race {n}"}) for n in range(100)]
+        )
     statuses = sorted(r.status_code for r in responses)
     assert statuses.count(200) == MAX_PENDING
     assert statuses.count(429) == 100 - MAX_PENDING
     assert len((await crew.conversation())["escalations"]) == MAX_PENDING
 
 
-# --- §2 reply matching ----------------------------------------------------------------------
+# --- §2 reply matching ----------------------------------------------------------------------------
 
 
 async def test_a_click_answers_its_record_and_the_agent_hears_it(crew: Crew) -> None:
@@ -289,7 +295,8 @@ async def test_a_forged_choice_index_is_refused(crew: Crew) -> None:
     assert notice is not None
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
     assert [r.action for r in await crew.crewline.store.sel(action_prefix="click:")] == [
-        "click:invalid_choice"]
+        "click:invalid_choice"
+    ]
 
 
 async def test_a_click_naming_another_members_record_is_refused(crew: Crew) -> None:
@@ -313,7 +320,10 @@ async def test_typed_text_answers_the_one_pending_record(crew: Crew) -> None:
     await crew.harness.say("radar", "9090")
     event = await crew.wait_for_event(key, "escalation_answered")
     assert (event["body"]["answer"], event["body"]["choice"], event["body"]["via"]) == (
-        "9090", 1, "text")
+        "9090",
+        1,
+        "text",
+    )
 
 
 async def test_typed_text_with_two_pending_answers_nothing_and_lists_them(crew: Crew) -> None:
@@ -324,8 +334,9 @@ async def test_typed_text_with_two_pending_answers_nothing_and_lists_them(crew: 
     await _card(crew, count=2)
     await crew.harness.say("radar", "yes")
     harness = crew.harness
-    await harness.wait_until(lambda: any("2 requests are open" in m.text
-                                         for m in harness.messages("radar")))
+    await harness.wait_until(
+        lambda: any("2 requests are open" in m.text for m in harness.messages("radar"))
+    )
     notice = next(m for m in harness.messages("radar") if "2 requests are open" in m.text)
     assert "First question" in notice.text and "Second question" in notice.text
     states = [e["state"] for e in (await crew.conversation())["escalations"]]
@@ -349,8 +360,9 @@ async def test_chip_then_text_answers_both_in_arrival_order(crew: Crew) -> None:
     b = await crew.escalate(key, message="B?")
     card_a = await _card(crew, count=2)
     card_a = crew.harness.cards("radar")[0]
-    await asyncio.gather(crew.harness.press("radar", card_a, 0),
-                         _later(crew.harness.say("radar", "b-answer")))
+    await asyncio.gather(
+        crew.harness.press("radar", card_a, 0), _later(crew.harness.say("radar", "b-answer"))
+    )
     records = {e["escalation_id"]: e for e in (await crew.conversation())["escalations"]}
     assert records[a["escalation_id"]]["answer"] == "a1"
     assert records[b["escalation_id"]]["answer"] == "b-answer"
@@ -375,20 +387,28 @@ async def _later(awaitable: Any) -> Any:
     return await awaitable
 
 
-# --- §1.8 veto windows ----------------------------------------------------------------------
+# --- §1.8 veto windows ----------------------------------------------------------------------------
 
 
 async def test_window_with_a_default_closes_as_defaulted_never_failed(crew: Crew) -> None:
     """With no answer by the deadline the record is defaulted and the agent hears it."""
     key = await crew.add_member()
-    result = await crew.escalate(key, message="Deploy?", deadline="PT30M",
-                                 default_action="deploy to staging", options=["stop"])
+    result = await crew.escalate(
+        key,
+        message="Deploy?",
+        deadline="PT30M",
+        default_action="deploy to staging",
+        options=["stop"],
+    )
     await _card(crew)
     crew.clock.advance(timedelta(minutes=31))
     await crew.crewline.windows.rearm()
     event = await crew.wait_for_event(key, "window_closed")
-    assert event["body"] == {"escalation_id": result["escalation_id"], "state": "defaulted",
-                             "default_action": "deploy to staging"}
+    assert event["body"] == {
+        "escalation_id": result["escalation_id"],
+        "state": "defaulted",
+        "default_action": "deploy to staging",
+    }
     harness = crew.harness
     await harness.wait_until(lambda: "Window closed" in harness.cards("radar")[0].text)
     card = harness.cards("radar")[0]
@@ -418,8 +438,9 @@ async def test_the_scheduler_closes_a_window_at_its_deadline(crew: Crew) -> None
 async def test_a_deadline_that_passed_while_down_closes_on_the_next_start(crew: Crew) -> None:
     """Missed deadlines fire on start."""
     key = await crew.add_member()
-    result = await crew.escalate(key, message="Overnight?", deadline="PT1H",
-                                 default_action="run the batch")
+    result = await crew.escalate(
+        key, message="Overnight?", deadline="PT1H", default_action="run the batch"
+    )
     await crew.stop()
     crew.clock.advance(timedelta(hours=2))
     await crew.start()
@@ -431,8 +452,9 @@ async def test_a_deadline_that_passed_while_down_closes_on_the_next_start(crew: 
 async def test_the_card_says_the_default_ran_only_once_confirmed(crew: Crew) -> None:
     """default-applied is refused before the window closes, then redraws the card."""
     key = await crew.add_member()
-    result = await crew.escalate(key, message="Rotate keys?", deadline="PT5M",
-                                 default_action="rotate them")
+    result = await crew.escalate(
+        key, message="Rotate keys?", deadline="PT5M", default_action="rotate them"
+    )
     path = f"/api/session-control/escalations/{result['escalation_id']}/default-applied"
     early = await crew.call(key, "POST", path)
     assert (early.status_code, early.json()["error"]["code"]) == (409, "not_defaulted")
@@ -445,7 +467,7 @@ async def test_the_card_says_the_default_ran_only_once_confirmed(crew: Crew) -> 
     await harness.wait_until(lambda: "confirmed it did" in harness.cards("radar")[0].text)
 
 
-# --- §2 the index and the roster --------------------------------------------------------------
+# --- §2 the index and the roster ------------------------------------------------------------------
 
 
 async def test_the_roster_projects_needs_you_and_open_counts(crew: Crew) -> None:
@@ -486,16 +508,21 @@ async def test_a_reply_naming_another_members_record_is_refused(crew: Crew) -> N
     theirs = await crew.escalate(probe, message="Probe asks")
     token = await crew.owner_token()
     rows = await _rows(crew)
-    response = await crew.call(token, "POST", "/api/members/radar/reply",
-                               json={"text": "ok", "escalation_id": theirs["escalation_id"]})
+    response = await crew.call(
+        token,
+        "POST",
+        "/api/members/radar/reply",
+        json={"text": "ok", "escalation_id": theirs["escalation_id"]},
+    )
     assert (response.status_code, response.json()["error"]["code"]) == (403, "not_your_record")
-    plural = await crew.call(token, "POST", "/api/members/radar/reply",
-                             json={"text": "ok", "escalation_ids": ["a", "b"]})
+    plural = await crew.call(
+        token, "POST", "/api/members/radar/reply", json={"text": "ok", "escalation_ids": ["a", "b"]}
+    )
     assert (plural.status_code, plural.json()["error"]["code"]) == (400, "unknown_field")
     assert await _rows(crew) == rows
 
 
-# --- reconciliation ---------------------------------------------------------------------------
+# --- reconciliation -------------------------------------------------------------------------------
 
 
 async def test_rewinding_an_answer_away_reopens_its_record(crew: Crew) -> None:
@@ -519,7 +546,8 @@ async def test_an_orphan_record_is_retracted_after_the_grace_only(crew: Crew) ->
     """A record whose card row left the transcript is kept within the grace, then retracted."""
     key = await crew.add_member()
     await crew.crewline.hub.post(
-        (await crew.crewline.store.session_by_key_hash(_hash(key))), "before the card")
+        (await crew.crewline.store.session_by_key_hash(_hash(key))), "before the card"
+    )
     first = (await crew.crewline.store.live_rows("radar"))[0]
     result = await crew.escalate(key, message="Soon orphaned")
     young = await crew.crewline.hub.truncate("radar", keep_through=first.id)
@@ -544,7 +572,8 @@ async def test_an_unreadable_index_refuses_writers_and_is_rebuilt_from_the_trans
     await crew.crewline.hub.reconcile_all()
     records = (await crew.conversation())["escalations"]
     assert [(r["escalation_id"], r["state"]) for r in records] == [
-        (result["escalation_id"], "pending")]
+        (result["escalation_id"], "pending")
+    ]
     assert (await crew.call(key, "POST", ESCALATE, json={"message": "after"})).status_code == 200
 
 
@@ -554,18 +583,25 @@ def _hash(key: str) -> str:
     return hash_key(key)
 
 
-# --- §3 question cards ------------------------------------------------------------------------
+# --- §3 question cards ----------------------------------------------------------------------------
 
 
 async def test_a_question_card_blocks_until_its_button_answers_it(crew: Crew) -> None:
     """ask_question waits on its own path: a press answers the question, not an escalation."""
     key = await crew.add_member()
     escalation = await crew.escalate(key, message="Escalated", options=["x"])
-    asked = (await crew.call(key, "POST", "/api/session-control/ask",
-                             json={"question": "Pick a DB", "options": ["sqlite", "pg"]})).json()
+    asked = (
+        await crew.call(
+            key,
+            "POST",
+            "/api/session-control/ask",
+            json={"question": "Pick a DB", "options": ["sqlite", "pg"]},
+        )
+    ).json()
     harness = crew.harness
-    await harness.wait_until(lambda: any("Pick a DB" in m.text and m.buttons
-                                         for m in harness.messages("radar")))
+    await harness.wait_until(
+        lambda: any("Pick a DB" in m.text and m.buttons for m in harness.messages("radar"))
+    )
     question = next(m for m in harness.messages("radar") if "Pick a DB" in m.text)
     await harness.press("radar", question, 1)
     event = await crew.wait_for_event(key, "question_answered")
@@ -579,8 +615,14 @@ async def test_typed_text_answers_an_escalation_never_a_question(crew: Crew) -> 
     """A typed reply answers the one pending escalation and leaves the question waiting."""
     key = await crew.add_member()
     await crew.escalate(key, message="Escalated")
-    asked = (await crew.call(key, "POST", "/api/session-control/ask",
-                             json={"question": "Still there?", "options": ["yes"]})).json()
+    asked = (
+        await crew.call(
+            key,
+            "POST",
+            "/api/session-control/ask",
+            json={"question": "Still there?", "options": ["yes"]},
+        )
+    ).json()
     await _card(crew)
     await crew.harness.say("radar", "go ahead")
     await crew.wait_for_event(key, "escalation_answered")
@@ -588,18 +630,23 @@ async def test_typed_text_answers_an_escalation_never_a_question(crew: Crew) -> 
     assert question is not None and question.state.value == "waiting"
 
 
-# --- §1.10 the bell -------------------------------------------------------------------------
+# --- §1.10 the bell -------------------------------------------------------------------------------
 
 
 async def test_escalations_of_one_goal_stack_into_one_bell(crew: Crew) -> None:
     """Two escalations with goal 'release' show one bell saying two requests, in words."""
     key = await crew.add_member()
-    await crew.escalate(key, message="Tag it?", goal="release", deadline="PT1H",
-                        default_action="tag v2", options=["yes", "no"])
+    await crew.escalate(
+        key,
+        message="Tag it?",
+        goal="release",
+        deadline="PT1H",
+        default_action="tag v2",
+        options=["yes", "no"],
+    )
     await crew.escalate(key, message="Publish notes?", goal="release")
     harness = crew.harness
-    await harness.wait_until(
-        lambda: any("2 requests" in b[-1] for b in harness.bells().values()))
+    await harness.wait_until(lambda: any("2 requests" in b[-1] for b in harness.bells().values()))
     bells = harness.bells()
     assert len(bells) == 1
     body = next(iter(bells.values()))[-1]

@@ -12,8 +12,9 @@ pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 
 
 async def _send(crew: Crew, key: str, text: str) -> None:
-    response = await crew.call(key, "POST", "/api/session-control/send",
-                               json={"target": "radar", "message": text})
+    response = await crew.call(
+        key, "POST", "/api/session-control/send", json={"target": "radar", "message": text}
+    )
     assert response.status_code == 200, response.text
 
 
@@ -28,8 +29,7 @@ async def test_the_stream_resumes_from_its_cursor_after_a_restart(crew: Crew) ->
     cursor = first["events"][1]["cursor"]
     await crew.restart()
     await _send(crew, sender, "m5")
-    rest = (await crew.call(radar, "GET", "/api/session/events",
-                            params={"after": cursor})).json()
+    rest = (await crew.call(radar, "GET", "/api/session/events", params={"after": cursor})).json()
     assert [e["body"]["text"] for e in rest["events"]] == ["m2", "m3", "m4", "m5"]
     assert rest["cursor"] == rest["events"][-1]["cursor"]
 
@@ -39,8 +39,9 @@ async def test_a_long_poll_returns_as_soon_as_an_event_commits(crew: Crew) -> No
     radar = await crew.add_member()
     sender = await crew.add_session("plain")
     async with crew.client(radar) as client:
-        poll = asyncio.create_task(client.get("/api/session/events",
-                                              params={"after": 0, "wait": 30}))
+        poll = asyncio.create_task(
+            client.get("/api/session/events", params={"after": 0, "wait": 30})
+        )
         await asyncio.sleep(0)  # let the poll start waiting first (order, not timing)
         await _send(crew, sender, "wake up")
         async with asyncio.timeout(10):
@@ -50,11 +51,15 @@ async def test_a_long_poll_returns_as_soon_as_an_event_commits(crew: Crew) -> No
 
 @pytest.mark.parametrize(
     ("params", "code"),
-    [({"after": -1}, "invalid_cursor"), ({"wait": 61}, "invalid_wait"),
-     ({"after": "abc"}, "invalid_type")],
+    [
+        ({"after": -1}, "invalid_cursor"),
+        ({"wait": 61}, "invalid_wait"),
+        ({"after": "abc"}, "invalid_type"),
+    ],
 )
-async def test_bad_cursor_or_wait_is_refused(crew: Crew, params: dict[str, object],
-                                             code: str) -> None:
+async def test_bad_cursor_or_wait_is_refused(
+    crew: Crew, params: dict[str, object], code: str
+) -> None:
     """A negative cursor, an overlong wait or a non-number each get their code."""
     radar = await crew.add_member()
     response = await crew.call(radar, "GET", "/api/session/events", params=params)

@@ -29,14 +29,16 @@ def _texts(crew: Crew, member: str) -> list[str]:
 
 
 async def test_entries_written_before_a_crash_are_sent_once_in_order_after_it(
-    config: Config, clock: FakeClock,
+    config: Config,
+    clock: FakeClock,
 ) -> None:
     """Rows committed while no dispatcher ran are delivered after the restart, in order."""
     async with SqliteStore.in_directory(config.data_dir) as store:
         keys = {}
         for slug in ("radar", "probe"):
-            created = await crew_admin.add_member(store, slug=slug, name=slug.title(),
-                                                  owners=["memory:alice"], transports=["memory"])
+            created = await crew_admin.add_member(
+                store, slug=slug, name=slug.title(), owners=["memory:alice"], transports=["memory"]
+            )
             keys[slug] = created.session
         async with Hub(store, clock=clock, transports=["memory"]) as hub:
             for n in range(3):

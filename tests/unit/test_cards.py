@@ -10,39 +10,52 @@ from crewline.bot import cards
 from crewline.models import AnsweredBy, Escalation, EscalationState
 
 NOW = datetime(2026, 9, 6, 9, 0, tzinfo=UTC)
-BASE = Escalation(id="0123456789abcdef", member="radar", row_id="r", session="s",
-                  message="Ship v2?", created_at=NOW)
+BASE = Escalation(
+    id="0123456789abcdef",
+    member="radar",
+    row_id="r",
+    session="s",
+    message="Ship v2?",
+    created_at=NOW,
+)
 
 
 def test_the_veto_line_names_the_time_with_its_zone_and_the_default() -> None:
     """Deadline and default read 'Unless you reply by <time, zone>, Radar will: X'."""
-    card = cards.escalation_card(replace(BASE, deadline=NOW + timedelta(minutes=42),
-                                         default_action="ship it"), "Radar")
+    card = cards.escalation_card(
+        replace(BASE, deadline=NOW + timedelta(minutes=42), default_action="ship it"), "Radar"
+    )
     assert "Unless you reply by Sep 6, 09:42 UTC, Radar will: ship it" in card.text
 
 
 def test_the_time_is_shown_in_the_readers_zone_when_given() -> None:
     """A transport that knows the reader's zone shows the time in it, with the zone."""
-    card = cards.escalation_card(replace(BASE, deadline=NOW), "Radar",
-                                 zone=ZoneInfo("Europe/Berlin"))
+    card = cards.escalation_card(
+        replace(BASE, deadline=NOW), "Radar", zone=ZoneInfo("Europe/Berlin")
+    )
     assert "Sep 6, 11:00 CEST" in card.text
 
 
 def test_a_deadline_without_default_says_nothing_happens() -> None:
     """Deadline only: the request stays open with no reply."""
     card = cards.escalation_card(replace(BASE, deadline=NOW), "Radar")
-    assert ("Reply by Sep 6, 09:00 UTC; with no reply, nothing happens and the request stays"
-            " open.") in card.text
+    assert (
+        "Reply by Sep 6, 09:00 UTC; with no reply, nothing happens and the request stays open."
+    ) in card.text
 
 
 def test_options_are_buttons_and_the_typed_path_is_spelled_out() -> None:
     """Each option is a button carrying id and index; the text names the typed path."""
     card = cards.escalation_card(replace(BASE, options=("A", "B", "C")), "Radar")
     assert [(b.label, b.payload) for b in card.buttons] == [
-        ("A", "e:0123456789abcdef:0"), ("B", "e:0123456789abcdef:1"),
-        ("C", "e:0123456789abcdef:2")]
-    assert ("To answer, tap a button or type one of these as a reply in this thread: A · B · C"
-            in card.text)
+        ("A", "e:0123456789abcdef:0"),
+        ("B", "e:0123456789abcdef:1"),
+        ("C", "e:0123456789abcdef:2"),
+    ]
+    assert (
+        "To answer, tap a button or type one of these as a reply in this thread: A · B · C"
+        in card.text
+    )
 
 
 def test_a_card_without_options_says_how_to_answer() -> None:
@@ -52,8 +65,14 @@ def test_a_card_without_options_says_how_to_answer() -> None:
 
 def test_settled_cards_keep_their_text_and_lose_their_buttons() -> None:
     """Each settled state has its line; none has buttons."""
-    answered = replace(BASE, options=("yes",), state=EscalationState.ANSWERED, answer="yes",
-                       answered_by=AnsweredBy.USER, settled_at=NOW)
+    answered = replace(
+        BASE,
+        options=("yes",),
+        state=EscalationState.ANSWERED,
+        answer="yes",
+        answered_by=AnsweredBy.USER,
+        settled_at=NOW,
+    )
     defaulted = replace(BASE, deadline=NOW, default_action="ship", state=EscalationState.DEFAULTED)
     expired = replace(BASE, deadline=NOW, state=EscalationState.EXPIRED)
     retracted = replace(BASE, state=EscalationState.RETRACTED)
@@ -89,16 +108,26 @@ def test_payloads_parse_back_and_forgeries_do_not() -> None:
     """parse_payload round-trips crewline's payloads and rejects anything else."""
     press = cards.parse_payload("e:0123456789abcdef:3")
     assert press == cards.ButtonPress(kind="e", record_id="0123456789abcdef", choice=3)
-    for forged in ("", "e:0123456789abcdef", "e:0123456789ABCDEF:1", "x:0123456789abcdef:1",
-                   "e:0123456789abcdef:100", "e:0123456789abcdef:1:extra", "e:../../etc:1"):
+    for forged in (
+        "",
+        "e:0123456789abcdef",
+        "e:0123456789ABCDEF:1",
+        "x:0123456789abcdef:1",
+        "e:0123456789abcdef:100",
+        "e:0123456789abcdef:1:extra",
+        "e:../../etc:1",
+    ):
         assert cards.parse_payload(forged) is None
 
 
 def test_the_bell_says_it_in_words_with_a_utc_time_and_no_glyphs() -> None:
     """One bell per goal; the body is sentences, a UTC clock time, no glyphs."""
-    pending = [replace(BASE, deadline=NOW, default_action="ship it", options=("yes", "no"),
-                       goal="release"),
-               replace(BASE, id="fedcba9876543210", message="Notes?", goal="release")]
+    pending = [
+        replace(
+            BASE, deadline=NOW, default_action="ship it", options=("yes", "no"), goal="release"
+        ),
+        replace(BASE, id="fedcba9876543210", message="Notes?", goal="release"),
+    ]
     bell = cards.escalation_bell("Radar", "radar", "release", pending)
     assert bell.group_key == "escalation:radar:release"
     assert bell.count == 2

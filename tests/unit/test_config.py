@@ -12,8 +12,9 @@ from crewline.errors import ConfigError
 
 def test_the_file_then_the_environment_set_the_values(tmp_path: Path) -> None:
     """crewline.toml is read from the data directory; the environment overrides it."""
-    (tmp_path / "crewline.toml").write_text('host = "0.0.0.0"\nport = 9000\n'
-                                            'transports = ["memory"]\n[slack]\nmode = "http"\n')
+    (tmp_path / "crewline.toml").write_text(
+        'host = "0.0.0.0"\nport = 9000\ntransports = ["memory"]\n[slack]\nmode = "http"\n'
+    )
     config = load_config(tmp_path, env={"CREWLINE_PORT": "9100"})
     assert (config.host, config.port, config.transports) == ("0.0.0.0", 9100, ("memory",))
     assert config.section("slack") == {"mode": "http"}
@@ -21,8 +22,13 @@ def test_the_file_then_the_environment_set_the_values(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("text", "key"),
-    [('prot = 80\n', "prot"), ('port = "eighty"\n', "port"), ('port = 70000\n', "port"),
-     ('transports = "slack"\n', "transports"), ('slack = 1\n', "slack")],
+    [
+        ("prot = 80\n", "prot"),
+        ('port = "eighty"\n', "port"),
+        ("port = 70000\n", "port"),
+        ('transports = "slack"\n', "transports"),
+        ("slack = 1\n", "slack"),
+    ],
 )
 def test_a_bad_key_is_named(tmp_path: Path, text: str, key: str) -> None:
     """A typo or a wrong type stops the start with the key in the message."""

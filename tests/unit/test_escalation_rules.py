@@ -16,13 +16,16 @@ NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("PT30M", NOW + timedelta(minutes=30)), ("P1DT2H", NOW + timedelta(days=1, hours=2)),
-     ("P2W", NOW + timedelta(weeks=2)), ("PT1.5S", NOW + timedelta(seconds=1.5)),
-     ("2026-12-01T08:00:00+01:00", datetime(2026, 12, 1, 7, 0, tzinfo=UTC)),
-     ("2026-12-01T08:00:00Z", datetime(2026, 12, 1, 8, 0, tzinfo=UTC))],
+    [
+        ("PT30M", NOW + timedelta(minutes=30)),
+        ("P1DT2H", NOW + timedelta(days=1, hours=2)),
+        ("P2W", NOW + timedelta(weeks=2)),
+        ("PT1.5S", NOW + timedelta(seconds=1.5)),
+        ("2026-12-01T08:00:00+01:00", datetime(2026, 12, 1, 7, 0, tzinfo=UTC)),
+        ("2026-12-01T08:00:00Z", datetime(2026, 12, 1, 8, 0, tzinfo=UTC)),
+    ],
 )
-def test_deadlines_are_absolute_times_with_zone_or_durations(text: str,
-                                                             expected: datetime) -> None:
+def test_deadlines_are_absolute_times_with_zone_or_durations(text: str, expected: datetime) -> None:
     """Both forms SPEC §1.5 allows resolve to an aware moment."""
     assert parse_deadline(text, NOW) == expected
 

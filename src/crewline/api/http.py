@@ -81,8 +81,9 @@ class Strict(BaseModel):
 
 class EscalateBody(Strict):
     message: str
-    deadline: str | None = Field(default=None, description="ISO 8601 time with zone, or a "
-                                 "duration such as PT30M")
+    deadline: str | None = Field(
+        default=None, description="ISO 8601 time with zone, or a duration such as PT30M"
+    )
     default_action: str | None = None
     options: list[str] | None = None
     goal: str | None = None
@@ -128,13 +129,14 @@ async def _caller(
 Who = Annotated[Caller, Depends(_caller)]
 
 
-
 def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastAPI:
     ops = Operations(hub)
     metrics = _Metrics()
-    app = FastAPI(title="crewline", version=__version__,
-                  description="The agents' API of crewline: escalate to your human, read "
-                  "your events.")
+    app = FastAPI(
+        title="crewline",
+        version=__version__,
+        description="The agents' API of crewline: escalate to your human, read your events.",
+    )
     app.state.operations = ops
 
     @app.exception_handler(CrewlineError)
@@ -143,8 +145,9 @@ def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastA
         if status == 500:
             log.error("unexpected error %s: %s", error.code, error.message)
         metrics.errors.labels(code=error.code).inc()
-        return JSONResponse(error_body(error.code, error.message, **error.details),
-                            status_code=status)
+        return JSONResponse(
+            error_body(error.code, error.message, **error.details), status_code=status
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -178,8 +181,9 @@ def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastA
     @app.get("/metrics", tags=["ops"], response_class=PlainTextResponse)
     async def prometheus() -> PlainTextResponse:
         metrics.outbox.set(await hub.store.outbox_size())
-        return PlainTextResponse(generate_latest(metrics.registry).decode(),
-                                 media_type="text/plain; version=0.0.4")
+        return PlainTextResponse(
+            generate_latest(metrics.registry).decode(), media_type="text/plain; version=0.0.4"
+        )
 
     @app.post("/api/session-control/escalate", tags=["agents"])
     async def escalate(body: EscalateBody, who: Who) -> dict[str, Any]:
@@ -195,10 +199,10 @@ def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastA
     async def ask(body: AskBody, who: Who) -> dict[str, Any]:
         return await ops.ask(who, body.question, body.options, body.dialog)
 
-    @app.post("/api/session-control/escalations/{escalation_id}/default-applied",
-              tags=["agents"])
-    async def default_applied(escalation_id: Annotated[str, Path(max_length=64)],
-                              who: Who) -> dict[str, Any]:
+    @app.post("/api/session-control/escalations/{escalation_id}/default-applied", tags=["agents"])
+    async def default_applied(
+        escalation_id: Annotated[str, Path(max_length=64)], who: Who
+    ) -> dict[str, Any]:
         return await ops.confirm_default(who, escalation_id)
 
     @app.post("/api/session/messages", tags=["agents"])
@@ -206,8 +210,9 @@ def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastA
         return await ops.post(who, body.text)
 
     @app.get("/api/session/events", tags=["agents"])
-    async def events(who: Who, after: Annotated[int, Query()] = 0,
-                     wait: Annotated[float, Query()] = 0.0) -> dict[str, Any]:
+    async def events(
+        who: Who, after: Annotated[int, Query()] = 0, wait: Annotated[float, Query()] = 0.0
+    ) -> dict[str, Any]:
         return await ops.events(who, after=after, wait=wait)
 
     @app.get("/api/members", tags=["owner"])
@@ -223,8 +228,9 @@ def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastA
         return await ops.reply(who, slug, body.text, body.escalation_id)
 
     @app.post("/api/questions/{question_id}/answer", tags=["owner"])
-    async def answer(question_id: Annotated[str, Path(max_length=64)], body: AnswerBody,
-                     who: Who) -> dict[str, Any]:
+    async def answer(
+        question_id: Annotated[str, Path(max_length=64)], body: AnswerBody, who: Who
+    ) -> dict[str, Any]:
         return await ops.answer_question(who, question_id, body.answer)
 
     for path, mounted in mounts:
@@ -236,14 +242,24 @@ def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastA
 class _Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
-        self.requests = Counter("crewline_http_requests", "HTTP requests served",
-                                ["method", "status"], registry=self.registry)
-        self.errors = Counter("crewline_errors", "Refusals and failures by stable code",
-                              ["code"], registry=self.registry)
-        self.escalations = Counter("crewline_escalations", "Escalations accepted",
-                                   registry=self.registry)
-        self.outbox = Gauge("crewline_outbox_pending", "Platform calls waiting to be made",
-                            registry=self.registry)
+        self.requests = Counter(
+            "crewline_http_requests",
+            "HTTP requests served",
+            ["method", "status"],
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "crewline_errors",
+            "Refusals and failures by stable code",
+            ["code"],
+            registry=self.registry,
+        )
+        self.escalations = Counter(
+            "crewline_escalations", "Escalations accepted", registry=self.registry
+        )
+        self.outbox = Gauge(
+            "crewline_outbox_pending", "Platform calls waiting to be made", registry=self.registry
+        )
 
 
 class _CountRequests:
@@ -260,8 +276,9 @@ class _CountRequests:
 
         async def counting_send(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
-                self.metrics.requests.labels(method=scope["method"],
-                                             status=str(message["status"])).inc()
+                self.metrics.requests.labels(
+                    method=scope["method"], status=str(message["status"])
+                ).inc()
             await send(message)
 
         await self.app(scope, receive, counting_send)

@@ -47,8 +47,9 @@ class Operations:
     # authentication -------------------------------------------------------------------------
     async def authenticate(self, key: str | None) -> Caller:
         if not key:
-            raise Unauthenticated("send your key as 'Authorization: Bearer <key>'",
-                                  code="missing_key")
+            raise Unauthenticated(
+                "send your key as 'Authorization: Bearer <key>'", code="missing_key"
+            )
         digest = hash_key(key)
         session = await self.store.session_by_key_hash(digest)
         if session is not None:
@@ -61,8 +62,10 @@ class Operations:
     @staticmethod
     def session_of(caller: Caller) -> Session:
         if caller.session is None:
-            raise Forbidden("this call is made with a session key, not the owner's token",
-                            code="session_key_required")
+            raise Forbidden(
+                "this call is made with a session key, not the owner's token",
+                code="session_key_required",
+            )
         return caller.session
 
     # agents' verbs --------------------------------------------------------------------------
@@ -71,8 +74,11 @@ class Operations:
         routing = receipt.routing
         return {
             "escalation_id": receipt.escalation.id,
-            "delivered_to": ({"member": routing.member, "transports": list(receipt.transports)}
-                             if routing.member else {"own_transcript": True}),
+            "delivered_to": (
+                {"member": routing.member, "transports": list(receipt.transports)}
+                if routing.member
+                else {"own_transcript": True}
+            ),
             "state": receipt.escalation.state.value if routing.member else "unindexed",
             "deadline": _iso(receipt.escalation),
             "note": receipt.note,
@@ -87,11 +93,15 @@ class Operations:
         row = await self.hub.post(self.session_of(caller), text)
         return {"row_id": row.id, "conversation": row.conversation}
 
-    async def ask(self, caller: Caller, question: str, options: Sequence[str] | None,
-                  dialog: bool) -> dict[str, Any]:
+    async def ask(
+        self, caller: Caller, question: str, options: Sequence[str] | None, dialog: bool
+    ) -> dict[str, Any]:
         record = await self.hub.ask(self.session_of(caller), question, options, dialog=dialog)
-        return {"question_id": record.id, "state": record.state.value,
-                "note": "Wait for a question_answered event on GET /api/session/events."}
+        return {
+            "question_id": record.id,
+            "state": record.state.value,
+            "note": "Wait for a question_answered event on GET /api/session/events.",
+        }
 
     async def confirm_default(self, caller: Caller, escalation_id: str) -> dict[str, Any]:
         record = await self.hub.confirm_default(self.session_of(caller), escalation_id)
@@ -101,11 +111,14 @@ class Operations:
         if after < 0:
             raise InvalidInput("after must be a cursor ≥ 0", code="invalid_cursor", field="after")
         if not 0 <= wait <= MAX_WAIT:
-            raise InvalidInput(f"wait must be 0..{MAX_WAIT:g} seconds", code="invalid_wait",
-                               field="wait")
+            raise InvalidInput(
+                f"wait must be 0..{MAX_WAIT:g} seconds", code="invalid_wait", field="wait"
+            )
         found = await self.hub.events(self.session_of(caller), after=after, wait=wait)
-        return {"events": [event_view(e) for e in found],
-                "cursor": found[-1].cursor if found else after}
+        return {
+            "events": [event_view(e) for e in found],
+            "cursor": found[-1].cursor if found else after,
+        }
 
     # the roster and the index ---------------------------------------------------------------
     async def members(self, caller: Caller) -> dict[str, Any]:
@@ -115,10 +128,15 @@ class Operations:
             member = await self.store.member(entry.slug)
             if member is None or not self._may_read(caller, member.slug, member.owner):
                 continue
-            visible.append({"slug": entry.slug, "name": entry.name,
-                            "needs_you": entry.needs_you,
-                            "pending_escalations": entry.pending_escalations,
-                            "transports": list(member.transports)})
+            visible.append(
+                {
+                    "slug": entry.slug,
+                    "name": entry.name,
+                    "needs_you": entry.needs_you,
+                    "pending_escalations": entry.pending_escalations,
+                    "transports": list(member.transports),
+                }
+            )
         return {"members": visible}
 
     async def conversation(self, caller: Caller, slug: str) -> dict[str, Any]:
@@ -129,36 +147,47 @@ class Operations:
         if not self._may_read(caller, slug, member.owner):
             raise Forbidden(f"you may not read {slug}'s conversation", code="not_owner")
         records = await self.store.escalations(slug)
-        return {"member": slug, "escalations": [escalation_view(e) for e in records],
-                "needs_you": any(e.is_pending for e in records),
-                "pending_escalations": sum(e.is_pending for e in records)}
+        return {
+            "member": slug,
+            "escalations": [escalation_view(e) for e in records],
+            "needs_you": any(e.is_pending for e in records),
+            "pending_escalations": sum(e.is_pending for e in records),
+        }
 
     @staticmethod
     def _may_read(caller: Caller, slug: str, owner: int) -> bool:
         if caller.human is not None:
             return caller.human == owner
         session = caller.session
-        return (session is not None and session.kind is CallerKind.MEMBER
-                and session.member == slug)
+        return session is not None and session.kind is CallerKind.MEMBER and session.member == slug
 
     # the owner's side -----------------------------------------------------------------------
-    async def reply(self, caller: Caller, slug: str, text: str,
-                    escalation_id: str | None) -> dict[str, Any]:
+    async def reply(
+        self, caller: Caller, slug: str, text: str, escalation_id: str | None
+    ) -> dict[str, Any]:
         """The owner replies in a member's thread through the API (one record at most)."""
         human = self._owner(caller)
         _check_slug(slug, code="invalid_member_slug")
         member = await self.hub.member(slug)
         if member.owner != human:
             raise Forbidden(f"{slug} is not yours", code="not_owner")
-        receipt = await self.hub.receive(HumanMessage(
-            transport=API_TRANSPORT, event_id=new_id(), user_id=str(human), thread=slug,
-            text=text, escalation_id=escalation_id))
+        receipt = await self.hub.receive(
+            HumanMessage(
+                transport=API_TRANSPORT,
+                event_id=new_id(),
+                user_id=str(human),
+                thread=slug,
+                text=text,
+                escalation_id=escalation_id,
+            )
+        )
         if not receipt.accepted:
             raise Forbidden(receipt.notice or "refused", code=receipt.code or "refused")
         return {"accepted": True, "notice": receipt.notice}
 
-    async def answer_question(self, caller: Caller, question_id: str,
-                              answer: str) -> dict[str, Any]:
+    async def answer_question(
+        self, caller: Caller, question_id: str, answer: str
+    ) -> dict[str, Any]:
         human = self._owner(caller)
         record = await self.store.question(question_id)
         if record is None or record.member is None:
@@ -172,8 +201,10 @@ class Operations:
     @staticmethod
     def _owner(caller: Caller) -> int:
         if caller.human is None:
-            raise Forbidden("this call is made with the owner's token (crewline token)",
-                            code="owner_token_required")
+            raise Forbidden(
+                "this call is made with the owner's token (crewline token)",
+                code="owner_token_required",
+            )
         return caller.human
 
 
@@ -188,22 +219,41 @@ def _iso(escalation: Escalation) -> str | None:
 
 def escalation_view(e: Escalation) -> dict[str, Any]:
     return {
-        "escalation_id": e.id, "row_id": e.row_id, "session": e.session, "message": e.message,
-        "deadline": _iso(e), "default_action": e.default_action, "options": list(e.options),
-        "goal": e.goal, "state": e.state.value, "answer": e.answer, "choice": e.choice,
+        "escalation_id": e.id,
+        "row_id": e.row_id,
+        "session": e.session,
+        "message": e.message,
+        "deadline": _iso(e),
+        "default_action": e.default_action,
+        "options": list(e.options),
+        "goal": e.goal,
+        "state": e.state.value,
+        "answer": e.answer,
+        "choice": e.choice,
         "answered_by": e.answered_by.value if e.answered_by else None,
         "answered_via": e.answered_via.value if e.answered_via else None,
-        "default_applied": e.default_applied, "created_at": e.created_at.isoformat(),
+        "default_applied": e.default_applied,
+        "created_at": e.created_at.isoformat(),
         "settled_at": e.settled_at.isoformat() if e.settled_at else None,
     }
 
 
 def question_view(q: Question) -> dict[str, Any]:
-    return {"question_id": q.id, "question": q.question, "options": list(q.options),
-            "dialog": q.dialog, "state": q.state.value, "answer": q.answer,
-            "answered_by": q.answered_by.value if q.answered_by else None}
+    return {
+        "question_id": q.id,
+        "question": q.question,
+        "options": list(q.options),
+        "dialog": q.dialog,
+        "state": q.state.value,
+        "answer": q.answer,
+        "answered_by": q.answered_by.value if q.answered_by else None,
+    }
 
 
 def event_view(e: Event) -> dict[str, Any]:
-    return {"cursor": e.cursor, "kind": e.kind, "body": dict(e.body),
-            "at": e.created_at.isoformat()}
+    return {
+        "cursor": e.cursor,
+        "kind": e.kind,
+        "body": dict(e.body),
+        "at": e.created_at.isoformat(),
+    }

@@ -52,9 +52,7 @@ def parse_payload(payload: str) -> ButtonPress | None:
     match = _PAYLOAD.fullmatch(payload)
     if match is None:
         return None
-    return ButtonPress(
-        kind=match["kind"], record_id=match["id"], choice=int(match["choice"])
-    )
+    return ButtonPress(kind=match["kind"], record_id=match["id"], choice=int(match["choice"]))
 
 
 def _payload(kind: str, record_id: str, choice: int) -> str:
@@ -139,9 +137,7 @@ def question_card(q: Question, member_name: str, *, zone: tzinfo = UTC) -> Outbo
     waiting = q.state is QuestionState.WAITING
     lines = [q.question]
     if waiting:
-        lines.append(
-            "Needs input: tap a button to answer." if q.options else "Needs input."
-        )
+        lines.append("Needs input: tap a button to answer." if q.options else "Needs input.")
     elif q.state is QuestionState.ANSWERED:
         when = format_time(q.settled_at, zone) if q.settled_at else ""
         lines.append(f"Answered: {q.answer} — by {_who(q.answered_by)}, {when}")
@@ -174,8 +170,9 @@ def ambiguity_notice(pending: Sequence[Escalation]) -> str:
     )
 
 
-def escalation_bell(member_name: str, member_slug: str, goal: str | None,
-                    pending: Sequence[Escalation]) -> Bell:
+def escalation_bell(
+    member_name: str, member_slug: str, goal: str | None, pending: Sequence[Escalation]
+) -> Bell:
     """The stacked notification of one goal's open escalations, in words: no glyphs."""
     group_key = f"escalation:{member_slug}:{goal or ''}"
     about = f" about {goal}" if goal else ""

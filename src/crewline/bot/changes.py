@@ -50,38 +50,57 @@ class Change:
         """Post (``op='post'``) or redraw (``'update'``) an object in the member's thread on
         every transport the member is bound to."""
         for transport in self._bound(member):
-            self.tx.enqueue(transport=transport, lane=member.slug, op=op,
-                            object_key=object_key, now=self.now)
+            self.tx.enqueue(
+                transport=transport, lane=member.slug, op=op, object_key=object_key, now=self.now
+            )
             self.effects.transports.add(transport)
 
     def ring(self, member: Member, goal: str | None) -> None:
         """Show (or restack) the bell of one goal group of the member."""
         key = f"bell:escalation:{member.slug}:{goal or ''}"
         for transport in self._bound(member):
-            self.tx.enqueue(transport=transport, lane=f"bell:{member.slug}", op="ring",
-                            object_key=key, now=self.now)
+            self.tx.enqueue(
+                transport=transport,
+                lane=f"bell:{member.slug}",
+                op="ring",
+                object_key=key,
+                now=self.now,
+            )
             self.effects.transports.add(transport)
 
     def roster(self) -> None:
         """Republish the roster on every running transport."""
         for transport in self._transports:
-            self.tx.enqueue(transport=transport, lane="roster", op="roster",
-                            object_key="roster", now=self.now)
+            self.tx.enqueue(
+                transport=transport, lane="roster", op="roster", object_key="roster", now=self.now
+            )
             self.effects.transports.add(transport)
 
     def mark_rewound(self, member: Member, object_keys: Sequence[str]) -> None:
         for transport in self._bound(member):
-            self.tx.enqueue(transport=transport, lane=member.slug, op="rewound",
-                            object_key=f"rewound:{self.now.timestamp()}", now=self.now,
-                            body={"keys": list(object_keys)})
+            self.tx.enqueue(
+                transport=transport,
+                lane=member.slug,
+                op="rewound",
+                object_key=f"rewound:{self.now.timestamp()}",
+                now=self.now,
+                body={"keys": list(object_keys)},
+            )
             self.effects.transports.add(transport)
 
     def arm(self, escalation: Escalation) -> None:
         if escalation.deadline is not None:
             self.effects.deadlines.append((escalation.id, escalation.deadline))
 
-    def audit(self, action: str, outcome: str, *, actor: str | None = None,
-              member: str | None = None, **details: Any) -> None:
+    def audit(
+        self,
+        action: str,
+        outcome: str,
+        *,
+        actor: str | None = None,
+        member: str | None = None,
+        **details: Any,
+    ) -> None:
         self.tx.audit(action, outcome, self.now, actor=actor, member=member, details=details)
 
     def _bound(self, member: Member) -> tuple[str, ...]:

@@ -89,8 +89,11 @@ def parse_deadline(text: str, now: datetime) -> datetime:
     if text.startswith("P"):
         match = _DURATION.fullmatch(text)
         if match is None or text in ("P", "PT") or text.endswith("T"):
-            raise InvalidInput(f"deadline {text!r} is not an ISO 8601 duration such as PT30M",
-                               code="invalid_deadline", field="deadline")
+            raise InvalidInput(
+                f"deadline {text!r} is not an ISO 8601 duration such as PT30M",
+                code="invalid_deadline",
+                field="deadline",
+            )
         parts = {k: float(v) for k, v in match.groupdict().items() if v}
         return now + timedelta(**parts)
     try:
@@ -98,11 +101,15 @@ def parse_deadline(text: str, now: datetime) -> datetime:
     except ValueError:
         raise InvalidInput(
             f"deadline {text!r} is neither an ISO 8601 time with a zone nor a duration",
-            code="invalid_deadline", field="deadline",
+            code="invalid_deadline",
+            field="deadline",
         ) from None
     if moment.tzinfo is None:
-        raise InvalidInput(f"deadline {text!r} has no time zone; add one, e.g. Z or +02:00",
-                           code="deadline_without_zone", field="deadline")
+        raise InvalidInput(
+            f"deadline {text!r} has no time zone; add one, e.g. Z or +02:00",
+            code="deadline_without_zone",
+            field="deadline",
+        )
     return moment
 
 
@@ -112,45 +119,73 @@ def validate(request: EscalationRequest, now: datetime) -> ValidEscalation:
     if not message.strip():
         raise InvalidInput("message is empty", code="invalid_message", field="message")
     if len(message) > MAX_MESSAGE:
-        raise InvalidInput(f"message has {len(message)} characters; at most {MAX_MESSAGE}",
-                           code="message_too_long", field="message")
+        raise InvalidInput(
+            f"message has {len(message)} characters; at most {MAX_MESSAGE}",
+            code="message_too_long",
+            field="message",
+        )
     deadline = None
     if request.deadline is not None:
         deadline = parse_deadline(request.deadline, now)
         if deadline <= now:
-            raise InvalidInput(f"deadline {request.deadline!r} is not in the future",
-                               code="deadline_in_past", field="deadline")
+            raise InvalidInput(
+                f"deadline {request.deadline!r} is not in the future",
+                code="deadline_in_past",
+                field="deadline",
+            )
         if deadline - now > MAX_DEADLINE_AHEAD:
-            raise InvalidInput(f"deadline {request.deadline!r} is more than 30 days ahead",
-                               code="deadline_too_far", field="deadline")
+            raise InvalidInput(
+                f"deadline {request.deadline!r} is more than 30 days ahead",
+                code="deadline_too_far",
+                field="deadline",
+            )
     if request.default_action is not None:
         if deadline is None:
-            raise InvalidInput("default_action needs a deadline: it is what happens when the"
-                               " window closes", code="default_without_deadline",
-                               field="default_action")
+            raise InvalidInput(
+                "default_action needs a deadline: it is what happens when the window closes",
+                code="default_without_deadline",
+                field="default_action",
+            )
         if not request.default_action.strip() or len(request.default_action) > MAX_MESSAGE:
-            raise InvalidInput("default_action must be 1..4000 characters",
-                               code="invalid_default_action", field="default_action")
+            raise InvalidInput(
+                "default_action must be 1..4000 characters",
+                code="invalid_default_action",
+                field="default_action",
+            )
     options: tuple[str, ...] = ()
     if request.options is not None:
         options = tuple(request.options)
         if not 1 <= len(options) <= MAX_OPTIONS:
-            raise InvalidInput(f"options has {len(options)} entries; give 1..{MAX_OPTIONS}",
-                               code="invalid_options", field="options")
+            raise InvalidInput(
+                f"options has {len(options)} entries; give 1..{MAX_OPTIONS}",
+                code="invalid_options",
+                field="options",
+            )
         for option in options:
             if not option.strip() or len(option) > MAX_OPTION_LENGTH:
-                raise InvalidInput(f"option {option[:90]!r} must be 1..80 characters",
-                                   code="invalid_option", field="options")
+                raise InvalidInput(
+                    f"option {option[:90]!r} must be 1..80 characters",
+                    code="invalid_option",
+                    field="options",
+                )
         folded = [o.strip().casefold() for o in options]
         if len(set(folded)) != len(folded):
-            raise InvalidInput("options must be distinct", code="duplicate_options",
-                               field="options")
+            raise InvalidInput(
+                "options must be distinct", code="duplicate_options", field="options"
+            )
     if request.goal is not None and not is_slug(request.goal):
-        raise InvalidInput(f"goal {request.goal!r} is not a slug (a-z, 0-9, dashes)",
-                           code="invalid_goal", field="goal")
-    return ValidEscalation(message=message, deadline=deadline,
-                           default_action=request.default_action, options=options,
-                           goal=request.goal)
+        raise InvalidInput(
+            f"goal {request.goal!r} is not a slug (a-z, 0-9, dashes)",
+            code="invalid_goal",
+            field="goal",
+        )
+    return ValidEscalation(
+        message=message,
+        deadline=deadline,
+        default_action=request.default_action,
+        options=options,
+        goal=request.goal,
+    )
 
 
 def route(caller: Session) -> Routing:
@@ -160,8 +195,9 @@ def route(caller: Session) -> Routing:
     return Routing(conversation=f"~{caller.id}", member=None)
 
 
-def record_escalation(ch: Change, *, caller: Session, member: Member | None,
-                      routing: Routing, valid: ValidEscalation) -> tuple[Escalation, Row]:
+def record_escalation(
+    ch: Change, *, caller: Session, member: Member | None, routing: Routing, valid: ValidEscalation
+) -> tuple[Escalation, Row]:
     """Write the row and (for a member) the index record, the card and the bell, at once.
 
     The record is written under a pre-minted row id in the same transaction as the row, so
@@ -174,17 +210,28 @@ def record_escalation(ch: Change, *, caller: Session, member: Member | None,
             raise BacklogFull(
                 f"{member.slug} already has {open_count} open escalations (the ceiling is"
                 f" {MAX_PENDING}); wait for answers before raising more",
-                open_count=open_count, limit=MAX_PENDING,
+                open_count=open_count,
+                limit=MAX_PENDING,
             )
     row = ch.tx.append_row(
-        conversation=routing.conversation, role=RowRole.ESCALATION,
-        author=member.name if member else caller.id, text=valid.message, now=ch.now,
-        row_id=row_id, meta=_card_meta(escalation_id, caller, valid),
+        conversation=routing.conversation,
+        role=RowRole.ESCALATION,
+        author=member.name if member else caller.id,
+        text=valid.message,
+        now=ch.now,
+        row_id=row_id,
+        meta=_card_meta(escalation_id, caller, valid),
     )
     escalation = Escalation(
-        id=escalation_id, member=member.slug if member else "", row_id=row_id,
-        session=caller.id, message=valid.message, deadline=valid.deadline,
-        default_action=valid.default_action, options=valid.options, goal=valid.goal,
+        id=escalation_id,
+        member=member.slug if member else "",
+        row_id=row_id,
+        session=caller.id,
+        message=valid.message,
+        deadline=valid.deadline,
+        default_action=valid.default_action,
+        options=valid.options,
+        goal=valid.goal,
         created_at=ch.now,
     )
     if member is not None:
@@ -213,29 +260,55 @@ def escalation_from_card(row: Row, member: str) -> Escalation:
     meta = row.meta
     deadline = meta.get("deadline")
     return Escalation(
-        id=str(meta["escalation_id"]), member=member, row_id=row.id,
-        session=str(meta.get("session") or ""), message=row.text,
+        id=str(meta["escalation_id"]),
+        member=member,
+        row_id=row.id,
+        session=str(meta.get("session") or ""),
+        message=row.text,
         deadline=None if deadline is None else datetime.fromtimestamp(deadline, UTC),
         default_action=meta.get("default_action"),
-        options=tuple(meta.get("options") or ()), goal=meta.get("goal"),
+        options=tuple(meta.get("options") or ()),
+        goal=meta.get("goal"),
         created_at=row.created_at,
     )
 
 
-def answer_escalation(ch: Change, member: Member, record: Escalation, *, text: str,
-                      choice: int | None, by: AnsweredBy, via: AnsweredVia,
-                      answer_row: Row) -> Escalation:
+def answer_escalation(
+    ch: Change,
+    member: Member,
+    record: Escalation,
+    *,
+    text: str,
+    choice: int | None,
+    by: AnsweredBy,
+    via: AnsweredVia,
+    answer_row: Row,
+) -> Escalation:
     """Settle a pending record as answered, redraw it everywhere, tell the session."""
     answered = replace(
-        record, state=EscalationState.ANSWERED, answer=text, choice=choice, answered_by=by,
-        answered_via=via, answer_row_id=answer_row.id, settled_at=answer_row.created_at,
+        record,
+        state=EscalationState.ANSWERED,
+        answer=text,
+        choice=choice,
+        answered_by=by,
+        answered_via=via,
+        answer_row_id=answer_row.id,
+        settled_at=answer_row.created_at,
     )
     ch.tx.put_escalation(answered)
     _announce_settled(ch, member, answered)
-    ch.event(record.session, "escalation_answered", {
-        "escalation_id": record.id, "answer": text, "choice": choice,
-        "by": by.value, "via": via.value, "row_id": answer_row.id,
-    })
+    ch.event(
+        record.session,
+        "escalation_answered",
+        {
+            "escalation_id": record.id,
+            "answer": text,
+            "choice": choice,
+            "by": by.value,
+            "via": via.value,
+            "row_id": answer_row.id,
+        },
+    )
     return answered
 
 
@@ -254,29 +327,45 @@ def close_window(ch: Change, member: Member, escalation_id: str) -> Escalation |
     ch.tx.put_escalation(closed)
     # The closing is part of the transcript (silent: the card redraw shows it), so a
     # rebuilt index knows the window closed and the agent is not told twice.
-    ch.tx.append_row(conversation=member.slug, role=RowRole.SYSTEM, author="crewline",
-                     text=f"window closed: {state.value}", now=ch.now,
-                     meta={"silent": True, "window_closed": record.id, "state": state.value})
+    ch.tx.append_row(
+        conversation=member.slug,
+        role=RowRole.SYSTEM,
+        author="crewline",
+        text=f"window closed: {state.value}",
+        now=ch.now,
+        meta={"silent": True, "window_closed": record.id, "state": state.value},
+    )
     _announce_settled(ch, member, closed)
-    ch.event(record.session, "window_closed", {
-        "escalation_id": record.id, "state": state.value,
-        "default_action": record.default_action,
-    })
+    ch.event(
+        record.session,
+        "window_closed",
+        {
+            "escalation_id": record.id,
+            "state": state.value,
+            "default_action": record.default_action,
+        },
+    )
     return closed
 
 
 def confirm_default(ch: Change, member: Member, record: Escalation, caller: Session) -> Escalation:
     """The member says the default ran; only now does the card say it did."""
     if record.state is not EscalationState.DEFAULTED:
-        raise Conflict(f"escalation {record.id} is {record.state.value}, not defaulted",
-                       code="not_defaulted")
+        raise Conflict(
+            f"escalation {record.id} is {record.state.value}, not defaulted", code="not_defaulted"
+        )
     if record.default_applied:
         return record
     confirmed = replace(record, default_applied=True)
     ch.tx.put_escalation(confirmed)
-    ch.tx.append_row(conversation=member.slug, role=RowRole.SYSTEM, author="crewline",
-                     text="default applied", now=ch.now,
-                     meta={"silent": True, "default_applied": record.id, "by": caller.id})
+    ch.tx.append_row(
+        conversation=member.slug,
+        role=RowRole.SYSTEM,
+        author="crewline",
+        text="default applied",
+        now=ch.now,
+        meta={"silent": True, "default_applied": record.id, "by": caller.id},
+    )
     ch.show(member, "update", f"row:{record.row_id}")
     return confirmed
 
@@ -290,9 +379,16 @@ def retract(ch: Change, member: Member, record: Escalation) -> Escalation:
 
 
 def reopen(ch: Change, member: Member, record: Escalation) -> Escalation:
-    reopened = replace(record, state=EscalationState.PENDING, answer=None, choice=None,
-                       answered_by=None, answered_via=None, answer_row_id=None,
-                       settled_at=None)
+    reopened = replace(
+        record,
+        state=EscalationState.PENDING,
+        answer=None,
+        choice=None,
+        answered_by=None,
+        answered_via=None,
+        answer_row_id=None,
+        settled_at=None,
+    )
     ch.tx.put_escalation(reopened)
     _announce_settled(ch, member, reopened)
     ch.arm(reopened)
@@ -309,18 +405,26 @@ def _announce_settled(ch: Change, member: Member, record: Escalation) -> None:
 def agent_note(escalation: Escalation, routing: Routing) -> str:
     """The sentence the caller reads: plainly, will anything wake it at the deadline?"""
     if routing.member is None:
-        return ("No human sees this: your session is not a member's, so the escalation was"
-                " written to your own transcript only, with no card and no index entry.")
+        return (
+            "No human sees this: your session is not a member's, so the escalation was"
+            " written to your own transcript only, with no card and no index entry."
+        )
     if escalation.deadline is None:
-        return ("Delivered as a card in the member's thread. Nothing wakes you: when the human"
-                " answers, an escalation_answered event is added to your event stream"
-                " (GET /api/session/events).")
+        return (
+            "Delivered as a card in the member's thread. Nothing wakes you: when the human"
+            " answers, an escalation_answered event is added to your event stream"
+            " (GET /api/session/events)."
+        )
     when = escalation.deadline.isoformat()
     if escalation.default_action:
-        return (f"Delivered. Nothing wakes you at the deadline: if no one answers by {when},"
-                " the record becomes defaulted and a window_closed event is added to your event"
-                " stream (GET /api/session/events); read it, then do the default yourself and"
-                " confirm with POST /api/session-control/escalations/{id}/default-applied.")
-    return (f"Delivered. Nothing wakes you at the deadline: if no one answers by {when}, the"
-            " record expires and a window_closed event is added to your event stream"
-            " (GET /api/session/events).")
+        return (
+            f"Delivered. Nothing wakes you at the deadline: if no one answers by {when},"
+            " the record becomes defaulted and a window_closed event is added to your event"
+            " stream (GET /api/session/events); read it, then do the default yourself and"
+            " confirm with POST /api/session-control/escalations/{id}/default-applied."
+        )
+    return (
+        f"Delivered. Nothing wakes you at the deadline: if no one answers by {when}, the"
+        " record expires and a window_closed event is added to your event stream"
+        " (GET /api/session/events)."
+    )

@@ -56,8 +56,9 @@ class EscalationReceipt:
 
 
 class Hub:
-    def __init__(self, store: Store, *, clock: Clock | None = None,
-                 transports: Sequence[str] = ()) -> None:
+    def __init__(
+        self, store: Store, *, clock: Clock | None = None, transports: Sequence[str] = ()
+    ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self.transports = tuple(transports)
@@ -66,7 +67,7 @@ class Hub:
         self.human = HumanEvents(self)
         self._wakers: list[Callable[[str], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
-        self._index_repair: asyncio.Task[None] | None = None
+        self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None
 
     async def __aenter__(self) -> Hub:
         await self.reconcile_all()
@@ -134,11 +135,15 @@ class Hub:
                 await self.store.check_index()
             escalation, _ = await self.change(
                 lambda ch: escalations.record_escalation(
-                    ch, caller=caller, member=member, routing=routing, valid=valid))
+                    ch, caller=caller, member=member, routing=routing, valid=valid
+                )
+            )
             return EscalationReceipt(
-                escalation=escalation, routing=routing,
+                escalation=escalation,
+                routing=routing,
                 transports=member.transports if member else (),
-                note=escalations.agent_note(escalation, routing))
+                note=escalations.agent_note(escalation, routing),
+            )
 
         return await self.on_member(routing.conversation, record)
 
@@ -149,12 +154,20 @@ class Hub:
         member = await self.member(target)
 
         def write(ch: Change) -> Row:
-            row = ch.tx.append_row(conversation=member.slug, role=RowRole.AGENT,
-                                   author=caller.member or caller.id, text=message, now=ch.now,
-                                   meta={"from_session": caller.id})
+            row = ch.tx.append_row(
+                conversation=member.slug,
+                role=RowRole.AGENT,
+                author=caller.member or caller.id,
+                text=message,
+                now=ch.now,
+                meta={"from_session": caller.id},
+            )
             ch.show(member, "post", f"row:{row.id}")
-            ch.tell_member(member.slug, "message", {"row_id": row.id, "text": message,
-                                                    "from_session": caller.id})
+            ch.tell_member(
+                member.slug,
+                "message",
+                {"row_id": row.id, "text": message, "from_session": caller.id},
+            )
             return row
 
         return await self.on_member(member.slug, lambda: self.change(write))
@@ -167,24 +180,40 @@ class Hub:
         conversation = member.slug if member else f"~{caller.id}"
 
         def write(ch: Change) -> Row:
-            row = ch.tx.append_row(conversation=conversation, role=RowRole.MEMBER,
-                                   author=member.name if member else caller.id, text=text,
-                                   now=ch.now, meta={"session": caller.id})
+            row = ch.tx.append_row(
+                conversation=conversation,
+                role=RowRole.MEMBER,
+                author=member.name if member else caller.id,
+                text=text,
+                now=ch.now,
+                meta={"session": caller.id},
+            )
             if member is not None:
                 ch.show(member, "post", f"row:{row.id}")
             return row
 
         return await self.on_member(conversation, lambda: self.change(write))
 
-    async def ask(self, caller: Session, question: str, options: Sequence[str] | None, *,
-                  dialog: bool = False) -> Question:
+    async def ask(
+        self, caller: Session, question: str, options: Sequence[str] | None, *, dialog: bool = False
+    ) -> Question:
         await self._gate(caller, Verb.ASK_QUESTION, action="ask")
         chosen = questions.validate_question(question, options)
         member = await self.member(caller.member) if caller.member else None
         key = member.slug if member else f"~{caller.id}"
-        return await self.on_member(key, lambda: self.change(
-            lambda ch: questions.ask(ch, caller=caller, member=member, question=question,
-                                     options=chosen, dialog=dialog)))
+        return await self.on_member(
+            key,
+            lambda: self.change(
+                lambda ch: questions.ask(
+                    ch,
+                    caller=caller,
+                    member=member,
+                    question=question,
+                    options=chosen,
+                    dialog=dialog,
+                )
+            ),
+        )
 
     async def confirm_default(self, caller: Session, escalation_id: str) -> Escalation:
         await self._gate(caller, Verb.CONFIRM_DEFAULT, action="confirm_default")
@@ -208,8 +237,7 @@ class Hub:
             record = ch.tx.question(question_id)
             if record is None:
                 raise NotFound(f"no question {question_id!r}", code="unknown_question")
-            return questions.answer_question(ch, member, record, answer=answer,
-                                             by=AnsweredBy.USER)
+            return questions.answer_question(ch, member, record, answer=answer, by=AnsweredBy.USER)
 
         return await self.on_member(member.slug, lambda: self.change(write))
 
@@ -232,8 +260,10 @@ class Hub:
         if record is None or not record.is_pending:
             return None
         member = await self.member(record.member)
-        return await self.on_member(member.slug, lambda: self.change(
-            lambda ch: escalations.close_window(ch, member, escalation_id)))
+        return await self.on_member(
+            member.slug,
+            lambda: self.change(lambda ch: escalations.close_window(ch, member, escalation_id)),
+        )
 
     async def close_due_windows(self) -> int:
         """Close every window already past (at start, and as a sweep)."""
@@ -255,15 +285,22 @@ class Hub:
         else:
             found = await self.store.member(member)
             humans = {found.owner} if found is not None else set()
-        return [identity.user_id for human in sorted(humans)
-                for identity in await self.store.identities(human)
-                if identity.platform == transport]
+        return [
+            identity.user_id
+            for human in sorted(humans)
+            for identity in await self.store.identities(human)
+            if identity.platform == transport
+        ]
 
-    async def audit_refusal(self, transport: str, code: str, *, actor: str | None = None,
-                            **details: Any) -> None:
+    async def audit_refusal(
+        self, transport: str, code: str, *, actor: str | None = None, **details: Any
+    ) -> None:
         """A SEL record for a request a transport refused before it became a human event."""
-        await self.change(lambda ch: ch.audit(f"request:{code}", "denied", actor=actor,
-                                               transport=transport, **details))
+        await self.change(
+            lambda ch: ch.audit(
+                f"request:{code}", "denied", actor=actor, transport=transport, **details
+            )
+        )
 
     # the transcript and the index -----------------------------------------------------------
     async def truncate(self, slug: str, *, keep_through: str) -> ReconcileReport:
@@ -282,8 +319,9 @@ class Hub:
 
     async def reconcile(self, slug: str) -> ReconcileReport:
         member = await self.member(slug)
-        return await self.on_member(slug, lambda: self.change(
-            lambda ch: reconcile_member(ch, member)))
+        return await self.on_member(
+            slug, lambda: self.change(lambda ch: reconcile_member(ch, member))
+        )
 
     async def reconcile_all(self) -> list[ReconcileReport]:
         """Re-derive every member's index; rebuild it first if it cannot be read."""
@@ -310,8 +348,13 @@ class Hub:
         code = decision.code or "forbidden"
 
         def audit(ch: Change) -> None:
-            ch.audit(f"{action}:{code}", "denied", actor=caller.id, member=caller.member,
-                     kind=caller.kind.value)
+            ch.audit(
+                f"{action}:{code}",
+                "denied",
+                actor=caller.id,
+                member=caller.member,
+                kind=caller.kind.value,
+            )
 
         await self.change(audit)
         raise Forbidden(decision.reason or f"{verb.value} is not allowed", code=code)
@@ -319,8 +362,9 @@ class Hub:
 
 def _check_text(text: str, field: str) -> None:
     if not text.strip() or len(text) > MAX_TEXT:
-        raise InvalidInput(f"{field} must be 1..{MAX_TEXT} characters", code=f"invalid_{field}",
-                           field=field)
+        raise InvalidInput(
+            f"{field} must be 1..{MAX_TEXT} characters", code=f"invalid_{field}", field=field
+        )
 
 
 def _may_touch(caller: Session, record: Escalation) -> bool:

@@ -105,37 +105,61 @@ class HumanEvents:
         slug = await self.store.member_for_thread(event.transport, event.thread)
         return None if slug is None else await self.store.member(slug)
 
-    async def _refuse(self, event: HumanEvent, refusal: Refusal, *,
-                      member: str | None = None) -> Receipt:
+    async def _refuse(
+        self, event: HumanEvent, refusal: Refusal, *, member: str | None = None
+    ) -> Receipt:
         if refusal.security:
-            await self.hub.change(lambda ch: ch.audit(
-                f"{type(event).__name__.removeprefix('Human').lower()}:{refusal.code}", "denied",
-                actor=f"{event.transport}:{event.user_id}", member=member,
-                event_id=event.event_id))
+            await self.hub.change(
+                lambda ch: ch.audit(
+                    f"{type(event).__name__.removeprefix('Human').lower()}:{refusal.code}",
+                    "denied",
+                    actor=f"{event.transport}:{event.user_id}",
+                    member=member,
+                    event_id=event.event_id,
+                )
+            )
         return Receipt(accepted=False, code=refusal.code, notice=refusal.notice)
 
     # clicks ---------------------------------------------------------------------------------
     async def _click(self, event: HumanClick) -> asyncio.Future[Receipt]:
         press = cards.parse_payload(event.payload)
         if press is None:
-            return _done(await self._refuse(event, Refusal(
-                code="malformed_payload", notice="This button is not one of crewline's.",
-                security=True)))
+            return _done(
+                await self._refuse(
+                    event,
+                    Refusal(
+                        code="malformed_payload",
+                        notice="This button is not one of crewline's.",
+                        security=True,
+                    ),
+                )
+            )
         if press.kind == "q":
             return await self._question_click(event, press.record_id, press.choice)
         record = await self.store.escalation(press.record_id)
         thread_member = await self._thread_member(event)
         if record is None or (thread_member and thread_member.slug != record.member):
-            return _done(await self._refuse(event, Refusal(
-                code="unknown_escalation",
-                notice="This button does not belong to a request of this member.",
-                security=True), member=thread_member.slug if thread_member else None))
+            return _done(
+                await self._refuse(
+                    event,
+                    Refusal(
+                        code="unknown_escalation",
+                        notice="This button does not belong to a request of this member.",
+                        security=True,
+                    ),
+                    member=thread_member.slug if thread_member else None,
+                )
+            )
         member = await self.hub.member(record.member)
 
         async def judge() -> Receipt:
             current = await self.store.escalation(press.record_id)
-            decision = match_click(record=current, member=member.slug, choice=press.choice,
-                                   presser_is_owner=await self._is_owner(event, member))
+            decision = match_click(
+                record=current,
+                member=member.slug,
+                choice=press.choice,
+                presser_is_owner=await self._is_owner(event, member),
+            )
             if isinstance(decision, Refusal):
                 return await self._refuse(event, decision, member=member.slug)
 
@@ -148,40 +172,71 @@ class HumanEvents:
 
         return self._judge(member.slug, judge)
 
-    async def _question_click(self, event: HumanClick, question_id: str,
-                              choice: int) -> asyncio.Future[Receipt]:
+    async def _question_click(
+        self, event: HumanClick, question_id: str, choice: int
+    ) -> asyncio.Future[Receipt]:
         record = await self.store.question(question_id)
         member = await self.store.member(record.member) if record and record.member else None
         if record is None or member is None or not 0 <= choice < len(record.options):
-            return _done(await self._refuse(event, Refusal(
-                code="unknown_question", notice="This button does not belong to a question.",
-                security=True)))
+            return _done(
+                await self._refuse(
+                    event,
+                    Refusal(
+                        code="unknown_question",
+                        notice="This button does not belong to a question.",
+                        security=True,
+                    ),
+                )
+            )
         if not await self._is_owner(event, member):
-            return _done(await self._refuse(event, Refusal(
-                code="not_owner", notice="Only this member's owner can answer its questions.",
-                security=True), member=member.slug))
+            return _done(
+                await self._refuse(
+                    event,
+                    Refusal(
+                        code="not_owner",
+                        notice="Only this member's owner can answer its questions.",
+                        security=True,
+                    ),
+                    member=member.slug,
+                )
+            )
 
         def write(ch: Change) -> None:
             if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
                 raise _Duplicate
             current = ch.tx.question(question_id)
             assert current is not None
-            questions.answer_question(ch, member, current, answer=record.options[choice],
-                                      by=AnsweredBy.USER)
+            questions.answer_question(
+                ch, member, current, answer=record.options[choice], by=AnsweredBy.USER
+            )
 
-        return self._judge(member.slug, lambda: self._accept(
-            write, notice=f"Answered: {record.options[choice]}"))
+        return self._judge(
+            member.slug, lambda: self._accept(write, notice=f"Answered: {record.options[choice]}")
+        )
 
     # typed messages -------------------------------------------------------------------------
     async def _message(self, event: HumanMessage) -> asyncio.Future[Receipt]:
         member = await self._thread_member(event)
         if member is None:
-            return _done(Receipt(accepted=False, code="unknown_thread",
-                                 notice="This conversation is not a member's thread."))
+            return _done(
+                Receipt(
+                    accepted=False,
+                    code="unknown_thread",
+                    notice="This conversation is not a member's thread.",
+                )
+            )
         if not await self._is_owner(event, member):
-            return _done(await self._refuse(event, Refusal(
-                code="not_owner", notice="Only this member's owner can talk to it here.",
-                security=True), member=member.slug))
+            return _done(
+                await self._refuse(
+                    event,
+                    Refusal(
+                        code="not_owner",
+                        notice="Only this member's owner can talk to it here.",
+                        security=True,
+                    ),
+                    member=member.slug,
+                )
+            )
 
         async def judge() -> Receipt:
             def write(ch: Change) -> str | None:
@@ -193,21 +248,28 @@ class HumanEvents:
                     if named is None or named.member != member.slug:
                         raise _NotYours(event.escalation_id)
                 pending = ch.tx.escalations(member.slug, pending_only=True)
-                decision = match_text(text=event.text, pending=pending,
-                                      author_is_owner=True, named=named)
+                decision = match_text(
+                    text=event.text, pending=pending, author_is_owner=True, named=named
+                )
                 if isinstance(decision, Answer):
                     _answer(ch, member, event, decision)
                     return f"Answered: {decision.text}"
                 row = _human_row(ch, member, event, text=event.text, meta={})
                 if isinstance(decision, Ambiguous):
                     notice = ch.tx.append_row(
-                        conversation=member.slug, role=RowRole.SYSTEM, author="crewline",
-                        text=cards.ambiguity_notice(decision.pending), now=ch.now,
-                        meta={"ambiguous": [e.id for e in decision.pending]})
+                        conversation=member.slug,
+                        role=RowRole.SYSTEM,
+                        author="crewline",
+                        text=cards.ambiguity_notice(decision.pending),
+                        now=ch.now,
+                        meta={"ambiguous": [e.id for e in decision.pending]},
+                    )
                     ch.show(member, "post", f"row:{notice.id}")
-                ch.tell_member(member.slug, "human_message",
-                               {"row_id": row.id, "text": event.text,
-                                "transport": event.transport})
+                ch.tell_member(
+                    member.slug,
+                    "human_message",
+                    {"row_id": row.id, "text": event.text, "transport": event.transport},
+                )
                 return None
 
             try:
@@ -215,10 +277,15 @@ class HumanEvents:
             except _Duplicate:
                 return DUPLICATE
             except _NotYours as error:
-                return await self._refuse(event, Refusal(
-                    code="not_your_record",
-                    notice=f"{error.args[0]} is not a request of {member.name}.",
-                    security=True), member=member.slug)
+                return await self._refuse(
+                    event,
+                    Refusal(
+                        code="not_your_record",
+                        notice=f"{error.args[0]} is not a request of {member.name}.",
+                        security=True,
+                    ),
+                    member=member.slug,
+                )
             return Receipt(accepted=True, notice=notice)
 
         return self._judge(member.slug, judge)
@@ -245,8 +312,11 @@ class HumanEvents:
     # commands -------------------------------------------------------------------------------
     async def _command(self, event: HumanCommand) -> Receipt:
         if await self.store.human_of(event.transport, event.user_id) is None:
-            return Receipt(accepted=False, code="not_owner",
-                           notice="crewline answers commands from its owner only.")
+            return Receipt(
+                accepted=False,
+                code="not_owner",
+                notice="crewline answers commands from its owner only.",
+            )
         match event.name:
             case "help":
                 return Receipt(accepted=True, notice=HELP_TEXT)
@@ -258,11 +328,15 @@ class HumanEvents:
                     for e in entries
                 ]
                 return Receipt(accepted=True, notice="\n".join(lines) or "No members yet.")
-        return Receipt(accepted=False, code="unknown_command",
-                       notice=f"Unknown command /{event.name}. Try /help.")
+        return Receipt(
+            accepted=False,
+            code="unknown_command",
+            notice=f"Unknown command /{event.name}. Try /help.",
+        )
 
-    async def _accept(self, write: Callable[[Change], None], *,
-                      notice: str | None = None) -> Receipt:
+    async def _accept(
+        self, write: Callable[[Change], None], *, notice: str | None = None
+    ) -> Receipt:
         try:
             await self.hub.change(write)
         except _Duplicate:
@@ -280,24 +354,51 @@ class _NotYours(Exception):
     """A reply named a record of another member."""
 
 
-def _human_row(ch: Change, member: Member, event: HumanEvent, *, text: str,
-               meta: dict[str, object]) -> Row:
-    row = ch.tx.append_row(conversation=member.slug, role=RowRole.HUMAN,
-                           author=f"{event.transport}:{event.user_id}", text=text, now=ch.now,
-                           meta={**meta, "transport": event.transport})
+def _human_row(
+    ch: Change, member: Member, event: HumanEvent, *, text: str, meta: dict[str, object]
+) -> Row:
+    row = ch.tx.append_row(
+        conversation=member.slug,
+        role=RowRole.HUMAN,
+        author=f"{event.transport}:{event.user_id}",
+        text=text,
+        now=ch.now,
+        meta={**meta, "transport": event.transport},
+    )
     message_ref = getattr(event, "message_ref", None)
     if message_ref and event.thread:
-        ch.tx.record_platform_message(PlatformMessage(
-            transport=event.transport, object_key=f"row:{row.id}", thread_ref=event.thread,
-            message_ref=message_ref))
+        ch.tx.record_platform_message(
+            PlatformMessage(
+                transport=event.transport,
+                object_key=f"row:{row.id}",
+                thread_ref=event.thread,
+                message_ref=message_ref,
+            )
+        )
     return row
 
 
 def _answer(ch: Change, member: Member, event: HumanEvent, decision: Answer) -> None:
     """The answering reply is a transcript row (the truth) naming its one record."""
-    row = _human_row(ch, member, event, text=decision.text, meta={
-        "escalation_id": decision.escalation.id, "choice": decision.choice,
-        "via": decision.via.value, "by": AnsweredBy.USER.value})
-    escalations.answer_escalation(ch, member, decision.escalation, text=decision.text,
-                                  choice=decision.choice, by=AnsweredBy.USER, via=decision.via,
-                                  answer_row=row)
+    row = _human_row(
+        ch,
+        member,
+        event,
+        text=decision.text,
+        meta={
+            "escalation_id": decision.escalation.id,
+            "choice": decision.choice,
+            "via": decision.via.value,
+            "by": AnsweredBy.USER.value,
+        },
+    )
+    escalations.answer_escalation(
+        ch,
+        member,
+        decision.escalation,
+        text=decision.text,
+        choice=decision.choice,
+        by=AnsweredBy.USER,
+        via=decision.via,
+        answer_row=row,
+    )

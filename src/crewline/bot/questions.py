@@ -21,29 +21,50 @@ MAX_QUESTION = 4000
 
 def validate_question(question: str, options: Sequence[str] | None) -> tuple[str, ...]:
     if not question.strip() or len(question) > MAX_QUESTION:
-        raise InvalidInput("question must be 1..4000 characters", code="invalid_question",
-                           field="question")
+        raise InvalidInput(
+            "question must be 1..4000 characters", code="invalid_question", field="question"
+        )
     chosen = tuple(options or ())
     if len(chosen) > 10 or any(not o.strip() or len(o) > 80 for o in chosen):
-        raise InvalidInput("options: at most 10, each 1..80 characters", code="invalid_options",
-                           field="options")
+        raise InvalidInput(
+            "options: at most 10, each 1..80 characters", code="invalid_options", field="options"
+        )
     if len({o.strip().casefold() for o in chosen}) != len(chosen):
         raise InvalidInput("options must be distinct", code="duplicate_options", field="options")
     return chosen
 
 
-def ask(ch: Change, *, caller: Session, member: Member | None, question: str,
-        options: tuple[str, ...], dialog: bool) -> Question:
+def ask(
+    ch: Change,
+    *,
+    caller: Session,
+    member: Member | None,
+    question: str,
+    options: tuple[str, ...],
+    dialog: bool,
+) -> Question:
     """Write the question card row and its record; the caller then waits on its events."""
     question_id, row_id = new_id(), new_id()
     conversation = member.slug if member else f"~{caller.id}"
-    ch.tx.append_row(conversation=conversation, role=RowRole.QUESTION,
-                     author=member.name if member else caller.id, text=question, now=ch.now,
-                     row_id=row_id, meta={"question_id": question_id, "options": list(options),
-                                          "dialog": dialog})
-    record = Question(id=question_id, member=member.slug if member else None, session=caller.id,
-                      row_id=row_id, question=question, options=options, dialog=dialog,
-                      created_at=ch.now)
+    ch.tx.append_row(
+        conversation=conversation,
+        role=RowRole.QUESTION,
+        author=member.name if member else caller.id,
+        text=question,
+        now=ch.now,
+        row_id=row_id,
+        meta={"question_id": question_id, "options": list(options), "dialog": dialog},
+    )
+    record = Question(
+        id=question_id,
+        member=member.slug if member else None,
+        session=caller.id,
+        row_id=row_id,
+        question=question,
+        options=options,
+        dialog=dialog,
+        created_at=ch.now,
+    )
     ch.tx.put_question(record)
     if member is not None:
         ch.show(member, "post", f"row:{row_id}")
@@ -51,18 +72,24 @@ def ask(ch: Change, *, caller: Session, member: Member | None, question: str,
     return record
 
 
-def answer_question(ch: Change, member: Member, record: Question, *, answer: str,
-                    by: AnsweredBy) -> Question:
+def answer_question(
+    ch: Change, member: Member, record: Question, *, answer: str, by: AnsweredBy
+) -> Question:
     if record.state is not QuestionState.WAITING:
-        raise Conflict(f"question {record.id} is already {record.state.value}",
-                       code="already_settled")
+        raise Conflict(
+            f"question {record.id} is already {record.state.value}", code="already_settled"
+        )
     if record.dialog and by is not AnsweredBy.USER:
         raise Forbidden("a dialog is answered by the human only", code="dialog_human_only")
-    answered = replace(record, state=QuestionState.ANSWERED, answer=answer, answered_by=by,
-                       settled_at=ch.now)
+    answered = replace(
+        record, state=QuestionState.ANSWERED, answer=answer, answered_by=by, settled_at=ch.now
+    )
     ch.tx.put_question(answered)
     ch.show(member, "update", f"row:{record.row_id}")
     ch.roster()
-    ch.event(record.session, "question_answered",
-             {"question_id": record.id, "answer": answer, "by": by.value})
+    ch.event(
+        record.session,
+        "question_answered",
+        {"question_id": record.id, "answer": answer, "by": by.value},
+    )
     return answered

@@ -46,8 +46,9 @@ class ReconcileReport:
         return bool(self.rebuilt or self.retracted or self.applied or self.reopened)
 
 
-def reconcile_member(ch: Change, member: Member, *,
-                     grace: timedelta = DEFAULT_GRACE) -> ReconcileReport:
+def reconcile_member(
+    ch: Change, member: Member, *, grace: timedelta = DEFAULT_GRACE
+) -> ReconcileReport:
     report = ReconcileReport(member=member.slug)
     rows = ch.tx.live_rows(member.slug)
     records = {e.id: e for e in ch.tx.escalations(member.slug)}
@@ -63,11 +64,14 @@ def reconcile_member(ch: Change, member: Member, *,
             target = derived[meta["escalation_id"]]
             if target.is_pending:
                 derived[target.id] = replace(
-                    target, state=EscalationState.ANSWERED, answer=row.text,
+                    target,
+                    state=EscalationState.ANSWERED,
+                    answer=row.text,
                     choice=meta.get("choice"),
                     answered_by=AnsweredBy(meta.get("by", AnsweredBy.USER.value)),
                     answered_via=AnsweredVia(meta.get("via", AnsweredVia.TEXT.value)),
-                    answer_row_id=row.id, settled_at=row.created_at,
+                    answer_row_id=row.id,
+                    settled_at=row.created_at,
                 )
         elif row.role is RowRole.SYSTEM and meta.get("window_closed") in derived:
             target = derived[meta["window_closed"]]
@@ -113,9 +117,16 @@ def _apply(ch: Change, member: Member, truth: Escalation) -> None:
     ch.show(member, "update", f"row:{truth.row_id}")
     ch.ring(member, truth.goal)
     if truth.state is EscalationState.ANSWERED:
-        ch.event(truth.session, "escalation_answered", {
-            "escalation_id": truth.id, "answer": truth.answer, "choice": truth.choice,
-            "by": truth.answered_by.value if truth.answered_by else AnsweredBy.USER.value,
-            "via": truth.answered_via.value if truth.answered_via else AnsweredVia.TEXT.value,
-            "row_id": truth.answer_row_id, "reconciled": True,
-        })
+        ch.event(
+            truth.session,
+            "escalation_answered",
+            {
+                "escalation_id": truth.id,
+                "answer": truth.answer,
+                "choice": truth.choice,
+                "by": truth.answered_by.value if truth.answered_by else AnsweredBy.USER.value,
+                "via": truth.answered_via.value if truth.answered_via else AnsweredVia.TEXT.value,
+                "row_id": truth.answer_row_id,
+                "reconciled": True,
+            },
+        )

@@ -42,7 +42,8 @@ class CoreRenderer:
         if member is None:
             return None
         pending = [
-            e for e in await self.store.escalations(member_slug)
+            e
+            for e in await self.store.escalations(member_slug)
             if e.is_pending and (e.goal or "") == goal
         ]
         return cards.escalation_bell(member.name, member.slug, goal or None, pending)
@@ -58,7 +59,12 @@ async def roster(store: Store) -> list[RosterEntry]:
     for member in await store.members():
         pending = counts.get(member.slug, 0)
         waiting = await store.waiting_questions(member.slug)
-        entries.append(RosterEntry(slug=member.slug, name=member.name,
-                                   needs_you=pending > 0 or bool(waiting),
-                                   pending_escalations=pending))
+        entries.append(
+            RosterEntry(
+                slug=member.slug,
+                name=member.name,
+                needs_you=pending > 0 or bool(waiting),
+                pending_escalations=pending,
+            )
+        )
     return entries

@@ -114,4 +114,3 @@ def choice_of(record: Escalation, text: str) -> int | None:
         if option.strip().casefold() == wanted:
             return index
     return None
-

@@ -164,9 +164,7 @@ class Tx(ABC):
     ) -> int: ...
 
     @abstractmethod
-    def add_event(
-        self, session: str, kind: str, body: Mapping[str, Any], now: datetime
-    ) -> int:
+    def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:
         """Append to the session's event stream; returns the cursor."""
 
     @abstractmethod

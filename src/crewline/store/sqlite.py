@@ -136,7 +136,8 @@ class SqliteStore(Store):
                 # aiosqlite's public API runs one statement per thread hop; a group commit
                 # must run many transactions in one hop, so it queues a function on the
                 # connection's own thread (``_execute``; stable from aiosqlite 0.17 to 0.22).
-                outcomes = await self._writer._execute(_run_batch, self._writer._conn, batch)
+                runner: Any = self._writer
+                outcomes = await runner._execute(_run_batch, self._writer._conn, batch)
             except Exception as error:  # the COMMIT itself failed: nobody's write landed
                 log.exception("group commit of %d transactions failed", len(batch))
                 outcomes = [(False, error)] * len(batch)
@@ -174,7 +175,8 @@ class SqliteStore(Store):
                 slug=r["slug"],
                 name=r["name"],
                 owner=r["owner"],
-                transports=tuple(sorted((r["transports"] or "").split(","))) if r["transports"]
+                transports=tuple(sorted((r["transports"] or "").split(",")))
+                if r["transports"]
                 else (),
             )
             for r in rows
@@ -182,7 +184,8 @@ class SqliteStore(Store):
 
     async def session_by_key_hash(self, key_hash: str) -> Session | None:
         rows = await self._read(
-            f"SELECT {codec.SESSION_COLUMNS} FROM sessions WHERE key_hash = ? AND revoked_at IS NULL",
+            f"SELECT {codec.SESSION_COLUMNS} FROM sessions"
+            " WHERE key_hash = ? AND revoked_at IS NULL",
             (key_hash,),
         )
         return codec.session_from(rows[0]) if rows else None
@@ -230,7 +233,9 @@ class SqliteStore(Store):
 
     async def row(self, row_id: str, *, include_rewound: bool = False) -> Row | None:
         live = "" if include_rewound else " AND rewound_in IS NULL"
-        rows = await self._read(f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE id = ?{live}", (row_id,))
+        rows = await self._read(
+            f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE id = ?{live}", (row_id,)
+        )
         return codec.row_from(rows[0]) if rows else None
 
     async def escalation(self, escalation_id: str) -> Escalation | None:

@@ -51,10 +51,12 @@ class SqliteTx(Tx):
         owners = {
             r["human"]
             for i in identities
-            if (r := self._one(
-                "SELECT human FROM identities WHERE platform = ? AND user_id = ?",
-                (i.platform, i.user_id),
-            ))
+            if (
+                r := self._one(
+                    "SELECT human FROM identities WHERE platform = ? AND user_id = ?",
+                    (i.platform, i.user_id),
+                )
+            )
         }
         if len(owners) > 1:
             raise Conflict(
@@ -62,8 +64,9 @@ class SqliteTx(Tx):
                 + ", ".join(str(i) for i in identities),
                 code="identities_conflict",
             )
+        human: int
         if owners:
-            human = owners.pop()
+            human = int(owners.pop())
         else:
             cursor = self._conn.execute(
                 "INSERT INTO humans (created_at) VALUES (?)", (codec.epoch(now),)
@@ -320,7 +323,8 @@ class SqliteTx(Tx):
         details: Mapping[str, Any] | None = None,
     ) -> None:
         self._conn.execute(
-            "INSERT INTO sel (at, action, outcome, actor, member, details) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO sel (at, action, outcome, actor, member, details)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
             (codec.epoch(now), action, outcome, actor, member, codec.dumps(details or {})),
         )
 
@@ -361,4 +365,6 @@ class SqliteTx(Tx):
         )
 
     def set_setting(self, key: str, value: str) -> None:
-        self._conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
+        self._conn.execute(
+            "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value)
+        )

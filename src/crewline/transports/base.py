@@ -32,8 +32,9 @@ class TransportContext(Protocol):
         """User ids on ``transport`` of ``member``'s owner (of every member's owner if None)."""
         ...
 
-    async def audit_refusal(self, transport: str, code: str, *, actor: str | None = None,
-                            **details: Any) -> None:
+    async def audit_refusal(
+        self, transport: str, code: str, *, actor: str | None = None, **details: Any
+    ) -> None:
         """Write a SEL record ``request:<code>`` for a request the transport refused."""
         ...
 
@@ -80,9 +81,7 @@ class Transport(ABC):
         """
 
     @abstractmethod
-    async def post(
-        self, thread: str, message: OutboundMessage, *, key: str, retry: bool
-    ) -> str:
+    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
         """Post ``message`` in ``thread``; returns the platform message ref.
 
         ``key`` names the crewline object the message shows. A transport never creates two

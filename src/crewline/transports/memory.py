@@ -128,8 +128,15 @@ class MemoryTransport(Transport):
         self._failures.extend([error] * times)
 
     # the human side -------------------------------------------------------------------------
-    async def say(self, user_id: str, member: str, text: str, *, event_id: str | None = None,
-                  escalation_id: str | None = None) -> Receipt:
+    async def say(
+        self,
+        user_id: str,
+        member: str,
+        text: str,
+        *,
+        event_id: str | None = None,
+        escalation_id: str | None = None,
+    ) -> Receipt:
         return await self._send(
             HumanMessage(
                 transport=self.name,
@@ -142,16 +149,18 @@ class MemoryTransport(Transport):
             )
         )
 
-    async def press(self, user_id: str, message_ref: str, choice: int, *,
-                    event_id: str | None = None) -> Receipt:
+    async def press(
+        self, user_id: str, message_ref: str, choice: int, *, event_id: str | None = None
+    ) -> Receipt:
         """Press the ``choice``-th button of a message as it is drawn now."""
         message = self.messages[message_ref]
         return await self.press_payload(
             user_id, message.thread, message.current.buttons[choice].payload, event_id=event_id
         )
 
-    async def press_payload(self, user_id: str, thread: str | None, payload: str, *,
-                            event_id: str | None = None) -> Receipt:
+    async def press_payload(
+        self, user_id: str, thread: str | None, payload: str, *, event_id: str | None = None
+    ) -> Receipt:
         """Send a raw button payload, as a forged or stale click would arrive."""
         return await self._send(
             HumanClick(
@@ -175,8 +184,9 @@ class MemoryTransport(Transport):
             )
         )
 
-    async def command(self, user_id: str, name: str, *args: str,
-                      member: str | None = None) -> Receipt:
+    async def command(
+        self, user_id: str, name: str, *args: str, member: str | None = None
+    ) -> Receipt:
         return await self._send(
             HumanCommand(
                 transport=self.name,

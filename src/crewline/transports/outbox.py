@@ -152,36 +152,58 @@ class OutboxDispatcher:
             self.rate_limited += 1
             retry_at = self.clock() + error.retry_after
             self._lane_ready_at[entry.lane] = retry_at
-            await self._write(lambda tx: tx.retry_outbox(entry.id, not_before=retry_at,
-                                                         error=error.message))
-            return
+            await self._retry(entry, at=retry_at, reason=error.message)
         except PermanentTransportError as error:
-            log.error("%s: giving up on %s %s: %s", self.transport.name, entry.op,
-                      entry.object_key, error.message)
-            await self._write(lambda tx: tx.bury_outbox(entry.id, error=error.message,
-                                                        now=datetime.fromtimestamp(self.clock(), UTC)))
-            return
+            log.error(
+                "%s: giving up on %s %s: %s",
+                self.transport.name,
+                entry.op,
+                entry.object_key,
+                error.message,
+            )
+            await self._bury(entry, reason=error.message)
         except Exception as error:  # transient, or a transport bug: retry, never lose it
             delay = min(MAX_BACKOFF, 0.5 * 2 ** min(entry.attempts, 16)) * random.uniform(0.8, 1.2)
-            log.warning("%s: %s %s failed (attempt %d), retrying in %.1fs: %s",
-                        self.transport.name, entry.op, entry.object_key, entry.attempts + 1,
-                        delay, error)
-            await self._write(lambda tx: tx.retry_outbox(entry.id, not_before=self.clock() + delay,
-                                                         error=str(error)))
-            return
-        self.sent += 1
-        self._lane_ready_at[entry.lane] = started + self.transport.limits.per_thread_interval
+            log.warning(
+                "%s: %s %s failed (attempt %d), retrying in %.1fs: %s",
+                self.transport.name,
+                entry.op,
+                entry.object_key,
+                entry.attempts + 1,
+                delay,
+                error,
+            )
+            await self._retry(entry, at=self.clock() + delay, reason=str(error))
+        else:
+            self.sent += 1
+            self._lane_ready_at[entry.lane] = started + self.transport.limits.per_thread_interval
+            await self._settle(entry, recorded, covered_through=covered_through)
 
+    async def _settle(
+        self, entry: OutboxEntry, recorded: PlatformMessage | None, *, covered_through: int
+    ) -> None:
         def settle(tx: Tx) -> None:
             if recorded is not None:
                 tx.record_platform_message(recorded)
             if entry.op in _COLLAPSIBLE:
-                tx.settle_outbox_object(entry.transport, entry.lane, entry.op, entry.object_key,
-                                        through_id=covered_through)
+                tx.settle_outbox_object(
+                    entry.transport,
+                    entry.lane,
+                    entry.op,
+                    entry.object_key,
+                    through_id=covered_through,
+                )
             else:
                 tx.settle_outbox(entry.id)
 
         await self._write(settle)
+
+    async def _retry(self, entry: OutboxEntry, *, at: float, reason: str) -> None:
+        await self._write(lambda tx: tx.retry_outbox(entry.id, not_before=at, error=reason))
+
+    async def _bury(self, entry: OutboxEntry, *, reason: str) -> None:
+        now = datetime.fromtimestamp(self.clock(), UTC)
+        await self._write(lambda tx: tx.bury_outbox(entry.id, error=reason, now=now))
 
     async def _write(self, transaction: Callable[[Tx], None]) -> None:
         await self.store.write(transaction)
@@ -198,8 +220,12 @@ class OutboxDispatcher:
             if bell is None:
                 return None
             ref = await self.transport.ring(bell, message_ref=shown.message_ref if shown else None)
-            return PlatformMessage(transport=name, object_key=entry.object_key,
-                                   thread_ref=shown.thread_ref if shown else "", message_ref=ref)
+            return PlatformMessage(
+                transport=name,
+                object_key=entry.object_key,
+                thread_ref=shown.thread_ref if shown else "",
+                message_ref=ref,
+            )
         if entry.op == "post":
             if shown is not None:
                 return None  # posted before a crash, recorded; never twice
@@ -209,16 +235,19 @@ class OutboxDispatcher:
             member, message = rendered
             thread = await self._thread(member)
             try:
-                ref = await self.transport.post(thread, message, key=entry.object_key,
-                                                retry=entry.attempts > 0)
+                ref = await self.transport.post(
+                    thread, message, key=entry.object_key, retry=entry.attempts > 0
+                )
             except ThreadGone:
                 # The platform lost the thread (a deleted topic): the transport opens the
                 # member's thread again where it now can, and the message goes there.
                 thread = await self._thread(member, reopen=True)
-                ref = await self.transport.post(thread, message, key=entry.object_key,
-                                                retry=entry.attempts > 0)
-            return PlatformMessage(transport=name, object_key=entry.object_key,
-                                   thread_ref=thread, message_ref=ref)
+                ref = await self.transport.post(
+                    thread, message, key=entry.object_key, retry=entry.attempts > 0
+                )
+            return PlatformMessage(
+                transport=name, object_key=entry.object_key, thread_ref=thread, message_ref=ref
+            )
         if entry.op == "update":
             if shown is None:
                 return None  # never shown (its post was buried): nothing to redraw
@@ -227,11 +256,14 @@ class OutboxDispatcher:
                 await self.transport.update(shown.thread_ref, shown.message_ref, rendered[1])
             return None
         if entry.op == "rewound":
-            refs = [m.message_ref for key in entry.body.get("keys", [])
-                    if (m := await self.store.platform_message(name, key)) is not None]
-            if shown is not None or refs:
-                thread = refs and await self.store.thread_ref(entry.lane, name)
-                await self.transport.mark_rewound(thread or "", refs)
+            refs = [
+                m.message_ref
+                for key in entry.body.get("keys", [])
+                if (m := await self.store.platform_message(name, key)) is not None
+            ]
+            if refs:
+                thread = await self.store.thread_ref(entry.lane, name) or ""
+                await self.transport.mark_rewound(thread, refs)
             return None
         raise PermanentTransportError(f"unknown outbox op {entry.op!r}", code="unknown_op")
 

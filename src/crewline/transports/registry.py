@@ -31,14 +31,16 @@ FACTORIES: dict[str, tuple[str, str, str | None]] = {
 def build_transport(name: str, config: Config) -> Transport:
     """Build the transport ``name`` from ``config`` (its own section, and the environment)."""
     if name not in FACTORIES:
-        raise ConfigError(f"unknown transport {name!r} (known: {', '.join(FACTORIES)})",
-                          key="transports")
+        raise ConfigError(
+            f"unknown transport {name!r} (known: {', '.join(FACTORIES)})", key="transports"
+        )
     module_name, factory_name, extra = FACTORIES[name]
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         hint = f"; install it with pip install 'crewline[{extra}]'" if extra else ""
-        raise ConfigError(f"transport {name!r} cannot be loaded ({error.name} is missing){hint}",
-                          key="transports") from None
+        raise ConfigError(
+            f"transport {name!r} cannot be loaded ({error.name} is missing){hint}", key="transports"
+        ) from None
     factory: Callable[[Config], Transport] = getattr(module, factory_name)
     return factory(config)

@@ -1,0 +1,35 @@
+# The two commands of the README, and the ones developers use.
+# Each target creates the virtualenv and installs what it needs on first use.
+
+VENV ?= .venv
+PYTHON ?= python3
+BIN := $(VENV)/bin
+
+.PHONY: demo run test check bench bench-quick screenshot clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $@
+
+demo: $(BIN)/.installed          ## the local inbox with a demo crew, on 127.0.0.1
+	$(BIN)/crewline demo
+
+run: $(BIN)/.installed           ## crewline serve with the configured transports
+	$(BIN)/crewline serve
+
+test: $(BIN)/.installed          ## format, lint, types and the whole test suite
+	PATH="$(abspath $(BIN)):$$PATH" scripts/check
+
+bench: $(BIN)/.installed         ## every benchmark at full size, then the report
+	$(BIN)/python -m bench.run
+
+bench-quick: $(BIN)/.installed   ## every benchmark at --quick size, then the report
+	$(BIN)/python -m bench.run --quick
+
+screenshot: $(BIN)/.installed    ## docs/img/inbox.png from a running demo
+	$(BIN)/python scripts/screenshot
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts
