@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import logging
 import signal
 import sys
 from collections.abc import Callable, Coroutine, Sequence
@@ -18,12 +17,11 @@ from typing import Any
 
 from crewline import __version__, crew
 from crewline.config import Config, load_config
+from crewline.logs import configure_logging
 from crewline.errors import CrewlineError
 from crewline.models import CallerKind
 
 __all__ = ["main"]
-
-log = logging.getLogger("crewline")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -96,11 +94,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
     try:
         config = load_config(args.data_dir, path=args.config)
+        configure_logging(config.log_level, json_lines=config.log_format == "json")
         return asyncio.run(_COMMANDS[_command_name(args)](config, args))
     except CrewlineError as error:
         print(f"crewline: {error.message} ({error.code})", file=sys.stderr)
@@ -122,7 +118,6 @@ async def _serve(config: Config, args: argparse.Namespace) -> int:
     config = replace(
         config, host=args.host or config.host, port=config.port if args.port is None else args.port
     )
-    logging.getLogger().setLevel(config.log_level)
     async with Crewline(config) as crewline:
         print(f"crewline {__version__} serving on {crewline.url}", flush=True)
         await _until_signalled()

@@ -21,7 +21,8 @@ __all__ = ["CONFIG_NAME", "Config", "default_data_dir", "load_config"]
 CONFIG_NAME = "crewline.toml"
 DEFAULT_PORT = 8765
 TRANSPORT_SECTIONS = ("slack", "telegram", "discord", "local")
-_TOP_KEYS = {"host", "port", "transports", "log_level", *TRANSPORT_SECTIONS}
+_TOP_KEYS = {"host", "port", "transports", "log_level", "log_format", *TRANSPORT_SECTIONS}
+LOG_FORMATS = ("text", "json")
 
 
 def default_data_dir() -> Path:
@@ -35,6 +36,7 @@ class Config:
     port: int = DEFAULT_PORT
     transports: tuple[str, ...] = ("memory",)
     log_level: str = "INFO"
+    log_format: str = "text"
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def section(self, name: str) -> Mapping[str, Any]:
@@ -74,6 +76,8 @@ def _apply_file(config: Config, file: Path) -> Config:
         changes["port"] = _port(data["port"], "port")
     if "log_level" in data:
         changes["log_level"] = _typed(data, "log_level", str).upper()
+    if "log_format" in data:
+        changes["log_format"] = _log_format(_typed(data, "log_format", str), "log_format")
     if "transports" in data:
         names = data["transports"]
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
@@ -98,6 +102,8 @@ def _apply_env(config: Config, env: Mapping[str, str]) -> Config:
         )
     if env.get("CREWLINE_LOG_LEVEL"):
         changes["log_level"] = env["CREWLINE_LOG_LEVEL"].upper()
+    if env.get("CREWLINE_LOG_FORMAT"):
+        changes["log_format"] = _log_format(env["CREWLINE_LOG_FORMAT"], "CREWLINE_LOG_FORMAT")
     return replace(config, **changes)
 
 
@@ -105,6 +111,12 @@ def _typed(data: Mapping[str, Any], key: str, kind: type) -> Any:
     value = data[key]
     if not isinstance(value, kind):
         raise ConfigError(f"{key} must be a {kind.__name__}, got {value!r}", key=key)
+    return value
+
+
+def _log_format(value: str, key: str) -> str:
+    if value not in LOG_FORMATS:
+        raise ConfigError(f"{key} must be one of {', '.join(LOG_FORMATS)}, got {value!r}", key=key)
     return value
 
 

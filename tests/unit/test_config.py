@@ -46,3 +46,21 @@ def test_an_unknown_transport_is_named(tmp_path: Path) -> None:
     config = load_config(tmp_path, env={"CREWLINE_TRANSPORTS": "memory,carrier-pigeon"})
     with pytest.raises(ConfigError, match="carrier-pigeon"):
         build_transports(config)
+
+
+def test_json_logs_are_one_object_per_line() -> None:
+    """log_format = "json" renders each record as a JSON object with its fields."""
+    import json
+    import logging
+
+    from crewline.logs import JsonFormatter
+
+    record = logging.LogRecord(
+        "crewline.bot.hub", logging.WARNING, __file__, 1, "closed %d windows", (3,), None
+    )
+    entry = json.loads(JsonFormatter().format(record))
+    assert (entry["level"], entry["logger"], entry["message"]) == (
+        "WARNING",
+        "crewline.bot.hub",
+        "closed 3 windows",
+    )
