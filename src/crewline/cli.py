@@ -17,8 +17,8 @@ from typing import Any
 
 from crewline import __version__, crew
 from crewline.config import Config, load_config
-from crewline.logs import configure_logging
 from crewline.errors import CrewlineError
+from crewline.logs import configure_logging
 from crewline.models import CallerKind
 
 __all__ = ["main"]

@@ -482,6 +482,7 @@ class FakeTelegram:
             "createForumTopic": self._create_forum_topic,
             "deleteForumTopic": self._delete_forum_topic,
             "pinChatMessage": self._pin_chat_message,
+            "getChat": self._get_chat,
             "setMyCommands": self._set_my_commands,
             "getMyCommands": self._get_my_commands,
             "deleteMyCommands": self._delete_my_commands,
@@ -1394,6 +1395,25 @@ class FakeTelegram:
         msg.pinned = True
         self._chats[msg.chat_id].pinned_message_id = msg.message_id
         return True
+
+    async def _get_chat(self, params: Params) -> JSONDict:
+        """A ``ChatFullInfo``: the chat, its required fields, and the pinned message."""
+        chat = self._target_chat(params)
+        data = chat.to_api() | {
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": {
+                "unlimited_gifts": False,
+                "limited_gifts": False,
+                "unique_gifts": False,
+                "premium_subscription": False,
+                "gifts_from_channels": False,
+            },
+        }
+        pinned = chat.store.get(chat.pinned_message_id or 0)
+        if pinned is not None and not pinned.deleted:
+            data["pinned_message"] = self._message_api(pinned)
+        return data
 
     async def _delete_message(self, params: Params) -> bool:
         msg = self._editable(params, action="delete")

@@ -28,11 +28,11 @@ __all__ = [
     "fit",
     "is_status_message",
     "jump_url",
-    "thread_message",
     "nonce_for",
     "refusal_reply",
     "slug_from_thread_name",
     "status_content",
+    "thread_message",
     "thread_name",
 ]
 
@@ -153,10 +153,7 @@ def status_content(roster: Sequence[RosterEntry]) -> str:
     """The pinned status message: every member, whether it needs you, its open requests."""
     lines = [STATUS_HEADER]
     for entry in roster:
-        if entry.needs_you:
-            state = f"needs you, {entry.pending_escalations} open"
-        else:
-            state = "all clear"
+        state = f"needs you, {entry.pending_escalations} open" if entry.needs_you else "all clear"
         lines.append(f"{escape(entry.name)} ({entry.slug}): {state}")
     if not roster:
         lines.append("No members yet.")

@@ -32,6 +32,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from crewline.errors import TransportError
@@ -104,7 +105,7 @@ class InboxApp:
                                   401))
         return csrf
 
-    async def _write_body(self, request: Request, fields: dict[str, type]) -> dict[str, Any]:
+    async def _write_body(self, request: Request, fields: dict[str, Any]) -> dict[str, Any]:
         """Guard a state-changing request, then read its JSON body (known fields only)."""
         self._session(request)
         if not same_origin(request.headers):
@@ -242,7 +243,7 @@ async def _until_disconnect(websocket: WebSocket) -> None:
             return
 
 
-def _partial_methods(router: Any, scope: dict[str, Any]) -> set[str]:
+def _partial_methods(router: Any, scope: Scope) -> set[str]:
     """The methods of the routes outside this mount that match the path only partially."""
     allowed: set[str] = set()
     for route in getattr(router, "routes", ()):

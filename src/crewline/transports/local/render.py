@@ -148,8 +148,8 @@ def state_json(view: InboxView, *, user: str) -> dict[str, Any]:
         members.setdefault(thread.ref, {"slug": thread.ref, "name": thread.name,
                                         "needs_you": False, "pending_escalations": 0})
     for slug, member in members.items():
-        thread = view.threads.get(slug)
-        member["thread_version"] = thread.changed if thread else 0
+        opened = view.threads.get(slug)
+        member["thread_version"] = opened.changed if opened else 0
         member["messages"] = len(view.thread_messages(slug))
     bells = sorted(view.bells.values(), key=lambda b: b.at, reverse=True)
     return {

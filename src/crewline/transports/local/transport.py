@@ -17,7 +17,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crewline.errors import ConfigError, PermanentTransportError, TransientTransportError
 from crewline.models import (
@@ -51,6 +51,9 @@ from crewline.transports.local.view import (
     message_record,
     roster_records,
 )
+
+if TYPE_CHECKING:
+    from crewline.config import Config
 
 __all__ = ["DEFAULT_USER", "JOURNAL_NAME", "LocalTransport", "build"]
 
@@ -264,7 +267,7 @@ class LocalTransport(Transport):
         return self.clock.now().isoformat()
 
 
-def build(config: Any) -> LocalTransport:
+def build(config: Config) -> LocalTransport:
     """The inbox of a served crewline: ``[local] user`` names the human (default ``owner``,
     so members are owned by ``local:owner``); a login token may be preset in
     ``CREWLINE_LOCAL_TOKEN`` (otherwise one is printed at start when it is needed)."""
@@ -278,5 +281,5 @@ def build(config: Any) -> LocalTransport:
         raise ConfigError("[local] user must be 1..64 letters, digits, '_', '.', '@' or '-'",
                           key="local.user")
     return LocalTransport(
-        "local", user=user, host=config.host, view_path=Path(config.data_dir) / JOURNAL_NAME,
+        "local", user=user, host=config.host, view_path=config.data_dir / JOURNAL_NAME,
         login_token=os.environ.get(TOKEN_ENV) or None)

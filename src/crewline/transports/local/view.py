@@ -21,10 +21,10 @@ from crewline.models import Bell, Button, OutboundMessage, RosterEntry
 __all__ = [
     "MAX_VERSIONS",
     "InboxView",
+    "Record",
     "ShownBell",
     "ShownMessage",
     "ShownThread",
-    "Record",
 ]
 
 Record = dict[str, Any]

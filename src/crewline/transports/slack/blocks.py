@@ -54,9 +54,22 @@ BUTTONS_PER_BLOCK = 25
 MAX_BLOCKS = 50
 HOME_MEMBERS = 90  # a home view holds 100 blocks
 
-_ICONS = (":robot_face:", ":satellite_antenna:", ":compass:", ":telescope:",
-          ":hammer_and_wrench:", ":mag:", ":rocket:", ":gear:", ":bulb:", ":owl:",
-          ":fox_face:", ":octopus:", ":seedling:", ":hourglass_flowing_sand:")
+_ICONS = (
+    ":robot_face:",
+    ":satellite_antenna:",
+    ":compass:",
+    ":telescope:",
+    ":hammer_and_wrench:",
+    ":mag:",
+    ":rocket:",
+    ":gear:",
+    ":bulb:",
+    ":owl:",
+    ":fox_face:",
+    ":octopus:",
+    ":seedling:",
+    ":hourglass_flowing_sand:",
+)
 _FENCE = re.compile(r"^\s*```")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _LINK = re.compile(r"\[([^\]\n]+)\]\(((?:https?|mailto):[^)\s]+)\)")
@@ -93,7 +106,7 @@ def _line_to_mrkdwn(line: str) -> str:
         return f"*{_inline(heading[1])}*"
     bullet = _BULLET.match(line)
     if bullet:
-        return f"{bullet[1]}• {_inline(line[bullet.end():])}"
+        return f"{bullet[1]}• {_inline(line[bullet.end() :])}"
     return _inline(line)
 
 
@@ -102,7 +115,7 @@ def _inline(text: str) -> str:
     parts: list[str] = []
     last = 0
     for span in _CODE_SPAN.finditer(text):
-        parts.append(_styled(text[last:span.start()]))
+        parts.append(_styled(text[last : span.start()]))
         parts.append(f"`{escape(span[2])}`")
         last = span.end()
     parts.append(_styled(text[last:]))
@@ -113,7 +126,7 @@ def _styled(text: str) -> str:
     pieces: list[str] = []
     last = 0
     for link in _LINK.finditer(text):
-        pieces.append(_emphasis(escape(text[last:link.start()])))
+        pieces.append(_emphasis(escape(text[last : link.start()])))
         url = link[2].replace("|", "%7C").replace(">", "%3E").replace("<", "%3C")
         pieces.append(f"<{url}|{_emphasis(escape(link[1]))}>")
         last = link.end()
@@ -152,20 +165,24 @@ def _context(mrkdwn: str) -> JsonDict:
 
 
 def _label(text: str) -> str:
-    return text if len(text) <= BUTTON_TEXT_LIMIT else text[:BUTTON_TEXT_LIMIT - 1] + "…"
+    return text if len(text) <= BUTTON_TEXT_LIMIT else text[: BUTTON_TEXT_LIMIT - 1] + "…"
 
 
 def _buttons(buttons: Sequence[Button]) -> list[JsonDict]:
     blocks = []
     for first in range(0, len(buttons), BUTTONS_PER_BLOCK):
         elements = [
-            {"type": "button", "action_id": f"{ACTION_PREFIX}{first + n}",
-             "text": {"type": "plain_text", "text": _label(button.label), "emoji": False},
-             "value": button.payload}
-            for n, button in enumerate(buttons[first:first + BUTTONS_PER_BLOCK])
+            {
+                "type": "button",
+                "action_id": f"{ACTION_PREFIX}{first + n}",
+                "text": {"type": "plain_text", "text": _label(button.label), "emoji": False},
+                "value": button.payload,
+            }
+            for n, button in enumerate(buttons[first : first + BUTTONS_PER_BLOCK])
         ]
-        blocks.append({"type": "actions", "block_id": f"crewline-actions-{first}",
-                       "elements": elements})
+        blocks.append(
+            {"type": "actions", "block_id": f"crewline-actions-{first}", "elements": elements}
+        )
     return blocks
 
 
@@ -225,10 +242,11 @@ def root_text(name: str, status: str) -> str:
 def root_blocks(name: str, status: str) -> list[JsonDict]:
     """A member thread's root: its name and status; everything of the member is below it."""
     return [
-        {"type": "section", "text": {"type": "mrkdwn",
-                                     "text": f"*{escape(name)}* · {status}"}},
-        _context(f"{escape(name)}'s thread: its messages and requests are the replies here. "
-                 "Answer a request with its buttons or by replying in this thread."),
+        {"type": "section", "text": {"type": "mrkdwn", "text": f"*{escape(name)}* · {status}"}},
+        _context(
+            f"{escape(name)}'s thread: its messages and requests are the replies here. "
+            "Answer a request with its buttons or by replying in this thread."
+        ),
     ]
 
 
@@ -249,18 +267,30 @@ def bell_blocks(bell: Bell, *, thread_link: str | None) -> list[JsonDict]:
 
 def home_view(roster: Sequence[RosterEntry], *, links: Mapping[str, str]) -> JsonDict:
     """The App Home: every member, whether it needs you, its open requests, its thread."""
-    blocks: list[JsonDict] = [{"type": "header",
-                               "text": {"type": "plain_text", "text": "Your crew"}}]
+    blocks: list[JsonDict] = [
+        {"type": "header", "text": {"type": "plain_text", "text": "Your crew"}}
+    ]
     if not roster:
-        blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": (
-            "No members yet. Add one with "
-            "`crewline member add SLUG --owner slack:YOUR_USER_ID --transport slack`.")}})
+        blocks.append(
+            {
+                "type": "section",
+                "text": {
+                    "type": "mrkdwn",
+                    "text": (
+                        "No members yet. Add one with "
+                        "`crewline member add SLUG --owner slack:YOUR_USER_ID --transport slack`."
+                    ),
+                },
+            }
+        )
     for entry in roster[:HOME_MEMBERS]:
         if entry.needs_you:
             open_count = entry.pending_escalations
             state = ":large_orange_circle: *needs you*" + (
                 f" · {open_count} open request{'s' if open_count != 1 else ''}"
-                if open_count else " · a question waits")
+                if open_count
+                else " · a question waits"
+            )
         else:
             state = ":white_check_mark: all clear"
         line = f"*{escape(entry.name)}* (`{entry.slug}`) · {state}"

@@ -45,35 +45,51 @@ class SlackSettings:
 
     def __repr__(self) -> str:
         mode = "socket" if self.socket_mode else "http"
-        return f"SlackSettings(mode={mode}, api_url={self.api_url!r}, " \
-               f"post_interval={self.post_interval})"
+        return (
+            f"SlackSettings(mode={mode}, api_url={self.api_url!r}, "
+            f"post_interval={self.post_interval})"
+        )
 
 
 def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> SlackSettings:
     """Validate ``[slack]`` and the ``SLACK_*`` variables into settings."""
     unknown = sorted(set(section) - _KEYS)
     if unknown:
-        raise ConfigError(f"[slack]: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",
-                          key=f"slack.{unknown[0]}")
+        raise ConfigError(
+            f"[slack]: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",
+            key=f"slack.{unknown[0]}",
+        )
     values = {key: _text(section, env, key) for key in _ENV}
     bot_token = values["bot_token"]
     if not bot_token:
-        raise ConfigError("Slack needs a bot token: set SLACK_BOT_TOKEN or [slack] bot_token",
-                          key="slack.bot_token")
+        raise ConfigError(
+            "Slack needs a bot token: set SLACK_BOT_TOKEN or [slack] bot_token",
+            key="slack.bot_token",
+        )
     if not bot_token.startswith("xoxb-"):
-        raise ConfigError("the Slack bot token must be a bot token (it starts with xoxb-)",
-                          key="slack.bot_token")
+        raise ConfigError(
+            "the Slack bot token must be a bot token (it starts with xoxb-)", key="slack.bot_token"
+        )
     app_token = values["app_token"]
     if app_token is not None and not app_token.startswith("xapp-"):
-        raise ConfigError("the Slack app token must be an app-level token (it starts with "
-                          "xapp-)", key="slack.app_token")
+        raise ConfigError(
+            "the Slack app token must be an app-level token (it starts with xapp-)",
+            key="slack.app_token",
+        )
     signing_secret = values["signing_secret"]
     if app_token is None and not signing_secret:
-        raise ConfigError("Slack in HTTP mode needs the signing secret: set SLACK_SIGNING_SECRET "
-                          "(or SLACK_APP_TOKEN for Socket Mode)", key="slack.signing_secret")
-    return SlackSettings(bot_token=bot_token, signing_secret=signing_secret, app_token=app_token,
-                         api_url=_api_url(values["api_url"]),
-                         post_interval=_interval(section.get("post_interval")))
+        raise ConfigError(
+            "Slack in HTTP mode needs the signing secret: set SLACK_SIGNING_SECRET "
+            "(or SLACK_APP_TOKEN for Socket Mode)",
+            key="slack.signing_secret",
+        )
+    return SlackSettings(
+        bot_token=bot_token,
+        signing_secret=signing_secret,
+        app_token=app_token,
+        api_url=_api_url(values["api_url"]),
+        post_interval=_interval(section.get("post_interval")),
+    )
 
 
 def _text(section: Mapping[str, Any], env: Mapping[str, str], key: str) -> str | None:
@@ -90,8 +106,9 @@ def _api_url(value: str | None) -> str:
         return DEFAULT_API_URL
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"the Slack API URL must be an http(s) URL, got {value!r}",
-                          key="slack.api_url")
+        raise ConfigError(
+            f"the Slack API URL must be an http(s) URL, got {value!r}", key="slack.api_url"
+        )
     # slack-sdk joins method names onto the base: without the trailing slash the last path
     # segment would be replaced ("…/api" + "chat.postMessage" -> "…/chat.postMessage").
     return value if value.endswith("/") else value + "/"
@@ -101,6 +118,7 @@ def _interval(value: object) -> float:
     if value is None:
         return DEFAULT_POST_INTERVAL
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 60:
-        raise ConfigError(f"[slack] post_interval must be 0..60 seconds, got {value!r}",
-                          key="slack.post_interval")
+        raise ConfigError(
+            f"[slack] post_interval must be 0..60 seconds, got {value!r}", key="slack.post_interval"
+        )
     return float(value)

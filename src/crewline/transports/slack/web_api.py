@@ -34,19 +34,38 @@ JsonDict = dict[str, Any]
 
 # Errors that fix themselves (Slack's side) or that a person fixes without losing anything
 # (a revoked or mistyped token, a missing scope): retried with back-off, never buried.
-_TRANSIENT = frozenset({
-    "internal_error", "fatal_error", "service_unavailable", "request_timeout",
-    "ratelimited", "invalid_auth", "not_authed", "account_inactive", "token_revoked",
-    "token_expired", "missing_scope", "team_access_not_granted",
-})
-_NEEDS_A_PERSON = frozenset({
-    "invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired",
-    "missing_scope", "team_access_not_granted",
-})
+_TRANSIENT = frozenset(
+    {
+        "internal_error",
+        "fatal_error",
+        "service_unavailable",
+        "request_timeout",
+        "ratelimited",
+        "invalid_auth",
+        "not_authed",
+        "account_inactive",
+        "token_revoked",
+        "token_expired",
+        "missing_scope",
+        "team_access_not_granted",
+    }
+)
+_NEEDS_A_PERSON = frozenset(
+    {
+        "invalid_auth",
+        "not_authed",
+        "account_inactive",
+        "token_revoked",
+        "token_expired",
+        "missing_scope",
+        "team_access_not_granted",
+    }
+)
 
 
-def transport_error(method: str, status: int, error: str | None,
-                    headers: Mapping[str, str]) -> TransportError:
+def transport_error(
+    method: str, status: int, error: str | None, headers: Mapping[str, str]
+) -> TransportError:
     """The crewline error for a refused Web API call (pure: the outbox acts on its class)."""
     what = f"Slack {method} failed: {error or f'HTTP {status}'}"
     if status == 429 or error == "ratelimited":
@@ -69,8 +88,13 @@ def _retry_after(headers: Mapping[str, str]) -> float:
 class SlackWebApi:
     """One ``AsyncWebClient`` (on one shared aiohttp session) and what crewline asks of it."""
 
-    def __init__(self, client: AsyncWebClient, *, post_interval: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        client: AsyncWebClient,
+        *,
+        post_interval: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.client = client
         self.post_interval = post_interval
         self.clock = clock
@@ -80,18 +104,20 @@ class SlackWebApi:
         self._permalinks: dict[tuple[str, str], str] = {}
 
     async def call(self, method: str, **params: Any) -> JsonDict:
-        """Call ``method``; raise RateLimited, TransientTransportError or PermanentTransportError."""
+        """Call ``method``; raises RateLimited, Transient- or PermanentTransportError."""
         # The SDK's own method knows how Slack wants each one sent (JSON, form or query).
         sdk_method = getattr(self.client, method.replace(".", "_"))
         try:
             response = await sdk_method(**params)
         except SlackApiError as error:
             answer = error.response
-            raise transport_error(method, answer.status_code, answer.get("error"),
-                                  answer.headers) from None
+            raise transport_error(
+                method, answer.status_code, answer.get("error"), answer.headers
+            ) from None
         except (SlackClientError, aiohttp.ClientError, TimeoutError, OSError) as error:
-            raise TransientTransportError(f"Slack {method} failed: {error!r}",
-                                          code="slack_unreachable") from None
+            raise TransientTransportError(
+                f"Slack {method} failed: {error!r}", code="slack_unreachable"
+            ) from None
         return dict(response.data) if isinstance(response.data, dict) else {}
 
     async def post_message(self, channel: str, **params: Any) -> JsonDict:
@@ -115,8 +141,9 @@ class SlackWebApi:
             finally:
                 # From the end of the call: Slack counts arrivals, and the next request must
                 # not arrive early however long this one took on the way.
-                self._channel_ready_at[channel] = max(self._channel_ready_at.get(channel, 0.0),
-                                                      self.clock() + self.post_interval)
+                self._channel_ready_at[channel] = max(
+                    self._channel_ready_at.get(channel, 0.0), self.clock() + self.post_interval
+                )
 
     async def update_message(self, channel: str, ts: str, **params: Any) -> JsonDict:
         return await self.call("chat.update", channel=channel, ts=ts, **params)
@@ -158,8 +185,12 @@ class SlackWebApi:
         """The thread of ``ts`` (its root first), with metadata."""
         cursor: str | None = None
         for _ in range(pages):
-            params: JsonDict = {"channel": channel, "ts": ts, "limit": 200,
-                                "include_all_metadata": True}
+            params: JsonDict = {
+                "channel": channel,
+                "ts": ts,
+                "limit": 200,
+                "include_all_metadata": True,
+            }
             if cursor:
                 params["cursor"] = cursor
             page = await self.call("conversations.replies", **params)

@@ -15,10 +15,15 @@ from collections.abc import Callable
 
 __all__ = ["escape", "markdown_html", "plain_text", "utf16_len"]
 
-_FENCE = re.compile(r"```(?P<lang>[A-Za-z0-9_+-]{0,20})[^\n`]*\n?(?P<code>.*?)(?:```|\Z)", re.DOTALL)
+_FENCE = re.compile(
+    r"```(?P<lang>[A-Za-z0-9_+-]{0,20})[^\n`]*\n?(?P<code>.*?)(?:```|\Z)", re.DOTALL
+)
 _CODE = re.compile(r"`(?P<code>[^`\n]+)`")
 _LINK = re.compile(r"\[(?P<text>[^\]\n<>]+)\]\((?P<url>https?://[^\s()<>\"]+)\)")
-_BOLD = re.compile(r"\*\*(?P<text>[^\s*<>](?:[^\n<>]*?[^\s<>])??)\*\*|__(?P<alt>[^\s_<>](?:[^\n<>]*?[^\s<>])??)__")
+_BOLD = re.compile(
+    r"\*\*(?P<text>[^\s*<>](?:[^\n<>]*?[^\s<>])??)\*\*"
+    r"|__(?P<alt>[^\s_<>](?:[^\n<>]*?[^\s<>])??)__"
+)
 _ITALIC = re.compile(
     r"(?<![\w*])\*(?P<text>[^\s*<>](?:[^\n*<>]*?[^\s*<>])??)\*(?![\w*])"
     r"|(?<![\w_])_(?P<alt>[^\s_<>](?:[^\n_<>]*?[^\s_<>])??)_(?![\w_])"
@@ -76,6 +81,6 @@ def _pre(code: str, lang: str) -> str:
 
 def _wrap(tag: str) -> Callable[[re.Match[str]], str]:
     def wrap(match: re.Match[str]) -> str:
-        return f"<{tag}>{match['text'] or match['alt']}</{tag}>"
+        return f"<{tag}>{match['text'] or match.groupdict().get('alt')}</{tag}>"
 
     return wrap

@@ -20,10 +20,10 @@ __all__ = [
     "Thread",
     "TopicThread",
     "hashtag",
-    "message_ref",
     "parse_message_ref",
     "parse_thread",
     "slug_of_hashtag",
+    "to_message_ref",
 ]
 
 _TOPIC = re.compile(r"(?P<chat>-?\d+)/(?P<topic>\d+)")
@@ -66,7 +66,7 @@ def parse_thread(ref: str) -> Thread:
     raise ValueError(f"not a Telegram thread ref: {ref!r}")
 
 
-def message_ref(chat_id: int, message_id: int) -> str:
+def to_message_ref(chat_id: int, message_id: int) -> str:
     return f"{chat_id}:{message_id}"
 
 
