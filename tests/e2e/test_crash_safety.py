@@ -1,0 +1,157 @@
+"""Crash safety: SIGKILL during a burst of escalations loses no card and posts none twice.
+
+crewline runs as a separate process (as in production) with the Slack transport pointed at
+the loopback Slack fake in this process, so what was posted outlives every kill. After at
+least 20 kills at random moments, every escalation that was acknowledged with 200 must have
+exactly one card in its thread, and no escalation may have two.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.fakes.slack import FakeSlack
+
+pytestmark = pytest.mark.slow
+
+KILLS = 20
+CREWLINE = [sys.executable, "-m", "crewline"]
+PAYLOAD = re.compile(r"e:([0-9a-f]{16}):\d+")
+
+
+@pytest.fixture
+async def slack() -> AsyncIterator[FakeSlack]:
+    async with FakeSlack() as fake:
+        yield fake
+
+
+def _env(slack: FakeSlack, data_dir: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "CREWLINE_DATA_DIR": str(data_dir),
+        "CREWLINE_TRANSPORTS": "slack",
+        "SLACK_BOT_TOKEN": slack.bot_token,
+        "SLACK_SIGNING_SECRET": slack.signing_secret,
+        "SLACK_API_URL": slack.api_url,
+        "CREWLINE_LOG_LEVEL": "WARNING",
+    }
+
+
+@contextlib.asynccontextmanager
+async def _server(env: dict[str, str]) -> AsyncIterator[tuple[asyncio.subprocess.Process, str]]:
+    process = await asyncio.create_subprocess_exec(
+        *CREWLINE,
+        "serve",
+        "--port",
+        "0",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        assert process.stdout is not None
+        async with asyncio.timeout(30):
+            line = (await process.stdout.readline()).decode()
+        found = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert found is not None, f"crewline did not start: {line!r}"
+        yield process, found.group(0)
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
+
+
+async def _burst(url: str, key: str, acks: asyncio.Queue[str]) -> None:
+    """Escalate from 4 concurrent agents until the server dies under them."""
+
+    async def agent(client: httpx.AsyncClient) -> None:
+        while True:
+            try:
+                response = await client.post(
+                    "/api/session-control/escalate", json={"message": "decide", "options": ["ok"]}
+                )
+            except httpx.HTTPError:
+                return  # killed mid-request: not acknowledged, may or may not exist
+            assert response.status_code == 200, response.text
+            acks.put_nowait(response.json()["escalation_id"])
+
+    async with httpx.AsyncClient(
+        base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"}
+    ) as client:
+        await asyncio.gather(*[agent(client) for _ in range(4)])
+
+
+def _cards_by_escalation(slack: FakeSlack) -> Counter[str]:
+    """How many messages in the owner's DM carry each escalation's buttons."""
+    counts: Counter[str] = Counter()
+    for message in slack.messages(slack.dm_channel(slack.owner_user_id)):
+        counts.update(set(PAYLOAD.findall(str(message.get("blocks", "")))))
+    return counts
+
+
+def _add_member(env: dict[str, str], slack: FakeSlack, slug: str) -> str:
+    added = subprocess.run(
+        [
+            *CREWLINE,
+            "member",
+            "add",
+            slug,
+            "--name",
+            slug.title(),
+            "--owner",
+            f"slack:{slack.owner_user_id}",
+            "--transport",
+            "slack",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return added.stdout.splitlines()[-1]
+
+
+async def test_no_acknowledged_escalation_is_lost_or_duplicated_across_kills(
+    slack: FakeSlack, tmp_path: Path
+) -> None:
+    """20 SIGKILLs at random moments: each acknowledged escalation has exactly one card."""
+    env = _env(slack, tmp_path)
+    # A few members, taken in turn, keep every one under its backlog ceiling of 50.
+    keys = [_add_member(env, slack, f"member-{n}") for n in range(4)]
+    acknowledged: list[str] = []
+    rng = random.Random(20261130)
+    for round_ in range(KILLS):
+        async with _server(env) as (process, url):
+            acks: asyncio.Queue[str] = asyncio.Queue()
+            burst = asyncio.create_task(_burst(url, keys[round_ % len(keys)], acks))
+            async with asyncio.timeout(30):
+                for _ in range(rng.randint(1, 3)):  # kill after a random number of acks
+                    acknowledged.append(await acks.get())
+            process.send_signal(signal.SIGKILL)
+            await burst
+            while not acks.empty():
+                acknowledged.append(acks.get_nowait())
+    async with _server(env):
+        await slack.wait_until(
+            lambda: all(_cards_by_escalation(slack)[e] >= 1 for e in acknowledged),
+            timeout=60,
+            what="a card for every acknowledged escalation",
+        )
+    cards = _cards_by_escalation(slack)
+    assert len(acknowledged) >= KILLS
+    assert {e: cards[e] for e in acknowledged if cards[e] != 1} == {}
+    assert max(cards.values()) == 1
