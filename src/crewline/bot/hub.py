@@ -45,6 +45,7 @@ __all__ = ["EscalationReceipt", "Hub"]
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 MAX_TEXT = 4000
+WINDOW_BATCH = 500  # windows closed per transaction
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -68,6 +69,8 @@ class Hub:
         self._wakers: list[Callable[[str], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
         self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None
+        self._closing: dict[str, list[str]] = {}
+        self._closing_flush: dict[str, asyncio.Future[int]] = {}
 
     async def __aenter__(self) -> Hub:
         await self.reconcile_all()
@@ -254,24 +257,47 @@ class Hub:
             return []
         return await self.store.events_after(caller.id, after)
 
-    async def close_window(self, escalation_id: str) -> Escalation | None:
-        """Close a due veto window (called by the scheduler; idempotent)."""
+    async def close_window(self, escalation_id: str) -> None:
+        """Close a due veto window (the scheduler's timer fires this; idempotent)."""
         record = await self.store.escalation(escalation_id)
-        if record is None or not record.is_pending:
-            return None
-        member = await self.member(record.member)
-        return await self.on_member(
-            member.slug,
-            lambda: self.change(lambda ch: escalations.close_window(ch, member, escalation_id)),
-        )
+        if record is not None and record.is_pending:
+            await self._close_windows(record.member, [escalation_id])
 
     async def close_due_windows(self) -> int:
-        """Close every window already past (at start, and as a sweep)."""
-        closed = 0
-        for escalation_id, _, _ in await self.store.due_windows(self.clock.now()):
-            if await self.close_window(escalation_id) is not None:
-                closed += 1
-        return closed
+        """Close every window already past (at start, and as a sweep); returns how many."""
+        due: dict[str, list[str]] = {}
+        for escalation_id, member, _ in await self.store.due_windows(self.clock.now()):
+            due.setdefault(member, []).append(escalation_id)
+        closed = await asyncio.gather(*[self._close_windows(m, ids) for m, ids in due.items()])
+        return sum(closed)
+
+    def _close_windows(self, slug: str, escalation_ids: Sequence[str]) -> asyncio.Future[int]:
+        """Queue windows to close on the member's actor; windows that fall due together
+        (a burst of timers, a sweep after downtime) close in a few batched transactions."""
+        waiting = self._closing.setdefault(slug, [])
+        waiting.extend(escalation_ids)
+        if slug not in self._closing_flush:
+            self._closing_flush[slug] = self.actors.submit(slug, lambda: self._flush(slug))
+        return self._closing_flush[slug]
+
+    async def _flush(self, slug: str) -> int:
+        # Taking the queue and the flush marker together: windows queued from now on start
+        # the next flush, never wait on this one after it has read its list.
+        del self._closing_flush[slug]
+        escalation_ids = self._closing.pop(slug, [])
+        member = await self.member(slug)
+
+        def close(chunk: Sequence[str]) -> Callable[[Change], int]:
+            return lambda ch: sum(
+                escalations.close_window(ch, member, i) is not None for i in chunk
+            )
+
+        chunks = [
+            escalation_ids[i : i + WINDOW_BATCH]
+            for i in range(0, len(escalation_ids), WINDOW_BATCH)
+        ]
+        # Independent transactions, committed together by the store's group commit.
+        return sum(await asyncio.gather(*[self.change(close(c)) for c in chunks]))
 
     # human events ---------------------------------------------------------------------------
     async def receive(self, event: HumanEvent) -> Receipt:
