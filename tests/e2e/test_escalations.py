@@ -653,3 +653,36 @@ async def test_escalations_of_one_goal_stack_into_one_bell(crew: Crew) -> None:
     assert "Tag it?" in body and "Publish notes?" in body
     assert "UTC" in body and "Options: yes or no." in body
     assert not any(glyph in body for glyph in "·•→✓✗⏰")
+
+
+async def test_a_dialog_is_answered_by_the_human_only(crew: Crew) -> None:
+    """A dialog refuses an answer by the concierge; the human's answer goes through."""
+    from crewline.bot import questions
+    from crewline.errors import Forbidden
+    from crewline.models import AnsweredBy
+
+    key = await crew.add_member()
+    asked = await crew.call(
+        key,
+        "POST",
+        "/api/session-control/ask",
+        json={"question": "Allow rm -rf build/?", "options": ["allow", "deny"], "dialog": True},
+    )
+    question_id = asked.json()["question_id"]
+    hub = crew.crewline.hub
+    member = await hub.member("radar")
+    record = await crew.crewline.store.question(question_id)
+    assert record is not None and record.dialog
+    with pytest.raises(Forbidden):
+        await hub.change(
+            lambda ch: questions.answer_question(
+                ch, member, record, answer="allow", by=AnsweredBy.CONCIERGE
+            )
+        )
+    token = await crew.owner_token()
+    answered = await crew.call(
+        token, "POST", f"/api/questions/{question_id}/answer", json={"answer": "deny"}
+    )
+    assert answered.json()["state"] == "answered"
+    event = await crew.wait_for_event(key, "question_answered")
+    assert event["body"]["answer"] == "deny"
