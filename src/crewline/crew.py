@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from crewline.errors import InvalidInput, NotFound
 from crewline.keys import hash_key, new_owner_token, new_session_key
@@ -58,21 +59,35 @@ async def add_member(
     key = new_session_key()
     session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug)
 
+    bound = tuple(dict.fromkeys(transports))
+
     def write(tx: Tx) -> None:
         human = tx.ensure_human(identities, now)
-        tx.add_member(
-            Member(slug=slug, name=name, owner=human, transports=tuple(dict.fromkeys(transports))),
-            now,
-        )
+        tx.add_member(Member(slug=slug, name=name, owner=human, transports=bound), now)
         tx.add_session(session, hash_key(key), now)
+        _republish_roster(tx, bound, now)
 
     await store.write(write)
     return NewSession(session=session, key=key)
 
 
-async def remove_member(store: Store, slug: str) -> None:
-    if not await store.write(lambda tx: tx.remove_member(slug)):
-        raise NotFound(f"no member named {slug!r}", code="unknown_member")
+async def remove_member(store: Store, slug: str, *, clock: Clock | None = None) -> None:
+    now = (clock or SystemClock()).now()
+
+    def write(tx: Tx) -> None:
+        member = tx.member(slug)
+        if member is None or not tx.remove_member(slug):
+            raise NotFound(f"no member named {slug!r}", code="unknown_member")
+        _republish_roster(tx, member.transports, now)
+
+    await store.write(write)
+
+
+def _republish_roster(tx: Tx, transports: Sequence[str], now: datetime) -> None:
+    # A running server picks these up on its next outbox poll, even when this ran in
+    # another process (the CLI): the roster shows the change without a restart.
+    for transport in transports:
+        tx.enqueue(transport=transport, lane="roster", op="roster", object_key="roster", now=now)
 
 
 async def add_session(
