@@ -36,6 +36,8 @@ class Crew:
             outbox_poll_interval=0.2,
         )
         await self.running.__aenter__()
+        for harness in self.harnesses:
+            harness.serving(self.running.url)
 
     async def stop(self) -> None:
         if self.running is not None:

@@ -58,6 +58,9 @@ class Harness(ABC):
         """Start whatever the platform needs (its fake); default: nothing."""
         yield self
 
+    def serving(self, url: str) -> None:  # noqa: B027 - optional hook, empty by default
+        """Told crewline's base URL after each start, for platforms that post to webhooks."""
+
     @abstractmethod
     async def say(self, member: str, text: str, *, user: str | None = None) -> Receipt | None:
         """Type ``text`` in the member's thread."""

@@ -166,4 +166,6 @@ class Crewline:
             mount = transport.http_mount()
             if mount is not None:
                 mounts.append(mount)
-        return mounts
+        # Most specific path first: the local inbox's catch-all "/" must come after the
+        # webhooks' "/slack", "/telegram", … whatever the order of the transports.
+        return sorted(mounts, key=lambda mount: len(mount[0].rstrip("/")), reverse=True)

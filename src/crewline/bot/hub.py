@@ -328,6 +328,10 @@ class Hub:
             )
         )
 
+    async def thread_ref(self, transport: str, member: str) -> str | None:
+        """The member's thread on ``transport``, as the outbox recorded it."""
+        return await self.store.thread_ref(member, transport)
+
     # the transcript and the index -----------------------------------------------------------
     async def truncate(self, slug: str, *, keep_through: str) -> ReconcileReport:
         """Rewind primitive: rows after ``keep_through`` leave the transcript (a new

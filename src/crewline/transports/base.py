@@ -38,6 +38,11 @@ class TransportContext(Protocol):
         """Write a SEL record ``request:<code>`` for a request the transport refused."""
         ...
 
+    async def thread_ref(self, transport: str, member: str) -> str | None:
+        """The member's thread on ``transport`` as recorded (None before it was opened): a
+        bell links to it, also after a restart."""
+        ...
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class DeliveryLimits:

@@ -33,6 +33,7 @@ __all__ = [
     "message_text",
     "metadata",
     "rewound_blocks",
+    "rewound_text",
     "root_blocks",
     "root_status",
     "root_text",
@@ -207,10 +208,17 @@ def message_blocks(message: OutboundMessage) -> list[JsonDict]:
     return blocks[:MAX_BLOCKS]
 
 
+def rewound_text(mrkdwn: str) -> str:
+    """A message's text struck through line by line (mrkdwn strikes do not span lines)."""
+    return "\n".join(f"~{line}~" if line.strip() else line for line in mrkdwn.splitlines())
+
+
 def rewound_blocks(mrkdwn: str) -> list[JsonDict]:
     """A message whose row a rewind removed: struck through and labelled, without buttons."""
-    struck = "\n".join(f"~{line}~" if line.strip() else line for line in mrkdwn.splitlines())
-    return [*_sections(struck), _context("Rewound: this is no longer part of the conversation.")]
+    return [
+        *_sections(rewound_text(mrkdwn)),
+        _context("Rewound: this is no longer part of the conversation."),
+    ]
 
 
 def metadata(event_type: str, **payload: str) -> JsonDict:

@@ -1,0 +1,380 @@
+"""SlackTransport: crewline's members as threads in their owner's DM with the Slack app.
+
+For each member a root message in the owner's DM (its name and whether it needs you), and
+every row and card of the member a reply in that root's thread, shown with the member's name
+and icon. The bell is one top-level DM message per goal group, redrawn in place; the roster
+is the App Home. Inbound (``inbound.py``) runs over HTTP at ``/slack/events`` or over
+Socket Mode when an app-level token is configured.
+
+Slack has no idempotency key, so every message carries metadata naming the crewline object
+it shows; after a crash the transport finds an earlier post by that metadata instead of
+posting twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import aiohttp
+from slack_sdk.web.async_client import AsyncWebClient
+
+from crewline.errors import ConfigError, PermanentTransportError, TransportError
+from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
+from crewline.transports.base import DeliveryLimits, HumanEventSink, Transport
+from crewline.transports.slack import blocks
+from crewline.transports.slack.inbound import MOUNT_PATH, SlackEndpoint, SlackInbound, SlackSocket
+from crewline.transports.slack.payloads import message_ref as ref_of
+from crewline.transports.slack.payloads import split_ref, thread_ref
+from crewline.transports.slack.settings import SlackSettings
+from crewline.transports.slack.web_api import SlackWebApi
+
+__all__ = ["ReceiptObserver", "SlackTransport"]
+
+log = logging.getLogger(__name__)
+
+ReceiptObserver = Callable[[HumanEvent, Receipt], None]
+
+HISTORY_PAGES = 5  # how far back the DM is searched for thread roots and bells (200 a page)
+THREAD_PAGES = 10  # how far a thread is searched for a post that may have landed
+DRAIN_TIMEOUT = 5.0
+AUDIT_EVERY = 1.0  # seconds between two SEL records of one refusal code
+
+
+class SlackTransport(Transport):
+    """One Slack workspace, through one bot token; HTTP or Socket Mode inbound."""
+
+    def __init__(
+        self,
+        settings: SlackSettings,
+        *,
+        name: str = "slack",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.name = name
+        self.settings = settings
+        interval = settings.post_interval
+        # Every member thread of an owner is in one channel (their DM), and Slack limits
+        # posts per channel, not per thread: a per-lane interval alone would let twenty
+        # threads post twenty times a second into one DM. So the whole transport runs at the
+        # channel's pace (which also keeps chat.update inside its ~50/min tier), and posts
+        # are paced per channel once more in SlackWebApi.
+        self.limits = DeliveryLimits(
+            per_thread_interval=interval,
+            global_per_second=1.0 / interval if interval > 0 else 0.0,
+            concurrency=4,
+        )
+        self.clock = clock
+        self.team: str | None = None
+        self.bot_user_id: str | None = None
+        self._sink: HumanEventSink | None = None
+        self._session: aiohttp.ClientSession | None = None
+        self._api: SlackWebApi | None = None
+        self._inbound: SlackInbound | None = None
+        self._socket: SlackSocket | None = None
+        self._endpoint: SlackEndpoint | None = None
+        self._observers: list[ReceiptObserver] = []
+        self._threads: dict[str, str] = {}  # member slug -> thread ref
+        self._roots: dict[str, dict[str, tuple[str, str]]] = {}  # DM -> slug -> (ts, status)
+        self._scan_locks: dict[str, asyncio.Lock] = {}
+        self._open_locks: dict[str, asyncio.Lock] = {}
+        self._roster: dict[str, RosterEntry] = {}
+        self._homes: dict[str, dict[str, Any]] = {}  # user -> the view last published
+        self._audited_at: dict[str, float] = {}
+        self._unaudited: dict[str, int] = {}
+
+    # lifecycle ------------------------------------------------------------------------------
+    async def start(self, sink: HumanEventSink) -> None:
+        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20))
+        client = AsyncWebClient(
+            token=self.settings.bot_token,
+            base_url=self.settings.api_url,
+            session=self._session,
+            timeout=15,
+        )
+        self._api = SlackWebApi(client, post_interval=self.settings.post_interval, clock=self.clock)
+        try:
+            await self._identify()
+            self._inbound = SlackInbound(
+                self, client, self._api, signing_secret=self.settings.signing_secret
+            )
+            self._sink = sink
+            if self.settings.app_token is not None:
+                self._socket = SlackSocket(self._inbound, self.settings.app_token)
+                await self._socket.connect_async()  # type: ignore[no-untyped-call]
+        except BaseException:
+            await self.stop()  # crewline only stops what started: close what we opened
+            raise
+        log.info(
+            "slack: connected to workspace %s (%s mode)",
+            self.team,
+            "Socket" if self._socket else "HTTP",
+        )
+
+    async def stop(self) -> None:
+        self._sink = None
+        if self._socket is not None:
+            await self._socket.close_async()  # type: ignore[no-untyped-call]
+            self._socket = None
+        if self._inbound is not None:
+            await self._inbound.drain(timeout=DRAIN_TIMEOUT)
+            self._inbound = None
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    def http_mount(self) -> tuple[str, Any] | None:
+        if self.settings.socket_mode:
+            return None
+        if self._endpoint is None:
+            assert self.settings.signing_secret is not None  # settings_from guarantees it
+            self._endpoint = SlackEndpoint(
+                self, lambda: self._inbound, signing_secret=self.settings.signing_secret
+            )
+        return MOUNT_PATH, self._endpoint
+
+    def observe(self, observer: ReceiptObserver) -> None:
+        """Call ``observer(event, receipt)`` after the core answered each human event."""
+        self._observers.append(observer)
+
+    async def _identify(self) -> None:
+        try:
+            me = await self.api.call("auth.test")
+        except TransportError as error:
+            if self.api.needs_a_person(error):
+                raise ConfigError(
+                    f"Slack refused the bot token ({error.code})", key="slack.bot_token"
+                ) from None
+            log.warning(
+                "slack: auth.test failed (%s); will retry on the first request", error.message
+            )
+            return
+        self.team = str(me.get("team_id") or "") or None
+        self.bot_user_id = me.get("user_id")
+
+    @property
+    def api(self) -> SlackWebApi:
+        if self._api is None:
+            raise RuntimeError(f"transport {self.name!r} is not started")
+        return self._api
+
+    # inbound host ---------------------------------------------------------------------------
+    async def deliver(self, event: HumanEvent) -> Receipt | None:
+        sink = self._sink
+        if sink is None:
+            return None  # stopped: events still arriving are dropped
+        receipt = await sink(event)
+        for observer in self._observers:
+            observer(event, receipt)
+        return receipt
+
+    async def team_id(self) -> str | None:
+        if self.team is None and self._api is not None:
+            await self._identify()
+        return self.team
+
+    async def audit(self, code: str, *, actor: str | None = None, **details: Any) -> None:
+        """A SEL record for a refused request; at most one per code a second, so a flood of
+        forged requests is counted in the next record rather than flooding the log."""
+        now = self.clock()
+        if now - self._audited_at.get(code, -AUDIT_EVERY) < AUDIT_EVERY:
+            self._unaudited[code] = self._unaudited.get(code, 0) + 1
+            return
+        self._audited_at[code] = now
+        also = self._unaudited.pop(code, 0)
+        log.warning("slack: refused a request (%s) from %s", code, actor or "unknown")
+        if self.context is not None:
+            await self.context.audit_refusal(
+                self.name, code, actor=actor, also_refused=also, **details
+            )
+
+    async def home_opened(self, user_id: str) -> None:
+        if self._roster and user_id in await self._owners():
+            await self._publish_home(user_id, force=True)
+
+    # threads --------------------------------------------------------------------------------
+    async def open_thread(self, member: Member) -> str:
+        lock = self._open_locks.setdefault(member.slug, asyncio.Lock())
+        async with lock:
+            if member.slug in self._threads:
+                return self._threads[member.slug]
+            channel = await self._dm_of(member.slug)
+            roots = await self._roots_in(channel)
+            if member.slug not in roots:
+                status = blocks.root_status(self._roster.get(member.slug))
+                posted = await self.api.post_message(
+                    channel,
+                    text=blocks.root_text(member.name, status),
+                    blocks=blocks.root_blocks(member.name, status),
+                    username=member.name,
+                    icon_emoji=blocks.icon_for(member.name),
+                    unfurl_links=False,
+                    metadata=blocks.metadata(
+                        blocks.THREAD_EVENT, member=member.slug, status=status
+                    ),
+                )
+                roots[member.slug] = (str(posted["ts"]), status)
+            self._threads[member.slug] = thread_ref(channel, roots[member.slug][0])
+            return self._threads[member.slug]
+
+    async def _dm_of(self, member: str) -> str:
+        owners = await self._owners(member)
+        if not owners:
+            raise PermanentTransportError(
+                f"the owner of {member!r} has no Slack identity (add --owner slack:USER_ID)",
+                code="slack_no_owner",
+            )
+        return await self.api.dm_channel(owners[0])
+
+    async def _owners(self, member: str | None = None) -> list[str]:
+        if self.context is None:
+            return []
+        return await self.context.owner_ids(self.name, member=member)
+
+    async def _roots_in(self, channel: str) -> dict[str, tuple[str, str]]:
+        """The member roots in a DM (slug -> (ts, status drawn)), found once by its history."""
+        lock = self._scan_locks.setdefault(channel, asyncio.Lock())
+        async with lock:
+            if channel not in self._roots:
+                found: dict[str, tuple[str, str]] = {}
+                async for message in self.api.history(channel, pages=HISTORY_PAGES):
+                    payload = _payload(message, blocks.THREAD_EVENT) or {}
+                    slug = payload.get("member")
+                    if isinstance(slug, str) and slug not in found:
+                        found[slug] = (str(message["ts"]), str(payload.get("status", "")))
+                self._roots[channel] = found
+            return self._roots[channel]
+
+    # rows and cards -------------------------------------------------------------------------
+    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
+        channel, root = _split(thread)
+        if retry:
+            async for earlier in self.api.replies(channel, root, pages=THREAD_PAGES):
+                payload = _payload(earlier, blocks.MESSAGE_EVENT)
+                if payload and payload.get("key") == key:
+                    return ref_of(channel, str(earlier["ts"]))
+        posted = await self.api.post_message(
+            channel,
+            thread_ts=root,
+            text=blocks.message_text(message),
+            blocks=blocks.message_blocks(message),
+            username=message.author,
+            icon_emoji=blocks.icon_for(message.author),
+            unfurl_links=False,
+            unfurl_media=False,
+            metadata=blocks.metadata(blocks.MESSAGE_EVENT, key=key),
+        )
+        return ref_of(channel, str(posted["ts"]))
+
+    async def update(self, thread: str, message_ref: str, message: OutboundMessage) -> None:
+        channel, ts = _split(message_ref)
+        await self.api.update_message(
+            channel, ts, text=blocks.message_text(message), blocks=blocks.message_blocks(message)
+        )
+
+    async def mark_rewound(self, thread: str, message_refs: Sequence[str]) -> None:
+        if not message_refs:
+            return
+        channel, root = _split(thread)
+        wanted = {_split(ref)[1] for ref in message_refs}
+        async for shown in self.api.replies(channel, root, pages=THREAD_PAGES):
+            if shown.get("ts") in wanted:
+                text = str(shown.get("text") or "")
+                await self.api.update_message(
+                    channel,
+                    str(shown["ts"]),
+                    text=blocks.rewound_text(text),
+                    blocks=blocks.rewound_blocks(text),
+                )
+
+    # the bell -------------------------------------------------------------------------------
+    async def ring(self, bell: Bell, *, message_ref: str | None) -> str:
+        channel = await self._dm_of(bell.member)
+        root = (await self._roots_in(channel)).get(bell.member)
+        link = await self.api.permalink(channel, root[0]) if root else None
+        drawn: dict[str, Any] = {
+            "text": blocks.bell_text(bell),
+            "blocks": blocks.bell_blocks(bell, thread_link=link),
+        }
+        shown = message_ref or await self._find_bell(channel, bell.group_key)
+        if shown is not None:
+            try:
+                await self.api.update_message(*_split(shown), **drawn)
+                return shown
+            except PermanentTransportError as error:
+                log.info("slack: bell %s is gone (%s); posting it again", shown, error.code)
+        posted = await self.api.post_message(
+            channel,
+            unfurl_links=False,
+            metadata=blocks.metadata(blocks.BELL_EVENT, key=bell.group_key),
+            **drawn,
+        )
+        return ref_of(channel, str(posted["ts"]))
+
+    async def _find_bell(self, channel: str, group_key: str) -> str | None:
+        # Only a post that landed without being recorded (a crash in between) is looked for,
+        # so the newest page is enough.
+        async for message in self.api.history(channel, pages=1):
+            payload = _payload(message, blocks.BELL_EVENT)
+            if payload and payload.get("key") == group_key:
+                return ref_of(channel, str(message["ts"]))
+        return None
+
+    # the roster -----------------------------------------------------------------------------
+    async def show_roster(self, roster: Sequence[RosterEntry]) -> None:
+        self._roster = {entry.slug: entry for entry in roster}
+        for user_id in await self._owners():
+            await self._publish_home(user_id, force=False)
+        for entry in roster:
+            await self._redraw_root(entry)
+
+    async def _publish_home(self, user_id: str, *, force: bool) -> None:
+        links = {}
+        for channel, roots in self._roots.items():
+            for slug, (ts, _) in roots.items():
+                link = await self.api.permalink(channel, ts)
+                if link:
+                    links[slug] = link
+        view = blocks.home_view(list(self._roster.values()), links=links)
+        if force or self._homes.get(user_id) != view:
+            await self.api.call("views.publish", user_id=user_id, view=view)
+            self._homes[user_id] = view
+
+    async def _redraw_root(self, entry: RosterEntry) -> None:
+        """Say on the member's thread root whether it needs you, when that changed."""
+        owners = await self._owners(entry.slug)
+        if not owners:
+            return
+        channel = await self.api.dm_channel(owners[0])
+        roots = await self._roots_in(channel)
+        status = blocks.root_status(entry)
+        if entry.slug not in roots or roots[entry.slug][1] == status:
+            return
+        ts = roots[entry.slug][0]
+        await self.api.update_message(
+            channel,
+            ts,
+            text=blocks.root_text(entry.name, status),
+            blocks=blocks.root_blocks(entry.name, status),
+            metadata=blocks.metadata(blocks.THREAD_EVENT, member=entry.slug, status=status),
+        )
+        roots[entry.slug] = (ts, status)
+
+
+def _split(ref: str) -> tuple[str, str]:
+    try:
+        return split_ref(ref)
+    except ValueError as error:
+        raise PermanentTransportError(str(error), code="slack_bad_ref") from None
+
+
+def _payload(message: dict[str, Any], event_type: str) -> dict[str, Any] | None:
+    """The crewline metadata payload of a message when it is of ``event_type``."""
+    found = message.get("metadata")
+    if not isinstance(found, dict) or found.get("event_type") != event_type:
+        return None
+    payload = found.get("event_payload")
+    return payload if isinstance(payload, dict) else None
