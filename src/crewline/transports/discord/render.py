@@ -113,9 +113,11 @@ def thread_message(message: OutboundMessage) -> RenderedMessage:
     buttons = tuple(_button(b.label, b.payload) for b in message.buttons[:MAX_BUTTONS])
     if len(whole) <= CONTENT_LIMIT:
         return RenderedMessage(content=whole, buttons=buttons)
-    return RenderedMessage(content=header, embed=EmbedSpec(description=fit(message.text,
-                                                                           DESCRIPTION_LIMIT)),
-                           buttons=buttons)
+    return RenderedMessage(
+        content=header,
+        embed=EmbedSpec(description=fit(message.text, DESCRIPTION_LIMIT)),
+        buttons=buttons,
+    )
 
 
 def _button(label: str, payload: str) -> ButtonSpec:
@@ -129,8 +131,9 @@ def jump_url(guild_id: int, channel_id: int) -> str:
     return f"https://discord.com/channels/{guild_id}/{channel_id}"
 
 
-def bell_message(bell: Bell, *, guild_id: int, thread_id: int | None,
-                 owner_id: str | None) -> RenderedMessage:
+def bell_message(
+    bell: Bell, *, guild_id: int, thread_id: int | None, owner_id: str | None
+) -> RenderedMessage:
     """The bell in the crew channel: the owner mentioned, a link to the thread, the words.
 
     The mention is in the content (mentions inside embeds never notify); the body is the
@@ -214,8 +217,9 @@ def refusal_reply(receipt: Receipt) -> str | None:
     return fit(receipt.notice, CONTENT_LIMIT)
 
 
-def commands_differ(local: Sequence[Mapping[str, Any]],
-                    remote: Sequence[Mapping[str, Any]]) -> bool:
+def commands_differ(
+    local: Sequence[Mapping[str, Any]], remote: Sequence[Mapping[str, Any]]
+) -> bool:
     """Whether the registered commands differ from crewline's, so a sync is needed."""
     return _command_set(local) != _command_set(remote)
 

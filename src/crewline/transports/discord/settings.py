@@ -50,8 +50,10 @@ class DiscordSettings:
     reidentify_delay: float = 5.0  # Discord allows one IDENTIFY per 5 s
 
     def __repr__(self) -> str:
-        return (f"DiscordSettings(guild_id={self.guild_id}, channel_id={self.channel_id}, "
-                f"api_url={self.api_url!r}, gateway_url={self.gateway_url!r})")
+        return (
+            f"DiscordSettings(guild_id={self.guild_id}, channel_id={self.channel_id}, "
+            f"api_url={self.api_url!r}, gateway_url={self.gateway_url!r})"
+        )
 
 
 def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> DiscordSettings:
@@ -60,15 +62,21 @@ def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> Discord
     if unknown:
         raise ConfigError(
             f"[discord]: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",
-            key=f"discord.{unknown[0]}")
+            key=f"discord.{unknown[0]}",
+        )
     values = {key: _text(section, env, key) for key in _ENV}
     token = values["bot_token"]
     if not token:
-        raise ConfigError("Discord needs a bot token: set DISCORD_BOT_TOKEN or [discord] "
-                          "bot_token", key="discord.bot_token")
+        raise ConfigError(
+            "Discord needs a bot token: set DISCORD_BOT_TOKEN or [discord] bot_token",
+            key="discord.bot_token",
+        )
     if any(c.isspace() for c in token):
-        raise ConfigError("the Discord bot token contains whitespace; copy it again from the "
-                          "Developer Portal (Bot > Reset Token)", key="discord.bot_token")
+        raise ConfigError(
+            "the Discord bot token contains whitespace; copy it again from the "
+            "Developer Portal (Bot > Reset Token)",
+            key="discord.bot_token",
+        )
     return DiscordSettings(
         bot_token=token,
         guild_id=_snowflake(values["guild_id"], "guild_id"),
@@ -90,11 +98,15 @@ def _text(section: Mapping[str, Any], env: Mapping[str, str], key: str) -> str |
 def _snowflake(value: str | None, key: str) -> int:
     variable = _ENV[key]
     if value is None:
-        raise ConfigError(f"Discord needs {variable} (or [discord] {key}): in Discord, turn on "
-                          "Developer Mode and use Copy ID", key=f"discord.{key}")
+        raise ConfigError(
+            f"Discord needs {variable} (or [discord] {key}): in Discord, turn on "
+            "Developer Mode and use Copy ID",
+            key=f"discord.{key}",
+        )
     if not value.isdigit() or len(value) not in _SNOWFLAKE_DIGITS or int(value) == 0:
-        raise ConfigError(f"{variable} must be a Discord id (digits), got {value!r}",
-                          key=f"discord.{key}")
+        raise ConfigError(
+            f"{variable} must be a Discord id (digits), got {value!r}", key=f"discord.{key}"
+        )
     return int(value)
 
 
@@ -105,5 +117,6 @@ def _url(value: str | None, key: str, schemes: tuple[str, ...]) -> str | None:
     if parts.scheme not in schemes or not parts.netloc:
         raise ConfigError(
             f"{_ENV[key]} must be a {' or '.join(s + '://' for s in schemes)} URL, got {value!r}",
-            key=f"discord.{key}")
+            key=f"discord.{key}",
+        )
     return value.rstrip("/") if key == "api_url" else value

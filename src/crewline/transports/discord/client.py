@@ -1,0 +1,177 @@
+"""The discord.py client crewline runs: intents, the one button template, the commands.
+
+Thin on purpose: it forwards every human action to the transport (:class:`DiscordEvents`) and
+decides nothing. What makes buttons survive restarts lives here: one ``DynamicItem`` class
+whose template matches any ``custom_id``, registered at start, so a press on any card ever
+posted reaches crewline (never Discord's "This interaction failed").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol
+
+from crewline.transports.discord.render import CUSTOM_ID_TEMPLATE, commands_differ
+from crewline.transports.discord.sdk import app_commands, discord
+
+__all__ = ["CardButton", "CrewClient", "DiscordEvents", "crew_intents"]
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[discord.Client]
+
+
+class DiscordEvents(Protocol):
+    """What the client hands on; the transport implements it."""
+
+    async def on_message(self, message: discord.Message) -> None: ...
+
+    async def on_raw_edit(self, payload: discord.RawMessageUpdateEvent) -> None: ...
+
+    async def on_click(self, interaction: Interaction, payload: str) -> None: ...
+
+    async def on_command(
+        self, interaction: Interaction, name: str, values: Sequence[str]
+    ) -> None: ...
+
+    def on_threads_changed(self) -> None: ...
+
+
+def crew_intents() -> discord.Intents:
+    """Servers and their threads, messages in them, and their text (privileged)."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    intents.guild_messages = True
+    intents.message_content = True
+    return intents
+
+
+class CardButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=CUSTOM_ID_TEMPLATE
+):
+    """A card's button: its ``custom_id`` is the core's payload (``e:<id>:<n>``)."""
+
+    def __init__(self, payload: str, label: str = "?") -> None:
+        super().__init__(
+            discord.ui.Button(label=label, custom_id=payload, style=discord.ButtonStyle.primary)
+        )
+        self.payload = payload
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CardButton:
+        return cls(match["payload"], getattr(item, "label", None) or "?")
+
+    async def callback(self, interaction: Interaction) -> None:
+        client = interaction.client
+        if isinstance(client, CrewClient):
+            await client.events.on_click(interaction, self.payload)
+
+
+class CrewClient(discord.Client):
+    """discord.Client with crewline's intents, button template and application commands."""
+
+    def __init__(
+        self,
+        events: DiscordEvents,
+        *,
+        guild_id: int,
+        guild_ready_timeout: float,
+        reidentify_delay: float,
+    ) -> None:
+        super().__init__(
+            intents=crew_intents(),
+            guild_ready_timeout=guild_ready_timeout,
+            # A longer 429 is handed to the outbox (RateLimited) instead of slept through.
+            max_ratelimit_timeout=60.0,
+            # Nothing crewline posts pings anyone unless a call allows it (the bell's owner).
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.events = events
+        self.guild = discord.Object(guild_id)
+        self.reidentify_delay = reidentify_delay
+        self.tree = app_commands.CommandTree(self)
+        for command in crew_commands(events):
+            self.tree.add_command(command, guild=self.guild)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(CardButton)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> bool:
+        """Register the commands in the server, only when they changed (Discord limits how
+        often commands may be created); returns whether it synced."""
+        assert self.application_id is not None
+        local = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=self.guild)]
+        remote = await self.http.get_guild_commands(self.application_id, self.guild.id)
+        if not commands_differ(local, [dict(c) for c in remote]):
+            return False
+        await self.tree.sync(guild=self.guild)
+        log.info("discord: synced %d application commands", len(local))
+        return True
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if not initial:
+            await asyncio.sleep(self.reidentify_delay)
+
+    async def on_ready(self) -> None:
+        log.info("discord: connected as %s", self.user)
+        self.events.on_threads_changed()
+
+    async def on_resumed(self) -> None:
+        log.info("discord: gateway session resumed")
+
+    async def on_message(self, message: discord.Message) -> None:
+        await self.events.on_message(message)
+
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        await self.events.on_raw_edit(payload)
+
+    async def on_thread_create(self, thread: discord.Thread) -> None:
+        self.events.on_threads_changed()
+
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        self.events.on_threads_changed()
+
+
+def crew_commands(
+    events: DiscordEvents,
+) -> list[app_commands.Group | app_commands.Command[Any, Any, None]]:
+    """/concierge answer|undo|act, /roster, /help: each becomes a HumanCommand for the core."""
+    concierge = app_commands.Group(
+        name="concierge", description="The concierge: its answer policy, undo, acting"
+    )
+
+    @concierge.command(name="answer", description="When the concierge may answer by itself")
+    @app_commands.describe(
+        policy="never: it only suggests; routine: routine questions; always: whatever it can"
+    )
+    async def answer(
+        interaction: Interaction, policy: Literal["never", "routine", "always"]
+    ) -> None:
+        await events.on_command(interaction, "concierge answer", (policy,))
+
+    @concierge.command(name="undo", description="Withdraw the concierge's last answer")
+    async def undo(interaction: Interaction) -> None:
+        await events.on_command(interaction, "concierge undo", ())
+
+    @concierge.command(name="act", description="Let the concierge stop, restart and dispatch")
+    @app_commands.describe(state="on: it may act when asked; off: it never acts")
+    async def act(interaction: Interaction, state: Literal["on", "off"]) -> None:
+        await events.on_command(interaction, "concierge act", (state,))
+
+    @app_commands.command(
+        name="roster", description="Every member, whether it needs you, its open requests"
+    )
+    async def roster(interaction: Interaction) -> None:
+        await events.on_command(interaction, "roster", ())
+
+    @app_commands.command(name="help", description="What crewline's commands do")
+    async def help_(interaction: Interaction) -> None:
+        await events.on_command(interaction, "help", ())
+
+    return [concierge, roster, help_]
