@@ -83,6 +83,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     token.add_argument("--owner", default=None, help="PLATFORM:USER_ID when several humans")
 
+    demo = commands.add_parser(
+        "demo", parents=[common], help="the local inbox with a demo crew, on 127.0.0.1"
+    )
+    demo.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    demo.add_argument("--port", type=int, default=None, help="port (default 8765, or any free)")
+    demo.add_argument(
+        "--no-browser", action="store_true", help="print the URL without opening a browser"
+    )
+
     doctor = commands.add_parser("doctor", parents=[common], help="check the installation")
     doctor.add_argument(
         "--reconcile",
@@ -192,6 +201,19 @@ async def _token(config: Config, args: argparse.Namespace) -> int:
     return 0
 
 
+async def _demo(config: Config, args: argparse.Namespace) -> int:
+    from crewline.demo import run_demo
+
+    return await run_demo(
+        config,
+        data_dir=args.data_dir,
+        host=args.host,
+        port=args.port,
+        browser=not args.no_browser,
+        until=_until_signalled,
+    )
+
+
 async def _doctor(config: Config, args: argparse.Namespace) -> int:
     from crewline.doctor import run_doctor
 
@@ -205,6 +227,7 @@ _COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, 
     "member remove": _member_remove,
     "session add": _session_add,
     "token": _token,
+    "demo": _demo,
     "doctor": _doctor,
 }
 

@@ -35,7 +35,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from crewline.errors import TransportError
+from crewline.errors import CallerError, CrewlineError, TransportError
 from crewline.models import Receipt
 from crewline.transports.local.render import state_json, thread_json
 from crewline.transports.local.security import (
@@ -57,7 +57,8 @@ MAX_BODY = 64 * 1024
 _SECURITY_HEADERS = {
     "content-security-policy": (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
     "cache-control": "no-store",
@@ -66,8 +67,11 @@ WS_LOGIN_REQUIRED = 4401  # the page reloads, which opens a new session or shows
 
 
 def _error(code: str, message: str, status: int, **headers: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
-                        headers={**_SECURITY_HEADERS, **headers})
+    return JSONResponse(
+        {"error": {"code": code, "message": message}},
+        status_code=status,
+        headers={**_SECURITY_HEADERS, **headers},
+    )
 
 
 class _Refused(Exception):
@@ -93,16 +97,21 @@ class InboxApp:
 
     def _check_host(self, connection: HTTPConnection) -> None:
         if not self.transport.requires_login and not is_loopback_name(
-                connection.headers.get("host", "")):
-            raise _Refused(_error("bad_host", "This inbox answers only to a loopback address "
-                                  "(127.0.0.1, localhost).", 403))
+            connection.headers.get("host", "")
+        ):
+            raise _Refused(
+                _error(
+                    "bad_host",
+                    "This inbox answers only to a loopback address (127.0.0.1, localhost).",
+                    403,
+                )
+            )
 
     def _session(self, request: Request) -> str:
         self._check_host(request)
         csrf = self._csrf(request)
         if csrf is None:
-            raise _Refused(_error("login_required", "Open the inbox page to start a session.",
-                                  401))
+            raise _Refused(_error("login_required", "Open the inbox page to start a session.", 401))
         return csrf
 
     async def _write_body(self, request: Request, fields: dict[str, Any]) -> dict[str, Any]:
@@ -128,8 +137,14 @@ class InboxApp:
 
     def _open_session(self, request: Request, response: Response) -> None:
         session_id, _ = self.transport.sessions.open()
-        response.set_cookie(self._cookie(request), session_id, httponly=True, samesite="strict",
-                            path="/", secure=request.url.scheme == "https")
+        response.set_cookie(
+            self._cookie(request),
+            session_id,
+            httponly=True,
+            samesite="strict",
+            path="/",
+            secure=request.url.scheme == "https",
+        )
 
     async def login(self, request: Request) -> Response:
         self._check_host(request)
@@ -137,10 +152,11 @@ class InboxApp:
             return _error("cross_origin", "Requests from other sites are refused.", 403)
         body = await _json_body(request, {"token": str})
         if self.transport.requires_login and not self.transport.check_login(body["token"]):
-            log.warning("local inbox: a login with a wrong token from %s",
-                        request.client.host if request.client else "?")
-            return _error("invalid_token", "That is not the token crewline printed at start.",
-                          401)
+            log.warning(
+                "local inbox: a login with a wrong token from %s",
+                request.client.host if request.client else "?",
+            )
+            return _error("invalid_token", "That is not the token crewline printed at start.", 401)
         response = JSONResponse({"ok": True}, headers=_SECURITY_HEADERS)
         self._open_session(request, response)
         return response
@@ -149,49 +165,70 @@ class InboxApp:
     async def state(self, request: Request) -> Response:
         csrf = self._session(request)
         body = state_json(self.transport.view, user=self.transport.user)
-        body.update(csrf=csrf, login=self.transport.requires_login,
-                    running=self.transport.running)
+        body.update(csrf=csrf, login=self.transport.requires_login, running=self.transport.running)
         return JSONResponse(body, headers=_SECURITY_HEADERS)
 
     async def thread(self, request: Request) -> Response:
         self._session(request)
-        return JSONResponse(thread_json(self.transport.view, request.path_params["ref"]),
-                            headers=_SECURITY_HEADERS)
+        return JSONResponse(
+            thread_json(self.transport.view, request.path_params["ref"]), headers=_SECURITY_HEADERS
+        )
 
     # acting ---------------------------------------------------------------------------------
     async def send(self, request: Request) -> Response:
-        body = await self._write_body(request, {"thread": _Optional(str), "text": str,
-                                                "event_id": _Optional(str)})
-        receipt, ref = await self._act(self.transport.send_text(
-            thread=body.get("thread"), text=body["text"], event_id=body.get("event_id")))
+        body = await self._write_body(
+            request, {"thread": _Optional(str), "text": str, "event_id": _Optional(str)}
+        )
+        receipt, ref = await self._act(
+            self.transport.send_text(
+                thread=body.get("thread"), text=body["text"], event_id=body.get("event_id")
+            )
+        )
         return _receipt(receipt, ref=ref)
 
     async def click(self, request: Request) -> Response:
-        body = await self._write_body(request, {"thread": _Optional(str), "payload": str,
-                                                "event_id": _Optional(str)})
-        receipt = await self._act(self.transport.click(
-            thread=body.get("thread"), payload=body["payload"], event_id=body.get("event_id")))
+        body = await self._write_body(
+            request, {"thread": _Optional(str), "payload": str, "event_id": _Optional(str)}
+        )
+        receipt = await self._act(
+            self.transport.click(
+                thread=body.get("thread"), payload=body["payload"], event_id=body.get("event_id")
+            )
+        )
         return _receipt(receipt)
 
     async def edit(self, request: Request) -> Response:
-        body = await self._write_body(request, {"thread": _Optional(str), "message": str,
-                                                "text": str, "event_id": _Optional(str)})
-        receipt = await self._act(self.transport.edit(
-            thread=body.get("thread"), message_ref=body["message"], text=body["text"],
-            event_id=body.get("event_id")))
+        body = await self._write_body(
+            request,
+            {"thread": _Optional(str), "message": str, "text": str, "event_id": _Optional(str)},
+        )
+        receipt = await self._act(
+            self.transport.edit(
+                thread=body.get("thread"),
+                message_ref=body["message"],
+                text=body["text"],
+                event_id=body.get("event_id"),
+            )
+        )
         return _receipt(receipt)
 
     async def _act(self, action: Any) -> Any:
         try:
             return await action
         except TransportError:
-            raise _Refused(_error("inbox_stopped", "crewline is restarting; try again in a "
-                                  "moment.", 503)) from None
+            raise _Refused(
+                _error("inbox_stopped", "crewline is restarting; try again in a moment.", 503)
+            ) from None
+        except CallerError as error:
+            raise _Refused(_error(error.code, error.message, 400)) from None
+        except CrewlineError as error:  # e.g. the index is being rebuilt: retry later
+            raise _Refused(_error(error.code, error.message, 503)) from None
 
     # live -----------------------------------------------------------------------------------
     async def live(self, websocket: WebSocket) -> None:
         host_ok = self.transport.requires_login or is_loopback_name(
-            websocket.headers.get("host", ""))
+            websocket.headers.get("host", "")
+        )
         if not host_ok or not same_origin(websocket.headers):
             await websocket.close(code=1008)
             return
@@ -207,8 +244,9 @@ class InboxApp:
             for task in (pump, listen):
                 task.cancel()
             for task in (pump, listen):
-                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, OSError,
-                                         RuntimeError):
+                with contextlib.suppress(
+                    asyncio.CancelledError, WebSocketDisconnect, OSError, RuntimeError
+                ):
                     await task
 
     async def _pump(self, websocket: WebSocket) -> None:
@@ -229,8 +267,12 @@ class InboxApp:
         if status == 404 and router is not None:
             allowed = _partial_methods(router, request.scope)
             if allowed:
-                return _error("method_not_allowed", "Method Not Allowed", 405,
-                              allow=", ".join(sorted(allowed)))
+                return _error(
+                    "method_not_allowed",
+                    "Method Not Allowed",
+                    405,
+                    allow=", ".join(sorted(allowed)),
+                )
         if status == 405:
             return _error("method_not_allowed", "Method Not Allowed", 405)
         return _error("not_found", "Not Found", 404)
@@ -288,8 +330,10 @@ async def _json_body(request: Request, fields: dict[str, Any]) -> dict[str, Any]
 
 
 def _receipt(receipt: Receipt, *, ref: str | None = None) -> JSONResponse:
-    return JSONResponse({"accepted": receipt.accepted, "code": receipt.code,
-                         "notice": receipt.notice, "ref": ref}, headers=_SECURITY_HEADERS)
+    return JSONResponse(
+        {"accepted": receipt.accepted, "code": receipt.code, "notice": receipt.notice, "ref": ref},
+        headers=_SECURITY_HEADERS,
+    )
 
 
 async def _refused(request: Request, error: Exception) -> Response:
@@ -310,5 +354,7 @@ def create_inbox_app(transport: LocalTransport) -> Starlette:
         WebSocketRoute("/inbox/live", inbox.live),
         Mount("/inbox/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    return Starlette(routes=routes, exception_handlers={
-        _Refused: _refused, 404: inbox.not_found, 405: inbox.not_found})
+    return Starlette(
+        routes=routes,
+        exception_handlers={_Refused: _refused, 404: inbox.not_found, 405: inbox.not_found},
+    )

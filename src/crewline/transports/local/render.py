@@ -53,8 +53,7 @@ def parse_composer(text: str) -> ComposerCommand | ComposerText:
     match = _COMMAND.fullmatch(stripped)
     if match is None:
         return ComposerText(text=text)
-    return ComposerCommand(name=match["name"].lower(),
-                           args=tuple((match["args"] or "").split()))
+    return ComposerCommand(name=match["name"].lower(), args=tuple((match["args"] or "").split()))
 
 
 # --- markdown, safely --------------------------------------------------------------------------
@@ -81,8 +80,10 @@ def markdown_html(text: str) -> str:
     text = _FENCE.sub(lambda m: keep(f"<pre><code>{html.escape(m[1])}</code></pre>"), text)
     text = _CODE.sub(lambda m: keep(f"<code>{html.escape(m[1])}</code>"), text)
     text = html.escape(text, quote=True)
-    text = _LINK.sub(lambda m: keep(
-        f'<a href="{m[2]}" rel="noopener noreferrer" target="_blank">{m[1]}</a>'), text)
+    text = _LINK.sub(
+        lambda m: keep(f'<a href="{m[2]}" rel="noopener noreferrer" target="_blank">{m[1]}</a>'),
+        text,
+    )
     text = _BOLD.sub(r"<strong>\1</strong>", text)
     text = _ITALIC.sub(r"<em>\1</em>", text)
     paragraphs = [p for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
@@ -141,12 +142,17 @@ def state_json(view: InboxView, *, user: str) -> dict[str, Any]:
     """Everything but the messages: the roster (with each thread's version), the bells."""
     members: dict[str, dict[str, Any]] = {}
     for entry in view.roster:
-        members[entry.slug] = {"slug": entry.slug, "name": entry.name,
-                               "needs_you": entry.needs_you,
-                               "pending_escalations": entry.pending_escalations}
+        members[entry.slug] = {
+            "slug": entry.slug,
+            "name": entry.name,
+            "needs_you": entry.needs_you,
+            "pending_escalations": entry.pending_escalations,
+        }
     for thread in view.threads.values():
-        members.setdefault(thread.ref, {"slug": thread.ref, "name": thread.name,
-                                        "needs_you": False, "pending_escalations": 0})
+        members.setdefault(
+            thread.ref,
+            {"slug": thread.ref, "name": thread.name, "needs_you": False, "pending_escalations": 0},
+        )
     for slug, member in members.items():
         opened = view.threads.get(slug)
         member["thread_version"] = opened.changed if opened else 0

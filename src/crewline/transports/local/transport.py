@@ -76,10 +76,17 @@ class LocalTransport(Transport):
 
     limits = DeliveryLimits(concurrency=16)
 
-    def __init__(self, name: str = "local", *, user: str = DEFAULT_USER,
-                 host: str = "127.0.0.1", view_path: Path | None = None,
-                 login_token: str | None = None, clock: Clock | None = None,
-                 announce: Callable[[str], None] = _to_stderr) -> None:
+    def __init__(
+        self,
+        name: str = "local",
+        *,
+        user: str = DEFAULT_USER,
+        host: str = "127.0.0.1",
+        view_path: Path | None = None,
+        login_token: str | None = None,
+        clock: Clock | None = None,
+        announce: Callable[[str], None] = _to_stderr,
+    ) -> None:
         self.name = name
         self.user = user
         self.host = host
@@ -102,7 +109,8 @@ class LocalTransport(Transport):
             self._login = LoginToken(token)
             self._announce(
                 f"crewline local inbox: listening on {self.host}, so the page asks for a login"
-                f" token. Use this one (shown once, valid until crewline stops): {token}")
+                f" token. Use this one (shown once, valid until crewline stops): {token}"
+            )
         self._sink = sink
 
     async def stop(self) -> None:
@@ -142,16 +150,25 @@ class LocalTransport(Transport):
         if existing is not None:  # every post looks first: the view is local and cheap
             return existing.ref
         ref = self.view.new_ref("m")
-        self._record({"op": "post", "ref": ref, "thread": thread, "key": key,
-                      "message": message_record(message), "at": self._now()})
+        self._record(
+            {
+                "op": "post",
+                "ref": ref,
+                "thread": thread,
+                "key": key,
+                "message": message_record(message),
+                "at": self._now(),
+            }
+        )
         return ref
 
     async def update(self, thread: str, message_ref: str, message: OutboundMessage) -> None:
         self._outbound()
         shown = self.view.messages.get(message_ref)
         if shown is None:
-            raise PermanentTransportError(f"the inbox has no message {message_ref!r}",
-                                          code="message_not_found")
+            raise PermanentTransportError(
+                f"the inbox has no message {message_ref!r}", code="message_not_found"
+            )
         if shown.current != message:  # "not modified" is success
             self._record({"op": "update", "ref": message_ref, "message": message_record(message)})
 
@@ -176,64 +193,129 @@ class LocalTransport(Transport):
             self._record({"op": "rewound", "refs": refs})
 
     # inbound: what the page sends (the web app and the test harness both call these) ----------
-    async def send_text(self, *, thread: str | None, text: str, event_id: str | None = None,
-                        user: str | None = None) -> tuple[Receipt, str | None]:
+    async def send_text(
+        self, *, thread: str | None, text: str, event_id: str | None = None, user: str | None = None
+    ) -> tuple[Receipt, str | None]:
         """The composer: a slash command, or a reply typed in ``thread``.
 
         Returns the receipt and, for a reply, the ref of the row it shows as.
         """
+        self._inbound()
         user = user or self.user
         parsed = parse_composer(text)
         if isinstance(parsed, ComposerCommand):
-            receipt = await self._deliver(HumanCommand(
-                transport=self.name, event_id=self._event_id(event_id), user_id=user,
-                thread=thread, name=parsed.name, args=parsed.args))
+            receipt = await self._deliver(
+                HumanCommand(
+                    transport=self.name,
+                    event_id=self._event_id(event_id),
+                    user_id=user,
+                    thread=thread,
+                    name=parsed.name,
+                    args=parsed.args,
+                )
+            )
             return receipt, None
         if thread is None:
-            return Receipt(accepted=False, code="no_thread",
-                           notice="Open a member's thread to talk to it; commands such as "
-                           "/roster and /help work anywhere."), None
+            return Receipt(
+                accepted=False,
+                code="no_thread",
+                notice="Open a member's thread to talk to it; commands such as "
+                "/roster and /help work anywhere.",
+            ), None
         if not parsed.text.strip() or len(parsed.text) > MAX_TEXT:
-            return Receipt(accepted=False, code="invalid_text",
-                           notice=f"A message is 1 to {MAX_TEXT} characters."), None
+            return Receipt(
+                accepted=False,
+                code="invalid_text",
+                notice=f"A message is 1 to {MAX_TEXT} characters.",
+            ), None
         full_id = self._event_id(event_id)
         shown = self.view.message_for_event(full_id)
         if shown is None:  # shown at once, as a platform shows what you send
             ref = self.view.new_ref("h")
-            self._record({"op": "typed", "ref": ref, "thread": thread, "user": user,
-                          "text": parsed.text, "event_id": full_id, "at": self._now()})
+            self._record(
+                {
+                    "op": "typed",
+                    "ref": ref,
+                    "thread": thread,
+                    "user": user,
+                    "text": parsed.text,
+                    "event_id": full_id,
+                    "at": self._now(),
+                }
+            )
         else:
             ref = shown.ref
-        receipt = await self._deliver(HumanMessage(
-            transport=self.name, event_id=full_id, user_id=user, thread=thread,
-            text=parsed.text, message_ref=ref))
+        receipt = await self._deliver(
+            HumanMessage(
+                transport=self.name,
+                event_id=full_id,
+                user_id=user,
+                thread=thread,
+                text=parsed.text,
+                message_ref=ref,
+            )
+        )
         self._note(ref, receipt)
         return receipt, ref
 
-    async def click(self, *, thread: str | None, payload: str, event_id: str | None = None,
-                    user: str | None = None) -> Receipt:
+    async def click(
+        self,
+        *,
+        thread: str | None,
+        payload: str,
+        event_id: str | None = None,
+        user: str | None = None,
+    ) -> Receipt:
         """A button press: the payload goes to the core as the page sent it (untrusted)."""
-        return await self._deliver(HumanClick(
-            transport=self.name, event_id=self._event_id(event_id), user_id=user or self.user,
-            thread=thread, payload=payload))
+        self._inbound()
+        return await self._deliver(
+            HumanClick(
+                transport=self.name,
+                event_id=self._event_id(event_id),
+                user_id=user or self.user,
+                thread=thread,
+                payload=payload,
+            )
+        )
 
-    async def edit(self, *, thread: str | None, message_ref: str, text: str,
-                   event_id: str | None = None, user: str | None = None) -> Receipt:
+    async def edit(
+        self,
+        *,
+        thread: str | None,
+        message_ref: str,
+        text: str,
+        event_id: str | None = None,
+        user: str | None = None,
+    ) -> Receipt:
         """Edit one of your own earlier messages; the core hears it as an edit event."""
+        self._inbound()
         user = user or self.user
         shown = self.view.messages.get(message_ref)
         if shown is None or shown.typed_by != user:
-            return Receipt(accepted=False, code="not_your_message",
-                           notice="You can edit only messages you typed.")
+            return Receipt(
+                accepted=False,
+                code="not_your_message",
+                notice="You can edit only messages you typed.",
+            )
         if not text.strip() or len(text) > MAX_TEXT:
-            return Receipt(accepted=False, code="invalid_text",
-                           notice=f"A message is 1 to {MAX_TEXT} characters.")
+            return Receipt(
+                accepted=False,
+                code="invalid_text",
+                notice=f"A message is 1 to {MAX_TEXT} characters.",
+            )
         if text == shown.current.text:
             return Receipt(accepted=True, code="not_modified")
         self._record({"op": "edit", "ref": message_ref, "text": text, "at": self._now()})
-        receipt = await self._deliver(HumanEdit(
-            transport=self.name, event_id=self._event_id(event_id), user_id=user,
-            thread=thread or shown.thread, message_ref=message_ref, text=text))
+        receipt = await self._deliver(
+            HumanEdit(
+                transport=self.name,
+                event_id=self._event_id(event_id),
+                user_id=user,
+                thread=thread or shown.thread,
+                message_ref=message_ref,
+                text=text,
+            )
+        )
         self._note(message_ref, receipt)
         return receipt
 
@@ -253,6 +335,10 @@ class LocalTransport(Transport):
         if client_id is None or not _CLIENT_EVENT_ID.fullmatch(client_id):
             client_id = new_id()
         return f"{self.name}:{client_id}"
+
+    def _inbound(self) -> None:
+        if self._sink is None:
+            raise TransientTransportError("the local inbox is not running", code="inbox_stopped")
 
     def _outbound(self) -> None:
         if self._sink is None:
@@ -274,12 +360,18 @@ def build(config: Config) -> LocalTransport:
     section = config.section("local")
     unknown = sorted(set(section) - _CONFIG_KEYS)
     if unknown:
-        raise ConfigError(f"[local]: unknown key {unknown[0]!r} (known: user)",
-                          key=f"local.{unknown[0]}")
+        raise ConfigError(
+            f"[local]: unknown key {unknown[0]!r} (known: user)", key=f"local.{unknown[0]}"
+        )
     user = section.get("user", DEFAULT_USER)
     if not isinstance(user, str) or not _USER_ID.fullmatch(user):
-        raise ConfigError("[local] user must be 1..64 letters, digits, '_', '.', '@' or '-'",
-                          key="local.user")
+        raise ConfigError(
+            "[local] user must be 1..64 letters, digits, '_', '.', '@' or '-'", key="local.user"
+        )
     return LocalTransport(
-        "local", user=user, host=config.host, view_path=config.data_dir / JOURNAL_NAME,
-        login_token=os.environ.get(TOKEN_ENV) or None)
+        "local",
+        user=user,
+        host=config.host,
+        view_path=config.data_dir / JOURNAL_NAME,
+        login_token=os.environ.get(TOKEN_ENV) or None,
+    )

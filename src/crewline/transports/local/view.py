@@ -141,8 +141,10 @@ class InboxView:
         elif op == "edit":
             shown = self.messages[record["ref"]]
             previous = shown.current
-            _push(shown.versions, OutboundMessage(author=previous.author, text=record["text"],
-                                                  kind=previous.kind))
+            _push(
+                shown.versions,
+                OutboundMessage(author=previous.author, text=record["text"], kind=previous.kind),
+            )
             shown.edited_at = _time(record["at"])
             self._touch(shown)
         elif op == "noted":
@@ -180,11 +182,18 @@ class InboxView:
         typed = record["op"] == "typed"
         message = (
             OutboundMessage(author=record["user"], text=record["text"])
-            if typed else message_from_record(record["message"])
+            if typed
+            else message_from_record(record["message"])
         )
-        shown = ShownMessage(ref=ref, thread=thread, key=record.get("key"), versions=[message],
-                             at=_time(record["at"]), typed_by=record.get("user") if typed else None,
-                             event_id=record.get("event_id"))
+        shown = ShownMessage(
+            ref=ref,
+            thread=thread,
+            key=record.get("key"),
+            versions=[message],
+            at=_time(record["at"]),
+            typed_by=record.get("user") if typed else None,
+            event_id=record.get("event_id"),
+        )
         self.messages[ref] = shown
         self._by_thread[thread].append(ref)
         if shown.key is not None:
@@ -198,8 +207,8 @@ class InboxView:
         shown = self.bells.get(bell.group_key)
         if shown is None:
             shown = self.bells[bell.group_key] = ShownBell(
-                ref=record["ref"], group_key=bell.group_key, versions=[bell],
-                at=_time(record["at"]))
+                ref=record["ref"], group_key=bell.group_key, versions=[bell], at=_time(record["at"])
+            )
         else:
             _push(shown.versions, bell)
             shown.at = _time(record["at"])
@@ -221,16 +230,32 @@ class InboxView:
         for shown in self.messages.values():
             at = shown.at.isoformat()
             if shown.typed_by is not None:
-                first: Record = {"op": "typed", "ref": shown.ref, "thread": shown.thread,
-                                 "user": shown.typed_by, "text": shown.versions[0].text,
-                                 "event_id": shown.event_id, "at": at}
+                first: Record = {
+                    "op": "typed",
+                    "ref": shown.ref,
+                    "thread": shown.thread,
+                    "user": shown.typed_by,
+                    "text": shown.versions[0].text,
+                    "event_id": shown.event_id,
+                    "at": at,
+                }
                 yield first
                 for later in shown.versions[1:]:
-                    yield {"op": "edit", "ref": shown.ref, "text": later.text,
-                           "at": (shown.edited_at or shown.at).isoformat()}
+                    yield {
+                        "op": "edit",
+                        "ref": shown.ref,
+                        "text": later.text,
+                        "at": (shown.edited_at or shown.at).isoformat(),
+                    }
             else:
-                yield {"op": "post", "ref": shown.ref, "thread": shown.thread, "key": shown.key,
-                       "message": message_record(shown.versions[0]), "at": at}
+                yield {
+                    "op": "post",
+                    "ref": shown.ref,
+                    "thread": shown.thread,
+                    "key": shown.key,
+                    "message": message_record(shown.versions[0]),
+                    "at": at,
+                }
                 for later in shown.versions[1:]:
                     yield {"op": "update", "ref": shown.ref, "message": message_record(later)}
             if shown.notice:
@@ -239,8 +264,12 @@ class InboxView:
                 yield {"op": "rewound", "refs": [shown.ref]}
         for bell in self.bells.values():
             for version in bell.versions:
-                yield {"op": "ring", "ref": bell.ref, "bell": bell_record(version),
-                       "at": bell.at.isoformat()}
+                yield {
+                    "op": "ring",
+                    "ref": bell.ref,
+                    "bell": bell_record(version),
+                    "at": bell.at.isoformat(),
+                }
         if self.roster:
             yield {"op": "roster", "entries": [roster_record(e) for e in self.roster]}
 
@@ -273,8 +302,10 @@ def message_from_record(record: Mapping[str, Any]) -> OutboundMessage:
     return OutboundMessage(
         author=str(record["author"]),
         text=str(record["text"]),
-        buttons=tuple(Button(label=str(label), payload=str(payload))
-                      for label, payload in record.get("buttons", ())),
+        buttons=tuple(
+            Button(label=str(label), payload=str(payload))
+            for label, payload in record.get("buttons", ())
+        ),
         settled=bool(record.get("settled", False)),
         deadline=_time(deadline) if deadline else None,
         kind=str(record.get("kind", "row")),
@@ -282,25 +313,41 @@ def message_from_record(record: Mapping[str, Any]) -> OutboundMessage:
 
 
 def bell_record(bell: Bell) -> Record:
-    return {"group_key": bell.group_key, "member": bell.member, "title": bell.title,
-            "body": bell.body, "count": bell.count}
+    return {
+        "group_key": bell.group_key,
+        "member": bell.member,
+        "title": bell.title,
+        "body": bell.body,
+        "count": bell.count,
+    }
 
 
 def bell_from_record(record: Mapping[str, Any]) -> Bell:
-    return Bell(group_key=str(record["group_key"]), member=str(record["member"]),
-                title=str(record["title"]), body=str(record["body"]),
-                count=int(record["count"]))
+    return Bell(
+        group_key=str(record["group_key"]),
+        member=str(record["member"]),
+        title=str(record["title"]),
+        body=str(record["body"]),
+        count=int(record["count"]),
+    )
 
 
 def roster_record(entry: RosterEntry) -> Record:
-    return {"slug": entry.slug, "name": entry.name, "needs_you": entry.needs_you,
-            "pending_escalations": entry.pending_escalations}
+    return {
+        "slug": entry.slug,
+        "name": entry.name,
+        "needs_you": entry.needs_you,
+        "pending_escalations": entry.pending_escalations,
+    }
 
 
 def roster_from_record(record: Mapping[str, Any]) -> RosterEntry:
-    return RosterEntry(slug=str(record["slug"]), name=str(record["name"]),
-                       needs_you=bool(record["needs_you"]),
-                       pending_escalations=int(record["pending_escalations"]))
+    return RosterEntry(
+        slug=str(record["slug"]),
+        name=str(record["name"]),
+        needs_you=bool(record["needs_you"]),
+        pending_escalations=int(record["pending_escalations"]),
+    )
 
 
 def roster_records(entries: Sequence[RosterEntry]) -> list[Record]:
