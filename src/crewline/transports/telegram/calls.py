@@ -1,0 +1,130 @@
+"""The Bot API calls crewline makes, each paced per chat and its failure translated.
+
+Every message and edit goes through :class:`BotCalls`, whether the outbox asked for it (a
+card, a bell, the status) or an update did (a notice to the person who acted), so all of
+them share one pacer per chat and one reading of Telegram's errors.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    LinkPreviewOptions,
+    Message,
+    ReplyParameters,
+)
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
+
+from crewline.errors import PermanentTransportError, RateLimited, TransportError
+from crewline.transports.telegram import failures
+from crewline.transports.telegram.pacing import ChatPacer
+from crewline.transports.telegram.render import Keyboard
+
+__all__ = ["MAX_ANSWER", "BotCalls"]
+
+log = logging.getLogger(__name__)
+
+MAX_ANSWER = 200  # characters Telegram shows in a callback answer
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+class BotCalls:
+    """sendMessage, editMessageText and answerCallbackQuery for one bot."""
+
+    def __init__(self, pacer: ChatPacer) -> None:
+        self.pacer = pacer
+        self.client: Any = None  # the PTB Bot while the transport runs
+
+    @property
+    def bot(self) -> Any:
+        if self.client is None:
+            raise PermanentTransportError(
+                "the Telegram transport is not started", code="not_started"
+            )
+        return self.client
+
+    async def send(
+        self,
+        chat_id: int,
+        text: str,
+        *,
+        topic: int | None = None,
+        keyboard: Keyboard | None = None,
+        reply_to: int | None = None,
+        silent: bool = False,
+    ) -> Message:
+        """Post HTML ``text`` (in a topic, as a reply, with buttons, without a sound)."""
+        reply = (
+            ReplyParameters(reply_to, allow_sending_without_reply=True)
+            if reply_to is not None
+            else None
+        )
+        async with self.pacer.turn(chat_id):
+            try:
+                sent: Message = await self.bot.send_message(
+                    chat_id,
+                    text,
+                    parse_mode=ParseMode.HTML,
+                    message_thread_id=topic,
+                    reply_markup=markup(keyboard),
+                    reply_parameters=reply,
+                    disable_notification=silent,
+                    link_preview_options=_NO_PREVIEW,
+                )
+            except TelegramError as error:
+                raise self._failed(error, chat_id, call="sendMessage") from error
+        return sent
+
+    async def edit(
+        self, chat_id: int, message_id: int, text: str, *, keyboard: Keyboard | None = None
+    ) -> None:
+        """Redraw a message; without a keyboard its buttons go. "Not modified" (it already
+        shows exactly this) is a success."""
+        async with self.pacer.turn(chat_id):
+            try:
+                await self.bot.edit_message_text(
+                    text,
+                    chat_id,
+                    message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup(keyboard),
+                    link_preview_options=_NO_PREVIEW,
+                )
+            except TelegramError as error:
+                if not failures.is_not_modified(error):
+                    raise self._failed(error, chat_id, call="editMessageText") from error
+
+    async def answer(self, query_id: str, text: str | None, *, alert: bool) -> None:
+        """Stop a button's spinner, showing ``text`` (as an alert) to the presser alone."""
+        shown = text if text is None or len(text) <= MAX_ANSWER else text[: MAX_ANSWER - 1] + "…"
+        try:
+            await self.bot.answer_callback_query(
+                query_id, text=shown, show_alert=alert and shown is not None
+            )
+        except TelegramError as error:
+            # Nothing more can be said to this press; the core has its result either way.
+            level = logging.DEBUG if failures.is_query_too_old(error) else logging.WARNING
+            log.log(level, "telegram: answering a button press failed: %s", error)
+
+    def _failed(self, error: TelegramError, chat_id: int, *, call: str) -> TransportError:
+        translated = failures.translate(error, call=call)
+        if isinstance(translated, RateLimited):
+            self.pacer.hold(chat_id, translated.retry_after)  # the whole chat waits
+        return translated
+
+
+def markup(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
+    """The PTB keyboard for drawn buttons (None: no keyboard, which also removes one)."""
+    if not keyboard:
+        return None
+    rows = [
+        [InlineKeyboardButton(b.label, callback_data=b.payload) for b in row]
+        for row in keyboard.rows
+    ]
+    rows += [[InlineKeyboardButton(label, url=url)] for label, url in keyboard.links]
+    return InlineKeyboardMarkup(rows)

@@ -1,0 +1,50 @@
+"""Pacing per chat: Telegram's flood limit counts messages into a chat, not into a thread.
+
+The outbox paces each lane (a member's thread, its bell, the roster), but on Telegram
+several lanes share one chat: every member's topic lives in the owner's private chat, next
+to the bells and the status message. The pacer makes the calls into one chat take turns,
+one at a time and ``interval`` apart from the end of the previous one (a call that is slow to
+arrive must not squeeze the next one against it), and a 429 ``retry_after`` holds back the
+whole chat, not only the lane that hit it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+__all__ = ["ChatPacer"]
+
+
+class ChatPacer:
+    """Spaces calls into one chat ``interval`` seconds apart, in the order they asked."""
+
+    def __init__(self, interval: float, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.interval = interval
+        self.clock = clock
+        self._next: dict[int, float] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    @asynccontextmanager
+    async def turn(self, chat_id: int) -> AsyncIterator[None]:
+        """Make one call into ``chat_id`` inside this block, when its turn has come."""
+        if self.interval <= 0 and self._next.get(chat_id, 0.0) <= self.clock():
+            yield
+            return
+        lock = self._locks.setdefault(chat_id, asyncio.Lock())
+        async with lock:  # FIFO: callers get their turns in the order they asked
+            wait = self._next.get(chat_id, 0.0) - self.clock()
+            while wait > 0:  # a hold that came meanwhile moves the turn on
+                await asyncio.sleep(wait)
+                wait = self._next.get(chat_id, 0.0) - self.clock()
+            try:
+                yield
+            finally:
+                ready = self.clock() + self.interval
+                self._next[chat_id] = max(self._next.get(chat_id, 0.0), ready)
+
+    def hold(self, chat_id: int, seconds: float) -> None:
+        """Telegram said to wait: no call into this chat for ``seconds``."""
+        self._next[chat_id] = max(self._next.get(chat_id, 0.0), self.clock() + seconds)

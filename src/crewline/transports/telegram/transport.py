@@ -1,0 +1,446 @@
+"""TelegramTransport: crewline on Telegram through python-telegram-bot's ``Application``.
+
+The thin part: it starts and stops the bot, opens member threads and draws the outbox's
+messages. What they look like is decided in :mod:`.render`, the calls themselves are made
+(paced, failures translated) by :mod:`.calls`, and updates are turned into the core's
+events by :mod:`.updates` — one at a time, in order, by long polling or through the
+webhook crewline's server mounts (:mod:`.webhook`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from telegram import BotCommand, Message, Update
+from telegram.error import BadRequest, InvalidToken, TelegramError
+from telegram.ext import Application, ApplicationBuilder, TypeHandler
+
+from crewline.errors import ConfigError, PermanentTransportError, ThreadGone, TransportError
+from crewline.models import Bell, Member, OutboundMessage, RosterEntry
+from crewline.transports.base import DeliveryLimits, HumanEventSink, Transport
+from crewline.transports.telegram import failures, render
+from crewline.transports.telegram.calls import BotCalls
+from crewline.transports.telegram.markup import plain_text
+from crewline.transports.telegram.pacing import ChatPacer
+from crewline.transports.telegram.parse import Scope
+from crewline.transports.telegram.refs import (
+    ReplyThread,
+    Thread,
+    TopicThread,
+    parse_message_ref,
+    parse_thread,
+    to_message_ref,
+)
+from crewline.transports.telegram.settings import ResolvedMode, TelegramSettings, resolve_mode
+from crewline.transports.telegram.updates import UpdateHandler, UpdateObserver
+from crewline.transports.telegram.webhook import MOUNT_PATH, webhook_app
+
+__all__ = ["COMMANDS", "TelegramTransport"]
+
+log = logging.getLogger(__name__)
+
+ALLOWED_UPDATES = ("message", "edited_message", "callback_query")
+COMMANDS = (
+    ("concierge", "The concierge: answer never|routine|always, undo, act on|off"),
+    ("roster", "Every member, whether it needs you, and its open requests"),
+    ("help", "What crewline understands"),
+)
+_REMEMBERED = 2048  # posted keys kept to spot a repeated post
+
+
+class TelegramTransport(Transport):
+    """One Telegram bot. Identities on it are ``telegram:<user id>``."""
+
+    def __init__(
+        self,
+        settings: TelegramSettings,
+        *,
+        name: str = "telegram",
+        on_update: UpdateObserver | None = None,
+    ) -> None:
+        """``on_update(update_id, receipt)`` is called after each update was handled (the
+        receipt is None when the update was none of crewline's business)."""
+        self.name = name
+        self.settings = settings
+        self.limits = DeliveryLimits(
+            per_thread_interval=settings.per_chat_interval,
+            global_per_second=settings.global_per_second,
+        )
+        # What a test or an operator may read: threads opened and bells shown by this process.
+        self.opened_threads: dict[str, str] = {}  # member slug -> thread ref
+        self.bell_messages: dict[str, str] = {}  # bell group key -> message ref
+        self.mode: ResolvedMode | None = None
+        self._calls = BotCalls(ChatPacer(settings.per_chat_interval))
+        self._updates = UpdateHandler(self._calls, on_update=on_update)
+        self._app: Application[Any, Any, Any, Any, Any, Any] | None = None
+        self._names: dict[str, str] = {}  # thread ref -> its member's name
+        self._gone: set[str] = set()  # thread refs Telegram no longer has
+        self._fresh: set[str] = set()  # topics created here that never took a message yet
+        self._no_topics: set[int] = set()  # chats where topics cannot be used
+        self._chain_tail: dict[str, int] = {}  # reply-chain thread -> its last bot message
+        self._status: dict[int, int] = {}  # chat -> the pinned status message
+        self._status_looked_up: set[int] = set()
+        self._last_bells: dict[str, Bell] = {}  # bell group key -> the bell shown last
+        self._bell_locks: dict[str, asyncio.Lock] = {}  # one redraw of a bell at a time
+        self._unlinked: dict[str, set[str]] = {}  # member slug -> bells shown without link
+        self._posted: OrderedDict[str, str] = OrderedDict()  # key -> message ref
+        self._in_order = asyncio.Lock()
+
+    # life cycle -----------------------------------------------------------------------------
+    async def start(self, sink: HumanEventSink) -> None:
+        settings = self.settings
+        builder = ApplicationBuilder().token(settings.bot_token).base_url(settings.api_url)
+        if settings.webhook:
+            builder = builder.updater(None)
+        app = builder.build()
+        app.add_handler(TypeHandler(Update, self._updates.handle))
+        app.add_error_handler(self._updates.failed)
+        try:
+            await self._connect(app, sink)
+        except BaseException:
+            self._detach()
+            await _close(app)
+            raise
+
+    async def _connect(
+        self, app: Application[Any, Any, Any, Any, Any, Any], sink: HumanEventSink
+    ) -> None:
+        settings = self.settings
+        try:
+            await app.initialize()  # getMe: checks the token
+        except InvalidToken:
+            raise ConfigError(
+                "Telegram refused the bot token (revoked, or another bot's?)",
+                key="telegram.bot_token",
+            ) from None
+        except TelegramError as error:
+            raise failures.translate(error, call="getMe") from error
+        me = app.bot.bot
+        scope = Scope(
+            transport=self.name,
+            bot_id=me.id,
+            bot_username=me.username or "",
+            forum_chat_id=settings.forum_chat_id,
+        )
+        self.mode = resolve_mode(
+            settings.threads,
+            has_topics=bool(me.has_topics_enabled),
+            forum_chat_id=settings.forum_chat_id,
+        )
+        self._app, self._calls.client = app, app.bot
+        self._updates.sink, self._updates.scope = sink, scope
+        try:
+            await app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
+        except TelegramError as error:
+            log.warning("telegram: setting the bot's commands failed: %s", error)
+        await app.start()
+        if settings.webhook:
+            assert settings.webhook_url is not None
+            await app.bot.set_webhook(
+                settings.webhook_url,
+                secret_token=settings.webhook_secret,
+                allowed_updates=list(ALLOWED_UPDATES),
+                max_connections=1,
+            )
+        else:
+            assert app.updater is not None
+            await app.updater.start_polling(
+                timeout=timedelta(seconds=settings.poll_timeout),
+                allowed_updates=list(ALLOWED_UPDATES),
+            )
+        log.info(
+            "telegram: @%s started (%s, threads: %s)",
+            me.username,
+            "webhook" if settings.webhook else "polling",
+            self.mode,
+        )
+
+    async def stop(self) -> None:
+        app = self._app
+        self._detach()
+        if app is not None:
+            await _close(app)
+
+    def _detach(self) -> None:
+        """Events arriving from now on are dropped; calls fail as not started."""
+        self._app, self._calls.client = None, None
+        self._updates.sink = self._updates.scope = None
+
+    def http_mount(self) -> tuple[str, Any] | None:
+        if not self.settings.webhook:
+            return None
+        assert self.settings.webhook_secret is not None
+        return MOUNT_PATH, webhook_app(
+            secret=self.settings.webhook_secret, handle=self._pushed, refuse=self._refused
+        )
+
+    # threads --------------------------------------------------------------------------------
+    async def open_thread(self, member: Member) -> str:
+        known = self.opened_threads.get(member.slug)
+        if known is not None and known not in self._gone:
+            return known
+        owner_chat = await self._owner_chat(member.slug)
+        thread = await self._open(member, owner_chat)
+        ref = str(thread)
+        self.opened_threads[member.slug] = ref
+        self._names[ref] = member.name
+        if isinstance(thread, TopicThread) and render.topic_link(thread.chat_id, thread.topic_id):
+            await self._link_bells(member.slug)
+        return ref
+
+    async def _open(self, member: Member, owner_chat: int | None) -> Thread:
+        """A topic where topics work (the owner's chat, else the forum), else a reply chain."""
+        candidates: list[int] = []
+        if self.mode == "private-topics" and owner_chat is not None:
+            candidates.append(owner_chat)
+        if self.mode in ("private-topics", "forum") and self.settings.forum_chat_id is not None:
+            candidates.append(self.settings.forum_chat_id)
+        for chat_id in candidates:
+            if chat_id in self._no_topics:
+                continue
+            topic = await self._create_topic(chat_id, member.name)
+            if topic is not None:
+                return topic
+        if owner_chat is None:
+            raise PermanentTransportError(
+                f"no Telegram user owns {member.slug!r}: bind its owner as telegram:<user id>",
+                code="no_owner",
+            )
+        return ReplyThread(chat_id=owner_chat, slug=member.slug)
+
+    async def _create_topic(self, chat_id: int, name: str) -> TopicThread | None:
+        try:
+            topic = await self._calls.bot.create_forum_topic(chat_id, name[:128] or "member")
+        except BadRequest as error:
+            log.warning(
+                "telegram: cannot create topics in chat %s (%s); using the next "
+                "place for member threads",
+                chat_id,
+                error.message,
+            )
+            self._no_topics.add(chat_id)
+            return None
+        except TelegramError as error:
+            raise failures.translate(error, call="createForumTopic") from error
+        thread = TopicThread(chat_id=chat_id, topic_id=topic.message_thread_id)
+        self._fresh.add(str(thread))
+        return thread
+
+    async def _owner_chat(self, member: str | None) -> int | None:
+        """The private chat with the member's owner (a private chat's id is the user's)."""
+        if self.context is None:
+            return None
+        for user_id in await self.context.owner_ids(self.name, member=member):
+            if user_id.lstrip("-").isdigit():
+                return int(user_id)
+        return None
+
+    # posting --------------------------------------------------------------------------------
+    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
+        # Telegram has no idempotency key and no way to read a chat back: a message posted by
+        # this process is remembered by key, so a retry after a lost record is not a repeat.
+        if key in self._posted:
+            return self._posted[key]
+        where = self._thread(thread)
+        if message.kind in ("card", "question"):
+            self._names[thread] = message.author  # a card always speaks for its thread
+        reply_to = self._chain_tail.get(thread)
+        try:
+            sent = await self._calls.send(
+                where.chat_id,
+                self._text(thread, where, message),
+                topic=where.topic_id if isinstance(where, TopicThread) else None,
+                keyboard=render.keyboard(message.buttons),
+                reply_to=reply_to,
+            )
+        except ThreadGone:
+            self._gone.add(thread)
+            if thread in self._fresh:  # a topic made a moment ago already fails: topics do
+                self._no_topics.add(where.chat_id)
+            raise
+        self._fresh.discard(thread)
+        ref = to_message_ref(where.chat_id, sent.message_id)
+        if isinstance(where, ReplyThread):
+            self._chain_tail[thread] = sent.message_id
+        _remember(self._posted, key, ref)
+        return ref
+
+    async def update(self, thread: str, message_ref: str, message: OutboundMessage) -> None:
+        chat_id, message_id = _message(message_ref)
+        where = self._thread(thread)
+        await self._calls.edit(
+            chat_id,
+            message_id,
+            self._text(thread, where, message),
+            keyboard=render.keyboard(message.buttons),
+        )
+
+    async def ring(self, bell: Bell, *, message_ref: str | None) -> str:
+        chat_id = await self._owner_chat(bell.member) or self.settings.forum_chat_id
+        if chat_id is None:
+            raise PermanentTransportError(
+                f"no Telegram chat to ring {bell.member!r}'s bell in", code="no_owner"
+            )
+        async with self._bell_locks.setdefault(bell.group_key, asyncio.Lock()):
+            self._last_bells[bell.group_key] = bell
+            ref = await self._show_bell(chat_id, bell, message_ref)
+        if bell.member in self.opened_threads:  # the thread was opened while this rang
+            await self._link_bells(bell.member)
+        return ref
+
+    async def _show_bell(self, chat_id: int, bell: Bell, message_ref: str | None) -> str:
+        thread = self.opened_threads.get(bell.member)
+        if thread is None and self.context is not None:
+            thread = await self.context.thread_ref(self.name, bell.member)
+        if thread is None:  # its card is on the way: link the bell once the thread exists
+            self._unlinked.setdefault(bell.member, set()).add(bell.group_key)
+        text, links = render.bell_html(bell), self._links(thread)
+        if message_ref is not None:
+            shown_chat, message_id = _message(message_ref)
+            try:
+                await self._calls.edit(shown_chat, message_id, text, keyboard=links)
+                self.bell_messages[bell.group_key] = message_ref
+                return message_ref
+            except failures.MessageGone:
+                pass  # the human deleted it: ring anew
+        sent = await self._calls.send(chat_id, text, keyboard=links)
+        ref = to_message_ref(sent.chat.id, sent.message_id)
+        self.bell_messages[bell.group_key] = ref
+        return ref
+
+    async def _link_bells(self, member: str) -> None:
+        """Bells rung before the member's thread existed now get their link."""
+        for group in sorted(self._unlinked.pop(member, ())):
+            async with self._bell_locks.setdefault(group, asyncio.Lock()):
+                bell, ref = self._last_bells.get(group), self.bell_messages.get(group)
+                if bell is None or ref is None:
+                    continue
+                try:
+                    await self._show_bell(_message(ref)[0], bell, ref)
+                except TransportError as error:
+                    log.warning(
+                        "telegram: linking %s's bell to its topic failed: %s", member, error
+                    )
+
+    async def show_roster(self, roster: Sequence[RosterEntry]) -> None:
+        chats = []
+        if self.context is not None:
+            chats = [
+                int(u) for u in await self.context.owner_ids(self.name) if u.lstrip("-").isdigit()
+            ]
+        for chat_id in dict.fromkeys(chats):
+            await self._show_status(chat_id, render.roster_html(roster))
+
+    async def _show_status(self, chat_id: int, text: str) -> None:
+        """Edit the pinned status message in place; post and pin it when there is none."""
+        message_id = self._status.get(chat_id) or await self._find_status(chat_id)
+        if message_id is not None:
+            try:
+                await self._calls.edit(chat_id, message_id, text)
+                self._status[chat_id] = message_id
+                return
+            except failures.MessageGone:
+                pass
+        sent = await self._calls.send(chat_id, text, silent=True)
+        self._status[chat_id] = sent.message_id
+        try:
+            await self._calls.bot.pin_chat_message(
+                chat_id, sent.message_id, disable_notification=True
+            )
+        except TelegramError as error:
+            log.warning("telegram: pinning the status message in %s failed: %s", chat_id, error)
+
+    async def _find_status(self, chat_id: int) -> int | None:
+        """After a restart: the status message pinned before, if it is still the pinned one."""
+        if chat_id in self._status_looked_up:
+            return None
+        self._status_looked_up.add(chat_id)
+        try:
+            pinned = (await self._calls.bot.get_chat(chat_id)).pinned_message
+        except TelegramError as error:
+            log.info("telegram: reading chat %s failed (%s); posting a new status", chat_id, error)
+            return None
+        if not isinstance(pinned, Message) or pinned.from_user is None:
+            return None
+        ours = pinned.from_user.id == self._calls.bot.id
+        first_line = plain_text((pinned.text or "").split("\n", 1)[0])
+        return pinned.message_id if ours and first_line == render.STATUS_TITLE else None
+
+    # updates --------------------------------------------------------------------------------
+    async def _pushed(self, update_json: dict[str, Any]) -> bool:
+        """A webhook push with the right secret: handled before it is acknowledged."""
+        app = self._app
+        if app is None:
+            return False
+        update = Update.de_json(update_json, app.bot)
+        async with self._in_order:  # one at a time, in arrival order, as when polling
+            await app.process_update(update)
+        return True
+
+    async def _refused(self, code: str, client: str | None, unrecorded: int) -> None:
+        log.warning(
+            "telegram: refused a webhook push from %s (%s; %d more since the last record)",
+            client,
+            code,
+            unrecorded,
+        )
+        if self.context is not None:
+            await self.context.audit_refusal(
+                self.name, code, actor=client, unrecorded_since=unrecorded
+            )
+
+    # plumbing -------------------------------------------------------------------------------
+    def _thread(self, ref: str) -> Thread:
+        try:
+            return parse_thread(ref)
+        except ValueError as error:
+            raise PermanentTransportError(str(error), code="bad_thread_ref") from None
+
+    def _text(self, ref: str, where: Thread, message: OutboundMessage) -> str:
+        name = self._names.get(ref)
+        header = (
+            render.chain_header(name or where.slug, where.slug)
+            if isinstance(where, ReplyThread)
+            else None
+        )
+        return render.message_html(message, header=header, member_name=name)
+
+    def _links(self, thread: str | None) -> render.Keyboard:
+        """A button opening the member's topic, where Telegram has links (supergroups)."""
+        where = parse_thread(thread) if thread is not None else None
+        if not isinstance(where, TopicThread):
+            return render.Keyboard()
+        url = render.topic_link(where.chat_id, where.topic_id)
+        if url is None:
+            return render.Keyboard()
+        name = self._names.get(str(where))
+        return render.Keyboard(links=((f"Open {name}'s topic" if name else "Open the topic", url),))
+
+
+async def _close(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """PTB's order: stop fetching updates, then the application, then the bot's HTTP."""
+    if app.updater is not None and app.updater.running:
+        await app.updater.stop()
+    if app.running:
+        await app.stop()
+    await app.shutdown()
+    await app.bot.shutdown()  # after a failed start the app was never up, but its HTTP was
+
+
+def _message(ref: str) -> tuple[int, int]:
+    try:
+        return parse_message_ref(ref)
+    except ValueError as error:
+        raise PermanentTransportError(str(error), code="bad_message_ref") from None
+
+
+def _remember(seen: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+    seen[key] = value
+    seen.move_to_end(key)
+    while len(seen) > _REMEMBERED:
+        seen.popitem(last=False)

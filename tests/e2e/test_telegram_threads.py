@@ -1,0 +1,151 @@
+"""Where a member's thread lives on Telegram, and what happens when a topic goes away."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from crewline.config import Config
+from crewline.testing import FakeClock
+from crewline.transports.telegram.refs import ReplyThread, TopicThread, parse_message_ref
+from tests.fakes.telegram import ApiError, FakeChat
+from tests.harnesses.telegram import telegram_crew
+
+
+async def test_private_topics_give_each_member_a_topic_in_the_owners_chat(
+    config: Config, clock: FakeClock
+) -> None:
+    """With topics enabled for the bot, each member gets a topic named after it."""
+    async with telegram_crew(config, clock) as (harness, crew):
+        fake = harness.fake
+        radar = await crew.add_member("radar", "Radar")
+        probe = await crew.add_member("probe", "Probe")
+        await crew.escalate(radar, message="Ship?", options=["yes"])
+        await crew.escalate(probe, message="Probe here", options=["ok"])
+        await harness.wait_until(lambda: bool(harness.cards("radar") and harness.cards("probe")))
+        topics = fake.chat(fake.owner).topics
+        assert sorted(t.name for t in topics.values()) == ["Probe", "Radar"]
+        radar_thread = harness.thread("radar")
+        assert isinstance(radar_thread, TopicThread)
+        assert radar_thread.chat_id == fake.owner.id
+        assert topics[radar_thread.topic_id].name == "Radar"
+        assert harness.messages("radar")[0].text.startswith("Ship?")
+
+
+async def test_forum_mode_puts_topics_in_the_supergroup_and_the_bell_in_the_owners_chat(
+    config: Config, clock: FakeClock
+) -> None:
+    """Without private topics, member topics go to the forum; bell and status stay private."""
+    async with telegram_crew(config, clock, has_topics_enabled=False, forum=True) as (
+        harness,
+        crew,
+    ):
+        fake = harness.fake
+        assert fake.forum is not None
+        key = await crew.add_member("radar", "Radar")
+        await crew.escalate(key, message="Ship?", options=["yes"], goal="release")
+        await harness.wait_until(lambda: bool(harness.cards("radar") and harness.bells()))
+        thread = harness.thread("radar")
+        assert isinstance(thread, TopicThread) and thread.chat_id == fake.forum.id
+        assert [t.name for t in fake.chat(fake.forum).topics.values()] == ["Radar"]
+        bell = next(m for m in fake.messages(fake.owner) if "Radar needs you</b>" in (m.text or ""))
+        link = f"https://t.me/c/{str(-fake.forum.id)[3:]}/{thread.topic_id}"
+        await harness.wait_until(lambda: bell.buttons != [])
+        assert bell.buttons == [{"text": "Open Radar's topic", "url": link}]
+        await harness.wait_until(lambda: fake.chat(fake.owner).pinned_message_id is not None)
+        pinned = fake.message(fake.owner, fake.chat(fake.owner).pinned_message_id or 0)
+        assert "Radar</b>: needs you, 1 open" in (pinned.text or "")
+        card = harness.cards("radar")[0]
+        await harness.press("radar", card, 0)
+        event = await crew.wait_for_event(key, "escalation_answered")
+        assert event["body"]["answer"] == "yes"
+
+
+async def test_reply_chains_head_each_message_with_the_members_name(
+    config: Config, clock: FakeClock
+) -> None:
+    """Without any topics, a member's messages are headed '<name> · #slug' and chained."""
+    async with telegram_crew(config, clock, has_topics_enabled=False) as (harness, crew):
+        fake = harness.fake
+        key = await crew.add_member("api-fix", "API Fix")
+        for n in range(2):
+            await crew.call(key, "POST", "/api/session/messages", json={"text": f"row {n}"})
+        await crew.escalate(key, message="Merge?", options=["yes", "no"])
+        await harness.wait_until(lambda: len(harness.messages("api-fix")) == 3)
+        assert isinstance(harness.thread("api-fix"), ReplyThread)
+        sent = [m for m in fake.messages(fake.owner) if "#api_fix" in (m.text or "")]
+        assert [(m.text or "").split("\n")[0] for m in sent] == ["<b>API Fix</b> · #api_fix"] * 3
+        assert [m.reply_to_message_id for m in sent] == [
+            None,
+            sent[0].message_id,
+            sent[1].message_id,
+        ]
+        await harness.say("api-fix", "no")
+        event = await crew.wait_for_event(key, "escalation_answered")
+        assert event["body"]["answer"] == "no"
+
+
+async def test_a_closed_topic_is_replaced_by_a_new_one_and_replies_follow(
+    config: Config, clock: FakeClock
+) -> None:
+    """'message thread not found' on a gone topic: the member gets a new topic, no loss."""
+    async with telegram_crew(config, clock) as (harness, crew):
+        fake = harness.fake
+        key = await crew.add_member("radar", "Radar")
+        await crew.call(key, "POST", "/api/session/messages", json={"text": "before"})
+        await harness.wait_until(lambda: len(harness.messages("radar")) == 1)
+        first = harness.thread("radar")
+        assert isinstance(first, TopicThread)
+        fake.close_topic(fake.owner, first.topic_id)
+        await crew.escalate(key, message="Still there?", options=["yes"])
+        await harness.wait_until(lambda: len(harness.cards("radar")) == 1)
+        second = harness.thread("radar")
+        assert isinstance(second, TopicThread) and second.topic_id != first.topic_id
+        refused = [c for c in fake.calls_to("sendMessage") if c.status == 400]
+        assert [c.response["description"] for c in refused if c.response] == [
+            "Bad Request: message thread not found"
+        ]
+        assert await crew.crewline.store.thread_ref("radar", "telegram") == str(second)
+        await harness.say("radar", "yes")
+        event = await crew.wait_for_event(key, "escalation_answered")
+        assert event["body"]["answer"] == "yes"
+
+
+async def test_topics_that_fail_at_once_fall_back_to_a_reply_chain(
+    config: Config, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh topic that cannot take a message (Bot API 10.0 rollout) means reply chains."""
+    async with telegram_crew(config, clock) as (harness, crew):
+        fake = harness.fake
+        check_thread = fake._check_thread
+
+        def private_topics_fail(chat: FakeChat, params: dict[str, Any]) -> int | None:
+            if chat.type == "private" and params.get("message_thread_id") is not None:
+                raise ApiError(400, "Bad Request: message thread not found")
+            return check_thread(chat, params)
+
+        monkeypatch.setattr(fake, "_check_thread", private_topics_fail)
+        key = await crew.add_member("radar", "Radar")
+        await crew.call(key, "POST", "/api/session/messages", json={"text": "hello"})
+        await harness.wait_until(lambda: isinstance(harness.thread("radar"), ReplyThread))
+        await harness.wait_until(lambda: len(harness.messages("radar")) == 1)
+        assert len(fake.calls_to("createForumTopic")) == 1  # tried once, then never again
+        refused = [c for c in fake.calls_to("sendMessage") if c.status == 400]
+        created = fake.calls_to("createForumTopic")[0].response or {}
+        topic = created["result"]["message_thread_id"]
+        assert [c.params.get("message_thread_id") for c in refused] == [topic]
+        shown = harness.messages("radar")[0]
+        stored = fake.message(*parse_message_ref(shown.ref))
+        assert (stored.message_thread_id, (stored.text or "").split("\n")[0]) == (
+            None,
+            "<b>Radar</b> · #radar",
+        )
+        await harness.say("radar", "hi back")
+        event = await crew.wait_for_event(key, "human_message")
+        assert event["body"]["text"] == "hi back"
+        probe = await crew.add_member("probe", "Probe")
+        await crew.call(probe, "POST", "/api/session/messages", json={"text": "me too"})
+        await harness.wait_until(lambda: len(harness.messages("probe")) == 1)
+        assert isinstance(harness.thread("probe"), ReplyThread)
+        assert len(fake.calls_to("createForumTopic")) == 1
