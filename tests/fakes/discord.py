@@ -7,7 +7,6 @@ documentation; `point_discord_py_at` is the only place that knows discord.py's i
 """
 
 # Every wait helper takes its own bounded `timeout`, so tests never need a fixed sleep.
-# ruff: noqa: ASYNC109
 
 from __future__ import annotations
 

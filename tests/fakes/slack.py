@@ -332,7 +332,7 @@ class FakeSlack:
         self,
         predicate: Callable[[], bool],
         *,
-        timeout: float = 5.0,  # noqa: ASYNC109
+        timeout: float = 5.0,
         what: str = "a condition",
     ) -> None:
         """Return once ``predicate()`` holds, re-checked whenever the fake records something.
@@ -350,7 +350,7 @@ class FakeSlack:
         method: str,
         *,
         count: int = 1,
-        timeout: float = 5.0,  # noqa: ASYNC109
+        timeout: float = 5.0,
     ) -> list[ApiCall]:
         """Return the calls to ``method`` once there are at least ``count`` of them."""
         await self.wait_until(
@@ -360,14 +360,14 @@ class FakeSlack:
         )
         return self.calls_to(method)
 
-    async def wait_for_ack(self, envelope_id: str, *, timeout: float = 5.0) -> SocketAck:  # noqa: ASYNC109
+    async def wait_for_ack(self, envelope_id: str, *, timeout: float = 5.0) -> SocketAck:
         """Return the Socket Mode client's ack of ``envelope_id`` once it arrives."""
         await self.wait_until(
             lambda: envelope_id in self.socket_acks, timeout=timeout, what=f"ack of {envelope_id}"
         )
         return self.socket_acks[envelope_id]
 
-    async def wait_for_socket(self, *, connections: int = 1, timeout: float = 5.0) -> None:  # noqa: ASYNC109
+    async def wait_for_socket(self, *, connections: int = 1, timeout: float = 5.0) -> None:
         """Return once ``connections`` sockets have connected in total and one is open."""
         await self.wait_until(
             lambda: self.socket_connection_count >= connections and bool(self._open_sockets()),
@@ -379,7 +379,7 @@ class FakeSlack:
         self,
         *,
         count: int = 1,
-        timeout: float = 5.0,  # noqa: ASYNC109
+        timeout: float = 5.0,
     ) -> list[ResponseUrlPost]:
         """Return the response_url posts once there are at least ``count`` of them."""
         await self.wait_until(

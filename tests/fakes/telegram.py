@@ -653,7 +653,7 @@ class FakeTelegram:
         self,
         predicate: Callable[[], bool],
         *,
-        timeout: float = 5.0,  # noqa: ASYNC109 - a bounded wait is these helpers' purpose
+        timeout: float = 5.0,
     ) -> None:
         """Waits until ``predicate()`` holds; re-checked whenever the fake's state changes."""
         loop = asyncio.get_running_loop()
@@ -672,7 +672,7 @@ class FakeTelegram:
         *,
         predicate: Callable[[Call], bool] | None = None,
         count: int = 1,
-        timeout: float = 5.0,  # noqa: ASYNC109 - bounded wait, see wait_for
+        timeout: float = 5.0,
     ) -> Call:
         """Waits for the ``count``-th answered call of ``method`` matching ``predicate``."""
 
@@ -691,7 +691,7 @@ class FakeTelegram:
         chat: ChatRef,
         *,
         predicate: Callable[[StoredMessage], bool] | None = None,
-        timeout: float = 5.0,  # noqa: ASYNC109 - bounded wait, see wait_for
+        timeout: float = 5.0,
     ) -> StoredMessage:
         """Waits for a (non-deleted) bot message in the chat matching ``predicate``."""
 
@@ -710,7 +710,7 @@ class FakeTelegram:
         self,
         update_id: int,
         *,
-        timeout: float = 5.0,  # noqa: ASYNC109 - bounded wait, see wait_for
+        timeout: float = 5.0,
     ) -> None:
         """Waits until the bot confirmed the update."""
         await self.wait_for(lambda: self.is_confirmed(update_id), timeout=timeout)
