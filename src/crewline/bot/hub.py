@@ -360,7 +360,9 @@ class Hub:
         except Unavailable:
             log.error("the escalation index cannot be read; rebuilding it from the transcript")
             await self.store.rebuild_index_table()
-        reports = [await self.reconcile(m.slug) for m in await self.store.members()]
+        # Members reconcile on their own actors at once; the store commits them in batches.
+        members = await self.store.members()
+        reports = list(await asyncio.gather(*[self.reconcile(m.slug) for m in members]))
         for report in reports:
             if report.changed:
                 log.info("reconciled %s: %s", report.member, report)

@@ -18,9 +18,9 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from crewline.errors import PermanentTransportError, RateLimited, ThreadGone
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry
@@ -30,6 +30,7 @@ from crewline.transports.base import Transport
 __all__ = ["OutboxDispatcher", "Renderer"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MAX_BACKOFF = 300.0
 # Ops that show an object's current state: later entries for one object are redundant
@@ -70,6 +71,7 @@ class OutboxDispatcher:
         self._progress = asyncio.Condition()
         self._lanes: dict[str, asyncio.Task[None]] = {}
         self._lane_ready_at: dict[str, float] = {}
+        self._called_at: dict[str, float] = {}
         self._global_ready_at = 0.0
         self._slots = asyncio.Semaphore(max(1, transport.limits.concurrency))
         self._task: asyncio.Task[None] | None = None
@@ -176,7 +178,8 @@ class OutboxDispatcher:
             await self._retry(entry, at=self.clock() + delay, reason=str(error))
         else:
             self.sent += 1
-            self._lane_ready_at[entry.lane] = started + self.transport.limits.per_thread_interval
+            called_at = self._called_at.pop(entry.lane, started)
+            self._lane_ready_at[entry.lane] = called_at + self.transport.limits.per_thread_interval
             await self._settle(entry, recorded, covered_through=covered_through)
 
     async def _settle(
@@ -212,14 +215,16 @@ class OutboxDispatcher:
     async def _deliver(self, entry: OutboxEntry) -> PlatformMessage | None:
         name = self.transport.name
         if entry.op == "roster":
-            await self.transport.show_roster(await self.renderer.roster())
+            await self._call(entry, self.transport.show_roster(await self.renderer.roster()))
             return None
         shown = await self.store.platform_message(name, entry.object_key)
         if entry.op == "ring":
             bell = await self.renderer.bell(entry.object_key)
             if bell is None:
                 return None
-            ref = await self.transport.ring(bell, message_ref=shown.message_ref if shown else None)
+            ref = await self._call(
+                entry, self.transport.ring(bell, message_ref=shown.message_ref if shown else None)
+            )
             return PlatformMessage(
                 transport=name,
                 object_key=entry.object_key,
@@ -235,15 +240,21 @@ class OutboxDispatcher:
             member, message = rendered
             thread = await self._thread(member)
             try:
-                ref = await self.transport.post(
-                    thread, message, key=entry.object_key, retry=entry.attempts > 0
+                ref = await self._call(
+                    entry,
+                    self.transport.post(
+                        thread, message, key=entry.object_key, retry=entry.attempts > 0
+                    ),
                 )
             except ThreadGone:
                 # The platform lost the thread (a deleted topic): the transport opens the
                 # member's thread again where it now can, and the message goes there.
                 thread = await self._thread(member, reopen=True)
-                ref = await self.transport.post(
-                    thread, message, key=entry.object_key, retry=entry.attempts > 0
+                ref = await self._call(
+                    entry,
+                    self.transport.post(
+                        thread, message, key=entry.object_key, retry=entry.attempts > 0
+                    ),
                 )
             return PlatformMessage(
                 transport=name, object_key=entry.object_key, thread_ref=thread, message_ref=ref
@@ -253,7 +264,9 @@ class OutboxDispatcher:
                 return None  # never shown (its post was buried): nothing to redraw
             rendered = await self.renderer.message(entry.object_key)
             if rendered is not None:
-                await self.transport.update(shown.thread_ref, shown.message_ref, rendered[1])
+                await self._call(
+                    entry, self.transport.update(shown.thread_ref, shown.message_ref, rendered[1])
+                )
             return None
         if entry.op == "rewound":
             refs = [
@@ -263,9 +276,15 @@ class OutboxDispatcher:
             ]
             if refs:
                 thread = await self.store.thread_ref(entry.lane, name) or ""
-                await self.transport.mark_rewound(thread, refs)
+                await self._call(entry, self.transport.mark_rewound(thread, refs))
             return None
         raise PermanentTransportError(f"unknown outbox op {entry.op!r}", code="unknown_op")
+
+    async def _call(self, entry: OutboxEntry, call: Awaitable[T]) -> T:
+        """Make one platform call, noting when it started: the lane's next call is paced
+        from here, not from before the reads and rendering that preceded it."""
+        self._called_at[entry.lane] = self.clock()
+        return await call
 
     async def _thread(self, member: Member, *, reopen: bool = False) -> str:
         name = self.transport.name
