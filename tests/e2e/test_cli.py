@@ -95,7 +95,7 @@ def test_doctor_checks_and_reconciles(tmp_path: Path) -> None:
         data_dir=tmp_path,
     )
     report = run("doctor", "--reconcile", data_dir=tmp_path)
-    assert "ok  database schema at version 1 (latest 1)" in report.stdout
+    assert "ok  database schema at version 2 (latest 2)" in report.stdout
     assert "ok  escalation index readable" in report.stdout
     assert "reconciled radar" in report.stdout
 

@@ -220,6 +220,7 @@ def record_escalation(
         text=valid.message,
         now=ch.now,
         row_id=row_id,
+        record=escalation_id,
         meta=_card_meta(escalation_id, caller, valid),
     )
     escalation = Escalation(
@@ -333,6 +334,7 @@ def close_window(ch: Change, member: Member, escalation_id: str) -> Escalation |
         author="crewline",
         text=f"window closed: {state.value}",
         now=ch.now,
+        record=record.id,
         meta={"silent": True, "window_closed": record.id, "state": state.value},
     )
     _announce_settled(ch, member, closed)
@@ -364,6 +366,7 @@ def confirm_default(ch: Change, member: Member, record: Escalation, caller: Sess
         author="crewline",
         text="default applied",
         now=ch.now,
+        record=record.id,
         meta={"silent": True, "default_applied": record.id, "by": caller.id},
     )
     ch.show(member, "update", f"row:{record.row_id}")

@@ -355,7 +355,13 @@ class _NotYours(Exception):
 
 
 def _human_row(
-    ch: Change, member: Member, event: HumanEvent, *, text: str, meta: dict[str, object]
+    ch: Change,
+    member: Member,
+    event: HumanEvent,
+    *,
+    text: str,
+    meta: dict[str, object],
+    record: str | None = None,
 ) -> Row:
     row = ch.tx.append_row(
         conversation=member.slug,
@@ -364,6 +370,7 @@ def _human_row(
         text=text,
         now=ch.now,
         meta={**meta, "transport": event.transport},
+        record=record,
     )
     message_ref = getattr(event, "message_ref", None)
     if message_ref and event.thread:
@@ -385,6 +392,7 @@ def _answer(ch: Change, member: Member, event: HumanEvent, decision: Answer) -> 
         member,
         event,
         text=decision.text,
+        record=decision.escalation.id,
         meta={
             "escalation_id": decision.escalation.id,
             "choice": decision.choice,

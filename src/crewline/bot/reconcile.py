@@ -50,7 +50,7 @@ def reconcile_member(
     ch: Change, member: Member, *, grace: timedelta = DEFAULT_GRACE
 ) -> ReconcileReport:
     report = ReconcileReport(member=member.slug)
-    rows = ch.tx.live_rows(member.slug)
+    rows = ch.tx.record_rows(member.slug)
     records = {e.id: e for e in ch.tx.escalations(member.slug)}
 
     # What the transcript says about each record: its card, and its settling row.
@@ -86,8 +86,9 @@ def reconcile_member(
     for escalation_id, truth in derived.items():
         record = records.get(escalation_id)
         if record is None:
+            # Rebuilt from its card row: the platforms already show this state (or have its
+            # redraw waiting in the outbox), so nothing is redrawn.
             ch.tx.put_escalation(truth)
-            ch.show(member, "update", f"row:{truth.row_id}")
             ch.arm(truth)
             report.rebuilt.append(escalation_id)
         elif record.state is EscalationState.RETRACTED:

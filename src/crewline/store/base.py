@@ -115,8 +115,12 @@ class Tx(ABC):
         meta: Mapping[str, Any],
         now: datetime,
         row_id: str | None = None,
+        record: str | None = None,
     ) -> Row:
-        """Append a row at the end of the conversation's live generation."""
+        """Append a row at the end of the conversation's live generation.
+
+        ``record`` names the escalation the row concerns (its card, its answer, its closing),
+        which ``record_rows`` finds without reading the rest of the transcript."""
 
     @abstractmethod
     def row(self, row_id: str) -> Row | None: ...
@@ -124,6 +128,10 @@ class Tx(ABC):
     @abstractmethod
     def live_rows(self, conversation: str) -> list[Row]:
         """The conversation's rows that no rewind removed, in order."""
+
+    @abstractmethod
+    def record_rows(self, conversation: str) -> list[Row]:
+        """The live rows of the conversation that name a record, in order."""
 
     @abstractmethod
     def truncate_conversation(self, conversation: str, *, keep_through: str) -> int:

@@ -168,6 +168,7 @@ class SqliteTx(Tx):
         meta: Mapping[str, Any],
         now: datetime,
         row_id: str | None = None,
+        record: str | None = None,
     ) -> Row:
         generation, seq = self._conversation(conversation)
         row = Row(
@@ -182,7 +183,7 @@ class SqliteTx(Tx):
             created_at=now,
         )
         self._conn.execute(
-            f"INSERT INTO rows ({codec.ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO rows ({codec.ROW_COLUMNS}, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 row.id,
                 conversation,
@@ -193,6 +194,7 @@ class SqliteTx(Tx):
                 text,
                 codec.dumps(row.meta),
                 codec.epoch(now),
+                record,
             ),
         )
         self._conn.execute(
@@ -212,6 +214,16 @@ class SqliteTx(Tx):
             for r in self._all(
                 f"SELECT {codec.ROW_COLUMNS} FROM rows"
                 " WHERE conversation = ? AND rewound_in IS NULL ORDER BY seq",
+                (conversation,),
+            )
+        ]
+
+    def record_rows(self, conversation: str) -> list[Row]:
+        return [
+            codec.row_from(r)
+            for r in self._all(
+                f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE conversation = ?"
+                " AND record IS NOT NULL AND rewound_in IS NULL ORDER BY seq",
                 (conversation,),
             )
         ]
