@@ -1,0 +1,145 @@
+"""API: escalations per second over HTTP with 50 concurrent agents, against ``/healthz``.
+
+Subject: 50 agents, each a member's own session on one keep-alive connection, POST
+``/api/session-control/escalate`` (a message and two options) back to back; every call is
+the whole verb — authentication, validation, the member's actor, the durable transaction —
+and the cards go out through the memory transport's outbox while the load runs.
+
+Baseline (same run, same server, same client process and concurrency): ``GET /healthz``,
+which passes through the same uvicorn + FastAPI stack and does no work, measured right
+before and right after the escalations (after the outbox drained) and averaged. The load
+comes from a separate process (``bench.loadgen``) so the client does not share the
+server's core.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from bench.common import Options, Target, figure, parse_options, percentile, scratch, write_result
+from bench.serving import add_members, helper_process, serving
+from crewline.bot.escalations import MAX_PENDING
+
+NAME = "api_escalate"
+AGENTS = 50
+ESCALATE = "/api/session-control/escalate"
+BODY = {
+    "message": "Merge the dependency bump? CI is green on all 3 targets.",
+    "options": ["yes", "no"],
+}
+
+
+def _rate(load: dict[str, Any], expected_status: int = 200) -> tuple[float, float, float]:
+    ok = int(load["statuses"].get(str(expected_status), 0))
+    if ok != load["requests"]:
+        raise RuntimeError(f"not every request answered {expected_status}: {load['statuses']}")
+    latencies = load["latencies"]
+    return ok / load["elapsed"], percentile(latencies, 50), percentile(latencies, 99)
+
+
+async def one_run(options: Options, per_agent: int, health_per_agent: int) -> dict[str, float]:
+    keys_each = -(-per_agent // MAX_PENDING)
+    with scratch(options, "api") as directory:
+        async with serving(directory) as crewline:
+            created = await add_members(
+                crewline.store, AGENTS * keys_each, prefix="agent", transports=["memory"]
+            )
+            keys = [made.key for made in created]
+            health_spec = {
+                "url": crewline.url,
+                "method": "GET",
+                "path": "/healthz",
+                "workers": [{"count": health_per_agent} for _ in range(AGENTS)],
+            }
+            escalate_spec = {
+                "url": crewline.url,
+                "method": "POST",
+                "path": ESCALATE,
+                "body": BODY,
+                "per_key": MAX_PENDING,
+                "workers": [
+                    {"keys": keys[n * keys_each : (n + 1) * keys_each], "count": per_agent}
+                    for n in range(AGENTS)
+                ],
+            }
+            before = _rate(await helper_process("loadgen", health_spec, timeout=300))
+            subject = _rate(await helper_process("loadgen", escalate_spec, timeout=600))
+            await crewline.outboxes["memory"].wait_idle(timeout=300)
+            after = _rate(await helper_process("loadgen", health_spec, timeout=300))
+    return {
+        "escalations_per_s": subject[0],
+        "escalate_p50": subject[1],
+        "escalate_p99": subject[2],
+        "healthz_per_s": (before[0] + after[0]) / 2,
+        "healthz_p50": (before[1] + after[1]) / 2,
+        "healthz_p99": (before[2] + after[2]) / 2,
+    }
+
+
+async def main(options: Options) -> None:
+    started = time.perf_counter()
+    per_agent = options.size(30, 100)
+    health_per_agent = options.size(40, 200)
+    runs = [await one_run(options, per_agent, health_per_agent) for _ in range(options.runs)]
+
+    def col(key: str, scale: float = 1.0) -> list[float]:
+        return [r[key] * scale for r in runs]
+
+    figures = [
+        figure(
+            "escalations_per_s",
+            f"escalations/s over HTTP, {AGENTS} concurrent agents",
+            "req/s",
+            col("escalations_per_s"),
+            higher_is_better=True,
+            baseline=col("healthz_per_s"),
+            baseline_label=f"GET /healthz/s, same server, {AGENTS} concurrent clients",
+            target=Target(kind="ratio_at_least", value=0.5),
+        ),
+        figure(
+            "escalate_p50_ms",
+            "escalate latency p50",
+            "ms",
+            col("escalate_p50", 1000),
+            higher_is_better=False,
+            baseline=col("healthz_p50", 1000),
+            baseline_label="GET /healthz latency p50, same load",
+        ),
+        figure(
+            "escalate_p99_ms",
+            "escalate latency p99",
+            "ms",
+            col("escalate_p99", 1000),
+            higher_is_better=False,
+            baseline=col("healthz_p99", 1000),
+            baseline_label="GET /healthz latency p99, same load",
+        ),
+    ]
+    write_result(
+        options,
+        title="API: HTTP escalations/s vs the same server's /healthz",
+        sizes={
+            "agents": AGENTS,
+            "escalations_per_agent": per_agent,
+            "escalations": AGENTS * per_agent,
+            "healthz_requests_each_side": AGENTS * health_per_agent,
+        },
+        baseline=(
+            "GET /healthz on the same server, same client process, same 50 keep-alive"
+            " connections, right before and right after the escalations (outbox drained),"
+            " averaged."
+        ),
+        figures=figures,
+        started=started,
+        notes=[
+            "Server and load generator are separate processes on the same 2 cores; latency is"
+            " measured in the client, per request, closed loop (each agent sends its next"
+            " request when the previous one answered).",
+        ],
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse_options(NAME, runs_quick=3, runs_full=5)))

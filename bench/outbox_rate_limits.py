@@ -1,0 +1,167 @@
+"""Outbox under platform rate limits: 1,000 cards into 100 threads, 1 call per interval.
+
+Setup: 100 members bound to a fake platform (``bench.paced_fake``) that allows one
+message call per thread per ``interval`` and answers sooner calls with a 429
+(``RateLimited(retry_after)``); each member raises 10 escalations through the Hub while
+the dispatcher is stopped, so 1,000 cards wait in the outbox. Then the transport's real
+``OutboxDispatcher`` starts; the time runs until the platform has accepted the last card.
+
+Theoretical minimum: 10 cards per thread need 9 intervals after the first (all threads in
+parallel). Figures: total time, its ratio to that minimum (target ≤ 1.1x), 429s, losses
+(cards never posted; must be 0) and duplicates. The interval is scaled down from a
+platform's 1 s so the benchmark is quick; the run with the full-size settings uses 1 s.
+
+Three settings, each in every run: ``advertised`` (the transport's limits tell the outbox
+the interval, as the platform transports do), ``learned`` (they do not: the outbox learns
+from each 429's Retry-After), and ``advertised+latency`` (each call also takes a tenth of
+the interval, as a platform's API round trip would, against the outbox's concurrency).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from bench.common import Options, Target, figure, parse_options, scratch, write_result
+from bench.paced_fake import PacedFakeTransport
+from bench.serving import add_members
+from crewline.bot import CoreRenderer, Hub
+from crewline.bot.escalations import EscalationRequest
+from crewline.store.sqlite import SqliteStore
+from crewline.transports import OutboxDispatcher
+
+NAME = "outbox_rate_limits"
+THREADS = 100
+CARDS = 1000
+SETTINGS = {
+    "advertised": {"advertise": True, "latency": 0.0},
+    "learned": {"advertise": False, "latency": 0.0},
+    "advertised+latency": {"advertise": True, "latency": 0.1},
+}
+
+
+async def one_run(options: Options, interval: float, setting: dict[str, Any]) -> dict[str, float]:
+    fake = PacedFakeTransport(
+        "paced",
+        interval=interval,
+        advertise=setting["advertise"],
+        latency=setting["latency"] * interval,
+    )
+    per_thread = CARDS // THREADS
+    with scratch(options, "outbox") as directory:
+        async with (
+            SqliteStore.in_directory(directory) as store,
+            Hub(store, transports=[fake.name]) as hub,
+        ):
+            created = await add_members(store, THREADS, prefix="t", transports=[fake.name])
+
+            async def raise_cards(session: Any) -> None:
+                for n in range(per_thread):
+                    await hub.escalate(
+                        session, EscalationRequest(message=f"Card {n}", options=("ok", "no"))
+                    )
+
+            await asyncio.gather(*[raise_cards(c.session) for c in created])
+            queued = await store.outbox_size(fake.name)
+            started = time.monotonic()
+            async with OutboxDispatcher(
+                store, fake, CoreRenderer(store), poll_interval=1.0
+            ) as outbox:
+                hub.on_outbox(lambda _: outbox.wake())
+                await outbox.wait_idle(timeout=120 + 30 * per_thread * interval)
+                drained = time.monotonic() - started
+            left = await store.outbox_size(fake.name)
+    if not fake.cards:
+        raise RuntimeError("the fake platform accepted no card")
+    total = max(fake.cards.values()) - started
+    minimum = (per_thread - 1) * interval
+    return {
+        "total_s": total,
+        "ratio_to_minimum": total / minimum,
+        "minimum_s": minimum,
+        "drained_s": drained,
+        "rate_limited": float(fake.rate_limited),
+        "lost": float(CARDS - len(fake.cards)),
+        "duplicates": float(fake.duplicates),
+        "outbox_left": float(left),
+        "queued": float(queued),
+    }
+
+
+async def main(options: Options) -> None:
+    started = time.perf_counter()
+    interval = 0.25 if options.quick else 1.0
+    results: dict[str, list[dict[str, float]]] = {name: [] for name in SETTINGS}
+    for _ in range(options.runs):
+        for name, setting in SETTINGS.items():
+            results[name].append(await one_run(options, interval, setting))
+    minimum = (CARDS // THREADS - 1) * interval
+    figures: list[dict[str, Any]] = []
+    for name, runs in results.items():
+
+        def col(key: str) -> list[float]:
+            return [r[key] for r in runs]  # noqa: B023 - used at once
+
+        figures += [
+            figure(
+                f"{name}.total_s",
+                f"{name}: time until the last card was accepted",
+                "s",
+                col("total_s"),
+                higher_is_better=False,
+                baseline=[minimum] * len(runs),
+                baseline_label=f"theoretical minimum: 9 intervals of {interval:g} s",
+                target=Target(kind="ratio_at_most", value=1.1),
+            ),
+            figure(
+                f"{name}.rate_limited",
+                f"{name}: 429 answers (RateLimited)",
+                "429s",
+                col("rate_limited"),
+                higher_is_better=False,
+            ),
+            figure(
+                f"{name}.lost",
+                f"{name}: cards lost (never posted)",
+                "cards",
+                col("lost"),
+                higher_is_better=False,
+                target=Target(kind="at_most", value=0.0),
+            ),
+            figure(
+                f"{name}.duplicates",
+                f"{name}: cards posted twice",
+                "cards",
+                col("duplicates"),
+                higher_is_better=False,
+                target=Target(kind="at_most", value=0.0),
+            ),
+        ]
+    write_result(
+        options,
+        title="Outbox under platform rate limits: 1,000 cards into 100 threads",
+        sizes={
+            "cards": CARDS,
+            "threads": THREADS,
+            "interval_s": interval,
+            "theoretical_minimum_s": minimum,
+            "settings": SETTINGS,
+        },
+        baseline=(
+            "The theoretical minimum: with one call per thread per interval, 10 cards in each"
+            " of 100 parallel threads need 9 intervals after the first."
+        ),
+        figures=figures,
+        started=started,
+        notes=[
+            "The fake answers at once unless the setting adds latency; bells and the roster"
+            " are not rate-limited by it, so only the cards' per-thread pacing is measured.",
+            "The clock starts when the dispatcher starts with all 1,000 cards (and their bell"
+            " and roster entries) already queued.",
+        ],
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse_options(NAME)))

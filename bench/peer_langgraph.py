@@ -1,0 +1,229 @@
+"""Peer, side by side: one decision round trip on LangGraph and on crewline.
+
+The workload, the same on both: an agent raises a decision (a question with two options);
+a human answers it; the agent resumes with the answer. ``agents`` agents do it
+concurrently, each ``decisions / agents`` times in a row. Both keep their state durably in
+SQLite in WAL mode with ``synchronous=FULL``, in one process, on the same disk.
+
+- LangGraph: a one-node graph whose node calls ``interrupt()``, compiled with
+  ``langgraph-checkpoint-sqlite``'s ``AsyncSqliteSaver`` (the async saver: the agents run
+  concurrently on one event loop). Raise: ``ainvoke(input)`` until it returns the
+  interrupt; answer and resume: ``ainvoke(Command(resume=answer))`` until the graph ends.
+- crewline (in-process, no HTTP — LangGraph has none either): ``Hub.escalate``; the card
+  goes out through the memory transport's outbox; the human presses its first button;
+  the agent reads ``escalation_answered`` with ``Hub.events`` (the call behind
+  ``GET /api/session/events``).
+
+crewline does more per decision (a transcript row, an index record, a card, a bell and
+the roster through the outbox, a button press judged with owner check and dedupe, an
+event stream); the figures say what that costs next to a checkpointer. The ratio is
+crewline / LangGraph, whichever way it goes. Needs the ``peer`` extra; without LangGraph
+the result file says so and holds no figure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import time
+from pathlib import Path
+from typing import Any, TypedDict
+
+from bench.common import Options, figure, parse_options, percentile, scratch, write_result
+from bench.serving import add_members, serving
+from crewline.bot.escalations import EscalationRequest
+from crewline.transports.memory import MemoryTransport
+
+NAME = "peer_langgraph"
+QUESTION = "Deploy the hotfix to production now?"
+OPTIONS = ("yes", "no")
+
+
+class DecisionState(TypedDict, total=False):
+    question: str
+    answer: str
+
+
+def _ask(state: DecisionState) -> DecisionState:
+    from langgraph.types import interrupt
+
+    answer = interrupt({"question": state["question"], "options": list(OPTIONS)})
+    return {"answer": str(answer)}
+
+
+async def langgraph_round(path: Path, *, agents: int, each: int) -> dict[str, Any]:
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.types import Command
+
+    latencies: list[float] = []
+    async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
+        graph = StateGraph(DecisionState)
+        graph.add_node("ask", _ask)
+        graph.add_edge(START, "ask")
+        graph.add_edge("ask", END)
+        app = graph.compile(checkpointer=saver)
+
+        async def agent(n: int) -> None:
+            for k in range(each):
+                config: Any = {"configurable": {"thread_id": f"agent-{n}-{k}"}}
+                started = time.perf_counter()
+                raised = await app.ainvoke({"question": QUESTION}, config)
+                assert "__interrupt__" in raised, "the graph did not stop at interrupt()"
+                done = await app.ainvoke(Command(resume=OPTIONS[0]), config)
+                assert done["answer"] == OPTIONS[0]
+                latencies.append(time.perf_counter() - started)
+
+        started = time.perf_counter()
+        await asyncio.gather(*[agent(n) for n in range(agents)])
+        elapsed = time.perf_counter() - started
+        pragma = list(await (await saver.conn.execute("PRAGMA synchronous")).fetchall())
+        journal = list(await (await saver.conn.execute("PRAGMA journal_mode")).fetchall())
+    return {
+        "per_s": len(latencies) / elapsed,
+        "p50": percentile(latencies, 50),
+        "p99": percentile(latencies, 99),
+        "sqlite": {"synchronous": pragma[0][0], "journal_mode": journal[0][0]},
+    }
+
+
+async def crewline_round(directory: Path, *, agents: int, each: int) -> dict[str, Any]:
+    transport = MemoryTransport("memory")
+    latencies: list[float] = []
+    async with serving(directory, transports=[transport]) as crewline:
+        hub = crewline.hub
+        created = await add_members(crewline.store, agents, prefix="agent", transports=["memory"])
+
+        async def human(row_id: str) -> None:
+            key = f"row:{row_id}"
+            await transport.wait_until(lambda: transport.message_for(key) is not None, timeout=60)
+            shown = transport.message_for(key)
+            assert shown is not None
+            await transport.press("alice", shown.ref, 0)
+
+        async def agent(session: Any) -> None:
+            cursor = 0
+            for _ in range(each):
+                started = time.perf_counter()
+                receipt = await hub.escalate(
+                    session, EscalationRequest(message=QUESTION, options=OPTIONS)
+                )
+                pressing = asyncio.create_task(human(receipt.escalation.row_id))
+                answered = False
+                while not answered:
+                    for event in await hub.events(session, after=cursor, wait=30):
+                        cursor = event.cursor
+                        answered = answered or (
+                            event.kind == "escalation_answered"
+                            and event.body["escalation_id"] == receipt.escalation.id
+                        )
+                latencies.append(time.perf_counter() - started)
+                await pressing
+
+        started = time.perf_counter()
+        await asyncio.gather(*[agent(c.session) for c in created])
+        elapsed = time.perf_counter() - started
+    return {
+        "per_s": len(latencies) / elapsed,
+        "p50": percentile(latencies, 50),
+        "p99": percentile(latencies, 99),
+    }
+
+
+def langgraph_version() -> str | None:
+    if importlib.util.find_spec("langgraph") is None:
+        return None
+    if importlib.util.find_spec("langgraph.checkpoint.sqlite") is None:
+        return None
+    from importlib.metadata import version
+
+    return f"langgraph {version('langgraph')}, langgraph-checkpoint-sqlite" + (
+        f" {version('langgraph-checkpoint-sqlite')}"
+    )
+
+
+async def main(options: Options) -> None:
+    started = time.perf_counter()
+    peer = langgraph_version()
+    shapes = [(1, options.size(40, 200)), (options.size(20, 50), options.size(200, 2000))]
+    sizes = {"workloads": [{"agents": a, "decisions": d} for a, d in shapes], "peer": peer}
+    if peer is None:
+        write_result(
+            options,
+            title="Peer: LangGraph interrupt/resume vs crewline",
+            sizes=sizes,
+            figures=[],
+            started=started,
+            skipped=(
+                "LangGraph is not installed: pip install 'crewline[peer]' (langgraph,"
+                " langgraph-checkpoint-sqlite) to measure it."
+            ),
+        )
+        return
+    figures: list[dict[str, Any]] = []
+    sqlite_settings: dict[str, Any] = {}
+    for agents, decisions in shapes:
+        each = decisions // agents
+        ours: list[dict[str, Any]] = []
+        theirs: list[dict[str, Any]] = []
+        for run in range(options.runs):
+            with scratch(options, "peer") as directory:
+                # Alternate who goes first, so a drift in the machine's load is shared.
+                if run % 2:
+                    ours.append(await crewline_round(directory / "cl", agents=agents, each=each))
+                theirs.append(await langgraph_round(directory / "lg.db", agents=agents, each=each))
+                if not run % 2:
+                    ours.append(await crewline_round(directory / "cl", agents=agents, each=each))
+        sqlite_settings = theirs[-1]["sqlite"]
+        label = f"{agents} agent{'s' if agents > 1 else ''}"
+        figures += [
+            figure(
+                f"agents{agents}.decisions_per_s",
+                f"crewline decisions/s, {label}",
+                "decisions/s",
+                [r["per_s"] for r in ours],
+                higher_is_better=True,
+                baseline=[r["per_s"] for r in theirs],
+                baseline_label=f"LangGraph interrupt/resume decisions/s, {label}",
+            ),
+            figure(
+                f"agents{agents}.p50_ms",
+                f"crewline decision round trip p50, {label}",
+                "ms",
+                [r["p50"] * 1000 for r in ours],
+                higher_is_better=False,
+                baseline=[r["p50"] * 1000 for r in theirs],
+                baseline_label=f"LangGraph round trip p50, {label}",
+            ),
+            figure(
+                f"agents{agents}.p99_ms",
+                f"crewline decision round trip p99, {label}",
+                "ms",
+                [r["p99"] * 1000 for r in ours],
+                higher_is_better=False,
+                baseline=[r["p99"] * 1000 for r in theirs],
+                baseline_label=f"LangGraph round trip p99, {label}",
+            ),
+        ]
+    write_result(
+        options,
+        title="Peer: LangGraph interrupt/resume vs crewline, side by side",
+        sizes={**sizes, "langgraph_sqlite": sqlite_settings},
+        baseline=(
+            f"{peer}: a one-node graph calling interrupt(), resumed with"
+            " Command(resume=...), on AsyncSqliteSaver (a file in the same directory, WAL;"
+            " its synchronous setting is recorded in sizes), same process, same run."
+        ),
+        figures=figures,
+        started=started,
+        notes=[
+            "Ratios are crewline / LangGraph: above 1 means crewline is faster for decisions/s"
+            " and slower for latencies.",
+            "crewline's round trip includes delivering the card to the human (the outbox) and"
+            " judging the press; LangGraph's human is the code that calls resume.",
+        ],
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse_options(NAME)))
