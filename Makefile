@@ -22,10 +22,14 @@ run: $(BIN)/.installed           ## crewline serve with the configured transport
 test: $(BIN)/.installed          ## format, lint, types and the whole test suite
 	PATH="$(abspath $(BIN)):$$PATH" scripts/check
 
-bench: $(BIN)/.installed         ## every benchmark at full size, then the report
+$(BIN)/.peer: $(BIN)/.installed   # LangGraph, for the side-by-side benchmark only
+	$(BIN)/python -m pip install --quiet -e '.[peer]'
+	touch $@
+
+bench: $(BIN)/.peer              ## every benchmark at full size, then the report
 	$(BIN)/python -m bench.run
 
-bench-quick: $(BIN)/.installed   ## every benchmark at --quick size, then the report
+bench-quick: $(BIN)/.peer        ## every benchmark at --quick size, then the report
 	$(BIN)/python -m bench.run --quick
 
 screenshot: $(BIN)/.installed    ## docs/img/inbox.png from a running demo
