@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from crewline.errors import ConfigError
 
-__all__ = ["CONFIG_NAME", "Config", "default_data_dir", "load_config"]
+__all__ = ["CONFIG_NAME", "Config", "default_data_dir", "load_config", "transport_values"]
 
 CONFIG_NAME = "crewline.toml"
 DEFAULT_PORT = 8765
@@ -128,3 +128,29 @@ def _port(value: object, key: str) -> int:
     if not 0 <= port <= 65535:
         raise ConfigError(f"{key} must be 0..65535, got {port}", key=key)
     return port
+
+
+def transport_values(
+    name: str,
+    section: Mapping[str, Any],
+    env: Mapping[str, str],
+    *,
+    variables: Mapping[str, str],
+    other_keys: Iterable[str] = (),
+) -> dict[str, str | None]:
+    """A transport's text settings, each from its environment variable (which wins) or its
+    ``[name]`` table; a table key the transport does not know is refused by name."""
+    known = {*variables, *other_keys}
+    unknown = sorted(set(section) - known)
+    if unknown:
+        raise ConfigError(
+            f"[{name}]: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})",
+            key=f"{name}.{unknown[0]}",
+        )
+    values: dict[str, str | None] = {}
+    for key, variable in variables.items():
+        value = env.get(variable) or section.get(key)
+        if isinstance(value, bool) or not isinstance(value, str | int | None):
+            raise ConfigError(f"[{name}] {key} must be a string", key=f"{name}.{key}")
+        values[key] = None if value is None or value == "" else str(value).strip()
+    return values

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from crewline.config import transport_values
 from crewline.errors import ConfigError
 
 __all__ = ["DEFAULT_API_URL", "DEFAULT_GATEWAY_URL", "DiscordSettings", "settings_from"]
@@ -27,7 +28,6 @@ _ENV = {
     "api_url": "DISCORD_API_URL",
     "gateway_url": "DISCORD_GATEWAY_URL",
 }
-_KEYS = frozenset(_ENV)
 _SNOWFLAKE_DIGITS = range(1, 21)
 
 
@@ -58,13 +58,7 @@ class DiscordSettings:
 
 def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> DiscordSettings:
     """Validate ``[discord]`` and the ``DISCORD_*`` variables into settings."""
-    unknown = sorted(set(section) - _KEYS)
-    if unknown:
-        raise ConfigError(
-            f"[discord]: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",
-            key=f"discord.{unknown[0]}",
-        )
-    values = {key: _text(section, env, key) for key in _ENV}
+    values = transport_values("discord", section, env, variables=_ENV)
     token = values["bot_token"]
     if not token:
         raise ConfigError(
@@ -84,15 +78,6 @@ def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> Discord
         api_url=_url(values["api_url"], "api_url", ("http", "https")),
         gateway_url=_url(values["gateway_url"], "gateway_url", ("ws", "wss")),
     )
-
-
-def _text(section: Mapping[str, Any], env: Mapping[str, str], key: str) -> str | None:
-    value = env.get(_ENV[key]) or section.get(key)
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise ConfigError(f"[discord] {key} must be a string", key=f"discord.{key}")
-    return str(value).strip()
 
 
 def _snowflake(value: str | None, key: str) -> int:

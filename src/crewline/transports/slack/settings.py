@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from crewline.config import transport_values
 from crewline.errors import ConfigError
 
 __all__ = ["DEFAULT_API_URL", "SlackSettings", "settings_from"]
@@ -26,7 +27,6 @@ _ENV = {
     "app_token": "SLACK_APP_TOKEN",
     "api_url": "SLACK_API_URL",
 }
-_KEYS = frozenset({*_ENV, "post_interval"})
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -53,13 +53,7 @@ class SlackSettings:
 
 def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> SlackSettings:
     """Validate ``[slack]`` and the ``SLACK_*`` variables into settings."""
-    unknown = sorted(set(section) - _KEYS)
-    if unknown:
-        raise ConfigError(
-            f"[slack]: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",
-            key=f"slack.{unknown[0]}",
-        )
-    values = {key: _text(section, env, key) for key in _ENV}
+    values = transport_values("slack", section, env, variables=_ENV, other_keys=("post_interval",))
     bot_token = values["bot_token"]
     if not bot_token:
         raise ConfigError(
@@ -90,15 +84,6 @@ def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> SlackSe
         api_url=_api_url(values["api_url"]),
         post_interval=_interval(section.get("post_interval")),
     )
-
-
-def _text(section: Mapping[str, Any], env: Mapping[str, str], key: str) -> str | None:
-    value = env.get(_ENV[key]) or section.get(key)
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str):
-        raise ConfigError(f"[slack] {key} must be a string", key=f"slack.{key}")
-    return value.strip()
 
 
 def _api_url(value: str | None) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from crewline.config import transport_values
 from crewline.errors import ConfigError
 
 __all__ = [
@@ -44,7 +45,6 @@ _ENV = {
     "forum_chat_id": "TELEGRAM_FORUM_CHAT_ID",
     "api_url": "TELEGRAM_API_URL",
 }
-_KEYS = frozenset({*_ENV, "threads", "poll_timeout", "per_chat_interval", "global_per_second"})
 _TOKEN = re.compile(r"\d+:[A-Za-z0-9_-]+")
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook accepts as secret_token
 
@@ -78,13 +78,13 @@ class TelegramSettings:
 
 def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> TelegramSettings:
     """Validate ``[telegram]`` and the ``TELEGRAM_*`` variables into settings."""
-    unknown = sorted(set(section) - _KEYS)
-    if unknown:
-        raise ConfigError(
-            f"[telegram]: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",
-            key=f"telegram.{unknown[0]}",
-        )
-    values = {key: _text(section, env, key) for key in _ENV}
+    values = transport_values(
+        "telegram",
+        section,
+        env,
+        variables=_ENV,
+        other_keys=("threads", "poll_timeout", "per_chat_interval", "global_per_second"),
+    )
     token = values["bot_token"]
     if not token:
         raise ConfigError(
@@ -146,15 +146,6 @@ def resolve_mode(
     if has_topics:
         return "private-topics"
     return "forum" if forum_chat_id is not None else "replies"
-
-
-def _text(section: Mapping[str, Any], env: Mapping[str, str], key: str) -> str | None:
-    value = env.get(_ENV[key]) or section.get(key)
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise ConfigError(f"[telegram] {key} must be a string", key=f"telegram.{key}")
-    return str(value).strip()
 
 
 def _url(value: str, key: str) -> str:
