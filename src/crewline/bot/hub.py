@@ -134,8 +134,6 @@ class Hub:
         member = await self.member(routing.member) if routing.member else None
 
         async def record() -> EscalationReceipt:
-            if member is not None:
-                await self.store.check_index()
             escalation, _ = await self.change(
                 lambda ch: escalations.record_escalation(
                     ch, caller=caller, member=member, routing=routing, valid=valid
