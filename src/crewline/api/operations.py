@@ -122,22 +122,21 @@ class Operations:
 
     # the roster and the index ---------------------------------------------------------------
     async def members(self, caller: Caller) -> dict[str, Any]:
-        entries = await roster(self.store)
-        visible = []
-        for entry in entries:
-            member = await self.store.member(entry.slug)
-            if member is None or not self._may_read(caller, member.slug, member.owner):
-                continue
-            visible.append(
+        members = {m.slug: m for m in await self.store.members()}
+        return {
+            "members": [
                 {
                     "slug": entry.slug,
                     "name": entry.name,
                     "needs_you": entry.needs_you,
                     "pending_escalations": entry.pending_escalations,
-                    "transports": list(member.transports),
+                    "transports": list(members[entry.slug].transports),
                 }
-            )
-        return {"members": visible}
+                for entry in await roster(self.store)
+                if entry.slug in members
+                and self._may_read(caller, entry.slug, members[entry.slug].owner)
+            ]
+        }
 
     async def conversation(self, caller: Caller, slug: str) -> dict[str, Any]:
         _check_slug(slug, code="invalid_member_slug")

@@ -54,17 +54,14 @@ class CoreRenderer:
 
 async def roster(store: Store) -> list[RosterEntry]:
     """Every member with its needs-you flag and open count, derived from the index."""
-    counts = await store.pending_counts()
-    entries = []
-    for member in await store.members():
-        pending = counts.get(member.slug, 0)
-        waiting = await store.waiting_questions(member.slug)
-        entries.append(
-            RosterEntry(
-                slug=member.slug,
-                name=member.name,
-                needs_you=pending > 0 or bool(waiting),
-                pending_escalations=pending,
-            )
+    pending = await store.pending_counts()
+    waiting = await store.waiting_counts()
+    return [
+        RosterEntry(
+            slug=member.slug,
+            name=member.name,
+            needs_you=bool(pending.get(member.slug) or waiting.get(member.slug)),
+            pending_escalations=pending.get(member.slug, 0),
         )
-    return entries
+        for member in await store.members()
+    ]

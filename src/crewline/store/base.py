@@ -283,7 +283,8 @@ class Store(ABC):
     async def question(self, question_id: str) -> Question | None: ...
 
     @abstractmethod
-    async def waiting_questions(self, member: str) -> list[Question]: ...
+    async def waiting_counts(self) -> dict[str, int]:
+        """Questions waiting for an answer per member slug (members with none are absent)."""
 
     @abstractmethod
     async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]: ...

@@ -304,13 +304,12 @@ class SqliteStore(Store):
         )
         return codec.question_from(rows[0]) if rows else None
 
-    async def waiting_questions(self, member: str) -> list[Question]:
+    async def waiting_counts(self) -> dict[str, int]:
         rows = await self._read(
-            f"SELECT {codec.QUESTION_COLUMNS} FROM questions WHERE member = ? AND state = 'waiting'"
-            " ORDER BY created_at",
-            (member,),
+            "SELECT member, count(*) AS n FROM questions"
+            " WHERE state = 'waiting' AND member IS NOT NULL GROUP BY member"
         )
-        return [codec.question_from(r) for r in rows]
+        return {r["member"]: int(r["n"]) for r in rows}
 
     async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]:
         rows = await self._read(
