@@ -259,12 +259,14 @@ class Receipt:
     """What the core answers a transport about one human event.
 
     ``notice`` is shown to the person who acted, and to nobody else (an ephemeral message,
-    a callback alert). ``accepted`` is False when nothing changed.
+    a callback alert). ``accepted`` is False when nothing changed. ``redraw`` lets a
+    platform that must answer a click in one response settle the card in it.
     """
 
     accepted: bool
     code: str | None = None
     notice: str | None = None
+    redraw: OutboundMessage | None = None  # the card as it now reads, when a click settled it
 
 
 # --- what the core asks transports to show -------------------------------------------------

@@ -95,7 +95,7 @@ async def test_a_redelivered_press_answers_nothing_and_is_not_answered_twice(cre
 
     assert not again.accepted  # the core judges it again and changes nothing
     callbacks = [c for c in harness.fake.interaction_callbacks if c.interaction_id == press.id]
-    assert [(c.type, c.status) for c in callbacks] == [(6, 200)]
+    assert [(c.type, c.status) for c in callbacks] == [(7, 200)]  # one response: the settle
     answered = [e for e in await crew.events(key) if e["kind"] == "escalation_answered"]
     assert len(answered) == 1
     assert await _sel(crew, "click:") == []

@@ -57,8 +57,11 @@ async def test_a_card_posted_before_a_restart_is_answered_by_the_new_client(crew
         "no",
     )
     assert notice == "Answered: no"
-    press = [c for c in harness.fake.interaction_callbacks if c.type == 6]
+    # The press's own response settles the card: its new words, no buttons (type 7).
+    press = [c for c in harness.fake.interaction_callbacks if c.type == 7]
     assert [c.status for c in press] == [200]
+    assert "Answered: no — by you" in press[0].data["content"]
+    assert not press[0].data.get("components")
     await harness.wait_until(lambda: harness.cards("radar")[0].settled)
     settled = harness.cards("radar")[0]
     assert settled.ref == card.ref
@@ -113,7 +116,7 @@ async def test_a_press_during_a_drop_is_answered_after_the_resume(crew: Crew) ->
     receipt = await harness.receipt(str(press.id))
     assert receipt.accepted
     callback = await fake.wait_for_callback(press.id)
-    assert (callback.type, callback.status) == (6, 200)
+    assert (callback.type, callback.status) == (7, 200)
     assert [e["body"]["answer"] for e in await _answered(crew, key)] == ["go"]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from crewline.bot import cards, escalations, questions
@@ -168,7 +169,13 @@ class HumanEvents:
                     raise _Duplicate
                 _answer(ch, member, event, decision)
 
-            return await self._accept(write, notice=f"Answered: {decision.text}")
+            receipt = await self._accept(write, notice=f"Answered: {decision.text}")
+            settled = await self.store.escalation(press.record_id)
+            if receipt.accepted and settled is not None:
+                # For platforms that settle the card in the click's own response (Discord);
+                # the outbox's redraw of the same state follows and changes nothing.
+                receipt = replace(receipt, redraw=cards.escalation_card(settled, member.name))
+            return receipt
 
         return self._judge(member.slug, judge)
 

@@ -24,7 +24,12 @@ from crewline.models import (
 )
 from crewline.transports.base import HumanEventSink
 from crewline.transports.discord.client import CrewClient, Interaction
-from crewline.transports.discord.render import command_event, edit_event_id, refusal_reply
+from crewline.transports.discord.render import (
+    command_event,
+    edit_event_id,
+    refusal_reply,
+    thread_message,
+)
 from crewline.transports.discord.sdk import discord
 from crewline.transports.discord.settings import DiscordSettings
 
@@ -143,10 +148,18 @@ class DiscordInbound:
         self, interaction: Interaction, receipt: Receipt, *, deferred: bool
     ) -> None:
         if receipt.accepted:
-            # The core has committed the answer and queued the card's redraw: the outbox
-            # draws it (words and buttons in one edit, from the record's state), so this
-            # response only acknowledges the press and tells the presser privately.
-            if not deferred:
+            # The core has committed the answer. In time, the response itself settles the
+            # card (its new words, no buttons); the outbox's redraw of the same state follows
+            # and changes nothing. A deferred press leaves the redraw to the outbox.
+            if not deferred and receipt.redraw is not None:
+                settled = thread_message(receipt.redraw)
+                embeds = (
+                    [discord.Embed(description=settled.embed.description)] if settled.embed else []
+                )
+                await interaction.response.edit_message(
+                    content=settled.content, embeds=embeds, view=None
+                )
+            elif not deferred:
                 await interaction.response.defer()
             if receipt.notice:
                 await interaction.followup.send(receipt.notice, ephemeral=True)
