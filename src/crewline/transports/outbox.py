@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_BACKOFF = 300.0
+ROSTER_INTERVAL = 1.0
 # Ops that show an object's current state: later entries for one object are redundant
 # once one call has rendered it.
 _COLLAPSIBLE = frozenset({"update", "ring", "roster"})
@@ -179,8 +180,15 @@ class OutboxDispatcher:
         else:
             self.sent += 1
             called_at = self._called_at.pop(entry.lane, started)
-            self._lane_ready_at[entry.lane] = called_at + self.transport.limits.per_thread_interval
+            self._lane_ready_at[entry.lane] = called_at + self._interval(entry.lane)
             await self._settle(entry, recorded, covered_through=covered_through)
+
+    def _interval(self, lane: str) -> float:
+        interval = self.transport.limits.per_thread_interval
+        # The roster is a status line: redrawn from the current state at most once a second,
+        # however many changes queued it (a burst of closings would otherwise redraw it for
+        # each one).
+        return max(interval, ROSTER_INTERVAL) if lane == "roster" else interval
 
     async def _settle(
         self, entry: OutboxEntry, recorded: PlatformMessage | None, *, covered_through: int
