@@ -157,6 +157,7 @@ async def test_a_click_by_someone_else_gets_an_ephemeral_refusal_and_the_card_st
 ) -> None:
     """A non-owner's press: only they see the refusal; the card keeps its buttons."""
     await _card(crew, harness, message="Ship?", options=["yes", "no"])
+    await crew.delivered()  # the roster's redraw of the thread root, paced, is in too
     card = harness.cards("radar")[0]
     updates = len(harness.fake.calls_to("chat.update"))
     notice = await harness.press("radar", card, 0, user=harness.stranger)

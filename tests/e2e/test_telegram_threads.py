@@ -54,8 +54,13 @@ async def test_forum_mode_puts_topics_in_the_supergroup_and_the_bell_in_the_owne
         await harness.wait_until(lambda: bell.buttons != [])
         assert bell.buttons == [{"text": "Open Radar's topic", "url": link}]
         await harness.wait_until(lambda: fake.chat(fake.owner).pinned_message_id is not None)
-        pinned = fake.message(fake.owner, fake.chat(fake.owner).pinned_message_id or 0)
-        assert "Radar</b>: needs you, 1 open" in (pinned.text or "")
+
+        def status() -> str:
+            pinned_id = fake.chat(fake.owner).pinned_message_id or 0
+            return fake.message(fake.owner, pinned_id).text or ""
+
+        # The status line is redrawn at most once a second: wait for the redraw, bounded.
+        await harness.wait_until(lambda: "Radar</b>: needs you, 1 open" in status())
         card = harness.cards("radar")[0]
         await harness.press("radar", card, 0)
         event = await crew.wait_for_event(key, "escalation_answered")
