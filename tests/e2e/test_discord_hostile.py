@@ -13,26 +13,15 @@ from crewline.config import Config
 from crewline.testing import FakeClock
 from tests.driver import Crew
 from tests.fakes.discord import FLAG_EPHEMERAL
-from tests.harness import Shown
-from tests.harnesses.discord import DiscordHarness, crew_on_discord
+from tests.harnesses.discord import crew_on_discord
+from tests.harnesses.discord import discord_of as _discord
+from tests.harnesses.discord import only_card as _card
 
 
 @pytest.fixture
 async def crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
     async with crew_on_discord(config, clock) as running:
         yield running
-
-
-def _discord(crew: Crew) -> DiscordHarness:
-    harness = crew.harness
-    assert isinstance(harness, DiscordHarness)
-    return harness
-
-
-async def _card(crew: Crew, member: str = "radar") -> Shown:
-    harness = _discord(crew)
-    await harness.wait_until(lambda: len(harness.cards(member)) == 1)
-    return harness.cards(member)[0]
 
 
 async def _sel(crew: Crew, prefix: str) -> list[str]:

@@ -14,18 +14,13 @@ from tests.driver import Crew
 from tests.fakes.discord import PRIVATE_THREAD, Dispatch, Json
 from tests.harness import Shown
 from tests.harnesses.discord import DiscordHarness, crew_on_discord
+from tests.harnesses.discord import discord_of as _discord
 
 
 @pytest.fixture
 async def crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
     async with crew_on_discord(config, clock) as running:
         yield running
-
-
-def _discord(crew: Crew) -> DiscordHarness:
-    harness = crew.harness
-    assert isinstance(harness, DiscordHarness)
-    return harness
 
 
 async def _cards(crew: Crew, count: int, member: str = "radar") -> list[Shown]:

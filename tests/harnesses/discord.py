@@ -300,3 +300,17 @@ async def crew_on_discord(
             yield crew
         finally:
             await crew.stop()
+
+
+def discord_of(crew: Crew) -> DiscordHarness:
+    """The Discord harness of a crew started by ``crew_on_discord``."""
+    harness = crew.harness
+    assert isinstance(harness, DiscordHarness)
+    return harness
+
+
+async def only_card(crew: Crew, member: str = "radar") -> Shown:
+    """Wait (bounded) until the member's thread shows its one card; return it."""
+    harness = discord_of(crew)
+    await harness.wait_until(lambda: len(harness.cards(member)) == 1)
+    return harness.cards(member)[0]
