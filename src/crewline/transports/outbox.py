@@ -18,7 +18,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Protocol, TypeVar
 
@@ -69,9 +69,6 @@ class OutboxDispatcher:
         self.sent = 0
         self.rate_limited = 0
         self._wake = asyncio.Event()
-        self._woken: set[str] = set()
-        self._recheck: set[str] = set()
-        self._scan_all = True
         self._progress = asyncio.Condition()
         self._lanes: dict[str, asyncio.Task[None]] = {}
         self._lane_ready_at: dict[str, float] = {}
@@ -92,12 +89,7 @@ class OutboxDispatcher:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    def wake(self, lanes: Iterable[str] = ()) -> None:
-        """Entries were queued in ``lanes``; with none named, look at every lane."""
-        if lanes:
-            self._woken.update(lanes)
-        else:
-            self._scan_all = True
+    def wake(self) -> None:
         self._wake.set()
 
     async def wait_idle(self, *, timeout: float = 10.0) -> None:
@@ -116,38 +108,18 @@ class OutboxDispatcher:
     async def _run(self) -> None:
         while True:
             self._wake.clear()
-            lanes, self._woken = self._woken, set()
-            if self._scan_all:
-                # At start, when asked, and on every poll: entries written by another process
-                # (the CLI) or left by a crash have no wake-up of their own.
-                self._scan_all = False
-                try:
-                    lanes |= {h.lane for h in await self.store.outbox_heads(self.transport.name)}
-                except Exception:
-                    log.exception("reading the %s outbox failed", self.transport.name)
-            for lane in lanes:
-                self._start_lane(lane)
             try:
+                heads = await self.store.outbox_heads(self.transport.name)
+            except Exception:
+                log.exception("reading the %s outbox failed", self.transport.name)
+                heads = []
+            for head in heads:
+                running = self._lanes.get(head.lane)
+                if running is None or running.done():
+                    self._lanes[head.lane] = asyncio.create_task(self._drain_lane(head.lane))
+            with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.poll_interval):
                     await self._wake.wait()
-            except TimeoutError:
-                self._scan_all = True
-
-    def _start_lane(self, lane: str) -> None:
-        running = self._lanes.get(lane)
-        if running is not None and not running.done():
-            # It may be about to find its lane empty and stop: look again when it does.
-            self._recheck.add(lane)
-            return
-        task = asyncio.create_task(self._drain_lane(lane), name=lane)
-        task.add_done_callback(self._lane_stopped)
-        self._lanes[lane] = task
-
-    def _lane_stopped(self, task: asyncio.Task[None]) -> None:
-        lane = task.get_name()
-        if lane in self._recheck:
-            self._recheck.discard(lane)
-            self.wake([lane])
 
     async def _drain_lane(self, lane: str) -> None:
         while True:
