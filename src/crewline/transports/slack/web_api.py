@@ -167,33 +167,22 @@ class SlackWebApi:
             self._permalinks[key] = str(found["permalink"])
         return self._permalinks[key]
 
-    async def history(self, channel: str, *, pages: int) -> AsyncIterator[JsonDict]:
+    def history(self, channel: str, *, pages: int) -> AsyncIterator[JsonDict]:
         """The channel's top-level messages, newest first, with their metadata."""
-        cursor: str | None = None
-        for _ in range(pages):
-            params: JsonDict = {"channel": channel, "limit": 200, "include_all_metadata": True}
-            if cursor:
-                params["cursor"] = cursor
-            page = await self.call("conversations.history", **params)
-            for message in page.get("messages", []):
-                yield message
-            cursor = (page.get("response_metadata") or {}).get("next_cursor")
-            if not page.get("has_more") or not cursor:
-                return
+        return self._paged("conversations.history", pages=pages, channel=channel)
 
-    async def replies(self, channel: str, ts: str, *, pages: int) -> AsyncIterator[JsonDict]:
+    def replies(self, channel: str, ts: str, *, pages: int) -> AsyncIterator[JsonDict]:
         """The thread of ``ts`` (its root first), with metadata."""
+        return self._paged("conversations.replies", pages=pages, channel=channel, ts=ts)
+
+    async def _paged(self, method: str, *, pages: int, **params: Any) -> AsyncIterator[JsonDict]:
+        """Up to ``pages`` pages of a cursor-paged listing, message by message."""
         cursor: str | None = None
         for _ in range(pages):
-            params: JsonDict = {
-                "channel": channel,
-                "ts": ts,
-                "limit": 200,
-                "include_all_metadata": True,
-            }
+            request: JsonDict = {**params, "limit": 200, "include_all_metadata": True}
             if cursor:
-                params["cursor"] = cursor
-            page = await self.call("conversations.replies", **params)
+                request["cursor"] = cursor
+            page = await self.call(method, **request)
             for message in page.get("messages", []):
                 yield message
             cursor = (page.get("response_metadata") or {}).get("next_cursor")
