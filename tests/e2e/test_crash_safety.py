@@ -3,7 +3,8 @@
 crewline runs as a separate process (as in production) with the Slack transport pointed at
 the loopback Slack fake in this process, so what was posted outlives every kill. After at
 least 20 kills at random moments, every escalation that was acknowledged with 200 must have
-exactly one card in its thread, and no escalation may have two.
+exactly one card in its thread, and no escalation may have two. The narrowest window — a
+post that reached Slack just before the kill, unrecorded — is also pinned on its own.
 """
 
 from __future__ import annotations
@@ -27,15 +28,10 @@ from tests.fakes.slack import FakeSlack
 
 pytestmark = pytest.mark.slow
 
-# Known flaw, not yet found: in about 2 of 7 fresh-clone runs, a few card posts queued just
-# before the last kill were never attempted by the restarted server within 60 s (their outbox
-# rows kept attempts = 0). No card was ever duplicated. Kept running, and reported, until the
-# cause is fixed; see the open escalations issue.
-FLAKY_DELIVERY_AFTER_RESTART = pytest.mark.xfail(
-    strict=False, reason="posts queued before a kill are sometimes not attempted after restart"
-)
-
 KILLS = 20
+# Posts are paced per channel (Slack's one a second by default). The fake does not enforce
+# it here, and at the default pace the backlog of twenty rounds takes minutes to drain.
+POST_INTERVAL = 0.02
 CREWLINE = [sys.executable, "-m", "crewline"]
 PAYLOAD = re.compile(r"e:([0-9a-f]{16}):\d+")
 
@@ -47,6 +43,7 @@ async def slack() -> AsyncIterator[FakeSlack]:
 
 
 def _env(slack: FakeSlack, data_dir: Path) -> dict[str, str]:
+    (data_dir / "crewline.toml").write_text(f"[slack]\npost_interval = {POST_INTERVAL}\n")
     return {
         **os.environ,
         "CREWLINE_DATA_DIR": str(data_dir),
@@ -133,7 +130,6 @@ def _add_member(env: dict[str, str], slack: FakeSlack, slug: str) -> str:
     return added.stdout.splitlines()[-1]
 
 
-@FLAKY_DELIVERY_AFTER_RESTART
 async def test_no_acknowledged_escalation_is_lost_or_duplicated_across_kills(
     slack: FakeSlack, tmp_path: Path
 ) -> None:
@@ -164,3 +160,33 @@ async def test_no_acknowledged_escalation_is_lost_or_duplicated_across_kills(
     assert len(acknowledged) >= KILLS
     assert {e: cards[e] for e in acknowledged if cards[e] != 1} == {}
     assert max(cards.values()) == 1
+
+
+async def test_a_card_that_reached_slack_just_before_a_kill_is_not_posted_again(
+    slack: FakeSlack, tmp_path: Path
+) -> None:
+    """The post landed, the kill came before its record: the restarted server finds it."""
+    env = _env(slack, tmp_path)
+    key = _add_member(env, slack, "member-0")
+    headers = {"Authorization": f"Bearer {key}"}
+    body = {"message": "decide", "options": ["ok"]}
+
+    async def escalate(url: str) -> str:
+        async with httpx.AsyncClient(base_url=url, timeout=10, headers=headers) as client:
+            response = await client.post("/api/session-control/escalate", json=body)
+        assert response.status_code == 200, response.text
+        return str(response.json()["escalation_id"])
+
+    async with _server(env) as (process, url):
+        first = await escalate(url)  # opens the member's thread
+        await slack.wait_until(lambda: _cards_by_escalation(slack)[first] == 1, what="card 1")
+        slack.hold_next("chat.postMessage", where=lambda params: "thread_ts" in params)
+        landed = await escalate(url)
+        await slack.wait_until(lambda: _cards_by_escalation(slack)[landed] == 1, what="card 2")
+        process.send_signal(signal.SIGKILL)
+    async with _server(env) as (_, url):
+        # The member's lane delivers in order: once a later card is up, the held one has
+        # been delivered again (or found) by the restarted server.
+        later = await escalate(url)
+        await slack.wait_until(lambda: _cards_by_escalation(slack)[later] == 1, what="card 3")
+    assert _cards_by_escalation(slack)[landed] == 1

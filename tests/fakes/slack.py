@@ -180,6 +180,8 @@ class FakeSlack:
         self._clock = clock
         self._last_post: dict[str, float] = {}
         self._faults: defaultdict[str, deque[tuple[int, str]]] = defaultdict(deque)
+        self._holds: list[tuple[str, Callable[[JsonDict], bool]]] = []
+        self._stopping = asyncio.Event()
         self._users: dict[str, SlackUser] = {}
         self._channels: dict[str, _Channel] = {}
         self._dms: dict[str, str] = {}
@@ -238,6 +240,7 @@ class FakeSlack:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        self._stopping.set()
         for ws in list(self._sockets):
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"fake slack stopped")
         if self._http is not None:
@@ -324,6 +327,15 @@ class FakeSlack:
         answer_error = error or "internal_error"
         self._faults[method].extend([(answer_status, answer_error)] * times)
 
+    def hold_next(
+        self, method: str, *, where: Callable[[JsonDict], bool] = lambda _params: True
+    ) -> None:
+        """Carry out the next call to ``method`` whose parameters satisfy ``where``, but never
+        answer it: what a caller killed mid-call leaves behind (the call landed; the caller
+        never learned so). The held request is answered with HTTP 503 when the fake stops.
+        """
+        self._holds.append((method, where))
+
     # -- bounded waits --------------------------------------------------------------------
     # These take a ``timeout`` (ASYNC109) on purpose: a default bound on every wait keeps a
     # broken bot from hanging a test, which callers would otherwise have to remember.
@@ -400,6 +412,7 @@ class FakeSlack:
         params = await _read_params(request)
         form_token = params.pop("token", None)
         token = _bearer_token(request) or form_token
+        held = self._take_hold(method, params)
         status, body, headers = self._answer(method, params, token)
         self.calls.append(
             ApiCall(
@@ -412,7 +425,18 @@ class FakeSlack:
             )
         )
         await self._notify()
+        if held:
+            await self._stopping.wait()
+            return web.json_response({"ok": False, "error": "fake_stopped"}, status=503)
         return web.json_response(body, status=status, headers=headers)
+
+    def _take_hold(self, method: str, params: JsonDict) -> bool:
+        for hold in self._holds:
+            held_method, where = hold
+            if held_method == method and where(params):
+                self._holds.remove(hold)
+                return True
+        return False
 
     def _answer(
         self, method: str, params: JsonDict, token: str | None

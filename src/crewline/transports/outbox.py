@@ -76,8 +76,13 @@ class OutboxDispatcher:
         self._global_ready_at = 0.0
         self._slots = asyncio.Semaphore(max(1, transport.limits.concurrency))
         self._task: asyncio.Task[None] | None = None
+        self._inherited_through = 0
 
     async def __aenter__(self) -> OutboxDispatcher:
+        # Entries up to here were queued by an earlier process, which may have made their
+        # call and died before recording it (attempts is only counted on failure): their
+        # first attempt here looks before posting, like any retry.
+        self._inherited_through = await self.store.outbox_last_id()
         self._task = asyncio.create_task(self._run(), name=f"outbox-{self.transport.name}")
         return self
 
@@ -247,22 +252,17 @@ class OutboxDispatcher:
                 return None
             member, message = rendered
             thread = await self._thread(member)
+            retry = entry.attempts > 0 or entry.id <= self._inherited_through
             try:
                 ref = await self._call(
-                    entry,
-                    self.transport.post(
-                        thread, message, key=entry.object_key, retry=entry.attempts > 0
-                    ),
+                    entry, self.transport.post(thread, message, key=entry.object_key, retry=retry)
                 )
             except ThreadGone:
                 # The platform lost the thread (a deleted topic): the transport opens the
                 # member's thread again where it now can, and the message goes there.
                 thread = await self._thread(member, reopen=True)
                 ref = await self._call(
-                    entry,
-                    self.transport.post(
-                        thread, message, key=entry.object_key, retry=entry.attempts > 0
-                    ),
+                    entry, self.transport.post(thread, message, key=entry.object_key, retry=retry)
                 )
             return PlatformMessage(
                 transport=name, object_key=entry.object_key, thread_ref=thread, message_ref=ref
