@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -564,8 +565,8 @@ async def test_an_unreadable_index_refuses_writers_and_is_rebuilt_from_the_trans
     """A torn index is never treated as empty: 503, then rebuilt from the card rows."""
     key = await crew.add_member()
     result = await crew.escalate(key, message="Keep me", options=["ok"])
-    with sqlite3.connect(crew.crewline.store.path) as raw:
-        raw.execute("DROP TABLE escalations")
+    # Off the loop: the running server may hold the write lock until its loop runs again.
+    await asyncio.to_thread(_drop_table, crew.crewline.store.path, "escalations")
     refused = await crew.call(key, "POST", ESCALATE, json={"message": "during the outage"})
     assert refused.status_code == 503
     assert refused.json()["error"]["code"] == "escalation_index_unavailable"
@@ -575,6 +576,11 @@ async def test_an_unreadable_index_refuses_writers_and_is_rebuilt_from_the_trans
         (result["escalation_id"], "pending")
     ]
     assert (await crew.call(key, "POST", ESCALATE, json={"message": "after"})).status_code == 200
+
+
+def _drop_table(path: Path, table: str) -> None:
+    with sqlite3.connect(path) as raw:
+        raw.execute(f"DROP TABLE {table}")
 
 
 def _hash(key: str) -> str:

@@ -43,8 +43,8 @@ class CoreRenderer:
             return None
         pending = [
             e
-            for e in await self.store.escalations(member_slug)
-            if e.is_pending and (e.goal or "") == goal
+            for e in await self.store.escalations(member_slug, pending_only=True)
+            if (e.goal or "") == goal
         ]
         return cards.escalation_bell(member.name, member.slug, goal or None, pending)
 

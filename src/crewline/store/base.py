@@ -269,7 +269,8 @@ class Store(ABC):
     async def escalation(self, escalation_id: str) -> Escalation | None: ...
 
     @abstractmethod
-    async def escalations(self, member: str) -> list[Escalation]: ...
+    async def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
+        """The member's records, oldest first; ``pending_only``: the open ones alone."""
 
     @abstractmethod
     async def pending_counts(self) -> dict[str, int]:

@@ -1,8 +1,21 @@
-"""SqliteStore: the embedded default Store on aiosqlite.
+"""SqliteStore: the embedded default Store, on sqlite3 and aiosqlite.
 
-Two connections to one WAL database: a writer that takes whole transactions from a queue
-and commits many of them at once (group commit: one fsync per batch), and a reader for
-everything else, each read one ``execute_fetchall`` hop.
+Three connections to one WAL database, each used where it costs least:
+
+- **The writer** takes whole transactions from a queue and commits many at once (group
+  commit: one fsync per batch). What may wait — ``BEGIN IMMEDIATE`` for the lock, ``COMMIT``
+  for the disk — runs on the writer's own thread; the transactions themselves run on the
+  event loop between the two, as plain CPU work. Running them on the thread, as aiosqlite
+  does, made every statement hand the GIL to and fro between the loop and the thread: a
+  transaction's ten statements cost more in hand-overs than in SQLite.
+- **The reader** (aiosqlite) answers scans — lists, counts, event pages — one
+  ``execute_fetchall`` hop each.
+- **The lookup connection** answers reads of a few rows by key right on the event loop:
+  about 5 µs each, where a hop to a thread and back costs about 35 µs of the loop's time,
+  and an escalation's path makes about twenty. A WAL reader never waits for the writer, and
+  this connection waits on no lock (``busy_timeout = 0``): in the rare moment a checkpoint
+  holds one, the lookup goes to the reader instead. ``tests/unit/test_store_lookups.py``
+  checks that every lookup is an index search, so none can grow into a scan on the loop.
 """
 
 from __future__ import annotations
@@ -13,6 +26,7 @@ import logging
 import re
 import sqlite3
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
@@ -31,6 +45,7 @@ __all__ = ["SqliteStore", "migrations"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+Outcome = tuple[bool, Any]  # (True, the transaction's result) or (False, what it raised)
 
 MAX_BATCH = 256
 DATABASE_NAME = "crewline.db"
@@ -69,8 +84,10 @@ class SqliteStore(Store):
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self._writer: aiosqlite.Connection | None = None
+        self._writer: sqlite3.Connection | None = None
+        self._writer_thread: ThreadPoolExecutor | None = None
         self._reader: aiosqlite.Connection | None = None
+        self._lookups: sqlite3.Connection | None = None
         self._queue: asyncio.Queue[_Pending] = asyncio.Queue()
         self._writer_task: asyncio.Task[None] | None = None
         self.batches_committed = 0
@@ -82,10 +99,11 @@ class SqliteStore(Store):
     # lifecycle ------------------------------------------------------------------------------
     async def __aenter__(self) -> SqliteStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._writer = await _connect(self.path)
-        await self._writer.execute("PRAGMA journal_mode = WAL")
-        await self._migrate(self._writer)
+        self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="crewline-store-writer")
+        self._writer = await self._on_writer_thread(_connect_writer, self.path)
+        await self._on_writer_thread(_migrate, self._writer)
         self._reader = await _connect(self.path)
+        self._lookups = _connect_lookups(self.path)
         self._writer_task = asyncio.create_task(self._write_loop(), name="crewline-store-writer")
         return self
 
@@ -96,20 +114,19 @@ class SqliteStore(Store):
                 await self._writer_task
         while not self._queue.empty():
             self._queue.get_nowait().future.cancel()
-        for conn in (self._reader, self._writer):
-            if conn is not None:
-                await conn.close()
-        self._reader = self._writer = None
+        if self._reader is not None:
+            await self._reader.close()
+        if self._writer is not None:
+            await self._on_writer_thread(self._writer.close)
+        if self._writer_thread is not None:
+            self._writer_thread.shutdown()
+        if self._lookups is not None:
+            self._lookups.close()
+        self._reader = self._writer = self._lookups = self._writer_thread = None
 
-    async def _migrate(self, conn: aiosqlite.Connection) -> None:
-        rows = await conn.execute_fetchall("PRAGMA user_version")
-        current = next(iter(rows))[0]
-        for migration in migrations():
-            if migration.version > current:
-                log.info("applying migration %03d %s", migration.version, migration.name)
-                await conn.executescript(
-                    f"BEGIN; {migration.sql}; PRAGMA user_version = {migration.version}; COMMIT;"
-                )
+    async def _on_writer_thread(self, call: Callable[..., T], *args: Any) -> T:
+        assert self._writer_thread is not None
+        return await asyncio.get_running_loop().run_in_executor(self._writer_thread, call, *args)
 
     async def schema_version(self) -> int:
         rows = await self._read("PRAGMA user_version")
@@ -133,11 +150,7 @@ class SqliteStore(Store):
             if not batch:
                 continue
             try:
-                # aiosqlite's public API runs one statement per thread hop; a group commit
-                # must run many transactions in one hop, so it queues a function on the
-                # connection's own thread (``_execute``; stable from aiosqlite 0.17 to 0.22).
-                runner: Any = self._writer
-                outcomes = await runner._execute(_run_batch, self._writer._conn, batch)
+                outcomes = await self._commit(self._writer, batch)
             except Exception as error:  # the COMMIT itself failed: nobody's write landed
                 log.exception("group commit of %d transactions failed", len(batch))
                 outcomes = [(False, error)] * len(batch)
@@ -150,40 +163,46 @@ class SqliteStore(Store):
                 else:
                     pending.future.set_exception(value)
 
+    async def _commit(self, conn: sqlite3.Connection, batch: list[_Pending]) -> list[Outcome]:
+        """One group commit: each transaction in its own savepoint inside one COMMIT."""
+        await self._on_writer_thread(conn.execute, "BEGIN IMMEDIATE")
+        try:
+            outcomes = [_in_savepoint(conn, pending.transaction) for pending in batch]
+            await self._on_writer_thread(conn.execute, "COMMIT")
+        except asyncio.CancelledError:
+            raise  # closing: the thread finishes what it was given (COMMIT) before the close
+        except BaseException:
+            if conn.in_transaction:
+                await self._on_writer_thread(conn.execute, "ROLLBACK")
+            raise
+        return outcomes
+
     # reads ----------------------------------------------------------------------------------
     async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         if self._reader is None:
             raise RuntimeError("the store is not open")
         return cast(list[sqlite3.Row], list(await self._reader.execute_fetchall(sql, params)))
 
+    async def _lookup(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        """A read of a few rows by key, run on the event loop (see the module docstring)."""
+        if self._lookups is None:
+            raise RuntimeError("the store is not open")
+        try:
+            return self._lookups.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode not in _BUSY:
+                raise
+            return await self._read(sql, params)  # a lock is held: wait for it off the loop
+
     async def member(self, slug: str) -> Member | None:
-        members = [m for m in await self._members("WHERE m.slug = ?", (slug,))]
+        members = _members(await self._lookup(_MEMBERS.format(where="WHERE m.slug = ?"), (slug,)))
         return members[0] if members else None
 
     async def members(self) -> list[Member]:
-        return await self._members("", ())
-
-    async def _members(self, where: str, params: tuple[Any, ...]) -> list[Member]:
-        rows = await self._read(
-            "SELECT m.slug, m.name, m.owner, group_concat(t.transport) AS transports"
-            f" FROM members m LEFT JOIN member_transports t ON t.member = m.slug {where}"
-            " GROUP BY m.slug ORDER BY m.created_at, m.slug",
-            params,
-        )
-        return [
-            Member(
-                slug=r["slug"],
-                name=r["name"],
-                owner=r["owner"],
-                transports=tuple(sorted((r["transports"] or "").split(",")))
-                if r["transports"]
-                else (),
-            )
-            for r in rows
-        ]
+        return _members(await self._read(_MEMBERS.format(where="")))
 
     async def session_by_key_hash(self, key_hash: str) -> Session | None:
-        rows = await self._read(
+        rows = await self._lookup(
             f"SELECT {codec.SESSION_COLUMNS} FROM sessions"
             " WHERE key_hash = ? AND revoked_at IS NULL",
             (key_hash,),
@@ -191,14 +210,14 @@ class SqliteStore(Store):
         return codec.session_from(rows[0]) if rows else None
 
     async def human_by_token_hash(self, token_hash: str) -> int | None:
-        rows = await self._read("SELECT id FROM humans WHERE token_hash = ?", (token_hash,))
+        rows = await self._lookup("SELECT id FROM humans WHERE token_hash = ?", (token_hash,))
         return int(rows[0]["id"]) if rows else None
 
     async def humans(self) -> list[int]:
         return [int(r["id"]) for r in await self._read("SELECT id FROM humans ORDER BY id")]
 
     async def human_of(self, platform: str, user_id: str) -> int | None:
-        rows = await self._read(
+        rows = await self._lookup(
             "SELECT human FROM identities WHERE platform = ? AND user_id = ?", (platform, user_id)
         )
         return int(rows[0]["human"]) if rows else None
@@ -211,13 +230,13 @@ class SqliteStore(Store):
         return [Identity(platform=r["platform"], user_id=r["user_id"]) for r in rows]
 
     async def thread_ref(self, member: str, transport: str) -> str | None:
-        rows = await self._read(
+        rows = await self._lookup(
             "SELECT thread_ref FROM threads WHERE member = ? AND transport = ?", (member, transport)
         )
         return str(rows[0]["thread_ref"]) if rows else None
 
     async def member_for_thread(self, transport: str, thread_ref: str) -> str | None:
-        rows = await self._read(
+        rows = await self._lookup(
             "SELECT member FROM threads WHERE transport = ? AND thread_ref = ?",
             (transport, thread_ref),
         )
@@ -233,22 +252,27 @@ class SqliteStore(Store):
 
     async def row(self, row_id: str, *, include_rewound: bool = False) -> Row | None:
         live = "" if include_rewound else " AND rewound_in IS NULL"
-        rows = await self._read(
+        rows = await self._lookup(
             f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE id = ?{live}", (row_id,)
         )
         return codec.row_from(rows[0]) if rows else None
 
     async def escalation(self, escalation_id: str) -> Escalation | None:
         rows = await self._index_read(
-            f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE id = ?", (escalation_id,)
+            f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE id = ?",
+            (escalation_id,),
+            lookup=True,
         )
         return codec.escalation_from(rows[0]) if rows else None
 
-    async def escalations(self, member: str) -> list[Escalation]:
+    async def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
+        # Pending ones are at most a backlog's worth (50): a lookup. All of them: a scan.
+        where = "member = ? AND state = 'pending'" if pending_only else "member = ?"
         rows = await self._index_read(
-            f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE member = ?"
+            f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE {where}"
             " ORDER BY created_at, rowid",
             (member,),
+            lookup=pending_only,
         )
         return [codec.escalation_from(r) for r in rows]
 
@@ -266,9 +290,11 @@ class SqliteStore(Store):
         )
         return [(r["id"], r["member"], codec.moment(r["deadline"])) for r in rows]
 
-    async def _index_read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+    async def _index_read(
+        self, sql: str, params: tuple[Any, ...] = (), *, lookup: bool = False
+    ) -> list[sqlite3.Row]:
         try:
-            return await self._read(sql, params)
+            return await (self._lookup if lookup else self._read)(sql, params)
         except sqlite3.DatabaseError as error:
             raise Unavailable(
                 f"the escalation index cannot be read ({error}); it is being rebuilt from the"
@@ -299,7 +325,7 @@ class SqliteStore(Store):
         await self.write(rebuild)
 
     async def question(self, question_id: str) -> Question | None:
-        rows = await self._read(
+        rows = await self._lookup(
             f"SELECT {codec.QUESTION_COLUMNS} FROM questions WHERE id = ?", (question_id,)
         )
         return codec.question_from(rows[0]) if rows else None
@@ -328,7 +354,7 @@ class SqliteStore(Store):
         return [codec.outbox_from(r) for r in rows]
 
     async def outbox_head(self, transport: str, lane: str) -> OutboxEntry | None:
-        rows = await self._read(
+        rows = await self._lookup(
             f"SELECT {codec.OUTBOX_COLUMNS} FROM outbox WHERE transport = ? AND lane = ?"
             " ORDER BY id LIMIT 1",
             (transport, lane),
@@ -336,7 +362,7 @@ class SqliteStore(Store):
         return codec.outbox_from(rows[0]) if rows else None
 
     async def outbox_last_id(self) -> int:
-        rows = await self._read("SELECT coalesce(max(id), 0) FROM outbox")
+        rows = await self._lookup("SELECT coalesce(max(id), 0) FROM outbox")
         return int(rows[0][0])
 
     async def outbox_size(self, transport: str | None = None) -> int:
@@ -347,7 +373,7 @@ class SqliteStore(Store):
         return int(rows[0][0])
 
     async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None:
-        rows = await self._read(
+        rows = await self._lookup(
             "SELECT transport, object_key, thread_ref, message_ref FROM platform_messages"
             " WHERE transport = ? AND object_key = ?",
             (transport, object_key),
@@ -355,7 +381,7 @@ class SqliteStore(Store):
         return codec.platform_message_from(rows[0]) if rows else None
 
     async def object_for_message(self, transport: str, message_ref: str) -> str | None:
-        rows = await self._read(
+        rows = await self._lookup(
             "SELECT object_key FROM platform_messages WHERE transport = ? AND message_ref = ?",
             (transport, message_ref),
         )
@@ -370,40 +396,76 @@ class SqliteStore(Store):
         return [codec.sel_from(r) for r in rows]
 
     async def setting(self, key: str) -> str | None:
-        rows = await self._read("SELECT value FROM settings WHERE key = ?", (key,))
+        rows = await self._lookup("SELECT value FROM settings WHERE key = ?", (key,))
         return str(rows[0]["value"]) if rows else None
+
+
+_MEMBERS = (
+    "SELECT m.slug, m.name, m.owner, group_concat(t.transport) AS transports"
+    " FROM members m LEFT JOIN member_transports t ON t.member = m.slug {where}"
+    " GROUP BY m.slug ORDER BY m.created_at, m.slug"
+)
+_PRAGMAS = ("foreign_keys = ON", "synchronous = FULL", "busy_timeout = 5000")
+_BUSY = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+
+
+def _members(rows: list[sqlite3.Row]) -> list[Member]:
+    return [
+        Member(
+            slug=r["slug"],
+            name=r["name"],
+            owner=r["owner"],
+            transports=tuple(sorted(r["transports"].split(","))) if r["transports"] else (),
+        )
+        for r in rows
+    ]
+
+
+def _connect_lookups(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None)  # used on the loop's thread only
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA query_only = ON")
+    conn.execute("PRAGMA busy_timeout = 0")  # never wait for a lock on the event loop
+    return conn
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:
     # isolation_level=None: crewline opens and commits its own transactions.
     conn = await aiosqlite.connect(path, isolation_level=None)
     conn.row_factory = sqlite3.Row
-    await conn.execute("PRAGMA foreign_keys = ON")
-    await conn.execute("PRAGMA synchronous = FULL")
-    await conn.execute("PRAGMA busy_timeout = 5000")
+    for pragma in _PRAGMAS:
+        await conn.execute(f"PRAGMA {pragma}")
     return conn
 
 
-def _run_batch(conn: sqlite3.Connection, batch: list[_Pending]) -> list[tuple[bool, Any]]:
-    """Run each transaction in its own savepoint inside one COMMIT (on the DB thread)."""
-    outcomes: list[tuple[bool, Any]] = []
-    tx = SqliteTx(conn)
-    conn.execute("BEGIN IMMEDIATE")
+def _in_savepoint(conn: sqlite3.Connection, transaction: Callable[[Tx], Any]) -> Outcome:
+    """Run one caller's transaction; its failure undoes its writes alone."""
+    conn.execute("SAVEPOINT tx")
     try:
-        for pending in batch:
-            conn.execute("SAVEPOINT tx")
-            try:
-                result = pending.transaction(tx)
-            except Exception as error:
-                conn.execute("ROLLBACK TO tx")
-                conn.execute("RELEASE tx")
-                outcomes.append((False, error))
-            else:
-                conn.execute("RELEASE tx")
-                outcomes.append((True, result))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    return outcomes
+        result = transaction(SqliteTx(conn))
+    except Exception as error:
+        conn.execute("ROLLBACK TO tx")
+        conn.execute("RELEASE tx")
+        return False, error
+    conn.execute("RELEASE tx")
+    return True, result
+
+
+def _connect_writer(path: Path) -> sqlite3.Connection:
+    # Opened on the writer's thread and used from the loop between its BEGIN and COMMIT:
+    # never from two threads at once, which check_same_thread cannot know.
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    for pragma in ("journal_mode = WAL", *_PRAGMAS):
+        conn.execute(f"PRAGMA {pragma}")
+    return conn
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    current = conn.execute("PRAGMA user_version").fetchone()[0]
+    for migration in migrations():
+        if migration.version > current:
+            log.info("applying migration %03d %s", migration.version, migration.name)
+            conn.executescript(
+                f"BEGIN; {migration.sql}; PRAGMA user_version = {migration.version}; COMMIT;"
+            )
