@@ -68,7 +68,7 @@ async def one_run(options: Options, interval: float, setting: dict[str, Any]) ->
             async with OutboxDispatcher(
                 store, fake, CoreRenderer(store), poll_interval=1.0
             ) as outbox:
-                hub.on_outbox(lambda _: outbox.wake())
+                hub.on_outbox(lambda _, lanes: outbox.wake(lanes))
                 await outbox.wait_idle(timeout=120 + 30 * per_thread * interval)
                 drained = time.monotonic() - started
             left = await store.outbox_size(fake.name)

@@ -158,10 +158,10 @@ class Crewline:
     def transport(self, name: str) -> Transport:
         return next(t for t in self.transports if t.name == name)
 
-    def _wake_outbox(self, name: str) -> None:
+    def _wake_outbox(self, name: str, lanes: set[str]) -> None:
         outbox = self.outboxes.get(name)
         if outbox is not None:
-            outbox.wake()
+            outbox.wake(lanes)
 
     def _mounts(self) -> list[tuple[str, ASGIApp]]:
         mounts: list[tuple[str, ASGIApp]] = []

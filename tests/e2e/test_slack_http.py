@@ -266,8 +266,8 @@ async def test_a_settled_card_keeps_its_text_and_loses_its_buttons(
     stored = next(m for m in harness.thread_messages("radar") if m["ts"] == card.ref)
     assert [b["type"] for b in stored["blocks"]] == ["section"]
     assert "Ship?" in stored["text"] and "Answered: no — by you" in stored["text"]
-    update = harness.fake.calls_to("chat.update")[-1]
-    assert update.params["ts"] == card.ref
+    # Redrawn in place (other lanes — the bell, the thread root — update their own messages).
+    assert card.ref in [update.params["ts"] for update in harness.fake.calls_to("chat.update")]
 
 
 async def test_the_thread_root_says_whether_the_member_needs_you(

@@ -140,18 +140,24 @@ async def test_a_redelivered_update_answers_nothing_again(
         first = await harness.handled(sent)
         assert first is not None and first.accepted
         rows = len(await crew.crewline.store.live_rows("radar"))
+        await crew.delivered()
         told = len(fake.messages(fake.owner))
 
         harness.receipts.pop(sent.update_id)
         await fake.redeliver(sent.update_id)
         assert await harness.handled(sent) is None  # this run has seen it: not passed on
+        await crew.delivered()
+        assert len(fake.messages(fake.owner)) == told
         await crew.restart()
+        await crew.delivered()  # a restart shows the roster afresh: not an answer
+        told = len(fake.messages(fake.owner))
         harness.receipts.pop(sent.update_id)
         await fake.redeliver(sent.update_id)
         again = await harness.handled(sent)
         assert again is not None and (again.accepted, again.code) == (False, "duplicate_event")
 
         assert len(await crew.crewline.store.live_rows("radar")) == rows
+        await crew.delivered()
         assert len(fake.messages(fake.owner)) == told
         answers = [e for e in await crew.events(key) if e["kind"] == "escalation_answered"]
         assert len(answers) == 1

@@ -28,7 +28,12 @@ import httpx
 
 from crewline.models import HumanEvent, Receipt
 from crewline.transports.slack import SlackSettings, SlackTransport
-from crewline.transports.slack.blocks import BELL_BODY_BLOCK, BELL_EVENT, THREAD_EVENT
+from crewline.transports.slack.blocks import (
+    ACTION_PREFIX,
+    BELL_BODY_BLOCK,
+    BELL_EVENT,
+    THREAD_EVENT,
+)
 from crewline.transports.slack.payloads import text_command
 from tests.fakes.slack import FakeSlack
 from tests.harness import Harness, Shown
@@ -157,10 +162,9 @@ class SlackHarness(Harness):
     async def press(
         self, member: str, message: Shown, choice: int, *, user: str | None = None
     ) -> str | None:
-        stored = next(m for m in self.thread_messages(member) if m["ts"] == message.ref)
-        button = _buttons(stored)[choice]
+        # The button as the person saw it: the card may have been redrawn since.
         return await self._click(
-            member, message.ref, button["action_id"], button["value"], user=user
+            member, message.ref, f"{ACTION_PREFIX}{choice}", message.payloads[choice], user=user
         )
 
     async def press_payload(

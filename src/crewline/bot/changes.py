@@ -24,7 +24,7 @@ class Effects:
     """What to do after the commit."""
 
     sessions: set[str] = field(default_factory=set)
-    transports: set[str] = field(default_factory=set)
+    lanes: dict[str, set[str]] = field(default_factory=dict)  # transport -> outbox lanes
     deadlines: list[tuple[str, datetime]] = field(default_factory=list)
     reconcile: set[str] = field(default_factory=set)
 
@@ -50,43 +50,42 @@ class Change:
         """Post (``op='post'``) or redraw (``'update'``) an object in the member's thread on
         every transport the member is bound to."""
         for transport in self._bound(member):
-            self.tx.enqueue(
-                transport=transport, lane=member.slug, op=op, object_key=object_key, now=self.now
-            )
-            self.effects.transports.add(transport)
+            self._enqueue(transport, member.slug, op, object_key)
 
     def ring(self, member: Member, goal: str | None) -> None:
         """Show (or restack) the bell of one goal group of the member."""
         key = f"bell:escalation:{member.slug}:{goal or ''}"
         for transport in self._bound(member):
-            self.tx.enqueue(
-                transport=transport,
-                lane=f"bell:{member.slug}",
-                op="ring",
-                object_key=key,
-                now=self.now,
-            )
-            self.effects.transports.add(transport)
+            self._enqueue(transport, f"bell:{member.slug}", "ring", key)
 
     def roster(self) -> None:
         """Republish the roster on every running transport."""
         for transport in self._transports:
-            self.tx.enqueue(
-                transport=transport, lane="roster", op="roster", object_key="roster", now=self.now
-            )
-            self.effects.transports.add(transport)
+            self._enqueue(transport, "roster", "roster", "roster")
 
     def mark_rewound(self, member: Member, object_keys: Sequence[str]) -> None:
         for transport in self._bound(member):
-            self.tx.enqueue(
-                transport=transport,
-                lane=member.slug,
-                op="rewound",
-                object_key=f"rewound:{self.now.timestamp()}",
-                now=self.now,
+            self._enqueue(
+                transport,
+                member.slug,
+                "rewound",
+                f"rewound:{self.now.timestamp()}",
                 body={"keys": list(object_keys)},
             )
-            self.effects.transports.add(transport)
+
+    def _enqueue(
+        self,
+        transport: str,
+        lane: str,
+        op: str,
+        object_key: str,
+        *,
+        body: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.tx.enqueue(
+            transport=transport, lane=lane, op=op, object_key=object_key, now=self.now, body=body
+        )
+        self.effects.lanes.setdefault(transport, set()).add(lane)
 
     def arm(self, escalation: Escalation) -> None:
         if escalation.deadline is not None:

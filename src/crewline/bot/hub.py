@@ -66,7 +66,7 @@ class Hub:
         self.actors = MemberActors()
         self.feed = EventFeed()
         self.human = HumanEvents(self)
-        self._wakers: list[Callable[[str], None]] = []
+        self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
         self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None
         self._closing: dict[str, list[str]] = {}
@@ -80,8 +80,8 @@ class Hub:
         await self.actors.aclose()
 
     # plumbing -------------------------------------------------------------------------------
-    def on_outbox(self, wake: Callable[[str], None]) -> None:
-        """``wake(transport)`` is called after a commit that queued platform calls."""
+    def on_outbox(self, wake: Callable[[str, set[str]], None]) -> None:
+        """``wake(transport, lanes)`` is called after a commit that queued platform calls."""
         self._wakers.append(wake)
 
     def on_deadline(self, arm: Callable[[str, datetime], None]) -> None:
@@ -109,9 +109,9 @@ class Hub:
 
     def _after_commit(self, effects: Effects) -> None:
         self.feed.notify(effects.sessions)
-        for transport in effects.transports:
+        for transport, lanes in effects.lanes.items():
             for wake in self._wakers:
-                wake(transport)
+                wake(transport, lanes)
         for escalation_id, deadline in effects.deadlines:
             for arm in self._armers:
                 arm(escalation_id, deadline)

@@ -1,7 +1,9 @@
 """Persisted, rate-limited, retried delivery: one dispatcher per transport.
 
 The core writes outbox entries in the same transaction as the change that needs them; a
-dispatcher sends them. Each lane (a member's thread, the bell, the roster) is delivered in
+dispatcher sends them. A commit wakes the lanes it queued into; every lane's head is read
+only at start and on each poll (entries queued by another process, or left by a crash,
+wake nobody). Each lane (a member's thread, the bell, the roster) is delivered in
 entry order; lanes proceed in parallel within the transport's limits. What a message says
 is rendered when it is sent, from the current state, so a card posted late is never drawn
 with dead buttons, and several pending redraws of one object collapse into one call.
@@ -18,7 +20,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
 from typing import Protocol, TypeVar
 
@@ -50,7 +52,8 @@ class Renderer(Protocol):
 
 
 class OutboxDispatcher:
-    """Drains one transport's outbox. Use as ``async with``; call ``wake()`` after writes."""
+    """Drains one transport's outbox. Use as ``async with``; call ``wake(lanes)`` after a
+    commit that queued entries."""
 
     def __init__(
         self,
@@ -68,7 +71,8 @@ class OutboxDispatcher:
         self.clock = clock
         self.sent = 0
         self.rate_limited = 0
-        self._wake = asyncio.Event()
+        self._scan = asyncio.Event()
+        self._queued: set[str] = set()  # lanes with entries newer than their drain's last read
         self._progress = asyncio.Condition()
         self._lanes: dict[str, asyncio.Task[None]] = {}
         self._lane_ready_at: dict[str, float] = {}
@@ -94,8 +98,20 @@ class OutboxDispatcher:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    def wake(self) -> None:
-        self._wake.set()
+    def wake(self, lanes: Iterable[str] = ()) -> None:
+        """Entries were queued in ``lanes``; with none named, every lane is looked at."""
+        named = False
+        for lane in lanes:
+            named = True
+            self._start_lane(lane)
+        if not named:
+            self._scan.set()
+
+    def _start_lane(self, lane: str) -> None:
+        self._queued.add(lane)
+        running = self._lanes.get(lane)
+        if running is None or running.done():
+            self._lanes[lane] = asyncio.create_task(self._drain_lane(lane))
 
     async def wait_idle(self, *, timeout: float = 10.0) -> None:
         """Wait (bounded) until this transport's outbox is empty."""
@@ -112,24 +128,25 @@ class OutboxDispatcher:
     # the loop -------------------------------------------------------------------------------
     async def _run(self) -> None:
         while True:
-            self._wake.clear()
+            self._scan.clear()
             try:
                 heads = await self.store.outbox_heads(self.transport.name)
             except Exception:
                 log.exception("reading the %s outbox failed", self.transport.name)
                 heads = []
             for head in heads:
-                running = self._lanes.get(head.lane)
-                if running is None or running.done():
-                    self._lanes[head.lane] = asyncio.create_task(self._drain_lane(head.lane))
+                self._start_lane(head.lane)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.poll_interval):
-                    await self._wake.wait()
+                    await self._scan.wait()
 
     async def _drain_lane(self, lane: str) -> None:
         while True:
+            self._queued.discard(lane)
             entry = await self.store.outbox_head(self.transport.name, lane)
             if entry is None:
+                if lane in self._queued:
+                    continue  # woken while reading: what woke it may not have been seen
                 return
             now = self.clock()
             ready_at = max(entry.not_before, self._lane_ready_at.get(lane, 0.0))
