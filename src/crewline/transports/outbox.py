@@ -170,7 +170,11 @@ class OutboxDispatcher:
 
     async def _attempt(self, entry: OutboxEntry) -> None:
         started = self.clock()
-        covered_through = await self.store.outbox_last_id()
+        # A redraw shows the state as of now: it covers every entry for the same object
+        # committed before it reads. A post covers itself alone.
+        covered_through = (
+            await self.store.outbox_last_id() if entry.op in _COLLAPSIBLE else entry.id
+        )
         try:
             recorded = await self._deliver(entry)
         except RateLimited as error:
