@@ -51,6 +51,7 @@ COMMANDS = (
     ("help", "What crewline understands"),
 )
 _REMEMBERED = 2048  # posted keys kept to spot a repeated post
+DRAIN_TIMEOUT = 5.0  # seconds the updates in hand get to be answered when the bot stops
 
 
 class TelegramTransport(Transport):
@@ -162,6 +163,9 @@ class TelegramTransport(Transport):
 
     async def stop(self) -> None:
         app = self._app
+        if app is not None and app.updater is not None and app.updater.running:
+            await app.updater.stop()  # no new updates; the ones in hand are answered
+        await self._updates.drain(timeout=DRAIN_TIMEOUT)
         self._detach()
         if app is not None:
             await _close(app)
@@ -378,8 +382,10 @@ class TelegramTransport(Transport):
         if app is None:
             return False
         update = Update.de_json(update_json, app.bot)
-        async with self._in_order:  # one at a time, in arrival order, as when polling
+        async with self._in_order:  # admitted one at a time, in arrival order, as when polling
             await app.process_update(update)
+        # Acknowledged once handled: until then Telegram keeps the update and sends it again.
+        await self._updates.finished(update.update_id)
         return True
 
     async def _refused(self, code: str, client: str | None, unrecorded: int) -> None:

@@ -2,15 +2,20 @@
 core answers is said to the person who acted, and to nobody else.
 
 PTB hands every update to :meth:`UpdateHandler.handle`, one at a time in arrival order
-(long polling and the webhook alike). A button press is answered at once: the core's
-receipt normally arrives within milliseconds and becomes the answer itself (a refusal as an
-alert); should the core take longer, the spinner is stopped first and the receipt follows
-as a message.
+(long polling and the webhook alike). ``handle`` admits the update to the core there and
+then — the core keeps that order — and leaves the rest to a task of its own: the core's
+durable commit and the answer to Telegram take milliseconds each, and the next update must
+not queue behind them (at 100 presses a second it did, for a second and more).
+
+A button press is answered at once: the core's receipt normally arrives within
+milliseconds and becomes the answer itself (a refusal as an alert); should the core take
+longer, the spinner is stopped first and the receipt follows as a message.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -44,34 +49,64 @@ class UpdateHandler:
         self.sink: HumanEventSink | None = None
         self.scope: Scope | None = None
         self._seen: OrderedDict[int, None] = OrderedDict()
+        self._handling: dict[int, asyncio.Task[None]] = {}
 
     async def handle(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """PTB's callback for every update."""
-        receipt: Receipt | None = None
-        try:
-            if update.update_id in self._seen or self.scope is None:
-                return  # a redelivery within this run: the core saw it already
-            self._seen[update.update_id] = None
+        """PTB's callback for every update: admitted now, answered by a task of its own."""
+        update_id = update.update_id
+        sink, scope = self.sink, self.scope
+        inbound = None
+        if update_id not in self._seen and sink is not None and scope is not None:
+            self._seen[update_id] = None
             while len(self._seen) > _REMEMBERED:
                 self._seen.popitem(last=False)
-            inbound = parse_update(update, self.scope)
-            if inbound is not None:
-                receipt = await self._deliver(inbound)
+            inbound = parse_update(update, scope)
+        if inbound is None or sink is None:  # not ours, or seen already in this run
+            self._handled(update_id, None)
+            return
+        # Started here, the core's coroutines start in the order updates arrive.
+        judged = asyncio.ensure_future(sink(inbound.event))
+        task = asyncio.create_task(self._finish(update_id, inbound, judged))
+        self._handling[update_id] = task
+        task.add_done_callback(lambda _: self._handling.pop(update_id, None))
+
+    async def finished(self, update_id: int) -> None:
+        """Wait until an admitted update was answered (a webhook acknowledges only then)."""
+        task = self._handling.get(update_id)
+        if task is not None:
+            await asyncio.shield(task)
+
+    async def drain(self, *, timeout: float) -> None:
+        """Let the updates in hand be answered (bounded), before the bot stops."""
+        tasks = list(self._handling.values())
+        if tasks:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout):
+                    await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _finish(
+        self, update_id: int, inbound: Inbound, judged: asyncio.Future[Receipt]
+    ) -> None:
+        receipt: Receipt | None = None
+        try:
+            receipt = await self._deliver(inbound, judged)
+        except Exception:
+            log.exception("telegram: handling update %s failed", update_id)
         finally:
-            if self.on_update is not None:
-                self.on_update(update.update_id, receipt)
+            self._handled(update_id, receipt)
+
+    def _handled(self, update_id: int, receipt: Receipt | None) -> None:
+        if self.on_update is not None:
+            self.on_update(update_id, receipt)
 
     async def failed(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """PTB's error handler: PTB itself would only log a bare traceback."""
         log.error("telegram: handling an update failed", exc_info=context.error)
 
-    async def _deliver(self, inbound: Inbound) -> Receipt | None:
-        sink = self.sink
-        if sink is None:
-            return None
+    async def _deliver(self, inbound: Inbound, judged: asyncio.Future[Receipt]) -> Receipt:
         if inbound.query_id is not None:
-            return await self._press(inbound, sink)
-        receipt = await sink(inbound.event)
+            return await self._press(inbound, judged)
+        receipt = await judged
         if receipt.notice:
             await self._tell(inbound, receipt.notice)
         if isinstance(inbound.event, HumanCommand) and receipt.code == "not_owner":
@@ -84,10 +119,9 @@ class UpdateHandler:
             )
         return receipt
 
-    async def _press(self, inbound: Inbound, sink: HumanEventSink) -> Receipt:
+    async def _press(self, inbound: Inbound, judged: asyncio.Future[Receipt]) -> Receipt:
         """Answer the callback at once with what the core said: a refusal as an alert."""
         assert inbound.query_id is not None
-        judged = asyncio.ensure_future(sink(inbound.event))
         done, _ = await asyncio.wait({judged}, timeout=ANSWER_WITHIN)
         if judged not in done:
             await self.calls.answer(inbound.query_id, None, alert=False)  # stop the spinner
