@@ -3,11 +3,11 @@
 Three connections to one WAL database, each used where it costs least:
 
 - **The writer** takes whole transactions from a queue and commits many at once (group
-  commit: one fsync per batch). What may wait — ``BEGIN IMMEDIATE`` for the lock, ``COMMIT``
-  for the disk — runs on the writer's own thread; the transactions themselves run on the
-  event loop between the two, as plain CPU work. Running them on the thread, as aiosqlite
-  does, made every statement hand the GIL to and fro between the loop and the thread: a
-  transaction's ten statements cost more in hand-overs than in SQLite.
+  commit: one fsync per batch). What may wait runs on the writer's own thread: ``COMMIT``
+  (the disk), and ``BEGIN IMMEDIATE`` when another process holds the write lock. The
+  transactions themselves run on the event loop, as plain CPU work. Running them on the
+  thread, as aiosqlite does, made every statement hand the GIL to and fro between the loop
+  and the thread: a transaction's ten statements cost more in hand-overs than in SQLite.
 - **The reader** (aiosqlite) answers scans — lists, counts, event pages — one
   ``execute_fetchall`` hop each.
 - **The lookup connection** answers reads of a few rows by key right on the event loop:
@@ -100,8 +100,7 @@ class SqliteStore(Store):
     async def __aenter__(self) -> SqliteStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="crewline-store-writer")
-        self._writer = await self._on_writer_thread(_connect_writer, self.path)
-        await self._on_writer_thread(_migrate, self._writer)
+        self._writer = await self._on_writer_thread(_open_writer, self.path)
         self._reader = await _connect(self.path)
         self._lookups = _connect_lookups(self.path)
         self._writer_task = asyncio.create_task(self._write_loop(), name="crewline-store-writer")
@@ -165,7 +164,12 @@ class SqliteStore(Store):
 
     async def _commit(self, conn: sqlite3.Connection, batch: list[_Pending]) -> list[Outcome]:
         """One group commit: each transaction in its own savepoint inside one COMMIT."""
-        await self._on_writer_thread(conn.execute, "BEGIN IMMEDIATE")
+        try:
+            conn.execute("BEGIN IMMEDIATE")  # the lock is free (busy_timeout 0: no waiting)
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode not in _BUSY:
+                raise
+            await self._on_writer_thread(_begin_waiting, conn)  # the CLI is writing
         try:
             outcomes = [_in_savepoint(conn, pending.transaction) for pending in batch]
             await self._on_writer_thread(conn.execute, "COMMIT")
@@ -405,7 +409,8 @@ _MEMBERS = (
     " FROM members m LEFT JOIN member_transports t ON t.member = m.slug {where}"
     " GROUP BY m.slug ORDER BY m.created_at, m.slug"
 )
-_PRAGMAS = ("foreign_keys = ON", "synchronous = FULL", "busy_timeout = 5000")
+BUSY_TIMEOUT_MS = 5000  # how long a write or scan waits for another process's lock
+_PRAGMAS = ("foreign_keys = ON", "synchronous = FULL", f"busy_timeout = {BUSY_TIMEOUT_MS}")
 _BUSY = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 
@@ -451,14 +456,25 @@ def _in_savepoint(conn: sqlite3.Connection, transaction: Callable[[Tx], Any]) ->
     return True, result
 
 
-def _connect_writer(path: Path) -> sqlite3.Connection:
-    # Opened on the writer's thread and used from the loop between its BEGIN and COMMIT:
-    # never from two threads at once, which check_same_thread cannot know.
+def _open_writer(path: Path) -> sqlite3.Connection:
+    # Used from the loop and from the writer's thread in turn, never from both at once,
+    # which check_same_thread cannot know.
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
     for pragma in ("journal_mode = WAL", *_PRAGMAS):
         conn.execute(f"PRAGMA {pragma}")
+    _migrate(conn)
+    conn.execute("PRAGMA busy_timeout = 0")  # the loop runs its BEGIN: it must not wait
     return conn
+
+
+def _begin_waiting(conn: sqlite3.Connection) -> None:
+    """BEGIN IMMEDIATE, waiting (on the writer's thread) for another process's write lock."""
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    finally:
+        conn.execute("PRAGMA busy_timeout = 0")
 
 
 def _migrate(conn: sqlite3.Connection) -> None:

@@ -1,0 +1,66 @@
+"""SqliteStore next to another process writing the same file (the CLI while crewline serves).
+
+The store begins its group commits on the event loop without waiting; when another
+connection holds the write lock, the waiting moves to the writer's thread, so the loop —
+and every read on it — goes on meanwhile, and the write lands once the lock is free.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from crewline.store.sqlite import SqliteStore
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    async with SqliteStore(tmp_path / "crewline.db") as opened:
+        yield opened
+
+
+@pytest.fixture
+def other_process(store: SqliteStore) -> Iterator[sqlite3.Connection]:
+    """Another writer of the same file (a connection of its own, as the CLI has)."""
+    conn = sqlite3.connect(store.path, isolation_level=None, check_same_thread=False)
+    yield conn
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+    conn.close()
+
+
+async def test_a_write_waits_for_another_writer_off_the_loop(
+    store: SqliteStore, other_process: sqlite3.Connection
+) -> None:
+    other_process.execute("BEGIN IMMEDIATE")  # holds the write lock
+    write = asyncio.create_task(store.write(lambda tx: tx.set_setting("seen", "yes")))
+    for _ in range(20):  # let the writer try, fail to lock, and hand the wait to its thread
+        await asyncio.sleep(0)
+    assert await store.setting("seen") is None  # the loop answers reads meanwhile
+    assert not write.done()
+
+    other_process.execute("COMMIT")
+    async with asyncio.timeout(10):
+        await write
+    assert await store.setting("seen") == "yes"
+
+
+async def test_a_write_after_the_wait_begins_on_the_loop_again(
+    store: SqliteStore, other_process: sqlite3.Connection
+) -> None:
+    other_process.execute("BEGIN IMMEDIATE")
+    waiting = asyncio.create_task(store.write(lambda tx: tx.set_setting("first", "1")))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    other_process.execute("COMMIT")
+    async with asyncio.timeout(10):
+        await waiting
+    # The wait raised busy_timeout on the writer's connection for a moment only.
+    assert store._writer is not None
+    assert store._writer.execute("PRAGMA busy_timeout").fetchone()[0] == 0
+    await store.write(lambda tx: tx.set_setting("second", "2"))
+    assert await store.setting("second") == "2"
