@@ -2,6 +2,10 @@
 
 This is what makes reply matching order-exact (SPEC §2 rule 6): a chip and the typed text
 after it are judged against the state each found on arrival. Members run in parallel.
+
+An actor lives while it has work: it ends when its queue runs dry and the next job starts a
+new one. A crew of twenty thousand members would otherwise keep twenty thousand idle tasks
+once each had been touched (at start, by reconciliation).
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -21,7 +26,7 @@ _Job = tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]
 
 class MemberActors:
     def __init__(self) -> None:
-        self._queues: dict[str, asyncio.Queue[_Job]] = {}
+        self._queues: dict[str, deque[_Job]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
     async def run(self, key: str, job: Callable[[], Awaitable[T]]) -> T:
@@ -36,15 +41,15 @@ class MemberActors:
         """Queue ``job`` on ``key``'s actor now; the future holds its result."""
         queue = self._queues.get(key)
         if queue is None:
-            queue = self._queues[key] = asyncio.Queue()
-            self._tasks[key] = asyncio.create_task(self._serve(queue), name=f"actor-{key}")
+            queue = self._queues[key] = deque()
+            self._tasks[key] = asyncio.create_task(self._serve(key, queue), name=f"actor-{key}")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        queue.put_nowait((job, future))
+        queue.append((job, future))
         return future
 
-    async def _serve(self, queue: asyncio.Queue[_Job]) -> None:
-        while True:
-            job, future = await queue.get()
+    async def _serve(self, key: str, queue: deque[_Job]) -> None:
+        while queue:
+            job, future = queue.popleft()
             try:
                 result = await job()
             except Exception as error:
@@ -53,11 +58,15 @@ class MemberActors:
             else:
                 if not future.done():
                     future.set_result(result)
+        # No await between the empty queue and leaving: a job submitted from now on finds
+        # no actor and starts the next one.
+        del self._queues[key], self._tasks[key]
 
     async def aclose(self) -> None:
-        for task in self._tasks.values():
+        tasks = list(self._tasks.values())
+        for task in tasks:
             task.cancel()
-        for task in self._tasks.values():
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks.clear()

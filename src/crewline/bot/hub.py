@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 MAX_TEXT = 4000
 WINDOW_BATCH = 500  # windows closed per transaction
+RECONCILE_AT_ONCE = 64  # members reconciled concurrently at start
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -358,9 +359,19 @@ class Hub:
         except Unavailable:
             log.error("the escalation index cannot be read; rebuilding it from the transcript")
             await self.store.rebuild_index_table()
-        # Members reconcile on their own actors at once; the store commits them in batches.
-        members = await self.store.members()
-        reports = list(await asyncio.gather(*[self.reconcile(m.slug) for m in members]))
+        # Members reconcile on their own actors, RECONCILE_AT_ONCE at a time: enough for the
+        # store to commit them in full batches, few enough that a crew of thousands does not
+        # hold every transcript (and a task per member) in memory at once.
+        slugs = [m.slug for m in await self.store.members()]
+        done: dict[str, ReconcileReport] = {}
+        queue = iter(slugs)
+
+        async def worker() -> None:
+            for slug in queue:  # shared: each member is taken by one worker
+                done[slug] = await self.reconcile(slug)
+
+        await asyncio.gather(*[worker() for _ in range(min(RECONCILE_AT_ONCE, len(slugs)))])
+        reports = [done[slug] for slug in slugs]
         for report in reports:
             if report.changed:
                 log.info("reconciled %s: %s", report.member, report)
