@@ -10,12 +10,20 @@ which passes through the same uvicorn + FastAPI stack and does no work, measured
 before and right after the escalations (after the outbox drained) and averaged. The load
 comes from a separate process (``bench.loadgen``) so the client does not share the
 server's core.
+
+Also: the CPU time of the server's event-loop thread per request (user + system time
+across the load, over the requests answered), for an escalation — from its request until
+its cards are delivered — against a ``/healthz``. The loop thread is what the GIL holds
+the server to (SQLite's fsyncs and scans run on other threads), so the inverse of this
+ratio is about the most the throughput ratio can reach.
 """
 
 from __future__ import annotations
 
 import asyncio
+import resource
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 from bench.common import Options, Target, figure, parse_options, percentile, scratch, write_result
@@ -37,6 +45,19 @@ def _rate(load: dict[str, Any], expected_status: int = 200) -> tuple[float, floa
         raise RuntimeError(f"not every request answered {expected_status}: {load['statuses']}")
     latencies = load["latencies"]
     return ok / load["elapsed"], percentile(latencies, 50), percentile(latencies, 99)
+
+
+# This thread runs the server's event loop; elsewhere than Linux, the whole process.
+_LOOP_THREAD = getattr(resource, "RUSAGE_THREAD", resource.RUSAGE_SELF)
+
+
+async def _on_cpu(load: Awaitable[dict[str, Any]]) -> tuple[dict[str, Any], float]:
+    """``load``'s result and the CPU seconds the server's loop thread spent meanwhile."""
+    before = resource.getrusage(_LOOP_THREAD)
+    result = await load
+    after = resource.getrusage(_LOOP_THREAD)
+    spent = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return result, spent
 
 
 async def one_run(options: Options, per_agent: int, health_per_agent: int) -> dict[str, float]:
@@ -64,11 +85,22 @@ async def one_run(options: Options, per_agent: int, health_per_agent: int) -> di
                     for n in range(AGENTS)
                 ],
             }
-            before = _rate(await helper_process("loadgen", health_spec, timeout=300))
-            subject = _rate(await helper_process("loadgen", escalate_spec, timeout=600))
-            await crewline.outboxes["memory"].wait_idle(timeout=300)
+            health_load, health_cpu = await _on_cpu(
+                helper_process("loadgen", health_spec, timeout=300)
+            )
+            before = _rate(health_load)
+
+            async def escalate_and_deliver() -> dict[str, Any]:
+                load = await helper_process("loadgen", escalate_spec, timeout=600)
+                await crewline.outboxes["memory"].wait_idle(timeout=300)
+                return load
+
+            escalate_load, escalate_cpu = await _on_cpu(escalate_and_deliver())
+            subject = _rate(escalate_load)
             after = _rate(await helper_process("loadgen", health_spec, timeout=300))
     return {
+        "escalate_cpu_us": 1e6 * escalate_cpu / escalate_load["requests"],
+        "healthz_cpu_us": 1e6 * health_cpu / health_load["requests"],
         "escalations_per_s": subject[0],
         "escalate_p50": subject[1],
         "escalate_p99": subject[2],
@@ -97,6 +129,15 @@ async def main(options: Options) -> None:
             baseline=col("healthz_per_s"),
             baseline_label=f"GET /healthz/s, same server, {AGENTS} concurrent clients",
             target=Target(kind="ratio_at_least", value=0.5),
+        ),
+        figure(
+            "escalate_server_cpu_us",
+            "server loop-thread CPU per escalation, from its request to its delivered cards",
+            "us",
+            col("escalate_cpu_us"),
+            higher_is_better=False,
+            baseline=col("healthz_cpu_us"),
+            baseline_label="server loop-thread CPU per GET /healthz, same server",
         ),
         figure(
             "escalate_p50_ms",
