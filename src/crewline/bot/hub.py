@@ -89,8 +89,11 @@ class Hub:
         """``arm(escalation_id, deadline)`` is called after a commit that opened a window."""
         self._armers.append(arm)
 
-    async def change(self, transaction: Callable[[Change], T]) -> T:
-        """Run ``transaction`` in one store transaction, then its after-commit effects."""
+    async def change(self, transaction: Callable[[Change], T], *, heavy: bool = False) -> T:
+        """Run ``transaction`` in one store transaction, then its after-commit effects.
+
+        ``heavy``: a reconciliation, which reads a member's whole record history.
+        """
         now = self.clock.now()
         holder: list[Effects] = []
 
@@ -101,7 +104,7 @@ class Hub:
             return result
 
         try:
-            result = await self.store.write(run)
+            result = await self.store.write(run, heavy=heavy)
         except Unavailable:
             self._repair_index()
             raise
@@ -342,14 +345,14 @@ class Hub:
                 ch.tx.truncate_conversation(slug, keep_through=keep_through)
                 return reconcile_member(ch, member)
 
-            return await self.change(write)
+            return await self.change(write, heavy=True)
 
         return await self.on_member(slug, rewind)
 
     async def reconcile(self, slug: str) -> ReconcileReport:
         member = await self.member(slug)
         return await self.on_member(
-            slug, lambda: self.change(lambda ch: reconcile_member(ch, member))
+            slug, lambda: self.change(lambda ch: reconcile_member(ch, member), heavy=True)
         )
 
     async def reconcile_all(self) -> list[ReconcileReport]:

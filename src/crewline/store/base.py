@@ -227,8 +227,12 @@ class Store(ABC):
     async def __aexit__(self, *exc_info: object) -> None: ...
 
     @abstractmethod
-    async def write(self, transaction: Callable[[Tx], T]) -> T:
-        """Run ``transaction`` atomically and durably; its result, or its exception."""
+    async def write(self, transaction: Callable[[Tx], T], *, heavy: bool = False) -> T:
+        """Run ``transaction`` atomically and durably; its result, or its exception.
+
+        ``heavy``: it may read or write many rows (a reconciliation); the store keeps it
+        from holding up everything else while it runs.
+        """
 
     # reads ----------------------------------------------------------------------------------
     @abstractmethod

@@ -8,6 +8,8 @@ Three connections to one WAL database, each used where it costs least:
   transactions themselves run on the event loop, as plain CPU work. Running them on the
   thread, as aiosqlite does, made every statement hand the GIL to and fro between the loop
   and the thread: a transaction's ten statements cost more in hand-overs than in SQLite.
+  A transaction that may take seconds (reconciling a long transcript) is written with
+  ``heavy=True`` and its batch runs on the thread, so the loop keeps serving meanwhile.
 - **The reader** (aiosqlite) answers scans — lists, counts, event pages — one
   ``execute_fetchall`` hop each.
 - **The lookup connection** answers reads of a few rows by key right on the event loop:
@@ -77,6 +79,7 @@ def migrations() -> list[Migration]:
 class _Pending:
     transaction: Callable[[Tx], Any]
     future: asyncio.Future[Any]
+    heavy: bool
 
 
 class SqliteStore(Store):
@@ -132,11 +135,11 @@ class SqliteStore(Store):
         return int(rows[0][0])
 
     # writes: one writer task, group commit --------------------------------------------------
-    async def write(self, transaction: Callable[[Tx], T]) -> T:
+    async def write(self, transaction: Callable[[Tx], T], *, heavy: bool = False) -> T:
         if self._writer_task is None or self._writer_task.done():
             raise RuntimeError("the store is not open")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Pending(transaction, future))
+        self._queue.put_nowait(_Pending(transaction, future, heavy))
         return await future
 
     async def _write_loop(self) -> None:
@@ -171,7 +174,10 @@ class SqliteStore(Store):
                 raise
             await self._on_writer_thread(_begin_waiting, conn)  # the CLI is writing
         try:
-            outcomes = [_in_savepoint(conn, pending.transaction) for pending in batch]
+            if any(pending.heavy for pending in batch):  # seconds of work: not on the loop
+                outcomes = await self._on_writer_thread(_in_savepoints, conn, batch)
+            else:
+                outcomes = _in_savepoints(conn, batch)
             await self._on_writer_thread(conn.execute, "COMMIT")
         except asyncio.CancelledError:
             raise  # closing: the thread finishes what it was given (COMMIT) before the close
@@ -326,7 +332,7 @@ class SqliteStore(Store):
                 if statement.strip():
                     conn.execute(statement)
 
-        await self.write(rebuild)
+        await self.write(rebuild, heavy=True)
 
     async def question(self, question_id: str) -> Question | None:
         rows = await self._lookup(
@@ -441,6 +447,10 @@ async def _connect(path: Path) -> aiosqlite.Connection:
     for pragma in _PRAGMAS:
         await conn.execute(f"PRAGMA {pragma}")
     return conn
+
+
+def _in_savepoints(conn: sqlite3.Connection, batch: list[_Pending]) -> list[Outcome]:
+    return [_in_savepoint(conn, pending.transaction) for pending in batch]
 
 
 def _in_savepoint(conn: sqlite3.Connection, transaction: Callable[[Tx], Any]) -> Outcome:

@@ -1,14 +1,16 @@
-"""SqliteStore next to another process writing the same file (the CLI while crewline serves).
+"""SqliteStore's writer: where transactions run, and next to another writer of the file.
 
-The store begins its group commits on the event loop without waiting; when another
-connection holds the write lock, the waiting moves to the writer's thread, so the loop —
-and every read on it — goes on meanwhile, and the write lands once the lock is free.
+Transactions run on the event loop (a heavy one on the writer's thread). The store begins
+its group commits on the loop without waiting; when another connection (the CLI while
+crewline serves) holds the write lock, the waiting moves to the writer's thread, so the
+loop — and every read on it — goes on meanwhile, and the write lands once the lock is free.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -64,3 +66,11 @@ async def test_a_write_after_the_wait_begins_on_the_loop_again(
     assert store._writer.execute("PRAGMA busy_timeout").fetchone()[0] == 0
     await store.write(lambda tx: tx.set_setting("second", "2"))
     assert await store.setting("second") == "2"
+
+
+async def test_a_transaction_runs_on_the_loop_and_a_heavy_one_off_it(store: SqliteStore) -> None:
+    loop_thread = threading.current_thread()
+    light = await store.write(lambda tx: threading.current_thread())
+    heavy = await store.write(lambda tx: threading.current_thread(), heavy=True)
+    assert light is loop_thread
+    assert heavy is not loop_thread
