@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "BENCHMARKS",
     "RESULTS",
     "Options",
     "Target",
@@ -40,6 +41,16 @@ __all__ = [
 ]
 
 RESULTS = Path(__file__).resolve().parent / "results"
+# Every benchmark module, in the order bench.run runs them and the report lists them.
+BENCHMARKS = (
+    "store_commit",
+    "api_escalate",
+    "click_latency",
+    "windows",
+    "index_rebuild",
+    "outbox_rate_limits",
+    "peer_langgraph",
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -18,23 +18,15 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.ticker import NullFormatter
 
-__all__ = ["render"]
+from bench.common import BENCHMARKS
 
-ORDER = (
-    "store_commit",
-    "api_escalate",
-    "click_latency",
-    "windows",
-    "index_rebuild",
-    "outbox_rate_limits",
-    "peer_langgraph",
-)
+__all__ = ["render"]
 
 
 def _load(results: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
     found = {p.stem: json.loads(p.read_text()) for p in results.glob("*.json")}
     runs = {k.removeprefix("run-"): v for k, v in found.items() if k.startswith("run-")}
-    benchmarks = [found[name] for name in ORDER if name in found]
+    benchmarks = [found[name] for name in BENCHMARKS if name in found]
     return benchmarks, runs
 
 

@@ -23,21 +23,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench.common import RESULTS, machine
+from bench.common import BENCHMARKS, RESULTS, machine
 from bench.report import render
 
 __all__ = ["BENCHMARKS", "main"]
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHMARKS = (
-    "store_commit",
-    "api_escalate",
-    "click_latency",
-    "windows",
-    "index_rebuild",
-    "outbox_rate_limits",
-    "peer_langgraph",
-)
 TIMEOUT = {"quick": 600.0, "full": 4 * 3600.0}
 
 

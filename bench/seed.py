@@ -35,6 +35,20 @@ def _connection(tx: Tx) -> Any:
     return cast(SqliteTx, tx)._conn
 
 
+def _card_row(
+    row_id: str,
+    slug: str,
+    seq: int,
+    escalation_id: str,
+    session: str,
+    deadline: float | None,
+    now: float,
+) -> tuple[object, ...]:
+    """A card row of generation 1, in the column order the seeders insert."""
+    meta = _card_meta(escalation_id, session, deadline)
+    return (row_id, slug, 1, seq, "escalation", slug, CARD_TEXT, meta, now, escalation_id)
+
+
 def _card_meta(escalation_id: str, session: str, deadline: float | None) -> str:
     return json.dumps(
         {
@@ -71,18 +85,7 @@ async def seed_pending_windows(
             for seq in range(1, per_member + 1):
                 escalation_id, row_id = new_id(), new_id()
                 deadline = rng.uniform(low, high)
-                row = (
-                    row_id,
-                    slug,
-                    1,
-                    seq,
-                    "escalation",
-                    slug,
-                    CARD_TEXT,
-                    _card_meta(escalation_id, sessions[slug], deadline),
-                    now,
-                    escalation_id,
-                )
+                row = _card_row(row_id, slug, seq, escalation_id, sessions[slug], deadline, now)
                 record = (
                     escalation_id,
                     slug,
@@ -184,18 +187,7 @@ async def seed_transcript(
                 escalation_id = new_id()
                 card += 1
                 open_card = escalation_id if card <= answered else None
-                yield (
-                    row_id,
-                    slug,
-                    1,
-                    seq,
-                    "escalation",
-                    slug,
-                    CARD_TEXT,
-                    _card_meta(escalation_id, session, None),
-                    now,
-                    escalation_id,
-                )
+                yield _card_row(row_id, slug, seq, escalation_id, session, None, now)
             elif position == 2 and open_card is not None:
                 meta = {
                     "escalation_id": open_card,
