@@ -100,9 +100,8 @@ class OutboxDispatcher:
 
     def wake(self, lanes: Iterable[str] = ()) -> None:
         """Entries were queued in ``lanes``; with none named, every lane is looked at."""
-        named = False
-        for lane in lanes:
-            named = True
+        named = list(lanes)
+        for lane in named:
             self._start_lane(lane)
         if not named:
             self._scan.set()
