@@ -33,6 +33,8 @@ LOOKUPS: dict[str, Callable[[SqliteStore], Awaitable[Any]]] = {
     "platform_message": lambda s: s.platform_message("slack", "row:r1"),
     "object_for_message": lambda s: s.object_for_message("slack", "C1/1.0"),
     "setting": lambda s: s.setting("generation"),
+    "idempotency_record": lambda s: s.idempotency_record("s1", "key-1"),
+    "webhook": lambda s: s.webhook("s1"),
 }
 
 

@@ -12,7 +12,7 @@ import logging
 from collections.abc import MutableMapping, Sequence
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Path, Query, Request
+from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -127,6 +127,14 @@ async def _caller(
 
 
 Who = Annotated[Caller, Depends(_caller)]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        description="A retry with the same key within 24 hours returns the first response"
+        " and writes nothing (1..255 printable ASCII characters).",
+    ),
+]
 
 
 def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastAPI:
@@ -186,18 +194,20 @@ def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastA
         )
 
     @app.post("/api/session-control/escalate", tags=["agents"])
-    async def escalate(body: EscalateBody, who: Who) -> dict[str, Any]:
-        result = await ops.escalate(who, EscalationRequest(**body.model_dump()))
+    async def escalate(body: EscalateBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
+        result = await ops.escalate(
+            who, EscalationRequest(**body.model_dump()), idempotency_key=key
+        )
         metrics.escalations.inc()
         return result
 
     @app.post("/api/session-control/send", tags=["agents"])
-    async def send(body: SendBody, who: Who) -> dict[str, Any]:
-        return await ops.send(who, body.target, body.message)
+    async def send(body: SendBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
+        return await ops.send(who, body.target, body.message, idempotency_key=key)
 
     @app.post("/api/session-control/ask", tags=["agents"])
-    async def ask(body: AskBody, who: Who) -> dict[str, Any]:
-        return await ops.ask(who, body.question, body.options, body.dialog)
+    async def ask(body: AskBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
+        return await ops.ask(who, body.question, body.options, body.dialog, idempotency_key=key)
 
     @app.post("/api/session-control/escalations/{escalation_id}/default-applied", tags=["agents"])
     async def default_applied(

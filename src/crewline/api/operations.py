@@ -6,11 +6,12 @@ responses; authentication and ownership checks live here so every surface shares
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from crewline.bot import EscalationRequest, Hub
+from crewline.bot import EscalationReceipt, EscalationRequest, Hub, idempotency
+from crewline.bot.idempotency import KeyedWrite
 from crewline.bot.inbound import API_TRANSPORT
 from crewline.bot.render import roster
 from crewline.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
@@ -29,6 +30,7 @@ from crewline.models import (
 __all__ = ["Caller", "Operations"]
 
 MAX_WAIT = 60.0
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -69,39 +71,103 @@ class Operations:
         return caller.session
 
     # agents' verbs --------------------------------------------------------------------------
-    async def escalate(self, caller: Caller, request: EscalationRequest) -> dict[str, Any]:
-        receipt = await self.hub.escalate(self.session_of(caller), request)
-        routing = receipt.routing
-        return {
-            "escalation_id": receipt.escalation.id,
-            "delivered_to": (
-                {"member": routing.member, "transports": list(receipt.transports)}
-                if routing.member
-                else {"own_transcript": True}
-            ),
-            "state": receipt.escalation.state.value if routing.member else "unindexed",
-            "deadline": _iso(receipt.escalation),
-            "note": receipt.note,
+    async def escalate(
+        self, caller: Caller, request: EscalationRequest, *, idempotency_key: str | None = None
+    ) -> dict[str, Any]:
+        session = self.session_of(caller)
+        body = {
+            "message": request.message,
+            "deadline": request.deadline,
+            "default_action": request.default_action,
+            "options": None if request.options is None else list(request.options),
+            "goal": request.goal,
         }
+        return await self._once(
+            session,
+            "escalate",
+            idempotency_key,
+            body,
+            _escalation_receipt,
+            lambda once: self.hub.escalate(session, request, once=once),
+        )
 
-    async def send(self, caller: Caller, target: str, message: str) -> dict[str, Any]:
+    async def send(
+        self, caller: Caller, target: str, message: str, *, idempotency_key: str | None = None
+    ) -> dict[str, Any]:
+        session = self.session_of(caller)
         _check_slug(target, code="invalid_target")
-        row = await self.hub.send(self.session_of(caller), target, message)
-        return {"row_id": row.id, "member": target}
+        return await self._once(
+            session,
+            "send",
+            idempotency_key,
+            {"target": target, "message": message},
+            lambda row: {"row_id": row.id, "member": target},
+            lambda once: self.hub.send(session, target, message, once=once),
+        )
+
+    async def _once(
+        self,
+        session: Session,
+        verb: str,
+        key: str | None,
+        body: dict[str, Any],
+        respond: Callable[[T], dict[str, Any]],
+        write: Callable[[KeyedWrite | None], Awaitable[T]],
+    ) -> dict[str, Any]:
+        """Run ``write``, or with an Idempotency-Key, return the first outcome of that key.
+
+        The key is looked up first, so a retry is answered even when the request would no
+        longer pass (a deadline now past); the write itself checks again, in its
+        transaction, for a retry racing the first call.
+        """
+        if key is None:
+            return respond(await write(None))
+        once = KeyedWrite(
+            session=session.id,
+            key=idempotency.check_key(key),
+            fingerprint=idempotency.fingerprint(verb, body),
+            respond=respond,
+        )
+        earlier = idempotency.replay_of(
+            await self.store.idempotency_record(session.id, once.key), once, self.hub.clock.now()
+        )
+        if earlier is not None:
+            return dict(earlier.response)
+        try:
+            return respond(await write(once))
+        except idempotency.Replayed as replayed:
+            return dict(replayed.record.response)
 
     async def post(self, caller: Caller, text: str) -> dict[str, Any]:
         row = await self.hub.post(self.session_of(caller), text)
         return {"row_id": row.id, "conversation": row.conversation}
 
     async def ask(
-        self, caller: Caller, question: str, options: Sequence[str] | None, dialog: bool
+        self,
+        caller: Caller,
+        question: str,
+        options: Sequence[str] | None,
+        dialog: bool,
+        *,
+        idempotency_key: str | None = None,
     ) -> dict[str, Any]:
-        record = await self.hub.ask(self.session_of(caller), question, options, dialog=dialog)
-        return {
-            "question_id": record.id,
-            "state": record.state.value,
-            "note": "Wait for a question_answered event on GET /api/session/events.",
-        }
+        session = self.session_of(caller)
+        return await self._once(
+            session,
+            "ask",
+            idempotency_key,
+            {
+                "question": question,
+                "options": None if options is None else list(options),
+                "dialog": dialog,
+            },
+            lambda record: {
+                "question_id": record.id,
+                "state": record.state.value,
+                "note": "Wait for a question_answered event on GET /api/session/events.",
+            },
+            lambda once: self.hub.ask(session, question, options, dialog=dialog, once=once),
+        )
 
     async def confirm_default(self, caller: Caller, escalation_id: str) -> dict[str, Any]:
         record = await self.hub.confirm_default(self.session_of(caller), escalation_id)
@@ -210,6 +276,21 @@ class Operations:
 def _check_slug(value: str, *, code: str) -> None:
     if not is_slug(value):
         raise InvalidInput(f"{value[:80]!r} is not a member slug", code=code)
+
+
+def _escalation_receipt(receipt: EscalationReceipt) -> dict[str, Any]:
+    routing = receipt.routing
+    return {
+        "escalation_id": receipt.escalation.id,
+        "delivered_to": (
+            {"member": routing.member, "transports": list(receipt.transports)}
+            if routing.member
+            else {"own_transcript": True}
+        ),
+        "state": receipt.escalation.state.value if routing.member else "unindexed",
+        "deadline": _iso(receipt.escalation),
+        "note": receipt.note,
+    }
 
 
 def _iso(escalation: Escalation) -> str | None:

@@ -19,6 +19,7 @@ from crewline.bot.actors import MemberActors
 from crewline.bot.changes import Change, Effects
 from crewline.bot.escalations import EscalationRequest, Routing
 from crewline.bot.feed import EventFeed
+from crewline.bot.idempotency import KeyedWrite, guarded
 from crewline.bot.inbound import HumanEvents
 from crewline.bot.reconcile import ReconcileReport, reconcile_member
 from crewline.errors import Forbidden, InvalidInput, NotFound, Unavailable
@@ -131,17 +132,18 @@ class Hub:
         return member
 
     # agents' operations ---------------------------------------------------------------------
-    async def escalate(self, caller: Session, request: EscalationRequest) -> EscalationReceipt:
+    async def escalate(
+        self, caller: Session, request: EscalationRequest, *, once: KeyedWrite | None = None
+    ) -> EscalationReceipt:
+        """``once``: the call's Idempotency-Key (a retry raises :class:`Replayed`)."""
         await self._gate(caller, Verb.SESSION_ESCALATE, action="escalate")
         valid = escalations.validate(request, self.clock.now())
         routing = escalations.route(caller)
         member = await self.member(routing.member) if routing.member else None
 
-        async def record() -> EscalationReceipt:
-            escalation, _ = await self.change(
-                lambda ch: escalations.record_escalation(
-                    ch, caller=caller, member=member, routing=routing, valid=valid
-                )
+        def record(ch: Change) -> EscalationReceipt:
+            escalation, _ = escalations.record_escalation(
+                ch, caller=caller, member=member, routing=routing, valid=valid
             )
             return EscalationReceipt(
                 escalation=escalation,
@@ -150,9 +152,13 @@ class Hub:
                 note=escalations.agent_note(escalation, routing),
             )
 
-        return await self.on_member(routing.conversation, record)
+        return await self.on_member(
+            routing.conversation, lambda: self.change(guarded(once, record))
+        )
 
-    async def send(self, caller: Session, target: str, message: str) -> Row:
+    async def send(
+        self, caller: Session, target: str, message: str, *, once: KeyedWrite | None = None
+    ) -> Row:
         """session_send: a row in the target member's thread and an event for its session."""
         await self._gate(caller, Verb.SESSION_SEND, action="send")
         _check_text(message, "message")
@@ -175,7 +181,7 @@ class Hub:
             )
             return row
 
-        return await self.on_member(member.slug, lambda: self.change(write))
+        return await self.on_member(member.slug, lambda: self.change(guarded(once, write)))
 
     async def post(self, caller: Session, text: str) -> Row:
         """A session writes into its own member's thread (or its own transcript)."""
@@ -200,25 +206,25 @@ class Hub:
         return await self.on_member(conversation, lambda: self.change(write))
 
     async def ask(
-        self, caller: Session, question: str, options: Sequence[str] | None, *, dialog: bool = False
+        self,
+        caller: Session,
+        question: str,
+        options: Sequence[str] | None,
+        *,
+        dialog: bool = False,
+        once: KeyedWrite | None = None,
     ) -> Question:
         await self._gate(caller, Verb.ASK_QUESTION, action="ask")
         chosen = questions.validate_question(question, options)
         member = await self.member(caller.member) if caller.member else None
         key = member.slug if member else f"~{caller.id}"
-        return await self.on_member(
-            key,
-            lambda: self.change(
-                lambda ch: questions.ask(
-                    ch,
-                    caller=caller,
-                    member=member,
-                    question=question,
-                    options=chosen,
-                    dialog=dialog,
-                )
-            ),
-        )
+
+        def write(ch: Change) -> Question:
+            return questions.ask(
+                ch, caller=caller, member=member, question=question, options=chosen, dialog=dialog
+            )
+
+        return await self.on_member(key, lambda: self.change(guarded(once, write)))
 
     async def confirm_default(self, caller: Session, escalation_id: str) -> Escalation:
         await self._gate(caller, Verb.CONFIRM_DEFAULT, action="confirm_default")

@@ -1,6 +1,22 @@
 """Durable storage: the Store port. The SQLite implementation is ``crewline.store.sqlite``
 (imported only by the adapters that open it, so the core never loads a database driver)."""
 
-from crewline.store.base import OutboxEntry, PlatformMessage, SelRecord, Store, Tx
+from crewline.store.base import (
+    IdempotencyRecord,
+    OutboxEntry,
+    PlatformMessage,
+    SelRecord,
+    Store,
+    Tx,
+    Webhook,
+)
 
-__all__ = ["OutboxEntry", "PlatformMessage", "SelRecord", "Store", "Tx"]
+__all__ = [
+    "IdempotencyRecord",
+    "OutboxEntry",
+    "PlatformMessage",
+    "SelRecord",
+    "Store",
+    "Tx",
+    "Webhook",
+]

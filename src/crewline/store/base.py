@@ -28,7 +28,15 @@ from crewline.models import (
     Session,
 )
 
-__all__ = ["OutboxEntry", "PlatformMessage", "SelRecord", "Store", "Tx"]
+__all__ = [
+    "IdempotencyRecord",
+    "OutboxEntry",
+    "PlatformMessage",
+    "SelRecord",
+    "Store",
+    "Tx",
+    "Webhook",
+]
 
 T = TypeVar("T")
 
@@ -64,6 +72,32 @@ class SelRecord:
     actor: str | None
     member: str | None
     details: Mapping[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class IdempotencyRecord:
+    """The first outcome of a write a session sent with an ``Idempotency-Key``."""
+
+    session: str
+    key: str
+    fingerprint: str  # of the verb and the request body: a reused key must say the same
+    status: int
+    response: Mapping[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Webhook:
+    """Where a session's events are pushed, and how far they have been acknowledged."""
+
+    session: str
+    url: str
+    secret: str
+    delivered_through: int
+    attempts: int = 0
+    not_before: float = 0.0
+    last_error: str | None = None
+    created_at: datetime
 
 
 class Tx(ABC):
@@ -216,6 +250,37 @@ class Tx(ABC):
     @abstractmethod
     def set_setting(self, key: str, value: str) -> None: ...
 
+    # agents' retried writes and pushed events -----------------------------------------------
+    @abstractmethod
+    def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None: ...
+
+    @abstractmethod
+    def remember_idempotency(self, record: IdempotencyRecord, *, forget_before: datetime) -> None:
+        """Keep the outcome of a keyed write (replacing an expired one of the same key), and
+        forget every outcome older than ``forget_before``."""
+
+    @abstractmethod
+    def last_cursor(self, session: str) -> int:
+        """The cursor of the session's newest event (0 when it has none)."""
+
+    @abstractmethod
+    def webhook(self, session: str) -> Webhook | None: ...
+
+    @abstractmethod
+    def put_webhook(self, webhook: Webhook) -> None:
+        """Register or replace the session's webhook."""
+
+    @abstractmethod
+    def delete_webhook(self, session: str) -> bool: ...
+
+    @abstractmethod
+    def webhook_delivered(self, session: str, cursor: int) -> None:
+        """The receiver acknowledged every event through ``cursor``; failures are cleared."""
+
+    @abstractmethod
+    def webhook_failed(self, session: str, *, not_before: float, error: str) -> None:
+        """A delivery failed: count the attempt, and wait until ``not_before`` (epoch s)."""
+
 
 class Store(ABC):
     """Durable storage for one crewline. Open it with ``async with``."""
@@ -318,6 +383,17 @@ class Store(ABC):
 
     @abstractmethod
     async def setting(self, key: str) -> str | None: ...
+
+    @abstractmethod
+    async def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None: ...
+
+    @abstractmethod
+    async def webhook(self, session: str) -> Webhook | None:
+        """The webhook of a live (unrevoked) session."""
+
+    @abstractmethod
+    async def webhooks_behind(self) -> list[Webhook]:
+        """The webhooks of live sessions with events not yet acknowledged."""
 
     @abstractmethod
     async def rebuild_index_table(self) -> None:

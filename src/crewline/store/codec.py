@@ -21,7 +21,13 @@ from crewline.models import (
     RowRole,
     Session,
 )
-from crewline.store.base import OutboxEntry, PlatformMessage, SelRecord
+from crewline.store.base import (
+    IdempotencyRecord,
+    OutboxEntry,
+    PlatformMessage,
+    SelRecord,
+    Webhook,
+)
 
 ESCALATION_COLUMNS = (
     "id, member, row_id, session, message, deadline, default_action, options, goal, state,"
@@ -35,6 +41,10 @@ QUESTION_COLUMNS = (
 )
 SESSION_COLUMNS = "id, kind, member, parent"
 OUTBOX_COLUMNS = "id, transport, lane, op, object_key, body, attempts, not_before"
+IDEMPOTENCY_COLUMNS = "session, key, fingerprint, status, response, created_at"
+WEBHOOK_COLUMNS = (
+    "session, url, secret, delivered_through, attempts, not_before, last_error, created_at"
+)
 
 
 def epoch(moment: datetime) -> float:
@@ -196,4 +206,28 @@ def sel_from(r: sqlite3.Row) -> SelRecord:
         actor=r["actor"],
         member=r["member"],
         details=json.loads(r["details"]),
+    )
+
+
+def idempotency_from(r: sqlite3.Row) -> IdempotencyRecord:
+    return IdempotencyRecord(
+        session=r["session"],
+        key=r["key"],
+        fingerprint=r["fingerprint"],
+        status=r["status"],
+        response=json.loads(r["response"]),
+        created_at=moment(r["created_at"]),
+    )
+
+
+def webhook_from(r: sqlite3.Row) -> Webhook:
+    return Webhook(
+        session=r["session"],
+        url=r["url"],
+        secret=r["secret"],
+        delivered_through=r["delivered_through"],
+        attempts=r["attempts"],
+        not_before=r["not_before"],
+        last_error=r["last_error"],
+        created_at=moment(r["created_at"]),
     )

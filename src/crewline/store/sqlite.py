@@ -40,7 +40,15 @@ import aiosqlite
 from crewline.errors import Unavailable
 from crewline.models import Escalation, Event, Identity, Member, Question, Row, Session
 from crewline.store import codec
-from crewline.store.base import OutboxEntry, PlatformMessage, SelRecord, Store, Tx
+from crewline.store.base import (
+    IdempotencyRecord,
+    OutboxEntry,
+    PlatformMessage,
+    SelRecord,
+    Store,
+    Tx,
+    Webhook,
+)
 from crewline.store.sqlite_tx import SqliteTx
 
 __all__ = ["SqliteStore", "migrations"]
@@ -409,12 +417,37 @@ class SqliteStore(Store):
         rows = await self._lookup("SELECT value FROM settings WHERE key = ?", (key,))
         return str(rows[0]["value"]) if rows else None
 
+    async def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None:
+        rows = await self._lookup(
+            f"SELECT {codec.IDEMPOTENCY_COLUMNS} FROM idempotency_keys"
+            " WHERE session = ? AND key = ?",
+            (session, key),
+        )
+        return codec.idempotency_from(rows[0]) if rows else None
+
+    async def webhook(self, session: str) -> Webhook | None:
+        rows = await self._lookup(
+            f"SELECT {_WEBHOOK_COLUMNS} FROM webhooks w JOIN sessions s ON s.id = w.session"
+            " WHERE w.session = ? AND s.revoked_at IS NULL",
+            (session,),
+        )
+        return codec.webhook_from(rows[0]) if rows else None
+
+    async def webhooks_behind(self) -> list[Webhook]:
+        rows = await self._read(
+            f"SELECT {_WEBHOOK_COLUMNS} FROM webhooks w JOIN sessions s ON s.id = w.session"
+            " WHERE s.revoked_at IS NULL AND EXISTS (SELECT 1 FROM events e"
+            " WHERE e.session = w.session AND e.cursor > w.delivered_through)"
+        )
+        return [codec.webhook_from(r) for r in rows]
+
 
 _MEMBERS = (
     "SELECT m.slug, m.name, m.owner, group_concat(t.transport) AS transports"
     " FROM members m LEFT JOIN member_transports t ON t.member = m.slug {where}"
     " GROUP BY m.slug ORDER BY m.created_at, m.slug"
 )
+_WEBHOOK_COLUMNS = ", ".join(f"w.{c.strip()}" for c in codec.WEBHOOK_COLUMNS.split(","))
 BUSY_TIMEOUT_MS = 5000  # how long a write or scan waits for another process's lock
 _PRAGMAS = ("foreign_keys = ON", "synchronous = FULL", f"busy_timeout = {BUSY_TIMEOUT_MS}")
 _BUSY = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})

@@ -19,7 +19,7 @@ from crewline.models import (
     new_id,
 )
 from crewline.store import codec
-from crewline.store.base import PlatformMessage, Tx
+from crewline.store.base import IdempotencyRecord, PlatformMessage, Tx, Webhook
 
 __all__ = ["SqliteTx"]
 
@@ -379,4 +379,71 @@ class SqliteTx(Tx):
     def set_setting(self, key: str, value: str) -> None:
         self._conn.execute(
             "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value)
+        )
+
+    # agents' retried writes and pushed events -----------------------------------------------
+    def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None:
+        r = self._one(
+            f"SELECT {codec.IDEMPOTENCY_COLUMNS} FROM idempotency_keys"
+            " WHERE session = ? AND key = ?",
+            (session, key),
+        )
+        return None if r is None else codec.idempotency_from(r)
+
+    def remember_idempotency(self, record: IdempotencyRecord, *, forget_before: datetime) -> None:
+        self._conn.execute(
+            "DELETE FROM idempotency_keys WHERE created_at < ?", (codec.epoch(forget_before),)
+        )
+        self._conn.execute(
+            f"INSERT OR REPLACE INTO idempotency_keys ({codec.IDEMPOTENCY_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                record.session,
+                record.key,
+                record.fingerprint,
+                record.status,
+                codec.dumps(record.response),
+                codec.epoch(record.created_at),
+            ),
+        )
+
+    def last_cursor(self, session: str) -> int:
+        r = self._one("SELECT max(cursor) AS c FROM events WHERE session = ?", (session,))
+        return int(r["c"]) if r is not None and r["c"] is not None else 0
+
+    def webhook(self, session: str) -> Webhook | None:
+        r = self._one(f"SELECT {codec.WEBHOOK_COLUMNS} FROM webhooks WHERE session = ?", (session,))
+        return None if r is None else codec.webhook_from(r)
+
+    def put_webhook(self, webhook: Webhook) -> None:
+        self._conn.execute(
+            f"INSERT OR REPLACE INTO webhooks ({codec.WEBHOOK_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                webhook.session,
+                webhook.url,
+                webhook.secret,
+                webhook.delivered_through,
+                webhook.attempts,
+                webhook.not_before,
+                webhook.last_error,
+                codec.epoch(webhook.created_at),
+            ),
+        )
+
+    def delete_webhook(self, session: str) -> bool:
+        return self._conn.execute("DELETE FROM webhooks WHERE session = ?", (session,)).rowcount > 0
+
+    def webhook_delivered(self, session: str, cursor: int) -> None:
+        self._conn.execute(
+            "UPDATE webhooks SET delivered_through = max(delivered_through, ?), attempts = 0,"
+            " not_before = 0, last_error = NULL WHERE session = ?",
+            (cursor, session),
+        )
+
+    def webhook_failed(self, session: str, *, not_before: float, error: str) -> None:
+        self._conn.execute(
+            "UPDATE webhooks SET attempts = attempts + 1, not_before = ?, last_error = ?"
+            " WHERE session = ?",
+            (not_before, error, session),
         )
