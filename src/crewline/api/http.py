@@ -209,6 +209,18 @@ def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastA
     async def ask(body: AskBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
         return await ops.ask(who, body.question, body.options, body.dialog, idempotency_key=key)
 
+    @app.get("/api/session-control/escalations/{escalation_id}", tags=["agents"])
+    async def escalation(
+        escalation_id: Annotated[str, Path(max_length=64)], who: Who
+    ) -> dict[str, Any]:
+        return await ops.escalation(who, escalation_id)
+
+    @app.post("/api/session-control/escalations/{escalation_id}/retract", tags=["agents"])
+    async def retract(
+        escalation_id: Annotated[str, Path(max_length=64)], who: Who
+    ) -> dict[str, Any]:
+        return await ops.retract(who, escalation_id)
+
     @app.post("/api/session-control/escalations/{escalation_id}/default-applied", tags=["agents"])
     async def default_applied(
         escalation_id: Annotated[str, Path(max_length=64)], who: Who

@@ -169,6 +169,12 @@ class Operations:
             lambda once: self.hub.ask(session, question, options, dialog=dialog, once=once),
         )
 
+    async def escalation(self, caller: Caller, escalation_id: str) -> dict[str, Any]:
+        return escalation_view(await self.hub.escalation(self.session_of(caller), escalation_id))
+
+    async def retract(self, caller: Caller, escalation_id: str) -> dict[str, Any]:
+        return escalation_view(await self.hub.retract(self.session_of(caller), escalation_id))
+
     async def confirm_default(self, caller: Caller, escalation_id: str) -> dict[str, Any]:
         record = await self.hub.confirm_default(self.session_of(caller), escalation_id)
         return escalation_view(record)

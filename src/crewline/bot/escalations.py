@@ -40,6 +40,7 @@ __all__ = [
     "record_escalation",
     "route",
     "validate",
+    "withdraw",
 ]
 
 MAX_PENDING = 50
@@ -373,12 +374,37 @@ def confirm_default(ch: Change, member: Member, record: Escalation, caller: Sess
     return confirmed
 
 
-def retract(ch: Change, member: Member, record: Escalation) -> Escalation:
+def retract(
+    ch: Change, member: Member, record: Escalation, *, reason: str = "card_removed"
+) -> Escalation:
+    """Settle a record as retracted, redraw it everywhere, tell the session why."""
     retracted = replace(record, state=EscalationState.RETRACTED, settled_at=ch.now)
     ch.tx.put_escalation(retracted)
     _announce_settled(ch, member, retracted)
-    ch.event(record.session, "escalation_retracted", {"escalation_id": record.id})
+    ch.event(record.session, "escalation_retracted", {"escalation_id": record.id, "reason": reason})
     return retracted
+
+
+def withdraw(ch: Change, member: Member, record: Escalation, caller: Session) -> Escalation:
+    """The session withdraws its own open request; a settled one stays as it is."""
+    if not record.is_pending:
+        raise Conflict(
+            f"escalation {record.id} is already {record.state.value}",
+            code="already_settled",
+            state=record.state.value,
+        )
+    # The withdrawal is part of the transcript (silent: the card redraw shows it), so an
+    # index rebuilt from the transcript keeps the record retracted.
+    ch.tx.append_row(
+        conversation=member.slug,
+        role=RowRole.SYSTEM,
+        author="crewline",
+        text="request withdrawn",
+        now=ch.now,
+        record=record.id,
+        meta={"silent": True, "retracted": record.id, "by": caller.id},
+    )
+    return retract(ch, member, record, reason="withdrawn")
 
 
 def reopen(ch: Change, member: Member, record: Escalation) -> Escalation:

@@ -240,6 +240,26 @@ class Hub:
 
         return await self.on_member(member.slug, lambda: self.change(write))
 
+    async def escalation(self, caller: Session, escalation_id: str) -> Escalation:
+        """A record the caller may touch; any other id is unknown to it (ids do not leak)."""
+        record = await self.store.escalation(escalation_id)
+        if record is None or not _may_touch(caller, record):
+            raise NotFound(f"no escalation {escalation_id!r} of yours", code="unknown_escalation")
+        return record
+
+    async def retract(self, caller: Session, escalation_id: str) -> Escalation:
+        """The session withdraws its open request: the card settles as withdrawn everywhere."""
+        await self._gate(caller, Verb.RETRACT_ESCALATION, action="retract")
+        record = await self.escalation(caller, escalation_id)
+        member = await self.member(record.member)
+
+        def write(ch: Change) -> Escalation:
+            current = ch.tx.escalation(escalation_id)
+            assert current is not None
+            return escalations.withdraw(ch, member, current, caller)
+
+        return await self.on_member(member.slug, lambda: self.change(write))
+
     async def answer_question(self, member: Member, question_id: str, answer: str) -> Question:
         """The owner answers a question card through the API."""
         _check_text(answer, "answer")

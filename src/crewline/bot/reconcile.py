@@ -6,9 +6,9 @@ after every generation change (a rewind), and on demand (``crewline doctor --rec
 - a card row with no record (a lost or rebuilt index) gets its pending record back;
 - a record whose card row left the transcript is retracted, once it is older than a grace
   (a record younger than that may belong to a card still being written elsewhere);
-- the replies and closings the transcript holds are applied in transcript order, with the
-  stamps of the row that made them, so a reply that comes back re-answers its record with
-  its original stamps;
+- the replies, closings and withdrawals the transcript holds are applied in transcript
+  order, with the stamps of the row that made them, so a reply that comes back re-answers
+  its record with its original stamps;
 - an answered (or closed) record whose answering row was rewound away is reopened.
 """
 
@@ -78,6 +78,12 @@ def reconcile_member(
             if target.is_pending:
                 derived[target.id] = replace(
                     target, state=EscalationState(meta["state"]), settled_at=row.created_at
+                )
+        elif row.role is RowRole.SYSTEM and meta.get("retracted") in derived:
+            target = derived[meta["retracted"]]
+            if target.is_pending:
+                derived[target.id] = replace(
+                    target, state=EscalationState.RETRACTED, settled_at=row.created_at
                 )
         elif row.role is RowRole.SYSTEM and meta.get("default_applied") in derived:
             target = derived[meta["default_applied"]]

@@ -22,6 +22,7 @@ class Verb(StrEnum):
     ASK_QUESTION = "ask_question"
     READ_EVENTS = "read_events"
     CONFIRM_DEFAULT = "confirm_default"
+    RETRACT_ESCALATION = "retract_escalation"  # a session withdraws its own open request
 
 
 _EVERYONE = frozenset(CallerKind)
@@ -36,4 +37,5 @@ VERB_GRANTS: Mapping[Verb, frozenset[CallerKind]] = {
     Verb.ASK_QUESTION: _NOT_CHANNEL,
     Verb.READ_EVENTS: _EVERYONE,
     Verb.CONFIRM_DEFAULT: _NOT_CHANNEL,
+    Verb.RETRACT_ESCALATION: _NOT_CHANNEL,
 }
