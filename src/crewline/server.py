@@ -18,7 +18,7 @@ from datetime import timedelta
 import uvicorn
 from starlette.types import ASGIApp
 
-from crewline.api import create_app
+from crewline.api import EventStreams, create_app
 from crewline.bot import CoreRenderer, Hub
 from crewline.config import Config
 from crewline.models import Clock
@@ -130,13 +130,15 @@ class Crewline:
             self.windows = await stack.enter_async_context(
                 WindowScheduler(self.hub, horizon=self.window_horizon)
             )
+            self.streams = EventStreams(self.hub)
             self.http = await stack.enter_async_context(
                 HttpServer(
-                    create_app(self.hub, mounts=self._mounts()),
+                    create_app(self.hub, mounts=self._mounts(), streams=self.streams),
                     host=self.config.host,
                     port=self.config.port,
                 )
             )
+            stack.push_async_callback(self.streams.aclose)  # before the server stops
             await self.hub.change(lambda ch: ch.roster())
         except BaseException:
             await stack.aclose()

@@ -2,5 +2,6 @@
 
 from crewline.api.http import create_app
 from crewline.api.operations import Caller, Operations
+from crewline.api.sse import EventStreams
 
-__all__ = ["Caller", "Operations", "create_app"]
+__all__ = ["Caller", "EventStreams", "Operations", "create_app"]

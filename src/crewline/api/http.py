@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from crewline import __version__
 from crewline.api.operations import Caller, Operations
+from crewline.api.sse import EventStreams, start_cursor
 from crewline.bot import EscalationRequest, Hub
 from crewline.errors import (
     BacklogFull,
@@ -137,8 +138,16 @@ IdempotencyKey = Annotated[
 ]
 
 
-def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastAPI:
+def create_app(
+    hub: Hub,
+    *,
+    mounts: Sequence[tuple[str, ASGIApp]] = (),
+    streams: EventStreams | None = None,
+) -> FastAPI:
+    """The agents' API. ``streams``: the server's open event streams, which it closes before
+    the HTTP server stops (one is made when not given)."""
     ops = Operations(hub)
+    streams = streams or EventStreams(hub)
     metrics = _Metrics()
     app = FastAPI(
         title="crewline",
@@ -236,6 +245,27 @@ def create_app(hub: Hub, *, mounts: Sequence[tuple[str, ASGIApp]] = ()) -> FastA
         who: Who, after: Annotated[int, Query()] = 0, wait: Annotated[float, Query()] = 0.0
     ) -> dict[str, Any]:
         return await ops.events(who, after=after, wait=wait)
+
+    @app.get(
+        "/api/session/events/stream",
+        tags=["agents"],
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
+    async def event_stream(
+        who: Who,
+        after: Annotated[int | None, Query()] = None,
+        last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
+    ) -> StreamingResponse:
+        """Your events as server-sent events: ``id`` is the cursor, ``event`` the kind,
+        ``data`` the event as ``GET /api/session/events`` returns it."""
+        session = ops.session_of(who)
+        cursor = start_cursor(after, last_event_id)
+        return StreamingResponse(
+            streams.stream(session, cursor),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
 
     @app.get("/api/members", tags=["owner"])
     async def members(who: Who) -> dict[str, Any]:
