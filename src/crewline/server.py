@@ -26,6 +26,7 @@ from crewline.scheduler import WindowScheduler
 from crewline.store.sqlite import SqliteStore
 from crewline.transports import OutboxDispatcher, Transport
 from crewline.transports.registry import build_transport
+from crewline.webhooks import WebhookDispatcher
 
 __all__ = ["Crewline", "HttpServer", "build_transports"]
 
@@ -130,10 +131,16 @@ class Crewline:
             self.windows = await stack.enter_async_context(
                 WindowScheduler(self.hub, horizon=self.window_horizon)
             )
+            self.webhooks = await stack.enter_async_context(WebhookDispatcher(self.hub))
             self.streams = EventStreams(self.hub)
             self.http = await stack.enter_async_context(
                 HttpServer(
-                    create_app(self.hub, mounts=self._mounts(), streams=self.streams),
+                    create_app(
+                        self.hub,
+                        mounts=self._mounts(),
+                        streams=self.streams,
+                        webhooks=self.webhooks,
+                    ),
                     host=self.config.host,
                     port=self.config.port,
                 )

@@ -35,6 +35,7 @@ from crewline.errors import (
     Unauthenticated,
     Unavailable,
 )
+from crewline.webhooks import WebhookDispatcher, webhook_view
 
 __all__ = ["create_app"]
 
@@ -114,6 +115,16 @@ class AnswerBody(Strict):
     answer: str
 
 
+class WebhookBody(Strict):
+    url: str = Field(description="http(s); not crewline itself")
+    secret: str = Field(description="16..256 characters; signs each delivery (HMAC-SHA256)")
+    after: int | None = Field(
+        default=None,
+        description="deliver the events after this cursor (default: where an earlier"
+        " registration stopped, else the next event)",
+    )
+
+
 # --- the app ----------------------------------------------------------------------------------
 
 _bearer = HTTPBearer(auto_error=False)
@@ -143,9 +154,11 @@ def create_app(
     *,
     mounts: Sequence[tuple[str, ASGIApp]] = (),
     streams: EventStreams | None = None,
+    webhooks: WebhookDispatcher | None = None,
 ) -> FastAPI:
     """The agents' API. ``streams``: the server's open event streams, which it closes before
-    the HTTP server stops (one is made when not given)."""
+    the HTTP server stops (one is made when not given). ``webhooks``: what delivers pushed
+    events; without it there are no webhook routes."""
     ops = Operations(hub)
     streams = streams or EventStreams(hub)
     metrics = _Metrics()
@@ -267,6 +280,9 @@ def create_app(
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
+    if webhooks is not None:
+        _webhook_routes(app, ops, webhooks)
+
     @app.get("/api/members", tags=["owner"])
     async def members(who: Who) -> dict[str, Any]:
         return await ops.members(who)
@@ -289,6 +305,31 @@ def create_app(
         app.mount(path, mounted)
     app.add_middleware(_CountRequests, metrics=metrics)
     return app
+
+
+def _webhook_routes(app: FastAPI, ops: Operations, webhooks: WebhookDispatcher) -> None:
+    @app.put("/api/session/webhook", tags=["agents"])
+    async def put_webhook(body: WebhookBody, who: Who, request: Request) -> dict[str, Any]:
+        """Push every event of your session to ``url``, signed with ``secret``."""
+        server = request.scope.get("server")
+        hook = await webhooks.register(
+            ops.session_of(who),
+            url=body.url,
+            secret=body.secret,
+            after=body.after,
+            own_address=(str(server[0]), int(server[1])) if server else None,
+            own_host=request.url.hostname,
+        )
+        return webhook_view(hook)
+
+    @app.get("/api/session/webhook", tags=["agents"])
+    async def get_webhook(who: Who) -> dict[str, Any]:
+        return webhook_view(await webhooks.webhook(ops.session_of(who)))
+
+    @app.delete("/api/session/webhook", tags=["agents"])
+    async def delete_webhook(who: Who) -> dict[str, Any]:
+        await webhooks.unregister(ops.session_of(who))
+        return {"deleted": True}
 
 
 class _Metrics:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Set
 
 __all__ = ["EventFeed"]
 
@@ -17,12 +17,22 @@ class EventFeed:
 
     def __init__(self) -> None:
         self._signals: dict[str, asyncio.Event] = {}
+        self._listeners: list[Callable[[Set[str]], None]] = []
 
     def register(self, session: str) -> asyncio.Event:
         return self._signals.setdefault(session, asyncio.Event())
 
+    def on_notify(self, listener: Callable[[Set[str]], None]) -> None:
+        """``listener(sessions)`` is called (synchronously: it must only schedule work)
+        after each commit that added events for ``sessions``; webhooks hang off this."""
+        self._listeners.append(listener)
+
     def notify(self, sessions: Iterable[str]) -> None:
-        for session in sessions:
+        named = frozenset(sessions)
+        for session in named:
             signal = self._signals.pop(session, None)
             if signal is not None:
                 signal.set()
+        if named:
+            for listener in self._listeners:
+                listener(named)

@@ -392,8 +392,9 @@ class Store(ABC):
         """The webhook of a live (unrevoked) session."""
 
     @abstractmethod
-    async def webhooks_behind(self) -> list[Webhook]:
-        """The webhooks of live sessions with events not yet acknowledged."""
+    async def webhooks(self, *, behind_only: bool = False) -> list[Webhook]:
+        """The webhooks of live sessions; ``behind_only``: those with events not yet
+        acknowledged."""
 
     @abstractmethod
     async def rebuild_index_table(self) -> None:

@@ -433,11 +433,16 @@ class SqliteStore(Store):
         )
         return codec.webhook_from(rows[0]) if rows else None
 
-    async def webhooks_behind(self) -> list[Webhook]:
+    async def webhooks(self, *, behind_only: bool = False) -> list[Webhook]:
+        behind = (
+            " AND EXISTS (SELECT 1 FROM events e"
+            " WHERE e.session = w.session AND e.cursor > w.delivered_through)"
+            if behind_only
+            else ""
+        )
         rows = await self._read(
             f"SELECT {_WEBHOOK_COLUMNS} FROM webhooks w JOIN sessions s ON s.id = w.session"
-            " WHERE s.revoked_at IS NULL AND EXISTS (SELECT 1 FROM events e"
-            " WHERE e.session = w.session AND e.cursor > w.delivered_through)"
+            f" WHERE s.revoked_at IS NULL{behind}"
         )
         return [codec.webhook_from(r) for r in rows]
 

@@ -1,0 +1,333 @@
+"""Push delivery: each event of a session POSTed, signed, to the webhook it registered.
+
+The events are already persisted (in the transaction of the change that made them); what a
+webhook adds is a per-session delivery cursor in the store, advanced only when the receiver
+answers 2xx. So delivery is in cursor order and at least once, and a restart resumes where
+the receiver stopped acknowledging; the receiver dedupes by the cursor in the body.
+
+Each session's deliveries run in a lane of their own (one event at a time, in order), so a
+receiver that answers 5xx or never answers delays only its own session. A failed attempt is
+retried with exponential back-off (capped, forever), its time persisted with the webhook.
+Lanes are woken by the Hub's after-commit notification of session events
+(``EventFeed.on_notify``), and a poll finds anything else (a restart's backlog).
+
+Signature: ``X-Crewline-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">``
+keyed with the secret the session registered (docs/agents/webhooks.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import ipaddress
+import json
+import logging
+import random
+import socket
+import time
+from collections.abc import Callable, Set
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from crewline import __version__
+from crewline.bot import Hub
+from crewline.errors import InvalidInput, NotFound
+from crewline.models import Event, Session
+from crewline.store import Tx, Webhook
+
+__all__ = ["SIGNATURE_HEADER", "WebhookDispatcher", "sign", "webhook_view"]
+
+log = logging.getLogger(__name__)
+
+SIGNATURE_HEADER = "X-Crewline-Signature"
+MAX_URL = 2048
+SECRET_LENGTHS = (16, 256)
+
+
+def sign(secret: str, timestamp: int, body: bytes) -> str:
+    """The signature header's value for ``body`` sent at ``timestamp``."""
+    digest = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256)
+    return f"t={timestamp},v1={digest.hexdigest()}"
+
+
+def payload(event: Event) -> bytes:
+    """What a receiver gets: the event as the pull API shows it, with its session."""
+    return json.dumps(
+        {
+            "session": event.session,
+            "cursor": event.cursor,
+            "kind": event.kind,
+            "body": dict(event.body),
+            "at": event.created_at.isoformat(),
+        },
+        separators=(",", ":"),
+    ).encode()
+
+
+def webhook_view(hook: Webhook) -> dict[str, Any]:
+    """A webhook as its session reads it back: never the secret."""
+    return {
+        "url": hook.url,
+        "delivered_through": hook.delivered_through,
+        "attempts": hook.attempts,
+        "last_error": hook.last_error,
+        "next_attempt_at": (
+            datetime.fromtimestamp(hook.not_before, UTC).isoformat() if hook.attempts else None
+        ),
+    }
+
+
+class WebhookDispatcher:
+    """Registers sessions' webhooks and delivers their events. Use as ``async with``."""
+
+    def __init__(
+        self,
+        hub: Hub,
+        *,
+        poll_interval: float = 2.0,
+        timeout: float = 10.0,
+        retry_base: float = 0.5,
+        max_backoff: float = 300.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.hub = hub
+        self.store = hub.store
+        self.poll_interval = poll_interval
+        self.timeout = timeout
+        self.retry_base = retry_base
+        self.max_backoff = max_backoff
+        self.clock = clock
+        self.delivered = 0
+        self.failed = 0
+        self._registered: set[str] = set()
+        self._queued: set[str] = set()
+        self._lanes: dict[str, asyncio.Task[None]] = {}
+        self._client: httpx.AsyncClient | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> WebhookDispatcher:
+        # No pool ceiling: a pool full of slow receivers would hold up every other session.
+        self._client = httpx.AsyncClient(
+            limits=httpx.Limits(max_connections=None, max_keepalive_connections=32),
+            headers={"User-Agent": f"crewline/{__version__}"},
+        )
+        self._registered = {w.session for w in await self.store.webhooks()}
+        self.hub.feed.on_notify(self._notified)
+        self._task = asyncio.create_task(self._poll(), name="webhooks")
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        tasks = [t for t in (self._task, *self._lanes.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._client is not None:
+            await self._client.aclose()
+
+    # registration ---------------------------------------------------------------------------
+    async def register(
+        self,
+        session: Session,
+        *,
+        url: str,
+        secret: str,
+        after: int | None,
+        own_address: tuple[str, int] | None,
+        own_host: str | None,
+    ) -> Webhook:
+        """Register (or replace) the session's webhook. ``own_address`` is the socket the
+        request came in on and ``own_host`` the name it was sent to: a URL that leads back
+        to crewline itself is refused. Without ``after``, delivery goes on from where an
+        earlier registration left it, or starts with the next event."""
+        await _check_url(url, own_address=own_address, own_host=own_host)
+        if not SECRET_LENGTHS[0] <= len(secret) <= SECRET_LENGTHS[1] or not secret.isprintable():
+            raise InvalidInput(
+                f"secret must be {SECRET_LENGTHS[0]}..{SECRET_LENGTHS[1]} printable characters",
+                code="invalid_webhook_secret",
+                field="secret",
+            )
+        now = self.hub.clock.now()
+
+        def put(tx: Tx) -> Webhook:
+            last = tx.last_cursor(session.id)
+            if after is not None and not 0 <= after <= last:
+                raise InvalidInput(
+                    f"after must be a cursor between 0 and your newest, {last}",
+                    code="invalid_cursor",
+                    field="after",
+                )
+            earlier = tx.webhook(session.id)
+            start = (
+                after
+                if after is not None
+                else (earlier.delivered_through if earlier is not None else last)
+            )
+            hook = Webhook(
+                session=session.id, url=url, secret=secret, delivered_through=start, created_at=now
+            )
+            tx.put_webhook(hook)
+            return hook
+
+        hook: Webhook = await self.store.write(put)
+        self._registered.add(session.id)
+        self._restart(session.id)
+        return hook
+
+    async def webhook(self, session: Session) -> Webhook:
+        hook = await self.store.webhook(session.id)
+        if hook is None:
+            raise NotFound("this session has no webhook", code="no_webhook")
+        return hook
+
+    async def unregister(self, session: Session) -> None:
+        if not await self.store.write(lambda tx: tx.delete_webhook(session.id)):
+            raise NotFound("this session has no webhook", code="no_webhook")
+        self._registered.discard(session.id)
+        lane = self._lanes.pop(session.id, None)
+        if lane is not None:
+            lane.cancel()
+
+    # lanes ----------------------------------------------------------------------------------
+    def _notified(self, sessions: Set[str]) -> None:
+        for session in sessions & self._registered:
+            self._start(session)
+
+    def _start(self, session: str) -> None:
+        self._queued.add(session)
+        running = self._lanes.get(session)
+        if running is None or running.done():
+            self._lanes[session] = asyncio.create_task(
+                self._drain(session), name=f"webhook-{session}"
+            )
+
+    def _restart(self, session: str) -> None:
+        """A new registration: a lane waiting out the old URL's back-off starts over."""
+        running = self._lanes.pop(session, None)
+        if running is not None:
+            running.cancel()
+        self._start(session)
+
+    async def _poll(self) -> None:
+        while True:
+            try:
+                for hook in await self.store.webhooks(behind_only=True):
+                    self._registered.add(hook.session)
+                    self._start(hook.session)
+            except Exception:
+                log.exception("reading the webhooks failed")
+            await asyncio.sleep(self.poll_interval)
+
+    async def _drain(self, session: str) -> None:
+        """Deliver the session's events one at a time, in cursor order, until none is left."""
+        while True:
+            self._queued.discard(session)
+            hook = await self.store.webhook(session)
+            if hook is None:
+                self._registered.discard(session)
+                return
+            events = await self.store.events_after(session, hook.delivered_through, limit=1)
+            if not events:
+                if session in self._queued:
+                    continue  # woken while reading: what woke it may not have been seen
+                return
+            wait = hook.not_before - self.clock()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue  # the registration may have changed meanwhile
+            await self._attempt(hook, events[0])
+
+    async def _attempt(self, hook: Webhook, event: Event) -> None:
+        assert self._client is not None
+        body = payload(event)
+        headers = {
+            "Content-Type": "application/json",
+            SIGNATURE_HEADER: sign(hook.secret, int(self.clock()), body),
+            "X-Crewline-Cursor": str(event.cursor),
+            "X-Crewline-Event": event.kind,
+        }
+        try:
+            response = await self._client.post(
+                hook.url, content=body, headers=headers, timeout=self.timeout
+            )
+        except httpx.HTTPError as error:
+            failure = f"{type(error).__name__}: {error}"[:300] or type(error).__name__
+        else:
+            if 200 <= response.status_code < 300:
+                await self.store.write(lambda tx: tx.webhook_delivered(hook.session, event.cursor))
+                self.delivered += 1
+                return
+            failure = f"the receiver answered HTTP {response.status_code}"
+        delay = min(self.max_backoff, self.retry_base * 2 ** min(hook.attempts, 16))
+        delay *= random.uniform(0.8, 1.2)
+        log.warning(
+            "webhook of session %s (%s): event %d not delivered (attempt %d), retrying in"
+            " %.1fs: %s",
+            hook.session,
+            urlsplit(hook.url).hostname,
+            event.cursor,
+            hook.attempts + 1,
+            delay,
+            failure,
+        )
+        not_before = self.clock() + delay
+        await self.store.write(
+            lambda tx: tx.webhook_failed(hook.session, not_before=not_before, error=failure)
+        )
+        self.failed += 1
+
+
+async def _check_url(
+    url: str, *, own_address: tuple[str, int] | None, own_host: str | None
+) -> None:
+    """An http(s) URL with a host, that does not lead back to this crewline."""
+    parts = urlsplit(url) if len(url) <= MAX_URL else None
+    try:
+        port = parts.port if parts is not None else None
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InvalidInput(
+            f"url {url[:100]!r} is not an http(s) URL with a host (at most {MAX_URL} characters)",
+            code="invalid_webhook_url",
+            field="url",
+        )
+    if own_address is None:
+        return
+    port = port or (443 if parts.scheme == "https" else 80)
+    own_ip, own_port = own_address
+    if port != own_port:
+        return
+    host = parts.hostname.lower()
+    if own_host is not None and host == own_host.lower():
+        raise _points_at_crewline(url)
+    for address in await _addresses(host):
+        if address.is_loopback or address.is_unspecified or str(address) == own_ip:
+            raise _points_at_crewline(url)
+
+
+async def _addresses(host: str) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    with contextlib.suppress(ValueError):
+        return [ipaddress.ip_address(host.strip("[]"))]
+    try:
+        async with asyncio.timeout(5):
+            found = await asyncio.get_running_loop().getaddrinfo(
+                host, None, type=socket.SOCK_STREAM
+            )
+    except (OSError, TimeoutError):
+        return []  # unresolvable now: deliveries will fail and be retried, visibly
+    return [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in found]
+
+
+def _points_at_crewline(url: str) -> InvalidInput:
+    return InvalidInput(
+        f"url {url[:100]!r} points at this crewline itself: its events would be posted back to it",
+        code="webhook_url_is_crewline",
+        field="url",
+    )

@@ -1,0 +1,123 @@
+"""Webhook delivery across SIGKILLs: every event reaches the receiver, in cursor order, at
+least once, and the cursor in each body lets the receiver drop the repeats.
+
+crewline runs as a separate process (``crewline serve``), the receiver in this one. In each
+round the receiver holds its requests open, so when the process is killed one delivery is in
+flight and the rest of the round's events are still pending.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.fakes.receiver import Receiver
+
+pytestmark = pytest.mark.slow
+
+CREWLINE = [sys.executable, "-m", "crewline"]
+ROUNDS = 3
+EVENTS_PER_ROUND = 5
+SECRET = "crash-test-secret-0123456789"
+
+
+def _env(data_dir: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "CREWLINE_DATA_DIR": str(data_dir),
+        "CREWLINE_TRANSPORTS": "memory",
+        "CREWLINE_LOG_LEVEL": "ERROR",
+    }
+
+
+def _key(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [*CREWLINE, *args], env=env, capture_output=True, text=True, check=True, timeout=60
+    )
+    return done.stdout.splitlines()[-1]
+
+
+@contextlib.asynccontextmanager
+async def _server(env: dict[str, str]) -> AsyncIterator[tuple[asyncio.subprocess.Process, str]]:
+    process = await asyncio.create_subprocess_exec(
+        *CREWLINE,
+        "serve",
+        "--port",
+        "0",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        assert process.stdout is not None
+        async with asyncio.timeout(30):
+            line = (await process.stdout.readline()).decode()
+        found = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert found is not None, f"crewline did not start: {line!r}"
+        yield process, found.group(0)
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
+
+
+async def test_events_pending_at_a_kill_are_delivered_in_order_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    """Three kills with a delivery in flight and events pending: all arrive, in order."""
+    env = _env(tmp_path)
+    radar = _key(
+        env, "member", "add", "radar", "--name", "Radar", "--owner", "memory:alice",
+        "--transport", "memory",
+    )  # fmt: skip
+    sender = _key(env, "session", "add", "--kind", "plain")
+    async with Receiver(SECRET) as receiver:
+        for round_ in range(ROUNDS):
+            async with _server(env) as (process, url):
+                async with httpx.AsyncClient(base_url=url, timeout=10) as client:
+                    if round_ == 0:
+                        registered = await client.put(
+                            "/api/session/webhook",
+                            json={"url": receiver.url, "secret": SECRET},
+                            headers={"Authorization": f"Bearer {radar}"},
+                        )
+                        assert registered.status_code == 200, registered.text
+                    receiver.hold.clear()
+                    for n in range(EVENTS_PER_ROUND):
+                        sent = await client.post(
+                            "/api/session-control/send",
+                            json={"target": "radar", "message": f"r{round_}-{n}"},
+                            headers={"Authorization": f"Bearer {sender}"},
+                        )
+                        assert sent.status_code == 200, sent.text
+                await receiver.wait_until(lambda: receiver.inflight == 1)
+                process.send_signal(signal.SIGKILL)
+                await process.wait()
+            receiver.hold.set()  # the held request now answers a dead connection
+        async with _server(env) as (_, url), httpx.AsyncClient(base_url=url) as client:
+            pulled = await client.get(
+                "/api/session/events",
+                params={"after": 0},
+                headers={"Authorization": f"Bearer {radar}"},
+            )
+            cursors = [e["cursor"] for e in pulled.json()["events"]]
+            assert len(cursors) == ROUNDS * EVENTS_PER_ROUND
+            await receiver.wait_until(lambda: receiver.accepted == cursors, timeout=60)
+    arrived = [d.cursor for d in receiver.deliveries]
+    assert arrived == sorted(arrived)  # in cursor order, repeats only of the last one
+    assert len(arrived) > len(cursors)  # the precondition: some were delivered twice
+    assert all(d.verified for d in receiver.deliveries)
+    texts = [d.body["body"]["text"] for d in receiver.deliveries]
+    assert list(dict.fromkeys(texts)) == [
+        f"r{r}-{n}" for r in range(ROUNDS) for n in range(EVENTS_PER_ROUND)
+    ]
