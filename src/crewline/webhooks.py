@@ -225,6 +225,12 @@ class WebhookDispatcher:
             await asyncio.sleep(self.poll_interval)
 
     async def _drain(self, session: str) -> None:
+        try:
+            await self._deliver_all(session)
+        except Exception:  # the store failing under us: the poll starts the lane again
+            log.exception("the webhook lane of session %s stopped", session)
+
+    async def _deliver_all(self, session: str) -> None:
         """Deliver the session's events one at a time, in cursor order, until none is left."""
         while True:
             self._queued.discard(session)
@@ -256,7 +262,7 @@ class WebhookDispatcher:
             response = await self._client.post(
                 hook.url, content=body, headers=headers, timeout=self.timeout
             )
-        except httpx.HTTPError as error:
+        except Exception as error:  # the network, or a URL httpx cannot use: retry, visibly
             failure = f"{type(error).__name__}: {error}"[:300] or type(error).__name__
         else:
             if 200 <= response.status_code < 300:
