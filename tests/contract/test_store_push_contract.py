@@ -98,6 +98,7 @@ async def test_a_webhook_is_deleted_once(store: Store) -> None:
 
 async def test_a_session_without_events_has_cursor_zero(store: Store) -> None:
     """last_cursor of a session with no events is 0, the cursor before the first."""
+
     def read(tx: Tx) -> int:
         return tx.last_cursor("nobody")
 
