@@ -173,6 +173,14 @@ class WebhookDispatcher:
                 session=session.id, url=url, secret=secret, delivered_through=start, created_at=now
             )
             tx.put_webhook(hook)
+            tx.audit(
+                "webhook:set",
+                "ok",
+                now,
+                actor=session.id,
+                member=session.member,
+                details={"host": urlsplit(url).hostname, "from_cursor": start},
+            )
             return hook
 
         hook: Webhook = await self.store.write(put)
@@ -187,7 +195,15 @@ class WebhookDispatcher:
         return hook
 
     async def unregister(self, session: Session) -> None:
-        if not await self.store.write(lambda tx: tx.delete_webhook(session.id)):
+        now = self.hub.clock.now()
+
+        def delete(tx: Tx) -> bool:
+            deleted = tx.delete_webhook(session.id)
+            if deleted:
+                tx.audit("webhook:delete", "ok", now, actor=session.id, member=session.member)
+            return deleted
+
+        if not await self.store.write(delete):
             raise NotFound("this session has no webhook", code="no_webhook")
         self._registered.discard(session.id)
         lane = self._lanes.pop(session.id, None)

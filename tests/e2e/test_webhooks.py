@@ -185,6 +185,12 @@ async def test_deleting_the_webhook_stops_deliveries(crew: Crew, receiver: Recei
     assert len(await crew.events(radar)) == 1
     assert (await crew.call(radar, "DELETE", WEBHOOK)).status_code == 404
     assert receiver.deliveries == []
+    audited = await crew.crewline.store.sel(action_prefix="webhook:")
+    assert [(r.action, r.details.get("host")) for r in audited] == [
+        ("webhook:set", "127.0.0.1"),
+        ("webhook:delete", None),
+    ]
+    assert SECRET not in str([r.details for r in audited])
 
 
 @pytest.mark.parametrize(
