@@ -50,6 +50,7 @@ BENCHMARKS = (
     "index_rebuild",
     "outbox_rate_limits",
     "peer_langgraph",
+    "webhook_push",
 )
 
 
