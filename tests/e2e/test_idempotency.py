@@ -120,6 +120,18 @@ async def test_send_and_ask_are_idempotent_too(crew: Crew) -> None:
     assert len(questions) == 1
 
 
+async def test_a_retried_post_writes_one_row(crew: Crew) -> None:
+    """POST /api/session/messages with a key, twice: one row in the thread."""
+    radar = await crew.add_member()
+    posted = [
+        await _post(crew, radar, "/api/session/messages", {"text": "done"}, "p") for _ in range(2)
+    ]
+    assert posted[0].status_code == 200, posted[0].text
+    assert posted[0].json() == posted[1].json()
+    rows = await crew.crewline.store.live_rows("radar")
+    assert [r.text for r in rows] == ["done"]
+
+
 async def test_the_same_key_on_another_verb_is_refused(crew: Crew) -> None:
     """A key first used to escalate cannot be replayed as a send."""
     radar = await crew.add_member()

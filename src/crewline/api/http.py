@@ -250,8 +250,8 @@ def create_app(
         return await ops.confirm_default(who, escalation_id)
 
     @app.post("/api/session/messages", tags=["agents"])
-    async def post_message(body: PostBody, who: Who) -> dict[str, Any]:
-        return await ops.post(who, body.text)
+    async def post_message(body: PostBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
+        return await ops.post(who, body.text, idempotency_key=key)
 
     @app.get("/api/session/events", tags=["agents"])
     async def events(

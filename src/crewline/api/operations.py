@@ -138,9 +138,18 @@ class Operations:
         except idempotency.Replayed as replayed:
             return dict(replayed.record.response)
 
-    async def post(self, caller: Caller, text: str) -> dict[str, Any]:
-        row = await self.hub.post(self.session_of(caller), text)
-        return {"row_id": row.id, "conversation": row.conversation}
+    async def post(
+        self, caller: Caller, text: str, *, idempotency_key: str | None = None
+    ) -> dict[str, Any]:
+        session = self.session_of(caller)
+        return await self._once(
+            session,
+            "post",
+            idempotency_key,
+            {"text": text},
+            lambda row: {"row_id": row.id, "conversation": row.conversation},
+            lambda once: self.hub.post(session, text, once=once),
+        )
 
     async def ask(
         self,

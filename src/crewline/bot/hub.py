@@ -183,7 +183,7 @@ class Hub:
 
         return await self.on_member(member.slug, lambda: self.change(guarded(once, write)))
 
-    async def post(self, caller: Session, text: str) -> Row:
+    async def post(self, caller: Session, text: str, *, once: KeyedWrite | None = None) -> Row:
         """A session writes into its own member's thread (or its own transcript)."""
         await self._gate(caller, Verb.SESSION_POST, action="post")
         _check_text(text, "text")
@@ -203,7 +203,7 @@ class Hub:
                 ch.show(member, "post", f"row:{row.id}")
             return row
 
-        return await self.on_member(conversation, lambda: self.change(write))
+        return await self.on_member(conversation, lambda: self.change(guarded(once, write)))
 
     async def ask(
         self,
