@@ -3,6 +3,8 @@ withdrawn on every transport, the bell restacks, and the withdrawal survives an 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from crewline.keys import hash_key
@@ -13,7 +15,7 @@ pytestmark = pytest.mark.parametrize("harness", ["memory", "slack"], indirect=Tr
 ESCALATIONS = "/api/session-control/escalations"
 
 
-async def _retract(crew: Crew, key: str, escalation_id: str) -> tuple[int, dict[str, object]]:
+async def _retract(crew: Crew, key: str, escalation_id: str) -> tuple[int, dict[str, Any]]:
     response = await crew.call(key, "POST", f"{ESCALATIONS}/{escalation_id}/retract")
     return response.status_code, response.json()
 
@@ -90,7 +92,7 @@ async def test_retracting_a_settled_request_is_a_conflict(crew: Crew) -> None:
     await crew.harness.press("radar", crew.harness.cards("radar")[0], 0)
     await crew.wait_for_event(radar, "escalation_answered")
     status, body = await _retract(crew, radar, created["escalation_id"])
-    assert (status, body["error"]["code"], body["error"]["state"]) == (  # type: ignore[index]
+    assert (status, body["error"]["code"], body["error"]["state"]) == (
         409,
         "already_settled",
         "answered",
