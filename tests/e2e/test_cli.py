@@ -11,6 +11,8 @@ from pathlib import Path
 
 import httpx
 
+from crewline.store.sqlite import migrations
+
 CREWLINE = [sys.executable, "-m", "crewline"]
 
 
@@ -95,7 +97,8 @@ def test_doctor_checks_and_reconciles(tmp_path: Path) -> None:
         data_dir=tmp_path,
     )
     report = run("doctor", "--reconcile", data_dir=tmp_path)
-    assert "ok  database schema at version 2 (latest 2)" in report.stdout
+    latest = migrations()[-1].version
+    assert f"ok  database schema at version {latest} (latest {latest})" in report.stdout
     assert "ok  escalation index readable" in report.stdout
     assert "reconciled radar" in report.stdout
 
