@@ -29,3 +29,10 @@ async def test_a_version_1_database_is_upgraded_and_its_rows_name_their_records(
         assert await store.schema_version() == migrations()[-1].version
         rows = await store.write(lambda tx: tx.record_rows("radar"))
     assert [r.id for r in rows] == ["card", "reply", "closed"]
+
+
+def test_the_migrations_are_numbered_one_to_n_without_gaps_or_twins() -> None:
+    """Two branches that each add a migration must not land the same number twice."""
+    versions = [m.version for m in migrations()]
+    assert versions, "no migrations found"
+    assert versions == list(range(1, len(versions) + 1))
