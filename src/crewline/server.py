@@ -102,6 +102,7 @@ class Crewline:
         self.clock = clock
         self.window_horizon = window_horizon
         self.outbox_poll_interval = outbox_poll_interval
+        self.outboxes: dict[str, OutboxDispatcher] = {}
         self._stack = AsyncExitStack()
 
     async def __aenter__(self) -> Crewline:
@@ -115,19 +116,18 @@ class Crewline:
                 Hub(self.store, clock=self.clock, transports=[t.name for t in self.transports])
             )
             renderer = CoreRenderer(self.store)
-            self.outboxes = {
-                t.name: await stack.enter_async_context(
-                    OutboxDispatcher(
-                        self.store, t, renderer, poll_interval=self.outbox_poll_interval
-                    )
-                )
-                for t in self.transports
-            }
             self.hub.on_outbox(self._wake_outbox)
             for transport in self.transports:
                 transport.attach(self.hub)
                 await transport.start(self.hub.receive)
                 stack.push_async_callback(transport.stop)
+                # Its outbox only once it has started (and stopped before it stops): entries
+                # queued while crewline was not serving (`member add`) are sent, not failed.
+                self.outboxes[transport.name] = await stack.enter_async_context(
+                    OutboxDispatcher(
+                        self.store, transport, renderer, poll_interval=self.outbox_poll_interval
+                    )
+                )
             self.windows = await stack.enter_async_context(
                 WindowScheduler(self.hub, horizon=self.window_horizon)
             )

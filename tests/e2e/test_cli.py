@@ -128,3 +128,55 @@ async def test_serve_listens_on_loopback_and_answers_healthz(tmp_path: Path) -> 
         process.terminate()
         async with asyncio.timeout(30):
             assert await process.wait() == 0
+
+
+async def test_a_member_added_while_stopped_is_shown_at_start_without_a_failed_send(
+    tmp_path: Path,
+) -> None:
+    """The roster queued by `member add` is sent once the inbox has started, so a start logs
+    no failed send (it used to try the stopped transport first: "roster failed")."""
+    (tmp_path / "crewline.toml").write_text('transports = ["local"]\n')
+    for slug in ("quill", "pip"):
+        run(
+            "member", "add", slug, "--name", slug.title(), "--owner", "local:owner",
+            "--transport", "local", data_dir=tmp_path,
+        )  # fmt: skip
+        shown, logged = await _serve_until_the_roster_shows(tmp_path, slug.title())
+        assert slug.title() in shown
+        assert "failed" not in logged and "WARNING" not in logged, logged
+
+
+async def _serve_until_the_roster_shows(data_dir: Path, name: str) -> tuple[list[str], str]:
+    """Run `crewline serve` until the inbox's roster names ``name``; its names and its log."""
+    process = await asyncio.create_subprocess_exec(
+        *CREWLINE,
+        "serve",
+        "--port",
+        "0",
+        "--data-dir",
+        str(data_dir),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert process.stdout is not None
+        async with asyncio.timeout(30):
+            line = (await process.stdout.readline()).decode()
+        url = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert url is not None, line
+        async with httpx.AsyncClient(base_url=url.group(0)) as client:
+            await client.get("/")  # opens the inbox session
+            async with asyncio.timeout(30):
+                while True:
+                    names = [
+                        m["name"] for m in (await client.get("/inbox/state")).json()["members"]
+                    ]
+                    if name in names:
+                        break
+                    await asyncio.sleep(0.05)
+    finally:
+        process.terminate()
+        async with asyncio.timeout(30):
+            assert await process.wait() == 0
+    assert process.stderr is not None
+    return names, (await process.stderr.read()).decode()

@@ -10,8 +10,11 @@ from crewline import crew as crew_admin
 from crewline.bot import Hub
 from crewline.config import Config
 from crewline.errors import PermanentTransportError, RateLimited, TransientTransportError
+from crewline.server import Crewline
 from crewline.store.sqlite import SqliteStore
 from crewline.testing import FakeClock
+from crewline.transports.base import HumanEventSink
+from crewline.transports.memory import MemoryTransport
 from tests.driver import Crew
 from tests.harness import MemoryHarness
 
@@ -103,3 +106,36 @@ async def test_a_permanent_failure_is_set_aside_and_does_not_block_the_thread(
     assert isinstance(store, SqliteStore)
     dead = await store._read("SELECT op, last_error FROM outbox_dead")
     assert [(r["op"], r["last_error"]) for r in dead] == [("post", "channel_not_found")]
+
+
+class _WatchedStart(MemoryTransport):
+    """A memory transport that notes, when it is started, whether its outbox already runs."""
+
+    crewline: Crewline | None = None
+    outbox_ran_before_start: bool | None = None
+
+    async def start(self, sink: HumanEventSink) -> None:
+        assert self.crewline is not None
+        self.outbox_ran_before_start = self.name in self.crewline.outboxes
+        await super().start(sink)
+
+
+async def test_an_outbox_sends_only_once_its_transport_has_started(
+    config: Config, clock: FakeClock
+) -> None:
+    """Entries queued while crewline was not serving wait for the transport's start: its
+    dispatcher begins after it (before, its first call failed: "roster failed")."""
+    async with SqliteStore.in_directory(config.data_dir) as store:
+        await crew_admin.add_member(
+            store, slug="radar", name="Radar", owners=["memory:alice"], transports=["memory"]
+        )
+        heads = {h.lane: h.op for h in await store.outbox_heads("memory")}
+    assert heads == {"roster": "roster"}  # queued with no crewline serving
+    transport = _WatchedStart("memory")
+    crewline = Crewline(config, transports=[transport], clock=clock, outbox_poll_interval=0.2)
+    transport.crewline = crewline
+    async with crewline:
+        assert transport.outbox_ran_before_start is False
+        await crewline.outboxes["memory"].wait_idle()
+        assert [e.slug for e in transport.rosters[-1]] == ["radar"]
+        assert "roster" in transport.calls
