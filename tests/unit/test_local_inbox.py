@@ -14,10 +14,12 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from crewline import crew
+from crewline.bot import CoreRenderer
 from crewline.config import Config
 from crewline.errors import ConfigError, PermanentTransportError, TransientTransportError
 from crewline.models import Bell, Button, Member, OutboundMessage, Receipt, RosterEntry
 from crewline.server import Crewline
+from crewline.transports import OutboxDispatcher
 from crewline.transports.local import JOURNAL_NAME, LocalTransport, build
 from crewline.transports.local.render import (
     ComposerCommand,
@@ -194,6 +196,18 @@ async def test_the_view_survives_a_restart_from_its_journal(tmp_path: Path) -> N
     again = await second.post(thread, CARD, key="row:2", retry=False)
     assert again not in (ref, typed)
     await second.stop()
+
+
+def test_the_inbox_roster_is_not_paced_like_a_platforms() -> None:
+    """The inbox is a push to the page: its roster redraws at once, a platform's once a
+    second at most."""
+    store: Any = None
+    local = OutboxDispatcher(store, LocalTransport(), CoreRenderer(store))
+    paced = OutboxDispatcher(store, MemoryTransport("memory"), CoreRenderer(store))
+    assert LocalTransport.limits.roster_interval == 0.0
+    assert local._interval("roster") == 0.0
+    assert paced._interval("roster") == 1.0
+    assert local._interval("radar") == paced._interval("radar") == 0.0
 
 
 async def test_a_login_token_is_printed_once_and_kept_hashed_off_loopback() -> None:

@@ -50,12 +50,15 @@ class DeliveryLimits:
 
     ``per_thread_interval``: seconds between two calls into one thread (lane);
     ``global_per_second``: calls per second over all threads; ``concurrency``: lanes sent
-    at once.
+    at once; ``roster_interval``: seconds between two redraws of the roster, a status line
+    that a burst of changes would otherwise redraw once per change on a platform that
+    counts calls (a surface that is a local push sets 0).
     """
 
     per_thread_interval: float = 0.0
     global_per_second: float = 0.0  # 0: unlimited
     concurrency: int = 8
+    roster_interval: float = 1.0
 
 
 class Transport(ABC):

@@ -35,7 +35,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_BACKOFF = 300.0
-ROSTER_INTERVAL = 1.0
 # Ops that show an object's current state: later entries for one object are redundant
 # once one call has rendered it.
 _COLLAPSIBLE = frozenset({"update", "ring", "roster"})
@@ -209,11 +208,13 @@ class OutboxDispatcher:
             await self._settle(entry, recorded, covered_through=covered_through)
 
     def _interval(self, lane: str) -> float:
-        interval = self.transport.limits.per_thread_interval
-        # The roster is a status line: redrawn from the current state at most once a second,
-        # however many changes queued it (a burst of closings would otherwise redraw it for
-        # each one).
-        return max(interval, ROSTER_INTERVAL) if lane == "roster" else interval
+        limits = self.transport.limits
+        # The roster is a status line: redrawn from the current state at most once per
+        # roster_interval, however many changes queued it (a burst of closings would
+        # otherwise redraw it for each one).
+        if lane == "roster":
+            return max(limits.per_thread_interval, limits.roster_interval)
+        return limits.per_thread_interval
 
     async def _settle(
         self, entry: OutboxEntry, recorded: PlatformMessage | None, *, covered_through: int

@@ -74,7 +74,9 @@ class LocalTransport(Transport):
     """The local web inbox. ``host`` is the address crewline binds: it decides whether the
     page asks for a login token."""
 
-    limits = DeliveryLimits(concurrency=16)
+    # A push into this process's own view, not a platform call: nothing to pace, and the
+    # roster in the page must change together with the bell and the card.
+    limits = DeliveryLimits(concurrency=16, roster_interval=0.0)
 
     def __init__(
         self,
