@@ -169,7 +169,7 @@ async def _member_list(config: Config, args: argparse.Namespace) -> int:
             member = members[entry.slug]
             print(
                 f"{entry.slug}\t{entry.name}\t{'needs you' if entry.needs_you else '-'}\t"
-                f"{entry.pending_escalations} open\t{','.join(member.transports) or '-'}"
+                f"{entry.open_count} open\t{','.join(member.transports) or '-'}"
             )
     return 0
 

@@ -288,6 +288,8 @@ class OutboundMessage:
     settled: bool = False
     deadline: datetime | None = None  # transports that can, count down to it live
     kind: str = "row"  # row | card | question | notice
+    # The moments the text names in UTC words; see crewline.moments.localize.
+    times: tuple[datetime, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -307,3 +309,9 @@ class RosterEntry:
     name: str
     needs_you: bool
     pending_escalations: int
+    waiting_questions: int = 0  # question cards (and dialogs) a session is blocked on
+
+    @property
+    def open_count(self) -> int:
+        """Everything that waits for the human: open requests and waiting questions."""
+        return self.pending_escalations + self.waiting_questions

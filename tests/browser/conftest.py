@@ -27,6 +27,7 @@ from tests.harnesses.local import LocalHarness
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "screenshots"
+DOC_IMG = ROOT / "docs" / "img"
 CHROMIUM = Path(os.environ.get("CREWLINE_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_FOUND = CHROMIUM.exists()
 CHROMIUM_ARGS = [
@@ -112,6 +113,15 @@ class InboxPage:
         path = ARTIFACTS / f"{self.test}-{self.shots:02d}-{state}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
         await self.page.screenshot(path=str(path))
+        return path
+
+    async def doc_shot(self, name: str) -> Path:
+        """An artifact like ``shot``; with ``CREWLINE_DOC_SHOTS=1`` also ``docs/img/<name>.png``
+        (how the documentation's pictures of the inbox are made)."""
+        path = await self.shot(name)
+        if os.environ.get("CREWLINE_DOC_SHOTS") == "1":
+            DOC_IMG.mkdir(parents=True, exist_ok=True)
+            (DOC_IMG / f"{name}.png").write_bytes(path.read_bytes())
         return path
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,7 @@ from crewline.transports.local.render import (
     ComposerText,
     markdown_html,
     parse_composer,
+    state_json,
     thread_json,
 )
 from crewline.transports.local.security import (
@@ -195,6 +198,29 @@ async def test_the_view_survives_a_restart_from_its_journal(tmp_path: Path) -> N
     assert [e.slug for e in second.view.roster] == ["radar"]
     again = await second.post(thread, CARD, key="row:2", retry=False)
     assert again not in (ref, typed)
+    await second.stop()
+
+
+async def test_times_and_question_counts_survive_a_restart_from_the_journal(
+    tmp_path: Path,
+) -> None:
+    """A card's times and a roster's waiting questions are journalled with the rest."""
+    moment = datetime(2026, 9, 6, 2, 0, tzinfo=UTC)
+    timed = replace(CARD, text="Reply by Sep 6, 02:00 UTC.", deadline=moment, times=(moment,))
+    quill = RosterEntry(
+        slug="quill", name="Quill", needs_you=True, pending_escalations=0, waiting_questions=2
+    )
+    first = LocalTransport(view_path=tmp_path / JOURNAL_NAME)
+    await first.start(_accept)
+    thread = await first.open_thread(RADAR)
+    ref = await first.post(thread, timed, key="row:1", retry=False)
+    await first.show_roster([quill])
+    await first.stop()
+    second = LocalTransport(view_path=tmp_path / JOURNAL_NAME)
+    await second.start(_accept)
+    assert second.view.messages[ref].current == timed
+    assert second.view.roster == [quill]
+    assert state_json(second.view, user="owner")["members"][0]["open"] == 2
     await second.stop()
 
 

@@ -36,21 +36,30 @@ def test_control_characters_are_escaped_so_text_cannot_ping_or_forge_links() -> 
 
 
 def test_a_card_has_its_text_its_window_and_one_actions_block() -> None:
-    """Buttons carry the core's payload as value and a unique action_id each."""
+    """Buttons carry the core's payload as value and a unique action_id each; the card's
+    deadline is stated once, as Slack's date token in each reader's zone with the UTC words
+    as its fallback (no second "your time" line)."""
     deadline = datetime(2030, 9, 6, 9, 42, tzinfo=UTC)
     card = _card(
+        text="Ship v2?\n\nUnless you reply by Sep 6, 09:42 UTC, Radar will: ship it",
         buttons=(
             Button(label="yes", payload="e:0123456789abcdef:0"),
             Button(label="no", payload="e:0123456789abcdef:1"),
         ),
         deadline=deadline,
+        times=(deadline,),
     )
     drawn = blocks.message_blocks(card)
-    assert [b["type"] for b in drawn] == ["section", "context", "actions"]
-    assert drawn[0]["text"] == {"type": "mrkdwn", "text": "Ship v2?"}
-    assert f"<!date^{int(deadline.timestamp())}^" in drawn[1]["elements"][0]["text"]
-    assert "|Sep 6, 09:42 UTC>" in drawn[1]["elements"][0]["text"]
-    assert [(e["action_id"], e["value"], e["text"]["text"]) for e in drawn[2]["elements"]] == [
+    assert [b["type"] for b in drawn] == ["section", "actions"]
+    token = (
+        f"<!date^{int(deadline.timestamp())}^{{date_short_pretty}} at {{time}}|Sep 6, 09:42 UTC>"
+    )
+    assert drawn[0]["text"] == {
+        "type": "mrkdwn",
+        "text": f"Ship v2?\n\nUnless you reply by {token}, Radar will: ship it",
+    }
+    assert "Sep 6, 09:42 UTC, Radar" in blocks.message_text(card)  # the notification's words
+    assert [(e["action_id"], e["value"], e["text"]["text"]) for e in drawn[1]["elements"]] == [
         ("crewline:0", "e:0123456789abcdef:0", "yes"),
         ("crewline:1", "e:0123456789abcdef:1", "no"),
     ]
@@ -114,7 +123,7 @@ def test_the_home_view_shows_needs_you_counts_and_thread_links() -> None:
     lines = [b["text"]["text"] for b in view["blocks"][1:]]
     assert view["type"] == "home"
     assert lines == [
-        "*Radar* (`radar`) · :large_orange_circle: *needs you* · 1 open request"
+        "*Radar* (`radar`) · :large_orange_circle: *needs you* · 1 open"
         " · <https://slack.test/r|open the thread>",
         "*Probe* (`probe`) · :white_check_mark: all clear",
     ]

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 
+from crewline.bot.words import plain_words, sentence
 from crewline.models import (
     AnsweredBy,
     Bell,
@@ -22,6 +23,7 @@ from crewline.models import (
     Question,
     QuestionState,
 )
+from crewline.moments import in_words
 
 __all__ = [
     "MAX_PAYLOAD_BYTES",
@@ -31,6 +33,7 @@ __all__ = [
     "escalation_card",
     "format_time",
     "parse_payload",
+    "question_bell",
     "question_card",
 ]
 
@@ -63,8 +66,7 @@ def _payload(kind: str, record_id: str, choice: int) -> str:
 
 def format_time(moment: datetime, zone: tzinfo = UTC) -> str:
     """'Sep 6, 09:42 UTC': a clock time with its zone, in words a person reads at a glance."""
-    local = moment.astimezone(zone)
-    return f"{local:%b} {local.day}, {local:%H:%M} {local.tzname() or 'UTC'}"
+    return in_words(moment, zone)
 
 
 def _who(by: AnsweredBy | None) -> str:
@@ -84,10 +86,9 @@ def _state_line(e: Escalation, member_name: str, zone: tzinfo) -> str | None:
     match e.state:
         case EscalationState.PENDING:
             if e.options:
-                return (
-                    "To answer, tap a button or type one of these as a reply in this thread: "
-                    + " · ".join(e.options)
-                )
+                # The buttons show the options; naming them again beside the buttons only
+                # repeats them. What a reader cannot see is that typing works too.
+                return "To answer, tap a button or type its label as a reply in this thread."
             return "Reply in this thread to answer."
         case EscalationState.ANSWERED:
             when = format_time(e.settled_at, zone) if e.settled_at else ""
@@ -129,6 +130,7 @@ def escalation_card(e: Escalation, member_name: str, *, zone: tzinfo = UTC) -> O
         settled=not e.is_pending,
         deadline=e.deadline if e.is_pending else None,
         kind="card",
+        times=_times(e.deadline, e.settled_at if e.state is EscalationState.ANSWERED else None),
     )
 
 
@@ -154,7 +156,12 @@ def question_card(q: Question, member_name: str, *, zone: tzinfo = UTC) -> Outbo
         buttons=buttons,
         settled=not waiting,
         kind="question",
+        times=_times(q.settled_at if q.state is QuestionState.ANSWERED else None),
     )
+
+
+def _times(*moments: datetime | None) -> tuple[datetime, ...]:
+    return tuple(m for m in moments if m is not None)
 
 
 def ambiguity_notice(pending: Sequence[Escalation]) -> str:
@@ -163,10 +170,14 @@ def ambiguity_notice(pending: Sequence[Escalation]) -> str:
         f"{n}. {e.message}" + (f" ({' · '.join(e.options)})" if e.options else "")
         for n, e in enumerate(pending, start=1)
     )
+    how = "To answer one, tap a button on its card."
+    if any(not e.options for e in pending):
+        how += (
+            " A request without buttons takes a typed reply once it is the only one open,"
+            " or a reply through crewline's API that names it."
+        )
     return (
-        f"{len(pending)} requests are open, so your reply answered none of them:\n{listed}\n"
-        "To answer one, tap a button on its card (or answer it from the inbox, which names the"
-        " request)."
+        f"{len(pending)} requests are open, so your reply answered none of them:\n{listed}\n{how}"
     )
 
 
@@ -181,17 +192,17 @@ def escalation_bell(
     else:
         parts = []
         for e in pending:
-            sentence = e.message.rstrip(".") + "."
+            words = sentence(plain_words(e.message))
             if e.deadline and e.default_action:
-                sentence += (
+                words += (
                     f" Unless you reply by {format_time(e.deadline)},"
-                    f" {member_name} will: {e.default_action.rstrip('.')}."
+                    f" {member_name} will: {sentence(plain_words(e.default_action))}"
                 )
             elif e.deadline:
-                sentence += f" Reply by {format_time(e.deadline)}."
+                words += f" Reply by {format_time(e.deadline)}."
             if e.options:
-                sentence += " Options: " + _in_words(e.options) + "."
-            parts.append(sentence)
+                words += " Options: " + _in_words(e.options) + "."
+            parts.append(words)
         count = "a request" if len(pending) == 1 else f"{len(pending)} requests"
         body = (
             f"{member_name} needs you with {count}{about}. "
@@ -204,6 +215,30 @@ def escalation_bell(
         title=f"{member_name} needs you" if pending else f"{member_name}: settled",
         body=body,
         count=len(pending),
+    )
+
+
+def question_bell(member_name: str, member_slug: str, waiting: Sequence[Question]) -> Bell:
+    """The notification of a member's waiting question cards: a session is blocked on them."""
+    if not waiting:
+        body = f"{member_name} has no questions waiting any more."
+    else:
+        parts = [sentence(plain_words(q.question)) for q in waiting]
+        for index, q in enumerate(waiting):
+            if q.options:
+                parts[index] += " Options: " + _in_words(q.options) + "."
+        count = "a question" if len(waiting) == 1 else f"{len(waiting)} questions"
+        body = (
+            f"{member_name} waits for your answer to {count}. "
+            + " ".join(parts)
+            + f" Open {member_name}'s thread to answer."
+        )
+    return Bell(
+        group_key=f"question:{member_slug}",
+        member=member_slug,
+        title=f"{member_name} needs you" if waiting else f"{member_name}: settled",
+        body=body,
+        count=len(waiting),
     )
 
 

@@ -58,6 +58,11 @@ class Change:
         for transport in self._bound(member):
             self._enqueue(transport, f"bell:{member.slug}", "ring", key)
 
+    def ring_questions(self, member: Member) -> None:
+        """Show (or restack) the bell of the member's waiting question cards."""
+        for transport in self._bound(member):
+            self._enqueue(transport, f"bell:{member.slug}", "ring", f"bell:question:{member.slug}")
+
     def roster(self) -> None:
         """Republish the roster on every running transport."""
         for transport in self._transports:

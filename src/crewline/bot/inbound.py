@@ -331,7 +331,7 @@ class HumanEvents:
                 entries = await roster(self.store)
                 lines = [
                     f"{e.name} ({e.slug}): "
-                    + (f"needs you, {e.pending_escalations} open" if e.needs_you else "all clear")
+                    + (f"needs you, {e.open_count} open" if e.needs_you else "all clear")
                     for e in entries
                 ]
                 return Receipt(accepted=True, notice="\n".join(lines) or "No members yet.")

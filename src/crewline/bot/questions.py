@@ -68,6 +68,7 @@ def ask(
     ch.tx.put_question(record)
     if member is not None:
         ch.show(member, "post", f"row:{row_id}")
+        ch.ring_questions(member)
         ch.roster()
     return record
 
@@ -86,6 +87,7 @@ def answer_question(
     )
     ch.tx.put_question(answered)
     ch.show(member, "update", f"row:{record.row_id}")
+    ch.ring_questions(member)
     ch.roster()
     ch.event(
         record.session,

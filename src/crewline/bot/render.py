@@ -36,11 +36,15 @@ class CoreRenderer:
         return member, OutboundMessage(author=author, text=row.text, kind=kind_of_row)
 
     async def bell(self, object_key: str) -> Bell | None:
-        # bell:escalation:<member>:<goal>
-        _, _, member_slug, goal = object_key.split(":", 3)
+        # bell:escalation:<member>:<goal> | bell:question:<member>
+        _, kind, member_slug, *goal_part = object_key.split(":", 3)
         member = await self.store.member(member_slug)
         if member is None:
             return None
+        if kind == "question":
+            waiting = await self.store.waiting_questions(member_slug)
+            return cards.question_bell(member.name, member.slug, waiting)
+        goal = goal_part[0] if goal_part else ""
         pending = [
             e
             for e in await self.store.escalations(member_slug, pending_only=True)
@@ -62,6 +66,7 @@ async def roster(store: Store) -> list[RosterEntry]:
             name=member.name,
             needs_you=bool(pending.get(member.slug) or waiting.get(member.slug)),
             pending_escalations=pending.get(member.slug, 0),
+            waiting_questions=waiting.get(member.slug, 0),
         )
         for member in await store.members()
     ]

@@ -357,6 +357,10 @@ class Store(ABC):
         """Questions waiting for an answer per member slug (members with none are absent)."""
 
     @abstractmethod
+    async def waiting_questions(self, member: str) -> list[Question]:
+        """The member's questions still waiting for an answer, oldest first."""
+
+    @abstractmethod
     async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]: ...
 
     @abstractmethod

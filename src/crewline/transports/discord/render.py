@@ -11,9 +11,11 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from crewline.models import Bell, OutboundMessage, Receipt, RosterEntry
+from crewline.moments import localize
 
 __all__ = [
     "CUSTOM_ID_TEMPLATE",
@@ -34,6 +36,7 @@ __all__ = [
     "status_content",
     "thread_message",
     "thread_name",
+    "timestamp",
 ]
 
 CONTENT_LIMIT = 2000
@@ -106,18 +109,28 @@ def thread_message(message: OutboundMessage) -> RenderedMessage:
     """A row, card or question in a member's thread: the author in bold, then the text.
 
     Up to 2000 characters it is plain content; longer, the text moves into an embed (4096).
-    A settled message has no buttons, so redrawing it removes them.
+    A settled message has no buttons, so redrawing it removes them. The times it names are
+    Discord timestamps, shown in each reader's zone; an open deadline also says how long is left.
     """
     header = f"**{escape(message.author)}**"
-    whole = f"{header}\n{message.text}"
+    deadline = None if message.settled else message.deadline
+    text = localize(message.text, message.times, lambda moment: timestamp(moment, deadline))
+    whole = f"{header}\n{text}"
     buttons = tuple(_button(b.label, b.payload) for b in message.buttons[:MAX_BUTTONS])
     if len(whole) <= CONTENT_LIMIT:
         return RenderedMessage(content=whole, buttons=buttons)
     return RenderedMessage(
         content=header,
-        embed=EmbedSpec(description=fit(message.text, DESCRIPTION_LIMIT)),
+        embed=EmbedSpec(description=fit(text, DESCRIPTION_LIMIT)),
         buttons=buttons,
     )
+
+
+def timestamp(moment: datetime, deadline: datetime | None = None) -> str:
+    """Discord's timestamp markup: the reader's own zone and locale (``f``: date and time);
+    the open deadline adds the relative form (``R``: "in 42 minutes"), kept live by Discord."""
+    unix = int(moment.timestamp())
+    return f"<t:{unix}:f> (<t:{unix}:R>)" if moment == deadline else f"<t:{unix}:f>"
 
 
 def _button(label: str, payload: str) -> ButtonSpec:
@@ -156,7 +169,7 @@ def status_content(roster: Sequence[RosterEntry]) -> str:
     """The pinned status message: every member, whether it needs you, its open requests."""
     lines = [STATUS_HEADER]
     for entry in roster:
-        state = f"needs you, {entry.pending_escalations} open" if entry.needs_you else "all clear"
+        state = f"needs you, {entry.open_count} open" if entry.needs_you else "all clear"
         lines.append(f"{escape(entry.name)} ({entry.slug}): {state}")
     if not roster:
         lines.append("No members yet.")

@@ -9,8 +9,10 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from crewline.moments import in_words, localize
 from crewline.transports.local.view import InboxView, ShownBell, ShownMessage
 
 __all__ = [
@@ -64,10 +66,11 @@ _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 _ITALIC = re.compile(r"(?<![\w*])[*_](?=\S)(.+?)(?<=\S)[*_](?![\w*])")
 _LINK = re.compile(r"\[([^\]\n]+)\]\((https?://[^\s)]+)\)")
 _PLACEHOLDER = "\x00{}\x00"
+_LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|(?P<number>\d{1,9})[.)])\s+(?P<text>.*)$")
 
 
 def markdown_html(text: str) -> str:
-    """The markdown agents write (paragraphs, line breaks, ``code``, fences, **bold**,
+    """The markdown agents write (paragraphs, line breaks, lists, ``code``, fences, **bold**,
     *italic*, [links](https://…)) as HTML. Everything is escaped first, so no tag or
     attribute an agent writes ever reaches the page; links are http(s) only."""
     kept: list[str] = []
@@ -87,8 +90,57 @@ def markdown_html(text: str) -> str:
     text = _BOLD.sub(r"<strong>\1</strong>", text)
     text = _ITALIC.sub(r"<em>\1</em>", text)
     paragraphs = [p for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
-    body = "".join(f"<p>{p.replace(chr(10), '<br>')}</p>" for p in paragraphs)
+    body = "".join(_blocks(p) for p in paragraphs)
     return re.sub("\x00(\\d+)\x00", lambda m: kept[int(m[1])], body)
+
+
+def _blocks(paragraph: str) -> str:
+    """One paragraph of escaped text: its lines, with runs of list items as real lists."""
+    out: list[str] = []
+    lines: list[str] = []
+    items: list[str] = []
+    ordered: str | None = None  # the first number of an ordered run; None for bullets
+
+    def flush_lines() -> None:
+        if lines:
+            out.append(f"<p>{'<br>'.join(lines)}</p>")
+            lines.clear()
+
+    def flush_items() -> None:
+        if items:
+            listed = "".join(f"<li>{item}</li>" for item in items)
+            if ordered is None:
+                out.append(f"<ul>{listed}</ul>")
+            else:
+                start = "" if ordered == "1" else f' start="{int(ordered)}"'
+                out.append(f"<ol{start}>{listed}</ol>")
+            items.clear()
+
+    for line in paragraph.split("\n"):
+        item = _LIST_ITEM.match(line)
+        if item is not None:
+            flush_lines()
+            if items and (item["number"] is None) != (ordered is None):
+                flush_items()
+            if not items:
+                ordered = item["number"]
+            items.append(item["text"])
+        elif items and line[:1] in (" ", "\t") and line.strip():
+            items[-1] += "<br>" + line.strip()  # an indented line continues its item
+        else:
+            flush_items()
+            lines.append(line)
+    flush_lines()
+    flush_items()
+    return "".join(out)
+
+
+def _moment_html(moment: datetime, *, deadline: datetime | None) -> str:
+    """A time the page shows in the reader's zone; the UTC words stay until the script runs
+    (and as the tooltip). The open deadline also carries its countdown."""
+    iso = moment.isoformat()
+    extra = f' data-deadline="{iso}"' if moment == deadline else ""
+    return f'<time class="moment" datetime="{iso}"{extra}>{in_words(moment)}</time>'
 
 
 # --- the page's JSON ---------------------------------------------------------------------------
@@ -101,7 +153,11 @@ def message_json(shown: ShownMessage) -> dict[str, Any]:
         "kind": "typed" if shown.typed_by is not None else current.kind,
         "author": current.author,
         "text": current.text,
-        "html": markdown_html(current.text),
+        "html": localize(
+            markdown_html(current.text),
+            current.times,
+            lambda moment: _moment_html(moment, deadline=current.deadline),
+        ),
         "buttons": [{"label": b.label, "payload": b.payload} for b in current.buttons],
         "settled": current.settled,
         "deadline": current.deadline.isoformat() if current.deadline else None,
@@ -147,11 +203,18 @@ def state_json(view: InboxView, *, user: str) -> dict[str, Any]:
             "name": entry.name,
             "needs_you": entry.needs_you,
             "pending_escalations": entry.pending_escalations,
+            "open": entry.open_count,
         }
     for thread in view.threads.values():
         members.setdefault(
             thread.ref,
-            {"slug": thread.ref, "name": thread.name, "needs_you": False, "pending_escalations": 0},
+            {
+                "slug": thread.ref,
+                "name": thread.name,
+                "needs_you": False,
+                "pending_escalations": 0,
+                "open": 0,
+            },
         )
     for slug, member in members.items():
         opened = view.threads.get(slug)

@@ -294,6 +294,7 @@ def message_record(message: OutboundMessage) -> Record:
         "settled": message.settled,
         "deadline": message.deadline.isoformat() if message.deadline else None,
         "kind": message.kind,
+        "times": [t.isoformat() for t in message.times],
     }
 
 
@@ -309,6 +310,7 @@ def message_from_record(record: Mapping[str, Any]) -> OutboundMessage:
         settled=bool(record.get("settled", False)),
         deadline=_time(deadline) if deadline else None,
         kind=str(record.get("kind", "row")),
+        times=tuple(_time(str(t)) for t in record.get("times", ())),
     )
 
 
@@ -338,6 +340,7 @@ def roster_record(entry: RosterEntry) -> Record:
         "name": entry.name,
         "needs_you": entry.needs_you,
         "pending_escalations": entry.pending_escalations,
+        "waiting_questions": entry.waiting_questions,
     }
 
 
@@ -347,6 +350,7 @@ def roster_from_record(record: Mapping[str, Any]) -> RosterEntry:
         name=str(record["name"]),
         needs_you=bool(record["needs_you"]),
         pending_escalations=int(record["pending_escalations"]),
+        waiting_questions=int(record.get("waiting_questions", 0)),
     )
 
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from crewline.models import Bell, Button, OutboundMessage, RosterEntry
+from crewline.moments import in_words, localize
 
 __all__ = [
     "ACTION_PREFIX",
@@ -29,6 +30,7 @@ __all__ = [
     "escape",
     "home_view",
     "icon_for",
+    "local_time",
     "message_blocks",
     "message_text",
     "metadata",
@@ -187,10 +189,10 @@ def _buttons(buttons: Sequence[Button]) -> list[JsonDict]:
     return blocks
 
 
-def _local_time(moment: datetime) -> str:
-    """Slack's date token: each reader sees the time in their own zone; UTC as fallback."""
-    fallback = moment.astimezone(UTC).strftime("%b %d, %H:%M UTC").replace(" 0", " ", 1)
-    return f"<!date^{int(moment.timestamp())}^{{date_short_pretty}} at {{time}}|{fallback}>"
+def local_time(moment: datetime) -> str:
+    """Slack's date token: each reader sees the time in their own zone; the core's UTC words
+    are the fallback Slack requires (shown where the token cannot be rendered)."""
+    return f"<!date^{int(moment.timestamp())}^{{date_short_pretty}} at {{time}}|{in_words(moment)}>"
 
 
 def message_text(message: OutboundMessage) -> str:
@@ -199,10 +201,8 @@ def message_text(message: OutboundMessage) -> str:
 
 
 def message_blocks(message: OutboundMessage) -> list[JsonDict]:
-    """A row or card: its text, its veto window in the reader's time, its buttons."""
-    blocks = _sections(message_text(message))
-    if message.deadline is not None and not message.settled:
-        blocks.append(_context(f"The window closes {_local_time(message.deadline)}, your time."))
+    """A row or card: its text, with the times it names in each reader's zone, its buttons."""
+    blocks = _sections(localize(message_text(message), message.times, local_time))
     if message.buttons and not message.settled:
         blocks.extend(_buttons(message.buttons))
     return blocks[:MAX_BLOCKS]
@@ -293,12 +293,7 @@ def home_view(roster: Sequence[RosterEntry], *, links: Mapping[str, str]) -> Jso
         )
     for entry in roster[:HOME_MEMBERS]:
         if entry.needs_you:
-            open_count = entry.pending_escalations
-            state = ":large_orange_circle: *needs you*" + (
-                f" · {open_count} open request{'s' if open_count != 1 else ''}"
-                if open_count
-                else " · a question waits"
-            )
+            state = f":large_orange_circle: *needs you* · {entry.open_count} open"
         else:
             state = ":white_check_mark: all clear"
         line = f"*{escape(entry.name)}* (`{entry.slug}`) · {state}"

@@ -133,7 +133,7 @@ def roster_html(roster: Sequence[RosterEntry]) -> str:
     lines = [f"<b>{escape(STATUS_TITLE)}</b>"]
     for entry in roster:
         if entry.needs_you:
-            count = entry.pending_escalations
+            count = entry.open_count
             state = f"needs you, {count} open" if count else "needs you"
         else:
             state = "all clear"

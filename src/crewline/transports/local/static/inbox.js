@@ -6,9 +6,12 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "local time";
   const clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
   const day = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+  const moment = new Intl.DateTimeFormat(undefined, {
+    month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+  });
+  const COLLAPSED_PX = 240; // a message taller than this is folded, with "Show more"
 
   const state = {
     csrf: null,
@@ -18,6 +21,7 @@
     bells: [],
     editing: null, // the ref of the message being edited
     notes: new Map(), // member (or "") -> private notes shown to this reader only
+    expanded: new Set(), // refs of long messages the reader unfolded
     busy: false,
   };
 
@@ -166,7 +170,7 @@
 
   function openLabel(member) {
     if (!member.needs_you) return "";
-    const open = member.pending_escalations;
+    const open = member.open;
     return open > 0 ? `needs you · ${open} open` : "needs you";
   }
 
@@ -239,6 +243,7 @@
     }
     renderNotes();
     tick();
+    fold(list);
     if (atBottom || !list.dataset.drawn || list.dataset.drawn !== thread.thread) {
       list.scrollTop = list.scrollHeight;
     }
@@ -265,9 +270,6 @@
           "aria-label": "Edit this message", onclick: () => startEdit(message),
         }) : null),
       body);
-    if (message.deadline) {
-      item.append(el("p", { class: "countdown", "data-deadline": message.deadline }));
-    }
     if (message.buttons.length) {
       item.append(el("div", { class: "choices", role: "group", "aria-label": "Answer" },
         ...message.buttons.map((button) => el("button", {
@@ -308,24 +310,60 @@
     renderNotes();
   }
 
-  // The veto line, counted down in the reader's own time zone.
+  // Times in a message are sent as UTC words inside <time class="moment">: shown here in the
+  // reader's own zone (the UTC words stay as the tooltip); the open deadline counts down
+  // beside its time, so the card names its deadline once.
   function tick() {
-    for (const line of document.querySelectorAll(".countdown[data-deadline]")) {
-      const deadline = new Date(line.dataset.deadline);
-      const left = Math.round((deadline.getTime() - Date.now()) / 1000);
-      const at = `${clock.format(deadline)} your time (${zone})`;
-      if (left > 0) {
-        const minutes = Math.floor(left / 60);
-        const seconds = left % 60;
-        const span = minutes >= 60
-          ? `${Math.floor(minutes / 60)}h ${minutes % 60}m`
-          : minutes > 0 ? `${minutes}m ${String(seconds).padStart(2, "0")}s` : `${seconds}s`;
-        line.textContent = `Window closes at ${at}: ${span} left`;
-        line.classList.remove("closing");
-      } else {
-        line.textContent = `Window closing (${at})…`;
-        line.classList.add("closing");
+    for (const node of document.querySelectorAll("time.moment")) {
+      const at = new Date(node.getAttribute("datetime"));
+      if (!node.dataset.utc) {
+        node.dataset.utc = node.textContent;
+        node.title = node.textContent;
+        node.textContent = moment.format(at);
       }
+      if (node.dataset.deadline === undefined) continue;
+      let left = node.nextElementSibling;
+      if (!left || !left.classList.contains("countdown")) {
+        left = el("span", { class: "countdown" });
+        node.after(left);
+      }
+      const seconds = Math.round((at.getTime() - Date.now()) / 1000);
+      left.textContent = seconds > 0 ? `(${span(seconds)} left)` : "(closing…)";
+      left.classList.toggle("closing", seconds <= 0);
+    }
+  }
+
+  function span(left) {
+    const minutes = Math.floor(left / 60);
+    const seconds = left % 60;
+    if (minutes >= 60) return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+    return minutes > 0 ? `${minutes}m ${String(seconds).padStart(2, "0")}s` : `${seconds}s`;
+  }
+
+  // A long message is folded to its first lines with "Show more"; cards and questions are
+  // never folded, so a decision's deadline and how to answer it stay in view.
+  function fold(list) {
+    for (const item of list.querySelectorAll("li.msg")) {
+      const kind = item.dataset.kind;
+      if (kind === "card" || kind === "question") continue;
+      const body = item.querySelector(".body");
+      if (!body || body.scrollHeight <= COLLAPSED_PX * 1.25) continue;
+      const ref = item.dataset.ref;
+      const open = state.expanded.has(ref);
+      body.classList.toggle("folded", !open);
+      item.append(el("button", {
+        type: "button",
+        class: "link more",
+        "aria-expanded": open ? "true" : "false",
+        text: open ? "Show less" : "Show more",
+        onclick: (event) => {
+          const unfold = !state.expanded.has(ref);
+          if (unfold) state.expanded.add(ref); else state.expanded.delete(ref);
+          body.classList.toggle("folded", !unfold);
+          event.currentTarget.textContent = unfold ? "Show less" : "Show more";
+          event.currentTarget.setAttribute("aria-expanded", unfold ? "true" : "false");
+        },
+      }));
     }
   }
 
