@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -452,3 +453,26 @@ async def test_a_refused_bot_token_stops_crewline_at_start_naming_the_setting(
             pass
     assert refused.value.details["key"] == "slack.bot_token"
     assert "xoxb-revoked" not in refused.value.message
+
+
+async def test_a_start_with_slack_bot_token_set_logs_no_bolt_warning(
+    harness: SlackHarness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:  # fmt: skip
+    """With the token in SLACK_BOT_TOKEN (as most set it), bolt is built without warning that
+    a token "will be unused", and still authorizes requests against the configured API."""
+    settings = harness.settings()
+    monkeypatch.setenv("SLACK_BOT_TOKEN", settings.bot_token)
+    config = Config(data_dir=tmp_path / "data", port=0, transports=())
+    transport = SlackTransport(settings)
+    with caplog.at_level(logging.INFO):
+        async with Crewline(config, transports=[transport]) as running:
+            assert transport.bot_user_id is not None  # started against the fake
+            before = len(harness.fake.calls_to("auth.test"))
+            event = harness.fake.thread_reply("1.0", "hello")
+            reply = await harness.fake.send_event(f"{running.http.url}/slack/events", event)
+            assert reply.status == 200
+            assert len(harness.fake.calls_to("auth.test")) == before + 1  # bolt's own check
+    assert "slack: connected" in caplog.text  # the start was logged
+    assert "will be unused" not in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text

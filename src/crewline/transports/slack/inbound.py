@@ -87,14 +87,20 @@ class SlackInbound:
         self._running: set[asyncio.Task[Any]] = set()
         # process_before_response: a request is done when its listener is, so the channel's
         # turn (see dispatch) covers the core's whole answer. Acks still go out at once.
+        # The token is given, not a client: bolt also reads SLACK_BOT_TOKEN, and with a
+        # client beside it warns at every start that the token "will be unused". Its own
+        # client is then pointed at the configured API and the shared session.
         self.app = AsyncApp(
-            client=client,
+            token=client.token,
             signing_secret=signing_secret or "",
             name=f"crewline-{host.name}",
             logger=log,
             process_before_response=True,
             before_authorize=_WorkspaceCheck(host),
         )
+        self.app.client.base_url = client.base_url
+        self.app.client.session = client.session
+        self.app.client.timeout = client.timeout
         self.app.event("message")(self._on_message)
         self.app.event("app_home_opened")(self._on_home_opened)
         # Socket Mode acknowledges only envelopes a listener handled: everything else the
