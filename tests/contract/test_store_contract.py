@@ -17,6 +17,8 @@ from crewline.models import (
     EscalationState,
     Identity,
     Member,
+    Question,
+    QuestionState,
     RowRole,
     Session,
 )
@@ -124,6 +126,32 @@ async def test_escalation_records_round_trip_and_count_pending(store: Store) -> 
     await store.write(lambda tx: tx.put_escalation(answered))
     assert await store.pending_counts() == {}
     assert await store.due_windows(NOW + timedelta(hours=2)) == []
+
+
+async def test_waiting_questions_are_listed_per_member_oldest_first(store: Store) -> None:
+    """A member's waiting questions, in the order asked; answered ones and others' leave."""
+    await _member(store)
+    await _member(store, "probe")
+    first, second = (
+        Question(
+            id=f"{n:016x}",
+            member="radar",
+            session="s1",
+            row_id=f"q{n}",
+            question=f"Question {n}?",
+            options=("a", "b"),
+            created_at=NOW + timedelta(seconds=n),
+        )
+        for n in (1, 2)
+    )
+    other = replace(first, id="f" * 16, member="probe")
+    await store.write(lambda tx: [tx.put_question(q) for q in (second, first, other)])
+    assert await store.waiting_questions("radar") == [first, second]
+    assert await store.waiting_counts() == {"radar": 2, "probe": 1}
+    answered = replace(first, state=QuestionState.ANSWERED, answer="a", settled_at=NOW)
+    await store.write(lambda tx: tx.put_question(answered))
+    assert await store.waiting_questions("radar") == [second]
+    assert await store.waiting_questions("nobody") == []
 
 
 async def test_events_are_read_by_cursor_per_session(store: Store) -> None:
