@@ -223,10 +223,11 @@ def question_bell(member_name: str, member_slug: str, waiting: Sequence[Question
     if not waiting:
         body = f"{member_name} has no questions waiting any more."
     else:
-        parts = [sentence(plain_words(q.question)) for q in waiting]
-        for index, q in enumerate(waiting):
-            if q.options:
-                parts[index] += " Options: " + _in_words(q.options) + "."
+        parts = [
+            sentence(plain_words(q.question))
+            + (f" Options: {_in_words(q.options)}." if q.options else "")
+            for q in waiting
+        ]
         count = "a question" if len(waiting) == 1 else f"{len(waiting)} questions"
         body = (
             f"{member_name} waits for your answer to {count}. "

@@ -41,7 +41,7 @@ def plain_words(markdown: str) -> str:
             continue
         line = _ITEM.sub("", line) if is_item else line
         if out and is_item:
-            out[-1] = sentence(out[-1]) if not out[-1].endswith(":") else out[-1]
+            out[-1] = sentence(out[-1])
         out.append(line)
     return " ".join(out)
 

@@ -11,7 +11,7 @@
   const moment = new Intl.DateTimeFormat(undefined, {
     month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
   });
-  const COLLAPSED_PX = 240; // a message taller than this is folded, with "Show more"
+  const COLLAPSED_PX = 240; // a message a quarter taller than this folds to it ("Show more")
 
   const state = {
     csrf: null,
