@@ -1,0 +1,170 @@
+"""Fleet facts: which value another member's row gives for a "which/what …?" question.
+
+The core retrieves candidate rows with SQLite FTS5 (``fts_query``) and passes them to
+``judge`` as ``Fact`` values; this module reads them. It answers only when a fact states the
+asked-for thing next to a value of the expected shape ("port 4321", "url https://…"); when
+members disagree it says so, and the gate sends the question to the human.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from crewline.policy.wording import tokens, word_set, words_form
+
+__all__ = ["Fact", "FleetReading", "fts_query", "named_members", "read_fleet", "wh_target"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Fact:
+    """One fleet row retrieved for the question (the core retrieves them by FTS)."""
+
+    row_id: str
+    member: str
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FleetReading:
+    """What the facts say: one value per member (the latest of its facts that gives one)."""
+
+    values: tuple[tuple[str, Fact], ...]
+
+    @property
+    def agreed(self) -> tuple[str, Fact] | None:
+        """The value and its latest source when every member gives the same value."""
+        if not self.values:
+            return None
+        distinct = {value.casefold() for value, _ in self.values}
+        if len(distinct) != 1:
+            return None
+        return max(self.values, key=lambda pair: pair[1].at)
+
+
+_STOPWORDS = word_set(
+    """a an the and or but if then so of to in on at by for with from into onto about as is
+    are was were be been being am do does did doing done has have had having i me my we our
+    you your he she it its they them their this that these those there here what which who
+    whom whose where when why how whats s t d ll ve re shall should will would can could may
+    might must please ok okay yes no not session sessions member agent found find finds say
+    said says tell told report reported use used using get got any some just now still also
+    """
+)
+_QUESTION_HEAD = re.compile(
+    r"\b(?:which|what|whats|what s|how many|how much)\b(?: (?:is|was|are|were|s))?"
+    r"(?: (?:the|a|an|our|its|their|this|that))?((?: [a-z0-9]+){1,4})"
+)
+_PHRASE_STOP = word_set(
+    """did does do is was are were has have had should shall will would can could may might
+    must for of on in at to that which the a an by from with did we i you it they"""
+)
+
+_NUMBER = r"\d+(?:[.,]\d+)?"
+_SHAPES: dict[str, str] = {
+    "port": r"\d{2,5}",
+    "version": r"v?\d+(?:\.\d+)*(?:[-+.][0-9a-z]+)*",
+    "release": r"v?\d+(?:\.\d+)*(?:[-+.][0-9a-z]+)*",
+    "sha": r"[0-9a-f]{7,40}",
+    "commit": r"[0-9a-f]{7,40}",
+    "hash": r"[0-9a-f]{7,40}",
+    "url": r"https?://[^\s,;)\"'>]+",
+    "link": r"https?://[^\s,;)\"'>]+",
+    "endpoint": r"(?:https?://)?[^\s,;)\"'>]+",
+    "ip": r"\d{1,3}(?:\.\d{1,3}){3}",
+    "address": r"\d{1,3}(?:\.\d{1,3}){3}(?::\d{2,5})?|https?://[^\s,;)\"'>]+",
+    "count": _NUMBER,
+    "number": _NUMBER,
+    "pid": r"\d+",
+    "timeout": _NUMBER + r"\s*(?:ms|s|sec|seconds|minutes|min|m)?",
+}
+_GENERIC_VALUE = r"[\w./:@+-]*\w"
+_LINKING = (
+    r"(?:\s+(?:is|was|are|were|=|:|number|no\.?|of|at|on|to|became|now|set to|changed to"
+    r"|moved to|called|named|went to|answered on|listening on|bound to|pinned to))*\s*[:=]?\s*"
+)
+
+
+def wh_target(question_words: str) -> tuple[str, tuple[str, ...]] | None:
+    """The asked-for noun of a "which/what/how many …" question and its modifiers."""
+    found = _QUESTION_HEAD.search(question_words)
+    if found is None:
+        return None
+    phrase: list[str] = []
+    for token in found.group(1).split():
+        if token in _PHRASE_STOP:
+            break
+        phrase.append(token)
+    if not phrase:
+        return None
+    head = phrase[-1]
+    if head.endswith("s") and head[:-1] in _SHAPES:
+        head = head[:-1]
+    return head, tuple(t for t in phrase[:-1] if t not in _STOPWORDS)
+
+
+def named_members(question_words: str, facts: Sequence[Fact]) -> frozenset[str]:
+    """The members of ``facts`` that the question names ("the probe session")."""
+    padded = f" {question_words} "
+    return frozenset(
+        fact.member
+        for fact in facts
+        if words_form(fact.member.lower()) and f" {words_form(fact.member.lower())} " in padded
+    )
+
+
+def _value_in(text: str, head: str, *, counting: bool) -> str | None:
+    shape = _SHAPES.get(head, _GENERIC_VALUE)
+    noun = rf"\b{re.escape(head)}(?:s|es)?\b"
+    if counting:
+        before = re.search(rf"\b({_NUMBER})\s+(?:[a-z-]+\s+){{0,2}}{noun}", text, re.IGNORECASE)
+        if before:
+            return before.group(1)
+    for after in re.finditer(rf"{noun}{_LINKING}[\"'`]?({shape})(?!\w)", text, re.IGNORECASE):
+        value = after.group(1).rstrip(".")
+        if value and value.lower() not in _STOPWORDS and value.lower() != head:
+            return value
+    return None
+
+
+def read_fleet(
+    question_words: str, facts: Sequence[Fact], *, only: frozenset[str] = frozenset()
+) -> FleetReading | None:
+    """What the facts (those of the ``only`` members, when given) say about the asked noun.
+
+    None when the question asks for no noun; an empty reading when no fact gives a value.
+    """
+    target = wh_target(question_words)
+    if target is None:
+        return None
+    head, modifiers = target
+    counting = "how many" in question_words or "how much" in question_words
+    latest: dict[str, tuple[str, Fact]] = {}
+    for fact in facts:
+        if only and fact.member not in only:
+            continue
+        text = unicodedata.normalize("NFKC", fact.text)
+        fact_words = set(tokens(text.lower())) | set(tokens(fact.member.lower()))
+        if any(m not in fact_words for m in modifiers):
+            continue
+        value = _value_in(text, head, counting=counting)
+        if value is None:
+            continue
+        held = latest.get(fact.member)
+        if held is None or fact.at >= held[1].at:
+            latest[fact.member] = (value, fact)
+    return FleetReading(values=tuple(latest[m] for m in sorted(latest)))
+
+
+def fts_query(question_words: str) -> str:
+    """FTS5 MATCH terms for a question: its content tokens, quoted, joined with OR."""
+    seen: list[str] = []
+    for token in question_words.split():
+        if token in _STOPWORDS or len(token) < 2 or token in seen:
+            continue
+        seen.append(token)
+    return " OR ".join(f'"{token}"' for token in seen[:12])
