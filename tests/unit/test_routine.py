@@ -156,6 +156,11 @@ CAREFUL_NOT_IRREVERSIBLE = [
     ("Proceed with the plan? And which port should I use?", {}),
     ("Which port? The default is 8080.", {"default": "9090"}),
     ("Which port did the scout find?", {}),
+    ("Which port did the radar session find?", {}),
+    ("Review the PR and approve it?", {}),
+    ("Continue with the work on the branch and merge it?", {}),
+    ("Check the logs and restart the server?", {}),
+    ("Start the job?", {}),
 ]
 
 # Appended to any careful question, none of these may make it routine.

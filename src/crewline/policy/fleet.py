@@ -16,7 +16,15 @@ from datetime import datetime
 
 from crewline.policy.wording import tokens, word_set, words_form
 
-__all__ = ["Fact", "FleetReading", "fts_query", "named_members", "read_fleet", "wh_target"]
+__all__ = [
+    "Fact",
+    "FleetReading",
+    "fts_query",
+    "named_members",
+    "names_a_source",
+    "read_fleet",
+    "wh_target",
+]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -61,7 +69,8 @@ _QUESTION_HEAD = re.compile(
 )
 _PHRASE_STOP = word_set(
     """did does do is was are were has have had should shall will would can could may might
-    must for of on in at to that which the a an by from with did we i you it they"""
+    must for of on in at to that which the a an by from with did we i you it they per
+    according as said says reported found"""
 )
 
 _NUMBER = r"\d+(?:[.,]\d+)?"
@@ -115,6 +124,17 @@ def named_members(question_words: str, facts: Sequence[Fact]) -> frozenset[str]:
         for fact in facts
         if words_form(fact.member.lower()) and f" {words_form(fact.member.lower())} " in padded
     )
+
+
+_SOURCE = re.compile(
+    r"\bthe [a-z0-9]+ (?:session|member|agent|bot)\b|\b(?:according to|per) (?:the )?[a-z0-9]+"
+    r"|\b[a-z0-9]+ (?:said|says|found|reported|wrote|measured)\b"
+)
+
+
+def names_a_source(question_words: str) -> bool:
+    """Does the question say whose finding it wants ("the radar session", "per radar")?"""
+    return _SOURCE.search(question_words) is not None
 
 
 def _value_in(text: str, head: str, *, counting: bool) -> str | None:

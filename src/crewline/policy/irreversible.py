@@ -232,7 +232,9 @@ _WORD_FAMILIES: tuple[
             r"|upgrade (?:the |our |my )?(?:plan|subscription|tier|account)"
             r"|place (?:the |an |a )?order|credit card|debit card|bank (?:account|transfer|details)"
             r"|iban|swift code|routing number|payroll|salary|salaries|bonus|bonuses|money|funds"
-            r"|cash|crypto|bitcoin|stripe|paypal|venmo|escrow|expens(?:e|es|ed)|billing|tip the)\b"
+            r"|cash|crypto|bitcoin|stripe|paypal|venmo|escrow|expens(?:e|es|ed)|billing|tip the"
+            r"|bid|bids|bidding"
+            r"|budget\w*|pric(?:e|es|ed|ing)|discount\w*|coupons?|fund|financ\w*)\b"
         ),
         None,
         None,

@@ -78,6 +78,8 @@ def fts_query(question: str) -> str:
 
 # ---------------------------------------------------------------- the routine grammar
 
+# A free word inside a routine phrase: any token but one that chains a second action.
+_W = r"(?!(?:and|then|or|but|plus|also|so|after|before|while|once|if|until|afterwards)\b)[a-z0-9]+"
 _LEAD = (
     r"(?:(?:ok|okay|alright|so|then|great|good|right|cool|thanks|hi|hey|next|now|done|well)\s)*"
     r"(?:(?:shall|should|can|could|may|do|must|would) (?:i|we)(?: now| just| then| go ahead and"
@@ -97,15 +99,16 @@ _PLAN_NOUN = (
     r"(?:plan|next step|next steps|steps?(?: \d+| [a-z])?|phase(?: \d+)?|stage(?: \d+)?|task|tasks"
     r"|work|it|that|this|them|fix|fixes|refactor\w*|implementation|changes|change|approach"
     r"|proposal|suggestion|rest|todo(?: list)?|list|checklist|review|analysis|investigation"
-    r"|experiment|prototype|draft|scan|job|run|item|items|ticket|issue|story|feature|sprint"
+    r"|experiment|prototype|draft|scan|item|items|ticket|issue|story|feature|sprint"
     r"|milestone|iteration|attempt|one|option|idea|design|assignment|same|outline|work item)"
 )
 _PLAN = (
     r"(?:(?:the|my|our|this|that|your|a|an) )?(?:(?:next|current|agreed|proposed|original|same"
     r"|new|approved|suggested|planned|remaining|rest of the|whole|revised|updated|first|second"
-    r"|third|final|last) )*(?:[a-z0-9]+ ){0,2}"
-    rf"{_PLAN_NOUN}(?: (?:of|for|on|in|to) (?:the |my |our |this |that )?"
-    r"[a-z0-9]+(?: [a-z0-9]+){0,3})?"
+    r"|third|final|last) )*"
+    rf"(?:{_W} ){{0,2}}"
+    rf"{_PLAN_NOUN}(?: (?:of|for|on|in|to|from) (?:the |my |our |this |that )?"
+    rf"{_W}(?: {_W}){{0,4}})?"
 )
 _CHECKS = (
     r"(?: the| all the| all| our| my)?(?: (?:unit|integration|e2e|end to end|regression|smoke"
@@ -123,14 +126,15 @@ _READ = (
     r" through|examine|explore|investigate|analy[sz]e|diagnose|debug|profile|search|browse|reading"
     r"|reviewing|looking at|checking|inspecting|skimming|studying|investigating|analy[sz]ing"
     r"|debugging|going through)(?: (?:the|my|our|this|that|these|those|a|an|its|their))?"
-    r"(?: [a-z0-9]+){1,5}"
+    rf"(?: {_W}){{1,5}}"
 )
 _WRITE_LOCAL = (
     r"(?:write|writing|add|adding|fix|fixing|update|updating|improve|improving|draft|drafting)"
     r"(?: (?:the|a|some|more|missing|a few))?(?: (?:unit|integration|regression|new))?"
     r" (?:tests?|docs|documentation|docstrings?|comments?|typos?|type hints|changelog(?: entry)?"
     r"|readme|notes|lint (?:errors|warnings)|formatting|failing tests?|flaky tests?)"
-    r"(?: (?:in|of|for|on) (?:the |our |my |this )?[a-z0-9]+(?: [a-z0-9]+){0,2})?"
+    r"(?: (?:draft|section|entry|page))?"
+    rf"(?: (?:in|of|for|on) (?:the |our |my |this )?{_W}(?: {_W}){{0,2}})?"
     r"|(?:format|lint|typecheck) (?:the )?(?:code|files|module|package|project|changes)"
     r"|(?:retry|try again|re try)(?: it| that| the build| the job| the tests| the step)?"
 )
@@ -278,6 +282,8 @@ def _place(
         verdict = _fleet_verdict(words, facts, only=named)
         if verdict is not None:
             return verdict
+    elif fleet.names_a_source(words):
+        return _careful(VerdictKind.UNKNOWN, "it names a member the fleet has no fact from")
     if chosen is not None:
         if sensitive:
             return _careful(VerdictKind.UNKNOWN, "it concerns production, customers or the public")
@@ -290,7 +296,7 @@ def _place(
     if _text_choice(words):
         return _careful(VerdictKind.AMBIGUOUS, "a choice between alternatives with no default")
     if fleet.wh_target(words) is not None:
-        verdict = _fleet_verdict(words, facts, only=frozenset())
+        verdict = None if named else _fleet_verdict(words, facts, only=frozenset())
         return verdict or _careful(VerdictKind.UNKNOWN, "no fleet fact answers it")
     focus = assurances_removed(without_harmless_mentions(_focus(code)))
     if _PROCEED.fullmatch(focus) and not sensitive:
