@@ -1,0 +1,33 @@
+"""The built-in brain: drafts straight from the gate's verdict, with no model and no network."""
+
+from __future__ import annotations
+
+from crewline.brains.base import Brain, BrainAsk, Draft, plain_text
+from crewline.policy import Verdict
+
+__all__ = ["OfflineBrain"]
+
+
+class OfflineBrain(Brain):
+    """A routine verdict's answer is the draft ("4321", because "probe said so at 09:12"). A
+    careful question gets a suggestion only: the asker's stated default, else its first
+    option, else nothing."""
+
+    name = "offline"
+
+    async def draft(self, ask: BrainAsk, verdict: Verdict) -> Draft | None:
+        if verdict.kind.routine:
+            text = plain_text(verdict.answer)
+            return Draft(text=text, rationale=verdict.why) if text else None
+        default = plain_text(ask.default)
+        if default is not None:
+            return Draft(
+                text=default,
+                rationale=f"the asker's stated default; yours to decide ({verdict.why})",
+            )
+        first = next((text for text in map(plain_text, ask.options) if text), None)
+        if first is not None:
+            return Draft(
+                text=first, rationale=f"the first option offered; yours to decide ({verdict.why})"
+            )
+        return None
