@@ -360,7 +360,7 @@ _TEST_MENTION = _c(
     r"|fix|fixing|debug|debugging|write|writing|add|adding)"
     rf"((?: {_STOP_IN_PHRASE}[a-z0-9]+){{0,4}}?)"
     r" ((?:unit |integration |e2e |regression |smoke |snapshot |end to end )?"
-    r"(?:tests?|test suite|testsuite|test cases?|specs?|fixtures?))\b"
+    r"(?:test suites?|testsuites?|test cases?|tests?|specs?|fixtures?))\b"
 )
 _DOC_VERB = (
     r"(?:read|reads|reading|review|reviewing|skim|skimming|open|opening|look at|looking at|check"

@@ -90,7 +90,7 @@ _LEAD = (
     r"|planning to|i d like to|let me|lets|let s|can i go ahead and|permission to) )?"
 )
 _VERB = (
-    r"(?:proceed|continue|carry on|keep going|go ahead|go on|move on|move forward|press on"
+    r"(?:proceed|continue|carry on|keep going|keep|go ahead|go on|move on|move forward|press on"
     r"|resume|start|begin|get started|kick off|confirm|follow|stick (?:to|with)|go with"
     r"|implement|execute|finish|complete|wrap up|get on|do|go)(?: as (?:planned|discussed|agreed"
     r"|proposed))?"
@@ -99,7 +99,7 @@ _PLAN_NOUN = (
     r"(?:plan|next step|next steps|steps?(?: \d+| [a-z])?|phase(?: \d+)?|stage(?: \d+)?|task|tasks"
     r"|work|it|that|this|them|fix|fixes|refactor\w*|implementation|changes|change|approach"
     r"|proposal|suggestion|rest|todo(?: list)?|list|checklist|review|analysis|investigation"
-    r"|experiment|prototype|draft|scan|item|items|ticket|issue|story|feature|sprint"
+    r"|experiment|prototype|draft|scan|item|items|tests|ticket|issue|story|feature|sprint"
     r"|milestone|iteration|attempt|one|option|idea|design|assignment|same|outline|work item)"
 )
 _PLAN = (
@@ -109,6 +109,8 @@ _PLAN = (
     rf"(?:{_W} ){{0,2}}"
     rf"{_PLAN_NOUN}(?: (?:of|for|on|in|to|from) (?:the |my |our |this |that )?"
     rf"{_W}(?: {_W}){{0,4}})?"
+    r"(?: (?:that )?(?:you|we|i) (?:suggested|proposed|discussed|agreed(?: on)?|outlined"
+    r"|described|mentioned|wrote|sketched))?"
 )
 _CHECKS = (
     r"(?: the| all the| all| our| my)?(?: (?:unit|integration|e2e|end to end|regression|smoke"
@@ -137,6 +139,7 @@ _WRITE_LOCAL = (
     rf"(?: (?:in|of|for|on) (?:the |our |my |this )?{_W}(?: {_W}){{0,2}})?"
     r"|(?:format|lint|typecheck) (?:the )?(?:code|files|module|package|project|changes)"
     r"|(?:retry|try again|re try)(?: it| that| the build| the job| the tests| the step)?"
+    r"|(?:rebuild|build|compile|recompile)(?: (?:it|the project|the code|the package|the docs))?"
 )
 _ACTION = rf"(?:{_RUN_TESTS}|{_READ}|{_WRITE_LOCAL})"
 _CONFIRM = (
@@ -148,11 +151,11 @@ _CONFIRM = (
 _TAIL = (
     r"(?: (?:now|then|please|too|also|first|next|today|as planned|as discussed|as agreed"
     r"|as proposed|as before|for now|right away|or should i wait|or wait|or not|yes or no|y n"
-    r"|ok|okay|right|once more|again))*"
+    r"|ok|okay|right|once more|again|before continuing|before i continue|before moving on))*"
 )
 _PROCEED = re.compile(
     rf"{_LEAD}(?:{_VERB}(?:(?: with| on| to| and| by| and then| then)?"
-    rf" (?:{_PLAN}|{_ACTION}))?"
+    rf" (?:{_PLAN}|{_ACTION})| working(?: on (?:the |this |my |our |that )?{_W}(?: {_W}){{0,3}})?)?"
     rf"(?: (?:and|then|and then) {_ACTION})?|{_ACTION}(?: (?:and|then|and then) {_ACTION})?"
     rf"|{_CONFIRM}){_TAIL}"
 )
