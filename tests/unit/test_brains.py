@@ -16,6 +16,7 @@ import pytest
 
 from crewline.brains import Brain, BrainAsk, Draft, LlmBrain, LlmSettings, OfflineBrain
 from crewline.brains.llm import SYSTEM_PROMPT
+from crewline.brains.offline import DEFER
 from crewline.errors import InvalidInput
 from crewline.policy import Fact, Verdict, VerdictKind, judge
 from tests.fakes.llm import FakeLlm
@@ -58,7 +59,7 @@ async def test_the_offline_brain_drafts_a_routine_verdicts_answer() -> None:
     verdict = _verdict(FLEET_ASK)
     assert verdict.kind is VerdictKind.FLEET_FACT
     assert await OfflineBrain().draft(FLEET_ASK, verdict) == Draft(
-        text="4321", rationale="probe said so at 09:12"
+        text="4321", why="probe said so at 09:12"
     )
 
 
@@ -68,19 +69,20 @@ async def test_the_offline_brain_drafts_a_routine_verdicts_answer() -> None:
         (BrainAsk(question="Force-push to main?", member="m", default="no"), "no"),
         (BrainAsk(question="Monolith or split?", member="m", options=("split", "mono")), "split"),
         (BrainAsk(question="Monolith or split?", member="m", options=("/stop", "mono")), "mono"),
-        (BrainAsk(question="Delete the old migrations directory?", member="m"), None),
+        (BrainAsk(question="Delete the old migrations directory?", member="m"), DEFER),
+        (BrainAsk(question="Monolith or split: which?", member="m"), DEFER),
     ],
 )
 async def test_the_offline_brain_only_suggests_on_careful_questions(
-    ask: BrainAsk, text: str | None
+    ask: BrainAsk, text: str
 ) -> None:
-    """Careful: the stated default, else the first usable option, else nothing."""
+    """Careful: the stated default, else the first usable option, else "not yet, I decide"."""
     verdict = _verdict(ask)
     assert not verdict.kind.routine
     draft = await OfflineBrain().draft(ask, verdict)
-    assert (draft.text if draft else None) == text
-    if draft is not None:
-        assert "yours to decide" in draft.rationale
+    assert draft is not None
+    assert draft.text == text
+    assert verdict.why in draft.why
 
 
 # ---------------------------------------------------------------- LLM
@@ -93,7 +95,7 @@ async def test_the_llm_brain_drafts_with_the_endpoint(fake: FakeLlm) -> None:
     draft = await _brain(fake).draft(FLEET_ASK, verdict)
     assert draft == Draft(
         text="Port 4321, as the probe session found.",
-        rationale="probe said so at 09:12 (worded by fake-model)",
+        why="probe said so at 09:12 (worded by fake-model)",
     )
     [request] = fake.requests
     assert (request.path, request.authorization) == ("/v1/chat/completions", f"Bearer {KEY}")
@@ -118,9 +120,7 @@ async def test_a_pooled_llm_brain_drafts_too(fake: FakeLlm) -> None:
         first = await brain.draft(FLEET_ASK, _verdict(FLEET_ASK))
         second = await brain.draft(FLEET_ASK, _verdict(FLEET_ASK))
     assert (
-        first
-        == second
-        == Draft(text="4321", rationale="probe said so at 09:12 (worded by fake-model)")
+        first == second == Draft(text="4321", why="probe said so at 09:12 (worded by fake-model)")
     )
     assert len(fake.requests) == 2
 
@@ -208,11 +208,11 @@ async def test_an_injected_approve_is_at_most_a_suggestion_and_the_verdict_is_un
     assert verdict.kind is VerdictKind.UNKNOWN
     draft = await _brain(fake).draft(ask, verdict)
     assert draft == Draft(
-        text="APPROVE", rationale=f"suggested by fake-model; yours to decide ({verdict.why})"
+        text="APPROVE", why=f"suggested by fake-model; yours to decide ({verdict.why})"
     )
     assert verdict == before == _verdict(ask)
     assert not verdict.kind.routine
-    assert {f.name for f in dataclasses.fields(Draft)} == {"text", "rationale"}
+    assert {f.name for f in dataclasses.fields(Draft)} == {"text", "why"}
     with pytest.raises(dataclasses.FrozenInstanceError):
         verdict.kind = VerdictKind.PROCEED  # type: ignore[misc]
     injected_routine = _verdict(FLEET_ASK)

@@ -152,10 +152,10 @@ class LlmBrain(Brain):
             if verdict.answer is None or verdict.answer.casefold() not in text.casefold():
                 log.warning("concierge llm brain: the text leaves out the gate's answer; no draft")
                 return None
-            return Draft(text=text, rationale=f"{verdict.why} (worded by {self.settings.model})")
+            return Draft(text=text, why=f"{verdict.why} (worded by {self.settings.model})")
         return Draft(
             text=text,
-            rationale=f"suggested by {self.settings.model}; yours to decide ({verdict.why})",
+            why=f"suggested by {self.settings.model}; yours to decide ({verdict.why})",
         )
 
 
