@@ -5,10 +5,12 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 from crewline.policy import Fact, Verdict, VerdictKind, fts_query, judge
+from crewline.policy.eval_file import load_eval
 
 AT = datetime(2026, 12, 1, 9, 12, tzinfo=UTC)
 PROBE = Fact(
@@ -528,3 +530,37 @@ def test_fts_query_is_a_valid_fts5_match_expression(question: str) -> None:
     query = fts_query(question)
     assert query
     assert db.execute("SELECT count(*) FROM rows WHERE rows MATCH ?", (query,)).fetchone() == (1,)
+
+
+def _corpus() -> list[str]:
+    words = ["delete", "push", "the", "tokens", "api", "key", "rm", "-rf", "$5", "drop", "table"]
+    made = [" ".join(words[i:] + words[:i]) for i in range(len(words))]
+    asked = [q for q, _ in CAREFUL_NOT_IRREVERSIBLE]
+    shipped = load_eval(Path(__file__).resolve().parents[2] / "evals" / "concierge.yaml")
+    evals = [t for q in shipped.questions for t in (q.ask, *q.options, q.default or "")]
+    return [*IRREVERSIBLE, *NEVER_ROUTINE, *ROUTINE, *asked, *ASSURANCES, *made, *evals]
+
+
+def test_the_split_markers_find_exactly_what_the_whole_patterns_find() -> None:
+    """The fast path (alternatives tried only when a word starts right) never misses a match
+    the whole family pattern would find, in the code form and the words form."""
+    from crewline.policy import irreversible as detector
+    from crewline.policy.wording import code_form, deobfuscated_form, words_form
+
+    checked = 0
+    for text in _corpus():
+        code = code_form(text)
+        starts = detector._CODE_STARTS.of(code)
+        for (_, whole), (_, split) in zip(
+            detector._CODE_FAMILIES, detector._CODE_MARKERS, strict=True
+        ):
+            assert (whole.search(code) is None) == (split.search(code, starts) is None), text
+            checked += 1
+        for words in (words_form(code), deobfuscated_form(code)):
+            starts = detector._WORD_STARTS.of(words)
+            for (_, whole, _), (_, split, _) in zip(
+                detector._WORD_FAMILIES, detector._WORD_MARKERS, strict=True
+            ):
+                assert (whole.search(words) is None) == (split.search(words, starts) is None), text
+                checked += 1
+    assert checked > 5000

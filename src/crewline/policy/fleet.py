@@ -8,6 +8,7 @@ members disagree it says so, and the gate sends the question to the human.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -116,13 +117,18 @@ def wh_target(question_words: str) -> tuple[str, tuple[str, ...]] | None:
     return head, tuple(t for t in phrase[:-1] if t not in _STOPWORDS)
 
 
+@functools.lru_cache(maxsize=1024)
+def _said_as(member: str) -> str:
+    """A member's slug as the words form spells it, padded ("api-fix" → " api fix ")."""
+    words = words_form(member.lower())
+    return f" {words} " if words else ""
+
+
 def named_members(question_words: str, facts: Sequence[Fact]) -> frozenset[str]:
     """The members of ``facts`` that the question names ("the probe session")."""
     padded = f" {question_words} "
     return frozenset(
-        fact.member
-        for fact in facts
-        if words_form(fact.member.lower()) and f" {words_form(fact.member.lower())} " in padded
+        fact.member for fact in facts if _said_as(fact.member) and _said_as(fact.member) in padded
     )
 
 

@@ -13,6 +13,7 @@ is masked first; nothing else is, so when in doubt the question stays careful.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from crewline.policy.wording import deobfuscated_form, words_form
@@ -30,6 +31,95 @@ class Marker:
 
 def _c(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
+
+
+def _top_level(pattern: str) -> list[str]:
+    """The alternatives of a pattern's outermost ``|``."""
+    parts, current, depth, in_class, i = [], "", 0, False, 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            current += pattern[i : i + 2]
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+        elif char == "|" and depth == 0:
+            parts.append(current)
+            current, i = "", i + 1
+            continue
+        current += char
+        i += 1
+    return [*parts, current]
+
+
+def _trigger(alternative: str) -> str | None:
+    """The letters an alternative's match must start a word with, or None when unknown."""
+    body = alternative.removeprefix("\\b")
+    run = re.match(r"[a-z0-9]+", body)
+    if run is None:
+        return None
+    word = run.group(0)
+    if body[len(word) : len(word) + 1] in {"?", "*", "{"}:
+        word = word[:-1]  # the last letter is optional
+    return word[:_MAX_TRIGGER] or None
+
+
+_MAX_TRIGGER = 16
+
+
+class _Markers:
+    """A family's pattern split into its alternatives, each searched only when some word of
+    the text starts with the letters it must start with: the same matches as the whole
+    pattern, without trying every alternative at every position of every question."""
+
+    __slots__ = ("_alternatives", "_always", "triggers")
+
+    def __init__(self, pattern: re.Pattern[str], *, wrapped: bool) -> None:
+        source = pattern.pattern
+        if wrapped:  # \\b(?:A|B|…)\\b: split the inner alternation, keep the boundaries
+            assert source.startswith("\\b(?:") and source.endswith(")\\b"), source
+            compiled = [
+                (_trigger(alt), re.compile(f"\\b(?:{alt})\\b")) for alt in _top_level(source[5:-3])
+            ]
+        else:
+            compiled = [(_trigger(alt), re.compile(alt)) for alt in _top_level(source)]
+        self._alternatives = tuple(compiled)
+        self._always = any(trigger is None for trigger, _ in compiled)
+        self.triggers = frozenset(trigger for trigger, _ in compiled if trigger is not None)
+
+    def search(self, text: str, starts: frozenset[str]) -> re.Match[str] | None:
+        if not self._always and self.triggers.isdisjoint(starts):
+            return None
+        for trigger, alternative in self._alternatives:
+            if trigger is None or trigger in starts:
+                found = alternative.search(text)
+                if found is not None:
+                    return found
+        return None
+
+
+class _Starts:
+    """Which triggers of a set of families begin some word of a text."""
+
+    __slots__ = ("_lengths", "_triggers")
+
+    def __init__(self, markers: Iterable[_Markers]) -> None:
+        self._triggers = frozenset(t for m in markers for t in m.triggers)
+        self._lengths = tuple(sorted({len(t) for t in self._triggers}))
+
+    def of(self, text: str) -> frozenset[str]:
+        words = _WORD.findall(text)
+        return self._triggers.intersection(
+            word[:n] for word in words for n in self._lengths if len(word) >= n
+        )
+
+
+_WORD = re.compile(r"\w+")
 
 
 # ---------------------------------------------------------------- code form (never masked)
@@ -113,7 +203,7 @@ _CODE_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "credentials",
         _c(
-            r"\b\w*(?:_token|_key|_secret|_password|_passwd|_pwd|_apikey|_credentials?)\b"
+            r"(?:_token|_key|_secret|_password|_passwd|_pwd|_apikey|_credentials?)\b"
             r"|\b(?:secret|password|passwd|token|apikey|api_key)_\w+|(?:^|[\s/])\.env\b|\bid_rsa\b"
             r"|\bid_ed25519\b|-----begin|\bsk-[a-z0-9]{6,}|\bghp_\w+|\bxox[bpa]-"
         ),
@@ -155,10 +245,8 @@ _AUDIENCE = (
     r"|internet|the list|all users|every user|newsletter)\b"
 )
 
-# (family, marker, context that must also be present or None, context that excuses it or None)
-_WORD_FAMILIES: tuple[
-    tuple[str, re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None], ...
-] = (
+# (family, marker, context that must also be present for the marker to count, or None)
+_WORD_FAMILIES: tuple[tuple[str, re.Pattern[str], re.Pattern[str] | None], ...] = (
     (
         "a push or a force",
         _c(
@@ -168,7 +256,6 @@ _WORD_FAMILIES: tuple[
             r"|land(?:s|ed|ing)? (?:\w+ ){0,3}(?:on|in|into) (?:main|master|trunk)"
             r"|commit\w* (?:\w+ ){0,2}(?:to|on|into) (?:main|master|trunk))\b"
         ),
-        None,
         None,
     ),
     (
@@ -188,7 +275,6 @@ _WORD_FAMILIES: tuple[
             r"|server|machine|database)|unpublish\w*|retract\w*|dispose\w*)\b"
         ),
         None,
-        None,
     ),
     (
         "deploying, releasing or publishing",
@@ -199,7 +285,6 @@ _WORD_FAMILIES: tuple[
             r"|hotfix\w*|cutover|cut over|make (?:it |this )?(?:available|live)|go to prod\w*)\b"
         ),
         None,
-        None,  # the non-production excuse is checked apart: it needs no public target at all
     ),
     (
         "sending to customers or the public",
@@ -208,7 +293,6 @@ _WORD_FAMILIES: tuple[
             r"|broadcast\w*|mass mail|blast(?:s|ed|ing)?|sms|text message|press release|mailshot"
             r"|spam\w*)\b"
         ),
-        None,
         None,
     ),
     (
@@ -220,7 +304,6 @@ _WORD_FAMILIES: tuple[
             r"|write to|call)\b"
         ),
         _c(_AUDIENCE),
-        None,
     ),
     (
         "paying, refunding or moving money",
@@ -237,7 +320,6 @@ _WORD_FAMILIES: tuple[
             r"|budget\w*|pric(?:e|es|ed|ing)|discount\w*|coupons?|fund|financ\w*)\b"
         ),
         None,
-        None,
     ),
     (
         "paying, refunding or moving money",
@@ -246,7 +328,6 @@ _WORD_FAMILIES: tuple[
             r"|bills|billed|credit|debit|approve|process|send|move|release|collect)\b"
         ),
         _c(_MONEY_CTX),
-        None,
     ),
     (
         "credentials or secrets",
@@ -262,7 +343,6 @@ _WORD_FAMILIES: tuple[
             r"|security questions?|rotat(?:e|es|ed|ing|ion)|rekey\w*)\b"
         ),
         None,
-        None,
     ),
     (
         "overwriting something",
@@ -273,7 +353,6 @@ _WORD_FAMILIES: tuple[
             r"|table|tables|records?|rows?|values?|settings|env|production|prod|backups?|image"
             r"|binary|lockfile|history|branch)|in place|force write)\b"
         ),
-        None,
         None,
     ),
     (
@@ -293,7 +372,6 @@ _WORD_FAMILIES: tuple[
             r"|with anyone|with everyone|with outsiders?|externally))\b"
         ),
         None,
-        None,
     ),
     (
         "cancelling a customer's thing",
@@ -304,7 +382,6 @@ _WORD_FAMILIES: tuple[
             r"|stop|stops|stopped|stopping|pause|paused|pausing|disabl\w*)\b"
         ),
         _c(_CUSTOMER_THING),
-        None,
     ),
     (
         "changing production",
@@ -317,7 +394,6 @@ _WORD_FAMILIES: tuple[
             r"|touch\w*|write|writing|set|setting|backfill\w*|reindex\w*|resiz\w*|upgrad\w*"
             r"|downgrad\w*|install\w*|move|moving|rename\w*|fix|fixing|test|testing)\b"
         ),
-        None,
     ),
     (
         "signing or accepting an agreement",
@@ -328,7 +404,6 @@ _WORD_FAMILIES: tuple[
             r"(?:offer|terms|contract|agreement|deal|quote|invitation)|agree\w* to (?:the )?"
             r"(?:terms|contract|conditions|deal)|e ?sign\w*|docusign|legally binding)\b"
         ),
-        None,
         None,
     ),
     (
@@ -341,10 +416,15 @@ _WORD_FAMILIES: tuple[
             r"|hard delete)\b"
         ),
         None,
-        None,
     ),
 )
 _DEPLOY_FAMILY = "deploying, releasing or publishing"
+_CODE_MARKERS = tuple((family, _Markers(p, wrapped=False)) for family, p in _CODE_FAMILIES)
+_WORD_MARKERS = tuple(
+    (family, _Markers(p, wrapped=True), needs) for family, p, needs in _WORD_FAMILIES
+)
+_CODE_STARTS = _Starts(markers for _, markers in _CODE_MARKERS)
+_WORD_STARTS = _Starts(markers for _, markers, _ in _WORD_MARKERS)
 
 # ---------------------------------------------------------------- harmless mentions
 
@@ -391,14 +471,16 @@ def _masked(words: str) -> str:
 
 
 def _family_hit(name: str, words: str) -> bool:
+    starts = _WORD_STARTS.of(words)
     return any(
-        fam == name and marker.search(words) for fam, marker, _need, _excuse in _WORD_FAMILIES
+        family == name and markers.search(words, starts) for family, markers, _ in _WORD_MARKERS
     )
 
 
 def _word_marker(words: str) -> Marker | None:
-    for family, marker, needs, _excuse in _WORD_FAMILIES:
-        found = marker.search(words)
+    starts = _WORD_STARTS.of(words)
+    for family, markers, needs in _WORD_MARKERS:
+        found = markers.search(words, starts)
         if found is None or (needs is not None and not needs.search(words)):
             continue
         if (
@@ -413,8 +495,9 @@ def _word_marker(words: str) -> Marker | None:
 
 def find_irreversible(code: str) -> Marker | None:
     """The first irreversible marker in a code-form text, or None when it carries none."""
-    for family, pattern in _CODE_FAMILIES:
-        found = pattern.search(code)
+    starts = _CODE_STARTS.of(code)
+    for family, markers in _CODE_MARKERS:
+        found = markers.search(code, starts)
         if found is not None:
             return Marker(family=family, found=found.group(0).strip())
     unmasked_code = _TEST_IDENTIFIER.sub(" ", code)

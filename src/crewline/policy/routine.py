@@ -236,7 +236,7 @@ def judge(
     stated = default.strip() if default is not None and default.strip() else None
     if not code:
         return _careful(VerdictKind.UNKNOWN, "the question is empty")
-    said = [code, *(code_form(o) for o in offered), code_form(stated or "")]
+    said = [code, *(code_form(o) for o in offered), *([code_form(stated)] if stated else [])]
     for text in said:
         marker = find_irreversible(text)
         if marker is not None:

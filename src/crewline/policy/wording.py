@@ -50,6 +50,8 @@ def word_set(text: str) -> frozenset[str]:
 
 def code_form(text: str) -> str:
     """NFKC, lower case, invisible characters dropped, dashes and quotes made ASCII."""
+    if text.isascii():  # already NFKC, with no invisible characters, dashes or accents
+        return _SPACES.sub(" ", text.lower()).strip()
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text)
     text = _DASHES.sub("-", text).translate(_QUOTES)
