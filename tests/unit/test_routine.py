@@ -217,6 +217,8 @@ CAREFUL_NOT_IRREVERSIBLE = [
     ("Continue with the work on the branch and merge it?", {}),
     ("Check the logs and restart the server?", {}),
     ("Start the job?", {}),
+    ("Use the default config?", {}),  # "default" describes a noun: no value is stated
+    ("Proceed with the default settings?", {}),
 ]
 
 NEVER_ROUTINE = [

@@ -134,7 +134,8 @@ def named_members(question_words: str, facts: Sequence[Fact]) -> frozenset[str]:
 
 _SOURCE = re.compile(
     r"\bthe [a-z0-9]+ (?:session|member|agent|bot)\b|\b(?:according to|per) (?:the )?[a-z0-9]+"
-    r"|\b[a-z0-9]+ (?:said|says|found|reported|wrote|measured)\b"
+    r"|\b(?!(?:i|we|you|they|he|she|it|that|this|what|which|who|as|was|is)\b)[a-z0-9]+"
+    r" (?:said|says|found|reported|wrote|measured)\b"
 )
 
 

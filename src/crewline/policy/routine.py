@@ -162,9 +162,13 @@ _PROCEED = re.compile(
 
 # ---------------------------------------------------------------- defaults and choices
 
+_VALUE = r"\s*[\"'`]?([\w./:@+-]*\w)"
+# "the default is 8080", "defaults to 4", "default: info"; or bare, "(default text)",
+# "Default 300" — but not "the default settings", where "default" only describes a noun.
 _DEFAULT_AFTER = re.compile(
-    r"\bdefault(?:s| value| answer| choice| option)?\b(?:\s*\(?\s*(?:is|was|would be|will be|being"
-    r"|to|=|:))?\s*[:=]?\s*[\"'`]?([\w./:@+-]*\w)",
+    r"\bdefault(?:s| value| answer| choice| option)?\s*(?:is|was|would be|will be|being|to|=|:)"
+    rf"{_VALUE}|(?<!the )(?<!a )(?<!our )(?<!your )(?<!my )(?<!its )(?<!their )"
+    rf"\bdefault\b\s*[:=]?{_VALUE}",
     re.IGNORECASE,
 )
 _DEFAULT_BEFORE = re.compile(
