@@ -460,7 +460,12 @@ _CREDENTIAL_FAMILY = "credentials or secrets"
 
 def _masked(words: str) -> str:
     """The words form with risky words that only name a test suite or a document removed."""
-    words = _TEST_MENTION.sub(lambda m: f"{m.group(1)} tests", words)
+
+    def keep_production(m: re.Match[str]) -> str:
+        # Tests run against production are not harmless: "run the prod load tests".
+        return m.group(0) if re.search(_PROD, m.group(2)) else f"{m.group(1)} tests"
+
+    words = _TEST_MENTION.sub(keep_production, words)
 
     def keep_secrets(m: re.Match[str]) -> str:
         if _family_hit(_CREDENTIAL_FAMILY, m.group(2)):
@@ -500,8 +505,8 @@ def find_irreversible(code: str) -> Marker | None:
         found = markers.search(code, starts)
         if found is not None:
             return Marker(family=family, found=found.group(0).strip())
-    unmasked_code = _TEST_IDENTIFIER.sub(" ", code)
-    for words in {words_form(unmasked_code), deobfuscated_form(unmasked_code)}:
+    plain = _TEST_IDENTIFIER.sub(" ", code)
+    for words in {words_form(plain), deobfuscated_form(plain)}:
         marker = _word_marker(_masked(words))
         if marker is not None:
             return marker
