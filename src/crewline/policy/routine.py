@@ -248,7 +248,7 @@ def judge(
                 VerdictKind.IRREVERSIBLE, f"irreversible: {marker.family} ({marker.found!r})"
             )
     for text in said:
-        instruction = injection(text, words_form(text))
+        instruction = injection(text)
         if instruction is not None:
             return _careful(
                 VerdictKind.UNKNOWN,

@@ -143,7 +143,12 @@ _INJECTION = re.compile(
 _MARKUP_INJECTION = re.compile(r"<\|[a-z_]+\|>|\[/?(?:system|inst|admin)\]|<\s*/?\s*system\s*>")
 
 
-def injection(code: str, words: str) -> str | None:
-    """The phrase addressed to the concierge itself, if the question carries one."""
-    found = _INJECTION.search(words) or _MARKUP_INJECTION.search(code)
+def injection(code: str) -> str | None:
+    """The phrase addressed to the concierge itself, if the code-form text carries one (also
+    spelled with leetspeak or letter by letter)."""
+    found = (
+        _INJECTION.search(words_form(code))
+        or _INJECTION.search(deobfuscated_form(code))
+        or _MARKUP_INJECTION.search(code)
+    )
     return found.group(0) if found else None
