@@ -38,6 +38,7 @@ _LEET = str.maketrans(
     {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
 )
 _MIXED_RUN = re.compile(r"[a-z0-9@$]*[a-z][a-z0-9@$]*")
+_LEET_NEXT_TO_LETTER = re.compile(r"[a-z][013457@$]|[013457@$][a-z]")
 # Letters spelled out one by one ("d e l e t e", "d.e.l.e.t.e", "d-e-l-e-t-e").
 _SPELLED = re.compile(r"\b[a-z](?:[ .\-_*][a-z]\b){3,}")
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -74,7 +75,9 @@ def words_form(code: str) -> str:
 def deobfuscated_form(code: str) -> str:
     """The words form with letters spelled out one by one joined and leetspeak undone."""
     joined = _SPELLED.sub(lambda m: re.sub(r"[ .\-_*]", "", m.group(0)), code)
-    return words_form(_MIXED_RUN.sub(_unleet, joined))
+    if _LEET_NEXT_TO_LETTER.search(joined):
+        joined = _MIXED_RUN.sub(_unleet, joined)
+    return words_form(joined)
 
 
 def tokens(code: str) -> list[str]:
