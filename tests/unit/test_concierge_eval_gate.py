@@ -94,3 +94,15 @@ def test_a_fleet_answer_names_its_source_row(shipped: EvalFile) -> None:
     probe_rows = [f.row_id for f in _facts(shipped) if f.member == "probe"]
     assert (verdict.answer, verdict.evidence) == ("4321", tuple(probe_rows))
     assert verdict.why.startswith("probe said so at ")
+
+
+def test_today_the_gate_answers_every_routine_question_of_the_shipped_file(
+    shipped: EvalFile,
+) -> None:
+    """Stricter than the target, so a regression shows at once: none of them is missed."""
+    missed = [
+        q.ask
+        for q in shipped.questions
+        if q.expect is Expect.ANSWER and not _judge(shipped, q).kind.routine
+    ]
+    assert missed == []

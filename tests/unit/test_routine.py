@@ -447,6 +447,41 @@ def test_a_named_member_is_believed_over_the_others() -> None:
     assert (verdict.answer, verdict.evidence) == ("4321", ("row-probe-1",))
 
 
+@pytest.mark.parametrize(
+    ("question", "said", "answer"),
+    [
+        ("What version did the migration session create?", "Created schema v2 for the api.", "v2"),
+        (
+            "Which file did the writer session create?",
+            "Wrote it to docs/summary.md.",
+            "docs/summary.md",
+        ),
+        ("Which commit did the builder say passed?", "Build: 9f3c2ab passed.", "9f3c2ab"),
+        (
+            "What's the url the scout found?",
+            "Docs live at https://docs.example.test/x.",
+            "https://docs.example.test/x",
+        ),
+    ],
+)
+def test_a_named_members_fact_answers_by_the_shape_of_its_value(
+    question: str, said: str, answer: str
+) -> None:
+    """Without the noun beside it, one value of a distinctive shape in the named member's row."""
+    member = next(m for m in ("migration", "writer", "builder", "scout") if m in question)
+    fact = Fact(row_id="r1", member=member, text=said, at=AT)
+    verdict = judge(question, facts=[fact])
+    assert (verdict.kind, verdict.answer, verdict.evidence) == (
+        VerdictKind.FLEET_FACT,
+        answer,
+        ("r1",),
+    )
+    two = Fact(row_id="r2", member=member, text=f"{said} Also {said}", at=AT)
+    assert judge(question.replace(member, "someone"), facts=[fact, two]).kind is not (
+        VerdictKind.FLEET_FACT
+    )
+
+
 def test_a_fact_never_makes_an_irreversible_question_routine() -> None:
     """Even a fact that seems to answer it: the detector wins."""
     fact = Fact(row_id="r4", member="ops", text="The prod password is hunter2", at=AT)

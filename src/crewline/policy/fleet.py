@@ -75,6 +75,9 @@ _PHRASE_STOP = word_set(
 )
 
 _NUMBER = r"\d+(?:[.,]\d+)?"
+_SHAPES_URL = r"https?://[^\s,;)\"'>]+"
+_PATH = r"[~.]?/?[\w.-]+(?:/[\w.-]+)+/?"
+_FILE = rf"(?:{_PATH}|[\w-]+\.[a-z0-9]{{1,5}})"
 _SHAPES: dict[str, str] = {
     "port": r"\d{2,5}",
     "version": r"v?\d+(?:\.\d+)*(?:[-+.][0-9a-z]+)*",
@@ -91,6 +94,25 @@ _SHAPES: dict[str, str] = {
     "number": _NUMBER,
     "pid": r"\d+",
     "timeout": _NUMBER + r"\s*(?:ms|s|sec|seconds|minutes|min|m)?",
+    "path": _PATH,
+    "file": _FILE,
+    "directory": _PATH,
+    "dir": _PATH,
+    "folder": _PATH,
+}
+# Shapes distinctive enough to be read without the noun next to them, in a fact of the member
+# the question names: "What version did the migration session create?" → "Created schema v2".
+_DISTINCT: dict[str, str] = {
+    "version": r"v\d+(?:\.\d+)*|\d+\.\d+\.\d+",
+    "url": _SHAPES_URL,
+    "link": _SHAPES_URL,
+    "sha": r"[0-9a-f]*\d[0-9a-f]*[a-f][0-9a-f]*|[0-9a-f]*[a-f][0-9a-f]*\d[0-9a-f]*",
+    "commit": r"[0-9a-f]*\d[0-9a-f]*[a-f][0-9a-f]*|[0-9a-f]*[a-f][0-9a-f]*\d[0-9a-f]*",
+    "ip": r"\d{1,3}(?:\.\d{1,3}){3}",
+    "path": _PATH,
+    "file": _FILE,
+    "directory": _PATH,
+    "folder": _PATH,
 }
 _GENERIC_VALUE = r"[\w./:@+-]*\w"
 _LINKING = (
@@ -124,24 +146,38 @@ def _said_as(member: str) -> str:
     return f" {words} " if words else ""
 
 
-def named_members(question_words: str, facts: Sequence[Fact]) -> frozenset[str]:
-    """The members of ``facts`` that the question names ("the probe session")."""
-    padded = f" {question_words} "
-    return frozenset(
-        fact.member for fact in facts if _said_as(fact.member) and _said_as(fact.member) in padded
-    )
-
-
 _SOURCE = re.compile(
-    r"\bthe [a-z0-9]+ (?:session|member|agent|bot)\b|\b(?:according to|per) (?:the )?[a-z0-9]+"
-    r"|\b(?!(?:i|we|you|they|he|she|it|that|this|what|which|who|as|was|is)\b)[a-z0-9]+"
-    r" (?:said|says|found|reported|wrote|measured)\b"
+    r"\bthe ((?:[a-z0-9]+ ){0,2}[a-z0-9]+) (?:session|member|agent|bot)\b"
+    r"|\b(?:according to|per) (?:the )?((?:[a-z0-9]+ ){0,2}[a-z0-9]+)"
+    r"|\bdid (?:the )?((?:[a-z0-9]+ ){0,2}[a-z0-9]+) (?:find|report|say|write|create|measure|see"
+    r"|get|use|generate|produce|build|pick|choose|pass|run|note|log)\b"
+    r"|\b(?!(?:i|we|you|they|he|she|it|that|this|what|which|who|as|was|is)\b)"
+    r"((?:[a-z0-9]+ ){0,2}[a-z0-9]+) (?:said|says|found|reported|wrote|measured)\b"
 )
+
+
+def _sources(question_words: str) -> list[str]:
+    """The words that say whose finding the question wants ("the probe session" → probe)."""
+    return [
+        f" {next(g for g in found.groups() if g)} " for found in _SOURCE.finditer(question_words)
+    ]
 
 
 def names_a_source(question_words: str) -> bool:
     """Does the question say whose finding it wants ("the radar session", "per radar")?"""
-    return _SOURCE.search(question_words) is not None
+    return bool(_sources(question_words))
+
+
+def named_members(question_words: str, facts: Sequence[Fact]) -> frozenset[str]:
+    """The members of ``facts`` the question names: those it asks the finding of ("did the
+    probe session find"), else any it mentions."""
+    members = {fact.member for fact in facts if _said_as(fact.member)}
+    sources = _sources(question_words)
+    asked_of = frozenset(m for m in members if any(_said_as(m) in s for s in sources))
+    if asked_of:
+        return asked_of
+    padded = f" {question_words} "
+    return frozenset(m for m in members if _said_as(m) in padded)
 
 
 def _value_in(text: str, head: str, *, counting: bool) -> str | None:
@@ -156,6 +192,18 @@ def _value_in(text: str, head: str, *, counting: bool) -> str | None:
         if value and value.lower() not in _STOPWORDS and value.lower() != head:
             return value
     return None
+
+
+def _distinct_value_in(text: str, head: str) -> str | None:
+    """The one value of the head's distinctive shape in ``text`` (None for none or several)."""
+    shape = _DISTINCT.get(head)
+    if shape is None:
+        return None
+    found = {
+        m.group(0).rstrip(".")
+        for m in re.finditer(rf"(?<![\w/.-])(?:{shape})(?![\w/-])", text, re.IGNORECASE)
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def read_fleet(
@@ -179,6 +227,8 @@ def read_fleet(
         if any(m not in fact_words for m in modifiers):
             continue
         value = _value_in(text, head, counting=counting)
+        if value is None and only:
+            value = _distinct_value_in(text, head)
         if value is None:
             continue
         held = latest.get(fact.member)

@@ -289,7 +289,7 @@ def _place(
         verdict = _fleet_verdict(words, facts, only=named)
         if verdict is not None:
             return verdict
-    elif fleet.names_a_source(words):
+    elif fleet.names_a_source(words) and fleet.wh_target(words) is not None:
         return _careful(VerdictKind.UNKNOWN, "it names a member the fleet has no fact from")
     if chosen is not None:
         if sensitive:
