@@ -254,7 +254,8 @@ _WORD_FAMILIES: tuple[tuple[str, re.Pattern[str], re.Pattern[str] | None], ...] 
             r"|merg(?:e|es|ed|ing) (?:\w+ ){0,3}(?:into|to|in|onto)"
             r" (?:main|master|trunk|release|prod\w*|live)"
             r"|land(?:s|ed|ing)? (?:\w+ ){0,3}(?:on|in|into) (?:main|master|trunk)"
-            r"|commit\w* (?:\w+ ){0,2}(?:to|on|into) (?:main|master|trunk))\b"
+            r"|commit\w* (?:\w+ ){0,2}(?:to|on|into) (?:main|master|trunk)"
+            r"|sync\w* (?:\w+ ){0,2}(?:to|with) (?:origin|remote|upstream|main|master))\b"
         ),
         None,
     ),
@@ -272,7 +273,9 @@ _WORD_FAMILIES: tuple[tuple[str, re.Pattern[str], re.Pattern[str] | None], ...] 
             r"|killing|uninstall\w*|empty(?:ing)? (?:the|out)|reset|resets|resetting"
             r"|factory reset|rewrit\w* (?:\w+ )?history|squash\w*|revert\w*|roll(?:ing|ed)? ?back"
             r"|rollback|rollbacks|reformat\w*|format(?:ting)? the (?:disk|drive|partition|volume"
-            r"|server|machine|database)|unpublish\w*|retract\w*|dispose\w*)\b"
+            r"|server|machine|database)|unpublish\w*|retract\w*|dispose\w*|scrub\w*"
+            r"|zero(?:es|ed|ing)? out|blow(?:ing|n)? away|flush\w*|throw(?:ing|n)? (?:away|out)"
+            r"|toss|tossed|tossing|nix|nixed|axe|axed|cull\w*|raze\w*|evict\w*|do away with)\b"
         ),
         None,
     ),
@@ -316,7 +319,7 @@ _WORD_FAMILIES: tuple[tuple[str, re.Pattern[str], re.Pattern[str] | None], ...] 
             r"|place (?:the |an |a )?order|credit card|debit card|bank (?:account|transfer|details)"
             r"|iban|swift code|routing number|payroll|salary|salaries|bonus|bonuses|money|funds"
             r"|cash|crypto|bitcoin|stripe|paypal|venmo|escrow|expens(?:e|es|ed)|billing|tip the"
-            r"|bid|bids|bidding"
+            r"|bid|bids|bidding|compensat\w*|invest|invests|invested|investing|investment\w*|sponsor\w*"
             r"|budget\w*|pric(?:e|es|ed|ing)|discount\w*|coupons?|fund|financ\w*)\b"
         ),
         None,

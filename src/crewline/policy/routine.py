@@ -326,6 +326,13 @@ def _fleet_verdict(words: str, facts: Sequence[Fact], *, only: frozenset[str]) -
         said = "; ".join(f"{fact.member} said {value}" for value, fact in reading.values)
         return _careful(VerdictKind.AMBIGUOUS, f"the fleet disagrees: {said}")
     value, source = agreed
+    for _, fact in reading.values:
+        marker = find_irreversible(code_form(fact.text))
+        if marker is not None:
+            return _careful(
+                VerdictKind.UNKNOWN,
+                f"{fact.member}'s fact itself concerns something irreversible ({marker.family})",
+            )
     return Verdict(
         kind=VerdictKind.FLEET_FACT,
         answer=value,

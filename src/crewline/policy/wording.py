@@ -39,6 +39,7 @@ _LEET = str.maketrans(
 )
 _MIXED_RUN = re.compile(r"[a-z0-9@$]*[a-z][a-z0-9@$]*")
 _LEET_NEXT_TO_LETTER = re.compile(r"[a-z][013457@$]|[013457@$][a-z]")
+_INNER_SEPARATOR = re.compile(r"(?<=[a-z0-9])[-_.'*|\\/](?=[a-z0-9])")
 # Letters spelled out one by one ("d e l e t e", "d.e.l.e.t.e", "d-e-l-e-t-e").
 _SPELLED = re.compile(r"\b[a-z](?:[ .\-_*][a-z]\b){3,}")
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -73,8 +74,10 @@ def words_form(code: str) -> str:
 
 
 def deobfuscated_form(code: str) -> str:
-    """The words form with letters spelled out one by one joined and leetspeak undone."""
+    """The words form with letters spelled out one by one joined, separators inside a word
+    dropped ("de-lete", "re_move") and leetspeak undone."""
     joined = _SPELLED.sub(lambda m: re.sub(r"[ .\-_*]", "", m.group(0)), code)
+    joined = _INNER_SEPARATOR.sub("", joined)
     if _LEET_NEXT_TO_LETTER.search(joined):
         joined = _MIXED_RUN.sub(_unleet, joined)
     return words_form(joined)
@@ -141,9 +144,17 @@ _INJECTION = re.compile(
     r"|you must (?:answer|approve|reply|say)|do not escalate|don t escalate|dont escalate"
     r"|without (?:asking|escalating|checking)(?: the (?:human|owner|user))?"
     r"|as (?:the|your) (?:owner|admin|operator|system)"
+    r"|(?:dear|hey|hi|note to|attention|to) (?:the )?concierge|concierge (?:please|answer|approve"
+    r"|reply|say|respond|you)|(?:the )?concierge (?:may|can|should|must|is allowed|is authori[sz]ed"
+    r"|has permission)|auto ?answer\w*|answer (?:it|this) (?:yourself|automatically|for me)"
+    r"|(?:don t|do not|dont|no need to) (?:ask|bother|wake|ping) (?:the |my )?"
+    r"(?:human|owner|user|boss)"
     r")\b"
 )
-_MARKUP_INJECTION = re.compile(r"<\|[a-z_]+\|>|\[/?(?:system|inst|admin)\]|<\s*/?\s*system\s*>")
+_MARKUP_INJECTION = re.compile(
+    r"<\|[a-z_]+\|>|\[/?(?:system|inst|admin)\]|<\s*/?\s*system\s*>|#{2,}\s*(?:system|instruction)"
+    r"|(?:^|[\n.?!]\s*)(?:system|assistant|developer|admin)\s*(?:message|prompt|note)?\s*:"
+)
 
 
 def injection(code: str) -> str | None:
