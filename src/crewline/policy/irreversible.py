@@ -113,10 +113,14 @@ class _Starts:
         self._lengths = tuple(sorted({len(t) for t in self._triggers}))
 
     def of(self, text: str) -> frozenset[str]:
-        words = _WORD.findall(text)
-        return self._triggers.intersection(
-            word[:n] for word in words for n in self._lengths if len(word) >= n
-        )
+        found: set[str] = set()
+        for word in set(_WORD.findall(text)):
+            for n in self._lengths:
+                if n > len(word):
+                    break
+                if word[:n] in self._triggers:
+                    found.add(word[:n])
+        return frozenset(found)
 
 
 _WORD = re.compile(r"\w+")

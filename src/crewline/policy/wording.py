@@ -90,7 +90,7 @@ def tokens(code: str) -> list[str]:
 
 def has_unreadable_letters(code: str) -> bool:
     """Letters outside ASCII after normalisation: homoglyphs or a language the gate cannot read."""
-    return any(c.isalpha() and not c.isascii() for c in code)
+    return not code.isascii() and any(c.isalpha() and not c.isascii() for c in code)
 
 
 def question_count(code: str) -> int:
