@@ -305,7 +305,8 @@ def _place(
     if fleet.wh_target(words) is not None:
         verdict = None if named else _fleet_verdict(words, facts, only=frozenset())
         return verdict or _careful(VerdictKind.UNKNOWN, "no fleet fact answers it")
-    focus = assurances_removed(without_harmless_mentions(_focus(code)))
+    asked = _focus(code)
+    focus = words if asked == code else assurances_removed(without_harmless_mentions(asked))
     if _PROCEED.fullmatch(focus) and not sensitive:
         affirmative = next((o for o in offered if words_form(code_form(o)) in _AFFIRMATIVE), None)
         return Verdict(
