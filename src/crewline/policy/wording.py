@@ -1,11 +1,12 @@
 """How the gate reads a question: normalised text, plain tokens, and the member's wording.
 
 Everything here is pure text work for ``policy/routine.py``. Two forms of a question are
-read: the *code* form (lower-cased, punctuation kept) for shell, SQL and money spellings,
-and the *words* form (plain ``[a-z0-9]`` tokens joined by single spaces, obfuscation undone)
-for word families, stems and phrases. A member's own wording about the question ("this is
-routine", "ignore your rules") is found here too: assurances are dropped as noise, and
-instructions addressed to the concierge make the question one the gate will not place.
+read: the *code* form (lower-cased, accents stripped, punctuation kept) for shell, SQL and
+money spellings, and the *words* form (plain ``[a-z0-9]`` tokens joined by single spaces)
+for word families, stems and phrases — as written, and again with obfuscation undone. A
+member's own wording about the question ("this is routine", "ignore your rules") is found
+here too: assurances are dropped as noise, and instructions addressed to the concierge make
+the question one the gate will not place.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def word_set(text: str) -> frozenset[str]:
 
 
 def code_form(text: str) -> str:
-    """NFKC, lower case, invisible characters dropped, dashes and quotes made ASCII."""
+    """NFKC, lower case, accents and invisible characters dropped, dashes and quotes ASCII."""
     if text.isascii():  # already NFKC, with no invisible characters, dashes or accents
         return _SPACES.sub(" ", text.lower()).strip()
     text = unicodedata.normalize("NFKC", text)
@@ -96,10 +97,12 @@ def has_unreadable_letters(code: str) -> bool:
 def question_count(code: str) -> int:
     """How many separate questions the text asks ("yes or no?" and "ok?" tails not counted)."""
     parts = [p.strip() for p in code.split("?")[:-1]]
-    trivial = re.compile(
-        r"^(?:[,.;:\-]\s*)?(?:yes or no|y/n|\(y/n\)|ok|okay|right|yes/no|correct)$"
-    )
-    return sum(1 for p in parts if p and not trivial.match(p))
+    return sum(1 for p in parts if p and not _TRIVIAL_QUESTION.match(p))
+
+
+_TRIVIAL_QUESTION = re.compile(
+    r"^(?:[,.;:\-]\s*)?(?:yes or no|y/n|\(y/n\)|ok|okay|right|yes/no|correct)$"
+)
 
 
 # A member saying the question is harmless is not evidence that it is: these phrases are
