@@ -3,7 +3,9 @@ over one transport harness per parametrised run."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import itertools
+import os
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from crewline.config import Config
 from crewline.testing import FakeClock
 from tests.driver import Crew
 from tests.harness import HARNESSES, Harness
+from tests.pg_cluster import PostgresUnavailable, cluster
 
 
 @pytest.fixture
@@ -39,3 +42,32 @@ async def crew(config: Config, clock: FakeClock, harness: Harness) -> AsyncItera
     await driver.start()
     yield driver
     await driver.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster for the whole run (started on first use); its URL.
+
+    Skipped only where no PostgreSQL can be had; in CI (``CI=true``) that is a failure.
+    """
+    try:
+        with cluster() as url:
+            yield url
+    except PostgresUnavailable as missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI must test PostgresStore: {missing}")
+        pytest.skip(f"PostgresStore not tested: {missing}")
+
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> str:
+    """A fresh, empty database on the session's cluster, for one test."""
+    import psycopg
+
+    name = f"t{os.getpid()}_{next(_databases)}"
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return postgres_server.rsplit("/", 1)[0] + "/" + name

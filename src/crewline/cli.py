@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import signal
 import sys
 from collections.abc import Callable, Coroutine, Sequence
@@ -31,6 +32,13 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         help="where crewline keeps its database (default: $CREWLINE_DATA_DIR or ~/.crewline)",
+    )
+    common.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="sqlite:///PATH or postgresql://… (default: $CREWLINE_DATABASE_URL, or SQLite in"
+        " the data directory)",
     )
     common.add_argument(
         "--config",
@@ -105,6 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         config = load_config(args.data_dir, path=args.config)
+        if args.database:
+            config = dataclasses.replace(config, database_url=args.database)
         configure_logging(config.log_level, json_lines=config.log_format == "json")
         return asyncio.run(_COMMANDS[_command_name(args)](config, args))
     except CrewlineError as error:
@@ -143,9 +153,9 @@ async def _until_signalled() -> None:
 
 
 def _open_store(config: Config):  # type: ignore[no-untyped-def]
-    from crewline.store.sqlite import SqliteStore
+    from crewline.store.open import open_store
 
-    return SqliteStore.in_directory(config.data_dir)
+    return open_store(config.database_url, config.data_dir)
 
 
 async def _member_add(config: Config, args: argparse.Namespace) -> int:

@@ -32,6 +32,7 @@ def default_data_dir() -> Path:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Config:
     data_dir: Path
+    database_url: str | None = None  # None: SQLite in data_dir; or postgresql://…
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     transports: tuple[str, ...] = ("memory",)
@@ -92,6 +93,8 @@ def _apply_file(config: Config, file: Path) -> Config:
 
 def _apply_env(config: Config, env: Mapping[str, str]) -> Config:
     changes: dict[str, Any] = {}
+    if env.get("CREWLINE_DATABASE_URL"):
+        changes["database_url"] = env["CREWLINE_DATABASE_URL"]
     if env.get("CREWLINE_HOST"):
         changes["host"] = env["CREWLINE_HOST"]
     if env.get("CREWLINE_PORT"):

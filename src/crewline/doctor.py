@@ -7,7 +7,7 @@ from crewline.bot import Hub
 from crewline.config import Config
 from crewline.errors import CrewlineError, Unavailable
 from crewline.server import build_transports
-from crewline.store.sqlite import SqliteStore, migrations
+from crewline.store.open import open_store, redacted
 
 __all__ = ["run_doctor"]
 
@@ -28,8 +28,10 @@ async def run_doctor(config: Config, *, reconcile: bool = False) -> int:
     except CrewlineError as error:
         report(False, f"transports: {error.message}")
         names = []
-    async with SqliteStore.in_directory(config.data_dir) as store:
-        latest = migrations()[-1].version
+    async with open_store(config.database_url, config.data_dir) as store:
+        if config.database_url:
+            report(True, f"database {redacted(config.database_url)} reachable")
+        latest = store.latest_schema_version()
         version = await store.schema_version()
         report(version == latest, f"database schema at version {version} (latest {latest})")
         try:

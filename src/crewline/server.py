@@ -23,7 +23,8 @@ from crewline.bot import CoreRenderer, Hub
 from crewline.config import Config
 from crewline.models import Clock
 from crewline.scheduler import WindowScheduler
-from crewline.store.sqlite import SqliteStore
+from crewline.store import Store
+from crewline.store.open import open_store
 from crewline.transports import OutboxDispatcher, Transport
 from crewline.transports.registry import build_transport
 from crewline.webhooks import WebhookDispatcher
@@ -96,6 +97,7 @@ class Crewline:
         clock: Clock | None = None,
         window_horizon: timedelta = timedelta(minutes=10),
         outbox_poll_interval: float = 2.0,
+        store: Store | None = None,
     ) -> None:
         self.config = config
         self.transports = list(build_transports(config) if transports is None else transports)
@@ -103,6 +105,7 @@ class Crewline:
         self.window_horizon = window_horizon
         self.outbox_poll_interval = outbox_poll_interval
         self.outboxes: dict[str, OutboxDispatcher] = {}
+        self._given_store = store  # entered and closed here, like the one the config names
         self._stack = AsyncExitStack()
 
     async def __aenter__(self) -> Crewline:
@@ -110,7 +113,7 @@ class Crewline:
         await stack.__aenter__()
         try:
             self.store = await stack.enter_async_context(
-                SqliteStore.in_directory(self.config.data_dir)
+                self._given_store or open_store(self.config.database_url, self.config.data_dir)
             )
             self.hub = await stack.enter_async_context(
                 Hub(self.store, clock=self.clock, transports=[t.name for t in self.transports])

@@ -74,3 +74,26 @@ async def test_a_transaction_runs_on_the_loop_and_a_heavy_one_off_it(store: Sqli
     heavy = await store.write(lambda tx: threading.current_thread(), heavy=True)
     assert light is loop_thread
     assert heavy is not loop_thread
+
+
+async def test_concurrent_transactions_share_group_commits(store: SqliteStore) -> None:
+    """200 concurrent transactions land in fewer than 200 commits (one fsync per batch)."""
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+    batches_before = store.batches_committed
+    await asyncio.gather(
+        *[store.write(lambda tx, n=n: tx.add_event("s", "k", {"n": n}, now)) for n in range(200)]
+    )
+    assert len(await store.events_after("s", 0, limit=500)) == 200
+    assert store.batches_committed - batches_before < 200
+
+
+async def test_the_audit_log_refuses_a_raw_delete(store: SqliteStore) -> None:
+    """The SEL's append-only trigger holds even against SQL outside the port."""
+    from datetime import UTC, datetime
+
+    await store.write(lambda tx: tx.audit("a", "ok", datetime(2026, 11, 30, tzinfo=UTC)))
+    with sqlite3.connect(store.path) as raw, pytest.raises(sqlite3.DatabaseError, match="append"):
+        raw.execute("DELETE FROM sel")
+    assert len(await store.sel()) == 1

@@ -103,6 +103,23 @@ def test_doctor_checks_and_reconciles(tmp_path: Path) -> None:
     assert "reconciled radar" in report.stdout
 
 
+def test_doctor_checks_and_reconciles_on_postgresql(tmp_path: Path, postgres_url: str) -> None:
+    """--database postgresql://… chooses PostgresStore for every command, doctor included."""
+    from crewline.store.postgres import migrations as pg_migrations
+
+    database = ("--database", postgres_url)
+    run("member", "add", "radar", "--name", "Radar", "--owner", "slack:U1",
+        "--transport", "memory", *database, data_dir=tmp_path)  # fmt: skip
+    assert not (tmp_path / "crewline.db").exists()
+    report = run("doctor", "--reconcile", *database, data_dir=tmp_path)
+    latest = pg_migrations()[-1].version
+    assert "ok  database postgresql://" in report.stdout
+    assert f"ok  database schema at version {latest} (latest {latest})" in report.stdout
+    assert "reconciled radar" in report.stdout
+    listed = run("member", "list", data_dir=tmp_path).stdout  # the SQLite default: empty
+    assert listed == ""
+
+
 async def test_serve_listens_on_loopback_and_answers_healthz(tmp_path: Path) -> None:
     """crewline serve --port 0 prints its URL on 127.0.0.1 and serves the API."""
     process = await asyncio.create_subprocess_exec(

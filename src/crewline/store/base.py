@@ -292,6 +292,15 @@ class Store(ABC):
     async def __aexit__(self, *exc_info: object) -> None: ...
 
     @abstractmethod
+    async def schema_version(self) -> int:
+        """The number of this database's last applied migration (in the store's own
+        numbering)."""
+
+    @abstractmethod
+    def latest_schema_version(self) -> int:
+        """The number of the newest migration this crewline ships for the store."""
+
+    @abstractmethod
     async def write(self, transaction: Callable[[Tx], T], *, heavy: bool = False) -> T:
         """Run ``transaction`` atomically and durably; its result, or its exception.
 

@@ -1,12 +1,12 @@
-"""Mapping between SQLite records and crewline's values, shared by reads and transactions."""
+"""Mapping between stored records and crewline's values, shared by every store's reads and
+transactions (SQLite's rows and PostgreSQL's dict rows are both read by column name)."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeAlias
 
 from crewline.models import (
     AnsweredBy,
@@ -45,6 +45,9 @@ IDEMPOTENCY_COLUMNS = "session, key, fingerprint, status, response, created_at"
 WEBHOOK_COLUMNS = (
     "session, url, secret, delivered_through, attempts, not_before, last_error, created_at"
 )
+
+
+Record: TypeAlias = Any  # a row of either store: sqlite3.Row or a psycopg dict row
 
 
 def epoch(moment: datetime) -> float:
@@ -90,7 +93,7 @@ def escalation_params(e: Escalation) -> tuple[Any, ...]:
     )
 
 
-def escalation_from(r: sqlite3.Row) -> Escalation:
+def escalation_from(r: Record) -> Escalation:
     return Escalation(
         id=r["id"],
         member=r["member"],
@@ -113,7 +116,7 @@ def escalation_from(r: sqlite3.Row) -> Escalation:
     )
 
 
-def row_from(r: sqlite3.Row) -> Row:
+def row_from(r: Record) -> Row:
     return Row(
         id=r["id"],
         conversation=r["conversation"],
@@ -144,7 +147,7 @@ def question_params(q: Question) -> tuple[Any, ...]:
     )
 
 
-def question_from(r: sqlite3.Row) -> Question:
+def question_from(r: Record) -> Question:
     return Question(
         id=r["id"],
         member=r["member"],
@@ -161,11 +164,11 @@ def question_from(r: sqlite3.Row) -> Question:
     )
 
 
-def session_from(r: sqlite3.Row) -> Session:
+def session_from(r: Record) -> Session:
     return Session(id=r["id"], kind=CallerKind(r["kind"]), member=r["member"], parent=r["parent"])
 
 
-def event_from(r: sqlite3.Row) -> Event:
+def event_from(r: Record) -> Event:
     return Event(
         cursor=r["cursor"],
         session=r["session"],
@@ -175,7 +178,7 @@ def event_from(r: sqlite3.Row) -> Event:
     )
 
 
-def outbox_from(r: sqlite3.Row) -> OutboxEntry:
+def outbox_from(r: Record) -> OutboxEntry:
     return OutboxEntry(
         id=r["id"],
         transport=r["transport"],
@@ -188,7 +191,7 @@ def outbox_from(r: sqlite3.Row) -> OutboxEntry:
     )
 
 
-def platform_message_from(r: sqlite3.Row) -> PlatformMessage:
+def platform_message_from(r: Record) -> PlatformMessage:
     return PlatformMessage(
         transport=r["transport"],
         object_key=r["object_key"],
@@ -197,7 +200,7 @@ def platform_message_from(r: sqlite3.Row) -> PlatformMessage:
     )
 
 
-def sel_from(r: sqlite3.Row) -> SelRecord:
+def sel_from(r: Record) -> SelRecord:
     return SelRecord(
         id=r["id"],
         at=moment(r["at"]),
@@ -209,7 +212,7 @@ def sel_from(r: sqlite3.Row) -> SelRecord:
     )
 
 
-def idempotency_from(r: sqlite3.Row) -> IdempotencyRecord:
+def idempotency_from(r: Record) -> IdempotencyRecord:
     return IdempotencyRecord(
         session=r["session"],
         key=r["key"],
@@ -220,7 +223,7 @@ def idempotency_from(r: sqlite3.Row) -> IdempotencyRecord:
     )
 
 
-def webhook_from(r: sqlite3.Row) -> Webhook:
+def webhook_from(r: Record) -> Webhook:
     return Webhook(
         session=r["session"],
         url=r["url"],

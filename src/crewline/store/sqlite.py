@@ -138,6 +138,9 @@ class SqliteStore(Store):
         assert self._writer_thread is not None
         return await asyncio.get_running_loop().run_in_executor(self._writer_thread, call, *args)
 
+    def latest_schema_version(self) -> int:
+        return migrations()[-1].version
+
     async def schema_version(self) -> int:
         rows = await self._read("PRAGMA user_version")
         return int(rows[0][0])

@@ -1,0 +1,49 @@
+"""Which Store a crewline opens: ``sqlite:///path`` (the default, in the data directory) or
+``postgresql://…``. The drivers are imported only for the store chosen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from crewline.errors import ConfigError
+from crewline.store.base import Store
+
+__all__ = ["open_store", "redacted"]
+
+
+def open_store(url: str | None, data_dir: Path) -> Store:
+    """The store named by ``url`` (not yet open: enter it with ``async with``).
+
+    ``None`` is SQLite in ``data_dir``. Raises ConfigError for any other scheme.
+    """
+    if not url:
+        from crewline.store.sqlite import SqliteStore
+
+        return SqliteStore.in_directory(data_dir)
+    scheme, sep, rest = url.partition("://")
+    if sep and scheme == "sqlite":
+        from crewline.store.sqlite import SqliteStore
+
+        return SqliteStore(Path(rest))  # sqlite:///abs/path, or sqlite://relative/path
+    if sep and scheme in ("postgresql", "postgres"):
+        try:
+            from crewline.store.postgres import PostgresStore
+        except ImportError as error:
+            raise ConfigError(
+                "a postgresql:// database needs psycopg: pip install 'crewline[postgresql]'",
+                key="database",
+            ) from error
+        return PostgresStore(url)
+    raise ConfigError(
+        f"database {redacted(url)!r} is neither sqlite:///PATH nor postgresql://…",
+        key="database",
+    )
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, for logs and ``crewline doctor``."""
+    scheme, sep, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if not sep or not at or ":" not in credentials:
+        return url
+    return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"

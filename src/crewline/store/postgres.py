@@ -1,0 +1,422 @@
+"""PostgresStore: the Store port on PostgreSQL, for a crewline that outgrows one machine.
+
+psycopg 3's synchronous driver with its connection pool. A transaction is the same plain
+function over ``Tx`` as on SQLite; here it runs on a worker thread holding its own pooled
+connection, inside one database transaction (READ COMMITTED). What that level alone would
+not make atomic takes a lock until commit:
+
+- the backlog ceiling: ``count_pending`` holds the member's advisory lock, so a concurrent
+  writer counts only after this one's record is in;
+- event cursors and outbox ids come from a counter row locked until commit, so they become
+  visible in the order they were taken (a reader paging ``cursor > n`` skips nothing, and a
+  redraw's ``outbox_last_id`` covers only committed entries);
+- a conversation's row is locked by every append (sequence numbers in commit order).
+
+Dedupe (``mark_seen``, identities, idempotency keys) rests on unique constraints. A
+transaction that loses a deadlock or a serialization check is run again from the start;
+transactions have no effects outside ``Tx`` (the port says so), so that is safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime
+from importlib import resources
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.rows import DictRow, dict_row
+from psycopg_pool import ConnectionPool
+
+from crewline.errors import Unavailable
+from crewline.models import Escalation, Event, Identity, Member, Question, Row, Session
+from crewline.store import codec
+from crewline.store.base import (
+    IdempotencyRecord,
+    OutboxEntry,
+    PlatformMessage,
+    SelRecord,
+    Store,
+    Tx,
+    Webhook,
+)
+from crewline.store.postgres_tx import PostgresTx
+
+__all__ = ["PostgresStore", "migrations"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+POOL_SIZE = 16  # connections, and worker threads running transactions and reads on them
+RETRIES = 5  # runs of a transaction that keeps losing deadlocks before its error surfaces
+_MIGRATION_LOCK = 0x637265776C696E65  # "crewline": one replica migrates at a time
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def migrations() -> list[Migration]:
+    """The numbered scripts in ``store/pg_schema``, in order."""
+    found = []
+    for entry in resources.files("crewline.store.pg_schema").iterdir():
+        number, _, rest = entry.name.partition("_")
+        if entry.name.endswith(".sql") and number.isdigit():
+            found.append(Migration(int(number), rest.removesuffix(".sql"), entry.read_text()))
+    return sorted(found, key=lambda m: m.version)
+
+
+class PostgresStore(Store):
+    """Open with ``async with PostgresStore(url) as store``; migrations run on open."""
+
+    def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
+        self.url = url
+        self._pool_size = pool_size
+        self._pool: ConnectionPool[psycopg.Connection[DictRow]] | None = None
+        self._threads: ThreadPoolExecutor | None = None
+
+    # lifecycle ------------------------------------------------------------------------------
+    async def __aenter__(self) -> PostgresStore:
+        self._threads = ThreadPoolExecutor(self._pool_size, thread_name_prefix="crewline-pg")
+        pool: ConnectionPool[psycopg.Connection[DictRow]] = ConnectionPool(
+            self.url,
+            min_size=2,
+            max_size=self._pool_size,
+            kwargs={"row_factory": dict_row, "autocommit": True},
+            connection_class=psycopg.Connection[DictRow],
+            open=False,
+        )
+        try:
+            await self._on_thread(pool.open, True, 30.0)
+            self._pool = pool
+            await self._on_thread(self._migrate)
+        except BaseException:
+            await self._on_thread(pool.close)
+            self._pool = None
+            self._threads.shutdown()
+            raise
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._pool is not None:
+            await self._on_thread(self._pool.close)
+        if self._threads is not None:
+            self._threads.shutdown()
+        self._pool = self._threads = None
+
+    async def _on_thread(self, call: Callable[..., T], *args: Any) -> T:
+        if self._threads is None:
+            raise RuntimeError("the store is not open")
+        return await asyncio.get_running_loop().run_in_executor(self._threads, call, *args)
+
+    def _migrate(self) -> None:
+        assert self._pool is not None
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            current = _schema_version(conn)
+            for migration in migrations():
+                if migration.version > current:
+                    log.info("applying migration %03d %s", migration.version, migration.name)
+                    conn.execute(migration.sql.encode())
+                    conn.execute("UPDATE crewline_schema SET version = %s", (migration.version,))
+
+    def latest_schema_version(self) -> int:
+        return migrations()[-1].version
+
+    async def schema_version(self) -> int:
+
+        def read() -> int:
+            assert self._pool is not None
+            with self._pool.connection() as conn:
+                return _schema_version(conn)
+
+        return await self._on_thread(read)
+
+    # writes ---------------------------------------------------------------------------------
+    async def write(self, transaction: Callable[[Tx], T], *, heavy: bool = False) -> T:
+        # heavy needs nothing more: every transaction runs off the loop, on its own connection.
+        return await self._on_thread(self._run, transaction)
+
+    def _run(self, transaction: Callable[[Tx], T]) -> T:
+        if self._pool is None:
+            raise RuntimeError("the store is not open")
+        for attempt in range(1, RETRIES + 1):
+            try:
+                with self._pool.connection() as conn, conn.transaction():
+                    return transaction(PostgresTx(conn))
+            except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure):
+                if attempt == RETRIES:
+                    raise
+                log.info("transaction lost a lock conflict; running it again (%d)", attempt)
+        raise AssertionError("unreachable")
+
+    # reads ----------------------------------------------------------------------------------
+    async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[DictRow]:
+        def read() -> list[DictRow]:
+            if self._pool is None:
+                raise RuntimeError("the store is not open")
+            with self._pool.connection() as conn:
+                return conn.execute(sql, params).fetchall()
+
+        return await self._on_thread(read)
+
+    async def member(self, slug: str) -> Member | None:
+        members = _members(await self._read(_MEMBERS.format(where="WHERE m.slug = %s"), (slug,)))
+        return members[0] if members else None
+
+    async def members(self) -> list[Member]:
+        return _members(await self._read(_MEMBERS.format(where="")))
+
+    async def session_by_key_hash(self, key_hash: str) -> Session | None:
+        rows = await self._read(
+            f"SELECT {codec.SESSION_COLUMNS} FROM sessions"
+            " WHERE key_hash = %s AND revoked_at IS NULL",
+            (key_hash,),
+        )
+        return codec.session_from(rows[0]) if rows else None
+
+    async def human_by_token_hash(self, token_hash: str) -> int | None:
+        rows = await self._read("SELECT id FROM humans WHERE token_hash = %s", (token_hash,))
+        return int(rows[0]["id"]) if rows else None
+
+    async def humans(self) -> list[int]:
+        return [int(r["id"]) for r in await self._read("SELECT id FROM humans ORDER BY id")]
+
+    async def human_of(self, platform: str, user_id: str) -> int | None:
+        rows = await self._read(
+            "SELECT human FROM identities WHERE platform = %s AND user_id = %s",
+            (platform, user_id),
+        )
+        return int(rows[0]["human"]) if rows else None
+
+    async def identities(self, human: int) -> list[Identity]:
+        rows = await self._read(
+            "SELECT platform, user_id FROM identities WHERE human = %s ORDER BY platform, user_id",
+            (human,),
+        )
+        return [Identity(platform=r["platform"], user_id=r["user_id"]) for r in rows]
+
+    async def thread_ref(self, member: str, transport: str) -> str | None:
+        rows = await self._read(
+            "SELECT thread_ref FROM threads WHERE member = %s AND transport = %s",
+            (member, transport),
+        )
+        return str(rows[0]["thread_ref"]) if rows else None
+
+    async def member_for_thread(self, transport: str, thread_ref: str) -> str | None:
+        rows = await self._read(
+            "SELECT member FROM threads WHERE transport = %s AND thread_ref = %s",
+            (transport, thread_ref),
+        )
+        return str(rows[0]["member"]) if rows else None
+
+    async def live_rows(self, conversation: str) -> list[Row]:
+        rows = await self._read(
+            f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE conversation = %s"
+            " AND rewound_in IS NULL ORDER BY seq",
+            (conversation,),
+        )
+        return [codec.row_from(r) for r in rows]
+
+    async def row(self, row_id: str, *, include_rewound: bool = False) -> Row | None:
+        live = "" if include_rewound else " AND rewound_in IS NULL"
+        rows = await self._read(
+            f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE id = %s{live}", (row_id,)
+        )
+        return codec.row_from(rows[0]) if rows else None
+
+    async def escalation(self, escalation_id: str) -> Escalation | None:
+        rows = await self._index_read(
+            f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE id = %s", (escalation_id,)
+        )
+        return codec.escalation_from(rows[0]) if rows else None
+
+    async def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
+        where = "member = %s AND state = 'pending'" if pending_only else "member = %s"
+        rows = await self._index_read(
+            f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE {where}"
+            " ORDER BY created_at, ord",
+            (member,),
+        )
+        return [codec.escalation_from(r) for r in rows]
+
+    async def pending_counts(self) -> dict[str, int]:
+        rows = await self._index_read(
+            "SELECT member, count(*) AS n FROM escalations WHERE state = 'pending' GROUP BY member"
+        )
+        return {r["member"]: int(r["n"]) for r in rows}
+
+    async def due_windows(self, before: datetime) -> list[tuple[str, str, datetime]]:
+        rows = await self._index_read(
+            "SELECT id, member, deadline FROM escalations WHERE state = 'pending'"
+            " AND deadline IS NOT NULL AND deadline < %s ORDER BY deadline",
+            (codec.epoch(before),),
+        )
+        return [(r["id"], r["member"], codec.moment(r["deadline"])) for r in rows]
+
+    async def _index_read(self, sql: str, params: tuple[Any, ...] = ()) -> list[DictRow]:
+        try:
+            return await self._read(sql, params)
+        except psycopg.DatabaseError as error:
+            if isinstance(error, psycopg.OperationalError):
+                raise  # the server, not the index
+            raise Unavailable(
+                f"the escalation index cannot be read ({error}); it is being rebuilt from the"
+                " transcript",
+                code="escalation_index_unavailable",
+            ) from error
+
+    async def check_index(self) -> None:
+        await self._index_read("SELECT id, state, deadline FROM escalations LIMIT 1")
+
+    async def rebuild_index_table(self) -> None:
+        """Empty the index for reconciliation to refill (it derives from the transcript)."""
+
+        def rebuild() -> None:
+            assert self._pool is not None
+            with self._pool.connection() as conn:
+                conn.execute("TRUNCATE escalations")
+
+        await self._on_thread(rebuild)
+
+    async def question(self, question_id: str) -> Question | None:
+        rows = await self._read(
+            f"SELECT {codec.QUESTION_COLUMNS} FROM questions WHERE id = %s", (question_id,)
+        )
+        return codec.question_from(rows[0]) if rows else None
+
+    async def waiting_counts(self) -> dict[str, int]:
+        rows = await self._read(
+            "SELECT member, count(*) AS n FROM questions"
+            " WHERE state = 'waiting' AND member IS NOT NULL GROUP BY member"
+        )
+        return {r["member"]: int(r["n"]) for r in rows}
+
+    async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]:
+        rows = await self._read(
+            "SELECT cursor, session, kind, body, created_at FROM events"
+            " WHERE session = %s AND cursor > %s ORDER BY cursor LIMIT %s",
+            (session, cursor, limit),
+        )
+        return [codec.event_from(r) for r in rows]
+
+    async def outbox_heads(self, transport: str) -> list[OutboxEntry]:
+        rows = await self._read(
+            f"SELECT DISTINCT ON (lane) {codec.OUTBOX_COLUMNS} FROM outbox"
+            " WHERE transport = %s ORDER BY lane, id",
+            (transport,),
+        )
+        return sorted((codec.outbox_from(r) for r in rows), key=lambda e: e.id)
+
+    async def outbox_head(self, transport: str, lane: str) -> OutboxEntry | None:
+        rows = await self._read(
+            f"SELECT {codec.OUTBOX_COLUMNS} FROM outbox WHERE transport = %s AND lane = %s"
+            " ORDER BY id LIMIT 1",
+            (transport, lane),
+        )
+        return codec.outbox_from(rows[0]) if rows else None
+
+    async def outbox_last_id(self) -> int:
+        rows = await self._read("SELECT value FROM counters WHERE name = 'outbox'")
+        return int(rows[0]["value"])
+
+    async def outbox_size(self, transport: str | None = None) -> int:
+        if transport is None:
+            rows = await self._read("SELECT count(*) AS n FROM outbox")
+        else:
+            rows = await self._read(
+                "SELECT count(*) AS n FROM outbox WHERE transport = %s", (transport,)
+            )
+        return int(rows[0]["n"])
+
+    async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None:
+        rows = await self._read(
+            "SELECT transport, object_key, thread_ref, message_ref FROM platform_messages"
+            " WHERE transport = %s AND object_key = %s",
+            (transport, object_key),
+        )
+        return codec.platform_message_from(rows[0]) if rows else None
+
+    async def object_for_message(self, transport: str, message_ref: str) -> str | None:
+        rows = await self._read(
+            "SELECT object_key FROM platform_messages WHERE transport = %s AND message_ref = %s",
+            (transport, message_ref),
+        )
+        return str(rows[0]["object_key"]) if rows else None
+
+    async def sel(self, *, action_prefix: str = "") -> list[SelRecord]:
+        rows = await self._read(
+            "SELECT id, at, action, outcome, actor, member, details FROM sel"
+            " WHERE starts_with(action, %s) ORDER BY id",
+            (action_prefix,),
+        )
+        return [codec.sel_from(r) for r in rows]
+
+    async def setting(self, key: str) -> str | None:
+        rows = await self._read("SELECT value FROM settings WHERE key = %s", (key,))
+        return str(rows[0]["value"]) if rows else None
+
+    async def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None:
+        rows = await self._read(
+            f"SELECT {codec.IDEMPOTENCY_COLUMNS} FROM idempotency_keys"
+            " WHERE session = %s AND key = %s",
+            (session, key),
+        )
+        return codec.idempotency_from(rows[0]) if rows else None
+
+    async def webhook(self, session: str) -> Webhook | None:
+        rows = await self._read(
+            f"SELECT {_WEBHOOK_COLUMNS} FROM webhooks w JOIN sessions s ON s.id = w.session"
+            " WHERE w.session = %s AND s.revoked_at IS NULL",
+            (session,),
+        )
+        return codec.webhook_from(rows[0]) if rows else None
+
+    async def webhooks(self, *, behind_only: bool = False) -> list[Webhook]:
+        behind = (
+            " AND EXISTS (SELECT 1 FROM events e"
+            " WHERE e.session = w.session AND e.cursor > w.delivered_through)"
+            if behind_only
+            else ""
+        )
+        rows = await self._read(
+            f"SELECT {_WEBHOOK_COLUMNS} FROM webhooks w JOIN sessions s ON s.id = w.session"
+            f" WHERE s.revoked_at IS NULL{behind} ORDER BY w.created_at, w.session"
+        )
+        return [codec.webhook_from(r) for r in rows]
+
+
+_MEMBERS = (
+    "SELECT m.slug, m.name, m.owner, string_agg(t.transport, ',') AS transports"
+    " FROM members m LEFT JOIN member_transports t ON t.member = m.slug {where}"
+    " GROUP BY m.slug ORDER BY m.created_at, m.slug"
+)
+_WEBHOOK_COLUMNS = ", ".join(f"w.{c.strip()}" for c in codec.WEBHOOK_COLUMNS.split(","))
+
+
+def _members(rows: list[DictRow]) -> list[Member]:
+    return [
+        Member(
+            slug=r["slug"],
+            name=r["name"],
+            owner=r["owner"],
+            transports=tuple(sorted(r["transports"].split(","))) if r["transports"] else (),
+        )
+        for r in rows
+    ]
+
+
+def _schema_version(conn: psycopg.Connection[DictRow]) -> int:
+    exists = conn.execute("SELECT to_regclass('crewline_schema') AS t").fetchone()
+    if exists is None or exists["t"] is None:
+        return 0
+    row = conn.execute("SELECT version FROM crewline_schema").fetchone()
+    return int(row["version"]) if row else 0

@@ -1,0 +1,483 @@
+"""PostgresTx: the Tx port over one psycopg connection, inside one database transaction,
+on the worker thread that holds the connection."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.rows import DictRow
+
+from crewline.errors import Conflict, NotFound
+from crewline.models import Escalation, Identity, Member, Question, Row, RowRole, Session, new_id
+from crewline.store import codec
+from crewline.store.base import IdempotencyRecord, PlatformMessage, Tx, Webhook
+
+__all__ = ["PostgresTx"]
+
+
+class PostgresTx(Tx):
+    def __init__(self, conn: psycopg.Connection[DictRow]) -> None:
+        self._conn = conn
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> DictRow | None:
+        return self._conn.execute(sql, params).fetchone()
+
+    def _all(self, sql: str, params: Sequence[Any] = ()) -> list[DictRow]:
+        return self._conn.execute(sql, params).fetchall()
+
+    def _count(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self._conn.execute(sql, params).rowcount
+
+    def _next(self, counter: str) -> int:
+        """The next value of a counter whose row stays locked until this transaction ends,
+        so values become visible in the order they were taken."""
+        r = self._one(
+            "UPDATE counters SET value = value + 1 WHERE name = %s RETURNING value", (counter,)
+        )
+        assert r is not None, f"the {counter} counter exists"
+        return int(r["value"])
+
+    # humans, members, sessions -------------------------------------------------------------
+    def ensure_human(self, identities: Sequence[Identity], now: datetime) -> int:
+        owners = {
+            r["human"]
+            for i in identities
+            if (
+                r := self._one(
+                    "SELECT human FROM identities WHERE platform = %s AND user_id = %s",
+                    (i.platform, i.user_id),
+                )
+            )
+        }
+        if len(owners) > 1:
+            raise Conflict(
+                "these identities belong to different humans: "
+                + ", ".join(str(i) for i in identities),
+                code="identities_conflict",
+            )
+        if owners:
+            human = int(owners.pop())
+        else:
+            r = self._one(
+                "INSERT INTO humans (created_at) VALUES (%s) RETURNING id", (codec.epoch(now),)
+            )
+            assert r is not None
+            human = int(r["id"])
+        for i in identities:
+            self._conn.execute(
+                "INSERT INTO identities (platform, user_id, human) VALUES (%s, %s, %s)"
+                " ON CONFLICT DO NOTHING",
+                (i.platform, i.user_id, human),
+            )
+        return human
+
+    def set_owner_token(self, human: int, token_hash: str) -> None:
+        self._conn.execute("UPDATE humans SET token_hash = %s WHERE id = %s", (token_hash, human))
+
+    def add_member(self, member: Member, now: datetime) -> None:
+        r = self._one(
+            "INSERT INTO members (slug, name, owner, created_at) VALUES (%s, %s, %s, %s)"
+            " ON CONFLICT (slug) DO NOTHING RETURNING slug",
+            (member.slug, member.name, member.owner, codec.epoch(now)),
+        )
+        if r is None:
+            raise Conflict(f"a member named {member.slug!r} already exists", code="member_exists")
+        for transport in member.transports:
+            self._conn.execute(
+                "INSERT INTO member_transports (member, transport) VALUES (%s, %s)",
+                (member.slug, transport),
+            )
+
+    def remove_member(self, slug: str) -> bool:
+        self._conn.execute(
+            "UPDATE escalations SET state = 'retracted' WHERE member = %s AND state = 'pending'",
+            (slug,),
+        )
+        return self._count("DELETE FROM members WHERE slug = %s", (slug,)) > 0
+
+    def member(self, slug: str) -> Member | None:
+        r = self._one("SELECT slug, name, owner FROM members WHERE slug = %s", (slug,))
+        if r is None:
+            return None
+        transports = self._all(
+            "SELECT transport FROM member_transports WHERE member = %s ORDER BY transport",
+            (slug,),
+        )
+        return Member(
+            slug=r["slug"],
+            name=r["name"],
+            owner=r["owner"],
+            transports=tuple(t["transport"] for t in transports),
+        )
+
+    def add_session(self, session: Session, key_hash: str, now: datetime) -> None:
+        self._conn.execute(
+            "INSERT INTO sessions (id, key_hash, kind, member, parent, created_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s)",
+            (
+                session.id,
+                key_hash,
+                session.kind.value,
+                session.member,
+                session.parent,
+                codec.epoch(now),
+            ),
+        )
+
+    def member_sessions(self, slug: str) -> list[Session]:
+        return [
+            codec.session_from(r)
+            for r in self._all(
+                f"SELECT {codec.SESSION_COLUMNS} FROM sessions WHERE member = %s"
+                " AND kind = 'member' AND revoked_at IS NULL ORDER BY created_at, id",
+                (slug,),
+            )
+        ]
+
+    def session(self, session_id: str) -> Session | None:
+        r = self._one(f"SELECT {codec.SESSION_COLUMNS} FROM sessions WHERE id = %s", (session_id,))
+        return None if r is None else codec.session_from(r)
+
+    def record_thread(self, member: str, transport: str, thread_ref: str) -> None:
+        # SQLite's INSERT OR REPLACE also drops a row that held the same thread_ref.
+        self._conn.execute(
+            "DELETE FROM threads WHERE transport = %s AND thread_ref = %s AND member <> %s",
+            (transport, thread_ref, member),
+        )
+        self._conn.execute(
+            "INSERT INTO threads (member, transport, thread_ref) VALUES (%s, %s, %s)"
+            " ON CONFLICT (member, transport) DO UPDATE SET thread_ref = excluded.thread_ref",
+            (member, transport, thread_ref),
+        )
+
+    # the transcript -------------------------------------------------------------------------
+    def _conversation(self, key: str) -> tuple[int, int]:
+        """The conversation's generation and next seq, its row locked until commit."""
+        r = self._one(
+            "INSERT INTO conversations (key) VALUES (%s) ON CONFLICT (key)"
+            " DO UPDATE SET key = excluded.key RETURNING generation, next_seq",
+            (key,),
+        )
+        assert r is not None
+        return int(r["generation"]), int(r["next_seq"])
+
+    def append_row(
+        self,
+        *,
+        conversation: str,
+        role: RowRole,
+        author: str,
+        text: str,
+        meta: Mapping[str, Any],
+        now: datetime,
+        row_id: str | None = None,
+        record: str | None = None,
+    ) -> Row:
+        generation, seq = self._conversation(conversation)
+        row = Row(
+            id=row_id or new_id(),
+            conversation=conversation,
+            generation=generation,
+            seq=seq,
+            role=role,
+            author=author,
+            text=text,
+            meta=dict(meta),
+            created_at=now,
+        )
+        self._conn.execute(
+            f"INSERT INTO rows ({codec.ROW_COLUMNS}, record)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                row.id,
+                conversation,
+                generation,
+                seq,
+                role.value,
+                author,
+                text,
+                codec.dumps(row.meta),
+                codec.epoch(now),
+                record,
+            ),
+        )
+        self._conn.execute(
+            "UPDATE conversations SET next_seq = %s WHERE key = %s", (seq + 1, conversation)
+        )
+        return row
+
+    def row(self, row_id: str) -> Row | None:
+        r = self._one(
+            f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE id = %s AND rewound_in IS NULL",
+            (row_id,),
+        )
+        return None if r is None else codec.row_from(r)
+
+    def live_rows(self, conversation: str) -> list[Row]:
+        return [
+            codec.row_from(r)
+            for r in self._all(
+                f"SELECT {codec.ROW_COLUMNS} FROM rows"
+                " WHERE conversation = %s AND rewound_in IS NULL ORDER BY seq",
+                (conversation,),
+            )
+        ]
+
+    def record_rows(self, conversation: str) -> list[Row]:
+        return [
+            codec.row_from(r)
+            for r in self._all(
+                f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE conversation = %s"
+                " AND record IS NOT NULL AND rewound_in IS NULL ORDER BY seq",
+                (conversation,),
+            )
+        ]
+
+    def truncate_conversation(self, conversation: str, *, keep_through: str) -> int:
+        generation, _ = self._conversation(conversation)  # locks out concurrent appends
+        target = self.row(keep_through)
+        if target is None or target.conversation != conversation:
+            raise NotFound(
+                f"row {keep_through!r} is not in the live transcript of {conversation!r}",
+                code="unknown_row",
+            )
+        new_generation = generation + 1
+        self._conn.execute(
+            "UPDATE rows SET rewound_in = %s WHERE conversation = %s AND seq > %s"
+            " AND rewound_in IS NULL",
+            (new_generation, conversation, target.seq),
+        )
+        self._conn.execute(
+            "UPDATE conversations SET generation = %s WHERE key = %s",
+            (new_generation, conversation),
+        )
+        return new_generation
+
+    # escalations and questions --------------------------------------------------------------
+    def put_escalation(self, escalation: Escalation) -> None:
+        columns = [c.strip() for c in codec.ESCALATION_COLUMNS.split(",")]
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != "id")
+        self._conn.execute(
+            f"INSERT INTO escalations ({codec.ESCALATION_COLUMNS})"
+            f" VALUES ({', '.join(['%s'] * len(columns))})"
+            f" ON CONFLICT (id) DO UPDATE SET {updates}",
+            codec.escalation_params(escalation),
+        )
+
+    def escalation(self, escalation_id: str) -> Escalation | None:
+        r = self._one(
+            f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE id = %s", (escalation_id,)
+        )
+        return None if r is None else codec.escalation_from(r)
+
+    def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
+        where = "member = %s AND state = 'pending'" if pending_only else "member = %s"
+        return [
+            codec.escalation_from(r)
+            for r in self._all(
+                f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE {where}"
+                " ORDER BY created_at, ord",
+                (member,),
+            )
+        ]
+
+    def count_pending(self, member: str) -> int:
+        # The count decides whether one more record fits under the backlog ceiling: hold the
+        # member's lock until commit, so a concurrent writer counts after this one's insert.
+        self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 17))", (member,))
+        r = self._one(
+            "SELECT count(*) AS n FROM escalations WHERE member = %s AND state = 'pending'",
+            (member,),
+        )
+        return int(r["n"]) if r else 0
+
+    def put_question(self, question: Question) -> None:
+        columns = [c.strip() for c in codec.QUESTION_COLUMNS.split(",")]
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != "id")
+        self._conn.execute(
+            f"INSERT INTO questions ({codec.QUESTION_COLUMNS})"
+            f" VALUES ({', '.join(['%s'] * len(columns))})"
+            f" ON CONFLICT (id) DO UPDATE SET {updates}",
+            codec.question_params(question),
+        )
+
+    def question(self, question_id: str) -> Question | None:
+        r = self._one(
+            f"SELECT {codec.QUESTION_COLUMNS} FROM questions WHERE id = %s", (question_id,)
+        )
+        return None if r is None else codec.question_from(r)
+
+    # delivery, events, dedupe, audit --------------------------------------------------------
+    def enqueue(
+        self,
+        *,
+        transport: str,
+        lane: str,
+        op: str,
+        object_key: str,
+        now: datetime,
+        body: Mapping[str, Any] | None = None,
+    ) -> int:
+        entry_id = self._next("outbox")
+        self._conn.execute(
+            "INSERT INTO outbox (id, transport, lane, op, object_key, body, created_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (entry_id, transport, lane, op, object_key, codec.dumps(body or {}), codec.epoch(now)),
+        )
+        return entry_id
+
+    def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:
+        cursor = self._next("events")
+        self._conn.execute(
+            "INSERT INTO events (cursor, session, kind, body, created_at)"
+            " VALUES (%s, %s, %s, %s, %s)",
+            (cursor, session, kind, codec.dumps(body), codec.epoch(now)),
+        )
+        return cursor
+
+    def mark_seen(self, transport: str, event_id: str, now: datetime) -> bool:
+        return (
+            self._count(
+                "INSERT INTO seen_events (transport, event_id, seen_at) VALUES (%s, %s, %s)"
+                " ON CONFLICT DO NOTHING",
+                (transport, event_id, codec.epoch(now)),
+            )
+            == 1
+        )
+
+    def audit(
+        self,
+        action: str,
+        outcome: str,
+        now: datetime,
+        *,
+        actor: str | None = None,
+        member: str | None = None,
+        details: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._conn.execute(
+            "INSERT INTO sel (at, action, outcome, actor, member, details)"
+            " VALUES (%s, %s, %s, %s, %s, %s)",
+            (codec.epoch(now), action, outcome, actor, member, codec.dumps(details or {})),
+        )
+
+    def settle_outbox(self, entry_id: int) -> None:
+        self._conn.execute("DELETE FROM outbox WHERE id = %s", (entry_id,))
+
+    def settle_outbox_object(
+        self, transport: str, lane: str, op: str, object_key: str, *, through_id: int
+    ) -> None:
+        self._conn.execute(
+            "DELETE FROM outbox WHERE transport = %s AND lane = %s AND op = %s"
+            " AND object_key = %s AND id <= %s",
+            (transport, lane, op, object_key, through_id),
+        )
+
+    def retry_outbox(self, entry_id: int, *, not_before: float, error: str) -> None:
+        self._conn.execute(
+            "UPDATE outbox SET attempts = attempts + 1, not_before = %s, last_error = %s"
+            " WHERE id = %s",
+            (not_before, error, entry_id),
+        )
+
+    def bury_outbox(self, entry_id: int, *, error: str, now: datetime) -> None:
+        self._conn.execute(
+            "INSERT INTO outbox_dead (id, transport, lane, op, object_key, body, attempts,"
+            " last_error, created_at, failed_at)"
+            " SELECT id, transport, lane, op, object_key, body, attempts + 1, %s, created_at, %s"
+            " FROM outbox WHERE id = %s",
+            (error, codec.epoch(now), entry_id),
+        )
+        self.settle_outbox(entry_id)
+
+    def record_platform_message(self, message: PlatformMessage) -> None:
+        self._conn.execute(
+            "INSERT INTO platform_messages (transport, object_key, thread_ref, message_ref)"
+            " VALUES (%s, %s, %s, %s) ON CONFLICT (transport, object_key) DO UPDATE"
+            " SET thread_ref = excluded.thread_ref, message_ref = excluded.message_ref",
+            (message.transport, message.object_key, message.thread_ref, message.message_ref),
+        )
+
+    def set_setting(self, key: str, value: str) -> None:
+        self._conn.execute(
+            "INSERT INTO settings (key, value) VALUES (%s, %s)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    # agents' retried writes and pushed events -----------------------------------------------
+    def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None:
+        r = self._one(
+            f"SELECT {codec.IDEMPOTENCY_COLUMNS} FROM idempotency_keys"
+            " WHERE session = %s AND key = %s",
+            (session, key),
+        )
+        return None if r is None else codec.idempotency_from(r)
+
+    def remember_idempotency(self, record: IdempotencyRecord, *, forget_before: datetime) -> None:
+        self._conn.execute(
+            "DELETE FROM idempotency_keys WHERE created_at < %s", (codec.epoch(forget_before),)
+        )
+        self._conn.execute(
+            f"INSERT INTO idempotency_keys ({codec.IDEMPOTENCY_COLUMNS})"
+            " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (session, key) DO UPDATE"
+            " SET fingerprint = excluded.fingerprint, status = excluded.status,"
+            " response = excluded.response, created_at = excluded.created_at",
+            (
+                record.session,
+                record.key,
+                record.fingerprint,
+                record.status,
+                codec.dumps(record.response),
+                codec.epoch(record.created_at),
+            ),
+        )
+
+    def last_cursor(self, session: str) -> int:
+        r = self._one("SELECT max(cursor) AS c FROM events WHERE session = %s", (session,))
+        return int(r["c"]) if r is not None and r["c"] is not None else 0
+
+    def webhook(self, session: str) -> Webhook | None:
+        r = self._one(
+            f"SELECT {codec.WEBHOOK_COLUMNS} FROM webhooks WHERE session = %s", (session,)
+        )
+        return None if r is None else codec.webhook_from(r)
+
+    def put_webhook(self, webhook: Webhook) -> None:
+        columns = [c.strip() for c in codec.WEBHOOK_COLUMNS.split(",")]
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != "session")
+        self._conn.execute(
+            f"INSERT INTO webhooks ({codec.WEBHOOK_COLUMNS})"
+            f" VALUES ({', '.join(['%s'] * len(columns))})"
+            f" ON CONFLICT (session) DO UPDATE SET {updates}",
+            (
+                webhook.session,
+                webhook.url,
+                webhook.secret,
+                webhook.delivered_through,
+                webhook.attempts,
+                webhook.not_before,
+                webhook.last_error,
+                codec.epoch(webhook.created_at),
+            ),
+        )
+
+    def delete_webhook(self, session: str) -> bool:
+        return self._count("DELETE FROM webhooks WHERE session = %s", (session,)) > 0
+
+    def webhook_delivered(self, session: str, cursor: int) -> None:
+        self._conn.execute(
+            "UPDATE webhooks SET delivered_through = greatest(delivered_through, %s),"
+            " attempts = 0, not_before = 0, last_error = NULL WHERE session = %s",
+            (cursor, session),
+        )
+
+    def webhook_failed(self, session: str, *, not_before: float, error: str) -> None:
+        self._conn.execute(
+            "UPDATE webhooks SET attempts = attempts + 1, not_before = %s, last_error = %s"
+            " WHERE session = %s",
+            (not_before, error, session),
+        )
