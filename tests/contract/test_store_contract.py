@@ -4,10 +4,9 @@ through the port alone."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -24,20 +23,8 @@ from crewline.models import (
     Session,
 )
 from crewline.store import PlatformMessage, Store, Tx
-from crewline.store.open import open_store
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    """Each store in turn, fresh and empty, chosen by URL as a deployment chooses it."""
-    if request.param == "sqlite":
-        url = f"sqlite://{tmp_path / 'c.db'}"
-    else:
-        url = request.getfixturevalue("postgres_url")
-    async with open_store(url, tmp_path) as opened:
-        yield opened
 
 
 async def _member(store: Store, slug: str = "radar") -> Member:

@@ -30,18 +30,6 @@ OVERTAKE = 1.0  # how long B gets to commit ahead of A, were the store to let it
 T = TypeVar("T")
 
 
-def _url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite://{tmp_path / 'c.db'}"
-    return str(request.getfixturevalue("postgres_url"))
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    async with open_store(_url(request, tmp_path), tmp_path) as opened:
-        yield opened
-
-
 @dataclass
 class Held:
     """Transaction A: runs ``step``, then (off the loop) waits to be released."""
@@ -129,13 +117,10 @@ async def test_a_lane_is_delivered_in_commit_order(store: Store) -> None:
     assert heads[0] == min(heads), "a later entry was offered before an earlier one"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def two_stores(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> AsyncIterator[tuple[Store, Store]]:
+@pytest.fixture
+async def two_stores(store_url: str, tmp_path: Path) -> AsyncIterator[tuple[Store, Store]]:
     """Two stores over one database: two processes' (replicas') connections."""
-    url = _url(request, tmp_path)
-    async with open_store(url, tmp_path) as one, open_store(url, tmp_path) as two:
+    async with open_store(store_url, tmp_path) as one, open_store(store_url, tmp_path) as two:
         yield one, two
 
 

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
-
-import pytest
 
 from crewline.models import CallerKind, Session
 from crewline.store import IdempotencyRecord, Store, Tx, Webhook
-from tests.contract.test_store_contract import NOW, STORES
-
-
-@pytest.fixture(params=sorted(STORES))
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    async with STORES[request.param](tmp_path) as opened:
-        yield opened
+from tests.contract.test_store_contract import NOW
 
 
 def _record(

@@ -1,12 +1,30 @@
-"""The Store port: what the core may ask of storage.
+"""The Store port: what the core may ask of storage, whatever the engine.
 
-Writes are whole transactions: a function that takes a :class:`Tx` and runs on the
-database's own thread, so it can read its own writes and decide atomically (the backlog
-ceiling, dedupe of redelivered events). The store batches concurrent transactions into one
-commit (group commit); each caller still gets its own result or its own exception, and a
-transaction that raises is rolled back alone.
+Writes are whole transactions: a synchronous function that takes a :class:`Tx`, so it can
+read its own writes and decide atomically (the backlog ceiling, dedupe of redelivered
+events). A store may run it on the event loop (SqliteStore, which also batches concurrent
+transactions into one commit) or on a worker thread with a connection of its own
+(PostgresStore), and may run it more than once when the database asks to retry a lock
+conflict. So a transaction function touches nothing but its ``Tx``: no event loop, no
+transport or brain call, no effect outside (after-commit effects run after ``write``
+returns). Each caller gets its own result or its own exception; a transaction that raises
+is rolled back alone.
 
-Reads outside a transaction are the async methods of :class:`Store`.
+Ordering guarantees every store keeps, because the core pages and collapses by them:
+
+- **Event cursors** are visible in commit order: once a reader sees cursor *n* of a
+  session, every event with a smaller cursor is already visible, so ``events_after(n)``
+  skips nothing that commits later.
+- **Outbox ids** likewise: a lane is delivered in id order and its head is its oldest
+  committed entry; ``outbox_last_id`` never names an id whose smaller ids could still
+  appear, so a redraw settled ``through_id`` it covers only entries committed before the
+  render read their state.
+- **The backlog ceiling** (``count_pending`` then ``put_escalation``) is atomic against
+  concurrent writers, also on other connections or replicas.
+- **Dedupe** (``mark_seen``, identities, idempotency keys) holds under concurrent writers.
+
+Reads outside a transaction are the async methods of :class:`Store`; they see committed
+data only.
 """
 
 from __future__ import annotations
@@ -101,9 +119,11 @@ class Webhook:
 
 
 class Tx(ABC):
-    """Operations inside one write transaction. Synchronous: they run on the DB thread.
+    """Operations inside one write transaction; synchronous, on whatever thread the store
+    runs the transaction (see the module docstring). They read the transaction's own writes.
 
-    Any exception raised inside the transaction function rolls back everything it did.
+    Any exception raised inside the transaction function (a method's documented Conflict,
+    NotFound or Unavailable included) rolls back everything it did.
     """
 
     # humans, members, sessions -------------------------------------------------------------
@@ -112,30 +132,38 @@ class Tx(ABC):
         """The human owning any of ``identities`` (created if none), with all of them bound."""
 
     @abstractmethod
-    def set_owner_token(self, human: int, token_hash: str) -> None: ...
+    def set_owner_token(self, human: int, token_hash: str) -> None:
+        """Replace the human's owner-token hash (the old token stops working)."""
 
     @abstractmethod
     def add_member(self, member: Member, now: datetime) -> None:
         """Add a member and its transport bindings; raises Conflict if the slug exists."""
 
     @abstractmethod
-    def remove_member(self, slug: str) -> bool: ...
+    def remove_member(self, slug: str) -> bool:
+        """Delete the member (its bindings, threads and sessions go with it) and retract its
+        pending records; False when there was no such member."""
 
     @abstractmethod
-    def member(self, slug: str) -> Member | None: ...
+    def member(self, slug: str) -> Member | None:
+        """The member with its transports (sorted), or None."""
 
     @abstractmethod
-    def add_session(self, session: Session, key_hash: str, now: datetime) -> None: ...
+    def add_session(self, session: Session, key_hash: str, now: datetime) -> None:
+        """Store a session under its key's hash; the database refuses a reused id or hash."""
 
     @abstractmethod
     def member_sessions(self, slug: str) -> list[Session]:
         """The live (unrevoked) sessions of kind ``member`` speaking for ``slug``."""
 
     @abstractmethod
-    def session(self, session_id: str) -> Session | None: ...
+    def session(self, session_id: str) -> Session | None:
+        """The session, revoked or not, or None."""
 
     @abstractmethod
-    def record_thread(self, member: str, transport: str, thread_ref: str) -> None: ...
+    def record_thread(self, member: str, transport: str, thread_ref: str) -> None:
+        """The member's thread on ``transport`` is ``thread_ref`` (replacing its earlier one,
+        and taking the ref from any other member that held it)."""
 
     # the transcript -------------------------------------------------------------------------
     @abstractmethod
@@ -157,7 +185,8 @@ class Tx(ABC):
         which ``record_rows`` finds without reading the rest of the transcript."""
 
     @abstractmethod
-    def row(self, row_id: str) -> Row | None: ...
+    def row(self, row_id: str) -> Row | None:
+        """The live row with this id, or None (also for a rewound one)."""
 
     @abstractmethod
     def live_rows(self, conversation: str) -> list[Row]:
@@ -178,19 +207,28 @@ class Tx(ABC):
         """Insert or replace the index record."""
 
     @abstractmethod
-    def escalation(self, escalation_id: str) -> Escalation | None: ...
+    def escalation(self, escalation_id: str) -> Escalation | None:
+        """The index record, or None. Raises Unavailable(escalation_index_unavailable) when
+        the index cannot be read."""
 
     @abstractmethod
-    def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]: ...
+    def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
+        """The member's records, oldest first (insertion order breaks ties); Unavailable as
+        ``escalation``."""
 
     @abstractmethod
-    def count_pending(self, member: str) -> int: ...
+    def count_pending(self, member: str) -> int:
+        """The member's pending records. The count stays true until this transaction
+        commits: a concurrent writer's count waits for it (the backlog ceiling). Unavailable
+        as ``escalation``."""
 
     @abstractmethod
-    def put_question(self, question: Question) -> None: ...
+    def put_question(self, question: Question) -> None:
+        """Insert or replace the question."""
 
     @abstractmethod
-    def question(self, question_id: str) -> Question | None: ...
+    def question(self, question_id: str) -> Question | None:
+        """The question, or None."""
 
     # delivery, events, dedupe, audit --------------------------------------------------------
     @abstractmethod
@@ -203,7 +241,9 @@ class Tx(ABC):
         object_key: str,
         now: datetime,
         body: Mapping[str, Any] | None = None,
-    ) -> int: ...
+    ) -> int:
+        """Queue a platform call at the end of ``lane``; returns its id. Ids become visible
+        in the order they are returned (see the module docstring)."""
 
     @abstractmethod
     def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:
@@ -238,21 +278,25 @@ class Tx(ABC):
         with ``op`` again: a render made after they were committed showed their state."""
 
     @abstractmethod
-    def retry_outbox(self, entry_id: int, *, not_before: float, error: str) -> None: ...
+    def retry_outbox(self, entry_id: int, *, not_before: float, error: str) -> None:
+        """Count a failed attempt; the entry waits until ``not_before`` (epoch seconds)."""
 
     @abstractmethod
     def bury_outbox(self, entry_id: int, *, error: str, now: datetime) -> None:
         """Move an entry that can never succeed to the dead-letter table."""
 
     @abstractmethod
-    def record_platform_message(self, message: PlatformMessage) -> None: ...
+    def record_platform_message(self, message: PlatformMessage) -> None:
+        """Which platform message shows the object (replacing an earlier one)."""
 
     @abstractmethod
-    def set_setting(self, key: str, value: str) -> None: ...
+    def set_setting(self, key: str, value: str) -> None:
+        """Insert or replace a setting."""
 
     # agents' retried writes and pushed events -----------------------------------------------
     @abstractmethod
-    def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None: ...
+    def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None:
+        """The remembered outcome of the session's keyed write, or None."""
 
     @abstractmethod
     def remember_idempotency(self, record: IdempotencyRecord, *, forget_before: datetime) -> None:
@@ -264,14 +308,16 @@ class Tx(ABC):
         """The cursor of the session's newest event (0 when it has none)."""
 
     @abstractmethod
-    def webhook(self, session: str) -> Webhook | None: ...
+    def webhook(self, session: str) -> Webhook | None:
+        """The session's webhook (revoked session or not), or None."""
 
     @abstractmethod
     def put_webhook(self, webhook: Webhook) -> None:
         """Register or replace the session's webhook."""
 
     @abstractmethod
-    def delete_webhook(self, session: str) -> bool: ...
+    def delete_webhook(self, session: str) -> bool:
+        """Forget the session's webhook; False when it had none."""
 
     @abstractmethod
     def webhook_delivered(self, session: str, cursor: int) -> None:
@@ -286,10 +332,12 @@ class Store(ABC):
     """Durable storage for one crewline. Open it with ``async with``."""
 
     @abstractmethod
-    async def __aenter__(self) -> Store: ...
+    async def __aenter__(self) -> Store:
+        """Open the database, applying the store's migrations; raises if it cannot."""
 
     @abstractmethod
-    async def __aexit__(self, *exc_info: object) -> None: ...
+    async def __aexit__(self, *exc_info: object) -> None:
+        """Close: writes still queued are cancelled, committed ones stay."""
 
     @abstractmethod
     async def schema_version(self) -> int:
@@ -310,41 +358,53 @@ class Store(ABC):
 
     # reads ----------------------------------------------------------------------------------
     @abstractmethod
-    async def member(self, slug: str) -> Member | None: ...
+    async def member(self, slug: str) -> Member | None:
+        """The member with its transports (sorted), or None."""
 
     @abstractmethod
-    async def members(self) -> list[Member]: ...
+    async def members(self) -> list[Member]:
+        """Every member, oldest first."""
 
     @abstractmethod
-    async def session_by_key_hash(self, key_hash: str) -> Session | None: ...
+    async def session_by_key_hash(self, key_hash: str) -> Session | None:
+        """The live (unrevoked) session whose key hashes to ``key_hash``, or None."""
 
     @abstractmethod
-    async def human_by_token_hash(self, token_hash: str) -> int | None: ...
+    async def human_by_token_hash(self, token_hash: str) -> int | None:
+        """The human whose owner token hashes to ``token_hash``, or None."""
 
     @abstractmethod
-    async def humans(self) -> list[int]: ...
+    async def humans(self) -> list[int]:
+        """Every human's id, in order of creation."""
 
     @abstractmethod
     async def human_of(self, platform: str, user_id: str) -> int | None:
         """The human who owns this platform account, if any."""
 
     @abstractmethod
-    async def identities(self, human: int) -> list[Identity]: ...
+    async def identities(self, human: int) -> list[Identity]:
+        """The human's platform accounts, sorted by platform and user id."""
 
     @abstractmethod
-    async def thread_ref(self, member: str, transport: str) -> str | None: ...
+    async def thread_ref(self, member: str, transport: str) -> str | None:
+        """The member's thread on ``transport``, or None before its first post."""
 
     @abstractmethod
-    async def member_for_thread(self, transport: str, thread_ref: str) -> str | None: ...
+    async def member_for_thread(self, transport: str, thread_ref: str) -> str | None:
+        """The member whose thread this is, or None."""
 
     @abstractmethod
-    async def live_rows(self, conversation: str) -> list[Row]: ...
+    async def live_rows(self, conversation: str) -> list[Row]:
+        """The conversation's rows that no rewind removed, in order."""
 
     @abstractmethod
-    async def row(self, row_id: str, *, include_rewound: bool = False) -> Row | None: ...
+    async def row(self, row_id: str, *, include_rewound: bool = False) -> Row | None:
+        """The row, or None; a rewound row only with ``include_rewound``."""
 
     @abstractmethod
-    async def escalation(self, escalation_id: str) -> Escalation | None: ...
+    async def escalation(self, escalation_id: str) -> Escalation | None:
+        """The index record, or None; Unavailable(escalation_index_unavailable) when the
+        index cannot be read (as for every index read below)."""
 
     @abstractmethod
     async def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
@@ -359,7 +419,8 @@ class Store(ABC):
         """(escalation id, member, deadline) of pending records due before ``before``."""
 
     @abstractmethod
-    async def question(self, question_id: str) -> Question | None: ...
+    async def question(self, question_id: str) -> Question | None:
+        """The question, or None."""
 
     @abstractmethod
     async def waiting_counts(self) -> dict[str, int]:
@@ -370,35 +431,46 @@ class Store(ABC):
         """The member's questions still waiting for an answer, oldest first."""
 
     @abstractmethod
-    async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]: ...
+    async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]:
+        """Up to ``limit`` of the session's events after ``cursor``, in cursor order. Paging
+        on from the last cursor read skips nothing (cursors are visible in commit order)."""
 
     @abstractmethod
     async def outbox_heads(self, transport: str) -> list[OutboxEntry]:
         """The first entry of every lane of ``transport`` (the only ones sendable now)."""
 
     @abstractmethod
-    async def outbox_head(self, transport: str, lane: str) -> OutboxEntry | None: ...
+    async def outbox_head(self, transport: str, lane: str) -> OutboxEntry | None:
+        """The lane's oldest committed entry, or None when the lane is empty."""
 
     @abstractmethod
-    async def outbox_last_id(self) -> int: ...
+    async def outbox_last_id(self) -> int:
+        """The largest committed outbox id (0 when none was ever queued); no entry with a
+        smaller id can commit after this read."""
 
     @abstractmethod
-    async def outbox_size(self, transport: str | None = None) -> int: ...
+    async def outbox_size(self, transport: str | None = None) -> int:
+        """Entries waiting, of one transport or of all."""
 
     @abstractmethod
-    async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None: ...
+    async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None:
+        """The platform message showing the object, or None."""
 
     @abstractmethod
-    async def object_for_message(self, transport: str, message_ref: str) -> str | None: ...
+    async def object_for_message(self, transport: str, message_ref: str) -> str | None:
+        """The object a platform message shows, or None."""
 
     @abstractmethod
-    async def sel(self, *, action_prefix: str = "") -> list[SelRecord]: ...
+    async def sel(self, *, action_prefix: str = "") -> list[SelRecord]:
+        """SEL records whose action starts with ``action_prefix``, oldest first."""
 
     @abstractmethod
-    async def setting(self, key: str) -> str | None: ...
+    async def setting(self, key: str) -> str | None:
+        """The setting's value, or None."""
 
     @abstractmethod
-    async def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None: ...
+    async def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None:
+        """The remembered outcome of the session's keyed write, or None."""
 
     @abstractmethod
     async def webhook(self, session: str) -> Webhook | None:

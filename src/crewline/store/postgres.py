@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -54,6 +55,11 @@ T = TypeVar("T")
 
 POOL_SIZE = 16  # connections, and worker threads running transactions and reads on them
 RETRIES = 5  # runs of a transaction that keeps losing deadlocks before its error surfaces
+_ESCALATIONS_DDL = re.compile(
+    r"CREATE TABLE escalations .*?;\s*CREATE INDEX escalations_by_member .*?;"
+    r"\s*CREATE INDEX escalations_due .*?;",
+    re.S,
+)
 _MIGRATION_LOCK = 0x637265776C696E65  # "crewline": one replica migrates at a time
 
 
@@ -278,12 +284,16 @@ class PostgresStore(Store):
         await self._index_read("SELECT id, state, deadline FROM escalations LIMIT 1")
 
     async def rebuild_index_table(self) -> None:
-        """Empty the index for reconciliation to refill (it derives from the transcript)."""
+        """Replace the index table by an empty one for reconciliation to refill (it derives
+        from the transcript, so nothing true is lost)."""
+        match = _ESCALATIONS_DDL.search(migrations()[0].sql)
+        assert match is not None, "001_initial.sql defines the escalations table"
 
         def rebuild() -> None:
             assert self._pool is not None
-            with self._pool.connection() as conn:
-                conn.execute("TRUNCATE escalations")
+            with self._pool.connection() as conn, conn.transaction():
+                conn.execute("DROP TABLE IF EXISTS escalations")
+                conn.execute(match.group(0).encode())
 
         await self._on_thread(rebuild)
 

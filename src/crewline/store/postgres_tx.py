@@ -10,7 +10,7 @@ from typing import Any
 import psycopg
 from psycopg.rows import DictRow
 
-from crewline.errors import Conflict, NotFound
+from crewline.errors import Conflict, NotFound, Unavailable
 from crewline.models import Escalation, Identity, Member, Question, Row, RowRole, Session, new_id
 from crewline.store import codec
 from crewline.store.base import IdempotencyRecord, PlatformMessage, Tx, Webhook
@@ -21,6 +21,17 @@ __all__ = ["PostgresTx"]
 class PostgresTx(Tx):
     def __init__(self, conn: psycopg.Connection[DictRow]) -> None:
         self._conn = conn
+
+    def _index(self, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor[DictRow]:
+        """A statement on the escalation index; a missing or damaged index is Unavailable,
+        never empty, so no writer goes on as if there were no records."""
+        try:
+            return self._conn.execute(sql, params)
+        except (psycopg.errors.UndefinedTable, psycopg.errors.DataCorrupted) as error:
+            raise Unavailable(
+                f"the escalation index cannot be read ({error})",
+                code="escalation_index_unavailable",
+            ) from error
 
     def _one(self, sql: str, params: Sequence[Any] = ()) -> DictRow | None:
         return self._conn.execute(sql, params).fetchone()
@@ -92,7 +103,7 @@ class PostgresTx(Tx):
             )
 
     def remove_member(self, slug: str) -> bool:
-        self._conn.execute(
+        self._index(
             "UPDATE escalations SET state = 'retracted' WHERE member = %s AND state = 'pending'",
             (slug,),
         )
@@ -260,7 +271,7 @@ class PostgresTx(Tx):
     def put_escalation(self, escalation: Escalation) -> None:
         columns = [c.strip() for c in codec.ESCALATION_COLUMNS.split(",")]
         updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != "id")
-        self._conn.execute(
+        self._index(
             f"INSERT INTO escalations ({codec.ESCALATION_COLUMNS})"
             f" VALUES ({', '.join(['%s'] * len(columns))})"
             f" ON CONFLICT (id) DO UPDATE SET {updates}",
@@ -268,30 +279,30 @@ class PostgresTx(Tx):
         )
 
     def escalation(self, escalation_id: str) -> Escalation | None:
-        r = self._one(
+        r = self._index(
             f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE id = %s", (escalation_id,)
-        )
+        ).fetchone()
         return None if r is None else codec.escalation_from(r)
 
     def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
         where = "member = %s AND state = 'pending'" if pending_only else "member = %s"
         return [
             codec.escalation_from(r)
-            for r in self._all(
+            for r in self._index(
                 f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE {where}"
                 " ORDER BY created_at, ord",
                 (member,),
-            )
+            ).fetchall()
         ]
 
     def count_pending(self, member: str) -> int:
         # The count decides whether one more record fits under the backlog ceiling: hold the
         # member's lock until commit, so a concurrent writer counts after this one's insert.
         self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 17))", (member,))
-        r = self._one(
+        r = self._index(
             "SELECT count(*) AS n FROM escalations WHERE member = %s AND state = 'pending'",
             (member,),
-        )
+        ).fetchone()
         return int(r["n"]) if r else 0
 
     def put_question(self, question: Question) -> None:
