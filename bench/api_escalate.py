@@ -28,6 +28,7 @@ from typing import Any
 
 from bench.common import Options, Target, figure, parse_options, percentile, scratch, write_result
 from bench.serving import add_members, helper_process, serving
+from bench.store_commit import fresh_database, pg_cluster
 from crewline.bot.escalations import MAX_PENDING
 
 NAME = "api_escalate"
@@ -60,10 +61,12 @@ async def _on_cpu(load: Awaitable[dict[str, Any]]) -> tuple[dict[str, Any], floa
     return result, spent
 
 
-async def one_run(options: Options, per_agent: int, health_per_agent: int) -> dict[str, float]:
+async def one_run(
+    options: Options, per_agent: int, health_per_agent: int, database_url: str | None = None
+) -> dict[str, float]:
     keys_each = -(-per_agent // MAX_PENDING)
     with scratch(options, "api") as directory:
-        async with serving(directory) as crewline:
+        async with serving(directory, database_url=database_url) as crewline:
             created = await add_members(
                 crewline.store, AGENTS * keys_each, prefix="agent", transports=["memory"]
             )
@@ -115,9 +118,14 @@ async def main(options: Options) -> None:
     per_agent = options.size(30, 100)
     health_per_agent = options.size(40, 200)
     runs = [await one_run(options, per_agent, health_per_agent) for _ in range(options.runs)]
+    pg_runs: list[dict[str, float]] = []
+    with pg_cluster(durable=True) as server:  # the same load on PostgresStore, same run
+        for run in range(options.runs):
+            database = fresh_database(server, f"api{run}")
+            pg_runs.append(await one_run(options, per_agent, health_per_agent, database))
 
-    def col(key: str, scale: float = 1.0) -> list[float]:
-        return [r[key] * scale for r in runs]
+    def col(key: str, scale: float = 1.0, *, of: list[dict[str, float]] = runs) -> list[float]:
+        return [r[key] * scale for r in of]
 
     figures = [
         figure(
@@ -129,6 +137,24 @@ async def main(options: Options) -> None:
             baseline=col("healthz_per_s"),
             baseline_label=f"GET /healthz/s, same server, {AGENTS} concurrent clients",
             target=Target(kind="ratio_at_least", value=0.5),
+        ),
+        figure(
+            "postgres_escalations_per_s",
+            f"escalations/s over HTTP on PostgresStore, {AGENTS} concurrent agents",
+            "req/s",
+            col("escalations_per_s", of=pg_runs),
+            higher_is_better=True,
+            baseline=col("healthz_per_s", of=pg_runs),
+            baseline_label=f"GET /healthz/s, same server, {AGENTS} concurrent clients",
+        ),
+        figure(
+            "postgres_escalate_p50_ms",
+            "escalate latency p50 on PostgresStore",
+            "ms",
+            col("escalate_p50", 1000, of=pg_runs),
+            higher_is_better=False,
+            baseline=col("healthz_p50", 1000, of=pg_runs),
+            baseline_label="GET /healthz latency p50, same load",
         ),
         figure(
             "escalate_server_cpu_us",
@@ -175,7 +201,9 @@ async def main(options: Options) -> None:
         figures=figures,
         started=started,
         notes=[
-            "Server and load generator are separate processes on the same 2 cores; latency is"
+            "postgres_* figures: the same load with the server on PostgresStore (a local"
+            " PostgreSQL cluster started for the run, fsync on)."
+            " Server and load generator are separate processes on the same 2 cores; latency is"
             " measured in the client, per request, closed loop (each agent sends its next"
             " request when the previous one answered).",
         ],

@@ -28,11 +28,20 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @asynccontextmanager
 async def serving(
-    data_dir: Path, *, transports: Sequence[Transport] | None = None
+    data_dir: Path,
+    *,
+    transports: Sequence[Transport] | None = None,
+    database_url: str | None = None,
 ) -> AsyncIterator[Crewline]:
     """crewline serving its HTTP API on 127.0.0.1 (a free port), with the memory transport
-    unless told otherwise."""
-    config = Config(data_dir=data_dir, port=0, transports=(), log_level="WARNING")
+    unless told otherwise, on SQLite in ``data_dir`` unless ``database_url`` names a store."""
+    config = Config(
+        data_dir=data_dir,
+        port=0,
+        transports=(),
+        log_level="WARNING",
+        database_url=database_url,
+    )
     chosen = list(transports) if transports is not None else [MemoryTransport("memory")]
     async with Crewline(config, transports=chosen) as running:
         yield running

@@ -1,4 +1,4 @@
-"""Store: escalation transactions per second through the group-commit writer.
+"""Store: escalation transactions per second, on SQLite and on PostgreSQL.
 
 Subject: 100 concurrent callers, each running whole escalation transactions through
 ``SqliteStore.write`` — the real ``record_escalation`` of the core: the backlog count, the
@@ -9,6 +9,10 @@ Baseline (same run, same disk, fresh file): raw ``sqlite3`` from one thread, WAL
 ``synchronous=FULL``, each transaction ``BEGIN IMMEDIATE; INSERT`` one row into a table with
 the schema of crewline's ``rows`` table (same unique index, same text sizes) ``; COMMIT`` —
 sequentially, as fast as it goes. That is what "just commit each write" costs.
+
+PostgreSQL (same run): the same 100 callers through ``PostgresStore.write`` against a local
+cluster started for the run (fsync on, ``synchronous_commit = on``), and as its baseline the
+raw psycopg driver committing one row of the same table per transaction from one connection.
 """
 
 from __future__ import annotations
@@ -17,7 +21,12 @@ import asyncio
 import re
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+import psycopg
+from tests.pg_cluster import cluster
 
 from bench.common import Options, Target, figure, parse_options, scratch, write_result
 from crewline import crew
@@ -30,6 +39,9 @@ from crewline.bot.escalations import (
     validate,
 )
 from crewline.models import SystemClock, new_id
+from crewline.store import Store
+from crewline.store.postgres import PostgresStore
+from crewline.store.postgres import migrations as pg_migrations
 from crewline.store.sqlite import SqliteStore, migrations
 
 NAME = "store_commit"
@@ -37,13 +49,29 @@ CALLERS = 100
 MESSAGE = "Ship the v2 migration tonight? The dry run passed on staging; 3 tables change."
 
 
-async def crewline_rate(path: Path, *, callers: int, per_caller: int) -> tuple[float, float]:
-    """Escalation transactions per second and the mean transactions per group commit."""
+@contextmanager
+def pg_cluster(*, durable: bool = True) -> Iterator[str]:
+    """A throwaway local PostgreSQL cluster for the run (tests/pg_cluster.py)."""
+    with cluster(durable=durable) as url:
+        yield url
+
+
+def fresh_database(server: str, name: str) -> str:
+    """A new empty database on ``server``; its URL."""
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return server.rsplit("/", 1)[0] + "/" + name
+
+
+async def crewline_rate(path: Path | str, *, callers: int, per_caller: int) -> tuple[float, float]:
+    """Escalation transactions per second, and (SQLite) the mean transactions per group
+    commit. ``path``: a SQLite file, or a PostgreSQL URL."""
     clock = SystemClock()
     # The backlog ceiling allows 50 pending per member: a caller moves on to its next member.
     per_member = MAX_PENDING
     members_each = -(-per_caller // per_member)
-    async with SqliteStore(path) as store:
+    opened: Store = PostgresStore(path) if isinstance(path, str) else SqliteStore(path)
+    async with opened as store:
         slugs = [[f"m{c}-{k}" for k in range(members_each)] for c in range(callers)]
         created = await asyncio.gather(
             *[
@@ -73,12 +101,12 @@ async def crewline_rate(path: Path, *, callers: int, per_caller: int) -> tuple[f
                     )
                 )
 
-        batches_before = store.batches_committed
+        batches_before = getattr(store, "batches_committed", 0)
         started = time.perf_counter()
         await asyncio.gather(*[caller(own) for own in slugs])
         elapsed = time.perf_counter() - started
         total = callers * per_caller
-        batches = store.batches_committed - batches_before
+        batches = getattr(store, "batches_committed", total) - batches_before
         recorded = sum((await store.pending_counts()).values())
         assert recorded == total, f"expected {total} records, found {recorded}"
     return total / elapsed, total / max(1, batches)
@@ -114,6 +142,26 @@ def raw_rate(path: Path, *, count: int) -> float:
         conn.close()
 
 
+def raw_pg_rate(url: str, *, count: int) -> float:
+    """Raw psycopg single-row commits per second (one connection, autocommit off)."""
+    sql = pg_migrations()[0].sql
+    match = re.search(r"CREATE TABLE rows .*?;\s*CREATE UNIQUE INDEX rows_in_order .*?;", sql, re.S)
+    assert match is not None, "001_initial.sql defines the rows table"
+    with psycopg.connect(url) as conn:
+        conn.execute(match.group(0).encode())
+        conn.commit()
+        meta = '{"escalation_id":"0123456789abcdef","options":["yes","no"]}'
+        started = time.perf_counter()
+        for seq in range(1, count + 1):
+            conn.execute(
+                "INSERT INTO rows (id, conversation, seq, generation, role, author, text, meta,"
+                " created_at) VALUES (%s, 'radar', %s, 1, 'escalation', 'Radar', %s, %s, %s)",
+                (new_id(), seq, MESSAGE, meta, time.time()),
+            )
+            conn.commit()
+        return count / (time.perf_counter() - started)
+
+
 async def main(options: Options) -> None:
     started = time.perf_counter()
     per_caller = options.size(20, 50)
@@ -138,6 +186,17 @@ async def main(options: Options) -> None:
             batch_sizes.append(batch)
             single.append(one)
             baseline.append((before + after) / 2)
+    pg_subject: list[float] = []
+    pg_baseline: list[float] = []
+    with pg_cluster(durable=True) as server:
+        for run in range(options.runs):
+            before = raw_pg_rate(fresh_database(server, f"raw_before{run}"), count=raw_count)
+            rate, _ = await crewline_rate(
+                fresh_database(server, f"crewline{run}"), callers=CALLERS, per_caller=per_caller
+            )
+            after = raw_pg_rate(fresh_database(server, f"raw_after{run}"), count=raw_count)
+            pg_subject.append(rate)
+            pg_baseline.append((before + after) / 2)
     raw_label = "raw sqlite3 single-row commits/s (WAL, synchronous=FULL, 1 thread)"
     figures = [
         figure(
@@ -160,6 +219,16 @@ async def main(options: Options) -> None:
             baseline_label=raw_label,
         ),
         figure(
+            "postgres_escalation_tx_per_s",
+            f"PostgresStore escalation transactions/s, {CALLERS} concurrent callers",
+            "tx/s",
+            pg_subject,
+            higher_is_better=True,
+            baseline=pg_baseline,
+            baseline_label="raw psycopg single-row commits/s (fsync on, 1 connection)",
+            target=Target(kind="ratio_at_least", value=1.0),
+        ),
+        figure(
             "transactions_per_commit",
             f"transactions per group commit, {CALLERS} callers",
             "tx",
@@ -169,7 +238,7 @@ async def main(options: Options) -> None:
     ]
     write_result(
         options,
-        title="Store: group commit vs raw sqlite3 single-row commits",
+        title="Store: SqliteStore vs raw sqlite3, PostgresStore vs raw psycopg",
         sizes={
             "callers": CALLERS,
             "transactions_per_caller": per_caller,

@@ -64,9 +64,10 @@ class Change:
             self._enqueue(transport, f"bell:{member.slug}", "ring", f"bell:question:{member.slug}")
 
     def roster(self) -> None:
-        """Republish the roster on every running transport."""
+        """Republish the roster on every running transport (a redraw: where it falls in its
+        lane does not matter, so concurrent writers need not queue it in order)."""
         for transport in self._transports:
-            self._enqueue(transport, "roster", "roster", "roster")
+            self._enqueue(transport, "roster", "roster", "roster", ordered=False)
 
     def mark_rewound(self, member: Member, object_keys: Sequence[str]) -> None:
         for transport in self._bound(member):
@@ -86,9 +87,16 @@ class Change:
         object_key: str,
         *,
         body: Mapping[str, Any] | None = None,
+        ordered: bool = True,
     ) -> None:
         self.tx.enqueue(
-            transport=transport, lane=lane, op=op, object_key=object_key, now=self.now, body=body
+            transport=transport,
+            lane=lane,
+            op=op,
+            object_key=object_key,
+            now=self.now,
+            body=body,
+            ordered=ordered,
         )
         self.effects.lanes.setdefault(transport, set()).add(lane)
 

@@ -12,13 +12,14 @@ is rolled back alone.
 
 Ordering guarantees every store keeps, because the core pages and collapses by them:
 
-- **Event cursors** are visible in commit order: once a reader sees cursor *n* of a
-  session, every event with a smaller cursor is already visible, so ``events_after(n)``
-  skips nothing that commits later.
-- **Outbox ids** likewise: a lane is delivered in id order and its head is its oldest
-  committed entry; ``outbox_last_id`` never names an id whose smaller ids could still
-  appear, so a redraw settled ``through_id`` it covers only entries committed before the
-  render read their state.
+- **Event cursors** are visible in commit order within a session: once a reader sees
+  cursor *n* of a session, every event of that session with a smaller cursor is already
+  visible, so ``events_after(n)`` skips nothing that commits later.
+- **Outbox lanes** are ordered: within a lane, ids become visible in commit order, so
+  its head is its oldest entry and none can appear ahead of one already sent (except
+  ``ordered=False`` redraws, whose place does not matter). Redraw collapsing depends on no
+  id order: a redraw settles exactly the entries it read before rendering
+  (``outbox_object_ids``, then ``settle_outbox_entries``); one committed later stays.
 - **The backlog ceiling** (``count_pending`` then ``put_escalation``) is atomic against
   concurrent writers, also on other connections or replicas.
 - **Dedupe** (``mark_seen``, identities, idempotency keys) holds under concurrent writers.
@@ -241,9 +242,14 @@ class Tx(ABC):
         object_key: str,
         now: datetime,
         body: Mapping[str, Any] | None = None,
+        ordered: bool = True,
     ) -> int:
-        """Queue a platform call at the end of ``lane``; returns its id. Ids become visible
-        in the order they are returned (see the module docstring)."""
+        """Queue a platform call at the end of ``lane``; returns its id. Within a lane, ids
+        become visible in the order they were returned (see the module docstring).
+
+        ``ordered=False``: the entry redraws an object's current state, so where it falls
+        among its lane's entries does not matter; the store need not make concurrent
+        writers of the lane wait for each other to keep their order."""
 
     @abstractmethod
     def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:
@@ -271,11 +277,8 @@ class Tx(ABC):
         """The call was made (or is no longer needed): drop the entry."""
 
     @abstractmethod
-    def settle_outbox_object(
-        self, transport: str, lane: str, op: str, object_key: str, *, through_id: int
-    ) -> None:
-        """Drop the entries of ``lane`` up to ``through_id`` that would redraw ``object_key``
-        with ``op`` again: a render made after they were committed showed their state."""
+    def settle_outbox_entries(self, entry_ids: Sequence[int]) -> None:
+        """Drop these entries (those a redraw covered; ids already gone are ignored)."""
 
     @abstractmethod
     def retry_outbox(self, entry_id: int, *, not_before: float, error: str) -> None:
@@ -445,8 +448,15 @@ class Store(ABC):
 
     @abstractmethod
     async def outbox_last_id(self) -> int:
-        """The largest committed outbox id (0 when none was ever queued); no entry with a
-        smaller id can commit after this read."""
+        """The largest committed outbox id (0 when none was ever queued); entries this
+        store queues from now on get larger ids."""
+
+    @abstractmethod
+    async def outbox_object_ids(
+        self, transport: str, lane: str, op: str, object_key: str
+    ) -> list[int]:
+        """The committed entries of ``lane`` that would ``op`` ``object_key`` (a redraw
+        reads them before it renders: those are the ones its render covers)."""
 
     @abstractmethod
     async def outbox_size(self, transport: str | None = None) -> int:

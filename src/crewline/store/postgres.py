@@ -7,9 +7,11 @@ not make atomic takes a lock until commit:
 
 - the backlog ceiling: ``count_pending`` holds the member's advisory lock, so a concurrent
   writer counts only after this one's record is in;
-- event cursors and outbox ids come from a counter row locked until commit, so they become
-  visible in the order they were taken (a reader paging ``cursor > n`` skips nothing, and a
-  redraw's ``outbox_last_id`` covers only committed entries);
+- event cursors and outbox ids come from sequences, taken under the session's (the lane's)
+  advisory lock held until commit, so within a session (a lane) they become visible in the
+  order they were taken: a reader paging ``cursor > n`` skips nothing, a lane's head is its
+  oldest entry. Writers of other sessions and lanes do not wait; roster redraws
+  (``ordered=False``) take no lane lock at all;
 - a conversation's row is locked by every append (sequence numbers in commit order).
 
 Dedupe (``mark_seen``, identities, idempotency keys) rests on unique constraints. A
@@ -335,8 +337,18 @@ class PostgresStore(Store):
         return codec.outbox_from(rows[0]) if rows else None
 
     async def outbox_last_id(self) -> int:
-        rows = await self._read("SELECT value FROM counters WHERE name = 'outbox'")
-        return int(rows[0]["value"])
+        rows = await self._read("SELECT coalesce(max(id), 0) AS n FROM outbox")
+        return int(rows[0]["n"])
+
+    async def outbox_object_ids(
+        self, transport: str, lane: str, op: str, object_key: str
+    ) -> list[int]:
+        rows = await self._read(
+            "SELECT id FROM outbox WHERE transport = %s AND lane = %s AND op = %s"
+            " AND object_key = %s ORDER BY id",
+            (transport, lane, op, object_key),
+        )
+        return [int(r["id"]) for r in rows]
 
     async def outbox_size(self, transport: str | None = None) -> int:
         if transport is None:

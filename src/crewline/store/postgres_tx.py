@@ -17,6 +17,9 @@ from crewline.store.base import IdempotencyRecord, PlatformMessage, Tx, Webhook
 
 __all__ = ["PostgresTx"]
 
+_BACKLOG_LOCKS = 17  # advisory lock key spaces (the seed of hashtextextended)
+_STREAM_LOCKS = 18
+
 
 class PostgresTx(Tx):
     def __init__(self, conn: psycopg.Connection[DictRow]) -> None:
@@ -42,13 +45,18 @@ class PostgresTx(Tx):
     def _count(self, sql: str, params: Sequence[Any] = ()) -> int:
         return self._conn.execute(sql, params).rowcount
 
-    def _next(self, counter: str) -> int:
-        """The next value of a counter whose row stays locked until this transaction ends,
-        so values become visible in the order they were taken."""
-        r = self._one(
-            "UPDATE counters SET value = value + 1 WHERE name = %s RETURNING value", (counter,)
-        )
-        assert r is not None, f"the {counter} counter exists"
+    def _next(self, sequence: str, *, order_within: str | None) -> int:
+        """The next value of ``sequence``. With ``order_within``, first the lock of that
+        stream (a session's events, a lane), held until this transaction ends: the
+        stream's values then become visible in the order they were taken, while other
+        streams' writers go on without waiting."""
+        if order_within is not None:
+            self._conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, %s))",
+                (order_within, _STREAM_LOCKS),
+            )
+        r = self._one("SELECT nextval(%s) AS value", (sequence,))
+        assert r is not None
         return int(r["value"])
 
     # humans, members, sessions -------------------------------------------------------------
@@ -298,7 +306,10 @@ class PostgresTx(Tx):
     def count_pending(self, member: str) -> int:
         # The count decides whether one more record fits under the backlog ceiling: hold the
         # member's lock until commit, so a concurrent writer counts after this one's insert.
-        self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 17))", (member,))
+        self._conn.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(%s, %s))",
+            (member, _BACKLOG_LOCKS),
+        )
         r = self._index(
             "SELECT count(*) AS n FROM escalations WHERE member = %s AND state = 'pending'",
             (member,),
@@ -331,8 +342,11 @@ class PostgresTx(Tx):
         object_key: str,
         now: datetime,
         body: Mapping[str, Any] | None = None,
+        ordered: bool = True,
     ) -> int:
-        entry_id = self._next("outbox")
+        entry_id = self._next(
+            "outbox_ids", order_within=f"{transport}\n{lane}" if ordered else None
+        )
         self._conn.execute(
             "INSERT INTO outbox (id, transport, lane, op, object_key, body, created_at)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s)",
@@ -341,7 +355,7 @@ class PostgresTx(Tx):
         return entry_id
 
     def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:
-        cursor = self._next("events")
+        cursor = self._next("event_cursors", order_within=f"events\n{session}")
         self._conn.execute(
             "INSERT INTO events (cursor, session, kind, body, created_at)"
             " VALUES (%s, %s, %s, %s, %s)",
@@ -378,14 +392,8 @@ class PostgresTx(Tx):
     def settle_outbox(self, entry_id: int) -> None:
         self._conn.execute("DELETE FROM outbox WHERE id = %s", (entry_id,))
 
-    def settle_outbox_object(
-        self, transport: str, lane: str, op: str, object_key: str, *, through_id: int
-    ) -> None:
-        self._conn.execute(
-            "DELETE FROM outbox WHERE transport = %s AND lane = %s AND op = %s"
-            " AND object_key = %s AND id <= %s",
-            (transport, lane, op, object_key, through_id),
-        )
+    def settle_outbox_entries(self, entry_ids: Sequence[int]) -> None:
+        self._conn.execute("DELETE FROM outbox WHERE id = ANY(%s)", (list(entry_ids),))
 
     def retry_outbox(self, entry_id: int, *, not_before: float, error: str) -> None:
         self._conn.execute(

@@ -394,6 +394,16 @@ class SqliteStore(Store):
         rows = await self._lookup("SELECT coalesce(max(id), 0) FROM outbox")
         return int(rows[0][0])
 
+    async def outbox_object_ids(
+        self, transport: str, lane: str, op: str, object_key: str
+    ) -> list[int]:
+        rows = await self._lookup(
+            "SELECT id FROM outbox WHERE transport = ? AND lane = ? AND op = ?"
+            " AND object_key = ? ORDER BY id",
+            (transport, lane, op, object_key),
+        )
+        return [int(r["id"]) for r in rows]
+
     async def outbox_size(self, transport: str | None = None) -> int:
         if transport is None:
             rows = await self._read("SELECT count(*) FROM outbox")

@@ -302,7 +302,9 @@ class SqliteTx(Tx):
         object_key: str,
         now: datetime,
         body: Mapping[str, Any] | None = None,
+        ordered: bool = True,
     ) -> int:
+        # One writer: every entry commits in id order, ordered or not.
         cursor = self._conn.execute(
             "INSERT INTO outbox (transport, lane, op, object_key, body, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
@@ -343,14 +345,8 @@ class SqliteTx(Tx):
     def settle_outbox(self, entry_id: int) -> None:
         self._conn.execute("DELETE FROM outbox WHERE id = ?", (entry_id,))
 
-    def settle_outbox_object(
-        self, transport: str, lane: str, op: str, object_key: str, *, through_id: int
-    ) -> None:
-        self._conn.execute(
-            "DELETE FROM outbox WHERE transport = ? AND lane = ? AND op = ? AND object_key = ?"
-            " AND id <= ?",
-            (transport, lane, op, object_key, through_id),
-        )
+    def settle_outbox_entries(self, entry_ids: Sequence[int]) -> None:
+        self._conn.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in entry_ids])
 
     def retry_outbox(self, entry_id: int, *, not_before: float, error: str) -> None:
         self._conn.execute(

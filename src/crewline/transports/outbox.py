@@ -168,10 +168,14 @@ class OutboxDispatcher:
 
     async def _attempt(self, entry: OutboxEntry) -> None:
         started = self.clock()
-        # A redraw shows the state as of now: it covers every entry for the same object
-        # committed before it reads. A post covers itself alone.
-        covered_through = (
-            await self.store.outbox_last_id() if entry.op in _COLLAPSIBLE else entry.id
+        # A redraw shows the state as of now: it covers the entries for the same object it
+        # sees committed before it renders (whatever their ids). A post covers itself alone.
+        covered = (
+            await self.store.outbox_object_ids(
+                entry.transport, entry.lane, entry.op, entry.object_key
+            )
+            if entry.op in _COLLAPSIBLE
+            else [entry.id]
         )
         try:
             recorded = await self._deliver(entry)
@@ -205,7 +209,7 @@ class OutboxDispatcher:
             self.sent += 1
             called_at = self._called_at.pop(entry.lane, started)
             self._lane_ready_at[entry.lane] = called_at + self._interval(entry.lane)
-            await self._settle(entry, recorded, covered_through=covered_through)
+            await self._settle(entry, recorded, covered=covered)
 
     def _interval(self, lane: str) -> float:
         limits = self.transport.limits
@@ -217,21 +221,12 @@ class OutboxDispatcher:
         return limits.per_thread_interval
 
     async def _settle(
-        self, entry: OutboxEntry, recorded: PlatformMessage | None, *, covered_through: int
+        self, entry: OutboxEntry, recorded: PlatformMessage | None, *, covered: list[int]
     ) -> None:
         def settle(tx: Tx) -> None:
             if recorded is not None:
                 tx.record_platform_message(recorded)
-            if entry.op in _COLLAPSIBLE:
-                tx.settle_outbox_object(
-                    entry.transport,
-                    entry.lane,
-                    entry.op,
-                    entry.object_key,
-                    through_id=covered_through,
-                )
-            else:
-                tx.settle_outbox(entry.id)
+            tx.settle_outbox_entries(covered)
 
         await self._write(settle)
 

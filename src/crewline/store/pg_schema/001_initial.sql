@@ -112,8 +112,8 @@ CREATE TABLE questions (
 );
 CREATE INDEX questions_by_member ON questions(member, state);
 
--- Cursors come from one counter row, locked until the appending transaction commits: a
--- cursor is never visible before every smaller one is (no gap a reader could page past).
+-- Cursors come from a sequence, taken under the session's advisory lock held to commit: a
+-- session's cursor is never visible before its smaller ones (no gap a reader could page past).
 CREATE TABLE events (
     cursor      BIGINT PRIMARY KEY,
     session     TEXT NOT NULL,
@@ -123,8 +123,7 @@ CREATE TABLE events (
 );
 CREATE INDEX events_by_session ON events(session, cursor);
 
--- Outbox ids likewise: lanes are delivered in id order, and a redraw covers the entries
--- through the largest committed id, so ids must become visible in order.
+-- Outbox ids likewise, under the lane's lock: a lane is delivered in id order.
 CREATE TABLE outbox (
     id          BIGINT PRIMARY KEY,
     transport   TEXT NOT NULL,
@@ -139,11 +138,8 @@ CREATE TABLE outbox (
 );
 CREATE INDEX outbox_by_lane ON outbox(transport, lane, id);
 
-CREATE TABLE counters (
-    name   TEXT PRIMARY KEY,
-    value  BIGINT NOT NULL
-);
-INSERT INTO counters (name, value) VALUES ('events', 0), ('outbox', 0);
+CREATE SEQUENCE event_cursors;
+CREATE SEQUENCE outbox_ids;
 
 CREATE TABLE outbox_dead (
     id          BIGINT PRIMARY KEY,
