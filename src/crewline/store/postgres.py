@@ -312,6 +312,14 @@ class PostgresStore(Store):
         )
         return {r["member"]: int(r["n"]) for r in rows}
 
+    async def waiting_questions(self, member: str) -> list[Question]:
+        rows = await self._read(
+            f"SELECT {codec.QUESTION_COLUMNS} FROM questions"
+            " WHERE member = %s AND state = 'waiting' ORDER BY created_at, id",
+            (member,),
+        )
+        return [codec.question_from(r) for r in rows]
+
     async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]:
         rows = await self._read(
             "SELECT cursor, session, kind, body, created_at FROM events"
