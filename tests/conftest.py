@@ -89,11 +89,14 @@ _databases = itertools.count(1)
 
 
 @pytest.fixture
-def postgres_url(postgres_server: str) -> str:
-    """A fresh, empty database on the session's cluster, for one test."""
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A fresh, empty database on the session's cluster for one test, dropped after it (so
+    the cluster stays small and stops quickly)."""
     import psycopg
 
     name = f"t{os.getpid()}_{next(_databases)}"
     with psycopg.connect(postgres_server, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
-    return postgres_server.rsplit("/", 1)[0] + "/" + name
+    yield postgres_server.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
