@@ -294,6 +294,8 @@ class PostgresStore(Store):
         def rebuild() -> None:
             assert self._pool is not None
             with self._pool.connection() as conn, conn.transaction():
+                # One rebuild at a time (two callers may find the index unreadable at once).
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
                 conn.execute("DROP TABLE IF EXISTS escalations")
                 conn.execute(match.group(0).encode())
 
