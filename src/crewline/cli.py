@@ -64,6 +64,11 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         help="a transport its thread lives on (repeatable)",
     )
+    add.add_argument(
+        "--stateless",
+        action="store_true",
+        help="its session re-reads its transcript every turn: a rewind need not wait for it",
+    )
     member_commands.add_parser("list", parents=[common], help="list members")
     remove = member_commands.add_parser("remove", parents=[common], help="remove a member")
     remove.add_argument("slug")
@@ -151,7 +156,12 @@ def _open_store(config: Config):  # type: ignore[no-untyped-def]
 async def _member_add(config: Config, args: argparse.Namespace) -> int:
     async with _open_store(config) as store:
         created = await crew.add_member(
-            store, slug=args.slug, name=args.name, owners=args.owner, transports=args.transport
+            store,
+            slug=args.slug,
+            name=args.name,
+            owners=args.owner,
+            transports=args.transport,
+            stateless=args.stateless,
         )
     transports = ", ".join(args.transport) or "none yet"
     print(f"added member {args.slug} ({args.name}), transports: {transports}")

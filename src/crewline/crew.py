@@ -40,9 +40,13 @@ async def add_member(
     owners: Sequence[str],
     transports: Sequence[str],
     clock: Clock | None = None,
+    stateless: bool = False,
 ) -> NewSession:
     """Add a member owned by the human known by ``owners`` (``platform:user_id``), bound
-    to ``transports``, and create its own session; returns the session's key."""
+    to ``transports``, and create its own session; returns the session's key.
+
+    ``stateless``: the member's session re-reads its transcript every turn, so a rewind
+    counts its context as discarded at once instead of waiting for it to say so."""
     if not is_slug(slug):
         raise InvalidInput(
             f"{slug!r} is not a slug (a-z, 0-9, dashes; at most 63)", code="invalid_member_slug"
@@ -57,7 +61,7 @@ async def add_member(
         raise InvalidInput(str(error), code="invalid_owner") from None
     now = (clock or SystemClock()).now()
     key = new_session_key()
-    session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug)
+    session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug, stateless=stateless)
 
     bound = tuple(dict.fromkeys(transports))
 
@@ -91,7 +95,12 @@ def _republish_roster(tx: Tx, transports: Sequence[str], now: datetime) -> None:
 
 
 async def add_session(
-    store: Store, *, kind: CallerKind, member: str | None, clock: Clock | None = None
+    store: Store,
+    *,
+    kind: CallerKind,
+    member: str | None,
+    clock: Clock | None = None,
+    stateless: bool = False,
 ) -> NewSession:
     """A worker (created by ``member``), channel agent, conductor or plain session."""
     if kind is CallerKind.MEMBER:
@@ -110,7 +119,7 @@ async def add_session(
                 raise NotFound(f"no member named {member!r}", code="unknown_member")
             own = tx.member_sessions(member)
             parent = own[0].id if own else None
-        session = Session(id=new_id(), kind=kind, member=member, parent=parent)
+        session = Session(id=new_id(), kind=kind, member=member, parent=parent, stateless=stateless)
         tx.add_session(session, hash_key(key), now)
         return session
 

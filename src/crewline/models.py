@@ -145,6 +145,7 @@ class Session:
     kind: CallerKind
     member: str | None  # the member it speaks for (own member, or the creating member)
     parent: str | None = None
+    stateless: bool = False  # re-reads its transcript every turn: holds no context to discard
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

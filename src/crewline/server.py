@@ -113,7 +113,12 @@ class Crewline:
                 SqliteStore.in_directory(self.config.data_dir)
             )
             self.hub = await stack.enter_async_context(
-                Hub(self.store, clock=self.clock, transports=[t.name for t in self.transports])
+                Hub(
+                    self.store,
+                    clock=self.clock,
+                    transports=[t.name for t in self.transports],
+                    boundary_wait=self.config.boundary_wait,
+                )
             )
             renderer = CoreRenderer(self.store)
             self.hub.on_outbox(self._wake_outbox)

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from crewline.bot import escalations, questions
 from crewline.bot.actors import MemberActors
+from crewline.bot.boundaries import DEFAULT_WAIT, Boundaries
 from crewline.bot.changes import Change, Effects
 from crewline.bot.escalations import EscalationRequest, Routing
 from crewline.bot.feed import EventFeed
@@ -60,7 +61,12 @@ class EscalationReceipt:
 
 class Hub:
     def __init__(
-        self, store: Store, *, clock: Clock | None = None, transports: Sequence[str] = ()
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        transports: Sequence[str] = (),
+        boundary_wait: float = DEFAULT_WAIT,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -68,6 +74,7 @@ class Hub:
         self.actors = MemberActors()
         self.feed = EventFeed()
         self.human = HumanEvents(self)
+        self.boundaries = Boundaries(self, wait=boundary_wait)
         self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
         self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None
@@ -79,6 +86,7 @@ class Hub:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
+        await self.boundaries.aclose()
         await self.actors.aclose()
 
     # plumbing -------------------------------------------------------------------------------
@@ -276,14 +284,22 @@ class Hub:
         """The session's events after ``after``; waits up to ``wait`` s when there are none."""
         signal = self.feed.register(caller.id)
         found = await self.store.events_after(caller.id, after)
-        if found or wait <= 0:
+        if found:
+            return await self._take_events(caller.id, after)
+        if wait <= 0:
             return found
         try:
             async with asyncio.timeout(wait):
                 await signal.wait()
         except TimeoutError:
             return []
-        return await self.store.events_after(caller.id, after)
+        return await self._take_events(caller.id, after)
+
+    async def _take_events(self, session: str, after: int) -> list[Event]:
+        # Read and remembered as delivered in one transaction: a boundary's commit sees an
+        # event either as undelivered (and may move it) or as read (and never appends it
+        # again), never both.
+        return await self.store.write(lambda tx: tx.take_events(session, after))
 
     async def close_window(self, escalation_id: str) -> None:
         """Close a due veto window (the scheduler's timer fires this; idempotent)."""
