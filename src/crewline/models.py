@@ -253,6 +253,7 @@ class HumanEdit(HumanEvent):
 class HumanCommand(HumanEvent):
     name: str
     args: tuple[str, ...] = ()
+    message_ref: str | None = None  # the message it acts on (a message action, a reply)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
