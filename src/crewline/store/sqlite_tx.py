@@ -121,7 +121,7 @@ class SqliteTx(Tx):
 
     def member_incarnation(self, slug: str) -> str | None:
         r = self._one("SELECT incarnation FROM members WHERE slug = ?", (slug,))
-        return None if r is None else str(r["incarnation"])
+        return None if r is None else str(r["incarnation"] or "")
 
     def add_session(self, session: Session, key_hash: str, now: datetime) -> None:
         self._conn.execute(
