@@ -98,6 +98,20 @@ async def test_nothing_to_rewind_and_an_unchanged_edit_are_refused(crew: Crew) -
     assert await s.sel() == []
 
 
+async def test_an_undelivered_event_about_a_rewound_row_is_withdrawn(crew: Crew) -> None:
+    """Rule 2 for the session: the rewound suffix is not delivered after the boundary."""
+    s = await scene(crew)
+    [session] = await crew.crewline.store.write(lambda tx: tx.member_sessions("radar"))
+    queued = await crew.crewline.store.events_after(session.id, 0)  # read, not delivered
+    about = [e.body.get("row_id") for e in queued if e.kind == "human_message"]
+    assert about == [s.rows["h1"].id, s.rows["h2"].id]
+    _acking(s)
+    response = await s.edit_h2()
+    assert response.status_code == 200, response.text
+    told = [e["body"] for e in await s.read() if e["kind"] == "human_message"]
+    assert [b["row_id"] for b in told] == [s.rows["h1"].id, response.json()["resent_row"]]
+
+
 # --- the delta rules, injected inside each await ----------------------------------------------
 
 
