@@ -69,6 +69,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="its session re-reads its transcript every turn: a rewind need not wait for it",
     )
+    key = member_commands.add_parser(
+        "key", parents=[common], help="issue a member's session key (replaces the previous one)"
+    )
+    key.add_argument("slug")
+    key.add_argument(
+        "--stateless", action="store_true", help="the session re-reads its transcript every turn"
+    )
     member_commands.add_parser("list", parents=[common], help="list members")
     remove = member_commands.add_parser("remove", parents=[common], help="remove a member")
     remove.add_argument("slug")
@@ -170,6 +177,15 @@ async def _member_add(config: Config, args: argparse.Namespace) -> int:
     return 0
 
 
+async def _member_key(config: Config, args: argparse.Namespace) -> int:
+    async with _open_store(config) as store:
+        created = await crew.issue_member_key(store, args.slug, stateless=args.stateless)
+    print(f"a new session key for member {args.slug} (the previous one no longer works);")
+    print("shown once, keep it secret:")
+    print(created.key)
+    return 0
+
+
 async def _member_list(config: Config, args: argparse.Namespace) -> int:
     from crewline.bot.render import roster
 
@@ -233,6 +249,7 @@ async def _doctor(config: Config, args: argparse.Namespace) -> int:
 _COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, int]]] = {
     "serve": _serve,
     "member add": _member_add,
+    "member key": _member_key,
     "member list": _member_list,
     "member remove": _member_remove,
     "session add": _session_add,

@@ -23,7 +23,14 @@ from crewline.models import (
 )
 from crewline.store import Store, Tx
 
-__all__ = ["NewSession", "add_member", "add_session", "issue_owner_token", "remove_member"]
+__all__ = [
+    "NewSession",
+    "add_member",
+    "add_session",
+    "issue_member_key",
+    "issue_owner_token",
+    "remove_member",
+]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -70,6 +77,25 @@ async def add_member(
         tx.add_member(Member(slug=slug, name=name, owner=human, transports=bound), now)
         tx.add_session(session, hash_key(key), now)
         _republish_roster(tx, bound, now)
+
+    await store.write(write)
+    return NewSession(session=session, key=key)
+
+
+async def issue_member_key(
+    store: Store, slug: str, *, clock: Clock | None = None, stateless: bool = False
+) -> NewSession:
+    """A new own session for the member (a forked one has none); the previous one's key
+    stops working. Returns the key, shown once."""
+    now = (clock or SystemClock()).now()
+    key = new_session_key()
+    session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug, stateless=stateless)
+
+    def write(tx: Tx) -> None:
+        if tx.member(slug) is None:
+            raise NotFound(f"no member named {slug!r}", code="unknown_member")
+        tx.revoke_member_sessions(slug, now)
+        tx.add_session(session, hash_key(key), now)
 
     await store.write(write)
     return NewSession(session=session, key=key)

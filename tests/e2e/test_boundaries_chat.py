@@ -151,3 +151,38 @@ async def test_a_command_outside_a_thread_names_the_member(crew: Crew) -> None:
     assert unnamed.code == "not_in_thread"
     named = await memory.command("alice", "rewind", "radar", "2")
     assert named.accepted, named
+
+
+async def test_fork_copies_the_conversation_into_a_new_member(crew: Crew) -> None:
+    """/fork radar-b: a new member whose transcript is radar's up to the owner's last
+    message; radar is unchanged; the fork's agent gets a key from `member key`."""
+    s = await scene(crew)
+    await s.ask("Proceed?")  # a card after h2: not copied (the fork ends at h2)
+    memory = _memory(crew)
+    receipt = await memory.command("alice", "fork", "radar-b", member="radar")
+    assert receipt.accepted, receipt
+    assert receipt.notice is not None and receipt.notice.startswith("Forked from Radar: 4")
+    store = crew.crewline.store
+    copied = [r.text for r in await store.live_rows("radar-b")]
+    assert copied[:4] == ["m1", "h1", "m2", "h2"] and copied[4] == receipt.notice
+    assert (await s.live())[:5] == ["m1", "h1", "m2", "h2", "m3"]
+    forked = await store.member("radar-b")
+    assert forked is not None and forked.transports == ("memory",)
+    created = await crew_admin.issue_member_key(store, "radar-b")
+    posted = await s.post("hello from the fork", key=created.key)
+    row = await store.row(posted)
+    assert row is not None and row.conversation == "radar-b"
+    taken = await memory.command("alice", "fork", "radar-b", member="radar")
+    assert taken.code == "member_exists"
+
+
+async def test_fork_by_someone_else_is_refused(crew: Crew) -> None:
+    """Only the owner forks; nothing is created otherwise."""
+    await scene(crew, stateless=True)
+    memory = _memory(crew)
+    await crew_admin.add_member(
+        crew.crewline.store, slug="other", name="Other", owners=["memory:bob"], transports=[]
+    )
+    refused = await memory.command("bob", "fork", "stolen", member="radar")
+    assert refused.code == "not_owner"
+    assert await crew.crewline.store.member("stolen") is None

@@ -145,6 +145,7 @@ async def test_commands_are_registered_in_the_server_and_reach_the_core(crew: Cr
     assert sorted(commands) == [
         "Rewind to here",
         "concierge",
+        "fork",
         "help",
         "regenerate",
         "reset",

@@ -41,6 +41,7 @@ __all__ = [
     "abort",
     "commit",
     "freeze",
+    "resolve_kept",
 ]
 
 
@@ -123,7 +124,7 @@ def freeze(ch: Change, boundary_id: str, request: BoundaryRequest) -> Frozen:
             f"{member.name} is already being rewound; wait for that to finish",
             code="boundary_in_flight",
         )
-    kept, redeliver = _resolve(ch, member, request)
+    kept, redeliver = resolve_kept(ch, member, request)
     keep_seq = kept.seq if kept is not None else 0
     suffix = ch.tx.rows_after(slug, keep_seq)
     if not suffix:
@@ -171,7 +172,9 @@ def freeze(ch: Change, boundary_id: str, request: BoundaryRequest) -> Frozen:
     )
 
 
-def _resolve(ch: Change, member: Member, request: BoundaryRequest) -> tuple[Row | None, str | None]:
+def resolve_kept(
+    ch: Change, member: Member, request: BoundaryRequest
+) -> tuple[Row | None, str | None]:
     """(the kept row, the row to deliver again) for the request, or a refusal."""
     slug = member.slug
     kind = request.kind

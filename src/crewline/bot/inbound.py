@@ -332,6 +332,8 @@ class HumanEvents:
                 return Receipt(accepted=True, notice=HELP_TEXT)
             case "rewind" | "regenerate" | "reset":
                 return await rewind_commands.boundary_command(self, event)
+            case "fork":
+                return await rewind_commands.fork_command(self, event)
             case "roster":
                 entries = await roster(self.store)
                 lines = [

@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from crewline.bot.boundaries import BoundaryKind, BoundaryRequest
+from crewline.bot.fork import fork
 from crewline.bot.replies import Refusal
 from crewline.errors import CallerError
 from crewline.models import HumanCommand, HumanEdit, HumanEvent, Member, Receipt, RowRole, is_slug
@@ -18,7 +19,7 @@ from crewline.models import HumanCommand, HumanEdit, HumanEvent, Member, Receipt
 if TYPE_CHECKING:
     from crewline.bot.inbound import HumanEvents
 
-__all__ = ["BOUNDARY_COMMANDS", "HELP_LINES", "boundary_command", "edit_resend"]
+__all__ = ["BOUNDARY_COMMANDS", "HELP_LINES", "boundary_command", "edit_resend", "fork_command"]
 
 BOUNDARY_COMMANDS = {
     "rewind": BoundaryKind.REWIND,
@@ -30,6 +31,8 @@ HELP_LINES = (
     " everything after it leaves the conversation\n"
     "/regenerate: the member answers your last message again\n"
     "/reset: the member's conversation starts again from nothing\n"
+    "/fork NEW-SLUG [N]: a new member whose conversation is a copy of this one up to your"
+    " last (or N-th last) message\n"
     "Editing one of your messages resends it: what followed it leaves the conversation."
 )
 MAX_STEPS = 1000
@@ -87,6 +90,44 @@ async def boundary_command(events: HumanEvents, event: HumanCommand) -> Receipt:
         ),
         member,
     )
+
+
+async def fork_command(events: HumanEvents, event: HumanCommand) -> Receipt:
+    """/fork NEW-SLUG [N] in a member's thread (or as a reply / message action on a row)."""
+    usage = "Usage: /fork NEW-SLUG [N], in the thread of the member to fork."
+    member = await events._thread_member(event)
+    if member is None:
+        return Receipt(accepted=False, code="not_in_thread", notice=usage)
+    refused = await _not_owner(events, event, member)
+    if refused is not None:
+        return refused
+    args = list(event.args)
+    if not args or len(args) > 2 or (len(args) == 2 and not _steps(args[1])):
+        return Receipt(accepted=False, code="invalid_args", notice=usage)
+    row = None
+    if event.message_ref is not None:
+        key = await events.store.object_for_message(event.transport, event.message_ref)
+        row = key.removeprefix("row:") if key and key.startswith("row:") else None
+    request = BoundaryRequest(
+        member=member.slug,
+        kind=BoundaryKind.REWIND,
+        actor=f"{event.transport}:{event.user_id}",
+        row=row,
+        steps=int(args[1]) if len(args) == 2 else None,
+        event=(event.transport, event.event_id),
+    )
+    try:
+        forked = await events.hub.on_member(
+            member.slug,
+            lambda: events.hub.change(lambda ch: fork(ch, request, new_slug=args[0])),
+        )
+    except CallerError as error:
+        return Receipt(accepted=False, code=error.code, notice=error.message)
+    return Receipt(accepted=True, notice=forked.notice)
+
+
+def _steps(word: str) -> bool:
+    return word.isdigit() and 1 <= int(word) <= MAX_STEPS
 
 
 async def edit_resend(events: HumanEvents, event: HumanEdit, member: Member) -> Receipt:

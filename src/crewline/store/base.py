@@ -146,6 +146,10 @@ class Tx(ABC):
     def add_session(self, session: Session, key_hash: str, now: datetime) -> None: ...
 
     @abstractmethod
+    def revoke_member_sessions(self, slug: str, now: datetime) -> int:
+        """Revoke the member's own sessions (their keys stop working); returns how many."""
+
+    @abstractmethod
     def member_sessions(self, slug: str) -> list[Session]:
         """The live (unrevoked) sessions of kind ``member`` speaking for ``slug``."""
 

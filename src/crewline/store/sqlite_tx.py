@@ -138,6 +138,13 @@ class SqliteTx(Tx):
             ),
         )
 
+    def revoke_member_sessions(self, slug: str, now: datetime) -> int:
+        return self._conn.execute(
+            "UPDATE sessions SET revoked_at = ? WHERE member = ? AND kind = 'member'"
+            " AND revoked_at IS NULL",
+            (codec.epoch(now), slug),
+        ).rowcount
+
     def member_sessions(self, slug: str) -> list[Session]:
         return [
             codec.session_from(r)

@@ -149,7 +149,7 @@ REWIND_TO_HERE = "Rewind to here"  # the message context-menu command
 def crew_commands(
     events: DiscordEvents,
 ) -> list[app_commands.Group | app_commands.Command[Any, Any, None] | app_commands.ContextMenu]:
-    """/concierge answer|undo|act, /roster, /help, /rewind [n], /regenerate, /reset and the
+    """/concierge answer|undo|act, /roster, /help, /rewind [n], /regenerate, /reset, /fork and the
     "Rewind to here" message command: each becomes a HumanCommand for the core."""
     concierge = app_commands.Group(
         name="concierge", description="The concierge: its answer policy, undo, acting"
@@ -202,8 +202,15 @@ def crew_commands(
     async def reset(interaction: Interaction) -> None:
         await events.on_command(interaction, "reset", ())
 
+    @app_commands.command(name="fork", description="A new member with a copy of this conversation")
+    @app_commands.describe(slug="the new member's slug", n="up to your n-th last message")
+    async def fork(
+        interaction: Interaction, slug: str, n: app_commands.Range[int, 1, 1000] | None = None
+    ) -> None:
+        await events.on_command(interaction, "fork", (slug, str(n)) if n else (slug,))
+
     async def rewind_here(interaction: Interaction, message: discord.Message) -> None:
         await events.on_command(interaction, "rewind", (), message_ref=str(message.id))
 
     here = app_commands.ContextMenu(name=REWIND_TO_HERE, callback=rewind_here)
-    return [concierge, roster, help_, rewind, regenerate, reset, here]
+    return [concierge, roster, help_, rewind, regenerate, reset, fork, here]

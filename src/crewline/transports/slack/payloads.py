@@ -30,9 +30,9 @@ __all__ = [
 
 # The commands crewline knows, typed as slash commands at the DM root or, because Slack
 # refuses slash commands inside threads, as plain words in a member's thread.
-COMMANDS = frozenset({"concierge", "roster", "rewind", "regenerate", "reset", "help"})
+COMMANDS = frozenset({"concierge", "roster", "rewind", "regenerate", "reset", "fork", "help"})
 # Destructive with no argument to tell them from an answer: a command only with the slash.
-_SLASHED_ONLY = frozenset({"regenerate", "reset"})
+_SLASHED_ONLY = frozenset({"regenerate", "reset", "fork"})
 # Bare words that are a command only when they are the whole message, so an answer that
 # merely starts with "help" is still an answer.
 _ALONE = frozenset({"roster", "help"})
