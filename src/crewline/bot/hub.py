@@ -285,7 +285,7 @@ class Hub:
         signal = self.feed.register(caller.id)
         found = await self.store.events_after(caller.id, after)
         if found:
-            return await self._take_events(caller.id, after)
+            return await self.take_events(caller.id, after)
         if wait <= 0:
             return found
         try:
@@ -293,9 +293,10 @@ class Hub:
                 await signal.wait()
         except TimeoutError:
             return []
-        return await self._take_events(caller.id, after)
+        return await self.take_events(caller.id, after)
 
-    async def _take_events(self, session: str, after: int) -> list[Event]:
+    async def take_events(self, session: str, after: int) -> list[Event]:
+        """The session's events after ``after``, remembered as delivered."""
         # Read and remembered as delivered in one transaction: a boundary's commit sees an
         # event either as undelivered (and may move it) or as read (and never appends it
         # again), never both.

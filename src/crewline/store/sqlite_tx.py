@@ -422,10 +422,11 @@ class SqliteTx(Tx):
                 codec.event_from(r)
                 for r in self._all(
                     "SELECT cursor, session, kind, body, created_at FROM events"
-                    " WHERE session = ? AND withdrawn_in IS NULL AND cursor > coalesce("
-                    "(SELECT through FROM session_reads WHERE session = ?), 0)"
+                    " WHERE session = ? AND withdrawn_in IS NULL AND cursor > max("
+                    "coalesce((SELECT through FROM session_reads WHERE session = ?), 0),"
+                    "coalesce((SELECT delivered_through FROM webhooks WHERE session = ?), 0))"
                     " ORDER BY cursor",
-                    (session, session),
+                    (session, session, session),
                 )
             )
         return sorted(found, key=lambda e: e.cursor)
