@@ -7,6 +7,9 @@ really happened mid-boundary before asserting what the commit made of it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 from typing import Any
 
 import pytest
@@ -275,3 +278,55 @@ def kept_row(records: list[dict[str, Any]]) -> str:
 async def _conversation(s: Scene) -> Any:
     # With the scene's token: issuing another one would revoke it.
     return (await s.crew.call(s.token, "GET", "/api/members/radar/conversation")).json()
+
+
+async def test_an_event_sent_on_the_stream_during_the_boundary_is_not_sent_again(
+    crew: Crew,
+) -> None:
+    """Rule 3 over server-sent events: what the stream sent counts as read."""
+    s = await scene(crew)
+    sender = await crew.add_session("plain")
+    seen: list[dict[str, Any]] = []
+    arrived = asyncio.Event()
+
+    async def listen() -> None:
+        async with (
+            crew.client(s.key) as client,
+            client.stream("GET", "/api/session/events/stream", params={"after": 0}) as stream,
+        ):
+            async for line in stream.aiter_lines():
+                if line.startswith("data: "):
+                    seen.append(json.loads(line.removeprefix("data: ")))
+                    arrived.set()
+
+    listener = asyncio.create_task(listen())
+
+    async def streamed_meanwhile(s: Scene) -> None:
+        assert await s.ack(s.seen["boundary_id"]) == 200
+        arrived.clear()
+        sent = await crew.call(
+            sender,
+            "POST",
+            "/api/session-control/send",
+            json={"target": "radar", "message": "streamed meanwhile"},
+        )
+        assert sent.status_code == 200
+        async with asyncio.timeout(10):
+            while not any(e["body"].get("text") == "streamed meanwhile" for e in seen):
+                await arrived.wait()
+                arrived.clear()
+
+    s.on({HookPoint.SENT: streamed_meanwhile})
+    try:
+        response = await s.edit_h2()
+        assert response.status_code == 200, response.text
+        async with asyncio.timeout(10):
+            while not any(e["body"].get("text") == "h2 edited" for e in seen):
+                await arrived.wait()
+                arrived.clear()
+    finally:
+        listener.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await listener
+    texts = [e["body"].get("text") for e in seen if e["kind"] in ("message", "human_message")]
+    assert texts.count("streamed meanwhile") == 1
