@@ -17,7 +17,7 @@ from typing import Any
 
 from crewline import __version__, crew
 from crewline.config import Config, load_config
-from crewline.errors import CrewlineError
+from crewline.errors import CrewlineError, InvalidInput
 from crewline.logs import configure_logging
 from crewline.models import CallerKind
 
@@ -62,7 +62,12 @@ def _parser() -> argparse.ArgumentParser:
         "--transport",
         action="append",
         default=[],
-        help="a transport its thread lives on (repeatable)",
+        help="a transport its thread lives on (repeatable); it must be configured here",
+    )
+    add.add_argument(
+        "--force",
+        action="store_true",
+        help="bind to a transport that is not configured yet (its cards wait until it is)",
     )
     member_commands.add_parser("list", parents=[common], help="list members")
     remove = member_commands.add_parser("remove", parents=[common], help="remove a member")
@@ -127,19 +132,36 @@ async def _serve(config: Config, args: argparse.Namespace) -> int:
     config = replace(
         config, host=args.host or config.host, port=config.port if args.port is None else args.port
     )
+    stop = _stop_on_signals()  # before the first line: whoever reads it may signal at once
     async with Crewline(config) as crewline:
         print(f"crewline {__version__} serving on {crewline.url}", flush=True)
-        await _until_signalled()
+        for enabled in crewline.enabled:
+            where = f" at {crewline.url}/" if enabled.name == "local" else ""
+            print(f"transport {enabled.name}{where}: enabled ({enabled.reason})")
+        if not crewline.enabled:
+            print("no transport is enabled: no human sees any card (transports = [])")
+        for slug, missing in crewline.stranded.items():
+            print(
+                f"warning: member {slug} is bound to {', '.join(missing)}, which is not"
+                " configured here; its cards wait in the outbox until it is"
+            )
+        sys.stdout.flush()
+        await stop.wait()
     return 0
 
 
-async def _until_signalled() -> None:
+def _stop_on_signals() -> asyncio.Event:
+    """An event set by SIGINT or SIGTERM (from now on)."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+    return stop
+
+
+async def _until_signalled() -> None:
+    await _stop_on_signals().wait()
 
 
 def _open_store(config: Config):  # type: ignore[no-untyped-def]
@@ -149,12 +171,29 @@ def _open_store(config: Config):  # type: ignore[no-untyped-def]
 
 
 async def _member_add(config: Config, args: argparse.Namespace) -> int:
+    from crewline.transports.registry import enabled_transports
+
+    configured = [e.name for e in enabled_transports(config)]
+    missing = [t for t in dict.fromkeys(args.transport) if t not in configured]
+    crew.check_transports(args.transport)
+    if missing and not args.force:
+        raise InvalidInput(
+            f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not configured here"
+            f" (configured: {', '.join(configured) or 'none'}); configure it first, or pass"
+            " --force to bind ahead of configuring it",
+            code="transport_not_configured",
+        )
     async with _open_store(config) as store:
         created = await crew.add_member(
             store, slug=args.slug, name=args.name, owners=args.owner, transports=args.transport
         )
     transports = ", ".join(args.transport) or "none yet"
     print(f"added member {args.slug} ({args.name}), transports: {transports}")
+    if missing:
+        print(
+            f"warning: {', '.join(missing)} not configured here yet; {args.slug}'s cards"
+            " wait in the outbox until it is"
+        )
     print("its session key (shown once; keep it secret):")
     print(created.key)
     return 0

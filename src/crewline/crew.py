@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from crewline.config import TRANSPORT_NAMES
 from crewline.errors import InvalidInput, NotFound
 from crewline.keys import hash_key, new_owner_token, new_session_key
 from crewline.models import (
@@ -23,7 +24,14 @@ from crewline.models import (
 )
 from crewline.store import Store, Tx
 
-__all__ = ["NewSession", "add_member", "add_session", "issue_owner_token", "remove_member"]
+__all__ = [
+    "NewSession",
+    "add_member",
+    "add_session",
+    "check_transports",
+    "issue_owner_token",
+    "remove_member",
+]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -55,11 +63,10 @@ async def add_member(
         identities = [Identity.parse(o) for o in owners]
     except ValueError as error:
         raise InvalidInput(str(error), code="invalid_owner") from None
+    bound = check_transports(transports)
     now = (clock or SystemClock()).now()
     key = new_session_key()
     session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug)
-
-    bound = tuple(dict.fromkeys(transports))
 
     def write(tx: Tx) -> None:
         human = tx.ensure_human(identities, now)
@@ -69,6 +76,19 @@ async def add_member(
 
     await store.write(write)
     return NewSession(session=session, key=key)
+
+
+def check_transports(transports: Sequence[str]) -> tuple[str, ...]:
+    """The names without repeats; a name crewline does not know is refused, listing those
+    it knows (a typo would otherwise strand the member's cards forever)."""
+    for name in transports:
+        if name not in TRANSPORT_NAMES:
+            raise InvalidInput(
+                f"unknown transport {name!r} (known: {', '.join(TRANSPORT_NAMES)})",
+                code="unknown_transport",
+                known=list(TRANSPORT_NAMES),
+            )
+    return tuple(dict.fromkeys(transports))
 
 
 async def remove_member(store: Store, slug: str, *, clock: Clock | None = None) -> None:

@@ -20,12 +20,13 @@ from starlette.types import ASGIApp
 
 from crewline.api import EventStreams, create_app
 from crewline.bot import CoreRenderer, Hub
+from crewline.bot.hub import DELIVERY_WAIT
 from crewline.config import Config
 from crewline.models import Clock
 from crewline.scheduler import WindowScheduler
 from crewline.store.sqlite import SqliteStore
 from crewline.transports import OutboxDispatcher, Transport
-from crewline.transports.registry import build_transport
+from crewline.transports.registry import EnabledTransport, build_transport, enabled_transports
 from crewline.webhooks import WebhookDispatcher
 
 __all__ = ["Crewline", "HttpServer", "build_transports"]
@@ -34,8 +35,8 @@ log = logging.getLogger(__name__)
 
 
 def build_transports(config: Config) -> list[Transport]:
-    """The transports the configuration names, each configured from its own section."""
-    return [build_transport(name, config) for name in config.transports]
+    """The transports the configuration enables, each configured from its own section."""
+    return [build_transport(e.name, config) for e in enabled_transports(config)]
 
 
 class HttpServer:
@@ -96,9 +97,20 @@ class Crewline:
         clock: Clock | None = None,
         window_horizon: timedelta = timedelta(minutes=10),
         outbox_poll_interval: float = 2.0,
+        delivery_wait: float = DELIVERY_WAIT,
     ) -> None:
         self.config = config
-        self.transports = list(build_transports(config) if transports is None else transports)
+        if transports is None:
+            self.enabled = enabled_transports(config)
+            self.transports = [build_transport(e.name, config) for e in self.enabled]
+        else:
+            self.transports = list(transports)
+            self.enabled = [
+                EnabledTransport(name=t.name, reason="given to crewline by its embedder")
+                for t in self.transports
+            ]
+        self.stranded: dict[str, tuple[str, ...]] = {}  # member -> its transports not running
+        self.delivery_wait = delivery_wait
         self.clock = clock
         self.window_horizon = window_horizon
         self.outbox_poll_interval = outbox_poll_interval
@@ -113,10 +125,17 @@ class Crewline:
                 SqliteStore.in_directory(self.config.data_dir)
             )
             self.hub = await stack.enter_async_context(
-                Hub(self.store, clock=self.clock, transports=[t.name for t in self.transports])
+                Hub(
+                    self.store,
+                    clock=self.clock,
+                    transports=[t.name for t in self.transports],
+                    delivery_wait=self.delivery_wait,
+                )
             )
+            await self._find_stranded_members()
             renderer = CoreRenderer(self.store)
             self.hub.on_outbox(self._wake_outbox)
+            self.hub.on_posted(self._card_posted)
             for transport in self.transports:
                 transport.attach(self.hub)
                 await transport.start(self.hub.receive)
@@ -171,6 +190,24 @@ class Crewline:
         outbox = self.outboxes.get(name)
         if outbox is not None:
             outbox.wake(lanes)
+
+    async def _card_posted(self, transport: str, object_key: str, timeout: float) -> bool:
+        outbox = self.outboxes.get(transport)
+        return outbox is not None and await outbox.wait_posted(object_key, timeout=timeout)
+
+    async def _find_stranded_members(self) -> None:
+        running = {t.name for t in self.transports}
+        for member in await self.store.members():
+            missing = tuple(t for t in member.transports if t not in running)
+            if missing:
+                self.stranded[member.slug] = missing
+                log.warning(
+                    "member %s is bound to %s, which is not configured here: its cards wait"
+                    " in the outbox until it is (configured: %s)",
+                    member.slug,
+                    ", ".join(missing),
+                    ", ".join(sorted(running)) or "none",
+                )
 
     def _mounts(self) -> list[tuple[str, ASGIApp]]:
         mounts: list[tuple[str, ASGIApp]] = []

@@ -39,7 +39,7 @@ async def test_member_escalation_lands_as_a_card_in_its_own_thread(crew: Crew) -
     key = await crew.add_member()
     result = await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
     assert result["state"] == "pending"
-    assert result["delivered_to"] == {"member": "radar", "transports": [crew.harness.name]}
+    assert result["routed_to"] == {"member": "radar", "transports": [crew.harness.name]}
     card = await _card(crew)
     assert card.buttons == ("yes", "no")
     assert "Ship v2 tonight?" in card.text
@@ -53,7 +53,7 @@ async def test_worker_escalation_lands_in_the_creating_members_thread(crew: Crew
     await crew.add_member()
     worker = await crew.add_session("worker", member="radar")
     result = await crew.escalate(worker, message="Which branch?", options=["main", "dev"])
-    assert result["delivered_to"]["member"] == "radar"
+    assert result["routed_to"]["member"] == "radar"
     await _card(crew)
     records = (await crew.conversation())["escalations"]
     assert records[0]["escalation_id"] == result["escalation_id"]
@@ -64,7 +64,7 @@ async def test_plain_session_escalation_stays_in_its_own_transcript(crew: Crew) 
     await crew.add_member()
     plain = await crew.add_session("plain")
     result = await crew.escalate(plain, message="Anyone there?")
-    assert result["delivered_to"] == {"own_transcript": True}
+    assert result["routed_to"] == {"own_transcript": True}
     assert result["state"] == "unindexed"
     assert (await crew.conversation())["escalations"] == []
     await crew.delivered()
@@ -75,7 +75,7 @@ async def test_a_member_named_user_is_not_a_reserved_word(crew: Crew) -> None:
     """'user' is an ordinary slug: a member called user escalates into its own thread."""
     key = await crew.add_member("user", "User")
     result = await crew.escalate(key, message="Hello?")
-    assert result["delivered_to"]["member"] == "user"
+    assert result["routed_to"]["member"] == "user"
     await _card(crew, "user")
 
 
@@ -114,7 +114,7 @@ async def test_conductor_escalation_is_gated_like_any_other_write(crew: Crew) ->
     """A conductor passes the gate; having no member, it writes to its own transcript."""
     conductor = await crew.add_session("conductor")
     result = await crew.escalate(conductor, message="Plan approved?")
-    assert result["delivered_to"] == {"own_transcript": True}
+    assert result["routed_to"] == {"own_transcript": True}
 
 
 async def test_unknown_key_is_refused_with_401_and_nothing_written(crew: Crew) -> None:

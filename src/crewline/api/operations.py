@@ -297,11 +297,12 @@ def _escalation_receipt(receipt: EscalationReceipt) -> dict[str, Any]:
     routing = receipt.routing
     return {
         "escalation_id": receipt.escalation.id,
-        "delivered_to": (
+        "routed_to": (
             {"member": routing.member, "transports": list(receipt.transports)}
             if routing.member
             else {"own_transcript": True}
         ),
+        "delivery": {t: status.value for t, status in receipt.delivery.items()},
         "state": receipt.escalation.state.value if routing.member else "unindexed",
         "deadline": _iso(receipt.escalation),
         "note": receipt.note,
