@@ -383,6 +383,64 @@ async def test_text_then_chip_leaves_the_second_pending(crew: Crew) -> None:
     assert records[b["escalation_id"]]["state"] == "pending"
 
 
+async def test_typed_text_equal_to_an_option_of_one_pending_record_answers_it(
+    crew: Crew,
+) -> None:
+    """Rule 2: with two pending, text equal (case and spacing aside) to an option of only
+    one of them answers that one; the person is told which request it answered."""
+    key = await crew.add_member()
+    a = await crew.escalate(key, message="Which region?", options=["us-east", "eu-west"])
+    b = await crew.escalate(key, message="Ship the migration?", options=["deploy", "wait"])
+    await _card(crew, count=2)
+    receipt = await crew.harness.say("radar", "  DEPLOY ")
+    records = {e["escalation_id"]: e for e in (await crew.conversation())["escalations"]}
+    assert records[a["escalation_id"]]["state"] == "pending"
+    assert (records[b["escalation_id"]]["state"], records[b["escalation_id"]]["choice"]) == (
+        "answered",
+        0,
+    )
+    if receipt is not None:  # the platforms that tell the person privately
+        assert (receipt.notice or "").startswith("Answered:")
+        assert "— to “Ship the migration?”" in (receipt.notice or "")
+    assert not any("requests are open" in m.text for m in crew.harness.messages("radar"))
+
+
+async def test_an_option_both_offer_answers_the_other_after_a_press_in_arrival_order(
+    crew: Crew,
+) -> None:
+    """Rules 2 and 6: A and B both offer "yes"; a press for A then a typed "yes" answers A
+    and then B (only B is pending when the text arrives)."""
+    key = await crew.add_member()
+    a = await crew.escalate(key, message="A?", options=["yes", "no"])
+    b = await crew.escalate(key, message="B?", options=["yes", "no"])
+    await _card(crew, count=2)
+    card_a = crew.harness.cards("radar")[0]
+    await asyncio.gather(
+        crew.harness.press("radar", card_a, 1), _later(crew.harness.say("radar", "yes"))
+    )
+    records = {e["escalation_id"]: e for e in (await crew.conversation())["escalations"]}
+    assert records[a["escalation_id"]]["answer"] == "no"
+    assert (records[b["escalation_id"]]["answer"], records[b["escalation_id"]]["answered_via"]) == (
+        "yes",
+        "text",
+    )
+
+
+async def test_an_option_both_offer_typed_first_answers_nothing(crew: Crew) -> None:
+    """Rules 2 and 6: typed "yes" while A and B both offer it answers neither; the press
+    for A that follows answers A alone."""
+    key = await crew.add_member()
+    a = await crew.escalate(key, message="A?", options=["yes", "no"])
+    b = await crew.escalate(key, message="B?", options=["yes", "no"])
+    await _card(crew, count=2)
+    card_a = crew.harness.cards("radar")[0]
+    await crew.harness.say("radar", "yes")
+    await crew.harness.press("radar", card_a, 1)
+    records = {e["escalation_id"]: e for e in (await crew.conversation())["escalations"]}
+    assert records[a["escalation_id"]]["answer"] == "no"
+    assert records[b["escalation_id"]]["state"] == "pending"
+
+
 async def _later(awaitable: Any) -> Any:
     await asyncio.sleep(0)  # yield once so the press is queued first: order, not timing
     return await awaitable

@@ -263,7 +263,16 @@ class Operations:
         )
         if not receipt.accepted:
             raise Forbidden(receipt.notice or "refused", code=receipt.code or "refused")
-        return {"accepted": True, "notice": receipt.notice}
+        return {
+            "accepted": True,
+            "outcome": receipt.outcome.value if receipt.outcome else None,
+            "escalation_id": receipt.escalation_id,
+            "open": [
+                {"escalation_id": e.id, "message": e.message, "options": list(e.options)}
+                for e in receipt.open
+            ],
+            "notice": receipt.notice,
+        }
 
     async def answer_question(
         self, caller: Caller, question_id: str, answer: str
