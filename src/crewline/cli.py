@@ -103,6 +103,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also re-derive every member's index from its transcript",
     )
+    doctor.add_argument("--json", action="store_true", help="one JSON object instead of lines")
     return parser
 
 
@@ -256,7 +257,7 @@ async def _demo(config: Config, args: argparse.Namespace) -> int:
 async def _doctor(config: Config, args: argparse.Namespace) -> int:
     from crewline.doctor import run_doctor
 
-    return await run_doctor(config, reconcile=args.reconcile)
+    return await run_doctor(config, reconcile=args.reconcile, as_json=args.json)
 
 
 _COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, int]]] = {

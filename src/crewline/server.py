@@ -29,14 +29,9 @@ from crewline.transports import OutboxDispatcher, Transport
 from crewline.transports.registry import EnabledTransport, build_transport, enabled_transports
 from crewline.webhooks import WebhookDispatcher
 
-__all__ = ["Crewline", "HttpServer", "build_transports"]
+__all__ = ["Crewline", "HttpServer"]
 
 log = logging.getLogger(__name__)
-
-
-def build_transports(config: Config) -> list[Transport]:
-    """The transports the configuration enables, each configured from its own section."""
-    return [build_transport(e.name, config) for e in enabled_transports(config)]
 
 
 class HttpServer:

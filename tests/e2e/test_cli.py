@@ -98,8 +98,8 @@ def test_doctor_checks_and_reconciles(tmp_path: Path) -> None:
     )
     report = run("doctor", "--reconcile", data_dir=tmp_path)
     latest = migrations()[-1].version
-    assert f"ok  database schema at version {latest} (latest {latest})" in report.stdout
-    assert "ok  escalation index readable" in report.stdout
+    assert f"ok   database schema at version {latest} (latest {latest})" in report.stdout
+    assert "ok   escalation index readable" in report.stdout
     assert "reconciled radar" in report.stdout
 
 

@@ -3,6 +3,7 @@
 
 from crewline.store.base import (
     IdempotencyRecord,
+    OutboxBacklog,
     OutboxEntry,
     PlatformMessage,
     SelRecord,
@@ -13,6 +14,7 @@ from crewline.store.base import (
 
 __all__ = [
     "IdempotencyRecord",
+    "OutboxBacklog",
     "OutboxEntry",
     "PlatformMessage",
     "SelRecord",
