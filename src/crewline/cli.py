@@ -1,7 +1,9 @@
 """The ``crewline`` command: serve, administer the crew, and check the installation.
 
 Commands that print a key print it alone on the last line of their output, so a script
-can take it with ``tail -n 1``.
+can take it with ``tail -n 1``. Exit status: 0 done; 1 ``doctor`` found a problem; 2 bad
+input or configuration; 3 the server cannot listen (the port is taken); 130 interrupted.
+Administration commands log only warnings unless ``-v``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 from crewline import __version__, crew
 from crewline.config import Config, load_config
-from crewline.errors import CrewlineError, InvalidInput
+from crewline.errors import CannotListen, CrewlineError, InvalidInput
 from crewline.logs import configure_logging
 from crewline.models import CallerKind
 
@@ -39,6 +41,12 @@ def _parser() -> argparse.ArgumentParser:
         help="a crewline.toml (default: the one in the data directory)",
     )
 
+    # Administration commands are quiet: what they did is their output, not their log.
+    admin = argparse.ArgumentParser(add_help=False, parents=[common])
+    admin.add_argument(
+        "-v", "--verbose", action="store_true", help="log at INFO (default: warnings only)"
+    )
+
     parser = argparse.ArgumentParser(prog="crewline", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"crewline {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -49,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
 
     member = commands.add_parser("member", help="add, list or remove members")
     member_commands = member.add_subparsers(dest="member_command", required=True)
-    add = member_commands.add_parser("add", parents=[common], help="add a member; prints its key")
+    add = member_commands.add_parser("add", parents=[admin], help="add a member; prints its key")
     add.add_argument("slug")
     add.add_argument("--name", required=True)
     add.add_argument(
@@ -69,14 +77,14 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="bind to a transport that is not configured yet (its cards wait until it is)",
     )
-    member_commands.add_parser("list", parents=[common], help="list members")
-    remove = member_commands.add_parser("remove", parents=[common], help="remove a member")
+    member_commands.add_parser("list", parents=[admin], help="list members")
+    remove = member_commands.add_parser("remove", parents=[admin], help="remove a member")
     remove.add_argument("slug")
 
     session = commands.add_parser("session", help="add sessions")
     session_commands = session.add_subparsers(dest="session_command", required=True)
     session_add = session_commands.add_parser(
-        "add", parents=[common], help="add a session; prints its key"
+        "add", parents=[admin], help="add a session; prints its key"
     )
     session_add.add_argument("--member", default=None)
     session_add.add_argument(
@@ -84,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     token = commands.add_parser(
-        "token", parents=[common], help="issue the owner's token (replaces the previous one)"
+        "token", parents=[admin], help="issue the owner's token (replaces the previous one)"
     )
     token.add_argument("--owner", default=None, help="PLATFORM:USER_ID when several humans")
 
@@ -97,7 +105,7 @@ def _parser() -> argparse.ArgumentParser:
         "--no-browser", action="store_true", help="print the URL without opening a browser"
     )
 
-    doctor = commands.add_parser("doctor", parents=[common], help="check the installation")
+    doctor = commands.add_parser("doctor", parents=[admin], help="check the installation")
     doctor.add_argument(
         "--reconcile",
         action="store_true",
@@ -111,8 +119,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         config = load_config(args.data_dir, path=args.config)
-        configure_logging(config.log_level, json_lines=config.log_format == "json")
+        level = config.log_level
+        if "verbose" in args:
+            level = "INFO" if args.verbose else "WARNING"
+        configure_logging(level, json_lines=config.log_format == "json")
         return asyncio.run(_COMMANDS[_command_name(args)](config, args))
+    except CannotListen as error:
+        print(f"crewline: {error.message} ({error.code})", file=sys.stderr)
+        return 3
     except CrewlineError as error:
         print(f"crewline: {error.message} ({error.code})", file=sys.stderr)
         return 2

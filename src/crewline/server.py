@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import socket
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ from crewline.api import EventStreams, create_app
 from crewline.bot import CoreRenderer, Hub
 from crewline.bot.hub import DELIVERY_WAIT
 from crewline.config import Config
+from crewline.errors import CannotListen
 from crewline.models import Clock
 from crewline.scheduler import WindowScheduler
 from crewline.store.sqlite import SqliteStore
@@ -51,7 +53,21 @@ class HttpServer:
         # the client's delayed ACK (uvicorn writes head and body separately).
         sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.host, self.port))
+        try:
+            sock.bind((self.host, self.port))
+        except OSError as error:
+            sock.close()
+            taken = error.errno == errno.EADDRINUSE
+            raise CannotListen(
+                f"cannot listen on {self.host}:{self.port}: "
+                + (
+                    "the port is taken by another process (stop it, or choose another with"
+                    " --port or CREWLINE_PORT)"
+                    if taken
+                    else (error.strerror or str(error))
+                ),
+                code="port_in_use" if taken else "cannot_listen",
+            ) from None
         self.port = sock.getsockname()[1]
         config = uvicorn.Config(
             self.app,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Mapping
@@ -251,3 +252,31 @@ async def test_the_reply_says_queued_while_the_platform_has_not_accepted_it(
         assert transport.cards("radar") == []
     assert body["delivery"] == {"memory": "queued", "slack": "not_configured"}
     assert "queued for memory (not shown yet" in str(body["note"])
+
+
+# --- the edge of the command line -----------------------------------------------------------------
+
+
+def test_a_busy_port_is_one_line_and_exit_status_3(tmp_path: Path) -> None:
+    """serve on a port another process listens on says so in one line, no traceback."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("serve", "--port", str(port), data_dir=tmp_path)
+    assert result.returncode == 3
+    assert result.stderr.splitlines()[-1] == (
+        f"crewline: cannot listen on 127.0.0.1:{port}: the port is taken by another process"
+        " (stop it, or choose another with --port or CREWLINE_PORT) (port_in_use)"
+    )
+    assert "Traceback" not in result.stderr
+
+
+def test_admin_commands_are_quiet_unless_asked(tmp_path: Path) -> None:
+    """member add on a new data directory logs nothing (its output is the answer); -v
+    shows the INFO log (here: the migrations it applied)."""
+    quiet = add_radar(tmp_path / "a", "--transport", "local")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    loud = add_radar(tmp_path / "b", "--transport", "local", "-v")
+    assert loud.returncode == 0
+    assert "INFO crewline.store.sqlite: applying migration 001" in loud.stderr
