@@ -26,6 +26,7 @@ from crewline.config import Config
 from crewline.errors import TransientTransportError
 from crewline.server import Crewline
 from crewline.transports import MemoryTransport
+from crewline.transports.outbox import MAX_POST_WAITERS
 from tests.fakes.slack import FakeSlack
 
 CREWLINE = [sys.executable, "-m", "crewline"]
@@ -280,3 +281,23 @@ def test_admin_commands_are_quiet_unless_asked(tmp_path: Path) -> None:
     loud = add_radar(tmp_path / "b", "--transport", "local", "-v")
     assert loud.returncode == 0
     assert "INFO crewline.store.sqlite: applying migration 001" in loud.stderr
+
+
+async def test_a_busy_outbox_answers_queued_at_once_instead_of_waiting(tmp_path: Path) -> None:
+    """While MAX_POST_WAITERS replies already wait on a transport's posts, the next one is
+    told `queued` without waiting: a busy outbox never slows every agent down."""
+    transport = MemoryTransport("memory")
+    transport.fail_next(TransientTransportError("platform down"), times=1000)
+    async with running(tmp_path, transport, delivery_wait=WAIT) as (crewline, _):
+        outbox = crewline.outboxes["memory"]
+        waiting = [
+            asyncio.create_task(outbox.wait_posted(f"row:{n}", timeout=WAIT))
+            for n in range(MAX_POST_WAITERS)
+        ]
+        await asyncio.sleep(0)  # let each register: order, not timing
+        assert not any(task.done() for task in waiting)
+        async with asyncio.timeout(WAIT / 2):  # far less than the waiters' own wait
+            assert await outbox.wait_posted("row:late", timeout=WAIT) is False
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)

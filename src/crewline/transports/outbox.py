@@ -37,6 +37,9 @@ T = TypeVar("T")
 
 MAX_BACKOFF = 300.0
 RECENT_POSTS = 1024  # posts remembered for wait_posted callers that arrive just after
+# At most this many callers wait for posts at once: beyond it the outbox is busy, the posts
+# will not land within a short wait anyway, and waiting would only slow every agent down.
+MAX_POST_WAITERS = 8
 # Ops that show an object's current state: later entries for one object are redundant
 # once one call has rendered it.
 _COLLAPSIBLE = frozenset({"update", "ring", "roster"})
@@ -84,6 +87,7 @@ class OutboxDispatcher:
         self._inherited_through = 0
         self._recent_posts: OrderedDict[str, None] = OrderedDict()
         self._post_waiters: dict[str, list[asyncio.Future[None]]] = {}
+        self._waiting = 0
 
     async def __aenter__(self) -> OutboxDispatcher:
         # Entries up to here were queued by an earlier process, which may have made their
@@ -129,12 +133,16 @@ class OutboxDispatcher:
 
     async def wait_posted(self, object_key: str, *, timeout: float) -> bool:
         """Whether the platform accepted the post of ``object_key`` (made by this
-        dispatcher), waiting at most ``timeout`` seconds for it."""
+        dispatcher), waiting at most ``timeout`` seconds for it; False at once while
+        ``MAX_POST_WAITERS`` callers already wait (a busy outbox)."""
         if object_key in self._recent_posts:
             return True
+        if self._waiting >= MAX_POST_WAITERS:
+            return False
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         waiters = self._post_waiters.setdefault(object_key, [])
         waiters.append(waiter)
+        self._waiting += 1
         try:
             async with asyncio.timeout(timeout):
                 await waiter
@@ -142,6 +150,7 @@ class OutboxDispatcher:
         except TimeoutError:
             return False
         finally:
+            self._waiting -= 1
             waiters.remove(waiter)
             if not waiters:
                 self._post_waiters.pop(object_key, None)
