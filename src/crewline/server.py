@@ -23,7 +23,7 @@ from crewline.api import EventStreams, create_app
 from crewline.bot import CoreRenderer, Hub
 from crewline.bot.hub import DELIVERY_WAIT
 from crewline.config import Config
-from crewline.errors import CannotListen
+from crewline.errors import CannotListen, ConfigError
 from crewline.models import Clock
 from crewline.scheduler import WindowScheduler
 from crewline.store.sqlite import SqliteStore
@@ -34,6 +34,19 @@ from crewline.webhooks import WebhookDispatcher
 __all__ = ["Crewline", "HttpServer"]
 
 log = logging.getLogger(__name__)
+
+
+def _build(enabled: EnabledTransport, config: Config) -> Transport:
+    """The transport, or its configuration error saying why it was enabled at all (a token
+    alone enables a platform, which then needs the rest of its settings)."""
+    try:
+        return build_transport(enabled.name, config)
+    except ConfigError as error:
+        raise ConfigError(
+            f"{enabled.name} is enabled ({enabled.reason}), but: {error.message}",
+            code=error.code,
+            **error.details,
+        ) from None
 
 
 class HttpServer:
@@ -113,7 +126,7 @@ class Crewline:
         self.config = config
         if transports is None:
             self.enabled = enabled_transports(config)
-            self.transports = [build_transport(e.name, config) for e in self.enabled]
+            self.transports = [_build(e, config) for e in self.enabled]
         else:
             self.transports = list(transports)
             self.enabled = [

@@ -147,6 +147,21 @@ async def test_a_platform_token_alone_enables_the_platform_and_start_says_why(
             assert fake.calls_to("auth.test"), "Slack was not asked who the bot is"
 
 
+def test_a_token_without_the_rest_of_its_settings_says_why_it_was_enabled(
+    tmp_path: Path,
+) -> None:
+    """SLACK_BOT_TOKEN alone enables Slack, which then needs its signing secret: serve stops
+    with exit 2, naming the token that enabled it and the setting that is missing."""
+    result = run(
+        "serve", "--port", "0", data_dir=tmp_path, env=clean_env(tmp_path, SLACK_BOT_TOKEN="xoxb-1")
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith(
+        "crewline: slack is enabled (SLACK_BOT_TOKEN is set), but: Slack in HTTP mode needs"
+        " the signing secret"
+    )
+
+
 async def test_a_named_transports_list_still_decides(tmp_path: Path) -> None:
     """CREWLINE_TRANSPORTS=local with a Slack token set runs the inbox alone."""
     env = clean_env(tmp_path, SLACK_BOT_TOKEN="xoxb-unused", CREWLINE_TRANSPORTS="local")
