@@ -63,7 +63,7 @@ async def add_member(
         identities = [Identity.parse(o) for o in owners]
     except ValueError as error:
         raise InvalidInput(str(error), code="invalid_owner") from None
-    bound = check_transports(transports)
+    bound = tuple(dict.fromkeys(transports))
     now = (clock or SystemClock()).now()
     key = new_session_key()
     session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug)
@@ -80,7 +80,8 @@ async def add_member(
 
 def check_transports(transports: Sequence[str]) -> tuple[str, ...]:
     """The names without repeats; a name crewline does not know is refused, listing those
-    it knows (a typo would otherwise strand the member's cards forever)."""
+    it knows (a typo would otherwise strand the member's cards forever). The command line
+    checks; ``add_member`` does not, so an embedder may bind its own named transports."""
     for name in transports:
         if name not in TRANSPORT_NAMES:
             raise InvalidInput(
