@@ -16,11 +16,22 @@ from typing import Any
 
 from crewline.errors import ConfigError
 
-__all__ = ["CONFIG_NAME", "Config", "default_data_dir", "load_config", "transport_values"]
+__all__ = [
+    "CONFIG_NAME",
+    "TRANSPORT_NAMES",
+    "Config",
+    "check_transport_names",
+    "default_data_dir",
+    "load_config",
+    "transport_values",
+]
 
 CONFIG_NAME = "crewline.toml"
 DEFAULT_PORT = 8765
 TRANSPORT_SECTIONS = ("slack", "telegram", "discord", "local")
+# Every transport crewline knows (its factory is in crewline.transports.registry); memory
+# is the in-process one for tests and embedders.
+TRANSPORT_NAMES = ("local", "slack", "telegram", "discord", "memory")
 _TOP_KEYS = {
     "host",
     "port",
@@ -43,7 +54,10 @@ class Config:
     data_dir: Path
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
-    transports: tuple[str, ...] = ("memory",)
+    # None: not named anywhere, so the local inbox and every platform whose credentials are
+    # given run (crewline.transports.registry.enabled_transports); named, the list decides.
+    transports: tuple[str, ...] | None = None
+    transports_source: str | None = None  # where the list was named, for start-up's words
     log_level: str = "INFO"
     log_format: str = "text"
     boundary_wait: float = 30.0  # seconds a rewind waits for the member's session to let go
@@ -94,7 +108,8 @@ def _apply_file(config: Config, file: Path) -> Config:
         names = data["transports"]
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise ConfigError("transports must be a list of names", key="transports")
-        changes["transports"] = tuple(names)
+        changes["transports"] = check_transport_names(names, f"{file.name}: transports")
+        changes["transports_source"] = f"transports in {file.name}"
     sections = {name: data[name] for name in TRANSPORT_SECTIONS if name in data}
     for name, table in sections.items():
         if not isinstance(table, dict):
@@ -109,9 +124,11 @@ def _apply_env(config: Config, env: Mapping[str, str]) -> Config:
     if env.get("CREWLINE_PORT"):
         changes["port"] = _port(env["CREWLINE_PORT"], "CREWLINE_PORT")
     if env.get("CREWLINE_TRANSPORTS"):
-        changes["transports"] = tuple(
-            n.strip() for n in env["CREWLINE_TRANSPORTS"].split(",") if n.strip()
+        changes["transports"] = check_transport_names(
+            [n.strip() for n in env["CREWLINE_TRANSPORTS"].split(",") if n.strip()],
+            "CREWLINE_TRANSPORTS",
         )
+        changes["transports_source"] = "CREWLINE_TRANSPORTS"
     if env.get("CREWLINE_LOG_LEVEL"):
         changes["log_level"] = env["CREWLINE_LOG_LEVEL"].upper()
     if env.get("CREWLINE_BOUNDARY_WAIT"):
@@ -119,6 +136,18 @@ def _apply_env(config: Config, env: Mapping[str, str]) -> Config:
     if env.get("CREWLINE_LOG_FORMAT"):
         changes["log_format"] = _log_format(env["CREWLINE_LOG_FORMAT"], "CREWLINE_LOG_FORMAT")
     return replace(config, **changes)
+
+
+def check_transport_names(names: Iterable[str], where: str) -> tuple[str, ...]:
+    """``names`` without repeats; an unknown one is refused, naming the known ones."""
+    for name in names:
+        if name not in TRANSPORT_NAMES:
+            raise ConfigError(
+                f"{where}: unknown transport {name!r} (known: {', '.join(TRANSPORT_NAMES)})",
+                key="transports",
+                known=list(TRANSPORT_NAMES),
+            )
+    return tuple(dict.fromkeys(names))
 
 
 def _typed(data: Mapping[str, Any], key: str, kind: type) -> Any:

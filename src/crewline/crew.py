@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from crewline.config import TRANSPORT_NAMES
 from crewline.errors import InvalidInput, NotFound
 from crewline.keys import hash_key, new_owner_token, new_session_key
 from crewline.models import (
@@ -27,6 +28,7 @@ __all__ = [
     "NewSession",
     "add_member",
     "add_session",
+    "check_transports",
     "issue_member_key",
     "issue_owner_token",
     "remove_member",
@@ -66,11 +68,10 @@ async def add_member(
         identities = [Identity.parse(o) for o in owners]
     except ValueError as error:
         raise InvalidInput(str(error), code="invalid_owner") from None
+    bound = tuple(dict.fromkeys(transports))
     now = (clock or SystemClock()).now()
     key = new_session_key()
     session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug, stateless=stateless)
-
-    bound = tuple(dict.fromkeys(transports))
 
     def write(tx: Tx) -> None:
         human = tx.ensure_human(identities, now)
@@ -80,6 +81,20 @@ async def add_member(
 
     await store.write(write)
     return NewSession(session=session, key=key)
+
+
+def check_transports(transports: Sequence[str]) -> tuple[str, ...]:
+    """The names without repeats; a name crewline does not know is refused, listing those
+    it knows (a typo would otherwise strand the member's cards forever). The command line
+    checks; ``add_member`` does not, so an embedder may bind its own named transports."""
+    for name in transports:
+        if name not in TRANSPORT_NAMES:
+            raise InvalidInput(
+                f"unknown transport {name!r} (known: {', '.join(TRANSPORT_NAMES)})",
+                code="unknown_transport",
+                known=list(TRANSPORT_NAMES),
+            )
+    return tuple(dict.fromkeys(transports))
 
 
 async def issue_member_key(

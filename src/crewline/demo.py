@@ -32,6 +32,7 @@ import httpx
 
 from crewline import crew
 from crewline.config import Config
+from crewline.errors import CannotListen
 from crewline.models import CallerKind
 from crewline.store.sqlite import SqliteStore
 
@@ -336,7 +337,7 @@ async def run_demo(
         try:
             running = Crewline(config)
             await running.__aenter__()
-        except OSError as error:
+        except CannotListen as error:
             if port is not None:
                 raise
             log.info("port %d is taken (%s); the demo takes a free one", DEMO_PORT, error)

@@ -34,7 +34,7 @@ def test_member_add_prints_the_key_alone_on_the_last_line(tmp_path: Path) -> Non
         "--owner",
         "slack:U1",
         "--transport",
-        "memory",
+        "local",
         data_dir=tmp_path,
     )
     key = added.stdout.splitlines()[-1]
@@ -93,13 +93,13 @@ def test_doctor_checks_and_reconciles(tmp_path: Path) -> None:
         "--owner",
         "slack:U1",
         "--transport",
-        "memory",
+        "local",
         data_dir=tmp_path,
     )
     report = run("doctor", "--reconcile", data_dir=tmp_path)
     latest = migrations()[-1].version
-    assert f"ok  database schema at version {latest} (latest {latest})" in report.stdout
-    assert "ok  escalation index readable" in report.stdout
+    assert f"ok   database schema at version {latest} (latest {latest})" in report.stdout
+    assert "ok   escalation index readable" in report.stdout
     assert "reconciled radar" in report.stdout
 
 

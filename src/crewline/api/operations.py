@@ -7,7 +7,7 @@ responses; authentication and ownership checks live here so every surface shares
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from crewline.bot import EscalationReceipt, EscalationRequest, Hub, idempotency
@@ -91,6 +91,7 @@ class Operations:
             body,
             _escalation_receipt,
             lambda once: self.hub.escalate(session, request, once=once),
+            restate=True,  # delivery is found after the commit that kept the first outcome
         )
 
     async def send(
@@ -115,12 +116,16 @@ class Operations:
         body: dict[str, Any],
         respond: Callable[[T], dict[str, Any]],
         write: Callable[[KeyedWrite | None], Awaitable[T]],
+        *,
+        restate: bool = False,
     ) -> dict[str, Any]:
         """Run ``write``, or with an Idempotency-Key, return the first outcome of that key.
 
         The key is looked up first, so a retry is answered even when the request would no
         longer pass (a deadline now past); the write itself checks again, in its
-        transaction, for a retry racing the first call.
+        transaction, for a retry racing the first call. ``restate``: the response says more
+        than the transaction knew (an escalation's delivery), so the key keeps the response
+        the caller got; a retry in between gets the transaction's own.
         """
         if key is None:
             return respond(await write(None))
@@ -136,9 +141,22 @@ class Operations:
         if earlier is not None:
             return dict(earlier.response)
         try:
-            return respond(await write(once))
+            response = respond(await write(once))
         except idempotency.Replayed as replayed:
             return dict(replayed.record.response)
+        if restate:
+            await self._restate(once, response)
+        return response
+
+    async def _restate(self, once: KeyedWrite, response: dict[str, Any]) -> None:
+        kept = await self.store.idempotency_record(once.session, once.key)
+        if kept is None or kept.response == response:
+            return
+        restated = replace(kept, response=response)
+        forget_before = self.hub.clock.now() - idempotency.KEEP_FOR
+        await self.store.write(
+            lambda tx: tx.remember_idempotency(restated, forget_before=forget_before)
+        )
 
     async def post(
         self, caller: Caller, text: str, *, idempotency_key: str | None = None
@@ -278,7 +296,16 @@ class Operations:
         )
         if not receipt.accepted:
             raise Forbidden(receipt.notice or "refused", code=receipt.code or "refused")
-        return {"accepted": True, "notice": receipt.notice}
+        return {
+            "accepted": True,
+            "outcome": receipt.outcome.value if receipt.outcome else None,
+            "escalation_id": receipt.escalation_id,
+            "open": [
+                {"escalation_id": e.id, "message": e.message, "options": list(e.options)}
+                for e in receipt.open
+            ],
+            "notice": receipt.notice,
+        }
 
     async def answer_question(
         self, caller: Caller, question_id: str, answer: str
@@ -356,11 +383,12 @@ def _escalation_receipt(receipt: EscalationReceipt) -> dict[str, Any]:
     routing = receipt.routing
     return {
         "escalation_id": receipt.escalation.id,
-        "delivered_to": (
+        "routed_to": (
             {"member": routing.member, "transports": list(receipt.transports)}
             if routing.member
             else {"own_transcript": True}
         ),
+        "delivery": {t: status.value for t, status in receipt.delivery.items()},
         "state": receipt.escalation.state.value if routing.member else "unindexed",
         "deadline": _iso(receipt.escalation),
         "note": receipt.note,

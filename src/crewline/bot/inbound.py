@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING
 from crewline.bot import cards, escalations, questions, rewind_commands
 from crewline.bot.changes import Change
 from crewline.bot.render import roster
-from crewline.bot.replies import Ambiguous, Answer, Refusal, match_click, match_text
+from crewline.bot.replies import Ambiguous, Answer, NoMatch, Refusal, match_click, match_text
 from crewline.errors import CallerError
 from crewline.models import (
     AnsweredBy,
+    Escalation,
     HumanClick,
     HumanCommand,
     HumanEdit,
@@ -28,6 +29,7 @@ from crewline.models import (
     HumanMessage,
     Member,
     Receipt,
+    ReplyOutcome,
     Row,
     RowRole,
 )
@@ -42,6 +44,7 @@ __all__ = ["API_TRANSPORT", "HELP_TEXT", "HumanEvents"]
 # made, so its user id is the human's own id and its thread is the member's slug.
 API_TRANSPORT = "api"
 INGRESS = "~ingress"  # the actor that admits human events in arrival order
+GIST = 60  # characters of a request's message a notice quotes
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +174,10 @@ class HumanEvents:
                 _answer(ch, member, event, decision)
 
             receipt = await self._accept(write, notice=f"Answered: {decision.text}")
+            if receipt.accepted:
+                receipt = replace(
+                    receipt, outcome=ReplyOutcome.ANSWERED, escalation_id=decision.escalation.id
+                )
             settled = await self.store.escalation(press.record_id)
             if receipt.accepted and settled is not None:
                 # For platforms that settle the card in the click's own response (Discord);
@@ -247,7 +254,7 @@ class HumanEvents:
             )
 
         async def judge() -> Receipt:
-            def write(ch: Change) -> str | None:
+            def write(ch: Change) -> Receipt:
                 if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
                     raise _Duplicate
                 named = None
@@ -261,7 +268,13 @@ class HumanEvents:
                 )
                 if isinstance(decision, Answer):
                     _answer(ch, member, event, decision)
-                    return f"Answered: {decision.text}"
+                    return Receipt(
+                        accepted=True,
+                        notice=f"Answered: {decision.text} — to “{_gist(decision.escalation)}”",
+                        outcome=ReplyOutcome.ANSWERED,
+                        escalation_id=decision.escalation.id,
+                    )
+                receipt = _unanswered(member, decision, named)
                 row = _human_row(ch, member, event, text=event.text, meta={})
                 if isinstance(decision, Ambiguous):
                     notice = ch.tx.append_row(
@@ -278,10 +291,10 @@ class HumanEvents:
                     "human_message",
                     {"row_id": row.id, "text": event.text, "transport": event.transport},
                 )
-                return None
+                return receipt
 
             try:
-                notice = await self.hub.change(write)
+                return await self.hub.change(write)
             except _Duplicate:
                 return DUPLICATE
             except _NotYours as error:
@@ -294,7 +307,6 @@ class HumanEvents:
                     ),
                     member=member.slug,
                 )
-            return Receipt(accepted=True, notice=notice)
 
         return self._judge(member.slug, judge)
 
@@ -356,6 +368,31 @@ class HumanEvents:
         except _Duplicate:
             return DUPLICATE
         return Receipt(accepted=True, notice=notice)
+
+
+def _gist(record: Escalation) -> str:
+    """The request a notice names: its message's first line, cut to a glance."""
+    line = record.message.strip().splitlines()[0] if record.message.strip() else record.id
+    return line if len(line) <= GIST else line[: GIST - 1].rstrip() + "…"
+
+
+def _unanswered(member: Member, decision: Ambiguous | NoMatch, named: Escalation | None) -> Receipt:
+    """The receipt of a reply that answered no record: why, in a code and in words."""
+    if isinstance(decision, Ambiguous):
+        # The thread itself says which are open and how to pick (cards.ambiguity_notice).
+        return Receipt(accepted=True, outcome=ReplyOutcome.AMBIGUOUS, open=decision.pending)
+    if decision.reason == "already_settled" and named is not None:
+        return Receipt(
+            accepted=True,
+            outcome=ReplyOutcome.ALREADY_SETTLED,
+            escalation_id=named.id,
+            notice=(
+                f"“{_gist(named)}” was already settled ({named.state.value}), so this answered"
+                f" nothing; {member.name} got it as a message."
+            ),
+        )
+    # Nothing open: an ordinary message to the member, which needs no notice.
+    return Receipt(accepted=True, outcome=ReplyOutcome.NO_OPEN_REQUEST)
 
 
 def _done(receipt: Receipt) -> asyncio.Future[Receipt]:

@@ -1,6 +1,17 @@
 """Pure decisions: who may do what. No I/O, no clock (time is passed in)."""
 
 from crewline.policy.gates import Decision, authorize
+from crewline.policy.routine import Fact, Verdict, VerdictKind, fts_query, judge
 from crewline.policy.verbs import VERB_GRANTS, Verb
 
-__all__ = ["VERB_GRANTS", "Decision", "Verb", "authorize"]
+__all__ = [
+    "VERB_GRANTS",
+    "Decision",
+    "Fact",
+    "Verb",
+    "Verdict",
+    "VerdictKind",
+    "authorize",
+    "fts_query",
+    "judge",
+]

@@ -4,6 +4,7 @@
 from crewline.store.base import (
     BoundaryRecord,
     IdempotencyRecord,
+    OutboxBacklog,
     OutboxEntry,
     PlatformMessage,
     SelRecord,
@@ -15,6 +16,7 @@ from crewline.store.base import (
 __all__ = [
     "BoundaryRecord",
     "IdempotencyRecord",
+    "OutboxBacklog",
     "OutboxEntry",
     "PlatformMessage",
     "SelRecord",

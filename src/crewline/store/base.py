@@ -31,6 +31,7 @@ from crewline.models import (
 __all__ = [
     "BoundaryRecord",
     "IdempotencyRecord",
+    "OutboxBacklog",
     "OutboxEntry",
     "PlatformMessage",
     "SelRecord",
@@ -54,6 +55,17 @@ class OutboxEntry:
     body: Mapping[str, Any]
     attempts: int
     not_before: float
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class OutboxBacklog:
+    """One transport's outbox at a glance: what waits, since when, and what was given up."""
+
+    transport: str
+    pending: int
+    oldest: datetime | None  # when the oldest waiting entry was queued
+    oldest_error: str | None  # why its last attempt failed, if one did
+    dead: int  # entries moved to the dead letters (a permanent failure)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -461,6 +473,11 @@ class Store(ABC):
 
     @abstractmethod
     async def outbox_size(self, transport: str | None = None) -> int: ...
+
+    @abstractmethod
+    async def outbox_backlog(self) -> list[OutboxBacklog]:
+        """Per transport with waiting or dead entries, by name: the pending count, the
+        oldest waiting entry (queued when, last error) and the dead-letter count."""
 
     @abstractmethod
     async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None: ...

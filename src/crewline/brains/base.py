@@ -1,0 +1,70 @@
+"""The Brain port: what drafts the *text* of a concierge suggestion or answer.
+
+A brain never decides. The gate (``crewline.policy.judge``) has already placed the question
+when a brain is asked, and the brain receives that ``Verdict`` only to read it: the verdict is
+a frozen value and ``draft`` returns a ``Draft`` (text and why) and nothing else, so no
+brain output can make a careful question routine. For a routine verdict the core may send the
+draft as the answer; for a careful one it is a suggestion on the card, for the human to send,
+edit or dismiss.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from crewline.policy import Fact, Verdict
+
+__all__ = ["MAX_DRAFT_CHARS", "Brain", "BrainAsk", "Draft", "plain_text"]
+
+MAX_DRAFT_CHARS = 500  # a reply sent for the human fits on a card; anything longer is refused
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BrainAsk:
+    """The question as a member asked it, and the fleet facts the core retrieved for it."""
+
+    question: str
+    member: str
+    options: tuple[str, ...] = ()
+    default: str | None = None
+    facts: tuple[Fact, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Draft:
+    """A brain's text for the reply, and why: its rationale (shown with a suggestion)."""
+
+    text: str
+    why: str
+
+
+def plain_text(text: str | None) -> str | None:
+    """``text`` stripped, or None when it cannot be a reply: empty, over ``MAX_DRAFT_CHARS``,
+    or a ``/command`` or ``!shell`` line (a reply is sent as the human's plain text)."""
+    if text is None:
+        return None
+    text = text.strip()
+    if not text or len(text) > MAX_DRAFT_CHARS or text[0] in "/!":
+        return None
+    return text
+
+
+class Brain(ABC):
+    """Drafts reply text for a question the gate has judged.
+
+    ``name`` names the brain in the ledger ("offline", "llm").
+    """
+
+    name: str
+
+    @abstractmethod
+    async def draft(self, ask: BrainAsk, verdict: Verdict) -> Draft | None:
+        """The text of the answer ``verdict`` allows (routine kinds) or of a suggestion for the
+        human (careful kinds), with its rationale (``why``); None when the brain has nothing
+        to offer.
+
+        Contract: never raises into the caller (a failure is logged and gives None); never
+        decides — ``verdict`` is read only, and the core acts on it, not on the draft; a
+        returned ``Draft.text`` satisfies ``plain_text``.
+        """

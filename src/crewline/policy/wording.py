@@ -1,0 +1,171 @@
+"""How the gate reads a question: normalised text, plain tokens, and the member's wording.
+
+Everything here is pure text work for ``policy/routine.py``. Two forms of a question are
+read: the *code* form (lower-cased, accents stripped, punctuation kept) for shell, SQL and
+money spellings, and the *words* form (plain ``[a-z0-9]`` tokens joined by single spaces)
+for word families, stems and phrases — as written, and again with obfuscation undone. A
+member's own wording about the question ("this is routine", "ignore your rules") is found
+here too: assurances are dropped as noise, and instructions addressed to the concierge make
+the question one the gate will not place.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = [
+    "assurances_removed",
+    "code_form",
+    "deobfuscated_form",
+    "has_unreadable_letters",
+    "injection",
+    "question_count",
+    "tokens",
+    "word_set",
+    "words_form",
+]
+
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]"
+)
+_DASHES = re.compile("[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]")
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00b4": "'"})
+_SPACES = re.compile(r"\s+")
+
+# Leetspeak inside a word ("del3te", "pa55word"): undone only where a run mixes letters with
+# these characters, so plain numbers ("port 4321") stay numbers.
+_LEET = str.maketrans(
+    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+)
+_MIXED_RUN = re.compile(r"[a-z0-9@$]*[a-z][a-z0-9@$]*")
+_LEET_NEXT_TO_LETTER = re.compile(r"[a-z][013457@$]|[013457@$][a-z]")
+_INNER_SEPARATOR = re.compile(r"(?<=[a-z0-9])[-_.'*|\\/](?=[a-z0-9])")
+# Letters spelled out one by one ("d e l e t e", "d.e.l.e.t.e", "d-e-l-e-t-e").
+_SPELLED = re.compile(r"\b[a-z](?:[ .\-_*][a-z]\b){3,}")
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text``: the gate's small vocabularies."""
+    return frozenset(text.split())
+
+
+def code_form(text: str) -> str:
+    """NFKC, lower case, accents and invisible characters dropped, dashes and quotes ASCII."""
+    if text.isascii():  # already NFKC, with no invisible characters, dashes or accents
+        return _SPACES.sub(" ", text.lower()).strip()
+    text = unicodedata.normalize("NFKC", text)
+    text = _INVISIBLE.sub("", text)
+    text = _DASHES.sub("-", text).translate(_QUOTES)
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return _SPACES.sub(" ", text.lower()).strip()
+
+
+def _unleet(match: re.Match[str]) -> str:
+    run = match.group(0)
+    if run.isalpha() or not any(c.isalpha() for c in run) or (run[0].isdigit() and run.isalnum()):
+        return run
+    return run.translate(_LEET)
+
+
+def words_form(code: str) -> str:
+    """The plain tokens of a code-form text, one space apart."""
+    return " ".join(_TOKEN.findall(code))
+
+
+def deobfuscated_form(code: str) -> str:
+    """The words form with letters spelled out one by one joined, separators inside a word
+    dropped ("de-lete", "re_move") and leetspeak undone."""
+    joined = _SPELLED.sub(lambda m: re.sub(r"[ .\-_*]", "", m.group(0)), code)
+    joined = _INNER_SEPARATOR.sub("", joined)
+    if _LEET_NEXT_TO_LETTER.search(joined):
+        joined = _MIXED_RUN.sub(_unleet, joined)
+    return words_form(joined)
+
+
+def tokens(code: str) -> list[str]:
+    """The plain ``[a-z0-9]`` tokens of a code-form text, in order."""
+    return _TOKEN.findall(code)
+
+
+def has_unreadable_letters(code: str) -> bool:
+    """Letters outside ASCII after normalisation: homoglyphs or a language the gate cannot read."""
+    return not code.isascii() and any(c.isalpha() and not c.isascii() for c in code)
+
+
+def question_count(code: str) -> int:
+    """How many separate questions the text asks ("yes or no?" and "ok?" tails not counted)."""
+    parts = [p.strip() for p in code.split("?")[:-1]]
+    return sum(1 for p in parts if p and not _TRIVIAL_QUESTION.match(p))
+
+
+_TRIVIAL_QUESTION = re.compile(
+    r"^(?:[,.;:\-]\s*)?(?:yes or no|y/n|\(y/n\)|ok|okay|right|yes/no|correct)$"
+)
+
+
+# A member saying the question is harmless is not evidence that it is: these phrases are
+# removed before the routine kinds are matched, so they can neither help nor hurt.
+_ASSURANCE = re.compile(
+    r"\b(?:"
+    r"(?:this|it|that)(?: is| s| was)(?: totally| completely| perfectly| entirely| absolutely"
+    r"| just| fully| 100| quite| very)*"
+    r" (?:routine|safe|harmless|fine|reversible|low risk|risk free|riskless|innocuous|benign"
+    r"|trivial|standard|ok|okay|approved|pre approved|allowed)"
+    r"|no risk(?: at all)?|zero risk|risk free|nothing can go wrong|nothing will break"
+    r"|no harm(?: done)?|don t worry|dont worry|trust me|no need to (?:ask|check|escalate)"
+    r"|(?:totally|completely|perfectly) (?:safe|harmless|fine)|all safe|safe and routine"
+    r"|routine and safe|safe operation|standard procedure|as usual|nothing risky"
+    r")\b"
+)
+
+
+def assurances_removed(words: str) -> str:
+    """The words form with the member's assurances about its own question taken out."""
+    return _SPACES.sub(" ", _ASSURANCE.sub(" ", words)).strip()
+
+
+# Instructions addressed to the concierge or the gate itself, or claims of the human's
+# authority: never authorisation, and a question carrying them is not one the gate places.
+_INJECTION = re.compile(
+    r"\b(?:"
+    r"(?:ignore|disregard|forget|override|bypass|skip|suspend|circumvent) (?:all |any |the |your "
+    r"|previous |prior |earlier |above |these |those |safety |my )*(?:rules?|instructions?|policy"
+    r"|policies|guidelines?|gate|checks?|restrictions?|guardrails?|prompt|system|constraints?"
+    r"|filters?|safeguards?|limits?)"
+    r"|(?:answer|reply|respond|say|output|return|print|write|type)(?: with| only| just)*"
+    r" (?:approve|approved|yes|allow|allowed|ok|okay|granted|confirmed?|go ahead)"
+    r"|just (?:say|answer|reply) (?:yes|ok|approve)"
+    r"|you (?:are|re) (?:now |hereby )?(?:allowed|authori[sz]ed|permitted|cleared|free|instructed)"
+    r"|you (?:have|ve) (?:my |the owner s |the human s |full )?"
+    r"(?:permission|approval|authori[sz]ation)"
+    r"|(?:the )?(?:owner|human|user|boss|admin|operator|manager|lead)(?: has| s)? (?:already )?"
+    r"(?:approved|authori[sz]ed|allowed|permitted|agreed|signed off|ok d|said (?:yes|ok|it s fine))"
+    r"|(?:pre|auto) ?approved?|auto approve|standing (?:approval|permission)"
+    r"|system prompt|developer mode|jailbreak|new instructions|act as|pretend (?:to be|you)"
+    r"|you must (?:answer|approve|reply|say)|do not escalate|don t escalate|dont escalate"
+    r"|without (?:asking|escalating|checking)(?: the (?:human|owner|user))?"
+    r"|as (?:the|your) (?:owner|admin|operator|system)"
+    r"|(?:dear|hey|hi|note to|attention|to) (?:the )?concierge|concierge (?:please|answer|approve"
+    r"|reply|say|respond|you)|(?:the )?concierge (?:may|can|should|must|is allowed|is authori[sz]ed"
+    r"|has permission)|auto ?answer\w*|answer (?:it|this) (?:yourself|automatically|for me)"
+    r"|(?:don t|do not|dont|no need to) (?:ask|bother|wake|ping) (?:the |my )?"
+    r"(?:human|owner|user|boss)"
+    r")\b"
+)
+_MARKUP_INJECTION = re.compile(
+    r"<\|[a-z_]+\|>|\[/?(?:system|inst|admin)\]|<\s*/?\s*system\s*>|#{2,}\s*(?:system|instruction)"
+    r"|(?:^|[\n.?!]\s*)(?:system|assistant|developer|admin)\s*(?:message|prompt|note)?\s*:"
+)
+
+
+def injection(code: str) -> str | None:
+    """The phrase addressed to the concierge itself, if the code-form text carries one (also
+    spelled with leetspeak or letter by letter)."""
+    found = (
+        _INJECTION.search(words_form(code))
+        or _INJECTION.search(deobfuscated_form(code))
+        or _MARKUP_INJECTION.search(code)
+    )
+    return found.group(0) if found else None
