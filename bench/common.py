@@ -49,6 +49,7 @@ BENCHMARKS = (
     "windows",
     "index_rebuild",
     "outbox_rate_limits",
+    "boundaries",
     "peer_langgraph",
     "webhook_push",
 )

@@ -34,6 +34,10 @@ class Crew:
             transports=[h.transport() for h in self.harnesses],
             clock=self.clock,
             outbox_poll_interval=0.2,
+            # The suites judge cards by what the platforms show, not by the reply's delivery
+            # (tests/e2e/test_first_run.py does): replies come back as soon as committed, so
+            # a timer armed at the commit is not raced by a wait for the platform.
+            delivery_wait=0.0,
         )
         await self.running.__aenter__()
         for harness in self.harnesses:
@@ -57,13 +61,16 @@ class Crew:
     def url(self) -> str:
         return self.crewline.url
 
-    async def add_member(self, slug: str = "radar", name: str = "Radar") -> str:
+    async def add_member(
+        self, slug: str = "radar", name: str = "Radar", *, stateless: bool = False
+    ) -> str:
         created = await crew_admin.add_member(
             self.crewline.store,
             slug=slug,
             name=name,
             owners=[f"{h.name}:{h.owner}" for h in self.harnesses],
             transports=[h.name for h in self.harnesses],
+            stateless=stateless,
         )
         return created.key
 

@@ -1,7 +1,9 @@
 """The ``crewline`` command: serve, administer the crew, and check the installation.
 
 Commands that print a key print it alone on the last line of their output, so a script
-can take it with ``tail -n 1``.
+can take it with ``tail -n 1``. Exit status: 0 done; 1 ``doctor`` found a problem; 2 bad
+input or configuration; 3 the server cannot listen (the port is taken); 130 interrupted.
+Administration commands log only warnings unless ``-v``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 from crewline import __version__, crew
 from crewline.config import Config, load_config
-from crewline.errors import CrewlineError
+from crewline.errors import CannotListen, CrewlineError, InvalidInput
 from crewline.logs import configure_logging
 from crewline.models import CallerKind
 
@@ -47,6 +49,12 @@ def _parser() -> argparse.ArgumentParser:
         help="a crewline.toml (default: the one in the data directory)",
     )
 
+    # Administration commands are quiet: what they did is their output, not their log.
+    admin = argparse.ArgumentParser(add_help=False, parents=[common])
+    admin.add_argument(
+        "-v", "--verbose", action="store_true", help="log at INFO (default: warnings only)"
+    )
+
     parser = argparse.ArgumentParser(prog="crewline", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"crewline {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -57,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
 
     member = commands.add_parser("member", help="add, list or remove members")
     member_commands = member.add_subparsers(dest="member_command", required=True)
-    add = member_commands.add_parser("add", parents=[common], help="add a member; prints its key")
+    add = member_commands.add_parser("add", parents=[admin], help="add a member; prints its key")
     add.add_argument("slug")
     add.add_argument("--name", required=True)
     add.add_argument(
@@ -70,16 +78,33 @@ def _parser() -> argparse.ArgumentParser:
         "--transport",
         action="append",
         default=[],
-        help="a transport its thread lives on (repeatable)",
+        help="a transport its thread lives on (repeatable); it must be configured here",
     )
-    member_commands.add_parser("list", parents=[common], help="list members")
-    remove = member_commands.add_parser("remove", parents=[common], help="remove a member")
+    add.add_argument(
+        "--force",
+        action="store_true",
+        help="bind to a transport that is not configured yet (its cards wait until it is)",
+    )
+    add.add_argument(
+        "--stateless",
+        action="store_true",
+        help="its session re-reads its transcript every turn: a rewind need not wait for it",
+    )
+    key = member_commands.add_parser(
+        "key", parents=[admin], help="issue a member's session key (replaces the previous one)"
+    )
+    key.add_argument("slug")
+    key.add_argument(
+        "--stateless", action="store_true", help="the session re-reads its transcript every turn"
+    )
+    member_commands.add_parser("list", parents=[admin], help="list members")
+    remove = member_commands.add_parser("remove", parents=[admin], help="remove a member")
     remove.add_argument("slug")
 
     session = commands.add_parser("session", help="add sessions")
     session_commands = session.add_subparsers(dest="session_command", required=True)
     session_add = session_commands.add_parser(
-        "add", parents=[common], help="add a session; prints its key"
+        "add", parents=[admin], help="add a session; prints its key"
     )
     session_add.add_argument("--member", default=None)
     session_add.add_argument(
@@ -87,7 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     token = commands.add_parser(
-        "token", parents=[common], help="issue the owner's token (replaces the previous one)"
+        "token", parents=[admin], help="issue the owner's token (replaces the previous one)"
     )
     token.add_argument("--owner", default=None, help="PLATFORM:USER_ID when several humans")
 
@@ -100,12 +125,13 @@ def _parser() -> argparse.ArgumentParser:
         "--no-browser", action="store_true", help="print the URL without opening a browser"
     )
 
-    doctor = commands.add_parser("doctor", parents=[common], help="check the installation")
+    doctor = commands.add_parser("doctor", parents=[admin], help="check the installation")
     doctor.add_argument(
         "--reconcile",
         action="store_true",
         help="also re-derive every member's index from its transcript",
     )
+    doctor.add_argument("--json", action="store_true", help="one JSON object instead of lines")
     return parser
 
 
@@ -115,8 +141,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = load_config(args.data_dir, path=args.config)
         if args.database:
             config = dataclasses.replace(config, database_url=args.database)
-        configure_logging(config.log_level, json_lines=config.log_format == "json")
+        level = config.log_level
+        if "verbose" in args:
+            level = "INFO" if args.verbose else "WARNING"
+        configure_logging(level, json_lines=config.log_format == "json")
         return asyncio.run(_COMMANDS[_command_name(args)](config, args))
+    except CannotListen as error:
+        print(f"crewline: {error.message} ({error.code})", file=sys.stderr)
+        return 3
     except CrewlineError as error:
         print(f"crewline: {error.message} ({error.code})", file=sys.stderr)
         return 2
@@ -137,19 +169,36 @@ async def _serve(config: Config, args: argparse.Namespace) -> int:
     config = replace(
         config, host=args.host or config.host, port=config.port if args.port is None else args.port
     )
+    stop = _stop_on_signals()  # before the first line: whoever reads it may signal at once
     async with Crewline(config) as crewline:
         print(f"crewline {__version__} serving on {crewline.url}", flush=True)
-        await _until_signalled()
+        for enabled in crewline.enabled:
+            where = f" at {crewline.url}/" if enabled.name == "local" else ""
+            print(f"transport {enabled.name}{where}: enabled ({enabled.reason})")
+        if not crewline.enabled:
+            print("no transport is enabled: no human sees any card (transports = [])")
+        for slug, missing in crewline.stranded.items():
+            print(
+                f"warning: member {slug} is bound to {', '.join(missing)}, which is not"
+                " configured here; its cards wait in the outbox until it is"
+            )
+        sys.stdout.flush()
+        await stop.wait()
     return 0
 
 
-async def _until_signalled() -> None:
+def _stop_on_signals() -> asyncio.Event:
+    """An event set by SIGINT or SIGTERM (from now on)."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+    return stop
+
+
+async def _until_signalled() -> None:
+    await _stop_on_signals().wait()
 
 
 def _open_store(config: Config):  # type: ignore[no-untyped-def]
@@ -159,13 +208,44 @@ def _open_store(config: Config):  # type: ignore[no-untyped-def]
 
 
 async def _member_add(config: Config, args: argparse.Namespace) -> int:
+    from crewline.transports.registry import enabled_transports
+
+    configured = [e.name for e in enabled_transports(config)]
+    missing = [t for t in dict.fromkeys(args.transport) if t not in configured]
+    crew.check_transports(args.transport)
+    if missing and not args.force:
+        raise InvalidInput(
+            f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not configured here"
+            f" (configured: {', '.join(configured) or 'none'}); configure it first, or pass"
+            " --force to bind ahead of configuring it",
+            code="transport_not_configured",
+        )
     async with _open_store(config) as store:
         created = await crew.add_member(
-            store, slug=args.slug, name=args.name, owners=args.owner, transports=args.transport
+            store,
+            slug=args.slug,
+            name=args.name,
+            owners=args.owner,
+            transports=args.transport,
+            stateless=args.stateless,
         )
     transports = ", ".join(args.transport) or "none yet"
     print(f"added member {args.slug} ({args.name}), transports: {transports}")
+    if missing:
+        print(
+            f"warning: {', '.join(missing)} not configured here yet; {args.slug}'s cards"
+            " wait in the outbox until it is"
+        )
     print("its session key (shown once; keep it secret):")
+    print(created.key)
+    return 0
+
+
+async def _member_key(config: Config, args: argparse.Namespace) -> int:
+    async with _open_store(config) as store:
+        created = await crew.issue_member_key(store, args.slug, stateless=args.stateless)
+    print(f"a new session key for member {args.slug} (the previous one no longer works);")
+    print("shown once, keep it secret:")
     print(created.key)
     return 0
 
@@ -227,12 +307,13 @@ async def _demo(config: Config, args: argparse.Namespace) -> int:
 async def _doctor(config: Config, args: argparse.Namespace) -> int:
     from crewline.doctor import run_doctor
 
-    return await run_doctor(config, reconcile=args.reconcile)
+    return await run_doctor(config, reconcile=args.reconcile, as_json=args.json)
 
 
 _COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, int]]] = {
     "serve": _serve,
     "member add": _member_add,
+    "member key": _member_key,
     "member list": _member_list,
     "member remove": _member_remove,
     "session add": _session_add,

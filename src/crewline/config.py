@@ -16,12 +16,32 @@ from typing import Any
 
 from crewline.errors import ConfigError
 
-__all__ = ["CONFIG_NAME", "Config", "default_data_dir", "load_config", "transport_values"]
+__all__ = [
+    "CONFIG_NAME",
+    "TRANSPORT_NAMES",
+    "Config",
+    "check_transport_names",
+    "default_data_dir",
+    "load_config",
+    "transport_values",
+]
 
 CONFIG_NAME = "crewline.toml"
 DEFAULT_PORT = 8765
 TRANSPORT_SECTIONS = ("slack", "telegram", "discord", "local")
-_TOP_KEYS = {"host", "port", "transports", "log_level", "log_format", *TRANSPORT_SECTIONS}
+# Every transport crewline knows (its factory is in crewline.transports.registry); memory
+# is the in-process one for tests and embedders.
+TRANSPORT_NAMES = ("local", "slack", "telegram", "discord", "memory")
+_TOP_KEYS = {
+    "host",
+    "port",
+    "transports",
+    "log_level",
+    "log_format",
+    "boundary_wait",
+    *TRANSPORT_SECTIONS,
+}
+MAX_BOUNDARY_WAIT = 600.0
 LOG_FORMATS = ("text", "json")
 
 
@@ -35,9 +55,13 @@ class Config:
     database_url: str | None = None  # None: SQLite in data_dir; or postgresql://…
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
-    transports: tuple[str, ...] = ("memory",)
+    # None: not named anywhere, so the local inbox and every platform whose credentials are
+    # given run (crewline.transports.registry.enabled_transports); named, the list decides.
+    transports: tuple[str, ...] | None = None
+    transports_source: str | None = None  # where the list was named, for start-up's words
     log_level: str = "INFO"
     log_format: str = "text"
+    boundary_wait: float = 30.0  # seconds a rewind waits for the member's session to let go
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def section(self, name: str) -> Mapping[str, Any]:
@@ -79,11 +103,14 @@ def _apply_file(config: Config, file: Path) -> Config:
         changes["log_level"] = _typed(data, "log_level", str).upper()
     if "log_format" in data:
         changes["log_format"] = _log_format(_typed(data, "log_format", str), "log_format")
+    if "boundary_wait" in data:
+        changes["boundary_wait"] = _seconds(data["boundary_wait"], "boundary_wait")
     if "transports" in data:
         names = data["transports"]
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise ConfigError("transports must be a list of names", key="transports")
-        changes["transports"] = tuple(names)
+        changes["transports"] = check_transport_names(names, f"{file.name}: transports")
+        changes["transports_source"] = f"transports in {file.name}"
     sections = {name: data[name] for name in TRANSPORT_SECTIONS if name in data}
     for name, table in sections.items():
         if not isinstance(table, dict):
@@ -100,14 +127,30 @@ def _apply_env(config: Config, env: Mapping[str, str]) -> Config:
     if env.get("CREWLINE_PORT"):
         changes["port"] = _port(env["CREWLINE_PORT"], "CREWLINE_PORT")
     if env.get("CREWLINE_TRANSPORTS"):
-        changes["transports"] = tuple(
-            n.strip() for n in env["CREWLINE_TRANSPORTS"].split(",") if n.strip()
+        changes["transports"] = check_transport_names(
+            [n.strip() for n in env["CREWLINE_TRANSPORTS"].split(",") if n.strip()],
+            "CREWLINE_TRANSPORTS",
         )
+        changes["transports_source"] = "CREWLINE_TRANSPORTS"
     if env.get("CREWLINE_LOG_LEVEL"):
         changes["log_level"] = env["CREWLINE_LOG_LEVEL"].upper()
+    if env.get("CREWLINE_BOUNDARY_WAIT"):
+        changes["boundary_wait"] = _seconds(env["CREWLINE_BOUNDARY_WAIT"], "CREWLINE_BOUNDARY_WAIT")
     if env.get("CREWLINE_LOG_FORMAT"):
         changes["log_format"] = _log_format(env["CREWLINE_LOG_FORMAT"], "CREWLINE_LOG_FORMAT")
     return replace(config, **changes)
+
+
+def check_transport_names(names: Iterable[str], where: str) -> tuple[str, ...]:
+    """``names`` without repeats; an unknown one is refused, naming the known ones."""
+    for name in names:
+        if name not in TRANSPORT_NAMES:
+            raise ConfigError(
+                f"{where}: unknown transport {name!r} (known: {', '.join(TRANSPORT_NAMES)})",
+                key="transports",
+                known=list(TRANSPORT_NAMES),
+            )
+    return tuple(dict.fromkeys(names))
 
 
 def _typed(data: Mapping[str, Any], key: str, kind: type) -> Any:
@@ -121,6 +164,16 @@ def _log_format(value: str, key: str) -> str:
     if value not in LOG_FORMATS:
         raise ConfigError(f"{key} must be one of {', '.join(LOG_FORMATS)}, got {value!r}", key=key)
     return value
+
+
+def _seconds(value: object, key: str) -> float:
+    try:
+        seconds = float(str(value))
+    except ValueError:
+        raise ConfigError(f"{key} must be a number of seconds, got {value!r}", key=key) from None
+    if isinstance(value, bool) or not 0 <= seconds <= MAX_BOUNDARY_WAIT:
+        raise ConfigError(f"{key} must be 0..{MAX_BOUNDARY_WAIT:g} seconds", key=key)
+    return seconds
 
 
 def _port(value: object, key: str) -> int:

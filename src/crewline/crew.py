@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from crewline.config import TRANSPORT_NAMES
 from crewline.errors import InvalidInput, NotFound
 from crewline.keys import hash_key, new_owner_token, new_session_key
 from crewline.models import (
@@ -23,7 +24,15 @@ from crewline.models import (
 )
 from crewline.store import Store, Tx
 
-__all__ = ["NewSession", "add_member", "add_session", "issue_owner_token", "remove_member"]
+__all__ = [
+    "NewSession",
+    "add_member",
+    "add_session",
+    "check_transports",
+    "issue_member_key",
+    "issue_owner_token",
+    "remove_member",
+]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -40,9 +49,13 @@ async def add_member(
     owners: Sequence[str],
     transports: Sequence[str],
     clock: Clock | None = None,
+    stateless: bool = False,
 ) -> NewSession:
     """Add a member owned by the human known by ``owners`` (``platform:user_id``), bound
-    to ``transports``, and create its own session; returns the session's key."""
+    to ``transports``, and create its own session; returns the session's key.
+
+    ``stateless``: the member's session re-reads its transcript every turn, so a rewind
+    counts its context as discarded at once instead of waiting for it to say so."""
     if not is_slug(slug):
         raise InvalidInput(
             f"{slug!r} is not a slug (a-z, 0-9, dashes; at most 63)", code="invalid_member_slug"
@@ -55,17 +68,49 @@ async def add_member(
         identities = [Identity.parse(o) for o in owners]
     except ValueError as error:
         raise InvalidInput(str(error), code="invalid_owner") from None
+    bound = tuple(dict.fromkeys(transports))
     now = (clock or SystemClock()).now()
     key = new_session_key()
-    session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug)
-
-    bound = tuple(dict.fromkeys(transports))
+    session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug, stateless=stateless)
 
     def write(tx: Tx) -> None:
         human = tx.ensure_human(identities, now)
         tx.add_member(Member(slug=slug, name=name, owner=human, transports=bound), now)
         tx.add_session(session, hash_key(key), now)
         _republish_roster(tx, bound, now)
+
+    await store.write(write)
+    return NewSession(session=session, key=key)
+
+
+def check_transports(transports: Sequence[str]) -> tuple[str, ...]:
+    """The names without repeats; a name crewline does not know is refused, listing those
+    it knows (a typo would otherwise strand the member's cards forever). The command line
+    checks; ``add_member`` does not, so an embedder may bind its own named transports."""
+    for name in transports:
+        if name not in TRANSPORT_NAMES:
+            raise InvalidInput(
+                f"unknown transport {name!r} (known: {', '.join(TRANSPORT_NAMES)})",
+                code="unknown_transport",
+                known=list(TRANSPORT_NAMES),
+            )
+    return tuple(dict.fromkeys(transports))
+
+
+async def issue_member_key(
+    store: Store, slug: str, *, clock: Clock | None = None, stateless: bool = False
+) -> NewSession:
+    """A new own session for the member (a forked one has none); the previous one's key
+    stops working. Returns the key, shown once."""
+    now = (clock or SystemClock()).now()
+    key = new_session_key()
+    session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug, stateless=stateless)
+
+    def write(tx: Tx) -> None:
+        if tx.member(slug) is None:
+            raise NotFound(f"no member named {slug!r}", code="unknown_member")
+        tx.revoke_member_sessions(slug, now)
+        tx.add_session(session, hash_key(key), now)
 
     await store.write(write)
     return NewSession(session=session, key=key)
@@ -91,7 +136,12 @@ def _republish_roster(tx: Tx, transports: Sequence[str], now: datetime) -> None:
 
 
 async def add_session(
-    store: Store, *, kind: CallerKind, member: str | None, clock: Clock | None = None
+    store: Store,
+    *,
+    kind: CallerKind,
+    member: str | None,
+    clock: Clock | None = None,
+    stateless: bool = False,
 ) -> NewSession:
     """A worker (created by ``member``), channel agent, conductor or plain session."""
     if kind is CallerKind.MEMBER:
@@ -110,7 +160,7 @@ async def add_session(
                 raise NotFound(f"no member named {member!r}", code="unknown_member")
             own = tx.member_sessions(member)
             parent = own[0].id if own else None
-        session = Session(id=new_id(), kind=kind, member=member, parent=parent)
+        session = Session(id=new_id(), kind=kind, member=member, parent=parent, stateless=stateless)
         tx.add_session(session, hash_key(key), now)
         return session
 

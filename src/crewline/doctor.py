@@ -1,63 +1,230 @@
-"""``crewline doctor``: check the database, the migrations, the configuration and the index,
-and say what is wrong in words."""
+"""``crewline doctor``: check the installation against the real world and say what is wrong
+in words (or, with ``--json``, as one JSON object).
+
+It asks each configured platform whether the credentials work (crewline.probes), reads the
+database (schema, index, members bound to transports that do not run), the outbox (what
+waits, since when; dead letters), the veto windows past due, and the permissions of the
+files that hold secrets. It never creates anything: a missing data directory or database is
+an error, not a new installation.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import stat
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import httpx
+
 from crewline.bot import Hub
-from crewline.config import Config
-from crewline.errors import CrewlineError, Unavailable
-from crewline.server import build_transports
+from crewline.config import CONFIG_NAME, Config
+from crewline.errors import Unavailable
+from crewline.probes import PROBE_TIMEOUT, Finding, probe_transport
+from crewline.store import Store
 from crewline.store.open import open_store, redacted
+from crewline.store.sqlite import DATABASE_NAME
+from crewline.transports.registry import enabled_transports
 
 __all__ = ["run_doctor"]
 
+LABELS = {"ok": "ok  ", "warn": "warn", "fail": "BAD "}
+STUCK_AFTER = timedelta(minutes=5)  # an outbox entry waiting longer is worth a look
+LATE_AFTER = timedelta(minutes=1)  # a veto window this far past due has not been closed
+_PRIVATE_FILES = (DATABASE_NAME, f"{DATABASE_NAME}-wal", CONFIG_NAME, "local-inbox.jsonl")
 
-async def run_doctor(config: Config, *, reconcile: bool = False) -> int:
-    """Print one line per check; returns 0 when all pass, 1 otherwise."""
-    problems = 0
 
-    def report(ok: bool, text: str) -> None:
-        nonlocal problems
-        problems += not ok
-        print(f"{'ok ' if ok else 'BAD'} {text}")
+async def run_doctor(config: Config, *, reconcile: bool = False, as_json: bool = False) -> int:
+    """Print the findings; returns 0 when none failed, 1 otherwise."""
+    findings = await examine(config, reconcile=reconcile)
+    failed = any(f.failed for f in findings)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "ok": not failed,
+                    "checks": [
+                        {"check": f.check, "status": f.status, "detail": f.detail, **f.facts}
+                        for f in findings
+                    ],
+                },
+                indent=2,
+            )
+        )
+    else:
+        for finding in findings:
+            print(f"{LABELS[finding.status]} {finding.detail}")
+    return 1 if failed else 0
 
-    report(True, f"configuration read (data directory {config.data_dir})")
-    try:
-        names = [t.name for t in build_transports(config)]
-        report(True, f"transports configured: {', '.join(names) or 'none'}")
-    except CrewlineError as error:
-        report(False, f"transports: {error.message}")
-        names = []
+
+async def examine(config: Config, *, reconcile: bool = False) -> list[Finding]:
+    found = [_ok("config", f"configuration read (data directory {config.data_dir})")]
+    database = config.data_dir / DATABASE_NAME
+    if not config.data_dir.is_dir():
+        return [
+            *found,
+            _fail(
+                "data_dir",
+                f"the data directory {config.data_dir} does not exist: check --data-dir or"
+                " CREWLINE_DATA_DIR (crewline serve or member add creates it)",
+            ),
+        ]
+    if not config.database_url and not database.is_file():
+        return [
+            *found,
+            _fail(
+                "database",
+                f"no database in {config.data_dir} ({DATABASE_NAME}): check --data-dir or"
+                " CREWLINE_DATA_DIR (crewline serve or member add creates it)",
+            ),
+        ]
+    enabled = enabled_transports(config)
+    found += [_ok(f"enabled:{e.name}", f"transport {e.name} enabled ({e.reason})") for e in enabled]
+    if not enabled:
+        found.append(_fail("enabled", "no transport is enabled: no human sees any card"))
+    async with httpx.AsyncClient(timeout=PROBE_TIMEOUT) as client:
+        probed = await asyncio.gather(*[probe_transport(e.name, config, client) for e in enabled])
+    found += [f for findings in probed for f in findings]
+    found += _permissions(config.data_dir)
+    names = [e.name for e in enabled]
     async with open_store(config.database_url, config.data_dir) as store:
         if config.database_url:
-            report(True, f"database {redacted(config.database_url)} reachable")
-        latest = store.latest_schema_version()
-        version = await store.schema_version()
-        report(version == latest, f"database schema at version {version} (latest {latest})")
-        try:
-            await store.check_index()
-            report(True, "escalation index readable")
-        except Unavailable as error:
-            report(False, f"{error.message} (run `crewline doctor --reconcile` to rebuild it)")
-        members = await store.members()
-        report(True, f"{len(members)} member(s)")
-        for member in members:
-            unknown = [t for t in member.transports if t not in names]
-            if unknown:
-                report(
-                    False,
-                    f"member {member.slug} is bound to {', '.join(unknown)}, which is"
-                    " not configured: its cards wait in the outbox until it is",
-                )
-        pending = await store.outbox_size()
-        report(True, f"{pending} platform call(s) waiting in the outbox")
+            found.append(_ok("database", f"database {redacted(config.database_url)} reachable"))
+        found += await _database(store, names)
+        found += await _outbox(store)
+        found += await _windows(store)
         if reconcile:
             async with Hub(store, transports=names) as hub:  # entering reconciles every member
                 reports = await hub.reconcile_all()
-            for r in reports:
-                print(
-                    f"    reconciled {r.member}: rebuilt {len(r.rebuilt)}, applied "
-                    f"{len(r.applied)}, reopened {len(r.reopened)}, retracted {len(r.retracted)}"
+            found += [
+                _ok(
+                    f"reconcile:{r.member}",
+                    f"reconciled {r.member}: rebuilt {len(r.rebuilt)}, applied"
+                    f" {len(r.applied)}, reopened {len(r.reopened)}, retracted"
+                    f" {len(r.retracted)}",
                 )
-            report(True, "index re-derived from the transcripts")
-    return 0 if problems == 0 else 1
+                for r in reports
+            ]
+            found.append(_ok("reconcile", "index re-derived from the transcripts"))
+    return found
+
+
+async def _database(store: Store, names: list[str]) -> list[Finding]:
+    latest = store.latest_schema_version()
+    version = await store.schema_version()
+    found = [
+        Finding(
+            check="schema",
+            status="ok" if version == latest else "fail",
+            detail=f"database schema at version {version} (latest {latest})",
+            facts={"version": version, "latest": latest},
+        )
+    ]
+    try:
+        await store.check_index()
+        found.append(_ok("index", "escalation index readable"))
+    except Unavailable as error:
+        found.append(
+            _fail("index", f"{error.message} (run `crewline doctor --reconcile` to rebuild it)")
+        )
+    members = await store.members()
+    found.append(_ok("members", f"{len(members)} member(s)"))
+    for member in members:
+        unknown = [t for t in member.transports if t not in names]
+        if unknown:
+            found.append(
+                _fail(
+                    f"member:{member.slug}",
+                    f"member {member.slug} is bound to {', '.join(unknown)}, which is"
+                    " not configured: its cards wait in the outbox until it is",
+                )
+            )
+    return found
+
+
+async def _outbox(store: Store) -> list[Finding]:
+    backlog = await store.outbox_backlog()
+    now = datetime.now(UTC)
+    waiting = sum(b.pending for b in backlog)
+    found = [_ok("outbox", f"{waiting} platform call(s) waiting in the outbox")]
+    for b in backlog:
+        if b.oldest is not None:
+            age = now - b.oldest
+            why = f"; last error: {b.oldest_error}" if b.oldest_error else ""
+            found.append(
+                Finding(
+                    check=f"outbox:{b.transport}",
+                    status="warn" if age > STUCK_AFTER else "ok",
+                    detail=f"{b.transport} outbox: {b.pending} waiting, the oldest for"
+                    f" {_ago(age)}{why}",
+                    facts={"pending": b.pending, "oldest_seconds": round(age.total_seconds())},
+                )
+            )
+        if b.dead:
+            found.append(
+                Finding(
+                    check=f"dead_letters:{b.transport}",
+                    status="warn",
+                    detail=f"{b.transport}: {b.dead} platform call(s) given up as dead letters"
+                    " (a permanent failure: those messages never reached anyone)",
+                    facts={"dead": b.dead},
+                )
+            )
+    return found
+
+
+async def _windows(store: Store) -> list[Finding]:
+    now = datetime.now(UTC)
+    late = await store.due_windows(now - LATE_AFTER)
+    if not late:
+        return [_ok("windows", "no veto window is past due")]
+    oldest = min(deadline for _, _, deadline in late)
+    return [
+        Finding(
+            check="windows",
+            status="warn",
+            detail=f"{len(late)} veto window(s) past due, the oldest by {_ago(now - oldest)}:"
+            " a running crewline closes them at once, so it is down or its scheduler is stuck",
+            facts={"past_due": len(late)},
+        )
+    ]
+
+
+def _permissions(data_dir: Path) -> list[Finding]:
+    """The database holds transcripts and key hashes, the config file tokens: only their
+    owner should read them."""
+    loose = []
+    if stat.S_IMODE(data_dir.stat().st_mode) & 0o077:
+        loose.append(f"{data_dir} (chmod 700)")
+    for name in _PRIVATE_FILES:
+        path = data_dir / name
+        if path.is_file() and stat.S_IMODE(path.stat().st_mode) & 0o077:
+            loose.append(f"{path} (chmod 600)")
+    if not loose:
+        return [_ok("permissions", "the data directory and its files are private")]
+    return [
+        Finding(
+            check="permissions",
+            status="warn",
+            detail="readable by others: " + ", ".join(loose),
+            facts={"loose": loose},
+        )
+    ]
+
+
+def _ago(age: timedelta) -> str:
+    seconds = max(0, int(age.total_seconds()))
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 7200:
+        return f"{seconds // 60} min"
+    return f"{seconds // 3600} h"
+
+
+def _ok(check: str, detail: str) -> Finding:
+    return Finding(check=check, status="ok", detail=detail)
+
+
+def _fail(check: str, detail: str) -> Finding:
+    return Finding(check=check, status="fail", detail=detail)

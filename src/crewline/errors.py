@@ -12,6 +12,7 @@ The tree::
     │   └── BacklogFull                escalation_backlog_full (open_count)
     ├── Unavailable                    escalation_index_unavailable (retry later)
     ├── ConfigError                    a bad key in crewline.toml or the environment
+    ├── CannotListen                   port_in_use, cannot_listen: the address is unusable
     └── TransportError                 a platform call failed
         ├── RateLimited                retry_after seconds
         ├── TransientTransportError    retry with back-off
@@ -28,6 +29,7 @@ from typing import Any
 __all__ = [
     "BacklogFull",
     "CallerError",
+    "CannotListen",
     "ConfigError",
     "Conflict",
     "CrewlineError",
@@ -92,6 +94,13 @@ class Unavailable(CrewlineError):
 
 class ConfigError(CrewlineError):
     default_code = "invalid_config"
+
+
+class CannotListen(CrewlineError):
+    """The HTTP server cannot bind its address (another process has the port, or no
+    permission): said in one line, never as a traceback."""
+
+    default_code = "cannot_listen"
 
 
 class TransportError(CrewlineError):

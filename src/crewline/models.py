@@ -36,6 +36,7 @@ __all__ = [
     "Question",
     "QuestionState",
     "Receipt",
+    "ReplyOutcome",
     "RosterEntry",
     "Row",
     "RowRole",
@@ -145,6 +146,7 @@ class Session:
     kind: CallerKind
     member: str | None  # the member it speaks for (own member, or the creating member)
     parent: str | None = None
+    stateless: bool = False  # re-reads its transcript every turn: holds no context to discard
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -252,6 +254,17 @@ class HumanEdit(HumanEvent):
 class HumanCommand(HumanEvent):
     name: str
     args: tuple[str, ...] = ()
+    message_ref: str | None = None  # the message it acts on (a message action, a reply)
+
+
+class ReplyOutcome(StrEnum):
+    """What a reply did to the escalation index (SPEC §2): one record answered, or none and
+    why."""
+
+    ANSWERED = "answered"
+    AMBIGUOUS = "ambiguous"  # several records were open and the text named none of them
+    ALREADY_SETTLED = "already_settled"  # the record it named was settled before it came
+    NO_OPEN_REQUEST = "no_open_request"  # nothing was open: a message to the member
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -260,13 +273,19 @@ class Receipt:
 
     ``notice`` is shown to the person who acted, and to nobody else (an ephemeral message,
     a callback alert). ``accepted`` is False when nothing changed. ``redraw`` lets a
-    platform that must answer a click in one response settle the card in it.
+    platform that must answer a click in one response settle the card in it. For a reply
+    (a typed message or a press), ``outcome`` says what it did to the index: the record it
+    answered (or the settled one it named) in ``escalation_id``, the open ones when it was
+    ambiguous in ``open``.
     """
 
     accepted: bool
     code: str | None = None
     notice: str | None = None
     redraw: OutboundMessage | None = None  # the card as it now reads, when a click settled it
+    outcome: ReplyOutcome | None = None  # None: not a reply (a command, an edit, a refusal)
+    escalation_id: str | None = None
+    open: tuple[Escalation, ...] = ()
 
 
 # --- what the core asks transports to show -------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import socket
 from collections.abc import Sequence
@@ -20,23 +21,33 @@ from starlette.types import ASGIApp
 
 from crewline.api import EventStreams, create_app
 from crewline.bot import CoreRenderer, Hub
+from crewline.bot.hub import DELIVERY_WAIT
 from crewline.config import Config
+from crewline.errors import CannotListen, ConfigError
 from crewline.models import Clock
 from crewline.scheduler import WindowScheduler
 from crewline.store import Store
 from crewline.store.open import open_store
 from crewline.transports import OutboxDispatcher, Transport
-from crewline.transports.registry import build_transport
+from crewline.transports.registry import EnabledTransport, build_transport, enabled_transports
 from crewline.webhooks import WebhookDispatcher
 
-__all__ = ["Crewline", "HttpServer", "build_transports"]
+__all__ = ["Crewline", "HttpServer"]
 
 log = logging.getLogger(__name__)
 
 
-def build_transports(config: Config) -> list[Transport]:
-    """The transports the configuration names, each configured from its own section."""
-    return [build_transport(name, config) for name in config.transports]
+def _build(enabled: EnabledTransport, config: Config) -> Transport:
+    """The transport, or its configuration error saying why it was enabled at all (a token
+    alone enables a platform, which then needs the rest of its settings)."""
+    try:
+        return build_transport(enabled.name, config)
+    except ConfigError as error:
+        raise ConfigError(
+            f"{enabled.name} is enabled ({enabled.reason}), but: {error.message}",
+            code=error.code,
+            **error.details,
+        ) from None
 
 
 class HttpServer:
@@ -56,7 +67,21 @@ class HttpServer:
         # the client's delayed ACK (uvicorn writes head and body separately).
         sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.host, self.port))
+        try:
+            sock.bind((self.host, self.port))
+        except OSError as error:
+            sock.close()
+            taken = error.errno == errno.EADDRINUSE
+            raise CannotListen(
+                f"cannot listen on {self.host}:{self.port}: "
+                + (
+                    "the port is taken by another process (stop it, or choose another with"
+                    " --port or CREWLINE_PORT)"
+                    if taken
+                    else (error.strerror or str(error))
+                ),
+                code="port_in_use" if taken else "cannot_listen",
+            ) from None
         self.port = sock.getsockname()[1]
         config = uvicorn.Config(
             self.app,
@@ -98,9 +123,20 @@ class Crewline:
         window_horizon: timedelta = timedelta(minutes=10),
         outbox_poll_interval: float = 2.0,
         store: Store | None = None,
+        delivery_wait: float = DELIVERY_WAIT,
     ) -> None:
         self.config = config
-        self.transports = list(build_transports(config) if transports is None else transports)
+        if transports is None:
+            self.enabled = enabled_transports(config)
+            self.transports = [_build(e, config) for e in self.enabled]
+        else:
+            self.transports = list(transports)
+            self.enabled = [
+                EnabledTransport(name=t.name, reason="given to crewline by its embedder")
+                for t in self.transports
+            ]
+        self.stranded: dict[str, tuple[str, ...]] = {}  # member -> its transports not running
+        self.delivery_wait = delivery_wait
         self.clock = clock
         self.window_horizon = window_horizon
         self.outbox_poll_interval = outbox_poll_interval
@@ -116,10 +152,18 @@ class Crewline:
                 self._given_store or open_store(self.config.database_url, self.config.data_dir)
             )
             self.hub = await stack.enter_async_context(
-                Hub(self.store, clock=self.clock, transports=[t.name for t in self.transports])
+                Hub(
+                    self.store,
+                    clock=self.clock,
+                    transports=[t.name for t in self.transports],
+                    boundary_wait=self.config.boundary_wait,
+                    delivery_wait=self.delivery_wait,
+                )
             )
+            await self._find_stranded_members()
             renderer = CoreRenderer(self.store)
             self.hub.on_outbox(self._wake_outbox)
+            self.hub.on_posted(self._card_posted)
             for transport in self.transports:
                 transport.attach(self.hub)
                 await transport.start(self.hub.receive)
@@ -174,6 +218,24 @@ class Crewline:
         outbox = self.outboxes.get(name)
         if outbox is not None:
             outbox.wake(lanes)
+
+    async def _card_posted(self, transport: str, object_key: str, timeout: float) -> bool:
+        outbox = self.outboxes.get(transport)
+        return outbox is not None and await outbox.wait_posted(object_key, timeout=timeout)
+
+    async def _find_stranded_members(self) -> None:
+        running = {t.name for t in self.transports}
+        for member in await self.store.members():
+            missing = tuple(t for t in member.transports if t not in running)
+            if missing:
+                self.stranded[member.slug] = missing
+                log.warning(
+                    "member %s is bound to %s, which is not configured here: its cards wait"
+                    " in the outbox until it is (configured: %s)",
+                    member.slug,
+                    ", ".join(missing),
+                    ", ".join(sorted(running)) or "none",
+                )
 
     def _mounts(self) -> list[tuple[str, ASGIApp]]:
         mounts: list[tuple[str, ASGIApp]] = []

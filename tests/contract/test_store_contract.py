@@ -173,6 +173,39 @@ async def test_the_outbox_offers_one_head_per_lane_in_order(store: Store) -> Non
     assert await store.outbox_size("memory") == 2
 
 
+async def test_the_outbox_backlog_names_the_oldest_waiting_entry_and_the_dead(
+    store: Store,
+) -> None:
+    """Per transport: how many wait, since when and why, and how many were given up."""
+    assert await store.outbox_backlog() == []
+
+    def fill(tx: Tx) -> list[int]:
+        return [
+            tx.enqueue(
+                transport=transport,
+                lane="a",
+                op="post",
+                object_key=f"row:{n}",
+                now=NOW + timedelta(minutes=n),
+            )
+            for n, transport in enumerate(["slack", "slack", "memory", "slack"])
+        ]
+
+    ids = await store.write(fill)
+    await store.write(lambda tx: tx.retry_outbox(ids[0], not_before=0, error="timed out"))
+    await store.write(lambda tx: tx.bury_outbox(ids[2], error="forbidden", now=NOW))
+    backlog = {b.transport: b for b in await store.outbox_backlog()}
+    assert set(backlog) == {"memory", "slack"}
+    slack, memory = backlog["slack"], backlog["memory"]
+    assert (slack.pending, slack.oldest, slack.oldest_error, slack.dead) == (
+        3,
+        NOW,
+        "timed out",
+        0,
+    )
+    assert (memory.pending, memory.oldest, memory.dead) == (0, None, 1)
+
+
 async def test_a_platform_event_is_seen_once(store: Store) -> None:
     """mark_seen is true the first time and false for a redelivery."""
     assert await store.write(lambda tx: tx.mark_seen("slack", "Ev1", NOW)) is True
@@ -243,5 +276,6 @@ async def test_a_failing_transaction_does_not_take_its_batch_down(store: Store) 
         store.write(good(1)), store.write(bad), store.write(good(2)), return_exceptions=True
     )
     assert isinstance(outcomes[1], ValueError)
-    texts = [r.text for r in await store.live_rows("radar")]
+    # concurrent writes promise no order among themselves (PostgreSQL runs them in parallel)
+    texts = sorted(r.text for r in await store.live_rows("radar"))
     assert texts == ["good 1", "good 2"]

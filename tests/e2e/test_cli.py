@@ -34,7 +34,7 @@ def test_member_add_prints_the_key_alone_on_the_last_line(tmp_path: Path) -> Non
         "--owner",
         "slack:U1",
         "--transport",
-        "memory",
+        "local",
         data_dir=tmp_path,
     )
     key = added.stdout.splitlines()[-1]
@@ -93,13 +93,13 @@ def test_doctor_checks_and_reconciles(tmp_path: Path) -> None:
         "--owner",
         "slack:U1",
         "--transport",
-        "memory",
+        "local",
         data_dir=tmp_path,
     )
     report = run("doctor", "--reconcile", data_dir=tmp_path)
     latest = migrations()[-1].version
-    assert f"ok  database schema at version {latest} (latest {latest})" in report.stdout
-    assert "ok  escalation index readable" in report.stdout
+    assert f"ok   database schema at version {latest} (latest {latest})" in report.stdout
+    assert "ok   escalation index readable" in report.stdout
     assert "reconciled radar" in report.stdout
 
 
@@ -108,13 +108,13 @@ def test_doctor_checks_and_reconciles_on_postgresql(tmp_path: Path, postgres_url
     from crewline.store.postgres import migrations as pg_migrations
 
     database = ("--database", postgres_url)
-    run("member", "add", "radar", "--name", "Radar", "--owner", "slack:U1",
-        "--transport", "memory", *database, data_dir=tmp_path)  # fmt: skip
+    run("member", "add", "radar", "--name", "Radar", "--owner", "slack:U1", *database,
+        data_dir=tmp_path)  # fmt: skip
     assert not (tmp_path / "crewline.db").exists()
     report = run("doctor", "--reconcile", *database, data_dir=tmp_path)
     latest = pg_migrations()[-1].version
-    assert "ok  database postgresql://" in report.stdout
-    assert f"ok  database schema at version {latest} (latest {latest})" in report.stdout
+    assert "ok   database postgresql://" in report.stdout
+    assert f"ok   database schema at version {latest} (latest {latest})" in report.stdout
     assert "reconciled radar" in report.stdout
     listed = run("member", "list", data_dir=tmp_path).stdout  # the SQLite default: empty
     assert listed == ""
@@ -197,3 +197,16 @@ async def _serve_until_the_roster_shows(data_dir: Path, name: str) -> tuple[list
             assert await process.wait() == 0
     assert process.stderr is not None
     return names, (await process.stderr.read()).decode()
+
+
+def test_member_key_issues_a_new_key_for_a_member(tmp_path: Path) -> None:
+    """`member key` prints a new key alone on the last line; an unknown member is refused."""
+    added = run(
+        "member", "add", "radar", "--name", "Radar", "--owner", "slack:U1", data_dir=tmp_path
+    )
+    first = added.stdout.strip().splitlines()[-1]
+    issued = run("member", "key", "radar", data_dir=tmp_path)
+    second = issued.stdout.strip().splitlines()[-1]
+    assert second != first and len(second) == len(first)
+    unknown = run("member", "key", "ghost", data_dir=tmp_path, check=False)
+    assert unknown.returncode != 0 and "ghost" in unknown.stderr

@@ -46,7 +46,7 @@ async def test_member_escalation_lands_as_a_card_in_its_own_thread(crew: Crew) -
     key = await crew.add_member()
     result = await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
     assert result["state"] == "pending"
-    assert result["delivered_to"] == {"member": "radar", "transports": [crew.harness.name]}
+    assert result["routed_to"] == {"member": "radar", "transports": [crew.harness.name]}
     card = await _card(crew)
     assert card.buttons == ("yes", "no")
     assert "Ship v2 tonight?" in card.text
@@ -60,7 +60,7 @@ async def test_worker_escalation_lands_in_the_creating_members_thread(crew: Crew
     await crew.add_member()
     worker = await crew.add_session("worker", member="radar")
     result = await crew.escalate(worker, message="Which branch?", options=["main", "dev"])
-    assert result["delivered_to"]["member"] == "radar"
+    assert result["routed_to"]["member"] == "radar"
     await _card(crew)
     records = (await crew.conversation())["escalations"]
     assert records[0]["escalation_id"] == result["escalation_id"]
@@ -71,7 +71,7 @@ async def test_plain_session_escalation_stays_in_its_own_transcript(crew: Crew) 
     await crew.add_member()
     plain = await crew.add_session("plain")
     result = await crew.escalate(plain, message="Anyone there?")
-    assert result["delivered_to"] == {"own_transcript": True}
+    assert result["routed_to"] == {"own_transcript": True}
     assert result["state"] == "unindexed"
     assert (await crew.conversation())["escalations"] == []
     await crew.delivered()
@@ -82,7 +82,7 @@ async def test_a_member_named_user_is_not_a_reserved_word(crew: Crew) -> None:
     """'user' is an ordinary slug: a member called user escalates into its own thread."""
     key = await crew.add_member("user", "User")
     result = await crew.escalate(key, message="Hello?")
-    assert result["delivered_to"]["member"] == "user"
+    assert result["routed_to"]["member"] == "user"
     await _card(crew, "user")
 
 
@@ -121,7 +121,7 @@ async def test_conductor_escalation_is_gated_like_any_other_write(crew: Crew) ->
     """A conductor passes the gate; having no member, it writes to its own transcript."""
     conductor = await crew.add_session("conductor")
     result = await crew.escalate(conductor, message="Plan approved?")
-    assert result["delivered_to"] == {"own_transcript": True}
+    assert result["routed_to"] == {"own_transcript": True}
 
 
 async def test_unknown_key_is_refused_with_401_and_nothing_written(crew: Crew) -> None:
@@ -387,6 +387,64 @@ async def test_text_then_chip_leaves_the_second_pending(crew: Crew) -> None:
     await crew.harness.press("radar", card_a, 0)
     records = {e["escalation_id"]: e for e in (await crew.conversation())["escalations"]}
     assert records[a["escalation_id"]]["state"] == "answered"
+    assert records[b["escalation_id"]]["state"] == "pending"
+
+
+async def test_typed_text_equal_to_an_option_of_one_pending_record_answers_it(
+    crew: Crew,
+) -> None:
+    """Rule 2: with two pending, text equal (case and spacing aside) to an option of only
+    one of them answers that one; the person is told which request it answered."""
+    key = await crew.add_member()
+    a = await crew.escalate(key, message="Which region?", options=["us-east", "eu-west"])
+    b = await crew.escalate(key, message="Ship the migration?", options=["deploy", "wait"])
+    await _card(crew, count=2)
+    receipt = await crew.harness.say("radar", "  DEPLOY ")
+    records = {e["escalation_id"]: e for e in (await crew.conversation())["escalations"]}
+    assert records[a["escalation_id"]]["state"] == "pending"
+    assert (records[b["escalation_id"]]["state"], records[b["escalation_id"]]["choice"]) == (
+        "answered",
+        0,
+    )
+    if receipt is not None:  # the platforms that tell the person privately
+        assert (receipt.notice or "").startswith("Answered:")
+        assert "— to “Ship the migration?”" in (receipt.notice or "")
+    assert not any("requests are open" in m.text for m in crew.harness.messages("radar"))
+
+
+async def test_an_option_both_offer_answers_the_other_after_a_press_in_arrival_order(
+    crew: Crew,
+) -> None:
+    """Rules 2 and 6: A and B both offer "yes"; a press for A then a typed "yes" answers A
+    and then B (only B is pending when the text arrives)."""
+    key = await crew.add_member()
+    a = await crew.escalate(key, message="A?", options=["yes", "no"])
+    b = await crew.escalate(key, message="B?", options=["yes", "no"])
+    await _card(crew, count=2)
+    card_a = crew.harness.cards("radar")[0]
+    await asyncio.gather(
+        crew.harness.press("radar", card_a, 1), _later(crew.harness.say("radar", "yes"))
+    )
+    records = {e["escalation_id"]: e for e in (await crew.conversation())["escalations"]}
+    assert records[a["escalation_id"]]["answer"] == "no"
+    assert (records[b["escalation_id"]]["answer"], records[b["escalation_id"]]["answered_via"]) == (
+        "yes",
+        "text",
+    )
+
+
+async def test_an_option_both_offer_typed_first_answers_nothing(crew: Crew) -> None:
+    """Rules 2 and 6: typed "yes" while A and B both offer it answers neither; the press
+    for A that follows answers A alone."""
+    key = await crew.add_member()
+    a = await crew.escalate(key, message="A?", options=["yes", "no"])
+    b = await crew.escalate(key, message="B?", options=["yes", "no"])
+    await _card(crew, count=2)
+    card_a = crew.harness.cards("radar")[0]
+    await crew.harness.say("radar", "yes")
+    await crew.harness.press("radar", card_a, 1)
+    records = {e["escalation_id"]: e for e in (await crew.conversation())["escalations"]}
+    assert records[a["escalation_id"]]["answer"] == "no"
     assert records[b["escalation_id"]]["state"] == "pending"
 
 

@@ -39,13 +39,47 @@ def test_a_bad_key_is_named(tmp_path: Path, text: str, key: str) -> None:
     assert key in refused.value.message
 
 
-def test_an_unknown_transport_is_named(tmp_path: Path) -> None:
-    """Naming a transport crewline does not know fails at start, naming it."""
-    from crewline.server import build_transports
+def test_an_unknown_transport_is_named_with_the_known_ones(tmp_path: Path) -> None:
+    """Naming a transport crewline does not know fails when the configuration is read, in
+    the environment or the file, naming it and every transport crewline knows."""
+    with pytest.raises(ConfigError, match="carrier-pigeon") as refused:
+        load_config(tmp_path, env={"CREWLINE_TRANSPORTS": "memory,carrier-pigeon"})
+    assert "known: local, slack, telegram, discord, memory" in refused.value.message
+    (tmp_path / "crewline.toml").write_text('transports = ["slak"]\n')
+    with pytest.raises(ConfigError, match="'slak'"):
+        load_config(tmp_path, env={})
 
-    config = load_config(tmp_path, env={"CREWLINE_TRANSPORTS": "memory,carrier-pigeon"})
-    with pytest.raises(ConfigError, match="carrier-pigeon"):
-        build_transports(config)
+
+def test_every_known_transport_has_a_factory() -> None:
+    """The names the configuration accepts are exactly the transports that can be built."""
+    from crewline.config import TRANSPORT_NAMES
+    from crewline.transports.registry import FACTORIES
+
+    assert set(TRANSPORT_NAMES) == set(FACTORIES)
+
+
+def test_credentials_enable_their_platform_unless_transports_decides(tmp_path: Path) -> None:
+    """Without a transports list, the local inbox and each platform whose token or table is
+    given run, each with its reason; a transports list, when set, decides alone."""
+    from crewline.transports.registry import enabled_transports
+
+    nothing = load_config(tmp_path, env={})
+    assert [(e.name, e.reason) for e in enabled_transports(nothing, env={})] == [
+        ("local", "built in; on while transports is not set")
+    ]
+    env = {"SLACK_BOT_TOKEN": "xoxb-1", "DISCORD_BOT_TOKEN": "t"}
+    (tmp_path / "crewline.toml").write_text('[telegram]\nbot_token = "1:a"\n')
+    auto = load_config(tmp_path, env=env)
+    assert [(e.name, e.reason) for e in enabled_transports(auto, env=env)] == [
+        ("local", "built in; on while transports is not set"),
+        ("slack", "SLACK_BOT_TOKEN is set"),
+        ("telegram", "[telegram] is in crewline.toml"),
+        ("discord", "DISCORD_BOT_TOKEN is set"),
+    ]
+    named = load_config(tmp_path, env={**env, "CREWLINE_TRANSPORTS": "slack"})
+    assert [(e.name, e.reason) for e in enabled_transports(named, env=env)] == [
+        ("slack", "named in CREWLINE_TRANSPORTS")
+    ]
 
 
 def test_json_logs_are_one_object_per_line() -> None:

@@ -125,6 +125,19 @@ class WebhookBody(Strict):
     )
 
 
+class NackBody(Strict):
+    reason: str
+
+
+class BoundaryBody(Strict):
+    kind: str = Field(description="rewind | edit | regenerate | reset")
+    row_id: str | None = Field(
+        default=None, description="rewind: the row to continue from; edit: the edited row"
+    )
+    steps: int | None = Field(default=None, description="rewind: to your N-th last message")
+    text: str | None = Field(default=None, description="edit: the new text")
+
+
 # --- the app ----------------------------------------------------------------------------------
 
 _bearer = HTTPBearer(auto_error=False)
@@ -282,6 +295,24 @@ def create_app(
 
     if webhooks is not None:
         _webhook_routes(app, ops, webhooks)
+
+    @app.post("/api/session/boundaries/{boundary_id}/ack", tags=["agents"])
+    async def ack_boundary(
+        boundary_id: Annotated[str, Path(max_length=64)], who: Who
+    ) -> dict[str, Any]:
+        return await ops.answer_boundary(who, boundary_id, ack=True, reason=None)
+
+    @app.post("/api/session/boundaries/{boundary_id}/nack", tags=["agents"])
+    async def nack_boundary(
+        boundary_id: Annotated[str, Path(max_length=64)], body: NackBody, who: Who
+    ) -> dict[str, Any]:
+        return await ops.answer_boundary(who, boundary_id, ack=False, reason=body.reason)
+
+    @app.post("/api/members/{slug}/boundaries", tags=["owner"])
+    async def boundary(slug: str, body: BoundaryBody, who: Who) -> dict[str, Any]:
+        return await ops.boundary(
+            who, slug, kind=body.kind, row_id=body.row_id, steps=body.steps, text=body.text
+        )
 
     @app.get("/api/members", tags=["owner"])
     async def members(who: Who) -> dict[str, Any]:

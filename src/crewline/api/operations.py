@@ -7,10 +7,11 @@ responses; authentication and ownership checks live here so every surface shares
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from crewline.bot import EscalationReceipt, EscalationRequest, Hub, idempotency
+from crewline.bot.boundaries import BoundaryKind, BoundaryRequest, Outcome, outcome_error
 from crewline.bot.idempotency import KeyedWrite
 from crewline.bot.inbound import API_TRANSPORT
 from crewline.bot.render import roster
@@ -30,6 +31,7 @@ from crewline.models import (
 __all__ = ["Caller", "Operations"]
 
 MAX_WAIT = 60.0
+MAX_STEPS = 1000
 T = TypeVar("T")
 
 
@@ -89,6 +91,7 @@ class Operations:
             body,
             _escalation_receipt,
             lambda once: self.hub.escalate(session, request, once=once),
+            restate=True,  # delivery is found after the commit that kept the first outcome
         )
 
     async def send(
@@ -113,12 +116,16 @@ class Operations:
         body: dict[str, Any],
         respond: Callable[[T], dict[str, Any]],
         write: Callable[[KeyedWrite | None], Awaitable[T]],
+        *,
+        restate: bool = False,
     ) -> dict[str, Any]:
         """Run ``write``, or with an Idempotency-Key, return the first outcome of that key.
 
         The key is looked up first, so a retry is answered even when the request would no
         longer pass (a deadline now past); the write itself checks again, in its
-        transaction, for a retry racing the first call.
+        transaction, for a retry racing the first call. ``restate``: the response says more
+        than the transaction knew (an escalation's delivery), so the key keeps the response
+        the caller got; a retry in between gets the transaction's own.
         """
         if key is None:
             return respond(await write(None))
@@ -134,9 +141,22 @@ class Operations:
         if earlier is not None:
             return dict(earlier.response)
         try:
-            return respond(await write(once))
+            response = respond(await write(once))
         except idempotency.Replayed as replayed:
             return dict(replayed.record.response)
+        if restate:
+            await self._restate(once, response)
+        return response
+
+    async def _restate(self, once: KeyedWrite, response: dict[str, Any]) -> None:
+        kept = await self.store.idempotency_record(once.session, once.key)
+        if kept is None or kept.response == response:
+            return
+        restated = replace(kept, response=response)
+        forget_before = self.hub.clock.now() - idempotency.KEEP_FOR
+        await self.store.write(
+            lambda tx: tx.remember_idempotency(restated, forget_before=forget_before)
+        )
 
     async def post(
         self, caller: Caller, text: str, *, idempotency_key: str | None = None
@@ -201,6 +221,19 @@ class Operations:
             "cursor": found[-1].cursor if found else after,
         }
 
+    async def answer_boundary(
+        self, caller: Caller, boundary_id: str, *, ack: bool, reason: str | None
+    ) -> dict[str, Any]:
+        """The session let go of its context (ack) or will not (nack, with a reason)."""
+        record = await self.hub.boundaries.answer(
+            self.session_of(caller), boundary_id, ack=ack, reason=reason
+        )
+        return {
+            "boundary_id": record.id,
+            "answer": "ack" if ack else "nack",
+            "waiting_for": [s for s in record.asked if s not in record.answers],
+        }
+
     # the roster and the index ---------------------------------------------------------------
     async def members(self, caller: Caller) -> dict[str, Any]:
         members = {m.slug: m for m in await self.store.members()}
@@ -263,7 +296,16 @@ class Operations:
         )
         if not receipt.accepted:
             raise Forbidden(receipt.notice or "refused", code=receipt.code or "refused")
-        return {"accepted": True, "notice": receipt.notice}
+        return {
+            "accepted": True,
+            "outcome": receipt.outcome.value if receipt.outcome else None,
+            "escalation_id": receipt.escalation_id,
+            "open": [
+                {"escalation_id": e.id, "message": e.message, "options": list(e.options)}
+                for e in receipt.open
+            ],
+            "notice": receipt.notice,
+        }
 
     async def answer_question(
         self, caller: Caller, question_id: str, answer: str
@@ -277,6 +319,50 @@ class Operations:
             raise Forbidden("this question is not yours to answer", code="not_owner")
         answered = await self.hub.answer_question(member, question_id, answer)
         return question_view(answered)
+
+    async def boundary(
+        self,
+        caller: Caller,
+        slug: str,
+        *,
+        kind: str,
+        row_id: str | None,
+        steps: int | None,
+        text: str | None,
+    ) -> dict[str, Any]:
+        """The owner rewinds, edits, regenerates or resets a member's conversation; waits
+        for the boundary's end and says what happened."""
+        human = self._owner(caller)
+        _check_slug(slug, code="invalid_member_slug")
+        member = await self.hub.member(slug)
+        if member.owner != human:
+            raise Forbidden(f"{slug} is not yours", code="not_owner")
+        try:
+            chosen = BoundaryKind(kind)
+        except ValueError:
+            raise InvalidInput(
+                f"kind must be one of {', '.join(k.value for k in BoundaryKind)}",
+                code="invalid_kind",
+                field="kind",
+            ) from None
+        if steps is not None and not 1 <= steps <= MAX_STEPS:
+            raise InvalidInput(f"steps must be 1..{MAX_STEPS}", code="invalid_steps", field="steps")
+        if chosen is BoundaryKind.EDIT and (row_id is None or text is None):
+            raise InvalidInput("an edit names row_id and text", code="missing_field")
+        outcome = await self.hub.boundaries.run(
+            BoundaryRequest(
+                member=slug,
+                kind=chosen,
+                actor=f"{API_TRANSPORT}:{human}",
+                row=row_id,
+                steps=steps,
+                text=text,
+            )
+        )
+        error = outcome_error(outcome)
+        if error is not None:
+            raise error
+        return boundary_view(outcome)
 
     @staticmethod
     def _owner(caller: Caller) -> int:
@@ -297,11 +383,12 @@ def _escalation_receipt(receipt: EscalationReceipt) -> dict[str, Any]:
     routing = receipt.routing
     return {
         "escalation_id": receipt.escalation.id,
-        "delivered_to": (
+        "routed_to": (
             {"member": routing.member, "transports": list(receipt.transports)}
             if routing.member
             else {"own_transcript": True}
         ),
+        "delivery": {t: status.value for t, status in receipt.delivery.items()},
         "state": receipt.escalation.state.value if routing.member else "unindexed",
         "deadline": _iso(receipt.escalation),
         "note": receipt.note,
@@ -342,6 +429,19 @@ def question_view(q: Question) -> dict[str, Any]:
         "state": q.state.value,
         "answer": q.answer,
         "answered_by": q.answered_by.value if q.answered_by else None,
+    }
+
+
+def boundary_view(o: Outcome) -> dict[str, Any]:
+    return {
+        "boundary_id": o.boundary_id,
+        "committed": o.committed,
+        "generation": o.generation,
+        "rewound": list(o.rewound),
+        "kept": list(o.kept),
+        "resent_row": o.resent_row,
+        "retired_questions": list(o.retired_questions),
+        "notice": o.notice,
     }
 
 

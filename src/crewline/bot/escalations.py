@@ -7,9 +7,10 @@ the member's actor; validation and routing are pure and run before anything is w
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 
 from crewline.bot.changes import Change
 from crewline.errors import BacklogFull, Conflict, InvalidInput
@@ -30,9 +31,11 @@ from crewline.models import (
 __all__ = [
     "MAX_DEADLINE_AHEAD",
     "MAX_PENDING",
+    "Delivery",
     "EscalationRequest",
     "Routing",
     "ValidEscalation",
+    "agent_note",
     "answer_escalation",
     "close_window",
     "confirm_default",
@@ -431,29 +434,61 @@ def _announce_settled(ch: Change, member: Member, record: Escalation) -> None:
     ch.roster()
 
 
-def agent_note(escalation: Escalation, routing: Routing) -> str:
-    """The sentence the caller reads: plainly, will anything wake it at the deadline?"""
+class Delivery(StrEnum):
+    """What became of an escalation's card on one transport when the reply was written."""
+
+    QUEUED = "queued"  # in the outbox: the platform has not accepted it yet
+    DELIVERED = "delivered"  # the platform accepted it
+    NOT_CONFIGURED = "not_configured"  # the member is bound to a transport not running here
+
+
+def agent_note(escalation: Escalation, routing: Routing, delivery: Mapping[str, Delivery]) -> str:
+    """The sentences the caller reads: where the card really is, and plainly, will anything
+    wake it at the deadline? Never "delivered" before a platform accepted the card."""
     if routing.member is None:
         return (
             "No human sees this: your session is not a member's, so the escalation was"
             " written to your own transcript only, with no card and no index entry."
         )
+    return f"{_card_words(routing.member, delivery)} {_deadline_words(escalation)}"
+
+
+def _card_words(member: str, delivery: Mapping[str, Delivery]) -> str:
+    if not delivery:
+        return (
+            f"Recorded, but no human sees it yet: {member} is bound to no transport"
+            " (crewline member add … --transport)."
+        )
+    said = []
+    for transport, status in delivery.items():
+        if status is Delivery.DELIVERED:
+            said.append(f"shown on {transport}")
+        elif status is Delivery.QUEUED:
+            said.append(f"queued for {transport} (not shown yet; the outbox keeps trying)")
+        else:
+            said.append(
+                f"not shown on {transport}: it is not configured on this crewline, so the"
+                " card waits in its outbox until it is"
+            )
+    return f"Recorded; the card in {member}'s thread is " + "; ".join(said) + "."
+
+
+def _deadline_words(escalation: Escalation) -> str:
     if escalation.deadline is None:
         return (
-            "Delivered as a card in the member's thread. Nothing wakes you: when the human"
-            " answers, an escalation_answered event is added to your event stream"
-            " (GET /api/session/events)."
+            "Nothing wakes you: when the human answers, an escalation_answered event is"
+            " added to your event stream (GET /api/session/events)."
         )
     when = escalation.deadline.isoformat()
     if escalation.default_action:
         return (
-            f"Delivered. Nothing wakes you at the deadline: if no one answers by {when},"
-            " the record becomes defaulted and a window_closed event is added to your event"
-            " stream (GET /api/session/events); read it, then do the default yourself and"
-            " confirm with POST /api/session-control/escalations/{id}/default-applied."
+            f"Nothing wakes you at the deadline: if no one answers by {when}, the record"
+            " becomes defaulted and a window_closed event is added to your event stream"
+            " (GET /api/session/events); read it, then do the default yourself and confirm"
+            " with POST /api/session-control/escalations/{id}/default-applied."
         )
     return (
-        f"Delivered. Nothing wakes you at the deadline: if no one answers by {when}, the"
-        " record expires and a window_closed event is added to your event stream"
+        f"Nothing wakes you at the deadline: if no one answers by {when}, the record"
+        " expires and a window_closed event is added to your event stream"
         " (GET /api/session/events)."
     )

@@ -10,14 +10,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
 from crewline.bot import escalations, questions
 from crewline.bot.actors import MemberActors
+from crewline.bot.boundaries import DEFAULT_WAIT, Boundaries
 from crewline.bot.changes import Change, Effects
-from crewline.bot.escalations import EscalationRequest, Routing
+from crewline.bot.escalations import Delivery, EscalationRequest, Routing
 from crewline.bot.feed import EventFeed
 from crewline.bot.idempotency import KeyedWrite, guarded
 from crewline.bot.inbound import HumanEvents
@@ -48,6 +49,13 @@ T = TypeVar("T")
 MAX_TEXT = 4000
 WINDOW_BATCH = 500  # windows closed per transaction
 RECONCILE_AT_ONCE = 64  # members reconciled concurrently at start
+# How long an escalation's reply waits for the platforms to accept its card before saying
+# "queued" instead of "delivered": short, so a slow platform never holds up an agent.
+DELIVERY_WAIT = 0.25
+
+# ``posted(transport, object_key, timeout)``: whether the platform accepted the post of
+# ``object_key``, waiting at most ``timeout`` seconds (the outbox knows; crewline wires it).
+PostedCheck = Callable[[str, str, float], Awaitable[bool]]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -55,19 +63,29 @@ class EscalationReceipt:
     escalation: Escalation
     routing: Routing
     transports: tuple[str, ...]
+    delivery: dict[str, Delivery]  # per bound transport, as of the reply
     note: str
 
 
 class Hub:
     def __init__(
-        self, store: Store, *, clock: Clock | None = None, transports: Sequence[str] = ()
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        transports: Sequence[str] = (),
+        boundary_wait: float = DEFAULT_WAIT,
+        delivery_wait: float = DELIVERY_WAIT,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self.transports = tuple(transports)
+        self.delivery_wait = delivery_wait
+        self._posted: PostedCheck | None = None
         self.actors = MemberActors()
         self.feed = EventFeed()
         self.human = HumanEvents(self)
+        self.boundaries = Boundaries(self, wait=boundary_wait)
         self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
         self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None
@@ -79,12 +97,17 @@ class Hub:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
+        await self.boundaries.aclose()
         await self.actors.aclose()
 
     # plumbing -------------------------------------------------------------------------------
     def on_outbox(self, wake: Callable[[str, set[str]], None]) -> None:
         """``wake(transport, lanes)`` is called after a commit that queued platform calls."""
         self._wakers.append(wake)
+
+    def on_posted(self, posted: PostedCheck) -> None:
+        """How an escalation's reply learns whether a platform accepted its card."""
+        self._posted = posted
 
     def on_deadline(self, arm: Callable[[str, datetime], None]) -> None:
         """``arm(escalation_id, deadline)`` is called after a commit that opened a window."""
@@ -145,16 +168,52 @@ class Hub:
             escalation, _ = escalations.record_escalation(
                 ch, caller=caller, member=member, routing=routing, valid=valid
             )
+            # As of the commit (what an Idempotency-Key keeps): nothing is posted yet.
+            delivery = self._undelivered(member)
             return EscalationReceipt(
                 escalation=escalation,
                 routing=routing,
                 transports=member.transports if member else (),
-                note=escalations.agent_note(escalation, routing),
+                delivery=delivery,
+                note=escalations.agent_note(escalation, routing, delivery),
             )
 
-        return await self.on_member(
+        receipt = await self.on_member(
             routing.conversation, lambda: self.change(guarded(once, record))
         )
+        if member is None:
+            return receipt
+        # Waited for off the member's actor: its next change need not wait for a platform.
+        delivery = await self._delivery(member, receipt.escalation)
+        return replace(
+            receipt,
+            delivery=delivery,
+            note=escalations.agent_note(receipt.escalation, routing, delivery),
+        )
+
+    def _undelivered(self, member: Member | None) -> dict[str, Delivery]:
+        if member is None:
+            return {}
+        return {
+            t: Delivery.QUEUED if t in self.transports else Delivery.NOT_CONFIGURED
+            for t in member.transports
+        }
+
+    async def _delivery(self, member: Member, escalation: Escalation) -> dict[str, Delivery]:
+        """Each bound transport's card as of now: accepted by the platform (waiting at most
+        ``delivery_wait``), still in the outbox, or on a transport that is not running."""
+        key = f"row:{escalation.row_id}"
+        posted = self._posted
+
+        async def one(transport: str) -> Delivery:
+            if transport not in self.transports:
+                return Delivery.NOT_CONFIGURED
+            if posted is not None and await posted(transport, key, self.delivery_wait):
+                return Delivery.DELIVERED
+            return Delivery.QUEUED
+
+        found = await asyncio.gather(*[one(t) for t in member.transports])
+        return dict(zip(member.transports, found, strict=True))
 
     async def send(
         self, caller: Session, target: str, message: str, *, once: KeyedWrite | None = None
@@ -276,14 +335,23 @@ class Hub:
         """The session's events after ``after``; waits up to ``wait`` s when there are none."""
         signal = self.feed.register(caller.id)
         found = await self.store.events_after(caller.id, after)
-        if found or wait <= 0:
+        if found:
+            return await self.take_events(caller.id, after)
+        if wait <= 0:
             return found
         try:
             async with asyncio.timeout(wait):
                 await signal.wait()
         except TimeoutError:
             return []
-        return await self.store.events_after(caller.id, after)
+        return await self.take_events(caller.id, after)
+
+    async def take_events(self, session: str, after: int) -> list[Event]:
+        """The session's events after ``after``, remembered as delivered."""
+        # Read and remembered as delivered in one transaction: a boundary's commit sees an
+        # event either as undelivered (and may move it) or as read (and never appends it
+        # again), never both.
+        return await self.store.write(lambda tx: tx.take_events(session, after))
 
     async def close_window(self, escalation_id: str) -> None:
         """Close a due veto window (the scheduler's timer fires this; idempotent)."""

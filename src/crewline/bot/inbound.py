@@ -14,13 +14,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from crewline.bot import cards, escalations, questions
+from crewline.bot import cards, escalations, questions, rewind_commands
 from crewline.bot.changes import Change
 from crewline.bot.render import roster
-from crewline.bot.replies import Ambiguous, Answer, Refusal, match_click, match_text
+from crewline.bot.replies import Ambiguous, Answer, NoMatch, Refusal, match_click, match_text
 from crewline.errors import CallerError
 from crewline.models import (
     AnsweredBy,
+    Escalation,
     HumanClick,
     HumanCommand,
     HumanEdit,
@@ -28,6 +29,7 @@ from crewline.models import (
     HumanMessage,
     Member,
     Receipt,
+    ReplyOutcome,
     Row,
     RowRole,
 )
@@ -42,6 +44,7 @@ __all__ = ["API_TRANSPORT", "HELP_TEXT", "HumanEvents"]
 # made, so its user id is the human's own id and its thread is the member's slug.
 API_TRANSPORT = "api"
 INGRESS = "~ingress"  # the actor that admits human events in arrival order
+GIST = 60  # characters of a request's message a notice quotes
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +52,8 @@ HELP_TEXT = (
     "crewline commands:\n"
     "/roster: every member, whether it needs you, and its open requests\n"
     "/help: this text\n"
-    "In a member's thread, tap a card's button or type your answer as a reply."
+    "In a member's thread, tap a card's button or type your answer as a reply.\n"
+    + rewind_commands.HELP_LINES
 )
 
 
@@ -170,6 +174,10 @@ class HumanEvents:
                 _answer(ch, member, event, decision)
 
             receipt = await self._accept(write, notice=f"Answered: {decision.text}")
+            if receipt.accepted:
+                receipt = replace(
+                    receipt, outcome=ReplyOutcome.ANSWERED, escalation_id=decision.escalation.id
+                )
             settled = await self.store.escalation(press.record_id)
             if receipt.accepted and settled is not None:
                 # For platforms that settle the card in the click's own response (Discord);
@@ -246,7 +254,7 @@ class HumanEvents:
             )
 
         async def judge() -> Receipt:
-            def write(ch: Change) -> str | None:
+            def write(ch: Change) -> Receipt:
                 if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
                     raise _Duplicate
                 named = None
@@ -260,7 +268,13 @@ class HumanEvents:
                 )
                 if isinstance(decision, Answer):
                     _answer(ch, member, event, decision)
-                    return f"Answered: {decision.text}"
+                    return Receipt(
+                        accepted=True,
+                        notice=f"Answered: {decision.text} — to “{_gist(decision.escalation)}”",
+                        outcome=ReplyOutcome.ANSWERED,
+                        escalation_id=decision.escalation.id,
+                    )
+                receipt = _unanswered(member, decision, named)
                 row = _human_row(ch, member, event, text=event.text, meta={})
                 if isinstance(decision, Ambiguous):
                     notice = ch.tx.append_row(
@@ -277,10 +291,10 @@ class HumanEvents:
                     "human_message",
                     {"row_id": row.id, "text": event.text, "transport": event.transport},
                 )
-                return None
+                return receipt
 
             try:
-                notice = await self.hub.change(write)
+                return await self.hub.change(write)
             except _Duplicate:
                 return DUPLICATE
             except _NotYours as error:
@@ -293,28 +307,29 @@ class HumanEvents:
                     ),
                     member=member.slug,
                 )
-            return Receipt(accepted=True, notice=notice)
 
         return self._judge(member.slug, judge)
 
     # edits ----------------------------------------------------------------------------------
     async def _edit(self, event: HumanEdit) -> asyncio.Future[Receipt]:
+        """An edit never re-runs a command and never answers a record: when the owner
+        changed the text of their message, it is an edit-resend boundary."""
         member = await self._thread_member(event)
-        if member is None or not await self._is_owner(event, member):
-            return _done(Receipt(accepted=False, code="not_owner"))
-        object_key = await self.store.object_for_message(event.transport, event.message_ref)
-        if object_key is None or not object_key.startswith("row:"):
-            return _done(Receipt(accepted=False, code="unknown_message"))
-        row_id = object_key.removeprefix("row:")
-
-        def write(ch: Change) -> None:
-            if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
-                raise _Duplicate
-            # An edit never re-runs a command and never answers a record; it is told to the
-            # member (edit-resend boundaries build on this event).
-            ch.tell_member(member.slug, "human_edit", {"row_id": row_id, "text": event.text})
-
-        return self._judge(member.slug, lambda: self._accept(write))
+        if member is None:
+            return _done(Receipt(accepted=False, code="unknown_thread"))
+        if not await self._is_owner(event, member):
+            return _done(
+                await self._refuse(
+                    event,
+                    Refusal(
+                        code="not_owner",
+                        notice=f"Only {member.name}'s owner can edit its conversation.",
+                        security=True,
+                    ),
+                    member=member.slug,
+                )
+            )
+        return _done(await rewind_commands.edit_resend(self, event, member))
 
     # commands -------------------------------------------------------------------------------
     async def _command(self, event: HumanCommand) -> Receipt:
@@ -327,6 +342,10 @@ class HumanEvents:
         match event.name:
             case "help":
                 return Receipt(accepted=True, notice=HELP_TEXT)
+            case "rewind" | "regenerate" | "reset":
+                return await rewind_commands.boundary_command(self, event)
+            case "fork":
+                return await rewind_commands.fork_command(self, event)
             case "roster":
                 entries = await roster(self.store)
                 lines = [
@@ -349,6 +368,31 @@ class HumanEvents:
         except _Duplicate:
             return DUPLICATE
         return Receipt(accepted=True, notice=notice)
+
+
+def _gist(record: Escalation) -> str:
+    """The request a notice names: its message's first line, cut to a glance."""
+    line = record.message.strip().splitlines()[0] if record.message.strip() else record.id
+    return line if len(line) <= GIST else line[: GIST - 1].rstrip() + "…"
+
+
+def _unanswered(member: Member, decision: Ambiguous | NoMatch, named: Escalation | None) -> Receipt:
+    """The receipt of a reply that answered no record: why, in a code and in words."""
+    if isinstance(decision, Ambiguous):
+        # The thread itself says which are open and how to pick (cards.ambiguity_notice).
+        return Receipt(accepted=True, outcome=ReplyOutcome.AMBIGUOUS, open=decision.pending)
+    if decision.reason == "already_settled" and named is not None:
+        return Receipt(
+            accepted=True,
+            outcome=ReplyOutcome.ALREADY_SETTLED,
+            escalation_id=named.id,
+            notice=(
+                f"“{_gist(named)}” was already settled ({named.state.value}), so this answered"
+                f" nothing; {member.name} got it as a message."
+            ),
+        )
+    # Nothing open: an ordinary message to the member, which needs no notice.
+    return Receipt(accepted=True, outcome=ReplyOutcome.NO_OPEN_REQUEST)
 
 
 def _done(receipt: Receipt) -> asyncio.Future[Receipt]:

@@ -84,7 +84,8 @@ def match_text(
     author_is_owner: bool,
     named: Escalation | None = None,
 ) -> Answer | Ambiguous | NoMatch:
-    """Rules 2 and 4: typed text answers only when exactly one record is pending.
+    """Rules 2 and 4: typed text answers the one pending record, or — with several
+    pending — the one record it names by an option (case and spacing ignored).
 
     ``named`` is the one record a client explicitly named (rule 5 is enforced where the body
     is parsed: a body can carry at most one id). Replays (rule 3) never reach this: a
@@ -100,17 +101,31 @@ def match_text(
             escalation=named, text=text, choice=choice_of(named, text), via=AnsweredVia.TEXT
         )
     if not pending:
-        return NoMatch(reason="nothing_pending")
-    if len(pending) > 1:
-        return Ambiguous(pending=tuple(pending))
-    only = pending[0]
-    return Answer(escalation=only, text=text, choice=choice_of(only, text), via=AnsweredVia.TEXT)
+        return NoMatch(reason="no_open_request")
+    if len(pending) == 1:
+        only = pending[0]
+        return Answer(
+            escalation=only, text=text, choice=choice_of(only, text), via=AnsweredVia.TEXT
+        )
+    # Several are open: text that is an option of exactly one of them names it as surely
+    # as its button would; anything else answers none (the safe side).
+    naming = [
+        (record, choice) for record in pending if (choice := choice_of(record, text)) is not None
+    ]
+    if len(naming) == 1:
+        record, choice = naming[0]
+        return Answer(escalation=record, text=text, choice=choice, via=AnsweredVia.TEXT)
+    return Ambiguous(pending=tuple(pending))
 
 
 def choice_of(record: Escalation, text: str) -> int | None:
-    """The option a typed answer names (case and surrounding space ignored), if any."""
-    wanted = text.strip().casefold()
+    """The option a typed answer names, if any: case and spacing are ignored."""
+    wanted = _folded(text)
     for index, option in enumerate(record.options):
-        if option.strip().casefold() == wanted:
+        if _folded(option) == wanted:
             return index
     return None
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split()).casefold()

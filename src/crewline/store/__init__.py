@@ -2,7 +2,9 @@
 (imported only by the adapters that open it, so the core never loads a database driver)."""
 
 from crewline.store.base import (
+    BoundaryRecord,
     IdempotencyRecord,
+    OutboxBacklog,
     OutboxEntry,
     PlatformMessage,
     SelRecord,
@@ -12,7 +14,9 @@ from crewline.store.base import (
 )
 
 __all__ = [
+    "BoundaryRecord",
     "IdempotencyRecord",
+    "OutboxBacklog",
     "OutboxEntry",
     "PlatformMessage",
     "SelRecord",

@@ -41,6 +41,7 @@ from crewline.models import Escalation, Event, Identity, Member, Question, Row, 
 from crewline.store import codec
 from crewline.store.base import (
     IdempotencyRecord,
+    OutboxBacklog,
     OutboxEntry,
     PlatformMessage,
     SelRecord,
@@ -325,7 +326,8 @@ class PostgresStore(Store):
     async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]:
         rows = await self._read(
             "SELECT cursor, session, kind, body, created_at FROM events"
-            " WHERE session = %s AND cursor > %s ORDER BY cursor LIMIT %s",
+            " WHERE session = %s AND cursor > %s AND withdrawn_in IS NULL"
+            " ORDER BY cursor LIMIT %s",
             (session, cursor, limit),
         )
         return [codec.event_from(r) for r in rows]
@@ -368,6 +370,35 @@ class PostgresStore(Store):
                 "SELECT count(*) AS n FROM outbox WHERE transport = %s", (transport,)
             )
         return int(rows[0]["n"])
+
+    async def outbox_backlog(self) -> list[OutboxBacklog]:
+        pending = await self._read(
+            "SELECT DISTINCT ON (transport) transport, created_at, last_error,"
+            " count(*) OVER (PARTITION BY transport) AS pending FROM outbox"
+            " ORDER BY transport, id"
+        )
+        dead = {
+            r["transport"]: int(r["dead"])
+            for r in await self._read(
+                "SELECT transport, count(*) AS dead FROM outbox_dead GROUP BY transport"
+            )
+        }
+        found = {
+            r["transport"]: OutboxBacklog(
+                transport=r["transport"],
+                pending=int(r["pending"]),
+                oldest=codec.moment(r["created_at"]),
+                oldest_error=r["last_error"],
+                dead=dead.get(r["transport"], 0),
+            )
+            for r in pending
+        }
+        for transport, count in dead.items():
+            if transport not in found:
+                found[transport] = OutboxBacklog(
+                    transport=transport, pending=0, oldest=None, oldest_error=None, dead=count
+                )
+        return [found[name] for name in sorted(found)]
 
     async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None:
         rows = await self._read(

@@ -11,9 +11,19 @@ import psycopg
 from psycopg.rows import DictRow
 
 from crewline.errors import Conflict, NotFound, Unavailable
-from crewline.models import Escalation, Identity, Member, Question, Row, RowRole, Session, new_id
+from crewline.models import (
+    Escalation,
+    Event,
+    Identity,
+    Member,
+    Question,
+    Row,
+    RowRole,
+    Session,
+    new_id,
+)
 from crewline.store import codec
-from crewline.store.base import IdempotencyRecord, PlatformMessage, Tx, Webhook
+from crewline.store.base import BoundaryRecord, IdempotencyRecord, PlatformMessage, Tx, Webhook
 
 __all__ = ["PostgresTx"]
 
@@ -98,9 +108,9 @@ class PostgresTx(Tx):
 
     def add_member(self, member: Member, now: datetime) -> None:
         r = self._one(
-            "INSERT INTO members (slug, name, owner, created_at) VALUES (%s, %s, %s, %s)"
-            " ON CONFLICT (slug) DO NOTHING RETURNING slug",
-            (member.slug, member.name, member.owner, codec.epoch(now)),
+            "INSERT INTO members (slug, name, owner, created_at, incarnation)"
+            " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (slug) DO NOTHING RETURNING slug",
+            (member.slug, member.name, member.owner, codec.epoch(now), new_id()),
         )
         if r is None:
             raise Conflict(f"a member named {member.slug!r} already exists", code="member_exists")
@@ -132,10 +142,14 @@ class PostgresTx(Tx):
             transports=tuple(t["transport"] for t in transports),
         )
 
+    def member_incarnation(self, slug: str) -> str | None:
+        r = self._one("SELECT incarnation FROM members WHERE slug = %s", (slug,))
+        return None if r is None else str(r["incarnation"] or "")
+
     def add_session(self, session: Session, key_hash: str, now: datetime) -> None:
         self._conn.execute(
-            "INSERT INTO sessions (id, key_hash, kind, member, parent, created_at)"
-            " VALUES (%s, %s, %s, %s, %s, %s)",
+            "INSERT INTO sessions (id, key_hash, kind, member, parent, created_at, stateless)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s)",
             (
                 session.id,
                 key_hash,
@@ -143,7 +157,15 @@ class PostgresTx(Tx):
                 session.member,
                 session.parent,
                 codec.epoch(now),
+                int(session.stateless),
             ),
+        )
+
+    def revoke_member_sessions(self, slug: str, now: datetime) -> int:
+        return self._count(
+            "UPDATE sessions SET revoked_at = %s WHERE member = %s AND kind = 'member'"
+            " AND revoked_at IS NULL",
+            (codec.epoch(now), slug),
         )
 
     def member_sessions(self, slug: str) -> list[Session]:
@@ -255,6 +277,62 @@ class PostgresTx(Tx):
             )
         ]
 
+    def rows_after(self, conversation: str, seq: int) -> list[Row]:
+        return [
+            codec.row_from(r)
+            for r in self._all(
+                f"SELECT {codec.ROW_COLUMNS} FROM rows"
+                " WHERE conversation = %s AND seq > %s AND rewound_in IS NULL ORDER BY seq",
+                (conversation, seq),
+            )
+        ]
+
+    def row_before(self, conversation: str, seq: int) -> Row | None:
+        r = self._one(
+            f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE conversation = %s AND seq < %s"
+            " AND rewound_in IS NULL ORDER BY seq DESC LIMIT 1",
+            (conversation, seq),
+        )
+        return None if r is None else codec.row_from(r)
+
+    def last_rows(self, conversation: str, *, role: RowRole, limit: int) -> list[Row]:
+        return [
+            codec.row_from(r)
+            for r in self._all(
+                f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE conversation = %s AND role = %s"
+                " AND rewound_in IS NULL ORDER BY seq DESC LIMIT %s",
+                (conversation, role.value, limit),
+            )
+        ]
+
+    def generation(self, conversation: str) -> int:
+        return self._conversation(conversation)[0]
+
+    def begin_generation(self, conversation: str, *, rewound: Sequence[str]) -> int:
+        new_generation = self._conversation(conversation)[0] + 1
+        self._conn.execute(
+            "UPDATE rows SET rewound_in = %s WHERE id = ANY(%s) AND conversation = %s"
+            " AND rewound_in IS NULL",
+            (new_generation, list(rewound), conversation),
+        )
+        self._conn.execute(
+            "UPDATE conversations SET generation = %s WHERE key = %s",
+            (new_generation, conversation),
+        )
+        return new_generation
+
+    def move_to_end(self, conversation: str, row_ids: Sequence[str]) -> None:
+        generation, seq = self._conversation(conversation)
+        for row_id in row_ids:
+            seq += self._count(
+                "UPDATE rows SET seq = %s, generation = %s WHERE id = %s AND conversation = %s"
+                " AND rewound_in IS NULL",
+                (seq, generation, row_id, conversation),
+            )
+        self._conn.execute(
+            "UPDATE conversations SET next_seq = %s WHERE key = %s", (seq, conversation)
+        )
+
     def truncate_conversation(self, conversation: str, *, keep_through: str) -> int:
         generation, _ = self._conversation(conversation)  # locks out concurrent appends
         target = self.row(keep_through)
@@ -322,7 +400,8 @@ class PostgresTx(Tx):
         self._conn.execute(
             f"INSERT INTO questions ({codec.QUESTION_COLUMNS})"
             f" VALUES ({', '.join(['%s'] * len(columns))})"
-            f" ON CONFLICT (id) DO UPDATE SET {updates}",
+            # SQLite's INSERT OR REPLACE puts the rewritten question last: so does ord.
+            f" ON CONFLICT (id) DO UPDATE SET {updates}, ord = nextval('questions_ord_seq')",
             codec.question_params(question),
         )
 
@@ -331,6 +410,16 @@ class PostgresTx(Tx):
             f"SELECT {codec.QUESTION_COLUMNS} FROM questions WHERE id = %s", (question_id,)
         )
         return None if r is None else codec.question_from(r)
+
+    def waiting_questions(self, member: str) -> list[Question]:
+        return [
+            codec.question_from(r)
+            for r in self._all(
+                f"SELECT {codec.QUESTION_COLUMNS} FROM questions"
+                " WHERE member = %s AND state = 'waiting' ORDER BY created_at, ord",
+                (member,),
+            )
+        ]
 
     # delivery, events, dedupe, audit --------------------------------------------------------
     def enqueue(
@@ -362,6 +451,97 @@ class PostgresTx(Tx):
             (cursor, session, kind, codec.dumps(body), codec.epoch(now)),
         )
         return cursor
+
+    def take_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
+        events = [
+            codec.event_from(r)
+            for r in self._all(
+                "SELECT cursor, session, kind, body, created_at FROM events"
+                " WHERE session = %s AND cursor > %s AND withdrawn_in IS NULL"
+                " ORDER BY cursor LIMIT %s",
+                (session, after, limit),
+            )
+        ]
+        if events:
+            self._conn.execute(
+                "INSERT INTO session_reads (session, through) VALUES (%s, %s)"
+                " ON CONFLICT (session) DO UPDATE"
+                " SET through = greatest(session_reads.through, excluded.through)",
+                (session, events[-1].cursor),
+            )
+        return events
+
+    def unread_events(self, sessions: Sequence[str]) -> list[Event]:
+        return [
+            codec.event_from(r)
+            for r in self._all(
+                "SELECT e.cursor, e.session, e.kind, e.body, e.created_at FROM events e"
+                " WHERE e.session = ANY(%s) AND e.withdrawn_in IS NULL AND e.cursor > greatest("
+                "coalesce((SELECT through FROM session_reads r WHERE r.session = e.session), 0),"
+                "coalesce((SELECT delivered_through FROM webhooks w"
+                " WHERE w.session = e.session), 0))"
+                " ORDER BY e.cursor",
+                (list(sessions),),
+            )
+        ]
+
+    def withdraw_events(self, cursors: Sequence[int], *, generation: int) -> None:
+        self._conn.execute(
+            "UPDATE events SET withdrawn_in = %s WHERE cursor = ANY(%s) AND withdrawn_in IS NULL",
+            (generation, list(cursors)),
+        )
+
+    def put_boundary(
+        self, boundary_id: str, *, member: str, kind: str, asked: Sequence[str], now: datetime
+    ) -> None:
+        self._conn.execute(
+            "INSERT INTO boundaries (id, member, kind, state, asked, created_at)"
+            " VALUES (%s, %s, %s, 'asking', %s, %s)",
+            (boundary_id, member, kind, codec.dumps(list(asked)), codec.epoch(now)),
+        )
+
+    def boundary(self, boundary_id: str) -> BoundaryRecord | None:
+        r = self._one(
+            "SELECT id, member, kind, state, asked FROM boundaries WHERE id = %s", (boundary_id,)
+        )
+        if r is None:
+            return None
+        answers = {
+            a["session"]: (a["answer"], a["reason"])
+            for a in self._all(
+                "SELECT session, answer, reason FROM boundary_answers WHERE boundary = %s",
+                (boundary_id,),
+            )
+        }
+        return BoundaryRecord(
+            id=r["id"],
+            member=r["member"],
+            kind=r["kind"],
+            state=r["state"],
+            asked=tuple(codec.loads_list(r["asked"])),
+            answers=answers,
+        )
+
+    def boundary_in_flight(self, member: str) -> str | None:
+        r = self._one(
+            "SELECT id FROM boundaries WHERE member = %s AND state = 'asking' LIMIT 1", (member,)
+        )
+        return None if r is None else str(r["id"])
+
+    def answer_boundary(
+        self, boundary_id: str, session: str, *, answer: str, reason: str | None, now: datetime
+    ) -> None:
+        self._conn.execute(
+            "INSERT INTO boundary_answers (boundary, session, answer, reason, at)"
+            " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+            (boundary_id, session, answer, reason, codec.epoch(now)),
+        )
+
+    def settle_boundary(self, boundary_id: str, *, state: str, now: datetime) -> None:
+        self._conn.execute(
+            "UPDATE boundaries SET state = %s, settled_at = %s WHERE id = %s",
+            (state, codec.epoch(now), boundary_id),
+        )
 
     def mark_seen(self, transport: str, event_id: str, now: datetime) -> bool:
         return (

@@ -42,6 +42,7 @@ from crewline.models import Escalation, Event, Identity, Member, Question, Row, 
 from crewline.store import codec
 from crewline.store.base import (
     IdempotencyRecord,
+    OutboxBacklog,
     OutboxEntry,
     PlatformMessage,
     SelRecord,
@@ -369,7 +370,7 @@ class SqliteStore(Store):
     async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]:
         rows = await self._read(
             "SELECT cursor, session, kind, body, created_at FROM events"
-            " WHERE session = ? AND cursor > ? ORDER BY cursor LIMIT ?",
+            " WHERE session = ? AND cursor > ? AND withdrawn_in IS NULL ORDER BY cursor LIMIT ?",
             (session, cursor, limit),
         )
         return [codec.event_from(r) for r in rows]
@@ -410,6 +411,41 @@ class SqliteStore(Store):
         else:
             rows = await self._read("SELECT count(*) FROM outbox WHERE transport = ?", (transport,))
         return int(rows[0][0])
+
+    async def outbox_backlog(self) -> list[OutboxBacklog]:
+        pending = await self._read(
+            "SELECT transport, count(*) AS pending, min(id) AS oldest_id FROM outbox"
+            " GROUP BY transport"
+        )
+        dead = {
+            r["transport"]: int(r["dead"])
+            for r in await self._read(
+                "SELECT transport, count(*) AS dead FROM outbox_dead GROUP BY transport"
+            )
+        }
+        oldest = {
+            r["id"]: r
+            for r in await self._read(
+                "SELECT id, created_at, last_error FROM outbox WHERE id IN"
+                " (SELECT min(id) FROM outbox GROUP BY transport)"
+            )
+        }
+        found = {
+            r["transport"]: OutboxBacklog(
+                transport=r["transport"],
+                pending=int(r["pending"]),
+                oldest=codec.moment(oldest[r["oldest_id"]]["created_at"]),
+                oldest_error=oldest[r["oldest_id"]]["last_error"],
+                dead=dead.get(r["transport"], 0),
+            )
+            for r in pending
+        }
+        for transport, count in dead.items():
+            if transport not in found:
+                found[transport] = OutboxBacklog(
+                    transport=transport, pending=0, oldest=None, oldest_error=None, dead=count
+                )
+        return [found[name] for name in sorted(found)]
 
     async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None:
         rows = await self._lookup(

@@ -20,6 +20,7 @@ import contextlib
 import logging
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
 from typing import Protocol, TypeVar
@@ -35,6 +36,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_BACKOFF = 300.0
+RECENT_POSTS = 1024  # posts remembered for wait_posted callers that arrive just after
+# At most this many callers wait for posts at once: beyond it the outbox is busy, the posts
+# will not land within a short wait anyway, and waiting would only slow every agent down.
+MAX_POST_WAITERS = 8
 # Ops that show an object's current state: later entries for one object are redundant
 # once one call has rendered it.
 _COLLAPSIBLE = frozenset({"update", "ring", "roster"})
@@ -80,6 +85,9 @@ class OutboxDispatcher:
         self._slots = asyncio.Semaphore(max(1, transport.limits.concurrency))
         self._task: asyncio.Task[None] | None = None
         self._inherited_through = 0
+        self._recent_posts: OrderedDict[str, None] = OrderedDict()
+        self._post_waiters: dict[str, list[asyncio.Future[None]]] = {}
+        self._waiting = 0
 
     async def __aenter__(self) -> OutboxDispatcher:
         # Entries up to here were queued by an earlier process, which may have made their
@@ -122,6 +130,38 @@ class OutboxDispatcher:
                     with contextlib.suppress(TimeoutError):
                         async with asyncio.timeout(self.poll_interval):
                             await self._progress.wait()
+
+    async def wait_posted(self, object_key: str, *, timeout: float) -> bool:
+        """Whether the platform accepted the post of ``object_key`` (made by this
+        dispatcher), waiting at most ``timeout`` seconds for it; False at once while
+        ``MAX_POST_WAITERS`` callers already wait (a busy outbox)."""
+        if object_key in self._recent_posts:
+            return True
+        if self._waiting >= MAX_POST_WAITERS:
+            return False
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiters = self._post_waiters.setdefault(object_key, [])
+        waiters.append(waiter)
+        self._waiting += 1
+        try:
+            async with asyncio.timeout(timeout):
+                await waiter
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            self._waiting -= 1
+            waiters.remove(waiter)
+            if not waiters:
+                self._post_waiters.pop(object_key, None)
+
+    def _posted(self, object_key: str) -> None:
+        self._recent_posts[object_key] = None
+        if len(self._recent_posts) > RECENT_POSTS:
+            self._recent_posts.popitem(last=False)
+        for waiter in self._post_waiters.get(object_key, ()):
+            if not waiter.done():
+                waiter.set_result(None)
 
     # the loop -------------------------------------------------------------------------------
     async def _run(self) -> None:
@@ -229,6 +269,8 @@ class OutboxDispatcher:
             tx.settle_outbox_entries(covered)
 
         await self._write(settle)
+        if entry.op == "post" and recorded is not None:
+            self._posted(entry.object_key)
 
     async def _retry(self, entry: OutboxEntry, *, at: float, reason: str) -> None:
         await self._write(lambda tx: tx.retry_outbox(entry.id, not_before=at, error=reason))

@@ -1,0 +1,318 @@
+"""A first run, as a new user makes it: the CLI as a subprocess, crewline over HTTP.
+
+With nothing configured crewline serves the local inbox and says where; a platform's token
+alone enables it; a member bound to a transport that is not running is refused (or, with
+--force, warned about at start); and an escalation's reply says per transport what really
+became of its card.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from crewline import crew as crew_admin
+from crewline.config import Config
+from crewline.errors import TransientTransportError
+from crewline.server import Crewline
+from crewline.transports import MemoryTransport
+from crewline.transports.outbox import MAX_POST_WAITERS
+from tests.fakes.slack import FakeSlack
+
+CREWLINE = [sys.executable, "-m", "crewline"]
+ESCALATE = "/api/session-control/escalate"
+WAIT = 30.0
+_PLATFORM_VARIABLES = ("CREWLINE_", "SLACK_", "TELEGRAM_", "DISCORD_")
+
+
+def clean_env(data_dir: Path, **extra: str) -> dict[str, str]:
+    """The environment of a machine where nothing of crewline is configured."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(_PLATFORM_VARIABLES)}
+    return {**env, "CREWLINE_DATA_DIR": str(data_dir), **extra}
+
+
+def run(
+    *args: str, data_dir: Path, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CREWLINE, *args],
+        capture_output=True,
+        text=True,
+        env=dict(env or clean_env(data_dir)),
+        check=False,
+        timeout=60,
+    )
+
+
+def add_radar(data_dir: Path, *transport_args: str) -> subprocess.CompletedProcess[str]:
+    return run(
+        "member",
+        "add",
+        "radar",
+        "--name",
+        "Radar",
+        "--owner",
+        "local:owner",
+        *transport_args,
+        data_dir=data_dir,
+    )
+
+
+@dataclass
+class Served:
+    url: str
+    lines: list[str]  # what `crewline serve` printed at start, after the URL line
+
+
+@asynccontextmanager
+async def serving(data_dir: Path, env: Mapping[str, str], *, lines: int) -> AsyncIterator[Served]:
+    """``crewline serve --port 0`` until the block ends; ``lines``: how many it prints after
+    its URL line at start (one per transport, one per warning)."""
+    process = await asyncio.create_subprocess_exec(
+        *CREWLINE,
+        "serve",
+        "--port",
+        "0",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        env=dict(env),
+    )
+    try:
+        assert process.stdout is not None
+        async with asyncio.timeout(WAIT):
+            first = (await process.stdout.readline()).decode()
+            said = [(await process.stdout.readline()).decode().rstrip() for _ in range(lines)]
+        url = re.search(r"http://127\.0\.0\.1:\d+", first)
+        assert url is not None, first
+        yield Served(url=url.group(0), lines=said)
+    finally:
+        process.terminate()
+        async with asyncio.timeout(WAIT):
+            assert await process.wait() == 0
+
+
+async def test_serve_with_nothing_configured_serves_the_local_inbox_and_says_where(
+    tmp_path: Path,
+) -> None:
+    """No transports, no tokens: the inbox answers at the printed URL, and a local member's
+    escalation reports its card on local (shown in the inbox when it says delivered)."""
+    key = add_radar(tmp_path, "--transport", "local").stdout.splitlines()[-1]
+    async with serving(tmp_path, clean_env(tmp_path), lines=1) as served:
+        assert served.lines == [
+            f"transport local at {served.url}/: enabled (built in; on while transports is not set)"
+        ]
+        async with httpx.AsyncClient(base_url=served.url, timeout=WAIT) as client:
+            page = await client.get("/")
+            assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+            reply = await client.post(
+                ESCALATE,
+                json={"message": "Ship it?", "options": ["yes", "no"]},
+                headers={"Authorization": f"Bearer {key}"},
+            )
+            assert reply.status_code == 200, reply.text
+            body = reply.json()
+            assert body["routed_to"] == {"member": "radar", "transports": ["local"]}
+            assert body["delivery"]["local"] in ("queued", "delivered")
+            assert not body["note"].startswith("Delivered")
+            thread = await client.get("/inbox/threads/radar")
+            assert thread.status_code == 200, thread.text
+            if body["delivery"]["local"] == "delivered":  # then it is there already
+                assert "Ship it?" in thread.text
+
+
+async def test_a_platform_token_alone_enables_the_platform_and_start_says_why(
+    tmp_path: Path,
+) -> None:
+    """SLACK_BOT_TOKEN (with its secret) and no transports list: Slack connects, and the
+    start says it was enabled because the token is set."""
+    async with FakeSlack() as fake:
+        env = clean_env(
+            tmp_path,
+            SLACK_BOT_TOKEN=fake.bot_token,
+            SLACK_SIGNING_SECRET=fake.signing_secret,
+            SLACK_API_URL=fake.api_url,
+        )
+        async with serving(tmp_path, env, lines=2) as served:
+            assert served.lines[1] == "transport slack: enabled (SLACK_BOT_TOKEN is set)"
+            assert fake.calls_to("auth.test"), "Slack was not asked who the bot is"
+
+
+def test_a_token_without_the_rest_of_its_settings_says_why_it_was_enabled(
+    tmp_path: Path,
+) -> None:
+    """SLACK_BOT_TOKEN alone enables Slack, which then needs its signing secret: serve stops
+    with exit 2, naming the token that enabled it and the setting that is missing."""
+    result = run(
+        "serve", "--port", "0", data_dir=tmp_path, env=clean_env(tmp_path, SLACK_BOT_TOKEN="xoxb-1")
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith(
+        "crewline: slack is enabled (SLACK_BOT_TOKEN is set), but: Slack in HTTP mode needs"
+        " the signing secret"
+    )
+
+
+async def test_a_named_transports_list_still_decides(tmp_path: Path) -> None:
+    """CREWLINE_TRANSPORTS=local with a Slack token set runs the inbox alone."""
+    env = clean_env(tmp_path, SLACK_BOT_TOKEN="xoxb-unused", CREWLINE_TRANSPORTS="local")
+    async with serving(tmp_path, env, lines=1) as served:
+        assert served.lines == [
+            f"transport local at {served.url}/: enabled (named in CREWLINE_TRANSPORTS)"
+        ]
+
+
+def test_member_add_refuses_an_unknown_transport_naming_the_known_ones(tmp_path: Path) -> None:
+    """`--transport slak` exits 2 with the known names; nothing is written."""
+    refused = add_radar(tmp_path, "--transport", "slak")
+    assert refused.returncode == 2
+    assert "unknown transport 'slak'" in refused.stderr
+    assert "known: local, slack, telegram, discord, memory" in refused.stderr
+    assert "(unknown_transport)" in refused.stderr
+    assert run("member", "list", data_dir=tmp_path).stdout == ""
+
+
+def test_an_unknown_transport_in_the_configuration_stops_every_command(tmp_path: Path) -> None:
+    """A typo in CREWLINE_TRANSPORTS is refused by name before anything runs."""
+    result = run(
+        "member", "list", data_dir=tmp_path, env=clean_env(tmp_path, CREWLINE_TRANSPORTS="slak")
+    )
+    assert result.returncode == 2 and "unknown transport 'slak'" in result.stderr
+
+
+async def test_binding_ahead_of_configuring_needs_force_and_is_warned_at_start(
+    tmp_path: Path,
+) -> None:
+    """A member bound to an unconfigured transport is refused, listing the configured ones;
+    --force binds it, and every start then warns, naming the member."""
+    refused = add_radar(tmp_path, "--transport", "slack")
+    assert refused.returncode == 2
+    assert "slack is not configured here (configured: local)" in refused.stderr
+    assert "(transport_not_configured)" in refused.stderr
+    assert run("member", "list", data_dir=tmp_path).stdout == ""
+
+    forced = add_radar(tmp_path, "--transport", "slack", "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert "warning: slack not configured here yet" in forced.stdout
+    async with serving(tmp_path, clean_env(tmp_path), lines=2) as served:
+        assert served.lines[1] == (
+            "warning: member radar is bound to slack, which is not configured here;"
+            " its cards wait in the outbox until it is"
+        )
+
+
+# --- what an escalation's reply says about its card, per transport ------------------------------
+
+
+@asynccontextmanager
+async def running(
+    tmp_path: Path, transport: MemoryTransport, *, delivery_wait: float
+) -> AsyncIterator[tuple[Crewline, str]]:
+    """crewline over ``transport`` with a member bound to it and to slack (not running)."""
+    config = Config(data_dir=tmp_path / "data", port=0, transports=())
+    async with Crewline(config, transports=[transport], delivery_wait=delivery_wait) as crewline:
+        created = await crew_admin.add_member(
+            crewline.store,
+            slug="radar",
+            name="Radar",
+            owners=["memory:alice"],
+            transports=["memory", "slack"],
+        )
+        yield crewline, created.key
+
+
+async def escalate(crewline: Crewline, key: str) -> dict[str, object]:
+    async with httpx.AsyncClient(base_url=crewline.url, timeout=WAIT) as client:
+        response = await client.post(
+            ESCALATE,
+            json={"message": "Deploy?", "deadline": "PT30M", "default_action": "deploy"},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+    assert response.status_code == 200, response.text
+    body: dict[str, object] = response.json()
+    return body
+
+
+async def test_the_reply_says_delivered_once_the_platform_accepted_the_card(
+    tmp_path: Path,
+) -> None:
+    """A card the platform took within the wait is `delivered`; a transport that is not
+    running is `not_configured`, and the note says so in words."""
+    transport = MemoryTransport("memory")
+    async with running(tmp_path, transport, delivery_wait=WAIT) as (crewline, key):
+        body = await escalate(crewline, key)
+    assert body["delivery"] == {"memory": "delivered", "slack": "not_configured"}
+    assert transport.cards("radar"), "the platform has no card, yet the reply said delivered"
+    note = str(body["note"])
+    assert "shown on memory" in note and "not shown on slack" in note
+    assert "Delivered" not in note
+
+
+async def test_the_reply_says_queued_while_the_platform_has_not_accepted_it(
+    tmp_path: Path,
+) -> None:
+    """A platform that keeps failing leaves the card `queued` (never `delivered`)."""
+    transport = MemoryTransport("memory")
+    transport.fail_next(TransientTransportError("platform down"), times=1000)
+    async with running(tmp_path, transport, delivery_wait=0.2) as (crewline, key):
+        body = await escalate(crewline, key)
+        assert transport.cards("radar") == []
+    assert body["delivery"] == {"memory": "queued", "slack": "not_configured"}
+    assert "queued for memory (not shown yet" in str(body["note"])
+
+
+# --- the edge of the command line -----------------------------------------------------------------
+
+
+def test_a_busy_port_is_one_line_and_exit_status_3(tmp_path: Path) -> None:
+    """serve on a port another process listens on says so in one line, no traceback."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("serve", "--port", str(port), data_dir=tmp_path)
+    assert result.returncode == 3
+    assert result.stderr.splitlines()[-1] == (
+        f"crewline: cannot listen on 127.0.0.1:{port}: the port is taken by another process"
+        " (stop it, or choose another with --port or CREWLINE_PORT) (port_in_use)"
+    )
+    assert "Traceback" not in result.stderr
+
+
+def test_admin_commands_are_quiet_unless_asked(tmp_path: Path) -> None:
+    """member add on a new data directory logs nothing (its output is the answer); -v
+    shows the INFO log (here: the migrations it applied)."""
+    quiet = add_radar(tmp_path / "a", "--transport", "local")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    loud = add_radar(tmp_path / "b", "--transport", "local", "-v")
+    assert loud.returncode == 0
+    assert "INFO crewline.store.sqlite: applying migration 001" in loud.stderr
+
+
+async def test_a_busy_outbox_answers_queued_at_once_instead_of_waiting(tmp_path: Path) -> None:
+    """While MAX_POST_WAITERS replies already wait on a transport's posts, the next one is
+    told `queued` without waiting: a busy outbox never slows every agent down."""
+    transport = MemoryTransport("memory")
+    transport.fail_next(TransientTransportError("platform down"), times=1000)
+    async with running(tmp_path, transport, delivery_wait=WAIT) as (crewline, _):
+        outbox = crewline.outboxes["memory"]
+        waiting = [
+            asyncio.create_task(outbox.wait_posted(f"row:{n}", timeout=WAIT))
+            for n in range(MAX_POST_WAITERS)
+        ]
+        await asyncio.sleep(0)  # let each register: order, not timing
+        assert not any(task.done() for task in waiting)
+        async with asyncio.timeout(WAIT / 2):  # far less than the waiters' own wait
+            assert await outbox.wait_posted("row:late", timeout=WAIT) is False
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
