@@ -17,11 +17,20 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from crewline import __version__
+from crewline.api.models import (
+    AnswerBody,
+    AskBody,
+    EscalateBody,
+    PostBody,
+    ReplyBody,
+    SendBody,
+    WebhookBody,
+    refusal,
+)
 from crewline.api.operations import Caller, Operations
 from crewline.api.sse import EventStreams, start_cursor
 from crewline.bot import EscalationRequest, Hub
@@ -51,17 +60,6 @@ STATUS: Sequence[tuple[type[CrewlineError], int]] = (
     (Unavailable, 503),
 )
 
-_VALIDATION_CODES = {
-    "extra_forbidden": "unknown_field",
-    "json_invalid": "malformed_json",
-    "missing": "missing_field",
-    "model_attributes_type": "invalid_type",
-    "dict_type": "invalid_type",
-}
-
-
-_PRIORITY = {"json_invalid": 0, "extra_forbidden": 1, "missing": 2}
-
 
 def status_of(error: CrewlineError) -> int:
     for kind, status in STATUS:
@@ -72,57 +70,6 @@ def status_of(error: CrewlineError) -> int:
 
 def error_body(code: str, message: str, **details: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **details}}
-
-
-# --- request models: shape only; the core validates meaning --------------------------------
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class EscalateBody(Strict):
-    message: str
-    deadline: str | None = Field(
-        default=None, description="ISO 8601 time with zone, or a duration such as PT30M"
-    )
-    default_action: str | None = None
-    options: list[str] | None = None
-    goal: str | None = None
-
-
-class SendBody(Strict):
-    target: str
-    message: str
-
-
-class PostBody(Strict):
-    text: str
-
-
-class AskBody(Strict):
-    question: str
-    options: list[str] | None = None
-    dialog: bool = False
-
-
-class ReplyBody(Strict):
-    text: str
-    escalation_id: str | None = Field(default=None, description="at most one record")
-
-
-class AnswerBody(Strict):
-    answer: str
-
-
-class WebhookBody(Strict):
-    url: str = Field(description="http(s); not crewline itself")
-    secret: str = Field(description="16..256 characters; signs each delivery (HMAC-SHA256)")
-    after: int | None = Field(
-        default=None,
-        description="deliver the events after this cursor (default: where an earlier"
-        " registration stopped, else the next event)",
-    )
 
 
 # --- the app ----------------------------------------------------------------------------------
@@ -181,23 +128,11 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
-        # An unknown field is named even when a required one is missing too: it is the
-        # mistake the caller cannot see from the error of the other.
-        errors = error.errors()
-        first = min(errors, key=lambda e: _PRIORITY.get(e["type"], len(_PRIORITY)))
-        code = _VALIDATION_CODES.get(first["type"], "invalid_type")
-        location = [str(p) for p in first.get("loc", ()) if p != "body"]
-        field = ".".join(location) or None
-        if code == "unknown_field":
-            message = f"unknown field {field!r}: this verb does not take it"
-        elif code == "malformed_json":
-            message = "the body is not valid JSON"
-        elif code == "missing_field":
-            message = f"field {field!r} is required"
-        else:
-            message = f"{field or 'the body'}: {first['msg']}"
-        metrics.errors.labels(code=code).inc()
-        return JSONResponse(error_body(code, message, field=field), status_code=400)
+        refused = refusal(error.errors())
+        metrics.errors.labels(code=refused.code).inc()
+        return JSONResponse(
+            error_body(refused.code, refused.message, **refused.details), status_code=400
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
