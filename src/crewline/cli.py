@@ -17,7 +17,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from crewline import __version__, crew
+from crewline import __version__, cli_agent, crew
 from crewline.config import Config, load_config
 from crewline.errors import CannotListen, CrewlineError, InvalidInput
 from crewline.logs import configure_logging
@@ -105,6 +105,8 @@ def _parser() -> argparse.ArgumentParser:
         "--no-browser", action="store_true", help="print the URL without opening a browser"
     )
 
+    cli_agent.add_commands(commands)
+
     doctor = commands.add_parser("doctor", parents=[admin], help="check the installation")
     doctor.add_argument(
         "--reconcile",
@@ -117,6 +119,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command in cli_agent.COMMANDS:
+        return cli_agent.run(args)
     try:
         config = load_config(args.data_dir, path=args.config)
         level = config.log_level

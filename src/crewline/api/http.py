@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from crewline import __version__
@@ -100,12 +101,15 @@ def create_app(
     hub: Hub,
     *,
     mounts: Sequence[tuple[str, ASGIApp]] = (),
+    routes: Sequence[tuple[str, ASGIApp]] = (),
     streams: EventStreams | None = None,
     webhooks: WebhookDispatcher | None = None,
 ) -> FastAPI:
-    """The agents' API. ``streams``: the server's open event streams, which it closes before
-    the HTTP server stops (one is made when not given). ``webhooks``: what delivers pushed
-    events; without it there are no webhook routes."""
+    """The agents' API. ``routes`` are ASGI apps served at exactly their path (``/mcp``),
+    ``mounts`` whole subtrees (a transport's webhooks, the local inbox). ``streams``: the
+    server's open event streams, which it closes before the HTTP server stops (one is made
+    when not given). ``webhooks``: what delivers pushed events; without it there are no
+    webhook routes."""
     ops = Operations(hub)
     streams = streams or EventStreams(hub)
     metrics = _Metrics()
@@ -236,6 +240,8 @@ def create_app(
     ) -> dict[str, Any]:
         return await ops.answer_question(who, question_id, body.answer)
 
+    for path, endpoint in routes:
+        app.router.routes.append(Route(path, endpoint=endpoint))
     for path, mounted in mounts:
         app.mount(path, mounted)
     app.add_middleware(_CountRequests, metrics=metrics)

@@ -1,0 +1,131 @@
+"""``/mcp`` on crewline's own server: the MCP tools over streamable HTTP, in-process.
+
+Each request must carry a session key as ``Authorization: Bearer``; it is checked before
+the SDK sees the request (401 in crewline's error shape otherwise), and the tools then call
+the operations as that session, exactly as the HTTP routes do. Stateless with JSON
+responses: every tool call is one POST answered by one JSON body, so there is no MCP session
+to lose across crewline's restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from mcp.server import ServerRequestContext
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.types import Receive, Scope, Send
+
+from crewline.api.http import status_of
+from crewline.api.mcp import AgentVerbs, build_server
+from crewline.api.models import AskBody, CheckEventsArgs, DefaultAppliedArgs, EscalateBody, SendBody
+from crewline.api.operations import Caller, Operations
+from crewline.bot import EscalationRequest, Hub
+from crewline.errors import CrewlineError, Unauthenticated
+
+__all__ = ["InProcessVerbs", "McpEndpoint"]
+
+_CALLER = "crewline.caller"
+
+
+class InProcessVerbs:
+    """The verbs as one caller, straight through the operations (no HTTP hop)."""
+
+    def __init__(self, operations: Operations, caller: Caller) -> None:
+        self.operations = operations
+        self.caller = caller
+
+    async def escalate(self, body: EscalateBody) -> dict[str, Any]:
+        return await self.operations.escalate(self.caller, EscalationRequest(**body.model_dump()))
+
+    async def send(self, body: SendBody) -> dict[str, Any]:
+        return await self.operations.send(self.caller, body.target, body.message)
+
+    async def ask(self, body: AskBody) -> dict[str, Any]:
+        return await self.operations.ask(self.caller, body.question, body.options, body.dialog)
+
+    async def default_applied(self, args: DefaultAppliedArgs) -> dict[str, Any]:
+        return await self.operations.confirm_default(self.caller, args.escalation_id)
+
+    async def check_events(self, args: CheckEventsArgs) -> dict[str, Any]:
+        return await self.operations.events(self.caller, after=args.after, wait=args.wait)
+
+
+class McpEndpoint:
+    """The ASGI app behind ``/mcp``; ``async with`` runs the SDK's request manager."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.operations = Operations(hub)
+        self._manager = StreamableHTTPSessionManager(
+            app=build_server(self._verbs_of),
+            stateless=True,
+            json_response=True,
+            # Every request needs a session key, which a page rebinding a hostname to this
+            # server cannot supply, so the Host check would only refuse real deployments.
+            security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> McpEndpoint:
+        # The manager's task group must be left by the task that entered it, and crewline
+        # may be stopped from another task than the one that started it: give it its own.
+        started = asyncio.Event()
+        self._task = asyncio.create_task(self._run(started), name="mcp")
+        ready = asyncio.create_task(started.wait())
+        await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
+        if not started.is_set():
+            ready.cancel()
+            await self._task  # raises what stopped it
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._stop.set()
+        if self._task is not None:
+            await self._task
+            self._task = None
+
+    async def _run(self, started: asyncio.Event) -> None:
+        async with self._manager.run():
+            started.set()
+            await self._stop.wait()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = dict(scope.get("headers", ()))
+        scheme, _, key = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+        try:
+            caller = await self.operations.authenticate(
+                key.strip() if scheme.lower() == "bearer" else None
+            )
+            self.operations.session_of(caller)
+        except CrewlineError as error:
+            await _refuse(send, error)
+            return
+        scope[_CALLER] = caller
+        await self._manager.handle_request(scope, receive, send)
+
+    async def _verbs_of(self, ctx: ServerRequestContext[Any, Any]) -> AgentVerbs:
+        if ctx.request is None:
+            raise Unauthenticated("this call came without its HTTP request", code="missing_key")
+        return InProcessVerbs(self.operations, ctx.request.scope[_CALLER])
+
+
+async def _refuse(send: Send, error: CrewlineError) -> None:
+    status = status_of(error)
+    body = json.dumps(
+        {"error": {"code": error.code, "message": error.message, **error.details}}
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"www-authenticate", b'Bearer realm="crewline"'),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
