@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -24,6 +25,7 @@ from crewline.errors import CrewlineError
 __all__ = ["COMMANDS", "add_commands", "run"]
 
 ANSWERED, REFUSED, CLOSED, TIMED_OUT, WITHDRAWN = 0, 2, 3, 4, 5
+HOOK_TIMEOUT = 240.0
 
 
 def add_commands(commands: Any) -> None:
@@ -70,6 +72,26 @@ def add_commands(commands: Any) -> None:
     events.add_argument("--follow", action="store_true", help="keep waiting for more")
     events.add_argument(
         "--cursor-file", default=None, help="resume from, and save the cursor to, this file"
+    )
+
+    hook = commands.add_parser("hook", help="hooks for coding agents")
+    hooks = hook.add_subparsers(dest="hook_command", required=True)
+    claude = hooks.add_parser(
+        "claude-code",
+        parents=[session],
+        help="relay Claude Code's permission prompts (PermissionRequest, PreToolUse) as a dialog",
+    )
+    claude.add_argument(
+        "--timeout",
+        type=float,
+        default=float(os.environ.get("CREWLINE_HOOK_TIMEOUT", HOOK_TIMEOUT)),
+        help=f"seconds to wait for the human (default $CREWLINE_HOOK_TIMEOUT or {HOOK_TIMEOUT})",
+    )
+    claude.add_argument(
+        "--fallback",
+        choices=["deny", "ask"],
+        default=os.environ.get("CREWLINE_HOOK_FALLBACK", "deny"),
+        help="with no answer: deny (default), or leave it to Claude Code's own prompt",
     )
 
 
@@ -136,7 +158,7 @@ async def _ask(args: argparse.Namespace) -> int:
 
 async def _await_settled(client: Client, field: str, record_id: str, seconds: float) -> int:
     """Read the stream from its start until the record settles, or ``seconds`` pass."""
-    settled = await settlement(client, field, record_id, timeout=seconds)
+    settled = await client.wait_settled(**{field: record_id}, timeout=seconds)
     if settled is None:
         print(f"crewline: no answer within {seconds:g} s", file=sys.stderr)
         return TIMED_OUT
@@ -148,25 +170,6 @@ async def _await_settled(client: Client, field: str, record_id: str, seconds: fl
         return CLOSED
     print("the request was withdrawn", file=sys.stderr)
     return WITHDRAWN
-
-
-_SETTLING = {"escalation_answered", "question_answered", "window_closed", "escalation_retracted"}
-
-
-async def settlement(client: Client, field: str, record_id: str, *, timeout: float) -> Event | None:
-    """The event that settled the record, or None when none came within ``timeout``."""
-
-    async def first() -> Event:
-        async for event in client.events(after=0, wait=25):
-            if event.kind in _SETTLING and event.body.get(field) == record_id:
-                return event
-        raise AssertionError("the event stream does not end")
-
-    try:
-        async with asyncio.timeout(None if timeout == float("inf") else timeout):
-            return await first()
-    except TimeoutError:
-        return None
 
 
 async def _send(args: argparse.Namespace) -> int:
@@ -204,6 +207,38 @@ async def _events(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _hook(args: argparse.Namespace) -> int:
+    """Claude Code's hook: malformed stdin exits 1 (no decision: Claude Code goes on as if
+    there were no hook); otherwise the decision JSON, which is printed even when crewline
+    could not be reached (deny, or the fallback)."""
+    from crewline import claude_code
+
+    try:
+        prompt = claude_code.parse_prompt(sys.stdin.read())
+    except CrewlineError as error:
+        print(f"crewline hook: {error.message} ({error.code}); no decision made", file=sys.stderr)
+        return 1
+    if not 0 < args.timeout < 86400:
+        print(
+            "crewline hook: --timeout must be 0..86400 seconds; no decision made", file=sys.stderr
+        )
+        return 1
+    try:
+        client = _client(args)
+    except CrewlineError as error:
+        decided = claude_code.decision_json(
+            prompt, args.fallback, f"crewline could not relay the prompt: {error.message}"
+        )
+    else:
+        async with client:
+            decided = await claude_code.relay(
+                client, prompt, timeout=args.timeout, fallback=args.fallback
+            )
+    if decided is not None:
+        print(json.dumps(decided), flush=True)
+    return 0
+
+
 def _print_event(event: Event) -> None:
     print(json.dumps(event.model_dump(), ensure_ascii=False), flush=True)
 
@@ -215,5 +250,6 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, int]]] =
     "send": _send,
     "post": _post,
     "events": _events,
+    "hook": _hook,
 }
 COMMANDS = frozenset(_COMMANDS)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import math
 import os
 from collections.abc import AsyncIterator, Sequence
 from types import TracebackType
@@ -56,6 +57,11 @@ _BY_STATUS: dict[int, type[CrewlineError]] = {
     429: BacklogFull,
     503: Unavailable,
 }
+
+
+_SETTLING = frozenset(
+    {"escalation_answered", "question_answered", "window_closed", "escalation_retracted"}
+)
 
 
 def _build(model: type[BaseModel], **fields: Any) -> dict[str, Any]:
@@ -223,6 +229,35 @@ class Client:
                     if inspect.isawaitable(saved):
                         await saved
                 yield event
+
+    async def wait_settled(
+        self,
+        *,
+        escalation_id: str | None = None,
+        question_id: str | None = None,
+        timeout: float | None = None,
+    ) -> Event | None:
+        """The event that settled the escalation or question (answered, window closed,
+        withdrawn), reading your stream from its start; None if none came within
+        ``timeout`` seconds. For scripts that wait on one record; agents that do several
+        things at once read ``events()`` instead."""
+        field, record_id = (
+            ("escalation_id", escalation_id) if escalation_id else ("question_id", question_id)
+        )
+        if not record_id:
+            raise InvalidInput("name an escalation_id or a question_id", code="missing_field")
+
+        async def first() -> Event:
+            async for event in self.events(after=0, wait=25):
+                if event.kind in _SETTLING and event.body.get(field) == record_id:
+                    return event
+            raise AssertionError("the event stream does not end")
+
+        try:
+            async with asyncio.timeout(None if timeout in (None, math.inf) else timeout):
+                return await first()
+        except TimeoutError:
+            return None
 
     # the wire ---------------------------------------------------------------------------------
     async def _call(
