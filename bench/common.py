@@ -45,6 +45,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 BENCHMARKS = (
     "store_commit",
     "api_escalate",
+    "mcp",
     "click_latency",
     "windows",
     "index_rebuild",

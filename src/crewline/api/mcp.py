@@ -13,6 +13,7 @@ body field does over HTTP. No tool waits on a human and none asks the client for
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -60,6 +61,12 @@ class AgentVerbs(Protocol):
     async def check_events(self, args: CheckEventsArgs) -> dict[str, Any]: ...
 
 
+@functools.cache
+def _schema(model: type[BaseModel]) -> dict[str, Any]:
+    # Built once: the SDK asks for a tool's schema on every call (to check Mcp-Param headers).
+    return model.model_json_schema()
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Tool:
     name: str
@@ -68,11 +75,15 @@ class Tool:
     call: Callable[[AgentVerbs, Any], Awaitable[dict[str, Any]]]
     read_only: bool = False
 
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        return _schema(self.arguments)
+
     def listed(self) -> types.Tool:
         return types.Tool(
             name=self.name,
             description=self.description,
-            input_schema=self.arguments.model_json_schema(),
+            input_schema=self.input_schema,
             annotations=types.ToolAnnotations(
                 read_only_hint=self.read_only, destructive_hint=False, open_world_hint=False
             ),
@@ -187,7 +198,7 @@ def build_server(verbs_of: VerbsOf) -> Server[Any]:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         get_tool_input_schema=lambda name: (
-            _BY_NAME[name].arguments.model_json_schema() if name in _BY_NAME else None
+            _BY_NAME[name].input_schema if name in _BY_NAME else None
         ),
     )
 
