@@ -54,7 +54,11 @@ class Asked(_Result):
 
 
 class EscalationRecord(_Result):
+    """An escalation as crewline keeps it: its state, and who answered what, when."""
+
     escalation_id: str
+    row_id: str | None = None
+    session: str | None = None
     state: str
     message: str
     deadline: str | None = None
