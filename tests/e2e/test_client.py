@@ -99,6 +99,26 @@ async def test_send_post_ask_and_default_applied_round_trip(crew: Crew) -> None:
     assert rows == ["status?"]
 
 
+async def test_an_escalation_is_read_retracted_and_retried_idempotently(crew: Crew) -> None:
+    """escalation() reads the record, retract() withdraws it, and a retried escalate with
+    the same idempotency key returns the first answer without a second record."""
+    key = await crew.add_member()
+    async with Client(key, url=crew.url) as client:
+        first = await client.escalate("Ship?", options=["yes"], idempotency_key="ship-1")
+        again = await client.escalate("Ship?", options=["yes"], idempotency_key="ship-1")
+        read = await client.escalation(first.escalation_id)
+        withdrawn = await client.retract(first.escalation_id)
+        with pytest.raises(Conflict) as reused:
+            await client.escalate("Other", idempotency_key="ship-1")
+        settled = await client.wait_settled(escalation_id=first.escalation_id, timeout=10)
+    assert again.escalation_id == first.escalation_id
+    assert (read.state, read.options) == ("pending", ["yes"])
+    assert withdrawn.state == "retracted"
+    assert reused.value.code == "idempotency_key_reused"
+    assert settled is not None and settled.kind == "escalation_retracted"
+    assert len((await crew.conversation())["escalations"]) == 1
+
+
 async def test_refusals_raise_crewlines_errors_with_the_servers_codes(crew: Crew) -> None:
     """A bad key, an unknown member and a bad deadline each raise their branch and code."""
     key = await crew.add_member()

@@ -77,6 +77,21 @@ async def test_escalate_wait_exits_4_when_nobody_answers_in_time(crew: Crew) -> 
     assert record is not None and record.is_pending
 
 
+async def test_escalate_wait_exits_5_when_the_request_is_withdrawn(crew: Crew) -> None:
+    """Retracting the escalation ends its --wait with status 5."""
+    key = await crew.add_member()
+    waiting = await start("escalate", "Deploy?", "--wait", "30", key=key, url=crew.url)
+    harness = crew.harness
+    await harness.wait_until(lambda: any("Deploy?" in m.text for m in harness.cards("radar")))
+    [record] = (await crew.conversation())["escalations"]
+    retracted = await crew.call(
+        key, "POST", f"/api/session-control/escalations/{record['escalation_id']}/retract"
+    )
+    assert retracted.status_code == 200, retracted.text
+    ran = await finish(waiting)
+    assert (ran.code, ran.out) == (5, "") and "withdrawn" in ran.err
+
+
 async def test_ask_wait_prints_the_answer(crew: Crew) -> None:
     """ask --wait returns the question's answer."""
     key = await crew.add_member()

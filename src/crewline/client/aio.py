@@ -4,7 +4,7 @@ Requests are built with the same models the server validates (``crewline.api.mod
 a misspelt argument fails here with the server's own code before anything is sent; refusals
 from the server come back as the exceptions of ``crewline.errors`` with their stable codes.
 Nothing is retried except reading events: a write retried without an idempotency key could
-be written twice.
+be written twice. Pass ``idempotency_key=`` to a write to make retrying it safe.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import os
 from collections.abc import AsyncIterator, Sequence
 from types import TracebackType
 from typing import Any, Self
+from urllib.parse import quote
 
 import httpx
 from pydantic import BaseModel, ValidationError
@@ -70,6 +71,10 @@ def _build(model: type[BaseModel], **fields: Any) -> dict[str, Any]:
     except ValidationError as error:
         raise refusal(error.errors()) from None
     return body.model_dump(exclude_none=True)
+
+
+def _quoted(record_id: str) -> str:
+    return quote(record_id, safe="")
 
 
 def error_from(response: httpx.Response) -> CrewlineError:
@@ -136,8 +141,12 @@ class Client:
         default_action: str | None = None,
         options: Sequence[str] | None = None,
         goal: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Escalated:
-        """Raise a decision to your human; returns at once (nothing waits for the answer)."""
+        """Raise a decision to your human; returns at once (nothing waits for the answer).
+
+        With ``idempotency_key`` a retry of the same call (same key, same arguments, within
+        24 hours) returns the first answer and writes nothing new."""
         body = _build(
             EscalateBody,
             message=message,
@@ -147,16 +156,27 @@ class Client:
             goal=goal,
         )
         return Escalated.model_validate(
-            await self._call("POST", "/api/session-control/escalate", json=body)
+            await self._call(
+                "POST", "/api/session-control/escalate", json=body, idempotency_key=idempotency_key
+            )
         )
 
-    async def send(self, target: str, message: str) -> Sent:
+    async def send(self, target: str, message: str, *, idempotency_key: str | None = None) -> Sent:
         """A message in another member's thread, and a ``message`` event for its session."""
         body = _build(SendBody, target=target, message=message)
-        return Sent.model_validate(await self._call("POST", "/api/session-control/send", json=body))
+        return Sent.model_validate(
+            await self._call(
+                "POST", "/api/session-control/send", json=body, idempotency_key=idempotency_key
+            )
+        )
 
     async def ask(
-        self, question: str, *, options: Sequence[str] | None = None, dialog: bool = False
+        self,
+        question: str,
+        *,
+        options: Sequence[str] | None = None,
+        dialog: bool = False,
+        idempotency_key: str | None = None,
     ) -> Asked:
         """A question card; returns its id at once, the answer arrives as an event."""
         body = _build(
@@ -165,16 +185,35 @@ class Client:
             options=list(options) if options is not None else None,
             dialog=dialog,
         )
-        return Asked.model_validate(await self._call("POST", "/api/session-control/ask", json=body))
+        return Asked.model_validate(
+            await self._call(
+                "POST", "/api/session-control/ask", json=body, idempotency_key=idempotency_key
+            )
+        )
 
-    async def post(self, text: str) -> Posted:
+    async def post(self, text: str, *, idempotency_key: str | None = None) -> Posted:
         """A row in your own member's thread (or your own transcript)."""
         body = _build(PostBody, text=text)
-        return Posted.model_validate(await self._call("POST", "/api/session/messages", json=body))
+        return Posted.model_validate(
+            await self._call(
+                "POST", "/api/session/messages", json=body, idempotency_key=idempotency_key
+            )
+        )
+
+    async def escalation(self, escalation_id: str) -> EscalationRecord:
+        """One of your escalations as crewline keeps it: state, answer, who, when."""
+        return EscalationRecord.model_validate(
+            await self._call("GET", f"/api/session-control/escalations/{_quoted(escalation_id)}")
+        )
+
+    async def retract(self, escalation_id: str) -> EscalationRecord:
+        """Withdraw your own open escalation; its card settles as withdrawn everywhere."""
+        path = f"/api/session-control/escalations/{_quoted(escalation_id)}/retract"
+        return EscalationRecord.model_validate(await self._call("POST", path))
 
     async def default_applied(self, escalation_id: str) -> EscalationRecord:
         """Confirm the default of a closed window ran, so the card can say it did."""
-        path = f"/api/session-control/escalations/{escalation_id}/default-applied"
+        path = f"/api/session-control/escalations/{_quoted(escalation_id)}/default-applied"
         return EscalationRecord.model_validate(await self._call("POST", path))
 
     async def poll(self, *, after: int = 0, wait: float = 0.0) -> EventPage:
@@ -268,13 +307,16 @@ class Client:
         json: dict[str, Any] | None = None,
         params: dict[str, Any] | None = None,
         timeout: float | None = None,
+        idempotency_key: str | None = None,
     ) -> dict[str, Any]:
+        headers = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else None
         try:
             response = await self._http.request(
                 method,
                 path,
                 json=json,
                 params=params,
+                headers=headers,
                 timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
             )
         except httpx.TransportError as error:

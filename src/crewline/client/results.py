@@ -64,6 +64,7 @@ class EscalationRecord(_Result):
     deadline: str | None = None
     default_action: str | None = None
     options: list[str] = []
+    goal: str | None = None
     answer: str | None = None
     choice: int | None = None
     answered_by: str | None = None

@@ -81,16 +81,31 @@ class SyncClient:
             )
         )
 
-    def send(self, target: str, message: str) -> Sent:
-        return self._runner.run(self._client.send(target, message))
+    def send(self, target: str, message: str, *, idempotency_key: str | None = None) -> Sent:
+        return self._runner.run(self._client.send(target, message, idempotency_key=idempotency_key))
 
     def ask(
-        self, question: str, *, options: Sequence[str] | None = None, dialog: bool = False
+        self,
+        question: str,
+        *,
+        options: Sequence[str] | None = None,
+        dialog: bool = False,
+        idempotency_key: str | None = None,
     ) -> Asked:
-        return self._runner.run(self._client.ask(question, options=options, dialog=dialog))
+        return self._runner.run(
+            self._client.ask(
+                question, options=options, dialog=dialog, idempotency_key=idempotency_key
+            )
+        )
 
-    def post(self, text: str) -> Posted:
-        return self._runner.run(self._client.post(text))
+    def post(self, text: str, *, idempotency_key: str | None = None) -> Posted:
+        return self._runner.run(self._client.post(text, idempotency_key=idempotency_key))
+
+    def escalation(self, escalation_id: str) -> EscalationRecord:
+        return self._runner.run(self._client.escalation(escalation_id))
+
+    def retract(self, escalation_id: str) -> EscalationRecord:
+        return self._runner.run(self._client.retract(escalation_id))
 
     def default_applied(self, escalation_id: str) -> EscalationRecord:
         return self._runner.run(self._client.default_applied(escalation_id))
