@@ -10,20 +10,23 @@ to lose across crewline's restarts.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcp.server import ServerRequestContext
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import Receive, Scope, Send
 
 from crewline.api.http import status_of
-from crewline.api.mcp import AgentVerbs, build_server
 from crewline.api.models import AskBody, CheckEventsArgs, DefaultAppliedArgs, EscalateBody, SendBody
 from crewline.api.operations import Caller, Operations
 from crewline.bot import EscalationRequest, Hub
 from crewline.errors import CrewlineError, Unauthenticated
+
+if TYPE_CHECKING:
+    from mcp.server import ServerRequestContext
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+    from crewline.api.mcp import AgentVerbs
 
 __all__ = ["InProcessVerbs", "McpEndpoint"]
 
@@ -54,31 +57,20 @@ class InProcessVerbs:
 
 
 class McpEndpoint:
-    """The ASGI app behind ``/mcp``; ``async with`` runs the SDK's request manager."""
+    """The ASGI app behind ``/mcp``; ``async with`` stops the SDK's request manager.
+
+    The SDK is imported, off the event loop, and its manager started on the first request
+    that carries a session key: crewline starts as fast without it, and a server no agent
+    reaches over MCP never loads it."""
 
     def __init__(self, hub: Hub) -> None:
         self.operations = Operations(hub)
-        self._manager = StreamableHTTPSessionManager(
-            app=build_server(self._verbs_of),
-            stateless=True,
-            json_response=True,
-            # Every request needs a session key, which a page rebinding a hostname to this
-            # server cannot supply, so the Host check would only refuse real deployments.
-            security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
-        )
+        self._manager: StreamableHTTPSessionManager | None = None
+        self._starting = asyncio.Lock()
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> McpEndpoint:
-        # The manager's task group must be left by the task that entered it, and crewline
-        # may be stopped from another task than the one that started it: give it its own.
-        started = asyncio.Event()
-        self._task = asyncio.create_task(self._run(started), name="mcp")
-        ready = asyncio.create_task(started.wait())
-        await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
-        if not started.is_set():
-            ready.cancel()
-            await self._task  # raises what stopped it
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -86,11 +78,6 @@ class McpEndpoint:
         if self._task is not None:
             await self._task
             self._task = None
-
-    async def _run(self, started: asyncio.Event) -> None:
-        async with self._manager.run():
-            started.set()
-            await self._stop.wait()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = dict(scope.get("headers", ()))
@@ -104,7 +91,47 @@ class McpEndpoint:
             await _refuse(send, error)
             return
         scope[_CALLER] = caller
-        await self._manager.handle_request(scope, receive, send)
+        manager = self._manager or await self._start()
+        await manager.handle_request(scope, receive, send)
+
+    async def _start(self) -> StreamableHTTPSessionManager:
+        async with self._starting:
+            if self._manager is not None:
+                return self._manager
+            sdk = await asyncio.to_thread(
+                importlib.import_module, "mcp.server.streamable_http_manager"
+            )
+            security = await asyncio.to_thread(
+                importlib.import_module, "mcp.server.transport_security"
+            )
+            tools = await asyncio.to_thread(importlib.import_module, "crewline.api.mcp")
+            manager: StreamableHTTPSessionManager = sdk.StreamableHTTPSessionManager(
+                app=tools.build_server(self._verbs_of),
+                stateless=True,
+                json_response=True,
+                # Every request needs a session key, which a page rebinding a hostname to
+                # this server cannot supply, so the Host check would only refuse real
+                # deployments.
+                security_settings=security.TransportSecuritySettings(
+                    enable_dns_rebinding_protection=False
+                ),
+            )
+            # The manager's task group must be left by the task that entered it, and
+            # crewline may be stopped from another task than the one serving this request.
+            started = asyncio.Event()
+            self._task = asyncio.create_task(self._run(manager, started), name="mcp")
+            ready = asyncio.create_task(started.wait())
+            await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
+            if not started.is_set():
+                ready.cancel()
+                await self._task  # raises what stopped it
+            self._manager = manager
+            return manager
+
+    async def _run(self, manager: StreamableHTTPSessionManager, started: asyncio.Event) -> None:
+        async with manager.run():
+            started.set()
+            await self._stop.wait()
 
     async def _verbs_of(self, ctx: ServerRequestContext[Any, Any]) -> AgentVerbs:
         if ctx.request is None:
