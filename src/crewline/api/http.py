@@ -22,16 +22,6 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from crewline import __version__
-from crewline.api.models import (
-    AnswerBody,
-    AskBody,
-    EscalateBody,
-    PostBody,
-    ReplyBody,
-    SendBody,
-    WebhookBody,
-    refusal,
-)
 from crewline.api.operations import Caller, Operations
 from crewline.api.sse import EventStreams, start_cursor
 from crewline.bot import EscalationRequest, Hub
@@ -44,6 +34,16 @@ from crewline.errors import (
     NotFound,
     Unauthenticated,
     Unavailable,
+)
+from crewline.schemas import (
+    AnswerBody,
+    AskBody,
+    EscalateBody,
+    PostBody,
+    ReplyBody,
+    SendBody,
+    WebhookBody,
+    refusal,
 )
 from crewline.webhooks import WebhookDispatcher, webhook_view
 

@@ -5,7 +5,7 @@ HTTP API with ``crewline.client``; over streamable HTTP at ``/mcp`` on crewline'
 they call the operations in-process, as the session whose bearer key the request carries.
 
 The low-level server, not the decorator API: the tools' input schemas are the JSON schemas
-of the very models the HTTP API validates (``crewline.api.models``), and arguments are
+of the very models the HTTP API validates (``crewline.schemas``), and arguments are
 validated with them, so an unknown argument gets ``unknown_field`` exactly as an unknown
 body field does over HTTP. No tool waits on a human and none asks the client for anything
 (no elicitation, no sampling): a client that declares no capability gets every tool.
@@ -24,7 +24,8 @@ from mcp.server import Server, ServerRequestContext
 from pydantic import BaseModel, ValidationError
 
 from crewline import __version__
-from crewline.api.models import (
+from crewline.errors import CrewlineError, InvalidInput, NotFound
+from crewline.schemas import (
     MAX_TOOL_WAIT,
     AskBody,
     CheckEventsArgs,
@@ -33,7 +34,6 @@ from crewline.api.models import (
     SendBody,
     refusal,
 )
-from crewline.errors import CrewlineError, InvalidInput, NotFound
 
 __all__ = ["TOOLS", "AgentVerbs", "Tool", "build_server"]
 

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 from starlette.types import Receive, Scope, Send
 
 from crewline.api.http import status_of
-from crewline.api.models import AskBody, CheckEventsArgs, DefaultAppliedArgs, EscalateBody, SendBody
 from crewline.api.operations import Caller, Operations
 from crewline.bot import EscalationRequest, Hub
 from crewline.errors import CrewlineError, Unauthenticated
+from crewline.schemas import AskBody, CheckEventsArgs, DefaultAppliedArgs, EscalateBody, SendBody
 
 if TYPE_CHECKING:
     from mcp.server import ServerRequestContext

@@ -13,8 +13,8 @@ from mcp.server import ServerRequestContext
 from mcp.server.stdio import stdio_server
 
 from crewline.api.mcp import AgentVerbs, build_server
-from crewline.api.models import AskBody, CheckEventsArgs, DefaultAppliedArgs, EscalateBody, SendBody
 from crewline.client import Client
+from crewline.schemas import AskBody, CheckEventsArgs, DefaultAppliedArgs, EscalateBody, SendBody
 
 __all__ = ["ClientVerbs", "serve_stdio"]
 

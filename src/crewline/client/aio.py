@@ -1,6 +1,6 @@
 """The async client: every agent verb of crewline's HTTP API, typed, over httpx.
 
-Requests are built with the same models the server validates (``crewline.api.models``), so
+Requests are built with the same models the server validates (``crewline.schemas``), so
 a misspelt argument fails here with the server's own code before anything is sent; refusals
 from the server come back as the exceptions of ``crewline.errors`` with their stable codes.
 Nothing is retried except reading events: a write retried without an idempotency key could
@@ -22,7 +22,6 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from crewline import __version__
-from crewline.api.models import AskBody, EscalateBody, PostBody, SendBody, refusal
 from crewline.client.cursor import CursorFile, CursorSink
 from crewline.client.results import (
     Asked,
@@ -43,6 +42,7 @@ from crewline.errors import (
     Unauthenticated,
     Unavailable,
 )
+from crewline.schemas import AskBody, EscalateBody, PostBody, SendBody, refusal
 
 __all__ = ["DEFAULT_URL", "Client"]
 
