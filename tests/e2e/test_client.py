@@ -69,7 +69,7 @@ async def test_escalate_is_typed_and_its_answer_arrives_as_an_event(crew: Crew) 
     key = await crew.add_member()
     async with Client(key, url=crew.url) as client:
         escalated = await client.escalate("Ship?", options=["yes", "no"], goal="release")
-        assert escalated.state == "pending" and escalated.delivered_to["member"] == "radar"
+        assert escalated.state == "pending" and escalated.routed_to["member"] == "radar"
         await crew.harness.press("radar", await _card(crew), 0)
         [event] = await _take(client.events(wait=5), 1)
     assert event.kind == "escalation_answered"

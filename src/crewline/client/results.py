@@ -26,10 +26,12 @@ class _Result(BaseModel):
 
 
 class Escalated(_Result):
-    """An accepted escalation: its id, where it went, and the note on what wakes you."""
+    """An accepted escalation: its id, where it was routed, what became of its card on each
+    transport (``delivered``, ``queued``, ``not_configured``), and the note on what wakes you."""
 
     escalation_id: str
-    delivered_to: dict[str, Any]
+    routed_to: dict[str, Any]
+    delivery: dict[str, str] = {}
     state: str
     deadline: str | None = None
     note: str | None = None
