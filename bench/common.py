@@ -50,6 +50,7 @@ BENCHMARKS = (
     "windows",
     "index_rebuild",
     "outbox_rate_limits",
+    "boundaries",
     "peer_langgraph",
     "webhook_push",
 )

@@ -77,6 +77,18 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="bind to a transport that is not configured yet (its cards wait until it is)",
     )
+    add.add_argument(
+        "--stateless",
+        action="store_true",
+        help="its session re-reads its transcript every turn: a rewind need not wait for it",
+    )
+    key = member_commands.add_parser(
+        "key", parents=[admin], help="issue a member's session key (replaces the previous one)"
+    )
+    key.add_argument("slug")
+    key.add_argument(
+        "--stateless", action="store_true", help="the session re-reads its transcript every turn"
+    )
     member_commands.add_parser("list", parents=[admin], help="list members")
     remove = member_commands.add_parser("remove", parents=[admin], help="remove a member")
     remove.add_argument("slug")
@@ -204,7 +216,12 @@ async def _member_add(config: Config, args: argparse.Namespace) -> int:
         )
     async with _open_store(config) as store:
         created = await crew.add_member(
-            store, slug=args.slug, name=args.name, owners=args.owner, transports=args.transport
+            store,
+            slug=args.slug,
+            name=args.name,
+            owners=args.owner,
+            transports=args.transport,
+            stateless=args.stateless,
         )
     transports = ", ".join(args.transport) or "none yet"
     print(f"added member {args.slug} ({args.name}), transports: {transports}")
@@ -214,6 +231,15 @@ async def _member_add(config: Config, args: argparse.Namespace) -> int:
             " wait in the outbox until it is"
         )
     print("its session key (shown once; keep it secret):")
+    print(created.key)
+    return 0
+
+
+async def _member_key(config: Config, args: argparse.Namespace) -> int:
+    async with _open_store(config) as store:
+        created = await crew.issue_member_key(store, args.slug, stateless=args.stateless)
+    print(f"a new session key for member {args.slug} (the previous one no longer works);")
+    print("shown once, keep it secret:")
     print(created.key)
     return 0
 
@@ -281,6 +307,7 @@ async def _doctor(config: Config, args: argparse.Namespace) -> int:
 _COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, int]]] = {
     "serve": _serve,
     "member add": _member_add,
+    "member key": _member_key,
     "member list": _member_list,
     "member remove": _member_remove,
     "session add": _session_add,

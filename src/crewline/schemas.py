@@ -19,9 +19,11 @@ from crewline.errors import InvalidInput
 __all__ = [
     "AnswerBody",
     "AskBody",
+    "BoundaryBody",
     "CheckEventsArgs",
     "DefaultAppliedArgs",
     "EscalateBody",
+    "NackBody",
     "PostBody",
     "ReplyBody",
     "SendBody",
@@ -92,6 +94,19 @@ class WebhookBody(Strict):
         description="deliver the events after this cursor (default: where an earlier"
         " registration stopped, else the next event)",
     )
+
+
+class NackBody(Strict):
+    reason: str
+
+
+class BoundaryBody(Strict):
+    kind: str = Field(description="rewind | edit | regenerate | reset")
+    row_id: str | None = Field(
+        default=None, description="rewind: the row to continue from; edit: the edited row"
+    )
+    steps: int | None = Field(default=None, description="rewind: to your N-th last message")
+    text: str | None = Field(default=None, description="edit: the new text")
 
 
 class DefaultAppliedArgs(Strict):

@@ -154,6 +154,7 @@ class Crewline:
                     self.store,
                     clock=self.clock,
                     transports=[t.name for t in self.transports],
+                    boundary_wait=self.config.boundary_wait,
                     delivery_wait=self.delivery_wait,
                 )
             )

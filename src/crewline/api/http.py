@@ -38,7 +38,9 @@ from crewline.errors import (
 from crewline.schemas import (
     AnswerBody,
     AskBody,
+    BoundaryBody,
     EscalateBody,
+    NackBody,
     PostBody,
     ReplyBody,
     SendBody,
@@ -221,6 +223,24 @@ def create_app(
 
     if webhooks is not None:
         _webhook_routes(app, ops, webhooks)
+
+    @app.post("/api/session/boundaries/{boundary_id}/ack", tags=["agents"])
+    async def ack_boundary(
+        boundary_id: Annotated[str, Path(max_length=64)], who: Who
+    ) -> dict[str, Any]:
+        return await ops.answer_boundary(who, boundary_id, ack=True, reason=None)
+
+    @app.post("/api/session/boundaries/{boundary_id}/nack", tags=["agents"])
+    async def nack_boundary(
+        boundary_id: Annotated[str, Path(max_length=64)], body: NackBody, who: Who
+    ) -> dict[str, Any]:
+        return await ops.answer_boundary(who, boundary_id, ack=False, reason=body.reason)
+
+    @app.post("/api/members/{slug}/boundaries", tags=["owner"])
+    async def boundary(slug: str, body: BoundaryBody, who: Who) -> dict[str, Any]:
+        return await ops.boundary(
+            who, slug, kind=body.kind, row_id=body.row_id, steps=body.steps, text=body.text
+        )
 
     @app.get("/api/members", tags=["owner"])
     async def members(who: Who) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from crewline.bot import escalations, questions
 from crewline.bot.actors import MemberActors
+from crewline.bot.boundaries import DEFAULT_WAIT, Boundaries
 from crewline.bot.changes import Change, Effects
 from crewline.bot.escalations import Delivery, EscalationRequest, Routing
 from crewline.bot.feed import EventFeed
@@ -73,6 +74,7 @@ class Hub:
         *,
         clock: Clock | None = None,
         transports: Sequence[str] = (),
+        boundary_wait: float = DEFAULT_WAIT,
         delivery_wait: float = DELIVERY_WAIT,
     ) -> None:
         self.store = store
@@ -83,6 +85,7 @@ class Hub:
         self.actors = MemberActors()
         self.feed = EventFeed()
         self.human = HumanEvents(self)
+        self.boundaries = Boundaries(self, wait=boundary_wait)
         self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
         self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None
@@ -94,6 +97,7 @@ class Hub:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
+        await self.boundaries.aclose()
         await self.actors.aclose()
 
     # plumbing -------------------------------------------------------------------------------
@@ -331,14 +335,23 @@ class Hub:
         """The session's events after ``after``; waits up to ``wait`` s when there are none."""
         signal = self.feed.register(caller.id)
         found = await self.store.events_after(caller.id, after)
-        if found or wait <= 0:
+        if found:
+            return await self.take_events(caller.id, after)
+        if wait <= 0:
             return found
         try:
             async with asyncio.timeout(wait):
                 await signal.wait()
         except TimeoutError:
             return []
-        return await self.store.events_after(caller.id, after)
+        return await self.take_events(caller.id, after)
+
+    async def take_events(self, session: str, after: int) -> list[Event]:
+        """The session's events after ``after``, remembered as delivered."""
+        # Read and remembered as delivered in one transaction: a boundary's commit sees an
+        # event either as undelivered (and may move it) or as read (and never appends it
+        # again), never both.
+        return await self.store.write(lambda tx: tx.take_events(session, after))
 
     async def close_window(self, escalation_id: str) -> None:
         """Close a due veto window (the scheduler's timer fires this; idempotent)."""

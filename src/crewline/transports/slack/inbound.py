@@ -37,9 +37,11 @@ from starlette.types import Receive, Scope, Send
 from crewline.errors import TransportError
 from crewline.models import HumanEvent, Receipt
 from crewline.transports.slack.payloads import (
+    REWIND_SHORTCUT,
     order_key,
     parse_click,
     parse_message,
+    parse_shortcut,
     parse_slash_command,
     payload_teams,
     split_ref,
@@ -107,6 +109,7 @@ class SlackInbound:
         # manifest might subscribe to is taken (and ignored) here, so nothing is redelivered.
         self.app.event(re.compile(".*"))(self._ignore)
         self.app.action(re.compile(".*"))(self._on_action)
+        self.app.shortcut(REWIND_SHORTCUT)(self._on_shortcut)
         self.app.command(re.compile(".*"))(self._on_command)
 
     async def dispatch(self, request: AsyncBoltRequest) -> BoltResponse:
@@ -157,6 +160,17 @@ class SlackInbound:
         if click is None:
             return
         receipt = await self.host.deliver(click)
+        if receipt is not None and receipt.notice:
+            await respond(text=receipt.notice, response_type="ephemeral", replace_original=False)
+
+    async def _on_shortcut(
+        self, ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond
+    ) -> None:
+        await ack()
+        command = parse_shortcut(body, transport=self.host.name)
+        if command is None:
+            return
+        receipt = await self.host.deliver(command)
         if receipt is not None and receipt.notice:
             await respond(text=receipt.notice, response_type="ephemeral", replace_original=False)
 
