@@ -1664,9 +1664,24 @@ class FakeDiscord:
         body = req.body if isinstance(req.body, dict) else {}
         _validate_message_body(body)
         headers = self._take_rate_limit(channel_id)
+        earlier = self._same_nonce(channel_id, body)
+        if earlier is not None:  # Discord returns the first message and creates none
+            return _json_response(dict(earlier), headers=headers)
         message = self._create_message(channel_id, self.bot_user, body)
         await self._dispatch("MESSAGE_CREATE", self._gateway_message(message))
         return _json_response(dict(message), headers=headers)
+
+    def _same_nonce(self, channel_id: int, body: Json) -> Json | None:
+        """The bot's earlier message in the channel with this nonce, when ``enforce_nonce``
+        asks for it. Discord remembers nonces for a few minutes; the fake for its lifetime."""
+        nonce = body.get("nonce")
+        if not body.get("enforce_nonce") or nonce is None:
+            return None
+        for message_id in self._history.get(channel_id, []):
+            message = self._messages[message_id]
+            if message.get("nonce") == nonce and int(message["author"]["id"]) == self.bot_user.id:
+                return message
+        return None
 
     async def _patch_message(self, req: _Req) -> web.StreamResponse:
         message = self._require_message(req.int_param("channel_id"), req.int_param("message_id"))
