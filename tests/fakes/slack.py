@@ -34,6 +34,8 @@ from urllib.parse import urlencode
 from aiohttp import ClientSession, ClientTimeout, WSCloseCode, WSMsgType, web
 from yarl import URL
 
+from tests.fakes.chaos import FaultPlan
+
 __all__ = [
     "ApiCall",
     "FakeSlack",
@@ -181,6 +183,7 @@ class FakeSlack:
         self._last_post: dict[str, float] = {}
         self._faults: defaultdict[str, deque[tuple[int, str]]] = defaultdict(deque)
         self._holds: list[tuple[str, Callable[[JsonDict], bool]]] = []
+        self.faults: FaultPlan | None = None  # seeded random faults (tests/fakes/chaos.py)
         self._stopping = asyncio.Event()
         self._users: dict[str, SlackUser] = {}
         self._channels: dict[str, _Channel] = {}
@@ -413,6 +416,17 @@ class FakeSlack:
         form_token = params.pop("token", None)
         token = _bearer_token(request) or form_token
         held = self._take_hold(method, params)
+        fault = self.faults.draw(method) if self.faults is not None else None
+        if fault == "reset":  # the connection drops before Slack saw the call
+            assert request.transport is not None
+            request.transport.close()
+            return web.Response(status=500)
+        if fault in ("500", "503"):
+            return web.json_response({"ok": False, "error": "internal_error"}, status=int(fault))
+        if fault == "429":
+            return web.json_response(
+                {"ok": False, "error": "ratelimited"}, status=429, headers={"Retry-After": "1"}
+            )
         status, body, headers = self._answer(method, params, token)
         self.calls.append(
             ApiCall(
@@ -425,6 +439,9 @@ class FakeSlack:
             )
         )
         await self._notify()
+        if fault == "landed-reset":  # Slack carried the call out; its answer never arrived
+            assert request.transport is not None
+            request.transport.close()
         if held:
             await self._stopping.wait()
             return web.json_response({"ok": False, "error": "fake_stopped"}, status=503)
