@@ -94,6 +94,9 @@ class SlackTransport(Transport):
             base_url=self.settings.api_url,
             session=self._session,
             timeout=15,
+            # The SDK would resend a call whose connection dropped, even a post that landed;
+            # the outbox retries instead, and looks for the message first.
+            retry_handlers=[],
         )
         self._api = SlackWebApi(client, post_interval=self.settings.post_interval, clock=self.clock)
         try:

@@ -1,0 +1,114 @@
+"""Platform faults: 20 % of the platform calls fail, seeded, during steady load.
+
+Each fake draws a fault for one call in five (``tests/fakes/chaos.py``) among the failures
+its platform really shows: Slack 500/503, 429 with ``Retry-After``, a connection reset before
+the call and one after it was carried out; Telegram 500, 429 with ``retry_after``, 409 on
+``getUpdates`` and a connection reset. Both fakes also enforce the platform's posting pace
+(scaled down). Every card must arrive exactly once, in order in its thread, and no call may
+be refused for breaking the pace. The seed is logged (``CREWLINE_RELIABILITY_SEED`` fixes it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.driver import Crew
+from tests.fakes.chaos import FaultPlan
+from tests.fakes.slack import FakeSlack
+from tests.harness import Harness
+from tests.harnesses.slack import SlackHarness
+from tests.harnesses.telegram import TelegramHarness
+
+pytestmark = pytest.mark.slow
+
+SEED = int(os.environ.get("CREWLINE_RELIABILITY_SEED") or random.SystemRandom().randrange(2**32))
+RATE = 0.2
+INTERVAL = 0.02  # the platforms' per-chat pace (one a second), scaled down 50 times
+MEMBERS = 4
+CARDS_PER_MEMBER = 8
+log = logging.getLogger(__name__)
+
+
+@pytest.fixture(params=["slack", "telegram"])
+async def harness(request: pytest.FixtureRequest) -> AsyncIterator[Harness]:
+    made: SlackHarness | TelegramHarness
+    if request.param == "slack":
+        paced = functools.partial(FakeSlack, post_interval_per_channel=INTERVAL)
+        made = SlackHarness(post_interval=INTERVAL, fake=paced)
+    else:
+        made = TelegramHarness(per_chat_interval=INTERVAL)
+        made.settings_options["per_chat_interval"] = INTERVAL * 1.5
+    async with made.running() as running:
+        yield running
+
+
+def _plan(harness: Harness) -> FaultPlan:
+    if isinstance(harness, SlackHarness):
+        plan = FaultPlan(
+            rate=RATE,
+            seed=SEED,
+            kinds=("500", "503", "429", "reset", "landed-reset"),
+            methods=("chat.postMessage", "chat.update"),
+        )
+        harness.fake.faults = plan
+        return plan
+    assert isinstance(harness, TelegramHarness)
+    plan = FaultPlan(
+        rate=RATE,
+        seed=SEED,
+        kinds=("500", "429", "409", "reset"),
+        methods=("sendMessage", "editMessageText", "getUpdates"),
+    )
+    harness.fake.faults = plan
+    return plan
+
+
+def _pace_refusals(harness: Harness, plan: FaultPlan) -> int:
+    """Calls the fake refused for breaking the platform's pace (not the injected 429s)."""
+    if isinstance(harness, SlackHarness):
+        return harness.fake.rate_limited_count
+    assert isinstance(harness, TelegramHarness)
+    return sum(c.status == 429 for c in harness.fake.calls) - plan.injected["429"]
+
+
+async def test_every_card_arrives_once_in_order_through_20_percent_faults(
+    crew: Crew, harness: Harness
+) -> None:
+    """Steady escalations into four threads while one call in five fails."""
+    log.warning("faults on %s: seed %d (CREWLINE_RELIABILITY_SEED)", harness.name, SEED)
+    slugs = [f"m{n}" for n in range(MEMBERS)]
+    keys = [await crew.add_member(slug, f"Member {slug}") for slug in slugs]
+    await crew.delivered()
+    plan = _plan(harness)
+
+    async def escalate_all(slug: str, key: str) -> None:
+        for n in range(CARDS_PER_MEMBER):
+            await crew.escalate(key, message=f"{slug} card {n}", options=["ok"])
+
+    await asyncio.gather(*[escalate_all(s, k) for s, k in zip(slugs, keys, strict=True)])
+
+    def cards(slug: str) -> list[str]:
+        return [m.text for m in harness.messages(slug) if m.payloads]
+
+    def arrived() -> bool:
+        return all(len(cards(slug)) >= CARDS_PER_MEMBER for slug in slugs)
+
+    await harness.wait_until(arrived, timeout=60)
+    await crew.delivered()
+    assert sum(plan.injected.values()) > 0, "precondition: faults were injected"
+    for slug in slugs:
+        firsts = [text.split("\n")[0] for text in cards(slug)]
+        wanted = [f"{slug} card {n}" for n in range(CARDS_PER_MEMBER)]
+        assert [w for w in wanted if any(w in f for f in firsts)] == wanted, f"seed {SEED}"
+        assert len(firsts) == CARDS_PER_MEMBER, f"seed {SEED}: {firsts}"
+        order = [next(i for i, w in enumerate(wanted) if w in f) for f in firsts]
+        assert order == sorted(order), f"seed {SEED}: {firsts}"
+    assert _pace_refusals(harness, plan) == 0, f"seed {SEED}"
+    log.warning("%s: injected %s", harness.name, dict(plan.injected))
