@@ -26,6 +26,8 @@ from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
 
+from tests.fakes.chaos import FaultPlan
+
 Json = dict[str, Any]
 T = TypeVar("T")
 
@@ -253,6 +255,18 @@ class _ApiError(Exception):
         self.status = status
         self.body = body
         self.headers = dict(headers or {})
+
+
+_MESSAGES_PATH = re.compile(r"/channels/\d+/messages(?:/\d+)?")
+
+
+def _random_error(fault: str) -> _ApiError:
+    """A drawn 5xx, or a 429 as Discord sends it (body and headers agree on the wait)."""
+    if fault == "429":
+        body = {"message": "You are being rate limited.", "retry_after": 0.2, "global": False}
+        headers = {"Retry-After": "1", "X-RateLimit-Scope": "user"}
+        return _ApiError(429, body, headers)
+    return _error(int(fault), 0, f"{fault}: Server Error")
 
 
 def _error(status: int, code: int, message: str) -> _ApiError:
@@ -522,6 +536,7 @@ class FakeDiscord:
         self._commands: dict[int | None, list[Json]] = {}
 
         self.calls: list[RecordedCall] = []
+        self.faults: FaultPlan | None = None  # seeded random faults (tests/fakes/chaos.py)
         self.interaction_callbacks: list[InteractionCallback] = []
         self.gateway_connections: list[str] = []  # path?query of every websocket opened
         self.heartbeats = 0
@@ -1419,7 +1434,14 @@ class FakeDiscord:
         path = request.path[len(API_PREFIX) :]
         body = await self._read_body(request)
         response: web.StreamResponse
+        fault = self._random_fault(request.method, path)
+        if fault == "reset":  # the connection drops before Discord saw the call
+            assert request.transport is not None
+            request.transport.close()
+            return web.Response(status=500)
         try:
+            if fault is not None and fault != "landed-reset":
+                raise _random_error(fault)
             response = await self._route(request, path, body)
         except _ApiError as exc:
             response = _json_response(exc.body, status=exc.status, headers=exc.headers)
@@ -1427,7 +1449,16 @@ class FakeDiscord:
             RecordedCall(request.method, path, dict(request.query), body, response.status)
         )
         self._bump()
+        if fault == "landed-reset":  # Discord carried the call out; its answer never arrived
+            assert request.transport is not None
+            request.transport.close()
         return response
+
+    def _random_fault(self, method: str, path: str) -> str | None:
+        """The fault plan's draw for a message create or edit (``"POST messages"``…)."""
+        if self.faults is None or _MESSAGES_PATH.fullmatch(path) is None:
+            return None
+        return self.faults.draw(f"{method} messages")
 
     @staticmethod
     async def _read_body(request: web.Request) -> Any:
