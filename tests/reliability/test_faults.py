@@ -130,7 +130,7 @@ async def test_every_card_arrives_once_in_order_through_20_percent_faults(
     def arrived() -> bool:
         return all(len(cards(slug)) >= CARDS_PER_MEMBER for slug in slugs)
 
-    await harness.wait_until(arrived, timeout=60)
+    await harness.wait_until(arrived, timeout=120)  # backoffs under 20 % faults, loaded CPU
     await crew.delivered()
     assert sum(plan.injected.values()) > 0, "precondition: faults were injected"
     for slug in slugs:
