@@ -118,6 +118,14 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     cli_agent.add_commands(commands)
+    backup = commands.add_parser(
+        "backup", parents=[admin], help="copy the database to PATH (safe while serving)"
+    )
+    backup.add_argument("path", type=Path, help="a new file for the copy")
+    restore = commands.add_parser(
+        "restore", parents=[admin], help="replace the database with a backup (crewline stopped)"
+    )
+    restore.add_argument("path", type=Path, help="a file made by crewline backup")
 
     doctor = commands.add_parser("doctor", parents=[admin], help="check the installation")
     doctor.add_argument(
@@ -298,6 +306,28 @@ async def _demo(config: Config, args: argparse.Namespace) -> int:
     )
 
 
+async def _backup(config: Config, args: argparse.Namespace) -> int:
+    from crewline.store.backup import backup
+
+    report = await asyncio.to_thread(backup, config.data_dir, args.path)
+    print(
+        f"backed up {config.data_dir} to {report.path}: schema version {report.schema_version}, "
+        f"{report.escalations} escalations, {report.size} bytes"
+    )
+    return 0
+
+
+async def _restore(config: Config, args: argparse.Namespace) -> int:
+    from crewline.store.backup import restore
+
+    report = await asyncio.to_thread(restore, config.data_dir, args.path)
+    print(
+        f"restored {config.data_dir} from {report.path}: schema version "
+        f"{report.schema_version}, {report.escalations} escalations"
+    )
+    return 0
+
+
 async def _doctor(config: Config, args: argparse.Namespace) -> int:
     from crewline.doctor import run_doctor
 
@@ -313,6 +343,8 @@ _COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, 
     "session add": _session_add,
     "token": _token,
     "demo": _demo,
+    "backup": _backup,
+    "restore": _restore,
     "doctor": _doctor,
 }
 

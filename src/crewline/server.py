@@ -27,6 +27,7 @@ from crewline.config import Config
 from crewline.errors import CannotListen, ConfigError
 from crewline.models import Clock
 from crewline.scheduler import WindowScheduler
+from crewline.store.backup import serving_lock
 from crewline.store.sqlite import SqliteStore
 from crewline.transports import OutboxDispatcher, Transport
 from crewline.transports.registry import EnabledTransport, build_transport, enabled_transports
@@ -146,6 +147,8 @@ class Crewline:
         stack = self._stack
         await stack.__aenter__()
         try:
+            # Held while serving, so `crewline restore` can tell this database is in use.
+            stack.enter_context(serving_lock(self.config.data_dir))
             self.store = await stack.enter_async_context(
                 SqliteStore.in_directory(self.config.data_dir)
             )
