@@ -44,3 +44,22 @@ async def test_a_lone_surrogate_in_any_text_field_is_refused_as_invalid_text(
     key = await crew.add_member()
     error = await _refused(crew, key, body)
     assert error["code"] == "invalid_text"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"message": "\xff\xfe not UTF-8"}',
+        b'{"message": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        b'{"message": "x", "options": ' + b'{"a": ' * 5_000 + b"1" + b"}" * 5_000 + b"}",
+        b'{"message": "unterminated',
+    ],
+    ids=["invalid-utf8", "deep-array", "deep-object", "truncated"],
+)
+async def test_a_body_that_is_not_json_is_refused_as_malformed_json(
+    crew: Crew, body: bytes
+) -> None:
+    """Bytes that are not UTF-8 and nesting past the parser's depth: the same code as bad JSON."""
+    key = await crew.add_member()
+    error = await _refused(crew, key, body)
+    assert error["code"] == "malformed_json"

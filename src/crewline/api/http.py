@@ -142,6 +142,14 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        if error.status_code == 400:  # FastAPI could not parse the body at all
+            # Bytes that are not UTF-8, or JSON nested deeper than the parser goes: the
+            # same mistake, to the caller, as any other body that is not JSON.
+            metrics.errors.labels(code="malformed_json").inc()
+            return JSONResponse(
+                error_body("malformed_json", "the body is not valid JSON in UTF-8"),
+                status_code=400,
+            )
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         return JSONResponse(error_body(code, str(error.detail)), status_code=error.status_code)
 
