@@ -61,6 +61,10 @@ class _Duplicate(Exception):
     """A redelivered event: roll back and answer nothing."""
 
 
+class _Unseen(Exception):
+    """A probe found the event new: roll its mark back."""
+
+
 DUPLICATE = Receipt(accepted=False, code="duplicate_event")
 
 
@@ -113,6 +117,10 @@ class HumanEvents:
     async def _refuse(
         self, event: HumanEvent, refusal: Refusal, *, member: str | None = None
     ) -> Receipt:
+        if await self._was_taken(event):
+            # A redelivery of an event that was taken: judged afresh it would meet its own
+            # effect (a settled card) and tell the human, or audit, what never happened.
+            return DUPLICATE
         if refusal.security:
             await self.hub.change(
                 lambda ch: ch.audit(
@@ -124,6 +132,19 @@ class HumanEvents:
                 )
             )
         return Receipt(accepted=False, code=refusal.code, notice=refusal.notice)
+
+    async def _was_taken(self, event: HumanEvent) -> bool:
+        """Whether an earlier delivery of this event was accepted (its id is remembered)."""
+
+        def probe(ch: Change) -> None:
+            if ch.tx.mark_seen(event.transport, event.event_id, ch.now):
+                raise _Unseen  # roll back: a refusal remembers nothing
+
+        try:
+            await self.hub.change(probe)
+        except _Unseen:
+            return False
+        return True
 
     # clicks ---------------------------------------------------------------------------------
     async def _click(self, event: HumanClick) -> asyncio.Future[Receipt]:
