@@ -5,7 +5,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 
-.PHONY: demo run test check bench bench-quick screenshot clean
+.PHONY: demo run test check reliability bench bench-quick screenshot clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,12 @@ run: $(BIN)/.installed           ## crewline serve with the configured transport
 
 test: $(BIN)/.installed          ## format, lint, types and the whole test suite
 	PATH="$(abspath $(BIN)):$$PATH" scripts/check
+
+reliability: $(BIN)/.installed   ## the reliability and security suite (docs/reliability.md)
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/security tests/e2e/test_backup.py \
+		tests/e2e/test_crash_safety.py tests/e2e/test_webhook_crash.py \
+		tests/e2e/test_slack_http.py tests/e2e/test_telegram_hostile.py \
+		tests/e2e/test_discord_hostile.py
 
 $(BIN)/.peer: $(BIN)/.installed   # LangGraph, for the side-by-side benchmark only
 	$(BIN)/python -m pip install --quiet -e '.[peer]'
