@@ -43,7 +43,7 @@ def run(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
 def _add_member(data_dir: Path, slug: str) -> str:
     added = run(
         "member", "add", slug, "--name", slug.title(), "--owner", "slack:U1",
-        "--transport", "memory", data_dir=data_dir,
+        "--transport", "local", data_dir=data_dir,
     )  # fmt: skip
     assert added.returncode == 0, added.stderr
     return added.stdout.splitlines()[-1]
