@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from crewline.bot.changes import Change
+from crewline.bot.domain import EscalationRecorded, EscalationSettled
 from crewline.errors import BacklogFull, Conflict, InvalidInput
 from crewline.models import (
     AnsweredBy,
@@ -245,6 +246,7 @@ def record_escalation(
         ch.ring(member, valid.goal)
         ch.roster()
         ch.arm(escalation)
+        ch.publish(EscalationRecorded(escalation=escalation))
     return escalation, row
 
 
@@ -432,6 +434,7 @@ def _announce_settled(ch: Change, member: Member, record: Escalation) -> None:
     ch.show(member, "update", f"row:{record.row_id}")
     ch.ring(member, record.goal)
     ch.roster()
+    ch.publish(EscalationSettled(escalation=record))
 
 
 class Delivery(StrEnum):

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from crewline.bot import escalations, questions
 from crewline.bot.actors import MemberActors
 from crewline.bot.changes import Change, Effects
+from crewline.bot.domain import DomainEvents, Subscriber
 from crewline.bot.escalations import Delivery, EscalationRequest, Routing
 from crewline.bot.feed import EventFeed
 from crewline.bot.idempotency import KeyedWrite, guarded
@@ -83,6 +84,7 @@ class Hub:
         self.actors = MemberActors()
         self.feed = EventFeed()
         self.human = HumanEvents(self)
+        self.domain = DomainEvents()
         self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
         self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None
@@ -95,6 +97,7 @@ class Hub:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.actors.aclose()
+        await self.domain.aclose()
 
     # plumbing -------------------------------------------------------------------------------
     def on_outbox(self, wake: Callable[[str, set[str]], None]) -> None:
@@ -108,6 +111,11 @@ class Hub:
     def on_deadline(self, arm: Callable[[str, datetime], None]) -> None:
         """``arm(escalation_id, deadline)`` is called after a commit that opened a window."""
         self._armers.append(arm)
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """``await subscriber(event)`` after each commit that published a domain event; it
+        runs on the domain-event task, never in the transaction nor on a member's actor."""
+        self.domain.subscribe(subscriber)
 
     async def change(self, transaction: Callable[[Change], T], *, heavy: bool = False) -> T:
         """Run ``transaction`` in one store transaction, then its after-commit effects.
@@ -139,6 +147,7 @@ class Hub:
         for escalation_id, deadline in effects.deadlines:
             for arm in self._armers:
                 arm(escalation_id, deadline)
+        self.domain.publish(effects.domain)
 
     async def on_member(self, slug: str, job: Callable[[], Awaitable[T]]) -> T:
         """Run ``job`` on the member's actor, after everything that arrived before it."""

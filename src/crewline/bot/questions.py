@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from crewline.bot.changes import Change
+from crewline.bot.domain import QuestionRaised, QuestionSettled
 from crewline.errors import Conflict, Forbidden, InvalidInput
 from crewline.models import AnsweredBy, Member, Question, QuestionState, RowRole, Session, new_id
 
@@ -70,6 +71,7 @@ def ask(
         ch.show(member, "post", f"row:{row_id}")
         ch.ring_questions(member)
         ch.roster()
+        ch.publish(QuestionRaised(question=record))
     return record
 
 
@@ -89,6 +91,7 @@ def answer_question(
     ch.show(member, "update", f"row:{record.row_id}")
     ch.ring_questions(member)
     ch.roster()
+    ch.publish(QuestionSettled(question=answered))
     ch.event(
         record.session,
         "question_answered",

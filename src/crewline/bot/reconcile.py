@@ -19,6 +19,7 @@ from datetime import timedelta
 
 from crewline.bot import escalations
 from crewline.bot.changes import Change
+from crewline.bot.domain import EscalationSettled
 from crewline.models import (
     AnsweredBy,
     AnsweredVia,
@@ -123,6 +124,7 @@ def _apply(ch: Change, member: Member, truth: Escalation) -> None:
     ch.tx.put_escalation(truth)
     ch.show(member, "update", f"row:{truth.row_id}")
     ch.ring(member, truth.goal)
+    ch.publish(EscalationSettled(escalation=truth))
     if truth.state is EscalationState.ANSWERED:
         ch.event(
             truth.session,
