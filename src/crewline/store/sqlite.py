@@ -50,6 +50,7 @@ from crewline.store.base import (
     Tx,
     Webhook,
 )
+from crewline.store.sqlite_concierge import ConciergeReads
 from crewline.store.sqlite_tx import SqliteTx
 
 __all__ = ["SqliteStore", "migrations"]
@@ -91,7 +92,7 @@ class _Pending:
     heavy: bool
 
 
-class SqliteStore(Store):
+class SqliteStore(ConciergeReads, Store):
     """Open with ``async with SqliteStore(path) as store``; migrations run on open."""
 
     def __init__(self, path: Path | str) -> None:
