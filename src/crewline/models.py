@@ -282,6 +282,8 @@ class Receipt:
     (a typed message or a press), ``outcome`` says what it did to the index: the record it
     answered (or the settled one it named) in ``escalation_id``, the open ones when it was
     ambiguous in ``open``.
+    platform that must answer a click in one response settle the card in it. ``prefill``
+    (the concierge's Edit) asks the platform to open a reply box holding that text.
     """
 
     accepted: bool
@@ -291,6 +293,7 @@ class Receipt:
     outcome: ReplyOutcome | None = None  # None: not a reply (a command, an edit, a refusal)
     escalation_id: str | None = None
     open: tuple[Escalation, ...] = ()
+    prefill: str | None = None  # Edit: open the reply prefilled with this text
 
 
 # --- what the core asks transports to show -------------------------------------------------

@@ -92,8 +92,8 @@ async def test_commands_are_registered_and_answered_to_the_person(
         await crew.add_member()
         answer = await harness.command("start")
         assert answer is not None and "/roster" in answer and "/help" in answer
-        unknown = await harness.command("concierge", "undo")
-        assert unknown is not None and "Try /help" in unknown
+        nothing = await harness.command("concierge", "undo")
+        assert nothing is not None and "no answer left to undo" in nothing
 
 
 async def test_the_status_message_is_pinned_and_edited_in_place(

@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from crewline import __version__
+from crewline.api.concierge_ops import ConciergeOperations
 from crewline.api.operations import Caller, Operations
 from crewline.api.sse import EventStreams, start_cursor
 from crewline.bot import EscalationRequest, Hub
@@ -123,6 +124,9 @@ class WebhookBody(Strict):
         description="deliver the events after this cursor (default: where an earlier"
         " registration stopped, else the next event)",
     )
+class PolicyBody(Strict):
+    answer: str | None = Field(default=None, description="never | routine | always")
+    act: str | None = Field(default=None, description="on | off")
 
 
 # --- the app ----------------------------------------------------------------------------------
@@ -161,6 +165,7 @@ def create_app(
     events; without it there are no webhook routes."""
     ops = Operations(hub)
     streams = streams or EventStreams(hub)
+    concierge = ConciergeOperations(ops)
     metrics = _Metrics()
     app = FastAPI(
         title="crewline",
@@ -300,6 +305,24 @@ def create_app(
         question_id: Annotated[str, Path(max_length=64)], body: AnswerBody, who: Who
     ) -> dict[str, Any]:
         return await ops.answer_question(who, question_id, body.answer)
+
+    @app.get("/api/concierge/policy", tags=["owner"])
+    async def concierge_policy(who: Who) -> dict[str, Any]:
+        return await concierge.policy(who)
+
+    @app.put("/api/concierge/policy", tags=["owner"])
+    async def set_concierge_policy(body: PolicyBody, who: Who) -> dict[str, Any]:
+        return await concierge.set_policy(who, answer=body.answer, act=body.act)
+
+    @app.get("/api/concierge/ledger", tags=["owner"])
+    async def concierge_ledger(
+        who: Who, limit: Annotated[int, Query(ge=1, le=1000)] = 100
+    ) -> dict[str, Any]:
+        return await concierge.ledger(who, limit=limit)
+
+    @app.post("/api/concierge/undo", tags=["owner"])
+    async def concierge_undo(who: Who) -> dict[str, Any]:
+        return await concierge.undo(who)
 
     for path, mounted in mounts:
         app.mount(path, mounted)

@@ -37,11 +37,12 @@ class Change:
         self.tx = tx
         self.now = now
         self.effects = Effects()
+        self.last_cursor: int | None = None  # the cursor of the last event appended
         self._transports = tuple(transports)
 
     def event(self, session: str, kind: str, body: Mapping[str, Any]) -> None:
-        """Append to one session's event stream."""
-        self.tx.add_event(session, kind, body, self.now)
+        """Append to one session's event stream (its cursor is then ``last_cursor``)."""
+        self.last_cursor = self.tx.add_event(session, kind, body, self.now)
         self.effects.sessions.add(session)
 
     def tell_member(self, slug: str, kind: str, body: Mapping[str, Any]) -> None:

@@ -55,7 +55,8 @@ class QuestionRaised:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class QuestionSettled:
-    """A question stopped waiting (answered or cancelled)."""
+    """A question stopped waiting (answered or cancelled), or waits again (an answer was
+    withdrawn): ``question`` is the record as it now is."""
 
     question: Question
 

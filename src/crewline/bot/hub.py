@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from crewline.bot import escalations, questions
 from crewline.bot.actors import MemberActors
 from crewline.bot.changes import Change, Effects
+from crewline.bot.concierge import Concierge, ConciergeSettings
 from crewline.bot.domain import DomainEvents, Subscriber
 from crewline.bot.escalations import Delivery, EscalationRequest, Routing
 from crewline.bot.feed import EventFeed
@@ -75,6 +76,7 @@ class Hub:
         clock: Clock | None = None,
         transports: Sequence[str] = (),
         delivery_wait: float = DELIVERY_WAIT,
+        concierge: ConciergeSettings | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -85,6 +87,7 @@ class Hub:
         self.feed = EventFeed()
         self.human = HumanEvents(self)
         self.domain = DomainEvents()
+        self.concierge = Concierge(self, concierge)
         self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
         self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None
@@ -339,7 +342,7 @@ class Hub:
     async def events(self, caller: Session, *, after: int, wait: float) -> list[Event]:
         """The session's events after ``after``; waits up to ``wait`` s when there are none."""
         signal = self.feed.register(caller.id)
-        found = await self.store.events_after(caller.id, after)
+        found = await self._read_events(caller.id, after)
         if found or wait <= 0:
             return found
         try:
@@ -347,7 +350,18 @@ class Hub:
                 await signal.wait()
         except TimeoutError:
             return []
-        return await self.store.events_after(caller.id, after)
+        return await self._read_events(caller.id, after)
+
+    async def _read_events(self, session: str, after: int) -> list[Event]:
+        # Noted as read from before the store read: an undo that finds a read in flight
+        # assumes its answer may already be on its way to the session.
+        self.feed.begin_read(session)
+        found: list[Event] = []
+        try:
+            found = await self.store.events_after(session, after)
+        finally:
+            self.feed.end_read(session, (e.cursor for e in found))
+        return found
 
     async def close_window(self, escalation_id: str) -> None:
         """Close a due veto window (the scheduler's timer fires this; idempotent)."""

@@ -14,8 +14,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from crewline.bot import cards, escalations, questions
+from crewline.bot import cards, concierge_tx, escalations, questions
 from crewline.bot.changes import Change
+from crewline.bot.concierge_inbound import USAGE, concierge_command, concierge_press
 from crewline.bot.render import roster
 from crewline.bot.replies import Ambiguous, Answer, NoMatch, Refusal, match_click, match_text
 from crewline.errors import CallerError
@@ -38,7 +39,7 @@ from crewline.store import PlatformMessage
 if TYPE_CHECKING:
     from crewline.bot.hub import Hub
 
-__all__ = ["API_TRANSPORT", "HELP_TEXT", "HumanEvents"]
+__all__ = ["API_TRANSPORT", "HELP_TEXT", "HumanEvents", "answer_escalation_as_human"]
 
 # The owner replying through the HTTP API: authenticated by their token before the event is
 # made, so its user id is the human's own id and its thread is the member's slug.
@@ -51,6 +52,7 @@ log = logging.getLogger(__name__)
 HELP_TEXT = (
     "crewline commands:\n"
     "/roster: every member, whether it needs you, and its open requests\n"
+    f"{USAGE}\n"
     "/help: this text\n"
     "In a member's thread, tap a card's button or type your answer as a reply."
 )
@@ -140,6 +142,8 @@ class HumanEvents:
             )
         if press.kind == "q":
             return await self._question_click(event, press.record_id, press.choice)
+        if press.kind == "c":
+            return await concierge_press(self, event, press)
         record = await self.store.escalation(press.record_id)
         thread_member = await self._thread_member(event)
         if record is None or (thread_member and thread_member.slug != record.member):
@@ -170,7 +174,7 @@ class HumanEvents:
             def write(ch: Change) -> None:
                 if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
                     raise _Duplicate
-                _answer(ch, member, event, decision)
+                answer_escalation_as_human(ch, member, event, decision)
 
             receipt = await self._accept(write, notice=f"Answered: {decision.text}")
             if receipt.accepted:
@@ -274,6 +278,8 @@ class HumanEvents:
                         escalation_id=decision.escalation.id,
                     )
                 receipt = _unanswered(member, decision, named)
+                    answer_escalation_as_human(ch, member, event, decision)
+                    return f"Answered: {decision.text}"
                 row = _human_row(ch, member, event, text=event.text, meta={})
                 if isinstance(decision, Ambiguous):
                     notice = ch.tx.append_row(
@@ -291,6 +297,8 @@ class HumanEvents:
                     {"row_id": row.id, "text": event.text, "transport": event.transport},
                 )
                 return receipt
+                concierge_tx.drop_on_reply(ch, member)
+                return None
 
             try:
                 return await self.hub.change(write)
@@ -330,6 +338,8 @@ class HumanEvents:
 
     # commands -------------------------------------------------------------------------------
     async def _command(self, event: HumanCommand) -> Receipt:
+        if event.name == "concierge":
+            return await concierge_command(self, event)
         if await self.store.human_of(event.transport, event.user_id) is None:
             return Receipt(
                 accepted=False,
@@ -352,6 +362,12 @@ class HumanEvents:
             code="unknown_command",
             notice=f"Unknown command /{event.name}. Try /help.",
         )
+
+    # the concierge's commands and buttons use the same checks (bot/concierge_inbound.py)
+    is_owner = _is_owner
+    thread_member = _thread_member
+    refuse = _refuse
+    judge = _judge
 
     async def _accept(
         self, write: Callable[[Change], None], *, notice: str | None = None
@@ -429,7 +445,9 @@ def _human_row(
     return row
 
 
-def _answer(ch: Change, member: Member, event: HumanEvent, decision: Answer) -> None:
+def answer_escalation_as_human(
+    ch: Change, member: Member, event: HumanEvent, decision: Answer
+) -> None:
     """The answering reply is a transcript row (the truth) naming its one record."""
     row = _human_row(
         ch,

@@ -304,6 +304,14 @@ class Tx(ABC):
         """Remove one event from the session's stream (an answer withdrawn before the session
         read it); False when there was no such event."""
 
+    @abstractmethod
+    def session_ended(self, session_id: str) -> bool:
+        """True when the session is unknown or was stopped (its key revoked)."""
+
+    @abstractmethod
+    def end_session(self, session_id: str, now: datetime) -> bool:
+        """Stop a session: its key stops working; False when it was not live."""
+
     # the concierge --------------------------------------------------------------------------
     @abstractmethod
     def put_suggestion(self, suggestion: Suggestion) -> None:
@@ -335,8 +343,8 @@ class Tx(ABC):
         but the newest ``keep``; returns its id."""
 
     @abstractmethod
-    def last_concierge_answer(self) -> ConciergeAnswer | None:
-        """The newest answer not yet undone, or None."""
+    def last_concierge_answer(self, *, record_id: str | None = None) -> ConciergeAnswer | None:
+        """The newest kept answer not yet undone (to ``record_id`` when given), or None."""
 
     @abstractmethod
     def mark_answer_undone(self, answer_id: int, now: datetime) -> None: ...

@@ -88,6 +88,17 @@ class ConciergeWrites:
         )
         return done.rowcount == 1
 
+    def session_ended(self, session_id: str) -> bool:
+        r = self._first("SELECT revoked_at FROM sessions WHERE id = ?", (session_id,))
+        return r is None or r["revoked_at"] is not None
+
+    def end_session(self, session_id: str, now: datetime) -> bool:
+        done = self._conn.execute(
+            "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+            (codec.epoch(now), session_id),
+        )
+        return done.rowcount == 1
+
     def put_suggestion(self, suggestion: Suggestion) -> None:
         try:
             self._conn.execute(
@@ -177,10 +188,11 @@ class ConciergeWrites:
         )
         return new_id
 
-    def last_concierge_answer(self) -> ConciergeAnswer | None:
+    def last_concierge_answer(self, *, record_id: str | None = None) -> ConciergeAnswer | None:
         r = self._first(
             f"SELECT {_ANSWER} FROM concierge_answers WHERE undone_at IS NULL"
-            " ORDER BY id DESC LIMIT 1"
+            " AND (? IS NULL OR record_id = ?) ORDER BY id DESC LIMIT 1",
+            (record_id, record_id),
         )
         return None if r is None else answer_from(r)
 

@@ -141,10 +141,15 @@ class CrewClient(discord.Client):
 def crew_commands(
     events: DiscordEvents,
 ) -> list[app_commands.Group | app_commands.Command[Any, Any, None]]:
-    """/concierge answer|undo|act, /roster, /help: each becomes a HumanCommand for the core."""
+    """/concierge status|answer|undo|act, /roster, /help: each becomes a HumanCommand for
+    the core."""
     concierge = app_commands.Group(
         name="concierge", description="The concierge: its answer policy, undo, acting"
     )
+
+    @concierge.command(name="status", description="The concierge's policy and its last answer")
+    async def status(interaction: Interaction) -> None:
+        await events.on_command(interaction, "concierge status", ())
 
     @concierge.command(name="answer", description="When the concierge may answer by itself")
     @app_commands.describe(
