@@ -193,6 +193,17 @@ def named_members(question_words: str, facts: Sequence[Fact]) -> frozenset[str]:
     )
 
 
+_SOURCE = re.compile(
+    r"\bthe [a-z0-9]+ (?:session|member|agent|bot)\b|\b(?:according to|per) (?:the )?[a-z0-9]+"
+    r"|\b[a-z0-9]+ (?:said|says|found|reported|wrote|measured)\b"
+)
+
+
+def names_a_source(question_words: str) -> bool:
+    """Does the question say whose finding it wants ("the radar session", "per radar")?"""
+    return _SOURCE.search(question_words) is not None
+
+
 def _value_in(text: str, head: str, *, counting: bool) -> str | None:
     shape = _SHAPES.get(head, _GENERIC_VALUE)
     noun = rf"\b{re.escape(head)}(?:s|es)?\b"

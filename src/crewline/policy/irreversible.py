@@ -344,6 +344,8 @@ _WORD_FAMILIES: tuple[
         ),
         None,
             r"|cash|crypto|bitcoin|stripe|paypal|venmo|escrow|expens(?:e|es|ed)|billing|tip the)\b"
+            r"|bid|bids|bidding"
+            r"|budget\w*|pric(?:e|es|ed|ing)|discount\w*|coupons?|fund|financ\w*)\b"
         ),
         None,
         None,

@@ -102,6 +102,7 @@ _PLAN_NOUN = (
     r"|proposal|suggestion|rest|todo(?: list)?|list|checklist|review|analysis|investigation"
     r"|experiment|prototype|draft|scan|item|items|tests|ticket|issue|story|feature|sprint"
     r"|experiment|prototype|draft|scan|job|run|item|items|ticket|issue|story|feature|sprint"
+    r"|experiment|prototype|draft|scan|item|items|ticket|issue|story|feature|sprint"
     r"|milestone|iteration|attempt|one|option|idea|design|assignment|same|outline|work item)"
 )
 _PLAN = (
@@ -309,6 +310,7 @@ def _place(
         if verdict is not None:
             return verdict
     elif fleet.names_a_source(words) and fleet.wh_target(words) is not None:
+    elif fleet.names_a_source(words):
         return _careful(VerdictKind.UNKNOWN, "it names a member the fleet has no fact from")
     if chosen is not None:
         if sensitive:
