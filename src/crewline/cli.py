@@ -88,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     session_add.add_argument("--member", default=None)
     session_add.add_argument(
-        "--kind", required=True, choices=["worker", "channel", "conductor", "plain"]
+        "--kind", required=True, choices=["worker", "channel", "conductor", "plain", "concierge"]
     )
 
     token = commands.add_parser(

@@ -33,6 +33,17 @@ TRANSPORT_SECTIONS = ("slack", "telegram", "discord", "local")
 # is the in-process one for tests and embedders.
 TRANSPORT_NAMES = ("local", "slack", "telegram", "discord", "memory")
 _TOP_KEYS = {"host", "port", "transports", "log_level", "log_format", *TRANSPORT_SECTIONS}
+_TOP_KEYS = {
+    "host",
+    "port",
+    "transports",
+    "log_level",
+    "log_format",
+    "concierge",
+    "launchers",
+    *TRANSPORT_SECTIONS,
+}
+_CONCIERGE_KEYS = {"answer", "act", "llm"}
 LOG_FORMATS = ("text", "json")
 
 
@@ -52,6 +63,10 @@ class Config:
     log_level: str = "INFO"
     log_format: str = "text"
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    concierge_answer: str = "never"  # the start while the owner has kept no policy
+    concierge_act: bool = False
+    concierge_llm: Mapping[str, Any] | None = None  # [concierge.llm], for the LLM brain
+    launchers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def section(self, name: str) -> Mapping[str, Any]:
         """A transport's own table (``[slack]`` …); the transport validates its keys."""
@@ -102,7 +117,67 @@ def _apply_file(config: Config, file: Path) -> Config:
     for name, table in sections.items():
         if not isinstance(table, dict):
             raise ConfigError(f"[{name}] must be a table", key=name)
+    if "concierge" in data:
+        changes.update(_concierge(data["concierge"]))
+    if "launchers" in data:
+        changes["launchers"] = _launchers(data["launchers"])
     return replace(config, **changes, sections=sections)
+
+
+def _concierge(table: object) -> dict[str, Any]:
+    """``[concierge]``: the policy's start (answer, act) and the optional ``[concierge.llm]``."""
+    if not isinstance(table, dict):
+        raise ConfigError("[concierge] must be a table", key="concierge")
+    unknown = sorted(set(table) - _CONCIERGE_KEYS)
+    if unknown:
+        raise ConfigError(
+            f"[concierge]: unknown key {unknown[0]!r}"
+            f" (known: {', '.join(sorted(_CONCIERGE_KEYS))})",
+            key=f"concierge.{unknown[0]}",
+        )
+    changes: dict[str, Any] = {}
+    if "answer" in table:
+        answer = table["answer"]
+        if answer not in ("never", "routine", "always"):
+            raise ConfigError(
+                f"[concierge] answer must be never, routine or always, got {answer!r}",
+                key="concierge.answer",
+            )
+        changes["concierge_answer"] = answer
+    if "act" in table:
+        act = table["act"]
+        if not isinstance(act, bool):
+            raise ConfigError(
+                f"[concierge] act must be true or false, got {act!r}", key="concierge.act"
+            )
+        changes["concierge_act"] = act
+    if "llm" in table:
+        if not isinstance(table["llm"], dict):
+            raise ConfigError("[concierge.llm] must be a table", key="concierge.llm")
+        changes["concierge_llm"] = dict(table["llm"])
+    return changes
+
+
+def _launchers(table: object) -> dict[str, tuple[str, ...]]:
+    """``[launchers.NAME] command = ["prog", "arg", …]``: what restart and dispatch run."""
+    if not isinstance(table, dict):
+        raise ConfigError("[launchers] must be a table of launchers", key="launchers")
+    launchers: dict[str, tuple[str, ...]] = {}
+    for name, launcher in table.items():
+        key = f"launchers.{name}"
+        if not isinstance(launcher, dict) or set(launcher) != {"command"}:
+            raise ConfigError(f"[{key}] must have exactly one key, command", key=key)
+        command = launcher["command"]
+        if (
+            not isinstance(command, list)
+            or not command
+            or not all(isinstance(word, str) and word for word in command)
+        ):
+            raise ConfigError(
+                f"[{key}] command must be a non-empty list of strings", key=f"{key}.command"
+            )
+        launchers[name] = tuple(command)
+    return launchers
 
 
 def _apply_env(config: Config, env: Mapping[str, str]) -> Config:

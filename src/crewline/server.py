@@ -25,6 +25,10 @@ from crewline.bot.hub import DELIVERY_WAIT
 from crewline.config import Config
 from crewline.errors import CannotListen, ConfigError
 from crewline.models import Clock
+from crewline.bot.concierge import ConciergeSettings
+from crewline.config import Config
+from crewline.launchers import Launchers
+from crewline.models import AnswerPolicy, Clock, ConciergePolicy
 from crewline.scheduler import WindowScheduler
 from crewline.store.sqlite import SqliteStore
 from crewline.transports import OutboxDispatcher, Transport
@@ -32,6 +36,7 @@ from crewline.transports.registry import EnabledTransport, build_transport, enab
 from crewline.webhooks import WebhookDispatcher
 
 __all__ = ["Crewline", "HttpServer"]
+__all__ = ["Crewline", "HttpServer", "build_transports", "concierge_settings"]
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +52,12 @@ def _build(enabled: EnabledTransport, config: Config) -> Transport:
             code=error.code,
             **error.details,
         ) from None
+
+
+def concierge_settings(config: Config, *, launchers: Launchers | None) -> ConciergeSettings:
+    """The concierge as crewline.toml starts it: the policy while the owner kept none."""
+    start = ConciergePolicy(answer=AnswerPolicy(config.concierge_answer), act=config.concierge_act)
+    return ConciergeSettings(start=start, launchers=launchers)
 
 
 class HttpServer:
@@ -148,12 +159,15 @@ class Crewline:
             self.store = await stack.enter_async_context(
                 SqliteStore.in_directory(self.config.data_dir)
             )
+            self.launchers = Launchers(self.config.launchers, data_dir=self.config.data_dir)
+            stack.push_async_callback(self.launchers.aclose)
             self.hub = await stack.enter_async_context(
                 Hub(
                     self.store,
                     clock=self.clock,
                     transports=[t.name for t in self.transports],
                     delivery_wait=self.delivery_wait,
+                    concierge=concierge_settings(self.config, launchers=self.launchers),
                 )
             )
             await self._find_stranded_members()
@@ -189,6 +203,7 @@ class Crewline:
                 )
             )
             stack.push_async_callback(self.streams.aclose)  # before the server stops
+            self.launchers.url = self.http.url
             await self.hub.change(lambda ch: ch.roster())
         except BaseException:
             await stack.aclose()

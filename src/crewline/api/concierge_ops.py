@@ -94,3 +94,30 @@ class ConciergeOperations:
             "outcome": undone.outcome,
             "notice": undo_notice(undone.answer.text, undone.outcome),
         }
+
+    # the hub_* verbs of a session of kind concierge ------------------------------------------
+    async def suggest(self, caller: Caller, record_id: str, text: str, why: str) -> dict[str, Any]:
+        await self.hub.hub_verbs.suggest(self.ops.session_of(caller), record_id, text, why)
+        return {"suggested": True, "record_id": record_id}
+
+    async def reply(self, caller: Caller, record_id: str, text: str, why: str) -> dict[str, Any]:
+        await self.hub.hub_verbs.reply(self.ops.session_of(caller), record_id, text, why)
+        return {"answered": True, "record_id": record_id}
+
+    async def stop(self, caller: Caller, session_id: str, why: str) -> dict[str, Any]:
+        done = await self.hub.hub_verbs.stop(self.ops.session_of(caller), session_id, why)
+        return {"done": done.what, "session_id": done.session}
+
+    async def respawn(
+        self, caller: Caller, session_id: str, launcher: str, why: str
+    ) -> dict[str, Any]:
+        done = await self.hub.hub_verbs.respawn(
+            self.ops.session_of(caller), session_id, launcher, why
+        )
+        return {"done": done.what, "session_id": done.session, "pid": done.pid}
+
+    async def dispatch(
+        self, caller: Caller, launcher: str, member: str | None, why: str
+    ) -> dict[str, Any]:
+        done = await self.hub.hub_verbs.dispatch(self.ops.session_of(caller), launcher, member, why)
+        return {"done": done.what, "session_id": done.session, "pid": done.pid}

@@ -124,6 +124,29 @@ class WebhookBody(Strict):
         description="deliver the events after this cursor (default: where an earlier"
         " registration stopped, else the next event)",
     )
+class HubAnswerBody(Strict):
+    record_id: str = Field(max_length=64, description="an escalation's or a question's id")
+    text: str
+    why: str = ""
+
+
+class HubStopBody(Strict):
+    session_id: str = Field(max_length=64)
+    why: str
+
+
+class HubRespawnBody(Strict):
+    session_id: str = Field(max_length=64)
+    launcher: str = Field(description="a [launchers.NAME] of crewline.toml")
+    why: str
+
+
+class HubDispatchBody(Strict):
+    launcher: str = Field(description="a [launchers.NAME] of crewline.toml")
+    member: str | None = Field(default=None, description="the member it works for")
+    why: str
+
+
 class PolicyBody(Strict):
     answer: str | None = Field(default=None, description="never | routine | always")
     act: str | None = Field(default=None, description="on | off")
@@ -323,6 +346,26 @@ def create_app(
     @app.post("/api/concierge/undo", tags=["owner"])
     async def concierge_undo(who: Who) -> dict[str, Any]:
         return await concierge.undo(who)
+
+    @app.post("/api/concierge/suggest", tags=["concierge"])
+    async def hub_suggest(body: HubAnswerBody, who: Who) -> dict[str, Any]:
+        return await concierge.suggest(who, body.record_id, body.text, body.why)
+
+    @app.post("/api/concierge/reply", tags=["concierge"])
+    async def hub_reply(body: HubAnswerBody, who: Who) -> dict[str, Any]:
+        return await concierge.reply(who, body.record_id, body.text, body.why)
+
+    @app.post("/api/concierge/stop", tags=["concierge"])
+    async def hub_stop(body: HubStopBody, who: Who) -> dict[str, Any]:
+        return await concierge.stop(who, body.session_id, body.why)
+
+    @app.post("/api/concierge/respawn", tags=["concierge"])
+    async def hub_respawn(body: HubRespawnBody, who: Who) -> dict[str, Any]:
+        return await concierge.respawn(who, body.session_id, body.launcher, body.why)
+
+    @app.post("/api/concierge/dispatch", tags=["concierge"])
+    async def hub_dispatch(body: HubDispatchBody, who: Who) -> dict[str, Any]:
+        return await concierge.dispatch(who, body.launcher, body.member, body.why)
 
     for path, mounted in mounts:
         app.mount(path, mounted)

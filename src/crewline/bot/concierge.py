@@ -30,6 +30,7 @@ from crewline.bot.domain import (
 )
 from crewline.brains import Brain, BrainAsk, Draft, OfflineBrain
 from crewline.errors import InvalidInput, NotFound
+from crewline.launchers import Launchers
 from crewline.models import AnsweredBy, AnswerPolicy, ConciergeAnswer, ConciergePolicy
 from crewline.policy.routine import Fact, Verdict, VerdictKind, fts_query, judge
 
@@ -51,6 +52,7 @@ class ConciergeSettings:
     start: ConciergePolicy = NEVER_OFF
     brain: Brain | None = None  # None: the built-in offline brain
     brain_timeout: float = 10.0
+    launchers: Launchers | None = None  # what restart and dispatch may run
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

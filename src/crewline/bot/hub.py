@@ -18,6 +18,7 @@ from crewline.bot import escalations, questions
 from crewline.bot.actors import MemberActors
 from crewline.bot.changes import Change, Effects
 from crewline.bot.concierge import Concierge, ConciergeSettings
+from crewline.bot.concierge_verbs import ConciergeVerbs
 from crewline.bot.domain import DomainEvents, Subscriber
 from crewline.bot.escalations import Delivery, EscalationRequest, Routing
 from crewline.bot.feed import EventFeed
@@ -88,6 +89,7 @@ class Hub:
         self.human = HumanEvents(self)
         self.domain = DomainEvents()
         self.concierge = Concierge(self, concierge)
+        self.hub_verbs = ConciergeVerbs(self)
         self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
         self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None
