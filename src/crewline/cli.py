@@ -106,6 +106,32 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     doctor = commands.add_parser("doctor", parents=[admin], help="check the installation")
+    concierge = commands.add_parser("concierge", help="the concierge's policy, and undo")
+    concierge_commands = concierge.add_subparsers(dest="concierge_command", required=True)
+    concierge_commands.add_parser("status", parents=[common], help="the policy in force")
+    answer = concierge_commands.add_parser(
+        "answer", parents=[common], help="may it answer by itself: never, routine or always"
+    )
+    answer.add_argument("policy", choices=["never", "routine", "always"])
+    act = concierge_commands.add_parser(
+        "act", parents=[common], help="may it stop, restart and dispatch sessions"
+    )
+    act.add_argument("state", choices=["on", "off"])
+    concierge_commands.add_parser("undo", parents=[common], help="withdraw the last answer it gave")
+
+    evaluate = commands.add_parser("eval", help="run an evaluation")
+    eval_commands = evaluate.add_subparsers(dest="eval_command", required=True)
+    eval_concierge = eval_commands.add_parser(
+        "concierge", help="run an eval file through a real crewline in a temporary directory"
+    )
+    eval_concierge.add_argument("--questions", type=Path, required=True, help="the YAML file")
+    eval_concierge.add_argument(
+        "--policy", choices=["never", "routine", "always"], default="routine"
+    )
+    eval_concierge.add_argument("--runs", type=int, default=1, help="how many runs (default 1)")
+    eval_concierge.add_argument("--json", action="store_true", help="print JSON")
+
+    doctor = commands.add_parser("doctor", parents=[common], help="check the installation")
     doctor.add_argument(
         "--reconcile",
         action="store_true",
@@ -123,6 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "verbose" in args:
             level = "INFO" if args.verbose else "WARNING"
         configure_logging(level, json_lines=config.log_format == "json")
+        config = load_config(getattr(args, "data_dir", None), path=getattr(args, "config", None))
+        configure_logging(config.log_level, json_lines=config.log_format == "json")
         return asyncio.run(_COMMANDS[_command_name(args)](config, args))
     except CannotListen as error:
         print(f"crewline: {error.message} ({error.code})", file=sys.stderr)
@@ -274,6 +302,58 @@ async def _doctor(config: Config, args: argparse.Namespace) -> int:
     return await run_doctor(config, reconcile=args.reconcile, as_json=args.json)
 
 
+async def _concierge(config: Config, args: argparse.Namespace) -> int:
+    """The owner at the console: the same policy and undo as /concierge on a transport."""
+    from crewline.bot import Hub
+    from crewline.bot.concierge_inbound import undo_notice
+    from crewline.server import concierge_settings
+
+    actor = "cli"
+    async with _open_store(config) as store:
+        hub = Hub(
+            store,
+            transports=config.transports,
+            concierge=concierge_settings(config, launchers=None),
+        )
+        try:
+            match args.concierge_command:
+                case "answer":
+                    policy = await hub.concierge.set_policy(actor=actor, answer=args.policy)
+                case "act":
+                    policy = await hub.concierge.set_policy(actor=actor, act=args.state)
+                case "undo":
+                    undone = await hub.concierge.undo(actor=actor)
+                    print(undo_notice(undone.answer.text, undone.outcome))
+                    return 0
+                case _:
+                    policy = await hub.concierge.policy()
+            print(f"concierge: {policy.describe()}")
+        finally:
+            await hub.domain.drain()
+            await hub.domain.aclose()
+    return 0
+
+
+async def _eval_concierge(config: Config, args: argparse.Namespace) -> int:
+    import json
+
+    from crewline.evals import run_eval
+    from crewline.models import AnswerPolicy
+    from crewline.policy.eval_file import load_eval
+
+    if args.runs < 1:
+        print("crewline: --runs must be at least 1", file=sys.stderr)
+        return 2
+    result = await run_eval(
+        load_eval(args.questions), policy=AnswerPolicy(args.policy), runs=args.runs
+    )
+    if args.json:
+        print(json.dumps(result.as_json(), indent=2))
+    else:
+        print("\n".join(result.lines()))
+    return 0
+
+
 _COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, int]]] = {
     "serve": _serve,
     "member add": _member_add,
@@ -283,6 +363,11 @@ _COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, 
     "token": _token,
     "demo": _demo,
     "doctor": _doctor,
+    "concierge status": _concierge,
+    "concierge answer": _concierge,
+    "concierge act": _concierge,
+    "concierge undo": _concierge,
+    "eval concierge": _eval_concierge,
 }
 
 
