@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from crewline.errors import ConfigError
+from crewline.brains.settings import LlmSettings
+from crewline.errors import ConfigError, InvalidInput
 
 __all__ = [
     "CONFIG_NAME",
@@ -65,7 +66,7 @@ class Config:
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     concierge_answer: str = "never"  # the start while the owner has kept no policy
     concierge_act: bool = False
-    concierge_llm: Mapping[str, Any] | None = None  # [concierge.llm], for the LLM brain
+    concierge_llm: LlmSettings | None = None  # [concierge.llm]: the LLM brain
     launchers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def section(self, name: str) -> Mapping[str, Any]:
@@ -154,7 +155,10 @@ def _concierge(table: object) -> dict[str, Any]:
     if "llm" in table:
         if not isinstance(table["llm"], dict):
             raise ConfigError("[concierge.llm] must be a table", key="concierge.llm")
-        changes["concierge_llm"] = dict(table["llm"])
+        try:
+            changes["concierge_llm"] = LlmSettings.from_table(table["llm"])
+        except InvalidInput as error:
+            raise ConfigError(error.message, key=str(error.details.get("key"))) from None
     return changes
 
 

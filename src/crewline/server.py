@@ -26,6 +26,7 @@ from crewline.config import Config
 from crewline.errors import CannotListen, ConfigError
 from crewline.models import Clock
 from crewline.bot.concierge import ConciergeSettings
+from crewline.brains import Brain
 from crewline.config import Config
 from crewline.launchers import Launchers
 from crewline.models import AnswerPolicy, Clock, ConciergePolicy
@@ -54,10 +55,14 @@ def _build(enabled: EnabledTransport, config: Config) -> Transport:
         ) from None
 
 
-def concierge_settings(config: Config, *, launchers: Launchers | None) -> ConciergeSettings:
-    """The concierge as crewline.toml starts it: the policy while the owner kept none."""
+def concierge_settings(
+    config: Config, *, launchers: Launchers | None, brain: Brain | None = None
+) -> ConciergeSettings:
+    """The concierge as crewline.toml starts it: the policy while the owner kept none, and
+    the LLM brain when ``[concierge.llm]`` names one (the offline brain otherwise)."""
     start = ConciergePolicy(answer=AnswerPolicy(config.concierge_answer), act=config.concierge_act)
-    return ConciergeSettings(start=start, launchers=launchers)
+    timeout = config.concierge_llm.timeout + 1 if config.concierge_llm else 10.0
+    return ConciergeSettings(start=start, launchers=launchers, brain=brain, brain_timeout=timeout)
 
 
 class HttpServer:
@@ -168,6 +173,9 @@ class Crewline:
                     transports=[t.name for t in self.transports],
                     delivery_wait=self.delivery_wait,
                     concierge=concierge_settings(self.config, launchers=self.launchers),
+                    concierge=concierge_settings(
+                        self.config, launchers=self.launchers, brain=await self._brain(stack)
+                    ),
                 )
             )
             await self._find_stranded_members()
@@ -217,6 +225,14 @@ class Crewline:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self._stack.aclose()
+
+    async def _brain(self, stack: AsyncExitStack) -> Brain | None:
+        if self.config.concierge_llm is None:
+            return None
+        from crewline.brains import LlmBrain
+
+        brain: Brain = await stack.enter_async_context(LlmBrain(self.config.concierge_llm))
+        return brain
 
     @property
     def url(self) -> str:

@@ -82,7 +82,8 @@ class Concierge:
     def __init__(self, hub: Hub, settings: ConciergeSettings | None = None) -> None:
         self.hub = hub
         self.settings = settings or ConciergeSettings()
-        self.brain: Brain = self.settings.brain or OfflineBrain()
+        self._offline = OfflineBrain()
+        self.brain: Brain = self.settings.brain or self._offline
         self._judging: set[asyncio.Task[None]] = set()
         self._fresh: set[int] = set()  # answer event cursors this process wrote
         hub.subscribe(self._on_event)
@@ -207,6 +208,11 @@ class Concierge:
     async def _draft(
         self, asked: Asked, verdict: Verdict, facts: list[Fact]
     ) -> tuple[Draft | None, str | None]:
+        """The brain's draft, or (None, why) when it failed: a timeout, an error, garbage.
+
+        When a brain other than the offline one fails, the offline brain still words a
+        suggestion, but nothing is answered: the human decides.
+        """
         ask = BrainAsk(
             question=asked.text,
             options=asked.options,
@@ -214,14 +220,19 @@ class Concierge:
             facts=tuple(facts),
             member=asked.member,
         )
+        failure: str | None = None
         try:
             async with asyncio.timeout(self.settings.brain_timeout):
-                return await self.brain.draft(ask, verdict), None
+                draft = await self.brain.draft(ask, verdict)
         except TimeoutError:
-            return None, "the brain did not answer in time"
+            draft, failure = None, "the brain did not answer in time"
         except Exception as error:  # a brain is outside code: its failure is the human's turn
-            log.warning("the concierge's brain failed: %s", error)
-            return None, f"the brain failed ({type(error).__name__})"
+            log.warning("the concierge's brain failed: %s", type(error).__name__)
+            draft, failure = None, f"the brain failed ({type(error).__name__})"
+        if draft is None and not isinstance(self.brain, OfflineBrain):
+            failure = failure or f"the {self.brain_name} brain gave no usable draft"
+            return await self._offline.draft(ask, verdict), failure
+        return draft, failure
 
     def _decide(
         self,
@@ -234,12 +245,16 @@ class Concierge:
         policy = ctx.policy_in(ch.tx, self.settings.start)
         current = current_asked(ch.tx, asked.id)
         member = ch.tx.member(asked.member)
-        text = draft.text if draft is not None else verdict.answer
-        why = (draft.why if draft is not None else None) or verdict.why
-        brain = self.brain_name if draft is not None else "gate"
+        text = draft.text if draft is not None else None
+        why = draft.why if draft is not None else verdict.why
+        brain = self.brain_name if failure is None else f"offline ({self.brain_name} failed)"
         if current is None or member is None:
             decision = "stale"  # answered, closed or gone while it was being judged
-        elif text and answer_allowed(policy.answer, verdict, dialog=current.dialog):
+        elif (
+            text
+            and failure is None
+            and answer_allowed(policy.answer, verdict, dialog=current.dialog)
+        ):
             answer = ctx.give_answer(ch, member, current, text=text, why=why, brain=brain)
             if answer.event_cursor is not None:
                 self._fresh.add(answer.event_cursor)
