@@ -165,3 +165,36 @@ async def test_status_says_the_policy_and_it_survives_a_restart(crew: Crew) -> N
     await crew.restart()
     after = await crew.harness.command("concierge", "status")
     assert after is not None and "act on" in after
+
+
+async def test_a_strangers_press_on_the_concierges_buttons_is_refused_and_audited(
+    crew: Crew,
+) -> None:
+    """Only the owner sends, edits, dismisses or undoes; anyone else changes nothing."""
+    key = await crew.add_member()
+    await crew.escalate(key, message="Force-push to main?")
+    await _settled(crew)
+    card = await _card_with(crew, "concierge suggests:")
+    harness = crew.harness
+    await harness.press("radar", card, card.buttons.index("Send suggestion"), user=harness.stranger)
+    assert (await crew.conversation())["escalations"][0]["state"] == "pending"
+    audited = await crew.crewline.store.sel(action_prefix="click:not_owner")
+    assert len(audited) == 1
+
+
+async def test_a_question_card_carries_the_suggestion_and_send_answers_it(crew: Crew) -> None:
+    """A blocking question gets the same suggestion line and buttons; Send answers it."""
+    key = await crew.add_member()
+    asked = await crew.call(
+        key,
+        "POST",
+        "/api/session-control/ask",
+        json={"question": "Delete the old migrations directory?", "options": ["yes", "no"]},
+    )
+    assert asked.status_code == 200, asked.text
+    await _settled(crew)
+    card = await _card_with(crew, "concierge suggests:")
+    assert card.buttons[-3:] == SUGGESTION_BUTTONS
+    await crew.harness.press("radar", card, card.buttons.index("Send suggestion"))
+    event = await crew.wait_for_event(key, "question_answered")
+    assert event["body"]["by"] == "user"
