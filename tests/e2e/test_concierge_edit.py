@@ -50,3 +50,50 @@ async def test_edit_opens_the_reply_prefilled_with_the_suggestion(crew: Crew) ->
         ]
     assert prefill == suggestion.text
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
+
+
+@pytest.fixture
+async def telegram_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
+    from tests.harness import HARNESSES
+
+    harness = HARNESSES["telegram"]()
+    async with harness.running() as running:
+        driver = Crew(config, clock, [running])
+        await driver.start()
+        yield driver
+        await driver.stop()
+
+
+async def test_telegram_edit_opens_a_reply_holding_the_suggestion(telegram_crew: Crew) -> None:
+    """Edit on Telegram: a ForceReply prompt in the card's thread shows the suggestion (tap
+    to copy, and as the placeholder); the edited reply sent to it answers the request."""
+    from tests.harnesses.telegram import TelegramHarness
+
+    crew = telegram_crew
+    harness = crew.harness
+    assert isinstance(harness, TelegramHarness)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    card = next(m for m in harness.messages("radar") if "concierge suggests:" in m.text)
+    suggestion = await crew.crewline.store.suggestion(
+        (await crew.conversation())["escalations"][0]["escalation_id"]
+    )
+    assert suggestion is not None
+    await harness.press("radar", card, card.buttons.index("Edit"))
+    prompts = [
+        m
+        for m in harness.fake.calls_to("sendMessage")
+        if "force_reply" in str(m.params.get("reply_markup"))
+    ]
+    assert len(prompts) == 1
+    assert suggestion.text in prompts[0].params["text"]
+    assert suggestion.text[:64] in str(prompts[0].params["reply_markup"])
+    await harness.say("radar", "No: keep them until Friday")
+    view = (await crew.conversation())["escalations"][0]
+    assert (view["state"], view["answer"], view["answered_via"]) == (
+        "answered",
+        "No: keep them until Friday",
+        "text",
+    )
