@@ -294,6 +294,7 @@ class Receipt:
     escalation_id: str | None = None
     open: tuple[Escalation, ...] = ()
     prefill: str | None = None  # Edit: open the reply prefilled with this text
+    reply_to: str | None = None  # … as a reply naming this record (escalation or question)
 
 
 # --- what the core asks transports to show -------------------------------------------------

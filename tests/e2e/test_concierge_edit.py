@@ -9,7 +9,7 @@ import pytest
 from crewline.config import Config
 from crewline.testing import FakeClock
 from tests.driver import Crew
-from tests.harness import MemoryHarness
+from tests.harness import HARNESSES, MemoryHarness
 from tests.harnesses.local import LocalHarness
 
 
@@ -54,9 +54,17 @@ async def test_edit_opens_the_reply_prefilled_with_the_suggestion(crew: Crew) ->
 
 @pytest.fixture
 async def telegram_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
-    from tests.harness import HARNESSES
-
     harness = HARNESSES["telegram"]()
+    async with harness.running() as running:
+        driver = Crew(config, clock, [running])
+        await driver.start()
+        yield driver
+        await driver.stop()
+
+
+@pytest.fixture
+async def slack_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
+    harness = HARNESSES["slack"]()
     async with harness.running() as running:
         driver = Crew(config, clock, [running])
         await driver.start()
@@ -97,3 +105,52 @@ async def test_telegram_edit_opens_a_reply_holding_the_suggestion(telegram_crew:
         "No: keep them until Friday",
         "text",
     )
+
+
+async def test_slack_edit_opens_a_modal_whose_send_answers_the_question(slack_crew: Crew) -> None:
+    """Edit on Slack opens a modal prefilled with the suggestion; its Send is the owner's
+    reply naming the question card, which it answers (with two requests open, too)."""
+    from crewline.transports.slack.blocks import ACTION_PREFIX
+    from tests.harnesses.slack import SlackHarness
+
+    crew = slack_crew
+    harness = crew.harness
+    assert isinstance(harness, SlackHarness)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
+    asked = await crew.call(
+        key,
+        "POST",
+        "/api/session-control/ask",
+        json={"question": "Delete the old migrations directory?", "options": ["yes", "no"]},
+    )
+    question_id = asked.json()["question_id"]
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    card = next(
+        m
+        for m in harness.messages("radar")
+        if "migrations" in m.text and "concierge suggests:" in m.text
+    )
+    suggestion = await crew.crewline.store.suggestion(question_id)
+    assert suggestion is not None
+    edit = card.buttons.index("Edit")
+    click = harness.fake.block_actions_payload(
+        user_id=harness.owner,
+        channel=harness.dm,
+        message_ts=card.ref,
+        action_id=f"{ACTION_PREFIX}{edit}",
+        value=card.payloads[edit],
+        thread_ts=harness.root("radar"),
+    )
+    assert await harness.send_interaction(click) == 200
+    await harness.fake.wait_until(lambda: bool(harness.fake.modals), timeout=10)
+    modal = harness.fake.modals[-1]
+    assert modal["blocks"][0]["element"]["initial_value"] == suggestion.text
+    payload = harness.fake.view_submission_payload(
+        user_id=harness.owner, view=modal, value="no, keep them"
+    )
+    assert await harness.send_interaction(payload) == 200
+    answered = await crew.wait_for_event(key, "question_answered")
+    assert (answered["body"]["answer"], answered["body"]["by"]) == ("no, keep them", "user")
+    assert (await crew.conversation())["escalations"][0]["state"] == "pending"

@@ -150,6 +150,7 @@ async def concierge_press(
                 accepted=True,
                 notice="Edit the concierge's suggestion, then send it as your reply.",
                 prefill=suggestion.text,
+                reply_to=press.record_id,
             )
         )
     return events.judge(member.slug, lambda: _change(events, event, member, press, action))

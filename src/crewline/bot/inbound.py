@@ -29,6 +29,7 @@ from crewline.models import (
     HumanEvent,
     HumanMessage,
     Member,
+    QuestionState,
     Receipt,
     ReplyOutcome,
     Row,
@@ -263,6 +264,17 @@ class HumanEvents:
                 named = None
                 if event.escalation_id is not None:
                     named = ch.tx.escalation(event.escalation_id)
+                    question = None if named else ch.tx.question(event.escalation_id)
+                    if (
+                        question is not None
+                        and question.member == member.slug
+                        and question.state is QuestionState.WAITING
+                    ):
+                        # A reply naming a question card (the concierge's Edit) answers it.
+                        questions.answer_question(
+                            ch, member, question, answer=event.text, by=AnsweredBy.USER
+                        )
+                        return f"Answered: {event.text}"
                     if named is None or named.member != member.slug:
                         raise _NotYours(event.escalation_id)
                 pending = ch.tx.escalations(member.slug, pending_only=True)
