@@ -163,7 +163,6 @@ class SlackInbound:
         receipt = await self.host.deliver(click)
         if receipt is not None and receipt.prefill is not None and receipt.reply_to:
             await self._open_edit(body, click, receipt.prefill, receipt.reply_to)
-            return
         if receipt is not None and receipt.notice:
             await respond(text=receipt.notice, response_type="ephemeral", replace_original=False)
 
