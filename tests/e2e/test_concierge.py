@@ -65,14 +65,14 @@ async def test_send_suggestion_answers_as_the_human_via_suggestion(crew: Crew) -
     assert "concierge suggests" not in answered.text
 
 
-async def test_dismiss_hides_the_suggestion_and_edit_offers_its_text(crew: Crew) -> None:
-    """Edit answers nothing and hands back the text to edit; Dismiss hides the suggestion."""
+async def test_dismiss_hides_the_suggestion_and_edit_answers_nothing(crew: Crew) -> None:
+    """Edit answers nothing; Dismiss hides the suggestion and its buttons."""
     key = await crew.add_member()
     await crew.escalate(key, message="Delete the old migrations directory?")
     await _settled(crew)
     card = await _card_with(crew, "concierge suggests:")
-    notice = await crew.harness.press("radar", card, card.buttons.index("Edit"))
-    assert notice is not None and "Edit the concierge's suggestion" in notice
+    # What Edit opens differs per platform (tests/e2e/test_concierge_edit.py); it answers nothing.
+    await crew.harness.press("radar", card, card.buttons.index("Edit"))
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
     await crew.harness.press("radar", card, card.buttons.index("Dismiss"))
     await crew.delivered()

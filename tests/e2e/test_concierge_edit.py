@@ -63,6 +63,16 @@ async def telegram_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]
 
 
 @pytest.fixture
+async def discord_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
+    harness = HARNESSES["discord"]()
+    async with harness.running() as running:
+        driver = Crew(config, clock, [running])
+        await driver.start()
+        yield driver
+        await driver.stop()
+
+
+@pytest.fixture
 async def slack_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
     harness = HARNESSES["slack"]()
     async with harness.running() as running:
@@ -154,3 +164,40 @@ async def test_slack_edit_opens_a_modal_whose_send_answers_the_question(slack_cr
     answered = await crew.wait_for_event(key, "question_answered")
     assert (answered["body"]["answer"], answered["body"]["by"]) == ("no, keep them", "user")
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
+
+
+async def test_discord_edit_opens_a_modal_whose_submit_answers_the_request(
+    discord_crew: Crew,
+) -> None:
+    """Edit on Discord answers the press with a modal holding the suggestion; its Submit is
+    the owner's reply naming the escalation, which it answers."""
+    from tests.harnesses.discord import DiscordHarness
+
+    crew = discord_crew
+    harness = crew.harness
+    assert isinstance(harness, DiscordHarness)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
+    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    card = next(
+        m
+        for m in harness.messages("radar")
+        if "migrations" in m.text and "concierge suggests:" in m.text
+    )
+    await harness.press("radar", card, card.buttons.index("Edit"))
+    assert len(harness.fake.modals) == 1
+    modal = harness.fake.modals[0]
+    text_input = modal["components"][0]["components"][0]
+    records = (await crew.conversation())["escalations"]
+    suggestion = await crew.crewline.store.suggestion(records[1]["escalation_id"])
+    assert suggestion is not None and text_input["value"] == suggestion.text
+    submitted = await harness.fake.submit_modal(modal, {text_input["custom_id"]: "no, keep them"})
+    receipt = await harness.receipt(str(submitted.id))
+    assert receipt.accepted, receipt
+    records = (await crew.conversation())["escalations"]
+    assert [(r["state"], r["answer"]) for r in records] == [
+        ("pending", None),
+        ("answered", "no, keep them"),
+    ]

@@ -65,6 +65,7 @@ THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
 # Interaction types and callback types.
 INTERACTION_APPLICATION_COMMAND = 2
 INTERACTION_MESSAGE_COMPONENT = 3
+INTERACTION_MODAL_SUBMIT = 5
 CALLBACK_CHANNEL_MESSAGE = 4
 CALLBACK_DEFERRED_CHANNEL_MESSAGE = 5
 CALLBACK_DEFERRED_UPDATE_MESSAGE = 6
@@ -519,6 +520,7 @@ class FakeDiscord:
         self._messages: dict[int, Json] = {}
         self._history: dict[int, list[int]] = {}
         self._interactions: dict[int, _Interaction] = {}
+        self.modals: list[Json] = []  # modals the bot opened (CALLBACK_MODAL), in order
         self._commands: dict[int | None, list[Json]] = {}
 
         self.calls: list[RecordedCall] = []
@@ -804,6 +806,31 @@ class FakeDiscord:
             message_id=message_id,
         )
         interaction["message"] = dict(stored)
+        await self._dispatch("INTERACTION_CREATE", interaction)
+        return Dispatch("INTERACTION_CREATE", interaction)
+
+    async def submit_modal(
+        self, modal: Json, values: Mapping[str, str], *, user: FakeUser | None = None
+    ) -> Dispatch:
+        """A human submits a modal the bot opened: INTERACTION_CREATE type 5, each text
+        input (by its custom_id) holding ``values``, the rest their defaults."""
+        rows = []
+        for row in modal["components"]:
+            inputs = [
+                {
+                    "type": 4,
+                    "custom_id": item["custom_id"],
+                    "value": values.get(item["custom_id"], item.get("value") or ""),
+                }
+                for item in row.get("components", [])
+            ]
+            rows.append({"type": 1, "components": inputs})
+        interaction = self._new_interaction(
+            INTERACTION_MODAL_SUBMIT,
+            int(modal["channel_id"]),
+            user or self.owner,
+            {"custom_id": modal["custom_id"], "components": rows},
+        )
         await self._dispatch("INTERACTION_CREATE", interaction)
         return Dispatch("INTERACTION_CREATE", interaction)
 
@@ -1946,6 +1973,10 @@ class FakeDiscord:
                     )
                 ]
             )
+        if kind == CALLBACK_MODAL:
+            if not str(data.get("custom_id") or "") or not data.get("components"):
+                raise _form_error([(("data",), "BASE_TYPE_REQUIRED", "a modal needs components")])
+            self.modals.append({**data, "channel_id": interaction.channel_id})
         flags = int(data.get("flags") or 0)
         ephemeral = bool(flags & FLAG_EPHEMERAL)
         resource: Json | None = None

@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 from crewline.transports.discord.render import CUSTOM_ID_TEMPLATE, commands_differ
 from crewline.transports.discord.sdk import app_commands, discord
 
-__all__ = ["CardButton", "CrewClient", "DiscordEvents", "crew_intents"]
+__all__ = ["CardButton", "CrewClient", "DiscordEvents", "EditModal", "crew_intents"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,28 @@ class DiscordEvents(Protocol):
     ) -> None: ...
 
     def on_threads_changed(self) -> None: ...
+
+    async def on_edit_submitted(self, interaction: Interaction, record: str, text: str) -> None: ...
+
+
+class EditModal(discord.ui.Modal):
+    """The concierge's Edit: one text input holding the suggestion; Submit is the reply,
+    naming the record it answers."""
+
+    def __init__(self, events: DiscordEvents, *, record: str, text: str) -> None:
+        super().__init__(title="Edit the reply", custom_id=f"crewline-edit:{record}")
+        self.events = events
+        self.record = record
+        self.reply: discord.ui.TextInput[EditModal] = discord.ui.TextInput(
+            label="Your reply",
+            style=discord.TextStyle.paragraph,
+            default=text[:4000],
+            max_length=4000,
+        )
+        self.add_item(self.reply)
+
+    async def on_submit(self, interaction: Interaction) -> None:
+        await self.events.on_edit_submitted(interaction, self.record, self.reply.value)
 
 
 def crew_intents() -> discord.Intents:
