@@ -48,6 +48,7 @@ BENCHMARKS = (
     "click_latency",
     "windows",
     "index_rebuild",
+    "concierge",
     "outbox_rate_limits",
     "peer_langgraph",
     "webhook_push",

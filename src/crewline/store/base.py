@@ -476,7 +476,8 @@ class Store(ABC):
     @abstractmethod
     async def fleet_rows(self, match: str, *, excluding: str, limit: int = 5) -> list[Row]:
         """Fleet retrieval: live rows members said in their own threads (role ``member``)
-        that match the FTS5 query ``match``, best first, leaving out the conversation
+        that match the FTS5 query ``match``, best first among the newest few hundred matches
+        (so its cost stays bounded as the history grows), leaving out the conversation
         ``excluding`` (the asking member's). An empty ``match`` finds nothing. Raises
         InvalidInput(invalid_query) when ``match`` is not a valid FTS5 query."""
 

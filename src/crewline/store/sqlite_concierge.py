@@ -232,12 +232,7 @@ class ConciergeReads:
         if not match.strip():
             return []
         try:
-            rows = await self._read(
-                f"SELECT {_ROW_COLUMNS_R} FROM fleet_text JOIN rows r ON r.rowid = fleet_text.rowid"
-                " WHERE fleet_text MATCH ? AND r.conversation <> ? AND r.rewound_in IS NULL"
-                " ORDER BY fleet_text.rank LIMIT ?",
-                (match, excluding, limit),
-            )
+            rows = await self._read(FLEET_QUERY, (match, FLEET_WINDOW, excluding, limit))
         except sqlite3.OperationalError as error:
             raise InvalidInput(
                 f"not a fleet search query: {match!r} ({error})", code="invalid_query"
@@ -246,3 +241,14 @@ class ConciergeReads:
 
 
 _ROW_COLUMNS_R = ", ".join(f"r.{c.strip()}" for c in codec.ROW_COLUMNS.split(","))
+# The newest FLEET_WINDOW matching rows, ranked (bm25), best first: FTS5 walks the matches
+# newest first and stops, so a question made of common words costs a bounded amount
+# however large the fleet's history grows, while the ranking still puts the row that
+# states the asked-for thing first.
+FLEET_WINDOW = 500
+FLEET_QUERY = (
+    f"SELECT {_ROW_COLUMNS_R} FROM"
+    " (SELECT rowid, rank FROM fleet_text WHERE fleet_text MATCH ? ORDER BY rowid DESC LIMIT ?)"
+    " AS hit JOIN rows r ON r.rowid = hit.rowid"
+    " WHERE r.conversation <> ? AND r.rewound_in IS NULL ORDER BY hit.rank LIMIT ?"
+)
