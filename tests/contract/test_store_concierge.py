@@ -55,7 +55,8 @@ async def test_a_new_suggestion_replaces_the_old_and_clears_its_dismissal(store:
 
 
 async def test_suggestions_go_with_their_member(store: Store) -> None:
-    """drop_member_suggestions forgets them all; a suggestion for no member is refused."""
+    """drop_member_suggestions forgets them all; a suggestion for no member is refused;
+    removing the member removes its suggestions."""
     await _member(store)
     await store.write(lambda tx: tx.put_suggestion(_suggestion("a" * 16)))
     await store.write(lambda tx: tx.put_suggestion(_suggestion("b" * 16)))
@@ -63,6 +64,9 @@ async def test_suggestions_go_with_their_member(store: Store) -> None:
     assert dropped == ["a" * 16, "b" * 16]
     with pytest.raises(Conflict):
         await store.write(lambda tx: tx.put_suggestion(replace(_suggestion(), member="ghost")))
+    await store.write(lambda tx: tx.put_suggestion(_suggestion("c" * 16)))
+    assert await store.write(lambda tx: tx.remove_member("radar")) is True
+    assert await store.suggestion("c" * 16) is None
 
 
 async def test_only_the_last_twenty_answers_are_kept_and_undo_takes_the_newest(
