@@ -56,7 +56,11 @@ def _build(enabled: EnabledTransport, config: Config) -> Transport:
 
 
 def concierge_settings(
-    config: Config, *, launchers: Launchers | None, brain: Brain | None = None
+    config: Config,
+    *,
+    launchers: Launchers | None,
+    brain: Brain | None = None,
+    enabled: bool = True,
 ) -> ConciergeSettings:
     """The concierge as crewline.toml starts it: the policy while the owner kept none, and
     the LLM brain when ``[concierge.llm]`` names one (the offline brain otherwise)."""
@@ -138,6 +142,7 @@ class Crewline:
         window_horizon: timedelta = timedelta(minutes=10),
         outbox_poll_interval: float = 2.0,
         delivery_wait: float = DELIVERY_WAIT,
+        concierge: bool = True,
     ) -> None:
         self.config = config
         if transports is None:
@@ -155,6 +160,7 @@ class Crewline:
         self.window_horizon = window_horizon
         self.outbox_poll_interval = outbox_poll_interval
         self.outboxes: dict[str, OutboxDispatcher] = {}
+        self.concierge = concierge  # False: no concierge at all (a benchmark's baseline)
         self._stack = AsyncExitStack()
 
     async def __aenter__(self) -> Crewline:
@@ -174,7 +180,10 @@ class Crewline:
                     delivery_wait=self.delivery_wait,
                     concierge=concierge_settings(self.config, launchers=self.launchers),
                     concierge=concierge_settings(
-                        self.config, launchers=self.launchers, brain=await self._brain(stack)
+                        self.config,
+                        launchers=self.launchers,
+                        brain=await self._brain(stack),
+                        enabled=self.concierge,
                     ),
                 )
             )

@@ -53,6 +53,7 @@ class ConciergeSettings:
     brain: Brain | None = None  # None: the built-in offline brain
     brain_timeout: float = 10.0
     launchers: Launchers | None = None  # what restart and dispatch may run
+    enabled: bool = True  # False: no judging at all (the benchmarks' "concierge off")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -86,7 +87,8 @@ class Concierge:
         self.brain: Brain = self.settings.brain or self._offline
         self._judging: set[asyncio.Task[None]] = set()
         self._fresh: set[int] = set()  # answer event cursors this process wrote
-        hub.subscribe(self._on_event)
+        if self.settings.enabled:
+            hub.subscribe(self._on_event)
 
     @property
     def brain_name(self) -> str:
