@@ -256,3 +256,16 @@ async def test_stop_and_dispatch_with_act_on(crew: Crew, tmp_path: Path, monkeyp
         concierge, "POST", "/api/concierge/stop", json={"session_id": new_session, "why": "y"}
     )
     assert (gone.status_code, gone.json()["error"]["code"]) == (404, "unknown_session")
+
+
+async def test_a_strangers_concierge_command_is_refused_privately_and_audited(
+    crew: Crew,
+) -> None:
+    """Someone who owns nothing types /concierge answer always: refused, SEL, nothing kept."""
+    await crew.add_member()
+    harness = crew.harness
+    assert isinstance(harness, MemoryHarness)
+    receipt = await harness.memory.command(harness.stranger, "concierge", "answer", "always")
+    assert (receipt.accepted, receipt.code) == (False, "not_owner")
+    assert await crew.crewline.store.sel(action_prefix="command:not_owner")
+    assert (await crew.crewline.hub.concierge.policy()).answer.value == "never"
