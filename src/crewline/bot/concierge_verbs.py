@@ -114,7 +114,7 @@ class ConciergeVerbs:
                 "an answer may not be a /command or a !shell line", code="bad_request"
             )
         if (await self.hub.concierge.policy()).answer is AnswerPolicy.NEVER:
-            await self._refused(caller, record_id, "the policy is never")
+            await self._refused(caller, record_id)
             raise Forbidden("the owner's policy is never: suggest instead", code="policy")
         asked, verdict = await self._judge(record_id)
         if asked.dialog:
@@ -148,7 +148,7 @@ class ConciergeVerbs:
                 verdict=verdict.kind.value,
             )
 
-    async def _refused(self, caller: Session, record_id: str, why: str) -> None:
+    async def _refused(self, caller: Session, record_id: str) -> None:
         await self.hub.change(
             lambda ch: ch.audit("hub_reply:policy", "denied", actor=caller.id, record=record_id)
         )
