@@ -175,7 +175,7 @@ class HumanEvents:
             def write(ch: Change) -> None:
                 if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
                     raise _Duplicate
-                answer_escalation_as_human(ch, member, event, decision)
+                _answer(ch, member, event, decision)
 
             receipt = await self._accept(write, notice=f"Answered: {decision.text}")
             if receipt.accepted:
@@ -457,9 +457,7 @@ def _human_row(
     return row
 
 
-def answer_escalation_as_human(
-    ch: Change, member: Member, event: HumanEvent, decision: Answer
-) -> None:
+def _answer(ch: Change, member: Member, event: HumanEvent, decision: Answer) -> None:
     """The answering reply is a transcript row (the truth) naming its one record."""
     row = _human_row(
         ch,
@@ -484,3 +482,7 @@ def answer_escalation_as_human(
         via=decision.via,
         answer_row=row,
     )
+
+
+# The concierge's Send suggestion answers as the human does (bot/concierge_inbound.py).
+answer_escalation_as_human = _answer
