@@ -42,29 +42,34 @@ CREATE TABLE concierge_ledger (
     actor       TEXT
 );
 
--- Fleet retrieval: members' own rows (role 'member') in members' threads, while live.
+-- Fleet retrieval: members' own rows (role 'member') in members' threads, while live. The
+-- member's slug is indexed with the text, so a question naming a member finds its rows;
+-- Porter stemming lets "create" find "created".
 CREATE VIRTUAL TABLE fleet_text USING fts5(
-    text, content='rows', content_rowid='rowid', tokenize='unicode61'
+    conversation, text, content='rows', content_rowid='rowid', tokenize='porter unicode61'
 );
-INSERT INTO fleet_text(rowid, text)
-    SELECT rowid, text FROM rows
+INSERT INTO fleet_text(rowid, conversation, text)
+    SELECT rowid, conversation, text FROM rows
      WHERE role = 'member' AND rewound_in IS NULL AND conversation NOT LIKE '~%';
 
 CREATE TRIGGER fleet_text_add AFTER INSERT ON rows
 WHEN new.role = 'member' AND new.rewound_in IS NULL AND new.conversation NOT LIKE '~%'
 BEGIN
-    INSERT INTO fleet_text(rowid, text) VALUES (new.rowid, new.text);
+    INSERT INTO fleet_text(rowid, conversation, text)
+        VALUES (new.rowid, new.conversation, new.text);
 END;
 
 CREATE TRIGGER fleet_text_rewound AFTER UPDATE OF rewound_in ON rows
 WHEN old.rewound_in IS NULL AND new.rewound_in IS NOT NULL
      AND old.role = 'member' AND old.conversation NOT LIKE '~%'
 BEGIN
-    INSERT INTO fleet_text(fleet_text, rowid, text) VALUES ('delete', old.rowid, old.text);
+    INSERT INTO fleet_text(fleet_text, rowid, conversation, text)
+        VALUES ('delete', old.rowid, old.conversation, old.text);
 END;
 
 CREATE TRIGGER fleet_text_gone BEFORE DELETE ON rows
 WHEN old.role = 'member' AND old.rewound_in IS NULL AND old.conversation NOT LIKE '~%'
 BEGIN
-    INSERT INTO fleet_text(fleet_text, rowid, text) VALUES ('delete', old.rowid, old.text);
+    INSERT INTO fleet_text(fleet_text, rowid, conversation, text)
+        VALUES ('delete', old.rowid, old.conversation, old.text);
 END
