@@ -2,7 +2,7 @@
 
 ``rows`` member rows spread over 100 members (chatter of 12 words, each one of the words the
 questions use with a chance of 5 % and otherwise one of 20,000 others; and every 1,000th row
-a finding such as "Scan done: staging answered on port 4321"), indexed by migration 003's
+a finding such as "Scan done: staging answered on port 4321"), indexed by the concierge migration's
 FTS5 table through its triggers as they are inserted. Subject:
 ``Concierge.facts(member, question)`` — the gate's ``fts_query`` terms, the store's
 ``fleet_rows`` (the asker's own rows left out), and the ``Fact`` values — for a set of
@@ -138,7 +138,7 @@ async def main(options: Options) -> None:
     with scratch(options, "concierge") as directory:
         path = directory / "crewline.db"
         async with SqliteStore(path):
-            pass  # the schema, with migration 003's index and triggers
+            pass  # the schema, with the concierge migration's index and triggers
         seed(path, rows)
         for _ in range(options.runs):
             before = raw_times(path, rounds)

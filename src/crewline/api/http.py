@@ -124,6 +124,8 @@ class WebhookBody(Strict):
         description="deliver the events after this cursor (default: where an earlier"
         " registration stopped, else the next event)",
     )
+
+
 class HubAnswerBody(Strict):
     record_id: str = Field(max_length=64, description="an escalation's or a question's id")
     text: str

@@ -295,6 +295,7 @@ class Tx(ABC):
     @abstractmethod
     def webhook_failed(self, session: str, *, not_before: float, error: str) -> None:
         """A delivery failed: count the attempt, and wait until ``not_before`` (epoch s)."""
+
     @abstractmethod
     def setting(self, key: str) -> str | None:
         """The value kept under ``key``, as this transaction sees it; None if none is kept."""
