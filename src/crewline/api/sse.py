@@ -77,7 +77,7 @@ class EventStreams:
             while not self._closing.is_set():
                 # Registered before the read: an event committed in between still wakes us.
                 signal = self.hub.feed.register(session.id)
-                found = await self.hub.store.events_after(session.id, cursor)
+                found = await self.hub.read_events(session.id, cursor)
                 for event in found:
                     yield frame(event)
                     cursor = event.cursor

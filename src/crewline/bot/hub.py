@@ -354,13 +354,19 @@ class Hub:
             return []
         return await self._read_events(caller.id, after)
 
-    async def _read_events(self, session: str, after: int) -> list[Event]:
+    async def read_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
+        """The session's events after ``after``, noted as handed to it: every reader that
+        delivers events (the long poll, the event stream, webhooks) reads through here, so
+        the concierge's undo knows whether an answer may already have reached the session."""
+        return await self._read_events(session, after, limit=limit)
+
+    async def _read_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
         # Noted as read from before the store read: an undo that finds a read in flight
         # assumes its answer may already be on its way to the session.
         self.feed.begin_read(session)
         found: list[Event] = []
         try:
-            found = await self.store.events_after(session, after)
+            found = await self.store.events_after(session, after, limit=limit)
         finally:
             self.feed.end_read(session, (e.cursor for e in found))
         return found
