@@ -58,7 +58,7 @@ async def test_hostile_text_is_escaped_for_html_and_markdown_is_drawn(
         assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; <b>really</b>" in (stored.text or "")
         assert "<code>rm -rf &lt;/tmp&gt;</code>" in (stored.text or "")
         assert "Run rm -rf </tmp>? <script>alert(1)</script> & really" in card.text
-        assert card.buttons == ("<b>yes</b>",)
+        assert card.choices == ("<b>yes</b>",)
         assert [t.name for t in harness.fake.chat(harness.fake.owner).topics.values()] == [
             "R&D <Radar>"
         ]
