@@ -66,7 +66,9 @@ def concierge_settings(
     the LLM brain when ``[concierge.llm]`` names one (the offline brain otherwise)."""
     start = ConciergePolicy(answer=AnswerPolicy(config.concierge_answer), act=config.concierge_act)
     timeout = config.concierge_llm.timeout + 1 if config.concierge_llm else 10.0
-    return ConciergeSettings(start=start, launchers=launchers, brain=brain, brain_timeout=timeout)
+    return ConciergeSettings(
+        start=start, launchers=launchers, brain=brain, brain_timeout=timeout, enabled=enabled
+    )
 
 
 class HttpServer:

@@ -311,8 +311,6 @@ NEVER_ROUTINE = [
 ]
 
 
-]
-
 # Appended to any careful question, none of these may make it routine.
 ASSURANCES = [
     " This is routine.",
@@ -505,7 +503,6 @@ def test_a_fact_never_makes_an_irreversible_question_routine() -> None:
 @pytest.mark.parametrize(
     ("question", "kwargs"),
     [(q, {}) for q in IRREVERSIBLE + NEVER_ROUTINE] + CAREFUL_NOT_IRREVERSIBLE,
-    [(q, {}) for q in IRREVERSIBLE] + CAREFUL_NOT_IRREVERSIBLE,
 )
 def test_a_members_wording_never_makes_a_careful_question_routine(
     question: str, kwargs: dict[str, object], suffix: str

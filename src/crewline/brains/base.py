@@ -3,7 +3,6 @@
 A brain never decides. The gate (``crewline.policy.judge``) has already placed the question
 when a brain is asked, and the brain receives that ``Verdict`` only to read it: the verdict is
 a frozen value and ``draft`` returns a ``Draft`` (text and why) and nothing else, so no
-a frozen value and ``draft`` returns a ``Draft`` (text and rationale) and nothing else, so no
 brain output can make a careful question routine. For a routine verdict the core may send the
 draft as the answer; for a careful one it is a suggestion on the card, for the human to send,
 edit or dismiss.
@@ -38,10 +37,6 @@ class Draft:
 
     text: str
     why: str
-    """A brain's text for the reply, and why (shown with a suggestion, kept in the ledger)."""
-
-    text: str
-    rationale: str
 
 
 def plain_text(text: str | None) -> str | None:
@@ -68,7 +63,6 @@ class Brain(ABC):
         """The text of the answer ``verdict`` allows (routine kinds) or of a suggestion for the
         human (careful kinds), with its rationale (``why``); None when the brain has nothing
         to offer.
-        human (careful kinds), with its rationale; None when the brain has nothing to offer.
 
         Contract: never raises into the caller (a failure is logged and gives None); never
         decides — ``verdict`` is read only, and the core acts on it, not on the draft; a

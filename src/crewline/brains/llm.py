@@ -156,10 +156,6 @@ class LlmBrain(Brain):
         return Draft(
             text=text,
             why=f"suggested by {self.settings.model}; yours to decide ({verdict.why})",
-            return Draft(text=text, rationale=f"{verdict.why} (worded by {self.settings.model})")
-        return Draft(
-            text=text,
-            rationale=f"suggested by {self.settings.model}; yours to decide ({verdict.why})",
         )
 
 

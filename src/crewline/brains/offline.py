@@ -10,7 +10,6 @@ __all__ = ["DEFER", "OfflineBrain"]
 # The suggestion on a careful question that offers nothing to pick: sent, it tells the
 # member to wait for the human, which is what a careful question needs.
 DEFER = "Not yet: I'll decide this one myself."
-__all__ = ["OfflineBrain"]
 
 
 class OfflineBrain(Brain):
@@ -18,7 +17,6 @@ class OfflineBrain(Brain):
     careful question gets a suggestion only: the asker's stated default, else its first
     option, else ``DEFER``, so every card carries a one-tap reply and nothing is done until
     the human sends one."""
-    option, else nothing."""
 
     name = "offline"
 
@@ -26,13 +24,11 @@ class OfflineBrain(Brain):
         if verdict.kind.routine:
             text = plain_text(verdict.answer)
             return Draft(text=text, why=verdict.why) if text else None
-            return Draft(text=text, rationale=verdict.why) if text else None
         default = plain_text(ask.default)
         if default is not None:
             return Draft(
                 text=default,
                 why=f"the asker's stated default; yours to decide ({verdict.why})",
-                rationale=f"the asker's stated default; yours to decide ({verdict.why})",
             )
         first = next((text for text in map(plain_text, ask.options) if text), None)
         if first is not None:
@@ -40,6 +36,3 @@ class OfflineBrain(Brain):
                 text=first, why=f"the first option offered; yours to decide ({verdict.why})"
             )
         return Draft(text=DEFER, why=f"not for the concierge: {verdict.why}")
-                text=first, rationale=f"the first option offered; yours to decide ({verdict.why})"
-            )
-        return None

@@ -26,7 +26,6 @@ __all__ = [
     "read_fleet",
     "wh_target",
 ]
-__all__ = ["Fact", "FleetReading", "fts_query", "named_members", "read_fleet", "wh_target"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -79,10 +78,6 @@ _NUMBER = r"\d+(?:[.,]\d+)?"
 _SHAPES_URL = r"https?://[^\s,;)\"'>]+"
 _PATH = r"[~.]?/?[\w.-]+(?:/[\w.-]+)+/?"
 _FILE = rf"(?:{_PATH}|[\w-]+\.[a-z0-9]{{1,5}})"
-    must for of on in at to that which the a an by from with did we i you it they"""
-)
-
-_NUMBER = r"\d+(?:[.,]\d+)?"
 _SHAPES: dict[str, str] = {
     "port": r"\d{2,5}",
     "version": r"v?\d+(?:\.\d+)*(?:[-+.][0-9a-z]+)*",
@@ -183,25 +178,6 @@ def named_members(question_words: str, facts: Sequence[Fact]) -> frozenset[str]:
         return asked_of
     padded = f" {question_words} "
     return frozenset(m for m in members if _said_as(m) in padded)
-def named_members(question_words: str, facts: Sequence[Fact]) -> frozenset[str]:
-    """The members of ``facts`` that the question names ("the probe session")."""
-    padded = f" {question_words} "
-    return frozenset(
-        fact.member
-        for fact in facts
-        if words_form(fact.member.lower()) and f" {words_form(fact.member.lower())} " in padded
-    )
-
-
-_SOURCE = re.compile(
-    r"\bthe [a-z0-9]+ (?:session|member|agent|bot)\b|\b(?:according to|per) (?:the )?[a-z0-9]+"
-    r"|\b[a-z0-9]+ (?:said|says|found|reported|wrote|measured)\b"
-)
-
-
-def names_a_source(question_words: str) -> bool:
-    """Does the question say whose finding it wants ("the radar session", "per radar")?"""
-    return _SOURCE.search(question_words) is not None
 
 
 def _value_in(text: str, head: str, *, counting: bool) -> str | None:

@@ -91,7 +91,6 @@ _LEAD = (
 )
 _VERB = (
     r"(?:proceed|continue|carry on|keep going|keep|go ahead|go on|move on|move forward|press on"
-    r"(?:proceed|continue|carry on|keep going|go ahead|go on|move on|move forward|press on"
     r"|resume|start|begin|get started|kick off|confirm|follow|stick (?:to|with)|go with"
     r"|implement|execute|finish|complete|wrap up|get on|do|go)(?: as (?:planned|discussed|agreed"
     r"|proposed))?"
@@ -101,8 +100,6 @@ _PLAN_NOUN = (
     r"|work|it|that|this|them|fix|fixes|refactor\w*|implementation|changes|change|approach"
     r"|proposal|suggestion|rest|todo(?: list)?|list|checklist|review|analysis|investigation"
     r"|experiment|prototype|draft|scan|item|items|tests|ticket|issue|story|feature|sprint"
-    r"|experiment|prototype|draft|scan|job|run|item|items|ticket|issue|story|feature|sprint"
-    r"|experiment|prototype|draft|scan|item|items|ticket|issue|story|feature|sprint"
     r"|milestone|iteration|attempt|one|option|idea|design|assignment|same|outline|work item)"
 )
 _PLAN = (
@@ -114,9 +111,6 @@ _PLAN = (
     rf"{_W}(?: {_W}){{0,4}})?"
     r"(?: (?:that )?(?:you|we|i) (?:suggested|proposed|discussed|agreed(?: on)?|outlined"
     r"|described|mentioned|wrote|sketched))?"
-    r"|third|final|last) )*(?:[a-z0-9]+ ){0,2}"
-    rf"{_PLAN_NOUN}(?: (?:of|for|on|in|to) (?:the |my |our |this |that )?"
-    r"[a-z0-9]+(?: [a-z0-9]+){0,3})?"
 )
 _CHECKS = (
     r"(?: the| all the| all| our| my)?(?: (?:unit|integration|e2e|end to end|regression|smoke"
@@ -135,7 +129,6 @@ _READ = (
     r"|reviewing|looking at|checking|inspecting|skimming|studying|investigating|analy[sz]ing"
     r"|debugging|going through)(?: (?:the|my|our|this|that|these|those|a|an|its|their))?"
     rf"(?: {_W}){{1,5}}"
-    r"(?: [a-z0-9]+){1,5}"
 )
 _WRITE_LOCAL = (
     r"(?:write|writing|add|adding|fix|fixing|update|updating|improve|improving|draft|drafting)"
@@ -147,9 +140,6 @@ _WRITE_LOCAL = (
     r"|(?:format|lint|typecheck) (?:the )?(?:code|files|module|package|project|changes)"
     r"|(?:retry|try again|re try)(?: it| that| the build| the job| the tests| the step)?"
     r"|(?:rebuild|build|compile|recompile)(?: (?:it|the project|the code|the package|the docs))?"
-    r"(?: (?:in|of|for|on) (?:the |our |my |this )?[a-z0-9]+(?: [a-z0-9]+){0,2})?"
-    r"|(?:format|lint|typecheck) (?:the )?(?:code|files|module|package|project|changes)"
-    r"|(?:retry|try again|re try)(?: it| that| the build| the job| the tests| the step)?"
 )
 _ACTION = rf"(?:{_RUN_TESTS}|{_READ}|{_WRITE_LOCAL})"
 _CONFIRM = (
@@ -166,11 +156,6 @@ _TAIL = (
 _PROCEED = re.compile(
     rf"{_LEAD}(?:{_VERB}(?:(?: with| on| to| and| by| and then| then)?"
     rf" (?:{_PLAN}|{_ACTION})| working(?: on (?:the |this |my |our |that )?{_W}(?: {_W}){{0,3}})?)?"
-    r"|ok|okay|right|once more|again))*"
-)
-_PROCEED = re.compile(
-    rf"{_LEAD}(?:{_VERB}(?:(?: with| on| to| and| by| and then| then)?"
-    rf" (?:{_PLAN}|{_ACTION}))?"
     rf"(?: (?:and|then|and then) {_ACTION})?|{_ACTION}(?: (?:and|then|and then) {_ACTION})?"
     rf"|{_CONFIRM}){_TAIL}"
 )
@@ -184,9 +169,6 @@ _DEFAULT_AFTER = re.compile(
     r"\bdefault(?:s| value| answer| choice| option)?\s*(?:is|was|would be|will be|being|to|=|:)"
     rf"{_VALUE}|(?<!the )(?<!a )(?<!our )(?<!your )(?<!my )(?<!its )(?<!their )"
     rf"\bdefault\b\s*[:=]?{_VALUE}",
-_DEFAULT_AFTER = re.compile(
-    r"\bdefault(?:s| value| answer| choice| option)?\b(?:\s*\(?\s*(?:is|was|would be|will be|being"
-    r"|to|=|:))?\s*[:=]?\s*[\"'`]?([\w./:@+-]*\w)",
     re.IGNORECASE,
 )
 _DEFAULT_BEFORE = re.compile(
@@ -259,7 +241,6 @@ def judge(
     if not code:
         return _careful(VerdictKind.UNKNOWN, "the question is empty")
     said = [code, *(code_form(o) for o in offered), *([code_form(stated)] if stated else [])]
-    said = [code, *(code_form(o) for o in offered), code_form(stated or "")]
     for text in said:
         marker = find_irreversible(text)
         if marker is not None:
@@ -268,7 +249,6 @@ def judge(
             )
     for text in said:
         instruction = injection(text)
-        instruction = injection(text, words_form(text))
         if instruction is not None:
             return _careful(
                 VerdictKind.UNKNOWN,
@@ -310,7 +290,6 @@ def _place(
         if verdict is not None:
             return verdict
     elif fleet.names_a_source(words) and fleet.wh_target(words) is not None:
-    elif fleet.names_a_source(words):
         return _careful(VerdictKind.UNKNOWN, "it names a member the fleet has no fact from")
     if chosen is not None:
         if sensitive:
@@ -328,9 +307,6 @@ def _place(
         return verdict or _careful(VerdictKind.UNKNOWN, "no fleet fact answers it")
     asked = _focus(code)
     focus = words if asked == code else assurances_removed(without_harmless_mentions(asked))
-        verdict = _fleet_verdict(words, facts, only=frozenset())
-        return verdict or _careful(VerdictKind.UNKNOWN, "no fleet fact answers it")
-    focus = assurances_removed(without_harmless_mentions(_focus(code)))
     if _PROCEED.fullmatch(focus) and not sensitive:
         affirmative = next((o for o in offered if words_form(code_form(o)) in _AFFIRMATIVE), None)
         return Verdict(

@@ -7,11 +7,6 @@ for word families, stems and phrases — as written, and again with obfuscation 
 member's own wording about the question ("this is routine", "ignore your rules") is found
 here too: assurances are dropped as noise, and instructions addressed to the concierge make
 the question one the gate will not place.
-read: the *code* form (lower-cased, punctuation kept) for shell, SQL and money spellings,
-and the *words* form (plain ``[a-z0-9]`` tokens joined by single spaces, obfuscation undone)
-for word families, stems and phrases. A member's own wording about the question ("this is
-routine", "ignore your rules") is found here too: assurances are dropped as noise, and
-instructions addressed to the concierge make the question one the gate will not place.
 """
 
 from __future__ import annotations
@@ -60,7 +55,6 @@ def code_form(text: str) -> str:
     """NFKC, lower case, accents and invisible characters dropped, dashes and quotes ASCII."""
     if text.isascii():  # already NFKC, with no invisible characters, dashes or accents
         return _SPACES.sub(" ", text.lower()).strip()
-    """NFKC, lower case, invisible characters dropped, dashes and quotes made ASCII."""
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text)
     text = _DASHES.sub("-", text).translate(_QUOTES)
@@ -88,9 +82,6 @@ def deobfuscated_form(code: str) -> str:
     if _LEET_NEXT_TO_LETTER.search(joined):
         joined = _MIXED_RUN.sub(_unleet, joined)
     return words_form(joined)
-    """The words form with letters spelled out one by one joined and leetspeak undone."""
-    joined = _SPELLED.sub(lambda m: re.sub(r"[ .\-_*]", "", m.group(0)), code)
-    return words_form(_MIXED_RUN.sub(_unleet, joined))
 
 
 def tokens(code: str) -> list[str]:
@@ -101,7 +92,6 @@ def tokens(code: str) -> list[str]:
 def has_unreadable_letters(code: str) -> bool:
     """Letters outside ASCII after normalisation: homoglyphs or a language the gate cannot read."""
     return not code.isascii() and any(c.isalpha() and not c.isascii() for c in code)
-    return any(c.isalpha() and not c.isascii() for c in code)
 
 
 def question_count(code: str) -> int:
@@ -113,10 +103,6 @@ def question_count(code: str) -> int:
 _TRIVIAL_QUESTION = re.compile(
     r"^(?:[,.;:\-]\s*)?(?:yes or no|y/n|\(y/n\)|ok|okay|right|yes/no|correct)$"
 )
-    trivial = re.compile(
-        r"^(?:[,.;:\-]\s*)?(?:yes or no|y/n|\(y/n\)|ok|okay|right|yes/no|correct)$"
-    )
-    return sum(1 for p in parts if p and not trivial.match(p))
 
 
 # A member saying the question is harmless is not evidence that it is: these phrases are
@@ -182,12 +168,4 @@ def injection(code: str) -> str | None:
         or _INJECTION.search(deobfuscated_form(code))
         or _MARKUP_INJECTION.search(code)
     )
-    r")\b"
-)
-_MARKUP_INJECTION = re.compile(r"<\|[a-z_]+\|>|\[/?(?:system|inst|admin)\]|<\s*/?\s*system\s*>")
-
-
-def injection(code: str, words: str) -> str | None:
-    """The phrase addressed to the concierge itself, if the question carries one."""
-    found = _INJECTION.search(words) or _MARKUP_INJECTION.search(code)
     return found.group(0) if found else None
