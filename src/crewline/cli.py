@@ -312,7 +312,7 @@ async def _concierge(config: Config, args: argparse.Namespace) -> int:
     async with _open_store(config) as store:
         hub = Hub(
             store,
-            transports=config.transports,
+            transports=config.transports or (),
             concierge=concierge_settings(config, launchers=None),
         )
         try:

@@ -21,13 +21,11 @@ from starlette.types import ASGIApp
 
 from crewline.api import EventStreams, create_app
 from crewline.bot import CoreRenderer, Hub
-from crewline.bot.hub import DELIVERY_WAIT
-from crewline.config import Config
-from crewline.errors import CannotListen, ConfigError
-from crewline.models import Clock
 from crewline.bot.concierge import ConciergeSettings
+from crewline.bot.hub import DELIVERY_WAIT
 from crewline.brains import Brain
 from crewline.config import Config
+from crewline.errors import CannotListen, ConfigError
 from crewline.launchers import Launchers
 from crewline.models import AnswerPolicy, Clock, ConciergePolicy
 from crewline.scheduler import WindowScheduler
@@ -36,8 +34,7 @@ from crewline.transports import OutboxDispatcher, Transport
 from crewline.transports.registry import EnabledTransport, build_transport, enabled_transports
 from crewline.webhooks import WebhookDispatcher
 
-__all__ = ["Crewline", "HttpServer"]
-__all__ = ["Crewline", "HttpServer", "build_transports", "concierge_settings"]
+__all__ = ["Crewline", "HttpServer", "concierge_settings"]
 
 log = logging.getLogger(__name__)
 
@@ -180,7 +177,6 @@ class Crewline:
                     clock=self.clock,
                     transports=[t.name for t in self.transports],
                     delivery_wait=self.delivery_wait,
-                    concierge=concierge_settings(self.config, launchers=self.launchers),
                     concierge=concierge_settings(
                         self.config,
                         launchers=self.launchers,

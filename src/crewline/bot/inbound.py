@@ -274,7 +274,7 @@ class HumanEvents:
                         questions.answer_question(
                             ch, member, question, answer=event.text, by=AnsweredBy.USER
                         )
-                        return f"Answered: {event.text}"
+                        return Receipt(accepted=True, notice=f"Answered: {event.text}")
                     if named is None or named.member != member.slug:
                         raise _NotYours(event.escalation_id)
                 pending = ch.tx.escalations(member.slug, pending_only=True)
@@ -290,8 +290,6 @@ class HumanEvents:
                         escalation_id=decision.escalation.id,
                     )
                 receipt = _unanswered(member, decision, named)
-                    answer_escalation_as_human(ch, member, event, decision)
-                    return f"Answered: {decision.text}"
                 row = _human_row(ch, member, event, text=event.text, meta={})
                 if isinstance(decision, Ambiguous):
                     notice = ch.tx.append_row(
@@ -308,9 +306,8 @@ class HumanEvents:
                     "human_message",
                     {"row_id": row.id, "text": event.text, "transport": event.transport},
                 )
-                return receipt
                 concierge_tx.drop_on_reply(ch, member)
-                return None
+                return receipt
 
             try:
                 return await self.hub.change(write)
