@@ -105,7 +105,6 @@ def _parser() -> argparse.ArgumentParser:
         "--no-browser", action="store_true", help="print the URL without opening a browser"
     )
 
-    doctor = commands.add_parser("doctor", parents=[admin], help="check the installation")
     concierge = commands.add_parser("concierge", help="the concierge's policy, and undo")
     concierge_commands = concierge.add_subparsers(dest="concierge_command", required=True)
     concierge_commands.add_parser("status", parents=[common], help="the policy in force")
@@ -131,7 +130,7 @@ def _parser() -> argparse.ArgumentParser:
     eval_concierge.add_argument("--runs", type=int, default=1, help="how many runs (default 1)")
     eval_concierge.add_argument("--json", action="store_true", help="print JSON")
 
-    doctor = commands.add_parser("doctor", parents=[common], help="check the installation")
+    doctor = commands.add_parser("doctor", parents=[admin], help="check the installation")
     doctor.add_argument(
         "--reconcile",
         action="store_true",
