@@ -143,7 +143,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        config = load_config(args.data_dir, path=args.config)
+        config = load_config(getattr(args, "data_dir", None), path=getattr(args, "config", None))
         level = config.log_level
         if "verbose" in args:
             level = "INFO" if args.verbose else "WARNING"
