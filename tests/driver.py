@@ -61,13 +61,16 @@ class Crew:
     def url(self) -> str:
         return self.crewline.url
 
-    async def add_member(self, slug: str = "radar", name: str = "Radar") -> str:
+    async def add_member(
+        self, slug: str = "radar", name: str = "Radar", *, stateless: bool = False
+    ) -> str:
         created = await crew_admin.add_member(
             self.crewline.store,
             slug=slug,
             name=name,
             owners=[f"{h.name}:{h.owner}" for h in self.harnesses],
             transports=[h.name for h in self.harnesses],
+            stateless=stateless,
         )
         return created.key
 

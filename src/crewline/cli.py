@@ -17,7 +17,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from crewline import __version__, crew
+from crewline import __version__, cli_agent, crew
 from crewline.config import Config, load_config
 from crewline.errors import CannotListen, CrewlineError, InvalidInput
 from crewline.logs import configure_logging
@@ -77,6 +77,18 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="bind to a transport that is not configured yet (its cards wait until it is)",
     )
+    add.add_argument(
+        "--stateless",
+        action="store_true",
+        help="its session re-reads its transcript every turn: a rewind need not wait for it",
+    )
+    key = member_commands.add_parser(
+        "key", parents=[admin], help="issue a member's session key (replaces the previous one)"
+    )
+    key.add_argument("slug")
+    key.add_argument(
+        "--stateless", action="store_true", help="the session re-reads its transcript every turn"
+    )
     member_commands.add_parser("list", parents=[admin], help="list members")
     remove = member_commands.add_parser("remove", parents=[admin], help="remove a member")
     remove.add_argument("slug")
@@ -107,16 +119,16 @@ def _parser() -> argparse.ArgumentParser:
 
     concierge = commands.add_parser("concierge", help="the concierge's policy, and undo")
     concierge_commands = concierge.add_subparsers(dest="concierge_command", required=True)
-    concierge_commands.add_parser("status", parents=[common], help="the policy in force")
+    concierge_commands.add_parser("status", parents=[admin], help="the policy in force")
     answer = concierge_commands.add_parser(
-        "answer", parents=[common], help="may it answer by itself: never, routine or always"
+        "answer", parents=[admin], help="may it answer by itself: never, routine or always"
     )
     answer.add_argument("policy", choices=["never", "routine", "always"])
     act = concierge_commands.add_parser(
-        "act", parents=[common], help="may it stop, restart and dispatch sessions"
+        "act", parents=[admin], help="may it stop, restart and dispatch sessions"
     )
     act.add_argument("state", choices=["on", "off"])
-    concierge_commands.add_parser("undo", parents=[common], help="withdraw the last answer it gave")
+    concierge_commands.add_parser("undo", parents=[admin], help="withdraw the last answer it gave")
 
     evaluate = commands.add_parser("eval", help="run an evaluation")
     eval_commands = evaluate.add_subparsers(dest="eval_command", required=True)
@@ -130,6 +142,8 @@ def _parser() -> argparse.ArgumentParser:
     eval_concierge.add_argument("--runs", type=int, default=1, help="how many runs (default 1)")
     eval_concierge.add_argument("--json", action="store_true", help="print JSON")
 
+    cli_agent.add_commands(commands)
+
     doctor = commands.add_parser("doctor", parents=[admin], help="check the installation")
     doctor.add_argument(
         "--reconcile",
@@ -142,6 +156,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command in cli_agent.COMMANDS:
+        return cli_agent.run(args)
     try:
         config = load_config(getattr(args, "data_dir", None), path=getattr(args, "config", None))
         level = config.log_level
@@ -227,7 +243,12 @@ async def _member_add(config: Config, args: argparse.Namespace) -> int:
         )
     async with _open_store(config) as store:
         created = await crew.add_member(
-            store, slug=args.slug, name=args.name, owners=args.owner, transports=args.transport
+            store,
+            slug=args.slug,
+            name=args.name,
+            owners=args.owner,
+            transports=args.transport,
+            stateless=args.stateless,
         )
     transports = ", ".join(args.transport) or "none yet"
     print(f"added member {args.slug} ({args.name}), transports: {transports}")
@@ -237,6 +258,15 @@ async def _member_add(config: Config, args: argparse.Namespace) -> int:
             " wait in the outbox until it is"
         )
     print("its session key (shown once; keep it secret):")
+    print(created.key)
+    return 0
+
+
+async def _member_key(config: Config, args: argparse.Namespace) -> int:
+    async with _open_store(config) as store:
+        created = await crew.issue_member_key(store, args.slug, stateless=args.stateless)
+    print(f"a new session key for member {args.slug} (the previous one no longer works);")
+    print("shown once, keep it secret:")
     print(created.key)
     return 0
 
@@ -356,6 +386,7 @@ async def _eval_concierge(config: Config, args: argparse.Namespace) -> int:
 _COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, int]]] = {
     "serve": _serve,
     "member add": _member_add,
+    "member key": _member_key,
     "member list": _member_list,
     "member remove": _member_remove,
     "session add": _session_add,

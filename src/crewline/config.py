@@ -33,18 +33,19 @@ TRANSPORT_SECTIONS = ("slack", "telegram", "discord", "local")
 # Every transport crewline knows (its factory is in crewline.transports.registry); memory
 # is the in-process one for tests and embedders.
 TRANSPORT_NAMES = ("local", "slack", "telegram", "discord", "memory")
-_TOP_KEYS = {"host", "port", "transports", "log_level", "log_format", *TRANSPORT_SECTIONS}
 _TOP_KEYS = {
     "host",
     "port",
     "transports",
     "log_level",
     "log_format",
+    "boundary_wait",
     "concierge",
     "launchers",
     *TRANSPORT_SECTIONS,
 }
 _CONCIERGE_KEYS = {"answer", "act", "llm"}
+MAX_BOUNDARY_WAIT = 600.0
 LOG_FORMATS = ("text", "json")
 
 
@@ -63,6 +64,7 @@ class Config:
     transports_source: str | None = None  # where the list was named, for start-up's words
     log_level: str = "INFO"
     log_format: str = "text"
+    boundary_wait: float = 30.0  # seconds a rewind waits for the member's session to let go
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     concierge_answer: str = "never"  # the start while the owner has kept no policy
     concierge_act: bool = False
@@ -108,6 +110,8 @@ def _apply_file(config: Config, file: Path) -> Config:
         changes["log_level"] = _typed(data, "log_level", str).upper()
     if "log_format" in data:
         changes["log_format"] = _log_format(_typed(data, "log_format", str), "log_format")
+    if "boundary_wait" in data:
+        changes["boundary_wait"] = _seconds(data["boundary_wait"], "boundary_wait")
     if "transports" in data:
         names = data["transports"]
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
@@ -198,6 +202,8 @@ def _apply_env(config: Config, env: Mapping[str, str]) -> Config:
         changes["transports_source"] = "CREWLINE_TRANSPORTS"
     if env.get("CREWLINE_LOG_LEVEL"):
         changes["log_level"] = env["CREWLINE_LOG_LEVEL"].upper()
+    if env.get("CREWLINE_BOUNDARY_WAIT"):
+        changes["boundary_wait"] = _seconds(env["CREWLINE_BOUNDARY_WAIT"], "CREWLINE_BOUNDARY_WAIT")
     if env.get("CREWLINE_LOG_FORMAT"):
         changes["log_format"] = _log_format(env["CREWLINE_LOG_FORMAT"], "CREWLINE_LOG_FORMAT")
     return replace(config, **changes)
@@ -226,6 +232,16 @@ def _log_format(value: str, key: str) -> str:
     if value not in LOG_FORMATS:
         raise ConfigError(f"{key} must be one of {', '.join(LOG_FORMATS)}, got {value!r}", key=key)
     return value
+
+
+def _seconds(value: object, key: str) -> float:
+    try:
+        seconds = float(str(value))
+    except ValueError:
+        raise ConfigError(f"{key} must be a number of seconds, got {value!r}", key=key) from None
+    if isinstance(value, bool) or not 0 <= seconds <= MAX_BOUNDARY_WAIT:
+        raise ConfigError(f"{key} must be 0..{MAX_BOUNDARY_WAIT:g} seconds", key=key)
+    return seconds
 
 
 def _port(value: object, key: str) -> int:

@@ -29,6 +29,7 @@ __all__ = [
     "add_member",
     "add_session",
     "check_transports",
+    "issue_member_key",
     "issue_owner_token",
     "remove_member",
 ]
@@ -48,9 +49,13 @@ async def add_member(
     owners: Sequence[str],
     transports: Sequence[str],
     clock: Clock | None = None,
+    stateless: bool = False,
 ) -> NewSession:
     """Add a member owned by the human known by ``owners`` (``platform:user_id``), bound
-    to ``transports``, and create its own session; returns the session's key."""
+    to ``transports``, and create its own session; returns the session's key.
+
+    ``stateless``: the member's session re-reads its transcript every turn, so a rewind
+    counts its context as discarded at once instead of waiting for it to say so."""
     if not is_slug(slug):
         raise InvalidInput(
             f"{slug!r} is not a slug (a-z, 0-9, dashes; at most 63)", code="invalid_member_slug"
@@ -66,7 +71,7 @@ async def add_member(
     bound = tuple(dict.fromkeys(transports))
     now = (clock or SystemClock()).now()
     key = new_session_key()
-    session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug)
+    session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug, stateless=stateless)
 
     def write(tx: Tx) -> None:
         human = tx.ensure_human(identities, now)
@@ -92,6 +97,25 @@ def check_transports(transports: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(transports))
 
 
+async def issue_member_key(
+    store: Store, slug: str, *, clock: Clock | None = None, stateless: bool = False
+) -> NewSession:
+    """A new own session for the member (a forked one has none); the previous one's key
+    stops working. Returns the key, shown once."""
+    now = (clock or SystemClock()).now()
+    key = new_session_key()
+    session = Session(id=new_id(), kind=CallerKind.MEMBER, member=slug, stateless=stateless)
+
+    def write(tx: Tx) -> None:
+        if tx.member(slug) is None:
+            raise NotFound(f"no member named {slug!r}", code="unknown_member")
+        tx.revoke_member_sessions(slug, now)
+        tx.add_session(session, hash_key(key), now)
+
+    await store.write(write)
+    return NewSession(session=session, key=key)
+
+
 async def remove_member(store: Store, slug: str, *, clock: Clock | None = None) -> None:
     now = (clock or SystemClock()).now()
 
@@ -112,7 +136,12 @@ def _republish_roster(tx: Tx, transports: Sequence[str], now: datetime) -> None:
 
 
 async def add_session(
-    store: Store, *, kind: CallerKind, member: str | None, clock: Clock | None = None
+    store: Store,
+    *,
+    kind: CallerKind,
+    member: str | None,
+    clock: Clock | None = None,
+    stateless: bool = False,
 ) -> NewSession:
     """A worker (created by ``member``), channel agent, conductor or plain session."""
     if kind is CallerKind.MEMBER:
@@ -131,7 +160,7 @@ async def add_session(
                 raise NotFound(f"no member named {member!r}", code="unknown_member")
             own = tx.member_sessions(member)
             parent = own[0].id if own else None
-        session = Session(id=new_id(), kind=kind, member=member, parent=parent)
+        session = Session(id=new_id(), kind=kind, member=member, parent=parent, stateless=stateless)
         tx.add_session(session, hash_key(key), now)
         return session
 

@@ -165,8 +165,9 @@ class DemoAgent:
             await self.say(f"Got it: {body['answer']}. Carrying on with that.")
         elif kind == "human_message":
             await self.say(f"Noted: “{body['text']}”. I'll take it into account.")
-        elif kind == "human_edit":
-            await self.say(f"I see you changed your message to “{body['text']}”; I'll go by that.")
+        elif kind == "context_boundary" and body.get("discard"):
+            # The demo agents keep no context of their own: letting go of it is immediate.
+            await self.call("POST", f"/api/session/boundaries/{body['boundary_id']}/ack")
 
     async def listen(self) -> None:
         async for event in self.events():

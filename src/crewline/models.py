@@ -153,6 +153,7 @@ class Session:
     kind: CallerKind
     member: str | None  # the member it speaks for (own member, or the creating member)
     parent: str | None = None
+    stateless: bool = False  # re-reads its transcript every turn: holds no context to discard
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -260,6 +261,7 @@ class HumanEdit(HumanEvent):
 class HumanCommand(HumanEvent):
     name: str
     args: tuple[str, ...] = ()
+    message_ref: str | None = None  # the message it acts on (a message action, a reply)
 
 
 class ReplyOutcome(StrEnum):

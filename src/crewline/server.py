@@ -20,6 +20,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from crewline.api import EventStreams, create_app
+from crewline.api.mcp_http import McpEndpoint
 from crewline.bot import CoreRenderer, Hub
 from crewline.bot.concierge import ConciergeSettings
 from crewline.bot.hub import DELIVERY_WAIT
@@ -176,6 +177,7 @@ class Crewline:
                     self.store,
                     clock=self.clock,
                     transports=[t.name for t in self.transports],
+                    boundary_wait=self.config.boundary_wait,
                     delivery_wait=self.delivery_wait,
                     concierge=concierge_settings(
                         self.config,
@@ -205,11 +207,13 @@ class Crewline:
             )
             self.webhooks = await stack.enter_async_context(WebhookDispatcher(self.hub))
             self.streams = EventStreams(self.hub)
+            self.mcp = await stack.enter_async_context(McpEndpoint(self.hub))
             self.http = await stack.enter_async_context(
                 HttpServer(
                     create_app(
                         self.hub,
                         mounts=self._mounts(),
+                        routes=[("/mcp", self.mcp)],
                         streams=self.streams,
                         webhooks=self.webhooks,
                     ),

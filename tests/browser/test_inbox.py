@@ -229,3 +229,21 @@ async def test_the_concierges_keys_edit_and_send_the_suggestion(
     assert (event["body"]["answer"], event["body"]["via"]) == (suggestion.text, "suggestion")
     await expect(card.get_by_role("button")).to_have_count(0)
     await inbox.shot("concierge-keys")
+
+
+async def test_rewind_to_here_marks_what_followed_as_rewound(crew: Crew, inbox: InboxPage) -> None:
+    """The Rewind to here action: what followed is shown rewound; a note says what left."""
+    key = await crew.add_member(stateless=True)
+    await crew.call(key, "POST", "/api/session/messages", json={"text": "Plan A is ready."})
+    await inbox.open("radar")
+    await inbox.type("Go with plan B")
+    await crew.call(key, "POST", "/api/session/messages", json={"text": "Doing plan B."})
+    later = inbox.page.locator("li.msg", has_text="Doing plan B.")
+    await expect(later).to_be_visible()
+    first = inbox.page.locator("li.msg", has_text="Plan A is ready.")
+    await first.get_by_role("button", name="Rewind the conversation to this message").click()
+    await expect(later).to_have_class("msg kind-row rewound")
+    await expect(inbox.page.locator("li.msg.mine")).to_contain_text("rewound")
+    await expect(
+        inbox.page.get_by_text("Rewound: 2 messages left Radar's conversation.").first
+    ).to_be_visible()

@@ -180,3 +180,16 @@ async def _serve_until_the_roster_shows(data_dir: Path, name: str) -> tuple[list
             assert await process.wait() == 0
     assert process.stderr is not None
     return names, (await process.stderr.read()).decode()
+
+
+def test_member_key_issues_a_new_key_for_a_member(tmp_path: Path) -> None:
+    """`member key` prints a new key alone on the last line; an unknown member is refused."""
+    added = run(
+        "member", "add", "radar", "--name", "Radar", "--owner", "slack:U1", data_dir=tmp_path
+    )
+    first = added.stdout.strip().splitlines()[-1]
+    issued = run("member", "key", "radar", data_dir=tmp_path)
+    second = issued.stdout.strip().splitlines()[-1]
+    assert second != first and len(second) == len(first)
+    unknown = run("member", "key", "ghost", data_dir=tmp_path, check=False)
+    assert unknown.returncode != 0 and "ghost" in unknown.stderr

@@ -142,7 +142,17 @@ async def test_commands_are_registered_in_the_server_and_reach_the_core(crew: Cr
     fake = harness.fake
     await crew.add_member()
     commands = {c["name"]: c for c in fake.commands(fake.guild_id)}
-    assert sorted(commands) == ["concierge", "help", "roster"]
+    assert sorted(commands) == [
+        "Rewind to here",
+        "concierge",
+        "fork",
+        "help",
+        "regenerate",
+        "reset",
+        "rewind",
+        "roster",
+    ]
+    assert commands["Rewind to here"]["type"] == 3
     subcommands = [o["name"] for o in commands["concierge"]["options"]]
     assert subcommands == ["status", "answer", "undo", "act"]
     policy = commands["concierge"]["options"][1]["options"][0]

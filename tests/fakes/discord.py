@@ -864,6 +864,42 @@ class FakeDiscord:
         await self._dispatch("INTERACTION_CREATE", interaction)
         return Dispatch("INTERACTION_CREATE", interaction)
 
+    async def run_message_command(
+        self,
+        name: str,
+        message_id: int,
+        *,
+        user: FakeUser | None = None,
+        channel_id: int,
+    ) -> Dispatch:
+        """A human uses a registered message context-menu command (type 3) on a message:
+        INTERACTION_CREATE type 2 whose data names the target and resolves it."""
+        command = next(
+            (
+                c
+                for scope in (self.guild_id, None)
+                for c in self._commands.get(scope, [])
+                if c["name"] == name and c.get("type") == 3
+            ),
+            None,
+        )
+        if command is None:
+            raise ValueError(f"no message command {name!r} is registered")
+        data: Json = {
+            "id": command["id"],
+            "name": command["name"],
+            "type": 3,
+            "target_id": str(message_id),
+            "resolved": {"messages": {str(message_id): dict(self._messages[message_id])}},
+        }
+        if command.get("guild_id") is not None:
+            data["guild_id"] = command["guild_id"]
+        interaction = self._new_interaction(
+            INTERACTION_APPLICATION_COMMAND, channel_id, user or self.owner, data
+        )
+        await self._dispatch("INTERACTION_CREATE", interaction)
+        return Dispatch("INTERACTION_CREATE", interaction)
+
     async def redeliver(self, dispatch: Dispatch) -> None:
         """Send an identical event again (with a new sequence number), as at-least-once
         delivery can."""
@@ -1860,7 +1896,14 @@ class FakeDiscord:
         name = str(spec.get("name") or "")
         kind = int(spec.get("type") or 1)
         errors: list[tuple[tuple[str, ...], str, str]] = []
-        if not _COMMAND_NAME.fullmatch(name) or (kind == 1 and name != name.lower()):
+        # Chat-input names are lowercase words; user and message commands (types 2 and 3)
+        # are labels shown in a menu: any case, spaces allowed, 1..32 characters.
+        valid = (
+            _COMMAND_NAME.fullmatch(name) and name == name.lower()
+            if kind == 1
+            else 1 <= len(name) <= 32 and name == name.strip()
+        )
+        if not valid:
             errors.append(
                 (
                     (str(index), "name"),

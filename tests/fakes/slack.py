@@ -1088,6 +1088,37 @@ class FakeSlack:
             "actions": [action],
         }
 
+    def message_shortcut_payload(
+        self, *, user_id: str, channel: str, message_ts: str, callback_id: str
+    ) -> JsonDict:
+        """A ``message_action`` payload: a message shortcut used on a stored message."""
+        stored = self._channels.get(channel)
+        message = copy.deepcopy(self._find(stored, message_ts) if stored is not None else None)
+        message = message or {"type": "message", "ts": message_ts, "text": ""}
+        user = self._users.get(user_id)
+        return {
+            "type": "message_action",
+            "token": self.verification_token,
+            "action_ts": self._next_ts(),
+            "team": {"id": self.team_id, "domain": self.team_domain},
+            "user": {"id": user_id, "name": user.name if user else user_id},
+            "channel": {"id": channel, "name": self._channel_name(channel)},
+            "is_enterprise_install": False,
+            "enterprise": None,
+            "callback_id": callback_id,
+            "trigger_id": f"{next(self._ids)}.{secrets.token_hex(6)}",
+            "message_ts": message_ts,
+            "message": message,
+            "response_url": self._new_response_url(
+                _Interaction(
+                    channel=channel,
+                    message_ts=message_ts,
+                    thread_ts=message.get("thread_ts"),
+                    user_id=user_id,
+                )
+            ),
+        }
+
     def slash_command_payload(
         self, command: str, text: str, *, user_id: str, channel_id: str, team_id: str | None = None
     ) -> dict[str, str]:

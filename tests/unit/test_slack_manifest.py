@@ -50,3 +50,13 @@ def test_commands_events_and_scopes_match_the_transport() -> None:
     app_home = manifest["features"]["app_home"]
     assert app_home["home_tab_enabled"] and app_home["messages_tab_enabled"]
     assert not app_home["messages_tab_read_only_enabled"]
+
+
+def test_the_rewind_shortcut_is_the_one_the_transport_listens_for() -> None:
+    """ "Rewind to here" is a message shortcut whose callback_id the transport routes."""
+    from crewline.transports.slack.payloads import REWIND_SHORTCUT
+
+    [shortcut] = _manifest()["features"]["shortcuts"]
+    assert shortcut["type"] == "message"
+    assert shortcut["callback_id"] == REWIND_SHORTCUT
+    assert shortcut["name"] == "Rewind to here"

@@ -198,3 +198,13 @@ def test_refs_are_channel_and_ts() -> None:
     assert payloads.split_ref(payloads.thread_ref("D1", "10.000001")) == ("D1", "10.000001")
     with pytest.raises(ValueError, match="CHANNEL:TS"):
         payloads.split_ref("radar")
+
+
+def test_regenerate_and_reset_are_commands_only_with_their_slash() -> None:
+    """A bare "reset" typed in a thread is an answer; "/reset" is the command."""
+    from crewline.transports.slack.payloads import text_command
+
+    assert text_command("reset") is None
+    assert text_command("regenerate") is None
+    assert text_command("/reset") == ("reset", ())
+    assert text_command("rewind 2") == ("rewind", ("2",))

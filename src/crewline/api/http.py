@@ -17,8 +17,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from crewline import __version__
@@ -36,6 +37,19 @@ from crewline.errors import (
     Unauthenticated,
     Unavailable,
 )
+from crewline.schemas import (
+    AnswerBody,
+    AskBody,
+    BoundaryBody,
+    EscalateBody,
+    NackBody,
+    PostBody,
+    ReplyBody,
+    SendBody,
+    Strict,
+    WebhookBody,
+    refusal,
+)
 from crewline.webhooks import WebhookDispatcher, webhook_view
 
 __all__ = ["create_app"]
@@ -52,17 +66,6 @@ STATUS: Sequence[tuple[type[CrewlineError], int]] = (
     (Unavailable, 503),
 )
 
-_VALIDATION_CODES = {
-    "extra_forbidden": "unknown_field",
-    "json_invalid": "malformed_json",
-    "missing": "missing_field",
-    "model_attributes_type": "invalid_type",
-    "dict_type": "invalid_type",
-}
-
-
-_PRIORITY = {"json_invalid": 0, "extra_forbidden": 1, "missing": 2}
-
 
 def status_of(error: CrewlineError) -> int:
     for kind, status in STATUS:
@@ -75,55 +78,7 @@ def error_body(code: str, message: str, **details: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **details}}
 
 
-# --- request models: shape only; the core validates meaning --------------------------------
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class EscalateBody(Strict):
-    message: str
-    deadline: str | None = Field(
-        default=None, description="ISO 8601 time with zone, or a duration such as PT30M"
-    )
-    default_action: str | None = None
-    options: list[str] | None = None
-    goal: str | None = None
-
-
-class SendBody(Strict):
-    target: str
-    message: str
-
-
-class PostBody(Strict):
-    text: str
-
-
-class AskBody(Strict):
-    question: str
-    options: list[str] | None = None
-    dialog: bool = False
-
-
-class ReplyBody(Strict):
-    text: str
-    escalation_id: str | None = Field(default=None, description="at most one record")
-
-
-class AnswerBody(Strict):
-    answer: str
-
-
-class WebhookBody(Strict):
-    url: str = Field(description="http(s); not crewline itself")
-    secret: str = Field(description="16..256 characters; signs each delivery (HMAC-SHA256)")
-    after: int | None = Field(
-        default=None,
-        description="deliver the events after this cursor (default: where an earlier"
-        " registration stopped, else the next event)",
-    )
+# --- the concierge's request models (the agents' verbs are in crewline.schemas) ----------
 
 
 class HubAnswerBody(Strict):
@@ -182,12 +137,15 @@ def create_app(
     hub: Hub,
     *,
     mounts: Sequence[tuple[str, ASGIApp]] = (),
+    routes: Sequence[tuple[str, ASGIApp]] = (),
     streams: EventStreams | None = None,
     webhooks: WebhookDispatcher | None = None,
 ) -> FastAPI:
-    """The agents' API. ``streams``: the server's open event streams, which it closes before
-    the HTTP server stops (one is made when not given). ``webhooks``: what delivers pushed
-    events; without it there are no webhook routes."""
+    """The agents' API. ``routes`` are ASGI apps served at exactly their path (``/mcp``),
+    ``mounts`` whole subtrees (a transport's webhooks, the local inbox). ``streams``: the
+    server's open event streams, which it closes before the HTTP server stops (one is made
+    when not given). ``webhooks``: what delivers pushed events; without it there are no
+    webhook routes."""
     ops = Operations(hub)
     streams = streams or EventStreams(hub)
     concierge = ConciergeOperations(ops)
@@ -211,23 +169,11 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
-        # An unknown field is named even when a required one is missing too: it is the
-        # mistake the caller cannot see from the error of the other.
-        errors = error.errors()
-        first = min(errors, key=lambda e: _PRIORITY.get(e["type"], len(_PRIORITY)))
-        code = _VALIDATION_CODES.get(first["type"], "invalid_type")
-        location = [str(p) for p in first.get("loc", ()) if p != "body"]
-        field = ".".join(location) or None
-        if code == "unknown_field":
-            message = f"unknown field {field!r}: this verb does not take it"
-        elif code == "malformed_json":
-            message = "the body is not valid JSON"
-        elif code == "missing_field":
-            message = f"field {field!r} is required"
-        else:
-            message = f"{field or 'the body'}: {first['msg']}"
-        metrics.errors.labels(code=code).inc()
-        return JSONResponse(error_body(code, message, field=field), status_code=400)
+        refused = refusal(error.errors())
+        metrics.errors.labels(code=refused.code).inc()
+        return JSONResponse(
+            error_body(refused.code, refused.message, **refused.details), status_code=400
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -313,6 +259,24 @@ def create_app(
     if webhooks is not None:
         _webhook_routes(app, ops, webhooks)
 
+    @app.post("/api/session/boundaries/{boundary_id}/ack", tags=["agents"])
+    async def ack_boundary(
+        boundary_id: Annotated[str, Path(max_length=64)], who: Who
+    ) -> dict[str, Any]:
+        return await ops.answer_boundary(who, boundary_id, ack=True, reason=None)
+
+    @app.post("/api/session/boundaries/{boundary_id}/nack", tags=["agents"])
+    async def nack_boundary(
+        boundary_id: Annotated[str, Path(max_length=64)], body: NackBody, who: Who
+    ) -> dict[str, Any]:
+        return await ops.answer_boundary(who, boundary_id, ack=False, reason=body.reason)
+
+    @app.post("/api/members/{slug}/boundaries", tags=["owner"])
+    async def boundary(slug: str, body: BoundaryBody, who: Who) -> dict[str, Any]:
+        return await ops.boundary(
+            who, slug, kind=body.kind, row_id=body.row_id, steps=body.steps, text=body.text
+        )
+
     @app.get("/api/members", tags=["owner"])
     async def members(who: Who) -> dict[str, Any]:
         return await ops.members(who)
@@ -369,6 +333,8 @@ def create_app(
     async def hub_dispatch(body: HubDispatchBody, who: Who) -> dict[str, Any]:
         return await concierge.dispatch(who, body.launcher, body.member, body.why)
 
+    for path, endpoint in routes:
+        app.router.routes.append(Route(path, endpoint=endpoint))
     for path, mounted in mounts:
         app.mount(path, mounted)
     app.add_middleware(_CountRequests, metrics=metrics)

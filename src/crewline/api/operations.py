@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from crewline.bot import EscalationReceipt, EscalationRequest, Hub, idempotency
+from crewline.bot.boundaries import BoundaryKind, BoundaryRequest, Outcome, outcome_error
 from crewline.bot.idempotency import KeyedWrite
 from crewline.bot.inbound import API_TRANSPORT
 from crewline.bot.render import roster
@@ -30,6 +31,7 @@ from crewline.models import (
 __all__ = ["Caller", "Operations"]
 
 MAX_WAIT = 60.0
+MAX_STEPS = 1000
 T = TypeVar("T")
 
 
@@ -219,6 +221,19 @@ class Operations:
             "cursor": found[-1].cursor if found else after,
         }
 
+    async def answer_boundary(
+        self, caller: Caller, boundary_id: str, *, ack: bool, reason: str | None
+    ) -> dict[str, Any]:
+        """The session let go of its context (ack) or will not (nack, with a reason)."""
+        record = await self.hub.boundaries.answer(
+            self.session_of(caller), boundary_id, ack=ack, reason=reason
+        )
+        return {
+            "boundary_id": record.id,
+            "answer": "ack" if ack else "nack",
+            "waiting_for": [s for s in record.asked if s not in record.answers],
+        }
+
     # the roster and the index ---------------------------------------------------------------
     async def members(self, caller: Caller) -> dict[str, Any]:
         members = {m.slug: m for m in await self.store.members()}
@@ -305,6 +320,50 @@ class Operations:
         answered = await self.hub.answer_question(member, question_id, answer)
         return question_view(answered)
 
+    async def boundary(
+        self,
+        caller: Caller,
+        slug: str,
+        *,
+        kind: str,
+        row_id: str | None,
+        steps: int | None,
+        text: str | None,
+    ) -> dict[str, Any]:
+        """The owner rewinds, edits, regenerates or resets a member's conversation; waits
+        for the boundary's end and says what happened."""
+        human = self._owner(caller)
+        _check_slug(slug, code="invalid_member_slug")
+        member = await self.hub.member(slug)
+        if member.owner != human:
+            raise Forbidden(f"{slug} is not yours", code="not_owner")
+        try:
+            chosen = BoundaryKind(kind)
+        except ValueError:
+            raise InvalidInput(
+                f"kind must be one of {', '.join(k.value for k in BoundaryKind)}",
+                code="invalid_kind",
+                field="kind",
+            ) from None
+        if steps is not None and not 1 <= steps <= MAX_STEPS:
+            raise InvalidInput(f"steps must be 1..{MAX_STEPS}", code="invalid_steps", field="steps")
+        if chosen is BoundaryKind.EDIT and (row_id is None or text is None):
+            raise InvalidInput("an edit names row_id and text", code="missing_field")
+        outcome = await self.hub.boundaries.run(
+            BoundaryRequest(
+                member=slug,
+                kind=chosen,
+                actor=f"{API_TRANSPORT}:{human}",
+                row=row_id,
+                steps=steps,
+                text=text,
+            )
+        )
+        error = outcome_error(outcome)
+        if error is not None:
+            raise error
+        return boundary_view(outcome)
+
     @staticmethod
     def _owner(caller: Caller) -> int:
         if caller.human is None:
@@ -370,6 +429,19 @@ def question_view(q: Question) -> dict[str, Any]:
         "state": q.state.value,
         "answer": q.answer,
         "answered_by": q.answered_by.value if q.answered_by else None,
+    }
+
+
+def boundary_view(o: Outcome) -> dict[str, Any]:
+    return {
+        "boundary_id": o.boundary_id,
+        "committed": o.committed,
+        "generation": o.generation,
+        "rewound": list(o.rewound),
+        "kept": list(o.kept),
+        "resent_row": o.resent_row,
+        "retired_questions": list(o.retired_questions),
+        "notice": o.notice,
     }
 
 

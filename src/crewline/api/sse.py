@@ -77,7 +77,13 @@ class EventStreams:
             while not self._closing.is_set():
                 # Registered before the read: an event committed in between still wakes us.
                 signal = self.hub.feed.register(session.id)
-                found = await self.hub.read_events(session.id, cursor)
+                # Remembered as delivered as they are read: a context boundary's commit then
+                # never moves (and so never repeats) an event this stream has sent.
+                found = (
+                    await self.hub.take_events(session.id, cursor)
+                    if await self.hub.store.events_after(session.id, cursor, limit=1)
+                    else []
+                )
                 for event in found:
                     yield frame(event)
                     cursor = event.cursor

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from crewline.bot import escalations, questions
 from crewline.bot.actors import MemberActors
+from crewline.bot.boundaries import DEFAULT_WAIT, Boundaries
 from crewline.bot.changes import Change, Effects
 from crewline.bot.concierge import Concierge, ConciergeSettings
 from crewline.bot.concierge_verbs import ConciergeVerbs
@@ -76,6 +77,7 @@ class Hub:
         *,
         clock: Clock | None = None,
         transports: Sequence[str] = (),
+        boundary_wait: float = DEFAULT_WAIT,
         delivery_wait: float = DELIVERY_WAIT,
         concierge: ConciergeSettings | None = None,
     ) -> None:
@@ -90,6 +92,7 @@ class Hub:
         self.domain = DomainEvents()
         self.concierge = Concierge(self, concierge)
         self.hub_verbs = ConciergeVerbs(self)
+        self.boundaries = Boundaries(self, wait=boundary_wait)
         self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
         self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None
@@ -101,6 +104,7 @@ class Hub:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
+        await self.boundaries.aclose()
         await self.actors.aclose()
         await self.domain.aclose()
 
@@ -344,29 +348,29 @@ class Hub:
     async def events(self, caller: Session, *, after: int, wait: float) -> list[Event]:
         """The session's events after ``after``; waits up to ``wait`` s when there are none."""
         signal = self.feed.register(caller.id)
-        found = await self._read_events(caller.id, after)
-        if found or wait <= 0:
+        found = await self.store.events_after(caller.id, after)
+        if found:
+            return await self.take_events(caller.id, after)
+        if wait <= 0:
             return found
         try:
             async with asyncio.timeout(wait):
                 await signal.wait()
         except TimeoutError:
             return []
-        return await self._read_events(caller.id, after)
+        return await self.take_events(caller.id, after)
 
-    async def read_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
-        """The session's events after ``after``, noted as handed to it: every reader that
-        delivers events (the long poll, the event stream, webhooks) reads through here, so
-        the concierge's undo knows whether an answer may already have reached the session."""
-        return await self._read_events(session, after, limit=limit)
-
-    async def _read_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
-        # Noted as read from before the store read: an undo that finds a read in flight
-        # assumes its answer may already be on its way to the session.
+    async def take_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
+        """The session's events after ``after``, remembered as delivered: every reader that
+        delivers events (the long poll, the event stream, webhooks) reads through here."""
+        # Read and remembered as delivered in one transaction: a boundary's commit sees an
+        # event either as undelivered (and may move it) or as read (and never appends it
+        # again), never both. The feed also notes the read from before the store read, so
+        # a concierge undo that finds a read in flight assumes its answer may be on its way.
         self.feed.begin_read(session)
         found: list[Event] = []
         try:
-            found = await self.store.events_after(session, after, limit=limit)
+            found = await self.store.write(lambda tx: tx.take_events(session, after, limit=limit))
         finally:
             self.feed.end_read(session, (e.cursor for e in found))
         return found

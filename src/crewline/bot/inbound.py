@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from crewline.bot import cards, concierge_tx, escalations, questions
+from crewline.bot import cards, concierge_tx, escalations, questions, rewind_commands
 from crewline.bot.changes import Change
 from crewline.bot.concierge_inbound import USAGE, concierge_command, concierge_press
 from crewline.bot.render import roster
@@ -55,7 +55,8 @@ HELP_TEXT = (
     "/roster: every member, whether it needs you, and its open requests\n"
     f"{USAGE}\n"
     "/help: this text\n"
-    "In a member's thread, tap a card's button or type your answer as a reply."
+    "In a member's thread, tap a card's button or type your answer as a reply.\n"
+    + rewind_commands.HELP_LINES
 )
 
 
@@ -328,22 +329,24 @@ class HumanEvents:
 
     # edits ----------------------------------------------------------------------------------
     async def _edit(self, event: HumanEdit) -> asyncio.Future[Receipt]:
+        """An edit never re-runs a command and never answers a record: when the owner
+        changed the text of their message, it is an edit-resend boundary."""
         member = await self._thread_member(event)
-        if member is None or not await self._is_owner(event, member):
-            return _done(Receipt(accepted=False, code="not_owner"))
-        object_key = await self.store.object_for_message(event.transport, event.message_ref)
-        if object_key is None or not object_key.startswith("row:"):
-            return _done(Receipt(accepted=False, code="unknown_message"))
-        row_id = object_key.removeprefix("row:")
-
-        def write(ch: Change) -> None:
-            if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
-                raise _Duplicate
-            # An edit never re-runs a command and never answers a record; it is told to the
-            # member (edit-resend boundaries build on this event).
-            ch.tell_member(member.slug, "human_edit", {"row_id": row_id, "text": event.text})
-
-        return self._judge(member.slug, lambda: self._accept(write))
+        if member is None:
+            return _done(Receipt(accepted=False, code="unknown_thread"))
+        if not await self._is_owner(event, member):
+            return _done(
+                await self._refuse(
+                    event,
+                    Refusal(
+                        code="not_owner",
+                        notice=f"Only {member.name}'s owner can edit its conversation.",
+                        security=True,
+                    ),
+                    member=member.slug,
+                )
+            )
+        return _done(await rewind_commands.edit_resend(self, event, member))
 
     # commands -------------------------------------------------------------------------------
     async def _command(self, event: HumanCommand) -> Receipt:
@@ -358,6 +361,10 @@ class HumanEvents:
         match event.name:
             case "help":
                 return Receipt(accepted=True, notice=HELP_TEXT)
+            case "rewind" | "regenerate" | "reset":
+                return await rewind_commands.boundary_command(self, event)
+            case "fork":
+                return await rewind_commands.fork_command(self, event)
             case "roster":
                 entries = await roster(self.store)
                 lines = [

@@ -2,6 +2,7 @@
 (imported only by the adapters that open it, so the core never loads a database driver)."""
 
 from crewline.store.base import (
+    BoundaryRecord,
     IdempotencyRecord,
     OutboxBacklog,
     OutboxEntry,
@@ -13,6 +14,7 @@ from crewline.store.base import (
 )
 
 __all__ = [
+    "BoundaryRecord",
     "IdempotencyRecord",
     "OutboxBacklog",
     "OutboxEntry",

@@ -32,6 +32,7 @@ from crewline.models import (
 )
 
 __all__ = [
+    "BoundaryRecord",
     "IdempotencyRecord",
     "OutboxBacklog",
     "OutboxEntry",
@@ -115,6 +116,18 @@ class Webhook:
     created_at: datetime
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BoundaryRecord:
+    """A context boundary as stored: who was asked to discard, and what each answered."""
+
+    id: str
+    member: str
+    kind: str
+    state: str  # asking | committed | failed
+    asked: tuple[str, ...]
+    answers: Mapping[str, tuple[str, str | None]]  # session -> (ack | nack, reason)
+
+
 class Tx(ABC):
     """Operations inside one write transaction. Synchronous: they run on the DB thread.
 
@@ -140,7 +153,16 @@ class Tx(ABC):
     def member(self, slug: str) -> Member | None: ...
 
     @abstractmethod
+    def member_incarnation(self, slug: str) -> str | None:
+        """A token minted when the member was added: a member removed and re-created under
+        the same slug has another one (None: no such member)."""
+
+    @abstractmethod
     def add_session(self, session: Session, key_hash: str, now: datetime) -> None: ...
+
+    @abstractmethod
+    def revoke_member_sessions(self, slug: str, now: datetime) -> int:
+        """Revoke the member's own sessions (their keys stop working); returns how many."""
 
     @abstractmethod
     def member_sessions(self, slug: str) -> list[Session]:
@@ -183,6 +205,31 @@ class Tx(ABC):
         """The live rows of the conversation that name a record, in order."""
 
     @abstractmethod
+    def rows_after(self, conversation: str, seq: int) -> list[Row]:
+        """The live rows of the conversation after position ``seq``, in order."""
+
+    @abstractmethod
+    def row_before(self, conversation: str, seq: int) -> Row | None:
+        """The live row just before position ``seq``, if any."""
+
+    @abstractmethod
+    def last_rows(self, conversation: str, *, role: RowRole, limit: int) -> list[Row]:
+        """The conversation's last ``limit`` live rows of ``role``, newest first."""
+
+    @abstractmethod
+    def generation(self, conversation: str) -> int: ...
+
+    @abstractmethod
+    def begin_generation(self, conversation: str, *, rewound: Sequence[str]) -> int:
+        """Start a new generation in which the live rows ``rewound`` (ids) leave the
+        transcript; every other row stays where it is. Returns the new generation."""
+
+    @abstractmethod
+    def move_to_end(self, conversation: str, row_ids: Sequence[str]) -> None:
+        """Place the live rows ``row_ids`` after every other row, in the order given, in
+        the live generation (their ids are unchanged)."""
+
+    @abstractmethod
     def truncate_conversation(self, conversation: str, *, keep_through: str) -> int:
         """Rewind: rows after ``keep_through`` leave the transcript; returns the new
         generation. Raises NotFound if the row is not live in that conversation."""
@@ -207,6 +254,10 @@ class Tx(ABC):
     @abstractmethod
     def question(self, question_id: str) -> Question | None: ...
 
+    @abstractmethod
+    def waiting_questions(self, member: str) -> list[Question]:
+        """The member's question cards still waiting for an answer, oldest first."""
+
     # delivery, events, dedupe, audit --------------------------------------------------------
     @abstractmethod
     def enqueue(
@@ -223,6 +274,41 @@ class Tx(ABC):
     @abstractmethod
     def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:
         """Append to the session's event stream; returns the cursor."""
+
+    @abstractmethod
+    def take_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
+        """The session's events after ``after`` (withdrawn ones left out), remembered as
+        delivered: a boundary's commit never withdraws or moves them any more."""
+
+    @abstractmethod
+    def unread_events(self, sessions: Sequence[str]) -> list[Event]:
+        """The events of ``sessions`` not yet delivered (nor withdrawn), in cursor order."""
+
+    @abstractmethod
+    def withdraw_events(self, cursors: Sequence[int], *, generation: int) -> None:
+        """Take back undelivered events: a reader never sees them."""
+
+    @abstractmethod
+    def put_boundary(
+        self, boundary_id: str, *, member: str, kind: str, asked: Sequence[str], now: datetime
+    ) -> None:
+        """Record a boundary in flight (state ``asking``)."""
+
+    @abstractmethod
+    def boundary(self, boundary_id: str) -> BoundaryRecord | None: ...
+
+    @abstractmethod
+    def boundary_in_flight(self, member: str) -> str | None:
+        """The id of the member's boundary still asking, if any."""
+
+    @abstractmethod
+    def answer_boundary(
+        self, boundary_id: str, session: str, *, answer: str, reason: str | None, now: datetime
+    ) -> None:
+        """Record one asked session's answer (``ack`` or ``nack``); the first one stands."""
+
+    @abstractmethod
+    def settle_boundary(self, boundary_id: str, *, state: str, now: datetime) -> None: ...
 
     @abstractmethod
     def mark_seen(self, transport: str, event_id: str, now: datetime) -> bool:

@@ -39,7 +39,7 @@ QUESTION_COLUMNS = (
     "id, member, session, row_id, question, options, dialog, state, answer, answered_by,"
     " created_at, settled_at"
 )
-SESSION_COLUMNS = "id, kind, member, parent"
+SESSION_COLUMNS = "id, kind, member, parent, stateless"
 OUTBOX_COLUMNS = "id, transport, lane, op, object_key, body, attempts, not_before"
 IDEMPOTENCY_COLUMNS = "session, key, fingerprint, status, response, created_at"
 WEBHOOK_COLUMNS = (
@@ -65,6 +65,12 @@ def maybe_moment(value: float | None) -> datetime | None:
 
 def dumps(value: Mapping[str, Any] | list[Any] | tuple[Any, ...]) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def loads_list(text: str) -> list[Any]:
+    value = json.loads(text)
+    assert isinstance(value, list)
+    return value
 
 
 def escalation_params(e: Escalation) -> tuple[Any, ...]:
@@ -162,7 +168,13 @@ def question_from(r: sqlite3.Row) -> Question:
 
 
 def session_from(r: sqlite3.Row) -> Session:
-    return Session(id=r["id"], kind=CallerKind(r["kind"]), member=r["member"], parent=r["parent"])
+    return Session(
+        id=r["id"],
+        kind=CallerKind(r["kind"]),
+        member=r["member"],
+        parent=r["parent"],
+        stateless=bool(r["stateless"]),
+    )
 
 
 def event_from(r: sqlite3.Row) -> Event:

@@ -368,7 +368,7 @@ class SqliteStore(ConciergeReads, Store):
     async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]:
         rows = await self._read(
             "SELECT cursor, session, kind, body, created_at FROM events"
-            " WHERE session = ? AND cursor > ? ORDER BY cursor LIMIT ?",
+            " WHERE session = ? AND cursor > ? AND withdrawn_in IS NULL ORDER BY cursor LIMIT ?",
             (session, cursor, limit),
         )
         return [codec.event_from(r) for r in rows]

@@ -10,6 +10,7 @@ from typing import Any
 from crewline.errors import Conflict, NotFound, Unavailable
 from crewline.models import (
     Escalation,
+    Event,
     Identity,
     Member,
     Question,
@@ -19,7 +20,7 @@ from crewline.models import (
     new_id,
 )
 from crewline.store import codec
-from crewline.store.base import IdempotencyRecord, PlatformMessage, Tx, Webhook
+from crewline.store.base import BoundaryRecord, IdempotencyRecord, PlatformMessage, Tx, Webhook
 from crewline.store.sqlite_concierge import ConciergeWrites
 
 __all__ = ["SqliteTx"]
@@ -85,8 +86,9 @@ class SqliteTx(ConciergeWrites, Tx):
     def add_member(self, member: Member, now: datetime) -> None:
         try:
             self._conn.execute(
-                "INSERT INTO members (slug, name, owner, created_at) VALUES (?, ?, ?, ?)",
-                (member.slug, member.name, member.owner, codec.epoch(now)),
+                "INSERT INTO members (slug, name, owner, created_at, incarnation)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (member.slug, member.name, member.owner, codec.epoch(now), new_id()),
             )
         except sqlite3.IntegrityError:
             raise Conflict(
@@ -118,10 +120,14 @@ class SqliteTx(ConciergeWrites, Tx):
             transports=tuple(t["transport"] for t in transports),
         )
 
+    def member_incarnation(self, slug: str) -> str | None:
+        r = self._one("SELECT incarnation FROM members WHERE slug = ?", (slug,))
+        return None if r is None else str(r["incarnation"] or "")
+
     def add_session(self, session: Session, key_hash: str, now: datetime) -> None:
         self._conn.execute(
-            "INSERT INTO sessions (id, key_hash, kind, member, parent, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO sessions (id, key_hash, kind, member, parent, created_at, stateless)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
                 session.id,
                 key_hash,
@@ -129,8 +135,16 @@ class SqliteTx(ConciergeWrites, Tx):
                 session.member,
                 session.parent,
                 codec.epoch(now),
+                int(session.stateless),
             ),
         )
+
+    def revoke_member_sessions(self, slug: str, now: datetime) -> int:
+        return self._conn.execute(
+            "UPDATE sessions SET revoked_at = ? WHERE member = ? AND kind = 'member'"
+            " AND revoked_at IS NULL",
+            (codec.epoch(now), slug),
+        ).rowcount
 
     def member_sessions(self, slug: str) -> list[Session]:
         return [
@@ -229,6 +243,62 @@ class SqliteTx(ConciergeWrites, Tx):
             )
         ]
 
+    def rows_after(self, conversation: str, seq: int) -> list[Row]:
+        return [
+            codec.row_from(r)
+            for r in self._all(
+                f"SELECT {codec.ROW_COLUMNS} FROM rows"
+                " WHERE conversation = ? AND seq > ? AND rewound_in IS NULL ORDER BY seq",
+                (conversation, seq),
+            )
+        ]
+
+    def row_before(self, conversation: str, seq: int) -> Row | None:
+        r = self._one(
+            f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE conversation = ? AND seq < ?"
+            " AND rewound_in IS NULL ORDER BY seq DESC LIMIT 1",
+            (conversation, seq),
+        )
+        return None if r is None else codec.row_from(r)
+
+    def last_rows(self, conversation: str, *, role: RowRole, limit: int) -> list[Row]:
+        return [
+            codec.row_from(r)
+            for r in self._all(
+                f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE conversation = ? AND role = ?"
+                " AND rewound_in IS NULL ORDER BY seq DESC LIMIT ?",
+                (conversation, role.value, limit),
+            )
+        ]
+
+    def generation(self, conversation: str) -> int:
+        return self._conversation(conversation)[0]
+
+    def begin_generation(self, conversation: str, *, rewound: Sequence[str]) -> int:
+        new_generation = self._conversation(conversation)[0] + 1
+        self._conn.executemany(
+            "UPDATE rows SET rewound_in = ? WHERE id = ? AND conversation = ?"
+            " AND rewound_in IS NULL",
+            [(new_generation, row_id, conversation) for row_id in rewound],
+        )
+        self._conn.execute(
+            "UPDATE conversations SET generation = ? WHERE key = ?", (new_generation, conversation)
+        )
+        return new_generation
+
+    def move_to_end(self, conversation: str, row_ids: Sequence[str]) -> None:
+        generation, seq = self._conversation(conversation)
+        for row_id in row_ids:
+            moved = self._conn.execute(
+                "UPDATE rows SET seq = ?, generation = ? WHERE id = ? AND conversation = ?"
+                " AND rewound_in IS NULL",
+                (seq, generation, row_id, conversation),
+            )
+            seq += moved.rowcount
+        self._conn.execute(
+            "UPDATE conversations SET next_seq = ? WHERE key = ?", (seq, conversation)
+        )
+
     def truncate_conversation(self, conversation: str, *, keep_through: str) -> int:
         target = self.row(keep_through)
         if target is None or target.conversation != conversation:
@@ -293,6 +363,16 @@ class SqliteTx(ConciergeWrites, Tx):
         )
         return None if r is None else codec.question_from(r)
 
+    def waiting_questions(self, member: str) -> list[Question]:
+        return [
+            codec.question_from(r)
+            for r in self._all(
+                f"SELECT {codec.QUESTION_COLUMNS} FROM questions"
+                " WHERE member = ? AND state = 'waiting' ORDER BY created_at, rowid",
+                (member,),
+            )
+        ]
+
     # delivery, events, dedupe, audit --------------------------------------------------------
     def enqueue(
         self,
@@ -317,6 +397,98 @@ class SqliteTx(ConciergeWrites, Tx):
             (session, kind, codec.dumps(body), codec.epoch(now)),
         )
         return int(cursor.lastrowid or 0)
+
+    def take_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
+        events = [
+            codec.event_from(r)
+            for r in self._all(
+                "SELECT cursor, session, kind, body, created_at FROM events"
+                " WHERE session = ? AND cursor > ? AND withdrawn_in IS NULL"
+                " ORDER BY cursor LIMIT ?",
+                (session, after, limit),
+            )
+        ]
+        if events:
+            self._conn.execute(
+                "INSERT INTO session_reads (session, through) VALUES (?, ?)"
+                " ON CONFLICT (session) DO UPDATE SET through = max(through, excluded.through)",
+                (session, events[-1].cursor),
+            )
+        return events
+
+    def unread_events(self, sessions: Sequence[str]) -> list[Event]:
+        found: list[Event] = []
+        for session in sessions:
+            found.extend(
+                codec.event_from(r)
+                for r in self._all(
+                    "SELECT cursor, session, kind, body, created_at FROM events"
+                    " WHERE session = ? AND withdrawn_in IS NULL AND cursor > max("
+                    "coalesce((SELECT through FROM session_reads WHERE session = ?), 0),"
+                    "coalesce((SELECT delivered_through FROM webhooks WHERE session = ?), 0))"
+                    " ORDER BY cursor",
+                    (session, session, session),
+                )
+            )
+        return sorted(found, key=lambda e: e.cursor)
+
+    def withdraw_events(self, cursors: Sequence[int], *, generation: int) -> None:
+        self._conn.executemany(
+            "UPDATE events SET withdrawn_in = ? WHERE cursor = ? AND withdrawn_in IS NULL",
+            [(generation, cursor) for cursor in cursors],
+        )
+
+    def put_boundary(
+        self, boundary_id: str, *, member: str, kind: str, asked: Sequence[str], now: datetime
+    ) -> None:
+        self._conn.execute(
+            "INSERT INTO boundaries (id, member, kind, state, asked, created_at)"
+            " VALUES (?, ?, ?, 'asking', ?, ?)",
+            (boundary_id, member, kind, codec.dumps(list(asked)), codec.epoch(now)),
+        )
+
+    def boundary(self, boundary_id: str) -> BoundaryRecord | None:
+        r = self._one(
+            "SELECT id, member, kind, state, asked FROM boundaries WHERE id = ?", (boundary_id,)
+        )
+        if r is None:
+            return None
+        answers = {
+            a["session"]: (a["answer"], a["reason"])
+            for a in self._all(
+                "SELECT session, answer, reason FROM boundary_answers WHERE boundary = ?",
+                (boundary_id,),
+            )
+        }
+        return BoundaryRecord(
+            id=r["id"],
+            member=r["member"],
+            kind=r["kind"],
+            state=r["state"],
+            asked=tuple(codec.loads_list(r["asked"])),
+            answers=answers,
+        )
+
+    def boundary_in_flight(self, member: str) -> str | None:
+        r = self._one(
+            "SELECT id FROM boundaries WHERE member = ? AND state = 'asking' LIMIT 1", (member,)
+        )
+        return None if r is None else str(r["id"])
+
+    def answer_boundary(
+        self, boundary_id: str, session: str, *, answer: str, reason: str | None, now: datetime
+    ) -> None:
+        self._conn.execute(
+            "INSERT OR IGNORE INTO boundary_answers (boundary, session, answer, reason, at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (boundary_id, session, answer, reason, codec.epoch(now)),
+        )
+
+    def settle_boundary(self, boundary_id: str, *, state: str, now: datetime) -> None:
+        self._conn.execute(
+            "UPDATE boundaries SET state = ?, settled_at = ? WHERE id = ?",
+            (state, codec.epoch(now), boundary_id),
+        )
 
     def mark_seen(self, transport: str, event_id: str, now: datetime) -> bool:
         cursor = self._conn.execute(

@@ -54,6 +54,7 @@ class MemoryTransport(Transport):
         self.messages: dict[str, MemoryMessage] = {}  # message ref -> message
         self.bells: dict[str, tuple[str, list[Bell]]] = {}  # group key -> (ref, versions)
         self.rosters: list[list[RosterEntry]] = []
+        self.reactions: dict[str, list[str]] = {}  # a person's message ref -> reactions
         self.calls: list[str] = []
         self._by_key: dict[str, str] = {}
         self._ids = itertools.count(1)
@@ -104,6 +105,8 @@ class MemoryTransport(Transport):
         for ref in message_refs:
             if ref in self.messages:
                 self.messages[ref].rewound = True
+            else:  # a person's own message: a platform can only react to it
+                self.reactions.setdefault(ref, []).append("rewound")
         await self._notify()
 
     # what a test sees -----------------------------------------------------------------------
@@ -172,11 +175,19 @@ class MemoryTransport(Transport):
             )
         )
 
-    async def edit(self, user_id: str, member: str, message_ref: str, text: str) -> Receipt:
+    async def edit(
+        self,
+        user_id: str,
+        member: str,
+        message_ref: str,
+        text: str,
+        *,
+        event_id: str | None = None,
+    ) -> Receipt:
         return await self._send(
             HumanEdit(
                 transport=self.name,
-                event_id=self._event_id(),
+                event_id=event_id or self._event_id(),
                 user_id=user_id,
                 thread=self.threads.get(member),
                 message_ref=message_ref,
@@ -185,8 +196,15 @@ class MemoryTransport(Transport):
         )
 
     async def command(
-        self, user_id: str, name: str, *args: str, member: str | None = None
+        self,
+        user_id: str,
+        name: str,
+        *args: str,
+        member: str | None = None,
+        message_ref: str | None = None,
     ) -> Receipt:
+        """A command; with ``message_ref``, a message action on that message ("Rewind to
+        here")."""
         return await self._send(
             HumanCommand(
                 transport=self.name,
@@ -195,6 +213,7 @@ class MemoryTransport(Transport):
                 thread=self.threads.get(member) if member else None,
                 name=name,
                 args=args,
+                message_ref=message_ref,
             )
         )
 

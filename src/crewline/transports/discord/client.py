@@ -34,7 +34,12 @@ class DiscordEvents(Protocol):
     async def on_click(self, interaction: Interaction, payload: str) -> None: ...
 
     async def on_command(
-        self, interaction: Interaction, name: str, values: Sequence[str]
+        self,
+        interaction: Interaction,
+        name: str,
+        values: Sequence[str],
+        *,
+        message_ref: str | None = None,
     ) -> None: ...
 
     def on_threads_changed(self) -> None: ...
@@ -160,11 +165,14 @@ class CrewClient(discord.Client):
         self.events.on_threads_changed()
 
 
+REWIND_TO_HERE = "Rewind to here"  # the message context-menu command
+
+
 def crew_commands(
     events: DiscordEvents,
-) -> list[app_commands.Group | app_commands.Command[Any, Any, None]]:
-    """/concierge status|answer|undo|act, /roster, /help: each becomes a HumanCommand for
-    the core."""
+) -> list[app_commands.Group | app_commands.Command[Any, Any, None] | app_commands.ContextMenu]:
+    """/concierge status|answer|undo|act, /roster, /help, /rewind [n], /regenerate, /reset,
+    /fork and the "Rewind to here" message command: each becomes a HumanCommand for the core."""
     concierge = app_commands.Group(
         name="concierge", description="The concierge: its answer policy, undo, acting"
     )
@@ -201,4 +209,34 @@ def crew_commands(
     async def help_(interaction: Interaction) -> None:
         await events.on_command(interaction, "help", ())
 
-    return [concierge, roster, help_]
+    @app_commands.command(
+        name="rewind", description="Continue this member's conversation from your last message"
+    )
+    @app_commands.describe(n="from your n-th last message instead")
+    async def rewind(
+        interaction: Interaction, n: app_commands.Range[int, 1, 1000] | None = None
+    ) -> None:
+        await events.on_command(interaction, "rewind", (str(n),) if n else ())
+
+    @app_commands.command(
+        name="regenerate", description="The member answers your last message again"
+    )
+    async def regenerate(interaction: Interaction) -> None:
+        await events.on_command(interaction, "regenerate", ())
+
+    @app_commands.command(name="reset", description="This member's conversation starts again")
+    async def reset(interaction: Interaction) -> None:
+        await events.on_command(interaction, "reset", ())
+
+    @app_commands.command(name="fork", description="A new member with a copy of this conversation")
+    @app_commands.describe(slug="the new member's slug", n="up to your n-th last message")
+    async def fork(
+        interaction: Interaction, slug: str, n: app_commands.Range[int, 1, 1000] | None = None
+    ) -> None:
+        await events.on_command(interaction, "fork", (slug, str(n)) if n else (slug,))
+
+    async def rewind_here(interaction: Interaction, message: discord.Message) -> None:
+        await events.on_command(interaction, "rewind", (), message_ref=str(message.id))
+
+    here = app_commands.ContextMenu(name=REWIND_TO_HERE, callback=rewind_here)
+    return [concierge, roster, help_, rewind, regenerate, reset, fork, here]

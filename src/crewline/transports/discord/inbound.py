@@ -205,7 +205,14 @@ class DiscordInbound:
                 log.warning("discord: could not answer an edit %s: %s", interaction.id, error)
         self._handled(event, receipt)
 
-    async def on_command(self, interaction: Interaction, name: str, values: Sequence[str]) -> None:
+    async def on_command(
+        self,
+        interaction: Interaction,
+        name: str,
+        values: Sequence[str],
+        *,
+        message_ref: str | None = None,
+    ) -> None:
         """An application command; its answer is shown only to the person who ran it."""
         lane = interaction.channel_id or 0
         command, args = command_event(name, values)
@@ -217,6 +224,7 @@ class DiscordInbound:
             thread=str(interaction.channel_id) if in_thread else None,
             name=command,
             args=args,
+            message_ref=message_ref,
         )
         receipt, deferred = await self._deliver_in_time(
             interaction,

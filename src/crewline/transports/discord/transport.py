@@ -289,6 +289,30 @@ class DiscordTransport(Transport):
             )
         )
 
+    async def mark_rewound(self, thread: str, message_refs: Sequence[str]) -> None:
+        """crewline's own messages are struck through and lose their buttons; a person's
+        message cannot be edited by the bot (the thread's note says what left)."""
+        client = self._require_client()
+        bot = client.user.id if client.user is not None else None
+        channel = self._messageable(int(thread), discord.ChannelType.private_thread)
+        for ref in message_refs:
+            await self._strike(client, channel, int(thread), int(ref), bot)
+
+    async def _strike(
+        self,
+        client: CrewClient,
+        channel: discord.PartialMessageable,
+        thread: int,
+        message_id: int,
+        bot: int | None,
+    ) -> None:
+        shown = await self._call(lambda: client.http.get_message(thread, message_id))
+        if int(shown.get("author", {}).get("id", 0)) != bot:
+            return
+        content = rewound_content(str(shown.get("content") or ""))
+        target = channel.get_partial_message(message_id)
+        await self._call(lambda: target.edit(content=content, view=None))
+
     async def ring(self, bell: Bell, *, message_ref: str | None) -> str:
         """The bell in the crew channel: edited while its goal has open requests, removed
         when none are left, so the next request of that goal notifies the owner again."""
@@ -459,6 +483,12 @@ class DiscordTransport(Transport):
             if author == bot and is_status_message(str(message.get("content") or "")):
                 return int(message["id"])
         return None
+
+
+def rewound_content(content: str) -> str:
+    """A message whose row a rewind removed: each line struck through, and labelled."""
+    struck = "\n".join(f"~~{line}~~" if line.strip() else line for line in content.splitlines())
+    return f"{struck}\n-# Rewound: no longer part of the conversation."[:2000]
 
 
 def _embed(rendered: RenderedMessage) -> discord.Embed | None:

@@ -321,6 +321,27 @@ class LocalTransport(Transport):
         self._note(message_ref, receipt)
         return receipt
 
+    async def rewind_to(
+        self,
+        *,
+        thread: str | None,
+        message_ref: str,
+        event_id: str | None = None,
+        user: str | None = None,
+    ) -> Receipt:
+        """The "Rewind to here" button: the conversation continues from that message."""
+        self._inbound()
+        return await self._deliver(
+            HumanCommand(
+                transport=self.name,
+                event_id=self._event_id(event_id),
+                user_id=user or self.user,
+                thread=thread,
+                name="rewind",
+                message_ref=message_ref,
+            )
+        )
+
     # internals ----------------------------------------------------------------------------------
     async def _deliver(self, event: HumanEvent) -> Receipt:
         if self._sink is None:

@@ -38,11 +38,13 @@ from crewline.errors import TransportError
 from crewline.models import HumanClick, HumanEvent, Receipt
 from crewline.transports.slack.payloads import (
     EDIT_CALLBACK,
+    REWIND_SHORTCUT,
     edit_modal,
     order_key,
     parse_click,
     parse_edit_submission,
     parse_message,
+    parse_shortcut,
     parse_slash_command,
     payload_teams,
     split_ref,
@@ -111,6 +113,7 @@ class SlackInbound:
         self.app.event(re.compile(".*"))(self._ignore)
         self.app.action(re.compile(".*"))(self._on_action)
         self.app.view(EDIT_CALLBACK)(self._on_edit_submitted)
+        self.app.shortcut(REWIND_SHORTCUT)(self._on_shortcut)
         self.app.command(re.compile(".*"))(self._on_command)
 
     async def dispatch(self, request: AsyncBoltRequest) -> BoltResponse:
@@ -187,6 +190,17 @@ class SlackInbound:
         receipt = await self.host.deliver(message)
         if receipt is not None and receipt.notice and channel:
             await self._whisper(message, channel, receipt.notice)
+
+    async def _on_shortcut(
+        self, ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond
+    ) -> None:
+        await ack()
+        command = parse_shortcut(body, transport=self.host.name)
+        if command is None:
+            return
+        receipt = await self.host.deliver(command)
+        if receipt is not None and receipt.notice:
+            await respond(text=receipt.notice, response_type="ephemeral", replace_original=False)
 
     async def _on_command(self, ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
         await ack()

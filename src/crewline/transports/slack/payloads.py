@@ -34,7 +34,9 @@ __all__ = [
 
 # The commands crewline knows, typed as slash commands at the DM root or, because Slack
 # refuses slash commands inside threads, as plain words in a member's thread.
-COMMANDS = frozenset({"concierge", "roster", "rewind", "help"})
+COMMANDS = frozenset({"concierge", "roster", "rewind", "regenerate", "reset", "fork", "help"})
+# Destructive with no argument to tell them from an answer: a command only with the slash.
+_SLASHED_ONLY = frozenset({"regenerate", "reset", "fork"})
 # Bare words that are a command only when they are the whole message, so an answer that
 # merely starts with "help" is still an answer.
 _ALONE = frozenset({"roster", "help"})
@@ -88,7 +90,8 @@ def text_command(text: str) -> tuple[str, tuple[str, ...]] | None:
     if name not in COMMANDS:
         return None
     if not slashed and (
-        (name in _ALONE and args)
+        name in _SLASHED_ONLY
+        or (name in _ALONE and args)
         or (name == "concierge" and not args)
         or (name == "rewind" and len(args) > 1)
     ):
@@ -188,6 +191,31 @@ def parse_click(body: Mapping[str, Any], *, transport: str) -> HumanClick | None
         user_id=user_id,
         thread=thread,
         payload=value if isinstance(value, str) else "",
+    )
+
+
+REWIND_SHORTCUT = "rewind_to_here"  # the message shortcut's callback_id (the manifest's)
+
+
+def parse_shortcut(body: Mapping[str, Any], *, transport: str) -> HumanCommand | None:
+    """The "Rewind to here" message shortcut: a /rewind to the message it was used on."""
+    if body.get("type") != "message_action" or body.get("callback_id") != REWIND_SHORTCUT:
+        return None
+    user_id = _get(body, "user", "id")
+    channel = _get(body, "channel", "id")
+    message = body.get("message")
+    if not isinstance(user_id, str) or not isinstance(channel, str):
+        return None
+    if not isinstance(message, Mapping) or not isinstance(message.get("ts"), str):
+        return None
+    root = message.get("thread_ts")
+    return HumanCommand(
+        transport=transport,
+        event_id=f"shortcut:{body.get('trigger_id') or message['ts']}",
+        user_id=user_id,
+        thread=thread_ref(channel, root) if isinstance(root, str) else None,
+        name="rewind",
+        message_ref=message_ref(channel, message["ts"]),
     )
 
 

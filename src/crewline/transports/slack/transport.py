@@ -281,7 +281,9 @@ class SlackTransport(Transport):
         channel, root = _split(thread)
         wanted = {_split(ref)[1] for ref in message_refs}
         async for shown in self.api.replies(channel, root, pages=THREAD_PAGES):
-            if shown.get("ts") in wanted:
+            # A person's own message cannot be edited by the app: the thread's note from
+            # crewline ("Rewound: …") says what left the conversation.
+            if shown.get("ts") in wanted and shown.get("bot_id"):
                 text = str(shown.get("text") or "")
                 await self.api.update_message(
                     channel,

@@ -90,6 +90,7 @@ def parse_update(update: Update, scope: Scope) -> Inbound | None:
             thread=thread,
             name=command[0],
             args=command[1],
+            message_ref=_rewind_target(message, command),
         )
     else:
         event = HumanMessage(
@@ -107,6 +108,17 @@ def parse_update(update: Update, scope: Scope) -> Inbound | None:
         message_id=message.message_id,
         private=_own_chat(message.chat, sender.id),
     )
+
+
+def _rewind_target(message: Message, command: tuple[str, tuple[str, ...]]) -> str | None:
+    """``/rewind`` sent as a reply to a message: rewind to that message. (In a topic, a
+    message that replies to nothing is a reply to the topic's first message: not a target.)"""
+    replied = message.reply_to_message
+    if command != ("rewind", ()) or replied is None:
+        return None
+    if message.is_topic_message and replied.message_id == message.message_thread_id:
+        return None
+    return to_message_ref(message.chat.id, replied.message_id)
 
 
 def parse_command(text: str, *, bot_username: str) -> tuple[str, tuple[str, ...]] | None:

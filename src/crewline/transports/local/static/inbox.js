@@ -268,6 +268,12 @@
         message.mine && !message.rewound ? el("button", {
           type: "button", class: "link edit", text: "Edit",
           "aria-label": "Edit this message", onclick: () => startEdit(message),
+        }) : null,
+        // Not on cards: their buttons are the answers, and only the answers.
+        !message.rewound && message.kind === "row" ? el("button", {
+          type: "button", class: "link rewind", text: "Rewind to here",
+          "aria-label": "Rewind the conversation to this message",
+          onclick: () => rewindTo(message),
         }) : null),
       body);
     if (message.buttons.length) {
@@ -402,6 +408,13 @@
     event.preventDefault();
     button.click();
     return true;
+  }
+
+  async function rewindTo(message) {
+    const receipt = await post("/inbox/rewind", {
+      thread: state.current, message: message.ref, event_id: eventId(),
+    });
+    if (receipt.notice) addNote(receipt.notice, { kind: receipt.accepted ? "info" : "refused" });
   }
 
   function startEdit(message) {

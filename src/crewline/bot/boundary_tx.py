@@ -1,0 +1,448 @@
+"""The two transactions of a context boundary: the freeze and the commit (SPEC §5).
+
+Both are synchronous functions over a :class:`Change`, like every transaction: the waits of
+a boundary (the member's sessions letting go of their context) happen between them, in
+:mod:`crewline.bot.boundaries`, never inside.
+
+The commit edits the live containers by the delta the boundary owns and never assigns a
+copy frozen before the wait over them (§5 rule 1). Its three containers:
+
+- the window of rows: exactly the rows frozen after the kept row leave (by id); rows that
+  arrived meanwhile stay and are placed after the boundary's own row (rule 2);
+- the member's sessions' undelivered events: the frozen ones that concern a rewound row are
+  withdrawn, the ones that arrived meanwhile are moved after the boundary's own event while
+  still undelivered, and an event a session already read is never appended again (rule 3);
+- the waiting question cards: exactly the cards whose rows the boundary rewinds and that
+  still wait are retired in place and announced; answered or newly raised cards are left
+  alone (rule 4).
+
+Escalation records then follow the transcript through reconciliation (rule 5). The target's
+identity is checked first, in the same transaction, so a member re-created under the same
+slug is never written to (rule 8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import timedelta
+from enum import StrEnum
+from typing import Any
+
+from crewline.bot.changes import Change
+from crewline.bot.reconcile import reconcile_member
+from crewline.errors import Conflict, NotFound
+from crewline.models import Event, Member, QuestionState, Row, RowRole
+
+__all__ = [
+    "BoundaryKind",
+    "BoundaryRequest",
+    "Frozen",
+    "Outcome",
+    "abort",
+    "commit",
+    "freeze",
+    "resolve_kept",
+]
+
+
+class BoundaryKind(StrEnum):
+    REWIND = "rewind"
+    EDIT = "edit"  # edit-resend
+    REGENERATE = "regenerate"
+    RESET = "reset"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BoundaryRequest:
+    """What a human asked for, resolved against the transcript by the freeze.
+
+    - rewind: to ``row`` (kept; the conversation continues from it), or to the ``steps``-th
+      last human row (1 when neither is given);
+    - edit: ``row`` is the edited human row, ``text`` its new text, resent as a new row;
+    - regenerate: to the last human row, which the member is given again;
+    - reset: nothing is kept.
+    """
+
+    member: str
+    kind: BoundaryKind
+    actor: str  # transport:user (or api:<human>)
+    row: str | None = None
+    steps: int | None = None
+    text: str | None = None
+    event: tuple[str, str] | None = None  # (transport, platform event id), for dedupe
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Frozen:
+    """The prospective window, as the freeze saw it."""
+
+    id: str
+    request: BoundaryRequest
+    member: Member
+    incarnation: str
+    generation: int  # the generation the commit starts
+    keep_through: str | None  # the row the conversation continues from
+    keep_seq: int  # the kept row's position (0: nothing is kept)
+    redeliver: str | None  # regenerate: the human row the member answers again
+    suffix: frozenset[str]  # the rows the boundary rewinds, by id
+    unread: frozenset[int]  # cursors of events not yet delivered at the freeze
+    own_events: frozenset[int]  # the events the freeze sent
+    retiring: tuple[str, ...]  # waiting question cards whose rows the boundary rewinds
+    asked: tuple[str, ...]  # sessions asked to discard their context
+    stateless: tuple[str, ...]  # sessions that hold none: discarded at once
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Outcome:
+    boundary_id: str
+    committed: bool
+    reason: str | None = None  # why it did not commit (a stable code)
+    native_cleared: str | None = None  # "1" | "unknown" | None (nothing was discarded)
+    generation: int | None = None
+    rewound: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()  # rows that arrived during the boundary and stayed
+    resent_row: str | None = None
+    retired_questions: tuple[str, ...] = ()
+    notice: str = ""
+
+
+# --- the freeze ------------------------------------------------------------------------------
+
+
+def freeze(ch: Change, boundary_id: str, request: BoundaryRequest) -> Frozen:
+    """Freeze the prospective window and ask the member's sessions to discard their
+    context. Refusals raise before anything is written, so nothing was sent."""
+    slug = request.member
+    member = ch.tx.member(slug)
+    incarnation = ch.tx.member_incarnation(slug)
+    if member is None or incarnation is None:
+        raise NotFound(f"no member named {slug!r}", code="unknown_member")
+    if request.event is not None and not ch.tx.mark_seen(*request.event, ch.now):
+        raise Conflict("this event was already handled", code="duplicate_event")
+    if ch.tx.boundary_in_flight(slug) is not None:
+        raise Conflict(
+            f"{member.name} is already being rewound; wait for that to finish",
+            code="boundary_in_flight",
+        )
+    kept, redeliver = resolve_kept(ch, member, request)
+    keep_seq = kept.seq if kept is not None else 0
+    suffix = ch.tx.rows_after(slug, keep_seq)
+    if not suffix:
+        raise Conflict("there is nothing after that message to rewind", code="nothing_to_rewind")
+    sessions = ch.tx.member_sessions(slug)
+    unread = ch.tx.unread_events([s.id for s in sessions])
+    suffix_ids = frozenset(r.id for r in suffix)
+    retiring = tuple(q.id for q in ch.tx.waiting_questions(slug) if q.row_id in suffix_ids)
+    generation = ch.tx.generation(slug) + 1
+    asked = tuple(s.id for s in sessions if not s.stateless)
+    ch.tx.put_boundary(boundary_id, member=slug, kind=request.kind.value, asked=asked, now=ch.now)
+    own = []
+    for session in sessions:
+        body = {
+            "boundary_id": boundary_id,
+            "kind": request.kind.value,
+            "generation": generation,
+            "continues_from": kept.id if kept else None,
+            "discard": not session.stateless,
+        }
+        own.append(ch.tx.add_event(session.id, "context_boundary", body, ch.now))
+        ch.effects.sessions.add(session.id)
+        if request.kind is BoundaryKind.EDIT:
+            # What an edit has always told the member, kept for sessions that read it.
+            own.append(
+                ch.tx.add_event(
+                    session.id, "human_edit", {"row_id": request.row, "text": request.text}, ch.now
+                )
+            )
+    return Frozen(
+        id=boundary_id,
+        request=request,
+        member=member,
+        incarnation=incarnation,
+        generation=generation,
+        keep_through=kept.id if kept else None,
+        keep_seq=keep_seq,
+        redeliver=redeliver,
+        suffix=suffix_ids,
+        unread=frozenset(e.cursor for e in unread),
+        own_events=frozenset(own),
+        retiring=retiring,
+        asked=asked,
+        stateless=tuple(s.id for s in sessions if s.stateless),
+    )
+
+
+def resolve_kept(
+    ch: Change, member: Member, request: BoundaryRequest
+) -> tuple[Row | None, str | None]:
+    """(the kept row, the row to deliver again) for the request, or a refusal."""
+    slug = member.slug
+    kind = request.kind
+    if kind is BoundaryKind.RESET:
+        return None, None
+    if kind is BoundaryKind.EDIT:
+        edited = ch.tx.row(request.row or "")
+        if edited is None or edited.conversation != slug or edited.role is not RowRole.HUMAN:
+            raise NotFound(
+                "only your own messages in this thread can be edited", code="unknown_row"
+            )
+        if not request.text or request.text == edited.text:
+            raise Conflict("the text did not change", code="unchanged")
+        before = ch.tx.row_before(slug, edited.seq)
+        return before, None
+    if kind is BoundaryKind.REWIND and request.row is not None:
+        row = ch.tx.row(request.row)
+        if row is None or row.conversation != slug:
+            raise NotFound(
+                f"that message is not in {member.name}'s conversation", code="unknown_row"
+            )
+        return row, None
+    steps = 1 if kind is BoundaryKind.REGENERATE else (request.steps or 1)
+    humans = ch.tx.last_rows(slug, role=RowRole.HUMAN, limit=steps)
+    if len(humans) < steps:
+        raise NotFound(
+            f"{member.name}'s conversation has fewer than {steps} messages of yours",
+            code="unknown_row",
+        )
+    last = humans[-1]
+    return last, last.id if kind is BoundaryKind.REGENERATE else None
+
+
+# --- the commit ------------------------------------------------------------------------------
+
+
+def commit(ch: Change, frozen: Frozen) -> Outcome:
+    """Rewrite the transcript as a new generation and adopt the boundary by delta."""
+    slug = frozen.member.slug
+    member = ch.tx.member(slug)
+    if member is None or ch.tx.member_incarnation(slug) != frozen.incarnation:
+        return abort(ch, frozen, reason="target_changed", native_cleared="1", write_notice=False)
+    if ch.tx.generation(slug) != frozen.generation - 1:
+        return abort(ch, frozen, reason="generation_moved", native_cleared="1")
+    request = frozen.request
+    live_after = ch.tx.rows_after(slug, frozen.keep_seq)
+    rewound = [r.id for r in live_after if r.id in frozen.suffix]
+    arrived = [r for r in live_after if r.id not in frozen.suffix]
+    generation = ch.tx.begin_generation(slug, rewound=rewound)
+    notice = _notice(ch, member, frozen, len(rewound))
+    own_rows: list[Row] = [notice]
+    resent = None
+    if request.kind is BoundaryKind.EDIT and request.text is not None:
+        resent = ch.tx.append_row(
+            conversation=slug,
+            role=RowRole.HUMAN,
+            author=request.actor,
+            text=request.text,
+            now=ch.now,
+            meta={"resent_from": request.row, "boundary": frozen.id},
+        )
+        own_rows.append(resent)
+    for row in own_rows:
+        ch.show(member, "post", f"row:{row.id}")
+    ch.tx.move_to_end(slug, [r.id for r in arrived])
+
+    _events(ch, frozen, member, generation, set(rewound), resent)
+    retired = _retire_questions(ch, frozen, member)
+    reconcile_member(ch, member, grace=timedelta(0))
+    ch.mark_rewound(member, [f"row:{row_id}" for row_id in rewound])
+    ch.tx.settle_boundary(frozen.id, state="committed", now=ch.now)
+    ch.audit(
+        f"boundary:{request.kind.value}",
+        "ok",
+        actor=request.actor,
+        member=slug,
+        boundary=frozen.id,
+        generation=generation,
+        rewound=len(rewound),
+        native_cleared="1",
+    )
+    return Outcome(
+        boundary_id=frozen.id,
+        committed=True,
+        native_cleared="1",
+        generation=generation,
+        rewound=tuple(rewound),
+        kept=tuple(r.id for r in arrived),
+        resent_row=resent.id if resent else None,
+        retired_questions=retired,
+        notice=notice.text,
+    )
+
+
+def _events(
+    ch: Change,
+    frozen: Frozen,
+    member: Member,
+    generation: int,
+    rewound: set[str],
+    resent: Row | None,
+) -> None:
+    sessions = [s.id for s in ch.tx.member_sessions(member.slug)]
+    unread = ch.tx.unread_events(sessions)
+    stale = [e.cursor for e in unread if e.cursor in frozen.unread and _row_of(e) in rewound]
+    own_turn = resent is not None or frozen.redeliver is not None
+    # Arrivals still undelivered go after the boundary's own event; read ones stay read.
+    moved = [
+        e
+        for e in unread
+        if own_turn and e.cursor not in frozen.unread and e.cursor not in frozen.own_events
+    ]
+    ch.tx.withdraw_events(stale + [e.cursor for e in moved], generation=generation)
+    request = frozen.request
+    for session in sessions:
+        ch.event(
+            session,
+            "context_boundary_committed",
+            {
+                "boundary_id": frozen.id,
+                "kind": request.kind.value,
+                "generation": generation,
+                "continues_from": frozen.keep_through,
+                "rewound": sorted(rewound),
+            },
+        )
+        if resent is not None:
+            ch.event(
+                session,
+                "human_message",
+                {
+                    "row_id": resent.id,
+                    "text": resent.text,
+                    "resent_from": request.row,
+                    "boundary_id": frozen.id,
+                },
+            )
+        elif frozen.redeliver is not None:
+            row = ch.tx.row(frozen.redeliver)
+            if row is not None:
+                ch.event(
+                    session,
+                    "human_message",
+                    {"row_id": row.id, "text": row.text, "regenerate": True},
+                )
+    for event in moved:
+        ch.event(event.session, event.kind, event.body)
+
+
+def _row_of(event: Event) -> Any:
+    return event.body.get("row_id")
+
+
+def _retire_questions(ch: Change, frozen: Frozen, member: Member) -> tuple[str, ...]:
+    """Retire in place the cards the boundary rewound that still wait; announce only them."""
+    retired = []
+    for question_id in frozen.retiring:
+        current = ch.tx.question(question_id)
+        if current is None or current.state is not QuestionState.WAITING:
+            continue  # answered meanwhile: the answer stands
+        ch.tx.put_question(replace(current, state=QuestionState.CANCELLED, settled_at=ch.now))
+        ch.show(member, "update", f"row:{current.row_id}")
+        ch.event(
+            current.session,
+            "question_cancelled",
+            {"question_id": current.id, "reason": "rewound", "boundary_id": frozen.id},
+        )
+        retired.append(current.id)
+    if retired:
+        ch.roster()
+    return tuple(retired)
+
+
+def _notice(ch: Change, member: Member, frozen: Frozen, count: int) -> Row:
+    kind = frozen.request.kind
+    what = {
+        BoundaryKind.REWIND: "Rewound",
+        BoundaryKind.EDIT: "Edited and resent",
+        BoundaryKind.REGENERATE: "Regenerating",
+        BoundaryKind.RESET: "Reset",
+    }[kind]
+    messages = "message" if count == 1 else "messages"
+    text = f"{what}: {count} {messages} left {member.name}'s conversation."
+    if kind is BoundaryKind.REGENERATE:
+        text += f" {member.name} answers your last message again."
+    return ch.tx.append_row(
+        conversation=member.slug,
+        role=RowRole.SYSTEM,
+        author="crewline",
+        text=text,
+        now=ch.now,
+        meta={"boundary": frozen.id},
+    )
+
+
+# --- an exit that does not commit --------------------------------------------------------------
+
+_WHY = {
+    "target_changed": "the member was removed and re-created meanwhile",
+    "generation_moved": "the conversation was rewound by something else meanwhile",
+    "session_refused": "its session refused to let go of its context",
+    "refused_after_discard": "one of its sessions refused after another had let go",
+    "ack_timeout": "its session did not answer in time",
+    "ack_timeout_after_discard": "one of its sessions did not answer in time",
+    "wait_cancelled": "crewline stopped while waiting for its session",
+    "freeze_cancelled": "crewline stopped while starting it",
+    "freeze_unsettled": "crewline stopped while starting it",
+    "commit_failed": "the conversation could not be rewritten",
+    "commit_cancelled": "crewline stopped while rewriting the conversation",
+    "commit_unsettled": "crewline stopped while rewriting the conversation",
+}
+
+
+_CLEARED = {
+    "1": " Its session had already let go of its context.",
+    "unknown": " Its session may have let go of its context.",
+}
+
+
+def abort(
+    ch: Change,
+    frozen: Frozen,
+    *,
+    reason: str,
+    native_cleared: str | None,
+    write_notice: bool = True,
+) -> Outcome:
+    """Close a boundary that does not commit: one SEL record unless it is positively known
+    that nothing was discarded, the sessions told, and (where the thread is still the
+    member's) a notice saying nothing was rewound."""
+    request = frozen.request
+    ch.tx.settle_boundary(frozen.id, state="failed", now=ch.now)
+    if native_cleared is not None:
+        ch.audit(
+            f"boundary:{request.kind.value}",
+            "error",
+            actor=request.actor,
+            member=frozen.member.slug,
+            boundary=frozen.id,
+            reason=reason,
+            native_cleared=native_cleared,
+        )
+    member = ch.tx.member(frozen.member.slug)
+    alive = member is not None and ch.tx.member_incarnation(member.slug) == frozen.incarnation
+    for session in (*frozen.asked, *frozen.stateless):
+        if alive and ch.tx.session(session) is not None:
+            ch.event(
+                session, "context_boundary_aborted", {"boundary_id": frozen.id, "reason": reason}
+            )
+    text = (
+        f"Not rewound: {_WHY.get(reason, reason.replace('_', ' '))}. "
+        f"{frozen.member.name}'s conversation is unchanged."
+        + _CLEARED.get(native_cleared or "", "")
+    )
+    if write_notice and alive and member is not None:
+        row = ch.tx.append_row(
+            conversation=member.slug,
+            role=RowRole.SYSTEM,
+            author="crewline",
+            text=text,
+            now=ch.now,
+            meta={"boundary": frozen.id, "failed": reason},
+        )
+        ch.show(member, "post", f"row:{row.id}")
+    return Outcome(
+        boundary_id=frozen.id,
+        committed=False,
+        reason=reason,
+        native_cleared=native_cleared,
+        notice=text,
+    )
