@@ -164,8 +164,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "verbose" in args:
             level = "INFO" if args.verbose else "WARNING"
         configure_logging(level, json_lines=config.log_format == "json")
-        config = load_config(getattr(args, "data_dir", None), path=getattr(args, "config", None))
-        configure_logging(config.log_level, json_lines=config.log_format == "json")
         return asyncio.run(_COMMANDS[_command_name(args)](config, args))
     except CannotListen as error:
         print(f"crewline: {error.message} ({error.code})", file=sys.stderr)
