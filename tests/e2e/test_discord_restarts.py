@@ -61,13 +61,20 @@ async def test_a_card_posted_before_a_restart_is_answered_by_the_new_client(crew
 
 async def test_a_reply_sent_while_the_gateway_was_down_is_replayed_once(crew: Crew) -> None:
     """After a drop the client resumes; the reply sent in the gap answers once, and its
-    redelivery answers nothing."""
+    redelivery answers nothing.
+
+    crewline's own calls (the roster redraw, paced to one a second, lands late on a loaded
+    machine) would be dispatched in the gap and replayed too, so the drop waits until every
+    outbox is drained: the reply is then the only thing the client can miss.
+    """
     harness = _discord(crew)
     fake = harness.fake
     key = await crew.add_member()
     await crew.escalate(key, message="Which port?", options=["8080", "9090"])
     await _card(crew)
     thread = harness.thread_id("radar")
+    await crew.delivered()
+    assert await crew.crewline.store.outbox_size() == 0
     assert (fake.identifies, fake.resumes) == (1, 0)
 
     with fake.gateway_paused():

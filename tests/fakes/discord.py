@@ -238,12 +238,14 @@ class _RateLimit:
     limit: int
     per: float
     advertise: bool
+    renew_after_429: bool
 
 
 @dataclass
 class _Window:
     started: float = -math.inf
     used: int = 0
+    hit: float | None = None  # when the last 429 was answered, for `renew_after_429`
 
 
 class _ApiError(Exception):
@@ -622,15 +624,26 @@ class FakeDiscord:
         return dict(channel)
 
     def set_message_rate_limit(
-        self, limit: int, per: float, *, channel_id: int | None = None, advertise: bool = True
+        self,
+        limit: int,
+        per: float,
+        *,
+        channel_id: int | None = None,
+        advertise: bool = True,
+        renew_after_429: bool = False,
     ) -> None:
         """Limit POST /channels/{id}/messages to `limit` per `per` seconds, per channel.
 
         With `advertise` the X-RateLimit-* headers tell the client its budget, as Discord does
         for route buckets; without it the limit is invisible until the 429, as with Discord's
         shared and sub-limits. `channel_id=None` applies it to every channel.
+
+        With `renew_after_429` a spent budget is renewed only `per` seconds after a 429 was
+        answered, never by the clock alone: a client that sends more than `limit` messages
+        meets the limit however slowly it sends them, so a test of the 429 path does not
+        depend on the machine's speed.
         """
-        self._rate_limits[channel_id] = _RateLimit(limit, per, advertise)
+        self._rate_limits[channel_id] = _RateLimit(limit, per, advertise, renew_after_429)
 
     def clear_rate_limits(self) -> None:
         """Lift every message rate limit."""
@@ -1652,9 +1665,17 @@ class FakeDiscord:
             return {}
         now = time.monotonic()
         window = self._windows.setdefault(channel_id, _Window())
-        if now - window.started >= config.per:
-            window.started, window.used = now, 0
-        reset_after = max(0.0, config.per - (now - window.started))
+        if config.renew_after_429:
+            if window.hit is not None and now - window.hit >= config.per:
+                window.used, window.hit = 0, None
+            if window.used >= config.limit and window.hit is None:
+                window.hit = now
+            renewed = now if window.hit is None else window.hit
+        else:
+            if now - window.started >= config.per:
+                window.started, window.used = now, 0
+            renewed = window.started
+        reset_after = max(0.0, config.per - (now - renewed))
         headers = {
             "X-RateLimit-Limit": str(config.limit),
             "X-RateLimit-Bucket": f"fake-message-create-{config.limit}-{config.per}",
