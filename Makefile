@@ -20,6 +20,7 @@ run: $(BIN)/.installed           ## crewline serve with the configured transport
 	$(BIN)/crewline serve
 
 test: $(BIN)/.installed          ## format, lint, types and the whole test suite
+	scripts/ensure-browser
 	PATH="$(abspath $(BIN)):$$PATH" scripts/check
 
 $(BIN)/.peer: $(BIN)/.installed   # LangGraph, for the side-by-side benchmark only
