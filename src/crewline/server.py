@@ -27,7 +27,9 @@ from crewline.bot.hub import DELIVERY_WAIT
 from crewline.brains import Brain
 from crewline.config import Config
 from crewline.errors import CannotListen, ConfigError
+from crewline.health import Readiness
 from crewline.launchers import Launchers
+from crewline.metrics import Metrics
 from crewline.models import AnswerPolicy, Clock, ConciergePolicy
 from crewline.scheduler import WindowScheduler
 from crewline.store.sqlite import SqliteStore
@@ -143,7 +145,10 @@ class Crewline:
         outbox_poll_interval: float = 2.0,
         delivery_wait: float = DELIVERY_WAIT,
         concierge: bool = True,
+        outbox_stuck_after: timedelta = timedelta(minutes=5),
     ) -> None:
+        """``outbox_stuck_after``: how long a platform call may wait before ``/readyz``
+        reports its outbox stuck."""
         self.config = config
         if transports is None:
             self.enabled = enabled_transports(config)
@@ -161,6 +166,8 @@ class Crewline:
         self.outbox_poll_interval = outbox_poll_interval
         self.outboxes: dict[str, OutboxDispatcher] = {}
         self.concierge = concierge  # False: no concierge at all (a benchmark's baseline)
+        self.outbox_stuck_after = outbox_stuck_after
+        self.metrics = Metrics()
         self._stack = AsyncExitStack()
 
     async def __aenter__(self) -> Crewline:
@@ -199,11 +206,15 @@ class Crewline:
                 # queued while crewline was not serving (`member add`) are sent, not failed.
                 self.outboxes[transport.name] = await stack.enter_async_context(
                     OutboxDispatcher(
-                        self.store, transport, renderer, poll_interval=self.outbox_poll_interval
+                        self.store,
+                        transport,
+                        renderer,
+                        poll_interval=self.outbox_poll_interval,
+                        metrics=self.metrics,
                     )
                 )
             self.windows = await stack.enter_async_context(
-                WindowScheduler(self.hub, horizon=self.window_horizon)
+                WindowScheduler(self.hub, horizon=self.window_horizon, metrics=self.metrics)
             )
             self.webhooks = await stack.enter_async_context(WebhookDispatcher(self.hub))
             self.streams = EventStreams(self.hub)
@@ -216,6 +227,13 @@ class Crewline:
                         routes=[("/mcp", self.mcp)],
                         streams=self.streams,
                         webhooks=self.webhooks,
+                        metrics=self.metrics,
+                        readiness=Readiness(
+                            self.store,
+                            self.hub.clock,
+                            transports=self.transports,
+                            stuck_after=self.outbox_stuck_after,
+                        ),
                     ),
                     host=self.config.host,
                     port=self.config.port,

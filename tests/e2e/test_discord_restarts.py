@@ -132,3 +132,26 @@ async def test_an_invalidated_session_identifies_afresh_and_keeps_listening(crew
 
     assert receipt is not None and receipt.accepted
     assert [e["body"]["answer"] for e in await _answered(crew, key)] == ["yes, still here"]
+
+
+async def test_readyz_names_the_discord_gateway_while_it_is_down(crew: Crew) -> None:
+    """While the gateway connection is lost /readyz answers 503 naming Discord; after the
+    resume it is ready again."""
+    harness = _discord(crew)
+    fake = harness.fake
+    key = await crew.add_member()
+    await crew.escalate(key, message="Up?")
+    await _card(crew)
+    await crew.delivered()
+    assert (await crew.call(None, "GET", "/readyz")).status_code == 200
+    with fake.gateway_paused():
+        await fake.drop_connection(code=4000)
+        await fake.wait_until(lambda: len(fake.gateway_connections) == 2, what="a reconnect")
+        down = await crew.call(None, "GET", "/readyz")
+    await fake.wait_for_resume()
+    # A message dispatched after RESUMED is handled after it: the client is back by then.
+    assert await harness.say("radar", "back?") is not None
+    up = await crew.call(None, "GET", "/readyz")
+    assert down.status_code == 503 and down.json()["failed"] == ["transport:discord"]
+    assert "disconnected" in down.json()["checks"]["transport:discord"]["detail"]
+    assert (up.status_code, up.json()["failed"]) == (200, [])

@@ -1030,6 +1030,7 @@ class FakeDiscord:
         await ws.prepare(request)
         self._sockets.add(ws)
         self.gateway_connections.append(request.path_qs)
+        self._bump()
         session: _Session | None = None
         conn: _Connection | None = None
         try:

@@ -9,14 +9,14 @@ validation errors and unknown routes, leaves in one shape:
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import MutableMapping, Sequence
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
 from pydantic import Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
@@ -37,6 +37,8 @@ from crewline.errors import (
     Unauthenticated,
     Unavailable,
 )
+from crewline.health import Readiness
+from crewline.metrics import CONTENT_TYPE, Metrics
 from crewline.schemas import (
     AnswerBody,
     AskBody,
@@ -140,16 +142,21 @@ def create_app(
     routes: Sequence[tuple[str, ASGIApp]] = (),
     streams: EventStreams | None = None,
     webhooks: WebhookDispatcher | None = None,
+    metrics: Metrics | None = None,
+    readiness: Readiness | None = None,
 ) -> FastAPI:
     """The agents' API. ``routes`` are ASGI apps served at exactly their path (``/mcp``),
     ``mounts`` whole subtrees (a transport's webhooks, the local inbox). ``streams``: the
     server's open event streams, which it closes before the HTTP server stops (one is made
     when not given). ``webhooks``: what delivers pushed events; without it there are no
-    webhook routes."""
+    webhook routes. ``readiness`` names the transports ``/readyz`` checks (without it, only
+    the store); ``metrics`` is shared with the outboxes and the scheduler so ``/metrics``
+    shows theirs too."""
     ops = Operations(hub)
     streams = streams or EventStreams(hub)
     concierge = ConciergeOperations(ops)
-    metrics = _Metrics()
+    metrics = metrics or Metrics()
+    readiness = readiness or Readiness(hub.store, hub.clock)
     app = FastAPI(
         title="crewline",
         version=__version__,
@@ -182,14 +189,30 @@ def create_app(
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> dict[str, str]:
+        """Alive: the process answers HTTP. Says nothing of the platforms (see /readyz)."""
         return {"status": "ok"}
 
-    @app.get("/metrics", tags=["ops"], response_class=PlainTextResponse)
-    async def prometheus() -> PlainTextResponse:
-        metrics.outbox.set(await hub.store.outbox_size())
-        return PlainTextResponse(
-            generate_latest(metrics.registry).decode(), media_type="text/plain; version=0.0.4"
+    @app.get("/readyz", tags=["ops"])
+    async def readyz() -> JSONResponse:
+        """Ready: the store takes a write, every transport is connected, and no outbox has
+        a call waiting too long. 503 names each part that failed."""
+        checks = await readiness.checks()
+        failed = [c.name for c in checks if not c.ok]
+        body = {
+            "status": "unavailable" if failed else "ok",
+            "failed": failed,
+            "checks": {c.name: {"ok": c.ok, "detail": c.detail} for c in checks},
+        }
+        return JSONResponse(body, status_code=503 if failed else 200)
+
+    @app.get("/metrics", tags=["ops"], response_class=Response)
+    async def prometheus() -> Response:
+        await metrics.refresh(
+            hub.store,
+            now=hub.clock.now(),
+            transports=[t.name for t in readiness.transports],
         )
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     @app.post("/api/session-control/escalate", tags=["agents"])
     async def escalate(body: EscalateBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
@@ -366,33 +389,12 @@ def _webhook_routes(app: FastAPI, ops: Operations, webhooks: WebhookDispatcher) 
         return {"deleted": True}
 
 
-class _Metrics:
-    def __init__(self) -> None:
-        self.registry = CollectorRegistry()
-        self.requests = Counter(
-            "crewline_http_requests",
-            "HTTP requests served",
-            ["method", "status"],
-            registry=self.registry,
-        )
-        self.errors = Counter(
-            "crewline_errors",
-            "Refusals and failures by stable code",
-            ["code"],
-            registry=self.registry,
-        )
-        self.escalations = Counter(
-            "crewline_escalations", "Escalations accepted", registry=self.registry
-        )
-        self.outbox = Gauge(
-            "crewline_outbox_pending", "Platform calls waiting to be made", registry=self.registry
-        )
-
-
 class _CountRequests:
-    """Pure ASGI middleware counting responses by status (no per-request task overhead)."""
+    """Pure ASGI middleware counting responses by status and timing them per route template
+    (no per-request task overhead). Unmatched paths share one label, so a scan of random
+    URLs cannot grow the series."""
 
-    def __init__(self, app: ASGIApp, metrics: _Metrics) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
         self.metrics = metrics
 
@@ -408,4 +410,11 @@ class _CountRequests:
                 ).inc()
             await send(message)
 
-        await self.app(scope, receive, counting_send)
+        started = time.perf_counter()
+        try:
+            await self.app(scope, receive, counting_send)
+        finally:
+            route = getattr(scope.get("route"), "path", None) or "unmatched"
+            self.metrics.request_seconds.labels(method=scope["method"], route=route).observe(
+                time.perf_counter() - started
+            )

@@ -537,6 +537,10 @@ class Store(ABC):
         oldest waiting entry (queued when, last error) and the dead-letter count."""
 
     @abstractmethod
+    async def escalation_counts(self) -> dict[str, int]:
+        """Escalation records per state (states with none are absent)."""
+
+    @abstractmethod
     async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None: ...
 
     @abstractmethod

@@ -435,6 +435,10 @@ class SqliteStore(ConciergeReads, Store):
                 )
         return [found[name] for name in sorted(found)]
 
+    async def escalation_counts(self) -> dict[str, int]:
+        rows = await self._index_read("SELECT state, count(*) AS n FROM escalations GROUP BY state")
+        return {r["state"]: int(r["n"]) for r in rows}
+
     async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None:
         rows = await self._lookup(
             "SELECT transport, object_key, thread_ref, message_ref FROM platform_messages"

@@ -119,6 +119,7 @@ class CrewClient(discord.Client):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.events = events
+        self.gateway_up = False  # between READY/RESUMED and the next disconnect
         self.guild = discord.Object(guild_id)
         self.reidentify_delay = reidentify_delay
         self.tree = app_commands.CommandTree(self)
@@ -146,11 +147,16 @@ class CrewClient(discord.Client):
             await asyncio.sleep(self.reidentify_delay)
 
     async def on_ready(self) -> None:
+        self.gateway_up = True
         log.info("discord: connected as %s", self.user)
         self.events.on_threads_changed()
 
     async def on_resumed(self) -> None:
+        self.gateway_up = True
         log.info("discord: gateway session resumed")
+
+    async def on_disconnect(self) -> None:
+        self.gateway_up = False
 
     async def on_message(self, message: discord.Message) -> None:
         await self.events.on_message(message)
