@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from crewline import __version__
 from crewline.api.concierge_ops import ConciergeOperations
+from crewline.api.edge import MAX_BODY_BYTES, BodyLimit
 from crewline.api.operations import Caller, Operations
 from crewline.api.sse import EventStreams, start_cursor
 from crewline.bot import EscalationRequest, Hub
@@ -34,6 +35,7 @@ from crewline.errors import (
     Forbidden,
     InvalidInput,
     NotFound,
+    PayloadTooLarge,
     Unauthenticated,
     Unavailable,
 )
@@ -59,6 +61,7 @@ __all__ = ["create_app"]
 log = logging.getLogger(__name__)
 
 STATUS: Sequence[tuple[type[CrewlineError], int]] = (
+    (PayloadTooLarge, 413),
     (InvalidInput, 400),
     (Unauthenticated, 401),
     (Forbidden, 403),
@@ -144,6 +147,7 @@ def create_app(
     webhooks: WebhookDispatcher | None = None,
     metrics: Metrics | None = None,
     readiness: Readiness | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
 ) -> FastAPI:
     """The agents' API. ``routes`` are ASGI apps served at exactly their path (``/mcp``),
     ``mounts`` whole subtrees (a transport's webhooks, the local inbox). ``streams``: the
@@ -170,8 +174,14 @@ def create_app(
         if status == 500:
             log.error("unexpected error %s: %s", error.code, error.message)
         metrics.errors.labels(code=error.code).inc()
+        # RFC 6750: a 401 names the scheme it wants; with a key given, that it was refused.
+        challenge = 'Bearer realm="crewline"'
+        if error.code == "invalid_key":
+            challenge += ', error="invalid_token"'
         return JSONResponse(
-            error_body(error.code, error.message, **error.details), status_code=status
+            error_body(error.code, error.message, **error.details),
+            status_code=status,
+            headers={"WWW-Authenticate": challenge} if status == 401 else None,
         )
 
     @app.exception_handler(RequestValidationError)
@@ -360,6 +370,7 @@ def create_app(
         app.router.routes.append(Route(path, endpoint=endpoint))
     for path, mounted in mounts:
         app.mount(path, mounted)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     app.add_middleware(_CountRequests, metrics=metrics)
     return app
 

@@ -38,6 +38,7 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from crewline.errors import Unavailable
+from crewline.files import create_private_file, private_directory
 from crewline.models import Escalation, Event, Identity, Member, Question, Row, Session
 from crewline.store import codec
 from crewline.store.base import (
@@ -111,7 +112,8 @@ class SqliteStore(ConciergeReads, Store):
 
     # lifecycle ------------------------------------------------------------------------------
     async def __aenter__(self) -> SqliteStore:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_directory(self.path.parent)
+        create_private_file(self.path)
         self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="crewline-store-writer")
         self._writer = await self._on_writer_thread(_open_writer, self.path)
         self._reader = await _connect(self.path)
