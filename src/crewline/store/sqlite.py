@@ -403,9 +403,11 @@ class SqliteStore(ConciergeReads, Store):
         return int(rows[0][0])
 
     async def outbox_backlog(self) -> list[OutboxBacklog]:
+        # One read: with min() the bare columns come from the oldest row itself (SQLite's
+        # documented rule), so a delivery between two reads cannot leave a dangling id.
         pending = await self._read(
-            "SELECT transport, count(*) AS pending, min(id) AS oldest_id FROM outbox"
-            " GROUP BY transport"
+            "SELECT transport, count(*) AS pending, min(id) AS oldest_id, created_at, last_error"
+            " FROM outbox GROUP BY transport"
         )
         dead = {
             r["transport"]: int(r["dead"])
@@ -413,19 +415,12 @@ class SqliteStore(ConciergeReads, Store):
                 "SELECT transport, count(*) AS dead FROM outbox_dead GROUP BY transport"
             )
         }
-        oldest = {
-            r["id"]: r
-            for r in await self._read(
-                "SELECT id, created_at, last_error FROM outbox WHERE id IN"
-                " (SELECT min(id) FROM outbox GROUP BY transport)"
-            )
-        }
         found = {
             r["transport"]: OutboxBacklog(
                 transport=r["transport"],
                 pending=int(r["pending"]),
-                oldest=codec.moment(oldest[r["oldest_id"]]["created_at"]),
-                oldest_error=oldest[r["oldest_id"]]["last_error"],
+                oldest=codec.moment(r["created_at"]),
+                oldest_error=r["last_error"],
                 dead=dead.get(r["transport"], 0),
             )
             for r in pending
