@@ -5,7 +5,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 
-.PHONY: demo run test check reliability bench bench-quick screenshot clean
+.PHONY: demo run test check reliability bench bench-quick eval screenshot clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,7 @@ run: $(BIN)/.installed           ## crewline serve with the configured transport
 	$(BIN)/crewline serve
 
 test: $(BIN)/.installed          ## format, lint, types and the whole test suite
+	scripts/ensure-browser
 	PATH="$(abspath $(BIN)):$$PATH" scripts/check
 
 reliability: $(BIN)/.installed   ## the reliability and security suite (docs/reliability.md)
@@ -37,6 +38,13 @@ bench: $(BIN)/.peer              ## every benchmark at full size, then the repor
 
 bench-quick: $(BIN)/.peer        ## every benchmark at --quick size, then the report
 	$(BIN)/python -m bench.run --quick
+
+EVAL_RUNS ?= 3
+eval: $(BIN)/.installed          ## the concierge's eval under each policy, as JSON
+	for policy in never routine always; do \
+		$(BIN)/crewline eval concierge --questions evals/concierge.yaml \
+			--policy $$policy --runs $(EVAL_RUNS) --json || exit 1; \
+	done
 
 screenshot: $(BIN)/.installed    ## docs/img/inbox.png from a running demo
 	$(BIN)/python scripts/screenshot
