@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from crewline.errors import Conflict, InvalidInput, Unavailable
+from crewline.files import private_directory
 from crewline.store.sqlite import DATABASE_NAME, migrations
 
 __all__ = ["BackupReport", "backup", "restore", "serving_lock"]
@@ -128,7 +129,7 @@ def _inspect(conn: sqlite3.Connection, path: Path) -> BackupReport:
 
 @contextlib.contextmanager
 def _locked(data_dir: Path, kind: int) -> Iterator[bool]:
-    data_dir.mkdir(parents=True, exist_ok=True)
+    private_directory(data_dir)
     fd = os.open(data_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         try:
