@@ -49,6 +49,7 @@ BENCHMARKS = (
     "click_latency",
     "windows",
     "index_rebuild",
+    "concierge",
     "outbox_rate_limits",
     "boundaries",
     "peer_langgraph",

@@ -28,13 +28,22 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @asynccontextmanager
 async def serving(
-    data_dir: Path, *, transports: Sequence[Transport] | None = None
+    data_dir: Path,
+    *,
+    transports: Sequence[Transport] | None = None,
+    concierge: str | None = "never",
 ) -> AsyncIterator[Crewline]:
     """crewline serving its HTTP API on 127.0.0.1 (a free port), with the memory transport
-    unless told otherwise."""
-    config = Config(data_dir=data_dir, port=0, transports=(), log_level="WARNING")
+    unless told otherwise; ``concierge`` is its answer policy, None for no concierge."""
+    config = Config(
+        data_dir=data_dir,
+        port=0,
+        transports=(),
+        log_level="WARNING",
+        concierge_answer=concierge or "never",
+    )
     chosen = list(transports) if transports is not None else [MemoryTransport("memory")]
-    async with Crewline(config, transports=chosen) as running:
+    async with Crewline(config, transports=chosen, concierge=concierge is not None) as running:
         yield running
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from crewline.errors import InvalidInput
 
@@ -41,6 +42,7 @@ VALIDATION_CODES = {
     "model_attributes_type": "invalid_type",
     "model_type": "invalid_type",
     "dict_type": "invalid_type",
+    "invalid_text": "invalid_text",
 }
 
 # An unknown field is named even when a required one is missing too: it is the mistake the
@@ -50,6 +52,23 @@ _PRIORITY = {"json_invalid": 0, "extra_forbidden": 1, "missing": 2}
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _encodable(cls, value: Any) -> Any:
+        """Text must be storable: JSON may escape a lone surrogate, which UTF-8 cannot hold."""
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str) and not _is_utf8(text):
+                raise PydanticCustomError("invalid_text", "text is not valid Unicode")
+        return value
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class EscalateBody(Strict):

@@ -67,6 +67,7 @@ THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
 # Interaction types and callback types.
 INTERACTION_APPLICATION_COMMAND = 2
 INTERACTION_MESSAGE_COMPONENT = 3
+INTERACTION_MODAL_SUBMIT = 5
 CALLBACK_CHANNEL_MESSAGE = 4
 CALLBACK_DEFERRED_CHANNEL_MESSAGE = 5
 CALLBACK_DEFERRED_UPDATE_MESSAGE = 6
@@ -239,12 +240,14 @@ class _RateLimit:
     limit: int
     per: float
     advertise: bool
+    renew_after_429: bool
 
 
 @dataclass
 class _Window:
     started: float = -math.inf
     used: int = 0
+    hit: float | None = None  # when the last 429 was answered, for `renew_after_429`
 
 
 class _ApiError(Exception):
@@ -533,6 +536,7 @@ class FakeDiscord:
         self._messages: dict[int, Json] = {}
         self._history: dict[int, list[int]] = {}
         self._interactions: dict[int, _Interaction] = {}
+        self.modals: list[Json] = []  # modals the bot opened (CALLBACK_MODAL), in order
         self._commands: dict[int | None, list[Json]] = {}
 
         self.calls: list[RecordedCall] = []
@@ -635,15 +639,26 @@ class FakeDiscord:
         return dict(channel)
 
     def set_message_rate_limit(
-        self, limit: int, per: float, *, channel_id: int | None = None, advertise: bool = True
+        self,
+        limit: int,
+        per: float,
+        *,
+        channel_id: int | None = None,
+        advertise: bool = True,
+        renew_after_429: bool = False,
     ) -> None:
         """Limit POST /channels/{id}/messages to `limit` per `per` seconds, per channel.
 
         With `advertise` the X-RateLimit-* headers tell the client its budget, as Discord does
         for route buckets; without it the limit is invisible until the 429, as with Discord's
         shared and sub-limits. `channel_id=None` applies it to every channel.
+
+        With `renew_after_429` a spent budget is renewed only `per` seconds after a 429 was
+        answered, never by the clock alone: a client that sends more than `limit` messages
+        meets the limit however slowly it sends them, so a test of the 429 path does not
+        depend on the machine's speed.
         """
-        self._rate_limits[channel_id] = _RateLimit(limit, per, advertise)
+        self._rate_limits[channel_id] = _RateLimit(limit, per, advertise, renew_after_429)
 
     def clear_rate_limits(self) -> None:
         """Lift every message rate limit."""
@@ -819,6 +834,31 @@ class FakeDiscord:
             message_id=message_id,
         )
         interaction["message"] = dict(stored)
+        await self._dispatch("INTERACTION_CREATE", interaction)
+        return Dispatch("INTERACTION_CREATE", interaction)
+
+    async def submit_modal(
+        self, modal: Json, values: Mapping[str, str], *, user: FakeUser | None = None
+    ) -> Dispatch:
+        """A human submits a modal the bot opened: INTERACTION_CREATE type 5, each text
+        input (by its custom_id) holding ``values``, the rest their defaults."""
+        rows = []
+        for row in modal["components"]:
+            inputs = [
+                {
+                    "type": 4,
+                    "custom_id": item["custom_id"],
+                    "value": values.get(item["custom_id"], item.get("value") or ""),
+                }
+                for item in row.get("components", [])
+            ]
+            rows.append({"type": 1, "components": inputs})
+        interaction = self._new_interaction(
+            INTERACTION_MODAL_SUBMIT,
+            int(modal["channel_id"]),
+            user or self.owner,
+            {"custom_id": modal["custom_id"], "components": rows},
+        )
         await self._dispatch("INTERACTION_CREATE", interaction)
         return Dispatch("INTERACTION_CREATE", interaction)
 
@@ -1005,6 +1045,7 @@ class FakeDiscord:
         await ws.prepare(request)
         self._sockets.add(ws)
         self.gateway_connections.append(request.path_qs)
+        self._bump()
         session: _Session | None = None
         conn: _Connection | None = None
         try:
@@ -1656,9 +1697,17 @@ class FakeDiscord:
             return {}
         now = time.monotonic()
         window = self._windows.setdefault(channel_id, _Window())
-        if now - window.started >= config.per:
-            window.started, window.used = now, 0
-        reset_after = max(0.0, config.per - (now - window.started))
+        if config.renew_after_429:
+            if window.hit is not None and now - window.hit >= config.per:
+                window.used, window.hit = 0, None
+            if window.used >= config.limit and window.hit is None:
+                window.hit = now
+            renewed = now if window.hit is None else window.hit
+        else:
+            if now - window.started >= config.per:
+                window.started, window.used = now, 0
+            renewed = window.started
+        reset_after = max(0.0, config.per - (now - renewed))
         headers = {
             "X-RateLimit-Limit": str(config.limit),
             "X-RateLimit-Bucket": f"fake-message-create-{config.limit}-{config.per}",
@@ -2035,6 +2084,10 @@ class FakeDiscord:
                     )
                 ]
             )
+        if kind == CALLBACK_MODAL:
+            if not str(data.get("custom_id") or "") or not data.get("components"):
+                raise _form_error([(("data",), "BASE_TYPE_REQUIRED", "a modal needs components")])
+            self.modals.append({**data, "channel_id": interaction.channel_id})
         flags = int(data.get("flags") or 0)
         ephemeral = bool(flags & FLAG_EPHEMERAL)
         resource: Json | None = None

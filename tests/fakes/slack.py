@@ -174,6 +174,8 @@ class FakeSlack:
         self.calls: list[ApiCall] = []
         self.rate_limited_count = 0
         self.home_views: dict[str, JsonDict] = {}
+        self.modals: list[JsonDict] = []  # views.open, in order
+        self._used_triggers: set[str] = set()
         self.response_url_posts: list[ResponseUrlPost] = []
         self.socket_acks: dict[str, SocketAck] = {}
         self.socket_connection_count = 0
@@ -213,6 +215,7 @@ class FakeSlack:
             "pins.add": self._pins_add,
             "users.info": self._users_info,
             "views.publish": self._views_publish,
+            "views.open": self._views_open,
         }
         self._users[self.bot_user_id] = SlackUser(
             id=self.bot_user_id, name="crewline", real_name="crewline", is_bot=True
@@ -604,6 +607,39 @@ class FakeSlack:
             raise _ApiError("thread_not_found")
         thread = self._thread_of(channel, str(message.get("thread_ts", message["ts"])))
         return _paginate(thread, params, include_metadata=params.get("include_all_metadata"))
+
+    def _views_open(self, params: JsonDict) -> JsonDict:
+        """A modal opened on a trigger (each trigger_id opens at most one, as on Slack)."""
+        trigger = str(_require(params, "trigger_id"))
+        view = _require(params, "view")
+        if isinstance(view, str):
+            view = json.loads(view)
+        if not isinstance(view, dict) or view.get("type") != "modal":
+            raise _ApiError("invalid_arguments", "view must be an object of type modal")
+        if trigger in self._used_triggers:
+            raise _ApiError("invalid_trigger_id")
+        self._used_triggers.add(trigger)
+        opened = {**view, "id": self._new_id("V"), "hash": secrets.token_hex(4)}
+        self.modals.append(opened)
+        return {"view": copy.deepcopy(opened)}
+
+    def view_submission_payload(self, *, user_id: str, view: JsonDict, value: str) -> JsonDict:
+        """A ``view_submission`` for an opened modal whose one input now holds ``value``."""
+        block = view["blocks"][0]
+        values = {
+            block["block_id"]: {
+                block["element"]["action_id"]: {"type": "plain_text_input", "value": value}
+            }
+        }
+        return {
+            "type": "view_submission",
+            "team": {"id": self.team_id, "domain": self.team_domain},
+            "user": {"id": user_id, "team_id": self.team_id},
+            "api_app_id": self.api_app_id,
+            "token": self.verification_token,
+            "trigger_id": f"{next(self._ids)}.{secrets.token_hex(6)}",
+            "view": {**view, "state": {"values": values}, "team_id": self.team_id},
+        }
 
     def _views_publish(self, params: JsonDict) -> JsonDict:
         user_id = str(_require(params, "user_id"))
