@@ -20,26 +20,24 @@ import random
 import re
 import signal
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.slack import FakeSlack
 from tests.fakes.telegram import FakeTelegram
 from tests.harnesses.telegram import WEBHOOK_SECRET, WebhookRelay
+from tests.serving import CREWLINE, crewline_serve, escalation_burst
 
 pytestmark = pytest.mark.slow
 
 FULL = os.environ.get("CREWLINE_RELIABILITY") == "full"
 KILLS = 20 if FULL else 5
 SEED = int(os.environ.get("CREWLINE_RELIABILITY_SEED") or random.SystemRandom().randrange(2**32))
-CREWLINE = [sys.executable, "-m", "crewline"]
 PAYLOAD = re.compile(r"e:([0-9a-f]{16}):\d+")
 log = logging.getLogger(__name__)
 
@@ -160,50 +158,6 @@ async def _platform(name: str, data_dir: Path) -> AsyncIterator[Platform]:
             yield platform
 
 
-@contextlib.asynccontextmanager
-async def _server(env: dict[str, str]) -> AsyncIterator[tuple[asyncio.subprocess.Process, str]]:
-    process = await asyncio.create_subprocess_exec(
-        *CREWLINE,
-        "serve",
-        "--port",
-        "0",
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    try:
-        assert process.stdout is not None
-        async with asyncio.timeout(60):
-            line = (await process.stdout.readline()).decode()
-        found = re.search(r"http://127\.0\.0\.1:\d+", line)
-        assert found is not None, f"crewline did not start: {line!r}"
-        yield process, found.group(0)
-    finally:
-        if process.returncode is None:
-            process.kill()
-        await process.wait()
-
-
-async def _burst(url: str, key: str, acks: asyncio.Queue[str]) -> None:
-    """Escalate from 4 concurrent agents until the server dies under them."""
-
-    async def agent(client: httpx.AsyncClient) -> None:
-        while True:
-            try:
-                response = await client.post(
-                    "/api/session-control/escalate", json={"message": "decide", "options": ["ok"]}
-                )
-            except httpx.HTTPError:
-                return  # killed mid-request: not acknowledged, may or may not exist
-            assert response.status_code == 200, response.text
-            acks.put_nowait(response.json()["escalation_id"])
-
-    async with httpx.AsyncClient(
-        base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"}
-    ) as client:
-        await asyncio.gather(*[agent(client) for _ in range(4)])
-
-
 def _add_member(env: dict[str, str], platform: Platform, slug: str) -> str:
     transport = env["CREWLINE_TRANSPORTS"]
     added = subprocess.run(
@@ -248,10 +202,10 @@ async def test_every_acknowledged_escalation_has_one_card_across_kills(
         keys = [_add_member(env, platform, f"member-{n}") for n in range(4)]
         acknowledged: list[str] = []
         for round_ in range(KILLS):
-            async with _server(env) as (process, url):
+            async with crewline_serve(env=env) as (process, url):
                 platform.serving(url)
                 acks: asyncio.Queue[str] = asyncio.Queue()
-                burst = asyncio.create_task(_burst(url, keys[round_ % len(keys)], acks))
+                burst = asyncio.create_task(escalation_burst(url, keys[round_ % len(keys)], acks))
                 async with asyncio.timeout(60):
                     for _ in range(rng.randint(1, 4)):  # kill after a random number of acks
                         acknowledged.append(await acks.get())
@@ -259,7 +213,7 @@ async def test_every_acknowledged_escalation_has_one_card_across_kills(
                 await burst
                 while not acks.empty():
                     acknowledged.append(acks.get_nowait())
-        async with _server(env) as (_, url):
+        async with crewline_serve(env=env) as (_, url):
             platform.serving(url)
             await platform.wait(lambda: all(platform.cards()[e] >= 1 for e in acknowledged), 120)
         cards = platform.cards()
