@@ -8,14 +8,13 @@ import re
 import pytest
 from playwright.async_api import expect
 
-from tests.browser.conftest import InboxPage
+from tests.browser.conftest import SUGGESTION_BUTTONS, InboxPage
 from tests.driver import Crew
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
 
 
 # The concierge's suggestion on every pending card (docs/concierge.md), after its options.
-SUGGESTION_BUTTONS = ["Send suggestion", "Edit", "Dismiss"]
 
 
 async def test_a_card_appears_live_with_its_buttons(crew: Crew, inbox: InboxPage) -> None:
