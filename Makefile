@@ -24,7 +24,8 @@ test: $(BIN)/.installed          ## format, lint, types and the whole test suite
 	PATH="$(abspath $(BIN)):$$PATH" scripts/check
 
 reliability: $(BIN)/.installed   ## the reliability and security suite (docs/reliability.md)
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/security tests/e2e/test_backup.py \
+	CREWLINE_RELIABILITY=$${CREWLINE_RELIABILITY:-ci} $(BIN)/python -m pytest -q -p no:cacheprovider \
+		tests/reliability tests/security tests/e2e/test_backup.py \
 		tests/e2e/test_crash_safety.py tests/e2e/test_webhook_crash.py \
 		tests/e2e/test_slack_http.py tests/e2e/test_telegram_hostile.py \
 		tests/e2e/test_discord_hostile.py

