@@ -25,7 +25,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from crewline import __version__
 from crewline.api.concierge_ops import ConciergeOperations
 from crewline.api.edge import MAX_BODY_BYTES, BodyLimit
-from crewline.api.openapi import errors, without_422
 from crewline.api.operations import Caller, Operations
 from crewline.api.sse import EventStreams, start_cursor
 from crewline.bot import EscalationRequest, Hub
@@ -168,7 +167,6 @@ def create_app(
         description="The agents' API of crewline: escalate to your human, read your events.",
     )
     app.state.operations = ops
-    app.openapi = without_422(app)  # type: ignore[method-assign]
 
     @app.exception_handler(CrewlineError)
     async def crewline_error(_: Request, error: CrewlineError) -> JSONResponse:
@@ -212,7 +210,7 @@ def create_app(
         """Alive: the process answers HTTP. Says nothing of the platforms (see /readyz)."""
         return {"status": "ok"}
 
-    @app.get("/readyz", tags=["ops"], responses={503: {"description": "a part is not ready"}})
+    @app.get("/readyz", tags=["ops"])
     async def readyz() -> JSONResponse:
         """Ready: the store takes a write, every transport is connected, and no outbox has
         a call waiting too long. 503 names each part that failed."""
@@ -234,11 +232,7 @@ def create_app(
         )
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
-    @app.post(
-        "/api/session-control/escalate",
-        tags=["agents"],
-        responses=errors(400, 401, 403, 404, 409, 413, 429, 503),
-    )
+    @app.post("/api/session-control/escalate", tags=["agents"])
     async def escalate(body: EscalateBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
         result = await ops.escalate(
             who, EscalationRequest(**body.model_dump()), idempotency_key=key
@@ -246,57 +240,37 @@ def create_app(
         metrics.escalations.inc()
         return result
 
-    @app.post(
-        "/api/session-control/send",
-        tags=["agents"],
-        responses=errors(400, 401, 403, 404, 409, 413, 503),
-    )
+    @app.post("/api/session-control/send", tags=["agents"])
     async def send(body: SendBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
         return await ops.send(who, body.target, body.message, idempotency_key=key)
 
-    @app.post(
-        "/api/session-control/ask", tags=["agents"], responses=errors(400, 401, 403, 409, 413, 503)
-    )
+    @app.post("/api/session-control/ask", tags=["agents"])
     async def ask(body: AskBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
         return await ops.ask(who, body.question, body.options, body.dialog, idempotency_key=key)
 
-    @app.get(
-        "/api/session-control/escalations/{escalation_id}",
-        tags=["agents"],
-        responses=errors(400, 401, 403, 404, 503),
-    )
+    @app.get("/api/session-control/escalations/{escalation_id}", tags=["agents"])
     async def escalation(
         escalation_id: Annotated[str, Path(max_length=64)], who: Who
     ) -> dict[str, Any]:
         return await ops.escalation(who, escalation_id)
 
-    @app.post(
-        "/api/session-control/escalations/{escalation_id}/retract",
-        tags=["agents"],
-        responses=errors(400, 401, 403, 404, 409, 503),
-    )
+    @app.post("/api/session-control/escalations/{escalation_id}/retract", tags=["agents"])
     async def retract(
         escalation_id: Annotated[str, Path(max_length=64)], who: Who
     ) -> dict[str, Any]:
         return await ops.retract(who, escalation_id)
 
-    @app.post(
-        "/api/session-control/escalations/{escalation_id}/default-applied",
-        tags=["agents"],
-        responses=errors(400, 401, 403, 404, 409, 503),
-    )
+    @app.post("/api/session-control/escalations/{escalation_id}/default-applied", tags=["agents"])
     async def default_applied(
         escalation_id: Annotated[str, Path(max_length=64)], who: Who
     ) -> dict[str, Any]:
         return await ops.confirm_default(who, escalation_id)
 
-    @app.post(
-        "/api/session/messages", tags=["agents"], responses=errors(400, 401, 403, 409, 413, 503)
-    )
+    @app.post("/api/session/messages", tags=["agents"])
     async def post_message(body: PostBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
         return await ops.post(who, body.text, idempotency_key=key)
 
-    @app.get("/api/session/events", tags=["agents"], responses=errors(400, 401, 403, 503))
+    @app.get("/api/session/events", tags=["agents"])
     async def events(
         who: Who, after: Annotated[int, Query()] = 0, wait: Annotated[float, Query()] = 0.0
     ) -> dict[str, Any]:
@@ -306,7 +280,7 @@ def create_app(
         "/api/session/events/stream",
         tags=["agents"],
         response_class=StreamingResponse,
-        responses={200: {"content": {"text/event-stream": {}}}, **errors(400, 401, 403, 503)},
+        responses={200: {"content": {"text/event-stream": {}}}},
     )
     async def event_stream(
         who: Who,
@@ -326,121 +300,77 @@ def create_app(
     if webhooks is not None:
         _webhook_routes(app, ops, webhooks)
 
-    @app.post(
-        "/api/session/boundaries/{boundary_id}/ack",
-        tags=["agents"],
-        responses=errors(400, 401, 403, 404, 409, 503),
-    )
+    @app.post("/api/session/boundaries/{boundary_id}/ack", tags=["agents"])
     async def ack_boundary(
         boundary_id: Annotated[str, Path(max_length=64)], who: Who
     ) -> dict[str, Any]:
         return await ops.answer_boundary(who, boundary_id, ack=True, reason=None)
 
-    @app.post(
-        "/api/session/boundaries/{boundary_id}/nack",
-        tags=["agents"],
-        responses=errors(400, 401, 403, 404, 409, 413, 503),
-    )
+    @app.post("/api/session/boundaries/{boundary_id}/nack", tags=["agents"])
     async def nack_boundary(
         boundary_id: Annotated[str, Path(max_length=64)], body: NackBody, who: Who
     ) -> dict[str, Any]:
         return await ops.answer_boundary(who, boundary_id, ack=False, reason=body.reason)
 
-    @app.post(
-        "/api/members/{slug}/boundaries",
-        tags=["owner"],
-        responses=errors(400, 401, 403, 404, 409, 413, 503),
-    )
+    @app.post("/api/members/{slug}/boundaries", tags=["owner"])
     async def boundary(slug: str, body: BoundaryBody, who: Who) -> dict[str, Any]:
         return await ops.boundary(
             who, slug, kind=body.kind, row_id=body.row_id, steps=body.steps, text=body.text
         )
 
-    @app.get("/api/members", tags=["owner"], responses=errors(401, 403, 503))
+    @app.get("/api/members", tags=["owner"])
     async def members(who: Who) -> dict[str, Any]:
         return await ops.members(who)
 
-    @app.get(
-        "/api/members/{slug}/conversation",
-        tags=["owner"],
-        responses=errors(400, 401, 403, 404, 503),
-    )
+    @app.get("/api/members/{slug}/conversation", tags=["owner"])
     async def conversation(slug: str, who: Who) -> dict[str, Any]:
         return await ops.conversation(who, slug)
 
-    @app.post(
-        "/api/members/{slug}/reply",
-        tags=["owner"],
-        responses=errors(400, 401, 403, 404, 409, 413, 503),
-    )
+    @app.post("/api/members/{slug}/reply", tags=["owner"])
     async def reply(slug: str, body: ReplyBody, who: Who) -> dict[str, Any]:
         return await ops.reply(who, slug, body.text, body.escalation_id)
 
-    @app.post(
-        "/api/questions/{question_id}/answer",
-        tags=["owner"],
-        responses=errors(400, 401, 403, 404, 409, 413, 503),
-    )
+    @app.post("/api/questions/{question_id}/answer", tags=["owner"])
     async def answer(
         question_id: Annotated[str, Path(max_length=64)], body: AnswerBody, who: Who
     ) -> dict[str, Any]:
         return await ops.answer_question(who, question_id, body.answer)
 
-    @app.get("/api/concierge/policy", tags=["owner"], responses=errors(401, 403, 503))
+    @app.get("/api/concierge/policy", tags=["owner"])
     async def concierge_policy(who: Who) -> dict[str, Any]:
         return await concierge.policy(who)
 
-    @app.put("/api/concierge/policy", tags=["owner"], responses=errors(400, 401, 403, 413, 503))
+    @app.put("/api/concierge/policy", tags=["owner"])
     async def set_concierge_policy(body: PolicyBody, who: Who) -> dict[str, Any]:
         return await concierge.set_policy(who, answer=body.answer, act=body.act)
 
-    @app.get("/api/concierge/ledger", tags=["owner"], responses=errors(400, 401, 403, 503))
+    @app.get("/api/concierge/ledger", tags=["owner"])
     async def concierge_ledger(
         who: Who, limit: Annotated[int, Query(ge=1, le=1000)] = 100
     ) -> dict[str, Any]:
         return await concierge.ledger(who, limit=limit)
 
-    @app.post("/api/concierge/undo", tags=["owner"], responses=errors(401, 403, 404, 503))
+    @app.post("/api/concierge/undo", tags=["owner"])
     async def concierge_undo(who: Who) -> dict[str, Any]:
         return await concierge.undo(who)
 
-    @app.post(
-        "/api/concierge/suggest",
-        tags=["concierge"],
-        responses=errors(400, 401, 403, 404, 409, 413, 503),
-    )
+    @app.post("/api/concierge/suggest", tags=["concierge"])
     async def hub_suggest(body: HubAnswerBody, who: Who) -> dict[str, Any]:
         return await concierge.suggest(who, body.record_id, body.text, body.why)
 
-    @app.post(
-        "/api/concierge/reply",
-        tags=["concierge"],
-        responses=errors(400, 401, 403, 404, 409, 413, 503),
-    )
+    @app.post("/api/concierge/reply", tags=["concierge"])
     async def hub_reply(body: HubAnswerBody, who: Who) -> dict[str, Any]:
         return await concierge.reply(who, body.record_id, body.text, body.why)
 
-    @app.post(
-        "/api/concierge/stop",
-        tags=["concierge"],
-        responses=errors(400, 401, 403, 404, 409, 413, 503),
-    )
+    @app.post("/api/concierge/stop", tags=["concierge"])
     async def hub_stop(body: HubStopBody, who: Who) -> dict[str, Any]:
         return await concierge.stop(who, body.session_id, body.why)
 
-    @app.post(
-        "/api/concierge/respawn",
-        tags=["concierge"],
-        responses=errors(400, 401, 403, 404, 409, 413, 503),
-    )
+    @app.post("/api/concierge/respawn", tags=["concierge"])
     async def hub_respawn(body: HubRespawnBody, who: Who) -> dict[str, Any]:
         return await concierge.respawn(who, body.session_id, body.launcher, body.why)
 
-    @app.post(
-        "/api/concierge/dispatch",
-        tags=["concierge"],
-        responses=errors(400, 401, 403, 404, 409, 413, 503),
-    )
+    @app.post("/api/concierge/dispatch", tags=["concierge"])
     async def hub_dispatch(body: HubDispatchBody, who: Who) -> dict[str, Any]:
         return await concierge.dispatch(who, body.launcher, body.member, body.why)
 
@@ -454,7 +384,7 @@ def create_app(
 
 
 def _webhook_routes(app: FastAPI, ops: Operations, webhooks: WebhookDispatcher) -> None:
-    @app.put("/api/session/webhook", tags=["agents"], responses=errors(400, 401, 403, 413, 503))
+    @app.put("/api/session/webhook", tags=["agents"])
     async def put_webhook(body: WebhookBody, who: Who, request: Request) -> dict[str, Any]:
         """Push every event of your session to ``url``, signed with ``secret``."""
         server = request.scope.get("server")
@@ -468,11 +398,11 @@ def _webhook_routes(app: FastAPI, ops: Operations, webhooks: WebhookDispatcher) 
         )
         return webhook_view(hook)
 
-    @app.get("/api/session/webhook", tags=["agents"], responses=errors(401, 403, 404))
+    @app.get("/api/session/webhook", tags=["agents"])
     async def get_webhook(who: Who) -> dict[str, Any]:
         return webhook_view(await webhooks.webhook(ops.session_of(who)))
 
-    @app.delete("/api/session/webhook", tags=["agents"], responses=errors(401, 403, 404))
+    @app.delete("/api/session/webhook", tags=["agents"])
     async def delete_webhook(who: Who) -> dict[str, Any]:
         await webhooks.unregister(ops.session_of(who))
         return {"deleted": True}
