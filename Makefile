@@ -5,7 +5,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 
-.PHONY: demo run test check bench bench-quick screenshot clean
+.PHONY: demo run test check reliability bench bench-quick eval screenshot clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,16 @@ run: $(BIN)/.installed           ## crewline serve with the configured transport
 	$(BIN)/crewline serve
 
 test: $(BIN)/.installed          ## format, lint, types and the whole test suite
+	scripts/ensure-browser
 	scripts/ensure-postgresql
 	PATH="$(abspath $(BIN)):$$PATH" scripts/check
+
+reliability: $(BIN)/.installed   ## the reliability and security suite (docs/reliability.md)
+	CREWLINE_RELIABILITY=$${CREWLINE_RELIABILITY:-ci} $(BIN)/python -m pytest -q -p no:cacheprovider \
+		tests/reliability tests/security tests/e2e/test_backup.py \
+		tests/e2e/test_crash_safety.py tests/e2e/test_webhook_crash.py \
+		tests/e2e/test_slack_http.py tests/e2e/test_telegram_hostile.py \
+		tests/e2e/test_discord_hostile.py
 
 $(BIN)/.peer: $(BIN)/.installed   # LangGraph, for the side-by-side benchmark only
 	$(BIN)/python -m pip install --quiet -e '.[peer]'
@@ -32,6 +40,13 @@ bench: $(BIN)/.peer              ## every benchmark at full size, then the repor
 
 bench-quick: $(BIN)/.peer        ## every benchmark at --quick size, then the report
 	$(BIN)/python -m bench.run --quick
+
+EVAL_RUNS ?= 3
+eval: $(BIN)/.installed          ## the concierge's eval under each policy, as JSON
+	for policy in never routine always; do \
+		$(BIN)/crewline eval concierge --questions evals/concierge.yaml \
+			--policy $$policy --runs $(EVAL_RUNS) --json || exit 1; \
+	done
 
 screenshot: $(BIN)/.installed    ## docs/img/inbox.png from a running demo
 	$(BIN)/python scripts/screenshot

@@ -62,11 +62,16 @@ async def _on_cpu(load: Awaitable[dict[str, Any]]) -> tuple[dict[str, Any], floa
 
 
 async def one_run(
-    options: Options, per_agent: int, health_per_agent: int, database_url: str | None = None
+    options: Options,
+    per_agent: int,
+    health_per_agent: int,
+    *,
+    concierge: str | None = "never",
+    database_url: str | None = None,
 ) -> dict[str, float]:
     keys_each = -(-per_agent // MAX_PENDING)
     with scratch(options, "api") as directory:
-        async with serving(directory, database_url=database_url) as crewline:
+        async with serving(directory, concierge=concierge, database_url=database_url) as crewline:
             created = await add_members(
                 crewline.store, AGENTS * keys_each, prefix="agent", transports=["memory"]
             )
@@ -95,6 +100,7 @@ async def one_run(
 
             async def escalate_and_deliver() -> dict[str, Any]:
                 load = await helper_process("loadgen", escalate_spec, timeout=600)
+                await crewline.hub.concierge.idle()
                 await crewline.outboxes["memory"].wait_idle(timeout=300)
                 return load
 

@@ -45,9 +45,11 @@ RESULTS = Path(__file__).resolve().parent / "results"
 BENCHMARKS = (
     "store_commit",
     "api_escalate",
+    "mcp",
     "click_latency",
     "windows",
     "index_rebuild",
+    "concierge",
     "outbox_rate_limits",
     "boundaries",
     "peer_langgraph",

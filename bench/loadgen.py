@@ -35,7 +35,11 @@ async def _worker(
         token = keys[min(n // per_key, len(keys) - 1)] if keys else None
         started = time.perf_counter()
         status, _ = await connection.request(
-            spec["method"], spec["path"], token=token, body=spec.get("body")
+            spec["method"],
+            spec["path"],
+            token=token,
+            body=spec.get("body"),
+            headers=spec.get("headers"),
         )
         latencies.append(time.perf_counter() - started)
         statuses[status] += 1

@@ -31,19 +31,22 @@ async def serving(
     data_dir: Path,
     *,
     transports: Sequence[Transport] | None = None,
+    concierge: str | None = "never",
     database_url: str | None = None,
 ) -> AsyncIterator[Crewline]:
     """crewline serving its HTTP API on 127.0.0.1 (a free port), with the memory transport
-    unless told otherwise, on SQLite in ``data_dir`` unless ``database_url`` names a store."""
+    unless told otherwise, on SQLite in ``data_dir`` unless ``database_url`` names a store;
+    ``concierge`` is its answer policy, None for no concierge."""
     config = Config(
         data_dir=data_dir,
         port=0,
         transports=(),
         log_level="WARNING",
         database_url=database_url,
+        concierge_answer=concierge or "never",
     )
     chosen = list(transports) if transports is not None else [MemoryTransport("memory")]
-    async with Crewline(config, transports=chosen) as running:
+    async with Crewline(config, transports=chosen, concierge=concierge is not None) as running:
         yield running
 
 

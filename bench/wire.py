@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -43,6 +44,7 @@ class HttpConnection:
         *,
         token: str | None = None,
         body: Any = None,
+        headers: Mapping[str, str] | None = None,
     ) -> tuple[int, bytes]:
         """Send one request and read the whole response: ``(status, body)``."""
         assert self._reader is not None and self._writer is not None, "not connected"
@@ -52,6 +54,7 @@ class HttpConnection:
             head.append(f"Authorization: Bearer {token}")
         if body is not None:
             head.append("Content-Type: application/json")
+        head.extend(f"{name}: {value}" for name, value in (headers or {}).items())
         if payload or method != "GET":
             head.append(f"Content-Length: {len(payload)}")
         self._writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)

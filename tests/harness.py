@@ -41,6 +41,16 @@ class Shown:
     def settled(self) -> bool:
         return not self.buttons
 
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The answer buttons, without the concierge's (Send suggestion, Edit, Dismiss, Undo),
+        which follow them once it has judged the card."""
+        return tuple(
+            label
+            for label, payload in zip(self.buttons, self.payloads, strict=True)
+            if not payload.startswith("c:")
+        )
+
 
 class Harness(ABC):
     """One transport under test, and the human's hands on it."""

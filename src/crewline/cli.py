@@ -18,7 +18,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from crewline import __version__, crew
+from crewline import __version__, cli_agent, crew
 from crewline.config import Config, load_config
 from crewline.errors import CannotListen, CrewlineError, InvalidInput
 from crewline.logs import configure_logging
@@ -108,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     session_add.add_argument("--member", default=None)
     session_add.add_argument(
-        "--kind", required=True, choices=["worker", "channel", "conductor", "plain"]
+        "--kind", required=True, choices=["worker", "channel", "conductor", "plain", "concierge"]
     )
 
     token = commands.add_parser(
@@ -125,6 +125,41 @@ def _parser() -> argparse.ArgumentParser:
         "--no-browser", action="store_true", help="print the URL without opening a browser"
     )
 
+    concierge = commands.add_parser("concierge", help="the concierge's policy, and undo")
+    concierge_commands = concierge.add_subparsers(dest="concierge_command", required=True)
+    concierge_commands.add_parser("status", parents=[admin], help="the policy in force")
+    answer = concierge_commands.add_parser(
+        "answer", parents=[admin], help="may it answer by itself: never, routine or always"
+    )
+    answer.add_argument("policy", choices=["never", "routine", "always"])
+    act = concierge_commands.add_parser(
+        "act", parents=[admin], help="may it stop, restart and dispatch sessions"
+    )
+    act.add_argument("state", choices=["on", "off"])
+    concierge_commands.add_parser("undo", parents=[admin], help="withdraw the last answer it gave")
+
+    evaluate = commands.add_parser("eval", help="run an evaluation")
+    eval_commands = evaluate.add_subparsers(dest="eval_command", required=True)
+    eval_concierge = eval_commands.add_parser(
+        "concierge", help="run an eval file through a real crewline in a temporary directory"
+    )
+    eval_concierge.add_argument("--questions", type=Path, required=True, help="the YAML file")
+    eval_concierge.add_argument(
+        "--policy", choices=["never", "routine", "always"], default="routine"
+    )
+    eval_concierge.add_argument("--runs", type=int, default=1, help="how many runs (default 1)")
+    eval_concierge.add_argument("--json", action="store_true", help="print JSON")
+
+    cli_agent.add_commands(commands)
+    backup = commands.add_parser(
+        "backup", parents=[admin], help="copy the database to PATH (safe while serving)"
+    )
+    backup.add_argument("path", type=Path, help="a new file for the copy")
+    restore = commands.add_parser(
+        "restore", parents=[admin], help="replace the database with a backup (crewline stopped)"
+    )
+    restore.add_argument("path", type=Path, help="a file made by crewline backup")
+
     doctor = commands.add_parser("doctor", parents=[admin], help="check the installation")
     doctor.add_argument(
         "--reconcile",
@@ -137,9 +172,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command in cli_agent.COMMANDS:
+        return cli_agent.run(args)
     try:
-        config = load_config(args.data_dir, path=args.config)
-        if args.database:
+        config = load_config(getattr(args, "data_dir", None), path=getattr(args, "config", None))
+        if getattr(args, "database", None):
             config = dataclasses.replace(config, database_url=args.database)
         level = config.log_level
         if "verbose" in args:
@@ -304,10 +341,84 @@ async def _demo(config: Config, args: argparse.Namespace) -> int:
     )
 
 
+async def _backup(config: Config, args: argparse.Namespace) -> int:
+    from crewline.store.backup import backup
+
+    report = await asyncio.to_thread(backup, config.data_dir, args.path)
+    print(
+        f"backed up {config.data_dir} to {report.path}: schema version {report.schema_version}, "
+        f"{report.escalations} escalations, {report.size} bytes"
+    )
+    return 0
+
+
+async def _restore(config: Config, args: argparse.Namespace) -> int:
+    from crewline.store.backup import restore
+
+    report = await asyncio.to_thread(restore, config.data_dir, args.path)
+    print(
+        f"restored {config.data_dir} from {report.path}: schema version "
+        f"{report.schema_version}, {report.escalations} escalations"
+    )
+    return 0
+
+
 async def _doctor(config: Config, args: argparse.Namespace) -> int:
     from crewline.doctor import run_doctor
 
     return await run_doctor(config, reconcile=args.reconcile, as_json=args.json)
+
+
+async def _concierge(config: Config, args: argparse.Namespace) -> int:
+    """The owner at the console: the same policy and undo as /concierge on a transport."""
+    from crewline.bot import Hub
+    from crewline.bot.concierge_inbound import undo_notice
+    from crewline.server import concierge_settings
+
+    actor = "cli"
+    async with _open_store(config) as store:
+        hub = Hub(
+            store,
+            transports=config.transports or (),
+            concierge=concierge_settings(config, launchers=None),
+        )
+        try:
+            match args.concierge_command:
+                case "answer":
+                    policy = await hub.concierge.set_policy(actor=actor, answer=args.policy)
+                case "act":
+                    policy = await hub.concierge.set_policy(actor=actor, act=args.state)
+                case "undo":
+                    undone = await hub.concierge.undo(actor=actor)
+                    print(undo_notice(undone.answer.text, undone.outcome))
+                    return 0
+                case _:
+                    policy = await hub.concierge.policy()
+            print(f"concierge: {policy.describe()}")
+        finally:
+            await hub.domain.drain()
+            await hub.domain.aclose()
+    return 0
+
+
+async def _eval_concierge(config: Config, args: argparse.Namespace) -> int:
+    import json
+
+    from crewline.evals import run_eval
+    from crewline.models import AnswerPolicy
+    from crewline.policy.eval_file import load_eval
+
+    if args.runs < 1:
+        print("crewline: --runs must be at least 1", file=sys.stderr)
+        return 2
+    result = await run_eval(
+        load_eval(args.questions), policy=AnswerPolicy(args.policy), runs=args.runs
+    )
+    if args.json:
+        print(json.dumps(result.as_json(), indent=2))
+    else:
+        print("\n".join(result.lines()))
+    return 0
 
 
 _COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, int]]] = {
@@ -319,7 +430,14 @@ _COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, 
     "session add": _session_add,
     "token": _token,
     "demo": _demo,
+    "backup": _backup,
+    "restore": _restore,
     "doctor": _doctor,
+    "concierge status": _concierge,
+    "concierge answer": _concierge,
+    "concierge act": _concierge,
+    "concierge undo": _concierge,
+    "eval concierge": _eval_concierge,
 }
 
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from crewline.errors import ConfigError
+from crewline.brains.settings import LlmSettings
+from crewline.errors import ConfigError, InvalidInput
 
 __all__ = [
     "CONFIG_NAME",
@@ -39,8 +40,11 @@ _TOP_KEYS = {
     "log_level",
     "log_format",
     "boundary_wait",
+    "concierge",
+    "launchers",
     *TRANSPORT_SECTIONS,
 }
+_CONCIERGE_KEYS = {"answer", "act", "llm"}
 MAX_BOUNDARY_WAIT = 600.0
 LOG_FORMATS = ("text", "json")
 
@@ -63,6 +67,10 @@ class Config:
     log_format: str = "text"
     boundary_wait: float = 30.0  # seconds a rewind waits for the member's session to let go
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    concierge_answer: str = "never"  # the start while the owner has kept no policy
+    concierge_act: bool = False
+    concierge_llm: LlmSettings | None = None  # [concierge.llm]: the LLM brain
+    launchers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def section(self, name: str) -> Mapping[str, Any]:
         """A transport's own table (``[slack]`` …); the transport validates its keys."""
@@ -115,7 +123,70 @@ def _apply_file(config: Config, file: Path) -> Config:
     for name, table in sections.items():
         if not isinstance(table, dict):
             raise ConfigError(f"[{name}] must be a table", key=name)
+    if "concierge" in data:
+        changes.update(_concierge(data["concierge"]))
+    if "launchers" in data:
+        changes["launchers"] = _launchers(data["launchers"])
     return replace(config, **changes, sections=sections)
+
+
+def _concierge(table: object) -> dict[str, Any]:
+    """``[concierge]``: the policy's start (answer, act) and the optional ``[concierge.llm]``."""
+    if not isinstance(table, dict):
+        raise ConfigError("[concierge] must be a table", key="concierge")
+    unknown = sorted(set(table) - _CONCIERGE_KEYS)
+    if unknown:
+        raise ConfigError(
+            f"[concierge]: unknown key {unknown[0]!r}"
+            f" (known: {', '.join(sorted(_CONCIERGE_KEYS))})",
+            key=f"concierge.{unknown[0]}",
+        )
+    changes: dict[str, Any] = {}
+    if "answer" in table:
+        answer = table["answer"]
+        if answer not in ("never", "routine", "always"):
+            raise ConfigError(
+                f"[concierge] answer must be never, routine or always, got {answer!r}",
+                key="concierge.answer",
+            )
+        changes["concierge_answer"] = answer
+    if "act" in table:
+        act = table["act"]
+        if not isinstance(act, bool):
+            raise ConfigError(
+                f"[concierge] act must be true or false, got {act!r}", key="concierge.act"
+            )
+        changes["concierge_act"] = act
+    if "llm" in table:
+        if not isinstance(table["llm"], dict):
+            raise ConfigError("[concierge.llm] must be a table", key="concierge.llm")
+        try:
+            changes["concierge_llm"] = LlmSettings.from_table(table["llm"])
+        except InvalidInput as error:
+            raise ConfigError(error.message, key=str(error.details.get("key"))) from None
+    return changes
+
+
+def _launchers(table: object) -> dict[str, tuple[str, ...]]:
+    """``[launchers.NAME] command = ["prog", "arg", …]``: what restart and dispatch run."""
+    if not isinstance(table, dict):
+        raise ConfigError("[launchers] must be a table of launchers", key="launchers")
+    launchers: dict[str, tuple[str, ...]] = {}
+    for name, launcher in table.items():
+        key = f"launchers.{name}"
+        if not isinstance(launcher, dict) or set(launcher) != {"command"}:
+            raise ConfigError(f"[{key}] must have exactly one key, command", key=key)
+        command = launcher["command"]
+        if (
+            not isinstance(command, list)
+            or not command
+            or not all(isinstance(word, str) and word for word in command)
+        ):
+            raise ConfigError(
+                f"[{key}] command must be a non-empty list of strings", key=f"{key}.command"
+            )
+        launchers[name] = tuple(command)
+    return launchers
 
 
 def _apply_env(config: Config, env: Mapping[str, str]) -> Config:

@@ -5,6 +5,7 @@ The tree::
     CrewlineError                      code: str, details: dict
     ├── CallerError                    the caller's mistake; never retried (4xx)
     │   ├── InvalidInput               malformed_json, unknown_field, invalid_* …
+    │   │   └── PayloadTooLarge        payload_too_large (max_bytes)
     │   ├── Unauthenticated            missing_key, invalid_key
     │   ├── Forbidden                  caller_blocked, not_owner, not_your_record
     │   ├── NotFound                   unknown_member, unknown_escalation …
@@ -36,6 +37,7 @@ __all__ = [
     "Forbidden",
     "InvalidInput",
     "NotFound",
+    "PayloadTooLarge",
     "PermanentTransportError",
     "RateLimited",
     "ThreadGone",
@@ -64,6 +66,12 @@ class CallerError(CrewlineError):
 
 class InvalidInput(CallerError):
     default_code = "invalid_input"
+
+
+class PayloadTooLarge(InvalidInput):
+    """A request body over the size cap, refused before it is read to the end or parsed."""
+
+    default_code = "payload_too_large"
 
 
 class Unauthenticated(CallerError):

@@ -16,12 +16,15 @@ from typing import Any, Protocol
 
 __all__ = [
     "SLUG_PATTERN",
+    "AnswerPolicy",
     "AnsweredBy",
     "AnsweredVia",
     "Bell",
     "Button",
     "CallerKind",
     "Clock",
+    "ConciergeAnswer",
+    "ConciergePolicy",
     "Escalation",
     "EscalationState",
     "Event",
@@ -31,6 +34,7 @@ __all__ = [
     "HumanEvent",
     "HumanMessage",
     "Identity",
+    "LedgerEntry",
     "Member",
     "OutboundMessage",
     "Question",
@@ -41,6 +45,7 @@ __all__ = [
     "Row",
     "RowRole",
     "Session",
+    "Suggestion",
     "SystemClock",
     "is_slug",
     "new_id",
@@ -78,6 +83,7 @@ class CallerKind(StrEnum):
     CHANNEL = "channel"
     CONDUCTOR = "conductor"
     PLAIN = "plain"
+    CONCIERGE = "concierge"  # an external concierge: the hub_* verbs
 
 
 class RowRole(StrEnum):
@@ -111,7 +117,8 @@ class AnsweredBy(StrEnum):
 class AnsweredVia(StrEnum):
     CHIP = "chip"
     TEXT = "text"
-    SUGGESTION = "suggestion"
+    SUGGESTION = "suggestion"  # the human sent the concierge's suggestion
+    CONCIERGE = "concierge"  # the concierge answered by itself
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -277,6 +284,8 @@ class Receipt:
     (a typed message or a press), ``outcome`` says what it did to the index: the record it
     answered (or the settled one it named) in ``escalation_id``, the open ones when it was
     ambiguous in ``open``.
+    platform that must answer a click in one response settle the card in it. ``prefill``
+    (the concierge's Edit) asks the platform to open a reply box holding that text.
     """
 
     accepted: bool
@@ -286,6 +295,8 @@ class Receipt:
     outcome: ReplyOutcome | None = None  # None: not a reply (a command, an edit, a refusal)
     escalation_id: str | None = None
     open: tuple[Escalation, ...] = ()
+    prefill: str | None = None  # Edit: open the reply prefilled with this text
+    reply_to: str | None = None  # … as a reply naming this record (escalation or question)
 
 
 # --- what the core asks transports to show -------------------------------------------------
@@ -334,3 +345,72 @@ class RosterEntry:
     def open_count(self) -> int:
         """Everything that waits for the human: open requests and waiting questions."""
         return self.pending_escalations + self.waiting_questions
+
+
+# --- the concierge ---------------------------------------------------------------------------
+
+
+class AnswerPolicy(StrEnum):
+    """May the concierge answer by itself? ``never`` (it suggests), ``routine``, ``always``."""
+
+    NEVER = "never"
+    ROUTINE = "routine"
+    ALWAYS = "always"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ConciergePolicy:
+    """The owner's policy for the concierge: what it may answer, whether it may act."""
+
+    answer: AnswerPolicy = AnswerPolicy.NEVER
+    act: bool = False
+
+    def describe(self) -> str:
+        return f"answer {self.answer.value} · act {'on' if self.act else 'off'}"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Suggestion:
+    """The concierge's suggested answer to one pending escalation or waiting question."""
+
+    record_id: str
+    member: str
+    text: str
+    why: str
+    brain: str
+    at: datetime
+    dismissed: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ConciergeAnswer:
+    """An answer the concierge gave on the human's behalf (kept for undo: the last 20)."""
+
+    id: int
+    at: datetime
+    member: str
+    record_id: str
+    record_kind: str  # escalation | question
+    session: str
+    text: str
+    why: str
+    row_id: str  # the thread line that says it
+    event_cursor: int | None = None
+    undone_at: datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LedgerEntry:
+    """One decision about one question: who decided, under which policy, on what grounds."""
+
+    id: int = 0
+    at: datetime
+    member: str | None
+    record_id: str | None
+    decision: str  # answered | suggested | escalated | refused | human | defaulted | acted …
+    verdict: str | None  # the gate's verdict kind
+    policy: str
+    brain: str
+    rationale: str
+    evidence: tuple[str, ...] = ()
+    actor: str | None = None

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from crewline.metrics import Metrics
+
 if TYPE_CHECKING:
     from crewline.bot.hub import Hub
 
@@ -25,16 +27,25 @@ log = logging.getLogger(__name__)
 class WindowScheduler:
     """Use as ``async with WindowScheduler(hub)``; the hub tells it about new windows."""
 
-    def __init__(self, hub: Hub, *, horizon: timedelta = timedelta(minutes=10)) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        *,
+        horizon: timedelta = timedelta(minutes=10),
+        metrics: Metrics | None = None,
+    ) -> None:
+        """``metrics``, when given, is told how late each window closed (by the hub's
+        clock)."""
         self.hub = hub
         self.horizon = horizon
+        self.metrics = metrics
         self._scheduler = AsyncIOScheduler(timezone="UTC")
         self._armed_until: datetime | None = None
 
     async def __aenter__(self) -> WindowScheduler:
         self.hub.on_deadline(self.arm)
         self._scheduler.start()
-        closed = await self.hub.close_due_windows()
+        closed = await self._sweep()
         if closed:
             log.info("closed %d veto windows that passed while crewline was down", closed)
         await self.rearm()
@@ -63,7 +74,7 @@ class WindowScheduler:
                 self._close,
                 "date",
                 run_date=max(deadline, self.hub.clock.now()),
-                args=[escalation_id],
+                args=[escalation_id, deadline],
                 id=f"window:{escalation_id}",
                 replace_existing=True,
                 misfire_grace_time=None,
@@ -73,14 +84,30 @@ class WindowScheduler:
         """Close what is due and arm the windows due before the next horizon."""
         now = self.hub.clock.now()
         until = now + self.horizon
-        await self.hub.close_due_windows()
+        await self._sweep()
         self._armed_until = until
         for escalation_id, _, deadline in await self.hub.store.due_windows(until):
             self.arm(escalation_id, deadline)
 
-    async def _close(self, escalation_id: str) -> None:
+    async def _sweep(self) -> int:
+        """Close every window already past; returns how many."""
+        due = await self.hub.store.due_windows(self.hub.clock.now()) if self.metrics else []
+        closed = await self.hub.close_due_windows()
+        self._observe([deadline for _, _, deadline in due])
+        return closed
+
+    async def _close(self, escalation_id: str, deadline: datetime) -> None:
         try:
             await self.hub.close_window(escalation_id)
         except Exception:
             # The sweep at the next re-arm retries it; a window is never lost.
             log.exception("closing veto window %s failed", escalation_id)
+        else:
+            self._observe([deadline])
+
+    def _observe(self, deadlines: list[datetime]) -> None:
+        if self.metrics is not None:
+            now = self.hub.clock.now()
+            for deadline in deadlines:
+                lateness = (now - deadline).total_seconds()
+                self.metrics.window_lateness.observe(max(0.0, lateness))

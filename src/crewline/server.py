@@ -20,19 +20,26 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from crewline.api import EventStreams, create_app
+from crewline.api.mcp_http import McpEndpoint
 from crewline.bot import CoreRenderer, Hub
+from crewline.bot.concierge import ConciergeSettings
 from crewline.bot.hub import DELIVERY_WAIT
+from crewline.brains import Brain
 from crewline.config import Config
 from crewline.errors import CannotListen, ConfigError
-from crewline.models import Clock
+from crewline.health import Readiness
+from crewline.launchers import Launchers
+from crewline.metrics import Metrics
+from crewline.models import AnswerPolicy, Clock, ConciergePolicy
 from crewline.scheduler import WindowScheduler
 from crewline.store import Store
+from crewline.store.backup import serving_lock
 from crewline.store.open import open_store
 from crewline.transports import OutboxDispatcher, Transport
 from crewline.transports.registry import EnabledTransport, build_transport, enabled_transports
 from crewline.webhooks import WebhookDispatcher
 
-__all__ = ["Crewline", "HttpServer"]
+__all__ = ["Crewline", "HttpServer", "concierge_settings"]
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +55,22 @@ def _build(enabled: EnabledTransport, config: Config) -> Transport:
             code=error.code,
             **error.details,
         ) from None
+
+
+def concierge_settings(
+    config: Config,
+    *,
+    launchers: Launchers | None,
+    brain: Brain | None = None,
+    enabled: bool = True,
+) -> ConciergeSettings:
+    """The concierge as crewline.toml starts it: the policy while the owner kept none, and
+    the LLM brain when ``[concierge.llm]`` names one (the offline brain otherwise)."""
+    start = ConciergePolicy(answer=AnswerPolicy(config.concierge_answer), act=config.concierge_act)
+    timeout = config.concierge_llm.timeout + 1 if config.concierge_llm else 10.0
+    return ConciergeSettings(
+        start=start, launchers=launchers, brain=brain, brain_timeout=timeout, enabled=enabled
+    )
 
 
 class HttpServer:
@@ -124,7 +147,11 @@ class Crewline:
         outbox_poll_interval: float = 2.0,
         store: Store | None = None,
         delivery_wait: float = DELIVERY_WAIT,
+        concierge: bool = True,
+        outbox_stuck_after: timedelta = timedelta(minutes=5),
     ) -> None:
+        """``outbox_stuck_after``: how long a platform call may wait before ``/readyz``
+        reports its outbox stuck."""
         self.config = config
         if transports is None:
             self.enabled = enabled_transports(config)
@@ -142,15 +169,22 @@ class Crewline:
         self.outbox_poll_interval = outbox_poll_interval
         self.outboxes: dict[str, OutboxDispatcher] = {}
         self._given_store = store  # entered and closed here, like the one the config names
+        self.concierge = concierge  # False: no concierge at all (a benchmark's baseline)
+        self.outbox_stuck_after = outbox_stuck_after
+        self.metrics = Metrics()
         self._stack = AsyncExitStack()
 
     async def __aenter__(self) -> Crewline:
         stack = self._stack
         await stack.__aenter__()
         try:
+            # Held while serving, so `crewline restore` can tell this database is in use.
+            stack.enter_context(serving_lock(self.config.data_dir))
             self.store = await stack.enter_async_context(
                 self._given_store or open_store(self.config.database_url, self.config.data_dir)
             )
+            self.launchers = Launchers(self.config.launchers, data_dir=self.config.data_dir)
+            stack.push_async_callback(self.launchers.aclose)
             self.hub = await stack.enter_async_context(
                 Hub(
                     self.store,
@@ -158,6 +192,12 @@ class Crewline:
                     transports=[t.name for t in self.transports],
                     boundary_wait=self.config.boundary_wait,
                     delivery_wait=self.delivery_wait,
+                    concierge=concierge_settings(
+                        self.config,
+                        launchers=self.launchers,
+                        brain=await self._brain(stack),
+                        enabled=self.concierge,
+                    ),
                 )
             )
             await self._find_stranded_members()
@@ -172,27 +212,41 @@ class Crewline:
                 # queued while crewline was not serving (`member add`) are sent, not failed.
                 self.outboxes[transport.name] = await stack.enter_async_context(
                     OutboxDispatcher(
-                        self.store, transport, renderer, poll_interval=self.outbox_poll_interval
+                        self.store,
+                        transport,
+                        renderer,
+                        poll_interval=self.outbox_poll_interval,
+                        metrics=self.metrics,
                     )
                 )
             self.windows = await stack.enter_async_context(
-                WindowScheduler(self.hub, horizon=self.window_horizon)
+                WindowScheduler(self.hub, horizon=self.window_horizon, metrics=self.metrics)
             )
             self.webhooks = await stack.enter_async_context(WebhookDispatcher(self.hub))
             self.streams = EventStreams(self.hub)
+            self.mcp = await stack.enter_async_context(McpEndpoint(self.hub))
             self.http = await stack.enter_async_context(
                 HttpServer(
                     create_app(
                         self.hub,
                         mounts=self._mounts(),
+                        routes=[("/mcp", self.mcp)],
                         streams=self.streams,
                         webhooks=self.webhooks,
+                        metrics=self.metrics,
+                        readiness=Readiness(
+                            self.store,
+                            self.hub.clock,
+                            transports=self.transports,
+                            stuck_after=self.outbox_stuck_after,
+                        ),
                     ),
                     host=self.config.host,
                     port=self.config.port,
                 )
             )
             stack.push_async_callback(self.streams.aclose)  # before the server stops
+            self.launchers.url = self.http.url
             await self.hub.change(lambda ch: ch.roster())
         except BaseException:
             await stack.aclose()
@@ -206,6 +260,14 @@ class Crewline:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self._stack.aclose()
+
+    async def _brain(self, stack: AsyncExitStack) -> Brain | None:
+        if self.config.concierge_llm is None:
+            return None
+        from crewline.brains import LlmBrain
+
+        brain: Brain = await stack.enter_async_context(LlmBrain(self.config.concierge_llm))
+        return brain
 
     @property
     def url(self) -> str:

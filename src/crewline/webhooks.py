@@ -254,7 +254,7 @@ class WebhookDispatcher:
             if hook is None:
                 self._registered.discard(session)
                 return
-            events = await self.store.events_after(session, hook.delivered_through, limit=1)
+            events = await self.hub.take_events(session, hook.delivered_through, limit=1)
             if not events:
                 if session in self._queued:
                     continue  # woken while reading: what woke it may not have been seen

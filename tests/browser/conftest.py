@@ -25,6 +25,9 @@ from crewline.models import SystemClock
 from tests.driver import Crew
 from tests.harnesses.local import LocalHarness
 
+# The buttons the concierge adds under every pending card's own answers.
+SUGGESTION_BUTTONS = ["Send suggestion", "Edit", "Dismiss"]
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "screenshots"
 DOC_IMG = ROOT / "docs" / "img"

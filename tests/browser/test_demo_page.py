@@ -39,7 +39,7 @@ async def test_the_demo_page_shows_the_crew_within_30_seconds(browser: Browser, 
         cards = page.locator("li.msg[data-kind=card]")
         await expect(cards).to_have_count(2)
         await expect(cards.first.get_by_role("button")).to_have_text(
-            ["Run tonight", "Postpone a week", "Cancel it"]
+            ["Run tonight", "Postpone a week", "Cancel it", "Send suggestion", "Edit", "Dismiss"]
         )
         await expect(cards.first.locator(".countdown")).to_contain_text("left")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -8,10 +8,13 @@ import re
 import pytest
 from playwright.async_api import expect
 
-from tests.browser.conftest import InboxPage
+from tests.browser.conftest import SUGGESTION_BUTTONS, InboxPage
 from tests.driver import Crew
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
+
+
+# The concierge's suggestion on every pending card (docs/concierge.md), after its options.
 
 
 async def test_a_card_appears_live_with_its_buttons(crew: Crew, inbox: InboxPage) -> None:
@@ -24,7 +27,7 @@ async def test_a_card_appears_live_with_its_buttons(crew: Crew, inbox: InboxPage
     await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
     card = inbox.cards().first
     await expect(card).to_contain_text("Ship v2 tonight?")
-    await expect(card.get_by_role("button")).to_have_text(["yes", "no"])
+    await expect(card.get_by_role("button")).to_have_text(["yes", "no", *SUGGESTION_BUTTONS])
     await expect(inbox.member("radar")).to_contain_text("needs you · 1 open")
     await inbox.shot("card-live")
 
@@ -37,7 +40,7 @@ async def test_a_click_answers_the_card_and_the_agent_hears_it(
     result = await crew.escalate(key, message="Which region?", options=["eu-west", "us-east"])
     await inbox.open("radar")
     card = inbox.cards().first
-    await expect(card.get_by_role("button")).to_have_count(2)
+    await expect(card.get_by_role("button")).to_have_count(2 + len(SUGGESTION_BUTTONS))
     await inbox.shot("before-click")
     await card.get_by_role("button", name="us-east").click()
     event = await crew.wait_for_event(key, "escalation_answered")
@@ -54,7 +57,9 @@ async def test_a_typed_answer_with_one_pending_answers_it(crew: Crew, inbox: Inb
     key = await crew.add_member()
     await crew.escalate(key, message="Which port?", options=["8080", "9090"])
     await inbox.open("radar")
-    await expect(inbox.cards().first.get_by_role("button")).to_have_count(2)
+    await expect(inbox.cards().first.get_by_role("button")).to_have_count(
+        2 + len(SUGGESTION_BUTTONS)
+    )
     await inbox.type("9090")
     event = await crew.wait_for_event(key, "escalation_answered")
     assert (event["body"]["answer"], event["body"]["via"]) == ("9090", "text")
@@ -200,6 +205,29 @@ async def test_a_question_card_is_answered_by_its_button(crew: Crew, inbox: Inbo
     assert event["body"]["answer"] == "postgres"
     await expect(question).to_contain_text("Answered: postgres — by you")
     await expect(question.get_by_role("button")).to_have_count(0)
+
+
+async def test_the_concierges_keys_edit_and_send_the_suggestion(
+    crew: Crew, inbox: InboxPage
+) -> None:
+    """On an empty composer Ctrl+E puts the suggestion in it; Ctrl+Y sends it as yours."""
+    key = await crew.add_member()
+    result = await crew.escalate(key, message="Delete the old migrations directory?")
+    await inbox.open("radar")
+    card = inbox.cards().first
+    await expect(card).to_contain_text("concierge suggests:")
+    suggestion = await crew.crewline.store.suggestion(result["escalation_id"])
+    assert suggestion is not None
+    composer = inbox.page.locator("#composer-text")
+    await composer.focus()
+    await composer.press("Control+e")
+    await expect(composer).to_have_value(suggestion.text)
+    await composer.fill("")
+    await composer.press("Control+y")
+    event = await crew.wait_for_event(key, "escalation_answered")
+    assert (event["body"]["answer"], event["body"]["via"]) == (suggestion.text, "suggestion")
+    await expect(card.get_by_role("button")).to_have_count(0)
+    await inbox.shot("concierge-keys")
 
 
 async def test_rewind_to_here_marks_what_followed_as_rewound(crew: Crew, inbox: InboxPage) -> None:

@@ -10,13 +10,11 @@ post that reached Slack just before the kill, unrecorded — is also pinned on i
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import random
 import re
 import signal
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -25,6 +23,7 @@ import httpx
 import pytest
 
 from tests.fakes.slack import FakeSlack
+from tests.serving import CREWLINE, crewline_serve, escalation_burst
 
 pytestmark = pytest.mark.slow
 
@@ -32,7 +31,6 @@ KILLS = 20
 # Posts are paced per channel (Slack's one a second by default). The fake does not enforce
 # it here, and at the default pace the backlog of twenty rounds takes minutes to drain.
 POST_INTERVAL = 0.02
-CREWLINE = [sys.executable, "-m", "crewline"]
 PAYLOAD = re.compile(r"e:([0-9a-f]{16}):\d+")
 
 
@@ -53,50 +51,6 @@ def _env(slack: FakeSlack, data_dir: Path) -> dict[str, str]:
         "SLACK_API_URL": slack.api_url,
         "CREWLINE_LOG_LEVEL": "WARNING",
     }
-
-
-@contextlib.asynccontextmanager
-async def _server(env: dict[str, str]) -> AsyncIterator[tuple[asyncio.subprocess.Process, str]]:
-    process = await asyncio.create_subprocess_exec(
-        *CREWLINE,
-        "serve",
-        "--port",
-        "0",
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    try:
-        assert process.stdout is not None
-        async with asyncio.timeout(30):
-            line = (await process.stdout.readline()).decode()
-        found = re.search(r"http://127\.0\.0\.1:\d+", line)
-        assert found is not None, f"crewline did not start: {line!r}"
-        yield process, found.group(0)
-    finally:
-        if process.returncode is None:
-            process.kill()
-        await process.wait()
-
-
-async def _burst(url: str, key: str, acks: asyncio.Queue[str]) -> None:
-    """Escalate from 4 concurrent agents until the server dies under them."""
-
-    async def agent(client: httpx.AsyncClient) -> None:
-        while True:
-            try:
-                response = await client.post(
-                    "/api/session-control/escalate", json={"message": "decide", "options": ["ok"]}
-                )
-            except httpx.HTTPError:
-                return  # killed mid-request: not acknowledged, may or may not exist
-            assert response.status_code == 200, response.text
-            acks.put_nowait(response.json()["escalation_id"])
-
-    async with httpx.AsyncClient(
-        base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"}
-    ) as client:
-        await asyncio.gather(*[agent(client) for _ in range(4)])
 
 
 def _cards_by_escalation(slack: FakeSlack) -> Counter[str]:
@@ -140,9 +94,9 @@ async def test_no_acknowledged_escalation_is_lost_or_duplicated_across_kills(
     acknowledged: list[str] = []
     rng = random.Random(20261130)
     for round_ in range(KILLS):
-        async with _server(env) as (process, url):
+        async with crewline_serve(env=env) as (process, url):
             acks: asyncio.Queue[str] = asyncio.Queue()
-            burst = asyncio.create_task(_burst(url, keys[round_ % len(keys)], acks))
+            burst = asyncio.create_task(escalation_burst(url, keys[round_ % len(keys)], acks))
             async with asyncio.timeout(30):
                 for _ in range(rng.randint(1, 3)):  # kill after a random number of acks
                     acknowledged.append(await acks.get())
@@ -150,7 +104,7 @@ async def test_no_acknowledged_escalation_is_lost_or_duplicated_across_kills(
             await burst
             while not acks.empty():
                 acknowledged.append(acks.get_nowait())
-    async with _server(env):
+    async with crewline_serve(env=env):
         await slack.wait_until(
             lambda: all(_cards_by_escalation(slack)[e] >= 1 for e in acknowledged),
             timeout=60,
@@ -177,14 +131,14 @@ async def test_a_card_that_reached_slack_just_before_a_kill_is_not_posted_again(
         assert response.status_code == 200, response.text
         return str(response.json()["escalation_id"])
 
-    async with _server(env) as (process, url):
+    async with crewline_serve(env=env) as (process, url):
         first = await escalate(url)  # opens the member's thread
         await slack.wait_until(lambda: _cards_by_escalation(slack)[first] == 1, what="card 1")
         slack.hold_next("chat.postMessage", where=lambda params: "thread_ts" in params)
         landed = await escalate(url)
         await slack.wait_until(lambda: _cards_by_escalation(slack)[landed] == 1, what="card 2")
         process.send_signal(signal.SIGKILL)
-    async with _server(env) as (_, url):
+    async with crewline_serve(env=env) as (_, url):
         # The member's lane delivers in order: once a later card is up, the held one has
         # been delivered again (or found) by the restarted server.
         later = await escalate(url)

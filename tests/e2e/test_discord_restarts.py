@@ -61,13 +61,20 @@ async def test_a_card_posted_before_a_restart_is_answered_by_the_new_client(crew
 
 async def test_a_reply_sent_while_the_gateway_was_down_is_replayed_once(crew: Crew) -> None:
     """After a drop the client resumes; the reply sent in the gap answers once, and its
-    redelivery answers nothing."""
+    redelivery answers nothing.
+
+    crewline's own calls (the roster redraw, paced to one a second, lands late on a loaded
+    machine) would be dispatched in the gap and replayed too, so the drop waits until every
+    outbox is drained: the reply is then the only thing the client can miss.
+    """
     harness = _discord(crew)
     fake = harness.fake
     key = await crew.add_member()
     await crew.escalate(key, message="Which port?", options=["8080", "9090"])
     await _card(crew)
     thread = harness.thread_id("radar")
+    await crew.delivered()
+    assert await crew.crewline.store.outbox_size() == 0
     assert (fake.identifies, fake.resumes) == (1, 0)
 
     with fake.gateway_paused():
@@ -125,3 +132,26 @@ async def test_an_invalidated_session_identifies_afresh_and_keeps_listening(crew
 
     assert receipt is not None and receipt.accepted
     assert [e["body"]["answer"] for e in await _answered(crew, key)] == ["yes, still here"]
+
+
+async def test_readyz_names_the_discord_gateway_while_it_is_down(crew: Crew) -> None:
+    """While the gateway connection is lost /readyz answers 503 naming Discord; after the
+    resume it is ready again."""
+    harness = _discord(crew)
+    fake = harness.fake
+    key = await crew.add_member()
+    await crew.escalate(key, message="Up?")
+    await _card(crew)
+    await crew.delivered()
+    assert (await crew.call(None, "GET", "/readyz")).status_code == 200
+    with fake.gateway_paused():
+        await fake.drop_connection(code=4000)
+        await fake.wait_until(lambda: len(fake.gateway_connections) == 2, what="a reconnect")
+        down = await crew.call(None, "GET", "/readyz")
+    await fake.wait_for_resume()
+    # A message dispatched after RESUMED is handled after it: the client is back by then.
+    assert await harness.say("radar", "back?") is not None
+    up = await crew.call(None, "GET", "/readyz")
+    assert down.status_code == 503 and down.json()["failed"] == ["transport:discord"]
+    assert "disconnected" in down.json()["checks"]["transport:discord"]["detail"]
+    assert (up.status_code, up.json()["failed"]) == (200, [])

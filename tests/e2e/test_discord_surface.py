@@ -136,7 +136,7 @@ async def test_the_status_is_pinned_edited_in_place_and_found_after_a_restart(
 
 
 async def test_commands_are_registered_in_the_server_and_reach_the_core(crew: Crew) -> None:
-    """/concierge answer|undo|act, /roster and /help are guild commands; a concierge command
+    """/concierge status|answer|undo|act, /roster and /help are guild commands; a concierge command
     reaches the core as a HumanCommand and its answer is shown to the caller only."""
     harness = _discord(crew)
     fake = harness.fake
@@ -154,8 +154,8 @@ async def test_commands_are_registered_in_the_server_and_reach_the_core(crew: Cr
     ]
     assert commands["Rewind to here"]["type"] == 3
     subcommands = [o["name"] for o in commands["concierge"]["options"]]
-    assert subcommands == ["answer", "undo", "act"]
-    policy = commands["concierge"]["options"][0]["options"][0]
+    assert subcommands == ["status", "answer", "undo", "act"]
+    policy = commands["concierge"]["options"][1]["options"][0]
     assert [c["value"] for c in policy["choices"]] == ["never", "routine", "always"]
 
     answer = await harness.command("concierge", "answer", "routine")
@@ -164,7 +164,7 @@ async def test_commands_are_registered_in_the_server_and_reach_the_core(crew: Cr
     assert [(e.name, e.args, e.thread) for e in events] == [
         ("concierge", ("answer", "routine"), None)
     ]
-    assert answer is not None and "/concierge" in answer
+    assert answer is not None and "answer routine" in answer
     assert not any("/concierge" in m["content"] for m in fake.messages(fake.crew_channel_id))
 
 

@@ -48,7 +48,7 @@ async def test_member_escalation_lands_as_a_card_in_its_own_thread(crew: Crew) -
     assert result["state"] == "pending"
     assert result["routed_to"] == {"member": "radar", "transports": [crew.harness.name]}
     card = await _card(crew)
-    assert card.buttons == ("yes", "no")
+    assert card.choices == ("yes", "no")
     assert "Ship v2 tonight?" in card.text
     conversation = await crew.conversation()
     assert [e["escalation_id"] for e in conversation["escalations"]] == [result["escalation_id"]]
@@ -605,7 +605,7 @@ async def test_rewinding_an_answer_away_reopens_its_record(crew: Crew) -> None:
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
     await crew.wait_for_event(key, "escalation_reopened")
     harness = crew.harness
-    await harness.wait_until(lambda: harness.cards("radar")[0].buttons == ("yes", "no"))
+    await harness.wait_until(lambda: harness.cards("radar")[0].choices == ("yes", "no"))
 
 
 async def test_an_orphan_record_is_retracted_after_the_grace_only(crew: Crew) -> None:

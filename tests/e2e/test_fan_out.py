@@ -26,7 +26,7 @@ async def test_a_card_appears_on_every_bound_transport(pair: Crew) -> None:
     await pair.escalate(key, message="Ship?", options=["yes", "no"])
     for harness in pair.harnesses:
         await harness.wait_until(lambda h=harness: len(h.cards("radar")) == 1)
-        assert harness.cards("radar")[0].buttons == ("yes", "no")
+        assert harness.cards("radar")[0].choices == ("yes", "no")
 
 
 async def test_the_first_answer_settles_the_card_everywhere(pair: Crew) -> None:

@@ -70,7 +70,7 @@ async def test_a_withdrawn_request_settles_its_card_everywhere_and_restacks_the_
     await crew.delivered()
     harness = crew.harness
     card = harness.cards("radar")[0]
-    assert card.buttons == ("yes", "no")  # the precondition: a live card
+    assert card.choices == ("yes", "no")  # the precondition: a live card
     bells_before = sum(len(v) for v in harness.bells().values())
     status, body = await _retract(crew, radar, created["escalation_id"])
     assert (status, body["state"]) == (200, "retracted")

@@ -27,7 +27,7 @@ async def test_a_withdrawn_request_settles_on_every_bound_transport(pair: Crew) 
     created = await pair.escalate(key, message="Ship?", options=["yes", "no"])
     for harness in pair.harnesses:
         await harness.wait_until(lambda h=harness: len(h.cards("radar")) == 1)
-        assert harness.cards("radar")[0].buttons == ("yes", "no")
+        assert harness.cards("radar")[0].choices == ("yes", "no")
     response = await pair.call(
         key, "POST", f"/api/session-control/escalations/{created['escalation_id']}/retract"
     )

@@ -169,7 +169,7 @@ async def test_a_click_by_someone_else_gets_an_ephemeral_refusal_and_the_card_st
     assert await _state(crew) == (1, ["pending"])
     await crew.delivered()
     assert len(harness.fake.calls_to("chat.update")) == updates
-    assert harness.cards("radar")[0].buttons == ("yes", "no")
+    assert harness.cards("radar")[0].choices == ("yes", "no")
 
 
 async def test_a_click_on_a_settled_card_is_refused_privately(

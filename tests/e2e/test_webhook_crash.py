@@ -8,24 +8,19 @@ flight and the rest of the round's events are still pending.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
-import re
 import signal
 import subprocess
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.fakes.receiver import Receiver
+from tests.serving import CREWLINE, crewline_serve
 
 pytestmark = pytest.mark.slow
 
-CREWLINE = [sys.executable, "-m", "crewline"]
 ROUNDS = 3
 EVENTS_PER_ROUND = 5
 SECRET = "crash-test-secret-0123456789"
@@ -47,30 +42,6 @@ def _key(env: dict[str, str], *args: str) -> str:
     return done.stdout.splitlines()[-1]
 
 
-@contextlib.asynccontextmanager
-async def _server(env: dict[str, str]) -> AsyncIterator[tuple[asyncio.subprocess.Process, str]]:
-    process = await asyncio.create_subprocess_exec(
-        *CREWLINE,
-        "serve",
-        "--port",
-        "0",
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    try:
-        assert process.stdout is not None
-        async with asyncio.timeout(30):
-            line = (await process.stdout.readline()).decode()
-        found = re.search(r"http://127\.0\.0\.1:\d+", line)
-        assert found is not None, f"crewline did not start: {line!r}"
-        yield process, found.group(0)
-    finally:
-        if process.returncode is None:
-            process.kill()
-        await process.wait()
-
-
 async def test_events_pending_at_a_kill_are_delivered_in_order_after_the_restart(
     tmp_path: Path,
 ) -> None:
@@ -83,7 +54,7 @@ async def test_events_pending_at_a_kill_are_delivered_in_order_after_the_restart
     sender = _key(env, "session", "add", "--kind", "plain")
     async with Receiver(SECRET) as receiver:
         for round_ in range(ROUNDS):
-            async with _server(env) as (process, url):
+            async with crewline_serve(env=env) as (process, url):
                 async with httpx.AsyncClient(base_url=url, timeout=10) as client:
                     if round_ == 0:
                         registered = await client.put(
@@ -104,7 +75,7 @@ async def test_events_pending_at_a_kill_are_delivered_in_order_after_the_restart
                 process.send_signal(signal.SIGKILL)
                 await process.wait()
             receiver.hold.set()  # the held request now answers a dead connection
-        async with _server(env) as (_, url), httpx.AsyncClient(base_url=url) as client:
+        async with crewline_serve(env=env) as (_, url), httpx.AsyncClient(base_url=url) as client:
             pulled = await client.get(
                 "/api/session/events",
                 params={"after": 0},

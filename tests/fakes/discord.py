@@ -26,6 +26,8 @@ from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
 
+from tests.fakes.chaos import FaultPlan
+
 Json = dict[str, Any]
 T = TypeVar("T")
 
@@ -65,6 +67,7 @@ THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
 # Interaction types and callback types.
 INTERACTION_APPLICATION_COMMAND = 2
 INTERACTION_MESSAGE_COMPONENT = 3
+INTERACTION_MODAL_SUBMIT = 5
 CALLBACK_CHANNEL_MESSAGE = 4
 CALLBACK_DEFERRED_CHANNEL_MESSAGE = 5
 CALLBACK_DEFERRED_UPDATE_MESSAGE = 6
@@ -237,12 +240,14 @@ class _RateLimit:
     limit: int
     per: float
     advertise: bool
+    renew_after_429: bool
 
 
 @dataclass
 class _Window:
     started: float = -math.inf
     used: int = 0
+    hit: float | None = None  # when the last 429 was answered, for `renew_after_429`
 
 
 class _ApiError(Exception):
@@ -253,6 +258,18 @@ class _ApiError(Exception):
         self.status = status
         self.body = body
         self.headers = dict(headers or {})
+
+
+_MESSAGES_PATH = re.compile(r"/channels/\d+/messages(?:/\d+)?")
+
+
+def _random_error(fault: str) -> _ApiError:
+    """A drawn 5xx, or a 429 as Discord sends it (body and headers agree on the wait)."""
+    if fault == "429":
+        body = {"message": "You are being rate limited.", "retry_after": 0.2, "global": False}
+        headers = {"Retry-After": "1", "X-RateLimit-Scope": "user"}
+        return _ApiError(429, body, headers)
+    return _error(int(fault), 0, f"{fault}: Server Error")
 
 
 def _error(status: int, code: int, message: str) -> _ApiError:
@@ -519,9 +536,11 @@ class FakeDiscord:
         self._messages: dict[int, Json] = {}
         self._history: dict[int, list[int]] = {}
         self._interactions: dict[int, _Interaction] = {}
+        self.modals: list[Json] = []  # modals the bot opened (CALLBACK_MODAL), in order
         self._commands: dict[int | None, list[Json]] = {}
 
         self.calls: list[RecordedCall] = []
+        self.faults: FaultPlan | None = None  # seeded random faults (tests/fakes/chaos.py)
         self.interaction_callbacks: list[InteractionCallback] = []
         self.gateway_connections: list[str] = []  # path?query of every websocket opened
         self.heartbeats = 0
@@ -620,15 +639,26 @@ class FakeDiscord:
         return dict(channel)
 
     def set_message_rate_limit(
-        self, limit: int, per: float, *, channel_id: int | None = None, advertise: bool = True
+        self,
+        limit: int,
+        per: float,
+        *,
+        channel_id: int | None = None,
+        advertise: bool = True,
+        renew_after_429: bool = False,
     ) -> None:
         """Limit POST /channels/{id}/messages to `limit` per `per` seconds, per channel.
 
         With `advertise` the X-RateLimit-* headers tell the client its budget, as Discord does
         for route buckets; without it the limit is invisible until the 429, as with Discord's
         shared and sub-limits. `channel_id=None` applies it to every channel.
+
+        With `renew_after_429` a spent budget is renewed only `per` seconds after a 429 was
+        answered, never by the clock alone: a client that sends more than `limit` messages
+        meets the limit however slowly it sends them, so a test of the 429 path does not
+        depend on the machine's speed.
         """
-        self._rate_limits[channel_id] = _RateLimit(limit, per, advertise)
+        self._rate_limits[channel_id] = _RateLimit(limit, per, advertise, renew_after_429)
 
     def clear_rate_limits(self) -> None:
         """Lift every message rate limit."""
@@ -804,6 +834,31 @@ class FakeDiscord:
             message_id=message_id,
         )
         interaction["message"] = dict(stored)
+        await self._dispatch("INTERACTION_CREATE", interaction)
+        return Dispatch("INTERACTION_CREATE", interaction)
+
+    async def submit_modal(
+        self, modal: Json, values: Mapping[str, str], *, user: FakeUser | None = None
+    ) -> Dispatch:
+        """A human submits a modal the bot opened: INTERACTION_CREATE type 5, each text
+        input (by its custom_id) holding ``values``, the rest their defaults."""
+        rows = []
+        for row in modal["components"]:
+            inputs = [
+                {
+                    "type": 4,
+                    "custom_id": item["custom_id"],
+                    "value": values.get(item["custom_id"], item.get("value") or ""),
+                }
+                for item in row.get("components", [])
+            ]
+            rows.append({"type": 1, "components": inputs})
+        interaction = self._new_interaction(
+            INTERACTION_MODAL_SUBMIT,
+            int(modal["channel_id"]),
+            user or self.owner,
+            {"custom_id": modal["custom_id"], "components": rows},
+        )
         await self._dispatch("INTERACTION_CREATE", interaction)
         return Dispatch("INTERACTION_CREATE", interaction)
 
@@ -990,6 +1045,7 @@ class FakeDiscord:
         await ws.prepare(request)
         self._sockets.add(ws)
         self.gateway_connections.append(request.path_qs)
+        self._bump()
         session: _Session | None = None
         conn: _Connection | None = None
         try:
@@ -1419,7 +1475,14 @@ class FakeDiscord:
         path = request.path[len(API_PREFIX) :]
         body = await self._read_body(request)
         response: web.StreamResponse
+        fault = self._random_fault(request.method, path)
+        if fault == "reset":  # the connection drops before Discord saw the call
+            assert request.transport is not None
+            request.transport.close()
+            return web.Response(status=500)
         try:
+            if fault is not None and fault != "landed-reset":
+                raise _random_error(fault)
             response = await self._route(request, path, body)
         except _ApiError as exc:
             response = _json_response(exc.body, status=exc.status, headers=exc.headers)
@@ -1427,7 +1490,16 @@ class FakeDiscord:
             RecordedCall(request.method, path, dict(request.query), body, response.status)
         )
         self._bump()
+        if fault == "landed-reset":  # Discord carried the call out; its answer never arrived
+            assert request.transport is not None
+            request.transport.close()
         return response
+
+    def _random_fault(self, method: str, path: str) -> str | None:
+        """The fault plan's draw for a message create or edit (``"POST messages"``…)."""
+        if self.faults is None or _MESSAGES_PATH.fullmatch(path) is None:
+            return None
+        return self.faults.draw(f"{method} messages")
 
     @staticmethod
     async def _read_body(request: web.Request) -> Any:
@@ -1625,9 +1697,17 @@ class FakeDiscord:
             return {}
         now = time.monotonic()
         window = self._windows.setdefault(channel_id, _Window())
-        if now - window.started >= config.per:
-            window.started, window.used = now, 0
-        reset_after = max(0.0, config.per - (now - window.started))
+        if config.renew_after_429:
+            if window.hit is not None and now - window.hit >= config.per:
+                window.used, window.hit = 0, None
+            if window.used >= config.limit and window.hit is None:
+                window.hit = now
+            renewed = now if window.hit is None else window.hit
+        else:
+            if now - window.started >= config.per:
+                window.started, window.used = now, 0
+            renewed = window.started
+        reset_after = max(0.0, config.per - (now - renewed))
         headers = {
             "X-RateLimit-Limit": str(config.limit),
             "X-RateLimit-Bucket": f"fake-message-create-{config.limit}-{config.per}",
@@ -1664,9 +1744,24 @@ class FakeDiscord:
         body = req.body if isinstance(req.body, dict) else {}
         _validate_message_body(body)
         headers = self._take_rate_limit(channel_id)
+        earlier = self._same_nonce(channel_id, body)
+        if earlier is not None:  # Discord returns the first message and creates none
+            return _json_response(dict(earlier), headers=headers)
         message = self._create_message(channel_id, self.bot_user, body)
         await self._dispatch("MESSAGE_CREATE", self._gateway_message(message))
         return _json_response(dict(message), headers=headers)
+
+    def _same_nonce(self, channel_id: int, body: Json) -> Json | None:
+        """The bot's earlier message in the channel with this nonce, when ``enforce_nonce``
+        asks for it. Discord remembers nonces for a few minutes; the fake for its lifetime."""
+        nonce = body.get("nonce")
+        if not body.get("enforce_nonce") or nonce is None:
+            return None
+        for message_id in self._history.get(channel_id, []):
+            message = self._messages[message_id]
+            if message.get("nonce") == nonce and int(message["author"]["id"]) == self.bot_user.id:
+                return message
+        return None
 
     async def _patch_message(self, req: _Req) -> web.StreamResponse:
         message = self._require_message(req.int_param("channel_id"), req.int_param("message_id"))
@@ -1989,6 +2084,10 @@ class FakeDiscord:
                     )
                 ]
             )
+        if kind == CALLBACK_MODAL:
+            if not str(data.get("custom_id") or "") or not data.get("components"):
+                raise _form_error([(("data",), "BASE_TYPE_REQUIRED", "a modal needs components")])
+            self.modals.append({**data, "channel_id": interaction.channel_id})
         flags = int(data.get("flags") or 0)
         ephemeral = bool(flags & FLAG_EPHEMERAL)
         resource: Json | None = None

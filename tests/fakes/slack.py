@@ -34,6 +34,8 @@ from urllib.parse import urlencode
 from aiohttp import ClientSession, ClientTimeout, WSCloseCode, WSMsgType, web
 from yarl import URL
 
+from tests.fakes.chaos import FaultPlan
+
 __all__ = [
     "ApiCall",
     "FakeSlack",
@@ -172,6 +174,8 @@ class FakeSlack:
         self.calls: list[ApiCall] = []
         self.rate_limited_count = 0
         self.home_views: dict[str, JsonDict] = {}
+        self.modals: list[JsonDict] = []  # views.open, in order
+        self._used_triggers: set[str] = set()
         self.response_url_posts: list[ResponseUrlPost] = []
         self.socket_acks: dict[str, SocketAck] = {}
         self.socket_connection_count = 0
@@ -181,6 +185,7 @@ class FakeSlack:
         self._last_post: dict[str, float] = {}
         self._faults: defaultdict[str, deque[tuple[int, str]]] = defaultdict(deque)
         self._holds: list[tuple[str, Callable[[JsonDict], bool]]] = []
+        self.faults: FaultPlan | None = None  # seeded random faults (tests/fakes/chaos.py)
         self._stopping = asyncio.Event()
         self._users: dict[str, SlackUser] = {}
         self._channels: dict[str, _Channel] = {}
@@ -210,6 +215,7 @@ class FakeSlack:
             "pins.add": self._pins_add,
             "users.info": self._users_info,
             "views.publish": self._views_publish,
+            "views.open": self._views_open,
         }
         self._users[self.bot_user_id] = SlackUser(
             id=self.bot_user_id, name="crewline", real_name="crewline", is_bot=True
@@ -413,6 +419,17 @@ class FakeSlack:
         form_token = params.pop("token", None)
         token = _bearer_token(request) or form_token
         held = self._take_hold(method, params)
+        fault = self.faults.draw(method) if self.faults is not None else None
+        if fault == "reset":  # the connection drops before Slack saw the call
+            assert request.transport is not None
+            request.transport.close()
+            return web.Response(status=500)
+        if fault in ("500", "503"):
+            return web.json_response({"ok": False, "error": "internal_error"}, status=int(fault))
+        if fault == "429":
+            return web.json_response(
+                {"ok": False, "error": "ratelimited"}, status=429, headers={"Retry-After": "1"}
+            )
         status, body, headers = self._answer(method, params, token)
         self.calls.append(
             ApiCall(
@@ -425,6 +442,9 @@ class FakeSlack:
             )
         )
         await self._notify()
+        if fault == "landed-reset":  # Slack carried the call out; its answer never arrived
+            assert request.transport is not None
+            request.transport.close()
         if held:
             await self._stopping.wait()
             return web.json_response({"ok": False, "error": "fake_stopped"}, status=503)
@@ -587,6 +607,39 @@ class FakeSlack:
             raise _ApiError("thread_not_found")
         thread = self._thread_of(channel, str(message.get("thread_ts", message["ts"])))
         return _paginate(thread, params, include_metadata=params.get("include_all_metadata"))
+
+    def _views_open(self, params: JsonDict) -> JsonDict:
+        """A modal opened on a trigger (each trigger_id opens at most one, as on Slack)."""
+        trigger = str(_require(params, "trigger_id"))
+        view = _require(params, "view")
+        if isinstance(view, str):
+            view = json.loads(view)
+        if not isinstance(view, dict) or view.get("type") != "modal":
+            raise _ApiError("invalid_arguments", "view must be an object of type modal")
+        if trigger in self._used_triggers:
+            raise _ApiError("invalid_trigger_id")
+        self._used_triggers.add(trigger)
+        opened = {**view, "id": self._new_id("V"), "hash": secrets.token_hex(4)}
+        self.modals.append(opened)
+        return {"view": copy.deepcopy(opened)}
+
+    def view_submission_payload(self, *, user_id: str, view: JsonDict, value: str) -> JsonDict:
+        """A ``view_submission`` for an opened modal whose one input now holds ``value``."""
+        block = view["blocks"][0]
+        values = {
+            block["block_id"]: {
+                block["element"]["action_id"]: {"type": "plain_text_input", "value": value}
+            }
+        }
+        return {
+            "type": "view_submission",
+            "team": {"id": self.team_id, "domain": self.team_domain},
+            "user": {"id": user_id, "team_id": self.team_id},
+            "api_app_id": self.api_app_id,
+            "token": self.verification_token,
+            "trigger_id": f"{next(self._ids)}.{secrets.token_hex(6)}",
+            "view": {**view, "state": {"values": values}, "team_id": self.team_id},
+        }
 
     def _views_publish(self, params: JsonDict) -> JsonDict:
         user_id = str(_require(params, "user_id"))

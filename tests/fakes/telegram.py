@@ -42,6 +42,8 @@ from typing import Any, Literal, Self
 import aiohttp
 from aiohttp import web
 
+from tests.fakes.chaos import FaultPlan
+
 JSONDict = dict[str, Any]
 Params = dict[str, Any]
 
@@ -451,6 +453,7 @@ class FakeTelegram:
         self._queries: dict[str, CallbackQueryState] = {}
         self._commands: dict[tuple[str, str], list[JSONDict]] = {}
         self._faults: dict[str, list[_Fault]] = {}
+        self.faults: FaultPlan | None = None  # seeded random faults (tests/fakes/chaos.py)
         self._pending: dict[int, JSONDict] = {}
         self._confirmed: set[int] = set()
         self._allowed_updates: frozenset[str] = _DEFAULT_ALLOWED
@@ -1001,6 +1004,8 @@ class FakeTelegram:
                 raise ApiError(404, "Not Found")
             if handler is None:
                 raise ApiError(404, "Not Found")
+            if self._random_fault(name, request):
+                return web.Response(status=500)  # never read: the connection is gone
             self._inject_fault(name)
             self._check_flood(name, call.params)
             result = await handler(call.params)
@@ -1017,6 +1022,21 @@ class FakeTelegram:
             call.status, call.response = 500, self._error_body(bug)
         self._notify()
         return web.json_response(call.response, status=call.status)
+
+    def _random_fault(self, method: str, request: web.Request) -> bool:
+        """Apply the fault plan's draw: True when the connection was reset."""
+        fault = self.faults.draw(method) if self.faults is not None else None
+        if fault == "reset":
+            assert request.transport is not None
+            request.transport.close()
+            return True
+        if fault == "429":
+            raise ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
+        if fault == "409" and method == "getUpdates":
+            raise ApiError(409, "Conflict: terminated by other getUpdates request")
+        if fault in ("500", "502", "409"):
+            raise ApiError(500, "Internal Server Error")
+        return False
 
     def _inject_fault(self, method: str) -> None:
         faults = self._faults.get(method)

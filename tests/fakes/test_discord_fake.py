@@ -391,3 +391,25 @@ async def test_rest_answers_like_discord(fake: FakeDiscord) -> None:
             assert (await resp.json())["code"] == 40060
 
     assert [c.status for c in fake.interaction_callbacks] == [200, 400]
+
+
+async def test_an_enforced_nonce_returns_the_first_message(fake: FakeDiscord) -> None:
+    """`enforce_nonce` (what discord.py sends with a nonce) makes a repeat return the first
+    message and create none; without it, or with another nonce, a new message is made."""
+    auth = {"Authorization": f"Bot {fake.token}"}
+    messages = f"{fake.api_base}/channels/{fake.crew_channel_id}/messages"
+    async with aiohttp.ClientSession() as http:
+
+        async def post(body: dict[str, Any]) -> str:
+            async with http.post(messages, json=body, headers=auth) as resp:
+                assert resp.status == 200
+                return str((await resp.json())["id"])
+
+        first = await post({"content": "card", "nonce": "k1", "enforce_nonce": True})
+        again = await post({"content": "card", "nonce": "k1", "enforce_nonce": True})
+        loose = await post({"content": "card", "nonce": "k1"})
+        other = await post({"content": "card", "nonce": "k2", "enforce_nonce": True})
+
+    assert again == first
+    assert len({first, loose, other}) == 3
+    assert len(fake.messages(fake.crew_channel_id)) == 3

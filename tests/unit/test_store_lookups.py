@@ -36,6 +36,7 @@ LOOKUPS: dict[str, Callable[[SqliteStore], Awaitable[Any]]] = {
     "setting": lambda s: s.setting("generation"),
     "idempotency_record": lambda s: s.idempotency_record("s1", "key-1"),
     "webhook": lambda s: s.webhook("s1"),
+    "suggestion": lambda s: s.suggestion("e1"),
 }
 
 

@@ -9,19 +9,22 @@ validation errors and unknown routes, leaves in one shape:
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import MutableMapping, Sequence
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from crewline import __version__
+from crewline.api.concierge_ops import ConciergeOperations
+from crewline.api.edge import MAX_BODY_BYTES, BodyLimit
 from crewline.api.operations import Caller, Operations
 from crewline.api.sse import EventStreams, start_cursor
 from crewline.bot import EscalationRequest, Hub
@@ -32,8 +35,24 @@ from crewline.errors import (
     Forbidden,
     InvalidInput,
     NotFound,
+    PayloadTooLarge,
     Unauthenticated,
     Unavailable,
+)
+from crewline.health import Readiness
+from crewline.metrics import CONTENT_TYPE, Metrics
+from crewline.schemas import (
+    AnswerBody,
+    AskBody,
+    BoundaryBody,
+    EscalateBody,
+    NackBody,
+    PostBody,
+    ReplyBody,
+    SendBody,
+    Strict,
+    WebhookBody,
+    refusal,
 )
 from crewline.webhooks import WebhookDispatcher, webhook_view
 
@@ -42,6 +61,7 @@ __all__ = ["create_app"]
 log = logging.getLogger(__name__)
 
 STATUS: Sequence[tuple[type[CrewlineError], int]] = (
+    (PayloadTooLarge, 413),
     (InvalidInput, 400),
     (Unauthenticated, 401),
     (Forbidden, 403),
@@ -50,17 +70,6 @@ STATUS: Sequence[tuple[type[CrewlineError], int]] = (
     (BacklogFull, 429),
     (Unavailable, 503),
 )
-
-_VALIDATION_CODES = {
-    "extra_forbidden": "unknown_field",
-    "json_invalid": "malformed_json",
-    "missing": "missing_field",
-    "model_attributes_type": "invalid_type",
-    "dict_type": "invalid_type",
-}
-
-
-_PRIORITY = {"json_invalid": 0, "extra_forbidden": 1, "missing": 2}
 
 
 def status_of(error: CrewlineError) -> int:
@@ -74,68 +83,35 @@ def error_body(code: str, message: str, **details: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **details}}
 
 
-# --- request models: shape only; the core validates meaning --------------------------------
+# --- the concierge's request models (the agents' verbs are in crewline.schemas) ----------
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class EscalateBody(Strict):
-    message: str
-    deadline: str | None = Field(
-        default=None, description="ISO 8601 time with zone, or a duration such as PT30M"
-    )
-    default_action: str | None = None
-    options: list[str] | None = None
-    goal: str | None = None
-
-
-class SendBody(Strict):
-    target: str
-    message: str
-
-
-class PostBody(Strict):
+class HubAnswerBody(Strict):
+    record_id: str = Field(max_length=64, description="an escalation's or a question's id")
     text: str
+    why: str = ""
 
 
-class AskBody(Strict):
-    question: str
-    options: list[str] | None = None
-    dialog: bool = False
+class HubStopBody(Strict):
+    session_id: str = Field(max_length=64)
+    why: str
 
 
-class ReplyBody(Strict):
-    text: str
-    escalation_id: str | None = Field(default=None, description="at most one record")
+class HubRespawnBody(Strict):
+    session_id: str = Field(max_length=64)
+    launcher: str = Field(description="a [launchers.NAME] of crewline.toml")
+    why: str
 
 
-class AnswerBody(Strict):
-    answer: str
+class HubDispatchBody(Strict):
+    launcher: str = Field(description="a [launchers.NAME] of crewline.toml")
+    member: str | None = Field(default=None, description="the member it works for")
+    why: str
 
 
-class WebhookBody(Strict):
-    url: str = Field(description="http(s); not crewline itself")
-    secret: str = Field(description="16..256 characters; signs each delivery (HMAC-SHA256)")
-    after: int | None = Field(
-        default=None,
-        description="deliver the events after this cursor (default: where an earlier"
-        " registration stopped, else the next event)",
-    )
-
-
-class NackBody(Strict):
-    reason: str
-
-
-class BoundaryBody(Strict):
-    kind: str = Field(description="rewind | edit | regenerate | reset")
-    row_id: str | None = Field(
-        default=None, description="rewind: the row to continue from; edit: the edited row"
-    )
-    steps: int | None = Field(default=None, description="rewind: to your N-th last message")
-    text: str | None = Field(default=None, description="edit: the new text")
+class PolicyBody(Strict):
+    answer: str | None = Field(default=None, description="never | routine | always")
+    act: str | None = Field(default=None, description="on | off")
 
 
 # --- the app ----------------------------------------------------------------------------------
@@ -166,15 +142,25 @@ def create_app(
     hub: Hub,
     *,
     mounts: Sequence[tuple[str, ASGIApp]] = (),
+    routes: Sequence[tuple[str, ASGIApp]] = (),
     streams: EventStreams | None = None,
     webhooks: WebhookDispatcher | None = None,
+    metrics: Metrics | None = None,
+    readiness: Readiness | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
 ) -> FastAPI:
-    """The agents' API. ``streams``: the server's open event streams, which it closes before
-    the HTTP server stops (one is made when not given). ``webhooks``: what delivers pushed
-    events; without it there are no webhook routes."""
+    """The agents' API. ``routes`` are ASGI apps served at exactly their path (``/mcp``),
+    ``mounts`` whole subtrees (a transport's webhooks, the local inbox). ``streams``: the
+    server's open event streams, which it closes before the HTTP server stops (one is made
+    when not given). ``webhooks``: what delivers pushed events; without it there are no
+    webhook routes. ``readiness`` names the transports ``/readyz`` checks (without it, only
+    the store); ``metrics`` is shared with the outboxes and the scheduler so ``/metrics``
+    shows theirs too."""
     ops = Operations(hub)
     streams = streams or EventStreams(hub)
-    metrics = _Metrics()
+    concierge = ConciergeOperations(ops)
+    metrics = metrics or Metrics()
+    readiness = readiness or Readiness(hub.store, hub.clock)
     app = FastAPI(
         title="crewline",
         version=__version__,
@@ -188,45 +174,63 @@ def create_app(
         if status == 500:
             log.error("unexpected error %s: %s", error.code, error.message)
         metrics.errors.labels(code=error.code).inc()
+        # RFC 6750: a 401 names the scheme it wants; with a key given, that it was refused.
+        challenge = 'Bearer realm="crewline"'
+        if error.code == "invalid_key":
+            challenge += ', error="invalid_token"'
         return JSONResponse(
-            error_body(error.code, error.message, **error.details), status_code=status
+            error_body(error.code, error.message, **error.details),
+            status_code=status,
+            headers={"WWW-Authenticate": challenge} if status == 401 else None,
         )
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
-        # An unknown field is named even when a required one is missing too: it is the
-        # mistake the caller cannot see from the error of the other.
-        errors = error.errors()
-        first = min(errors, key=lambda e: _PRIORITY.get(e["type"], len(_PRIORITY)))
-        code = _VALIDATION_CODES.get(first["type"], "invalid_type")
-        location = [str(p) for p in first.get("loc", ()) if p != "body"]
-        field = ".".join(location) or None
-        if code == "unknown_field":
-            message = f"unknown field {field!r}: this verb does not take it"
-        elif code == "malformed_json":
-            message = "the body is not valid JSON"
-        elif code == "missing_field":
-            message = f"field {field!r} is required"
-        else:
-            message = f"{field or 'the body'}: {first['msg']}"
-        metrics.errors.labels(code=code).inc()
-        return JSONResponse(error_body(code, message, field=field), status_code=400)
+        refused = refusal(error.errors())
+        metrics.errors.labels(code=refused.code).inc()
+        return JSONResponse(
+            error_body(refused.code, refused.message, **refused.details), status_code=400
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        if error.status_code == 400:  # FastAPI could not parse the body at all
+            # Bytes that are not UTF-8, or JSON nested deeper than the parser goes: the
+            # same mistake, to the caller, as any other body that is not JSON.
+            metrics.errors.labels(code="malformed_json").inc()
+            return JSONResponse(
+                error_body("malformed_json", "the body is not valid JSON in UTF-8"),
+                status_code=400,
+            )
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         return JSONResponse(error_body(code, str(error.detail)), status_code=error.status_code)
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> dict[str, str]:
+        """Alive: the process answers HTTP. Says nothing of the platforms (see /readyz)."""
         return {"status": "ok"}
 
-    @app.get("/metrics", tags=["ops"], response_class=PlainTextResponse)
-    async def prometheus() -> PlainTextResponse:
-        metrics.outbox.set(await hub.store.outbox_size())
-        return PlainTextResponse(
-            generate_latest(metrics.registry).decode(), media_type="text/plain; version=0.0.4"
+    @app.get("/readyz", tags=["ops"])
+    async def readyz() -> JSONResponse:
+        """Ready: the store takes a write, every transport is connected, and no outbox has
+        a call waiting too long. 503 names each part that failed."""
+        checks = await readiness.checks()
+        failed = [c.name for c in checks if not c.ok]
+        body = {
+            "status": "unavailable" if failed else "ok",
+            "failed": failed,
+            "checks": {c.name: {"ok": c.ok, "detail": c.detail} for c in checks},
+        }
+        return JSONResponse(body, status_code=503 if failed else 200)
+
+    @app.get("/metrics", tags=["ops"], response_class=Response)
+    async def prometheus() -> Response:
+        await metrics.refresh(
+            hub.store,
+            now=hub.clock.now(),
+            transports=[t.name for t in readiness.transports],
         )
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     @app.post("/api/session-control/escalate", tags=["agents"])
     async def escalate(body: EscalateBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
@@ -332,8 +336,49 @@ def create_app(
     ) -> dict[str, Any]:
         return await ops.answer_question(who, question_id, body.answer)
 
+    @app.get("/api/concierge/policy", tags=["owner"])
+    async def concierge_policy(who: Who) -> dict[str, Any]:
+        return await concierge.policy(who)
+
+    @app.put("/api/concierge/policy", tags=["owner"])
+    async def set_concierge_policy(body: PolicyBody, who: Who) -> dict[str, Any]:
+        return await concierge.set_policy(who, answer=body.answer, act=body.act)
+
+    @app.get("/api/concierge/ledger", tags=["owner"])
+    async def concierge_ledger(
+        who: Who, limit: Annotated[int, Query(ge=1, le=1000)] = 100
+    ) -> dict[str, Any]:
+        return await concierge.ledger(who, limit=limit)
+
+    @app.post("/api/concierge/undo", tags=["owner"])
+    async def concierge_undo(who: Who) -> dict[str, Any]:
+        return await concierge.undo(who)
+
+    @app.post("/api/concierge/suggest", tags=["concierge"])
+    async def hub_suggest(body: HubAnswerBody, who: Who) -> dict[str, Any]:
+        return await concierge.suggest(who, body.record_id, body.text, body.why)
+
+    @app.post("/api/concierge/reply", tags=["concierge"])
+    async def hub_reply(body: HubAnswerBody, who: Who) -> dict[str, Any]:
+        return await concierge.reply(who, body.record_id, body.text, body.why)
+
+    @app.post("/api/concierge/stop", tags=["concierge"])
+    async def hub_stop(body: HubStopBody, who: Who) -> dict[str, Any]:
+        return await concierge.stop(who, body.session_id, body.why)
+
+    @app.post("/api/concierge/respawn", tags=["concierge"])
+    async def hub_respawn(body: HubRespawnBody, who: Who) -> dict[str, Any]:
+        return await concierge.respawn(who, body.session_id, body.launcher, body.why)
+
+    @app.post("/api/concierge/dispatch", tags=["concierge"])
+    async def hub_dispatch(body: HubDispatchBody, who: Who) -> dict[str, Any]:
+        return await concierge.dispatch(who, body.launcher, body.member, body.why)
+
+    for path, endpoint in routes:
+        app.router.routes.append(Route(path, endpoint=endpoint))
     for path, mounted in mounts:
         app.mount(path, mounted)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     app.add_middleware(_CountRequests, metrics=metrics)
     return app
 
@@ -363,33 +408,12 @@ def _webhook_routes(app: FastAPI, ops: Operations, webhooks: WebhookDispatcher) 
         return {"deleted": True}
 
 
-class _Metrics:
-    def __init__(self) -> None:
-        self.registry = CollectorRegistry()
-        self.requests = Counter(
-            "crewline_http_requests",
-            "HTTP requests served",
-            ["method", "status"],
-            registry=self.registry,
-        )
-        self.errors = Counter(
-            "crewline_errors",
-            "Refusals and failures by stable code",
-            ["code"],
-            registry=self.registry,
-        )
-        self.escalations = Counter(
-            "crewline_escalations", "Escalations accepted", registry=self.registry
-        )
-        self.outbox = Gauge(
-            "crewline_outbox_pending", "Platform calls waiting to be made", registry=self.registry
-        )
-
-
 class _CountRequests:
-    """Pure ASGI middleware counting responses by status (no per-request task overhead)."""
+    """Pure ASGI middleware counting responses by status and timing them per route template
+    (no per-request task overhead). Unmatched paths share one label, so a scan of random
+    URLs cannot grow the series."""
 
-    def __init__(self, app: ASGIApp, metrics: _Metrics) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
         self.metrics = metrics
 
@@ -405,4 +429,11 @@ class _CountRequests:
                 ).inc()
             await send(message)
 
-        await self.app(scope, receive, counting_send)
+        started = time.perf_counter()
+        try:
+            await self.app(scope, receive, counting_send)
+        finally:
+            route = getattr(scope.get("route"), "path", None) or "unmatched"
+            self.metrics.request_seconds.labels(method=scope["method"], route=route).observe(
+                time.perf_counter() - started
+            )

@@ -1,8 +1,9 @@
 """What a card says in each state, transport-neutral (SPEC §1 "The card").
 
 The core decides the words and the buttons here; each transport draws them natively.
-Button payloads are short ASCII (``e:<id>:<n>``, ``q:<id>:<n>``) so they fit every
-platform's limit: Telegram's 64-byte ``callback_data`` is the tightest.
+Button payloads are short ASCII (``e:<id>:<n>``, ``q:<id>:<n>``, and the concierge's
+``c:<id>:<action>``) so they fit every platform's limit: Telegram's 64-byte
+``callback_data`` is the tightest.
 """
 
 from __future__ import annotations
@@ -22,13 +23,16 @@ from crewline.models import (
     OutboundMessage,
     Question,
     QuestionState,
+    Suggestion,
 )
 from crewline.moments import in_words
 
 __all__ = [
+    "CONCIERGE_ACTIONS",
     "MAX_PAYLOAD_BYTES",
     "ButtonPress",
     "ambiguity_notice",
+    "concierge_answer_line",
     "escalation_bell",
     "escalation_card",
     "format_time",
@@ -38,16 +42,16 @@ __all__ = [
 ]
 
 MAX_PAYLOAD_BYTES = 64
-_PAYLOAD = re.compile(r"^(?P<kind>[eq]):(?P<id>[0-9a-f]{16}):(?P<choice>\d{1,2})$")
+_PAYLOAD = re.compile(r"^(?P<kind>[eqc]):(?P<id>[0-9a-f]{16}):(?P<choice>\d{1,2})$")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ButtonPress:
     """A parsed button payload: which record, which choice."""
 
-    kind: str  # "e" escalation | "q" question
+    kind: str  # "e" escalation | "q" question | "c" the concierge's buttons
     record_id: str
-    choice: int
+    choice: int  # the option's index; for "c", an index into CONCIERGE_ACTIONS
 
 
 def parse_payload(payload: str) -> ButtonPress | None:
@@ -56,6 +60,40 @@ def parse_payload(payload: str) -> ButtonPress | None:
     if match is None:
         return None
     return ButtonPress(kind=match["kind"], record_id=match["id"], choice=int(match["choice"]))
+
+
+# The concierge's buttons, by the number their payload carries.
+CONCIERGE_ACTIONS = ("send", "edit", "dismiss", "undo")
+_ACTION_LABELS = {"send": "Send suggestion", "edit": "Edit", "dismiss": "Dismiss", "undo": "Undo"}
+
+
+def _concierge_button(record_id: str, action: str) -> Button:
+    return Button(
+        label=_ACTION_LABELS[action],
+        payload=_payload("c", record_id, CONCIERGE_ACTIONS.index(action)),
+    )
+
+
+def _suggestion_part(
+    record_id: str, suggestion: Suggestion | None
+) -> tuple[list[str], tuple[Button, ...]]:
+    """The suggestion line and its buttons, while there is one and it is not dismissed."""
+    if suggestion is None or suggestion.dismissed:
+        return [], ()
+    line = f"concierge suggests: {suggestion.text} — {suggestion.why}"
+    buttons = tuple(_concierge_button(record_id, a) for a in ("send", "edit", "dismiss"))
+    return [line], buttons
+
+
+def concierge_answer_line(
+    *, text: str, why: str, record_id: str, undoable: bool, undone: bool
+) -> OutboundMessage:
+    """The thread line of an answer the concierge gave, with Undo while it can be undone."""
+    lines = [f"concierge answered: {text} — {why}"]
+    if undone:
+        lines.append("Withdrawn: the concierge's answer was undone.")
+    buttons = (_concierge_button(record_id, "undo"),) if undoable and not undone else ()
+    return OutboundMessage(author="concierge", text="\n\n".join(lines), buttons=buttons)
 
 
 def _payload(kind: str, record_id: str, choice: int) -> str:
@@ -104,8 +142,15 @@ def _state_line(e: Escalation, member_name: str, zone: tzinfo) -> str | None:
     return None
 
 
-def escalation_card(e: Escalation, member_name: str, *, zone: tzinfo = UTC) -> OutboundMessage:
-    """The card of an escalation in its current state. A settled card has no buttons."""
+def escalation_card(
+    e: Escalation,
+    member_name: str,
+    *,
+    zone: tzinfo = UTC,
+    suggestion: Suggestion | None = None,
+) -> OutboundMessage:
+    """The card of an escalation in its current state. A settled card has no buttons;
+    a pending one shows the concierge's suggestion, if any, with its buttons."""
     lines = [e.message]
     window = _window_line(e, member_name, zone)
     if window:
@@ -123,6 +168,10 @@ def escalation_card(e: Escalation, member_name: str, *, zone: tzinfo = UTC) -> O
         if e.is_pending
         else ()
     )
+    if e.is_pending:
+        suggested, more = _suggestion_part(e.id, suggestion)
+        lines += suggested
+        buttons += more
     return OutboundMessage(
         author=member_name,
         text="\n\n".join(lines),
@@ -134,7 +183,13 @@ def escalation_card(e: Escalation, member_name: str, *, zone: tzinfo = UTC) -> O
     )
 
 
-def question_card(q: Question, member_name: str, *, zone: tzinfo = UTC) -> OutboundMessage:
+def question_card(
+    q: Question,
+    member_name: str,
+    *,
+    zone: tzinfo = UTC,
+    suggestion: Suggestion | None = None,
+) -> OutboundMessage:
     """A blocking question card: the session waits until it is answered."""
     waiting = q.state is QuestionState.WAITING
     lines = [q.question]
@@ -150,6 +205,10 @@ def question_card(q: Question, member_name: str, *, zone: tzinfo = UTC) -> Outbo
         if waiting
         else ()
     )
+    if waiting:
+        suggested, more = _suggestion_part(q.id, suggestion)
+        lines += suggested
+        buttons += more
     return OutboundMessage(
         author=member_name,
         text="\n\n".join(lines),

@@ -3,7 +3,8 @@
 Everything the core changes goes through a Change inside ``Hub.change``: the rows and
 records (via ``tx``), and, in the same transaction, the outbox entries for every platform
 message the change needs and the events for every session it concerns. After the commit
-the Hub wakes the outboxes, the event readers and the deadline timers the change named.
+the Hub wakes the outboxes, the event readers and the deadline timers the change named,
+and publishes the domain events the change named (``bot/domain.py``) to their subscribers.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from crewline.bot.domain import DomainEvent
 from crewline.models import Escalation, Member
 from crewline.store import Tx
 
@@ -27,6 +29,7 @@ class Effects:
     lanes: dict[str, set[str]] = field(default_factory=dict)  # transport -> outbox lanes
     deadlines: list[tuple[str, datetime]] = field(default_factory=list)
     reconcile: set[str] = field(default_factory=set)
+    domain: list[DomainEvent] = field(default_factory=list)
 
 
 class Change:
@@ -34,11 +37,12 @@ class Change:
         self.tx = tx
         self.now = now
         self.effects = Effects()
+        self.last_cursor: int | None = None  # the cursor of the last event appended
         self._transports = tuple(transports)
 
     def event(self, session: str, kind: str, body: Mapping[str, Any]) -> None:
-        """Append to one session's event stream."""
-        self.tx.add_event(session, kind, body, self.now)
+        """Append to one session's event stream (its cursor is then ``last_cursor``)."""
+        self.last_cursor = self.tx.add_event(session, kind, body, self.now)
         self.effects.sessions.add(session)
 
     def tell_member(self, slug: str, kind: str, body: Mapping[str, Any]) -> None:
@@ -99,6 +103,10 @@ class Change:
             ordered=ordered,
         )
         self.effects.lanes.setdefault(transport, set()).add(lane)
+
+    def publish(self, event: DomainEvent) -> None:
+        """Name a domain event; subscribers get it after the commit, never if it rolls back."""
+        self.effects.domain.append(event)
 
     def arm(self, escalation: Escalation) -> None:
         if escalation.deadline is not None:

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from crewline.bot.changes import Change
+from crewline.bot.domain import EscalationRecorded, EscalationSettled
 from crewline.errors import BacklogFull, Conflict, InvalidInput
 from crewline.models import (
     AnsweredBy,
@@ -245,6 +246,7 @@ def record_escalation(
         ch.ring(member, valid.goal)
         ch.roster()
         ch.arm(escalation)
+        ch.publish(EscalationRecorded(escalation=escalation))
     return escalation, row
 
 
@@ -410,7 +412,9 @@ def withdraw(ch: Change, member: Member, record: Escalation, caller: Session) ->
     return retract(ch, member, record, reason="withdrawn")
 
 
-def reopen(ch: Change, member: Member, record: Escalation) -> Escalation:
+def reopen(ch: Change, member: Member, record: Escalation, *, tell: bool = True) -> Escalation:
+    """Back to pending, with its buttons; ``tell=False`` when the session never saw the
+    answer (it was withdrawn before delivery), so there is nothing to tell it."""
     reopened = replace(
         record,
         state=EscalationState.PENDING,
@@ -424,14 +428,19 @@ def reopen(ch: Change, member: Member, record: Escalation) -> Escalation:
     ch.tx.put_escalation(reopened)
     _announce_settled(ch, member, reopened)
     ch.arm(reopened)
-    ch.event(record.session, "escalation_reopened", {"escalation_id": record.id})
+    if tell:
+        ch.event(record.session, "escalation_reopened", {"escalation_id": record.id})
     return reopened
 
 
 def _announce_settled(ch: Change, member: Member, record: Escalation) -> None:
+    # A suggestion belongs to the question it was made for: settled or reopened, the
+    # record waits for something else now.
+    ch.tx.drop_suggestion(record.id)
     ch.show(member, "update", f"row:{record.row_id}")
     ch.ring(member, record.goal)
     ch.roster()
+    ch.publish(EscalationSettled(escalation=record))
 
 
 class Delivery(StrEnum):

@@ -18,6 +18,9 @@ from crewline.bot import escalations, questions
 from crewline.bot.actors import MemberActors
 from crewline.bot.boundaries import DEFAULT_WAIT, Boundaries
 from crewline.bot.changes import Change, Effects
+from crewline.bot.concierge import Concierge, ConciergeSettings
+from crewline.bot.concierge_verbs import ConciergeVerbs
+from crewline.bot.domain import DomainEvents, Subscriber
 from crewline.bot.escalations import Delivery, EscalationRequest, Routing
 from crewline.bot.feed import EventFeed
 from crewline.bot.idempotency import KeyedWrite, guarded
@@ -76,6 +79,7 @@ class Hub:
         transports: Sequence[str] = (),
         boundary_wait: float = DEFAULT_WAIT,
         delivery_wait: float = DELIVERY_WAIT,
+        concierge: ConciergeSettings | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -85,6 +89,9 @@ class Hub:
         self.actors = MemberActors()
         self.feed = EventFeed()
         self.human = HumanEvents(self)
+        self.domain = DomainEvents()
+        self.concierge = Concierge(self, concierge)
+        self.hub_verbs = ConciergeVerbs(self)
         self.boundaries = Boundaries(self, wait=boundary_wait)
         self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
@@ -99,6 +106,7 @@ class Hub:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.boundaries.aclose()
         await self.actors.aclose()
+        await self.domain.aclose()
 
     # plumbing -------------------------------------------------------------------------------
     def on_outbox(self, wake: Callable[[str, set[str]], None]) -> None:
@@ -112,6 +120,11 @@ class Hub:
     def on_deadline(self, arm: Callable[[str, datetime], None]) -> None:
         """``arm(escalation_id, deadline)`` is called after a commit that opened a window."""
         self._armers.append(arm)
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """``await subscriber(event)`` after each commit that published a domain event; it
+        runs on the domain-event task, never in the transaction nor on a member's actor."""
+        self.domain.subscribe(subscriber)
 
     async def change(self, transaction: Callable[[Change], T], *, heavy: bool = False) -> T:
         """Run ``transaction`` in one store transaction, then its after-commit effects.
@@ -143,6 +156,7 @@ class Hub:
         for escalation_id, deadline in effects.deadlines:
             for arm in self._armers:
                 arm(escalation_id, deadline)
+        self.domain.publish(effects.domain)
 
     async def on_member(self, slug: str, job: Callable[[], Awaitable[T]]) -> T:
         """Run ``job`` on the member's actor, after everything that arrived before it."""
@@ -346,12 +360,20 @@ class Hub:
             return []
         return await self.take_events(caller.id, after)
 
-    async def take_events(self, session: str, after: int) -> list[Event]:
-        """The session's events after ``after``, remembered as delivered."""
+    async def take_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
+        """The session's events after ``after``, remembered as delivered: every reader that
+        delivers events (the long poll, the event stream, webhooks) reads through here."""
         # Read and remembered as delivered in one transaction: a boundary's commit sees an
         # event either as undelivered (and may move it) or as read (and never appends it
-        # again), never both.
-        return await self.store.write(lambda tx: tx.take_events(session, after))
+        # again), never both. The feed also notes the read from before the store read, so
+        # a concierge undo that finds a read in flight assumes its answer may be on its way.
+        self.feed.begin_read(session)
+        found: list[Event] = []
+        try:
+            found = await self.store.write(lambda tx: tx.take_events(session, after, limit=limit))
+        finally:
+            self.feed.end_read(session, (e.cursor for e in found))
+        return found
 
     async def close_window(self, escalation_id: str) -> None:
         """Close a due veto window (the scheduler's timer fires this; idempotent)."""

@@ -14,8 +14,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from crewline.bot import cards, escalations, questions, rewind_commands
+from crewline.bot import cards, concierge_tx, escalations, questions, rewind_commands
 from crewline.bot.changes import Change
+from crewline.bot.concierge_inbound import USAGE, concierge_command, concierge_press
 from crewline.bot.render import roster
 from crewline.bot.replies import Ambiguous, Answer, NoMatch, Refusal, match_click, match_text
 from crewline.errors import CallerError
@@ -28,6 +29,7 @@ from crewline.models import (
     HumanEvent,
     HumanMessage,
     Member,
+    QuestionState,
     Receipt,
     ReplyOutcome,
     Row,
@@ -38,7 +40,7 @@ from crewline.store import PlatformMessage
 if TYPE_CHECKING:
     from crewline.bot.hub import Hub
 
-__all__ = ["API_TRANSPORT", "HELP_TEXT", "HumanEvents"]
+__all__ = ["API_TRANSPORT", "HELP_TEXT", "HumanEvents", "answer_escalation_as_human"]
 
 # The owner replying through the HTTP API: authenticated by their token before the event is
 # made, so its user id is the human's own id and its thread is the member's slug.
@@ -51,6 +53,7 @@ log = logging.getLogger(__name__)
 HELP_TEXT = (
     "crewline commands:\n"
     "/roster: every member, whether it needs you, and its open requests\n"
+    f"{USAGE}\n"
     "/help: this text\n"
     "In a member's thread, tap a card's button or type your answer as a reply.\n"
     + rewind_commands.HELP_LINES
@@ -59,6 +62,10 @@ HELP_TEXT = (
 
 class _Duplicate(Exception):
     """A redelivered event: roll back and answer nothing."""
+
+
+class _Unseen(Exception):
+    """A probe found the event new: roll its mark back."""
 
 
 DUPLICATE = Receipt(accepted=False, code="duplicate_event")
@@ -113,6 +120,10 @@ class HumanEvents:
     async def _refuse(
         self, event: HumanEvent, refusal: Refusal, *, member: str | None = None
     ) -> Receipt:
+        if await self._was_taken(event):
+            # A redelivery of an event that was taken: judged afresh it would meet its own
+            # effect (a settled card) and tell the human, or audit, what never happened.
+            return DUPLICATE
         if refusal.security:
             await self.hub.change(
                 lambda ch: ch.audit(
@@ -124,6 +135,19 @@ class HumanEvents:
                 )
             )
         return Receipt(accepted=False, code=refusal.code, notice=refusal.notice)
+
+    async def _was_taken(self, event: HumanEvent) -> bool:
+        """Whether an earlier delivery of this event was accepted (its id is remembered)."""
+
+        def probe(ch: Change) -> None:
+            if ch.tx.mark_seen(event.transport, event.event_id, ch.now):
+                raise _Unseen  # roll back: a refusal remembers nothing
+
+        try:
+            await self.hub.change(probe)
+        except _Unseen:
+            return False
+        return True
 
     # clicks ---------------------------------------------------------------------------------
     async def _click(self, event: HumanClick) -> asyncio.Future[Receipt]:
@@ -141,6 +165,8 @@ class HumanEvents:
             )
         if press.kind == "q":
             return await self._question_click(event, press.record_id, press.choice)
+        if press.kind == "c":
+            return await concierge_press(self, event, press)
         record = await self.store.escalation(press.record_id)
         thread_member = await self._thread_member(event)
         if record is None or (thread_member and thread_member.slug != record.member):
@@ -260,6 +286,17 @@ class HumanEvents:
                 named = None
                 if event.escalation_id is not None:
                     named = ch.tx.escalation(event.escalation_id)
+                    question = None if named else ch.tx.question(event.escalation_id)
+                    if (
+                        question is not None
+                        and question.member == member.slug
+                        and question.state is QuestionState.WAITING
+                    ):
+                        # A reply naming a question card (the concierge's Edit) answers it.
+                        questions.answer_question(
+                            ch, member, question, answer=event.text, by=AnsweredBy.USER
+                        )
+                        return Receipt(accepted=True, notice=f"Answered: {event.text}")
                     if named is None or named.member != member.slug:
                         raise _NotYours(event.escalation_id)
                 pending = ch.tx.escalations(member.slug, pending_only=True)
@@ -291,6 +328,7 @@ class HumanEvents:
                     "human_message",
                     {"row_id": row.id, "text": event.text, "transport": event.transport},
                 )
+                concierge_tx.drop_on_reply(ch, member)
                 return receipt
 
             try:
@@ -333,6 +371,8 @@ class HumanEvents:
 
     # commands -------------------------------------------------------------------------------
     async def _command(self, event: HumanCommand) -> Receipt:
+        if event.name == "concierge":
+            return await concierge_command(self, event)
         if await self.store.human_of(event.transport, event.user_id) is None:
             return Receipt(
                 accepted=False,
@@ -359,6 +399,12 @@ class HumanEvents:
             code="unknown_command",
             notice=f"Unknown command /{event.name}. Try /help.",
         )
+
+    # the concierge's commands and buttons use the same checks (bot/concierge_inbound.py)
+    is_owner = _is_owner
+    thread_member = _thread_member
+    refuse = _refuse
+    judge = _judge
 
     async def _accept(
         self, write: Callable[[Change], None], *, notice: str | None = None
@@ -461,3 +507,7 @@ def _answer(ch: Change, member: Member, event: HumanEvent, decision: Answer) -> 
         via=decision.via,
         answer_row=row,
     )
+
+
+# The concierge's Send suggestion answers as the human does (bot/concierge_inbound.py).
+answer_escalation_as_human = _answer

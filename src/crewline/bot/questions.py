@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from crewline.bot.changes import Change
+from crewline.bot.domain import QuestionRaised, QuestionSettled
 from crewline.errors import Conflict, Forbidden, InvalidInput
 from crewline.models import AnsweredBy, Member, Question, QuestionState, RowRole, Session, new_id
 
-__all__ = ["answer_question", "ask", "validate_question"]
+__all__ = ["answer_question", "ask", "reopen", "validate_question"]
 
 MAX_QUESTION = 4000
 
@@ -70,6 +71,7 @@ def ask(
         ch.show(member, "post", f"row:{row_id}")
         ch.ring_questions(member)
         ch.roster()
+        ch.publish(QuestionRaised(question=record))
     return record
 
 
@@ -86,12 +88,26 @@ def answer_question(
         record, state=QuestionState.ANSWERED, answer=answer, answered_by=by, settled_at=ch.now
     )
     ch.tx.put_question(answered)
+    ch.tx.drop_suggestion(record.id)
     ch.show(member, "update", f"row:{record.row_id}")
     ch.ring_questions(member)
     ch.roster()
+    ch.publish(QuestionSettled(question=answered))
     ch.event(
         record.session,
         "question_answered",
         {"question_id": record.id, "answer": answer, "by": by.value},
     )
     return answered
+
+
+def reopen(ch: Change, member: Member, record: Question) -> Question:
+    """An answer was withdrawn (concierge undo): the question waits for the human again."""
+    waiting = replace(
+        record, state=QuestionState.WAITING, answer=None, answered_by=None, settled_at=None
+    )
+    ch.tx.put_question(waiting)
+    ch.show(member, "update", f"row:{record.row_id}")
+    ch.roster()
+    ch.publish(QuestionSettled(question=waiting))
+    return waiting

@@ -19,6 +19,7 @@ from datetime import timedelta
 
 from crewline.bot import escalations
 from crewline.bot.changes import Change
+from crewline.bot.domain import EscalationSettled
 from crewline.models import (
     AnsweredBy,
     AnsweredVia,
@@ -73,6 +74,25 @@ def reconcile_member(
                     answer_row_id=row.id,
                     settled_at=row.created_at,
                 )
+        elif row.role is RowRole.SYSTEM and meta.get("concierge_answer"):
+            answered = derived.get(meta.get("escalation_id", ""))
+            if answered is not None and answered.is_pending:
+                derived[answered.id] = replace(
+                    answered,
+                    state=EscalationState.ANSWERED,
+                    answer=meta["answer"],
+                    choice=meta.get("choice"),
+                    answered_by=AnsweredBy.CONCIERGE,
+                    answered_via=AnsweredVia.CONCIERGE,
+                    answer_row_id=row.id,
+                    settled_at=row.created_at,
+                )
+        elif row.role is RowRole.SYSTEM and meta.get("withdrawn_answer"):
+            withdrawn = derived.get(meta.get("record", ""))
+            if withdrawn is not None and withdrawn.answer_row_id == meta["withdrawn_answer"]:
+                derived[withdrawn.id] = escalations.escalation_from_card(
+                    next(r for r in rows if r.id == withdrawn.row_id), member.slug
+                )
         elif row.role is RowRole.SYSTEM and meta.get("window_closed") in derived:
             target = derived[meta["window_closed"]]
             if target.is_pending:
@@ -123,6 +143,7 @@ def _apply(ch: Change, member: Member, truth: Escalation) -> None:
     ch.tx.put_escalation(truth)
     ch.show(member, "update", f"row:{truth.row_id}")
     ch.ring(member, truth.goal)
+    ch.publish(EscalationSettled(escalation=truth))
     if truth.state is EscalationState.ANSWERED:
         ch.event(
             truth.session,

@@ -25,12 +25,25 @@ class CoreRenderer:
             escalation = await self.store.escalation(str(row.meta["escalation_id"]))
             if escalation is None:
                 return None
-            return member, cards.escalation_card(escalation, member.name)
+            suggestion = await self.store.suggestion(escalation.id)
+            return member, cards.escalation_card(escalation, member.name, suggestion=suggestion)
         if row.role is RowRole.QUESTION:
             question = await self.store.question(str(row.meta["question_id"]))
             if question is None:
                 return None
-            return member, cards.question_card(question, member.name)
+            suggestion = await self.store.suggestion(question.id)
+            return member, cards.question_card(question, member.name, suggestion=suggestion)
+        if row.role is RowRole.SYSTEM and row.meta.get("concierge_answer"):
+            kept = {a.row_id: a for a in await self.store.concierge_answers()}
+            answer = kept.get(row.id)
+            record_id = row.meta.get("escalation_id") or row.meta.get("question_id") or ""
+            return member, cards.concierge_answer_line(
+                text=str(row.meta["answer"]),
+                why=str(row.meta.get("why") or ""),
+                record_id=str(record_id),
+                undoable=answer is not None,
+                undone=answer is not None and answer.undone_at is not None,
+            )
         kind_of_row = "notice" if row.role is RowRole.SYSTEM else "row"
         author = "crewline" if row.role is RowRole.SYSTEM else row.author
         return member, OutboundMessage(author=author, text=row.text, kind=kind_of_row)

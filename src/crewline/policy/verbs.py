@@ -23,12 +23,18 @@ class Verb(StrEnum):
     READ_EVENTS = "read_events"
     CONFIRM_DEFAULT = "confirm_default"
     RETRACT_ESCALATION = "retract_escalation"  # a session withdraws its own open request
+    HUB_SUGGEST = "hub_suggest"  # the concierge's verbs: a session of kind concierge only
+    HUB_REPLY = "hub_reply"
+    HUB_STOP = "hub_stop"
+    HUB_RESPAWN = "hub_respawn"
+    HUB_DISPATCH = "hub_dispatch"
 
 
 _EVERYONE = frozenset(CallerKind)
 # Channel agents are denied every path that reaches the human (the bell, a card, a row in a
 # member's DM thread): that containment is what a channel agent is.
 _NOT_CHANNEL = _EVERYONE - {CallerKind.CHANNEL}
+_CONCIERGE = frozenset({CallerKind.CONCIERGE})
 
 VERB_GRANTS: Mapping[Verb, frozenset[CallerKind]] = {
     Verb.SESSION_SEND: _NOT_CHANNEL,
@@ -38,4 +44,9 @@ VERB_GRANTS: Mapping[Verb, frozenset[CallerKind]] = {
     Verb.READ_EVENTS: _EVERYONE,
     Verb.CONFIRM_DEFAULT: _NOT_CHANNEL,
     Verb.RETRACT_ESCALATION: _NOT_CHANNEL,
+    Verb.HUB_SUGGEST: _CONCIERGE,
+    Verb.HUB_REPLY: _CONCIERGE,
+    Verb.HUB_STOP: _CONCIERGE,
+    Verb.HUB_RESPAWN: _CONCIERGE,
+    Verb.HUB_DISPATCH: _CONCIERGE,
 }

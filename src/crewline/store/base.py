@@ -37,14 +37,17 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from crewline.models import (
+    ConciergeAnswer,
     Escalation,
     Event,
     Identity,
+    LedgerEntry,
     Member,
     Question,
     Row,
     RowRole,
     Session,
+    Suggestion,
 )
 
 __all__ = [
@@ -428,6 +431,60 @@ class Tx(ABC):
     def webhook_failed(self, session: str, *, not_before: float, error: str) -> None:
         """A delivery failed: count the attempt, and wait until ``not_before`` (epoch s)."""
 
+    @abstractmethod
+    def setting(self, key: str) -> str | None:
+        """The value kept under ``key``, as this transaction sees it; None if none is kept."""
+
+    @abstractmethod
+    def withdraw_event(self, session: str, cursor: int) -> bool:
+        """Remove one event from the session's stream (an answer withdrawn before the session
+        read it); False when there was no such event."""
+
+    @abstractmethod
+    def session_ended(self, session_id: str) -> bool:
+        """True when the session is unknown or was stopped (its key revoked)."""
+
+    @abstractmethod
+    def end_session(self, session_id: str, now: datetime) -> bool:
+        """Stop a session: its key stops working; False when it was not live."""
+
+    # the concierge --------------------------------------------------------------------------
+    @abstractmethod
+    def put_suggestion(self, suggestion: Suggestion) -> None:
+        """Store the suggestion for its record, replacing any earlier one (and its dismissal).
+        Raises Conflict(unknown_member) if the member does not exist."""
+
+    @abstractmethod
+    def suggestion(self, record_id: str) -> Suggestion | None: ...
+
+    @abstractmethod
+    def drop_suggestion(self, record_id: str) -> bool:
+        """Forget the record's suggestion; False when it had none."""
+
+    @abstractmethod
+    def drop_member_suggestions(self, member: str) -> list[str]:
+        """Forget every suggestion of the member's records; returns their record ids."""
+
+    @abstractmethod
+    def dismiss_suggestion(self, record_id: str) -> bool:
+        """Hide the record's suggestion until a new one is stored; False when it had none."""
+
+    @abstractmethod
+    def add_ledger(self, entry: LedgerEntry) -> int:
+        """Append one decision to the ledger (``entry.id`` is ignored); returns its id."""
+
+    @abstractmethod
+    def add_concierge_answer(self, answer: ConciergeAnswer, *, keep: int = 20) -> int:
+        """Remember an answer the concierge gave (``answer.id`` is ignored) and forget all
+        but the newest ``keep``; returns its id."""
+
+    @abstractmethod
+    def last_concierge_answer(self, *, record_id: str | None = None) -> ConciergeAnswer | None:
+        """The newest kept answer not yet undone (to ``record_id`` when given), or None."""
+
+    @abstractmethod
+    def mark_answer_undone(self, answer_id: int, now: datetime) -> None: ...
+
 
 class Store(ABC):
     """Durable storage for one crewline. Open it with ``async with``."""
@@ -566,6 +623,10 @@ class Store(ABC):
         oldest waiting entry (queued when, last error) and the dead-letter count."""
 
     @abstractmethod
+    async def escalation_counts(self) -> dict[str, int]:
+        """Escalation records per state (states with none are absent)."""
+
+    @abstractmethod
     async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None:
         """The platform message showing the object, or None."""
 
@@ -580,6 +641,26 @@ class Store(ABC):
     @abstractmethod
     async def setting(self, key: str) -> str | None:
         """The setting's value, or None."""
+
+    # the concierge --------------------------------------------------------------------------
+    @abstractmethod
+    async def suggestion(self, record_id: str) -> Suggestion | None: ...
+
+    @abstractmethod
+    async def ledger(self, *, limit: int = 100) -> list[LedgerEntry]:
+        """The newest ``limit`` ledger entries, newest first."""
+
+    @abstractmethod
+    async def concierge_answers(self) -> list[ConciergeAnswer]:
+        """The kept answers (at most 20), newest first."""
+
+    @abstractmethod
+    async def fleet_rows(self, match: str, *, excluding: str, limit: int = 5) -> list[Row]:
+        """Fleet retrieval: live rows members said in their own threads (role ``member``)
+        that match the FTS5 query ``match``, best first among the newest few hundred matches
+        (so its cost stays bounded as the history grows), leaving out the conversation
+        ``excluding`` (the asking member's). An empty ``match`` finds nothing. Raises
+        InvalidInput(invalid_query) when ``match`` is not a valid FTS5 query."""
 
     @abstractmethod
     async def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None:

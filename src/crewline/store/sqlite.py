@@ -38,6 +38,7 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from crewline.errors import Unavailable
+from crewline.files import create_private_file, private_directory
 from crewline.models import Escalation, Event, Identity, Member, Question, Row, Session
 from crewline.store import codec
 from crewline.store.base import (
@@ -50,6 +51,7 @@ from crewline.store.base import (
     Tx,
     Webhook,
 )
+from crewline.store.sqlite_concierge import ConciergeReads
 from crewline.store.sqlite_tx import SqliteTx
 
 __all__ = ["SqliteStore", "migrations"]
@@ -91,7 +93,7 @@ class _Pending:
     heavy: bool
 
 
-class SqliteStore(Store):
+class SqliteStore(ConciergeReads, Store):
     """Open with ``async with SqliteStore(path) as store``; migrations run on open."""
 
     def __init__(self, path: Path | str) -> None:
@@ -110,7 +112,8 @@ class SqliteStore(Store):
 
     # lifecycle ------------------------------------------------------------------------------
     async def __aenter__(self) -> SqliteStore:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_directory(self.path.parent)
+        create_private_file(self.path)
         self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="crewline-store-writer")
         self._writer = await self._on_writer_thread(_open_writer, self.path)
         self._reader = await _connect(self.path)
@@ -413,9 +416,11 @@ class SqliteStore(Store):
         return int(rows[0][0])
 
     async def outbox_backlog(self) -> list[OutboxBacklog]:
+        # One read: with min() the bare columns come from the oldest row itself (SQLite's
+        # documented rule), so a delivery between two reads cannot leave a dangling id.
         pending = await self._read(
-            "SELECT transport, count(*) AS pending, min(id) AS oldest_id FROM outbox"
-            " GROUP BY transport"
+            "SELECT transport, count(*) AS pending, min(id) AS oldest_id, created_at, last_error"
+            " FROM outbox GROUP BY transport"
         )
         dead = {
             r["transport"]: int(r["dead"])
@@ -423,19 +428,12 @@ class SqliteStore(Store):
                 "SELECT transport, count(*) AS dead FROM outbox_dead GROUP BY transport"
             )
         }
-        oldest = {
-            r["id"]: r
-            for r in await self._read(
-                "SELECT id, created_at, last_error FROM outbox WHERE id IN"
-                " (SELECT min(id) FROM outbox GROUP BY transport)"
-            )
-        }
         found = {
             r["transport"]: OutboxBacklog(
                 transport=r["transport"],
                 pending=int(r["pending"]),
-                oldest=codec.moment(oldest[r["oldest_id"]]["created_at"]),
-                oldest_error=oldest[r["oldest_id"]]["last_error"],
+                oldest=codec.moment(r["created_at"]),
+                oldest_error=r["last_error"],
                 dead=dead.get(r["transport"], 0),
             )
             for r in pending
@@ -446,6 +444,10 @@ class SqliteStore(Store):
                     transport=transport, pending=0, oldest=None, oldest_error=None, dead=count
                 )
         return [found[name] for name in sorted(found)]
+
+    async def escalation_counts(self) -> dict[str, int]:
+        rows = await self._index_read("SELECT state, count(*) AS n FROM escalations GROUP BY state")
+        return {r["state"]: int(r["n"]) for r in rows}
 
     async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None:
         rows = await self._lookup(

@@ -21,11 +21,12 @@ from crewline.models import (
 )
 from crewline.store import codec
 from crewline.store.base import BoundaryRecord, IdempotencyRecord, PlatformMessage, Tx, Webhook
+from crewline.store.sqlite_concierge import ConciergeWrites
 
 __all__ = ["SqliteTx"]
 
 
-class SqliteTx(Tx):
+class SqliteTx(ConciergeWrites, Tx):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
 

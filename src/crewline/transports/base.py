@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
 
-__all__ = ["DeliveryLimits", "HumanEventSink", "Transport", "TransportContext"]
+__all__ = ["Connection", "DeliveryLimits", "HumanEventSink", "Transport", "TransportContext"]
 
 HumanEventSink = Callable[[HumanEvent], Awaitable[Receipt]]
 
@@ -59,6 +59,15 @@ class DeliveryLimits:
     global_per_second: float = 0.0  # 0: unlimited
     concurrency: int = 8
     roster_interval: float = 1.0
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Connection:
+    """Whether a transport can reach its platform now, as far as it knows; ``reason`` says
+    why not in words an operator acts on (``/readyz`` shows it)."""
+
+    connected: bool
+    reason: str | None = None
 
 
 class Transport(ABC):
@@ -119,6 +128,16 @@ class Transport(ABC):
     async def mark_rewound(self, thread: str, message_refs: Sequence[str]) -> None:
         """Mark messages whose rows a rewind removed (strike through, label). Optional."""
         return None
+
+    def connection(self) -> Connection:
+        """Whether the platform is reachable now: connected between a successful ``start``
+        and ``stop``, and, for a transport that holds a connection (a gateway, a socket),
+        while that connection is up. Must not block or call the platform.
+
+        The default suits a transport with nothing to lose (in-process surfaces): always
+        connected.
+        """
+        return Connection(connected=True)
 
     def http_mount(self) -> tuple[str, Any] | None:
         """An ASGI app to mount in crewline's HTTP server (webhooks, the local inbox)."""

@@ -28,7 +28,7 @@ from crewline.models import (
     Receipt,
     RosterEntry,
 )
-from crewline.transports.base import DeliveryLimits, HumanEventSink, Transport
+from crewline.transports.base import Connection, DeliveryLimits, HumanEventSink, Transport
 
 __all__ = ["MemoryMessage", "MemoryTransport", "build"]
 
@@ -61,6 +61,7 @@ class MemoryTransport(Transport):
         self._failures: list[Exception] = []
         self._sink: HumanEventSink | None = None
         self._changed = asyncio.Condition()
+        self.reachable = Connection(connected=True)  # a test sets it to play an outage
 
     # the port -------------------------------------------------------------------------------
     async def start(self, sink: HumanEventSink) -> None:
@@ -68,6 +69,9 @@ class MemoryTransport(Transport):
 
     async def stop(self) -> None:
         self._sink = None
+
+    def connection(self) -> Connection:
+        return self.reachable
 
     async def open_thread(self, member: Member) -> str:
         self.calls.append(f"open_thread:{member.slug}")

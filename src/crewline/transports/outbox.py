@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from typing import Protocol, TypeVar
 
 from crewline.errors import PermanentTransportError, RateLimited, ThreadGone
+from crewline.metrics import Metrics
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry
 from crewline.store import OutboxEntry, PlatformMessage, Store, Tx
 from crewline.transports.base import Transport
@@ -67,8 +68,10 @@ class OutboxDispatcher:
         *,
         poll_interval: float = 2.0,
         clock: Callable[[], float] = time.time,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
+        self.metrics = metrics
         self.transport = transport
         self.renderer = renderer
         self.poll_interval = poll_interval
@@ -221,6 +224,7 @@ class OutboxDispatcher:
             recorded = await self._deliver(entry)
         except RateLimited as error:
             self.rate_limited += 1
+            self._count_retry("rate_limited")
             retry_at = self.clock() + error.retry_after
             self._lane_ready_at[entry.lane] = retry_at
             await self._retry(entry, at=retry_at, reason=error.message)
@@ -233,7 +237,10 @@ class OutboxDispatcher:
                 error.message,
             )
             await self._bury(entry, reason=error.message)
+            if self.metrics is not None:
+                self.metrics.buried.labels(transport=self.transport.name).inc()
         except Exception as error:  # transient, or a transport bug: retry, never lose it
+            self._count_retry("failed")
             delay = min(MAX_BACKOFF, 0.5 * 2 ** min(entry.attempts, 16)) * random.uniform(0.8, 1.2)
             log.warning(
                 "%s: %s %s failed (attempt %d), retrying in %.1fs: %s",
@@ -250,6 +257,10 @@ class OutboxDispatcher:
             called_at = self._called_at.pop(entry.lane, started)
             self._lane_ready_at[entry.lane] = called_at + self._interval(entry.lane)
             await self._settle(entry, recorded, covered=covered)
+
+    def _count_retry(self, reason: str) -> None:
+        if self.metrics is not None:
+            self.metrics.retries.labels(transport=self.transport.name, reason=reason).inc()
 
     def _interval(self, lane: str) -> float:
         limits = self.transport.limits
@@ -350,7 +361,15 @@ class OutboxDispatcher:
         """Make one platform call, noting when it started: the lane's next call is paced
         from here, not from before the reads and rendering that preceded it."""
         self._called_at[entry.lane] = self.clock()
-        return await call
+        if self.metrics is None:
+            return await call
+        started = time.perf_counter()
+        try:
+            return await call
+        finally:
+            self.metrics.send_seconds.labels(transport=self.transport.name, op=entry.op).observe(
+                time.perf_counter() - started
+            )
 
     async def _thread(self, member: Member, *, reopen: bool = False) -> str:
         name = self.transport.name

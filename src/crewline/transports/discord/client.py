@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 from crewline.transports.discord.render import CUSTOM_ID_TEMPLATE, commands_differ
 from crewline.transports.discord.sdk import app_commands, discord
 
-__all__ = ["CardButton", "CrewClient", "DiscordEvents", "crew_intents"]
+__all__ = ["CardButton", "CrewClient", "DiscordEvents", "EditModal", "crew_intents"]
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,28 @@ class DiscordEvents(Protocol):
     ) -> None: ...
 
     def on_threads_changed(self) -> None: ...
+
+    async def on_edit_submitted(self, interaction: Interaction, record: str, text: str) -> None: ...
+
+
+class EditModal(discord.ui.Modal):
+    """The concierge's Edit: one text input holding the suggestion; Submit is the reply,
+    naming the record it answers."""
+
+    def __init__(self, events: DiscordEvents, *, record: str, text: str) -> None:
+        super().__init__(title="Edit the reply", custom_id=f"crewline-edit:{record}")
+        self.events = events
+        self.record = record
+        self.reply: discord.ui.TextInput[EditModal] = discord.ui.TextInput(
+            label="Your reply",
+            style=discord.TextStyle.paragraph,
+            default=text[:4000],
+            max_length=4000,
+        )
+        self.add_item(self.reply)
+
+    async def on_submit(self, interaction: Interaction) -> None:
+        await self.events.on_edit_submitted(interaction, self.record, self.reply.value)
 
 
 def crew_intents() -> discord.Intents:
@@ -97,6 +119,7 @@ class CrewClient(discord.Client):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.events = events
+        self.gateway_up = False  # between READY/RESUMED and the next disconnect
         self.guild = discord.Object(guild_id)
         self.reidentify_delay = reidentify_delay
         self.tree = app_commands.CommandTree(self)
@@ -124,11 +147,16 @@ class CrewClient(discord.Client):
             await asyncio.sleep(self.reidentify_delay)
 
     async def on_ready(self) -> None:
+        self.gateway_up = True
         log.info("discord: connected as %s", self.user)
         self.events.on_threads_changed()
 
     async def on_resumed(self) -> None:
+        self.gateway_up = True
         log.info("discord: gateway session resumed")
+
+    async def on_disconnect(self) -> None:
+        self.gateway_up = False
 
     async def on_message(self, message: discord.Message) -> None:
         await self.events.on_message(message)
@@ -149,11 +177,15 @@ REWIND_TO_HERE = "Rewind to here"  # the message context-menu command
 def crew_commands(
     events: DiscordEvents,
 ) -> list[app_commands.Group | app_commands.Command[Any, Any, None] | app_commands.ContextMenu]:
-    """/concierge answer|undo|act, /roster, /help, /rewind [n], /regenerate, /reset, /fork and the
-    "Rewind to here" message command: each becomes a HumanCommand for the core."""
+    """/concierge status|answer|undo|act, /roster, /help, /rewind [n], /regenerate, /reset,
+    /fork and the "Rewind to here" message command: each becomes a HumanCommand for the core."""
     concierge = app_commands.Group(
         name="concierge", description="The concierge: its answer policy, undo, acting"
     )
+
+    @concierge.command(name="status", description="The concierge's policy and its last answer")
+    async def status(interaction: Interaction) -> None:
+        await events.on_command(interaction, "concierge status", ())
 
     @concierge.command(name="answer", description="When the concierge may answer by itself")
     @app_commands.describe(

@@ -23,7 +23,7 @@ from crewline.models import (
     Receipt,
 )
 from crewline.transports.base import HumanEventSink
-from crewline.transports.discord.client import CrewClient, Interaction
+from crewline.transports.discord.client import CrewClient, EditModal, Interaction
 from crewline.transports.discord.render import (
     command_event,
     edit_event_id,
@@ -147,6 +147,11 @@ class DiscordInbound:
     async def _answer_click(
         self, interaction: Interaction, receipt: Receipt, *, deferred: bool
     ) -> None:
+        if receipt.accepted and receipt.prefill is not None and receipt.reply_to and not deferred:
+            # The concierge's Edit: the reply opens as a modal holding the suggestion.
+            modal = EditModal(self, record=receipt.reply_to, text=receipt.prefill)
+            await interaction.response.send_modal(modal)
+            return
         if receipt.accepted:
             # The core has committed the answer. In time, the response itself settles the
             # card (its new words, no buttons); the outbox's redraw of the same state follows
@@ -169,6 +174,36 @@ class DiscordInbound:
             await interaction.followup.send(notice, ephemeral=True)
         else:
             await interaction.response.send_message(notice, ephemeral=True)
+
+    async def on_edit_submitted(self, interaction: Interaction, record: str, text: str) -> None:
+        """The Edit modal's Submit: the owner's reply in the thread, naming its record."""
+        lane = interaction.channel_id or 0
+        event = HumanMessage(
+            transport=self.transport,
+            event_id=str(interaction.id),
+            user_id=str(interaction.user.id),
+            thread=str(interaction.channel_id) if interaction.channel_id else None,
+            text=text,
+            escalation_id=record,
+        )
+        receipt, deferred = await self._deliver_in_time(
+            interaction,
+            lane,
+            event,
+            defer=lambda: interaction.response.defer(ephemeral=True, thinking=True),
+        )
+        if receipt is None:
+            return
+        if self._first_response(interaction):
+            notice = receipt.notice or ("Sent." if receipt.accepted else "Nothing changed.")
+            try:
+                if deferred:
+                    await interaction.followup.send(notice, ephemeral=True)
+                else:
+                    await interaction.response.send_message(notice, ephemeral=True)
+            except discord.HTTPException as error:
+                log.warning("discord: could not answer an edit %s: %s", interaction.id, error)
+        self._handled(event, receipt)
 
     async def on_command(
         self,

@@ -27,7 +27,7 @@ from crewline.errors import (
     TransientTransportError,
 )
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry
-from crewline.transports.base import DeliveryLimits, HumanEventSink, Transport
+from crewline.transports.base import Connection, DeliveryLimits, HumanEventSink, Transport
 from crewline.transports.discord.client import CardButton, CrewClient
 from crewline.transports.discord.inbound import DiscordInbound, HumanEventObserver
 from crewline.transports.discord.render import (
@@ -129,6 +129,16 @@ class DiscordTransport(Transport):
             await self.stop()
             raise
         self._connection.add_done_callback(_log_gateway_end)
+
+    def connection(self) -> Connection:
+        client = self._client
+        if client is None or client.is_closed():
+            return Connection(connected=False, reason="not started")
+        if self._unauthorized:
+            return Connection(connected=False, reason="Discord refused the bot token")
+        if not client.gateway_up:
+            return Connection(connected=False, reason="the gateway is disconnected (reconnecting)")
+        return Connection(connected=True)
 
     async def stop(self) -> None:
         self.inbound.sink = self.inbound.client = None

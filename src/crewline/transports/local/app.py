@@ -345,7 +345,13 @@ async def _json_body(request: Request, fields: dict[str, Any]) -> dict[str, Any]
 
 def _receipt(receipt: Receipt, *, ref: str | None = None) -> JSONResponse:
     return JSONResponse(
-        {"accepted": receipt.accepted, "code": receipt.code, "notice": receipt.notice, "ref": ref},
+        {
+            "accepted": receipt.accepted,
+            "code": receipt.code,
+            "notice": receipt.notice,
+            "ref": ref,
+            "prefill": receipt.prefill,
+        },
         headers=_SECURITY_HEADERS,
     )
 

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 from typing import IO
 
+from crewline.files import create_private_file, private_directory
 from crewline.transports.local.view import InboxView, Record
 
 __all__ = ["Journal"]
@@ -36,8 +37,10 @@ class Journal:
         view = InboxView()
         if self.path.exists():
             self._replay(view)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_directory(self.path.parent)
         compacted = self.path.with_name(self.path.name + ".tmp")
+        compacted.unlink(missing_ok=True)
+        create_private_file(compacted)
         with compacted.open("w", encoding="utf-8") as out:
             for record in view.snapshot():
                 out.write(_line(record))

@@ -35,11 +35,14 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.types import Receive, Scope, Send
 
 from crewline.errors import TransportError
-from crewline.models import HumanEvent, Receipt
+from crewline.models import HumanClick, HumanEvent, Receipt
 from crewline.transports.slack.payloads import (
+    EDIT_CALLBACK,
     REWIND_SHORTCUT,
+    edit_modal,
     order_key,
     parse_click,
+    parse_edit_submission,
     parse_message,
     parse_shortcut,
     parse_slash_command,
@@ -109,6 +112,7 @@ class SlackInbound:
         # manifest might subscribe to is taken (and ignored) here, so nothing is redelivered.
         self.app.event(re.compile(".*"))(self._ignore)
         self.app.action(re.compile(".*"))(self._on_action)
+        self.app.view(EDIT_CALLBACK)(self._on_edit_submitted)
         self.app.shortcut(REWIND_SHORTCUT)(self._on_shortcut)
         self.app.command(re.compile(".*"))(self._on_command)
 
@@ -160,8 +164,32 @@ class SlackInbound:
         if click is None:
             return
         receipt = await self.host.deliver(click)
+        if receipt is not None and receipt.prefill is not None and receipt.reply_to:
+            await self._open_edit(body, click, receipt.prefill, receipt.reply_to)
         if receipt is not None and receipt.notice:
             await respond(text=receipt.notice, response_type="ephemeral", replace_original=False)
+
+    async def _open_edit(
+        self, body: dict[str, Any], click: HumanClick, text: str, record: str
+    ) -> None:
+        """The concierge's Edit: a modal holding the suggestion; its Send is the reply."""
+        if not body.get("trigger_id"):
+            return
+        view = edit_modal(text, thread=click.thread, record=record, channel=order_key(body))
+        try:
+            await self.api.call("views.open", trigger_id=body["trigger_id"], view=view)
+        except TransportError as error:
+            log.warning("could not open the edit modal: %s", error.message)
+
+    async def _on_edit_submitted(self, ack: AsyncAck, body: dict[str, Any]) -> None:
+        await ack()
+        submitted = parse_edit_submission(body, transport=self.host.name)
+        if submitted is None:
+            return
+        message, channel = submitted
+        receipt = await self.host.deliver(message)
+        if receipt is not None and receipt.notice and channel:
+            await self._whisper(message, channel, receipt.notice)
 
     async def _on_shortcut(
         self, ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond

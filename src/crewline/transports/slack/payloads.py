@@ -8,6 +8,7 @@ decision; these functions only say what was done, where, and by whom.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -16,10 +17,13 @@ from crewline.models import HumanClick, HumanCommand, HumanEdit, HumanEvent, Hum
 
 __all__ = [
     "COMMANDS",
+    "EDIT_CALLBACK",
+    "edit_modal",
     "from_mrkdwn",
     "message_ref",
     "order_key",
     "parse_click",
+    "parse_edit_submission",
     "parse_message",
     "parse_slash_command",
     "payload_teams",
@@ -275,3 +279,61 @@ def _team_ids(body: Mapping[str, Any]) -> Iterator[str]:
 def _get(body: Mapping[str, Any], outer: str, inner: str) -> object:
     value = body.get(outer)
     return value.get(inner) if isinstance(value, Mapping) else None
+
+
+EDIT_CALLBACK = "crewline:edit"  # the concierge's Edit modal
+_EDIT_BLOCK, _EDIT_ACTION = "reply", "text"
+
+
+def edit_modal(text: str, *, thread: str | None, record: str, channel: str) -> dict[str, Any]:
+    """The concierge's Edit: a modal whose one input holds the suggestion, to change and send.
+
+    ``private_metadata`` carries where the reply goes and which record it answers."""
+    return {
+        "type": "modal",
+        "callback_id": EDIT_CALLBACK,
+        "title": {"type": "plain_text", "text": "Edit the reply"},
+        "submit": {"type": "plain_text", "text": "Send"},
+        "close": {"type": "plain_text", "text": "Cancel"},
+        "private_metadata": json.dumps({"thread": thread, "record": record, "channel": channel}),
+        "blocks": [
+            {
+                "type": "input",
+                "block_id": _EDIT_BLOCK,
+                "label": {"type": "plain_text", "text": "Your reply"},
+                "element": {
+                    "type": "plain_text_input",
+                    "action_id": _EDIT_ACTION,
+                    "multiline": True,
+                    "initial_value": text[:3000],
+                },
+            }
+        ],
+    }
+
+
+def parse_edit_submission(
+    body: Mapping[str, Any], *, transport: str
+) -> tuple[HumanMessage, str] | None:
+    """The reply an Edit modal sends (naming the record it answers), and the DM channel."""
+    view, user = body.get("view"), body.get("user")
+    if not isinstance(view, Mapping) or not isinstance(user, Mapping):
+        return None
+    try:
+        meta = json.loads(str(view.get("private_metadata") or ""))
+        value = view["state"]["values"][_EDIT_BLOCK][_EDIT_ACTION]["value"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    user_id, record = user.get("id"), meta.get("record") if isinstance(meta, dict) else None
+    if not isinstance(user_id, str) or not isinstance(value, str) or not isinstance(record, str):
+        return None
+    thread, channel = meta.get("thread"), meta.get("channel")
+    message = HumanMessage(
+        transport=transport,
+        event_id=f"view:{view.get('id')}:{view.get('hash', '')}",
+        user_id=user_id,
+        thread=thread if isinstance(thread, str) else None,
+        text=value,
+        escalation_id=record,
+    )
+    return message, channel if isinstance(channel, str) else ""

@@ -24,7 +24,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from crewline.errors import ConfigError, PermanentTransportError, TransportError
 from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
-from crewline.transports.base import DeliveryLimits, HumanEventSink, Transport
+from crewline.transports.base import Connection, DeliveryLimits, HumanEventSink, Transport
 from crewline.transports.slack import blocks
 from crewline.transports.slack.inbound import MOUNT_PATH, SlackEndpoint, SlackInbound, SlackSocket
 from crewline.transports.slack.payloads import message_ref as ref_of
@@ -94,6 +94,9 @@ class SlackTransport(Transport):
             base_url=self.settings.api_url,
             session=self._session,
             timeout=15,
+            # The SDK would resend a call whose connection dropped, even a post that landed;
+            # the outbox retries instead, and looks for the message first.
+            retry_handlers=[],
         )
         self._api = SlackWebApi(client, post_interval=self.settings.post_interval, clock=self.clock)
         try:
@@ -125,6 +128,20 @@ class SlackTransport(Transport):
         if self._session is not None:
             await self._session.close()
             self._session = None
+
+    def connection(self) -> Connection:
+        if self._session is None:
+            return Connection(connected=False, reason="not started")
+        if self.team is None:
+            return Connection(connected=False, reason="auth.test has not succeeded yet")
+        if self._socket is not None:
+            client = self._socket.client
+            session = client.current_session
+            if client.closed or client.stale or session is None or session.closed:
+                return Connection(
+                    connected=False, reason="the Socket Mode connection is down (reconnecting)"
+                )
+        return Connection(connected=True)
 
     def http_mount(self) -> tuple[str, Any] | None:
         if self.settings.socket_mode:

@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from telegram import (
+    ForceReply,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     LinkPreviewOptions,
@@ -57,8 +58,10 @@ class BotCalls:
         keyboard: Keyboard | None = None,
         reply_to: int | None = None,
         silent: bool = False,
+        force_reply: str | None = None,
     ) -> Message:
-        """Post HTML ``text`` (in a topic, as a reply, with buttons, without a sound)."""
+        """Post HTML ``text`` (in a topic, as a reply, with buttons, without a sound);
+        ``force_reply``: open the person's reply box on it, with that placeholder."""
         reply = (
             ReplyParameters(reply_to, allow_sending_without_reply=True)
             if reply_to is not None
@@ -71,7 +74,11 @@ class BotCalls:
                     text,
                     parse_mode=ParseMode.HTML,
                     message_thread_id=topic,
-                    reply_markup=markup(keyboard),
+                    reply_markup=(
+                        ForceReply(selective=True, input_field_placeholder=force_reply[:64])
+                        if force_reply is not None
+                        else markup(keyboard)
+                    ),
                     reply_parameters=reply,
                     disable_notification=silent,
                     link_preview_options=_NO_PREVIEW,

@@ -123,6 +123,16 @@ def bell_html(bell: Bell) -> str:
     return _hard_cut(f"<b>{escape(bell.title)}</b>\n\n{escape(bell.body)}")
 
 
+def edit_prompt_html(text: str, *, header: str | None = None) -> str:
+    """The concierge's Edit: its suggestion, tap-to-copy, above the reply box it opens."""
+    lines = [header] if header else []
+    lines += [
+        "Edit the concierge's suggestion and send it as your reply:",
+        f"<code>{escape(text)}</code>",
+    ]
+    return _hard_cut("\n".join(lines))
+
+
 def notice_html(notice: str) -> str:
     """A receipt's notice, told to the person who acted: plain words, escaped."""
     return _hard_cut(escape(notice))

@@ -22,7 +22,7 @@ from telegram.ext import Application, ApplicationBuilder, TypeHandler
 
 from crewline.errors import ConfigError, PermanentTransportError, ThreadGone, TransportError
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry
-from crewline.transports.base import DeliveryLimits, HumanEventSink, Transport
+from crewline.transports.base import Connection, DeliveryLimits, HumanEventSink, Transport
 from crewline.transports.telegram import failures, render
 from crewline.transports.telegram.calls import BotCalls
 from crewline.transports.telegram.markup import plain_text
@@ -160,6 +160,14 @@ class TelegramTransport(Transport):
             "webhook" if settings.webhook else "polling",
             self.mode,
         )
+
+    def connection(self) -> Connection:
+        app = self._app
+        if app is None:
+            return Connection(connected=False, reason="not started")
+        if app.updater is not None and not app.updater.running:
+            return Connection(connected=False, reason="polling for updates has stopped")
+        return Connection(connected=True)
 
     async def stop(self) -> None:
         app = self._app

@@ -29,6 +29,7 @@ from crewline.transports.base import HumanEventSink
 from crewline.transports.telegram import render
 from crewline.transports.telegram.calls import BotCalls
 from crewline.transports.telegram.parse import Inbound, Scope, parse_update
+from crewline.transports.telegram.refs import ReplyThread, parse_thread
 
 __all__ = ["ANSWER_WITHIN", "UpdateHandler", "UpdateObserver"]
 
@@ -135,7 +136,28 @@ class UpdateHandler:
             )
         receipt = judged.result()
         await self.calls.answer(inbound.query_id, receipt.notice, alert=not receipt.accepted)
+        if receipt.prefill is not None:
+            await self._prompt_edit(inbound, receipt.prefill)
         return receipt
+
+    async def _prompt_edit(self, inbound: Inbound, text: str) -> None:
+        """Open the person's reply box on the suggestion (a ForceReply whose placeholder
+        shows it; the text itself tap-to-copy), in the card's thread, so the reply they send
+        is a reply in that thread."""
+        header = None
+        if inbound.event.thread is not None:
+            thread = parse_thread(inbound.event.thread)
+            if isinstance(thread, ReplyThread):
+                header = render.chain_header(thread.slug, thread.slug)
+        try:
+            await self.calls.send(
+                inbound.chat_id,
+                render.edit_prompt_html(text, header=header),
+                topic=inbound.topic_id,
+                force_reply=text,
+            )
+        except TransportError as error:
+            log.warning("telegram: could not open the reply for an edit: %s", error)
 
     async def _tell(self, inbound: Inbound, notice: str) -> None:
         """Say a receipt's notice to the person alone: in their own chat, replying to them."""

@@ -382,6 +382,32 @@
       for (const other of group.querySelectorAll("button")) other.disabled = false;
     }
     if (receipt.notice) addNote(receipt.notice, { kind: receipt.accepted ? "info" : "refused" });
+    if (receipt.prefill) {
+      // The concierge's Edit: its suggestion in the composer, to change and send.
+      for (const other of group.querySelectorAll("button")) other.disabled = false;
+      const box = $("composer-text");
+      box.value = receipt.prefill;
+      box.focus();
+    }
+  }
+
+  // The concierge's keys, on an empty composer only: Ctrl+Y sends the suggestion of the
+  // longest-waiting card that has one, Ctrl+E edits it, Esc dismisses it.
+  function suggestionButton(label) {
+    return [...document.querySelectorAll("#messages .choices button")]
+      .find((button) => button.textContent === label && !button.disabled);
+  }
+
+  function conciergeKey(event) {
+    if (event.target.value !== "" || state.editing) return false;
+    const wanted = event.ctrlKey && event.key.toLowerCase() === "y" ? "Send suggestion"
+      : event.ctrlKey && event.key.toLowerCase() === "e" ? "Edit"
+      : event.key === "Escape" && !event.ctrlKey ? "Dismiss" : null;
+    const button = wanted && suggestionButton(wanted);
+    if (!button) return false;
+    event.preventDefault();
+    button.click();
+    return true;
   }
 
   async function rewindTo(message) {
@@ -462,6 +488,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     $("composer").addEventListener("submit", submit);
     $("composer-text").addEventListener("keydown", (event) => {
+      if (conciergeKey(event)) return;
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         $("composer").requestSubmit();

@@ -1,0 +1,211 @@
+"""The agents' verbs as MCP tools, on the official SDK's low-level server.
+
+One server definition, two ways in: over stdio (``crewline mcp``) the tools call crewline's
+HTTP API with ``crewline.client``; over streamable HTTP at ``/mcp`` on crewline's own server
+they call the operations in-process, as the session whose bearer key the request carries.
+
+The low-level server, not the decorator API: the tools' input schemas are the JSON schemas
+of the very models the HTTP API validates (``crewline.schemas``), and arguments are
+validated with them, so an unknown argument gets ``unknown_field`` exactly as an unknown
+body field does over HTTP. No tool waits on a human and none asks the client for anything
+(no elicitation, no sampling): a client that declares no capability gets every tool.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import mcp_types as types
+from mcp.server import Server, ServerRequestContext
+from pydantic import BaseModel, ValidationError
+
+from crewline import __version__
+from crewline.errors import CrewlineError, InvalidInput, NotFound
+from crewline.schemas import (
+    MAX_TOOL_WAIT,
+    AskBody,
+    CheckEventsArgs,
+    DefaultAppliedArgs,
+    EscalateBody,
+    SendBody,
+    refusal,
+)
+
+__all__ = ["TOOLS", "AgentVerbs", "Tool", "build_server"]
+
+INSTRUCTIONS = (
+    "crewline lets you reach your human through their chat. No tool here waits for a human: "
+    "session_escalate and ask_question return an id at once, and the answer arrives later as "
+    "an event. Nothing wakes you when an answer or a deadline comes: call check_events "
+    "(pass back the cursor it returns) whenever you want to know."
+)
+
+
+class AgentVerbs(Protocol):
+    """What the tools call: crewline's verbs for one session, in-process or over HTTP.
+
+    Each returns the HTTP API's JSON answer for the verb and raises ``CrewlineError``."""
+
+    async def escalate(self, body: EscalateBody) -> dict[str, Any]: ...
+
+    async def send(self, body: SendBody) -> dict[str, Any]: ...
+
+    async def ask(self, body: AskBody) -> dict[str, Any]: ...
+
+    async def default_applied(self, args: DefaultAppliedArgs) -> dict[str, Any]: ...
+
+    async def check_events(self, args: CheckEventsArgs) -> dict[str, Any]: ...
+
+
+@functools.cache
+def _schema(model: type[BaseModel]) -> dict[str, Any]:
+    # Built once: the SDK asks for a tool's schema on every call (to check Mcp-Param headers).
+    return model.model_json_schema()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Tool:
+    name: str
+    arguments: type[BaseModel]
+    description: str
+    call: Callable[[AgentVerbs, Any], Awaitable[dict[str, Any]]]
+    read_only: bool = False
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        return _schema(self.arguments)
+
+    def listed(self) -> types.Tool:
+        return types.Tool(
+            name=self.name,
+            description=self.description,
+            input_schema=self.input_schema,
+            annotations=types.ToolAnnotations(
+                read_only_hint=self.read_only, destructive_hint=False, open_world_hint=False
+            ),
+        )
+
+
+def _check_wait(verbs: AgentVerbs, args: CheckEventsArgs) -> Awaitable[dict[str, Any]]:
+    if not 0 <= args.wait <= MAX_TOOL_WAIT:
+        raise InvalidInput(
+            f"wait must be 0..{MAX_TOOL_WAIT:g} seconds", code="invalid_wait", field="wait"
+        )
+    return verbs.check_events(args)
+
+
+TOOLS: tuple[Tool, ...] = (
+    Tool(
+        name="session_escalate",
+        arguments=EscalateBody,
+        description=(
+            "Raise a decision to your human without waiting: returns an escalation_id at once "
+            "while a card with your message (and options as buttons) goes to their chat. "
+            "The answer arrives later as an escalation_answered event; read it with "
+            "check_events. With a deadline (ISO 8601 time with a zone, or a duration such as "
+            "PT30M) the window closes at that time and a window_closed event says so, but "
+            "nothing wakes you then: call check_events after the deadline. default_action "
+            "(only with a deadline) is what you will do if nobody answers; once you did it, "
+            "call default_applied."
+        ),
+        call=lambda verbs, args: verbs.escalate(args),
+    ),
+    Tool(
+        name="session_send",
+        arguments=SendBody,
+        description=(
+            "Post a message into another member's thread (target: its slug); returns at "
+            "once and waits for no reply. Takes exactly target and message."
+        ),
+        call=lambda verbs, args: verbs.send(args),
+    ),
+    Tool(
+        name="ask_question",
+        arguments=AskBody,
+        description=(
+            "Put a question card in your thread; returns a question_id at once and does "
+            "not wait for the answer. The answer arrives as a question_answered event: call "
+            "check_events to read it. dialog=true makes it a dialog only your human (never "
+            "the concierge) may answer."
+        ),
+        call=lambda verbs, args: verbs.ask(args),
+    ),
+    Tool(
+        name="check_events",
+        arguments=CheckEventsArgs,
+        description=(
+            "Read your events (answers, window closings, messages) after the cursor 'after' "
+            "(0 the first time; then pass back the cursor this returns). Waits at most "
+            f"'wait' seconds (0..{MAX_TOOL_WAIT:g}) for the first event and then returns, "
+            "possibly with none. This is the only way answers and deadlines reach you."
+        ),
+        call=_check_wait,
+        read_only=True,
+    ),
+    Tool(
+        name="default_applied",
+        arguments=DefaultAppliedArgs,
+        description=(
+            "After a window_closed event with state 'defaulted', confirm you ran the default "
+            "action, so the card says it ran. Returns at once."
+        ),
+        call=lambda verbs, args: verbs.default_applied(args),
+    ),
+)
+
+_BY_NAME = {tool.name: tool for tool in TOOLS}
+
+VerbsOf = Callable[[ServerRequestContext[Any, Any]], Awaitable[AgentVerbs]]
+"""How a server finds the session a tool call acts for (fixed over stdio; per request
+over HTTP)."""
+
+
+def build_server(verbs_of: VerbsOf) -> Server[Any]:
+    """The MCP server: list the tools, validate each call's arguments, run the verb."""
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[tool.listed() for tool in TOOLS])
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        try:
+            tool = _BY_NAME.get(params.name)
+            if tool is None:
+                raise NotFound(f"no tool named {params.name[:80]!r}", code="unknown_tool")
+            try:
+                arguments = tool.arguments.model_validate(params.arguments or {})
+            except ValidationError as error:
+                raise refusal(error.errors()) from None
+            result = await tool.call(await verbs_of(ctx), arguments)
+        except CrewlineError as error:
+            return _answer(
+                {"error": {"code": error.code, "message": error.message, **error.details}},
+                error=True,
+            )
+        return _answer(result)
+
+    return Server(
+        "crewline",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        get_tool_input_schema=lambda name: (
+            _BY_NAME[name].input_schema if name in _BY_NAME else None
+        ),
+    )
+
+
+def _answer(body: Mapping[str, Any], *, error: bool = False) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(text=json.dumps(body, ensure_ascii=False))],
+        structured_content=dict(body),
+        is_error=error,
+    )

@@ -1,0 +1,158 @@
+"""``/mcp`` on crewline's own server: the MCP tools over streamable HTTP, in-process.
+
+Each request must carry a session key as ``Authorization: Bearer``; it is checked before
+the SDK sees the request (401 in crewline's error shape otherwise), and the tools then call
+the operations as that session, exactly as the HTTP routes do. Stateless with JSON
+responses: every tool call is one POST answered by one JSON body, so there is no MCP session
+to lose across crewline's restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+from typing import TYPE_CHECKING, Any
+
+from starlette.types import Receive, Scope, Send
+
+from crewline.api.http import status_of
+from crewline.api.operations import Caller, Operations
+from crewline.bot import EscalationRequest, Hub
+from crewline.errors import CrewlineError, Unauthenticated
+from crewline.schemas import AskBody, CheckEventsArgs, DefaultAppliedArgs, EscalateBody, SendBody
+
+if TYPE_CHECKING:
+    from mcp.server import ServerRequestContext
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+    from crewline.api.mcp import AgentVerbs
+
+__all__ = ["InProcessVerbs", "McpEndpoint"]
+
+_CALLER = "crewline.caller"
+
+
+class InProcessVerbs:
+    """The verbs as one caller, straight through the operations (no HTTP hop)."""
+
+    def __init__(self, operations: Operations, caller: Caller) -> None:
+        self.operations = operations
+        self.caller = caller
+
+    async def escalate(self, body: EscalateBody) -> dict[str, Any]:
+        return await self.operations.escalate(self.caller, EscalationRequest(**body.model_dump()))
+
+    async def send(self, body: SendBody) -> dict[str, Any]:
+        return await self.operations.send(self.caller, body.target, body.message)
+
+    async def ask(self, body: AskBody) -> dict[str, Any]:
+        return await self.operations.ask(self.caller, body.question, body.options, body.dialog)
+
+    async def default_applied(self, args: DefaultAppliedArgs) -> dict[str, Any]:
+        return await self.operations.confirm_default(self.caller, args.escalation_id)
+
+    async def check_events(self, args: CheckEventsArgs) -> dict[str, Any]:
+        return await self.operations.events(self.caller, after=args.after, wait=args.wait)
+
+
+class McpEndpoint:
+    """The ASGI app behind ``/mcp``; ``async with`` stops the SDK's request manager.
+
+    The SDK is imported, off the event loop, and its manager started on the first request
+    that carries a session key: crewline starts as fast without it, and a server no agent
+    reaches over MCP never loads it."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.operations = Operations(hub)
+        self._manager: StreamableHTTPSessionManager | None = None
+        self._starting = asyncio.Lock()
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> McpEndpoint:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._stop.set()
+        if self._task is not None:
+            await self._task
+            self._task = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = dict(scope.get("headers", ()))
+        scheme, _, key = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+        try:
+            caller = await self.operations.authenticate(
+                key.strip() if scheme.lower() == "bearer" else None
+            )
+            self.operations.session_of(caller)
+        except CrewlineError as error:
+            await _refuse(send, error)
+            return
+        scope[_CALLER] = caller
+        manager = self._manager or await self._start()
+        await manager.handle_request(scope, receive, send)
+
+    async def _start(self) -> StreamableHTTPSessionManager:
+        async with self._starting:
+            if self._manager is not None:
+                return self._manager
+            sdk = await asyncio.to_thread(
+                importlib.import_module, "mcp.server.streamable_http_manager"
+            )
+            security = await asyncio.to_thread(
+                importlib.import_module, "mcp.server.transport_security"
+            )
+            tools = await asyncio.to_thread(importlib.import_module, "crewline.api.mcp")
+            manager: StreamableHTTPSessionManager = sdk.StreamableHTTPSessionManager(
+                app=tools.build_server(self._verbs_of),
+                stateless=True,
+                json_response=True,
+                # Every request needs a session key, which a page rebinding a hostname to
+                # this server cannot supply, so the Host check would only refuse real
+                # deployments.
+                security_settings=security.TransportSecuritySettings(
+                    enable_dns_rebinding_protection=False
+                ),
+            )
+            # The manager's task group must be left by the task that entered it, and
+            # crewline may be stopped from another task than the one serving this request.
+            started = asyncio.Event()
+            self._task = asyncio.create_task(self._run(manager, started), name="mcp")
+            ready = asyncio.create_task(started.wait())
+            await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
+            if not started.is_set():
+                ready.cancel()
+                await self._task  # raises what stopped it
+            self._manager = manager
+            return manager
+
+    async def _run(self, manager: StreamableHTTPSessionManager, started: asyncio.Event) -> None:
+        async with manager.run():
+            started.set()
+            await self._stop.wait()
+
+    async def _verbs_of(self, ctx: ServerRequestContext[Any, Any]) -> AgentVerbs:
+        if ctx.request is None:
+            raise Unauthenticated("this call came without its HTTP request", code="missing_key")
+        return InProcessVerbs(self.operations, ctx.request.scope[_CALLER])
+
+
+async def _refuse(send: Send, error: CrewlineError) -> None:
+    status = status_of(error)
+    body = json.dumps(
+        {"error": {"code": error.code, "message": error.message, **error.details}}
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"www-authenticate", b'Bearer realm="crewline"'),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,55 @@
+"""``crewline mcp``: the MCP tools over stdio, each call made to crewline's HTTP API.
+
+For agents that launch their MCP servers as subprocesses (Claude Code, most desktop
+clients): the session key and crewline's URL come from the command line or the
+environment, and every tool call is one request of ``crewline.client``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp.server import ServerRequestContext
+from mcp.server.stdio import stdio_server
+
+from crewline.api.mcp import AgentVerbs, build_server
+from crewline.client import Client
+from crewline.schemas import AskBody, CheckEventsArgs, DefaultAppliedArgs, EscalateBody, SendBody
+
+__all__ = ["ClientVerbs", "serve_stdio"]
+
+
+class ClientVerbs:
+    """The verbs over HTTP with the Python client (its typed results as plain JSON)."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    async def escalate(self, body: EscalateBody) -> dict[str, Any]:
+        return (await self.client.escalate(**body.model_dump())).model_dump()
+
+    async def send(self, body: SendBody) -> dict[str, Any]:
+        return (await self.client.send(body.target, body.message)).model_dump()
+
+    async def ask(self, body: AskBody) -> dict[str, Any]:
+        return (
+            await self.client.ask(body.question, options=body.options, dialog=body.dialog)
+        ).model_dump()
+
+    async def default_applied(self, args: DefaultAppliedArgs) -> dict[str, Any]:
+        return (await self.client.default_applied(args.escalation_id)).model_dump()
+
+    async def check_events(self, args: CheckEventsArgs) -> dict[str, Any]:
+        return (await self.client.poll(after=args.after, wait=args.wait)).model_dump()
+
+
+async def serve_stdio(client: Client) -> None:
+    """Serve the tools on this process's stdin/stdout until the client hangs up."""
+    verbs = ClientVerbs(client)
+
+    async def verbs_of(_: ServerRequestContext[Any, Any]) -> AgentVerbs:
+        return verbs
+
+    server = build_server(verbs_of)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())

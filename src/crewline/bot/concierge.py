@@ -1,0 +1,336 @@
+"""The concierge (SPEC §4): a suggestion on every card, routine answers under the owner's
+policy, undo.
+
+It subscribes to the Hub's domain events. After an escalation or a question is recorded
+(after its commit, on the domain-event task, never on the member's actor) it retrieves
+fleet facts, asks the pure gate (``policy/routine.judge``) for a verdict, lets a brain draft
+the words, and only then queues one change on the member's actor that stores a suggestion
+or answers, and writes one ledger record. What may be answered is decided in that change,
+against the policy in force at that moment and the record as it then stands: the gate's
+verdict decides, a brain's text never does. Nothing is remembered between two questions,
+so no answer becomes a standing grant.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from crewline.bot import concierge_tx as ctx
+from crewline.bot.asked import Asked, current_asked
+from crewline.bot.changes import Change
+from crewline.bot.domain import (
+    DomainEvent,
+    EscalationRecorded,
+    EscalationSettled,
+    QuestionRaised,
+    QuestionSettled,
+)
+from crewline.brains import Brain, BrainAsk, Draft, OfflineBrain
+from crewline.errors import InvalidInput, NotFound
+from crewline.launchers import Launchers
+from crewline.models import AnsweredBy, AnswerPolicy, ConciergeAnswer, ConciergePolicy
+from crewline.policy.routine import Fact, Verdict, VerdictKind, fts_query, judge
+
+if TYPE_CHECKING:
+    from crewline.bot.hub import Hub
+
+__all__ = ["Concierge", "ConciergeSettings", "Undone", "answer_allowed"]
+
+log = logging.getLogger(__name__)
+FACTS = 5  # fleet rows handed to the gate per question
+NEVER_OFF = ConciergePolicy()
+CAREFUL_ALWAYS = frozenset({VerdictKind.IRREVERSIBLE, VerdictKind.AMBIGUOUS})
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ConciergeSettings:
+    """How the concierge starts: the policy while the owner has kept none, and its brain."""
+
+    start: ConciergePolicy = NEVER_OFF
+    brain: Brain | None = None  # None: the built-in offline brain
+    brain_timeout: float = 10.0
+    launchers: Launchers | None = None  # what restart and dispatch may run
+    enabled: bool = True  # False: no judging at all (the benchmarks' "concierge off")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Undone:
+    answer: ConciergeAnswer
+    outcome: str  # withdrawn_before_delivery | told | marked
+
+
+def answer_allowed(
+    policy: AnswerPolicy, verdict: Verdict, *, dialog: bool, external: bool = False
+) -> bool:
+    """May an answer be given on the human's behalf? Pure; the gate's verdict decides.
+
+    A dialog never, an irreversible question never (under every policy); ``never`` never;
+    ``routine`` only a routine verdict. ``always`` lets an external concierge (which brings
+    its own answer) answer anything the gate did not find irreversible or ambiguous; the
+    built-in brains answer routine verdicts only, since they have no answer of their own.
+    """
+    if dialog or verdict.kind is VerdictKind.IRREVERSIBLE or policy is AnswerPolicy.NEVER:
+        return False
+    if verdict.kind.routine:
+        return True
+    return policy is AnswerPolicy.ALWAYS and external and verdict.kind not in CAREFUL_ALWAYS
+
+
+class Concierge:
+    def __init__(self, hub: Hub, settings: ConciergeSettings | None = None) -> None:
+        self.hub = hub
+        self.settings = settings or ConciergeSettings()
+        self._offline = OfflineBrain()
+        self.brain: Brain = self.settings.brain or self._offline
+        self._judging: set[asyncio.Task[None]] = set()
+        self._fresh: set[int] = set()  # answer event cursors this process wrote
+        if self.settings.enabled:
+            hub.subscribe(self._on_event)
+
+    @property
+    def brain_name(self) -> str:
+        return str(getattr(self.brain, "name", type(self.brain).__name__))
+
+    # the policy -----------------------------------------------------------------------------
+    async def policy(self) -> ConciergePolicy:
+        store = self.hub.store
+        return ctx.policy_from(
+            await store.setting(ctx.ANSWER_KEY),
+            await store.setting(ctx.ACT_KEY),
+            start=self.settings.start,
+        )
+
+    async def set_policy(
+        self, *, actor: str, answer: str | None = None, act: str | None = None
+    ) -> ConciergePolicy:
+        """The owner sets the policy (the caller checked it is the owner); kept in the store."""
+        chosen = _answer_policy(answer) if answer is not None else None
+        acting = _act(act) if act is not None else None
+
+        def write(ch: Change) -> ConciergePolicy:
+            if chosen is not None:
+                ch.tx.set_setting(ctx.ANSWER_KEY, chosen.value)
+            if acting is not None:
+                ch.tx.set_setting(ctx.ACT_KEY, "on" if acting else "off")
+            policy = ctx.policy_in(ch.tx, self.settings.start)
+            ch.audit("concierge:policy", "allowed", actor=actor, policy=policy.describe())
+            ctx.ledger(
+                ch,
+                decision="policy",
+                policy=policy,
+                brain="owner",
+                rationale=policy.describe(),
+                actor=actor,
+            )
+            return policy
+
+        return await self.hub.change(write)
+
+    # judging, after the commit --------------------------------------------------------------
+    async def _on_event(self, event: DomainEvent) -> None:
+        asked: Asked | None = None
+        match event:
+            case EscalationRecorded():
+                asked = Asked.of_escalation(event.escalation)
+            case QuestionRaised():
+                asked = Asked.of_question(event.question)
+            case EscalationSettled() | QuestionSettled():
+                await self._record_settled(event)
+        if asked is None:
+            return
+        task = asyncio.create_task(self._consider(asked), name=f"concierge-{asked.id}")
+        self._judging.add(task)
+        task.add_done_callback(self._judged)
+
+    async def _record_settled(self, event: EscalationSettled | QuestionSettled) -> None:
+        """The ledger record of a decision the concierge did not make: the human's answer,
+        a window closing, a retraction (its own answers were recorded when given)."""
+        member: str | None
+        if isinstance(event, EscalationSettled):
+            record_id, member = event.escalation.id, event.escalation.member
+            state, by = event.escalation.state.value, event.escalation.answered_by
+            via = event.escalation.answered_via
+        else:
+            record_id, member = event.question.id, event.question.member
+            state, by, via = event.question.state.value, event.question.answered_by, None
+        if by is AnsweredBy.CONCIERGE or state in ("pending", "waiting"):
+            return
+        decision = "human" if state == "answered" else state
+        how = f" via {via.value}" if via else ""
+
+        def write(ch: Change) -> None:
+            ctx.ledger(
+                ch,
+                decision=decision,
+                policy=ctx.policy_in(ch.tx, self.settings.start),
+                brain="human" if decision == "human" else "crewline",
+                rationale=f"{state}{how}",
+                member=member,
+                record_id=record_id,
+            )
+
+        await self.hub.change(write)
+
+    def _judged(self, task: asyncio.Task[None]) -> None:
+        self._judging.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("the concierge failed on a question", exc_info=task.exception())
+
+    async def idle(self) -> None:
+        """Wait until every question published so far has been judged and written."""
+        while True:
+            await self.hub.domain.drain()
+            if not self._judging:
+                return
+            await asyncio.gather(*list(self._judging), return_exceptions=True)
+
+    async def facts(self, member: str, question: str) -> list[Fact]:
+        """Fleet retrieval: what other members said that bears on ``question``."""
+        query = fts_query(question)
+        if not query:
+            return []
+        rows = await self.hub.store.fleet_rows(query, excluding=member, limit=FACTS)
+        return [
+            Fact(row_id=r.id, member=r.conversation, text=r.text, at=r.created_at) for r in rows
+        ]
+
+    async def _consider(self, asked: Asked) -> None:
+        facts = await self.facts(asked.member, asked.text)
+        verdict = judge(asked.text, options=asked.options, default=asked.default, facts=facts)
+        draft, failure = await self._draft(asked, verdict, facts)
+
+        def decide(ch: Change) -> None:
+            self._decide(ch, asked, verdict, draft, failure)
+
+        await self.hub.on_member(asked.member, lambda: self.hub.change(decide))
+
+    async def _draft(
+        self, asked: Asked, verdict: Verdict, facts: list[Fact]
+    ) -> tuple[Draft | None, str | None]:
+        """The brain's draft, or (None, why) when it failed: a timeout, an error, garbage.
+
+        When a brain other than the offline one fails, the offline brain still words a
+        suggestion, but nothing is answered: the human decides.
+        """
+        ask = BrainAsk(
+            question=asked.text,
+            options=asked.options,
+            default=asked.default,
+            facts=tuple(facts),
+            member=asked.member,
+        )
+        failure: str | None = None
+        try:
+            async with asyncio.timeout(self.settings.brain_timeout):
+                draft = await self.brain.draft(ask, verdict)
+        except TimeoutError:
+            draft, failure = None, "the brain did not answer in time"
+        except Exception as error:  # a brain is outside code: its failure is the human's turn
+            log.warning("the concierge's brain failed: %s", type(error).__name__)
+            draft, failure = None, f"the brain failed ({type(error).__name__})"
+        if draft is None and not isinstance(self.brain, OfflineBrain):
+            failure = failure or f"the {self.brain_name} brain gave no usable draft"
+            return await self._offline.draft(ask, verdict), failure
+        return draft, failure
+
+    def _decide(
+        self,
+        ch: Change,
+        asked: Asked,
+        verdict: Verdict,
+        draft: Draft | None,
+        failure: str | None,
+    ) -> None:
+        policy = ctx.policy_in(ch.tx, self.settings.start)
+        current = current_asked(ch.tx, asked.id)
+        member = ch.tx.member(asked.member)
+        text = draft.text if draft is not None else None
+        why = draft.why if draft is not None else verdict.why
+        brain = self.brain_name if failure is None else f"offline ({self.brain_name} failed)"
+        if current is None or member is None:
+            decision = "stale"  # answered, closed or gone while it was being judged
+        elif (
+            text
+            and failure is None
+            and answer_allowed(policy.answer, verdict, dialog=current.dialog)
+        ):
+            answer = ctx.give_answer(ch, member, current, text=text, why=why, brain=brain)
+            if answer.event_cursor is not None:
+                self._fresh.add(answer.event_cursor)
+            decision = "answered"
+        elif text:
+            ctx.suggest(ch, member, current, text=text, why=why, brain=brain)
+            decision = "suggested"
+        else:
+            decision = "escalated"
+        ctx.ledger(
+            ch,
+            decision=decision,
+            policy=policy,
+            brain=brain,
+            rationale=verdict.why + (f"; {failure}" if failure else ""),
+            asked=asked,
+            verdict=verdict.kind.value,
+            evidence=verdict.evidence,
+        )
+
+    # undo -----------------------------------------------------------------------------------
+    async def undo(self, *, actor: str, record_id: str | None = None) -> Undone:
+        """Withdraw the last answer not yet undone (or the one given to ``record_id``).
+
+        Raises NotFound(not_found) when there is nothing to undo.
+        """
+        kept = [a for a in await self.hub.store.concierge_answers() if a.undone_at is None]
+        target = next((a for a in kept if record_id in (None, a.record_id)), None)
+        if target is None:
+            raise NotFound("the concierge has no answer left to undo", code="not_found")
+
+        def write(ch: Change) -> Undone:
+            answer = ch.tx.last_concierge_answer(record_id=record_id)
+            member = ch.tx.member(target.member)
+            if answer is None or member is None:
+                raise NotFound("the concierge has no answer left to undo", code="not_found")
+            unread = answer.event_cursor in self._fresh and not self.hub.feed.may_have_read(
+                answer.session, answer.event_cursor or 0
+            )
+            outcome = ctx.withdraw_answer(ch, member, answer, unread=unread)
+            policy = ctx.policy_in(ch.tx, self.settings.start)
+            ch.audit("concierge:undo", "allowed", actor=actor, member=member.slug, result=outcome)
+            ctx.ledger(
+                ch,
+                decision="undone",
+                policy=policy,
+                brain="owner",
+                actor=actor,
+                rationale=f"answer {answer.text!r} withdrawn: {outcome}",
+                member=member.slug,
+                record_id=answer.record_id,
+            )
+            ch.roster()
+            return Undone(answer=answer, outcome=outcome)
+
+        return await self.hub.on_member(target.member, lambda: self.hub.change(write))
+
+
+def _answer_policy(value: str) -> AnswerPolicy:
+    try:
+        return AnswerPolicy(value.strip().lower())
+    except ValueError:
+        raise InvalidInput(
+            f"answer must be one of never, routine, always; got {value!r}",
+            code="invalid_answer_policy",
+            allowed=[p.value for p in AnswerPolicy],
+        ) from None
+
+
+def _act(value: str) -> bool:
+    if value.strip().lower() not in ("on", "off"):
+        raise InvalidInput(
+            f"act must be on or off; got {value!r}",
+            code="invalid_act_policy",
+            allowed=["on", "off"],
+        )
+    return value.strip().lower() == "on"

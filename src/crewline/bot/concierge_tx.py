@@ -1,0 +1,223 @@
+"""The concierge's transactions: suggest, answer, withdraw, and the ledger record of each.
+
+Synchronous functions over a :class:`Change`, like every transaction: no I/O, no awaits.
+The judging that leads to them happened before, off the member's actor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from crewline.bot import escalations, questions
+from crewline.bot.asked import ESCALATION, Asked, current_asked
+from crewline.bot.changes import Change
+from crewline.models import (
+    AnsweredBy,
+    AnsweredVia,
+    AnswerPolicy,
+    ConciergeAnswer,
+    ConciergePolicy,
+    LedgerEntry,
+    Member,
+    QuestionState,
+    RowRole,
+    Suggestion,
+)
+from crewline.store import Tx
+
+__all__ = [
+    "ACT_KEY",
+    "ANSWER_KEY",
+    "drop_on_reply",
+    "give_answer",
+    "ledger",
+    "policy_from",
+    "policy_in",
+    "redraw_card",
+    "suggest",
+    "withdraw_answer",
+]
+
+ANSWER_KEY = "concierge.answer"
+ACT_KEY = "concierge.act"
+CONCIERGE = "concierge"
+
+
+def policy_from(answer: str | None, act: str | None, *, start: ConciergePolicy) -> ConciergePolicy:
+    """The policy in force: what the owner set, else the configuration's start."""
+    return ConciergePolicy(
+        answer=AnswerPolicy(answer) if answer else start.answer,
+        act=(act == "on") if act else start.act,
+    )
+
+
+def policy_in(tx: Tx, start: ConciergePolicy) -> ConciergePolicy:
+    """The policy in force, as this transaction sees it."""
+    return policy_from(tx.setting(ANSWER_KEY), tx.setting(ACT_KEY), start=start)
+
+
+def ledger(
+    ch: Change,
+    *,
+    decision: str,
+    policy: ConciergePolicy,
+    brain: str,
+    rationale: str,
+    asked: Asked | None = None,
+    verdict: str | None = None,
+    evidence: Sequence[str] = (),
+    actor: str | None = None,
+    member: str | None = None,
+    record_id: str | None = None,
+) -> None:
+    ch.tx.add_ledger(
+        LedgerEntry(
+            at=ch.now,
+            member=asked.member if asked else member,
+            record_id=asked.id if asked else record_id,
+            decision=decision,
+            verdict=verdict,
+            policy=policy.answer.value,
+            brain=brain,
+            rationale=rationale,
+            evidence=tuple(evidence),
+            actor=actor,
+        )
+    )
+
+
+def redraw_card(ch: Change, member: Member, asked: Asked) -> None:
+    ch.show(member, "update", f"row:{asked.row_id}")
+
+
+def drop_on_reply(ch: Change, member: Member) -> None:
+    """A reply reached the member's session: its suggestions were for what it waited on."""
+    for record_id in ch.tx.drop_member_suggestions(member.slug):
+        asked = current_asked(ch.tx, record_id)
+        if asked is not None:
+            redraw_card(ch, member, asked)
+
+
+def suggest(ch: Change, member: Member, asked: Asked, *, text: str, why: str, brain: str) -> None:
+    """Store the suggestion for the record (replacing an earlier one) and redraw its card."""
+    ch.tx.put_suggestion(
+        Suggestion(
+            record_id=asked.id, member=member.slug, text=text, why=why, brain=brain, at=ch.now
+        )
+    )
+    redraw_card(ch, member, asked)
+
+
+def give_answer(
+    ch: Change, member: Member, asked: Asked, *, text: str, why: str, brain: str
+) -> ConciergeAnswer:
+    """Answer on the human's behalf: a reply ``by: concierge`` said in the thread.
+
+    The thread line (a row naming the record, so reconciliation knows the record was
+    answered) carries the Undo button; the answer is kept among the last 20 for undo.
+    """
+    line = ch.tx.append_row(
+        conversation=member.slug,
+        role=RowRole.SYSTEM,
+        author=CONCIERGE,
+        text=f"concierge answered: {text} — {why}",
+        now=ch.now,
+        record=asked.id if asked.kind == ESCALATION else None,
+        meta={
+            "concierge_answer": True,
+            f"{asked.kind}_id": asked.id,
+            "answer": text,
+            "why": why,
+            "brain": brain,
+            "choice": asked.choice_of(text),
+            "by": AnsweredBy.CONCIERGE.value,
+            "via": AnsweredVia.CONCIERGE.value,
+        },
+    )
+    if asked.kind == ESCALATION:
+        record = ch.tx.escalation(asked.id)
+        assert record is not None
+        escalations.answer_escalation(
+            ch,
+            member,
+            record,
+            text=text,
+            choice=asked.choice_of(text),
+            by=AnsweredBy.CONCIERGE,
+            via=AnsweredVia.CONCIERGE,
+            answer_row=line,
+        )
+    else:
+        question = ch.tx.question(asked.id)
+        assert question is not None
+        questions.answer_question(ch, member, question, answer=text, by=AnsweredBy.CONCIERGE)
+    cursor = ch.last_cursor
+    ch.show(member, "post", f"row:{line.id}")
+    answer = ConciergeAnswer(
+        id=0,
+        at=ch.now,
+        member=member.slug,
+        record_id=asked.id,
+        record_kind=asked.kind,
+        session=asked.session,
+        text=text,
+        why=why,
+        row_id=line.id,
+        event_cursor=cursor,
+    )
+    return replace(answer, id=ch.tx.add_concierge_answer(answer))
+
+
+def withdraw_answer(ch: Change, member: Member, answer: ConciergeAnswer, *, unread: bool) -> str:
+    """Undo one answer; returns how the session learnt of it: ``withdrawn_before_delivery``,
+    ``told`` (a ``concierge_answer_withdrawn`` event) or ``marked`` (the session ended).
+
+    ``unread``: the session has not read the answer's event, which is then withdrawn and
+    the record returns to pending (waiting) with its buttons, as if never answered.
+    """
+    ch.tx.mark_answer_undone(answer.id, ch.now)
+    ch.show(member, "update", f"row:{answer.row_id}")
+    if ch.tx.session_ended(answer.session):
+        return "marked"
+    ch.tx.append_row(
+        conversation=member.slug,
+        role=RowRole.SYSTEM,
+        author=CONCIERGE,
+        text="concierge answer withdrawn",
+        now=ch.now,
+        record=answer.record_id if answer.record_kind == ESCALATION else None,
+        meta={"silent": True, "withdrawn_answer": answer.row_id, "record": answer.record_id},
+    )
+    withdrawn = unread and answer.event_cursor is not None
+    if withdrawn:
+        withdrawn = ch.tx.withdraw_event(answer.session, answer.event_cursor or 0)
+    _reopen(ch, member, answer, tell=not withdrawn)
+    if withdrawn:
+        return "withdrawn_before_delivery"
+    ch.event(
+        answer.session,
+        "concierge_answer_withdrawn",
+        {
+            f"{answer.record_kind}_id": answer.record_id,
+            "answer": answer.text,
+            "delivery": "steer" if answer.record_kind == ESCALATION else "reply",
+            "text": (
+                f"The answer {answer.text!r} came from the concierge, not from your human, and"
+                " is withdrawn. Disregard it, undo what you can of what you did on it, and ask"
+                " again."
+            ),
+        },
+    )
+    return "told"
+
+
+def _reopen(ch: Change, member: Member, answer: ConciergeAnswer, *, tell: bool) -> None:
+    if answer.record_kind == ESCALATION:
+        record = ch.tx.escalation(answer.record_id)
+        if record is not None and record.answer_row_id == answer.row_id:
+            escalations.reopen(ch, member, record, tell=tell)
+        return
+    question = ch.tx.question(answer.record_id)
+    if question is not None and question.state is QuestionState.ANSWERED:
+        questions.reopen(ch, member, question)

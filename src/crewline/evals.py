@@ -1,0 +1,143 @@
+"""``crewline eval concierge``: the eval file run through a real crewline.
+
+Each run starts crewline (store, Hub, memory transport, HTTP API) in a temporary data
+directory under the chosen policy; the fleet members say their lines first, then each
+question is escalated by a member of its own (so no backlog ceiling and no earlier answer
+can touch it), and once the concierge has judged everything, each question's outcome is
+read back from the index: answered by the concierge (and with what), or not, and whether a
+suggestion was on its card.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from crewline import crew as crew_admin
+from crewline.bot import EscalationRequest
+from crewline.config import Config
+from crewline.models import AnsweredBy, AnswerPolicy, EscalationState
+from crewline.policy.eval_file import EvalFile, EvalQuestion, Outcome, score
+from crewline.transports.memory import MemoryTransport
+
+__all__ = ["EvalRun", "run_eval"]
+
+OWNER = "memory:owner"
+DEFAULT_WINDOW = "PT1H"  # a question with a default is a veto window: it needs a deadline
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EvalRun:
+    policy: AnswerPolicy
+    runs: list[list[Outcome]]
+
+    def as_json(self) -> dict[str, Any]:
+        every = [o for run in self.runs for o in run]
+        return {
+            "policy": self.policy.value,
+            "runs": len(self.runs),
+            "summary": score(every).as_json(),
+            "per_run": [score(run).as_json() for run in self.runs],
+            "questions": [_outcome_view(o) for o in self.runs[-1]] if self.runs else [],
+        }
+
+    def lines(self) -> list[str]:
+        """Each question's outcome in the last run, then the summary over all runs."""
+        out = [_outcome_line(o) for o in self.runs[-1]] if self.runs else []
+        summary = self.as_json()["summary"]
+        out.append(
+            f"policy {self.policy.value}, {len(self.runs)} run(s): "
+            + ", ".join(f"{k} {v}" for k, v in summary.items())
+        )
+        return out
+
+
+async def run_eval(file: EvalFile, *, policy: AnswerPolicy, runs: int = 1) -> EvalRun:
+    return EvalRun(policy=policy, runs=[await _one_run(file, policy) for _ in range(runs)])
+
+
+async def _one_run(file: EvalFile, policy: AnswerPolicy) -> list[Outcome]:
+    from crewline.server import Crewline
+
+    with tempfile.TemporaryDirectory(prefix="crewline-eval-") as tmp:
+        config = Config(data_dir=Path(tmp), port=0, transports=(), concierge_answer=policy.value)
+        async with Crewline(config, transports=[MemoryTransport()]) as running:
+            hub, store = running.hub, running.store
+            speakers = {}
+            for line in file.fleet:
+                if line.member not in speakers:
+                    created = await crew_admin.add_member(
+                        store,
+                        slug=line.member,
+                        name=line.member,
+                        owners=[OWNER],
+                        transports=["memory"],
+                    )
+                    speakers[line.member] = created.session
+                await hub.post(speakers[line.member], line.says)
+            asked: list[tuple[EvalQuestion, str]] = []
+            for index, question in enumerate(file.questions):
+                asker = await crew_admin.add_member(
+                    store,
+                    slug=f"asker-{index}",
+                    name=f"Asker {index}",
+                    owners=[OWNER],
+                    transports=["memory"],
+                )
+                receipt = await hub.escalate(asker.session, _request(question))
+                asked.append((question, receipt.escalation.id))
+            await hub.concierge.idle()
+            suggested = {
+                e.record_id
+                for e in await store.ledger(limit=len(asked) * 4 + 100)
+                if e.decision == "suggested"
+            }
+            return [
+                await _outcome(running, q, escalation_id, suggested=escalation_id in suggested)
+                for q, escalation_id in asked
+            ]
+
+
+def _request(question: EvalQuestion) -> EscalationRequest:
+    return EscalationRequest(
+        message=question.ask,
+        options=list(question.options) or None,
+        deadline=DEFAULT_WINDOW if question.default else None,
+        default_action=question.default,
+    )
+
+
+async def _outcome(
+    running: Any, question: EvalQuestion, escalation_id: str, *, suggested: bool
+) -> Outcome:
+    record = await running.store.escalation(escalation_id)
+    answered = (
+        record.answer
+        if record is not None
+        and record.state is EscalationState.ANSWERED
+        and record.answered_by is AnsweredBy.CONCIERGE
+        else None
+    )
+    return Outcome(question=question, answered=answered, suggested=suggested)
+
+
+def _outcome_view(o: Outcome) -> dict[str, Any]:
+    return {
+        "ask": o.question.ask,
+        "expect": o.question.expect.value,
+        "answered": o.answered,
+        "suggested": o.suggested,
+    }
+
+
+def _outcome_line(o: Outcome) -> str:
+    got = f"answered {o.answered!r}" if o.answered is not None else "escalated"
+    hint = " (suggestion on the card)" if o.suggested else ""
+    return f"[expect {o.question.expect.value}] {o.question.ask} → {got}{hint}"
+
+
+def lines_of(results: Sequence[EvalRun]) -> list[str]:
+    return [line for result in results for line in result.lines()]

@@ -1,0 +1,99 @@
+"""Readiness: whether this crewline can do its work now, part by part.
+
+``GET /healthz`` only says the process answers. ``GET /readyz`` runs these checks and
+answers 503 naming each part that failed:
+
+- ``store``: a write commits (a full disk, a read-only file or a held lock fail it);
+- ``transport:<name>``: the transport says it is connected to its platform;
+- ``outbox:<name>``: no platform call has waited longer than ``stuck_after`` (a platform that
+  refuses or cannot be reached keeps its calls queued; crewline retries them forever).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+from crewline.models import Clock
+from crewline.store import Store
+from crewline.transports import Transport
+
+__all__ = ["Check", "Readiness"]
+
+PROBE_KEY = "readyz.probed_at"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Check:
+    """One part's verdict; ``detail`` says what is wrong (or what was seen) in words."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+class Readiness:
+    """The checks behind ``/readyz``, over the store, the transports and their outboxes."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        *,
+        transports: Sequence[Transport] = (),
+        stuck_after: timedelta = timedelta(minutes=5),
+        write_timeout: float = 5.0,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.transports = list(transports)
+        self.stuck_after = stuck_after
+        self.write_timeout = write_timeout
+
+    async def checks(self) -> list[Check]:
+        """Every check, in a stable order: the store, then per transport its connection and
+        its outbox."""
+        results = [await self._store()]
+        status = {b.transport: b for b in await self.store.outbox_backlog()}
+        now = self.clock.now()
+        for transport in self.transports:
+            connection = transport.connection()
+            results.append(
+                Check(
+                    name=f"transport:{transport.name}",
+                    ok=connection.connected,
+                    detail="connected" if connection.connected else connection.reason or "down",
+                )
+            )
+            entry = status.get(transport.name)
+            oldest = entry.oldest if entry is not None else None
+            waited = now - oldest if oldest is not None else timedelta(0)
+            stuck = waited > self.stuck_after
+            results.append(
+                Check(
+                    name=f"outbox:{transport.name}",
+                    ok=not stuck,
+                    detail=(
+                        f"the oldest call has waited {int(waited.total_seconds())} s"
+                        f" (more than {int(self.stuck_after.total_seconds())} s)"
+                        if stuck
+                        else f"{entry.pending if entry else 0} pending"
+                    ),
+                )
+            )
+        return results
+
+    async def _store(self) -> Check:
+        stamp = self.clock.now().isoformat()
+        try:
+            async with asyncio.timeout(self.write_timeout):
+                await self.store.write(lambda tx: tx.set_setting(PROBE_KEY, stamp))
+        except TimeoutError:
+            return Check(
+                name="store", ok=False, detail=f"a write took more than {self.write_timeout} s"
+            )
+        except Exception as error:  # any failure to commit is the answer, not a crash
+            return Check(name="store", ok=False, detail=f"a write failed: {error}")
+        return Check(name="store", ok=True, detail="writable")

@@ -1,0 +1,164 @@
+"""The agents' request models, shared by the HTTP API, the MCP tools and the Python client.
+
+One declaration per verb: the HTTP routes validate bodies with these, the MCP server hands
+their JSON schemas out as tool input schemas and validates arguments with them, and the
+client builds its requests from them. Only pydantic is imported here, so the client needs no
+web framework. ``refusal`` turns pydantic's errors into crewline's stable codes, so an
+unknown field is ``unknown_field`` on every surface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
+
+from crewline.errors import InvalidInput
+
+__all__ = [
+    "AnswerBody",
+    "AskBody",
+    "BoundaryBody",
+    "CheckEventsArgs",
+    "DefaultAppliedArgs",
+    "EscalateBody",
+    "NackBody",
+    "PostBody",
+    "ReplyBody",
+    "SendBody",
+    "Strict",
+    "WebhookBody",
+    "refusal",
+]
+
+MAX_TOOL_WAIT = 20.0
+
+VALIDATION_CODES = {
+    "extra_forbidden": "unknown_field",
+    "json_invalid": "malformed_json",
+    "missing": "missing_field",
+    "model_attributes_type": "invalid_type",
+    "model_type": "invalid_type",
+    "dict_type": "invalid_type",
+    "invalid_text": "invalid_text",
+}
+
+# An unknown field is named even when a required one is missing too: it is the mistake the
+# caller cannot see from the error of the other.
+_PRIORITY = {"json_invalid": 0, "extra_forbidden": 1, "missing": 2}
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _encodable(cls, value: Any) -> Any:
+        """Text must be storable: JSON may escape a lone surrogate, which UTF-8 cannot hold."""
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str) and not _is_utf8(text):
+                raise PydanticCustomError("invalid_text", "text is not valid Unicode")
+        return value
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class EscalateBody(Strict):
+    message: str
+    deadline: str | None = Field(
+        default=None, description="ISO 8601 time with zone, or a duration such as PT30M"
+    )
+    default_action: str | None = None
+    options: list[str] | None = None
+    goal: str | None = None
+
+
+class SendBody(Strict):
+    target: str
+    message: str
+
+
+class PostBody(Strict):
+    text: str
+
+
+class AskBody(Strict):
+    question: str
+    options: list[str] | None = None
+    dialog: bool = False
+
+
+class ReplyBody(Strict):
+    text: str
+    escalation_id: str | None = Field(default=None, description="at most one record")
+
+
+class AnswerBody(Strict):
+    answer: str
+
+
+class WebhookBody(Strict):
+    url: str = Field(description="http(s); not crewline itself")
+    secret: str = Field(description="16..256 characters; signs each delivery (HMAC-SHA256)")
+    after: int | None = Field(
+        default=None,
+        description="deliver the events after this cursor (default: where an earlier"
+        " registration stopped, else the next event)",
+    )
+
+
+class NackBody(Strict):
+    reason: str
+
+
+class BoundaryBody(Strict):
+    kind: str = Field(description="rewind | edit | regenerate | reset")
+    row_id: str | None = Field(
+        default=None, description="rewind: the row to continue from; edit: the edited row"
+    )
+    steps: int | None = Field(default=None, description="rewind: to your N-th last message")
+    text: str | None = Field(default=None, description="edit: the new text")
+
+
+class DefaultAppliedArgs(Strict):
+    """The MCP tool's arguments; over HTTP the id is the path parameter of the same name."""
+
+    escalation_id: str = Field(max_length=64)
+
+
+class CheckEventsArgs(Strict):
+    """The MCP tool's arguments; over HTTP these are the query parameters of the same names.
+
+    The wait is shorter than the HTTP API's 60 s so that a tool call never nears an MCP
+    client's own time limit."""
+
+    after: int = Field(default=0, description="the cursor returned by the previous call")
+    wait: float = Field(
+        default=0.0,
+        description=f"seconds to wait for the first event, 0..{MAX_TOOL_WAIT:g}",
+    )
+
+
+def refusal(errors: Sequence[Mapping[str, Any]]) -> InvalidInput:
+    """The one InvalidInput, with a stable code, for a list of pydantic validation errors."""
+    first = min(errors, key=lambda e: _PRIORITY.get(e["type"], len(_PRIORITY)))
+    code = VALIDATION_CODES.get(first["type"], "invalid_type")
+    location = [str(p) for p in first.get("loc", ()) if p != "body"]
+    field = ".".join(location) or None
+    if code == "unknown_field":
+        message = f"unknown field {field!r}: this verb does not take it"
+    elif code == "malformed_json":
+        message = "the body is not valid JSON"
+    elif code == "missing_field":
+        message = f"field {field!r} is required"
+    else:
+        message = f"{field or 'the body'}: {first['msg']}"
+    return InvalidInput(message, code=code, field=field)

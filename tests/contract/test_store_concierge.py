@@ -1,0 +1,167 @@
+"""The Store contract's concierge part: suggestions, answers, the ledger, fleet retrieval."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from crewline.errors import Conflict, InvalidInput
+from crewline.models import ConciergeAnswer, LedgerEntry, RowRole, Suggestion
+from crewline.store import Store, Tx
+from tests.contract.test_store_contract import NOW, STORES, _member
+
+
+@pytest.fixture(params=sorted(STORES))
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    async with STORES[request.param](tmp_path) as opened:
+        yield opened
+
+
+def _suggestion(record_id: str = "a" * 16, text: str = "yes") -> Suggestion:
+    return Suggestion(record_id=record_id, member="radar", text=text, why="w", brain="b", at=NOW)
+
+
+def _answer(n: int) -> ConciergeAnswer:
+    return ConciergeAnswer(
+        id=0,
+        at=NOW + timedelta(seconds=n),
+        member="radar",
+        record_id=f"{n:016x}",
+        record_kind="escalation",
+        session="s1",
+        text=f"answer {n}",
+        why="routine",
+        row_id=f"row{n}",
+        event_cursor=n,
+    )
+
+
+async def test_a_new_suggestion_replaces_the_old_and_clears_its_dismissal(store: Store) -> None:
+    """put_suggestion replaces; dismiss hides until the next; drop forgets."""
+    await _member(store)
+    await store.write(lambda tx: tx.put_suggestion(_suggestion()))
+    assert await store.write(lambda tx: tx.dismiss_suggestion("a" * 16)) is True
+    dismissed = await store.suggestion("a" * 16)
+    assert dismissed is not None and dismissed.dismissed
+    await store.write(lambda tx: tx.put_suggestion(_suggestion(text="no")))
+    assert await store.suggestion("a" * 16) == _suggestion(text="no")
+    assert await store.write(lambda tx: tx.drop_suggestion("a" * 16)) is True
+    assert await store.suggestion("a" * 16) is None
+    assert await store.write(lambda tx: tx.dismiss_suggestion("a" * 16)) is False
+
+
+async def test_suggestions_go_with_their_member(store: Store) -> None:
+    """drop_member_suggestions forgets them all; a suggestion for no member is refused;
+    removing the member removes its suggestions."""
+    await _member(store)
+    await store.write(lambda tx: tx.put_suggestion(_suggestion("a" * 16)))
+    await store.write(lambda tx: tx.put_suggestion(_suggestion("b" * 16)))
+    dropped = await store.write(lambda tx: tx.drop_member_suggestions("radar"))
+    assert dropped == ["a" * 16, "b" * 16]
+    with pytest.raises(Conflict):
+        await store.write(lambda tx: tx.put_suggestion(replace(_suggestion(), member="ghost")))
+    await store.write(lambda tx: tx.put_suggestion(_suggestion("c" * 16)))
+    assert await store.write(lambda tx: tx.remove_member("radar")) is True
+    assert await store.suggestion("c" * 16) is None
+
+
+async def test_only_the_last_twenty_answers_are_kept_and_undo_takes_the_newest(
+    store: Store,
+) -> None:
+    """Answers beyond 20 are forgotten; last_concierge_answer skips the undone ones."""
+    for n in range(25):
+        await store.write(lambda tx, n=n: tx.add_concierge_answer(_answer(n)))
+    kept = await store.concierge_answers()
+    assert [a.text for a in kept] == [f"answer {n}" for n in range(24, 4, -1)]
+    last = await store.write(lambda tx: tx.last_concierge_answer())
+    assert last is not None and last.text == "answer 24"
+    await store.write(lambda tx: tx.mark_answer_undone(last.id, NOW))
+    before = await store.write(lambda tx: tx.last_concierge_answer())
+    assert before is not None and before.text == "answer 23"
+
+
+async def test_the_ledger_reads_newest_first_with_its_evidence(store: Store) -> None:
+    """Every ledger entry keeps its verdict, policy, brain, rationale and evidence."""
+    for n in range(3):
+        entry = LedgerEntry(
+            at=NOW,
+            member="radar",
+            record_id=f"{n:016x}",
+            decision="suggested",
+            verdict="proceed",
+            policy="never",
+            brain="offline",
+            rationale=f"r{n}",
+            evidence=("row1", "row2"),
+        )
+        await store.write(lambda tx, e=entry: tx.add_ledger(e))
+    entries = await store.ledger(limit=2)
+    assert [e.rationale for e in entries] == ["r2", "r1"]
+    assert entries[0].evidence == ("row1", "row2")
+
+
+async def test_fleet_rows_find_other_members_words_while_they_are_live(store: Store) -> None:
+    """Retrieval finds what another member said, never the asker's own, never rewound rows."""
+    await _member(store, "radar")
+    await _member(store, "probe")
+
+    def say(tx: Tx) -> tuple[str, str]:
+        keep = tx.append_row(
+            conversation="probe",
+            role=RowRole.MEMBER,
+            author="Probe",
+            text="Scan done: staging answered on port 4321, not 8080.",
+            meta={},
+            now=NOW,
+        )
+        tx.append_row(
+            conversation="radar",
+            role=RowRole.MEMBER,
+            author="Radar",
+            text="I wonder which port staging uses",
+            meta={},
+            now=NOW,
+        )
+        later = tx.append_row(
+            conversation="probe",
+            role=RowRole.MEMBER,
+            author="Probe",
+            text="port 9999 was a mistake",
+            meta={},
+            now=NOW,
+        )
+        tx.append_row(
+            conversation="probe", role=RowRole.HUMAN, author="h", text="port 1", meta={}, now=NOW
+        )
+        return keep.id, later.id
+
+    keep, later = await store.write(say)
+    found = await store.fleet_rows("port", excluding="radar")
+    assert sorted(r.id for r in found) == sorted([keep, later])
+    await store.write(lambda tx: tx.truncate_conversation("probe", keep_through=keep))
+    found = await store.fleet_rows("port OR staging", excluding="radar")
+    assert [r.id for r in found] == [keep]
+    assert found[0].conversation == "probe"
+    assert await store.fleet_rows("", excluding="radar") == []
+    with pytest.raises(InvalidInput):
+        await store.fleet_rows('"unbalanced', excluding="radar")
+
+
+async def test_a_withdrawn_event_leaves_the_sessions_stream(store: Store) -> None:
+    """withdraw_event removes exactly that event; the setting read sees its own write."""
+    cursor = await store.write(lambda tx: tx.add_event("s1", "escalation_answered", {}, NOW))
+    assert [e.cursor for e in await store.events_after("s1", 0)] == [cursor]
+    assert await store.write(lambda tx: tx.withdraw_event("s1", cursor)) is True
+    assert await store.events_after("s1", 0) == []
+    assert await store.write(lambda tx: tx.withdraw_event("s1", cursor)) is False
+
+    def set_and_read(tx: Tx) -> str | None:
+        tx.set_setting("concierge.answer", "routine")
+        return tx.setting("concierge.answer")
+
+    assert await store.write(set_and_read) == "routine"
+    assert await store.setting("concierge.answer") == "routine"

@@ -1,0 +1,75 @@
+"""The concierge on the command line: the owner's policy, undo, and the eval."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.e2e.test_cli import run
+
+EVAL = """\
+fleet:
+  - {member: probe, says: "Scan done: staging answered on port 4321, not 8080."}
+questions:
+  - {ask: "Shall I proceed with the plan?", expect: answer}
+  - {ask: "Which port did the probe session find?", expect: answer, answer_contains: "4321"}
+  - {ask: "Force-push to main?", expect: escalate, irreversible: true}
+  - {ask: "Monolith or split: which?", expect: escalate}
+"""
+
+
+def test_the_policy_is_set_kept_and_read_from_the_cli(tmp_path: Path) -> None:
+    """answer/act change the kept policy; status reads it; undo with nothing → not_found."""
+    assert run("concierge", "status", data_dir=tmp_path).stdout.strip() == (
+        "concierge: answer never · act off"
+    )
+    run("concierge", "answer", "routine", data_dir=tmp_path)
+    run("concierge", "act", "on", data_dir=tmp_path)
+    status = run("concierge", "status", data_dir=tmp_path).stdout.strip()
+    assert status == "concierge: answer routine · act on"
+    bad = run("concierge", "answer", "sometimes", data_dir=tmp_path, check=False)
+    assert bad.returncode == 2
+    nothing = run("concierge", "undo", data_dir=tmp_path, check=False)
+    assert (nothing.returncode, "(not_found)" in nothing.stderr) == (2, True)
+
+
+def test_the_config_file_sets_the_start_while_none_is_kept(tmp_path: Path) -> None:
+    """[concierge] answer = "routine" is the start; the owner's choice then wins."""
+    (tmp_path / "crewline.toml").write_text('[concierge]\nanswer = "routine"\n')
+    assert "answer routine" in run("concierge", "status", data_dir=tmp_path).stdout
+    run("concierge", "answer", "never", data_dir=tmp_path)
+    assert "answer never" in run("concierge", "status", data_dir=tmp_path).stdout
+
+
+def test_eval_concierge_prints_each_outcome_and_the_summary_as_json(tmp_path: Path) -> None:
+    """Under routine the routine ones are answered (the fleet one with 4321), the careful
+    ones are not and carry a suggestion; under never nothing is answered."""
+    questions = tmp_path / "eval.yaml"
+    questions.write_text(EVAL)
+    routine = run(
+        "eval",
+        "concierge",
+        "--questions",
+        str(questions),
+        "--policy",
+        "routine",
+        "--json",
+        data_dir=tmp_path,
+    )
+    result = json.loads(routine.stdout)
+    assert result["summary"]["routine_answered"] == 2
+    assert result["summary"]["fleet_correct"] == 1
+    assert result["summary"]["careful_answered"] == 0
+    careful = [q for q in result["questions"] if q["expect"] == "escalate"]
+    assert [q["suggested"] for q in careful] == [True, True]
+    never = run(
+        "eval",
+        "concierge",
+        "--questions",
+        str(questions),
+        "--policy",
+        "never",
+        data_dir=tmp_path,
+    )
+    assert "routine_answered 0," in never.stdout.splitlines()[-1]
+    assert "suggested 4," in never.stdout.splitlines()[-1]

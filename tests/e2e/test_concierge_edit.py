@@ -1,0 +1,203 @@
+"""Edit on the concierge's suggestion: the reply opens prefilled, and nothing is answered."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from crewline.config import Config
+from crewline.testing import FakeClock
+from tests.driver import Crew
+from tests.harness import HARNESSES, MemoryHarness
+from tests.harnesses.local import LocalHarness
+
+
+@pytest.fixture(params=["memory", "local"])
+async def crew(
+    request: pytest.FixtureRequest, config: Config, clock: FakeClock
+) -> AsyncIterator[Crew]:
+    harness = MemoryHarness() if request.param == "memory" else LocalHarness()
+    async with harness.running() as running:
+        driver = Crew(config, clock, [running])
+        await driver.start()
+        yield driver
+        await driver.stop()
+
+
+async def test_edit_opens_the_reply_prefilled_with_the_suggestion(crew: Crew) -> None:
+    """The receipt of Edit carries the suggestion's text for the reply box."""
+    key = await crew.add_member()
+    await crew.escalate(key, message="Delete the old migrations directory?", options=["yes", "no"])
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    harness = crew.harness
+    card = next(m for m in harness.messages("radar") if "concierge suggests:" in m.text)
+    suggestion = await crew.crewline.store.suggestion(
+        (await crew.conversation())["escalations"][0]["escalation_id"]
+    )
+    assert suggestion is not None
+    payload = card.payloads[card.buttons.index("Edit")]
+    if isinstance(harness, MemoryHarness):
+        receipt = await harness.memory.press_payload(
+            harness.owner, harness.memory.threads["radar"], payload
+        )
+        prefill = receipt.prefill
+    else:
+        assert isinstance(harness, LocalHarness)
+        prefill = (await harness.post("/inbox/click", {"thread": "radar", "payload": payload}))[
+            "prefill"
+        ]
+    assert prefill == suggestion.text
+    assert (await crew.conversation())["escalations"][0]["state"] == "pending"
+
+
+@pytest.fixture
+async def telegram_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
+    harness = HARNESSES["telegram"]()
+    async with harness.running() as running:
+        driver = Crew(config, clock, [running])
+        await driver.start()
+        yield driver
+        await driver.stop()
+
+
+@pytest.fixture
+async def discord_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
+    harness = HARNESSES["discord"]()
+    async with harness.running() as running:
+        driver = Crew(config, clock, [running])
+        await driver.start()
+        yield driver
+        await driver.stop()
+
+
+@pytest.fixture
+async def slack_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
+    harness = HARNESSES["slack"]()
+    async with harness.running() as running:
+        driver = Crew(config, clock, [running])
+        await driver.start()
+        yield driver
+        await driver.stop()
+
+
+async def test_telegram_edit_opens_a_reply_holding_the_suggestion(telegram_crew: Crew) -> None:
+    """Edit on Telegram: a ForceReply prompt in the card's thread shows the suggestion (tap
+    to copy, and as the placeholder); the edited reply sent to it answers the request."""
+    from tests.harnesses.telegram import TelegramHarness
+
+    crew = telegram_crew
+    harness = crew.harness
+    assert isinstance(harness, TelegramHarness)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    card = next(m for m in harness.messages("radar") if "concierge suggests:" in m.text)
+    suggestion = await crew.crewline.store.suggestion(
+        (await crew.conversation())["escalations"][0]["escalation_id"]
+    )
+    assert suggestion is not None
+    await harness.press("radar", card, card.buttons.index("Edit"))
+    prompts = [
+        m
+        for m in harness.fake.calls_to("sendMessage")
+        if "force_reply" in str(m.params.get("reply_markup"))
+    ]
+    assert len(prompts) == 1
+    assert suggestion.text in prompts[0].params["text"]
+    assert suggestion.text[:64] in str(prompts[0].params["reply_markup"])
+    await harness.say("radar", "No: keep them until Friday")
+    view = (await crew.conversation())["escalations"][0]
+    assert (view["state"], view["answer"], view["answered_via"]) == (
+        "answered",
+        "No: keep them until Friday",
+        "text",
+    )
+
+
+async def test_slack_edit_opens_a_modal_whose_send_answers_the_question(slack_crew: Crew) -> None:
+    """Edit on Slack opens a modal prefilled with the suggestion; its Send is the owner's
+    reply naming the question card, which it answers (with two requests open, too)."""
+    from crewline.transports.slack.blocks import ACTION_PREFIX
+    from tests.harnesses.slack import SlackHarness
+
+    crew = slack_crew
+    harness = crew.harness
+    assert isinstance(harness, SlackHarness)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
+    asked = await crew.call(
+        key,
+        "POST",
+        "/api/session-control/ask",
+        json={"question": "Delete the old migrations directory?", "options": ["yes", "no"]},
+    )
+    question_id = asked.json()["question_id"]
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    card = next(
+        m
+        for m in harness.messages("radar")
+        if "migrations" in m.text and "concierge suggests:" in m.text
+    )
+    suggestion = await crew.crewline.store.suggestion(question_id)
+    assert suggestion is not None
+    edit = card.buttons.index("Edit")
+    click = harness.fake.block_actions_payload(
+        user_id=harness.owner,
+        channel=harness.dm,
+        message_ts=card.ref,
+        action_id=f"{ACTION_PREFIX}{edit}",
+        value=card.payloads[edit],
+        thread_ts=harness.root("radar"),
+    )
+    assert await harness.send_interaction(click) == 200
+    await harness.fake.wait_until(lambda: bool(harness.fake.modals), timeout=10)
+    modal = harness.fake.modals[-1]
+    assert modal["blocks"][0]["element"]["initial_value"] == suggestion.text
+    payload = harness.fake.view_submission_payload(
+        user_id=harness.owner, view=modal, value="no, keep them"
+    )
+    assert await harness.send_interaction(payload) == 200
+    answered = await crew.wait_for_event(key, "question_answered")
+    assert (answered["body"]["answer"], answered["body"]["by"]) == ("no, keep them", "user")
+    assert (await crew.conversation())["escalations"][0]["state"] == "pending"
+
+
+async def test_discord_edit_opens_a_modal_whose_submit_answers_the_request(
+    discord_crew: Crew,
+) -> None:
+    """Edit on Discord answers the press with a modal holding the suggestion; its Submit is
+    the owner's reply naming the escalation, which it answers."""
+    from tests.harnesses.discord import DiscordHarness
+
+    crew = discord_crew
+    harness = crew.harness
+    assert isinstance(harness, DiscordHarness)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
+    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    card = next(
+        m
+        for m in harness.messages("radar")
+        if "migrations" in m.text and "concierge suggests:" in m.text
+    )
+    await harness.press("radar", card, card.buttons.index("Edit"))
+    assert len(harness.fake.modals) == 1
+    modal = harness.fake.modals[0]
+    text_input = modal["components"][0]["components"][0]
+    records = (await crew.conversation())["escalations"]
+    suggestion = await crew.crewline.store.suggestion(records[1]["escalation_id"])
+    assert suggestion is not None and text_input["value"] == suggestion.text
+    submitted = await harness.fake.submit_modal(modal, {text_input["custom_id"]: "no, keep them"})
+    receipt = await harness.receipt(str(submitted.id))
+    assert receipt.accepted, receipt
+    records = (await crew.conversation())["escalations"]
+    assert [(r["state"], r["answer"]) for r in records] == [
+        ("pending", None),
+        ("answered", "no, keep them"),
+    ]

@@ -1,0 +1,197 @@
+"""The MCP tools, driven by the official SDK's own client: in memory, over streamable HTTP
+at /mcp, and over stdio through the ``crewline mcp`` subprocess; and their input schemas
+against the OpenAPI schema, field by field."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+from crewline.api.mcp import TOOLS, AgentVerbs, build_server
+from crewline.api.mcp_http import InProcessVerbs
+from tests.driver import Crew
+
+pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
+
+TOOL_NAMES = {"session_escalate", "session_send", "ask_question", "check_events", "default_applied"}
+
+
+@asynccontextmanager
+async def in_memory(crew: Crew, key: str) -> AsyncIterator[Client]:
+    """The SDK's client connected in-process to the server, acting as ``key``'s session."""
+    operations = crew.crewline.mcp.operations
+    verbs = InProcessVerbs(operations, await operations.authenticate(key))
+
+    async def verbs_of(_: Any) -> AgentVerbs:
+        return verbs
+
+    async with Client(build_server(verbs_of)) as client:
+        yield client
+
+
+@asynccontextmanager
+async def over_http(crew: Crew, key: str | None) -> AsyncIterator[Client]:
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+        Client(streamable_http_client(f"{crew.url}/mcp", http_client=http)) as client,
+    ):
+        yield client
+
+
+@asynccontextmanager
+async def over_stdio(crew: Crew, key: str) -> AsyncIterator[Client]:
+    env = {**os.environ, "CREWLINE_SESSION_KEY": key, "CREWLINE_URL": crew.url}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "crewline", "mcp"], env=env)
+    async with Client(params, read_timeout_seconds=30) as client:
+        yield client
+
+
+async def call(client: Client, tool: str, **arguments: Any) -> tuple[bool, dict[str, Any]]:
+    result = await client.call_tool(tool, arguments)
+    [content] = result.content
+    body = json.loads(content.text)  # type: ignore[union-attr]
+    assert body == result.structured_content
+    return result.is_error, body
+
+
+async def _every_tool(crew: Crew, client: Client, key: str) -> None:
+    """Each tool once, as an agent would use them: nothing waits on the human."""
+    await crew.add_member("hawk", "Hawk")
+    assert {t.name for t in (await client.list_tools()).tools} == TOOL_NAMES
+    failed, escalated = await call(
+        client,
+        "session_escalate",
+        message="Ship?",
+        options=["yes", "no"],
+        deadline="PT5M",
+        default_action="ship it",
+    )
+    assert not failed and escalated["state"] == "pending"
+    failed, asked = await call(client, "ask_question", question="Pick a DB", options=["a", "b"])
+    assert not failed and asked["state"] == "waiting"
+    failed, sent = await call(client, "session_send", target="hawk", message="ping")
+    assert not failed and sent["member"] == "hawk"
+    harness = crew.harness
+    await harness.wait_until(
+        lambda: any("Pick a DB" in m.text and m.buttons for m in harness.messages("radar"))
+    )
+    question = next(m for m in harness.messages("radar") if "Pick a DB" in m.text)
+    await harness.press("radar", question, 1)
+    failed, page = await call(client, "check_events", after=0, wait=10)
+    assert not failed
+    assert [e["kind"] for e in page["events"]] == ["question_answered"]
+    assert page["events"][0]["body"]["answer"] == "b"
+    failed, early = await call(client, "default_applied", escalation_id=escalated["escalation_id"])
+    assert failed and early["error"]["code"] == "not_defaulted"
+    failed, unknown = await call(
+        client, "session_send", target="hawk", message="x", deadline="PT1M"
+    )
+    assert failed and (unknown["error"]["code"], unknown["error"]["field"]) == (
+        "unknown_field",
+        "deadline",
+    )
+    assert [r.text for r in await crew.crewline.store.live_rows("hawk")] == ["ping"]
+
+
+async def test_every_tool_in_memory_with_the_sdks_client(crew: Crew) -> None:
+    """The SDK's in-memory client, declaring no optional capability, uses every tool."""
+    key = await crew.add_member()
+    async with in_memory(crew, key) as client:
+        assert client.session is not None
+        await _every_tool(crew, client, key)
+
+
+async def test_every_tool_over_streamable_http_at_mcp(crew: Crew) -> None:
+    """/mcp on crewline's own server answers the SDK's streamable-HTTP client."""
+    key = await crew.add_member()
+    async with over_http(crew, key) as client:
+        await _every_tool(crew, client, key)
+
+
+async def test_every_tool_over_stdio_through_the_crewline_mcp_command(crew: Crew) -> None:
+    """``crewline mcp`` as a subprocess relays each tool to crewline's HTTP API."""
+    key = await crew.add_member()
+    async with over_stdio(crew, key) as client:
+        await _every_tool(crew, client, key)
+
+
+async def test_mcp_without_a_session_key_is_refused_before_the_sdk(crew: Crew) -> None:
+    """No key, a bad key, or the owner's token: 401/403 in crewline's error shape."""
+    await crew.add_member()
+    token = await crew.owner_token()
+    async with httpx2.AsyncClient(base_url=crew.url, timeout=10) as http:
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        missing = await http.post("/mcp", json=body)
+        wrong = await http.post("/mcp", json=body, headers={"Authorization": "Bearer crw_s_x"})
+        owner = await http.post("/mcp", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert (missing.status_code, missing.json()["error"]["code"]) == (401, "missing_key")
+    assert (wrong.status_code, wrong.json()["error"]["code"]) == (401, "invalid_key")
+    assert (owner.status_code, owner.json()["error"]["code"]) == (403, "session_key_required")
+
+
+async def test_check_events_waits_at_most_twenty_seconds(crew: Crew) -> None:
+    """A longer wait is refused with the API's invalid_wait, nothing held open."""
+    key = await crew.add_member()
+    async with in_memory(crew, key) as client:
+        failed, refused = await call(client, "check_events", after=0, wait=21)
+        unknown = await client.call_tool("no_such_tool", {})
+    assert failed and refused["error"]["code"] == "invalid_wait"
+    assert unknown.is_error
+
+
+async def test_tool_descriptions_say_what_waits_and_what_does_not(crew: Crew) -> None:
+    """Each description says it returns at once, or how long it may wait."""
+    key = await crew.add_member()
+    async with in_memory(crew, key) as client:
+        tools = {t.name: t.description or "" for t in (await client.list_tools()).tools}
+    for name in ("session_escalate", "session_send", "ask_question", "default_applied"):
+        assert "at once" in tools[name], name
+    assert "nothing wakes you" in tools["session_escalate"]
+    assert "at most 'wait' seconds (0..20)" in tools["check_events"]
+
+
+def _shapes(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each field's schema; FastAPI leaves out a null default, which says nothing more."""
+    return {
+        name: {k: v for k, v in field.items() if not (k == "default" and v is None)}
+        for name, field in schema["properties"].items()
+    }
+
+
+async def test_openapi_and_mcp_tool_schemas_agree_field_by_field(crew: Crew) -> None:
+    """Each tool's input schema is the HTTP request's: same fields, types, required set."""
+    schema = (await crew.call(None, "GET", "/openapi.json")).json()
+    components = schema["components"]["schemas"]
+    paths = schema["paths"]
+    tools = {tool.name: tool.listed().input_schema for tool in TOOLS}
+    for tool, component in (
+        ("session_escalate", "EscalateBody"),
+        ("session_send", "SendBody"),
+        ("ask_question", "AskBody"),
+    ):
+        http, mcp = components[component], tools[tool]
+        assert _shapes(http) == _shapes(mcp), tool
+        assert set(http.get("required", [])) == set(mcp.get("required", [])), tool
+        assert http["additionalProperties"] is mcp["additionalProperties"] is False
+    events = {p["name"]: p for p in paths["/api/session/events"]["get"]["parameters"]}
+    assert set(tools["check_events"]["properties"]) == set(events)
+    for name, parameter in events.items():
+        assert parameter["schema"]["type"] == tools["check_events"]["properties"][name]["type"]
+    confirm = paths["/api/session-control/escalations/{escalation_id}/default-applied"]["post"]
+    [path_parameter] = confirm["parameters"]
+    assert tools["default_applied"]["required"] == [path_parameter["name"]]
+    assert (
+        tools["default_applied"]["properties"]["escalation_id"]["maxLength"]
+        == (path_parameter["schema"]["maxLength"])
+    )
