@@ -657,10 +657,16 @@ class Store(ABC):
     @abstractmethod
     async def fleet_rows(self, match: str, *, excluding: str, limit: int = 5) -> list[Row]:
         """Fleet retrieval: live rows members said in their own threads (role ``member``)
-        that match the FTS5 query ``match``, best first among the newest few hundred matches
+        that match the query ``match``, best first among the newest few hundred matches
         (so its cost stays bounded as the history grows), leaving out the conversation
-        ``excluding`` (the asking member's). An empty ``match`` finds nothing. Raises
-        InvalidInput(invalid_query) when ``match`` is not a valid FTS5 query."""
+        ``excluding`` (the asking member's). An empty ``match`` finds nothing.
+
+        The query syntax is the part of SQLite FTS5's every store reads alike: terms and
+        "quoted phrases" (words stemmed; ASCII punctuation separates words), ``+`` joining
+        phrases, a ``*`` prefix, adjacent phrases (all must match), ``NOT``, ``AND``, ``OR``
+        and parentheses (``store/pg_fulltext.py`` spells it out). Column filters, ``NEAR``
+        and ``^`` are not portable. Raises InvalidInput(invalid_query) when ``match`` is not
+        a valid query."""
 
     @abstractmethod
     async def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None:
