@@ -41,6 +41,7 @@ async def test_a_new_suggestion_replaces_the_old_and_clears_its_dismissal(store:
     assert dismissed is not None and dismissed.dismissed
     await store.write(lambda tx: tx.put_suggestion(_suggestion(text="no")))
     assert await store.suggestion("a" * 16) == _suggestion(text="no")
+    assert await store.write(lambda tx: tx.suggestion("a" * 16)) == _suggestion(text="no")
     assert await store.write(lambda tx: tx.drop_suggestion("a" * 16)) is True
     assert await store.suggestion("a" * 16) is None
     assert await store.write(lambda tx: tx.dismiss_suggestion("a" * 16)) is False
