@@ -18,12 +18,17 @@ from pydantic_core import PydanticCustomError
 from crewline.errors import InvalidInput
 
 __all__ = [
+    "IDEMPOTENCY_KEY",
     "AnswerBody",
     "AskBody",
     "BoundaryBody",
     "CheckEventsArgs",
     "DefaultAppliedArgs",
     "EscalateBody",
+    "HubAnswerBody",
+    "HubDispatchBody",
+    "HubRespawnBody",
+    "HubStopBody",
     "NackBody",
     "PostBody",
     "ReplyBody",
@@ -34,6 +39,10 @@ __all__ = [
 ]
 
 MAX_TOOL_WAIT = 20.0
+IDEMPOTENCY_KEY = (
+    "A retry with the same key within 24 hours returns the first response and writes nothing"
+    " (1..255 printable ASCII characters)."
+)
 
 VALIDATION_CODES = {
     "extra_forbidden": "unknown_field",
@@ -126,6 +135,29 @@ class BoundaryBody(Strict):
     )
     steps: int | None = Field(default=None, description="rewind: to your N-th last message")
     text: str | None = Field(default=None, description="edit: the new text")
+
+
+class HubAnswerBody(Strict):
+    record_id: str = Field(max_length=64, description="an escalation's or a question's id")
+    text: str
+    why: str = ""
+
+
+class HubStopBody(Strict):
+    session_id: str = Field(max_length=64)
+    why: str
+
+
+class HubRespawnBody(Strict):
+    session_id: str = Field(max_length=64)
+    launcher: str = Field(description="a [launchers.NAME] of crewline.toml")
+    why: str
+
+
+class HubDispatchBody(Strict):
+    launcher: str = Field(description="a [launchers.NAME] of crewline.toml")
+    member: str | None = Field(default=None, description="the member it works for")
+    why: str
 
 
 class DefaultAppliedArgs(Strict):

@@ -9,6 +9,12 @@ of the very models the HTTP API validates (``crewline.schemas``), and arguments 
 validated with them, so an unknown argument gets ``unknown_field`` exactly as an unknown
 body field does over HTTP. No tool waits on a human and none asks the client for anything
 (no elicitation, no sampling): a client that declares no capability gets every tool.
+
+Each tool is one verb of crewline's gate (``crewline.policy``): a session is listed only the
+tools whose verb the gate grants its kind (the ``hub_*`` tools only to a session of kind
+``concierge``), and a call of any tool is still decided by the service, which refuses and
+audits exactly as over HTTP. A listing that cannot learn what the gate grants fails rather
+than guess.
 """
 
 from __future__ import annotations
@@ -21,16 +27,22 @@ from typing import Any, Protocol
 
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
+from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
 from crewline import __version__
 from crewline.errors import CrewlineError, InvalidInput, NotFound
+from crewline.policy import Verb
 from crewline.schemas import (
     MAX_TOOL_WAIT,
     AskBody,
     CheckEventsArgs,
     DefaultAppliedArgs,
     EscalateBody,
+    HubAnswerBody,
+    HubDispatchBody,
+    HubRespawnBody,
+    HubStopBody,
     SendBody,
     refusal,
 )
@@ -60,6 +72,20 @@ class AgentVerbs(Protocol):
 
     async def check_events(self, args: CheckEventsArgs) -> dict[str, Any]: ...
 
+    async def granted(self) -> frozenset[str]:
+        """The names of the verbs crewline's gate lets this session use."""
+        ...
+
+    async def hub_suggest(self, body: HubAnswerBody) -> dict[str, Any]: ...
+
+    async def hub_reply(self, body: HubAnswerBody) -> dict[str, Any]: ...
+
+    async def hub_stop(self, body: HubStopBody) -> dict[str, Any]: ...
+
+    async def hub_respawn(self, body: HubRespawnBody) -> dict[str, Any]: ...
+
+    async def hub_dispatch(self, body: HubDispatchBody) -> dict[str, Any]: ...
+
 
 @functools.cache
 def _schema(model: type[BaseModel]) -> dict[str, Any]:
@@ -70,10 +96,12 @@ def _schema(model: type[BaseModel]) -> dict[str, Any]:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Tool:
     name: str
+    verb: Verb
     arguments: type[BaseModel]
     description: str
     call: Callable[[AgentVerbs, Any], Awaitable[dict[str, Any]]]
     read_only: bool = False
+    destructive: bool = False
 
     @property
     def input_schema(self) -> dict[str, Any]:
@@ -85,7 +113,9 @@ class Tool:
             description=self.description,
             input_schema=self.input_schema,
             annotations=types.ToolAnnotations(
-                read_only_hint=self.read_only, destructive_hint=False, open_world_hint=False
+                read_only_hint=self.read_only,
+                destructive_hint=self.destructive,
+                open_world_hint=False,
             ),
         )
 
@@ -101,6 +131,7 @@ def _check_wait(verbs: AgentVerbs, args: CheckEventsArgs) -> Awaitable[dict[str,
 TOOLS: tuple[Tool, ...] = (
     Tool(
         name="session_escalate",
+        verb=Verb.SESSION_ESCALATE,
         arguments=EscalateBody,
         description=(
             "Raise a decision to your human without waiting: returns an escalation_id at once "
@@ -116,6 +147,7 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         name="session_send",
+        verb=Verb.SESSION_SEND,
         arguments=SendBody,
         description=(
             "Post a message into another member's thread (target: its slug); returns at "
@@ -125,6 +157,7 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         name="ask_question",
+        verb=Verb.ASK_QUESTION,
         arguments=AskBody,
         description=(
             "Put a question card in your thread; returns a question_id at once and does "
@@ -136,6 +169,7 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         name="check_events",
+        verb=Verb.READ_EVENTS,
         arguments=CheckEventsArgs,
         description=(
             "Read your events (answers, window closings, messages) after the cursor 'after' "
@@ -148,12 +182,72 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         name="default_applied",
+        verb=Verb.CONFIRM_DEFAULT,
         arguments=DefaultAppliedArgs,
         description=(
             "After a window_closed event with state 'defaulted', confirm you ran the default "
             "action, so the card says it ran. Returns at once."
         ),
         call=lambda verbs, args: verbs.default_applied(args),
+    ),
+    # The concierge's verbs: listed only for a session of kind concierge.
+    Tool(
+        name="hub_suggest",
+        verb=Verb.HUB_SUGGEST,
+        arguments=HubAnswerBody,
+        description=(
+            "Concierge only. Leave a suggested answer on a member's waiting escalation or "
+            "question (record_id); the human sees it with Send / Edit / Dismiss. Answers "
+            "nothing and returns at once; what the human does with it arrives in the ledger."
+        ),
+        call=lambda verbs, args: verbs.hub_suggest(args),
+    ),
+    Tool(
+        name="hub_reply",
+        verb=Verb.HUB_REPLY,
+        arguments=HubAnswerBody,
+        description=(
+            "Concierge only. Answer a member's waiting escalation or question on the human's "
+            "behalf; returns at once. crewline judges the question itself: refused with "
+            "'policy' under the owner's policy 'never' or when its gate does not allow an "
+            "answer, and with 'bad_request' for a dialog (only the human answers those), a "
+            "record that waits for nothing, or a /command or !shell line."
+        ),
+        call=lambda verbs, args: verbs.hub_reply(args),
+    ),
+    Tool(
+        name="hub_stop",
+        verb=Verb.HUB_STOP,
+        arguments=HubStopBody,
+        description=(
+            "Concierge only, and only with the owner's 'act on'. Stop another session: it "
+            "gets a stop event and its key stops working. Returns at once; never on yourself."
+        ),
+        call=lambda verbs, args: verbs.hub_stop(args),
+        destructive=True,
+    ),
+    Tool(
+        name="hub_respawn",
+        verb=Verb.HUB_RESPAWN,
+        arguments=HubRespawnBody,
+        description=(
+            "Concierge only, and only with 'act on'. Stop a session and start the named "
+            "launcher as its successor with a fresh key. Returns at once with the new "
+            "session's id and process id; it does not wait for the process."
+        ),
+        call=lambda verbs, args: verbs.hub_respawn(args),
+        destructive=True,
+    ),
+    Tool(
+        name="hub_dispatch",
+        verb=Verb.HUB_DISPATCH,
+        arguments=HubDispatchBody,
+        description=(
+            "Concierge only, and only with 'act on'. Start the named launcher as a new worker "
+            "of a member (or a plain session). Returns at once with the new session's id and "
+            "process id; it does not wait for the process."
+        ),
+        call=lambda verbs, args: verbs.hub_dispatch(args),
     ),
 )
 
@@ -170,7 +264,17 @@ def build_server(verbs_of: VerbsOf) -> Server[Any]:
     async def list_tools(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[tool.listed() for tool in TOOLS])
+        try:
+            allowed = await (await verbs_of(ctx)).granted()
+        except CrewlineError as error:  # without the gate's answer, nothing is listed
+            raise MCPError(
+                types.INTERNAL_ERROR,
+                f"crewline could not say which tools this session may use: {error.message}",
+                {"code": error.code},
+            ) from None
+        return types.ListToolsResult(
+            tools=[tool.listed() for tool in TOOLS if tool.verb.value in allowed]
+        )
 
     async def call_tool(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams

@@ -16,11 +16,23 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.types import Receive, Scope, Send
 
+from crewline.api.concierge_ops import ConciergeOperations
 from crewline.api.http import status_of
 from crewline.api.operations import Caller, Operations
 from crewline.bot import EscalationRequest, Hub
 from crewline.errors import CrewlineError, Unauthenticated
-from crewline.schemas import AskBody, CheckEventsArgs, DefaultAppliedArgs, EscalateBody, SendBody
+from crewline.policy import granted
+from crewline.schemas import (
+    AskBody,
+    CheckEventsArgs,
+    DefaultAppliedArgs,
+    EscalateBody,
+    HubAnswerBody,
+    HubDispatchBody,
+    HubRespawnBody,
+    HubStopBody,
+    SendBody,
+)
 
 if TYPE_CHECKING:
     from mcp.server import ServerRequestContext
@@ -39,6 +51,7 @@ class InProcessVerbs:
     def __init__(self, operations: Operations, caller: Caller) -> None:
         self.operations = operations
         self.caller = caller
+        self.concierge = ConciergeOperations(operations)
 
     async def escalate(self, body: EscalateBody) -> dict[str, Any]:
         return await self.operations.escalate(self.caller, EscalationRequest(**body.model_dump()))
@@ -54,6 +67,24 @@ class InProcessVerbs:
 
     async def check_events(self, args: CheckEventsArgs) -> dict[str, Any]:
         return await self.operations.events(self.caller, after=args.after, wait=args.wait)
+
+    async def granted(self) -> frozenset[str]:
+        return frozenset(verb.value for verb in granted(self.operations.session_of(self.caller)))
+
+    async def hub_suggest(self, body: HubAnswerBody) -> dict[str, Any]:
+        return await self.concierge.suggest(self.caller, body.record_id, body.text, body.why)
+
+    async def hub_reply(self, body: HubAnswerBody) -> dict[str, Any]:
+        return await self.concierge.reply(self.caller, body.record_id, body.text, body.why)
+
+    async def hub_stop(self, body: HubStopBody) -> dict[str, Any]:
+        return await self.concierge.stop(self.caller, body.session_id, body.why)
+
+    async def hub_respawn(self, body: HubRespawnBody) -> dict[str, Any]:
+        return await self.concierge.respawn(self.caller, body.session_id, body.launcher, body.why)
+
+    async def hub_dispatch(self, body: HubDispatchBody) -> dict[str, Any]:
+        return await self.concierge.dispatch(self.caller, body.launcher, body.member, body.why)
 
 
 class McpEndpoint:

@@ -14,7 +14,17 @@ from mcp.server.stdio import stdio_server
 
 from crewline.api.mcp import AgentVerbs, build_server
 from crewline.client import Client
-from crewline.schemas import AskBody, CheckEventsArgs, DefaultAppliedArgs, EscalateBody, SendBody
+from crewline.schemas import (
+    AskBody,
+    CheckEventsArgs,
+    DefaultAppliedArgs,
+    EscalateBody,
+    HubAnswerBody,
+    HubDispatchBody,
+    HubRespawnBody,
+    HubStopBody,
+    SendBody,
+)
 
 __all__ = ["ClientVerbs", "serve_stdio"]
 
@@ -24,6 +34,7 @@ class ClientVerbs:
 
     def __init__(self, client: Client) -> None:
         self.client = client
+        self._granted: frozenset[str] | None = None
 
     async def escalate(self, body: EscalateBody) -> dict[str, Any]:
         return (await self.client.escalate(**body.model_dump())).model_dump()
@@ -41,6 +52,38 @@ class ClientVerbs:
 
     async def check_events(self, args: CheckEventsArgs) -> dict[str, Any]:
         return (await self.client.poll(after=args.after, wait=args.wait)).model_dump()
+
+    async def granted(self) -> frozenset[str]:
+        """Asked of crewline once (a key's kind never changes); a failure is raised, and
+        asked again at the next listing."""
+        if self._granted is None:
+            self._granted = frozenset((await self.client.whoami()).verbs)
+        return self._granted
+
+    async def hub_suggest(self, body: HubAnswerBody) -> dict[str, Any]:
+        return (await self.client.hub_suggest(body.record_id, body.text, why=body.why)).model_dump(
+            exclude_unset=True
+        )
+
+    async def hub_reply(self, body: HubAnswerBody) -> dict[str, Any]:
+        return (await self.client.hub_reply(body.record_id, body.text, why=body.why)).model_dump(
+            exclude_unset=True
+        )
+
+    async def hub_stop(self, body: HubStopBody) -> dict[str, Any]:
+        return (await self.client.hub_stop(body.session_id, why=body.why)).model_dump(
+            exclude_unset=True
+        )
+
+    async def hub_respawn(self, body: HubRespawnBody) -> dict[str, Any]:
+        return (
+            await self.client.hub_respawn(body.session_id, body.launcher, why=body.why)
+        ).model_dump(exclude_unset=True)
+
+    async def hub_dispatch(self, body: HubDispatchBody) -> dict[str, Any]:
+        return (
+            await self.client.hub_dispatch(body.launcher, why=body.why, member=body.member)
+        ).model_dump(exclude_unset=True)
 
 
 async def serve_stdio(client: Client) -> None:
