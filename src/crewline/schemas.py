@@ -20,18 +20,22 @@ from crewline.errors import InvalidInput
 __all__ = [
     "IDEMPOTENCY_KEY",
     "AnswerBody",
+    "AskArgs",
     "AskBody",
     "BoundaryBody",
     "CheckEventsArgs",
     "DefaultAppliedArgs",
+    "EscalateArgs",
     "EscalateBody",
     "HubAnswerBody",
     "HubDispatchBody",
     "HubRespawnBody",
     "HubStopBody",
+    "Keyed",
     "NackBody",
     "PostBody",
     "ReplyBody",
+    "SendArgs",
     "SendBody",
     "Strict",
     "WebhookBody",
@@ -158,6 +162,25 @@ class HubDispatchBody(Strict):
     launcher: str = Field(description="a [launchers.NAME] of crewline.toml")
     member: str | None = Field(default=None, description="the member it works for")
     why: str
+
+
+class Keyed(Strict):
+    """An MCP write's arguments: the HTTP body's fields, and the ``Idempotency-Key`` header
+    as the argument ``idempotency_key`` (the same rule, the same store)."""
+
+    idempotency_key: str | None = Field(default=None, description=IDEMPOTENCY_KEY)
+
+
+class EscalateArgs(EscalateBody, Keyed):
+    pass
+
+
+class SendArgs(SendBody, Keyed):
+    pass
+
+
+class AskArgs(AskBody, Keyed):
+    pass
 
 
 class DefaultAppliedArgs(Strict):

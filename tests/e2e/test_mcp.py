@@ -123,8 +123,13 @@ def _shapes(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
+def _without(schema: dict[str, Any], keys: set[str]) -> dict[str, Any]:
+    return {k: v for k, v in schema.items() if k not in keys}
+
+
 async def test_openapi_and_mcp_tool_schemas_agree_field_by_field(crew: Crew) -> None:
-    """Each tool's input schema is the HTTP request's: same fields, types, required set."""
+    """Each tool's input schema is the HTTP request's: same fields, types, required set; a
+    write's Idempotency-Key header is its idempotency_key argument."""
     schema = (await crew.call(None, "GET", "/openapi.json")).json()
     components = schema["components"]["schemas"]
     paths = schema["paths"]
@@ -141,9 +146,21 @@ async def test_openapi_and_mcp_tool_schemas_agree_field_by_field(crew: Crew) -> 
     )
     assert {tool for tool, _ in bodies} | {"check_events", "default_applied"} == set(tools)
     for tool, route in bodies:
-        body = paths[route]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        operation = paths[route]["post"]
+        body = operation["requestBody"]["content"]["application/json"]["schema"]
         http, mcp = components[body["$ref"].rsplit("/", 1)[-1]], tools[tool]
-        assert _shapes(http) == _shapes(mcp), tool
+        shapes = _shapes(mcp)
+        # The Idempotency-Key header is the argument idempotency_key, where HTTP takes it.
+        headers = {p["name"]: p for p in operation.get("parameters", []) if p["in"] == "header"}
+        if "Idempotency-Key" in headers:
+            header = headers["Idempotency-Key"]
+            key = shapes.pop("idempotency_key")
+            assert key["description"] == header["description"], tool
+            plain = {"title", "description"}  # the name and the words, compared above
+            assert _without(key, plain) == _without(header["schema"], plain), tool
+            assert not header.get("required", False)
+        assert "idempotency_key" not in shapes, tool
+        assert _shapes(http) == shapes, tool
         assert set(http.get("required", [])) == set(mcp.get("required", [])), tool
         assert http["additionalProperties"] is mcp["additionalProperties"] is False
     events = {p["name"]: p for p in paths["/api/session/events"]["get"]["parameters"]}

@@ -23,7 +23,7 @@ import functools
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
@@ -35,14 +35,18 @@ from crewline.errors import CrewlineError, InvalidInput, NotFound
 from crewline.policy import Verb
 from crewline.schemas import (
     MAX_TOOL_WAIT,
+    AskArgs,
     AskBody,
     CheckEventsArgs,
     DefaultAppliedArgs,
+    EscalateArgs,
     EscalateBody,
     HubAnswerBody,
     HubDispatchBody,
     HubRespawnBody,
     HubStopBody,
+    Keyed,
+    SendArgs,
     SendBody,
     refusal,
 )
@@ -60,13 +64,14 @@ INSTRUCTIONS = (
 class AgentVerbs(Protocol):
     """What the tools call: crewline's verbs for one session, in-process or over HTTP.
 
-    Each returns the HTTP API's JSON answer for the verb and raises ``CrewlineError``."""
+    Each returns the HTTP API's JSON answer for the verb and raises ``CrewlineError``; a
+    write's ``key`` is the HTTP API's ``Idempotency-Key``."""
 
-    async def escalate(self, body: EscalateBody) -> dict[str, Any]: ...
+    async def escalate(self, body: EscalateBody, key: str | None) -> dict[str, Any]: ...
 
-    async def send(self, body: SendBody) -> dict[str, Any]: ...
+    async def send(self, body: SendBody, key: str | None) -> dict[str, Any]: ...
 
-    async def ask(self, body: AskBody) -> dict[str, Any]: ...
+    async def ask(self, body: AskBody, key: str | None) -> dict[str, Any]: ...
 
     async def default_applied(self, args: DefaultAppliedArgs) -> dict[str, Any]: ...
 
@@ -91,6 +96,20 @@ class AgentVerbs(Protocol):
 def _schema(model: type[BaseModel]) -> dict[str, Any]:
     # Built once: the SDK asks for a tool's schema on every call (to check Mcp-Param headers).
     return model.model_json_schema()
+
+
+B = TypeVar("B", bound=BaseModel)
+
+
+def _body(model: type[B], args: Keyed) -> B:
+    """The HTTP body inside a write's arguments (already validated: nothing is checked again)."""
+    return model.model_construct(**args.model_dump(exclude={"idempotency_key"}))
+
+
+_RETRY = (
+    " Pass idempotency_key (one per intended write, e.g. a UUID) to make a retry safe: the "
+    "same key within 24 hours returns the first result and writes nothing new."
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -132,7 +151,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         name="session_escalate",
         verb=Verb.SESSION_ESCALATE,
-        arguments=EscalateBody,
+        arguments=EscalateArgs,
         description=(
             "Raise a decision to your human without waiting: returns an escalation_id at once "
             "while a card with your message (and options as buttons) goes to their chat. "
@@ -141,31 +160,31 @@ TOOLS: tuple[Tool, ...] = (
             "PT30M) the window closes at that time and a window_closed event says so, but "
             "nothing wakes you then: call check_events after the deadline. default_action "
             "(only with a deadline) is what you will do if nobody answers; once you did it, "
-            "call default_applied."
+            "call default_applied." + _RETRY
         ),
-        call=lambda verbs, args: verbs.escalate(args),
+        call=lambda verbs, args: verbs.escalate(_body(EscalateBody, args), args.idempotency_key),
     ),
     Tool(
         name="session_send",
         verb=Verb.SESSION_SEND,
-        arguments=SendBody,
+        arguments=SendArgs,
         description=(
             "Post a message into another member's thread (target: its slug); returns at "
-            "once and waits for no reply. Takes exactly target and message."
+            "once and waits for no reply." + _RETRY
         ),
-        call=lambda verbs, args: verbs.send(args),
+        call=lambda verbs, args: verbs.send(_body(SendBody, args), args.idempotency_key),
     ),
     Tool(
         name="ask_question",
         verb=Verb.ASK_QUESTION,
-        arguments=AskBody,
+        arguments=AskArgs,
         description=(
             "Put a question card in your thread; returns a question_id at once and does "
             "not wait for the answer. The answer arrives as a question_answered event: call "
             "check_events to read it. dialog=true makes it a dialog only your human (never "
-            "the concierge) may answer."
+            "the concierge) may answer." + _RETRY
         ),
-        call=lambda verbs, args: verbs.ask(args),
+        call=lambda verbs, args: verbs.ask(_body(AskBody, args), args.idempotency_key),
     ),
     Tool(
         name="check_events",
@@ -289,9 +308,11 @@ def build_server(verbs_of: VerbsOf) -> Server[Any]:
                 raise refusal(error.errors()) from None
             result = await tool.call(await verbs_of(ctx), arguments)
         except CrewlineError as error:
+            details = dict(error.details)
+            if details.get("field") == "Idempotency-Key":  # here it is an argument
+                details["field"] = "idempotency_key"
             return _answer(
-                {"error": {"code": error.code, "message": error.message, **error.details}},
-                error=True,
+                {"error": {"code": error.code, "message": error.message, **details}}, error=True
             )
         return _answer(result)
 

@@ -53,14 +53,20 @@ class InProcessVerbs:
         self.caller = caller
         self.concierge = ConciergeOperations(operations)
 
-    async def escalate(self, body: EscalateBody) -> dict[str, Any]:
-        return await self.operations.escalate(self.caller, EscalationRequest(**body.model_dump()))
+    async def escalate(self, body: EscalateBody, key: str | None) -> dict[str, Any]:
+        return await self.operations.escalate(
+            self.caller, EscalationRequest(**body.model_dump()), idempotency_key=key
+        )
 
-    async def send(self, body: SendBody) -> dict[str, Any]:
-        return await self.operations.send(self.caller, body.target, body.message)
+    async def send(self, body: SendBody, key: str | None) -> dict[str, Any]:
+        return await self.operations.send(
+            self.caller, body.target, body.message, idempotency_key=key
+        )
 
-    async def ask(self, body: AskBody) -> dict[str, Any]:
-        return await self.operations.ask(self.caller, body.question, body.options, body.dialog)
+    async def ask(self, body: AskBody, key: str | None) -> dict[str, Any]:
+        return await self.operations.ask(
+            self.caller, body.question, body.options, body.dialog, idempotency_key=key
+        )
 
     async def default_applied(self, args: DefaultAppliedArgs) -> dict[str, Any]:
         return await self.operations.confirm_default(self.caller, args.escalation_id)

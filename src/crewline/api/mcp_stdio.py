@@ -36,16 +36,19 @@ class ClientVerbs:
         self.client = client
         self._granted: frozenset[str] | None = None
 
-    async def escalate(self, body: EscalateBody) -> dict[str, Any]:
-        return (await self.client.escalate(**body.model_dump())).model_dump()
+    async def escalate(self, body: EscalateBody, key: str | None) -> dict[str, Any]:
+        escalated = await self.client.escalate(**body.model_dump(), idempotency_key=key)
+        return escalated.model_dump()
 
-    async def send(self, body: SendBody) -> dict[str, Any]:
-        return (await self.client.send(body.target, body.message)).model_dump()
+    async def send(self, body: SendBody, key: str | None) -> dict[str, Any]:
+        sent = await self.client.send(body.target, body.message, idempotency_key=key)
+        return sent.model_dump()
 
-    async def ask(self, body: AskBody) -> dict[str, Any]:
-        return (
-            await self.client.ask(body.question, options=body.options, dialog=body.dialog)
-        ).model_dump()
+    async def ask(self, body: AskBody, key: str | None) -> dict[str, Any]:
+        asked = await self.client.ask(
+            body.question, options=body.options, dialog=body.dialog, idempotency_key=key
+        )
+        return asked.model_dump()
 
     async def default_applied(self, args: DefaultAppliedArgs) -> dict[str, Any]:
         return (await self.client.default_applied(args.escalation_id)).model_dump()
