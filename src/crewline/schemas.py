@@ -33,6 +33,7 @@ __all__ = [
     "HubStopBody",
     "Keyed",
     "NackBody",
+    "PostArgs",
     "PostBody",
     "ReplyBody",
     "SendArgs",
@@ -180,6 +181,10 @@ class SendArgs(SendBody, Keyed):
 
 
 class AskArgs(AskBody, Keyed):
+    pass
+
+
+class PostArgs(PostBody, Keyed):
     pass
 
 

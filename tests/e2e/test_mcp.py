@@ -16,7 +16,14 @@ from tests.e2e.mcp_clients import call, in_memory, over_http, over_stdio
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 
-TOOL_NAMES = {"session_escalate", "session_send", "ask_question", "check_events", "default_applied"}
+TOOL_NAMES = {
+    "session_escalate",
+    "session_send",
+    "session_post",
+    "ask_question",
+    "check_events",
+    "default_applied",
+}
 
 
 async def _every_tool(crew: Crew, client: Client, key: str) -> None:
@@ -36,6 +43,8 @@ async def _every_tool(crew: Crew, client: Client, key: str) -> None:
     assert not failed and asked["state"] == "waiting"
     failed, sent = await call(client, "session_send", target="hawk", message="ping")
     assert not failed and sent["member"] == "hawk"
+    failed, posted = await call(client, "session_post", text="Halfway through the plan.")
+    assert not failed and posted["conversation"] == "radar"
     harness = crew.harness
     await harness.wait_until(
         lambda: any("Pick a DB" in m.text and m.buttons for m in harness.messages("radar"))
@@ -109,7 +118,13 @@ async def test_tool_descriptions_say_what_waits_and_what_does_not(crew: Crew) ->
     key = await crew.add_member()
     async with in_memory(crew, key) as client:
         tools = {t.name: t.description or "" for t in (await client.list_tools()).tools}
-    for name in ("session_escalate", "session_send", "ask_question", "default_applied"):
+    for name in (
+        "session_escalate",
+        "session_send",
+        "session_post",
+        "ask_question",
+        "default_applied",
+    ):
         assert "at once" in tools[name], name
     assert "nothing wakes you" in tools["session_escalate"]
     assert "at most 'wait' seconds (0..20)" in tools["check_events"]
@@ -137,6 +152,7 @@ async def test_openapi_and_mcp_tool_schemas_agree_field_by_field(crew: Crew) -> 
     bodies = (
         ("session_escalate", "/api/session-control/escalate"),
         ("session_send", "/api/session-control/send"),
+        ("session_post", "/api/session/messages"),
         ("ask_question", "/api/session-control/ask"),
         ("hub_suggest", "/api/concierge/suggest"),
         ("hub_reply", "/api/concierge/reply"),

@@ -23,6 +23,7 @@ pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 AGENT_TOOLS = {
     "session_escalate",
     "session_send",
+    "session_post",
     "ask_question",
     "check_events",
     "default_applied",
@@ -45,11 +46,12 @@ async def test_only_a_concierge_session_is_listed_the_hub_tools(crew: Crew, surf
 
 
 async def test_a_channel_session_is_listed_only_what_the_gate_grants_it(crew: Crew) -> None:
-    """A channel agent may not reach the human: it sees check_events alone, and a call of an
-    unlisted tool is still refused by the service with the HTTP API's code."""
+    """A channel agent may not reach the human: it sees check_events and session_post (its
+    own transcript) alone, and a call of an unlisted tool is still refused by the service
+    with the HTTP API's code."""
     await crew.add_member()
     channel = await crew.add_session("channel")
-    assert await _listed(crew, "memory", channel) == {"check_events"}
+    assert await _listed(crew, "memory", channel) == {"check_events", "session_post"}
     async with in_memory(crew, channel) as client:
         failed, refused = await call(client, "session_escalate", message="Ship?")
     assert failed and refused["error"]["code"] == "caller_blocked"

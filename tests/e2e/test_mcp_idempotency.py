@@ -16,6 +16,7 @@ WRITES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "session_escalate": ({"message": "Ship it?", "options": ["yes", "no"]}, {"message": "Other"}),
     "session_send": ({"target": "hawk", "message": "ping"}, {"target": "hawk", "message": "pong"}),
     "ask_question": ({"question": "Pick a DB", "options": ["a", "b"]}, {"question": "Pick one"}),
+    "session_post": ({"text": "Progress: 1/3"}, {"text": "Progress: 2/3"}),
 }
 
 
@@ -27,6 +28,7 @@ async def _written(crew: Crew) -> dict[str, int]:
         "session_escalate": len(await store.escalations("radar")),
         "session_send": len(await store.live_rows("hawk")),
         "ask_question": sum("Pick" in text for text in radar),
+        "session_post": sum(text.startswith("Progress") for text in radar),
     }
 
 

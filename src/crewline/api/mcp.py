@@ -46,6 +46,8 @@ from crewline.schemas import (
     HubRespawnBody,
     HubStopBody,
     Keyed,
+    PostArgs,
+    PostBody,
     SendArgs,
     SendBody,
     refusal,
@@ -72,6 +74,8 @@ class AgentVerbs(Protocol):
     async def send(self, body: SendBody, key: str | None) -> dict[str, Any]: ...
 
     async def ask(self, body: AskBody, key: str | None) -> dict[str, Any]: ...
+
+    async def post(self, body: PostBody, key: str | None) -> dict[str, Any]: ...
 
     async def default_applied(self, args: DefaultAppliedArgs) -> dict[str, Any]: ...
 
@@ -185,6 +189,17 @@ TOOLS: tuple[Tool, ...] = (
             "the concierge) may answer." + _RETRY
         ),
         call=lambda verbs, args: verbs.ask(_body(AskBody, args), args.idempotency_key),
+    ),
+    Tool(
+        name="session_post",
+        verb=Verb.SESSION_POST,
+        arguments=PostArgs,
+        description=(
+            "Post a line into your own thread (your member's, or your own transcript): "
+            "progress, or that you are done. Returns at once; it asks nobody anything, so no "
+            "answer comes back (use ask_question or session_escalate for that)." + _RETRY
+        ),
+        call=lambda verbs, args: verbs.post(_body(PostBody, args), args.idempotency_key),
     ),
     Tool(
         name="check_events",

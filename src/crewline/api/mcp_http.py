@@ -31,6 +31,7 @@ from crewline.schemas import (
     HubDispatchBody,
     HubRespawnBody,
     HubStopBody,
+    PostBody,
     SendBody,
 )
 
@@ -67,6 +68,9 @@ class InProcessVerbs:
         return await self.operations.ask(
             self.caller, body.question, body.options, body.dialog, idempotency_key=key
         )
+
+    async def post(self, body: PostBody, key: str | None) -> dict[str, Any]:
+        return await self.operations.post(self.caller, body.text, idempotency_key=key)
 
     async def default_applied(self, args: DefaultAppliedArgs) -> dict[str, Any]:
         return await self.operations.confirm_default(self.caller, args.escalation_id)

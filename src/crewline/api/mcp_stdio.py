@@ -23,6 +23,7 @@ from crewline.schemas import (
     HubDispatchBody,
     HubRespawnBody,
     HubStopBody,
+    PostBody,
     SendBody,
 )
 
@@ -49,6 +50,9 @@ class ClientVerbs:
             body.question, options=body.options, dialog=body.dialog, idempotency_key=key
         )
         return asked.model_dump()
+
+    async def post(self, body: PostBody, key: str | None) -> dict[str, Any]:
+        return (await self.client.post(body.text, idempotency_key=key)).model_dump()
 
     async def default_applied(self, args: DefaultAppliedArgs) -> dict[str, Any]:
         return (await self.client.default_applied(args.escalation_id)).model_dump()
