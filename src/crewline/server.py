@@ -37,6 +37,7 @@ from crewline.store.backup import serving_lock
 from crewline.store.open import open_store
 from crewline.transports import OutboxDispatcher, Transport
 from crewline.transports.registry import EnabledTransport, build_transport, enabled_transports
+from crewline.webhook_targets import Targets
 from crewline.webhooks import WebhookDispatcher
 
 __all__ = ["Crewline", "HttpServer", "concierge_settings"]
@@ -222,7 +223,9 @@ class Crewline:
             self.windows = await stack.enter_async_context(
                 WindowScheduler(self.hub, horizon=self.window_horizon, metrics=self.metrics)
             )
-            self.webhooks = await stack.enter_async_context(WebhookDispatcher(self.hub))
+            self.webhooks = await stack.enter_async_context(
+                WebhookDispatcher(self.hub, targets=Targets(allow=self.config.webhook_networks))
+            )
             self.streams = EventStreams(self.hub)
             self.mcp = await stack.enter_async_context(McpEndpoint(self.hub))
             self.http = await stack.enter_async_context(
