@@ -28,7 +28,9 @@ from datetime import timedelta
 from enum import StrEnum
 from typing import Any
 
+from crewline.bot import last_turn
 from crewline.bot.changes import Change
+from crewline.bot.last_turn import is_last_turn
 from crewline.bot.reconcile import reconcile_member
 from crewline.errors import Conflict, NotFound
 from crewline.models import Event, Member, QuestionState, Row, RowRole
@@ -59,7 +61,8 @@ class BoundaryRequest:
     - rewind: to ``row`` (kept; the conversation continues from it), or to the ``steps``-th
       last human row (1 when neither is given);
     - edit: ``row`` is the edited human row, ``text`` its new text, resent as a new row;
-    - regenerate: to the last human row, which the member is given again;
+    - regenerate: to the last human row, which the member is given again; with ``row``
+      (the regenerate button's message), only while that row is still the last turn;
     - reset: nothing is kept.
     """
 
@@ -197,6 +200,13 @@ def resolve_kept(
                 f"that message is not in {member.name}'s conversation", code="unknown_row"
             )
         return row, None
+    if kind is BoundaryKind.REGENERATE and request.row is not None:
+        pressed = ch.tx.row(request.row)
+        if pressed is None or pressed.conversation != slug or not is_last_turn(ch.tx, pressed):
+            raise Conflict(
+                f"that is no longer {member.name}'s last turn: nothing was regenerated",
+                code="not_last_turn",
+            )
     steps = 1 if kind is BoundaryKind.REGENERATE else (request.steps or 1)
     humans = ch.tx.last_rows(slug, role=RowRole.HUMAN, limit=steps)
     if len(humans) < steps:
@@ -220,6 +230,7 @@ def commit(ch: Change, frozen: Frozen) -> Outcome:
     if ch.tx.generation(slug) != frozen.generation - 1:
         return abort(ch, frozen, reason="generation_moved", native_cleared="1")
     request = frozen.request
+    last_turn.redraw(ch, member)  # the last turn before the rewrite loses its button
     live_after = ch.tx.rows_after(slug, frozen.keep_seq)
     rewound = [r.id for r in live_after if r.id in frozen.suffix]
     arrived = [r for r in live_after if r.id not in frozen.suffix]
@@ -245,6 +256,7 @@ def commit(ch: Change, frozen: Frozen) -> Outcome:
     retired = _retire_questions(ch, frozen, member)
     reconcile_member(ch, member, grace=timedelta(0))
     ch.mark_rewound(member, [f"row:{row_id}" for row_id in rewound])
+    last_turn.redraw(ch, member)  # a kept message of the member may be the last turn again
     ch.tx.settle_boundary(frozen.id, state="committed", now=ch.now)
     ch.audit(
         f"boundary:{request.kind.value}",

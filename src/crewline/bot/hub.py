@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
-from crewline.bot import escalations, questions
+from crewline.bot import escalations, last_turn, questions
 from crewline.bot.actors import MemberActors
 from crewline.bot.boundaries import DEFAULT_WAIT, Boundaries
 from crewline.bot.changes import Change, Effects
@@ -264,6 +264,8 @@ class Hub:
         conversation = member.slug if member else f"~{caller.id}"
 
         def write(ch: Change) -> Row:
+            if member is not None:
+                last_turn.redraw(ch, member)  # the previous last turn loses its button
             row = ch.tx.append_row(
                 conversation=conversation,
                 role=RowRole.MEMBER,
