@@ -15,7 +15,7 @@ import asyncio
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -188,7 +188,13 @@ class LocalTransport(Transport):
         if list(roster) != self.view.roster:
             self._record({"op": "roster", "entries": roster_records(roster)})
 
-    async def mark_rewound(self, thread: str, message_refs: Sequence[str]) -> None:
+    async def mark_rewound(
+        self,
+        thread: str,
+        message_refs: Sequence[str],
+        *,
+        drawn: Mapping[str, OutboundMessage] | None = None,
+    ) -> None:
         self._outbound()
         refs = [r for r in message_refs if r in self.view.messages]
         if refs:
