@@ -10,7 +10,7 @@ unknown field is ``unknown_field`` on every surface.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
@@ -39,6 +39,7 @@ __all__ = [
     "SendArgs",
     "SendBody",
     "Strict",
+    "TurnBody",
     "WebhookBody",
     "refusal",
 ]
@@ -131,6 +132,12 @@ class WebhookBody(Strict):
 
 class NackBody(Strict):
     reason: str
+
+
+class TurnBody(Strict):
+    state: Literal["started", "ended"] = Field(
+        description="started: the session is in the middle of a turn; ended: it is not"
+    )
 
 
 class BoundaryBody(Strict):

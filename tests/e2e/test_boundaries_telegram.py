@@ -101,8 +101,10 @@ async def test_crewline_s_rewound_messages_are_redrawn_and_the_person_s_are_not(
     receipt = await harness.handled(sent)
     assert receipt is not None and receipt.accepted, receipt
     await harness.wait_until(
-        lambda: len(harness.fake.message(chat, m3).edits) > edits_before
-        and REWOUND_LABEL in (harness.fake.message(chat, m3).text or "")
+        lambda: (
+            len(harness.fake.message(chat, m3).edits) > edits_before
+            and REWOUND_LABEL in (harness.fake.message(chat, m3).text or "")
+        )
     )
     shown = harness.fake.message(chat, m3)
     assert "<s>m3</s>" in (shown.text or "") and not shown.buttons

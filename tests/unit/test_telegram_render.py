@@ -225,9 +225,7 @@ def test_a_rewound_message_is_labelled_and_struck_as_plain_words() -> None:
     message = OutboundMessage(author="Radar", text="**Ship** it <now> & `then`")
     drawn = rewound_html(message, header="<b>Radar</b> · #radar")
     assert drawn == (
-        "<b>Radar</b> · #radar\n"
-        f"<i>{REWOUND_LABEL}</i>\n"
-        "<s>Ship it &lt;now&gt; &amp; then</s>"
+        f"<b>Radar</b> · #radar\n<i>{REWOUND_LABEL}</i>\n<s>Ship it &lt;now&gt; &amp; then</s>"
     )
 
 

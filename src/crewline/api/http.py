@@ -56,6 +56,7 @@ from crewline.schemas import (
     ReplyBody,
     SendBody,
     Strict,
+    TurnBody,
     WebhookBody,
     refusal,
 )
@@ -297,6 +298,10 @@ def create_app(
         boundary_id: Annotated[str, Path(max_length=64)], body: NackBody, who: Who
     ) -> dict[str, Any]:
         return await ops.answer_boundary(who, boundary_id, ack=False, reason=body.reason)
+
+    @app.post("/api/session/turn", tags=["agents"])
+    async def turn(body: TurnBody, who: Who) -> dict[str, Any]:
+        return await ops.turn(who, started=body.state == "started")
 
     @app.post("/api/members/{slug}/boundaries", tags=["owner"])
     async def boundary(slug: str, body: BoundaryBody, who: Who) -> dict[str, Any]:

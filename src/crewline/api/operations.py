@@ -245,6 +245,15 @@ class Operations:
             "waiting_for": [s for s in record.asked if s not in record.answers],
         }
 
+    async def turn(self, caller: Caller, *, started: bool) -> dict[str, Any]:
+        """The session says it is in the middle of a turn (or no longer): with
+        ``boundary_mid_turn = "refuse"``, boundaries of its member are refused meanwhile."""
+        since = await self.hub.boundaries.turn(self.session_of(caller), started=started)
+        return {
+            "state": "started" if started else "ended",
+            "since": since.isoformat() if since is not None else None,
+        }
+
     # the roster and the index ---------------------------------------------------------------
     async def members(self, caller: Caller) -> dict[str, Any]:
         members = {m.slug: m for m in await self.store.members()}

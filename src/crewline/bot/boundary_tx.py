@@ -23,6 +23,7 @@ slug is never written to (rule 8).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from enum import StrEnum
@@ -33,7 +34,8 @@ from crewline.bot.changes import Change
 from crewline.bot.last_turn import is_last_turn
 from crewline.bot.reconcile import reconcile_member
 from crewline.errors import Conflict, NotFound
-from crewline.models import Event, Member, QuestionState, Row, RowRole
+from crewline.models import Event, Member, QuestionState, Row, RowRole, Session
+from crewline.moments import in_words
 
 __all__ = [
     "BoundaryKind",
@@ -112,9 +114,15 @@ class Outcome:
 # --- the freeze ------------------------------------------------------------------------------
 
 
-def freeze(ch: Change, boundary_id: str, request: BoundaryRequest) -> Frozen:
+def freeze(
+    ch: Change, boundary_id: str, request: BoundaryRequest, *, refuse_mid_turn: bool = False
+) -> Frozen:
     """Freeze the prospective window and ask the member's sessions to discard their
-    context. Refusals raise before anything is written, so nothing was sent."""
+    context. Refusals raise before anything is written, so nothing was sent.
+
+    ``refuse_mid_turn``: refuse (409 ``boundary_mid_turn``) while a session of the member
+    says it is in the middle of a turn, instead of asking it (it may nack).
+    """
     slug = request.member
     member = ch.tx.member(slug)
     incarnation = ch.tx.member_incarnation(slug)
@@ -133,6 +141,8 @@ def freeze(ch: Change, boundary_id: str, request: BoundaryRequest) -> Frozen:
     if not suffix:
         raise Conflict("there is nothing after that message to rewind", code="nothing_to_rewind")
     sessions = ch.tx.member_sessions(slug)
+    if refuse_mid_turn:
+        _refuse_mid_turn(member, sessions)
     unread = ch.tx.unread_events([s.id for s in sessions])
     suffix_ids = frozenset(r.id for r in suffix)
     retiring = tuple(q.id for q in ch.tx.waiting_questions(slug) if q.row_id in suffix_ids)
@@ -173,6 +183,17 @@ def freeze(ch: Change, boundary_id: str, request: BoundaryRequest) -> Frozen:
         asked=asked,
         stateless=tuple(s.id for s in sessions if s.stateless),
     )
+
+
+def _refuse_mid_turn(member: Member, sessions: Sequence[Session]) -> None:
+    busy = sorted(s.turn_since for s in sessions if s.turn_since is not None)
+    if busy:
+        raise Conflict(
+            f"{member.name} is in the middle of a turn (its session said so at"
+            f" {in_words(busy[0])}), and this crewline refuses to rewind it mid-turn:"
+            " nothing was rewound. Try again when the turn is over.",
+            code="boundary_mid_turn",
+        )
 
 
 def resolve_kept(

@@ -78,6 +78,7 @@ class Hub:
         clock: Clock | None = None,
         transports: Sequence[str] = (),
         boundary_wait: float = DEFAULT_WAIT,
+        refuse_mid_turn: bool = False,
         delivery_wait: float = DELIVERY_WAIT,
         concierge: ConciergeSettings | None = None,
     ) -> None:
@@ -92,7 +93,7 @@ class Hub:
         self.domain = DomainEvents()
         self.concierge = Concierge(self, concierge)
         self.hub_verbs = ConciergeVerbs(self)
-        self.boundaries = Boundaries(self, wait=boundary_wait)
+        self.boundaries = Boundaries(self, wait=boundary_wait, refuse_mid_turn=refuse_mid_turn)
         self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
         self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None

@@ -172,6 +172,10 @@ class Tx(ABC):
     def session(self, session_id: str) -> Session | None: ...
 
     @abstractmethod
+    def set_turn(self, session_id: str, since: datetime | None) -> None:
+        """Record that the session is in the middle of a turn since ``since`` (None: not)."""
+
+    @abstractmethod
     def record_thread(self, member: str, transport: str, thread_ref: str) -> None: ...
 
     # the transcript -------------------------------------------------------------------------
