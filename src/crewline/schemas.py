@@ -27,6 +27,7 @@ __all__ = [
     "DefaultAppliedArgs",
     "EscalateArgs",
     "EscalateBody",
+    "ForkBody",
     "HubAnswerBody",
     "HubDispatchBody",
     "HubRespawnBody",
@@ -132,6 +133,14 @@ class WebhookBody(Strict):
 
 class NackBody(Strict):
     reason: str
+
+
+class ForkBody(Strict):
+    slug: str = Field(max_length=64, description="the new member's slug (a-z, 0-9, dashes)")
+    row_id: str | None = Field(
+        default=None, max_length=64, description="copy up to this row (default: your last message)"
+    )
+    steps: int | None = Field(default=None, description="copy up to your N-th last message")
 
 
 class TurnBody(Strict):

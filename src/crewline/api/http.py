@@ -47,6 +47,7 @@ from crewline.schemas import (
     AskBody,
     BoundaryBody,
     EscalateBody,
+    ForkBody,
     HubAnswerBody,
     HubDispatchBody,
     HubRespawnBody,
@@ -308,6 +309,10 @@ def create_app(
         return await ops.boundary(
             who, slug, kind=body.kind, row_id=body.row_id, steps=body.steps, text=body.text
         )
+
+    @app.post("/api/members/{slug}/forks", tags=["owner"])
+    async def fork(slug: str, body: ForkBody, who: Who) -> dict[str, Any]:
+        return await ops.fork(who, slug, new_slug=body.slug, row_id=body.row_id, steps=body.steps)
 
     @app.get("/api/members", tags=["owner"])
     async def members(who: Who) -> dict[str, Any]:

@@ -125,7 +125,13 @@ async def fork_command(events: HumanEvents, event: HumanCommand) -> Receipt:
     row = None
     if event.message_ref is not None:
         key = await events.store.object_for_message(event.transport, event.message_ref)
-        row = key.removeprefix("row:") if key and key.startswith("row:") else None
+        if key is None or not key.startswith("row:"):
+            return Receipt(
+                accepted=False,
+                code="unknown_message",
+                notice="That message is not in the conversation.",
+            )
+        row = key.removeprefix("row:")
     request = BoundaryRequest(
         member=member.slug,
         kind=BoundaryKind.REWIND,

@@ -348,6 +348,30 @@ class LocalTransport(Transport):
             )
         )
 
+    async def fork_from(
+        self,
+        *,
+        thread: str | None,
+        message_ref: str,
+        slug: str,
+        event_id: str | None = None,
+        user: str | None = None,
+    ) -> Receipt:
+        """The "Fork from here" button: a new member ``slug`` whose conversation is a copy of
+        this one up to that message (``/fork slug`` on it)."""
+        self._inbound()
+        return await self._deliver(
+            HumanCommand(
+                transport=self.name,
+                event_id=self._event_id(event_id),
+                user_id=user or self.user,
+                thread=thread,
+                name="fork",
+                args=(slug,),
+                message_ref=message_ref,
+            )
+        )
+
     # internals ----------------------------------------------------------------------------------
     async def _deliver(self, event: HumanEvent) -> Receipt:
         if self._sink is None:

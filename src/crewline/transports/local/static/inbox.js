@@ -274,6 +274,11 @@
           type: "button", class: "link rewind", text: "Rewind to here",
           "aria-label": "Rewind the conversation to this message",
           onclick: () => rewindTo(message),
+        }) : null,
+        !message.rewound && message.kind === "row" ? el("button", {
+          type: "button", class: "link fork", text: "Fork from here",
+          "aria-label": "Fork a new member from this message",
+          onclick: () => forkFrom(message),
         }) : null),
       body);
     if (message.buttons.length) {
@@ -413,6 +418,15 @@
   async function rewindTo(message) {
     const receipt = await post("/inbox/rewind", {
       thread: state.current, message: message.ref, event_id: eventId(),
+    });
+    if (receipt.notice) addNote(receipt.notice, { kind: receipt.accepted ? "info" : "refused" });
+  }
+
+  async function forkFrom(message) {
+    const slug = window.prompt("The new member's slug (a-z, 0-9, dashes):");
+    if (!slug) return;
+    const receipt = await post("/inbox/fork", {
+      thread: state.current, message: message.ref, slug: slug.trim(), event_id: eventId(),
     });
     if (receipt.notice) addNote(receipt.notice, { kind: receipt.accepted ? "info" : "refused" });
   }
