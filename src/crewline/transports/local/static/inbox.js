@@ -282,7 +282,9 @@
         }) : null),
       body);
     if (message.buttons.length) {
-      item.append(el("div", { class: "choices", role: "group", "aria-label": "Answer" },
+      // A card's buttons are its answers; a member's message has only Regenerate.
+      const group = message.kind === "row" ? "Actions" : "Answer";
+      item.append(el("div", { class: "choices", role: "group", "aria-label": group },
         ...message.buttons.map((button) => el("button", {
           type: "button",
           class: "choice",
