@@ -41,6 +41,7 @@ _TOP_KEYS = {
     "log_level",
     "log_format",
     "boundary_wait",
+    "boundary_mid_turn",
     "concierge",
     "launchers",
     "webhooks",
@@ -48,6 +49,7 @@ _TOP_KEYS = {
 }
 _CONCIERGE_KEYS = {"answer", "act", "llm"}
 MAX_BOUNDARY_WAIT = 600.0
+MID_TURN = ("ask", "refuse")  # boundary_mid_turn: ask a session mid-turn, or refuse
 LOG_FORMATS = ("text", "json")
 
 
@@ -68,6 +70,9 @@ class Config:
     log_level: str = "INFO"
     log_format: str = "text"
     boundary_wait: float = 30.0  # seconds a rewind waits for the member's session to let go
+    # A boundary while a session of the member says it is mid-turn: "ask" it anyway (it may
+    # nack), or "refuse" it before anything is sent (409 boundary_mid_turn).
+    boundary_mid_turn: str = "ask"
     sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     concierge_answer: str = "never"  # the start while the owner has kept no policy
     concierge_act: bool = False
@@ -117,6 +122,8 @@ def _apply_file(config: Config, file: Path) -> Config:
         changes["log_format"] = _log_format(_typed(data, "log_format", str), "log_format")
     if "boundary_wait" in data:
         changes["boundary_wait"] = _seconds(data["boundary_wait"], "boundary_wait")
+    if "boundary_mid_turn" in data:
+        changes["boundary_mid_turn"] = _mid_turn(data["boundary_mid_turn"], "boundary_mid_turn")
     if "transports" in data:
         names = data["transports"]
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
@@ -245,6 +252,10 @@ def _apply_env(config: Config, env: Mapping[str, str]) -> Config:
             [n for n in env["CREWLINE_WEBHOOK_ALLOW_NETWORKS"].split(",") if n.strip()],
             "CREWLINE_WEBHOOK_ALLOW_NETWORKS",
         )
+    if env.get("CREWLINE_BOUNDARY_MID_TURN"):
+        changes["boundary_mid_turn"] = _mid_turn(
+            env["CREWLINE_BOUNDARY_MID_TURN"], "CREWLINE_BOUNDARY_MID_TURN"
+        )
     if env.get("CREWLINE_LOG_FORMAT"):
         changes["log_format"] = _log_format(env["CREWLINE_LOG_FORMAT"], "CREWLINE_LOG_FORMAT")
     return replace(config, **changes)
@@ -273,6 +284,12 @@ def _log_format(value: str, key: str) -> str:
     if value not in LOG_FORMATS:
         raise ConfigError(f"{key} must be one of {', '.join(LOG_FORMATS)}, got {value!r}", key=key)
     return value
+
+
+def _mid_turn(value: object, key: str) -> str:
+    if value not in MID_TURN:
+        raise ConfigError(f"{key} must be one of {', '.join(MID_TURN)}, got {value!r}", key=key)
+    return str(value)
 
 
 def _seconds(value: object, key: str) -> float:

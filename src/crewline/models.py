@@ -154,6 +154,7 @@ class Session:
     member: str | None  # the member it speaks for (own member, or the creating member)
     parent: str | None = None
     stateless: bool = False  # re-reads its transcript every turn: holds no context to discard
+    turn_since: datetime | None = None  # it said it is in the middle of a turn, since then
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -10,7 +10,7 @@ unknown field is ``unknown_field`` on every surface.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
@@ -27,6 +27,7 @@ __all__ = [
     "DefaultAppliedArgs",
     "EscalateArgs",
     "EscalateBody",
+    "ForkBody",
     "HubAnswerBody",
     "HubDispatchBody",
     "HubRespawnBody",
@@ -39,6 +40,7 @@ __all__ = [
     "SendArgs",
     "SendBody",
     "Strict",
+    "TurnBody",
     "WebhookBody",
     "refusal",
 ]
@@ -131,6 +133,20 @@ class WebhookBody(Strict):
 
 class NackBody(Strict):
     reason: str
+
+
+class ForkBody(Strict):
+    slug: str = Field(max_length=64, description="the new member's slug (a-z, 0-9, dashes)")
+    row_id: str | None = Field(
+        default=None, max_length=64, description="copy up to this row (default: your last message)"
+    )
+    steps: int | None = Field(default=None, description="copy up to your N-th last message")
+
+
+class TurnBody(Strict):
+    state: Literal["started", "ended"] = Field(
+        description="started: the session is in the middle of a turn; ended: it is not"
+    )
 
 
 class BoundaryBody(Strict):

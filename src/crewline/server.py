@@ -192,6 +192,7 @@ class Crewline:
                     clock=self.clock,
                     transports=[t.name for t in self.transports],
                     boundary_wait=self.config.boundary_wait,
+                    refuse_mid_turn=self.config.boundary_mid_turn == "refuse",
                     delivery_wait=self.delivery_wait,
                     concierge=concierge_settings(
                         self.config,

@@ -337,3 +337,16 @@ async def test_an_event_sent_on_the_stream_during_the_boundary_is_not_sent_again
             await listener
     texts = [e["body"].get("text") for e in seen if e["kind"] in ("message", "human_message")]
     assert texts.count("streamed meanwhile") == 1
+
+
+async def test_by_default_a_session_mid_turn_is_asked_all_the_same(crew: Crew) -> None:
+    """boundary_mid_turn defaults to "ask": the session said it is mid-turn, and it is asked
+    to let go (it may nack) rather than crewline refusing for it."""
+    s = await scene(crew)
+    said = await crew.call(s.key, "POST", "/api/session/turn", json={"state": "started"})
+    assert said.status_code == 200 and said.json()["since"] is not None
+    asked = asyncio.create_task(s.boundary(kind="rewind"))
+    event = await crew.wait_for_event(s.key, "context_boundary")
+    assert await s.nack(event["body"]["boundary_id"], "mid-turn") == 200
+    response = await asked
+    assert response.status_code == 409 and response.json()["error"]["code"] == "boundary_refused"

@@ -1,10 +1,12 @@
-"""Boundaries on Telegram's loopback fake: edited_message, /rewind as a reply, /rewind N."""
+"""Boundaries on Telegram's loopback fake: edited_message, /rewind as a reply, /rewind N, and
+crewline's own rewound messages redrawn."""
 
 from __future__ import annotations
 
 import pytest
 
 from crewline.transports.telegram.refs import TopicThread, parse_message_ref
+from crewline.transports.telegram.render import REWOUND_LABEL
 from tests.driver import Crew
 from tests.e2e.boundary_scene import Scene, scene
 from tests.harnesses.telegram import TelegramHarness
@@ -79,3 +81,34 @@ async def test_someone_else_is_refused_and_nothing_changes(
     receipt = await harness.handled(sent)
     assert receipt is None or not receipt.accepted
     assert await s.live() == ["m1", "h1", "m2", "h2", "m3"]
+
+
+async def test_crewline_s_rewound_messages_are_redrawn_and_the_person_s_are_not(
+    crew: Crew, harness: TelegramHarness
+) -> None:
+    """Rewind to m2: m3 (crewline's post, with its Regenerate button) is edited to say it was
+    rewound, struck through, without buttons; h2 (the owner's own message) is not edited."""
+    s = await scene(crew, stateless=True)
+    await crew.delivered()
+    chat, m2 = await _where(s, "m2")
+    _, m3 = await _where(s, "m3")
+    _, h2 = await _where(s, "h2")
+    assert harness.fake.message(chat, m3).buttons, "m3 should carry the Regenerate button"
+    edits_before = len(harness.fake.message(chat, m3).edits)
+    sent = await harness.fake.send_command(
+        chat, "/rewind", reply_to_message_id=m2, message_thread_id=_topic(harness)
+    )
+    receipt = await harness.handled(sent)
+    assert receipt is not None and receipt.accepted, receipt
+    await harness.wait_until(
+        lambda: (
+            len(harness.fake.message(chat, m3).edits) > edits_before
+            and REWOUND_LABEL in (harness.fake.message(chat, m3).text or "")
+        )
+    )
+    shown = harness.fake.message(chat, m3)
+    assert "<s>m3</s>" in (shown.text or "") and not shown.buttons
+    assert harness.fake.message(chat, h2).edits == []
+    assert harness.fake.message(chat, m2).edits == [] or REWOUND_LABEL not in (
+        harness.fake.message(chat, m2).text or ""
+    )

@@ -143,6 +143,7 @@ async def test_commands_are_registered_in_the_server_and_reach_the_core(crew: Cr
     await crew.add_member()
     commands = {c["name"]: c for c in fake.commands(fake.guild_id)}
     assert sorted(commands) == [
+        "Fork from here",
         "Rewind to here",
         "concierge",
         "fork",
@@ -152,7 +153,7 @@ async def test_commands_are_registered_in_the_server_and_reach_the_core(crew: Cr
         "rewind",
         "roster",
     ]
-    assert commands["Rewind to here"]["type"] == 3
+    assert commands["Rewind to here"]["type"] == commands["Fork from here"]["type"] == 3
     subcommands = [o["name"] for o in commands["concierge"]["options"]]
     assert subcommands == ["status", "answer", "undo", "act"]
     policy = commands["concierge"]["options"][1]["options"][0]

@@ -98,3 +98,22 @@ def test_json_logs_are_one_object_per_line() -> None:
         "crewline.bot.hub",
         "closed 3 windows",
     )
+
+
+def test_boundary_mid_turn_defaults_to_ask_and_is_set_by_file_then_environment(
+    tmp_path: Path,
+) -> None:
+    """ask by default; "refuse" from crewline.toml; the environment overrides the file."""
+    assert load_config(tmp_path, env={}).boundary_mid_turn == "ask"
+    (tmp_path / "crewline.toml").write_text('boundary_mid_turn = "refuse"\n')
+    assert load_config(tmp_path, env={}).boundary_mid_turn == "refuse"
+    overridden = load_config(tmp_path, env={"CREWLINE_BOUNDARY_MID_TURN": "ask"})
+    assert overridden.boundary_mid_turn == "ask"
+
+
+def test_a_bad_boundary_mid_turn_is_named(tmp_path: Path) -> None:
+    """Anything but ask or refuse is refused at start, naming the key."""
+    (tmp_path / "crewline.toml").write_text('boundary_mid_turn = "sometimes"\n')
+    with pytest.raises(ConfigError) as refused:
+        load_config(tmp_path, env={})
+    assert refused.value.details["key"] == "boundary_mid_turn"

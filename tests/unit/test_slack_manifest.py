@@ -52,11 +52,14 @@ def test_commands_events_and_scopes_match_the_transport() -> None:
     assert not app_home["messages_tab_read_only_enabled"]
 
 
-def test_the_rewind_shortcut_is_the_one_the_transport_listens_for() -> None:
-    """ "Rewind to here" is a message shortcut whose callback_id the transport routes."""
-    from crewline.transports.slack.payloads import REWIND_SHORTCUT
+def test_the_message_shortcuts_are_the_ones_the_transport_listens_for() -> None:
+    """ "Rewind to here" and "Fork from here" are message shortcuts whose callback_ids the
+    transport routes."""
+    from crewline.transports.slack.payloads import FORK_SHORTCUT, REWIND_SHORTCUT
 
-    [shortcut] = _manifest()["features"]["shortcuts"]
-    assert shortcut["type"] == "message"
-    assert shortcut["callback_id"] == REWIND_SHORTCUT
-    assert shortcut["name"] == "Rewind to here"
+    shortcuts = _manifest()["features"]["shortcuts"]
+    assert {s["type"] for s in shortcuts} == {"message"}
+    assert {s["callback_id"]: s["name"] for s in shortcuts} == {
+        REWIND_SHORTCUT: "Rewind to here",
+        FORK_SHORTCUT: "Fork from here",
+    }

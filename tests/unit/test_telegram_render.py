@@ -15,11 +15,13 @@ from crewline.transports.telegram.markup import markdown_html, plain_text, utf16
 from crewline.transports.telegram.render import (
     MAX_CALLBACK_DATA,
     MAX_TEXT,
+    REWOUND_LABEL,
     bell_html,
     chain_header,
     check_callback_data,
     keyboard,
     message_html,
+    rewound_html,
     roster_html,
     topic_link,
 )
@@ -215,3 +217,23 @@ def test_only_supergroup_topics_have_links() -> None:
     """t.me/c/<id>/<topic> for a -100… supergroup; a private chat has no link."""
     assert topic_link(-1001234567890, 7) == "https://t.me/c/1234567890/7"
     assert topic_link(1001, 7) is None
+
+
+def test_a_rewound_message_is_labelled_and_struck_as_plain_words() -> None:
+    """Its formatting is dropped, so nothing nests in the strike; special characters stay
+    escaped."""
+    message = OutboundMessage(author="Radar", text="**Ship** it <now> & `then`")
+    drawn = rewound_html(message, header="<b>Radar</b> · #radar")
+    assert drawn == (
+        f"<b>Radar</b> · #radar\n<i>{REWOUND_LABEL}</i>\n<s>Ship it &lt;now&gt; &amp; then</s>"
+    )
+
+
+@pytest.mark.parametrize("filler", ["x", "&", "<", "é", "😀"])
+def test_a_long_rewound_message_still_fits(filler: str) -> None:
+    """Tags and escapes counted, the redraw fits Telegram's limit and says it was cut."""
+    message = OutboundMessage(author="Radar", text=filler * (MAX_TEXT * 2))
+    drawn = rewound_html(message)
+    assert utf16_len(drawn) <= MAX_TEXT
+    assert drawn.startswith(f"<i>{REWOUND_LABEL}</i>\n<s>")
+    assert drawn.endswith(" …</s>") or drawn.endswith("…</s>")

@@ -47,6 +47,7 @@ from crewline.schemas import (
     AskBody,
     BoundaryBody,
     EscalateBody,
+    ForkBody,
     HubAnswerBody,
     HubDispatchBody,
     HubRespawnBody,
@@ -56,6 +57,7 @@ from crewline.schemas import (
     ReplyBody,
     SendBody,
     Strict,
+    TurnBody,
     WebhookBody,
     refusal,
 )
@@ -298,11 +300,19 @@ def create_app(
     ) -> dict[str, Any]:
         return await ops.answer_boundary(who, boundary_id, ack=False, reason=body.reason)
 
+    @app.post("/api/session/turn", tags=["agents"])
+    async def turn(body: TurnBody, who: Who) -> dict[str, Any]:
+        return await ops.turn(who, started=body.state == "started")
+
     @app.post("/api/members/{slug}/boundaries", tags=["owner"])
     async def boundary(slug: str, body: BoundaryBody, who: Who) -> dict[str, Any]:
         return await ops.boundary(
             who, slug, kind=body.kind, row_id=body.row_id, steps=body.steps, text=body.text
         )
+
+    @app.post("/api/members/{slug}/forks", tags=["owner"])
+    async def fork(slug: str, body: ForkBody, who: Who) -> dict[str, Any]:
+        return await ops.fork(who, slug, new_slug=body.slug, row_id=body.row_id, steps=body.steps)
 
     @app.get("/api/members", tags=["owner"])
     async def members(who: Who) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from crewline.bot import EscalationReceipt, EscalationRequest, Hub, idempotency
 from crewline.bot.boundaries import BoundaryKind, BoundaryRequest, Outcome, outcome_error
+from crewline.bot.fork import fork
 from crewline.bot.idempotency import KeyedWrite
 from crewline.bot.inbound import API_TRANSPORT
 from crewline.bot.render import roster
@@ -245,6 +246,15 @@ class Operations:
             "waiting_for": [s for s in record.asked if s not in record.answers],
         }
 
+    async def turn(self, caller: Caller, *, started: bool) -> dict[str, Any]:
+        """The session says it is in the middle of a turn (or no longer): with
+        ``boundary_mid_turn = "refuse"``, boundaries of its member are refused meanwhile."""
+        since = await self.hub.boundaries.turn(self.session_of(caller), started=started)
+        return {
+            "state": "started" if started else "ended",
+            "since": since.isoformat() if since is not None else None,
+        }
+
     # the roster and the index ---------------------------------------------------------------
     async def members(self, caller: Caller) -> dict[str, Any]:
         members = {m.slug: m for m in await self.store.members()}
@@ -374,6 +384,41 @@ class Operations:
         if error is not None:
             raise error
         return boundary_view(outcome)
+
+    async def fork(
+        self,
+        caller: Caller,
+        slug: str,
+        *,
+        new_slug: str,
+        row_id: str | None,
+        steps: int | None,
+    ) -> dict[str, Any]:
+        """The owner forks a member: a new member whose conversation is a copy of this one
+        up to a row (``/fork NEW-SLUG [N]``); the member itself is untouched."""
+        human = self._owner(caller)
+        _check_slug(slug, code="invalid_member_slug")
+        member = await self.hub.member(slug)
+        if member.owner != human:
+            raise Forbidden(f"{slug} is not yours", code="not_owner")
+        if steps is not None and not 1 <= steps <= MAX_STEPS:
+            raise InvalidInput(f"steps must be 1..{MAX_STEPS}", code="invalid_steps", field="steps")
+        request = BoundaryRequest(
+            member=slug,
+            kind=BoundaryKind.REWIND,
+            actor=f"{API_TRANSPORT}:{human}",
+            row=row_id,
+            steps=steps,
+        )
+        forked = await self.hub.on_member(
+            slug, lambda: self.hub.change(lambda ch: fork(ch, request, new_slug=new_slug))
+        )
+        return {
+            "member": forked.member.slug,
+            "name": forked.member.name,
+            "copied": forked.copied,
+            "notice": forked.notice,
+        }
 
     @staticmethod
     def _owner(caller: Caller) -> int:

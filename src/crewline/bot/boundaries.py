@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, TypeVar
 
@@ -75,9 +76,12 @@ Hook = Callable[[HookPoint, str], Awaitable[None]]
 
 
 class Boundaries:
-    def __init__(self, hub: Hub, *, wait: float = DEFAULT_WAIT) -> None:
+    def __init__(
+        self, hub: Hub, *, wait: float = DEFAULT_WAIT, refuse_mid_turn: bool = False
+    ) -> None:
         self.hub = hub
         self.wait = wait
+        self.refuse_mid_turn = refuse_mid_turn  # boundary_mid_turn = "refuse"
         self.hook: Hook | None = None
         self._answered: dict[str, asyncio.Event] = {}
         self._tasks: set[asyncio.Task[Outcome]] = set()
@@ -105,7 +109,10 @@ class Boundaries:
         boundary_id = new_id()
         self._answered[boundary_id] = asyncio.Event()
         task = asyncio.ensure_future(
-            self._on_member(request.member, lambda ch: freeze(ch, boundary_id, request))
+            self._on_member(
+                request.member,
+                lambda ch: freeze(ch, boundary_id, request, refuse_mid_turn=self.refuse_mid_turn),
+            )
         )
         try:
             await self._hook(HookPoint.FREEZING, boundary_id)
@@ -219,6 +226,16 @@ class Boundaries:
             return await self.hub.change(lambda ch: _abort_open(ch, frozen, reason="commit_failed"))
 
     # the sessions' answers ------------------------------------------------------------------
+    async def turn(self, session: Session, *, started: bool) -> datetime | None:
+        """A session says it is in the middle of a turn (or no longer); returns since when."""
+
+        def write(ch: Change) -> datetime | None:
+            since = ch.now if started else None
+            ch.tx.set_turn(session.id, since)
+            return since
+
+        return await self.hub.change(write)
+
     async def answer(
         self, session: Session, boundary_id: str, *, ack: bool, reason: str | None = None
     ) -> BoundaryRecord:

@@ -23,15 +23,19 @@ slug is never written to (rule 8).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from enum import StrEnum
 from typing import Any
 
+from crewline.bot import last_turn
 from crewline.bot.changes import Change
+from crewline.bot.last_turn import is_last_turn
 from crewline.bot.reconcile import reconcile_member
 from crewline.errors import Conflict, NotFound
-from crewline.models import Event, Member, QuestionState, Row, RowRole
+from crewline.models import Event, Member, QuestionState, Row, RowRole, Session
+from crewline.moments import in_words
 
 __all__ = [
     "BoundaryKind",
@@ -59,7 +63,8 @@ class BoundaryRequest:
     - rewind: to ``row`` (kept; the conversation continues from it), or to the ``steps``-th
       last human row (1 when neither is given);
     - edit: ``row`` is the edited human row, ``text`` its new text, resent as a new row;
-    - regenerate: to the last human row, which the member is given again;
+    - regenerate: to the last human row, which the member is given again; with ``row``
+      (the regenerate button's message), only while that row is still the last turn;
     - reset: nothing is kept.
     """
 
@@ -109,9 +114,15 @@ class Outcome:
 # --- the freeze ------------------------------------------------------------------------------
 
 
-def freeze(ch: Change, boundary_id: str, request: BoundaryRequest) -> Frozen:
+def freeze(
+    ch: Change, boundary_id: str, request: BoundaryRequest, *, refuse_mid_turn: bool = False
+) -> Frozen:
     """Freeze the prospective window and ask the member's sessions to discard their
-    context. Refusals raise before anything is written, so nothing was sent."""
+    context. Refusals raise before anything is written, so nothing was sent.
+
+    ``refuse_mid_turn``: refuse (409 ``boundary_mid_turn``) while a session of the member
+    says it is in the middle of a turn, instead of asking it (it may nack).
+    """
     slug = request.member
     member = ch.tx.member(slug)
     incarnation = ch.tx.member_incarnation(slug)
@@ -130,6 +141,8 @@ def freeze(ch: Change, boundary_id: str, request: BoundaryRequest) -> Frozen:
     if not suffix:
         raise Conflict("there is nothing after that message to rewind", code="nothing_to_rewind")
     sessions = ch.tx.member_sessions(slug)
+    if refuse_mid_turn:
+        _refuse_mid_turn(member, sessions)
     unread = ch.tx.unread_events([s.id for s in sessions])
     suffix_ids = frozenset(r.id for r in suffix)
     retiring = tuple(q.id for q in ch.tx.waiting_questions(slug) if q.row_id in suffix_ids)
@@ -172,6 +185,17 @@ def freeze(ch: Change, boundary_id: str, request: BoundaryRequest) -> Frozen:
     )
 
 
+def _refuse_mid_turn(member: Member, sessions: Sequence[Session]) -> None:
+    busy = sorted(s.turn_since for s in sessions if s.turn_since is not None)
+    if busy:
+        raise Conflict(
+            f"{member.name} is in the middle of a turn (its session said so at"
+            f" {in_words(busy[0])}), and this crewline refuses to rewind it mid-turn:"
+            " nothing was rewound. Try again when the turn is over.",
+            code="boundary_mid_turn",
+        )
+
+
 def resolve_kept(
     ch: Change, member: Member, request: BoundaryRequest
 ) -> tuple[Row | None, str | None]:
@@ -197,6 +221,13 @@ def resolve_kept(
                 f"that message is not in {member.name}'s conversation", code="unknown_row"
             )
         return row, None
+    if kind is BoundaryKind.REGENERATE and request.row is not None:
+        pressed = ch.tx.row(request.row)
+        if pressed is None or pressed.conversation != slug or not is_last_turn(ch.tx, pressed):
+            raise Conflict(
+                f"that is no longer {member.name}'s last turn: nothing was regenerated",
+                code="not_last_turn",
+            )
     steps = 1 if kind is BoundaryKind.REGENERATE else (request.steps or 1)
     humans = ch.tx.last_rows(slug, role=RowRole.HUMAN, limit=steps)
     if len(humans) < steps:
@@ -220,6 +251,7 @@ def commit(ch: Change, frozen: Frozen) -> Outcome:
     if ch.tx.generation(slug) != frozen.generation - 1:
         return abort(ch, frozen, reason="generation_moved", native_cleared="1")
     request = frozen.request
+    last_turn.redraw(ch, member)  # the last turn before the rewrite loses its button
     live_after = ch.tx.rows_after(slug, frozen.keep_seq)
     rewound = [r.id for r in live_after if r.id in frozen.suffix]
     arrived = [r for r in live_after if r.id not in frozen.suffix]
@@ -245,6 +277,7 @@ def commit(ch: Change, frozen: Frozen) -> Outcome:
     retired = _retire_questions(ch, frozen, member)
     reconcile_member(ch, member, grace=timedelta(0))
     ch.mark_rewound(member, [f"row:{row_id}" for row_id in rewound])
+    last_turn.redraw(ch, member)  # a kept message of the member may be the last turn again
     ch.tx.settle_boundary(frozen.id, state="committed", now=ch.now)
     ch.audit(
         f"boundary:{request.kind.value}",

@@ -1,9 +1,9 @@
 """What a card says in each state, transport-neutral (SPEC §1 "The card").
 
 The core decides the words and the buttons here; each transport draws them natively.
-Button payloads are short ASCII (``e:<id>:<n>``, ``q:<id>:<n>``, and the concierge's
-``c:<id>:<action>``) so they fit every platform's limit: Telegram's 64-byte
-``callback_data`` is the tightest.
+Button payloads are short ASCII (``e:<id>:<n>``, ``q:<id>:<n>``, the concierge's
+``c:<id>:<action>`` and the regenerate button's ``r:<row id>:0``) so they fit every
+platform's limit: Telegram's 64-byte ``callback_data`` is the tightest.
 """
 
 from __future__ import annotations
@@ -39,17 +39,18 @@ __all__ = [
     "parse_payload",
     "question_bell",
     "question_card",
+    "regenerate_button",
 ]
 
 MAX_PAYLOAD_BYTES = 64
-_PAYLOAD = re.compile(r"^(?P<kind>[eqc]):(?P<id>[0-9a-f]{16}):(?P<choice>\d{1,2})$")
+_PAYLOAD = re.compile(r"^(?P<kind>[eqcr]):(?P<id>[0-9a-f]{16}):(?P<choice>\d{1,2})$")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ButtonPress:
     """A parsed button payload: which record, which choice."""
 
-    kind: str  # "e" escalation | "q" question | "c" the concierge's buttons
+    kind: str  # "e" escalation | "q" question | "c" the concierge's | "r" regenerate
     record_id: str
     choice: int  # the option's index; for "c", an index into CONCIERGE_ACTIONS
 
@@ -94,6 +95,14 @@ def concierge_answer_line(
         lines.append("Withdrawn: the concierge's answer was undone.")
     buttons = (_concierge_button(record_id, "undo"),) if undoable and not undone else ()
     return OutboundMessage(author="concierge", text="\n\n".join(lines), buttons=buttons)
+
+
+REGENERATE_LABEL = "Regenerate"
+
+
+def regenerate_button(row_id: str) -> Button:
+    """The button on the member's last turn: it answers the owner's last message again."""
+    return Button(label=REGENERATE_LABEL, payload=_payload("r", row_id, 0))
 
 
 def _payload(kind: str, record_id: str, choice: int) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
-from crewline.bot import escalations, questions
+from crewline.bot import escalations, last_turn, questions
 from crewline.bot.actors import MemberActors
 from crewline.bot.boundaries import DEFAULT_WAIT, Boundaries
 from crewline.bot.changes import Change, Effects
@@ -78,6 +78,7 @@ class Hub:
         clock: Clock | None = None,
         transports: Sequence[str] = (),
         boundary_wait: float = DEFAULT_WAIT,
+        refuse_mid_turn: bool = False,
         delivery_wait: float = DELIVERY_WAIT,
         concierge: ConciergeSettings | None = None,
     ) -> None:
@@ -92,7 +93,7 @@ class Hub:
         self.domain = DomainEvents()
         self.concierge = Concierge(self, concierge)
         self.hub_verbs = ConciergeVerbs(self)
-        self.boundaries = Boundaries(self, wait=boundary_wait)
+        self.boundaries = Boundaries(self, wait=boundary_wait, refuse_mid_turn=refuse_mid_turn)
         self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
         self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None
@@ -264,6 +265,8 @@ class Hub:
         conversation = member.slug if member else f"~{caller.id}"
 
         def write(ch: Change) -> Row:
+            if member is not None:
+                last_turn.redraw(ch, member)  # the previous last turn loses its button
             row = ch.tx.append_row(
                 conversation=conversation,
                 role=RowRole.MEMBER,

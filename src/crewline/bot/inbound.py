@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from crewline.bot import cards, concierge_tx, escalations, questions, rewind_commands
+from crewline.bot import cards, concierge_tx, escalations, last_turn, questions, rewind_commands
 from crewline.bot.changes import Change
 from crewline.bot.concierge_inbound import USAGE, concierge_command, concierge_press
 from crewline.bot.render import roster
@@ -167,6 +167,8 @@ class HumanEvents:
             return await self._question_click(event, press.record_id, press.choice)
         if press.kind == "c":
             return await concierge_press(self, event, press)
+        if press.kind == "r":
+            return _done(await rewind_commands.regenerate_press(self, event, press.record_id))
         record = await self.store.escalation(press.record_id)
         thread_member = await self._thread_member(event)
         if record is None or (thread_member and thread_member.slug != record.member):
@@ -460,6 +462,7 @@ def _human_row(
     meta: dict[str, object],
     record: str | None = None,
 ) -> Row:
+    last_turn.redraw(ch, member)  # the member's turn before this message is over
     row = ch.tx.append_row(
         conversation=member.slug,
         role=RowRole.HUMAN,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from crewline.bot import cards
-from crewline.models import Bell, Member, OutboundMessage, RosterEntry, RowRole
+from crewline.bot.last_turn import last_turn
+from crewline.models import Bell, Button, Member, OutboundMessage, RosterEntry, RowRole
 from crewline.store import Store
 
 __all__ = ["CoreRenderer", "roster"]
@@ -46,7 +47,14 @@ class CoreRenderer:
             )
         kind_of_row = "notice" if row.role is RowRole.SYSTEM else "row"
         author = "crewline" if row.role is RowRole.SYSTEM else row.author
-        return member, OutboundMessage(author=author, text=row.text, kind=kind_of_row)
+        buttons: tuple[Button, ...] = ()
+        if row.role is RowRole.MEMBER:
+            current = await self.store.write(lambda tx: last_turn(tx, row.conversation))
+            if current is not None and current.id == row.id:
+                buttons = (cards.regenerate_button(row.id),)
+        return member, OutboundMessage(
+            author=author, text=row.text, kind=kind_of_row, buttons=buttons
+        )
 
     async def bell(self, object_key: str) -> Bell | None:
         # bell:escalation:<member>:<goal> | bell:question:<member>

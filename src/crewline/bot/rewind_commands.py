@@ -1,4 +1,5 @@
-"""Boundaries started by a human on a transport: /rewind, /regenerate, /reset and edits.
+"""Boundaries started by a human on a transport: /rewind, /regenerate (and its button on
+the member's last turn), /reset, /fork and edits.
 
 Each gets one visible outcome: done (nothing had to be waited for), queued (the member's
 session is asked to let go; the outcome then appears in the thread), or refused with why.
@@ -14,12 +15,28 @@ from crewline.bot.boundaries import BoundaryKind, BoundaryRequest
 from crewline.bot.fork import fork
 from crewline.bot.replies import Refusal
 from crewline.errors import CallerError
-from crewline.models import HumanCommand, HumanEdit, HumanEvent, Member, Receipt, RowRole, is_slug
+from crewline.models import (
+    HumanClick,
+    HumanCommand,
+    HumanEdit,
+    HumanEvent,
+    Member,
+    Receipt,
+    RowRole,
+    is_slug,
+)
 
 if TYPE_CHECKING:
     from crewline.bot.inbound import HumanEvents
 
-__all__ = ["BOUNDARY_COMMANDS", "HELP_LINES", "boundary_command", "edit_resend", "fork_command"]
+__all__ = [
+    "BOUNDARY_COMMANDS",
+    "HELP_LINES",
+    "boundary_command",
+    "edit_resend",
+    "fork_command",
+    "regenerate_press",
+]
 
 BOUNDARY_COMMANDS = {
     "rewind": BoundaryKind.REWIND,
@@ -29,7 +46,8 @@ BOUNDARY_COMMANDS = {
 HELP_LINES = (
     "/rewind [N]: in a member's thread, continue from your last (or N-th last) message;"
     " everything after it leaves the conversation\n"
-    "/regenerate: the member answers your last message again\n"
+    "/regenerate (or the Regenerate button on the member's last message): the member answers"
+    " your last message again\n"
     "/reset: the member's conversation starts again from nothing\n"
     "/fork NEW-SLUG [N]: a new member whose conversation is a copy of this one up to your"
     " last (or N-th last) message\n"
@@ -107,7 +125,13 @@ async def fork_command(events: HumanEvents, event: HumanCommand) -> Receipt:
     row = None
     if event.message_ref is not None:
         key = await events.store.object_for_message(event.transport, event.message_ref)
-        row = key.removeprefix("row:") if key and key.startswith("row:") else None
+        if key is None or not key.startswith("row:"):
+            return Receipt(
+                accepted=False,
+                code="unknown_message",
+                notice="That message is not in the conversation.",
+            )
+        row = key.removeprefix("row:")
     request = BoundaryRequest(
         member=member.slug,
         kind=BoundaryKind.REWIND,
@@ -128,6 +152,43 @@ async def fork_command(events: HumanEvents, event: HumanCommand) -> Receipt:
 
 def _steps(word: str) -> bool:
     return word.isdigit() and 1 <= int(word) <= MAX_STEPS
+
+
+async def regenerate_press(events: HumanEvents, event: HumanClick, row_id: str) -> Receipt:
+    """The Regenerate button on a member's message: /regenerate, while that message is still
+    the member's last turn (the freeze checks it; a stale press is refused, nothing done)."""
+    row = await events.store.row(row_id, include_rewound=True)
+    member = await events.store.member(row.conversation) if row is not None else None
+    in_thread = await events._thread_member(event)
+    if (
+        row is None
+        or member is None
+        or row.role is not RowRole.MEMBER
+        or (in_thread is not None and in_thread.slug != member.slug)
+    ):
+        return await events._refuse(
+            event,
+            Refusal(
+                code="unknown_row",
+                notice="This button does not belong to a message of this member.",
+                security=True,
+            ),
+            member=in_thread.slug if in_thread else None,
+        )
+    refused = await _not_owner(events, event, member)
+    if refused is not None:
+        return refused
+    return await start(
+        events,
+        BoundaryRequest(
+            member=member.slug,
+            kind=BoundaryKind.REGENERATE,
+            actor=f"{event.transport}:{event.user_id}",
+            row=row.id,
+            event=(event.transport, event.event_id),
+        ),
+        member,
+    )
 
 
 async def edit_resend(events: HumanEvents, event: HumanEdit, member: Member) -> Receipt:

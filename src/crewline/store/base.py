@@ -199,6 +199,10 @@ class Tx(ABC):
         """The session, revoked or not, or None."""
 
     @abstractmethod
+    def set_turn(self, session_id: str, since: datetime | None) -> None:
+        """Record that the session is in the middle of a turn since ``since`` (None: not)."""
+
+    @abstractmethod
     def record_thread(self, member: str, transport: str, thread_ref: str) -> None:
         """The member's thread on ``transport`` is ``thread_ref`` (replacing its earlier one,
         and taking the ref from any other member that held it)."""

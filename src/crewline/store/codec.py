@@ -42,7 +42,7 @@ QUESTION_COLUMNS = (
     "id, member, session, row_id, question, options, dialog, state, answer, answered_by,"
     " created_at, settled_at"
 )
-SESSION_COLUMNS = "id, kind, member, parent, stateless"
+SESSION_COLUMNS = "id, kind, member, parent, stateless, turn_since"
 OUTBOX_COLUMNS = "id, transport, lane, op, object_key, body, attempts, not_before"
 IDEMPOTENCY_COLUMNS = "session, key, fingerprint, status, response, created_at"
 WEBHOOK_COLUMNS = (
@@ -196,6 +196,7 @@ def session_from(r: Record) -> Session:
         member=r["member"],
         parent=r["parent"],
         stateless=bool(r["stateless"]),
+        turn_since=None if r["turn_since"] is None else moment(r["turn_since"]),
     )
 
 

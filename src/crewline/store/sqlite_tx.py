@@ -160,6 +160,12 @@ class SqliteTx(ConciergeWrites, Tx):
         r = self._one(f"SELECT {codec.SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
         return None if r is None else codec.session_from(r)
 
+    def set_turn(self, session_id: str, since: datetime | None) -> None:
+        self._conn.execute(
+            "UPDATE sessions SET turn_since = ? WHERE id = ?",
+            (None if since is None else codec.epoch(since), session_id),
+        )
+
     def record_thread(self, member: str, transport: str, thread_ref: str) -> None:
         self._conn.execute(
             "INSERT OR REPLACE INTO threads (member, transport, thread_ref) VALUES (?, ?, ?)",

@@ -9,7 +9,7 @@ tell the person privately (an ephemeral message, a callback alert).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -76,6 +76,9 @@ class Transport(ABC):
     name: str
     limits: DeliveryLimits = DeliveryLimits()
     context: TransportContext | None = None
+    # Whether ``mark_rewound`` needs crewline's messages as drawn (``drawn``): a platform
+    # that cannot read a message back does; the outbox renders them only then.
+    marks_need_drawing: bool = False
 
     def attach(self, context: TransportContext) -> None:
         """Called by crewline before ``start``: how to look up owners and audit refusals."""
@@ -125,8 +128,19 @@ class Transport(ABC):
     async def show_roster(self, roster: Sequence[RosterEntry]) -> None:
         """Publish the roster (members, needs-you, open counts) where this surface shows it."""
 
-    async def mark_rewound(self, thread: str, message_refs: Sequence[str]) -> None:
-        """Mark messages whose rows a rewind removed (strike through, label). Optional."""
+    async def mark_rewound(
+        self,
+        thread: str,
+        message_refs: Sequence[str],
+        *,
+        drawn: Mapping[str, OutboundMessage] | None = None,
+    ) -> None:
+        """Mark messages whose rows a rewind removed (strike through, label). Optional.
+
+        When ``marks_need_drawing``, ``drawn`` holds crewline's own messages among them (by
+        ref) as crewline draws them now; a ref without an entry is then a person's own
+        message, which a bot cannot edit.
+        """
         return None
 
     def connection(self) -> Connection:

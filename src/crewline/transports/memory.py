@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -105,7 +105,13 @@ class MemoryTransport(Transport):
         self.rosters.append(list(roster))
         await self._notify()
 
-    async def mark_rewound(self, thread: str, message_refs: Sequence[str]) -> None:
+    async def mark_rewound(
+        self,
+        thread: str,
+        message_refs: Sequence[str],
+        *,
+        drawn: Mapping[str, OutboundMessage] | None = None,
+    ) -> None:
         for ref in message_refs:
             if ref in self.messages:
                 self.messages[ref].rewound = True

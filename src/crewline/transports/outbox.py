@@ -27,7 +27,7 @@ from typing import Protocol, TypeVar
 
 from crewline.errors import PermanentTransportError, RateLimited, ThreadGone
 from crewline.metrics import Metrics
-from crewline.models import Bell, Member, OutboundMessage, RosterEntry
+from crewline.models import Bell, Member, OutboundMessage, RosterEntry, RowRole
 from crewline.store import OutboxEntry, PlatformMessage, Store, Tx
 from crewline.transports.base import Transport
 
@@ -346,16 +346,33 @@ class OutboxDispatcher:
                 )
             return None
         if entry.op == "rewound":
-            refs = [
-                m.message_ref
-                for key in entry.body.get("keys", [])
-                if (m := await self.store.platform_message(name, key)) is not None
-            ]
+            refs: list[str] = []
+            drawn: dict[str, OutboundMessage] = {}
+            for key in entry.body.get("keys", []):
+                shown_as = await self.store.platform_message(name, key)
+                if shown_as is None:
+                    continue
+                refs.append(shown_as.message_ref)
+                if self.transport.marks_need_drawing and not await self._persons_own(key):
+                    rendered = await self.renderer.message(key)
+                    if rendered is not None:
+                        drawn[shown_as.message_ref] = rendered[1]
             if refs:
                 thread = await self.store.thread_ref(entry.lane, name) or ""
-                await self._call(entry, self.transport.mark_rewound(thread, refs))
+                await self._call(entry, self.transport.mark_rewound(thread, refs, drawn=drawn))
             return None
         raise PermanentTransportError(f"unknown outbox op {entry.op!r}", code="unknown_op")
+
+    async def _persons_own(self, object_key: str) -> bool:
+        """Whether the message showing ``object_key`` here is one a person sent (their own
+        row, typed on this platform), not one crewline posted."""
+        kind, _, row_id = object_key.partition(":")
+        row = await self.store.row(row_id, include_rewound=True) if kind == "row" else None
+        return (
+            row is not None
+            and row.role is RowRole.HUMAN
+            and row.meta.get("transport") == self.transport.name
+        )
 
     async def _call(self, entry: OutboxEntry, call: Awaitable[T]) -> T:
         """Make one platform call, noting when it started: the lane's next call is paced

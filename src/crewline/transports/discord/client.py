@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 from crewline.transports.discord.render import CUSTOM_ID_TEMPLATE, commands_differ
 from crewline.transports.discord.sdk import app_commands, discord
 
-__all__ = ["CardButton", "CrewClient", "DiscordEvents", "EditModal", "crew_intents"]
+__all__ = ["CardButton", "CrewClient", "DiscordEvents", "EditModal", "ForkModal", "crew_intents"]
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,27 @@ class EditModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: Interaction) -> None:
         await self.events.on_edit_submitted(interaction, self.record, self.reply.value)
+
+
+class ForkModal(discord.ui.Modal):
+    """ "Fork from here": the new member's slug; Submit is ``/fork SLUG`` on the message the
+    command was used on."""
+
+    def __init__(self, events: DiscordEvents, *, message_ref: str) -> None:
+        super().__init__(title="Fork from here", custom_id=f"crewline-fork:{message_ref}")
+        self.events = events
+        self.message_ref = message_ref
+        self.slug: discord.ui.TextInput[ForkModal] = discord.ui.TextInput(
+            label="The new member's slug",
+            placeholder="a-z, 0-9 and dashes",
+            max_length=64,
+        )
+        self.add_item(self.slug)
+
+    async def on_submit(self, interaction: Interaction) -> None:
+        await self.events.on_command(
+            interaction, "fork", (self.slug.value.strip(),), message_ref=self.message_ref
+        )
 
 
 def crew_intents() -> discord.Intents:
@@ -171,14 +192,16 @@ class CrewClient(discord.Client):
         self.events.on_threads_changed()
 
 
-REWIND_TO_HERE = "Rewind to here"  # the message context-menu command
+REWIND_TO_HERE = "Rewind to here"  # the message context-menu commands
+FORK_FROM_HERE = "Fork from here"
 
 
 def crew_commands(
     events: DiscordEvents,
 ) -> list[app_commands.Group | app_commands.Command[Any, Any, None] | app_commands.ContextMenu]:
     """/concierge status|answer|undo|act, /roster, /help, /rewind [n], /regenerate, /reset,
-    /fork and the "Rewind to here" message command: each becomes a HumanCommand for the core."""
+    /fork and the "Rewind to here" and "Fork from here" message commands: each becomes a
+    HumanCommand for the core ("Fork from here" after a modal asks for the new slug)."""
     concierge = app_commands.Group(
         name="concierge", description="The concierge: its answer policy, undo, acting"
     )
@@ -244,5 +267,9 @@ def crew_commands(
     async def rewind_here(interaction: Interaction, message: discord.Message) -> None:
         await events.on_command(interaction, "rewind", (), message_ref=str(message.id))
 
+    async def fork_here(interaction: Interaction, message: discord.Message) -> None:
+        await interaction.response.send_modal(ForkModal(events, message_ref=str(message.id)))
+
     here = app_commands.ContextMenu(name=REWIND_TO_HERE, callback=rewind_here)
-    return [concierge, roster, help_, rewind, regenerate, reset, fork, here]
+    fork_from = app_commands.ContextMenu(name=FORK_FROM_HERE, callback=fork_here)
+    return [concierge, roster, help_, rewind, regenerate, reset, fork, here, fork_from]

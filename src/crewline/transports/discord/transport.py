@@ -14,7 +14,7 @@ import contextlib
 import logging
 import os
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
 import aiohttp
@@ -299,7 +299,13 @@ class DiscordTransport(Transport):
             )
         )
 
-    async def mark_rewound(self, thread: str, message_refs: Sequence[str]) -> None:
+    async def mark_rewound(
+        self,
+        thread: str,
+        message_refs: Sequence[str],
+        *,
+        drawn: Mapping[str, OutboundMessage] | None = None,
+    ) -> None:
         """crewline's own messages are struck through and lose their buttons; a person's
         message cannot be edited by the bot (the thread's note says what left)."""
         client = self._require_client()

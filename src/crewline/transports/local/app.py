@@ -10,6 +10,7 @@ Routes (all mounted at ``/`` of crewline's server, after the agents' API)::
     POST /inbox/click           {"thread", "payload", "event_id"} a button press
     POST /inbox/edit            {"thread", "message", "text", "event_id"}
     POST /inbox/rewind          {"thread", "message", "event_id"}  Rewind to here
+    POST /inbox/fork            {"thread", "message", "slug", "event_id"}  Fork from here
     WS   /inbox/live            {"version": n} after every change of the view
     GET  /inbox/static/…        the page's script and style (shipped in the package)
 
@@ -226,6 +227,21 @@ class InboxApp:
         )
         return _receipt(receipt)
 
+    async def fork(self, request: Request) -> Response:
+        body = await self._write_body(
+            request,
+            {"thread": _Optional(str), "message": str, "slug": str, "event_id": _Optional(str)},
+        )
+        receipt = await self._act(
+            self.transport.fork_from(
+                thread=body.get("thread"),
+                message_ref=body["message"],
+                slug=body["slug"],
+                event_id=body.get("event_id"),
+            )
+        )
+        return _receipt(receipt)
+
     async def _act(self, action: Any) -> Any:
         try:
             return await action
@@ -372,6 +388,7 @@ def create_inbox_app(transport: LocalTransport) -> Starlette:
         Route("/inbox/click", inbox.click, methods=["POST"]),
         Route("/inbox/edit", inbox.edit, methods=["POST"]),
         Route("/inbox/rewind", inbox.rewind, methods=["POST"]),
+        Route("/inbox/fork", inbox.fork, methods=["POST"]),
         WebSocketRoute("/inbox/live", inbox.live),
         Mount("/inbox/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]

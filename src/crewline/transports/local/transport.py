@@ -15,7 +15,7 @@ import asyncio
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -188,7 +188,13 @@ class LocalTransport(Transport):
         if list(roster) != self.view.roster:
             self._record({"op": "roster", "entries": roster_records(roster)})
 
-    async def mark_rewound(self, thread: str, message_refs: Sequence[str]) -> None:
+    async def mark_rewound(
+        self,
+        thread: str,
+        message_refs: Sequence[str],
+        *,
+        drawn: Mapping[str, OutboundMessage] | None = None,
+    ) -> None:
         self._outbound()
         refs = [r for r in message_refs if r in self.view.messages]
         if refs:
@@ -338,6 +344,30 @@ class LocalTransport(Transport):
                 user_id=user or self.user,
                 thread=thread,
                 name="rewind",
+                message_ref=message_ref,
+            )
+        )
+
+    async def fork_from(
+        self,
+        *,
+        thread: str | None,
+        message_ref: str,
+        slug: str,
+        event_id: str | None = None,
+        user: str | None = None,
+    ) -> Receipt:
+        """The "Fork from here" button: a new member ``slug`` whose conversation is a copy of
+        this one up to that message (``/fork slug`` on it)."""
+        self._inbound()
+        return await self._deliver(
+            HumanCommand(
+                transport=self.name,
+                event_id=self._event_id(event_id),
+                user_id=user or self.user,
+                thread=thread,
+                name="fork",
+                args=(slug,),
                 message_ref=message_ref,
             )
         )

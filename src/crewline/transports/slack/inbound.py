@@ -38,11 +38,15 @@ from crewline.errors import TransportError
 from crewline.models import HumanClick, HumanEvent, Receipt
 from crewline.transports.slack.payloads import (
     EDIT_CALLBACK,
+    FORK_CALLBACK,
+    FORK_SHORTCUT,
     REWIND_SHORTCUT,
     edit_modal,
+    fork_modal,
     order_key,
     parse_click,
     parse_edit_submission,
+    parse_fork_submission,
     parse_message,
     parse_shortcut,
     parse_slash_command,
@@ -114,6 +118,8 @@ class SlackInbound:
         self.app.action(re.compile(".*"))(self._on_action)
         self.app.view(EDIT_CALLBACK)(self._on_edit_submitted)
         self.app.shortcut(REWIND_SHORTCUT)(self._on_shortcut)
+        self.app.shortcut(FORK_SHORTCUT)(self._on_fork_shortcut)
+        self.app.view(FORK_CALLBACK)(self._on_fork_submitted)
         self.app.command(re.compile(".*"))(self._on_command)
 
     async def dispatch(self, request: AsyncBoltRequest) -> BoltResponse:
@@ -201,6 +207,27 @@ class SlackInbound:
         receipt = await self.host.deliver(command)
         if receipt is not None and receipt.notice:
             await respond(text=receipt.notice, response_type="ephemeral", replace_original=False)
+
+    async def _on_fork_shortcut(self, ack: AsyncAck, body: dict[str, Any]) -> None:
+        """ "Fork from here": the new member's slug is asked in a modal."""
+        await ack()
+        view = fork_modal(body)
+        if view is None or not body.get("trigger_id"):
+            return
+        try:
+            await self.api.call("views.open", trigger_id=body["trigger_id"], view=view)
+        except TransportError as error:
+            log.warning("could not open the fork modal: %s", error.message)
+
+    async def _on_fork_submitted(self, ack: AsyncAck, body: dict[str, Any]) -> None:
+        await ack()
+        submitted = parse_fork_submission(body, transport=self.host.name)
+        if submitted is None:
+            return
+        command, channel = submitted
+        receipt = await self.host.deliver(command)
+        if receipt is not None and receipt.notice and channel:
+            await self._whisper(command, channel, receipt.notice)
 
     async def _on_command(self, ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
         await ack()

@@ -18,13 +18,19 @@ from crewline.models import HumanClick, HumanCommand, HumanEdit, HumanEvent, Hum
 __all__ = [
     "COMMANDS",
     "EDIT_CALLBACK",
+    "FORK_CALLBACK",
+    "FORK_SHORTCUT",
+    "REWIND_SHORTCUT",
     "edit_modal",
+    "fork_modal",
     "from_mrkdwn",
     "message_ref",
     "order_key",
     "parse_click",
     "parse_edit_submission",
+    "parse_fork_submission",
     "parse_message",
+    "parse_shortcut",
     "parse_slash_command",
     "payload_teams",
     "split_ref",
@@ -195,6 +201,9 @@ def parse_click(body: Mapping[str, Any], *, transport: str) -> HumanClick | None
 
 
 REWIND_SHORTCUT = "rewind_to_here"  # the message shortcut's callback_id (the manifest's)
+FORK_SHORTCUT = "fork_from_here"  # another; it opens FORK_CALLBACK's modal for the new slug
+FORK_CALLBACK = "crewline:fork"
+_FORK_BLOCK, _FORK_ACTION = "slug", "slug"
 
 
 def parse_shortcut(body: Mapping[str, Any], *, transport: str) -> HumanCommand | None:
@@ -217,6 +226,79 @@ def parse_shortcut(body: Mapping[str, Any], *, transport: str) -> HumanCommand |
         name="rewind",
         message_ref=message_ref(channel, message["ts"]),
     )
+
+
+def fork_modal(body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The "Fork from here" shortcut asks for the new member's slug in a modal, which
+    carries the message it was used on (``private_metadata``); None for a foreign payload."""
+    if body.get("type") != "message_action" or body.get("callback_id") != FORK_SHORTCUT:
+        return None
+    channel, message = _get(body, "channel", "id"), body.get("message")
+    if not isinstance(channel, str) or not isinstance(message, Mapping):
+        return None
+    ts, root = message.get("ts"), message.get("thread_ts")
+    if not isinstance(ts, str):
+        return None
+    where = {
+        "thread": thread_ref(channel, root) if isinstance(root, str) else None,
+        "message": message_ref(channel, ts),
+        "channel": channel,
+    }
+    return {
+        "type": "modal",
+        "callback_id": FORK_CALLBACK,
+        "title": {"type": "plain_text", "text": "Fork from here"},
+        "submit": {"type": "plain_text", "text": "Fork"},
+        "close": {"type": "plain_text", "text": "Cancel"},
+        "private_metadata": json.dumps(where),
+        "blocks": [
+            {
+                "type": "input",
+                "block_id": _FORK_BLOCK,
+                "label": {"type": "plain_text", "text": "The new member's slug"},
+                "hint": {
+                    "type": "plain_text",
+                    "text": "a-z, 0-9 and dashes; its conversation is a copy up to this message",
+                },
+                "element": {
+                    "type": "plain_text_input",
+                    "action_id": _FORK_ACTION,
+                    "max_length": 64,
+                },
+            }
+        ],
+    }
+
+
+def parse_fork_submission(
+    body: Mapping[str, Any], *, transport: str
+) -> tuple[HumanCommand, str] | None:
+    """The fork a "Fork from here" modal asks for (``/fork SLUG`` on its message), and the
+    DM channel to answer in."""
+    view, user = body.get("view"), body.get("user")
+    if not isinstance(view, Mapping) or not isinstance(user, Mapping):
+        return None
+    try:
+        meta = json.loads(str(view.get("private_metadata") or ""))
+        value = view["state"]["values"][_FORK_BLOCK][_FORK_ACTION]["value"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(meta, dict):
+        return None
+    user_id, message, thread = user.get("id"), meta.get("message"), meta.get("thread")
+    if not isinstance(user_id, str) or not isinstance(value, str) or not isinstance(message, str):
+        return None
+    command = HumanCommand(
+        transport=transport,
+        event_id=f"view:{view.get('id')}:{view.get('hash', '')}",
+        user_id=user_id,
+        thread=thread if isinstance(thread, str) else None,
+        name="fork",
+        args=(value.strip(),),
+        message_ref=message,
+    )
+    channel = meta.get("channel")
+    return command, channel if isinstance(channel, str) else ""
 
 
 def parse_slash_command(form: Mapping[str, Any], *, transport: str) -> HumanCommand | None:

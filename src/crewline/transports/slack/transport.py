@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import aiohttp
@@ -292,7 +292,13 @@ class SlackTransport(Transport):
             channel, ts, text=blocks.message_text(message), blocks=blocks.message_blocks(message)
         )
 
-    async def mark_rewound(self, thread: str, message_refs: Sequence[str]) -> None:
+    async def mark_rewound(
+        self,
+        thread: str,
+        message_refs: Sequence[str],
+        *,
+        drawn: Mapping[str, OutboundMessage] | None = None,
+    ) -> None:
         if not message_refs:
             return
         channel, root = _split(thread)

@@ -90,7 +90,7 @@ def parse_update(update: Update, scope: Scope) -> Inbound | None:
             thread=thread,
             name=command[0],
             args=command[1],
-            message_ref=_rewind_target(message, command),
+            message_ref=_reply_target(message, command),
         )
     else:
         event = HumanMessage(
@@ -110,11 +110,14 @@ def parse_update(update: Update, scope: Scope) -> Inbound | None:
     )
 
 
-def _rewind_target(message: Message, command: tuple[str, tuple[str, ...]]) -> str | None:
-    """``/rewind`` sent as a reply to a message: rewind to that message. (In a topic, a
-    message that replies to nothing is a reply to the topic's first message: not a target.)"""
+def _reply_target(message: Message, command: tuple[str, tuple[str, ...]]) -> str | None:
+    """``/rewind`` or ``/fork NEW-SLUG`` sent as a reply to a message: that message is the
+    one it acts on. (In a topic, a message that replies to nothing is a reply to the topic's
+    first message: not a target.)"""
     replied = message.reply_to_message
-    if command != ("rewind", ()) or replied is None:
+    name, args = command
+    acts_on_a_message = (name == "rewind" and not args) or (name == "fork" and len(args) == 1)
+    if not acts_on_a_message or replied is None:
         return None
     if message.is_topic_message and replied.message_id == message.message_thread_id:
         return None

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 
 from crewline.errors import PermanentTransportError
 from crewline.models import Bell, Button, OutboundMessage, RosterEntry
-from crewline.transports.telegram.markup import escape, markdown_html, utf16_len
+from crewline.transports.telegram.markup import escape, markdown_html, plain_text, utf16_len
 from crewline.transports.telegram.refs import hashtag
 
 __all__ = [
     "MAX_CALLBACK_DATA",
     "MAX_TEXT",
+    "REWOUND_LABEL",
     "STATUS_TITLE",
     "Keyboard",
     "bell_html",
@@ -25,6 +26,7 @@ __all__ = [
     "keyboard",
     "message_html",
     "notice_html",
+    "rewound_html",
     "roster_html",
     "topic_link",
 ]
@@ -32,6 +34,7 @@ __all__ = [
 MAX_TEXT = 4096  # UTF-16 code units, after Telegram parsed the entities
 MAX_CALLBACK_DATA = 64  # bytes of UTF-8
 STATUS_TITLE = "crewline · crew status"
+REWOUND_LABEL = "Rewound: this is no longer part of the conversation."
 _SHORT_LABEL = 14  # labels this short share a row, three at most
 _ELLIPSIS = " …"
 
@@ -110,6 +113,25 @@ def message_html(
         paragraphs = _shortened(paragraphs, longest, low)
         text = draw(paragraphs)
     return text if paragraphs else _hard_cut(prefix + escape(message.text))
+
+
+def rewound_html(
+    message: OutboundMessage, *, header: str | None = None, member_name: str | None = None
+) -> str:
+    """A message of crewline's whose row a rewind removed: labelled, its words struck through.
+
+    The words are struck as plain text (their formatting dropped), so no tag nests inside
+    the strike, and shortened so that the whole, tags counted, fits Telegram's limit.
+    """
+    prefix = (header + "\n" if header else "") + f"<i>{escape(REWOUND_LABEL)}</i>\n"
+    words = plain_text(message_html(message, member_name=member_name))
+    room = MAX_TEXT - utf16_len(prefix + "<s></s>")
+    if utf16_len(escape(words)) > room:
+        room -= utf16_len(_ELLIPSIS)
+        while utf16_len(escape(words)) > room:
+            words = words[: len(words) - max(1, (utf16_len(escape(words)) - room) // 6)]
+        words = words.rstrip() + _ELLIPSIS
+    return f"{prefix}<s>{escape(words)}</s>"
 
 
 def _shortened(paragraphs: Sequence[str], index: int, keep: int) -> list[str]:

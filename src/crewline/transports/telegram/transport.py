@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -51,11 +51,14 @@ COMMANDS = (
     ("help", "What crewline understands"),
 )
 _REMEMBERED = 2048  # posted keys kept to spot a repeated post
+MAX_MARKS = 20  # rewound messages redrawn per rewind, the latest (each edit is paced)
 DRAIN_TIMEOUT = 5.0  # seconds the updates in hand get to be answered when the bot stops
 
 
 class TelegramTransport(Transport):
     """One Telegram bot. Identities on it are ``telegram:<user id>``."""
+
+    marks_need_drawing = True  # a bot cannot read a chat's messages back
 
     def __init__(
         self,
@@ -292,6 +295,34 @@ class TelegramTransport(Transport):
             keyboard=render.keyboard(message.buttons),
         )
 
+    async def mark_rewound(
+        self,
+        thread: str,
+        message_refs: Sequence[str],
+        *,
+        drawn: Mapping[str, OutboundMessage] | None = None,
+    ) -> None:
+        """crewline's own messages are redrawn labelled, struck through, without buttons.
+
+        Telegram cannot read a message back, so they are drawn from ``drawn``; a person's
+        message cannot be edited by a bot (the thread's note says what left). Each edit
+        takes its turn in the chat, so only the latest :data:`MAX_MARKS` are redrawn; one
+        that cannot be edited any more (deleted by hand) is passed over.
+        """
+        drawn = drawn or {}
+        where = self._thread(thread)
+        for ref in [r for r in message_refs if r in drawn][-MAX_MARKS:]:
+            chat_id, message_id = _message(ref)
+            text = render.rewound_html(
+                drawn[ref],
+                header=self._header(thread, where),
+                member_name=self._names.get(thread),
+            )
+            try:
+                await self._calls.edit(chat_id, message_id, text)
+            except PermanentTransportError as error:
+                log.info("telegram: rewound message %s not redrawn: %s", ref, error)
+
     async def ring(self, bell: Bell, *, message_ref: str | None) -> str:
         chat_id = await self._owner_chat(bell.member) or self.settings.forum_chat_id
         if chat_id is None:
@@ -416,13 +447,15 @@ class TelegramTransport(Transport):
             raise PermanentTransportError(str(error), code="bad_thread_ref") from None
 
     def _text(self, ref: str, where: Thread, message: OutboundMessage) -> str:
-        name = self._names.get(ref)
-        header = (
-            render.chain_header(name or where.slug, where.slug)
-            if isinstance(where, ReplyThread)
-            else None
+        return render.message_html(
+            message, header=self._header(ref, where), member_name=self._names.get(ref)
         )
-        return render.message_html(message, header=header, member_name=name)
+
+    def _header(self, ref: str, where: Thread) -> str | None:
+        """A reply chain's messages name their member first; a topic needs no header."""
+        if not isinstance(where, ReplyThread):
+            return None
+        return render.chain_header(self._names.get(ref) or where.slug, where.slug)
 
     def _links(self, thread: str | None) -> render.Keyboard:
         """A button opening the member's topic, where Telegram has links (supergroups)."""

@@ -274,10 +274,17 @@
           type: "button", class: "link rewind", text: "Rewind to here",
           "aria-label": "Rewind the conversation to this message",
           onclick: () => rewindTo(message),
+        }) : null,
+        !message.rewound && message.kind === "row" ? el("button", {
+          type: "button", class: "link fork", text: "Fork from here",
+          "aria-label": "Fork a new member from this message",
+          onclick: () => forkFrom(message),
         }) : null),
       body);
     if (message.buttons.length) {
-      item.append(el("div", { class: "choices", role: "group", "aria-label": "Answer" },
+      // A card's buttons are its answers; a member's message has only Regenerate.
+      const group = message.kind === "row" ? "Actions" : "Answer";
+      item.append(el("div", { class: "choices", role: "group", "aria-label": group },
         ...message.buttons.map((button) => el("button", {
           type: "button",
           class: "choice",
@@ -413,6 +420,15 @@
   async function rewindTo(message) {
     const receipt = await post("/inbox/rewind", {
       thread: state.current, message: message.ref, event_id: eventId(),
+    });
+    if (receipt.notice) addNote(receipt.notice, { kind: receipt.accepted ? "info" : "refused" });
+  }
+
+  async function forkFrom(message) {
+    const slug = window.prompt("The new member's slug (a-z, 0-9, dashes):");
+    if (!slug) return;
+    const receipt = await post("/inbox/fork", {
+      thread: state.current, message: message.ref, slug: slug.trim(), event_id: eventId(),
     });
     if (receipt.notice) addNote(receipt.notice, { kind: receipt.accepted ? "info" : "refused" });
   }
