@@ -17,6 +17,7 @@ import pytest
 
 from crewline import crew as crew_admin
 from crewline.config import Config
+from crewline.doctor import examine
 from crewline.replicas import holder_tag
 from crewline.server import Crewline
 from crewline.store.postgres import PostgresStore
@@ -111,6 +112,9 @@ async def test_one_replica_polls_telegram_and_the_other_takes_over_when_it_stops
         ready = await _readyz(standby)
         assert "standby" in str(ready["transport:telegram"]["detail"]), ready
         assert ready["replica"]["ok"], ready
+        found = {f.check: f for f in await examine(replace(config, data_dir=tmp_path / "a"))}
+        lease = found["lease:telegram"]
+        assert lease.status == "ok" and f"replica {holder.replica}/" in lease.detail, lease
 
         seen = len(telegram.fake.calls)
         await holder.__aexit__(None, None, None)  # a deploy stops it; it releases the lease

@@ -24,7 +24,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from crewline.replicas import Coordination, Lease, LeaseView
 
-__all__ = ["CHANNEL", "PostgresCoordination", "with_application_name"]
+__all__ = ["CHANNEL", "PostgresCoordination", "lease_views", "with_application_name"]
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,25 @@ _VIEW = (
     " extract(epoch FROM expires_at - clock_timestamp())::float8 AS expires_in"
     " FROM crewline_leases WHERE starts_with(name, %s) ORDER BY name"
 )
+
+
+async def lease_views(url: str, prefix: str) -> list[LeaseView]:
+    """The leases whose names start with ``prefix``, read on a connection of its own
+    (``crewline doctor``, which runs beside the replicas rather than as one)."""
+    async with await psycopg.AsyncConnection.connect(
+        url, autocommit=True, row_factory=dict_row
+    ) as conn:
+        cursor = await conn.execute(_VIEW, (prefix,))
+        return [_view(r) for r in await cursor.fetchall()]
+
+
+def _view(row: dict[str, Any]) -> LeaseView:
+    return LeaseView(
+        name=row["name"],
+        holder=row["holder"],
+        epoch=int(row["epoch"]),
+        expires_in=float(row["expires_in"]),
+    )
 
 
 def with_application_name(url: str, name: str) -> str:
@@ -131,15 +150,7 @@ class PostgresCoordination(Coordination):
         await self._execute(_RELEASE, (lease.name, self.holder, lease.epoch))
 
     async def leases(self, prefix: str) -> list[LeaseView]:
-        return [
-            LeaseView(
-                name=r["name"],
-                holder=r["holder"],
-                epoch=int(r["epoch"]),
-                expires_in=float(r["expires_in"]),
-            )
-            for r in await self._execute(_VIEW, (prefix,))
-        ]
+        return [_view(r) for r in await self._execute(_VIEW, (prefix,))]
 
     # wake-ups -------------------------------------------------------------------------------
     def on_events(self, wake: Callable[[Set[str] | None], None]) -> None:
