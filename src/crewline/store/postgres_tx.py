@@ -24,6 +24,7 @@ from crewline.models import (
 )
 from crewline.store import codec
 from crewline.store.base import BoundaryRecord, IdempotencyRecord, PlatformMessage, Tx, Webhook
+from crewline.store.postgres_concierge import ConciergeWrites
 
 __all__ = ["PostgresTx"]
 
@@ -32,7 +33,7 @@ _STREAM_LOCKS = 18
 _MEMBER_LOCKS = 19
 
 
-class PostgresTx(Tx):
+class PostgresTx(ConciergeWrites, Tx):
     def __init__(self, conn: psycopg.Connection[DictRow]) -> None:
         self._conn = conn
 
