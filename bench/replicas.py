@@ -13,6 +13,11 @@ Subject 2: transactions/s of a one-event write through PostgresStore with 100 co
 callers over 50 members when each transaction first takes the member's lock
 (``Tx.serialize``, an advisory transaction lock); baseline: the same writes without it.
 
+Subject 3: how long a single-connection transport's lease takes to move when its holder
+dies (it stops renewing and never releases): from the holder's last renewal to the
+standby's start of the transport, with a 1 s lease (the default is 10 s; the time scales
+with it). Baseline: the lease's time to live, the least it can take.
+
 Both replicas run in this one process (one interpreter, one GIL): the figures show what
 coordination costs, not what a second machine would add.
 """
@@ -30,12 +35,16 @@ from bench.common import Options, Target, figure, parse_options, scratch, write_
 from bench.serving import add_members, helper_process, serving
 from bench.store_commit import fresh_database, pg_cluster
 from crewline.bot.escalations import MAX_PENDING
+from crewline.replicas import holder_tag
 from crewline.store import Tx
 from crewline.store.postgres import PostgresStore
+from crewline.store.postgres_coordination import PostgresCoordination
+from crewline.transport_lease import TransportLease
 
 NAME = "replicas"
 AGENTS = 50
 CALLERS = 100
+LEASE_TTL = 1.0
 ESCALATE = "/api/session-control/escalate"
 BODY = {"message": "Merge the dependency bump? CI is green.", "options": ["yes", "no"]}
 
@@ -122,6 +131,37 @@ async def lock_run(server: str, label: str, per_caller: int) -> dict[str, float]
     return {"plain_per_s": plain, "locked_per_s": locked}
 
 
+async def takeover_run(server: str, label: str, trials: int) -> list[float]:
+    """Seconds from a dead holder's last renewal to the standby starting the transport."""
+    database = fresh_database(server, label)
+    async with PostgresStore(database):
+        pass  # the migrations
+    taken: list[float] = []
+    async with PostgresCoordination(database, holder_tag("standby")) as standby:
+        for n in range(trials):
+            async with PostgresCoordination(database, holder_tag("dead")) as dead:
+                await dead.acquire(f"transport:t{n}", LEASE_TTL)
+            died = time.perf_counter()
+            started = asyncio.Event()
+
+            async def start(started: asyncio.Event = started) -> None:
+                started.set()
+
+            async def stop() -> None:
+                return None
+
+            async with TransportLease(standby, f"t{n}", start=start, stop=stop, ttl=LEASE_TTL):
+                async with asyncio.timeout(LEASE_TTL * 10):
+                    await started.wait()
+                taken.append(time.perf_counter() - died)
+    return taken
+
+
+def _p99(samples: list[float]) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
 async def main(options: Options) -> None:
     started = time.perf_counter()
     per_agent = options.size(20, 60)
@@ -129,11 +169,13 @@ async def main(options: Options) -> None:
     one: list[dict[str, float]] = []
     two: list[dict[str, float]] = []
     locks: list[dict[str, float]] = []
+    takeovers: list[list[float]] = []
     with pg_cluster(durable=True) as server:
         for run in range(options.runs):
             one.append(await escalation_run(options, server, f"one{run}", 1, per_agent))
             two.append(await escalation_run(options, server, f"two{run}", 2, per_agent))
             locks.append(await lock_run(server, f"lock{run}", per_caller))
+            takeovers.append(await takeover_run(server, f"lease{run}", options.size(10, 30)))
 
     def col(rows: list[dict[str, float]], key: str) -> list[float]:
         return [r[key] for r in rows]
@@ -167,6 +209,16 @@ async def main(options: Options) -> None:
             baseline=col(locks, "plain_per_s"),
             baseline_label="the same commits without the lock, same store",
         ),
+        figure(
+            "lease_takeover_p99_s",
+            "lease takeover after its holder died (p99 of each run's trials), 1 s lease",
+            "s",
+            [_p99(run) for run in takeovers],
+            higher_is_better=False,
+            baseline=[LEASE_TTL for _ in takeovers],
+            baseline_label="the lease's time to live",
+            target=Target(kind="ratio_at_most", value=1.5),
+        ),
     ]
     write_result(
         options,
@@ -176,6 +228,7 @@ async def main(options: Options) -> None:
             "escalations_per_agent": per_agent,
             "lock_callers": CALLERS,
             "commits_per_caller": per_caller,
+            "takeover_trials_per_run": options.size(10, 30),
         },
         baseline="1 replica (escalations); the same commits without the lock (member lock).",
         figures=figures,

@@ -220,6 +220,8 @@ class OutboxDispatcher:
             ready_at = max(entry.not_before, self._lane_ready_at.get(lane, 0.0))
             if ready_at > now:
                 await asyncio.sleep(ready_at - now)
+                if self.claims is not None:
+                    continue  # the lease may have moved meanwhile, and the head been sent
             async with self._slots:
                 await self._global_turn()
                 await self._attempt(entry)
