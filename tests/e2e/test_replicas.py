@@ -19,7 +19,8 @@ import httpx
 import pytest
 
 from crewline import crew as crew_admin
-from crewline.config import Config
+from crewline.config import Config, load_config
+from crewline.errors import ConfigError, InvalidInput
 from crewline.models import HumanClick, HumanMessage, Receipt, ReplyOutcome, Session
 from crewline.server import Crewline
 from crewline.testing import FakeClock
@@ -258,3 +259,22 @@ async def test_a_long_poll_on_one_replica_hears_an_answer_committed_on_the_other
     assert receipt.outcome is ReplyOutcome.ANSWERED
     async with asyncio.timeout(20):  # far less than the poll's own 60 s wait
         assert await polling == ["escalation_answered"]
+
+
+async def test_a_replica_id_needs_a_shared_postgresql(tmp_path: Path) -> None:
+    """On SQLite there is one process: a replica id is refused, and nothing starts."""
+    config = load_config(tmp_path, env={"CREWLINE_REPLICA_ID": "a"})
+    assert config.replica_id == "a"
+    with pytest.raises(ConfigError) as refused:
+        async with Crewline(replace(config, port=0, transports=()), transports=[]):
+            pass
+    assert refused.value.code == "replicas_need_postgresql"
+    assert not (tmp_path / "crewline.db").exists()
+
+
+async def test_a_replica_id_must_be_a_usable_name(tmp_path: Path, postgres_url: str) -> None:
+    config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
+    with pytest.raises(InvalidInput) as refused:
+        async with Crewline(replace(config, replica_id="a b"), transports=[]):
+            pass
+    assert refused.value.code == "invalid_replica_id"
