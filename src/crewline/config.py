@@ -7,6 +7,7 @@ back to a default.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -42,6 +43,7 @@ _TOP_KEYS = {
     "boundary_wait",
     "concierge",
     "launchers",
+    "webhooks",
     *TRANSPORT_SECTIONS,
 }
 _CONCIERGE_KEYS = {"answer", "act", "llm"}
@@ -74,6 +76,8 @@ class Config:
     concierge_act: bool = False
     concierge_llm: LlmSettings | None = None  # [concierge.llm]: the LLM brain
     launchers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # [webhooks] allow_networks: where sessions' webhooks may post beyond public addresses
+    webhook_networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
 
     def section(self, name: str) -> Mapping[str, Any]:
         """A transport's own table (``[slack]`` …); the transport validates its keys."""
@@ -130,7 +134,36 @@ def _apply_file(config: Config, file: Path) -> Config:
         changes.update(_concierge(data["concierge"]))
     if "launchers" in data:
         changes["launchers"] = _launchers(data["launchers"])
+    if "webhooks" in data:
+        changes["webhook_networks"] = _webhooks(data["webhooks"])
     return replace(config, **changes, sections=sections)
+
+
+def _webhooks(table: object) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """``[webhooks] allow_networks = ["10.0.0.0/8", …]``: non-public networks webhooks may
+    reach (by default only public addresses are posted to)."""
+    if not isinstance(table, dict) or set(table) - {"allow_networks"}:
+        raise ConfigError("[webhooks] must be a table with one key, allow_networks", key="webhooks")
+    networks = table.get("allow_networks", [])
+    if not isinstance(networks, list):
+        raise ConfigError(
+            "[webhooks] allow_networks must be a list of networks", key="webhooks.allow_networks"
+        )
+    return _networks(networks, "webhooks.allow_networks")
+
+
+def _networks(
+    values: Iterable[object], key: str
+) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    networks = []
+    for value in values:
+        try:
+            networks.append(ipaddress.ip_network(str(value).strip(), strict=False))
+        except ValueError:
+            raise ConfigError(
+                f"{key}: {value!r} is not a network such as 10.0.0.0/8 or ::1/128", key=key
+            ) from None
+    return tuple(networks)
 
 
 def _concierge(table: object) -> dict[str, Any]:
@@ -212,6 +245,11 @@ def _apply_env(config: Config, env: Mapping[str, str]) -> Config:
         changes["log_level"] = env["CREWLINE_LOG_LEVEL"].upper()
     if env.get("CREWLINE_BOUNDARY_WAIT"):
         changes["boundary_wait"] = _seconds(env["CREWLINE_BOUNDARY_WAIT"], "CREWLINE_BOUNDARY_WAIT")
+    if env.get("CREWLINE_WEBHOOK_ALLOW_NETWORKS"):
+        changes["webhook_networks"] = _networks(
+            [n for n in env["CREWLINE_WEBHOOK_ALLOW_NETWORKS"].split(",") if n.strip()],
+            "CREWLINE_WEBHOOK_ALLOW_NETWORKS",
+        )
     if env.get("CREWLINE_LOG_FORMAT"):
         changes["log_format"] = _log_format(env["CREWLINE_LOG_FORMAT"], "CREWLINE_LOG_FORMAT")
     return replace(config, **changes)

@@ -18,15 +18,25 @@ from pydantic_core import PydanticCustomError
 from crewline.errors import InvalidInput
 
 __all__ = [
+    "IDEMPOTENCY_KEY",
     "AnswerBody",
+    "AskArgs",
     "AskBody",
     "BoundaryBody",
     "CheckEventsArgs",
     "DefaultAppliedArgs",
+    "EscalateArgs",
     "EscalateBody",
+    "HubAnswerBody",
+    "HubDispatchBody",
+    "HubRespawnBody",
+    "HubStopBody",
+    "Keyed",
     "NackBody",
+    "PostArgs",
     "PostBody",
     "ReplyBody",
+    "SendArgs",
     "SendBody",
     "Strict",
     "WebhookBody",
@@ -34,6 +44,10 @@ __all__ = [
 ]
 
 MAX_TOOL_WAIT = 20.0
+IDEMPOTENCY_KEY = (
+    "A retry with the same key within 24 hours returns the first response and writes nothing"
+    " (1..255 printable ASCII characters)."
+)
 
 VALIDATION_CODES = {
     "extra_forbidden": "unknown_field",
@@ -126,6 +140,52 @@ class BoundaryBody(Strict):
     )
     steps: int | None = Field(default=None, description="rewind: to your N-th last message")
     text: str | None = Field(default=None, description="edit: the new text")
+
+
+class HubAnswerBody(Strict):
+    record_id: str = Field(max_length=64, description="an escalation's or a question's id")
+    text: str
+    why: str = ""
+
+
+class HubStopBody(Strict):
+    session_id: str = Field(max_length=64)
+    why: str
+
+
+class HubRespawnBody(Strict):
+    session_id: str = Field(max_length=64)
+    launcher: str = Field(description="a [launchers.NAME] of crewline.toml")
+    why: str
+
+
+class HubDispatchBody(Strict):
+    launcher: str = Field(description="a [launchers.NAME] of crewline.toml")
+    member: str | None = Field(default=None, description="the member it works for")
+    why: str
+
+
+class Keyed(Strict):
+    """An MCP write's arguments: the HTTP body's fields, and the ``Idempotency-Key`` header
+    as the argument ``idempotency_key`` (the same rule, the same store)."""
+
+    idempotency_key: str | None = Field(default=None, description=IDEMPOTENCY_KEY)
+
+
+class EscalateArgs(EscalateBody, Keyed):
+    pass
+
+
+class SendArgs(SendBody, Keyed):
+    pass
+
+
+class AskArgs(AskBody, Keyed):
+    pass
+
+
+class PostArgs(PostBody, Keyed):
+    pass
 
 
 class DefaultAppliedArgs(Strict):

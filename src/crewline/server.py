@@ -46,6 +46,7 @@ from crewline.store.open import is_postgres_url, open_store, shared_database_url
 from crewline.transport_lease import TRANSPORT_LEASE_TTL, TransportLease
 from crewline.transports import OutboxDispatcher, Transport
 from crewline.transports.registry import EnabledTransport, build_transport, enabled_transports
+from crewline.webhook_targets import Targets
 from crewline.webhooks import WebhookDispatcher
 
 __all__ = ["Crewline", "HttpServer", "concierge_settings"]
@@ -241,7 +242,11 @@ class Crewline:
                 WindowScheduler(self.hub, horizon=self.window_horizon, metrics=self.metrics)
             )
             self.webhooks = await stack.enter_async_context(
-                WebhookDispatcher(self.hub, claims=self._claims("webhook:"))
+                WebhookDispatcher(
+                    self.hub,
+                    targets=Targets(allow=self.config.webhook_networks),
+                    claims=self._claims("webhook:"),
+                )
             )
             self.streams = EventStreams(self.hub)
             self.mcp = await stack.enter_async_context(McpEndpoint(self.hub))

@@ -11,6 +11,10 @@ retried with exponential back-off (capped, forever), its time persisted with the
 Lanes are woken by the Hub's after-commit notification of session events
 (``EventFeed.on_notify``), and a poll finds anything else (a restart's backlog).
 
+Where a webhook may post is decided by ``crewline.webhook_targets``: public addresses only
+unless the operator allows networks, checked at registration and again, against the address
+actually connected to, before each delivery.
+
 Signature: ``X-Crewline-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">``
 keyed with the secret the session registered (docs/agents/webhooks.md).
 """
@@ -21,11 +25,9 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
 import random
-import socket
 import time
 from collections.abc import Callable, Set
 from datetime import UTC, datetime
@@ -36,10 +38,11 @@ import httpx
 
 from crewline import __version__
 from crewline.bot import Hub
-from crewline.errors import InvalidInput, NotFound
+from crewline.errors import CrewlineError, InvalidInput, NotFound
 from crewline.models import Event, Session
 from crewline.replicas import Claim, LaneClaims
 from crewline.store import Tx, Webhook
+from crewline.webhook_targets import Address, Targets
 
 __all__ = ["SIGNATURE_HEADER", "WebhookDispatcher", "sign", "webhook_view"]
 
@@ -95,12 +98,14 @@ class WebhookDispatcher:
         retry_base: float = 0.5,
         max_backoff: float = 300.0,
         clock: Callable[[], float] = time.time,
+        targets: Targets | None = None,
         claims: LaneClaims | None = None,
     ) -> None:
         """``claims``: the webhook lanes' leases shared with other replicas (None: this
         process is the only one delivering)."""
         self.hub = hub
         self.claims = claims
+        self.targets = targets or Targets()
         self.store = hub.store
         self.poll_interval = poll_interval
         self.timeout = timeout
@@ -153,7 +158,7 @@ class WebhookDispatcher:
         request came in on and ``own_host`` the name it was sent to: a URL that leads back
         to crewline itself is refused. Without ``after``, delivery goes on from where an
         earlier registration left it, or starts with the next event."""
-        await _check_url(url, own_address=own_address, own_host=own_host)
+        await _check_url(url, self.targets, own_address=own_address, own_host=own_host)
         if not SECRET_LENGTHS[0] <= len(secret) <= SECRET_LENGTHS[1] or not secret.isprintable():
             raise InvalidInput(
                 f"secret must be {SECRET_LENGTHS[0]}..{SECRET_LENGTHS[1]} printable characters",
@@ -281,27 +286,47 @@ class WebhookDispatcher:
                 continue  # the registration may have changed meanwhile
             await self._attempt(hook, events[0])
 
-    async def _attempt(self, hook: Webhook, event: Event) -> None:
+    async def _post(self, hook: Webhook, event: Event) -> str | None:
+        """One delivery attempt, to addresses checked just now (the next one when an address
+        cannot be connected to); None when it was accepted, else what went wrong."""
         assert self._client is not None
         body = payload(event)
+        try:
+            candidates = await self.targets.pin(hook.url)
+        except CrewlineError as error:  # refused, or unresolvable now: retried, visibly
+            return f"{error.code}: {error.message}"[:300]
         headers = {
             "Content-Type": "application/json",
             SIGNATURE_HEADER: sign(hook.secret, int(self.clock()), body),
             "X-Crewline-Cursor": str(event.cursor),
             "X-Crewline-Event": event.kind,
         }
-        try:
-            response = await self._client.post(
-                hook.url, content=body, headers=headers, timeout=self.timeout
-            )
-        except Exception as error:  # the network, or a URL httpx cannot use: retry, visibly
-            failure = f"{type(error).__name__}: {error}"[:300] or type(error).__name__
-        else:
+        failure = "no address"
+        for pinned in candidates:
+            try:
+                response = await self._client.post(
+                    pinned.url,
+                    content=body,
+                    headers={**pinned.headers, **headers},
+                    extensions=pinned.extensions,
+                    timeout=self.timeout,
+                )
+            except httpx.ConnectError as error:  # nothing reached: the next address may be
+                failure = f"ConnectError to {pinned.address}: {error}"[:300]
+                continue
+            except Exception as error:  # the network, or a URL httpx cannot use: retried
+                return f"{type(error).__name__}: {error}"[:300] or type(error).__name__
             if 200 <= response.status_code < 300:
-                await self.store.write(lambda tx: tx.webhook_delivered(hook.session, event.cursor))
-                self.delivered += 1
-                return
-            failure = f"the receiver answered HTTP {response.status_code}"
+                return None
+            return f"the receiver answered HTTP {response.status_code}"
+        return failure
+
+    async def _attempt(self, hook: Webhook, event: Event) -> None:
+        failure = await self._post(hook, event)
+        if failure is None:
+            await self.store.write(lambda tx: tx.webhook_delivered(hook.session, event.cursor))
+            self.delivered += 1
+            return
         delay = min(self.max_backoff, self.retry_base * 2 ** min(hook.attempts, 16))
         delay *= random.uniform(0.8, 1.2)
         log.warning(
@@ -322,9 +347,10 @@ class WebhookDispatcher:
 
 
 async def _check_url(
-    url: str, *, own_address: tuple[str, int] | None, own_host: str | None
+    url: str, targets: Targets, *, own_address: tuple[str, int] | None, own_host: str | None
 ) -> None:
-    """An http(s) URL with a host, that does not lead back to this crewline."""
+    """An http(s) URL with a host, that does not lead back to this crewline, and whose
+    addresses the operator lets webhooks reach."""
     parts = urlsplit(url) if len(url) <= MAX_URL else None
     try:
         port = parts.port if parts is not None else None
@@ -336,31 +362,19 @@ async def _check_url(
             code="invalid_webhook_url",
             field="url",
         )
-    if own_address is None:
-        return
-    port = port or (443 if parts.scheme == "https" else 80)
-    own_ip, own_port = own_address
-    if port != own_port:
-        return
     host = parts.hostname.lower()
-    if own_host is not None and host == own_host.lower():
-        raise _points_at_crewline(url)
-    for address in await _addresses(host):
-        if address.is_loopback or address.is_unspecified or str(address) == own_ip:
+    addresses = await targets.resolver(host)  # none now: each delivery resolves again
+    port = port or (443 if parts.scheme == "https" else 80)
+    if own_address is not None and port == own_address[1]:
+        if own_host is not None and host == own_host.lower():
             raise _points_at_crewline(url)
+        if any(_is_crewline(address, own_address[0]) for address in addresses):
+            raise _points_at_crewline(url)
+    await targets.check(url, addresses)
 
 
-async def _addresses(host: str) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
-    with contextlib.suppress(ValueError):
-        return [ipaddress.ip_address(host.strip("[]"))]
-    try:
-        async with asyncio.timeout(5):
-            found = await asyncio.get_running_loop().getaddrinfo(
-                host, None, type=socket.SOCK_STREAM
-            )
-    except (OSError, TimeoutError):
-        return []  # unresolvable now: deliveries will fail and be retried, visibly
-    return [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in found]
+def _is_crewline(address: Address, own_ip: str) -> bool:
+    return address.is_loopback or address.is_unspecified or str(address) == own_ip
 
 
 def _points_at_crewline(url: str) -> InvalidInput:

@@ -4,65 +4,26 @@ against the OpenAPI schema, field by field."""
 
 from __future__ import annotations
 
-import json
-import os
-import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx2
 import pytest
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
-from mcp.client.streamable_http import streamable_http_client
 
-from crewline.api.mcp import TOOLS, AgentVerbs, build_server
-from crewline.api.mcp_http import InProcessVerbs
+from crewline.api.mcp import TOOLS
 from tests.driver import Crew
+from tests.e2e.mcp_clients import call, in_memory, over_http, over_stdio
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 
-TOOL_NAMES = {"session_escalate", "session_send", "ask_question", "check_events", "default_applied"}
-
-
-@asynccontextmanager
-async def in_memory(crew: Crew, key: str) -> AsyncIterator[Client]:
-    """The SDK's client connected in-process to the server, acting as ``key``'s session."""
-    operations = crew.crewline.mcp.operations
-    verbs = InProcessVerbs(operations, await operations.authenticate(key))
-
-    async def verbs_of(_: Any) -> AgentVerbs:
-        return verbs
-
-    async with Client(build_server(verbs_of)) as client:
-        yield client
-
-
-@asynccontextmanager
-async def over_http(crew: Crew, key: str | None) -> AsyncIterator[Client]:
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
-    async with (
-        httpx2.AsyncClient(headers=headers, timeout=30) as http,
-        Client(streamable_http_client(f"{crew.url}/mcp", http_client=http)) as client,
-    ):
-        yield client
-
-
-@asynccontextmanager
-async def over_stdio(crew: Crew, key: str) -> AsyncIterator[Client]:
-    env = {**os.environ, "CREWLINE_SESSION_KEY": key, "CREWLINE_URL": crew.url}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "crewline", "mcp"], env=env)
-    async with Client(params, read_timeout_seconds=30) as client:
-        yield client
-
-
-async def call(client: Client, tool: str, **arguments: Any) -> tuple[bool, dict[str, Any]]:
-    result = await client.call_tool(tool, arguments)
-    [content] = result.content
-    body = json.loads(content.text)  # type: ignore[union-attr]
-    assert body == result.structured_content
-    return result.is_error, body
+TOOL_NAMES = {
+    "session_escalate",
+    "session_send",
+    "session_post",
+    "ask_question",
+    "check_events",
+    "default_applied",
+}
 
 
 async def _every_tool(crew: Crew, client: Client, key: str) -> None:
@@ -82,6 +43,8 @@ async def _every_tool(crew: Crew, client: Client, key: str) -> None:
     assert not failed and asked["state"] == "waiting"
     failed, sent = await call(client, "session_send", target="hawk", message="ping")
     assert not failed and sent["member"] == "hawk"
+    failed, posted = await call(client, "session_post", text="Halfway through the plan.")
+    assert not failed and posted["conversation"] == "radar"
     harness = crew.harness
     await harness.wait_until(
         lambda: any("Pick a DB" in m.text and m.buttons for m in harness.messages("radar"))
@@ -155,7 +118,13 @@ async def test_tool_descriptions_say_what_waits_and_what_does_not(crew: Crew) ->
     key = await crew.add_member()
     async with in_memory(crew, key) as client:
         tools = {t.name: t.description or "" for t in (await client.list_tools()).tools}
-    for name in ("session_escalate", "session_send", "ask_question", "default_applied"):
+    for name in (
+        "session_escalate",
+        "session_send",
+        "session_post",
+        "ask_question",
+        "default_applied",
+    ):
         assert "at once" in tools[name], name
     assert "nothing wakes you" in tools["session_escalate"]
     assert "at most 'wait' seconds (0..20)" in tools["check_events"]
@@ -169,19 +138,45 @@ def _shapes(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
+def _without(schema: dict[str, Any], keys: set[str]) -> dict[str, Any]:
+    return {k: v for k, v in schema.items() if k not in keys}
+
+
 async def test_openapi_and_mcp_tool_schemas_agree_field_by_field(crew: Crew) -> None:
-    """Each tool's input schema is the HTTP request's: same fields, types, required set."""
+    """Each tool's input schema is the HTTP request's: same fields, types, required set; a
+    write's Idempotency-Key header is its idempotency_key argument."""
     schema = (await crew.call(None, "GET", "/openapi.json")).json()
     components = schema["components"]["schemas"]
     paths = schema["paths"]
     tools = {tool.name: tool.listed().input_schema for tool in TOOLS}
-    for tool, component in (
-        ("session_escalate", "EscalateBody"),
-        ("session_send", "SendBody"),
-        ("ask_question", "AskBody"),
-    ):
-        http, mcp = components[component], tools[tool]
-        assert _shapes(http) == _shapes(mcp), tool
+    bodies = (
+        ("session_escalate", "/api/session-control/escalate"),
+        ("session_send", "/api/session-control/send"),
+        ("session_post", "/api/session/messages"),
+        ("ask_question", "/api/session-control/ask"),
+        ("hub_suggest", "/api/concierge/suggest"),
+        ("hub_reply", "/api/concierge/reply"),
+        ("hub_stop", "/api/concierge/stop"),
+        ("hub_respawn", "/api/concierge/respawn"),
+        ("hub_dispatch", "/api/concierge/dispatch"),
+    )
+    assert {tool for tool, _ in bodies} | {"check_events", "default_applied"} == set(tools)
+    for tool, route in bodies:
+        operation = paths[route]["post"]
+        body = operation["requestBody"]["content"]["application/json"]["schema"]
+        http, mcp = components[body["$ref"].rsplit("/", 1)[-1]], tools[tool]
+        shapes = _shapes(mcp)
+        # The Idempotency-Key header is the argument idempotency_key, where HTTP takes it.
+        headers = {p["name"]: p for p in operation.get("parameters", []) if p["in"] == "header"}
+        if "Idempotency-Key" in headers:
+            header = headers["Idempotency-Key"]
+            key = shapes.pop("idempotency_key")
+            assert key["description"] == header["description"], tool
+            plain = {"title", "description"}  # the name and the words, compared above
+            assert _without(key, plain) == _without(header["schema"], plain), tool
+            assert not header.get("required", False)
+        assert "idempotency_key" not in shapes, tool
+        assert _shapes(http) == shapes, tool
         assert set(http.get("required", [])) == set(mcp.get("required", [])), tool
         assert http["additionalProperties"] is mcp["additionalProperties"] is False
     events = {p["name"]: p for p in paths["/api/session/events"]["get"]["parameters"]}

@@ -32,6 +32,7 @@ def _env(data_dir: Path) -> dict[str, str]:
         "CREWLINE_DATA_DIR": str(data_dir),
         "CREWLINE_TRANSPORTS": "memory",
         "CREWLINE_LOG_LEVEL": "ERROR",
+        "CREWLINE_WEBHOOK_ALLOW_NETWORKS": "127.0.0.0/8,::1",  # the receiver is on loopback
     }
 
 

@@ -9,18 +9,27 @@ import re
 import sys
 import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
 import pytest
 
+from crewline.config import Config
 from crewline.webhooks import sign
 from tests.driver import Crew
+from tests.fakes.receiver import LOOPBACK
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "webhook_receiver.py"
 SECRET = "example-secret-0123456789abcdef"
+
+
+@pytest.fixture
+def config(config: Config) -> Config:
+    """The receivers run on loopback: this crewline's operator allows it."""
+    return replace(config, webhook_networks=LOOPBACK)
 
 
 @pytest.fixture

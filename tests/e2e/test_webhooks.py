@@ -5,17 +5,25 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from crewline.config import Config
 from tests.driver import Crew
-from tests.fakes.receiver import Receiver
+from tests.fakes.receiver import LOOPBACK, Receiver
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 
 WEBHOOK = "/api/session/webhook"
 SECRET = "s3cret-for-the-tests-0123456789"
+
+
+@pytest.fixture
+def config(config: Config) -> Config:
+    """The receivers run on loopback: this crewline's operator allows it."""
+    return replace(config, webhook_networks=LOOPBACK)
 
 
 @pytest.fixture

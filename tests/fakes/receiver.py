@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import ipaddress
 import json
 import socket
 import time
@@ -20,9 +21,12 @@ from typing import Any
 
 from aiohttp import web
 
-__all__ = ["Delivery", "Receiver", "verify"]
+__all__ = ["LOOPBACK", "Delivery", "Receiver", "verify"]
 
 TOLERANCE = 300  # seconds a signature's timestamp may be off
+# The receiver listens on loopback, which crewline posts to only when its operator allows it
+# ([webhooks] allow_networks, or CREWLINE_WEBHOOK_ALLOW_NETWORKS).
+LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
 
 
 def verify(secret: str, header: str, body: bytes, *, now: float | None = None) -> bool:

@@ -1,10 +1,20 @@
-"""The Claude Code hook's pure parts: masking secrets, shortening, and the decision JSON."""
+"""The Claude Code hook's pure parts: masking secrets, shortening, the decision JSON, and
+the recorded inputs against the field names of Claude Code's hooks reference."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from crewline.claude_code import PermissionPrompt, decision_json, mask_secrets, question_text
+from crewline.claude_code import (
+    PermissionPrompt,
+    decision_json,
+    mask_secrets,
+    parse_prompt,
+    question_text,
+)
 
 
 @pytest.mark.parametrize(
@@ -73,3 +83,25 @@ def test_decisions_have_claude_codes_shapes() -> None:
         }
     }
     assert decision_json(request, "ask", "r") is None
+
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "claude_code"
+COMMON = {"session_id", "transcript_path", "cwd", "permission_mode", "hook_event_name"}
+# Each event's own fields, as Claude Code's hooks reference lists them (docs/agents/claude-code.md).
+OWN = {
+    "PreToolUse": {"tool_name", "tool_input", "tool_use_id"},
+    "PermissionRequest": {"tool_name", "tool_input", "permission_suggestions"},
+    "PostToolUse": {"tool_name", "tool_input", "tool_response", "tool_use_id"},
+}
+
+
+@pytest.mark.parametrize("fixture", sorted(p.name for p in FIXTURES.glob("*.json")))
+def test_the_recorded_inputs_have_the_references_fields(fixture: str) -> None:
+    """The recorded hook inputs the tests replay carry exactly the documented field names,
+    and the two events the hook handles parse."""
+    data = json.loads((FIXTURES / fixture).read_text())
+    event = data["hook_event_name"]
+    assert set(data) == COMMON | OWN[event], fixture
+    if event in ("PreToolUse", "PermissionRequest"):
+        prompt = parse_prompt(json.dumps(data))
+        assert (prompt.event, prompt.tool, prompt.cwd) == (event, data["tool_name"], data["cwd"])

@@ -9,7 +9,7 @@ import pytest
 from crewline.bot.escalations import EscalationRequest, parse_deadline, route, validate
 from crewline.errors import InvalidInput
 from crewline.models import CallerKind, Session
-from crewline.policy import VERB_GRANTS, Verb, authorize
+from crewline.policy import VERB_GRANTS, Verb, authorize, granted
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -58,3 +58,13 @@ def test_every_verb_is_classified_and_channel_agents_cannot_reach_the_human() ->
     assert (decision.allowed, decision.code) == (False, "caller_blocked")
     for kind in set(CallerKind) - {CallerKind.CHANNEL}:
         assert authorize(Session(id="x", kind=kind, member=None), Verb.SESSION_ESCALATE).allowed
+
+
+def test_granted_is_exactly_what_authorize_allows_for_each_kind() -> None:
+    """What MCP lists is what a call would pass: the hub verbs for a concierge alone."""
+    hub = {v for v in Verb if v.value.startswith("hub_")}
+    for kind in CallerKind:
+        session = Session(id="x", kind=kind, member=None)
+        assert granted(session) == {v for v in Verb if authorize(session, v).allowed}
+        assert (hub <= granted(session)) is (kind is CallerKind.CONCIERGE)
+        assert not hub & granted(session) or kind is CallerKind.CONCIERGE

@@ -42,10 +42,15 @@ from crewline.errors import (
 from crewline.health import Readiness
 from crewline.metrics import CONTENT_TYPE, Metrics
 from crewline.schemas import (
+    IDEMPOTENCY_KEY,
     AnswerBody,
     AskBody,
     BoundaryBody,
     EscalateBody,
+    HubAnswerBody,
+    HubDispatchBody,
+    HubRespawnBody,
+    HubStopBody,
     NackBody,
     PostBody,
     ReplyBody,
@@ -83,30 +88,7 @@ def error_body(code: str, message: str, **details: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **details}}
 
 
-# --- the concierge's request models (the agents' verbs are in crewline.schemas) ----------
-
-
-class HubAnswerBody(Strict):
-    record_id: str = Field(max_length=64, description="an escalation's or a question's id")
-    text: str
-    why: str = ""
-
-
-class HubStopBody(Strict):
-    session_id: str = Field(max_length=64)
-    why: str
-
-
-class HubRespawnBody(Strict):
-    session_id: str = Field(max_length=64)
-    launcher: str = Field(description="a [launchers.NAME] of crewline.toml")
-    why: str
-
-
-class HubDispatchBody(Strict):
-    launcher: str = Field(description="a [launchers.NAME] of crewline.toml")
-    member: str | None = Field(default=None, description="the member it works for")
-    why: str
+# --- the owner's concierge request model (the sessions' verbs are in crewline.schemas) ----
 
 
 class PolicyBody(Strict):
@@ -132,8 +114,7 @@ IdempotencyKey = Annotated[
     str | None,
     Header(
         alias="Idempotency-Key",
-        description="A retry with the same key within 24 hours returns the first response"
-        " and writes nothing (1..255 printable ASCII characters).",
+        description=IDEMPOTENCY_KEY,
     ),
 ]
 
@@ -231,6 +212,11 @@ def create_app(
             transports=[t.name for t in readiness.transports],
         )
         return Response(metrics.render(), media_type=CONTENT_TYPE)
+
+    @app.get("/api/session", tags=["agents"])
+    async def whoami(who: Who) -> dict[str, Any]:
+        """Your session: its id, kind and member, and the verbs crewline lets it use."""
+        return ops.whoami(who)
 
     @app.post("/api/session-control/escalate", tags=["agents"])
     async def escalate(body: EscalateBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:

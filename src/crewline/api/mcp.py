@@ -9,6 +9,12 @@ of the very models the HTTP API validates (``crewline.schemas``), and arguments 
 validated with them, so an unknown argument gets ``unknown_field`` exactly as an unknown
 body field does over HTTP. No tool waits on a human and none asks the client for anything
 (no elicitation, no sampling): a client that declares no capability gets every tool.
+
+Each tool is one verb of crewline's gate (``crewline.policy``): a session is listed only the
+tools whose verb the gate grants its kind (the ``hub_*`` tools only to a session of kind
+``concierge``), and a call of any tool is still decided by the service, which refuses and
+audits exactly as over HTTP. A listing that cannot learn what the gate grants fails rather
+than guess.
 """
 
 from __future__ import annotations
@@ -17,20 +23,32 @@ import functools
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
+from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
 from crewline import __version__
 from crewline.errors import CrewlineError, InvalidInput, NotFound
+from crewline.policy import Verb
 from crewline.schemas import (
     MAX_TOOL_WAIT,
+    AskArgs,
     AskBody,
     CheckEventsArgs,
     DefaultAppliedArgs,
+    EscalateArgs,
     EscalateBody,
+    HubAnswerBody,
+    HubDispatchBody,
+    HubRespawnBody,
+    HubStopBody,
+    Keyed,
+    PostArgs,
+    PostBody,
+    SendArgs,
     SendBody,
     refusal,
 )
@@ -48,17 +66,34 @@ INSTRUCTIONS = (
 class AgentVerbs(Protocol):
     """What the tools call: crewline's verbs for one session, in-process or over HTTP.
 
-    Each returns the HTTP API's JSON answer for the verb and raises ``CrewlineError``."""
+    Each returns the HTTP API's JSON answer for the verb and raises ``CrewlineError``; a
+    write's ``key`` is the HTTP API's ``Idempotency-Key``."""
 
-    async def escalate(self, body: EscalateBody) -> dict[str, Any]: ...
+    async def escalate(self, body: EscalateBody, key: str | None) -> dict[str, Any]: ...
 
-    async def send(self, body: SendBody) -> dict[str, Any]: ...
+    async def send(self, body: SendBody, key: str | None) -> dict[str, Any]: ...
 
-    async def ask(self, body: AskBody) -> dict[str, Any]: ...
+    async def ask(self, body: AskBody, key: str | None) -> dict[str, Any]: ...
+
+    async def post(self, body: PostBody, key: str | None) -> dict[str, Any]: ...
 
     async def default_applied(self, args: DefaultAppliedArgs) -> dict[str, Any]: ...
 
     async def check_events(self, args: CheckEventsArgs) -> dict[str, Any]: ...
+
+    async def granted(self) -> frozenset[str]:
+        """The names of the verbs crewline's gate lets this session use."""
+        ...
+
+    async def hub_suggest(self, body: HubAnswerBody) -> dict[str, Any]: ...
+
+    async def hub_reply(self, body: HubAnswerBody) -> dict[str, Any]: ...
+
+    async def hub_stop(self, body: HubStopBody) -> dict[str, Any]: ...
+
+    async def hub_respawn(self, body: HubRespawnBody) -> dict[str, Any]: ...
+
+    async def hub_dispatch(self, body: HubDispatchBody) -> dict[str, Any]: ...
 
 
 @functools.cache
@@ -67,13 +102,29 @@ def _schema(model: type[BaseModel]) -> dict[str, Any]:
     return model.model_json_schema()
 
 
+B = TypeVar("B", bound=BaseModel)
+
+
+def _body(model: type[B], args: Keyed) -> B:
+    """The HTTP body inside a write's arguments (already validated: nothing is checked again)."""
+    return model.model_construct(**args.model_dump(exclude={"idempotency_key"}))
+
+
+_RETRY = (
+    " Pass idempotency_key (one per intended write, e.g. a UUID) to make a retry safe: the "
+    "same key within 24 hours returns the first result and writes nothing new."
+)
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Tool:
     name: str
+    verb: Verb
     arguments: type[BaseModel]
     description: str
     call: Callable[[AgentVerbs, Any], Awaitable[dict[str, Any]]]
     read_only: bool = False
+    destructive: bool = False
 
     @property
     def input_schema(self) -> dict[str, Any]:
@@ -85,7 +136,9 @@ class Tool:
             description=self.description,
             input_schema=self.input_schema,
             annotations=types.ToolAnnotations(
-                read_only_hint=self.read_only, destructive_hint=False, open_world_hint=False
+                read_only_hint=self.read_only,
+                destructive_hint=self.destructive,
+                open_world_hint=False,
             ),
         )
 
@@ -101,7 +154,8 @@ def _check_wait(verbs: AgentVerbs, args: CheckEventsArgs) -> Awaitable[dict[str,
 TOOLS: tuple[Tool, ...] = (
     Tool(
         name="session_escalate",
-        arguments=EscalateBody,
+        verb=Verb.SESSION_ESCALATE,
+        arguments=EscalateArgs,
         description=(
             "Raise a decision to your human without waiting: returns an escalation_id at once "
             "while a card with your message (and options as buttons) goes to their chat. "
@@ -110,32 +164,46 @@ TOOLS: tuple[Tool, ...] = (
             "PT30M) the window closes at that time and a window_closed event says so, but "
             "nothing wakes you then: call check_events after the deadline. default_action "
             "(only with a deadline) is what you will do if nobody answers; once you did it, "
-            "call default_applied."
+            "call default_applied." + _RETRY
         ),
-        call=lambda verbs, args: verbs.escalate(args),
+        call=lambda verbs, args: verbs.escalate(_body(EscalateBody, args), args.idempotency_key),
     ),
     Tool(
         name="session_send",
-        arguments=SendBody,
+        verb=Verb.SESSION_SEND,
+        arguments=SendArgs,
         description=(
             "Post a message into another member's thread (target: its slug); returns at "
-            "once and waits for no reply. Takes exactly target and message."
+            "once and waits for no reply." + _RETRY
         ),
-        call=lambda verbs, args: verbs.send(args),
+        call=lambda verbs, args: verbs.send(_body(SendBody, args), args.idempotency_key),
     ),
     Tool(
         name="ask_question",
-        arguments=AskBody,
+        verb=Verb.ASK_QUESTION,
+        arguments=AskArgs,
         description=(
             "Put a question card in your thread; returns a question_id at once and does "
             "not wait for the answer. The answer arrives as a question_answered event: call "
             "check_events to read it. dialog=true makes it a dialog only your human (never "
-            "the concierge) may answer."
+            "the concierge) may answer." + _RETRY
         ),
-        call=lambda verbs, args: verbs.ask(args),
+        call=lambda verbs, args: verbs.ask(_body(AskBody, args), args.idempotency_key),
+    ),
+    Tool(
+        name="session_post",
+        verb=Verb.SESSION_POST,
+        arguments=PostArgs,
+        description=(
+            "Post a line into your own thread (your member's, or your own transcript): "
+            "progress, or that you are done. Returns at once; it asks nobody anything, so no "
+            "answer comes back (use ask_question or session_escalate for that)." + _RETRY
+        ),
+        call=lambda verbs, args: verbs.post(_body(PostBody, args), args.idempotency_key),
     ),
     Tool(
         name="check_events",
+        verb=Verb.READ_EVENTS,
         arguments=CheckEventsArgs,
         description=(
             "Read your events (answers, window closings, messages) after the cursor 'after' "
@@ -148,12 +216,72 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         name="default_applied",
+        verb=Verb.CONFIRM_DEFAULT,
         arguments=DefaultAppliedArgs,
         description=(
             "After a window_closed event with state 'defaulted', confirm you ran the default "
             "action, so the card says it ran. Returns at once."
         ),
         call=lambda verbs, args: verbs.default_applied(args),
+    ),
+    # The concierge's verbs: listed only for a session of kind concierge.
+    Tool(
+        name="hub_suggest",
+        verb=Verb.HUB_SUGGEST,
+        arguments=HubAnswerBody,
+        description=(
+            "Concierge only. Leave a suggested answer on a member's waiting escalation or "
+            "question (record_id); the human sees it with Send / Edit / Dismiss. Answers "
+            "nothing and returns at once; what the human does with it arrives in the ledger."
+        ),
+        call=lambda verbs, args: verbs.hub_suggest(args),
+    ),
+    Tool(
+        name="hub_reply",
+        verb=Verb.HUB_REPLY,
+        arguments=HubAnswerBody,
+        description=(
+            "Concierge only. Answer a member's waiting escalation or question on the human's "
+            "behalf; returns at once. crewline judges the question itself: refused with "
+            "'policy' under the owner's policy 'never' or when its gate does not allow an "
+            "answer, and with 'bad_request' for a dialog (only the human answers those), a "
+            "record that waits for nothing, or a /command or !shell line."
+        ),
+        call=lambda verbs, args: verbs.hub_reply(args),
+    ),
+    Tool(
+        name="hub_stop",
+        verb=Verb.HUB_STOP,
+        arguments=HubStopBody,
+        description=(
+            "Concierge only, and only with the owner's 'act on'. Stop another session: it "
+            "gets a stop event and its key stops working. Returns at once; never on yourself."
+        ),
+        call=lambda verbs, args: verbs.hub_stop(args),
+        destructive=True,
+    ),
+    Tool(
+        name="hub_respawn",
+        verb=Verb.HUB_RESPAWN,
+        arguments=HubRespawnBody,
+        description=(
+            "Concierge only, and only with 'act on'. Stop a session and start the named "
+            "launcher as its successor with a fresh key. Returns at once with the new "
+            "session's id and process id; it does not wait for the process."
+        ),
+        call=lambda verbs, args: verbs.hub_respawn(args),
+        destructive=True,
+    ),
+    Tool(
+        name="hub_dispatch",
+        verb=Verb.HUB_DISPATCH,
+        arguments=HubDispatchBody,
+        description=(
+            "Concierge only, and only with 'act on'. Start the named launcher as a new worker "
+            "of a member (or a plain session). Returns at once with the new session's id and "
+            "process id; it does not wait for the process."
+        ),
+        call=lambda verbs, args: verbs.hub_dispatch(args),
     ),
 )
 
@@ -170,7 +298,17 @@ def build_server(verbs_of: VerbsOf) -> Server[Any]:
     async def list_tools(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[tool.listed() for tool in TOOLS])
+        try:
+            allowed = await (await verbs_of(ctx)).granted()
+        except CrewlineError as error:  # without the gate's answer, nothing is listed
+            raise MCPError(
+                types.INTERNAL_ERROR,
+                f"crewline could not say which tools this session may use: {error.message}",
+                {"code": error.code},
+            ) from None
+        return types.ListToolsResult(
+            tools=[tool.listed() for tool in TOOLS if tool.verb.value in allowed]
+        )
 
     async def call_tool(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
@@ -185,9 +323,11 @@ def build_server(verbs_of: VerbsOf) -> Server[Any]:
                 raise refusal(error.errors()) from None
             result = await tool.call(await verbs_of(ctx), arguments)
         except CrewlineError as error:
+            details = dict(error.details)
+            if details.get("field") == "Idempotency-Key":  # here it is an argument
+                details["field"] = "idempotency_key"
             return _answer(
-                {"error": {"code": error.code, "message": error.message, **error.details}},
-                error=True,
+                {"error": {"code": error.code, "message": error.message, **details}}, error=True
             )
         return _answer(result)
 

@@ -16,11 +16,24 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.types import Receive, Scope, Send
 
+from crewline.api.concierge_ops import ConciergeOperations
 from crewline.api.http import status_of
 from crewline.api.operations import Caller, Operations
 from crewline.bot import EscalationRequest, Hub
 from crewline.errors import CrewlineError, Unauthenticated
-from crewline.schemas import AskBody, CheckEventsArgs, DefaultAppliedArgs, EscalateBody, SendBody
+from crewline.policy import granted
+from crewline.schemas import (
+    AskBody,
+    CheckEventsArgs,
+    DefaultAppliedArgs,
+    EscalateBody,
+    HubAnswerBody,
+    HubDispatchBody,
+    HubRespawnBody,
+    HubStopBody,
+    PostBody,
+    SendBody,
+)
 
 if TYPE_CHECKING:
     from mcp.server import ServerRequestContext
@@ -39,21 +52,49 @@ class InProcessVerbs:
     def __init__(self, operations: Operations, caller: Caller) -> None:
         self.operations = operations
         self.caller = caller
+        self.concierge = ConciergeOperations(operations)
 
-    async def escalate(self, body: EscalateBody) -> dict[str, Any]:
-        return await self.operations.escalate(self.caller, EscalationRequest(**body.model_dump()))
+    async def escalate(self, body: EscalateBody, key: str | None) -> dict[str, Any]:
+        return await self.operations.escalate(
+            self.caller, EscalationRequest(**body.model_dump()), idempotency_key=key
+        )
 
-    async def send(self, body: SendBody) -> dict[str, Any]:
-        return await self.operations.send(self.caller, body.target, body.message)
+    async def send(self, body: SendBody, key: str | None) -> dict[str, Any]:
+        return await self.operations.send(
+            self.caller, body.target, body.message, idempotency_key=key
+        )
 
-    async def ask(self, body: AskBody) -> dict[str, Any]:
-        return await self.operations.ask(self.caller, body.question, body.options, body.dialog)
+    async def ask(self, body: AskBody, key: str | None) -> dict[str, Any]:
+        return await self.operations.ask(
+            self.caller, body.question, body.options, body.dialog, idempotency_key=key
+        )
+
+    async def post(self, body: PostBody, key: str | None) -> dict[str, Any]:
+        return await self.operations.post(self.caller, body.text, idempotency_key=key)
 
     async def default_applied(self, args: DefaultAppliedArgs) -> dict[str, Any]:
         return await self.operations.confirm_default(self.caller, args.escalation_id)
 
     async def check_events(self, args: CheckEventsArgs) -> dict[str, Any]:
         return await self.operations.events(self.caller, after=args.after, wait=args.wait)
+
+    async def granted(self) -> frozenset[str]:
+        return frozenset(verb.value for verb in granted(self.operations.session_of(self.caller)))
+
+    async def hub_suggest(self, body: HubAnswerBody) -> dict[str, Any]:
+        return await self.concierge.suggest(self.caller, body.record_id, body.text, body.why)
+
+    async def hub_reply(self, body: HubAnswerBody) -> dict[str, Any]:
+        return await self.concierge.reply(self.caller, body.record_id, body.text, body.why)
+
+    async def hub_stop(self, body: HubStopBody) -> dict[str, Any]:
+        return await self.concierge.stop(self.caller, body.session_id, body.why)
+
+    async def hub_respawn(self, body: HubRespawnBody) -> dict[str, Any]:
+        return await self.concierge.respawn(self.caller, body.session_id, body.launcher, body.why)
+
+    async def hub_dispatch(self, body: HubDispatchBody) -> dict[str, Any]:
+        return await self.concierge.dispatch(self.caller, body.launcher, body.member, body.why)
 
 
 class McpEndpoint:

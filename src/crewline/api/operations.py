@@ -27,6 +27,7 @@ from crewline.models import (
     is_slug,
     new_id,
 )
+from crewline.policy import granted
 
 __all__ = ["Caller", "Operations"]
 
@@ -71,6 +72,16 @@ class Operations:
                 code="session_key_required",
             )
         return caller.session
+
+    def whoami(self, caller: Caller) -> dict[str, Any]:
+        """The calling session, and every verb the gate lets it use (sorted by name)."""
+        session = self.session_of(caller)
+        return {
+            "session_id": session.id,
+            "kind": session.kind.value,
+            "member": session.member,
+            "verbs": sorted(verb.value for verb in granted(session)),
+        }
 
     # agents' verbs --------------------------------------------------------------------------
     async def escalate(

@@ -10,18 +10,23 @@
 from crewline.client.aio import DEFAULT_URL, Client, error_from
 from crewline.client.cursor import CursorFile, CursorSink
 from crewline.client.results import (
+    Acted,
     Asked,
     Escalated,
     EscalationRecord,
     Event,
     EventPage,
     Posted,
+    Replied,
     Sent,
+    SessionInfo,
+    Suggested,
 )
 from crewline.client.sync import SyncClient
 
 __all__ = [
     "DEFAULT_URL",
+    "Acted",
     "Asked",
     "Client",
     "CursorFile",
@@ -31,7 +36,10 @@ __all__ = [
     "Event",
     "EventPage",
     "Posted",
+    "Replied",
     "Sent",
+    "SessionInfo",
+    "Suggested",
     "SyncClient",
     "error_from",
 ]

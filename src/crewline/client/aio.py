@@ -24,13 +24,17 @@ from pydantic import BaseModel, ValidationError
 from crewline import __version__
 from crewline.client.cursor import CursorFile, CursorSink
 from crewline.client.results import (
+    Acted,
     Asked,
     Escalated,
     EscalationRecord,
     Event,
     EventPage,
     Posted,
+    Replied,
     Sent,
+    SessionInfo,
+    Suggested,
 )
 from crewline.errors import (
     BacklogFull,
@@ -42,7 +46,17 @@ from crewline.errors import (
     Unauthenticated,
     Unavailable,
 )
-from crewline.schemas import AskBody, EscalateBody, PostBody, SendBody, refusal
+from crewline.schemas import (
+    AskBody,
+    EscalateBody,
+    HubAnswerBody,
+    HubDispatchBody,
+    HubRespawnBody,
+    HubStopBody,
+    PostBody,
+    SendBody,
+    refusal,
+)
 
 __all__ = ["DEFAULT_URL", "Client"]
 
@@ -215,6 +229,38 @@ class Client:
         """Confirm the default of a closed window ran, so the card can say it did."""
         path = f"/api/session-control/escalations/{_quoted(escalation_id)}/default-applied"
         return EscalationRecord.model_validate(await self._call("POST", path))
+
+    async def whoami(self) -> SessionInfo:
+        """The session this key stands for, and the verbs crewline lets it use."""
+        return SessionInfo.model_validate(await self._call("GET", "/api/session"))
+
+    # the hub_* verbs of a session of kind concierge (anyone else: Forbidden caller_blocked)
+    async def hub_suggest(self, record_id: str, text: str, *, why: str = "") -> Suggested:
+        """Leave a suggested answer on a member's waiting escalation or question."""
+        body = _build(HubAnswerBody, record_id=record_id, text=text, why=why)
+        return Suggested.model_validate(
+            await self._call("POST", "/api/concierge/suggest", json=body)
+        )
+
+    async def hub_reply(self, record_id: str, text: str, *, why: str = "") -> Replied:
+        """Answer a member's waiting record for the human, if the policy and gate allow."""
+        body = _build(HubAnswerBody, record_id=record_id, text=text, why=why)
+        return Replied.model_validate(await self._call("POST", "/api/concierge/reply", json=body))
+
+    async def hub_stop(self, session_id: str, *, why: str) -> Acted:
+        """Stop another session (only with the owner's ``act on``)."""
+        body = _build(HubStopBody, session_id=session_id, why=why)
+        return Acted.model_validate(await self._call("POST", "/api/concierge/stop", json=body))
+
+    async def hub_respawn(self, session_id: str, launcher: str, *, why: str) -> Acted:
+        """Stop a session and start ``launcher`` as its successor (``act on``)."""
+        body = _build(HubRespawnBody, session_id=session_id, launcher=launcher, why=why)
+        return Acted.model_validate(await self._call("POST", "/api/concierge/respawn", json=body))
+
+    async def hub_dispatch(self, launcher: str, *, why: str, member: str | None = None) -> Acted:
+        """Start ``launcher`` as a new worker of ``member`` (``act on``)."""
+        body = _build(HubDispatchBody, launcher=launcher, member=member, why=why)
+        return Acted.model_validate(await self._call("POST", "/api/concierge/dispatch", json=body))
 
     async def poll(self, *, after: int = 0, wait: float = 0.0) -> EventPage:
         """One read of the event stream: the events after ``after``, waiting up to ``wait``

@@ -11,13 +11,17 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 __all__ = [
+    "Acted",
     "Asked",
     "Escalated",
     "EscalationRecord",
     "Event",
     "EventPage",
     "Posted",
+    "Replied",
     "Sent",
+    "SessionInfo",
+    "Suggested",
 ]
 
 
@@ -90,3 +94,35 @@ class EventPage(_Result):
 
     events: list[Event]
     cursor: int
+
+
+class SessionInfo(_Result):
+    """The session a key stands for, and the verbs crewline's gate lets it use."""
+
+    session_id: str
+    kind: str
+    member: str | None = None
+    verbs: list[str] = []
+
+
+class Suggested(_Result):
+    """hub_suggest: a suggestion left on a waiting record; nothing was answered."""
+
+    suggested: bool
+    record_id: str
+
+
+class Replied(_Result):
+    """hub_reply: the record was answered on the human's behalf."""
+
+    answered: bool
+    record_id: str
+
+
+class Acted(_Result):
+    """hub_stop / hub_respawn / hub_dispatch: what was done, to or as which session, and
+    the launched process's id (respawn and dispatch)."""
+
+    done: str
+    session_id: str
+    pid: int | None = None

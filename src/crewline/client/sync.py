@@ -70,6 +70,7 @@ class SyncClient:
         default_action: str | None = None,
         options: Sequence[str] | None = None,
         goal: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Escalated:
         return self._runner.run(
             self._client.escalate(
@@ -78,6 +79,7 @@ class SyncClient:
                 default_action=default_action,
                 options=options,
                 goal=goal,
+                idempotency_key=idempotency_key,
             )
         )
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from crewline.models import Session
 from crewline.policy.verbs import VERB_GRANTS, Verb
 
-__all__ = ["Decision", "authorize"]
+__all__ = ["Decision", "authorize", "granted"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -32,3 +32,9 @@ def authorize(caller: Session, verb: Verb) -> Decision:
             reason=f"a {caller.kind.value} session may not use {verb.value}",
         )
     return ALLOW
+
+
+def granted(caller: Session) -> frozenset[Verb]:
+    """Every verb ``caller`` may use: what a surface lists for it (MCP's tools), so that a
+    listing and a call are decided by the same table."""
+    return frozenset(verb for verb in Verb if authorize(caller, verb).allowed)
