@@ -54,6 +54,7 @@ BENCHMARKS = (
     "boundaries",
     "peer_langgraph",
     "webhook_push",
+    "replicas",
 )
 
 

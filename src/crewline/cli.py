@@ -62,6 +62,13 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", parents=[common], help="run crewline")
     serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=None, help="port (default 8765)")
+    serve.add_argument(
+        "--replica-id",
+        default=None,
+        metavar="NAME",
+        help="this replica's name among several on one postgresql:// database"
+        " (default: $CREWLINE_REPLICA_ID, or the host name and process id)",
+    )
 
     member = commands.add_parser("member", help="add, list or remove members")
     member_commands = member.add_subparsers(dest="member_command", required=True)
@@ -204,7 +211,10 @@ async def _serve(config: Config, args: argparse.Namespace) -> int:
     from crewline.server import Crewline
 
     config = replace(
-        config, host=args.host or config.host, port=config.port if args.port is None else args.port
+        config,
+        host=args.host or config.host,
+        port=config.port if args.port is None else args.port,
+        replica_id=args.replica_id or config.replica_id,
     )
     stop = _stop_on_signals()  # before the first line: whoever reads it may signal at once
     async with Crewline(config) as crewline:

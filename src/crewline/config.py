@@ -61,6 +61,9 @@ def default_data_dir() -> Path:
 class Config:
     data_dir: Path
     database_url: str | None = None  # None: SQLite in data_dir; or postgresql://…
+    # This replica's name among several on one PostgreSQL (docs/replicas.md); None: the
+    # host name and process id, on PostgreSQL only.
+    replica_id: str | None = None
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     # None: not named anywhere, so the local inbox and every platform whose credentials are
@@ -233,6 +236,8 @@ def _apply_env(config: Config, env: Mapping[str, str]) -> Config:
     changes: dict[str, Any] = {}
     if env.get("CREWLINE_DATABASE_URL"):
         changes["database_url"] = env["CREWLINE_DATABASE_URL"]
+    if env.get("CREWLINE_REPLICA_ID"):
+        changes["replica_id"] = env["CREWLINE_REPLICA_ID"]
     if env.get("CREWLINE_HOST"):
         changes["host"] = env["CREWLINE_HOST"]
     if env.get("CREWLINE_PORT"):

@@ -100,6 +100,8 @@ async def examine(config: Config, *, reconcile: bool = False) -> list[Finding]:
         if config.database_url and not pg_admin.is_postgresql(config.database_url):
             found.append(_ok("database", f"database {redacted(config.database_url)} reachable"))
         found += await _database(store, names)
+        if config.database_url and pg_admin.is_postgresql(config.database_url):
+            found += await _replicas(config.database_url)
         found += await _outbox(store)
         found += await _windows(store)
         if reconcile:
@@ -196,6 +198,35 @@ async def _database(store: Store, names: list[str]) -> list[Finding]:
                     f"member:{member.slug}",
                     f"member {member.slug} is bound to {', '.join(unknown)}, which is"
                     " not configured: its cards wait in the outbox until it is",
+                )
+            )
+    return found
+
+
+async def _replicas(url: str) -> list[Finding]:
+    """Who holds each single-connection transport (Telegram polling, Discord's gateway)
+    among the replicas on this database (docs/replicas.md)."""
+    from crewline.store.postgres_coordination import lease_views
+
+    found = []
+    for view in await lease_views(url, "transport:"):
+        transport = view.name.removeprefix("transport:")
+        if view.holder is not None and view.expires_in > 0:
+            found.append(
+                _ok(
+                    f"lease:{transport}",
+                    f"transport {transport} is run by replica {view.holder} (lease epoch"
+                    f" {view.epoch}, renewed within the last few seconds)",
+                )
+            )
+        else:
+            found.append(
+                Finding(
+                    check=f"lease:{transport}",
+                    status="warn",
+                    detail=f"no replica runs transport {transport} now (its lease is free or"
+                    " expired: a serving replica takes it within the lease's time)",
+                    facts={"holder": view.holder, "epoch": view.epoch},
                 )
             )
     return found

@@ -6,18 +6,23 @@ answers 503 naming each part that failed:
 - ``store``: a write commits (a full disk, a read-only file or a held lock fail it);
 - ``transport:<name>``: the transport says it is connected to its platform;
 - ``outbox:<name>``: no platform call has waited longer than ``stuck_after`` (a platform that
-  refuses or cannot be reached keeps its calls queued; crewline retries them forever).
+  refuses or cannot be reached keeps its calls queued; crewline retries them forever);
+- with several replicas on one PostgreSQL: ``replica``, this replica hears the others'
+  commits; and a single-connection transport (Telegram polling, Discord's gateway) that
+  another replica holds is ready here as a standby while that replica's lease is live.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
 from crewline.models import Clock
+from crewline.replicas import Coordination, LeaseView
 from crewline.store import Store
+from crewline.transport_lease import TransportLease
 from crewline.transports import Transport
 
 __all__ = ["Check", "Readiness"]
@@ -45,8 +50,12 @@ class Readiness:
         transports: Sequence[Transport] = (),
         stuck_after: timedelta = timedelta(minutes=5),
         write_timeout: float = 5.0,
+        coordination: Coordination | None = None,
+        leases: Mapping[str, TransportLease] | None = None,
     ) -> None:
         self.store = store
+        self.coordination = coordination
+        self.leases = leases or {}
         self.clock = clock
         self.transports = list(transports)
         self.stuck_after = stuck_after
@@ -56,17 +65,30 @@ class Readiness:
         """Every check, in a stable order: the store, then per transport its connection and
         its outbox."""
         results = [await self._store()]
+        views: dict[str, LeaseView] = {}
+        if self.coordination is not None:
+            results.append(self._replica(self.coordination))
+            if self.leases:
+                views = {v.name: v for v in await self.coordination.leases("transport:")}
         status = {b.transport: b for b in await self.store.outbox_backlog()}
         now = self.clock.now()
         for transport in self.transports:
-            connection = transport.connection()
-            results.append(
-                Check(
-                    name=f"transport:{transport.name}",
-                    ok=connection.connected,
-                    detail="connected" if connection.connected else connection.reason or "down",
+            lease = self.leases.get(transport.name)
+            if lease is not None and not lease.status().held:
+                results.append(_standby(transport.name, views.get(lease.lease_name)))
+            else:
+                connection = transport.connection()
+                held = f" (lease held here, epoch {lease.status().epoch})" if lease else ""
+                results.append(
+                    Check(
+                        name=f"transport:{transport.name}",
+                        ok=connection.connected,
+                        detail=(
+                            "connected" if connection.connected else connection.reason or "down"
+                        )
+                        + held,
+                    )
                 )
-            )
             entry = status.get(transport.name)
             oldest = entry.oldest if entry is not None else None
             waited = now - oldest if oldest is not None else timedelta(0)
@@ -85,6 +107,16 @@ class Readiness:
             )
         return results
 
+    def _replica(self, coordination: Coordination) -> Check:
+        name = coordination.holder
+        if coordination.listening:
+            return Check(name="replica", ok=True, detail=f"{name}: hears the other replicas")
+        return Check(
+            name="replica",
+            ok=False,
+            detail=f"{name}: not listening for the other replicas' commits (reconnecting)",
+        )
+
     async def _store(self) -> Check:
         stamp = self.clock.now().isoformat()
         try:
@@ -97,3 +129,20 @@ class Readiness:
         except Exception as error:  # any failure to commit is the answer, not a crash
             return Check(name="store", ok=False, detail=f"a write failed: {error}")
         return Check(name="store", ok=True, detail="writable")
+
+
+def _standby(transport: str, view: LeaseView | None) -> Check:
+    """A single-connection transport another replica runs: ready while its lease is live."""
+    name = f"transport:{transport}"
+    if view is not None and view.holder is not None and view.expires_in > 0:
+        return Check(
+            name=name,
+            ok=True,
+            detail=f"standby: replica {view.holder} holds the connection (epoch {view.epoch})",
+        )
+    return Check(
+        name=name,
+        ok=False,
+        detail="no replica holds the connection (its lease is free or expired; one takes it"
+        " within the lease's time)",
+    )

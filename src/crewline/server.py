@@ -12,9 +12,10 @@ import contextlib
 import errno
 import logging
 import socket
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from contextlib import AsyncExitStack
 from datetime import timedelta
+from functools import partial
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -31,10 +32,18 @@ from crewline.health import Readiness
 from crewline.launchers import Launchers
 from crewline.metrics import Metrics
 from crewline.models import AnswerPolicy, Clock, ConciergePolicy
+from crewline.replicas import (
+    Coordination,
+    LaneClaims,
+    default_replica_name,
+    holder_tag,
+    valid_replica_name,
+)
 from crewline.scheduler import WindowScheduler
 from crewline.store import Store
 from crewline.store.backup import serving_lock
-from crewline.store.open import open_store
+from crewline.store.open import is_postgres_url, open_store, shared_database_url
+from crewline.transport_lease import TRANSPORT_LEASE_TTL, TransportLease
 from crewline.transports import OutboxDispatcher, Transport
 from crewline.transports.registry import EnabledTransport, build_transport, enabled_transports
 from crewline.webhook_targets import Targets
@@ -150,9 +159,11 @@ class Crewline:
         delivery_wait: float = DELIVERY_WAIT,
         concierge: bool = True,
         outbox_stuck_after: timedelta = timedelta(minutes=5),
+        lease_ttl: float = TRANSPORT_LEASE_TTL,
     ) -> None:
         """``outbox_stuck_after``: how long a platform call may wait before ``/readyz``
-        reports its outbox stuck."""
+        reports its outbox stuck; ``lease_ttl``: seconds a single-connection transport's
+        lease outlives a replica that stopped renewing it (docs/replicas.md)."""
         self.config = config
         if transports is None:
             self.enabled = enabled_transports(config)
@@ -173,6 +184,10 @@ class Crewline:
         self.concierge = concierge  # False: no concierge at all (a benchmark's baseline)
         self.outbox_stuck_after = outbox_stuck_after
         self.metrics = Metrics()
+        self.lease_ttl = lease_ttl
+        self.replica: str | None = None  # this replica's name, on a shared PostgreSQL only
+        self.coordination: Coordination | None = None
+        self.leases: dict[str, TransportLease] = {}  # single-connection transports
         self._stack = AsyncExitStack()
 
     async def __aenter__(self) -> Crewline:
@@ -181,9 +196,9 @@ class Crewline:
         try:
             # Held while serving, so `crewline restore` can tell this database is in use.
             stack.enter_context(serving_lock(self.config.data_dir))
-            self.store = await stack.enter_async_context(
-                self._given_store or open_store(self.config.database_url, self.config.data_dir)
-            )
+            holder = self._replica_holder()
+            self.store = await stack.enter_async_context(self._given_store or self._open(holder))
+            self.coordination = await self._coordinate(stack, holder)
             self.launchers = Launchers(self.config.launchers, data_dir=self.config.data_dir)
             stack.push_async_callback(self.launchers.aclose)
             self.hub = await stack.enter_async_context(
@@ -203,29 +218,36 @@ class Crewline:
                 )
             )
             await self._find_stranded_members()
-            renderer = CoreRenderer(self.store)
+            if self.coordination is not None:
+                self.coordination.on_events(self._remote_events)
+            self._renderer = CoreRenderer(self.store)
             self.hub.on_outbox(self._wake_outbox)
             self.hub.on_posted(self._card_posted)
             for transport in self.transports:
                 transport.attach(self.hub)
-                await transport.start(self.hub.receive)
-                stack.push_async_callback(transport.stop)
-                # Its outbox only once it has started (and stopped before it stops): entries
-                # queued while crewline was not serving (`member add`) are sent, not failed.
-                self.outboxes[transport.name] = await stack.enter_async_context(
-                    OutboxDispatcher(
-                        self.store,
-                        transport,
-                        renderer,
-                        poll_interval=self.outbox_poll_interval,
-                        metrics=self.metrics,
+                if self.coordination is not None and transport.exclusive:
+                    # One replica at a time holds the platform's one connection.
+                    self.leases[transport.name] = await stack.enter_async_context(
+                        TransportLease(
+                            self.coordination,
+                            transport.name,
+                            start=partial(self._start_transport, transport),
+                            stop=partial(self._stop_transport, transport),
+                            ttl=self.lease_ttl,
+                        )
                     )
-                )
+                    continue
+                await self._start_transport(transport)
+                stack.push_async_callback(self._stop_transport, transport)
             self.windows = await stack.enter_async_context(
                 WindowScheduler(self.hub, horizon=self.window_horizon, metrics=self.metrics)
             )
             self.webhooks = await stack.enter_async_context(
-                WebhookDispatcher(self.hub, targets=Targets(allow=self.config.webhook_networks))
+                WebhookDispatcher(
+                    self.hub,
+                    targets=Targets(allow=self.config.webhook_networks),
+                    claims=self._claims("webhook:"),
+                )
             )
             self.streams = EventStreams(self.hub)
             self.mcp = await stack.enter_async_context(McpEndpoint(self.hub))
@@ -243,6 +265,8 @@ class Crewline:
                             self.hub.clock,
                             transports=self.transports,
                             stuck_after=self.outbox_stuck_after,
+                            coordination=self.coordination,
+                            leases=self.leases,
                         ),
                     ),
                     host=self.config.host,
@@ -264,6 +288,80 @@ class Crewline:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self._stack.aclose()
+
+    def _replica_holder(self) -> str | None:
+        """This run's holder tag on a shared PostgreSQL (None: one process, no leases)."""
+        given = self._given_store
+        shared = (
+            shared_database_url(given) is not None
+            if given is not None
+            else is_postgres_url(self.config.database_url)
+        )
+        if not shared:
+            if self.config.replica_id is not None:
+                raise ConfigError(
+                    "a replica id needs a postgresql:// database: replicas share one"
+                    " PostgreSQL (docs/replicas.md)",
+                    code="replicas_need_postgresql",
+                    key="replica_id",
+                )
+            return None
+        self.replica = valid_replica_name(self.config.replica_id or default_replica_name())
+        return holder_tag(self.replica)
+
+    def _open(self, holder: str | None) -> Store:
+        url = self.config.database_url
+        if holder is not None and url is not None:
+            from crewline.store.postgres_coordination import with_application_name
+
+            url = with_application_name(url, holder)  # how other replicas tell our events
+        return open_store(url, self.config.data_dir)
+
+    async def _coordinate(self, stack: AsyncExitStack, holder: str | None) -> Coordination | None:
+        url = shared_database_url(self.store)
+        if holder is None or url is None:
+            return None
+        from crewline.store.postgres_coordination import PostgresCoordination
+
+        return await stack.enter_async_context(PostgresCoordination(url, holder))
+
+    def _claims(self, prefix: str) -> LaneClaims | None:
+        if self.coordination is None:
+            return None
+        return LaneClaims(self.coordination, prefix)
+
+    def _remote_events(self, sessions: Set[str] | None) -> None:
+        if sessions is None:
+            self.hub.feed.wake_all()
+        else:
+            self.hub.feed.notify(sessions)
+
+    async def _start_transport(self, transport: Transport) -> None:
+        await transport.start(self.hub.receive)
+        # Its outbox only once it has started (and stopped before it stops): entries queued
+        # while crewline was not serving (`member add`) are sent, not failed.
+        outbox = OutboxDispatcher(
+            self.store,
+            transport,
+            self._renderer,
+            poll_interval=self.outbox_poll_interval,
+            metrics=self.metrics,
+            claims=None if transport.exclusive else self._claims(f"outbox:{transport.name}:"),
+        )
+        try:
+            await outbox.__aenter__()
+        except BaseException:
+            await transport.stop()
+            raise
+        self.outboxes[transport.name] = outbox
+
+    async def _stop_transport(self, transport: Transport) -> None:
+        outbox = self.outboxes.pop(transport.name, None)
+        try:
+            if outbox is not None:
+                await outbox.__aexit__(None, None, None)
+        finally:
+            await transport.stop()
 
     async def _brain(self, stack: AsyncExitStack) -> Brain | None:
         if self.config.concierge_llm is None:

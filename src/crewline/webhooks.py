@@ -40,6 +40,7 @@ from crewline import __version__
 from crewline.bot import Hub
 from crewline.errors import CrewlineError, InvalidInput, NotFound
 from crewline.models import Event, Session
+from crewline.replicas import Claim, LaneClaims
 from crewline.store import Tx, Webhook
 from crewline.webhook_targets import Address, Targets
 
@@ -98,8 +99,12 @@ class WebhookDispatcher:
         max_backoff: float = 300.0,
         clock: Callable[[], float] = time.time,
         targets: Targets | None = None,
+        claims: LaneClaims | None = None,
     ) -> None:
+        """``claims``: the webhook lanes' leases shared with other replicas (None: this
+        process is the only one delivering)."""
         self.hub = hub
+        self.claims = claims
         self.targets = targets or Targets()
         self.store = hub.store
         self.poll_interval = poll_interval
@@ -135,6 +140,8 @@ class WebhookDispatcher:
                 await task
         if self._client is not None:
             await self._client.aclose()
+        if self.claims is not None:
+            await self.claims.release_all()
 
     # registration ---------------------------------------------------------------------------
     async def register(
@@ -259,10 +266,19 @@ class WebhookDispatcher:
             if hook is None:
                 self._registered.discard(session)
                 return
+            if self.claims is not None and await self.claims.hold(session) is Claim.ELSEWHERE:
+                return  # another replica delivers this session's events
             events = await self.hub.take_events(session, hook.delivered_through, limit=1)
             if not events:
                 if session in self._queued:
                     continue  # woken while reading: what woke it may not have been seen
+                # Events committed elsewhere while we held the lane are left to us.
+                if (
+                    self.claims is not None
+                    and await self.claims.release(session)
+                    and await self.store.events_after(session, hook.delivered_through, limit=1)
+                ):
+                    continue
                 return
             wait = hook.not_before - self.clock()
             if wait > 0:

@@ -39,6 +39,11 @@ class EventFeed:
         reads is in flight (it may be carrying that event right now)."""
         return session in self._reading or self._delivered.get(session, 0) >= cursor
 
+    def waiting(self, session: str) -> bool:
+        """Whether a reader waits for the session's next event now."""
+        signal = self._signals.get(session)
+        return signal is not None and not signal.is_set()
+
     def register(self, session: str) -> asyncio.Event:
         return self._signals.setdefault(session, asyncio.Event())
 
@@ -46,6 +51,12 @@ class EventFeed:
         """``listener(sessions)`` is called (synchronously: it must only schedule work)
         after each commit that added events for ``sessions``; webhooks hang off this."""
         self._listeners.append(listener)
+
+    def wake_all(self) -> None:
+        """Wake every waiting reader to look again (notifications may have been missed)."""
+        signals, self._signals = self._signals, {}
+        for signal in signals.values():
+            signal.set()
 
     def notify(self, sessions: Iterable[str]) -> None:
         named = frozenset(sessions)

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from crewline.bot import escalations, last_turn, questions
-from crewline.bot.actors import MemberActors
+from crewline.bot.actors import MemberActors, current_key
 from crewline.bot.boundaries import DEFAULT_WAIT, Boundaries
 from crewline.bot.changes import Change, Effects
 from crewline.bot.concierge import Concierge, ConciergeSettings
@@ -24,7 +24,7 @@ from crewline.bot.domain import DomainEvents, Subscriber
 from crewline.bot.escalations import Delivery, EscalationRequest, Routing
 from crewline.bot.feed import EventFeed
 from crewline.bot.idempotency import KeyedWrite, guarded
-from crewline.bot.inbound import HumanEvents
+from crewline.bot.inbound import INGRESS, HumanEvents
 from crewline.bot.reconcile import ReconcileReport, reconcile_member
 from crewline.errors import Forbidden, InvalidInput, NotFound, Unavailable
 from crewline.models import (
@@ -134,8 +134,14 @@ class Hub:
         """
         now = self.clock.now()
         holder: list[Effects] = []
+        # On a member's actor, the change is that member's: the store keeps other replicas'
+        # changes to the member out until it commits (the ingress actor only admits events).
+        key = current_key()
+        serial = key if key is not None and key != INGRESS else None
 
         def run(tx: Tx) -> T:
+            if serial is not None:
+                tx.serialize(serial)
             change = Change(tx, now, self.transports)
             result = transaction(change)
             holder.append(change.effects)
@@ -146,7 +152,7 @@ class Hub:
         except Unavailable:
             self._repair_index()
             raise
-        self._after_commit(holder[0])
+        self._after_commit(holder[-1])  # a store may run the transaction again
         return result
 
     def _after_commit(self, effects: Effects) -> None:

@@ -186,25 +186,36 @@ class HumanEvents:
         member = await self.hub.member(record.member)
 
         async def judge() -> Receipt:
-            current = await self.store.escalation(press.record_id)
-            decision = match_click(
-                record=current,
-                member=member.slug,
-                choice=press.choice,
-                presser_is_owner=await self._is_owner(event, member),
-            )
-            if isinstance(decision, Refusal):
-                return await self._refuse(event, decision, member=member.slug)
+            owner = await self._is_owner(event, member)
+            answered: list[Answer] = []
 
             def write(ch: Change) -> None:
+                # Judged against the record as this transaction reads it: another replica
+                # may have settled it since any read outside (the member's lock orders us).
+                decision = match_click(
+                    record=ch.tx.escalation(press.record_id),
+                    member=member.slug,
+                    choice=press.choice,
+                    presser_is_owner=owner,
+                )
+                if isinstance(decision, Refusal):
+                    raise _Refused(decision)
                 if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
                     raise _Duplicate
                 _answer(ch, member, event, decision)
+                answered.append(decision)
 
-            receipt = await self._accept(write, notice=f"Answered: {decision.text}")
+            try:
+                receipt = await self._accept(write)
+            except _Refused as refused:
+                return await self._refuse(event, refused.refusal, member=member.slug)
             if receipt.accepted:
+                decision = answered[-1]
                 receipt = replace(
-                    receipt, outcome=ReplyOutcome.ANSWERED, escalation_id=decision.escalation.id
+                    receipt,
+                    notice=f"Answered: {decision.text}",
+                    outcome=ReplyOutcome.ANSWERED,
+                    escalation_id=decision.escalation.id,
                 )
             settled = await self.store.escalation(press.record_id)
             if receipt.accepted and settled is not None:
@@ -451,6 +462,14 @@ def _done(receipt: Receipt) -> asyncio.Future[Receipt]:
 
 class _NotYours(Exception):
     """A reply named a record of another member."""
+
+
+class _Refused(Exception):
+    """A press the transaction refused (nothing written): the refusal says why."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.code)
+        self.refusal = refusal
 
 
 def _human_row(

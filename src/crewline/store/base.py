@@ -23,6 +23,10 @@ Ordering guarantees every store keeps, because the core pages and collapses by t
 - **The backlog ceiling** (``count_pending`` then ``put_escalation``) is atomic against
   concurrent writers, also on other connections or replicas.
 - **Dedupe** (``mark_seen``, identities, idempotency keys) holds under concurrent writers.
+- **One change per member at a time**: a transaction that calls ``serialize(key)`` first
+  runs after every other transaction that took the same key has committed, and reads what
+  it wrote, whichever connection, process or replica ran it (the member actor's guarantee
+  across replicas).
 
 Reads outside a transaction are the async methods of :class:`Store`; they see committed
 data only.
@@ -154,6 +158,14 @@ class Tx(ABC):
     Any exception raised inside the transaction function (a method's documented Conflict,
     NotFound or Unavailable included) rolls back everything it did.
     """
+
+    @abstractmethod
+    def serialize(self, key: str) -> None:
+        """Hold ``key``'s lock (a member's slug, or a memberless conversation) until this
+        transaction ends; call it before the transaction reads anything. A transaction that
+        takes the same key on another connection or replica waits for this one to end, then
+        reads what it committed. A store whose transactions already run one at a time
+        (SQLite's one writer) need do nothing."""
 
     # humans, members, sessions -------------------------------------------------------------
     @abstractmethod

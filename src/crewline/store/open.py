@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from crewline.errors import ConfigError
 from crewline.store.base import Store
 
-__all__ = ["open_store", "redacted"]
+__all__ = ["is_postgres_url", "open_store", "redacted", "shared_database_url"]
 
 
 def open_store(url: str | None, data_dir: Path) -> Store:
@@ -38,6 +39,20 @@ def open_store(url: str | None, data_dir: Path) -> Store:
         f"database {redacted(url)!r} is neither sqlite:///PATH nor postgresql://…",
         key="database",
     )
+
+
+def is_postgres_url(url: str | None) -> bool:
+    """Whether ``url`` names a PostgreSQL database (one several replicas may share)."""
+    scheme, sep, _ = (url or "").partition("://")
+    return bool(sep) and scheme in ("postgresql", "postgres")
+
+
+def shared_database_url(store: Store) -> str | None:
+    """The URL of ``store`` when it is a PostgresStore (None for any other store)."""
+    module = sys.modules.get("crewline.store.postgres")  # loaded if such a store exists
+    if module is not None and isinstance(store, module.PostgresStore):
+        return str(store.url)
+    return None
 
 
 def redacted(url: str) -> str:

@@ -30,6 +30,7 @@ __all__ = ["PostgresTx"]
 
 _BACKLOG_LOCKS = 17  # advisory lock key spaces (the seed of hashtextextended)
 _STREAM_LOCKS = 18
+_MEMBER_LOCKS = 19
 
 
 class PostgresTx(ConciergeWrites, Tx):
@@ -69,6 +70,13 @@ class PostgresTx(ConciergeWrites, Tx):
         r = self._one("SELECT nextval(%s) AS value", (sequence,))
         assert r is not None
         return int(r["value"])
+
+    def serialize(self, key: str) -> None:
+        # Taken first in its transaction, and one key per transaction: the other locks
+        # (streams, the backlog) are always taken after it, so no cycle can form.
+        self._conn.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(%s, %s))", (key, _MEMBER_LOCKS)
+        )
 
     # humans, members, sessions -------------------------------------------------------------
     def ensure_human(self, identities: Sequence[Identity], now: datetime) -> int:

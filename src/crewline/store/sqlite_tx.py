@@ -30,6 +30,9 @@ class SqliteTx(ConciergeWrites, Tx):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
 
+    def serialize(self, key: str) -> None:
+        pass  # one writer commits one batch at a time: every transaction is serial already
+
     def _index(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
         """Run a statement on the escalation index; an unreadable index is Unavailable, never
         empty, so no writer goes on as if there were no records."""

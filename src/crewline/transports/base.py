@@ -153,6 +153,13 @@ class Transport(ABC):
         """
         return Connection(connected=True)
 
+    @property
+    def exclusive(self) -> bool:
+        """Whether the transport holds the platform's one connection for this bot (Telegram's
+        long polling, Discord's gateway): of several replicas only the one holding its lease
+        runs it (``crewline.transport_lease``). Receiving by HTTP, it is not."""
+        return False
+
     def http_mount(self) -> tuple[str, Any] | None:
         """An ASGI app to mount in crewline's HTTP server (webhooks, the local inbox)."""
         return None

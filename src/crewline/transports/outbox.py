@@ -8,6 +8,11 @@ entry order; lanes proceed in parallel within the transport's limits. What a mes
 is rendered when it is sent, from the current state, so a card posted late is never drawn
 with dead buttons, and several pending redraws of one object collapse into one call.
 
+With several replicas on one database (``claims``), a lane is sent by the one replica that
+holds its lease (``crewline.replicas.LaneClaims``): the others leave it alone, and take it
+over once a holder that went silent lets the lease expire. A lane's head taken over that
+way may have been sent and not recorded, so its post looks before posting, as a retry does.
+
 Failures: ``RateLimited`` waits ``retry_after``; a transient error backs off exponentially
 (capped, forever: a platform outage loses nothing); a permanent one moves the entry to the
 dead-letter table so it cannot block its lane.
@@ -28,6 +33,7 @@ from typing import Protocol, TypeVar
 from crewline.errors import PermanentTransportError, RateLimited, ThreadGone
 from crewline.metrics import Metrics
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry, RowRole
+from crewline.replicas import Claim, LaneClaims
 from crewline.store import OutboxEntry, PlatformMessage, Store, Tx
 from crewline.transports.base import Transport
 
@@ -69,8 +75,12 @@ class OutboxDispatcher:
         poll_interval: float = 2.0,
         clock: Callable[[], float] = time.time,
         metrics: Metrics | None = None,
+        claims: LaneClaims | None = None,
     ) -> None:
+        """``claims``: the lane leases shared with other replicas (None: this process is
+        the only one sending)."""
         self.store = store
+        self.claims = claims
         self.metrics = metrics
         self.transport = transport
         self.renderer = renderer
@@ -88,6 +98,7 @@ class OutboxDispatcher:
         self._slots = asyncio.Semaphore(max(1, transport.limits.concurrency))
         self._task: asyncio.Task[None] | None = None
         self._inherited_through = 0
+        self._uncertain: dict[str, int] = {}  # lane -> head taken over from a silent replica
         self._recent_posts: OrderedDict[str, None] = OrderedDict()
         self._post_waiters: dict[str, list[asyncio.Future[None]]] = {}
         self._waiting = 0
@@ -107,6 +118,8 @@ class OutboxDispatcher:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self.claims is not None:
+            await self.claims.release_all()  # the other replicas need not wait out the leases
 
     def wake(self, lanes: Iterable[str] = ()) -> None:
         """Entries were queued in ``lanes``; with none named, every lane is looked at."""
@@ -188,11 +201,27 @@ class OutboxDispatcher:
             if entry is None:
                 if lane in self._queued:
                     continue  # woken while reading: what woke it may not have been seen
+                # A replica that queued into the lane while we held it left it to us: look
+                # once more now that it is free.
+                if (
+                    self.claims is not None
+                    and await self.claims.release(lane)
+                    and await self.store.outbox_head(self.transport.name, lane) is not None
+                ):
+                    continue
                 return
+            if self.claims is not None:
+                claim = await self.claims.hold(lane)
+                if claim is Claim.ELSEWHERE:
+                    return  # its holder sends it (and releases it when it is empty)
+                if claim is Claim.TAKEN_OVER:
+                    self._uncertain[lane] = entry.id
             now = self.clock()
             ready_at = max(entry.not_before, self._lane_ready_at.get(lane, 0.0))
             if ready_at > now:
                 await asyncio.sleep(ready_at - now)
+                if self.claims is not None:
+                    continue  # the lease may have moved meanwhile, and the head been sent
             async with self._slots:
                 await self._global_turn()
                 await self._attempt(entry)
@@ -321,7 +350,11 @@ class OutboxDispatcher:
                 return None
             member, message = rendered
             thread = await self._thread(member)
-            retry = entry.attempts > 0 or entry.id <= self._inherited_through
+            retry = (
+                entry.attempts > 0
+                or entry.id <= self._inherited_through
+                or entry.id <= self._uncertain.get(entry.lane, 0)
+            )
             try:
                 ref = await self._call(
                     entry, self.transport.post(thread, message, key=entry.object_key, retry=retry)

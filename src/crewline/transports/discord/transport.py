@@ -130,6 +130,10 @@ class DiscordTransport(Transport):
             raise
         self._connection.add_done_callback(_log_gateway_end)
 
+    @property
+    def exclusive(self) -> bool:
+        return True  # the gateway session, and the DMs it receives, belong to one connection
+
     def connection(self) -> Connection:
         client = self._client
         if client is None or client.is_closed():

@@ -164,6 +164,10 @@ class TelegramTransport(Transport):
             self.mode,
         )
 
+    @property
+    def exclusive(self) -> bool:
+        return not self.settings.webhook  # Telegram allows one getUpdates consumer per bot
+
     def connection(self) -> Connection:
         app = self._app
         if app is None:

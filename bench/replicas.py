@@ -1,0 +1,244 @@
+"""Replicas: escalations/s and CPU per escalation with 1 and 2 replicas on one PostgreSQL,
+and what the per-member lock costs a commit.
+
+Subject 1: 50 agents escalate over HTTP (a message and two options), split evenly over two
+crewline replicas on one PostgreSQL database, each replica serving its own port with the
+memory transport; the cards go out through the outboxes (lanes leased between replicas)
+while the load runs. Baseline: the same load on one replica, same database server, same
+run. CPU is this process's user + system time (both replicas' event loops and their
+PostgreSQL worker threads; the PostgreSQL server's own processes are not counted) from
+the first request until every outbox is empty, per escalation.
+
+Subject 2: transactions/s of a one-event write through PostgresStore with 100 concurrent
+callers over 50 members when each transaction first takes the member's lock
+(``Tx.serialize``, an advisory transaction lock); baseline: the same writes without it.
+
+Subject 3: how long a single-connection transport's lease takes to move when its holder
+dies (it stops renewing and never releases): from the holder's last renewal to the
+standby's start of the transport, with a 1 s lease (the default is 10 s; the time scales
+with it). Baseline: the lease's time to live, the least it can take.
+
+Both replicas run in this one process (one interpreter, one GIL): the figures show what
+coordination costs, not what a second machine would add.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import time
+from contextlib import AsyncExitStack
+from datetime import UTC, datetime
+from typing import Any
+
+from bench.common import Options, Target, figure, parse_options, scratch, write_result
+from bench.serving import add_members, helper_process, serving
+from bench.store_commit import fresh_database, pg_cluster
+from crewline.bot.escalations import MAX_PENDING
+from crewline.replicas import holder_tag
+from crewline.store import Tx
+from crewline.store.postgres import PostgresStore
+from crewline.store.postgres_coordination import PostgresCoordination
+from crewline.transport_lease import TransportLease
+
+NAME = "replicas"
+AGENTS = 50
+CALLERS = 100
+LEASE_TTL = 1.0
+ESCALATE = "/api/session-control/escalate"
+BODY = {"message": "Merge the dependency bump? CI is green.", "options": ["yes", "no"]}
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def escalation_run(
+    options: Options, server: str, label: str, replicas: int, per_agent: int
+) -> dict[str, float]:
+    database = fresh_database(server, label)
+    keys_each = -(-per_agent // MAX_PENDING)
+    with scratch(options, label) as directory:
+        async with AsyncExitStack() as stack:
+            running = [
+                await stack.enter_async_context(
+                    serving(directory / f"r{n}", concierge=None, database_url=database)
+                )
+                for n in range(replicas)
+            ]
+            created = await add_members(
+                running[0].store, AGENTS * keys_each, prefix="agent", transports=["memory"]
+            )
+            keys = [made.key for made in created]
+            specs = [
+                {
+                    "url": replica.url,
+                    "method": "POST",
+                    "path": ESCALATE,
+                    "body": BODY,
+                    "per_key": MAX_PENDING,
+                    "workers": [
+                        {"keys": keys[n * keys_each : (n + 1) * keys_each], "count": per_agent}
+                        for n in range(AGENTS)
+                        if n % replicas == index
+                    ],
+                }
+                for index, replica in enumerate(running)
+            ]
+            cpu_before, started = _cpu(), time.perf_counter()
+            loads = await asyncio.gather(
+                *[helper_process("loadgen", spec, timeout=600) for spec in specs]
+            )
+            for replica in running:
+                await replica.outboxes["memory"].wait_idle(timeout=300)
+            cpu, elapsed = _cpu() - cpu_before, time.perf_counter() - started
+    requests = sum(int(load["requests"]) for load in loads)
+    ok = sum(int(load["statuses"].get("200", 0)) for load in loads)
+    if ok != requests:
+        raise RuntimeError(f"not every escalation answered 200: {[x['statuses'] for x in loads]}")
+    return {
+        "escalations_per_s": requests / max(float(load["elapsed"]) for load in loads),
+        "cpu_us": 1e6 * cpu / requests,
+        "delivered_per_s": requests / elapsed,
+    }
+
+
+async def lock_run(server: str, label: str, per_caller: int) -> dict[str, float]:
+    database = fresh_database(server, label)
+    now = datetime.now(UTC)
+    async with PostgresStore(database) as store:
+
+        async def rate(serialized: bool) -> float:
+            def write(member: str) -> Any:
+                def transaction(tx: Tx) -> int:
+                    if serialized:
+                        tx.serialize(member)
+                    return tx.add_event(f"session-{member}", "bench", {}, now)
+
+                return transaction
+
+            async def caller(n: int) -> None:
+                for _ in range(per_caller):
+                    await store.write(write(f"m{n % 50}"))
+
+            started = time.perf_counter()
+            await asyncio.gather(*[caller(n) for n in range(CALLERS)])
+            return CALLERS * per_caller / (time.perf_counter() - started)
+
+        plain = await rate(False)
+        locked = await rate(True)
+    return {"plain_per_s": plain, "locked_per_s": locked}
+
+
+async def takeover_run(server: str, label: str, trials: int) -> list[float]:
+    """Seconds from a dead holder's last renewal to the standby starting the transport."""
+    database = fresh_database(server, label)
+    async with PostgresStore(database):
+        pass  # the migrations
+    taken: list[float] = []
+    async with PostgresCoordination(database, holder_tag("standby")) as standby:
+        for n in range(trials):
+            async with PostgresCoordination(database, holder_tag("dead")) as dead:
+                await dead.acquire(f"transport:t{n}", LEASE_TTL)
+            died = time.perf_counter()
+            started = asyncio.Event()
+
+            async def start(started: asyncio.Event = started) -> None:
+                started.set()
+
+            async def stop() -> None:
+                return None
+
+            async with TransportLease(standby, f"t{n}", start=start, stop=stop, ttl=LEASE_TTL):
+                async with asyncio.timeout(LEASE_TTL * 10):
+                    await started.wait()
+                taken.append(time.perf_counter() - died)
+    return taken
+
+
+def _p99(samples: list[float]) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+async def main(options: Options) -> None:
+    started = time.perf_counter()
+    per_agent = options.size(20, 60)
+    per_caller = options.size(20, 60)
+    one: list[dict[str, float]] = []
+    two: list[dict[str, float]] = []
+    locks: list[dict[str, float]] = []
+    takeovers: list[list[float]] = []
+    with pg_cluster(durable=True) as server:
+        for run in range(options.runs):
+            one.append(await escalation_run(options, server, f"one{run}", 1, per_agent))
+            two.append(await escalation_run(options, server, f"two{run}", 2, per_agent))
+            locks.append(await lock_run(server, f"lock{run}", per_caller))
+            takeovers.append(await takeover_run(server, f"lease{run}", options.size(10, 30)))
+
+    def col(rows: list[dict[str, float]], key: str) -> list[float]:
+        return [r[key] for r in rows]
+
+    figures = [
+        figure(
+            "escalations_per_s_2_replicas",
+            f"escalations/s over HTTP, {AGENTS} agents split over 2 replicas",
+            "req/s",
+            col(two, "escalations_per_s"),
+            higher_is_better=True,
+            baseline=col(one, "escalations_per_s"),
+            baseline_label="the same load on 1 replica, same database server",
+        ),
+        figure(
+            "cpu_per_escalation_2_replicas_us",
+            "process CPU per escalation (request to delivered card), 2 replicas",
+            "us",
+            col(two, "cpu_us"),
+            higher_is_better=False,
+            baseline=col(one, "cpu_us"),
+            baseline_label="process CPU per escalation, 1 replica",
+            target=Target(kind="ratio_at_most", value=1.2),
+        ),
+        figure(
+            "member_locked_commits_per_s",
+            f"one-event commits/s with the member's lock, {CALLERS} callers over 50 members",
+            "tx/s",
+            col(locks, "locked_per_s"),
+            higher_is_better=True,
+            baseline=col(locks, "plain_per_s"),
+            baseline_label="the same commits without the lock, same store",
+        ),
+        figure(
+            "lease_takeover_p99_s",
+            "lease takeover after its holder died (p99 of each run's trials), 1 s lease",
+            "s",
+            [_p99(run) for run in takeovers],
+            higher_is_better=False,
+            baseline=[LEASE_TTL for _ in takeovers],
+            baseline_label="the lease's time to live",
+            target=Target(kind="ratio_at_most", value=1.5),
+        ),
+    ]
+    write_result(
+        options,
+        title="Replicas: 1 vs 2 replicas on one PostgreSQL; the member lock's cost",
+        sizes={
+            "agents": AGENTS,
+            "escalations_per_agent": per_agent,
+            "lock_callers": CALLERS,
+            "commits_per_caller": per_caller,
+            "takeover_trials_per_run": options.size(10, 30),
+        },
+        baseline="1 replica (escalations); the same commits without the lock (member lock).",
+        figures=figures,
+        started=started,
+        notes=[
+            "Both replicas run in the benchmark's process (one GIL) on a local PostgreSQL"
+            " cluster with fsync on; load generators are separate processes, one per replica.",
+        ],
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse_options(NAME, runs_quick=3, runs_full=3)))

@@ -1,0 +1,185 @@
+"""Replicas: what several crewline processes on one PostgreSQL coordinate beyond the Store.
+
+The Store already keeps one member's changes in order across replicas (``Tx.serialize``)
+and dedupes platform event ids. What is left is work that must be done by one replica at a
+time and never twice: an outbox lane's calls, a webhook lane's deliveries, a transport's
+single connection (Telegram's long polling, Discord's gateway). Each is held under a
+*lease*: a named row in the database with a holder, an expiry judged by the database's
+clock, and an epoch that grows with every new holder (a holder whose lease was taken can
+no longer renew it). A holder counts its lease lost at the time it would expire as seen
+from before its last renewal was sent, so it stops before anyone else can take over.
+
+And one thing replicas need to hear: that a session's event committed elsewhere
+(``Coordination.on_events``), so a long poll, a stream or a webhook lane on this replica
+wakes up (PostgreSQL's LISTEN/NOTIFY; a reader's own timeouts are the fallback).
+
+A crewline on SQLite is one process: it has no Coordination and holds no leases.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import re
+import secrets
+import socket
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Set
+from dataclasses import dataclass
+
+from crewline.errors import InvalidInput
+
+__all__ = [
+    "LANE_TTL",
+    "Claim",
+    "Coordination",
+    "LaneClaims",
+    "Lease",
+    "LeaseView",
+    "default_replica_name",
+    "holder_tag",
+    "valid_replica_name",
+]
+
+LANE_TTL = 30.0  # seconds an outbox or webhook lane stays with a replica that went silent
+# At most 54 characters: with its nonce it must fit PostgreSQL's 63-byte application_name.
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,53}$")
+
+
+def default_replica_name() -> str:
+    """A name unique enough when the operator gave none: the host and the process id."""
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+def valid_replica_name(name: str) -> str:
+    """``name`` if it is a usable replica name; InvalidInput(invalid_replica_id) if not."""
+    if not _NAME.match(name):
+        raise InvalidInput(
+            f"replica id {name!r} must be 1-54 letters, digits, '.', '_' or '-'",
+            code="invalid_replica_id",
+            field="replica_id",
+        )
+    return name
+
+
+def holder_tag(name: str) -> str:
+    """The holder this run of replica ``name`` writes on its leases: the name plus a nonce,
+    so a replica restarted under the same name knows its old leases are not its own (what
+    the dead run may have sent unrecorded must be looked for)."""
+    return f"{name}/{secrets.token_hex(4)}"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Lease:
+    """A lease as this replica holds it."""
+
+    name: str
+    epoch: int
+    taken_over: bool  # taken from a holder that never released it (it may have died mid-call)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LeaseView:
+    """A lease as any replica sees it (``/readyz``, ``crewline doctor``)."""
+
+    name: str
+    holder: str | None  # None: released, free for the taking
+    epoch: int
+    expires_in: float  # seconds; negative: expired, free for the taking
+
+
+class Coordination(ABC):
+    """What replicas share beyond the Store. Use as ``async with``."""
+
+    holder: str  # this run's holder tag
+
+    @abstractmethod
+    async def __aenter__(self) -> Coordination: ...
+
+    @abstractmethod
+    async def __aexit__(self, *exc_info: object) -> None: ...
+
+    @abstractmethod
+    async def acquire(self, name: str, ttl: float) -> Lease | None:
+        """Take (or keep) the lease ``name`` for ``ttl`` seconds; None while another
+        replica holds it and it has not expired. Raises on a database failure."""
+
+    @abstractmethod
+    async def renew(self, lease: Lease, ttl: float) -> bool:
+        """Extend a held lease by ``ttl`` seconds from now; False if it was taken over."""
+
+    @abstractmethod
+    async def release(self, lease: Lease) -> None:
+        """Give the lease up at once (another replica may take it now, knowing nothing was
+        left half-done); nothing if it was taken over meanwhile."""
+
+    @abstractmethod
+    async def leases(self, prefix: str) -> list[LeaseView]:
+        """Every lease whose name starts with ``prefix``, by name."""
+
+    @abstractmethod
+    def on_events(self, wake: Callable[[Set[str] | None], None]) -> None:
+        """``wake(sessions)`` when another replica committed events for ``sessions``;
+        ``wake(None)`` when notifications may have been missed (after a reconnect), so
+        every reader should look again. Called on the event loop; must only schedule."""
+
+    @property
+    @abstractmethod
+    def listening(self) -> bool:
+        """Whether notifications from other replicas arrive now."""
+
+
+class Claim(enum.Enum):
+    """What ``LaneClaims.hold`` found."""
+
+    ELSEWHERE = "elsewhere"  # another replica holds the lane: leave it to that one
+    HELD = "held"  # this replica holds it (already did, or took it from a clean release)
+    TAKEN_OVER = "taken_over"  # taken from a replica that went silent mid-lane
+
+
+class LaneClaims:
+    """One replica's leases on the lanes of one kind of work (``prefix``: an outbox's
+    ``outbox:<transport>:``, or ``webhook:``). A lane's drainer holds its lane while it
+    sends, renewing it before a third of the lease is left, and releases it when the lane
+    is empty; a replica that dies leaves its lanes to the others after ``ttl``."""
+
+    def __init__(self, coordination: Coordination, prefix: str, *, ttl: float = LANE_TTL):
+        self.coordination = coordination
+        self.prefix = prefix
+        self.ttl = ttl
+        self._held: dict[str, tuple[Lease, float]] = {}  # lane -> (lease, renew after)
+
+    async def hold(self, lane: str) -> Claim:
+        """Make sure this replica holds ``lane`` for at least two thirds of its lease."""
+        now = time.monotonic()
+        held = self._held.get(lane)
+        if held is not None:
+            lease, renew_after = held
+            if now < renew_after:
+                return Claim.HELD
+            if await self.coordination.renew(lease, self.ttl):
+                self._held[lane] = (lease, now + self.ttl / 3)
+                return Claim.HELD
+            del self._held[lane]
+        lease_or_none = await self.coordination.acquire(self.prefix + lane, self.ttl)
+        if lease_or_none is None:
+            return Claim.ELSEWHERE
+        self._held[lane] = (lease_or_none, now + self.ttl / 3)
+        return Claim.TAKEN_OVER if lease_or_none.taken_over else Claim.HELD
+
+    async def release(self, lane: str) -> bool:
+        """Give the lane up; True if this replica held it."""
+        held = self._held.pop(lane, None)
+        if held is None:
+            return False
+        await self.coordination.release(held[0])
+        return True
+
+    async def release_all(self) -> None:
+        for lane in list(self._held):
+            try:
+                await self.release(lane)
+            except Exception:  # best effort on the way out: the leases expire anyway
+                self._held.clear()
+                return

@@ -1,0 +1,163 @@
+"""A transport that holds its platform's one connection, run by one replica at a time.
+
+Telegram lets one consumer long-poll a bot (a second gets 409 Conflict) and a Discord bot's
+gateway session is one connection. With several replicas, each such transport runs under
+the lease ``transport:<name>``: the replica holding it starts the transport and its outbox,
+renews the lease every third of its time to live, and stops both the moment it cannot
+renew (taken over, or the database unreachable until the lease would have expired as seen
+from before the last renewal was sent, which is no later than the database lets anyone
+else take it). The others try to take it every third of the time to live, so a holder that
+died is replaced within about ``ttl`` + ``ttl / 3`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from crewline.replicas import Coordination, Lease
+
+__all__ = ["TRANSPORT_LEASE_TTL", "LeaseStatus", "TransportLease"]
+
+log = logging.getLogger(__name__)
+
+TRANSPORT_LEASE_TTL = 10.0  # seconds
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LeaseStatus:
+    """Whether this replica runs the transport, and since which takeover."""
+
+    held: bool
+    epoch: int | None
+    takeovers: int  # how many times this replica took the lease
+    last_error: str | None
+
+
+class TransportLease:
+    """Runs ``start()`` while this replica holds ``transport:<name>``, and ``stop()`` as
+    soon as it may no longer. Use as ``async with``; leaving stops and releases."""
+
+    def __init__(
+        self,
+        coordination: Coordination,
+        name: str,
+        *,
+        start: Callable[[], Awaitable[None]],
+        stop: Callable[[], Awaitable[None]],
+        ttl: float = TRANSPORT_LEASE_TTL,
+    ) -> None:
+        self.coordination = coordination
+        self.name = name
+        self.lease_name = f"transport:{name}"
+        self.ttl = ttl
+        self._start = start
+        self._stop = stop
+        self._lease: Lease | None = None
+        self._running = False
+        self._takeovers = 0
+        self._last_error: str | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._changed = asyncio.Condition()
+
+    async def __aenter__(self) -> TransportLease:
+        self._task = asyncio.create_task(self._run(), name=f"lease-{self.name}")
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self._give_up(release=True)
+
+    def status(self) -> LeaseStatus:
+        return LeaseStatus(
+            held=self._running,
+            epoch=self._lease.epoch if self._lease else None,
+            takeovers=self._takeovers,
+            last_error=self._last_error,
+        )
+
+    async def wait(self, *, held: bool, timeout: float) -> None:
+        """Wait (bounded) until this replica runs the transport (``held``) or does not."""
+        async with asyncio.timeout(timeout), self._changed:
+            await self._changed.wait_for(lambda: self._running == held)
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._try_take()  # returns once it is not held (any more)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the database or the transport: try again later
+                self._last_error = f"{type(error).__name__}: {error}"
+                log.warning("lease %s: %s", self.lease_name, self._last_error)
+            await asyncio.sleep(self.ttl / 3)
+
+    async def _try_take(self) -> None:
+        sent = time.monotonic()
+        lease = await self.coordination.acquire(self.lease_name, self.ttl)
+        if lease is None:
+            return
+        self._lease = lease
+        self._takeovers += 1
+        log.info("lease %s: held here (epoch %d); starting", self.lease_name, lease.epoch)
+        try:
+            async with asyncio.timeout(max(0.0, sent + self.ttl - time.monotonic())):
+                await self._start()
+        except BaseException:
+            await self._give_up(release=True)
+            raise
+        self._running = True
+        self._last_error = None
+        await self._notify()
+        await self._hold(sent)
+
+    async def _hold(self, sent: float) -> None:
+        """Renew until the lease is lost; then stop at once."""
+        assert self._lease is not None
+        expires = sent + self.ttl  # as this replica must assume: from before the request
+        while True:
+            await asyncio.sleep(max(0.0, sent + self.ttl / 3 - time.monotonic()))
+            renewed = False
+            while not renewed and time.monotonic() < expires:
+                sent = time.monotonic()
+                try:
+                    async with asyncio.timeout(max(0.01, expires - sent)):
+                        renewed = await self.coordination.renew(self._lease, self.ttl)
+                    if not renewed:
+                        break  # taken over: another replica holds it now
+                except TimeoutError:
+                    break
+                except Exception as error:  # unreachable: keep trying until it expires
+                    self._last_error = f"{type(error).__name__}: {error}"
+                    await asyncio.sleep(min(0.5, max(0.0, expires - time.monotonic())))
+            if not renewed:
+                log.warning(
+                    "lease %s: lost (%s); stopping", self.lease_name, self._last_error or "taken"
+                )
+                await self._give_up(release=False)
+                return
+            expires = sent + self.ttl
+
+    async def _give_up(self, *, release: bool) -> None:
+        lease, self._lease = self._lease, None
+        if self._running:
+            self._running = False
+            try:
+                await self._stop()
+            except Exception:
+                log.exception("lease %s: stopping the transport failed", self.lease_name)
+            await self._notify()
+        if release and lease is not None:
+            with contextlib.suppress(Exception):  # it expires anyway
+                await self.coordination.release(lease)
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
