@@ -5,6 +5,7 @@ transaction."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 from crewline.models import (
@@ -140,6 +141,41 @@ async def test_a_session_ends_once_and_a_members_sessions_are_revoked_together(
     assert await store.write(lambda tx: tx.revoke_member_sessions("radar", NOW)) == 2
     assert await store.write(lambda tx: tx.member_sessions("radar")) == []
     assert await store.session_by_key_hash("hc") is not None
+
+
+async def test_a_sessions_turn_is_recorded_and_cleared(store: Store) -> None:
+    """set_turn records since when a session is mid-turn, and None clears it."""
+    await _member(store)
+    await store.write(
+        lambda tx: tx.add_session(
+            Session(id="s1", kind=CallerKind.MEMBER, member="radar"), "h1", NOW
+        )
+    )
+
+    def turn() -> object:
+        return store.write(lambda tx: (tx.session("s1") or _missing()).turn_since)
+
+    assert await turn() is None
+    await store.write(lambda tx: tx.set_turn("s1", NOW))
+    assert await turn() == NOW
+    await store.write(lambda tx: tx.set_turn("s1", None))
+    assert await turn() is None
+
+
+async def test_transactions_serialized_on_one_key_see_each_others_writes(store: Store) -> None:
+    """serialize(key): concurrent transactions holding one key run one after the other, so a
+    read-then-write in each loses no update (on PostgreSQL they run on several connections)."""
+
+    def bump(tx: Tx) -> None:
+        tx.serialize("radar")
+        tx.set_setting("count", str(int(tx.setting("count") or "0") + 1))
+
+    await asyncio.gather(*(store.write(bump) for _ in range(20)))
+    assert await store.setting("count") == "20"
+
+
+def _missing() -> Session:
+    raise AssertionError("the session is gone")
 
 
 async def test_a_member_recreated_under_its_slug_is_another_incarnation(store: Store) -> None:

@@ -191,6 +191,12 @@ class PostgresTx(ConciergeWrites, Tx):
         r = self._one(f"SELECT {codec.SESSION_COLUMNS} FROM sessions WHERE id = %s", (session_id,))
         return None if r is None else codec.session_from(r)
 
+    def set_turn(self, session_id: str, since: datetime | None) -> None:
+        self._conn.execute(
+            "UPDATE sessions SET turn_since = %s WHERE id = %s",
+            (None if since is None else codec.epoch(since), session_id),
+        )
+
     def record_thread(self, member: str, transport: str, thread_ref: str) -> None:
         # SQLite's INSERT OR REPLACE also drops a row that held the same thread_ref.
         self._conn.execute(
