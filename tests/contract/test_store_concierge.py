@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
 from crewline.errors import Conflict, InvalidInput
 from crewline.models import ConciergeAnswer, LedgerEntry, RowRole, Suggestion
 from crewline.store import Store, Tx
-from tests.contract.test_store_contract import NOW, STORES, _member
-
-
-@pytest.fixture(params=sorted(STORES))
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    async with STORES[request.param](tmp_path) as opened:
-        yield opened
+from tests.contract.test_store_contract import NOW, _member
 
 
 def _suggestion(record_id: str = "a" * 16, text: str = "yes") -> Suggestion:
@@ -49,6 +41,7 @@ async def test_a_new_suggestion_replaces_the_old_and_clears_its_dismissal(store:
     assert dismissed is not None and dismissed.dismissed
     await store.write(lambda tx: tx.put_suggestion(_suggestion(text="no")))
     assert await store.suggestion("a" * 16) == _suggestion(text="no")
+    assert await store.write(lambda tx: tx.suggestion("a" * 16)) == _suggestion(text="no")
     assert await store.write(lambda tx: tx.drop_suggestion("a" * 16)) is True
     assert await store.suggestion("a" * 16) is None
     assert await store.write(lambda tx: tx.dismiss_suggestion("a" * 16)) is False

@@ -247,7 +247,9 @@ class Tx(ABC):
         """The conversation's last ``limit`` live rows of ``role``, newest first."""
 
     @abstractmethod
-    def generation(self, conversation: str) -> int: ...
+    def generation(self, conversation: str) -> int:
+        """The conversation's live generation (1 until a rewind or a boundary starts
+        another)."""
 
     @abstractmethod
     def begin_generation(self, conversation: str, *, rewound: Sequence[str]) -> int:
@@ -341,7 +343,8 @@ class Tx(ABC):
         """Record a boundary in flight (state ``asking``)."""
 
     @abstractmethod
-    def boundary(self, boundary_id: str) -> BoundaryRecord | None: ...
+    def boundary(self, boundary_id: str) -> BoundaryRecord | None:
+        """The boundary with the answers recorded so far, or None."""
 
     @abstractmethod
     def boundary_in_flight(self, member: str) -> str | None:
@@ -354,7 +357,8 @@ class Tx(ABC):
         """Record one asked session's answer (``ack`` or ``nack``); the first one stands."""
 
     @abstractmethod
-    def settle_boundary(self, boundary_id: str, *, state: str, now: datetime) -> None: ...
+    def settle_boundary(self, boundary_id: str, *, state: str, now: datetime) -> None:
+        """End the boundary as ``committed`` or ``failed``: it is no longer in flight."""
 
     @abstractmethod
     def mark_seen(self, transport: str, event_id: str, now: datetime) -> bool:
@@ -455,7 +459,8 @@ class Tx(ABC):
         Raises Conflict(unknown_member) if the member does not exist."""
 
     @abstractmethod
-    def suggestion(self, record_id: str) -> Suggestion | None: ...
+    def suggestion(self, record_id: str) -> Suggestion | None:
+        """The record's suggestion (dismissed or not) as this transaction sees it, or None."""
 
     @abstractmethod
     def drop_suggestion(self, record_id: str) -> bool:
@@ -483,7 +488,9 @@ class Tx(ABC):
         """The newest kept answer not yet undone (to ``record_id`` when given), or None."""
 
     @abstractmethod
-    def mark_answer_undone(self, answer_id: int, now: datetime) -> None: ...
+    def mark_answer_undone(self, answer_id: int, now: datetime) -> None:
+        """The answer was undone: ``last_concierge_answer`` passes over it from now on (an
+        id no longer kept changes nothing)."""
 
 
 class Store(ABC):
@@ -644,7 +651,8 @@ class Store(ABC):
 
     # the concierge --------------------------------------------------------------------------
     @abstractmethod
-    async def suggestion(self, record_id: str) -> Suggestion | None: ...
+    async def suggestion(self, record_id: str) -> Suggestion | None:
+        """The record's suggestion (dismissed or not), or None."""
 
     @abstractmethod
     async def ledger(self, *, limit: int = 100) -> list[LedgerEntry]:
@@ -657,10 +665,16 @@ class Store(ABC):
     @abstractmethod
     async def fleet_rows(self, match: str, *, excluding: str, limit: int = 5) -> list[Row]:
         """Fleet retrieval: live rows members said in their own threads (role ``member``)
-        that match the FTS5 query ``match``, best first among the newest few hundred matches
+        that match the query ``match``, best first among the newest few hundred matches
         (so its cost stays bounded as the history grows), leaving out the conversation
-        ``excluding`` (the asking member's). An empty ``match`` finds nothing. Raises
-        InvalidInput(invalid_query) when ``match`` is not a valid FTS5 query."""
+        ``excluding`` (the asking member's). An empty ``match`` finds nothing.
+
+        The query syntax is the part of SQLite FTS5's every store reads alike: terms and
+        "quoted phrases" (words stemmed; ASCII punctuation separates words), ``+`` joining
+        phrases, a ``*`` prefix, adjacent phrases (all must match), ``NOT``, ``AND``, ``OR``
+        and parentheses (``store/pg_fulltext.py`` spells it out). Column filters, ``NEAR``
+        and ``^`` are not portable. Raises InvalidInput(invalid_query) when ``match`` is not
+        a valid query."""
 
     @abstractmethod
     async def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None:

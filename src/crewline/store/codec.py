@@ -12,14 +12,17 @@ from crewline.models import (
     AnsweredBy,
     AnsweredVia,
     CallerKind,
+    ConciergeAnswer,
     Escalation,
     EscalationState,
     Event,
+    LedgerEntry,
     Question,
     QuestionState,
     Row,
     RowRole,
     Session,
+    Suggestion,
 )
 from crewline.store.base import (
     IdempotencyRecord,
@@ -44,6 +47,13 @@ OUTBOX_COLUMNS = "id, transport, lane, op, object_key, body, attempts, not_befor
 IDEMPOTENCY_COLUMNS = "session, key, fingerprint, status, response, created_at"
 WEBHOOK_COLUMNS = (
     "session, url, secret, delivered_through, attempts, not_before, last_error, created_at"
+)
+SUGGESTION_COLUMNS = "record_id, member, text, why, brain, at, dismissed"
+ANSWER_COLUMNS = (
+    "id, at, member, record_id, record_kind, session, text, why, row_id, event_cursor, undone_at"
+)
+LEDGER_COLUMNS = (
+    "id, at, member, record_id, decision, verdict, policy, brain, rationale, evidence, actor"
 )
 
 
@@ -245,4 +255,48 @@ def webhook_from(r: Record) -> Webhook:
         not_before=r["not_before"],
         last_error=r["last_error"],
         created_at=moment(r["created_at"]),
+    )
+
+
+def suggestion_from(r: Record) -> Suggestion:
+    return Suggestion(
+        record_id=r["record_id"],
+        member=r["member"],
+        text=r["text"],
+        why=r["why"],
+        brain=r["brain"],
+        at=moment(r["at"]),
+        dismissed=bool(r["dismissed"]),
+    )
+
+
+def answer_from(r: Record) -> ConciergeAnswer:
+    return ConciergeAnswer(
+        id=r["id"],
+        at=moment(r["at"]),
+        member=r["member"],
+        record_id=r["record_id"],
+        record_kind=r["record_kind"],
+        session=r["session"],
+        text=r["text"],
+        why=r["why"],
+        row_id=r["row_id"],
+        event_cursor=r["event_cursor"],
+        undone_at=maybe_moment(r["undone_at"]),
+    )
+
+
+def ledger_from(r: Record) -> LedgerEntry:
+    return LedgerEntry(
+        id=r["id"],
+        at=moment(r["at"]),
+        member=r["member"],
+        record_id=r["record_id"],
+        decision=r["decision"],
+        verdict=r["verdict"],
+        policy=r["policy"],
+        brain=r["brain"],
+        rationale=r["rationale"],
+        evidence=tuple(loads_list(r["evidence"])),
+        actor=r["actor"],
     )

@@ -49,6 +49,7 @@ from crewline.store.base import (
     Tx,
     Webhook,
 )
+from crewline.store.postgres_concierge import ConciergeReads
 from crewline.store.postgres_tx import PostgresTx
 
 __all__ = ["PostgresStore", "migrations"]
@@ -83,7 +84,7 @@ def migrations() -> list[Migration]:
     return sorted(found, key=lambda m: m.version)
 
 
-class PostgresStore(Store):
+class PostgresStore(ConciergeReads, Store):
     """Open with ``async with PostgresStore(url) as store``; migrations run on open."""
 
     def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
@@ -399,6 +400,10 @@ class PostgresStore(Store):
                     transport=transport, pending=0, oldest=None, oldest_error=None, dead=count
                 )
         return [found[name] for name in sorted(found)]
+
+    async def escalation_counts(self) -> dict[str, int]:
+        rows = await self._index_read("SELECT state, count(*) AS n FROM escalations GROUP BY state")
+        return {r["state"]: int(r["n"]) for r in rows}
 
     async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None:
         rows = await self._read(

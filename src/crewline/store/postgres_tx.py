@@ -24,6 +24,7 @@ from crewline.models import (
 )
 from crewline.store import codec
 from crewline.store.base import BoundaryRecord, IdempotencyRecord, PlatformMessage, Tx, Webhook
+from crewline.store.postgres_concierge import ConciergeWrites
 
 __all__ = ["PostgresTx"]
 
@@ -31,7 +32,7 @@ _BACKLOG_LOCKS = 17  # advisory lock key spaces (the seed of hashtextextended)
 _STREAM_LOCKS = 18
 
 
-class PostgresTx(Tx):
+class PostgresTx(ConciergeWrites, Tx):
     def __init__(self, conn: psycopg.Connection[DictRow]) -> None:
         self._conn = conn
 

@@ -6,7 +6,6 @@ Kept apart from ``sqlite_tx``/``sqlite`` so each module stays one concept; ``Sql
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
@@ -18,55 +17,9 @@ from crewline.store import codec
 
 __all__ = ["ConciergeReads", "ConciergeWrites"]
 
-_SUGGESTION = "record_id, member, text, why, brain, at, dismissed"
-_ANSWER = (
-    "id, at, member, record_id, record_kind, session, text, why, row_id, event_cursor, undone_at"
-)
-_LEDGER = "id, at, member, record_id, decision, verdict, policy, brain, rationale, evidence, actor"
-
-
-def suggestion_from(r: sqlite3.Row) -> Suggestion:
-    return Suggestion(
-        record_id=r["record_id"],
-        member=r["member"],
-        text=r["text"],
-        why=r["why"],
-        brain=r["brain"],
-        at=codec.moment(r["at"]),
-        dismissed=bool(r["dismissed"]),
-    )
-
-
-def answer_from(r: sqlite3.Row) -> ConciergeAnswer:
-    return ConciergeAnswer(
-        id=r["id"],
-        at=codec.moment(r["at"]),
-        member=r["member"],
-        record_id=r["record_id"],
-        record_kind=r["record_kind"],
-        session=r["session"],
-        text=r["text"],
-        why=r["why"],
-        row_id=r["row_id"],
-        event_cursor=r["event_cursor"],
-        undone_at=codec.maybe_moment(r["undone_at"]),
-    )
-
-
-def ledger_from(r: sqlite3.Row) -> LedgerEntry:
-    return LedgerEntry(
-        id=r["id"],
-        at=codec.moment(r["at"]),
-        member=r["member"],
-        record_id=r["record_id"],
-        decision=r["decision"],
-        verdict=r["verdict"],
-        policy=r["policy"],
-        brain=r["brain"],
-        rationale=r["rationale"],
-        evidence=tuple(json.loads(r["evidence"])),
-        actor=r["actor"],
-    )
+_SUGGESTION = codec.SUGGESTION_COLUMNS
+_ANSWER = codec.ANSWER_COLUMNS
+_LEDGER = codec.LEDGER_COLUMNS
 
 
 class ConciergeWrites:
@@ -122,7 +75,7 @@ class ConciergeWrites:
         r = self._first(
             f"SELECT {_SUGGESTION} FROM concierge_suggestions WHERE record_id = ?", (record_id,)
         )
-        return None if r is None else suggestion_from(r)
+        return None if r is None else codec.suggestion_from(r)
 
     def drop_suggestion(self, record_id: str) -> bool:
         done = self._conn.execute(
@@ -194,7 +147,7 @@ class ConciergeWrites:
             " AND (? IS NULL OR record_id = ?) ORDER BY id DESC LIMIT 1",
             (record_id, record_id),
         )
-        return None if r is None else answer_from(r)
+        return None if r is None else codec.answer_from(r)
 
     def mark_answer_undone(self, answer_id: int, now: datetime) -> None:
         self._conn.execute(
@@ -216,17 +169,17 @@ class ConciergeReads:
         rows = await self._lookup(
             f"SELECT {_SUGGESTION} FROM concierge_suggestions WHERE record_id = ?", (record_id,)
         )
-        return suggestion_from(rows[0]) if rows else None
+        return codec.suggestion_from(rows[0]) if rows else None
 
     async def ledger(self, *, limit: int = 100) -> list[LedgerEntry]:
         rows = await self._read(
             f"SELECT {_LEDGER} FROM concierge_ledger ORDER BY id DESC LIMIT ?", (limit,)
         )
-        return [ledger_from(r) for r in rows]
+        return [codec.ledger_from(r) for r in rows]
 
     async def concierge_answers(self) -> list[ConciergeAnswer]:
         rows = await self._read(f"SELECT {_ANSWER} FROM concierge_answers ORDER BY id DESC")
-        return [answer_from(r) for r in rows]
+        return [codec.answer_from(r) for r in rows]
 
     async def fleet_rows(self, match: str, *, excluding: str, limit: int = 5) -> list[Row]:
         if not match.strip():
