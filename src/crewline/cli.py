@@ -20,7 +20,7 @@ from typing import Any
 
 from crewline import __version__, cli_agent, crew
 from crewline.config import Config, load_config
-from crewline.errors import CannotListen, CrewlineError, InvalidInput
+from crewline.errors import CannotListen, ConfigError, CrewlineError, InvalidInput
 from crewline.logs import configure_logging
 from crewline.models import CallerKind
 
@@ -342,8 +342,21 @@ async def _demo(config: Config, args: argparse.Namespace) -> int:
 
 
 async def _backup(config: Config, args: argparse.Namespace) -> int:
+    from crewline.store import pg_admin
     from crewline.store.backup import backup
 
+    if pg_admin.is_postgresql(config.database_url):
+        from crewline.store.open import redacted
+
+        assert config.database_url is not None
+        dumped = await asyncio.to_thread(pg_admin.backup, config.database_url, args.path)
+        print(
+            f"backed up {redacted(config.database_url)} to {dumped.path} with pg_dump: schema"
+            f" version {dumped.schema_version}, {dumped.escalations} escalations,"
+            f" {dumped.size} bytes"
+        )
+        return 0
+    _sqlite_only(config, "backup")
     report = await asyncio.to_thread(backup, config.data_dir, args.path)
     print(
         f"backed up {config.data_dir} to {report.path}: schema version {report.schema_version}, "
@@ -353,14 +366,48 @@ async def _backup(config: Config, args: argparse.Namespace) -> int:
 
 
 async def _restore(config: Config, args: argparse.Namespace) -> int:
+    from crewline.store import pg_admin
     from crewline.store.backup import restore
 
+    if pg_admin.is_postgresql(config.database_url):
+        from crewline.store.open import redacted
+        from crewline.store.postgres import migrations as pg_migrations
+
+        assert config.database_url is not None
+        latest = pg_migrations()[-1].version
+        loaded = await asyncio.to_thread(
+            lambda: pg_admin.restore(config.database_url or "", args.path, latest=latest)
+        )
+        print(
+            f"restored {redacted(config.database_url)} from {loaded.path} with pg_restore:"
+            f" schema version {loaded.schema_version}, {loaded.escalations} escalations"
+        )
+        return 0
+    _sqlite_only(config, "restore")
     report = await asyncio.to_thread(restore, config.data_dir, args.path)
     print(
         f"restored {config.data_dir} from {report.path}: schema version "
         f"{report.schema_version}, {report.escalations} escalations"
     )
     return 0
+
+
+def _sqlite_only(config: Config, verb: str) -> None:
+    """SQLite's backup and restore work on the data directory's database file: refuse a
+    database URL naming another one rather than copy a file the server does not use."""
+    if not config.database_url:
+        return
+    from crewline.store.open import redacted
+    from crewline.store.sqlite import DATABASE_NAME
+
+    scheme, _, rest = config.database_url.partition("://")
+    own = (config.data_dir / DATABASE_NAME).resolve()
+    if scheme != "sqlite" or Path(rest).resolve() != own:
+        raise ConfigError(
+            f"crewline {verb} works on a postgresql:// database or on {own}, not on"
+            f" {redacted(config.database_url)!r}: point --data-dir at its directory",
+            key="database",
+        )
 
 
 async def _doctor(config: Config, args: argparse.Namespace) -> int:

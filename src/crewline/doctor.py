@@ -4,8 +4,10 @@ in words (or, with ``--json``, as one JSON object).
 It asks each configured platform whether the credentials work (crewline.probes), reads the
 database (schema, index, members bound to transports that do not run), the outbox (what
 waits, since when; dead letters), the veto windows past due, and the permissions of the
-files that hold secrets. It never creates anything: a missing data directory or database is
-an error, not a new installation.
+files that hold secrets. On PostgreSQL it first connects with a bounded timeout, names the
+server's version, and says whether ``crewline backup`` would find a fitting ``pg_dump``.
+It never creates anything: a missing data directory or database is an error, not a new
+installation.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from crewline.bot import Hub
 from crewline.config import CONFIG_NAME, Config
 from crewline.errors import Unavailable
 from crewline.probes import PROBE_TIMEOUT, Finding, probe_transport
-from crewline.store import Store
+from crewline.store import Store, pg_admin
 from crewline.store.open import open_store, redacted
 from crewline.store.sqlite import DATABASE_NAME
 from crewline.transports.registry import enabled_transports
@@ -88,8 +90,14 @@ async def examine(config: Config, *, reconcile: bool = False) -> list[Finding]:
     found += [f for findings in probed for f in findings]
     found += _permissions(config.data_dir)
     names = [e.name for e in enabled]
+    if pg_admin.is_postgresql(config.database_url):
+        assert config.database_url is not None
+        server = await _postgresql(config.database_url)
+        found += server
+        if any(f.failed for f in server):
+            return found
     async with open_store(config.database_url, config.data_dir) as store:
-        if config.database_url:
+        if config.database_url and not pg_admin.is_postgresql(config.database_url):
             found.append(_ok("database", f"database {redacted(config.database_url)} reachable"))
         found += await _database(store, names)
         found += await _outbox(store)
@@ -107,6 +115,56 @@ async def examine(config: Config, *, reconcile: bool = False) -> list[Finding]:
                 for r in reports
             ]
             found.append(_ok("reconcile", "index re-derived from the transcripts"))
+    return found
+
+
+async def _postgresql(url: str) -> list[Finding]:
+    """The server before the store is opened: reachable (within a bounded time), holding
+    crewline's data (the doctor creates nothing, so an empty database is a finding), and
+    whether ``crewline backup`` would find a ``pg_dump`` able to dump it."""
+    from crewline.store.postgres import migrations as pg_migrations
+
+    where = redacted(url)
+    try:
+        facts = await asyncio.to_thread(pg_admin.server_facts, url)
+    except Unavailable as error:
+        return [_fail("database", f"database {where} unreachable: {error.message}")]
+    found = [
+        Finding(
+            check="database",
+            status="ok",
+            detail=f"database {where} reachable (PostgreSQL {facts.server_version})",
+            facts={"server_version": facts.server_version},
+        )
+    ]
+    latest = pg_migrations()[-1].version
+    if facts.schema_version == 0:
+        found.append(
+            _fail(
+                "schema",
+                f"no crewline data in {where}: check --database or CREWLINE_DATABASE_URL"
+                " (crewline serve or member add creates it)",
+            )
+        )
+    elif facts.schema_version > latest:
+        found.append(
+            _fail(
+                "schema",
+                f"database schema at version {facts.schema_version}, newer than this"
+                f" crewline's {latest}: upgrade crewline",
+            )
+        )
+    if facts.pg_dump is None:
+        found.append(_ok("backup", "crewline backup can use pg_dump"))
+    else:
+        found.append(
+            Finding(
+                check="backup",
+                status="warn",
+                detail=f"crewline backup would refuse: {facts.pg_dump}",
+                facts={"pg_dump": facts.pg_dump},
+            )
+        )
     return found
 
 

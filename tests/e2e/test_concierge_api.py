@@ -21,6 +21,12 @@ ESCALATE = "/api/session-control/escalate"
 
 
 @pytest.fixture
+def config(config_on_each_store: Config) -> Config:
+    """Every test here runs once on SQLite and once on PostgreSQL."""
+    return config_on_each_store
+
+
+@pytest.fixture
 async def crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
     script = (
         "import os, pathlib; pathlib.Path(os.environ['MARKER']).write_text("
@@ -269,3 +275,29 @@ async def test_a_strangers_concierge_command_is_refused_privately_and_audited(
     assert (receipt.accepted, receipt.code) == (False, "not_owner")
     assert await crew.crewline.store.sel(action_prefix="command:not_owner")
     assert (await crew.crewline.hub.concierge.policy()).answer.value == "never"
+
+
+async def test_a_fact_another_member_said_answers_a_which_question(crew: Crew) -> None:
+    """Fleet retrieval through the store's full-text search: under routine, "which port"
+    is answered with the value another member said; the asker's own rows are not facts,
+    and with no member having said it the question waits for the human."""
+    probe = await crew.add_member("probe", "Probe")
+    radar = await crew.add_member()
+    token = await crew.owner_token()
+    assert (await _put_policy(crew, token, answer="routine")).status_code == 200
+    said = await crew.call(
+        probe,
+        "POST",
+        "/api/session/messages",
+        json={"text": "Scan done: staging answered on port 4321, not 8080."},
+    )
+    assert said.status_code == 200, said.text
+    await crew.escalate(radar, message="Which port did the probe session find?")
+    event = await crew.wait_for_event(radar, "escalation_answered")
+    assert event["body"]["by"] == "concierge"
+    assert "4321" in event["body"]["answer"]
+    other = await crew.add_member("scout", "Scout")
+    await crew.escalate(other, message="Which version did the release session tag?")
+    await _settled(crew)
+    records = (await crew.conversation("scout"))["escalations"]
+    assert [r["state"] for r in records] == ["pending"]

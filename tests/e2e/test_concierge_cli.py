@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.test_cli import run
 
 EVAL = """\
@@ -18,6 +20,14 @@ questions:
 """
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def on_each_store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI on SQLite, then on a fresh PostgreSQL database ($CREWLINE_DATABASE_URL)."""
+    if request.param == "postgresql":
+        monkeypatch.setenv("CREWLINE_DATABASE_URL", request.getfixturevalue("postgres_url"))
+
+
+@pytest.mark.usefixtures("on_each_store")
 def test_the_policy_is_set_kept_and_read_from_the_cli(tmp_path: Path) -> None:
     """answer/act change the kept policy; status reads it; undo with nothing → not_found."""
     assert run("concierge", "status", data_dir=tmp_path).stdout.strip() == (
@@ -33,6 +43,7 @@ def test_the_policy_is_set_kept_and_read_from_the_cli(tmp_path: Path) -> None:
     assert (nothing.returncode, "(not_found)" in nothing.stderr) == (2, True)
 
 
+@pytest.mark.usefixtures("on_each_store")
 def test_the_config_file_sets_the_start_while_none_is_kept(tmp_path: Path) -> None:
     """[concierge] answer = "routine" is the start; the owner's choice then wins."""
     (tmp_path / "crewline.toml").write_text('[concierge]\nanswer = "routine"\n')
