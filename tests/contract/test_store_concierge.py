@@ -158,3 +158,68 @@ async def test_a_withdrawn_event_leaves_the_sessions_stream(store: Store) -> Non
 
     assert await store.write(set_and_read) == "routine"
     assert await store.setting("concierge.answer") == "routine"
+
+
+FLEET_SAYS = (
+    "one",
+    "two three",
+    "one two",
+    "three four one",
+    "staging answered at port 4321",
+    "created schema v2.1 at https://staging.example.com:4321/x_y",
+    "ports are creating",
+)
+
+
+@pytest.mark.parametrize(
+    ("match", "found"),
+    [
+        ("one", {0, 2, 3}),
+        ("one OR two three", {0, 1, 2, 3}),
+        ("one two OR three", {1, 2, 3}),
+        ("one NOT two", {0, 3}),
+        ("one AND (two OR three)", {2, 3}),
+        ('"two three"', {1}),
+        ('"one" + "two"', {2}),
+        ("creat*", {5, 6}),
+        ("port", {4, 6}),
+        ("4321", {4, 5}),
+        ('"staging.example.com"', {5}),
+        ("x_y", {5}),
+        ('one ""', {0, 2, 3}),
+        ('""', set()),
+    ],
+)
+async def test_the_fleet_query_syntax_means_the_same_on_every_store(
+    store: Store, match: str, found: set[int]
+) -> None:
+    """Terms, phrases, prefixes, NOT/AND/OR, parentheses and implicit AND, stemming, and
+    punctuation separating words: the port's query syntax finds the same rows everywhere."""
+    await _member(store, "radar")
+    await _member(store, "probe")
+
+    def say(tx: Tx) -> list[str]:
+        return [
+            tx.append_row(
+                conversation="probe",
+                role=RowRole.MEMBER,
+                author="Probe",
+                text=text,
+                meta={},
+                now=NOW,
+            ).id
+            for text in FLEET_SAYS
+        ]
+
+    ids = await store.write(say)
+    rows = await store.fleet_rows(match, excluding="radar", limit=len(ids))
+    assert {ids.index(r.id) for r in rows} == found
+
+
+@pytest.mark.parametrize("match", ["NOT one", "one OR", "(one", "one)", "(one) two", 'a"b'])
+async def test_a_query_that_is_not_one_is_refused_alike(store: Store, match: str) -> None:
+    """Syntax errors are InvalidInput(invalid_query) on every store."""
+    await _member(store, "radar")
+    with pytest.raises(InvalidInput) as refused:
+        await store.fleet_rows(match, excluding="radar")
+    assert refused.value.code == "invalid_query"

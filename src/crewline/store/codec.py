@@ -56,6 +56,15 @@ LEDGER_COLUMNS = (
     "id, at, member, record_id, decision, verdict, policy, brain, rationale, evidence, actor"
 )
 
+# How many of the newest matching rows fleet retrieval ranks (Store.fleet_rows): every store
+# reads at most this window, so a question's cost stays bounded as the history grows.
+FLEET_WINDOW = 500
+
+
+def qualified(alias: str, columns: str) -> str:
+    """``columns`` (a list like ROW_COLUMNS) each prefixed with ``alias.``, for a join."""
+    return ", ".join(f"{alias}.{c.strip()}" for c in columns.split(","))
+
 
 Record: TypeAlias = Any  # a row of either store: sqlite3.Row or a psycopg dict row
 

@@ -221,19 +221,18 @@ class ConciergeReads:
         return [codec.row_from(r) for r in rows]
 
 
-_ROW_COLUMNS_R = ", ".join(f"r.{c.strip()}" for c in codec.ROW_COLUMNS.split(","))
 # The newest FLEET_WINDOW matching rows, ranked, best first, as SQLite's FLEET_QUERY. The
 # query is a literal in the statement (never a bound parameter, which a prepared generic
 # plan would not look into), so the planner estimates how common its words are from the
-# column's statistics (kept for the 10,000 commonest lexemes, see the migration): for rare words it
-# reads the GIN index's few matches; for common ones it walks fleet_text's ids newest first
-# and stops at the window. Either way a question reads a bounded number of entries however
-# large the history grows. ts_rank with normalisation 1 (divided by
-# 1 + the log of the row's length) stands in for FTS5's bm25: rows naming more of the
-# question's words, and shorter rows, come first; ties go to the newer row.
-FLEET_WINDOW = 500
+# column's statistics (kept for the 10,000 commonest lexemes, see the migration): for rare
+# words it reads the GIN index's few matches; for common ones it walks fleet_text's ids
+# newest first and stops at the window. Either way a question reads a bounded number of
+# entries however large the history grows. ts_rank with normalisation 1 (divided by 1 + the
+# log of the row's length) stands in for FTS5's bm25: rows naming more of the question's
+# words, and shorter rows, come first; ties go to the newer row.
+FLEET_WINDOW = codec.FLEET_WINDOW
 FLEET_QUERY = (
-    f"SELECT {_ROW_COLUMNS_R} FROM"
+    f"SELECT {codec.qualified('r', codec.ROW_COLUMNS)} FROM"
     " (SELECT id, row_id, ts_rank(doc, to_tsquery('crewline_fleet', {query}), 1) AS rank"
     "  FROM fleet_text WHERE doc @@ to_tsquery('crewline_fleet', {query})"
     "  ORDER BY id DESC LIMIT %s) AS hit"

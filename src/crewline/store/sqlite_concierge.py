@@ -193,14 +193,13 @@ class ConciergeReads:
         return [codec.row_from(r) for r in rows]
 
 
-_ROW_COLUMNS_R = ", ".join(f"r.{c.strip()}" for c in codec.ROW_COLUMNS.split(","))
 # The newest FLEET_WINDOW matching rows, ranked (bm25), best first: FTS5 walks the matches
 # newest first and stops, so a question made of common words costs a bounded amount
 # however large the fleet's history grows, while the ranking still puts the row that
 # states the asked-for thing first.
-FLEET_WINDOW = 500
+FLEET_WINDOW = codec.FLEET_WINDOW
 FLEET_QUERY = (
-    f"SELECT {_ROW_COLUMNS_R} FROM"
+    f"SELECT {codec.qualified('r', codec.ROW_COLUMNS)} FROM"
     " (SELECT rowid, rank FROM fleet_text WHERE fleet_text MATCH ? ORDER BY rowid DESC LIMIT ?)"
     " AS hit JOIN rows r ON r.rowid = hit.rowid"
     " WHERE r.conversation <> ? AND r.rewound_in IS NULL ORDER BY hit.rank LIMIT ?"
