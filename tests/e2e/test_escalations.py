@@ -622,6 +622,10 @@ async def test_an_unreadable_index_refuses_writers_and_is_rebuilt_from_the_trans
     """A torn index is never treated as empty: 503, then rebuilt from the card rows."""
     key = await crew.add_member()
     result = await crew.escalate(key, message="Keep me", options=["ok"])
+    # Nothing in the background may read the index between the drop and the next call: a
+    # concierge judgement or a card's delivery that met the torn index would rebuild it first.
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
     # Off the loop: the running server may hold the write lock until its loop runs again.
     await asyncio.to_thread(raw_execute, crew.config, "DROP TABLE escalations")
     refused = await crew.call(key, "POST", ESCALATE, json={"message": "during the outage"})
