@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from crewline.errors import Conflict, InvalidInput, Unavailable
+from crewline.errors import ConfigError, Conflict, InvalidInput, Unavailable
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -73,7 +73,7 @@ def is_postgresql(url: str | None) -> bool:
 def server_facts(url: str) -> ServerFacts:
     """Connect (bounded by CONNECT_TIMEOUT) and read what the doctor reports; raises
     Unavailable(database_unreachable) when the server cannot be reached or refuses."""
-    import psycopg
+    psycopg = _psycopg()
 
     try:
         with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT, autocommit=True) as conn:
@@ -97,7 +97,7 @@ def backup(url: str, destination: Path) -> PgBackupReport:
     """Dump the database to ``destination`` (a new file) with ``pg_dump``, consistent while
     serving. Raises Unavailable(pg_dump_missing | pg_dump_too_old | pg_dump_failed),
     Conflict(backup_exists), InvalidInput(invalid_path | no_database)."""
-    import psycopg
+    psycopg = _psycopg()
 
     if destination.exists():
         raise Conflict(f"{destination} already exists; back up to a new file", code="backup_exists")
@@ -221,7 +221,7 @@ def _tool_problem(name: str, server_major: int) -> str | None:
 
 @contextmanager
 def _connect(url: str) -> Iterator[Connection[tuple[Any, ...]]]:
-    import psycopg
+    psycopg = _psycopg()
 
     try:
         conn = psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT)
@@ -286,6 +286,17 @@ def _run(command: list[str], url: str, *, failure: str) -> None:
         if password:
             detail = detail.replace(str(password), "***")
         raise Unavailable(f"{Path(command[0]).name} failed: {detail}", code=failure)
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError as error:  # the driver is an extra: say which, as open_store does
+        raise ConfigError(
+            "a postgresql:// database needs psycopg: pip install 'crewline[postgresql]'",
+            key="database",
+        ) from error
+    return psycopg
 
 
 def _first_line(text: str) -> str:
