@@ -128,7 +128,9 @@ async def main(options: Options) -> None:
     with pg_cluster(durable=True) as server:  # the same load on PostgresStore, same run
         for run in range(options.runs):
             database = fresh_database(server, f"api{run}")
-            pg_runs.append(await one_run(options, per_agent, health_per_agent, database))
+            pg_runs.append(
+                await one_run(options, per_agent, health_per_agent, database_url=database)
+            )
 
     def col(key: str, scale: float = 1.0, *, of: list[dict[str, float]] = runs) -> list[float]:
         return [r[key] * scale for r in of]

@@ -11,8 +11,11 @@ the schema of crewline's ``rows`` table (same unique index, same text sizes) ``;
 sequentially, as fast as it goes. That is what "just commit each write" costs.
 
 PostgreSQL (same run): the same 100 callers through ``PostgresStore.write`` against a local
-cluster started for the run (fsync on, ``synchronous_commit = on``), and as its baseline the
-raw psycopg driver committing one row of the same table per transaction from one connection.
+cluster started for the run (fsync on, ``synchronous_commit = on``). Its baseline is the raw
+psycopg driver with the same 100 callers, each on its own connection (psycopg's async
+driver), each committing one row of the same table per transaction: PostgreSQL commits
+concurrent transactions together, so that is what "just commit each write" costs there.
+Also against raw psycopg from one connection, sequentially (as SQLite's baseline is).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from tests.pg_cluster import cluster
@@ -142,24 +146,52 @@ def raw_rate(path: Path, *, count: int) -> float:
         conn.close()
 
 
-def raw_pg_rate(url: str, *, count: int) -> float:
-    """Raw psycopg single-row commits per second (one connection, autocommit off)."""
+_PG_INSERT = (
+    "INSERT INTO rows (id, conversation, seq, generation, role, author, text, meta,"
+    " created_at) VALUES (%s, 'radar', %s, 1, 'escalation', 'Radar', %s, %s, %s)"
+)
+_META = '{"escalation_id":"0123456789abcdef","options":["yes","no"]}'
+
+
+def _pg_rows_table(url: str) -> None:
+    """crewline's own ``rows`` table and its unique index, from the first PG migration."""
     sql = pg_migrations()[0].sql
     match = re.search(r"CREATE TABLE rows .*?;\s*CREATE UNIQUE INDEX rows_in_order .*?;", sql, re.S)
     assert match is not None, "001_initial.sql defines the rows table"
     with psycopg.connect(url) as conn:
         conn.execute(match.group(0).encode())
-        conn.commit()
-        meta = '{"escalation_id":"0123456789abcdef","options":["yes","no"]}'
+
+
+def raw_pg_rate(url: str, *, count: int) -> float:
+    """Raw psycopg single-row commits per second (one connection, autocommit off)."""
+    _pg_rows_table(url)
+    with psycopg.connect(url) as conn:
         started = time.perf_counter()
         for seq in range(1, count + 1):
-            conn.execute(
-                "INSERT INTO rows (id, conversation, seq, generation, role, author, text, meta,"
-                " created_at) VALUES (%s, 'radar', %s, 1, 'escalation', 'Radar', %s, %s, %s)",
-                (new_id(), seq, MESSAGE, meta, time.time()),
-            )
+            conn.execute(_PG_INSERT, (new_id(), seq, MESSAGE, _META, time.time()))
             conn.commit()
         return count / (time.perf_counter() - started)
+
+
+async def raw_pg_concurrent_rate(url: str, *, callers: int, per_caller: int) -> float:
+    """Raw psycopg single-row commits per second from ``callers`` concurrent callers, each on
+    its own connection (the async driver: no pool, no threads), each row its own commit."""
+    _pg_rows_table(url)
+    connections = [await psycopg.AsyncConnection.connect(url) for _ in range(callers)]
+    try:
+
+        async def caller(n: int, conn: psycopg.AsyncConnection[Any]) -> None:
+            for k in range(per_caller):
+                seq = n * per_caller + k + 1
+                await conn.execute(_PG_INSERT, (new_id(), seq, MESSAGE, _META, time.time()))
+                await conn.commit()
+
+        started = time.perf_counter()
+        await asyncio.gather(*[caller(n, conn) for n, conn in enumerate(connections)])
+        return callers * per_caller / (time.perf_counter() - started)
+    finally:
+        for conn in connections:
+            await conn.close()
 
 
 async def main(options: Options) -> None:
@@ -187,16 +219,24 @@ async def main(options: Options) -> None:
             single.append(one)
             baseline.append((before + after) / 2)
     pg_subject: list[float] = []
-    pg_baseline: list[float] = []
+    pg_baseline: list[float] = []  # raw psycopg, the same 100 callers
+    pg_one_connection: list[float] = []
     with pg_cluster(durable=True) as server:
         for run in range(options.runs):
-            before = raw_pg_rate(fresh_database(server, f"raw_before{run}"), count=raw_count)
+            before = await raw_pg_concurrent_rate(
+                fresh_database(server, f"raw_before{run}"), callers=CALLERS, per_caller=per_caller
+            )
+            one_before = raw_pg_rate(fresh_database(server, f"one_before{run}"), count=raw_count)
             rate, _ = await crewline_rate(
                 fresh_database(server, f"crewline{run}"), callers=CALLERS, per_caller=per_caller
             )
-            after = raw_pg_rate(fresh_database(server, f"raw_after{run}"), count=raw_count)
+            one_after = raw_pg_rate(fresh_database(server, f"one_after{run}"), count=raw_count)
+            after = await raw_pg_concurrent_rate(
+                fresh_database(server, f"raw_after{run}"), callers=CALLERS, per_caller=per_caller
+            )
             pg_subject.append(rate)
             pg_baseline.append((before + after) / 2)
+            pg_one_connection.append((one_before + one_after) / 2)
     raw_label = "raw sqlite3 single-row commits/s (WAL, synchronous=FULL, 1 thread)"
     figures = [
         figure(
@@ -225,8 +265,19 @@ async def main(options: Options) -> None:
             pg_subject,
             higher_is_better=True,
             baseline=pg_baseline,
-            baseline_label="raw psycopg single-row commits/s (fsync on, 1 connection)",
+            baseline_label=(
+                f"raw psycopg single-row commits/s (fsync on, {CALLERS} callers, a connection each)"
+            ),
             target=Target(kind="ratio_at_least", value=1.0),
+        ),
+        figure(
+            "postgres_escalation_tx_per_s_vs_one_connection",
+            f"PostgresStore escalation transactions/s, {CALLERS} concurrent callers",
+            "tx/s",
+            pg_subject,
+            higher_is_better=True,
+            baseline=pg_one_connection,
+            baseline_label="raw psycopg single-row commits/s (fsync on, 1 connection)",
         ),
         figure(
             "transactions_per_commit",
@@ -258,6 +309,12 @@ async def main(options: Options) -> None:
             "Each crewline transaction is the core's record_escalation: backlog count, card"
             " row, index record, and outbox entries for card, bell and roster (6 statements"
             " plus the conversation counter), so it does several times the baseline's work.",
+            "PostgreSQL (postgres_* figures): a local cluster started for the run, fsync and"
+            " synchronous_commit on; its baseline is raw psycopg with the same 100 callers,"
+            " each on its own connection committing one row per transaction, measured right"
+            " before and right after PostgresStore in each run and averaged;"
+            " postgres_escalation_tx_per_s_vs_one_connection divides by raw psycopg from one"
+            " connection instead.",
         ],
     )
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -26,31 +25,6 @@ def clock() -> FakeClock:
 @pytest.fixture
 def config(tmp_path: Path) -> Config:
     return Config(data_dir=tmp_path / "data", port=0, transports=())
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On PostgreSQL the end-to-end suites run over the memory harness alone: the store does
-    not see which platform a change came from, and the cross product would double CI time."""
-    cross = [
-        item
-        for item in items
-        if (params := getattr(getattr(item, "callspec", None), "params", {}))
-        and params.get("config_on_each_store") == "postgresql"
-        and params.get("harness", "memory") != "memory"
-    ]
-    if cross:
-        config.hook.pytest_deselected(items=cross)
-        dropped = set(map(id, cross))
-        items[:] = [item for item in items if id(item) not in dropped]
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def config_on_each_store(request: pytest.FixtureRequest, config: Config) -> Config:
-    """``config`` on SQLite, then on a fresh PostgreSQL database: a module that names this
-    as its ``config`` runs its end-to-end tests once on each store."""
-    if request.param == "sqlite":
-        return config
-    return replace(config, database_url=request.getfixturevalue("postgres_url"))
 
 
 @pytest.fixture(params=sorted(HARNESSES))

@@ -1,5 +1,6 @@
 """A throwaway PostgreSQL cluster for tests and benchmarks: ``initdb`` in a temporary
-directory, a free loopback port, its unix socket in that directory, stopped after.
+directory, a free loopback port, its unix socket in that directory, stopped after: by the
+``with`` block's end, or by a watchdog process when the process that started it dies first.
 
 PostgreSQL refuses to run as root, so under root (CI) the cluster belongs to the
 ``postgres`` user that Debian's package creates, and is started through ``runuser``.
@@ -13,6 +14,7 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -82,18 +84,49 @@ def cluster(*, durable: bool = False) -> Iterator[str]:
     if not durable:
         options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, "text": True}
+    stop = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]
     try:
         _run([*as_user, str(bin_dir / "initdb"), "-D", str(data), "-U", SUPERUSER,
               "-A", "trust", "-E", "UTF8", "--no-sync"], quiet)  # fmt: skip
-        _run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"),
-              "-o", options, "-w", "-t", "60", "start"], quiet)  # fmt: skip
-        try:
-            yield f"postgresql://{SUPERUSER}@127.0.0.1:{port}/postgres"
-        finally:
-            _run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate",
-                  "-w", "stop"], quiet)  # fmt: skip
+        with _watchdog(stop, root):
+            _run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"),
+                  "-o", options, "-w", "-t", "60", "start"], quiet)  # fmt: skip
+            try:
+                yield f"postgresql://{SUPERUSER}@127.0.0.1:{port}/postgres"
+            finally:
+                _run(stop, quiet)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+# Runs in its own session, so a Ctrl-C meant for the tests does not reach it: it blocks until
+# its stdin closes, which happens however the process that started the cluster ends (even by
+# SIGKILL), then stops the server (a no-op when it was stopped already) and removes its files.
+_WATCHDOG = """
+import shutil, subprocess, sys
+sys.stdin.buffer.read()
+subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+shutil.rmtree(sys.argv[1], ignore_errors=True)
+"""
+
+
+@contextmanager
+def _watchdog(stop: list[str], root: Path) -> Iterator[None]:
+    """Stop the cluster even if this process dies without running its ``finally`` blocks
+    (a CI job killed at its time limit), so no server outlives its test run."""
+    guard = subprocess.Popen(
+        [sys.executable, "-c", _WATCHDOG, str(root), *stop],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        yield
+    finally:
+        assert guard.stdin is not None
+        guard.stdin.close()
+        guard.wait()
 
 
 def _run(command: list[str], options: dict[str, object]) -> None:

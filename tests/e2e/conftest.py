@@ -1,5 +1,48 @@
-"""The Crew driver is in tests/driver.py; its fixtures are in tests/conftest.py."""
+"""The end-to-end suites run once on each store.
 
+Every test here that runs crewline in this process (it asks for ``config``, directly or
+through ``crew``) runs on SQLite and then on a fresh PostgreSQL database of the session's
+throwaway cluster (tests/pg_cluster.py). On PostgreSQL the transport-parametrised tests run
+over the memory harness alone: the store does not see which platform a change came from,
+and the cross product would double CI time. A test that reads one engine's own files or
+counters is marked ``@pytest.mark.sqlite_only("why")``. The Crew driver is tests/driver.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from crewline.config import Config
 from tests.driver import Crew
 
 __all__ = ["Crew"]
+
+STORES = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=STORES)
+def config(request: pytest.FixtureRequest, config: Config) -> Config:
+    """The suite's ``config`` on SQLite (in its data directory), then on PostgreSQL."""
+    if request.param == "sqlite":
+        return config
+    return replace(config, database_url=request.getfixturevalue("postgres_url"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Drop the PostgreSQL runs that would test only what the SQLite run already has."""
+    dropped = [item for item in items if _sqlite_suffices(item)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        gone = set(map(id, dropped))
+        items[:] = [item for item in items if id(item) not in gone]
+
+
+def _sqlite_suffices(item: pytest.Item) -> bool:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if params.get("config") != "postgresql":
+        return False
+    return params.get("harness", "memory") != "memory" or bool(
+        item.get_closest_marker("sqlite_only")
+    )

@@ -6,15 +6,7 @@ from typing import Any
 
 import pytest
 
-from crewline.config import Config
 from tests.driver import Crew
-
-
-@pytest.fixture
-def config(config_on_each_store: Config) -> Config:
-    """Every test here runs once on SQLite and once on PostgreSQL."""
-    return config_on_each_store
-
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 

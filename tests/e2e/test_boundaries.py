@@ -16,19 +16,12 @@ import pytest
 
 from crewline import crew as crew_admin
 from crewline.bot.boundaries import HookPoint
-from crewline.config import Config
 from tests.driver import Crew
 from tests.e2e.boundary_scene import Scene, errors, scene
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 
 AWAITS = [HookPoint.SENT, HookPoint.WAITING, HookPoint.COMMITTING]
-
-
-@pytest.fixture
-def config(config_on_each_store: Config) -> Config:
-    """Every test here runs once on SQLite and once on PostgreSQL."""
-    return config_on_each_store
 
 
 def _acking(s: Scene, point: HookPoint | None = None, inject: Any = None) -> None:

@@ -9,9 +9,7 @@ through its test hook; each test asserts the cancellation really landed.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,6 +25,7 @@ from crewline.keys import hash_key, new_session_key
 from crewline.models import CallerKind, Session, new_id
 from tests.driver import Crew
 from tests.e2e.boundary_scene import Scene, errors, scene
+from tests.e2e.raw_database import raw_execute
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 
@@ -288,8 +287,7 @@ async def _ack(s: Scene) -> None:
 
 
 def _drop_index(crew: Crew) -> None:
-    with sqlite3.connect(Path(crew.crewline.store.path)) as raw:
-        raw.execute("DROP TABLE escalations")
+    raw_execute(crew.config, "DROP TABLE escalations")
 
 
 # 13 ------------------------------------------------------------------------------------------

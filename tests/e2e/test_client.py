@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,9 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def config(tmp_path: Path) -> Config:
+def config(config: Config) -> Config:
     """A fixed port, so a restarted crewline is found where the client left it."""
-    return Config(data_dir=tmp_path / "data", port=free_port(), transports=())
+    return replace(config, port=free_port())
 
 
 class _RefusalsSeen(httpx.AsyncHTTPTransport):

@@ -7,19 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from crewline.config import Config
 from tests.driver import Crew
 from tests.harness import Shown
 
 SUGGESTION_BUTTONS = ("Send suggestion", "Edit", "Dismiss")
-
-
-@pytest.fixture
-def config(config_on_each_store: Config) -> Config:
-    """Every test here runs once on SQLite and once on PostgreSQL."""
-    return config_on_each_store
 
 
 async def _settled(crew: Crew) -> None:

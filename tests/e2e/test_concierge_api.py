@@ -21,12 +21,6 @@ ESCALATE = "/api/session-control/escalate"
 
 
 @pytest.fixture
-def config(config_on_each_store: Config) -> Config:
-    """Every test here runs once on SQLite and once on PostgreSQL."""
-    return config_on_each_store
-
-
-@pytest.fixture
 async def crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
     script = (
         "import os, pathlib; pathlib.Path(os.environ['MARKER']).write_text("

@@ -13,12 +13,6 @@ from tests.harness import HARNESSES, MemoryHarness
 from tests.harnesses.local import LocalHarness
 
 
-@pytest.fixture
-def config(config_on_each_store: Config) -> Config:
-    """Every test here runs once on SQLite and once on PostgreSQL."""
-    return config_on_each_store
-
-
 @pytest.fixture(params=["memory", "local"])
 async def crew(
     request: pytest.FixtureRequest, config: Config, clock: FakeClock

@@ -18,12 +18,6 @@ from tests.harness import MemoryHarness
 
 
 @pytest.fixture
-def config(config_on_each_store: Config) -> Config:
-    """Every test here runs once on SQLite and once on PostgreSQL."""
-    return config_on_each_store
-
-
-@pytest.fixture
 async def llm() -> AsyncIterator[FakeLlm]:
     async with FakeLlm() as fake:
         yield fake

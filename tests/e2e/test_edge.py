@@ -90,6 +90,7 @@ def _modes(data_dir: Path) -> dict[str, int]:
     }
 
 
+@pytest.mark.sqlite_only("the modes of SQLite's database files")
 async def test_the_data_directory_and_database_are_private(crew: Crew) -> None:
     """A data directory crewline creates is 0700; the database and its WAL are 0600."""
     await crew.add_member()

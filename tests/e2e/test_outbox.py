@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -11,11 +12,12 @@ from crewline.bot import Hub
 from crewline.config import Config
 from crewline.errors import PermanentTransportError, RateLimited, TransientTransportError
 from crewline.server import Crewline
-from crewline.store.sqlite import SqliteStore
+from crewline.store.open import open_store
 from crewline.testing import FakeClock
 from crewline.transports.base import HumanEventSink
 from crewline.transports.memory import MemoryTransport
 from tests.driver import Crew
+from tests.e2e.raw_database import raw_query
 from tests.harness import MemoryHarness
 
 
@@ -36,7 +38,7 @@ async def test_entries_written_before_a_crash_are_sent_once_in_order_after_it(
     clock: FakeClock,
 ) -> None:
     """Rows committed while no dispatcher ran are delivered after the restart, in order."""
-    async with SqliteStore.in_directory(config.data_dir) as store:
+    async with open_store(config.database_url, config.data_dir) as store:
         keys = {}
         for slug in ("radar", "probe"):
             created = await crew_admin.add_member(
@@ -102,10 +104,10 @@ async def test_a_permanent_failure_is_set_aside_and_does_not_block_the_thread(
     await memory_crew.call(key, "POST", "/api/session/messages", json={"text": "next"})
     await memory_crew.delivered()
     assert _texts(memory_crew, "radar") == ["first", "next"]
-    store = memory_crew.crewline.store
-    assert isinstance(store, SqliteStore)
-    dead = await store._read("SELECT op, last_error FROM outbox_dead")
-    assert [(r["op"], r["last_error"]) for r in dead] == [("post", "channel_not_found")]
+    dead = await asyncio.to_thread(
+        raw_query, memory_crew.config, "SELECT op, last_error FROM outbox_dead"
+    )
+    assert dead == [("post", "channel_not_found")]
 
 
 class _WatchedStart(MemoryTransport):
@@ -125,7 +127,7 @@ async def test_an_outbox_sends_only_once_its_transport_has_started(
 ) -> None:
     """Entries queued while crewline was not serving wait for the transport's start: its
     dispatcher begins after it (before, its first call failed: "roster failed")."""
-    async with SqliteStore.in_directory(config.data_dir) as store:
+    async with open_store(config.database_url, config.data_dir) as store:
         await crew_admin.add_member(
             store, slug="radar", name="Radar", owners=["memory:alice"], transports=["memory"]
         )

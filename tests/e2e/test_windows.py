@@ -16,6 +16,7 @@ pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 WINDOWS = 1200
 
 
+@pytest.mark.sqlite_only("counts SQLite's group commits (batches_committed)")
 async def test_windows_due_together_close_in_a_few_commits(crew: Crew) -> None:
     """A sweep closes every due window, batched per member rather than one commit each."""
     await crew.add_member()
