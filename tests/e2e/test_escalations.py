@@ -623,6 +623,11 @@ async def test_an_unreadable_index_refuses_writers_and_is_rebuilt_from_the_trans
     """A torn index is never treated as empty: 503, then rebuilt from the card rows."""
     key = await crew.add_member()
     result = await crew.escalate(key, message="Keep me", options=["ok"])
+    # The precondition is that the next writer is the test's. Work the escalation started
+    # after its reply (the concierge's judgement, the card's delivery) writes too, and the
+    # first writer to find the index torn starts the repair: let it all finish first.
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
     # Off the loop: the running server may hold the write lock until its loop runs again.
     await asyncio.to_thread(_drop_table, crew.crewline.store.path, "escalations")
     refused = await crew.call(key, "POST", ESCALATE, json={"message": "during the outage"})
