@@ -1,4 +1,5 @@
-"""HTTP routes → operations, one error → status table, OpenAPI at /openapi.json.
+"""HTTP routes → operations, one error → status table, OpenAPI at /openapi.json,
+read at /docs from assets served by crewline itself.
 
 FastAPI, because the request models that refuse unknown fields are also what generates the
 OpenAPI schema agents read: one declaration, no drift. Every error, including FastAPI's own
@@ -17,6 +18,7 @@ from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi_offline import FastAPIOffline
 from pydantic import Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
@@ -64,9 +66,11 @@ from crewline.schemas import (
 )
 from crewline.webhooks import WebhookDispatcher, webhook_view
 
-__all__ = ["create_app"]
+__all__ = ["DOCS_ASSETS", "create_app"]
 
 log = logging.getLogger(__name__)
+
+DOCS_ASSETS = "/docs/assets"
 
 STATUS: Sequence[tuple[type[CrewlineError], int]] = (
     (PayloadTooLarge, 413),
@@ -145,10 +149,15 @@ def create_app(
     concierge = ConciergeOperations(ops)
     metrics = metrics or Metrics()
     readiness = readiness or Readiness(hub.store, hub.clock)
-    app = FastAPI(
+    # /docs (Swagger UI) loads its script and style from the installed fastapi-offline
+    # package at DOCS_ASSETS, never from a CDN: it works offline. No /redoc: ReDoc's page
+    # loads its logo from its vendor's CDN whatever the bundle's origin.
+    app = FastAPIOffline(
         title="crewline",
         version=__version__,
         description="The agents' API of crewline: escalate to your human, read your events.",
+        static_url=DOCS_ASSETS,
+        redoc_url=None,
     )
     app.state.operations = ops
     app.openapi = without_422(app)  # type: ignore[method-assign]
