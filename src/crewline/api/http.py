@@ -29,6 +29,34 @@ from crewline.api.concierge_ops import ConciergeOperations
 from crewline.api.edge import MAX_BODY_BYTES, BodyLimit
 from crewline.api.openapi import errors, without_422
 from crewline.api.operations import Caller, Operations
+from crewline.api.responses import (
+    AskResponse,
+    BoundaryAnswerResponse,
+    BoundaryResponse,
+    ConversationResponse,
+    DeletedResponse,
+    EscalateResponse,
+    EscalationView,
+    EventsResponse,
+    ForkResponse,
+    HealthResponse,
+    LedgerResponse,
+    MembersResponse,
+    PolicyResponse,
+    PostResponse,
+    QuestionView,
+    ReadyResponse,
+    RecordAnsweredResponse,
+    ReplyResponse,
+    SendResponse,
+    SessionResponse,
+    StartedResponse,
+    StoppedResponse,
+    SuggestedResponse,
+    TurnResponse,
+    UndoResponse,
+    WebhookView,
+)
 from crewline.api.sse import EventStreams, start_cursor
 from crewline.bot import EscalationRequest, Hub
 from crewline.errors import (
@@ -199,12 +227,19 @@ def create_app(
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         return JSONResponse(error_body(code, str(error.detail)), status_code=error.status_code)
 
-    @app.get("/healthz", tags=["ops"])
+    @app.get("/healthz", tags=["ops"], response_model=HealthResponse)
     async def healthz() -> dict[str, str]:
         """Alive: the process answers HTTP. Says nothing of the platforms (see /readyz)."""
         return {"status": "ok"}
 
-    @app.get("/readyz", tags=["ops"], responses={503: {"description": "a part is not ready"}})
+    @app.get(
+        "/readyz",
+        tags=["ops"],
+        responses={
+            200: {"model": ReadyResponse, "description": "every part is ready"},
+            503: {"model": ReadyResponse, "description": "a part is not ready: see failed"},
+        },
+    )
     async def readyz() -> JSONResponse:
         """Ready: the store takes a write, every transport is connected, and no outbox has
         a call waiting too long. 503 names each part that failed."""
@@ -226,7 +261,7 @@ def create_app(
         )
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
-    @app.get("/api/session", tags=["agents"], responses=errors(401))
+    @app.get("/api/session", tags=["agents"], response_model=SessionResponse, responses=errors(401))
     async def whoami(who: Who) -> dict[str, Any]:
         """Your session: its id, kind and member, and the verbs crewline lets it use."""
         return ops.whoami(who)
@@ -234,6 +269,7 @@ def create_app(
     @app.post(
         "/api/session-control/escalate",
         tags=["agents"],
+        response_model=EscalateResponse,
         responses=errors(400, 401, 403, 404, 409, 413, 429, 503),
     )
     async def escalate(body: EscalateBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
@@ -246,13 +282,17 @@ def create_app(
     @app.post(
         "/api/session-control/send",
         tags=["agents"],
+        response_model=SendResponse,
         responses=errors(400, 401, 403, 404, 409, 413, 503),
     )
     async def send(body: SendBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
         return await ops.send(who, body.target, body.message, idempotency_key=key)
 
     @app.post(
-        "/api/session-control/ask", tags=["agents"], responses=errors(400, 401, 403, 409, 413, 503)
+        "/api/session-control/ask",
+        tags=["agents"],
+        response_model=AskResponse,
+        responses=errors(400, 401, 403, 409, 413, 503),
     )
     async def ask(body: AskBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
         return await ops.ask(who, body.question, body.options, body.dialog, idempotency_key=key)
@@ -260,6 +300,7 @@ def create_app(
     @app.get(
         "/api/session-control/escalations/{escalation_id}",
         tags=["agents"],
+        response_model=EscalationView,
         responses=errors(400, 401, 403, 404, 503),
     )
     async def escalation(
@@ -270,6 +311,7 @@ def create_app(
     @app.post(
         "/api/session-control/escalations/{escalation_id}/retract",
         tags=["agents"],
+        response_model=EscalationView,
         responses=errors(400, 401, 403, 404, 409, 503),
     )
     async def retract(
@@ -280,6 +322,7 @@ def create_app(
     @app.post(
         "/api/session-control/escalations/{escalation_id}/default-applied",
         tags=["agents"],
+        response_model=EscalationView,
         responses=errors(400, 401, 403, 404, 409, 503),
     )
     async def default_applied(
@@ -288,12 +331,20 @@ def create_app(
         return await ops.confirm_default(who, escalation_id)
 
     @app.post(
-        "/api/session/messages", tags=["agents"], responses=errors(400, 401, 403, 409, 413, 503)
+        "/api/session/messages",
+        tags=["agents"],
+        response_model=PostResponse,
+        responses=errors(400, 401, 403, 409, 413, 503),
     )
     async def post_message(body: PostBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
         return await ops.post(who, body.text, idempotency_key=key)
 
-    @app.get("/api/session/events", tags=["agents"], responses=errors(400, 401, 403, 503))
+    @app.get(
+        "/api/session/events",
+        tags=["agents"],
+        response_model=EventsResponse,
+        responses=errors(400, 401, 403, 503),
+    )
     async def events(
         who: Who, after: Annotated[int, Query()] = 0, wait: Annotated[float, Query()] = 0.0
     ) -> dict[str, Any]:
@@ -326,6 +377,7 @@ def create_app(
     @app.post(
         "/api/session/boundaries/{boundary_id}/ack",
         tags=["agents"],
+        response_model=BoundaryAnswerResponse,
         responses=errors(400, 401, 403, 404, 409, 503),
     )
     async def ack_boundary(
@@ -336,6 +388,7 @@ def create_app(
     @app.post(
         "/api/session/boundaries/{boundary_id}/nack",
         tags=["agents"],
+        response_model=BoundaryAnswerResponse,
         responses=errors(400, 401, 403, 404, 409, 413, 503),
     )
     async def nack_boundary(
@@ -343,13 +396,19 @@ def create_app(
     ) -> dict[str, Any]:
         return await ops.answer_boundary(who, boundary_id, ack=False, reason=body.reason)
 
-    @app.post("/api/session/turn", tags=["agents"], responses=errors(400, 401, 403, 413, 503))
+    @app.post(
+        "/api/session/turn",
+        tags=["agents"],
+        response_model=TurnResponse,
+        responses=errors(400, 401, 403, 413, 503),
+    )
     async def turn(body: TurnBody, who: Who) -> dict[str, Any]:
         return await ops.turn(who, started=body.state == "started")
 
     @app.post(
         "/api/members/{slug}/boundaries",
         tags=["owner"],
+        response_model=BoundaryResponse,
         responses=errors(400, 401, 403, 404, 409, 413, 503),
     )
     async def boundary(slug: str, body: BoundaryBody, who: Who) -> dict[str, Any]:
@@ -360,18 +419,25 @@ def create_app(
     @app.post(
         "/api/members/{slug}/forks",
         tags=["owner"],
+        response_model=ForkResponse,
         responses=errors(400, 401, 403, 404, 409, 413, 503),
     )
     async def fork(slug: str, body: ForkBody, who: Who) -> dict[str, Any]:
         return await ops.fork(who, slug, new_slug=body.slug, row_id=body.row_id, steps=body.steps)
 
-    @app.get("/api/members", tags=["owner"], responses=errors(401, 403, 503))
+    @app.get(
+        "/api/members",
+        tags=["owner"],
+        response_model=MembersResponse,
+        responses=errors(401, 403, 503),
+    )
     async def members(who: Who) -> dict[str, Any]:
         return await ops.members(who)
 
     @app.get(
         "/api/members/{slug}/conversation",
         tags=["owner"],
+        response_model=ConversationResponse,
         responses=errors(400, 401, 403, 404, 503),
     )
     async def conversation(slug: str, who: Who) -> dict[str, Any]:
@@ -380,6 +446,7 @@ def create_app(
     @app.post(
         "/api/members/{slug}/reply",
         tags=["owner"],
+        response_model=ReplyResponse,
         responses=errors(400, 401, 403, 404, 409, 413, 503),
     )
     async def reply(slug: str, body: ReplyBody, who: Who) -> dict[str, Any]:
@@ -388,6 +455,7 @@ def create_app(
     @app.post(
         "/api/questions/{question_id}/answer",
         tags=["owner"],
+        response_model=QuestionView,
         responses=errors(400, 401, 403, 404, 409, 413, 503),
     )
     async def answer(
@@ -395,27 +463,48 @@ def create_app(
     ) -> dict[str, Any]:
         return await ops.answer_question(who, question_id, body.answer)
 
-    @app.get("/api/concierge/policy", tags=["owner"], responses=errors(401, 403, 503))
+    @app.get(
+        "/api/concierge/policy",
+        tags=["owner"],
+        response_model=PolicyResponse,
+        responses=errors(401, 403, 503),
+    )
     async def concierge_policy(who: Who) -> dict[str, Any]:
         return await concierge.policy(who)
 
-    @app.put("/api/concierge/policy", tags=["owner"], responses=errors(400, 401, 403, 413, 503))
+    @app.put(
+        "/api/concierge/policy",
+        tags=["owner"],
+        response_model=PolicyResponse,
+        responses=errors(400, 401, 403, 413, 503),
+    )
     async def set_concierge_policy(body: PolicyBody, who: Who) -> dict[str, Any]:
         return await concierge.set_policy(who, answer=body.answer, act=body.act)
 
-    @app.get("/api/concierge/ledger", tags=["owner"], responses=errors(400, 401, 403, 503))
+    @app.get(
+        "/api/concierge/ledger",
+        tags=["owner"],
+        response_model=LedgerResponse,
+        responses=errors(400, 401, 403, 503),
+    )
     async def concierge_ledger(
         who: Who, limit: Annotated[int, Query(ge=1, le=1000)] = 100
     ) -> dict[str, Any]:
         return await concierge.ledger(who, limit=limit)
 
-    @app.post("/api/concierge/undo", tags=["owner"], responses=errors(401, 403, 404, 503))
+    @app.post(
+        "/api/concierge/undo",
+        tags=["owner"],
+        response_model=UndoResponse,
+        responses=errors(401, 403, 404, 503),
+    )
     async def concierge_undo(who: Who) -> dict[str, Any]:
         return await concierge.undo(who)
 
     @app.post(
         "/api/concierge/suggest",
         tags=["concierge"],
+        response_model=SuggestedResponse,
         responses=errors(400, 401, 403, 404, 409, 413, 503),
     )
     async def hub_suggest(body: HubAnswerBody, who: Who) -> dict[str, Any]:
@@ -424,6 +513,7 @@ def create_app(
     @app.post(
         "/api/concierge/reply",
         tags=["concierge"],
+        response_model=RecordAnsweredResponse,
         responses=errors(400, 401, 403, 404, 409, 413, 503),
     )
     async def hub_reply(body: HubAnswerBody, who: Who) -> dict[str, Any]:
@@ -432,6 +522,7 @@ def create_app(
     @app.post(
         "/api/concierge/stop",
         tags=["concierge"],
+        response_model=StoppedResponse,
         responses=errors(400, 401, 403, 404, 409, 413, 503),
     )
     async def hub_stop(body: HubStopBody, who: Who) -> dict[str, Any]:
@@ -440,6 +531,7 @@ def create_app(
     @app.post(
         "/api/concierge/respawn",
         tags=["concierge"],
+        response_model=StartedResponse,
         responses=errors(400, 401, 403, 404, 409, 413, 503),
     )
     async def hub_respawn(body: HubRespawnBody, who: Who) -> dict[str, Any]:
@@ -448,6 +540,7 @@ def create_app(
     @app.post(
         "/api/concierge/dispatch",
         tags=["concierge"],
+        response_model=StartedResponse,
         responses=errors(400, 401, 403, 404, 409, 413, 503),
     )
     async def hub_dispatch(body: HubDispatchBody, who: Who) -> dict[str, Any]:
@@ -463,7 +556,12 @@ def create_app(
 
 
 def _webhook_routes(app: FastAPI, ops: Operations, webhooks: WebhookDispatcher) -> None:
-    @app.put("/api/session/webhook", tags=["agents"], responses=errors(400, 401, 403, 413, 503))
+    @app.put(
+        "/api/session/webhook",
+        tags=["agents"],
+        response_model=WebhookView,
+        responses=errors(400, 401, 403, 413, 503),
+    )
     async def put_webhook(body: WebhookBody, who: Who, request: Request) -> dict[str, Any]:
         """Push every event of your session to ``url``, signed with ``secret``."""
         server = request.scope.get("server")
@@ -477,11 +575,21 @@ def _webhook_routes(app: FastAPI, ops: Operations, webhooks: WebhookDispatcher) 
         )
         return webhook_view(hook)
 
-    @app.get("/api/session/webhook", tags=["agents"], responses=errors(401, 403, 404))
+    @app.get(
+        "/api/session/webhook",
+        tags=["agents"],
+        response_model=WebhookView,
+        responses=errors(401, 403, 404),
+    )
     async def get_webhook(who: Who) -> dict[str, Any]:
         return webhook_view(await webhooks.webhook(ops.session_of(who)))
 
-    @app.delete("/api/session/webhook", tags=["agents"], responses=errors(401, 403, 404))
+    @app.delete(
+        "/api/session/webhook",
+        tags=["agents"],
+        response_model=DeletedResponse,
+        responses=errors(401, 403, 404),
+    )
     async def delete_webhook(who: Who) -> dict[str, Any]:
         await webhooks.unregister(ops.session_of(who))
         return {"deleted": True}
