@@ -76,6 +76,12 @@ class Metrics:
             buckets=_LATENESS_BUCKETS,
             registry=registry,
         )
+        self.window_timers_early = Counter(
+            "crewline_window_timers_early",
+            "Window timers that fired before the window was due by crewline's clock, and were"
+            " armed again for the time left",
+            registry=registry,
+        )
         self.pending = Gauge(
             "crewline_outbox_pending",
             "Platform calls waiting to be made",

@@ -4,12 +4,17 @@ The store holds every deadline; APScheduler holds timers only for the windows du
 the horizon. At start every window already past is closed, then the horizon is armed, and
 an interval job re-arms the next horizon. Memory is bounded by the windows due within one
 horizon, not by the number of open windows, and a restart loses nothing.
+
+Two clocks meet here: a window is due by crewline's clock (the hub's, injected), while
+APScheduler waits by the wall clock. A timer is armed for the time left by crewline's clock,
+and a timer that fires before its window is due by that clock is armed again for the time
+still left, so a window never waits for the next horizon because the clocks disagree.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -22,6 +27,10 @@ if TYPE_CHECKING:
 __all__ = ["WindowScheduler"]
 
 log = logging.getLogger(__name__)
+
+# The shortest wait of a timer armed again after firing early: a clock that stands still
+# just short of a deadline (a test's) must not turn the timer into a busy loop.
+EARLY_RETRY = timedelta(milliseconds=50)
 
 
 class WindowScheduler:
@@ -70,15 +79,22 @@ class WindowScheduler:
     def arm(self, escalation_id: str, deadline: datetime) -> None:
         """Hold a timer for a window if it falls within the armed horizon."""
         if self._armed_until is None or deadline <= self._armed_until:
-            self._scheduler.add_job(
-                self._close,
-                "date",
-                run_date=max(deadline, self.hub.clock.now()),
-                args=[escalation_id, deadline],
-                id=f"window:{escalation_id}",
-                replace_existing=True,
-                misfire_grace_time=None,
-            )
+            self._hold(escalation_id, deadline)
+
+    def _hold(
+        self, escalation_id: str, deadline: datetime, *, at_least: timedelta = timedelta(0)
+    ) -> None:
+        # The wait is measured by crewline's clock; APScheduler counts it on its own.
+        left = max(deadline - self.hub.clock.now(), at_least)
+        self._scheduler.add_job(
+            self._close,
+            "date",
+            run_date=datetime.now(UTC) + left,
+            args=[escalation_id, deadline],
+            id=f"window:{escalation_id}",
+            replace_existing=True,
+            misfire_grace_time=None,
+        )
 
     async def rearm(self) -> None:
         """Close what is due and arm the windows due before the next horizon."""
@@ -97,6 +113,12 @@ class WindowScheduler:
         return closed
 
     async def _close(self, escalation_id: str, deadline: datetime) -> None:
+        if deadline > self.hub.clock.now():
+            # Early by crewline's clock (it runs behind the wall clock): not due yet.
+            if self.metrics is not None:
+                self.metrics.window_timers_early.inc()
+            self._hold(escalation_id, deadline, at_least=EARLY_RETRY)
+            return
         try:
             await self.hub.close_window(escalation_id)
         except Exception:

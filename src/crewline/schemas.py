@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from crewline.errors import InvalidInput
+from crewline.limits import MAX_MESSAGE, MAX_OPTION_LENGTH, MAX_OPTIONS
 
 __all__ = [
     "IDEMPOTENCY_KEY",
@@ -88,12 +89,28 @@ def _is_utf8(text: str) -> bool:
 
 
 class EscalateBody(Strict):
-    message: str
+    """The limits in ``json_schema_extra`` are shown in /openapi.json and enforced by the
+    core, which refuses with its own codes (``message_too_long``, ``invalid_options`` …)."""
+
+    message: str = Field(json_schema_extra={"minLength": 1, "maxLength": MAX_MESSAGE})
     deadline: str | None = Field(
         default=None, description="ISO 8601 time with zone, or a duration such as PT30M"
     )
-    default_action: str | None = None
-    options: list[str] | None = None
+    default_action: str | None = Field(
+        default=None,
+        description="what happens when the deadline passes unanswered; needs a deadline",
+        json_schema_extra={"minLength": 1, "maxLength": MAX_MESSAGE},
+    )
+    options: list[str] | None = Field(
+        default=None,
+        description="the answers offered as buttons",
+        json_schema_extra={
+            "minItems": 1,
+            "maxItems": MAX_OPTIONS,
+            "uniqueItems": True,
+            "items": {"type": "string", "minLength": 1, "maxLength": MAX_OPTION_LENGTH},
+        },
+    )
     goal: str | None = None
 
 

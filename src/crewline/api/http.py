@@ -1,4 +1,5 @@
-"""HTTP routes → operations, one error → status table, OpenAPI at /openapi.json.
+"""HTTP routes → operations, one error → status table, OpenAPI at /openapi.json,
+read at /docs from assets served by crewline itself.
 
 FastAPI, because the request models that refuse unknown fields are also what generates the
 OpenAPI schema agents read: one declaration, no drift. Every error, including FastAPI's own
@@ -17,6 +18,7 @@ from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi_offline import FastAPIOffline
 from pydantic import Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
@@ -25,7 +27,36 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from crewline import __version__
 from crewline.api.concierge_ops import ConciergeOperations
 from crewline.api.edge import MAX_BODY_BYTES, BodyLimit
+from crewline.api.openapi import errors, without_422
 from crewline.api.operations import Caller, Operations
+from crewline.api.responses import (
+    AskResponse,
+    BoundaryAnswerResponse,
+    BoundaryResponse,
+    ConversationResponse,
+    DeletedResponse,
+    EscalateResponse,
+    EscalationView,
+    EventsResponse,
+    ForkResponse,
+    HealthResponse,
+    LedgerResponse,
+    MembersResponse,
+    PolicyResponse,
+    PostResponse,
+    QuestionView,
+    ReadyResponse,
+    RecordAnsweredResponse,
+    ReplyResponse,
+    SendResponse,
+    SessionResponse,
+    StartedResponse,
+    StoppedResponse,
+    SuggestedResponse,
+    TurnResponse,
+    UndoResponse,
+    WebhookView,
+)
 from crewline.api.sse import EventStreams, start_cursor
 from crewline.bot import EscalationRequest, Hub
 from crewline.errors import (
@@ -63,9 +94,11 @@ from crewline.schemas import (
 )
 from crewline.webhooks import WebhookDispatcher, webhook_view
 
-__all__ = ["create_app"]
+__all__ = ["DOCS_ASSETS", "create_app"]
 
 log = logging.getLogger(__name__)
+
+DOCS_ASSETS = "/docs/assets"
 
 STATUS: Sequence[tuple[type[CrewlineError], int]] = (
     (PayloadTooLarge, 413),
@@ -144,12 +177,18 @@ def create_app(
     concierge = ConciergeOperations(ops)
     metrics = metrics or Metrics()
     readiness = readiness or Readiness(hub.store, hub.clock)
-    app = FastAPI(
+    # /docs (Swagger UI) loads its script and style from the installed fastapi-offline
+    # package at DOCS_ASSETS, never from a CDN: it works offline. No /redoc: ReDoc's page
+    # loads its logo from its vendor's CDN whatever the bundle's origin.
+    app = FastAPIOffline(
         title="crewline",
         version=__version__,
         description="The agents' API of crewline: escalate to your human, read your events.",
+        static_url=DOCS_ASSETS,
+        redoc_url=None,
     )
     app.state.operations = ops
+    app.openapi = without_422(app)  # type: ignore[method-assign]
 
     @app.exception_handler(CrewlineError)
     async def crewline_error(_: Request, error: CrewlineError) -> JSONResponse:
@@ -188,12 +227,19 @@ def create_app(
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         return JSONResponse(error_body(code, str(error.detail)), status_code=error.status_code)
 
-    @app.get("/healthz", tags=["ops"])
+    @app.get("/healthz", tags=["ops"], response_model=HealthResponse)
     async def healthz() -> dict[str, str]:
         """Alive: the process answers HTTP. Says nothing of the platforms (see /readyz)."""
         return {"status": "ok"}
 
-    @app.get("/readyz", tags=["ops"])
+    @app.get(
+        "/readyz",
+        tags=["ops"],
+        responses={
+            200: {"model": ReadyResponse, "description": "every part is ready"},
+            503: {"model": ReadyResponse, "description": "a part is not ready: see failed"},
+        },
+    )
     async def readyz() -> JSONResponse:
         """Ready: the store takes a write, every transport is connected, and no outbox has
         a call waiting too long. 503 names each part that failed."""
@@ -215,12 +261,17 @@ def create_app(
         )
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
-    @app.get("/api/session", tags=["agents"])
+    @app.get("/api/session", tags=["agents"], response_model=SessionResponse, responses=errors(401))
     async def whoami(who: Who) -> dict[str, Any]:
         """Your session: its id, kind and member, and the verbs crewline lets it use."""
         return ops.whoami(who)
 
-    @app.post("/api/session-control/escalate", tags=["agents"])
+    @app.post(
+        "/api/session-control/escalate",
+        tags=["agents"],
+        response_model=EscalateResponse,
+        responses=errors(400, 401, 403, 404, 409, 413, 429, 503),
+    )
     async def escalate(body: EscalateBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
         result = await ops.escalate(
             who, EscalationRequest(**body.model_dump()), idempotency_key=key
@@ -228,37 +279,72 @@ def create_app(
         metrics.escalations.inc()
         return result
 
-    @app.post("/api/session-control/send", tags=["agents"])
+    @app.post(
+        "/api/session-control/send",
+        tags=["agents"],
+        response_model=SendResponse,
+        responses=errors(400, 401, 403, 404, 409, 413, 503),
+    )
     async def send(body: SendBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
         return await ops.send(who, body.target, body.message, idempotency_key=key)
 
-    @app.post("/api/session-control/ask", tags=["agents"])
+    @app.post(
+        "/api/session-control/ask",
+        tags=["agents"],
+        response_model=AskResponse,
+        responses=errors(400, 401, 403, 409, 413, 503),
+    )
     async def ask(body: AskBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
         return await ops.ask(who, body.question, body.options, body.dialog, idempotency_key=key)
 
-    @app.get("/api/session-control/escalations/{escalation_id}", tags=["agents"])
+    @app.get(
+        "/api/session-control/escalations/{escalation_id}",
+        tags=["agents"],
+        response_model=EscalationView,
+        responses=errors(400, 401, 403, 404, 503),
+    )
     async def escalation(
         escalation_id: Annotated[str, Path(max_length=64)], who: Who
     ) -> dict[str, Any]:
         return await ops.escalation(who, escalation_id)
 
-    @app.post("/api/session-control/escalations/{escalation_id}/retract", tags=["agents"])
+    @app.post(
+        "/api/session-control/escalations/{escalation_id}/retract",
+        tags=["agents"],
+        response_model=EscalationView,
+        responses=errors(400, 401, 403, 404, 409, 503),
+    )
     async def retract(
         escalation_id: Annotated[str, Path(max_length=64)], who: Who
     ) -> dict[str, Any]:
         return await ops.retract(who, escalation_id)
 
-    @app.post("/api/session-control/escalations/{escalation_id}/default-applied", tags=["agents"])
+    @app.post(
+        "/api/session-control/escalations/{escalation_id}/default-applied",
+        tags=["agents"],
+        response_model=EscalationView,
+        responses=errors(400, 401, 403, 404, 409, 503),
+    )
     async def default_applied(
         escalation_id: Annotated[str, Path(max_length=64)], who: Who
     ) -> dict[str, Any]:
         return await ops.confirm_default(who, escalation_id)
 
-    @app.post("/api/session/messages", tags=["agents"])
+    @app.post(
+        "/api/session/messages",
+        tags=["agents"],
+        response_model=PostResponse,
+        responses=errors(400, 401, 403, 409, 413, 503),
+    )
     async def post_message(body: PostBody, who: Who, key: IdempotencyKey = None) -> dict[str, Any]:
         return await ops.post(who, body.text, idempotency_key=key)
 
-    @app.get("/api/session/events", tags=["agents"])
+    @app.get(
+        "/api/session/events",
+        tags=["agents"],
+        response_model=EventsResponse,
+        responses=errors(400, 401, 403, 503),
+    )
     async def events(
         who: Who, after: Annotated[int, Query()] = 0, wait: Annotated[float, Query()] = 0.0
     ) -> dict[str, Any]:
@@ -268,7 +354,7 @@ def create_app(
         "/api/session/events/stream",
         tags=["agents"],
         response_class=StreamingResponse,
-        responses={200: {"content": {"text/event-stream": {}}}},
+        responses={200: {"content": {"text/event-stream": {}}}, **errors(400, 401, 403, 503)},
     )
     async def event_stream(
         who: Who,
@@ -288,85 +374,175 @@ def create_app(
     if webhooks is not None:
         _webhook_routes(app, ops, webhooks)
 
-    @app.post("/api/session/boundaries/{boundary_id}/ack", tags=["agents"])
+    @app.post(
+        "/api/session/boundaries/{boundary_id}/ack",
+        tags=["agents"],
+        response_model=BoundaryAnswerResponse,
+        responses=errors(400, 401, 403, 404, 409, 503),
+    )
     async def ack_boundary(
         boundary_id: Annotated[str, Path(max_length=64)], who: Who
     ) -> dict[str, Any]:
         return await ops.answer_boundary(who, boundary_id, ack=True, reason=None)
 
-    @app.post("/api/session/boundaries/{boundary_id}/nack", tags=["agents"])
+    @app.post(
+        "/api/session/boundaries/{boundary_id}/nack",
+        tags=["agents"],
+        response_model=BoundaryAnswerResponse,
+        responses=errors(400, 401, 403, 404, 409, 413, 503),
+    )
     async def nack_boundary(
         boundary_id: Annotated[str, Path(max_length=64)], body: NackBody, who: Who
     ) -> dict[str, Any]:
         return await ops.answer_boundary(who, boundary_id, ack=False, reason=body.reason)
 
-    @app.post("/api/session/turn", tags=["agents"])
+    @app.post(
+        "/api/session/turn",
+        tags=["agents"],
+        response_model=TurnResponse,
+        responses=errors(400, 401, 403, 413, 503),
+    )
     async def turn(body: TurnBody, who: Who) -> dict[str, Any]:
         return await ops.turn(who, started=body.state == "started")
 
-    @app.post("/api/members/{slug}/boundaries", tags=["owner"])
+    @app.post(
+        "/api/members/{slug}/boundaries",
+        tags=["owner"],
+        response_model=BoundaryResponse,
+        responses=errors(400, 401, 403, 404, 409, 413, 503),
+    )
     async def boundary(slug: str, body: BoundaryBody, who: Who) -> dict[str, Any]:
         return await ops.boundary(
             who, slug, kind=body.kind, row_id=body.row_id, steps=body.steps, text=body.text
         )
 
-    @app.post("/api/members/{slug}/forks", tags=["owner"])
+    @app.post(
+        "/api/members/{slug}/forks",
+        tags=["owner"],
+        response_model=ForkResponse,
+        responses=errors(400, 401, 403, 404, 409, 413, 503),
+    )
     async def fork(slug: str, body: ForkBody, who: Who) -> dict[str, Any]:
         return await ops.fork(who, slug, new_slug=body.slug, row_id=body.row_id, steps=body.steps)
 
-    @app.get("/api/members", tags=["owner"])
+    @app.get(
+        "/api/members",
+        tags=["owner"],
+        response_model=MembersResponse,
+        responses=errors(401, 403, 503),
+    )
     async def members(who: Who) -> dict[str, Any]:
         return await ops.members(who)
 
-    @app.get("/api/members/{slug}/conversation", tags=["owner"])
+    @app.get(
+        "/api/members/{slug}/conversation",
+        tags=["owner"],
+        response_model=ConversationResponse,
+        responses=errors(400, 401, 403, 404, 503),
+    )
     async def conversation(slug: str, who: Who) -> dict[str, Any]:
         return await ops.conversation(who, slug)
 
-    @app.post("/api/members/{slug}/reply", tags=["owner"])
+    @app.post(
+        "/api/members/{slug}/reply",
+        tags=["owner"],
+        response_model=ReplyResponse,
+        responses=errors(400, 401, 403, 404, 409, 413, 503),
+    )
     async def reply(slug: str, body: ReplyBody, who: Who) -> dict[str, Any]:
         return await ops.reply(who, slug, body.text, body.escalation_id)
 
-    @app.post("/api/questions/{question_id}/answer", tags=["owner"])
+    @app.post(
+        "/api/questions/{question_id}/answer",
+        tags=["owner"],
+        response_model=QuestionView,
+        responses=errors(400, 401, 403, 404, 409, 413, 503),
+    )
     async def answer(
         question_id: Annotated[str, Path(max_length=64)], body: AnswerBody, who: Who
     ) -> dict[str, Any]:
         return await ops.answer_question(who, question_id, body.answer)
 
-    @app.get("/api/concierge/policy", tags=["owner"])
+    @app.get(
+        "/api/concierge/policy",
+        tags=["owner"],
+        response_model=PolicyResponse,
+        responses=errors(401, 403, 503),
+    )
     async def concierge_policy(who: Who) -> dict[str, Any]:
         return await concierge.policy(who)
 
-    @app.put("/api/concierge/policy", tags=["owner"])
+    @app.put(
+        "/api/concierge/policy",
+        tags=["owner"],
+        response_model=PolicyResponse,
+        responses=errors(400, 401, 403, 413, 503),
+    )
     async def set_concierge_policy(body: PolicyBody, who: Who) -> dict[str, Any]:
         return await concierge.set_policy(who, answer=body.answer, act=body.act)
 
-    @app.get("/api/concierge/ledger", tags=["owner"])
+    @app.get(
+        "/api/concierge/ledger",
+        tags=["owner"],
+        response_model=LedgerResponse,
+        responses=errors(400, 401, 403, 503),
+    )
     async def concierge_ledger(
         who: Who, limit: Annotated[int, Query(ge=1, le=1000)] = 100
     ) -> dict[str, Any]:
         return await concierge.ledger(who, limit=limit)
 
-    @app.post("/api/concierge/undo", tags=["owner"])
+    @app.post(
+        "/api/concierge/undo",
+        tags=["owner"],
+        response_model=UndoResponse,
+        responses=errors(401, 403, 404, 503),
+    )
     async def concierge_undo(who: Who) -> dict[str, Any]:
         return await concierge.undo(who)
 
-    @app.post("/api/concierge/suggest", tags=["concierge"])
+    @app.post(
+        "/api/concierge/suggest",
+        tags=["concierge"],
+        response_model=SuggestedResponse,
+        responses=errors(400, 401, 403, 404, 409, 413, 503),
+    )
     async def hub_suggest(body: HubAnswerBody, who: Who) -> dict[str, Any]:
         return await concierge.suggest(who, body.record_id, body.text, body.why)
 
-    @app.post("/api/concierge/reply", tags=["concierge"])
+    @app.post(
+        "/api/concierge/reply",
+        tags=["concierge"],
+        response_model=RecordAnsweredResponse,
+        responses=errors(400, 401, 403, 404, 409, 413, 503),
+    )
     async def hub_reply(body: HubAnswerBody, who: Who) -> dict[str, Any]:
         return await concierge.reply(who, body.record_id, body.text, body.why)
 
-    @app.post("/api/concierge/stop", tags=["concierge"])
+    @app.post(
+        "/api/concierge/stop",
+        tags=["concierge"],
+        response_model=StoppedResponse,
+        responses=errors(400, 401, 403, 404, 409, 413, 503),
+    )
     async def hub_stop(body: HubStopBody, who: Who) -> dict[str, Any]:
         return await concierge.stop(who, body.session_id, body.why)
 
-    @app.post("/api/concierge/respawn", tags=["concierge"])
+    @app.post(
+        "/api/concierge/respawn",
+        tags=["concierge"],
+        response_model=StartedResponse,
+        responses=errors(400, 401, 403, 404, 409, 413, 503),
+    )
     async def hub_respawn(body: HubRespawnBody, who: Who) -> dict[str, Any]:
         return await concierge.respawn(who, body.session_id, body.launcher, body.why)
 
-    @app.post("/api/concierge/dispatch", tags=["concierge"])
+    @app.post(
+        "/api/concierge/dispatch",
+        tags=["concierge"],
+        response_model=StartedResponse,
+        responses=errors(400, 401, 403, 404, 409, 413, 503),
+    )
     async def hub_dispatch(body: HubDispatchBody, who: Who) -> dict[str, Any]:
         return await concierge.dispatch(who, body.launcher, body.member, body.why)
 
@@ -380,7 +556,12 @@ def create_app(
 
 
 def _webhook_routes(app: FastAPI, ops: Operations, webhooks: WebhookDispatcher) -> None:
-    @app.put("/api/session/webhook", tags=["agents"])
+    @app.put(
+        "/api/session/webhook",
+        tags=["agents"],
+        response_model=WebhookView,
+        responses=errors(400, 401, 403, 413, 503),
+    )
     async def put_webhook(body: WebhookBody, who: Who, request: Request) -> dict[str, Any]:
         """Push every event of your session to ``url``, signed with ``secret``."""
         server = request.scope.get("server")
@@ -394,11 +575,21 @@ def _webhook_routes(app: FastAPI, ops: Operations, webhooks: WebhookDispatcher) 
         )
         return webhook_view(hook)
 
-    @app.get("/api/session/webhook", tags=["agents"])
+    @app.get(
+        "/api/session/webhook",
+        tags=["agents"],
+        response_model=WebhookView,
+        responses=errors(401, 403, 404),
+    )
     async def get_webhook(who: Who) -> dict[str, Any]:
         return webhook_view(await webhooks.webhook(ops.session_of(who)))
 
-    @app.delete("/api/session/webhook", tags=["agents"])
+    @app.delete(
+        "/api/session/webhook",
+        tags=["agents"],
+        response_model=DeletedResponse,
+        responses=errors(401, 403, 404),
+    )
     async def delete_webhook(who: Who) -> dict[str, Any]:
         await webhooks.unregister(ops.session_of(who))
         return {"deleted": True}

@@ -15,6 +15,13 @@ from enum import StrEnum
 from crewline.bot.changes import Change
 from crewline.bot.domain import EscalationRecorded, EscalationSettled
 from crewline.errors import BacklogFull, Conflict, InvalidInput
+from crewline.limits import (
+    MAX_DEADLINE_AHEAD,
+    MAX_MESSAGE,
+    MAX_OPTION_LENGTH,
+    MAX_OPTIONS,
+    MAX_PENDING,
+)
 from crewline.models import (
     AnsweredBy,
     AnsweredVia,
@@ -31,6 +38,9 @@ from crewline.models import (
 
 __all__ = [
     "MAX_DEADLINE_AHEAD",
+    "MAX_MESSAGE",
+    "MAX_OPTIONS",
+    "MAX_OPTION_LENGTH",
     "MAX_PENDING",
     "Delivery",
     "EscalationRequest",
@@ -47,11 +57,6 @@ __all__ = [
     "withdraw",
 ]
 
-MAX_PENDING = 50
-MAX_MESSAGE = 4000
-MAX_OPTIONS = 10
-MAX_OPTION_LENGTH = 80
-MAX_DEADLINE_AHEAD = timedelta(days=30)
 
 _DURATION = re.compile(
     r"^P(?:(?P<weeks>\d+)W)?(?:(?P<days>\d+)D)?"
