@@ -1,0 +1,131 @@
+"""The Discord gateway under a lease: of two replicas on one PostgreSQL only one opens a
+gateway session (the fake counts IDENTIFYs), escalations through the standby's API reach the
+owner's thread through the holder, the other replica takes the gateway over when the holder
+stops, and no message the owner typed in the member's thread is handled twice."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import httpx
+import pytest
+
+from crewline import crew as crew_admin
+from crewline.config import Config
+from crewline.server import Crewline
+from crewline.testing import FakeClock
+from tests.harnesses.discord import DiscordHarness
+
+TTL = 1.5  # seconds: short, so a takeover is quick; every wait below is bounded by it
+BOUND = TTL * 2 + 8  # the takeover bound (ttl + ttl/3), with room for a loaded machine
+
+
+@pytest.fixture
+async def discord() -> AsyncIterator[DiscordHarness]:
+    made = DiscordHarness()
+    async with made.running() as running:
+        yield running
+
+
+def _replica(config: Config, name: str, harness: DiscordHarness, clock: FakeClock) -> Crewline:
+    return Crewline(
+        replace(config, data_dir=config.data_dir / name, replica_id=name),
+        transports=[harness.transport()],
+        clock=clock,
+        outbox_poll_interval=0.2,
+        delivery_wait=0.0,
+        concierge=False,
+        lease_ttl=TTL,
+    )
+
+
+async def _holder(*replicas: Crewline) -> Crewline:
+    """The replica that took the Discord lease (waiting, bounded, for one to)."""
+    waits = {asyncio.ensure_future(r.leases["discord"].wait(held=True, timeout=BOUND)): r
+             for r in replicas}  # fmt: skip
+    done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    for task in done:
+        task.result()  # raises TimeoutError if none took it
+    return waits[done.pop()]
+
+
+async def _escalate(replica: Crewline, key: str, text: str) -> str:
+    async with httpx.AsyncClient(base_url=replica.url, timeout=15) as client:
+        response = await client.post(
+            "/api/session-control/escalate",
+            json={"message": text, "options": ["yes", "no"]},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+    assert response.status_code == 200, response.text
+    record: str = response.json()["escalation_id"]
+    return record
+
+
+async def _answer_on_discord(
+    replica: Crewline, key: str, discord: DiscordHarness, text: str
+) -> None:
+    """An escalation through ``replica``'s API; its card reaches the owner's thread (sent by
+    the holder's outbox) and the owner's press comes back through the holder's gateway."""
+    record = await _escalate(replica, key, text)
+    await discord.wait_until(
+        lambda: any(text in m.text and m.buttons for m in discord.messages("radar")),
+        timeout=BOUND,
+    )
+    card = next(m for m in discord.messages("radar") if text in m.text)
+    await discord.press("radar", card, 0)
+    settled = await replica.store.escalation(record)
+    assert settled is not None and settled.state.value == "answered"
+
+
+async def _say_once(discord: DiscordHarness, text: str) -> str:
+    """The owner types in the member's thread; exactly one replica answers it."""
+    sent = await discord.fake.send_message(
+        discord.thread_id("radar"), text, author=discord.user(None)
+    )
+    await discord.receipt(str(sent.id), timeout=BOUND)
+    return str(sent.id)
+
+
+async def test_one_replica_holds_the_discord_gateway_and_the_other_takes_over(
+    tmp_path: Path, postgres_url: str, clock: FakeClock, discord: DiscordHarness
+) -> None:
+    config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
+    a, b = _replica(config, "a", discord, clock), _replica(config, "b", discord, clock)
+    async with contextlib.AsyncExitStack() as stack:
+        await stack.enter_async_context(a)
+        await stack.enter_async_context(b)
+        created = await crew_admin.add_member(
+            a.store,
+            slug="radar",
+            name="Radar",
+            owners=[f"discord:{discord.owner}"],
+            transports=["discord"],
+        )
+        holder = await _holder(a, b)
+        standby = b if holder is a else a
+        await discord.fake.wait_for_ready(count=1, timeout=BOUND)
+        assert not standby.leases["discord"].status().held
+        assert "discord" not in standby.outboxes  # its outbox runs with its connection
+        await _answer_on_discord(standby, created.key, discord, "First?")
+        typed = [await _say_once(discord, f"note {n}") for n in range(3)]
+        # One gateway session in steady state: the standby never identified.
+        assert discord.fake.identifies == 1
+        assert len(discord.fake.gateway_connections) == 1
+
+        await holder.__aexit__(None, None, None)  # a deploy stops it; it releases the lease
+        await standby.leases["discord"].wait(held=True, timeout=BOUND)
+        await discord.fake.wait_for_ready(count=2, timeout=BOUND)
+        await _answer_on_discord(standby, created.key, discord, "Second?")
+        typed += [await _say_once(discord, f"later {n}") for n in range(3)]
+        assert discord.fake.identifies == 2  # the new holder's one session, nobody else's
+
+        # Every typed message and press was answered by exactly one replica.
+        assert {event: len(discord.receipts(event)) for event in typed} == dict.fromkeys(typed, 1)
+        pressed = [e.event_id for e, _ in discord.handled_events]
+        assert len(pressed) == len(set(pressed)), pressed
