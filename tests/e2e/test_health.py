@@ -31,12 +31,18 @@ def _sample(body: str, name: str, **labels: str) -> float | None:
 
 
 async def test_readyz_lists_every_part_and_answers_200_when_all_are_well(crew: Crew) -> None:
-    """The store, the transport and its outbox are each checked and named."""
+    """The store, the transport and its outbox are each checked and named; on PostgreSQL
+    also the replica's link to the others (it coordinates even when it runs alone)."""
     response = await crew.call(None, "GET", "/readyz")
     body = response.json()
     assert response.status_code == 200
     assert body["status"] == "ok" and body["failed"] == []
-    assert set(body["checks"]) == {"store", "transport:memory", "outbox:memory"}
+    parts = {"store", "transport:memory", "outbox:memory"}
+    if crew.crewline.coordination is not None:
+        parts.add("replica")
+    assert set(body["checks"]) == parts
+    on_postgresql = (crew.config.database_url or "").startswith("postgresql")
+    assert (crew.crewline.coordination is not None) == on_postgresql
     assert body["checks"]["store"] == {"ok": True, "detail": "writable"}
 
 
