@@ -86,7 +86,6 @@ class Concierge:
         self._offline = OfflineBrain()
         self.brain: Brain = self.settings.brain or self._offline
         self._judging: set[asyncio.Task[None]] = set()
-        self._fresh: set[int] = set()  # answer event cursors this process wrote
         if self.settings.enabled:
             hub.subscribe(self._on_event)
 
@@ -257,9 +256,7 @@ class Concierge:
             and failure is None
             and answer_allowed(policy.answer, verdict, dialog=current.dialog)
         ):
-            answer = ctx.give_answer(ch, member, current, text=text, why=why, brain=brain)
-            if answer.event_cursor is not None:
-                self._fresh.add(answer.event_cursor)
+            ctx.give_answer(ch, member, current, text=text, why=why, brain=brain)
             decision = "answered"
         elif text:
             ctx.suggest(ch, member, current, text=text, why=why, brain=brain)
@@ -293,10 +290,7 @@ class Concierge:
             member = ch.tx.member(target.member)
             if answer is None or member is None:
                 raise NotFound("the concierge has no answer left to undo", code="not_found")
-            unread = answer.event_cursor in self._fresh and not self.hub.feed.may_have_read(
-                answer.session, answer.event_cursor or 0
-            )
-            outcome = ctx.withdraw_answer(ch, member, answer, unread=unread)
+            outcome = ctx.withdraw_answer(ch, member, answer)
             policy = ctx.policy_in(ch.tx, self.settings.start)
             ch.audit("concierge:undo", "allowed", actor=actor, member=member.slug, result=outcome)
             ctx.ledger(
