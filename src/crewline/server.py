@@ -200,7 +200,7 @@ class Crewline:
                 )
             )
             await self._find_stranded_members()
-            renderer = CoreRenderer(self.store)
+            renderer = CoreRenderer(self.store, self.hub.clock)
             self.hub.on_outbox(self._wake_outbox)
             self.hub.on_posted(self._card_posted)
             for transport in self.transports:

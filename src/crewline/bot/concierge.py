@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from crewline.bot import concierge_tx as ctx
@@ -28,6 +29,7 @@ from crewline.bot.domain import (
     QuestionRaised,
     QuestionSettled,
 )
+from crewline.bot.render import STATUS_FOR
 from crewline.brains import Brain, BrainAsk, Draft, OfflineBrain
 from crewline.errors import InvalidInput, NotFound
 from crewline.launchers import Launchers
@@ -86,6 +88,7 @@ class Concierge:
         self._offline = OfflineBrain()
         self.brain: Brain = self.settings.brain or self._offline
         self._judging: set[asyncio.Task[None]] = set()
+        self._status_timers: set[asyncio.Task[None]] = set()
         if self.settings.enabled:
             hub.subscribe(self._on_event)
 
@@ -155,7 +158,11 @@ class Concierge:
         else:
             record_id, member = event.question.id, event.question.member
             state, by, via = event.question.state.value, event.question.answered_by, None
-        if by is AnsweredBy.CONCIERGE or state in ("pending", "waiting"):
+        if by is AnsweredBy.CONCIERGE:
+            # Its answer is on the roster (the answer's change republished it) for a minute.
+            self._clear_status_at(self.hub.clock.now() + STATUS_FOR)
+            return
+        if state in ("pending", "waiting"):
             return
         decision = "human" if state == "answered" else state
         how = f" via {via.value}" if via else ""
@@ -172,6 +179,37 @@ class Concierge:
             )
 
         await self.hub.change(write)
+
+    # the status line: an answer shows on the roster for a minute ----------------------------
+    async def resume_status(self) -> None:
+        """At start: answers given within the last minute leave the roster when it is over."""
+        now = self.hub.clock.now()
+        for answer in await self.hub.store.concierge_answers():
+            if answer.undone_at is None and now - STATUS_FOR < answer.at <= now:
+                self._clear_status_at(answer.at + STATUS_FOR)
+
+    def _clear_status_at(self, when: datetime) -> None:
+        """Republish the roster once the hub's clock reads ``when`` (the roster drops an
+        answer older than a minute by itself: only the redraw needs a timer)."""
+
+        async def clear() -> None:
+            await self.hub.clock.sleep_until(when)
+            await self.hub.change(lambda ch: ch.roster())
+
+        task = asyncio.create_task(clear(), name="concierge-status")
+        self._status_timers.add(task)
+        task.add_done_callback(self._status_cleared)
+
+    def _status_cleared(self, task: asyncio.Task[None]) -> None:
+        self._status_timers.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("the roster could not be redrawn", exc_info=task.exception())
+
+    async def aclose(self) -> None:
+        """Stop the status timers (a restart re-arms them from the store)."""
+        for task in list(self._status_timers):
+            task.cancel()
+        await asyncio.gather(*self._status_timers, return_exceptions=True)
 
     def _judged(self, task: asyncio.Task[None]) -> None:
         self._judging.discard(task)

@@ -102,9 +102,11 @@ class Hub:
 
     async def __aenter__(self) -> Hub:
         await self.reconcile_all()
+        await self.concierge.resume_status()
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
+        await self.concierge.aclose()
         await self.boundaries.aclose()
         await self.actors.aclose()
         await self.domain.aclose()

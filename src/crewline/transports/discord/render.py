@@ -174,6 +174,10 @@ def status_content(roster: Sequence[RosterEntry]) -> str:
     for entry in roster:
         state = f"needs you, {entry.open_count} open" if entry.needs_you else "all clear"
         lines.append(f"{escape(entry.name)} ({entry.slug}): {state}")
+        if entry.concierge_answer is not None:
+            # Discord keeps the relative time ("10 seconds ago") live in every reader's view.
+            when = f"<t:{int(entry.concierge_answer.at.timestamp())}:R>"
+            lines.append(f"  {entry.concierge_status(when, escape)}")
     if not roster:
         lines.append("No members yet.")
     text = "\n".join(lines)
