@@ -212,9 +212,13 @@ class OutboxDispatcher:
     async def _attempt(self, entry: OutboxEntry) -> None:
         started = self.clock()
         # A redraw shows the state as of now: it covers every entry for the same object
-        # committed before it reads. A post covers itself alone.
+        # committed before it reads. A post draws the object as of now too, so it also
+        # covers the redraws of that object committed before it (a card's suggestion that
+        # landed while the card waited in the outbox is on the card as posted).
         covered_through = (
-            await self.store.outbox_last_id() if entry.op in _COLLAPSIBLE else entry.id
+            await self.store.outbox_last_id()
+            if entry.op in _COLLAPSIBLE or entry.op == "post"
+            else entry.id
         )
         try:
             recorded = await self._deliver(entry)
@@ -283,10 +287,25 @@ class OutboxDispatcher:
                 )
             else:
                 tx.settle_outbox(entry.id)
+            if entry.op == "post" and recorded is not None and not self._retried(entry):
+                # Posted just now, drawn as of ``covered_through``: earlier redraws are moot.
+                # (A retried post may have found the message an earlier attempt made, drawn
+                # before them: then they stay.)
+                tx.settle_outbox_object(
+                    entry.transport,
+                    entry.lane,
+                    "update",
+                    entry.object_key,
+                    through_id=covered_through,
+                )
 
         await self._write(settle)
         if entry.op == "post" and recorded is not None:
             self._posted(entry.object_key)
+
+    def _retried(self, entry: OutboxEntry) -> bool:
+        """Might an earlier attempt (this process's, or one before a crash) have made it?"""
+        return entry.attempts > 0 or entry.id <= self._inherited_through
 
     async def _retry(self, entry: OutboxEntry, *, at: float, reason: str) -> None:
         await self._write(lambda tx: tx.retry_outbox(entry.id, not_before=at, error=reason))
@@ -326,7 +345,7 @@ class OutboxDispatcher:
                 return None
             member, message = rendered
             thread = await self._thread(member)
-            retry = entry.attempts > 0 or entry.id <= self._inherited_through
+            retry = self._retried(entry)
             try:
                 ref = await self._call(
                     entry, self.transport.post(thread, message, key=entry.object_key, retry=retry)
