@@ -299,10 +299,11 @@ async def _member_key(config: Config, args: argparse.Namespace) -> int:
 
 async def _member_list(config: Config, args: argparse.Namespace) -> int:
     from crewline.bot.render import roster
+    from crewline.models import SystemClock
 
     async with _open_store(config) as store:
         members = {m.slug: m for m in await store.members()}
-        for entry in await roster(store):
+        for entry in await roster(store, now=SystemClock().now()):
             member = members[entry.slug]
             print(
                 f"{entry.slug}\t{entry.name}\t{'needs you' if entry.needs_you else '-'}\t"

@@ -6,9 +6,10 @@ datetimes; the store keeps them as epoch seconds.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -40,6 +41,7 @@ __all__ = [
     "Question",
     "QuestionState",
     "Receipt",
+    "RecentAnswer",
     "ReplyOutcome",
     "RosterEntry",
     "Row",
@@ -69,12 +71,19 @@ class Clock(Protocol):
 
     def now(self) -> datetime: ...
 
+    async def sleep_until(self, when: datetime) -> None:
+        """Return once this clock reads ``when`` or later (a timer on this clock's time)."""
+        ...
+
 
 class SystemClock:
     """The wall clock, in UTC."""
 
     def now(self) -> datetime:
         return datetime.now(UTC)
+
+    async def sleep_until(self, when: datetime) -> None:
+        await asyncio.sleep(max(0.0, (when - self.now()).total_seconds()))
 
 
 class CallerKind(StrEnum):
@@ -335,17 +344,38 @@ class Bell:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class RecentAnswer:
+    """The concierge's latest answer to a member, shown on the roster for a minute."""
+
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class RosterEntry:
     slug: str
     name: str
     needs_you: bool
     pending_escalations: int
     waiting_questions: int = 0  # question cards (and dialogs) a session is blocked on
+    concierge_answer: RecentAnswer | None = None  # answered within the last minute, not undone
 
     @property
     def open_count(self) -> int:
         """Everything that waits for the human: open requests and waiting questions."""
         return self.pending_escalations + self.waiting_questions
+
+    def concierge_status(self, when: str, escape: Callable[[str], str] = str) -> str | None:
+        """The status line of a recent concierge answer (SPEC §4): "concierge · answered
+        radar: yes (09:12 UTC) · /concierge undo", ``when`` being its time as the surface
+        writes it and ``escape`` the surface's escaping of the answer's words; None when
+        there is none."""
+        if self.concierge_answer is None:
+            return None
+        answer = " ".join(self.concierge_answer.text.split())
+        if len(answer) > 80:
+            answer = answer[:79] + "…"
+        return f"concierge · answered {self.slug}: {escape(answer)} ({when}) · /concierge undo"
 
 
 # --- the concierge ---------------------------------------------------------------------------

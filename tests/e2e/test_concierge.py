@@ -145,6 +145,41 @@ async def test_undo_after_the_session_read_the_answer_tells_it_to_disregard_it(
     assert again is not None and "no answer left to undo" in again
 
 
+async def test_after_a_restart_undo_of_an_unread_answer_still_withdraws_it_unseen(
+    crew: Crew,
+) -> None:
+    """Whether the session read the answer is kept in the store: a restart between the
+    answer and the undo still withdraws an unread answer silently."""
+    key = await crew.add_member()
+    await crew.harness.command("concierge", "answer", "routine")
+    await crew.escalate(key, message="Shall I proceed with the plan?")
+    await _settled(crew)
+    assert (await crew.conversation())["escalations"][0]["answered_by"] == "concierge"
+    await crew.restart()
+    notice = await crew.harness.command("concierge", "undo")
+    assert notice is not None and "never reached the session" in notice
+    kinds = [e["kind"] for e in await crew.events(key)]
+    assert "escalation_answered" not in kinds
+    assert "concierge_answer_withdrawn" not in kinds
+    assert (await crew.conversation())["escalations"][0]["state"] == "pending"
+
+
+async def test_after_a_restart_undo_of_a_read_answer_tells_the_session(crew: Crew) -> None:
+    """A read recorded before the restart still counts after it: the session is told."""
+    key = await crew.add_member()
+    await crew.harness.command("concierge", "answer", "routine")
+    await crew.escalate(key, message="Shall I proceed with the plan?")
+    answered = await crew.wait_for_event(key, "escalation_answered")
+    await _settled(crew)
+    await crew.restart()
+    said = await crew.harness.command("concierge", "undo")
+    assert said is not None and "told to disregard" in said
+    events = await crew.events(key, after=answered["cursor"])
+    assert [e["kind"] for e in events] == ["escalation_reopened", "concierge_answer_withdrawn"]
+    assert events[1]["body"]["answer"] == answered["body"]["answer"]
+    assert (await crew.conversation())["escalations"][0]["state"] == "pending"
+
+
 async def test_identical_questions_are_judged_twice(crew: Crew) -> None:
     """No answer becomes a standing grant: each question has its own ledger decision."""
     key = await crew.add_member()

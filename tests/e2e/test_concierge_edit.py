@@ -201,3 +201,112 @@ async def test_discord_edit_opens_a_modal_whose_submit_answers_the_request(
         ("pending", None),
         ("answered", "no, keep them"),
     ]
+
+
+async def test_a_discord_edit_modal_opened_before_a_restart_answers_after_it(
+    discord_crew: Crew,
+) -> None:
+    """The modal's custom_id names the record: the process that receives its Submit after a
+    restart routes it though it never saw the modal opened."""
+    from tests.harnesses.discord import DiscordHarness
+
+    crew = discord_crew
+    harness = crew.harness
+    assert isinstance(harness, DiscordHarness)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
+    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    card = next(
+        m
+        for m in harness.messages("radar")
+        if "migrations" in m.text and "concierge suggests:" in m.text
+    )
+    await harness.press("radar", card, card.buttons.index("Edit"))
+    assert len(harness.fake.modals) == 1
+    modal = harness.fake.modals[0]
+    await crew.restart()
+    text_input = modal["components"][0]["components"][0]
+    submitted = await harness.fake.submit_modal(modal, {text_input["custom_id"]: "no, keep them"})
+    receipt = await harness.receipt(str(submitted.id))
+    assert receipt.accepted, receipt
+    records = (await crew.conversation())["escalations"]
+    assert [(r["state"], r["answer"]) for r in records] == [
+        ("pending", None),
+        ("answered", "no, keep them"),
+    ]
+
+
+async def test_a_slack_edit_modal_opened_before_a_restart_answers_after_it(
+    slack_crew: Crew,
+) -> None:
+    """Slack's modal carries the record and thread in its private_metadata: its Send after a
+    restart answers the record it was opened for."""
+    from crewline.transports.slack.blocks import ACTION_PREFIX
+    from tests.harnesses.slack import SlackHarness
+
+    crew = slack_crew
+    harness = crew.harness
+    assert isinstance(harness, SlackHarness)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
+    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    card = next(
+        m
+        for m in harness.messages("radar")
+        if "migrations" in m.text and "concierge suggests:" in m.text
+    )
+    edit = card.buttons.index("Edit")
+    click = harness.fake.block_actions_payload(
+        user_id=harness.owner,
+        channel=harness.dm,
+        message_ts=card.ref,
+        action_id=f"{ACTION_PREFIX}{edit}",
+        value=card.payloads[edit],
+        thread_ts=harness.root("radar"),
+    )
+    assert await harness.send_interaction(click) == 200
+    await harness.fake.wait_until(lambda: bool(harness.fake.modals), timeout=10)
+    modal = harness.fake.modals[-1]
+    await crew.restart()
+    payload = harness.fake.view_submission_payload(
+        user_id=harness.owner, view=modal, value="no, keep them"
+    )
+    assert await harness.send_interaction(payload) == 200
+    await crew.wait_for_event(key, "escalation_answered")
+    records = (await crew.conversation())["escalations"]
+    assert [(r["state"], r["answer"]) for r in records] == [
+        ("pending", None),
+        ("answered", "no, keep them"),
+    ]
+
+
+async def test_a_telegram_edit_prompt_sent_before_a_restart_is_answered_after_it(
+    telegram_crew: Crew,
+) -> None:
+    """Telegram's Edit keeps nothing in the process: the reply to the prompt is a typed reply
+    in the card's thread, so it answers the request after a restart too."""
+    from tests.harnesses.telegram import TelegramHarness
+
+    crew = telegram_crew
+    harness = crew.harness
+    assert isinstance(harness, TelegramHarness)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    card = next(m for m in harness.messages("radar") if "concierge suggests:" in m.text)
+    await harness.press("radar", card, card.buttons.index("Edit"))
+    prompts = [
+        m
+        for m in harness.fake.calls_to("sendMessage")
+        if "force_reply" in str(m.params.get("reply_markup"))
+    ]
+    assert len(prompts) == 1
+    await crew.restart()
+    await harness.say("radar", "No: keep them until Friday")
+    view = (await crew.conversation())["escalations"][0]
+    assert (view["state"], view["answer"]) == ("answered", "No: keep them until Friday")

@@ -11,6 +11,7 @@ from crewline import crew as crew_admin
 from crewline.bot import Hub
 from crewline.config import Config
 from crewline.errors import PermanentTransportError, RateLimited, TransientTransportError
+from crewline.models import OutboundMessage
 from crewline.server import Crewline
 from crewline.store.open import open_store
 from crewline.testing import FakeClock
@@ -141,3 +142,59 @@ async def test_an_outbox_sends_only_once_its_transport_has_started(
         await crewline.outboxes["memory"].wait_idle()
         assert [e.slug for e in transport.rosters[-1]] == ["radar"]
         assert "roster" in transport.calls
+
+
+class _HeldFirstPost(MemoryTransport):
+    """The first post waits for ``release``; every redraw's message ref is noted."""
+
+    def __init__(self) -> None:
+        super().__init__("memory")
+        self.release = asyncio.Event()
+        self.holding = asyncio.Event()
+        self.updated: list[str] = []
+
+    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
+        if not self.holding.is_set():
+            self.holding.set()
+            await self.release.wait()
+        return await super().post(thread, message, key=key, retry=retry)
+
+    async def update(self, thread: str, message_ref: str, message: OutboundMessage) -> None:
+        self.updated.append(message_ref)
+        await super().update(thread, message_ref, message)
+
+
+async def test_a_post_covers_the_redraws_of_its_card_queued_before_it(
+    config: Config, clock: FakeClock
+) -> None:
+    """A card whose suggestion landed while the card still waited in the outbox is posted
+    with the suggestion, and its queued redraw is settled by the post, not sent again."""
+    harness = MemoryHarness()
+    held = _HeldFirstPost()
+    harness._transport = held
+    crew = Crew(config, clock, [harness])
+    await crew.start()
+    try:
+        key = await crew.add_member()
+        await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
+        async with asyncio.timeout(10):
+            await held.holding.wait()  # the first card's post is in flight, held
+        await crew.escalate(key, message="Force-push to main?")
+        await crew.crewline.hub.concierge.idle()
+        second = (await crew.conversation())["escalations"][1]
+        assert second["row_id"].isalnum()  # spelled into the query below
+        ((queued,),) = await asyncio.to_thread(
+            raw_query,
+            config,
+            "SELECT count(*) FROM outbox WHERE op = 'update'"
+            f" AND object_key = 'row:{second['row_id']}'",
+        )
+        assert queued == 1  # its redraw waits behind its own post
+        held.release.set()
+        await crew.delivered()
+        card = next(m for m in harness.messages("radar") if "Force-push" in m.text)
+        assert "concierge suggests:" in card.text
+        assert card.ref not in held.updated
+    finally:
+        held.release.set()
+        await crew.stop()

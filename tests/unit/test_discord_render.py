@@ -13,6 +13,8 @@ from crewline.transports.discord.render import (
     command_event,
     commands_differ,
     edit_event_id,
+    edit_modal_id,
+    edit_submission,
     fit,
     is_status_message,
     nonce_for,
@@ -204,3 +206,24 @@ def test_each_edit_is_its_own_event() -> None:
     first = edit_event_id(5, "2026-01-01T00:00:00+00:00")
     assert first == edit_event_id(5, "2026-01-01T00:00:00+00:00")
     assert first != edit_event_id(5, "2026-01-01T00:00:01+00:00")
+
+
+def test_the_edit_modal_submit_carries_its_record_and_text() -> None:
+    """What routes an Edit submit is in the submit itself: the record and the typed text."""
+    row = {"type": 1, "components": [{"type": 4, "custom_id": "reply", "value": "no, keep"}]}
+    data = {"custom_id": edit_modal_id("e_1"), "components": [row]}
+    assert edit_submission(data) == ("e_1", "no, keep")
+    labelled = {"type": 18, "component": {"type": 4, "custom_id": "reply", "value": "ok"}}
+    assert edit_submission({"custom_id": edit_modal_id("e_2"), "components": [labelled]}) == (
+        "e_2",
+        "ok",
+    )
+
+
+def test_an_edit_submit_that_is_not_crewlines_is_not_routed() -> None:
+    row = {"type": 1, "components": [{"type": 4, "custom_id": "reply", "value": "x"}]}
+    assert edit_submission({"custom_id": "someone-else:e_1", "components": [row]}) is None
+    assert edit_submission({"custom_id": edit_modal_id("e_1"), "components": []}) is None
+    assert edit_submission({"custom_id": "crewline-edit:", "components": [row]}) is None
+    assert edit_submission({"custom_id": edit_modal_id("e_1"), "components": ["junk"]}) is None
+    assert edit_submission(None) is None

@@ -19,7 +19,15 @@ from crewline import crew
 from crewline.bot import CoreRenderer
 from crewline.config import Config
 from crewline.errors import ConfigError, PermanentTransportError, TransientTransportError
-from crewline.models import Bell, Button, Member, OutboundMessage, Receipt, RosterEntry
+from crewline.models import (
+    Bell,
+    Button,
+    Member,
+    OutboundMessage,
+    Receipt,
+    RecentAnswer,
+    RosterEntry,
+)
 from crewline.server import Crewline
 from crewline.transports import OutboxDispatcher
 from crewline.transports.local import JOURNAL_NAME, LocalTransport, build
@@ -208,7 +216,12 @@ async def test_times_and_question_counts_survive_a_restart_from_the_journal(
     moment = datetime(2026, 9, 6, 2, 0, tzinfo=UTC)
     timed = replace(CARD, text="Reply by Sep 6, 02:00 UTC.", deadline=moment, times=(moment,))
     quill = RosterEntry(
-        slug="quill", name="Quill", needs_you=True, pending_escalations=0, waiting_questions=2
+        slug="quill",
+        name="Quill",
+        needs_you=True,
+        pending_escalations=0,
+        waiting_questions=2,
+        concierge_answer=RecentAnswer(text="yes", at=moment),
     )
     first = LocalTransport(view_path=tmp_path / JOURNAL_NAME)
     await first.start(_accept)

@@ -15,12 +15,13 @@ from crewline.models import (
     EscalationState,
     Question,
     QuestionState,
+    RecentAnswer,
     RosterEntry,
 )
 from crewline.moments import in_words, localize
 from crewline.transports.discord.render import status_content, thread_message, timestamp
-from crewline.transports.local.render import markdown_html, message_json
-from crewline.transports.local.view import ShownMessage
+from crewline.transports.local.render import markdown_html, message_json, state_json
+from crewline.transports.local.view import InboxView, ShownMessage
 from crewline.transports.slack.blocks import home_view, message_blocks
 from crewline.transports.telegram.render import message_html, roster_html
 
@@ -106,6 +107,52 @@ def test_a_waiting_question_counts_as_open_on_every_roster() -> None:
     assert "Quill (quill): needs you, 1 open" in status_content([quill])
     home = home_view([quill], links={})
     assert "*needs you* · 1 open" in home["blocks"][1]["text"]["text"]
+
+
+# --- the concierge's answer on the status line ------------------------------------------------
+
+ANSWERED = RosterEntry(
+    slug="quill",
+    name="Quill",
+    needs_you=False,
+    pending_escalations=0,
+    concierge_answer=RecentAnswer(text="yes, <v2> *now*", at=NOW),
+)
+
+
+def test_every_status_surface_says_the_concierges_recent_answer_and_how_to_undo_it() -> None:
+    """The line names the member, the answer (escaped for the surface), its time and the
+    undo command; Slack and Discord write the time relative and live, Telegram in UTC."""
+    unix = int(NOW.timestamp())
+    discord = status_content([ANSWERED])
+    assert (
+        rf"concierge · answered quill: yes, <v2\> \*now\* (<t:{unix}:R>) · /concierge undo"
+        in discord
+    )
+    telegram = roster_html([ANSWERED])
+    assert (
+        f"concierge · answered quill: yes, &lt;v2&gt; *now* ({in_words(NOW)}) · /concierge undo"
+        in telegram
+    )
+    home = str(home_view([ANSWERED], links={}))
+    assert f"answered quill: yes, &lt;v2&gt; *now* (<!date^{unix}^{{ago}}|" in home
+    view = InboxView()
+    view.roster = [ANSWERED]
+    member = state_json(view, user="owner")["members"][0]
+    assert member["concierge"] == (
+        f"concierge · answered quill: yes, <v2> *now* ({in_words(NOW)}) · /concierge undo"
+    )
+    assert member["concierge_at"] == NOW.isoformat()
+
+
+def test_no_recent_answer_no_status_line() -> None:
+    quiet = replace(ANSWERED, concierge_answer=None)
+    assert "concierge" not in status_content([quiet])
+    assert "concierge" not in roster_html([quiet])
+    assert "concierge" not in str(home_view([quiet], links={}))
+    view = InboxView()
+    view.roster = [quiet]
+    assert state_json(view, user="owner")["members"][0]["concierge"] is None
 
 
 # --- the card: the typed path said once, the ambiguity notice ---------------------------------

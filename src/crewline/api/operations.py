@@ -266,8 +266,16 @@ class Operations:
                     "needs_you": entry.needs_you,
                     "pending_escalations": entry.pending_escalations,
                     "transports": list(members[entry.slug].transports),
+                    "concierge_answer": (
+                        None
+                        if entry.concierge_answer is None
+                        else {
+                            "text": entry.concierge_answer.text,
+                            "at": entry.concierge_answer.at.isoformat(),
+                        }
+                    ),
                 }
-                for entry in await roster(self.store)
+                for entry in await roster(self.store, now=self.hub.clock.now())
                 if entry.slug in members
                 and self._may_read(caller, entry.slug, members[entry.slug].owner)
             ]

@@ -165,12 +165,18 @@ class DeletedResponse(Body):
 # --- the owner's side -------------------------------------------------------------------
 
 
+class RecentConciergeAnswer(Body):
+    text: str
+    at: str  # ISO 8601, UTC
+
+
 class MemberEntry(Body):
     slug: str
     name: str
     needs_you: bool
     pending_escalations: int
     transports: list[str]
+    concierge_answer: RecentConciergeAnswer | None  # answered in the last minute, not undone
 
 
 class MembersResponse(Body):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from crewline.bot import concierge_tx as ctx
@@ -28,6 +29,7 @@ from crewline.bot.domain import (
     QuestionRaised,
     QuestionSettled,
 )
+from crewline.bot.render import STATUS_FOR
 from crewline.brains import Brain, BrainAsk, Draft, OfflineBrain
 from crewline.errors import InvalidInput, NotFound
 from crewline.launchers import Launchers
@@ -86,7 +88,7 @@ class Concierge:
         self._offline = OfflineBrain()
         self.brain: Brain = self.settings.brain or self._offline
         self._judging: set[asyncio.Task[None]] = set()
-        self._fresh: set[int] = set()  # answer event cursors this process wrote
+        self._status_timers: set[asyncio.Task[None]] = set()
         if self.settings.enabled:
             hub.subscribe(self._on_event)
 
@@ -156,7 +158,11 @@ class Concierge:
         else:
             record_id, member = event.question.id, event.question.member
             state, by, via = event.question.state.value, event.question.answered_by, None
-        if by is AnsweredBy.CONCIERGE or state in ("pending", "waiting"):
+        if by is AnsweredBy.CONCIERGE:
+            # Its answer is on the roster (the answer's change republished it) for a minute.
+            self._clear_status_at(self.hub.clock.now() + STATUS_FOR)
+            return
+        if state in ("pending", "waiting"):
             return
         decision = "human" if state == "answered" else state
         how = f" via {via.value}" if via else ""
@@ -173,6 +179,37 @@ class Concierge:
             )
 
         await self.hub.change(write)
+
+    # the status line: an answer shows on the roster for a minute ----------------------------
+    async def resume_status(self) -> None:
+        """At start: answers given within the last minute leave the roster when it is over."""
+        now = self.hub.clock.now()
+        for answer in await self.hub.store.concierge_answers():
+            if answer.undone_at is None and now - STATUS_FOR < answer.at <= now:
+                self._clear_status_at(answer.at + STATUS_FOR)
+
+    def _clear_status_at(self, when: datetime) -> None:
+        """Republish the roster once the hub's clock reads ``when`` (the roster drops an
+        answer older than a minute by itself: only the redraw needs a timer)."""
+
+        async def clear() -> None:
+            await self.hub.clock.sleep_until(when)
+            await self.hub.change(lambda ch: ch.roster())
+
+        task = asyncio.create_task(clear(), name="concierge-status")
+        self._status_timers.add(task)
+        task.add_done_callback(self._status_cleared)
+
+    def _status_cleared(self, task: asyncio.Task[None]) -> None:
+        self._status_timers.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("the roster could not be redrawn", exc_info=task.exception())
+
+    async def aclose(self) -> None:
+        """Stop the status timers (a restart re-arms them from the store)."""
+        for task in list(self._status_timers):
+            task.cancel()
+        await asyncio.gather(*self._status_timers, return_exceptions=True)
 
     def _judged(self, task: asyncio.Task[None]) -> None:
         self._judging.discard(task)
@@ -257,9 +294,7 @@ class Concierge:
             and failure is None
             and answer_allowed(policy.answer, verdict, dialog=current.dialog)
         ):
-            answer = ctx.give_answer(ch, member, current, text=text, why=why, brain=brain)
-            if answer.event_cursor is not None:
-                self._fresh.add(answer.event_cursor)
+            ctx.give_answer(ch, member, current, text=text, why=why, brain=brain)
             decision = "answered"
         elif text:
             ctx.suggest(ch, member, current, text=text, why=why, brain=brain)
@@ -293,10 +328,7 @@ class Concierge:
             member = ch.tx.member(target.member)
             if answer is None or member is None:
                 raise NotFound("the concierge has no answer left to undo", code="not_found")
-            unread = answer.event_cursor in self._fresh and not self.hub.feed.may_have_read(
-                answer.session, answer.event_cursor or 0
-            )
-            outcome = ctx.withdraw_answer(ch, member, answer, unread=unread)
+            outcome = ctx.withdraw_answer(ch, member, answer)
             policy = ctx.policy_in(ch.tx, self.settings.start)
             ch.audit("concierge:undo", "allowed", actor=actor, member=member.slug, result=outcome)
             ctx.ledger(

@@ -169,12 +169,16 @@ def give_answer(
     return replace(answer, id=ch.tx.add_concierge_answer(answer))
 
 
-def withdraw_answer(ch: Change, member: Member, answer: ConciergeAnswer, *, unread: bool) -> str:
+def withdraw_answer(ch: Change, member: Member, answer: ConciergeAnswer) -> str:
     """Undo one answer; returns how the session learnt of it: ``withdrawn_before_delivery``,
     ``told`` (a ``concierge_answer_withdrawn`` event) or ``marked`` (the session ended).
 
-    ``unread``: the session has not read the answer's event, which is then withdrawn and
-    the record returns to pending (waiting) with its buttons, as if never answered.
+    Whether the session has read the answer's event is the store's durable record of reads
+    (``session_reads``, the webhook's delivered cursor), seen in this same transaction: a
+    reader's take of its events is a transaction too, so it either committed before this
+    one (the event counts as read) or runs after it (and no longer finds the event). An
+    unread event is withdrawn and the record returns to pending with its buttons, as if
+    never answered; this holds across restarts.
     """
     ch.tx.mark_answer_undone(answer.id, ch.now)
     ch.show(member, "update", f"row:{answer.row_id}")
@@ -189,7 +193,7 @@ def withdraw_answer(ch: Change, member: Member, answer: ConciergeAnswer, *, unre
         record=answer.record_id if answer.record_kind == ESCALATION else None,
         meta={"silent": True, "withdrawn_answer": answer.row_id, "record": answer.record_id},
     )
-    withdrawn = unread and answer.event_cursor is not None
+    withdrawn = answer.event_cursor is not None and _unread(ch.tx, answer)
     if withdrawn:
         withdrawn = ch.tx.withdraw_event(answer.session, answer.event_cursor or 0)
     _reopen(ch, member, answer, tell=not withdrawn)
@@ -210,6 +214,11 @@ def withdraw_answer(ch: Change, member: Member, answer: ConciergeAnswer, *, unre
         },
     )
     return "told"
+
+
+def _unread(tx: Tx, answer: ConciergeAnswer) -> bool:
+    """Has no reader handed the answer's event to its session yet (durably recorded)?"""
+    return any(e.cursor == answer.event_cursor for e in tx.unread_events([answer.session]))
 
 
 def _reopen(ch: Change, member: Member, answer: ConciergeAnswer, *, tell: bool) -> None:

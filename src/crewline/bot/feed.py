@@ -18,26 +18,6 @@ class EventFeed:
     def __init__(self) -> None:
         self._signals: dict[str, asyncio.Event] = {}
         self._listeners: list[Callable[[Set[str]], None]] = []
-        self._reading: dict[str, int] = {}  # reads in flight per session
-        self._delivered: dict[str, int] = {}  # the highest cursor handed to each session
-
-    def begin_read(self, session: str) -> None:
-        self._reading[session] = self._reading.get(session, 0) + 1
-
-    def end_read(self, session: str, cursors: Iterable[int]) -> None:
-        left = self._reading.get(session, 1) - 1
-        if left:
-            self._reading[session] = left
-        else:
-            self._reading.pop(session, None)
-        highest = max(cursors, default=0)
-        if highest > self._delivered.get(session, 0):
-            self._delivered[session] = highest
-
-    def may_have_read(self, session: str, cursor: int) -> bool:
-        """Could the session have received the event at ``cursor``? True while one of its
-        reads is in flight (it may be carrying that event right now)."""
-        return session in self._reading or self._delivered.get(session, 0) >= cursor
 
     def waiting(self, session: str) -> bool:
         """Whether a reader waits for the session's next event now."""

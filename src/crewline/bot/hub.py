@@ -102,9 +102,11 @@ class Hub:
 
     async def __aenter__(self) -> Hub:
         await self.reconcile_all()
+        await self.concierge.resume_status()
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
+        await self.concierge.aclose()
         await self.boundaries.aclose()
         await self.actors.aclose()
         await self.domain.aclose()
@@ -374,15 +376,8 @@ class Hub:
         delivers events (the long poll, the event stream, webhooks) reads through here."""
         # Read and remembered as delivered in one transaction: a boundary's commit sees an
         # event either as undelivered (and may move it) or as read (and never appends it
-        # again), never both. The feed also notes the read from before the store read, so
-        # a concierge undo that finds a read in flight assumes its answer may be on its way.
-        self.feed.begin_read(session)
-        found: list[Event] = []
-        try:
-            found = await self.store.write(lambda tx: tx.take_events(session, after, limit=limit))
-        finally:
-            self.feed.end_read(session, (e.cursor for e in found))
-        return found
+        # again), never both; a concierge undo likewise withdraws it or tells the session.
+        return await self.store.write(lambda tx: tx.take_events(session, after, limit=limit))
 
     async def close_window(self, escalation_id: str) -> None:
         """Close a due veto window (the scheduler's timer fires this; idempotent)."""

@@ -32,9 +32,11 @@ from crewline.models import (
     QuestionState,
     Receipt,
     ReplyOutcome,
+    RosterEntry,
     Row,
     RowRole,
 )
+from crewline.moments import in_words
 from crewline.store import PlatformMessage
 
 if TYPE_CHECKING:
@@ -400,10 +402,11 @@ class HumanEvents:
             case "fork":
                 return await rewind_commands.fork_command(self, event)
             case "roster":
-                entries = await roster(self.store)
+                entries = await roster(self.store, now=self.hub.clock.now())
                 lines = [
                     f"{e.name} ({e.slug}): "
                     + (f"needs you, {e.open_count} open" if e.needs_you else "all clear")
+                    + (f"\n  {status}" if (status := _status_line(e)) else "")
                     for e in entries
                 ]
                 return Receipt(accepted=True, notice="\n".join(lines) or "No members yet.")
@@ -533,3 +536,8 @@ def _answer(ch: Change, member: Member, event: HumanEvent, decision: Answer) -> 
 
 # The concierge's Send suggestion answers as the human does (bot/concierge_inbound.py).
 answer_escalation_as_human = _answer
+
+
+def _status_line(entry: RosterEntry) -> str | None:
+    answer = entry.concierge_answer
+    return None if answer is None else entry.concierge_status(in_words(answer.at))

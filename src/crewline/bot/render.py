@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from crewline.bot import cards
 from crewline.bot.last_turn import last_turn
-from crewline.models import Bell, Button, Member, OutboundMessage, RosterEntry, RowRole
+from crewline.models import (
+    Bell,
+    Button,
+    Clock,
+    Member,
+    OutboundMessage,
+    RecentAnswer,
+    RosterEntry,
+    RowRole,
+    SystemClock,
+)
 from crewline.store import Store
 
-__all__ = ["CoreRenderer", "roster"]
+__all__ = ["STATUS_FOR", "CoreRenderer", "roster"]
+
+STATUS_FOR = timedelta(minutes=1)  # how long a concierge answer stays on the roster
 
 
 class CoreRenderer:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None) -> None:
         self.store = store
+        self.clock: Clock = clock or SystemClock()
 
     async def message(self, object_key: str) -> tuple[Member, OutboundMessage] | None:
         kind, _, row_id = object_key.partition(":")
@@ -74,13 +89,18 @@ class CoreRenderer:
         return cards.escalation_bell(member.name, member.slug, goal or None, pending)
 
     async def roster(self) -> list[RosterEntry]:
-        return await roster(self.store)
+        return await roster(self.store, now=self.clock.now())
 
 
-async def roster(store: Store) -> list[RosterEntry]:
-    """Every member with its needs-you flag and open count, derived from the index."""
+async def roster(store: Store, *, now: datetime) -> list[RosterEntry]:
+    """Every member with its needs-you flag and open count, derived from the index, and the
+    concierge's latest answer to it when that came within the last minute (not undone)."""
     pending = await store.pending_counts()
     waiting = await store.waiting_counts()
+    recent: dict[str, RecentAnswer] = {}
+    for answer in await store.concierge_answers():  # the last 20, newest first
+        if answer.undone_at is None and now - STATUS_FOR < answer.at <= now:
+            recent.setdefault(answer.member, RecentAnswer(text=answer.text, at=answer.at))
     return [
         RosterEntry(
             slug=member.slug,
@@ -88,6 +108,7 @@ async def roster(store: Store) -> list[RosterEntry]:
             needs_you=bool(pending.get(member.slug) or waiting.get(member.slug)),
             pending_escalations=pending.get(member.slug, 0),
             waiting_questions=waiting.get(member.slug, 0),
+            concierge_answer=recent.get(member.slug),
         )
         for member in await store.members()
     ]

@@ -11,6 +11,7 @@ gate cannot place is ``unknown``: fail closed. A member's own wording ("this is 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from enum import StrEnum
 from crewline.policy import fleet
 from crewline.policy.fleet import Fact
 from crewline.policy.irreversible import (
+    Marker,
     find_irreversible,
     mentions_sensitive_target,
     without_harmless_mentions,
@@ -240,15 +242,14 @@ def judge(
     stated = default.strip() if default is not None and default.strip() else None
     if not code:
         return _careful(VerdictKind.UNKNOWN, "the question is empty")
-    said = [code, *(code_form(o) for o in offered), *([code_form(stated)] if stated else [])]
-    for text in said:
-        marker = find_irreversible(text)
+    answers = [code_form(o) for o in offered] + ([code_form(stated)] if stated else [])
+    said = [code, *answers]
+    for marker in (find_irreversible(code), *(_answer_marker(a) for a in answers)):
         if marker is not None:
             return _careful(
                 VerdictKind.IRREVERSIBLE, f"irreversible: {marker.family} ({marker.found!r})"
             )
-    for text in said:
-        instruction = injection(text)
+    for instruction in (injection(code), *(_answer_injection(a) for a in answers)):
         if instruction is not None:
             return _careful(
                 VerdictKind.UNKNOWN,
@@ -262,6 +263,19 @@ def judge(
     if question_count(code) > 1:
         return _careful(VerdictKind.AMBIGUOUS, "it asks several things at once")
     return _place(question, code, offered, stated, facts)
+
+
+# Options and defaults come from a small vocabulary ("yes", "no", "v2", "skip"): what the
+# gate finds in one is remembered (both functions are pure), so a yes/no question pays for
+# reading its own text only. The question itself is read every time.
+@functools.lru_cache(maxsize=4096)
+def _answer_marker(code: str) -> Marker | None:
+    return find_irreversible(code)
+
+
+@functools.lru_cache(maxsize=4096)
+def _answer_injection(code: str) -> str | None:
+    return injection(code)
 
 
 def _place(

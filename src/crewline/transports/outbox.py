@@ -241,13 +241,23 @@ class OutboxDispatcher:
     async def _attempt(self, entry: OutboxEntry) -> None:
         started = self.clock()
         # A redraw shows the state as of now: it covers the entries for the same object it
-        # sees committed before it renders (whatever their ids). A post covers itself alone.
+        # sees committed before it renders (whatever their ids). A post draws the object as
+        # of now too, so it also covers the redraws of that object committed before it (a
+        # card's suggestion that landed while the card waited in the outbox is on the card
+        # as posted).
         covered = (
             await self.store.outbox_object_ids(
                 entry.transport, entry.lane, entry.op, entry.object_key
             )
             if entry.op in _COLLAPSIBLE
             else [entry.id]
+        )
+        redraws_before = (
+            await self.store.outbox_object_ids(
+                entry.transport, entry.lane, "update", entry.object_key
+            )
+            if entry.op == "post"
+            else []
         )
         try:
             recorded = await self._deliver(entry)
@@ -285,7 +295,7 @@ class OutboxDispatcher:
             self.sent += 1
             called_at = self._called_at.pop(entry.lane, started)
             self._lane_ready_at[entry.lane] = called_at + self._interval(entry.lane)
-            await self._settle(entry, recorded, covered=covered)
+            await self._settle(entry, recorded, covered=covered, moot=redraws_before)
 
     def _count_retry(self, reason: str) -> None:
         if self.metrics is not None:
@@ -301,16 +311,37 @@ class OutboxDispatcher:
         return limits.per_thread_interval
 
     async def _settle(
-        self, entry: OutboxEntry, recorded: PlatformMessage | None, *, covered: list[int]
+        self,
+        entry: OutboxEntry,
+        recorded: PlatformMessage | None,
+        *,
+        covered: list[int],
+        moot: list[int],
     ) -> None:
+        """Record what was sent and settle the entries it covered; ``moot``: the redraws a
+        post saw committed before it drew the card."""
+
         def settle(tx: Tx) -> None:
             if recorded is not None:
                 tx.record_platform_message(recorded)
             tx.settle_outbox_entries(covered)
+            if moot and recorded is not None and not self._retried(entry):
+                # Posted just now, drawn after these redraws committed: they are moot. (A
+                # retried post may have found the message an earlier attempt made, drawn
+                # before them: then they stay.)
+                tx.settle_outbox_entries(moot)
 
         await self._write(settle)
         if entry.op == "post" and recorded is not None:
             self._posted(entry.object_key)
+
+    def _retried(self, entry: OutboxEntry) -> bool:
+        """Might an earlier attempt (this process's, or one before a crash) have made it?"""
+        return (
+            entry.attempts > 0
+            or entry.id <= self._inherited_through
+            or entry.id <= self._uncertain.get(entry.lane, 0)
+        )
 
     async def _retry(self, entry: OutboxEntry, *, at: float, reason: str) -> None:
         await self._write(lambda tx: tx.retry_outbox(entry.id, not_before=at, error=reason))
@@ -350,11 +381,7 @@ class OutboxDispatcher:
                 return None
             member, message = rendered
             thread = await self._thread(member)
-            retry = (
-                entry.attempts > 0
-                or entry.id <= self._inherited_through
-                or entry.id <= self._uncertain.get(entry.lane, 0)
-            )
+            retry = self._retried(entry)
             try:
                 ref = await self._call(
                     entry, self.transport.post(thread, message, key=entry.object_key, retry=retry)

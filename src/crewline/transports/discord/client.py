@@ -14,10 +14,24 @@ import re
 from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
-from crewline.transports.discord.render import CUSTOM_ID_TEMPLATE, commands_differ
+from crewline.transports.discord.render import (
+    CUSTOM_ID_TEMPLATE,
+    EDIT_INPUT_ID,
+    commands_differ,
+    edit_modal_id,
+    edit_submission,
+)
 from crewline.transports.discord.sdk import app_commands, discord
 
-__all__ = ["CardButton", "CrewClient", "DiscordEvents", "EditModal", "ForkModal", "crew_intents"]
+__all__ = [
+    "CardButton",
+    "CrewClient",
+    "DiscordEvents",
+    "EditModal",
+    "ForkModal",
+    "crew_intents",
+    "send_edit_modal",
+]
 
 log = logging.getLogger(__name__)
 
@@ -48,23 +62,31 @@ class DiscordEvents(Protocol):
 
 
 class EditModal(discord.ui.Modal):
-    """The concierge's Edit: one text input holding the suggestion; Submit is the reply,
-    naming the record it answers."""
+    """The concierge's Edit: one text input holding the suggestion; Submit is the reply.
 
-    def __init__(self, events: DiscordEvents, *, record: str, text: str) -> None:
-        super().__init__(title="Edit the reply", custom_id=f"crewline-edit:{record}")
-        self.events = events
-        self.record = record
+    Nothing of it is kept in this process: its ``custom_id`` names the record, and
+    :meth:`CrewClient.on_interaction` routes the submit from what it carries, so a modal
+    opened before a restart still answers after it. Send it with :func:`send_edit_modal`.
+    """
+
+    def __init__(self, *, record: str, text: str) -> None:
+        super().__init__(title="Edit the reply", custom_id=edit_modal_id(record))
         self.reply: discord.ui.TextInput[EditModal] = discord.ui.TextInput(
             label="Your reply",
+            custom_id=EDIT_INPUT_ID,
             style=discord.TextStyle.paragraph,
             default=text[:4000],
             max_length=4000,
         )
         self.add_item(self.reply)
 
-    async def on_submit(self, interaction: Interaction) -> None:
-        await self.events.on_edit_submitted(interaction, self.record, self.reply.value)
+
+async def send_edit_modal(interaction: Interaction, *, record: str, text: str) -> None:
+    """Answer a press with the Edit modal, without registering it with discord.py (which
+    would keep it in this process's memory and route its submit only here)."""
+    modal = EditModal(record=record, text=text)
+    modal.stop()  # a stopped modal is not stored: its submit comes to on_interaction
+    await interaction.response.send_modal(modal)
 
 
 class ForkModal(discord.ui.Modal):
@@ -184,6 +206,16 @@ class CrewClient(discord.Client):
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         await self.events.on_raw_edit(payload)
+
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Every modal submit: the Edit modal's is routed from the ids its custom_id and
+        input carry, whichever process opened it; any other modal is not crewline's."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        submitted = edit_submission(dict(interaction.data) if interaction.data else None)
+        if submitted is not None:
+            record, text = submitted
+            await self.events.on_edit_submitted(interaction, record, text)
 
     async def on_thread_create(self, thread: discord.Thread) -> None:
         self.events.on_threads_changed()

@@ -23,7 +23,7 @@ from crewline.models import (
     Receipt,
 )
 from crewline.transports.base import HumanEventSink
-from crewline.transports.discord.client import CrewClient, EditModal, Interaction
+from crewline.transports.discord.client import CrewClient, Interaction, send_edit_modal
 from crewline.transports.discord.render import (
     command_event,
     edit_event_id,
@@ -149,8 +149,7 @@ class DiscordInbound:
     ) -> None:
         if receipt.accepted and receipt.prefill is not None and receipt.reply_to and not deferred:
             # The concierge's Edit: the reply opens as a modal holding the suggestion.
-            modal = EditModal(self, record=receipt.reply_to, text=receipt.prefill)
-            await interaction.response.send_modal(modal)
+            await send_edit_modal(interaction, record=receipt.reply_to, text=receipt.prefill)
             return
         if receipt.accepted:
             # The core has committed the answer. In time, the response itself settles the

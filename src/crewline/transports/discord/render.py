@@ -19,6 +19,7 @@ from crewline.moments import localize
 
 __all__ = [
     "CUSTOM_ID_TEMPLATE",
+    "EDIT_INPUT_ID",
     "STATUS_HEADER",
     "ButtonSpec",
     "EmbedSpec",
@@ -27,6 +28,8 @@ __all__ = [
     "command_event",
     "commands_differ",
     "edit_event_id",
+    "edit_modal_id",
+    "edit_submission",
     "fit",
     "is_status_message",
     "jump_url",
@@ -171,6 +174,10 @@ def status_content(roster: Sequence[RosterEntry]) -> str:
     for entry in roster:
         state = f"needs you, {entry.open_count} open" if entry.needs_you else "all clear"
         lines.append(f"{escape(entry.name)} ({entry.slug}): {state}")
+        if entry.concierge_answer is not None:
+            # Discord keeps the relative time ("10 seconds ago") live in every reader's view.
+            when = f"<t:{int(entry.concierge_answer.at.timestamp())}:R>"
+            lines.append(f"  {entry.concierge_status(when, escape)}")
     if not roster:
         lines.append("No members yet.")
     text = "\n".join(lines)
@@ -210,6 +217,40 @@ def nonce_for(key: str) -> str:
 def edit_event_id(message_id: int, edited_timestamp: str) -> str:
     """Each edit is its own event; a redelivered edit carries the same timestamp."""
     return f"{message_id}@{edited_timestamp}"
+
+
+EDIT_MODAL_PREFIX = "crewline-edit:"
+EDIT_INPUT_ID = "reply"  # the Edit modal's one text input
+
+
+def edit_modal_id(record: str) -> str:
+    """The Edit modal's ``custom_id``: it names the record its Submit answers, so whichever
+    process receives the submit (one restarted since the modal opened, too) can route it."""
+    custom_id = EDIT_MODAL_PREFIX + record
+    if len(custom_id) > CUSTOM_ID_LIMIT:
+        raise ValueError(f"a record id too long for a modal's custom_id: {record!r}")
+    return custom_id
+
+
+def edit_submission(data: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    """(record, text) from a modal submit's interaction data, when it is the Edit modal's;
+    None for any other modal or a malformed one. Reads only what the submit carries."""
+    custom_id = data.get("custom_id") if data else None
+    if not isinstance(custom_id, str) or not custom_id.startswith(EDIT_MODAL_PREFIX):
+        return None
+    record = custom_id.removeprefix(EDIT_MODAL_PREFIX)
+    assert data is not None
+    pending = list(data.get("components") or [])
+    while pending:
+        component = pending.pop(0)
+        if not isinstance(component, Mapping):
+            continue
+        if component.get("custom_id") == EDIT_INPUT_ID and isinstance(component.get("value"), str):
+            return (record, component["value"]) if record else None
+        pending.extend(component.get("components") or [])
+        if isinstance(component.get("component"), Mapping):  # a label wrapping its input
+            pending.append(component["component"])
+    return None
 
 
 def command_event(qualified_name: str, values: Sequence[str]) -> tuple[str, tuple[str, ...]]:

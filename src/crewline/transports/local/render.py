@@ -204,6 +204,13 @@ def state_json(view: InboxView, *, user: str) -> dict[str, Any]:
             "needs_you": entry.needs_you,
             "pending_escalations": entry.pending_escalations,
             "open": entry.open_count,
+            # The concierge's answer of the last minute: its line, and its time for the page.
+            "concierge": entry.concierge_status(in_words(entry.concierge_answer.at))
+            if entry.concierge_answer is not None
+            else None,
+            "concierge_at": entry.concierge_answer.at.isoformat()
+            if entry.concierge_answer is not None
+            else None,
         }
     for thread in view.threads.values():
         members.setdefault(

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from crewline.models import Bell, Button, OutboundMessage, RosterEntry
+from crewline.models import Bell, Button, OutboundMessage, RecentAnswer, RosterEntry
 
 __all__ = [
     "MAX_VERSIONS",
@@ -341,16 +341,30 @@ def roster_record(entry: RosterEntry) -> Record:
         "needs_you": entry.needs_you,
         "pending_escalations": entry.pending_escalations,
         "waiting_questions": entry.waiting_questions,
+        "concierge_answer": (
+            None
+            if entry.concierge_answer is None
+            else {
+                "text": entry.concierge_answer.text,
+                "at": entry.concierge_answer.at.isoformat(),
+            }
+        ),
     }
 
 
 def roster_from_record(record: Mapping[str, Any]) -> RosterEntry:
+    answer = record.get("concierge_answer")
     return RosterEntry(
         slug=str(record["slug"]),
         name=str(record["name"]),
         needs_you=bool(record["needs_you"]),
         pending_escalations=int(record["pending_escalations"]),
         waiting_questions=int(record.get("waiting_questions", 0)),
+        concierge_answer=(
+            RecentAnswer(text=str(answer["text"]), at=datetime.fromisoformat(answer["at"]))
+            if isinstance(answer, Mapping)
+            else None
+        ),
     )
 
 

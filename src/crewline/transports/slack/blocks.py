@@ -301,6 +301,11 @@ def home_view(roster: Sequence[RosterEntry], *, links: Mapping[str, str]) -> Jso
         if link:
             line += f" · <{link}|open the thread>"
         blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": line}})
+        if entry.concierge_answer is not None:
+            at = entry.concierge_answer.at
+            # Slack's {ago} token keeps "10 seconds ago" true in each reader's view.
+            when = f"<!date^{int(at.timestamp())}^{{ago}}|{in_words(at)}>"
+            blocks.append(_context(entry.concierge_status(when, escape) or ""))
     if len(roster) > HOME_MEMBERS:
         blocks.append(_context(f"…and {len(roster) - HOME_MEMBERS} more: `/roster` lists all."))
     return {"type": "home", "blocks": blocks}

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from crewline.errors import PermanentTransportError
 from crewline.models import Bell, Button, OutboundMessage, RosterEntry
+from crewline.moments import in_words
 from crewline.transports.telegram.markup import escape, markdown_html, plain_text, utf16_len
 from crewline.transports.telegram.refs import hashtag
 
@@ -170,6 +171,8 @@ def roster_html(roster: Sequence[RosterEntry]) -> str:
         else:
             state = "all clear"
         lines.append(f"<b>{escape(entry.name)}</b>: {state}")
+        if entry.concierge_answer is not None:
+            lines.append(f"  {entry.concierge_status(in_words(entry.concierge_answer.at), escape)}")
     if not roster:
         lines.append("No members yet.")
     while utf16_len("\n".join(lines)) > MAX_TEXT:

@@ -186,7 +186,11 @@
           "aria-current": member.slug === state.current ? "page" : null,
         },
         el("span", { class: "name", text: member.name }),
-        badge ? el("span", { class: "badge", "data-testid": "needs-you", text: badge }) : null));
+        badge ? el("span", { class: "badge", "data-testid": "needs-you", text: badge }) : null,
+        member.concierge
+          ? el("span", { class: "concierge-status", "data-testid": "concierge-status",
+            text: member.concierge, title: member.concierge_at })
+          : null));
     }));
     $("roster-empty").hidden = state.members.length > 0;
   }
