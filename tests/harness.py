@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from crewline.models import Receipt
-from crewline.transports.base import Transport
+from crewline.transports.base import DeliveryLimits, Transport
 from crewline.transports.memory import MemoryTransport
 
 __all__ = ["CARD_MARKS", "HARNESSES", "Harness", "MemoryHarness", "Shown"]
@@ -109,9 +109,9 @@ class Harness(ABC):
 
 
 class MemoryHarness(Harness):
-    def __init__(self, name: str = "memory") -> None:
+    def __init__(self, name: str = "memory", *, limits: DeliveryLimits | None = None) -> None:
         self.name = name
-        self._transport = MemoryTransport(name)
+        self._transport = MemoryTransport(name, limits=limits)
 
     def transport(self) -> Transport:
         return self._transport

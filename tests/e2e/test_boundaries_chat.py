@@ -186,3 +186,42 @@ async def test_fork_by_someone_else_is_refused(crew: Crew) -> None:
     refused = await memory.command("bob", "fork", "stolen", member="radar")
     assert refused.code == "not_owner"
     assert await crew.crewline.store.member("stolen") is None
+
+
+async def test_an_unheard_answer_rewound_away_is_not_announced_as_reopened(crew: Crew) -> None:
+    """The press's answer is withdrawn unread by the rewind: the session hears neither the
+    answer nor a reopening. (Found by tests/reliability/test_properties.py.)"""
+    memory = _memory(crew)
+    key = await crew.add_member("radar", "Radar", stateless=True)
+    result = await crew.escalate(key, message="Go?", options=["yes", "no"])
+    await crew.delivered()
+    card = memory.cards("radar")[0]
+    assert (await memory.press("alice", card.ref, 0)).accepted
+    receipt = await memory.command("alice", "rewind", member="radar", message_ref=card.ref)
+    assert receipt.accepted, receipt
+    record = (await crew.conversation())["escalations"][0]
+    assert (record["escalation_id"], record["state"]) == (result["escalation_id"], "pending")
+    kinds = [e["kind"] for e in await crew.events(key)]
+    assert "escalation_answered" not in kinds and "escalation_reopened" not in kinds
+
+
+async def test_undo_of_a_concierge_answer_a_rewind_took_away_tells_nobody_again(
+    crew: Crew,
+) -> None:
+    """A rewind reopened the record already; undo then withdraws nothing and the session
+    gets no second notice. (Found by tests/reliability/test_properties.py.)"""
+    memory = _memory(crew)
+    key = await crew.add_member("radar", "Radar", stateless=True)
+    await memory.command("alice", "concierge", "answer", "routine")
+    await crew.escalate(key, message="Shall I proceed with the plan?")
+    await crew.wait_for_event(key, "escalation_answered")  # read: a rewind tells it
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    card = memory.cards("radar")[0]
+    receipt = await memory.command("alice", "rewind", member="radar", message_ref=card.ref)
+    assert receipt.accepted, receipt
+    await crew.wait_for_event(key, "escalation_reopened")
+    undone = await memory.command("alice", "concierge", "undo")
+    assert undone.notice is not None and undone.notice.startswith("Nothing withdrawn")
+    kinds = [e["kind"] for e in await crew.events(key)]
+    assert "concierge_answer_withdrawn" not in kinds

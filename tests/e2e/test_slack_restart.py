@@ -104,3 +104,30 @@ async def test_a_bell_shown_before_a_crash_is_redrawn_not_posted_again(
     assert harness.bells()["escalation:radar:lost"] == [bell.body, bell.body]
     tops = [m for m in harness.fake.messages(harness.dm) if "thread_ts" not in m]
     assert sum(m.get("metadata", {}).get("event_type") == "crewline_bell" for m in tops) == 1
+
+
+async def test_a_thread_root_whose_answer_was_lost_is_found_not_posted_again(
+    crew: Crew, harness: SlackHarness
+) -> None:
+    """The member's root lands but its answer is lost (a reset): the retry finds it in the
+    DM's history, so the member keeps one thread and its cards are in it. (Found by the
+    20 % platform-fault run: a second root took the cards, the first stayed empty.)"""
+    harness.fake.reset_next(
+        "chat.postMessage",
+        where=lambda params: (
+            "thread_ts" not in params and "crewline_thread" in str(params.get("metadata"))
+        ),
+    )
+    key = await crew.add_member()
+    await crew.escalate(key, message="One thread?", options=["yes"])
+    await harness.wait_until(lambda: len(harness.cards("radar")) == 1)
+    await crew.delivered()
+    posts = [c for c in harness.fake.calls if c.method == "chat.postMessage"]
+    assert "crewline_thread" in str(posts[0].params.get("metadata")), "precondition: reset root"
+    roots = [
+        m
+        for m in harness.fake.messages(harness.dm)
+        if m.get("metadata", {}).get("event_type") == "crewline_thread"
+    ]
+    assert len(roots) == 1
+    assert harness.root("radar") == roots[0]["ts"]

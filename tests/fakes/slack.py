@@ -185,6 +185,7 @@ class FakeSlack:
         self._last_post: dict[str, float] = {}
         self._faults: defaultdict[str, deque[tuple[int, str]]] = defaultdict(deque)
         self._holds: list[tuple[str, Callable[[JsonDict], bool]]] = []
+        self._resets: list[tuple[str, Callable[[JsonDict], bool]]] = []
         self.faults: FaultPlan | None = None  # seeded random faults (tests/fakes/chaos.py)
         self._stopping = asyncio.Event()
         self._users: dict[str, SlackUser] = {}
@@ -342,6 +343,13 @@ class FakeSlack:
         """
         self._holds.append((method, where))
 
+    def reset_next(
+        self, method: str, *, where: Callable[[JsonDict], bool] = lambda _params: True
+    ) -> None:
+        """Carry out the next call to ``method`` whose parameters satisfy ``where``, then drop
+        the connection before answering: the call landed, the caller saw a reset."""
+        self._resets.append((method, where))
+
     # -- bounded waits --------------------------------------------------------------------
     # These take a ``timeout`` (ASYNC109) on purpose: a default bound on every wait keeps a
     # broken bot from hanging a test, which callers would otherwise have to remember.
@@ -418,8 +426,10 @@ class FakeSlack:
         params = await _read_params(request)
         form_token = params.pop("token", None)
         token = _bearer_token(request) or form_token
-        held = self._take_hold(method, params)
+        held = self._take(self._holds, method, params)
         fault = self.faults.draw(method) if self.faults is not None else None
+        if self._take(self._resets, method, params):
+            fault = "landed-reset"
         if fault == "reset":  # the connection drops before Slack saw the call
             assert request.transport is not None
             request.transport.close()
@@ -450,11 +460,14 @@ class FakeSlack:
             return web.json_response({"ok": False, "error": "fake_stopped"}, status=503)
         return web.json_response(body, status=status, headers=headers)
 
-    def _take_hold(self, method: str, params: JsonDict) -> bool:
-        for hold in self._holds:
-            held_method, where = hold
-            if held_method == method and where(params):
-                self._holds.remove(hold)
+    @staticmethod
+    def _take(
+        wanted: list[tuple[str, Callable[[JsonDict], bool]]], method: str, params: JsonDict
+    ) -> bool:
+        for entry in wanted:
+            wanted_method, where = entry
+            if wanted_method == method and where(params):
+                wanted.remove(entry)
                 return True
         return False
 

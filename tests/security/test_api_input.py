@@ -63,3 +63,17 @@ async def test_a_body_that_is_not_json_is_refused_as_malformed_json(
     key = await crew.add_member()
     error = await _refused(crew, key, body)
     assert error["code"] == "malformed_json"
+
+
+async def test_a_cursor_past_what_sqlite_holds_is_refused_as_invalid_cursor(crew: Crew) -> None:
+    """An ``after`` beyond a 64-bit cursor was a 500 (an overflow in the query); found by
+    tests/reliability/test_schema.py. Now 400 ``invalid_cursor``, on the poll and the stream."""
+    key = await crew.add_member()
+    for path in ("/api/session/events", "/api/session/events/stream"):
+        for after in (2**63, 479975394296425544155136):
+            answer = await crew.call(key, "GET", path, params={"after": after})
+            assert answer.status_code == 400, (path, answer.text)
+            assert answer.json()["error"]["code"] == "invalid_cursor"
+    assert (
+        await crew.call(key, "GET", "/api/session/events", params={"after": 2**63 - 1})
+    ).status_code == 200

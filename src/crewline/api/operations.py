@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+from crewline.api.sse import check_cursor
 from crewline.bot import EscalationReceipt, EscalationRequest, Hub, idempotency
 from crewline.bot.boundaries import BoundaryKind, BoundaryRequest, Outcome, outcome_error
 from crewline.bot.fork import fork
@@ -221,8 +222,7 @@ class Operations:
         return escalation_view(record)
 
     async def events(self, caller: Caller, *, after: int, wait: float) -> dict[str, Any]:
-        if after < 0:
-            raise InvalidInput("after must be a cursor ≥ 0", code="invalid_cursor", field="after")
+        check_cursor(after)
         if not 0 <= wait <= MAX_WAIT:
             raise InvalidInput(
                 f"wait must be 0..{MAX_WAIT:g} seconds", code="invalid_wait", field="wait"

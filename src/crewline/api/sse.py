@@ -25,6 +25,20 @@ KEEPALIVE = 15.0  # seconds of silence before a keep-alive comment
 RETRY_MS = 2000  # the reconnection delay the client is told
 
 
+# A cursor is a SQLite INTEGER: a larger number is no cursor crewline ever gave (and would
+# overflow the query, a 500, as the schema fuzzing found).
+MAX_CURSOR = 2**63 - 1
+
+
+def check_cursor(after: int, *, field: str = "after") -> int:
+    """``after`` as a cursor, or ``invalid_cursor``."""
+    if not 0 <= after <= MAX_CURSOR:
+        raise InvalidInput(
+            f"{field} must be a cursor 0..{MAX_CURSOR}", code="invalid_cursor", field=field
+        )
+    return after
+
+
 def start_cursor(after: int | None, last_event_id: str | None) -> int:
     """Where a stream starts: after ``Last-Event-ID`` when the client sent one (it is
     reconnecting), else after ``?after=``, else from the beginning."""
@@ -36,10 +50,8 @@ def start_cursor(after: int | None, last_event_id: str | None) -> int:
                 code="invalid_cursor",
                 field="Last-Event-ID",
             )
-        return int(text)
-    if after is not None and after < 0:
-        raise InvalidInput("after must be a cursor ≥ 0", code="invalid_cursor", field="after")
-    return after or 0
+        return check_cursor(int(text), field="Last-Event-ID")
+    return check_cursor(after or 0)
 
 
 def frame(event: Event) -> str:

@@ -273,9 +273,9 @@ def commit(ch: Change, frozen: Frozen) -> Outcome:
         ch.show(member, "post", f"row:{row.id}")
     ch.tx.move_to_end(slug, [r.id for r in arrived])
 
-    _events(ch, frozen, member, generation, set(rewound), resent)
+    unheard = _events(ch, frozen, member, generation, set(rewound), resent)
     retired = _retire_questions(ch, frozen, member)
-    reconcile_member(ch, member, grace=timedelta(0))
+    reconcile_member(ch, member, grace=timedelta(0), unheard=unheard)
     ch.mark_rewound(member, [f"row:{row_id}" for row_id in rewound])
     last_turn.redraw(ch, member)  # a kept message of the member may be the last turn again
     ch.tx.settle_boundary(frozen.id, state="committed", now=ch.now)
@@ -309,7 +309,9 @@ def _events(
     generation: int,
     rewound: set[str],
     resent: Row | None,
-) -> None:
+) -> frozenset[str]:
+    """Withdraw and move the sessions' undelivered events; returns the rewound rows whose
+    events were withdrawn unread (a reopening of their record is not news to anyone)."""
     sessions = [s.id for s in ch.tx.member_sessions(member.slug)]
     unread = ch.tx.unread_events(sessions)
     stale = [e.cursor for e in unread if e.cursor in frozen.unread and _row_of(e) in rewound]
@@ -355,6 +357,8 @@ def _events(
                 )
     for event in moved:
         ch.event(event.session, event.kind, event.body)
+    withdrawn = set(stale)
+    return frozenset(_row_of(e) for e in unread if e.cursor in withdrawn)
 
 
 def _row_of(event: Event) -> Any:

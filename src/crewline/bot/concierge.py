@@ -61,7 +61,7 @@ class ConciergeSettings:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Undone:
     answer: ConciergeAnswer
-    outcome: str  # withdrawn_before_delivery | told | marked
+    outcome: str  # withdrawn_before_delivery | told | marked | rewound
 
 
 def answer_allowed(

@@ -97,6 +97,7 @@ def undo_notice(text: str, outcome: str) -> str:
         ),
         "told": f"Withdrawn: {text!r}; the session was told to disregard it and ask again.",
         "marked": f"Withdrawn: {text!r} (marked only: the session has ended).",
+        "rewound": f"Nothing withdrawn: {text!r} had already left the conversation in a rewind.",
     }[outcome]
 
 

@@ -171,7 +171,8 @@ def give_answer(
 
 def withdraw_answer(ch: Change, member: Member, answer: ConciergeAnswer) -> str:
     """Undo one answer; returns how the session learnt of it: ``withdrawn_before_delivery``,
-    ``told`` (a ``concierge_answer_withdrawn`` event) or ``marked`` (the session ended).
+    ``told`` (a ``concierge_answer_withdrawn`` event), ``marked`` (the session ended) or
+    ``rewound`` (a rewind had already taken the answer away).
 
     Whether the session has read the answer's event is the store's durable record of reads
     (``session_reads``, the webhook's delivered cursor), seen in this same transaction: a
@@ -182,6 +183,10 @@ def withdraw_answer(ch: Change, member: Member, answer: ConciergeAnswer) -> str:
     """
     ch.tx.mark_answer_undone(answer.id, ch.now)
     ch.show(member, "update", f"row:{answer.row_id}")
+    if ch.tx.row(answer.row_id) is None:
+        # A rewind took the answer out of the conversation and reopened its record then:
+        # nothing is left to withdraw, and the session is not told of it a second time.
+        return "rewound"
     if ch.tx.session_ended(answer.session):
         return "marked"
     ch.tx.append_row(

@@ -48,8 +48,15 @@ class ReconcileReport:
 
 
 def reconcile_member(
-    ch: Change, member: Member, *, grace: timedelta = DEFAULT_GRACE
+    ch: Change,
+    member: Member,
+    *,
+    grace: timedelta = DEFAULT_GRACE,
+    unheard: frozenset[str] = frozenset(),
 ) -> ReconcileReport:
+    """``unheard``: answering rows whose events were withdrawn before any session read them
+    (a boundary does that); a record reopened because such a row left is not announced, as
+    its session never heard it answered."""
     report = ReconcileReport(member=member.slug)
     rows = ch.tx.record_rows(member.slug)
     records = {e.id: e for e in ch.tx.escalations(member.slug)}
@@ -123,7 +130,7 @@ def reconcile_member(
             _apply(ch, member, truth)
             report.applied.append(escalation_id)
         elif not record.is_pending and truth.is_pending:
-            escalations.reopen(ch, member, record)
+            escalations.reopen(ch, member, record, tell=record.answer_row_id not in unheard)
             report.reopened.append(escalation_id)
         elif truth.answer_row_id != record.answer_row_id:
             ch.tx.put_escalation(truth)  # settled either way; keep the transcript's stamps

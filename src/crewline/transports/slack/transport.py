@@ -222,17 +222,24 @@ class SlackTransport(Transport):
             roots = await self._roots_in(channel)
             if member.slug not in roots:
                 status = blocks.root_status(self._roster.get(member.slug))
-                posted = await self.api.post_message(
-                    channel,
-                    text=blocks.root_text(member.name, status),
-                    blocks=blocks.root_blocks(member.name, status),
-                    username=member.name,
-                    icon_emoji=blocks.icon_for(member.name),
-                    unfurl_links=False,
-                    metadata=blocks.metadata(
-                        blocks.THREAD_EVENT, member=member.slug, status=status
-                    ),
-                )
+                try:
+                    posted = await self.api.post_message(
+                        channel,
+                        text=blocks.root_text(member.name, status),
+                        blocks=blocks.root_blocks(member.name, status),
+                        username=member.name,
+                        icon_emoji=blocks.icon_for(member.name),
+                        unfurl_links=False,
+                        metadata=blocks.metadata(
+                            blocks.THREAD_EVENT, member=member.slug, status=status
+                        ),
+                    )
+                except TransportError:
+                    # The root may have landed with its answer lost (a reset, a timeout):
+                    # the retry reads the DM's history again rather than posting a second
+                    # root that the member's cards would then split across.
+                    self._roots.pop(channel, None)
+                    raise
                 roots[member.slug] = (str(posted["ts"]), status)
             self._threads[member.slug] = thread_ref(channel, roots[member.slug][0])
             return self._threads[member.slug]
@@ -358,8 +365,9 @@ class SlackTransport(Transport):
 
     async def _publish_home(self, user_id: str, *, force: bool) -> None:
         links = {}
-        for channel, roots in self._roots.items():
-            for slug, (ts, _) in roots.items():
+        # Snapshots: a thread opened (or a DM re-read) during an await below changes these.
+        for channel, roots in list(self._roots.items()):
+            for slug, (ts, _) in list(roots.items()):
                 link = await self.api.permalink(channel, ts)
                 if link:
                     links[slug] = link
