@@ -19,6 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from crewline.errors import ConfigError
 from crewline.replicas import Coordination, Lease
 
 __all__ = ["TRANSPORT_LEASE_TTL", "LeaseStatus", "TransportLease"]
@@ -65,7 +66,17 @@ class TransportLease:
         self._changed = asyncio.Condition()
 
     async def __aenter__(self) -> TransportLease:
-        self._task = asyncio.create_task(self._run(), name=f"lease-{self.name}")
+        # The first attempt runs here, so a transport that cannot start at all (a refused
+        # token: ConfigError) stops crewline at start, as it does without replicas; any
+        # other failure is retried by the loop like a later one.
+        held_since: float | None = None
+        try:
+            held_since = await self._take()
+        except ConfigError:
+            raise
+        except Exception as error:
+            self._failed(error)
+        self._task = asyncio.create_task(self._run(held_since), name=f"lease-{self.name}")
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -88,22 +99,31 @@ class TransportLease:
         async with asyncio.timeout(timeout), self._changed:
             await self._changed.wait_for(lambda: self._running == held)
 
-    async def _run(self) -> None:
+    async def _run(self, held_since: float | None) -> None:
         while True:
             try:
-                await self._try_take()  # returns once it is not held (any more)
+                if held_since is None:
+                    held_since = await self._take()
+                if held_since is not None:
+                    await self._hold(held_since)  # returns once the lease is lost
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the database or the transport: try again later
-                self._last_error = f"{type(error).__name__}: {error}"
-                log.warning("lease %s: %s", self.lease_name, self._last_error)
+                self._failed(error)
+            held_since = None
             await asyncio.sleep(self.ttl / 3)
 
-    async def _try_take(self) -> None:
+    def _failed(self, error: Exception) -> None:
+        self._last_error = f"{type(error).__name__}: {error}"
+        log.warning("lease %s: %s", self.lease_name, self._last_error)
+
+    async def _take(self) -> float | None:
+        """Take the lease and start the transport: when the request for it was sent, or
+        None when another replica holds it."""
         sent = time.monotonic()
         lease = await self.coordination.acquire(self.lease_name, self.ttl)
         if lease is None:
-            return
+            return None
         self._lease = lease
         self._takeovers += 1
         log.info("lease %s: held here (epoch %d); starting", self.lease_name, lease.epoch)
@@ -116,7 +136,7 @@ class TransportLease:
         self._running = True
         self._last_error = None
         await self._notify()
-        await self._hold(sent)
+        return sent
 
     async def _hold(self, sent: float) -> None:
         """Renew until the lease is lost; then stop at once."""
