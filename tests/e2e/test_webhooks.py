@@ -175,6 +175,7 @@ async def test_registering_again_keeps_the_cursor_unless_told(
     await _register(crew, radar, receiver.url)
     await _send(crew, sender, "one")
     await receiver.wait_until(lambda: len(receiver.accepted) == 1)
+    await _eventually(lambda: crew.crewline.webhooks.delivered == 1)  # recorded, too
     again = await _register(crew, radar, receiver.url)
     assert again["delivered_through"] == receiver.accepted[0]
     await _register(crew, radar, receiver.url, after=0)
