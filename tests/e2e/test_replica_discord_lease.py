@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -18,10 +17,8 @@ from crewline import crew as crew_admin
 from crewline.config import Config
 from crewline.server import Crewline
 from crewline.testing import FakeClock
+from tests.e2e.replica_kit import BOUND, replica
 from tests.harnesses.discord import DiscordHarness
-
-TTL = 1.5  # seconds: short, so a takeover is quick; every wait below is bounded by it
-BOUND = TTL * 2 + 8  # the takeover bound (ttl + ttl/3), with room for a loaded machine
 
 
 @pytest.fixture
@@ -29,18 +26,6 @@ async def discord() -> AsyncIterator[DiscordHarness]:
     made = DiscordHarness()
     async with made.running() as running:
         yield running
-
-
-def _replica(config: Config, name: str, harness: DiscordHarness, clock: FakeClock) -> Crewline:
-    return Crewline(
-        replace(config, data_dir=config.data_dir / name, replica_id=name),
-        transports=[harness.transport()],
-        clock=clock,
-        outbox_poll_interval=0.2,
-        delivery_wait=0.0,
-        concierge=False,
-        lease_ttl=TTL,
-    )
 
 
 async def _holder(*replicas: Crewline) -> Crewline:
@@ -96,7 +81,7 @@ async def test_one_replica_holds_the_discord_gateway_and_the_other_takes_over(
     tmp_path: Path, postgres_url: str, clock: FakeClock, discord: DiscordHarness
 ) -> None:
     config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
-    a, b = _replica(config, "a", discord, clock), _replica(config, "b", discord, clock)
+    a, b = replica(config, "a", discord, clock), replica(config, "b", discord, clock)
     async with contextlib.AsyncExitStack() as stack:
         await stack.enter_async_context(a)
         await stack.enter_async_context(b)

@@ -24,11 +24,9 @@ from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination
 from crewline.testing import FakeClock
 from crewline.transport_lease import TransportLease
+from tests.e2e.replica_kit import BOUND, TTL, replica
 from tests.fakes.telegram import Call
 from tests.harnesses.telegram import TelegramHarness
-
-TTL = 1.5  # seconds: short, so a takeover is quick; every wait below is bounded by it
-BOUND = TTL * 2 + 8  # the takeover bound (ttl + ttl/3), with room for a loaded machine
 
 
 @pytest.fixture
@@ -36,18 +34,6 @@ async def telegram() -> AsyncIterator[TelegramHarness]:
     made = TelegramHarness()
     async with made.running() as running:
         yield running
-
-
-def _replica(config: Config, name: str, harness: TelegramHarness, clock: FakeClock) -> Crewline:
-    return Crewline(
-        replace(config, data_dir=config.data_dir / name, replica_id=name),
-        transports=[harness.transport()],
-        clock=clock,
-        outbox_poll_interval=0.2,
-        delivery_wait=0.0,
-        concierge=False,
-        lease_ttl=TTL,
-    )
 
 
 def _conflicts(calls: list[Call], *, since: int = 0) -> list[Call]:
@@ -92,7 +78,7 @@ async def test_one_replica_polls_telegram_and_the_other_takes_over_when_it_stops
     tmp_path: Path, postgres_url: str, clock: FakeClock, telegram: TelegramHarness
 ) -> None:
     config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
-    a, b = _replica(config, "a", telegram, clock), _replica(config, "b", telegram, clock)
+    a, b = replica(config, "a", telegram, clock), replica(config, "b", telegram, clock)
     async with contextlib.AsyncExitStack() as stack:
         await stack.enter_async_context(a)
         await stack.enter_async_context(b)

@@ -1,0 +1,29 @@
+"""What the lease tests share: a short lease, its bound, and a replica of crewline that
+runs one harness's transport under it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from crewline.config import Config
+from crewline.server import Crewline
+from crewline.testing import FakeClock
+from tests.harness import Harness
+
+__all__ = ["BOUND", "TTL", "replica"]
+
+TTL = 1.5  # seconds: short, so a takeover is quick; every wait below is bounded by it
+BOUND = TTL * 2 + 8  # the takeover bound (ttl + ttl/3), with room for a loaded machine
+
+
+def replica(config: Config, name: str, harness: Harness, clock: FakeClock) -> Crewline:
+    """crewline as replica ``name`` (its own data directory) on ``config``'s database."""
+    return Crewline(
+        replace(config, data_dir=config.data_dir / name, replica_id=name),
+        transports=[harness.transport()],
+        clock=clock,
+        outbox_poll_interval=0.2,
+        delivery_wait=0.0,
+        concierge=False,
+        lease_ttl=TTL,
+    )
