@@ -83,9 +83,9 @@ class Crew:
     async def owner_token(self) -> str:
         return await crew_admin.issue_owner_token(self.crewline.store)
 
-    def client(self, key: str | None = None) -> httpx.AsyncClient:
+    def client(self, key: str | None = None, *, timeout: float = 15) -> httpx.AsyncClient:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        return httpx.AsyncClient(base_url=self.url, headers=headers, timeout=15)
+        return httpx.AsyncClient(base_url=self.url, headers=headers, timeout=timeout)
 
     async def call(self, key: str | None, method: str, path: str, **kwargs: Any) -> httpx.Response:
         async with self.client(key) as client:
