@@ -8,7 +8,7 @@ at its timeout fails the test; nothing here depends on how fast the machine is.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Set
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,8 @@ import pytest
 
 from crewline import crew as crew_admin
 from crewline.config import Config
+from crewline.keys import hash_key, new_session_key
+from crewline.models import CallerKind, Session, new_id
 from crewline.server import Crewline
 from crewline.testing import FakeClock
 from crewline.transports.memory import MemoryTransport
@@ -33,6 +35,7 @@ class Pair:
     memory: MemoryTransport
     key: str  # radar's session key
     token: str  # the owner's token
+    clock: FakeClock
 
 
 async def _call(replica: Crewline, key: str, method: str, path: str, **kw: Any) -> httpx.Response:
@@ -62,7 +65,7 @@ async def pair(tmp_path: Path, postgres_url: str, clock: FakeClock) -> AsyncIter
         token = await crew_admin.issue_owner_token(a.store, owner="memory:alice")
         assert a.coordination is not None and a.coordination.listening
         assert b.coordination is not None and b.coordination.listening
-        yield Pair(a=a, b=b, memory=memory, key=created.key, token=token)
+        yield Pair(a=a, b=b, memory=memory, key=created.key, token=token, clock=clock)
 
 
 async def _scene(pair: Pair) -> None:
@@ -118,3 +121,44 @@ async def test_an_ack_on_the_other_replica_ends_the_wait_at_once(pair: Pair) -> 
     assert settled is not None and settled.state == "committed"
     live = [r.text for r in await pair.b.store.live_rows("radar")]
     assert live[:2] == ["m1", "h1"] and "m2" not in live, live
+
+
+async def test_one_of_two_answers_on_the_other_replica_does_not_end_the_wait(
+    pair: Pair,
+) -> None:
+    """Radar has two sessions. The first ack's notification reaches replica a (observed)
+    while the second session is still silent: a looks and waits on; the second ack then
+    ends the wait and the rewind commits (not ``ack_timeout_after_discard``)."""
+    second = new_session_key()
+    session = Session(id=new_id(), kind=CallerKind.MEMBER, member="radar")
+    now = pair.clock.now()
+    await pair.a.store.write(lambda tx: tx.add_session(session, hash_key(second), now))
+    await _scene(pair)
+    heard: dict[str, asyncio.Event] = {}
+
+    def hear(boundary_ids: Set[str] | None) -> None:
+        for boundary_id in list(heard if boundary_ids is None else boundary_ids):
+            heard.setdefault(boundary_id, asyncio.Event()).set()
+
+    assert pair.a.coordination is not None
+    pair.a.coordination.on_boundary_answers(hear)
+    rewind = asyncio.create_task(
+        _call(pair.a, pair.token, "POST", "/api/members/radar/boundaries", json={"kind": "rewind"})
+    )
+    try:
+        boundary_id = await _boundary_asked(pair)
+        first = await _call(pair.b, pair.key, "POST", f"/api/session/boundaries/{boundary_id}/ack")
+        assert first.status_code == 200, first.text
+        async with asyncio.timeout(BOUND):
+            await heard.setdefault(boundary_id, asyncio.Event()).wait()
+        assert not rewind.done()
+        record = await pair.a.store.write(lambda tx: tx.boundary(boundary_id))
+        assert record is not None and record.state == "asking" and len(record.answers) == 1
+        acked = await _call(pair.b, second, "POST", f"/api/session/boundaries/{boundary_id}/ack")
+        assert acked.status_code == 200, acked.text
+        async with asyncio.timeout(BOUND):
+            response = await rewind
+    finally:
+        rewind.cancel()
+    assert response.status_code == 200, response.text
+    assert response.json()["committed"] is True, response.json()
