@@ -11,7 +11,9 @@ from before its last renewal was sent, so it stops before anyone else can take o
 
 And one thing replicas need to hear: that a session's event committed elsewhere
 (``Coordination.on_events``), so a long poll, a stream or a webhook lane on this replica
-wakes up (PostgreSQL's LISTEN/NOTIFY; a reader's own timeouts are the fallback).
+wakes up, and that a session answered a context boundary elsewhere, so the replica
+waiting for the answer goes on (PostgreSQL's LISTEN/NOTIFY; a reader's own timeouts are the
+fallback).
 
 A crewline on SQLite is one process: it has no Coordination and holds no leases.
 """
@@ -123,6 +125,12 @@ class Coordination(ABC):
         """``wake(sessions)`` when another replica committed events for ``sessions``;
         ``wake(None)`` when notifications may have been missed (after a reconnect), so
         every reader should look again. Called on the event loop; must only schedule."""
+
+    @abstractmethod
+    def on_boundary_answers(self, wake: Callable[[Set[str] | None], None]) -> None:
+        """``wake(boundary_ids)`` when another replica committed a session's answer (ack or
+        nack) to those boundaries, so the replica waiting for it looks now rather than at its
+        timeout; ``wake(None)`` after a reconnect, as for ``on_events``."""
 
     @property
     @abstractmethod

@@ -220,6 +220,7 @@ class Crewline:
             await self._find_stranded_members()
             if self.coordination is not None:
                 self.coordination.on_events(self._remote_events)
+                self.coordination.on_boundary_answers(self.hub.boundaries.wake)
             self._renderer = CoreRenderer(self.store, self.hub.clock)
             self.hub.on_outbox(self._wake_outbox)
             self.hub.on_posted(self._card_posted)

@@ -145,3 +145,25 @@ async def test_the_fork_from_here_command_on_discord(crew: Crew, harness: Discor
     receipt = await harness.receipt(str(submitted.id))
     assert receipt.accepted, receipt
     await _forked_from_m2(s)
+
+
+@pytest.mark.parametrize("harness", ["discord"], indirect=True)
+async def test_a_discord_fork_dialog_opened_before_a_restart_forks_after_it(
+    crew: Crew, harness: DiscordHarness
+) -> None:
+    """The dialog's custom_id names the message: the process that receives its Submit after
+    a restart forks from it though it never saw the dialog opened."""
+    s = await scene(crew, stateless=True)
+    m2 = int(await _ref(s, "discord", "m2"))
+    await harness.fake.run_message_command(
+        FORK_FROM_HERE, m2, channel_id=harness.thread_id("radar")
+    )
+    await harness.fake.wait_until(lambda: bool(harness.fake.modals), timeout=10)
+    modal = harness.fake.modals[-1]
+    await crew.restart()
+    assert await crew.crewline.store.member("radar-b") is None
+    text_input = modal["components"][0]["components"][0]
+    submitted = await harness.fake.submit_modal(modal, {text_input["custom_id"]: "radar-b"})
+    receipt = await harness.receipt(str(submitted.id))
+    assert receipt.accepted, receipt
+    await _forked_from_m2(s)

@@ -59,7 +59,7 @@ async def test_rewind_n_in_the_thread(crew: Crew, harness: TelegramHarness) -> N
     """/rewind 2 in the member's thread continues from the owner's second-to-last message."""
     s = await scene(crew, stateless=True)
     if _topic(harness) is None:
-        pytest.skip("a reply chain needs /rewind sent as a reply: the test above")
+        pytest.skip("reply chains: tests/e2e/test_boundaries_telegram_chain.py")
     answer = await harness.command("rewind", "2", member="radar")
     assert answer == "Rewound: 3 messages left Radar's conversation."
     assert (await s.live())[:2] == ["m1", "h1"] and "m2" not in await s.live()

@@ -16,6 +16,8 @@ from crewline.transports.discord.render import (
     edit_modal_id,
     edit_submission,
     fit,
+    fork_modal_id,
+    fork_submission,
     is_status_message,
     nonce_for,
     refusal_reply,
@@ -227,3 +229,15 @@ def test_an_edit_submit_that_is_not_crewlines_is_not_routed() -> None:
     assert edit_submission({"custom_id": "crewline-edit:", "components": [row]}) is None
     assert edit_submission({"custom_id": edit_modal_id("e_1"), "components": ["junk"]}) is None
     assert edit_submission(None) is None
+
+
+def test_the_fork_modal_submit_carries_its_message_and_slug() -> None:
+    """A "Fork from here" submit names its message and the slug; an Edit submit is not one."""
+    row = {"type": 1, "components": [{"type": 4, "custom_id": "slug", "value": "radar-b"}]}
+    assert fork_submission({"custom_id": fork_modal_id("123"), "components": [row]}) == (
+        "123",
+        "radar-b",
+    )
+    assert fork_submission({"custom_id": edit_modal_id("123"), "components": [row]}) is None
+    assert edit_submission({"custom_id": fork_modal_id("123"), "components": [row]}) is None
+    assert fork_submission({"custom_id": "crewline-fork:", "components": [row]}) is None

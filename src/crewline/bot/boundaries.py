@@ -6,7 +6,8 @@ A boundary is two transactions with a wait between them (:mod:`crewline.bot.boun
    the member's sessions a ``context_boundary`` event: discard your context;
 2. the **wait** (off the actor, so the member's traffic goes on) for each asked session's
    ``POST /api/session/boundaries/{id}/ack`` (or ``nack`` with a reason), bounded by
-   ``wait`` seconds; a ``stateless`` session counts as discarded at once;
+   ``wait`` seconds; a ``stateless`` session counts as discarded at once; an answer that
+   lands on another replica wakes the waiter through :meth:`Boundaries.wake`;
 3. the **commit** (on the actor) rewrites the transcript as a new generation, by delta.
 
 From the moment the discard is sent, every exit that does not commit writes one SEL record
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Set
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, TypeVar
@@ -193,14 +194,20 @@ class Boundaries:
             return None  # stateless sessions (or none): discarded at once
         answered = self._answered[frozen.id]
         await self._hook(HookPoint.WAITING, frozen.id)
-        try:
-            async with asyncio.timeout(self.wait):
-                await answered.wait()
-        except TimeoutError:
-            pass
-        record = await self.hub.store.write(lambda tx: tx.boundary(frozen.id))
-        assert record is not None
-        return _verdict(frozen, record)
+        deadline = asyncio.get_running_loop().time() + self.wait
+        while True:
+            timed_out = False
+            try:
+                async with asyncio.timeout_at(deadline):
+                    await answered.wait()
+            except TimeoutError:
+                timed_out = True
+            # Cleared before the read: an answer committed after it sets the signal again.
+            answered.clear()
+            record = await self.hub.store.write(lambda tx: tx.boundary(frozen.id))
+            assert record is not None
+            if timed_out or all(s in record.answers for s in frozen.asked):
+                return _verdict(frozen, record)
 
     async def _commit(self, frozen: Frozen) -> Outcome:
         slug = frozen.member.slug
@@ -264,10 +271,18 @@ class Boundaries:
 
         record = await self.hub.change(write)
         if all(s in record.answers for s in record.asked):
-            waiting = self._answered.get(boundary_id)
-            if waiting is not None:
-                waiting.set()
+            self.wake({boundary_id})
         return record
+
+    def wake(self, boundary_ids: Set[str] | None) -> None:
+        """Answers to these boundaries committed (None: perhaps to any, e.g. on another
+        replica while its notifications were lost): their waiters read the record again."""
+        if boundary_ids is None:
+            waiting = list(self._answered.values())
+        else:
+            waiting = [e for b in boundary_ids if (e := self._answered.get(b)) is not None]
+        for event in waiting:
+            event.set()
 
     # plumbing -------------------------------------------------------------------------------
     async def _hook(self, point: HookPoint, boundary_id: str) -> None:

@@ -5,7 +5,9 @@ single conditional statements judged by the database's clock, so replicas' clock
 agree. Wake-ups are PostgreSQL notifications: a trigger on ``events`` notifies
 ``crewline_events`` with the committing connection's ``application_name`` and the session,
 delivered only once the transaction commits; each replica LISTENs on a connection of its
-own and skips what it sent itself. When that connection drops, the listener reconnects
+own and skips what it sent itself. A session's answer to a context boundary is notified on
+the same channel (``boundary:<id>`` in place of the session, by ``PostgresTx``), so the
+replica waiting for it goes on at once. When that connection drops, the listener reconnects
 with back-off and then wakes every reader, since notifications sent meanwhile are lost.
 """
 
@@ -24,11 +26,18 @@ from psycopg_pool import AsyncConnectionPool
 
 from crewline.replicas import Coordination, Lease, LeaseView
 
-__all__ = ["CHANNEL", "PostgresCoordination", "lease_views", "with_application_name"]
+__all__ = [
+    "BOUNDARY_KEY",
+    "CHANNEL",
+    "PostgresCoordination",
+    "lease_views",
+    "with_application_name",
+]
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "crewline_events"
+BOUNDARY_KEY = "boundary:"  # a notification about a boundary's answers, not a session's events
 RECONNECT_MAX = 5.0  # seconds between attempts to listen again
 
 _ACQUIRE = """
@@ -92,6 +101,7 @@ class PostgresCoordination(Coordination):
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._pool_size = pool_size
         self._wakers: list[Callable[[Set[str] | None], None]] = []
+        self._boundary_wakers: list[Callable[[Set[str] | None], None]] = []
         self._listener: asyncio.Task[None] | None = None
         self._listening = False
         self._first_listen = asyncio.Event()
@@ -156,6 +166,9 @@ class PostgresCoordination(Coordination):
     def on_events(self, wake: Callable[[Set[str] | None], None]) -> None:
         self._wakers.append(wake)
 
+    def on_boundary_answers(self, wake: Callable[[Set[str] | None], None]) -> None:
+        self._boundary_wakers.append(wake)
+
     @property
     def listening(self) -> bool:
         return self._listening
@@ -163,6 +176,16 @@ class PostgresCoordination(Coordination):
     def _wake(self, sessions: Set[str] | None) -> None:
         for wake in self._wakers:
             wake(sessions)
+        if sessions is None:
+            for wake in self._boundary_wakers:
+                wake(None)
+
+    def _notified(self, key: str) -> None:
+        if key.startswith(BOUNDARY_KEY):
+            for wake in self._boundary_wakers:
+                wake({key.removeprefix(BOUNDARY_KEY)})
+        else:
+            self._wake({key})
 
     async def _listen(self) -> None:
         delay = 0.1
@@ -175,9 +198,9 @@ class PostgresCoordination(Coordination):
                     delay = 0.1
                     self._wake(None)  # what committed while nobody listened
                     async for note in conn.notifies():
-                        origin, _, session = note.payload.partition("\n")
+                        origin, _, key = note.payload.partition("\n")
                         if origin != self.holder:
-                            self._wake({session})
+                            self._notified(key)
             except psycopg.Error as error:
                 log.warning("listening for other replicas' events failed: %s", error)
             finally:

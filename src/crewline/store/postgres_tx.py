@@ -25,6 +25,7 @@ from crewline.models import (
 from crewline.store import codec
 from crewline.store.base import BoundaryRecord, IdempotencyRecord, PlatformMessage, Tx, Webhook
 from crewline.store.postgres_concierge import ConciergeWrites
+from crewline.store.postgres_coordination import BOUNDARY_KEY, CHANNEL
 
 __all__ = ["PostgresTx"]
 
@@ -550,6 +551,11 @@ class PostgresTx(ConciergeWrites, Tx):
             "INSERT INTO boundary_answers (boundary, session, answer, reason, at)"
             " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
             (boundary_id, session, answer, reason, codec.epoch(now)),
+        )
+        # Delivered on commit: the replica waiting for this answer goes on at once.
+        self._conn.execute(
+            "SELECT pg_notify(%s, current_setting('application_name') || E'\\n' || %s)",
+            (CHANNEL, BOUNDARY_KEY + boundary_id),
         )
 
     def settle_boundary(self, boundary_id: str, *, state: str, now: datetime) -> None:

@@ -17,9 +17,12 @@ from typing import Any, Literal, Protocol
 from crewline.transports.discord.render import (
     CUSTOM_ID_TEMPLATE,
     EDIT_INPUT_ID,
+    FORK_INPUT_ID,
     commands_differ,
     edit_modal_id,
     edit_submission,
+    fork_modal_id,
+    fork_submission,
 )
 from crewline.transports.discord.sdk import app_commands, discord
 
@@ -31,6 +34,7 @@ __all__ = [
     "ForkModal",
     "crew_intents",
     "send_edit_modal",
+    "send_fork_modal",
 ]
 
 log = logging.getLogger(__name__)
@@ -91,23 +95,29 @@ async def send_edit_modal(interaction: Interaction, *, record: str, text: str) -
 
 class ForkModal(discord.ui.Modal):
     """ "Fork from here": the new member's slug; Submit is ``/fork SLUG`` on the message the
-    command was used on."""
+    command was used on.
 
-    def __init__(self, events: DiscordEvents, *, message_ref: str) -> None:
-        super().__init__(title="Fork from here", custom_id=f"crewline-fork:{message_ref}")
-        self.events = events
-        self.message_ref = message_ref
+    Stateless like :class:`EditModal`: its ``custom_id`` names the message, and
+    :meth:`CrewClient.on_interaction` routes the submit, so a dialog opened before a restart
+    forks after it. Send it with :func:`send_fork_modal`.
+    """
+
+    def __init__(self, *, message_ref: str) -> None:
+        super().__init__(title="Fork from here", custom_id=fork_modal_id(message_ref))
         self.slug: discord.ui.TextInput[ForkModal] = discord.ui.TextInput(
             label="The new member's slug",
+            custom_id=FORK_INPUT_ID,
             placeholder="a-z, 0-9 and dashes",
             max_length=64,
         )
         self.add_item(self.slug)
 
-    async def on_submit(self, interaction: Interaction) -> None:
-        await self.events.on_command(
-            interaction, "fork", (self.slug.value.strip(),), message_ref=self.message_ref
-        )
+
+async def send_fork_modal(interaction: Interaction, *, message_ref: str) -> None:
+    """Answer the message command with the slug dialog, not registered with discord.py."""
+    modal = ForkModal(message_ref=message_ref)
+    modal.stop()  # a stopped modal is not stored: its submit comes to on_interaction
+    await interaction.response.send_modal(modal)
 
 
 def crew_intents() -> discord.Intents:
@@ -208,14 +218,23 @@ class CrewClient(discord.Client):
         await self.events.on_raw_edit(payload)
 
     async def on_interaction(self, interaction: Interaction) -> None:
-        """Every modal submit: the Edit modal's is routed from the ids its custom_id and
-        input carry, whichever process opened it; any other modal is not crewline's."""
+        """Every modal submit: the Edit and "Fork from here" modals' are routed from the ids
+        their custom_id and input carry, whichever process opened them; any other modal is
+        not crewline's."""
         if interaction.type is not discord.InteractionType.modal_submit:
             return
-        submitted = edit_submission(dict(interaction.data) if interaction.data else None)
-        if submitted is not None:
-            record, text = submitted
+        data = dict(interaction.data) if interaction.data else None
+        edited = edit_submission(data)
+        if edited is not None:
+            record, text = edited
             await self.events.on_edit_submitted(interaction, record, text)
+            return
+        forked = fork_submission(data)
+        if forked is not None:
+            message_ref, slug = forked
+            await self.events.on_command(
+                interaction, "fork", (slug.strip(),), message_ref=message_ref
+            )
 
     async def on_thread_create(self, thread: discord.Thread) -> None:
         self.events.on_threads_changed()
@@ -300,7 +319,7 @@ def crew_commands(
         await events.on_command(interaction, "rewind", (), message_ref=str(message.id))
 
     async def fork_here(interaction: Interaction, message: discord.Message) -> None:
-        await interaction.response.send_modal(ForkModal(events, message_ref=str(message.id)))
+        await send_fork_modal(interaction, message_ref=str(message.id))
 
     here = app_commands.ContextMenu(name=REWIND_TO_HERE, callback=rewind_here)
     fork_from = app_commands.ContextMenu(name=FORK_FROM_HERE, callback=fork_here)

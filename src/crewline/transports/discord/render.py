@@ -20,6 +20,7 @@ from crewline.moments import localize
 __all__ = [
     "CUSTOM_ID_TEMPLATE",
     "EDIT_INPUT_ID",
+    "FORK_INPUT_ID",
     "STATUS_HEADER",
     "ButtonSpec",
     "EmbedSpec",
@@ -31,6 +32,8 @@ __all__ = [
     "edit_modal_id",
     "edit_submission",
     "fit",
+    "fork_modal_id",
+    "fork_submission",
     "is_status_message",
     "jump_url",
     "nonce_for",
@@ -221,32 +224,56 @@ def edit_event_id(message_id: int, edited_timestamp: str) -> str:
 
 EDIT_MODAL_PREFIX = "crewline-edit:"
 EDIT_INPUT_ID = "reply"  # the Edit modal's one text input
+FORK_MODAL_PREFIX = "crewline-fork:"
+FORK_INPUT_ID = "slug"  # the "Fork from here" modal's one text input
 
 
 def edit_modal_id(record: str) -> str:
     """The Edit modal's ``custom_id``: it names the record its Submit answers, so whichever
     process receives the submit (one restarted since the modal opened, too) can route it."""
-    custom_id = EDIT_MODAL_PREFIX + record
+    return _modal_id(EDIT_MODAL_PREFIX, record)
+
+
+def fork_modal_id(message_ref: str) -> str:
+    """The "Fork from here" modal's ``custom_id``: it names the message to fork from, so the
+    submit is routed from what it carries, as the Edit modal's is."""
+    return _modal_id(FORK_MODAL_PREFIX, message_ref)
+
+
+def _modal_id(prefix: str, ref: str) -> str:
+    custom_id = prefix + ref
     if len(custom_id) > CUSTOM_ID_LIMIT:
-        raise ValueError(f"a record id too long for a modal's custom_id: {record!r}")
+        raise ValueError(f"an id too long for a modal's custom_id: {ref!r}")
     return custom_id
 
 
 def edit_submission(data: Mapping[str, Any] | None) -> tuple[str, str] | None:
     """(record, text) from a modal submit's interaction data, when it is the Edit modal's;
     None for any other modal or a malformed one. Reads only what the submit carries."""
+    return _submission(data, EDIT_MODAL_PREFIX, EDIT_INPUT_ID)
+
+
+def fork_submission(data: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    """(message_ref, slug) from a modal submit's interaction data, when it is the "Fork from
+    here" modal's; None for any other modal or a malformed one."""
+    return _submission(data, FORK_MODAL_PREFIX, FORK_INPUT_ID)
+
+
+def _submission(
+    data: Mapping[str, Any] | None, prefix: str, input_id: str
+) -> tuple[str, str] | None:
     custom_id = data.get("custom_id") if data else None
-    if not isinstance(custom_id, str) or not custom_id.startswith(EDIT_MODAL_PREFIX):
+    if not isinstance(custom_id, str) or not custom_id.startswith(prefix):
         return None
-    record = custom_id.removeprefix(EDIT_MODAL_PREFIX)
+    ref = custom_id.removeprefix(prefix)
     assert data is not None
     pending = list(data.get("components") or [])
     while pending:
         component = pending.pop(0)
         if not isinstance(component, Mapping):
             continue
-        if component.get("custom_id") == EDIT_INPUT_ID and isinstance(component.get("value"), str):
-            return (record, component["value"]) if record else None
+        if component.get("custom_id") == input_id and isinstance(component.get("value"), str):
+            return (ref, component["value"]) if ref else None
         pending.extend(component.get("components") or [])
         if isinstance(component.get("component"), Mapping):  # a label wrapping its input
             pending.append(component["component"])
