@@ -20,6 +20,7 @@ Also against raw psycopg from one connection, sequentially (as SQLite's baseline
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import re
 import sqlite3
@@ -202,7 +203,8 @@ async def main(options: Options) -> None:
     single: list[float] = []
     baseline: list[float] = []
     batch_sizes: list[float] = []
-    for run in range(options.runs):
+    stores = options.extra.store
+    for run in range(options.runs if stores in ("both", "sqlite") else 0):
         with scratch(options, f"run{run}") as directory:
             # The baseline brackets the subject (before and after, averaged), so a change in
             # the shared machine's load during the run hits both sides alike.
@@ -222,7 +224,7 @@ async def main(options: Options) -> None:
     pg_baseline: list[float] = []  # raw psycopg, the same 100 callers
     pg_one_connection: list[float] = []
     with pg_cluster(durable=True) as server:
-        for run in range(options.runs):
+        for run in range(options.runs if stores in ("both", "postgres") else 0):
             before = await raw_pg_concurrent_rate(
                 fresh_database(server, f"raw_before{run}"), callers=CALLERS, per_caller=per_caller
             )
@@ -238,55 +240,61 @@ async def main(options: Options) -> None:
             pg_baseline.append((before + after) / 2)
             pg_one_connection.append((one_before + one_after) / 2)
     raw_label = "raw sqlite3 single-row commits/s (WAL, synchronous=FULL, 1 thread)"
-    figures = [
-        figure(
-            "escalation_tx_per_s",
-            f"escalation transactions/s, {CALLERS} concurrent callers",
-            "tx/s",
-            subject,
-            higher_is_better=True,
-            baseline=baseline,
-            baseline_label=raw_label,
-            target=Target(kind="ratio_at_least", value=1.0),
-        ),
-        figure(
-            "escalation_tx_per_s_one_caller",
-            "escalation transactions/s, 1 caller (no grouping possible)",
-            "tx/s",
-            single,
-            higher_is_better=True,
-            baseline=baseline,
-            baseline_label=raw_label,
-        ),
-        figure(
-            "postgres_escalation_tx_per_s",
-            f"PostgresStore escalation transactions/s, {CALLERS} concurrent callers",
-            "tx/s",
-            pg_subject,
-            higher_is_better=True,
-            baseline=pg_baseline,
-            baseline_label=(
-                f"raw psycopg single-row commits/s (fsync on, {CALLERS} callers, a connection each)"
+    figures: list[dict[str, Any]] = []
+    if subject:
+        figures += [
+            figure(
+                "escalation_tx_per_s",
+                f"escalation transactions/s, {CALLERS} concurrent callers",
+                "tx/s",
+                subject,
+                higher_is_better=True,
+                baseline=baseline,
+                baseline_label=raw_label,
+                target=Target(kind="ratio_at_least", value=1.0),
             ),
-            target=Target(kind="ratio_at_least", value=1.0),
-        ),
-        figure(
-            "postgres_escalation_tx_per_s_vs_one_connection",
-            f"PostgresStore escalation transactions/s, {CALLERS} concurrent callers",
-            "tx/s",
-            pg_subject,
-            higher_is_better=True,
-            baseline=pg_one_connection,
-            baseline_label="raw psycopg single-row commits/s (fsync on, 1 connection)",
-        ),
-        figure(
-            "transactions_per_commit",
-            f"transactions per group commit, {CALLERS} callers",
-            "tx",
-            batch_sizes,
-            higher_is_better=True,
-        ),
-    ]
+            figure(
+                "escalation_tx_per_s_one_caller",
+                "escalation transactions/s, 1 caller (no grouping possible)",
+                "tx/s",
+                single,
+                higher_is_better=True,
+                baseline=baseline,
+                baseline_label=raw_label,
+            ),
+            figure(
+                "transactions_per_commit",
+                f"transactions per group commit, {CALLERS} callers",
+                "tx",
+                batch_sizes,
+                higher_is_better=True,
+            ),
+        ]
+    if pg_subject:
+        figures += [
+            figure(
+                "postgres_escalation_tx_per_s",
+                f"PostgresStore escalation transactions/s, {CALLERS} concurrent callers",
+                "tx/s",
+                pg_subject,
+                higher_is_better=True,
+                baseline=pg_baseline,
+                baseline_label=(
+                    f"raw psycopg single-row commits/s (fsync on, {CALLERS} callers,"
+                    " a connection each)"
+                ),
+                target=Target(kind="ratio_at_least", value=1.0),
+            ),
+            figure(
+                "postgres_escalation_tx_per_s_vs_one_connection",
+                f"PostgresStore escalation transactions/s, {CALLERS} concurrent callers",
+                "tx/s",
+                pg_subject,
+                higher_is_better=True,
+                baseline=pg_one_connection,
+                baseline_label="raw psycopg single-row commits/s (fsync on, 1 connection)",
+            ),
+        ]
     write_result(
         options,
         title="Store: SqliteStore vs raw sqlite3, PostgresStore vs raw psycopg",
@@ -319,5 +327,14 @@ async def main(options: Options) -> None:
     )
 
 
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--store",
+        choices=("both", "sqlite", "postgres"),
+        default="both",
+        help="which stores to measure (default both; one alone while working on it)",
+    )
+
+
 if __name__ == "__main__":
-    asyncio.run(main(parse_options(NAME, runs_quick=5, runs_full=5)))
+    asyncio.run(main(parse_options(NAME, runs_quick=5, runs_full=5, add_arguments=_arguments)))

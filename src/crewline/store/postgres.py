@@ -160,8 +160,14 @@ class PostgresStore(ConciergeReads, Store):
             raise RuntimeError("the store is not open")
         for attempt in range(1, RETRIES + 1):
             try:
-                with self._pool.connection() as conn, conn.transaction():
-                    return transaction(PostgresTx(conn))
+                # Pipeline mode: statements whose results the transaction does not read
+                # travel with the next one it does (BEGIN and COMMIT included).
+                with (
+                    self._pool.connection() as conn,
+                    conn.pipeline() as pipeline,
+                    conn.transaction(),
+                ):
+                    return transaction(PostgresTx(conn, pipeline))
             except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure):
                 if attempt == RETRIES:
                     raise

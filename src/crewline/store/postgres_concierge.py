@@ -30,6 +30,14 @@ class ConciergeWrites:
     """The concierge's Tx methods over one psycopg connection, inside its transaction."""
 
     _conn: psycopg.Connection[DictRow]
+    _pipeline: psycopg.Pipeline | None
+
+    def _settled(self, cursor: psycopg.Cursor[DictRow]) -> psycopg.Cursor[DictRow]:
+        """``cursor`` with its statement's outcome in: its error raised here, its row count
+        set (in pipeline mode a statement whose rows are not fetched is only queued)."""
+        if self._pipeline is not None:
+            self._pipeline.sync()
+        return cursor
 
     def _fetch_one(
         self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
@@ -37,7 +45,7 @@ class ConciergeWrites:
         return self._conn.execute(sql, params).fetchone()
 
     def _rowcount(self, sql: str, params: _Params = ()) -> int:
-        return self._conn.execute(sql, params).rowcount
+        return self._settled(self._conn.execute(sql, params)).rowcount
 
     def setting(self, key: str) -> str | None:
         r = self._fetch_one("SELECT value FROM settings WHERE key = %s", (key,))

@@ -35,14 +35,23 @@ _MEMBER_LOCKS = 19
 
 
 class PostgresTx(ConciergeWrites, Tx):
-    def __init__(self, conn: psycopg.Connection[DictRow]) -> None:
+    """``pipeline``: the connection's pipeline, when the transaction runs in pipeline mode
+    (as ``PostgresStore`` runs every transaction). A statement whose result is not read goes
+    out with the next one whose result is, so a transaction costs one round trip per result
+    it reads, not one per statement; the order of execution on the server is unchanged, and
+    an error surfaces at the next result read (or the commit), as the same exception."""
+
+    def __init__(
+        self, conn: psycopg.Connection[DictRow], pipeline: psycopg.Pipeline | None = None
+    ) -> None:
         self._conn = conn
+        self._pipeline = pipeline
 
     def _index(self, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor[DictRow]:
         """A statement on the escalation index; a missing or damaged index is Unavailable,
         never empty, so no writer goes on as if there were no records."""
         try:
-            return self._conn.execute(sql, params)
+            return self._settled(self._conn.execute(sql, params))
         except (psycopg.errors.UndefinedTable, psycopg.errors.DataCorrupted) as error:
             raise Unavailable(
                 f"the escalation index cannot be read ({error})",
@@ -56,21 +65,20 @@ class PostgresTx(ConciergeWrites, Tx):
         return self._conn.execute(sql, params).fetchall()
 
     def _count(self, sql: str, params: Sequence[Any] = ()) -> int:
-        return self._conn.execute(sql, params).rowcount
+        return self._settled(self._conn.execute(sql, params)).rowcount
 
-    def _next(self, sequence: str, *, order_within: str | None) -> int:
-        """The next value of ``sequence``. With ``order_within``, first the lock of that
-        stream (a session's events, a lane), held until this transaction ends: the
-        stream's values then become visible in the order they were taken, while other
-        streams' writers go on without waiting."""
-        if order_within is not None:
+    def _lock_stream(self, stream: str | None) -> None:
+        """With ``stream`` (a session's events, a lane), take its lock, held until this
+        transaction ends, before the caller's next statement takes a value of a sequence:
+        the stream's values then become visible in the order they were taken, while other
+        streams' writers go on without waiting. No result is read: in pipeline mode the lock
+        goes out with the statement that takes the value, in one round trip; the server
+        still runs the two in order, so the value is taken under the lock."""
+        if stream is not None:
             self._conn.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended(%s, %s))",
-                (order_within, _STREAM_LOCKS),
+                (stream, _STREAM_LOCKS),
             )
-        r = self._one("SELECT nextval(%s) AS value", (sequence,))
-        assert r is not None
-        return int(r["value"])
 
     def serialize(self, key: str) -> None:
         # Taken first in its transaction, and one key per transaction: the other locks
@@ -233,7 +241,16 @@ class PostgresTx(ConciergeWrites, Tx):
         row_id: str | None = None,
         record: str | None = None,
     ) -> Row:
-        generation, seq = self._conversation(conversation)
+        # One statement takes the next seq and moves the counter on, the row locked until
+        # commit (so seqs follow commit order); the row's insert reads no result.
+        r = self._one(
+            "INSERT INTO conversations (key, next_seq) VALUES (%s, 2) ON CONFLICT (key)"
+            " DO UPDATE SET next_seq = conversations.next_seq + 1"
+            " RETURNING generation, next_seq - 1 AS seq",
+            (conversation,),
+        )
+        assert r is not None
+        generation, seq = int(r["generation"]), int(r["seq"])
         row = Row(
             id=row_id or new_id(),
             conversation=conversation,
@@ -260,9 +277,6 @@ class PostgresTx(ConciergeWrites, Tx):
                 codec.epoch(now),
                 record,
             ),
-        )
-        self._conn.execute(
-            "UPDATE conversations SET next_seq = %s WHERE key = %s", (seq + 1, conversation)
         )
         return row
 
@@ -449,24 +463,24 @@ class PostgresTx(ConciergeWrites, Tx):
         body: Mapping[str, Any] | None = None,
         ordered: bool = True,
     ) -> int:
-        entry_id = self._next(
-            "outbox_ids", order_within=f"{transport}\n{lane}" if ordered else None
-        )
-        self._conn.execute(
+        self._lock_stream(f"{transport}\n{lane}" if ordered else None)
+        r = self._one(
             "INSERT INTO outbox (id, transport, lane, op, object_key, body, created_at)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            (entry_id, transport, lane, op, object_key, codec.dumps(body or {}), codec.epoch(now)),
+            " VALUES (nextval('outbox_ids'), %s, %s, %s, %s, %s, %s) RETURNING id",
+            (transport, lane, op, object_key, codec.dumps(body or {}), codec.epoch(now)),
         )
-        return entry_id
+        assert r is not None
+        return int(r["id"])
 
     def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:
-        cursor = self._next("event_cursors", order_within=f"events\n{session}")
-        self._conn.execute(
+        self._lock_stream(f"events\n{session}")
+        r = self._one(
             "INSERT INTO events (cursor, session, kind, body, created_at)"
-            " VALUES (%s, %s, %s, %s, %s)",
-            (cursor, session, kind, codec.dumps(body), codec.epoch(now)),
+            " VALUES (nextval('event_cursors'), %s, %s, %s, %s) RETURNING cursor",
+            (session, kind, codec.dumps(body), codec.epoch(now)),
         )
-        return cursor
+        assert r is not None
+        return int(r["cursor"])
 
     def take_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
         events = [
