@@ -67,18 +67,29 @@ class PostgresTx(ConciergeWrites, Tx):
     def _count(self, sql: str, params: Sequence[Any] = ()) -> int:
         return self._settled(self._conn.execute(sql, params)).rowcount
 
-    def _lock_stream(self, stream: str | None) -> None:
-        """With ``stream`` (a session's events, a lane), take its lock, held until this
-        transaction ends, before the caller's next statement takes a value of a sequence:
-        the stream's values then become visible in the order they were taken, while other
-        streams' writers go on without waiting. No result is read: in pipeline mode the lock
-        goes out with the statement that takes the value, in one round trip; the server
-        still runs the two in order, so the value is taken under the lock."""
-        if stream is not None:
-            self._conn.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended(%s, %s))",
-                (stream, _STREAM_LOCKS),
+    def _next_in_stream(
+        self, stream: str | None, insert: str, values: str, params: Sequence[Any]
+    ) -> int:
+        """Run ``insert`` (``INSERT INTO t (key, ...)``, the key's value taken from a
+        sequence: ``values`` is ``nextval(...), %s, ...``); returns the key.
+
+        With ``stream`` (a session's events, a lane), the stream's lock is taken first and
+        held until this transaction ends: the stream's values then become visible in the
+        order they were taken, while other streams' writers go on without waiting. Lock and
+        insert are one statement: the materialized CTE takes the lock when the insert reads
+        its one row, before the row's ``nextval`` is computed."""
+        key = insert.partition("(")[2].partition(",")[0]
+        if stream is None:
+            r = self._one(f"{insert} VALUES ({values}) RETURNING {key}", params)
+        else:
+            r = self._one(
+                "WITH locked AS MATERIALIZED"
+                " (SELECT pg_advisory_xact_lock(hashtextextended(%s, %s)))"
+                f" {insert} SELECT {values} FROM locked RETURNING {key}",
+                (stream, _STREAM_LOCKS, *params),
             )
+        assert r is not None
+        return int(r[key])
 
     def serialize(self, key: str) -> None:
         # Taken first in its transaction, and one key per transaction: the other locks
@@ -463,24 +474,20 @@ class PostgresTx(ConciergeWrites, Tx):
         body: Mapping[str, Any] | None = None,
         ordered: bool = True,
     ) -> int:
-        self._lock_stream(f"{transport}\n{lane}" if ordered else None)
-        r = self._one(
-            "INSERT INTO outbox (id, transport, lane, op, object_key, body, created_at)"
-            " VALUES (nextval('outbox_ids'), %s, %s, %s, %s, %s, %s) RETURNING id",
+        return self._next_in_stream(
+            f"{transport}\n{lane}" if ordered else None,
+            "INSERT INTO outbox (id, transport, lane, op, object_key, body, created_at)",
+            "nextval('outbox_ids'), %s, %s, %s, %s, %s, %s",
             (transport, lane, op, object_key, codec.dumps(body or {}), codec.epoch(now)),
         )
-        assert r is not None
-        return int(r["id"])
 
     def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:
-        self._lock_stream(f"events\n{session}")
-        r = self._one(
-            "INSERT INTO events (cursor, session, kind, body, created_at)"
-            " VALUES (nextval('event_cursors'), %s, %s, %s, %s) RETURNING cursor",
+        return self._next_in_stream(
+            f"events\n{session}",
+            "INSERT INTO events (cursor, session, kind, body, created_at)",
+            "nextval('event_cursors'), %s, %s, %s, %s",
             (session, kind, codec.dumps(body), codec.epoch(now)),
         )
-        assert r is not None
-        return int(r["cursor"])
 
     def take_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
         events = [
