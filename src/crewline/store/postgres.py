@@ -50,7 +50,7 @@ from crewline.store.base import (
     Webhook,
 )
 from crewline.store.postgres_concierge import ConciergeReads
-from crewline.store.postgres_tx import PostgresTx
+from crewline.store.postgres_tx import INDEX_DAMAGE, PostgresTx, index_unavailable
 
 __all__ = ["PostgresStore", "migrations"]
 
@@ -159,6 +159,7 @@ class PostgresStore(ConciergeReads, Store):
         if self._pool is None:
             raise RuntimeError("the store is not open")
         for attempt in range(1, RETRIES + 1):
+            tx: PostgresTx | None = None
             try:
                 # Pipeline mode: statements whose results the transaction does not read
                 # travel with the next one it does (BEGIN and COMMIT included).
@@ -167,7 +168,12 @@ class PostgresStore(ConciergeReads, Store):
                     conn.pipeline() as pipeline,
                     conn.transaction(),
                 ):
-                    return transaction(PostgresTx(conn, pipeline))
+                    tx = PostgresTx(conn, pipeline)
+                    return transaction(tx)
+            except INDEX_DAMAGE as error:
+                if tx is not None and tx.index_written:
+                    raise index_unavailable(error) from error
+                raise
             except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure):
                 if attempt == RETRIES:
                     raise

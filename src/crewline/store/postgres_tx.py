@@ -27,7 +27,17 @@ from crewline.store.base import BoundaryRecord, IdempotencyRecord, PlatformMessa
 from crewline.store.postgres_concierge import ConciergeWrites
 from crewline.store.postgres_coordination import BOUNDARY_KEY, CHANNEL
 
-__all__ = ["PostgresTx"]
+__all__ = ["INDEX_DAMAGE", "PostgresTx", "index_unavailable"]
+
+INDEX_DAMAGE = (psycopg.errors.UndefinedTable, psycopg.errors.DataCorrupted)
+
+
+def index_unavailable(error: psycopg.Error) -> Unavailable:
+    """A missing or damaged escalation index, reported as the port says: Unavailable."""
+    return Unavailable(
+        f"the escalation index cannot be read ({error})", code="escalation_index_unavailable"
+    )
+
 
 _BACKLOG_LOCKS = 17  # advisory lock key spaces (the seed of hashtextextended)
 _STREAM_LOCKS = 18
@@ -46,17 +56,17 @@ class PostgresTx(ConciergeWrites, Tx):
     ) -> None:
         self._conn = conn
         self._pipeline = pipeline
+        # An index write went out unread: a missing or damaged table surfacing later in
+        # this transaction (at a later read or the commit) is the index's.
+        self.index_written = False
 
     def _index(self, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor[DictRow]:
         """A statement on the escalation index; a missing or damaged index is Unavailable,
         never empty, so no writer goes on as if there were no records."""
         try:
             return self._settled(self._conn.execute(sql, params))
-        except (psycopg.errors.UndefinedTable, psycopg.errors.DataCorrupted) as error:
-            raise Unavailable(
-                f"the escalation index cannot be read ({error})",
-                code="escalation_index_unavailable",
-            ) from error
+        except INDEX_DAMAGE as error:
+            raise index_unavailable(error) from error
 
     def _one(self, sql: str, params: Sequence[Any] = ()) -> DictRow | None:
         return self._conn.execute(sql, params).fetchone()
@@ -398,7 +408,10 @@ class PostgresTx(ConciergeWrites, Tx):
     def put_escalation(self, escalation: Escalation) -> None:
         columns = [c.strip() for c in codec.ESCALATION_COLUMNS.split(",")]
         updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != "id")
-        self._index(
+        # Not read here (no round trip of its own): PostgresStore reports a missing or
+        # damaged table surfacing later in the transaction as Unavailable (index_written).
+        self.index_written = True
+        self._conn.execute(
             f"INSERT INTO escalations ({codec.ESCALATION_COLUMNS})"
             f" VALUES ({', '.join(['%s'] * len(columns))})"
             f" ON CONFLICT (id) DO UPDATE SET {updates}",
