@@ -2,8 +2,12 @@
 
 psycopg 3's synchronous driver with its connection pool. A transaction is the same plain
 function over ``Tx`` as on SQLite; here it runs on a worker thread holding its own pooled
-connection, inside one database transaction (READ COMMITTED). What that level alone would
-not make atomic takes a lock until commit:
+connection, inside one database transaction (READ COMMITTED), in pipeline mode: statements
+whose results it does not read travel with the next one whose result it does, so it pays
+a round trip per result read, not per statement. Commits stay synchronous
+(``synchronous_commit`` as the server has it, on by default): ``write`` returns once the
+transaction is durable. What READ COMMITTED alone would not make atomic takes a lock until
+commit:
 
 - the backlog ceiling: ``count_pending`` holds the member's advisory lock, so a concurrent
   writer counts only after this one's record is in;
