@@ -3,7 +3,10 @@ decides, the model only words; a timeout, an error or garbage leaves the human t
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -13,6 +16,7 @@ from crewline.brains import LlmSettings
 from crewline.config import Config
 from crewline.testing import FakeClock
 from tests.driver import Crew
+from tests.e2e.raw_database import raw_execute
 from tests.fakes.llm import FakeLlm
 from tests.harness import MemoryHarness
 
@@ -27,14 +31,41 @@ async def llm() -> AsyncIterator[FakeLlm]:
 async def crew(
     config: Config, clock: FakeClock, llm: FakeLlm, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[Crew]:
+    async with _crew(config, clock, llm, monkeypatch, timeout=0.5) as driver:
+        yield driver
+
+
+@pytest.fixture
+async def patient_crew(
+    config: Config, clock: FakeClock, llm: FakeLlm, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Crew]:
+    """A model timeout no loaded machine reaches: the test decides when the model answers."""
+    async with _crew(config, clock, llm, monkeypatch, timeout=60.0) as driver:
+        yield driver
+
+
+@asynccontextmanager
+async def _crew(
+    config: Config,
+    clock: FakeClock,
+    llm: FakeLlm,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    timeout: float,
+) -> AsyncIterator[Crew]:
     monkeypatch.setenv("CREWLINE_TEST_LLM_KEY", "sk-test")
     settings = LlmSettings(
-        base_url=llm.base_url, model="fake-model", api_key_env="CREWLINE_TEST_LLM_KEY", timeout=0.5
+        base_url=llm.base_url,
+        model="fake-model",
+        api_key_env="CREWLINE_TEST_LLM_KEY",
+        timeout=timeout,
     )
     driver = Crew(replace(config, concierge_llm=settings), clock, [MemoryHarness()])
     await driver.start()
-    yield driver
-    await driver.stop()
+    try:
+        yield driver
+    finally:
+        await driver.stop()
 
 
 async def _escalate_and_judge(crew: Crew, policy: str, message: str) -> dict[str, Any]:
@@ -97,5 +128,37 @@ async def test_a_failing_model_leaves_the_routine_question_to_the_human(
     decision = await _last_decision(crew)
     assert decision["decision"] == "suggested"
     assert "llm" in decision["rationale"] and "failed" in decision["brain"]
+    await crew.delivered()
+    assert "concierge suggests:" in crew.harness.cards("radar")[0].text
+
+
+async def test_a_judgement_that_meets_a_torn_index_is_written_after_its_repair(
+    patient_crew: Crew, llm: FakeLlm, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The index is torn while the model words a suggestion: the concierge's write finds it
+    torn, starts the rebuild from the transcript, and lands once the rebuild is done."""
+    crew = patient_crew
+    llm.hold()
+    key = await crew.add_member()
+    result = await crew.escalate(key, message="Shall I proceed with the plan?")
+    await llm.wait_for_requests(1, timeout=30.0)
+    # The precondition is that the concierge's is the next write: the card's is done.
+    await crew.delivered()
+    # Off the loop: the running server may hold the write lock until its loop runs again.
+    await asyncio.to_thread(raw_execute, crew.config, "DROP TABLE escalations")
+    with caplog.at_level(logging.WARNING):
+        llm.release()
+        await crew.crewline.hub.concierge.idle()
+    assert "the escalation index cannot be read; rebuilding it" in caplog.text  # it was torn
+    assert "the concierge failed on a question" not in caplog.text
+    decision = await _last_decision(crew)
+    assert (decision["record_id"], decision["decision"]) == (
+        result["escalation_id"],
+        "suggested",
+    )
+    records = (await crew.conversation())["escalations"]
+    assert [(r["escalation_id"], r["state"]) for r in records] == [
+        (result["escalation_id"], "pending")
+    ]
     await crew.delivered()
     assert "concierge suggests:" in crew.harness.cards("radar")[0].text

@@ -31,7 +31,7 @@ from crewline.bot.domain import (
 )
 from crewline.bot.render import STATUS_FOR
 from crewline.brains import Brain, BrainAsk, Draft, OfflineBrain
-from crewline.errors import InvalidInput, NotFound
+from crewline.errors import InvalidInput, NotFound, Unavailable
 from crewline.launchers import Launchers
 from crewline.models import AnsweredBy, AnswerPolicy, ConciergeAnswer, ConciergePolicy
 from crewline.policy.routine import Fact, Verdict, VerdictKind, fts_query, judge
@@ -242,7 +242,18 @@ class Concierge:
         def decide(ch: Change) -> None:
             self._decide(ch, asked, verdict, draft, failure)
 
-        await self.hub.on_member(asked.member, lambda: self.hub.change(decide))
+        try:
+            await self.hub.on_member(asked.member, lambda: self.hub.change(decide))
+        except Unavailable:
+            # The escalation index was found torn: the change started its rebuild from the
+            # transcript. The judgement stands; write it once into the rebuilt index (the
+            # decision re-reads the record there, so a record the rebuild settled is stale).
+            log.warning(
+                "the escalation index was torn; writing the judgement of %s after its repair",
+                asked.id,
+            )
+            await self.hub.index_repaired()
+            await self.hub.on_member(asked.member, lambda: self.hub.change(decide))
 
     async def _draft(
         self, asked: Asked, verdict: Verdict, facts: list[Fact]

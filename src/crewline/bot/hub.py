@@ -504,6 +504,16 @@ class Hub:
         if self._index_repair is None or self._index_repair.done():
             self._index_repair = asyncio.create_task(self.reconcile_all(), name="index-repair")
 
+    async def index_repaired(self) -> None:
+        """Wait for the index repair a change that found the index torn started (if any).
+
+        A repair that fails is logged by its own caller's retry, not raised here: the work
+        that waits for it tries once more and meets the same ``Unavailable`` if it failed.
+        """
+        repair = self._index_repair
+        if repair is not None:
+            await asyncio.gather(asyncio.shield(repair), return_exceptions=True)
+
     # gates ----------------------------------------------------------------------------------
     async def _gate(self, caller: Session, verb: Verb, *, action: str) -> None:
         decision = authorize(caller, verb)
