@@ -12,6 +12,8 @@ With several replicas on one database (``claims``), a lane is sent by the one re
 holds its lease (``crewline.replicas.LaneClaims``): the others leave it alone, and take it
 over once a holder that went silent lets the lease expire. A lane's head taken over that
 way may have been sent and not recorded, so its post looks before posting, as a retry does.
+The transport's global rate (``limits.global_per_second``, per app) is then one budget for
+all replicas: each call reserves its turn in the database (``Coordination.pace``).
 
 Failures: ``RateLimited`` waits ``retry_after``; a transient error backs off exponentially
 (capped, forever: a platform outage loses nothing); a permanent one moves the entry to the
@@ -276,6 +278,11 @@ class OutboxDispatcher:
     async def _global_turn(self) -> None:
         rate = self.transport.limits.global_per_second
         if rate <= 0:
+            return
+        if self.claims is not None:  # the app's budget, shared with the other replicas
+            wait = await self.claims.coordination.pace(f"outbox:{self.transport.name}", 1.0 / rate)
+            if wait > 0:
+                await asyncio.sleep(wait)
             return
         now = self.clock()
         turn = max(now, self._global_ready_at)
