@@ -227,6 +227,8 @@ class Crewline:
             self.hub.on_posted(self._card_posted)
             for transport in self.transports:
                 transport.attach(self.hub)
+                if self.coordination is not None:
+                    transport.share_pacing(self.coordination.pace)
                 if self.coordination is not None and transport.exclusive:
                     # One replica at a time holds the platform's one connection.
                     self.leases[transport.name] = await stack.enter_async_context(

@@ -1,5 +1,5 @@
-"""A platform's global rate limit is per app, not per replica: two replicas sending at
-once stay under it together.
+"""A platform's rate limits are per app, not per replica: two replicas sending at once stay
+under them together, the global one and a chat's.
 
 Telegram by webhook (so both replicas send: no lease on the connection) with a flood limit
 of ``LIMIT`` messages a second over all chats, enforced by the fake with 429s; crewline is
@@ -20,6 +20,7 @@ import pytest
 
 from crewline import crew as crew_admin
 from crewline.config import Config
+from crewline.server import Crewline
 from crewline.testing import FakeClock
 from tests.e2e.replica_kit import BOUND, replica
 from tests.harnesses.telegram import TelegramHarness
@@ -36,6 +37,34 @@ async def telegram() -> AsyncIterator[TelegramHarness]:
     made.settings_options["global_per_second"] = RATE
     async with made.running() as running:
         yield running
+
+
+async def _members(
+    replica: Crewline, telegram: TelegramHarness, slugs: tuple[str, ...]
+) -> dict[str, str]:
+    keys = {}
+    for slug in slugs:
+        created = await crew_admin.add_member(
+            replica.store,
+            slug=slug,
+            name=slug.title(),
+            owners=[f"telegram:{telegram.owner}"],
+            transports=["telegram"],
+        )
+        keys[slug] = created.key
+    return keys
+
+
+async def _on_both(a: Crewline, b: Crewline, keys: dict[str, str], cards: int) -> None:
+    """Half the members' escalations through each replica, all at once: each replica holds
+    its members' lanes and both outboxes send together."""
+    await asyncio.gather(
+        *[
+            _escalate((a if i % 2 else b).url, key, f"{slug} card {n}?")
+            for i, (slug, key) in enumerate(keys.items())
+            for n in range(cards)
+        ]
+    )
 
 
 async def _escalate(url: str, key: str, text: str) -> None:
@@ -57,30 +86,37 @@ async def test_two_replicas_together_stay_under_the_platforms_global_limit(
         await stack.enter_async_context(a)
         await stack.enter_async_context(b)
         assert not a.leases and not b.leases  # by webhook both replicas send
-        keys = {}
-        for slug in MEMBERS:
-            created = await crew_admin.add_member(
-                a.store,
-                slug=slug,
-                name=slug.title(),
-                owners=[f"telegram:{telegram.owner}"],
-                transports=["telegram"],
-            )
-            keys[slug] = created.key
-        # Half the members' escalations through each replica, all at once: each replica
-        # holds its members' lanes and both outboxes send together.
-        await asyncio.gather(
-            *[
-                _escalate((a if i % 2 else b).url, keys[slug], f"{slug} card {n}?")
-                for i, slug in enumerate(MEMBERS)
-                for n in range(CARDS)
-            ]
-        )
+        await _on_both(a, b, await _members(a, telegram, MEMBERS), CARDS)
         await telegram.wait_until(
             lambda: all(len(telegram.cards(slug)) == CARDS for slug in MEMBERS),
             timeout=BOUND * 3,
         )
         sent = (a.outboxes["telegram"].sent, b.outboxes["telegram"].sent)
     assert all(n > 0 for n in sent), sent  # both replicas called the platform
-    assert sum(sent) > LIMIT * 2  # long enough that unshared pacing would have exceeded it
+    assert sum(sent) > LIMIT  # more than a second's worth: unshared pacing would exceed it
+    assert telegram.fake.rate_limited_count == 0, (sent, telegram.fake.rate_limited_count)
+
+
+CHAT_GAP = 0.2  # the fake's minimum gap between two messages into one chat
+CHAT_INTERVAL = 0.6  # crewline's per_chat_interval: well over it, so no jitter reaches it
+
+
+async def test_two_replicas_together_keep_a_chats_interval(
+    tmp_path: Path, postgres_url: str, clock: FakeClock
+) -> None:
+    """Every member's topic is in one forum chat: lanes of different members (held by
+    different replicas) still take turns in the chat, across the replicas."""
+    telegram = TelegramHarness(webhook=True, forum=True, per_chat_interval=CHAT_GAP)
+    telegram.settings_options["per_chat_interval"] = CHAT_INTERVAL
+    config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
+    async with telegram.running(), contextlib.AsyncExitStack() as stack:
+        a = await stack.enter_async_context(replica(config, "a", telegram, clock))
+        b = await stack.enter_async_context(replica(config, "b", telegram, clock))
+        slugs = MEMBERS[:2]
+        await _on_both(a, b, await _members(a, telegram, slugs), 2)
+        await telegram.wait_until(
+            lambda: all(len(telegram.cards(slug)) == 2 for slug in slugs), timeout=BOUND * 3
+        )
+        sent = (a.outboxes["telegram"].sent, b.outboxes["telegram"].sent)
+    assert all(n > 0 for n in sent), sent
     assert telegram.fake.rate_limited_count == 0, (sent, telegram.fake.rate_limited_count)
