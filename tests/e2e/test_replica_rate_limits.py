@@ -20,7 +20,10 @@ import pytest
 
 from crewline import crew as crew_admin
 from crewline.config import Config
+from crewline.replicas import holder_tag
 from crewline.server import Crewline
+from crewline.store.postgres import PostgresStore
+from crewline.store.postgres_coordination import PostgresCoordination
 from crewline.testing import FakeClock
 from tests.e2e.replica_kit import BOUND, replica
 from tests.harnesses.telegram import TelegramHarness
@@ -120,3 +123,22 @@ async def test_two_replicas_together_keep_a_chats_interval(
         sent = (a.outboxes["telegram"].sent, b.outboxes["telegram"].sent)
     assert all(n > 0 for n in sent), sent
     assert telegram.fake.rate_limited_count == 0, (sent, telegram.fake.rate_limited_count)
+
+
+async def test_turns_of_a_shared_budget_are_an_interval_apart_across_replicas(
+    postgres_url: str,
+) -> None:
+    """Two replicas reserving turns of one budget alternately: the first is now, each
+    later one a whole interval after the one before, whichever replica asked."""
+    async with PostgresStore(postgres_url):
+        pass  # the migrations
+    interval = 30.0  # far longer than the statements take: nobody waits for a turn here
+    async with (
+        PostgresCoordination(postgres_url, holder_tag("a")) as a,
+        PostgresCoordination(postgres_url, holder_tag("b")) as b,
+    ):
+        waits = [await (a if n % 2 else b).pace("outbox:test", interval) for n in range(4)]
+        other = await a.pace("outbox:other", interval)
+    assert waits[0] == 0.0 and other == 0.0  # budgets are apart
+    for n, wait in enumerate(waits[1:], start=1):
+        assert interval * n - interval / 2 < wait <= interval * n, waits
