@@ -1,6 +1,7 @@
 """An escalation's reply says ``delivered`` only when its card was posted, whichever replica
 posted it: with the member's outbox lane held by replica B, a request that lands on
-replica A waits for B's recorded post, and says ``queued`` when B has not posted in time.
+replica A waits for B's recorded post, and says ``queued`` when B has not posted in time;
+a request on the standby of a leased transport (Telegram polling) waits for the holder's.
 
 B's platform accepts a post only when the test opens its gate, so B holds the lane for as
 long as the test needs: the request on A comes while B's first card is still in the call.
@@ -9,6 +10,7 @@ long as the test needs: the request on A comes while B's first card is still in 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -22,6 +24,8 @@ from crewline.models import OutboundMessage
 from crewline.server import Crewline
 from crewline.testing import FakeClock
 from crewline.transports.memory import MemoryTransport
+from tests.e2e.replica_kit import BOUND, replica
+from tests.harnesses.telegram import TelegramHarness
 
 WAIT = 20.0  # bound of every wait below; A's delivery wait in the delivered case
 
@@ -47,7 +51,7 @@ async def _replicas(
     config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
     on_a, on_b = MemoryTransport("memory"), GatedPlatform()
 
-    def replica(name: str, transport: MemoryTransport, wait: float) -> Crewline:
+    def gated(name: str, transport: MemoryTransport, wait: float) -> Crewline:
         return Crewline(
             replace(config, data_dir=config.data_dir / name, replica_id=name),
             transports=[transport],
@@ -57,7 +61,7 @@ async def _replicas(
             concierge=False,
         )
 
-    async with replica("a", on_a, wait_on_a) as a, replica("b", on_b, 0.0) as b:
+    async with gated("a", on_a, wait_on_a) as a, gated("b", on_b, 0.0) as b:
         created = await crew_admin.add_member(
             a.store, slug="radar", name="Radar", owners=["memory:alice"], transports=["memory"]
         )
@@ -112,3 +116,26 @@ async def test_a_card_the_lane_holder_has_not_posted_in_time_is_queued(
         on_b.gate.set()
         await on_b.wait_until(lambda: len(on_b.messages) == 2, timeout=WAIT)
         assert on_a.calls.count("post") == 0
+
+
+async def test_a_card_the_leased_transports_holder_posted_is_delivered_on_the_standby(
+    tmp_path: Path, postgres_url: str, clock: FakeClock
+) -> None:
+    telegram = TelegramHarness()
+    config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
+    async with telegram.running(), contextlib.AsyncExitStack() as stack:
+        a = await stack.enter_async_context(
+            replica(config, "a", telegram, clock, delivery_wait=BOUND)
+        )
+        await a.leases["telegram"].wait(held=True, timeout=BOUND)
+        b = await stack.enter_async_context(
+            replica(config, "b", telegram, clock, delivery_wait=BOUND)
+        )
+        assert "telegram" not in b.outboxes  # b is the standby: a sends
+        created = await crew_admin.add_member(
+            a.store, slug="radar", name="Radar", owners=[f"telegram:{telegram.owner}"],
+            transports=["telegram"],
+        )  # fmt: skip
+        reply = await _escalate(b, created.key, "on the standby")
+        assert reply["delivery"] == {"telegram": "delivered"}
+        assert [c for c in telegram.cards("radar") if "on the standby" in c.text]
