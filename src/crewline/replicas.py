@@ -9,6 +9,10 @@ clock, and an epoch that grows with every new holder (a holder whose lease was t
 no longer renew it). A holder counts its lease lost at the time it would expire as seen
 from before its last renewal was sent, so it stops before anyone else can take over.
 
+A platform's global rate limit (calls per second for the whole app) is shared the same
+way: each call reserves the next turn of a named budget in the database
+(``Coordination.pace``), so several replicas together call no faster than one would.
+
 And one thing replicas need to hear: that a session's event committed elsewhere
 (``Coordination.on_events``), so a long poll, a stream or a webhook lane on this replica
 wakes up, and that a session answered a context boundary elsewhere, so the replica
@@ -115,6 +119,13 @@ class Coordination(ABC):
     async def release(self, lease: Lease) -> None:
         """Give the lease up at once (another replica may take it now, knowing nothing was
         left half-done); nothing if it was taken over meanwhile."""
+
+    @abstractmethod
+    async def pace(self, name: str, interval: float) -> float:
+        """Reserve the next turn of the budget ``name``, whose turns are ``interval``
+        seconds apart across every replica (a platform's rate limit is per app, not per
+        replica): the seconds to wait before making the call (0: now). Raises on a
+        database failure (no call without its turn)."""
 
     @abstractmethod
     async def leases(self, prefix: str) -> list[LeaseView]:

@@ -45,6 +45,7 @@ from crewline.store.backup import serving_lock
 from crewline.store.open import is_postgres_url, open_store, shared_database_url
 from crewline.transport_lease import TRANSPORT_LEASE_TTL, TransportLease
 from crewline.transports import OutboxDispatcher, Transport
+from crewline.transports.outbox import wait_recorded
 from crewline.transports.registry import EnabledTransport, build_transport, enabled_transports
 from crewline.webhook_targets import Targets
 from crewline.webhooks import WebhookDispatcher
@@ -226,6 +227,8 @@ class Crewline:
             self.hub.on_posted(self._card_posted)
             for transport in self.transports:
                 transport.attach(self.hub)
+                if self.coordination is not None:
+                    transport.share_pacing(self.coordination.pace)
                 if self.coordination is not None and transport.exclusive:
                     # One replica at a time holds the platform's one connection.
                     self.leases[transport.name] = await stack.enter_async_context(
@@ -384,9 +387,15 @@ class Crewline:
         if outbox is not None:
             outbox.wake(lanes)
 
-    async def _card_posted(self, transport: str, object_key: str, timeout: float) -> bool:
+    async def _card_posted(
+        self, transport: str, lane: str, object_key: str, timeout: float
+    ) -> bool:
         outbox = self.outboxes.get(transport)
-        return outbox is not None and await outbox.wait_posted(object_key, timeout=timeout)
+        if outbox is not None:
+            return await outbox.wait_posted(object_key, lane=lane, timeout=timeout)
+        if transport in self.leases:  # another replica runs it: its post is recorded there
+            return await wait_recorded(self.store, transport, object_key, timeout=timeout)
+        return False
 
     async def _find_stranded_members(self) -> None:
         running = {t.name for t in self.transports}

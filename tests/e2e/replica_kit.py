@@ -16,14 +16,16 @@ TTL = 1.5  # seconds: short, so a takeover is quick; every wait below is bounded
 BOUND = TTL * 2 + 8  # the takeover bound (ttl + ttl/3), with room for a loaded machine
 
 
-def replica(config: Config, name: str, harness: Harness, clock: FakeClock) -> Crewline:
+def replica(
+    config: Config, name: str, harness: Harness, clock: FakeClock, *, delivery_wait: float = 0.0
+) -> Crewline:
     """crewline as replica ``name`` (its own data directory) on ``config``'s database."""
     return Crewline(
         replace(config, data_dir=config.data_dir / name, replica_id=name),
         transports=[harness.transport()],
         clock=clock,
         outbox_poll_interval=0.2,
-        delivery_wait=0.0,
+        delivery_wait=delivery_wait,
         concierge=False,
         lease_ttl=TTL,
     )

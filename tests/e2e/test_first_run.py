@@ -306,13 +306,13 @@ async def test_a_busy_outbox_answers_queued_at_once_instead_of_waiting(tmp_path:
     async with running(tmp_path, transport, delivery_wait=WAIT) as (crewline, _):
         outbox = crewline.outboxes["memory"]
         waiting = [
-            asyncio.create_task(outbox.wait_posted(f"row:{n}", timeout=WAIT))
+            asyncio.create_task(outbox.wait_posted(f"row:{n}", lane="radar", timeout=WAIT))
             for n in range(MAX_POST_WAITERS)
         ]
         await asyncio.sleep(0)  # let each register: order, not timing
         assert not any(task.done() for task in waiting)
         async with asyncio.timeout(WAIT / 2):  # far less than the waiters' own wait
-            assert await outbox.wait_posted("row:late", timeout=WAIT) is False
+            assert await outbox.wait_posted("row:late", lane="radar", timeout=WAIT) is False
         for task in waiting:
             task.cancel()
         await asyncio.gather(*waiting, return_exceptions=True)

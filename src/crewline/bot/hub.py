@@ -56,9 +56,10 @@ RECONCILE_AT_ONCE = 64  # members reconciled concurrently at start
 # "queued" instead of "delivered": short, so a slow platform never holds up an agent.
 DELIVERY_WAIT = 0.25
 
-# ``posted(transport, object_key, timeout)``: whether the platform accepted the post of
-# ``object_key``, waiting at most ``timeout`` seconds (the outbox knows; crewline wires it).
-PostedCheck = Callable[[str, str, float], Awaitable[bool]]
+# ``posted(transport, lane, object_key, timeout)``: whether the platform accepted the post of
+# ``object_key`` (queued in ``lane``), waiting at most ``timeout`` seconds (the outbox, or
+# the store with replicas, knows; crewline wires it).
+PostedCheck = Callable[[str, str, str, float], Awaitable[bool]]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -231,7 +232,7 @@ class Hub:
         async def one(transport: str) -> Delivery:
             if transport not in self.transports:
                 return Delivery.NOT_CONFIGURED
-            if posted is not None and await posted(transport, key, self.delivery_wait):
+            if posted is not None and await posted(transport, member.slug, key, self.delivery_wait):
                 return Delivery.DELIVERED
             return Delivery.QUEUED
 

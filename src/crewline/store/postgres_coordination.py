@@ -2,7 +2,8 @@
 
 Leases are rows of ``crewline_leases`` (migration ``004_replicas``), taken and renewed by
 single conditional statements judged by the database's clock, so replicas' clocks need not
-agree. Wake-ups are PostgreSQL notifications: a trigger on ``events`` notifies
+agree; shared rate budgets are rows of ``crewline_pacing``, a turn reserved likewise.
+Wake-ups are PostgreSQL notifications: a trigger on ``events`` notifies
 ``crewline_events`` with the committing connection's ``application_name`` and the session,
 delivered only once the transaction commits; each replica LISTENs on a connection of its
 own and skips what it sent itself. A session's answer to a context boundary is notified on
@@ -59,6 +60,15 @@ _RELEASE = (
     "UPDATE crewline_leases SET holder = NULL, previous = NULL, expires_at = clock_timestamp()"
     " WHERE name = %s AND holder = %s AND epoch = %s"
 )
+# The turn reserved is the later of now and the budget's next free turn; next_at moves one
+# interval past it. The wait is that turn, as seen by the database's clock.
+_PACE = """
+INSERT INTO crewline_pacing AS p (name, next_at)
+VALUES (%(name)s, clock_timestamp() + make_interval(secs => %(interval)s))
+ON CONFLICT (name) DO UPDATE SET
+    next_at = greatest(p.next_at, clock_timestamp()) + make_interval(secs => %(interval)s)
+RETURNING extract(epoch FROM next_at - clock_timestamp())::float8 - %(interval)s AS wait
+"""
 _VIEW = (
     "SELECT name, holder, epoch,"
     " extract(epoch FROM expires_at - clock_timestamp())::float8 AS expires_in"
@@ -158,6 +168,10 @@ class PostgresCoordination(Coordination):
 
     async def release(self, lease: Lease) -> None:
         await self._execute(_RELEASE, (lease.name, self.holder, lease.epoch))
+
+    async def pace(self, name: str, interval: float) -> float:
+        rows = await self._execute(_PACE, {"name": name, "interval": interval})
+        return max(0.0, float(rows[0]["wait"]))
 
     async def leases(self, prefix: str) -> list[LeaseView]:
         return [_view(r) for r in await self._execute(_VIEW, (prefix,))]

@@ -84,6 +84,13 @@ class Transport(ABC):
         """Called by crewline before ``start``: how to look up owners and audit refusals."""
         self.context = context
 
+    def share_pacing(self, pace: Callable[[str, float], Awaitable[float]]) -> None:
+        """Called by crewline on a shared PostgreSQL (several replicas): ``await
+        pace(name, interval)`` reserves a turn of a budget every replica shares (seconds
+        to wait). A transport that paces calls per channel itself uses it, since a
+        platform counts a channel's calls per app; the default paces nothing more."""
+        return None
+
     @abstractmethod
     async def start(self, sink: HumanEventSink) -> None:
         """Connect and begin delivering human events to ``sink``."""

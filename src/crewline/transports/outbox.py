@@ -12,6 +12,8 @@ With several replicas on one database (``claims``), a lane is sent by the one re
 holds its lease (``crewline.replicas.LaneClaims``): the others leave it alone, and take it
 over once a holder that went silent lets the lease expire. A lane's head taken over that
 way may have been sent and not recorded, so its post looks before posting, as a retry does.
+The transport's global rate (``limits.global_per_second``, per app) is then one budget for
+all replicas: each call reserves its turn in the database (``Coordination.pace``).
 
 Failures: ``RateLimited`` waits ``retry_after``; a transient error backs off exponentially
 (capped, forever: a platform outage loses nothing); a permanent one moves the entry to the
@@ -37,7 +39,7 @@ from crewline.replicas import Claim, LaneClaims
 from crewline.store import OutboxEntry, PlatformMessage, Store, Tx
 from crewline.transports.base import Transport
 
-__all__ = ["OutboxDispatcher", "Renderer"]
+__all__ = ["OutboxDispatcher", "Renderer", "recorded", "wait_recorded"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -47,6 +49,9 @@ RECENT_POSTS = 1024  # posts remembered for wait_posted callers that arrive just
 # At most this many callers wait for posts at once: beyond it the outbox is busy, the posts
 # will not land within a short wait anyway, and waiting would only slow every agent down.
 MAX_POST_WAITERS = 8
+# Seconds between two looks in the store for a post another replica makes (while the lane
+# it is in is held there): a reply waits for it a fraction of a second at most.
+POST_LOOK_INTERVAL = 0.05
 # Ops that show an object's current state: later entries for one object are redundant
 # once one call has rendered it.
 _COLLAPSIBLE = frozenset({"update", "ring", "roster"})
@@ -60,6 +65,23 @@ class Renderer(Protocol):
     async def bell(self, object_key: str) -> Bell | None: ...
 
     async def roster(self) -> list[RosterEntry]: ...
+
+
+async def recorded(store: Store, transport: str, object_key: str) -> bool:
+    """Whether a post of ``object_key`` on ``transport`` is recorded (by any replica)."""
+    return await store.platform_message(transport, object_key) is not None
+
+
+async def wait_recorded(store: Store, transport: str, object_key: str, *, timeout: float) -> bool:
+    """Whether a post of ``object_key`` is recorded within ``timeout`` seconds: for a
+    transport another replica runs (its single connection's lease is held there)."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(timeout):
+            while True:  # no signal reaches us when another replica records it: look
+                if await recorded(store, transport, object_key):
+                    return True
+                await asyncio.sleep(POST_LOOK_INTERVAL)
+    return False
 
 
 class OutboxDispatcher:
@@ -102,6 +124,7 @@ class OutboxDispatcher:
         self._recent_posts: OrderedDict[str, None] = OrderedDict()
         self._post_waiters: dict[str, list[asyncio.Future[None]]] = {}
         self._waiting = 0
+        self._elsewhere: set[str] = set()  # lanes last found held by another replica
 
     async def __aenter__(self) -> OutboxDispatcher:
         # Entries up to here were queued by an earlier process, which may have made their
@@ -147,10 +170,14 @@ class OutboxDispatcher:
                         async with asyncio.timeout(self.poll_interval):
                             await self._progress.wait()
 
-    async def wait_posted(self, object_key: str, *, timeout: float) -> bool:
-        """Whether the platform accepted the post of ``object_key`` (made by this
-        dispatcher), waiting at most ``timeout`` seconds for it; False at once while
-        ``MAX_POST_WAITERS`` callers already wait (a busy outbox)."""
+    async def wait_posted(self, object_key: str, *, lane: str, timeout: float) -> bool:
+        """Whether the platform accepted the post of ``object_key`` (queued in ``lane``),
+        waiting at most ``timeout`` seconds for it; False at once while
+        ``MAX_POST_WAITERS`` callers already wait (a busy outbox).
+
+        With replicas, the post counts whichever replica made it: while another replica
+        holds ``lane`` (so it sends the post), the store is looked at for the post it
+        records."""
         if object_key in self._recent_posts:
             return True
         if self._waiting >= MAX_POST_WAITERS:
@@ -161,7 +188,10 @@ class OutboxDispatcher:
         self._waiting += 1
         try:
             async with asyncio.timeout(timeout):
-                await waiter
+                if self.claims is None:
+                    await waiter
+                else:
+                    await self._posted_anywhere(waiter, object_key, lane)
             return True
         except TimeoutError:
             return False
@@ -170,6 +200,19 @@ class OutboxDispatcher:
             waiters.remove(waiter)
             if not waiters:
                 self._post_waiters.pop(object_key, None)
+
+    async def _posted_anywhere(
+        self, waiter: asyncio.Future[None], object_key: str, lane: str
+    ) -> None:
+        """Until this dispatcher posted ``object_key``, or another replica recorded it."""
+        while not waiter.done():
+            if lane in self._elsewhere and await recorded(
+                self.store, self.transport.name, object_key
+            ):
+                return
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(POST_LOOK_INTERVAL):
+                    await asyncio.shield(waiter)
 
     def _posted(self, object_key: str) -> None:
         self._recent_posts[object_key] = None
@@ -201,19 +244,23 @@ class OutboxDispatcher:
             if entry is None:
                 if lane in self._queued:
                     continue  # woken while reading: what woke it may not have been seen
+                if self.claims is None:
+                    return
+                if not await self.claims.release(lane):
+                    # Emptied by the replica holding it: what woke us is posted there.
+                    self._elsewhere.add(lane)
+                    return
                 # A replica that queued into the lane while we held it left it to us: look
                 # once more now that it is free.
-                if (
-                    self.claims is not None
-                    and await self.claims.release(lane)
-                    and await self.store.outbox_head(self.transport.name, lane) is not None
-                ):
+                if await self.store.outbox_head(self.transport.name, lane) is not None:
                     continue
                 return
             if self.claims is not None:
                 claim = await self.claims.hold(lane)
                 if claim is Claim.ELSEWHERE:
+                    self._elsewhere.add(lane)
                     return  # its holder sends it (and releases it when it is empty)
+                self._elsewhere.discard(lane)
                 if claim is Claim.TAKEN_OVER:
                     self._uncertain[lane] = entry.id
             now = self.clock()
@@ -231,6 +278,11 @@ class OutboxDispatcher:
     async def _global_turn(self) -> None:
         rate = self.transport.limits.global_per_second
         if rate <= 0:
+            return
+        if self.claims is not None:  # the app's budget, shared with the other replicas
+            wait = await self.claims.coordination.pace(f"outbox:{self.transport.name}", 1.0 / rate)
+            if wait > 0:
+                await asyncio.sleep(wait)
             return
         now = self.clock()
         turn = max(now, self._global_ready_at)

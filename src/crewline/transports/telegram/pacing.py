@@ -6,13 +6,18 @@ to the bells and the status message. The pacer makes the calls into one chat tak
 one at a time and ``interval`` apart from the end of the previous one (a call that is slow to
 arrive must not squeeze the next one against it), and a 429 ``retry_after`` holds back the
 whole chat, not only the lane that hit it.
+
+With several replicas each paces its own calls; ``shared`` (set by crewline on a shared
+PostgreSQL) also reserves each call's turn of the chat in the database, so the replicas'
+calls into one chat together keep ``interval`` apart (a chat's limit is the bot's, not a
+replica's).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 __all__ = ["ChatPacer"]
@@ -26,6 +31,9 @@ class ChatPacer:
         self.clock = clock
         self._next: dict[int, float] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        # ``shared(name, interval)``: the seconds until this call's turn of ``name`` across
+        # every replica (crewline.replicas.Coordination.pace); None with one process.
+        self.shared: Callable[[str, float], Awaitable[float]] | None = None
 
     @asynccontextmanager
     async def turn(self, chat_id: int) -> AsyncIterator[None]:
@@ -39,6 +47,10 @@ class ChatPacer:
             while wait > 0:  # a hold that came meanwhile moves the turn on
                 await asyncio.sleep(wait)
                 wait = self._next.get(chat_id, 0.0) - self.clock()
+            if self.shared is not None and self.interval > 0:
+                shared_wait = await self.shared(f"telegram:chat:{chat_id}", self.interval)
+                if shared_wait > 0:
+                    await asyncio.sleep(shared_wait)
             try:
                 yield
             finally:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -163,6 +163,9 @@ class TelegramTransport(Transport):
             "webhook" if settings.webhook else "polling",
             self.mode,
         )
+
+    def share_pacing(self, pace: Callable[[str, float], Awaitable[float]]) -> None:
+        self._calls.pacer.shared = pace  # a chat's flood limit is the bot's, not a replica's
 
     @property
     def exclusive(self) -> bool:

@@ -1,0 +1,144 @@
+"""A platform's rate limits are per app, not per replica: two replicas sending at once stay
+under them together, the global one and a chat's.
+
+Telegram by webhook (so both replicas send: no lease on the connection) with a flood limit
+of ``LIMIT`` messages a second over all chats, enforced by the fake with 429s; crewline is
+told ``RATE``, which one replica alone keeps under ``LIMIT`` and two replicas each pacing on
+their own would exceed. Escalations for several members land on both replicas at once, so
+both outboxes send in parallel; the fake must never have answered 429.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from crewline import crew as crew_admin
+from crewline.config import Config
+from crewline.replicas import holder_tag
+from crewline.server import Crewline
+from crewline.store.postgres import PostgresStore
+from crewline.store.postgres_coordination import PostgresCoordination
+from crewline.testing import FakeClock
+from tests.e2e.replica_kit import BOUND, replica
+from tests.harnesses.telegram import TelegramHarness
+
+LIMIT = 12  # Telegram's messages a second for the bot, as the fake enforces it
+RATE = 8.0  # crewline's global_per_second: under LIMIT alone, 2 x RATE over it
+MEMBERS = ("radar", "probe", "sonar", "delta")
+CARDS = 4  # per member
+
+
+@pytest.fixture
+async def telegram() -> AsyncIterator[TelegramHarness]:
+    made = TelegramHarness(webhook=True, global_per_second=LIMIT)
+    made.settings_options["global_per_second"] = RATE
+    async with made.running() as running:
+        yield running
+
+
+async def _members(
+    replica: Crewline, telegram: TelegramHarness, slugs: tuple[str, ...]
+) -> dict[str, str]:
+    keys = {}
+    for slug in slugs:
+        created = await crew_admin.add_member(
+            replica.store,
+            slug=slug,
+            name=slug.title(),
+            owners=[f"telegram:{telegram.owner}"],
+            transports=["telegram"],
+        )
+        keys[slug] = created.key
+    return keys
+
+
+async def _on_both(a: Crewline, b: Crewline, keys: dict[str, str], cards: int) -> None:
+    """Half the members' escalations through each replica, all at once: each replica holds
+    its members' lanes and both outboxes send together."""
+    await asyncio.gather(
+        *[
+            _escalate((a if i % 2 else b).url, key, f"{slug} card {n}?")
+            for i, (slug, key) in enumerate(keys.items())
+            for n in range(cards)
+        ]
+    )
+
+
+async def _escalate(url: str, key: str, text: str) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=BOUND) as client:
+        response = await client.post(
+            "/api/session-control/escalate",
+            json={"message": text, "options": ["yes", "no"]},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+    assert response.status_code == 200, response.text
+
+
+async def test_two_replicas_together_stay_under_the_platforms_global_limit(
+    tmp_path: Path, postgres_url: str, clock: FakeClock, telegram: TelegramHarness
+) -> None:
+    config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
+    a, b = replica(config, "a", telegram, clock), replica(config, "b", telegram, clock)
+    async with contextlib.AsyncExitStack() as stack:
+        await stack.enter_async_context(a)
+        await stack.enter_async_context(b)
+        assert not a.leases and not b.leases  # by webhook both replicas send
+        await _on_both(a, b, await _members(a, telegram, MEMBERS), CARDS)
+        await telegram.wait_until(
+            lambda: all(len(telegram.cards(slug)) == CARDS for slug in MEMBERS),
+            timeout=BOUND * 3,
+        )
+        sent = (a.outboxes["telegram"].sent, b.outboxes["telegram"].sent)
+    assert all(n > 0 for n in sent), sent  # both replicas called the platform
+    assert sum(sent) > LIMIT  # more than a second's worth: unshared pacing would exceed it
+    assert telegram.fake.rate_limited_count == 0, (sent, telegram.fake.rate_limited_count)
+
+
+CHAT_GAP = 0.2  # the fake's minimum gap between two messages into one chat
+CHAT_INTERVAL = 0.6  # crewline's per_chat_interval: well over it, so no jitter reaches it
+
+
+async def test_two_replicas_together_keep_a_chats_interval(
+    tmp_path: Path, postgres_url: str, clock: FakeClock
+) -> None:
+    """Every member's topic is in one forum chat: lanes of different members (held by
+    different replicas) still take turns in the chat, across the replicas."""
+    telegram = TelegramHarness(webhook=True, forum=True, per_chat_interval=CHAT_GAP)
+    telegram.settings_options["per_chat_interval"] = CHAT_INTERVAL
+    config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
+    async with telegram.running(), contextlib.AsyncExitStack() as stack:
+        a = await stack.enter_async_context(replica(config, "a", telegram, clock))
+        b = await stack.enter_async_context(replica(config, "b", telegram, clock))
+        slugs = MEMBERS[:2]
+        await _on_both(a, b, await _members(a, telegram, slugs), 2)
+        await telegram.wait_until(
+            lambda: all(len(telegram.cards(slug)) == 2 for slug in slugs), timeout=BOUND * 3
+        )
+        sent = (a.outboxes["telegram"].sent, b.outboxes["telegram"].sent)
+    assert all(n > 0 for n in sent), sent
+    assert telegram.fake.rate_limited_count == 0, (sent, telegram.fake.rate_limited_count)
+
+
+async def test_turns_of_a_shared_budget_are_an_interval_apart_across_replicas(
+    postgres_url: str,
+) -> None:
+    """Two replicas reserving turns of one budget alternately: the first is now, each
+    later one a whole interval after the one before, whichever replica asked."""
+    async with PostgresStore(postgres_url):
+        pass  # the migrations
+    interval = 30.0  # far longer than the statements take: nobody waits for a turn here
+    async with (
+        PostgresCoordination(postgres_url, holder_tag("a")) as a,
+        PostgresCoordination(postgres_url, holder_tag("b")) as b,
+    ):
+        waits = [await (a if n % 2 else b).pace("outbox:test", interval) for n in range(4)]
+        other = await a.pace("outbox:other", interval)
+    assert waits[0] == 0.0 and other == 0.0  # budgets are apart
+    for n, wait in enumerate(waits[1:], start=1):
+        assert interval * n - interval / 2 < wait <= interval * n, waits
