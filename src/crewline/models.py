@@ -430,6 +430,11 @@ class ConciergeAnswer:
     undone_at: datetime | None = None
 
 
+# The ledger decisions that are the concierge's own judgement of a record (the others record
+# what the human, a window or the owner decided).
+JUDGEMENTS = ("answered", "suggested", "escalated", "stale")
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class LedgerEntry:
     """One decision about one question: who decided, under which policy, on what grounds."""

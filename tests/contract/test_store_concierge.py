@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from crewline.errors import Conflict, InvalidInput
-from crewline.models import ConciergeAnswer, LedgerEntry, RowRole, Suggestion
+from crewline.models import JUDGEMENTS, ConciergeAnswer, LedgerEntry, RowRole, Suggestion
 from crewline.store import Store, Tx
 from tests.contract.test_store_contract import NOW, _member
 
@@ -95,6 +95,30 @@ async def test_the_ledger_reads_newest_first_with_its_evidence(store: Store) -> 
     entries = await store.ledger(limit=2)
     assert [e.rationale for e in entries] == ["r2", "r1"]
     assert entries[0].evidence == ("row1", "row2")
+
+
+async def test_judged_means_a_judgement_of_the_concierges_own(store: Store) -> None:
+    """Only the concierge's own decisions count; another record's, or the human's, do not."""
+
+    def entry(record_id: str, decision: str) -> LedgerEntry:
+        return LedgerEntry(
+            at=NOW,
+            member="radar",
+            record_id=record_id,
+            decision=decision,
+            verdict=None,
+            policy="never",
+            brain="offline",
+            rationale="r",
+        )
+
+    await store.write(lambda tx: tx.add_ledger(entry("a" * 16, "human")))
+    await store.write(lambda tx: tx.add_ledger(entry("b" * 16, "escalated")))
+    judged = await store.write(lambda tx: [tx.judged(r * 16) for r in "abc"])
+    assert judged == [False, True, False]
+    for decision in JUDGEMENTS:
+        await store.write(lambda tx, d=decision: tx.add_ledger(entry(d[:16], d)))
+        assert await store.write(lambda tx, d=decision: tx.judged(d[:16])) is True
 
 
 async def test_fleet_rows_find_other_members_words_while_they_are_live(store: Store) -> None:

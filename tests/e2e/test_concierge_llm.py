@@ -162,3 +162,39 @@ async def test_a_judgement_that_meets_a_torn_index_is_written_after_its_repair(
     ]
     await crew.delivered()
     assert "concierge suggests:" in crew.harness.cards("radar")[0].text
+
+
+async def test_a_judgement_cut_short_by_a_stop_is_made_at_the_next_start(
+    patient_crew: Crew, llm: FakeLlm, caplog: pytest.LogCaptureFixture
+) -> None:
+    """crewline stops while the model words a suggestion: the judgement is dropped cleanly
+    (no write to a closed store), made at the next start, and not made a second time."""
+    crew = patient_crew
+    llm.hold()
+    key = await crew.add_member()
+    result = await crew.escalate(key, message="Shall I proceed with the plan?")
+    await llm.wait_for_requests(1, timeout=30.0)
+    assert await _decisions(crew, result["escalation_id"]) == []  # still being judged
+    with caplog.at_level(logging.ERROR):
+        await crew.stop()
+        llm.release()  # from here on the model answers at once
+        await crew.start()
+        await crew.crewline.hub.concierge.idle()
+        assert await _decisions(crew, result["escalation_id"]) == ["suggested"]
+        await crew.delivered()
+        assert "concierge suggests:" in crew.harness.cards("radar")[0].text
+        await crew.restart()
+        await crew.crewline.hub.concierge.idle()
+        assert await _decisions(crew, result["escalation_id"]) == ["suggested"]
+    assert "the concierge failed on a question" not in caplog.text
+
+
+async def _decisions(crew: Crew, record_id: str) -> list[str]:
+    """The concierge's own decisions about one record, oldest first."""
+    ledger = await crew.call(await crew.owner_token(), "GET", "/api/concierge/ledger")
+    entries = ledger.json()["entries"]
+    return [
+        e["decision"]
+        for e in reversed(entries)
+        if e["record_id"] == record_id and e["decision"] not in ("policy", "human")
+    ]

@@ -141,11 +141,37 @@ class Concierge:
                 asked = Asked.of_question(event.question)
             case EscalationSettled() | QuestionSettled():
                 await self._record_settled(event)
-        if asked is None:
-            return
-        task = asyncio.create_task(self._consider(asked), name=f"concierge-{asked.id}")
+        if asked is not None:
+            self._start_judging(asked)
+
+    def _start_judging(self, asked: Asked, *, resumed: bool = False) -> None:
+        task = asyncio.create_task(
+            self._consider(asked, resumed=resumed), name=f"concierge-{asked.id}"
+        )
         self._judging.add(task)
         task.add_done_callback(self._judged)
+
+    async def resume_judging(self) -> int:
+        """At start: judge the open records whose judgement a stop or a crash cut short (the
+        ledger holds none of the concierge's decisions about them); returns how many."""
+        if not self.settings.enabled:
+            return 0
+        store = self.hub.store
+        waiting: list[Asked] = []
+        for member in await store.members():
+            waiting += [
+                Asked.of_escalation(e)
+                for e in await store.escalations(member.slug, pending_only=True)
+            ]
+            waiting += [
+                a for q in await store.waiting_questions(member.slug) if (a := Asked.of_question(q))
+            ]
+        if not waiting:
+            return 0
+        unjudged = await self.hub.change(lambda ch: [a for a in waiting if not ch.tx.judged(a.id)])
+        for asked in unjudged:
+            self._start_judging(asked, resumed=True)
+        return len(unjudged)
 
     async def _record_settled(self, event: EscalationSettled | QuestionSettled) -> None:
         """The ledger record of a decision the concierge did not make: the human's answer,
@@ -206,10 +232,12 @@ class Concierge:
             log.error("the roster could not be redrawn", exc_info=task.exception())
 
     async def aclose(self) -> None:
-        """Stop the status timers (a restart re-arms them from the store)."""
-        for task in list(self._status_timers):
+        """Stop the status timers and the judgements under way (a restart re-arms the
+        timers and judges again what has no judgement in the ledger)."""
+        stopping = [*self._status_timers, *self._judging]
+        for task in stopping:
             task.cancel()
-        await asyncio.gather(*self._status_timers, return_exceptions=True)
+        await asyncio.gather(*stopping, return_exceptions=True)
 
     def _judged(self, task: asyncio.Task[None]) -> None:
         self._judging.discard(task)
@@ -234,13 +262,15 @@ class Concierge:
             Fact(row_id=r.id, member=r.conversation, text=r.text, at=r.created_at) for r in rows
         ]
 
-    async def _consider(self, asked: Asked) -> None:
+    async def _consider(self, asked: Asked, *, resumed: bool = False) -> None:
         facts = await self.facts(asked.member, asked.text)
         verdict = judge(asked.text, options=asked.options, default=asked.default, facts=facts)
         draft, failure = await self._draft(asked, verdict, facts)
 
         def decide(ch: Change) -> None:
-            self._decide(ch, asked, verdict, draft, failure)
+            # A judgement resumed at start may meet one another replica made meanwhile.
+            if not (resumed and ch.tx.judged(asked.id)):
+                self._decide(ch, asked, verdict, draft, failure)
 
         try:
             await self.hub.on_member(asked.member, lambda: self.hub.change(decide))

@@ -104,6 +104,7 @@ class Hub:
     async def __aenter__(self) -> Hub:
         await self.reconcile_all()
         await self.concierge.resume_status()
+        await self.concierge.resume_judging()
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:

@@ -495,6 +495,11 @@ class Tx(ABC):
         """Append one decision to the ledger (``entry.id`` is ignored); returns its id."""
 
     @abstractmethod
+    def judged(self, record_id: str) -> bool:
+        """Whether the ledger holds one of the concierge's own judgements of the record (a
+        decision in ``models.JUDGEMENTS``), as this transaction sees it."""
+
+    @abstractmethod
     def add_concierge_answer(self, answer: ConciergeAnswer, *, keep: int = 20) -> int:
         """Remember an answer the concierge gave (``answer.id`` is ignored) and forget all
         but the newest ``keep``; returns its id."""

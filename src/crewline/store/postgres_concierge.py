@@ -16,7 +16,7 @@ from psycopg import sql
 from psycopg.rows import DictRow
 
 from crewline.errors import Conflict, InvalidInput
-from crewline.models import ConciergeAnswer, LedgerEntry, Row, Suggestion
+from crewline.models import JUDGEMENTS, ConciergeAnswer, LedgerEntry, Row, Suggestion
 from crewline.store import codec
 from crewline.store.pg_fulltext import tsquery_text
 
@@ -120,6 +120,13 @@ class ConciergeWrites:
             )
             == 1
         )
+
+    def judged(self, record_id: str) -> bool:
+        found = self._fetch_one(
+            "SELECT 1 FROM concierge_ledger WHERE record_id = %s AND decision = ANY(%s) LIMIT 1",
+            (record_id, list(JUDGEMENTS)),
+        )
+        return found is not None
 
     def add_ledger(self, entry: LedgerEntry) -> int:
         r = self._fetch_one(

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from crewline.errors import Conflict, InvalidInput
-from crewline.models import ConciergeAnswer, LedgerEntry, Row, Suggestion
+from crewline.models import JUDGEMENTS, ConciergeAnswer, LedgerEntry, Row, Suggestion
 from crewline.store import codec
 
 __all__ = ["ConciergeReads", "ConciergeWrites"]
@@ -94,6 +94,17 @@ class ConciergeWrites:
             "UPDATE concierge_suggestions SET dismissed = 1 WHERE record_id = ?", (record_id,)
         )
         return done.rowcount == 1
+
+    def judged(self, record_id: str) -> bool:
+        marks = ", ".join("?" * len(JUDGEMENTS))
+        return (
+            self._first(
+                "SELECT 1 FROM concierge_ledger"
+                f" WHERE record_id = ? AND decision IN ({marks}) LIMIT 1",
+                (record_id, *JUDGEMENTS),
+            )
+            is not None
+        )
 
     def add_ledger(self, entry: LedgerEntry) -> int:
         cursor = self._conn.execute(
