@@ -29,7 +29,7 @@ reliability: $(BIN)/.installed   ## the reliability and security suite (docs/rel
 		tests/reliability tests/security tests/e2e/test_backup.py \
 		tests/e2e/test_crash_safety.py tests/e2e/test_webhook_crash.py \
 		tests/e2e/test_slack_http.py tests/e2e/test_telegram_hostile.py \
-		tests/e2e/test_discord_hostile.py
+		tests/e2e/test_discord_hostile.py tests/e2e/test_replica_rate_limits.py
 
 $(BIN)/.peer: $(BIN)/.installed   # LangGraph, for the side-by-side benchmark only
 	$(BIN)/python -m pip install --quiet -e '.[peer]'
