@@ -322,7 +322,14 @@ async def test_kills_during_presses_replies_windows_and_boundaries_break_nothing
                 await asyncio.gather(
                     *[_lane(last, chosen, ledger, k, s, rng, acts=1) for s, k in keys.items()]
                 )
-            await chosen.wait(lambda: all(chosen.cards()[t] >= 1 for t in ledger.asked), WAIT * 2)
+            try:
+                await chosen.wait(
+                    lambda: all(chosen.cards()[t] >= 1 for t in ledger.asked), WAIT * 2
+                )
+            except TimeoutError:
+                cards = chosen.cards()
+                lost = {t: ledger.asked[t].id for t in ledger.asked if not cards[t]}
+                raise AssertionError(f"seed {SEED}: no card for {lost}") from None
             windows = {a.id for a in ledger.asked.values() if a.window}
             settled: Counter[str] = Counter()
             events: list[dict[str, Any]] = []
