@@ -219,6 +219,11 @@ class Crewline:
                 )
             )
             await self._find_stranded_members()
+            # A lone process runs every boundary itself: one still asking was cut off by its
+            # death. Replicas leave the young ones to whichever replica may still run them.
+            await self.hub.boundaries.close_abandoned(
+                older_than=timedelta(0) if self.coordination is None else None
+            )
             if self.coordination is not None:
                 self.coordination.on_events(self._remote_events)
                 self.coordination.on_boundary_answers(self.hub.boundaries.wake)

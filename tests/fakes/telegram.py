@@ -453,6 +453,7 @@ class FakeTelegram:
         self._queries: dict[str, CallbackQueryState] = {}
         self._commands: dict[tuple[str, str], list[JSONDict]] = {}
         self._faults: dict[str, list[_Fault]] = {}
+        self._holds: dict[str, list[asyncio.Event]] = {}
         self.faults: FaultPlan | None = None  # seeded random faults (tests/fakes/chaos.py)
         self._pending: dict[int, JSONDict] = {}
         self._confirmed: set[int] = set()
@@ -649,6 +650,14 @@ class FakeTelegram:
                 description = _DEFAULT_DESCRIPTIONS.get(error_code, "Internal Server Error")
         fault = _Fault(error_code, description, retry_after, times)
         self._faults.setdefault(canonical, []).append(fault)
+
+    def hold_next(self, method: str) -> asyncio.Event:
+        """Holds the next call of ``method`` (received and recorded, not yet carried out)
+        until the returned event is set."""
+        canonical = self._handlers.get(method.lower(), (method, None))[0]
+        release = asyncio.Event()
+        self._holds.setdefault(canonical, []).append(release)
+        return release
 
     # ------------------------------------------------------------------ waiting
 
@@ -1007,6 +1016,9 @@ class FakeTelegram:
             if self._random_fault(name, request):
                 return web.Response(status=500)  # never read: the connection is gone
             self._inject_fault(name)
+            held = self._holds.get(name)
+            if held:
+                await held.pop(0).wait()
             self._check_flood(name, call.params)
             result = await handler(call.params)
             self._count_send(name, call.params)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Set
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, TypeVar
 
@@ -35,6 +35,7 @@ from crewline.bot.boundary_tx import (
     Frozen,
     Outcome,
     abort,
+    close_abandoned,
     commit,
     freeze,
 )
@@ -62,6 +63,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 DEFAULT_WAIT = 30.0  # seconds a boundary waits for the sessions to let go of their context
+# Beyond its wait, how long a boundary may still be committing before it counts as abandoned
+# (its process died): generous, so a boundary that another replica runs is never taken.
+ABANDON_GRACE = timedelta(seconds=60)
 DRAIN_PASSES = 8  # re-shielded awaits a cancelled boundary spends on a task in flight
 MAX_REASON = 500
 
@@ -83,6 +87,7 @@ class Boundaries:
         self.hub = hub
         self.wait = wait
         self.refuse_mid_turn = refuse_mid_turn  # boundary_mid_turn = "refuse"
+        self.abandon_after = timedelta(seconds=wait) + ABANDON_GRACE
         self.hook: Hook | None = None
         self._answered: dict[str, asyncio.Event] = {}
         self._tasks: set[asyncio.Task[Outcome]] = set()
@@ -112,7 +117,13 @@ class Boundaries:
         task = asyncio.ensure_future(
             self._on_member(
                 request.member,
-                lambda ch: freeze(ch, boundary_id, request, refuse_mid_turn=self.refuse_mid_turn),
+                lambda ch: freeze(
+                    ch,
+                    boundary_id,
+                    request,
+                    refuse_mid_turn=self.refuse_mid_turn,
+                    abandon_after=self.abandon_after,
+                ),
             )
         )
         try:
@@ -283,6 +294,28 @@ class Boundaries:
             waiting = [e for b in boundary_ids if (e := self._answered.get(b)) is not None]
         for event in waiting:
             event.set()
+
+    async def close_abandoned(self, *, older_than: timedelta | None = None) -> int:
+        """Close the boundaries left asking by a crewline that died during them (older than
+        ``older_than``; by default the wait plus ABANDON_GRACE, so a boundary another replica
+        still runs is left alone). A lone process calls this at start with no age: nothing
+        else can be running one. Returns how many it closed."""
+        age = self.abandon_after if older_than is None else older_than
+        slugs = [m.slug for m in await self.hub.store.members()]
+        asking = await self.hub.store.write(
+            lambda tx: [s for s in slugs if tx.boundary_in_flight(s) is not None]
+        )
+        closed = 0
+        for slug in asking:
+
+            def close(ch: Change, slug: str = slug) -> bool:
+                found = ch.tx.boundary_in_flight(slug)
+                return found is not None and close_abandoned(ch, found, older_than=age)
+
+            closed += await self._on_member(slug, close)
+        if closed:
+            log.warning("closed %d rewinds that a stopped crewline left unfinished", closed)
+        return closed
 
     # plumbing -------------------------------------------------------------------------------
     async def _hook(self, point: HookPoint, boundary_id: str) -> None:

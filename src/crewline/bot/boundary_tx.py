@@ -43,6 +43,7 @@ __all__ = [
     "Frozen",
     "Outcome",
     "abort",
+    "close_abandoned",
     "commit",
     "freeze",
     "resolve_kept",
@@ -115,13 +116,20 @@ class Outcome:
 
 
 def freeze(
-    ch: Change, boundary_id: str, request: BoundaryRequest, *, refuse_mid_turn: bool = False
+    ch: Change,
+    boundary_id: str,
+    request: BoundaryRequest,
+    *,
+    refuse_mid_turn: bool = False,
+    abandon_after: timedelta | None = None,
 ) -> Frozen:
     """Freeze the prospective window and ask the member's sessions to discard their
     context. Refusals raise before anything is written, so nothing was sent.
 
     ``refuse_mid_turn``: refuse (409 ``boundary_mid_turn``) while a session of the member
     says it is in the middle of a turn, instead of asking it (it may nack).
+    ``abandon_after``: a boundary of the member still asking after this long was cut off
+    (its crewline died during it) and is closed here instead of refusing this one.
     """
     slug = request.member
     member = ch.tx.member(slug)
@@ -130,7 +138,10 @@ def freeze(
         raise NotFound(f"no member named {slug!r}", code="unknown_member")
     if request.event is not None and not ch.tx.mark_seen(*request.event, ch.now):
         raise Conflict("this event was already handled", code="duplicate_event")
-    if ch.tx.boundary_in_flight(slug) is not None:
+    in_flight = ch.tx.boundary_in_flight(slug)
+    if in_flight is not None and not (
+        abandon_after is not None and close_abandoned(ch, in_flight, older_than=abandon_after)
+    ):
         raise Conflict(
             f"{member.name} is already being rewound; wait for that to finish",
             code="boundary_in_flight",
@@ -422,6 +433,7 @@ _WHY = {
     "commit_failed": "the conversation could not be rewritten",
     "commit_cancelled": "crewline stopped while rewriting the conversation",
     "commit_unsettled": "crewline stopped while rewriting the conversation",
+    "interrupted": "crewline stopped before it finished",
 }
 
 
@@ -483,3 +495,46 @@ def abort(
         native_cleared=native_cleared,
         notice=text,
     )
+
+
+def close_abandoned(ch: Change, boundary_id: str, *, older_than: timedelta) -> bool:
+    """Close a boundary still asking after ``older_than``: the process that ran it died (a
+    kill or a crash leaves no exit of its own), so nothing will ever commit or abort it.
+    Written as every exit is (SPEC §5.6): the SEL record — ``native_cleared`` ``1`` when a
+    session had let go (or none held context), else ``unknown`` — the member's sessions
+    told, and a notice that nothing was rewound. False when it is not abandoned."""
+    record = ch.tx.boundary(boundary_id)
+    if record is None or record.state != "asking" or record.created_at > ch.now - older_than:
+        return False
+    acks = [s for s, (answer, _) in record.answers.items() if answer == "ack"]
+    cleared = "1" if acks or not record.asked else "unknown"
+    ch.tx.settle_boundary(record.id, state="failed", now=ch.now)
+    ch.audit(
+        f"boundary:{record.kind}",
+        "error",
+        actor="crewline",
+        member=record.member,
+        boundary=record.id,
+        reason="interrupted",
+        native_cleared=cleared,
+    )
+    member = ch.tx.member(record.member)
+    if member is None:
+        return True
+    for session in ch.tx.member_sessions(member.slug):
+        ch.event(
+            session.id,
+            "context_boundary_aborted",
+            {"boundary_id": record.id, "reason": "interrupted"},
+        )
+    row = ch.tx.append_row(
+        conversation=member.slug,
+        role=RowRole.SYSTEM,
+        author="crewline",
+        text=f"Not rewound: {_WHY['interrupted']}. {member.name}'s conversation is unchanged."
+        + _CLEARED[cleared],
+        now=ch.now,
+        meta={"boundary": record.id, "failed": "interrupted"},
+    )
+    ch.show(member, "post", f"row:{row.id}")
+    return True

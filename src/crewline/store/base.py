@@ -149,6 +149,7 @@ class BoundaryRecord:
     state: str  # asking | committed | failed
     asked: tuple[str, ...]
     answers: Mapping[str, tuple[str, str | None]]  # session -> (ack | nack, reason)
+    created_at: datetime  # when it was frozen: one older than its wait is abandoned
 
 
 class Tx(ABC):

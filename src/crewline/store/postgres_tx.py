@@ -552,7 +552,8 @@ class PostgresTx(ConciergeWrites, Tx):
 
     def boundary(self, boundary_id: str) -> BoundaryRecord | None:
         r = self._one(
-            "SELECT id, member, kind, state, asked FROM boundaries WHERE id = %s", (boundary_id,)
+            "SELECT id, member, kind, state, asked, created_at FROM boundaries WHERE id = %s",
+            (boundary_id,),
         )
         if r is None:
             return None
@@ -570,6 +571,7 @@ class PostgresTx(ConciergeWrites, Tx):
             state=r["state"],
             asked=tuple(codec.loads_list(r["asked"])),
             answers=answers,
+            created_at=codec.moment(r["created_at"]),
         )
 
     def boundary_in_flight(self, member: str) -> str | None:

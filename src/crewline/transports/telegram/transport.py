@@ -28,6 +28,7 @@ from crewline.transports.telegram.calls import BotCalls
 from crewline.transports.telegram.markup import plain_text
 from crewline.transports.telegram.pacing import ChatPacer
 from crewline.transports.telegram.parse import Scope
+from crewline.transports.telegram.polling import HandledFirst
 from crewline.transports.telegram.refs import (
     ReplyThread,
     Thread,
@@ -101,6 +102,8 @@ class TelegramTransport(Transport):
         builder = ApplicationBuilder().token(settings.bot_token).base_url(settings.api_url)
         if settings.webhook:
             builder = builder.updater(None)
+        else:  # an update is confirmed to Telegram only once handled
+            builder = builder.get_updates_request(HandledFirst(self._updates.handled))
         app = builder.build()
         app.add_handler(TypeHandler(Update, self._updates.handle))
         app.add_error_handler(self._updates.failed)

@@ -51,6 +51,8 @@ class UpdateHandler:
         self.scope: Scope | None = None
         self._seen: OrderedDict[int, None] = OrderedDict()
         self._handling: dict[int, asyncio.Task[None]] = {}
+        self._done: OrderedDict[int, None] = OrderedDict()  # recent updates handled
+        self._pulse = asyncio.Event()  # set (and replaced) each time one is
 
     async def handle(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """PTB's callback for every update: admitted now, answered by a task of its own."""
@@ -77,6 +79,12 @@ class UpdateHandler:
         if task is not None:
             await asyncio.shield(task)
 
+    async def handled(self, update_id: int) -> None:
+        """Wait until ``update_id`` was handled (answered, or found not to be crewline's):
+        polling confirms an update to Telegram only then (:mod:`.polling`)."""
+        while update_id not in self._done:
+            await self._pulse.wait()
+
     async def drain(self, *, timeout: float) -> None:
         """Let the updates in hand be answered (bounded), before the bot stops."""
         tasks = list(self._handling.values())
@@ -97,6 +105,11 @@ class UpdateHandler:
             self._handled(update_id, receipt)
 
     def _handled(self, update_id: int, receipt: Receipt | None) -> None:
+        self._done[update_id] = None
+        while len(self._done) > _REMEMBERED:
+            self._done.popitem(last=False)
+        self._pulse.set()
+        self._pulse = asyncio.Event()
         if self.on_update is not None:
             self.on_update(update_id, receipt)
 

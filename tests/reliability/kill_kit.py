@@ -1,0 +1,417 @@
+"""The kill tests' platforms: one loopback fake per transport and the human's hands on it.
+
+crewline runs as a separate process (``crewline serve``) pointed at a fake in the test
+process, so what reached the platform — cards, answers to presses, confirmed updates —
+outlives every SIGKILL. Each :class:`Platform` says how to point crewline at its fake, how
+to read the cards back, and how the owner presses a card's button or types a reply there;
+each act returns an :class:`Act` whose ``received()`` says whether the platform got
+crewline's receipt for it (what a person would take as "it was taken"):
+
+- Slack (HTTP mode): the 200 answer to the signed request (bolt answers after the handler,
+  ``process_before_response``);
+- Telegram (polling and webhook): the update confirmed (the next ``getUpdates`` offset, or
+  a 2xx webhook answer);
+- Discord: an interaction response that follows the core's receipt (the card settled in
+  the response, or a private notice); a typed message has no acknowledgement on Discord;
+- the local inbox: the 200 answer to the page's POST.
+
+A card is found by the unique words of its escalation's message (``decide <tag>``), so an
+answered card (which keeps its text and loses its buttons) still counts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import re
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import httpx
+
+from tests.fakes.discord import FakeDiscord
+from tests.fakes.slack import FakeSlack, HttpReply
+from tests.fakes.telegram import FakeTelegram
+from tests.harnesses.telegram import WEBHOOK_SECRET, WebhookRelay
+
+__all__ = ["TRANSPORTS", "Act", "Card", "Platform", "platform"]
+
+TRANSPORTS = ("slack", "telegram-polling", "telegram-webhook", "discord", "local")
+TAG = re.compile(r"decide (k\d+x)")
+_INTERACTION_RESPONSES = {4, 7}  # a message (the notice) or the settled card: after the core
+
+
+@dataclass(kw_only=True)
+class Act:
+    """One press or typed reply sent to crewline through the platform."""
+
+    received: Callable[[], bool]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Card:
+    """Where an escalation's card is on the platform (what a press needs)."""
+
+    ref: Any
+    thread: Any
+    payloads: tuple[str, ...]
+
+
+@dataclass(kw_only=True)
+class Platform:
+    """One transport's fake, the environment that points crewline at it, and its hands."""
+
+    name: str
+    env: dict[str, str]
+    owner: str
+    # Every message crewline posted in a member thread, as its text, per message.
+    texts: Callable[[], Iterable[tuple[Any, str]]]
+    card: Callable[[str], Card | None]  # by tag, while it shows buttons
+    press: Callable[[Card, int], Awaitable[Act]]
+    reply: Callable[[Card, str], Awaitable[Act]]
+    wait: Callable[[Callable[[], bool], float], Awaitable[None]]
+    serving: Callable[[str], Awaitable[None]]
+    # Telegram cannot be asked whether a send landed: a card in flight at a kill may appear
+    # twice (at most one send is in flight per lane).
+    reads_back: bool = True
+    url: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def cards(self) -> Counter[str]:
+        """How many messages show each tag's card."""
+        counts: Counter[str] = Counter()
+        for _, text in self.texts():
+            counts.update(set(TAG.findall(text)))
+        return counts
+
+
+async def _nothing(url: str) -> None:
+    return None
+
+
+# --- Slack -----------------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def _slack(data_dir: Path) -> AsyncIterator[Platform]:
+    # Slack paces posts per channel (one a second); the fake does not, and at that pace the
+    # backlog of many rounds would take minutes to drain.
+    (data_dir / "crewline.toml").write_text("[slack]\npost_interval = 0.02\n")
+    async with FakeSlack() as fake:
+        dm = fake.dm_channel(fake.owner_user_id)
+        ids = itertools.count()
+
+        def texts() -> Iterable[tuple[Any, str]]:
+            for m in fake.messages(dm):  # in member threads: the DM's top level has bells
+                if m.get("bot_id") and m.get("thread_ts") not in (None, m["ts"]):
+                    yield m["ts"], str(m.get("blocks", "")) + str(m.get("text", ""))
+
+        def card(tag: str) -> Card | None:
+            for m in fake.messages(dm):
+                values = [str(e.get("value", "")) for e in _elements(m)]
+                if values and f"decide {tag}" in str(m.get("blocks", "")):
+                    return Card(ref=m["ts"], thread=m.get("thread_ts"), payloads=tuple(values))
+            return None
+
+        async def sent(reply: Awaitable[HttpReply]) -> Act:
+            try:
+                ok = (await reply).status == 200
+            except (aiohttp.ClientError, TimeoutError):
+                ok = False  # killed under the request
+            return Act(received=lambda: ok)
+
+        async def press(shown: Card, choice: int) -> Act:
+            return await sent(
+                fake.send_block_action(
+                    platform.url + "/slack/events",
+                    user_id=fake.owner_user_id,
+                    channel=dm,
+                    message_ts=shown.ref,
+                    action_id=f"crewline:{choice}",
+                    value=shown.payloads[choice],
+                    thread_ts=shown.thread,
+                )
+            )
+
+        async def reply(shown: Card, text: str) -> Act:
+            event = fake.thread_reply(shown.thread, text, channel=dm, user_id=fake.owner_user_id)
+            return await sent(
+                fake.send_event(
+                    platform.url + "/slack/events", event, event_id=f"EvKILL{next(ids):06d}"
+                )
+            )
+
+        platform = Platform(
+            name="slack",
+            env={
+                "CREWLINE_TRANSPORTS": "slack",
+                "SLACK_BOT_TOKEN": fake.bot_token,
+                "SLACK_SIGNING_SECRET": fake.signing_secret,
+                "SLACK_API_URL": fake.api_url,
+            },
+            owner=f"slack:{fake.owner_user_id}",
+            texts=texts,
+            card=card,
+            press=press,
+            reply=reply,
+            wait=lambda predicate, timeout: fake.wait_until(predicate, timeout=timeout),
+            serving=_nothing,
+        )
+        yield platform
+
+
+def _elements(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        element
+        for block in message.get("blocks", [])
+        if block.get("type") == "actions"
+        for element in block.get("elements", [])
+        if str(element.get("value", "")).startswith("e:")
+    ]
+
+
+# --- Telegram --------------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def _telegram(data_dir: Path, *, webhook: bool) -> AsyncIterator[Platform]:
+    (data_dir / "crewline.toml").write_text(
+        "[telegram]\nper_chat_interval = 0.0\nglobal_per_second = 0.0\npoll_timeout = 2.0\n"
+    )
+    async with contextlib.AsyncExitStack() as stack:
+        fake = await stack.enter_async_context(FakeTelegram(has_topics_enabled=True))
+        owner = fake.owner.id
+        env = {
+            "CREWLINE_TRANSPORTS": "telegram",
+            "TELEGRAM_BOT_TOKEN": fake.token,
+            "TELEGRAM_API_URL": fake.base_url,
+        }
+        serving = _nothing
+        if webhook:
+            # The fake pushes to one URL across restarts; the relay forwards it to whichever
+            # server (on a fresh port) is up.
+            relay = await stack.enter_async_context(WebhookRelay())
+            env |= {"TELEGRAM_WEBHOOK_SECRET": WEBHOOK_SECRET, "TELEGRAM_WEBHOOK_URL": relay.url}
+
+            async def serving(url: str) -> None:
+                relay.upstream = url
+
+        def texts() -> Iterable[tuple[Any, str]]:
+            for m in fake.messages(owner):  # in member topics: bells ring outside them
+                if m.message_thread_id is not None:
+                    yield m.message_id, m.text or ""
+
+        def card(tag: str) -> Card | None:
+            for m in fake.messages(owner):
+                data = [d for d in m.callback_data if d.startswith("e:")]
+                if data and f"decide {tag}" in (m.text or ""):
+                    return Card(ref=m.message_id, thread=m.message_thread_id, payloads=tuple(data))
+            return None
+
+        def confirmed(update_id: int) -> Callable[[], bool]:
+            return lambda: fake.is_confirmed(update_id)
+
+        async def press(shown: Card, choice: int) -> Act:
+            sent = await fake.press_button(owner, shown.ref, shown.payloads[choice])
+            return Act(received=confirmed(sent.update_id))
+
+        async def reply(shown: Card, text: str) -> Act:
+            sent = await fake.send_text(owner, text, message_thread_id=shown.thread)
+            return Act(received=confirmed(sent.update_id))
+
+        yield Platform(
+            name="telegram-webhook" if webhook else "telegram-polling",
+            env=env,
+            owner=f"telegram:{owner}",
+            texts=texts,
+            card=card,
+            press=press,
+            reply=reply,
+            wait=lambda predicate, timeout: fake.wait_for(predicate, timeout=timeout),
+            serving=serving,
+            reads_back=False,
+        )
+
+
+# --- Discord ---------------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def _discord(data_dir: Path) -> AsyncIterator[Platform]:
+    async with FakeDiscord() as fake:
+
+        def texts() -> Iterable[tuple[Any, str]]:
+            # Member threads only: the crew channel carries the bells, which repeat the words.
+            for thread in fake.threads:
+                for m in fake.messages(int(thread["id"])):
+                    if int(m["author"]["id"]) != fake.owner.id:
+                        yield m["id"], str(m.get("content", "")) + str(m.get("embeds", ""))
+
+        def card(tag: str) -> Card | None:
+            for thread in fake.threads:
+                for m in fake.messages(int(thread["id"])):
+                    ids = [
+                        str(c["custom_id"])
+                        for row in m.get("components") or []
+                        for c in row.get("components", [])
+                        if str(c.get("custom_id", "")).startswith("e:") and not c.get("disabled")
+                    ]
+                    if ids and f"decide {tag}" in str(m.get("content", "")) + str(
+                        m.get("embeds", "")
+                    ):
+                        return Card(ref=int(m["id"]), thread=int(thread["id"]), payloads=tuple(ids))
+            return None
+
+        def answered(interaction: int) -> Callable[[], bool]:
+            return lambda: any(
+                c.interaction_id == interaction
+                and c.type in _INTERACTION_RESPONSES
+                and 200 <= c.status < 300
+                for c in fake.interaction_callbacks
+            )
+
+        async def press(shown: Card, choice: int) -> Act:
+            try:
+                sent = await fake.press_button(shown.ref, shown.payloads[choice])
+            except (LookupError, ValueError):  # redrawn meanwhile: nothing was sent
+                return Act(received=lambda: False)
+            return Act(received=answered(sent.id))
+
+        async def reply(shown: Card, text: str) -> Act:
+            await fake.send_message(shown.thread, text)
+            return Act(received=lambda: False)  # a gateway message has no acknowledgement
+
+        yield Platform(
+            name="discord",
+            env={
+                "CREWLINE_TRANSPORTS": "discord",
+                "DISCORD_BOT_TOKEN": fake.token,
+                "DISCORD_GUILD_ID": str(fake.guild_id),
+                "DISCORD_CHANNEL_ID": str(fake.crew_channel_id),
+                "DISCORD_API_URL": fake.api_base,
+                "DISCORD_GATEWAY_URL": fake.gateway_url,
+            },
+            owner=f"discord:{fake.owner.id}",
+            texts=texts,
+            card=card,
+            press=press,
+            reply=reply,
+            wait=lambda predicate, timeout: fake.wait_until(predicate, timeout=timeout),
+            serving=_nothing,
+        )
+
+
+# --- the local inbox -------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def _local(data_dir: Path) -> AsyncIterator[Platform]:
+    """The inbox is crewline's own page: what it shows is read back from the page's JSON of
+    the server that is up (its journal outlives the kills), and each act is the page's POST."""
+    (data_dir / "crewline.toml").write_text("")
+    seen: dict[str, list[dict[str, Any]]] = {}
+    page: dict[str, Any] = {}
+    ids = itertools.count()
+
+    async def serving(url: str) -> None:
+        client = httpx.AsyncClient(base_url=url, timeout=30, headers={"Origin": url})
+        opened = await client.get("/")
+        assert opened.status_code == 200, opened.text
+        state = await client.get("/inbox/state")
+        assert state.status_code == 200, state.text
+        old = page.get("client")
+        if old is not None:
+            await old.aclose()
+        page.update(client=client, csrf=state.json()["csrf"])
+
+    async def refresh() -> None:
+        """Read every thread of the page (the Platform's reads are synchronous)."""
+        client: httpx.AsyncClient = page["client"]
+        state = (await client.get("/inbox/state")).json()
+        for member in state["members"]:
+            ref = member["slug"]
+            shown = await client.get(f"/inbox/threads/{ref}")
+            if shown.status_code == 200:
+                seen[ref] = shown.json()["messages"]
+
+    def texts() -> Iterable[tuple[Any, str]]:
+        for messages in seen.values():
+            for m in messages:
+                if not m["mine"]:
+                    yield m["ref"], str(m["text"])
+
+    def card(tag: str) -> Card | None:
+        for ref, messages in seen.items():
+            for m in messages:
+                payloads = [b["payload"] for b in m["buttons"] if b["payload"].startswith("e:")]
+                if payloads and f"decide {tag}" in m["text"]:
+                    return Card(ref=m["ref"], thread=ref, payloads=tuple(payloads))
+        return None
+
+    async def act(path: str, body: dict[str, Any]) -> Act:
+        client: httpx.AsyncClient = page["client"]
+        body["event_id"] = f"kill{next(ids):08d}"
+        try:
+            response = await client.post(path, json=body, headers={"X-Crewline-CSRF": page["csrf"]})
+        except httpx.HTTPError:
+            return Act(received=lambda: False)
+        ok = response.status_code == 200
+        return Act(received=lambda: ok)
+
+    async def press(shown: Card, choice: int) -> Act:
+        return await act(
+            "/inbox/click", {"thread": shown.thread, "payload": shown.payloads[choice]}
+        )
+
+    async def reply(shown: Card, text: str) -> Act:
+        return await act("/inbox/send", {"thread": shown.thread, "text": text})
+
+    async def wait(predicate: Callable[[], bool], timeout: float) -> None:
+        import asyncio
+
+        async with asyncio.timeout(timeout):
+            while True:
+                with contextlib.suppress(httpx.HTTPError, KeyError):
+                    await refresh()
+                if predicate():
+                    return
+                await asyncio.sleep(0.1)  # polling the page, as its script would on a change
+
+    platform = Platform(
+        name="local",
+        env={"CREWLINE_TRANSPORTS": "local"},
+        owner="local:owner",
+        texts=texts,
+        card=card,
+        press=press,
+        reply=reply,
+        wait=wait,
+        serving=serving,
+        extra={"refresh": refresh},
+    )
+    try:
+        yield platform
+    finally:
+        if page.get("client") is not None:
+            await page["client"].aclose()
+
+
+@contextlib.asynccontextmanager
+async def platform(name: str, data_dir: Path) -> AsyncIterator[Platform]:
+    """The platform ``name`` (one of TRANSPORTS), with crewline's config for it written in
+    ``data_dir``."""
+    made: contextlib.AbstractAsyncContextManager[Platform]
+    if name == "slack":
+        made = _slack(data_dir)
+    elif name == "discord":
+        made = _discord(data_dir)
+    elif name == "local":
+        made = _local(data_dir)
+    else:
+        made = _telegram(data_dir, webhook=name == "telegram-webhook")
+    async with made as chosen:
+        yield chosen
