@@ -144,6 +144,8 @@ async def test_an_edit_delivered_twice_draws_one_boundary(crew: Crew) -> None:
     assert await store.sel(action_prefix="boundary:") == boundaries
 
 
+# The undo is the core's: each transport's command redelivery is the roster test's.
+@pytest.mark.parametrize("crew", ["memory"], indirect=True)
 async def test_a_redelivered_concierge_undo_withdraws_one_answer(crew: Crew) -> None:
     """Two concierge answers; /concierge undo delivered twice (and after a restart)
     withdraws the latest only."""
