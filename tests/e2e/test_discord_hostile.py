@@ -70,26 +70,6 @@ async def test_a_double_click_answers_once_and_refuses_the_second_press(crew: Cr
     assert [(r["state"], r["answer"]) for r in records] == [("answered", "yes")]
 
 
-async def test_a_redelivered_press_answers_nothing_and_is_not_answered_twice(crew: Crew) -> None:
-    """The same interaction twice: one answer, one response; the second is only recognised."""
-    harness = _discord(crew)
-    key = await crew.add_member()
-    await crew.escalate(key, message="Ship?", options=["yes", "no"])
-    card = await _card(crew)
-    press = await harness.fake.press_button(int(card.ref), card.payloads[0])
-    assert (await harness.receipt(str(press.id))).accepted
-
-    await harness.fake.redeliver(press)
-    again = await harness.receipt(str(press.id), times=2)
-
-    assert not again.accepted  # the core judges it again and changes nothing
-    callbacks = [c for c in harness.fake.interaction_callbacks if c.interaction_id == press.id]
-    assert [(c.type, c.status) for c in callbacks] == [(7, 200)]  # one response: the settle
-    answered = [e for e in await crew.events(key) if e["kind"] == "escalation_answered"]
-    assert len(answered) == 1
-    assert await _sel(crew, "click:") == []
-
-
 async def test_a_foreign_custom_id_on_a_bot_message_is_refused_and_audited(crew: Crew) -> None:
     """A button crewline did not make (posted with the bot's token) still gets an answer:
     the one template routes it to the core, which refuses it as not crewline's."""
@@ -140,20 +120,6 @@ async def test_a_strangers_message_answers_nothing_and_is_told_in_the_thread(cre
     assert replies[0]["message_reference"]["message_id"] == str(sent.id)
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
     assert await _sel(crew, "message:") == ["message:not_owner"]
-
-
-async def test_a_redelivered_message_is_one_reply(crew: Crew) -> None:
-    """The same MESSAGE_CREATE twice answers once; the second is recognised and ignored."""
-    harness = _discord(crew)
-    key = await crew.add_member()
-    await crew.escalate(key, message="Port?", options=["8080"])
-    await _card(crew)
-    sent = await harness.fake.send_message(harness.thread_id("radar"), "8080")
-    assert (await harness.receipt(str(sent.id))).accepted
-    await harness.fake.redeliver(sent)
-    assert (await harness.receipt(str(sent.id), times=2)).code == "duplicate_event"
-    rows = [r for r in await crew.crewline.store.live_rows("radar") if r.role.value == "human"]
-    assert len(rows) == 1
 
 
 async def test_text_from_an_agent_can_ping_nobody(crew: Crew) -> None:

@@ -43,19 +43,3 @@ async def test_the_first_answer_settles_the_card_everywhere(pair: Crew) -> None:
     late = await first.press_payload("radar", stale_yes)
     assert late is not None and "already settled" in late
     assert (await pair.conversation())["escalations"][0]["answer"] == "no"
-
-
-async def test_a_redelivered_event_answers_nothing(pair: Crew) -> None:
-    """Rule 3: the same platform event id twice is one reply, not two."""
-    key = await pair.add_member()
-    await pair.escalate(key, message="First?")
-    harness = pair.harness
-    await harness.wait_until(lambda: len(harness.cards("radar")) == 1)
-    assert isinstance(harness, MemoryHarness)
-    first = await harness.memory.say("alice", "radar", "yes", event_id="evt-1")
-    await pair.escalate(key, message="Second?")
-    again = await harness.memory.say("alice", "radar", "yes", event_id="evt-1")
-    assert first.accepted and not again.accepted
-    assert again.code == "duplicate_event"
-    states = [e["state"] for e in (await pair.conversation())["escalations"]]
-    assert states == ["answered", "pending"]

@@ -20,7 +20,6 @@ import pytest
 
 from crewline.config import Config
 from crewline.errors import ConfigError
-from crewline.models import Receipt
 from crewline.server import Crewline
 from crewline.transports.slack import SlackTransport
 from tests.driver import Crew
@@ -92,25 +91,6 @@ async def test_a_stale_timestamp_is_refused_with_401_and_audited(
     assert await _state(crew) == (1, ["pending"])
     audit = await crew.crewline.store.sel(action_prefix="request:")
     assert [r.action for r in audit] == ["request:stale_timestamp"]
-
-
-async def test_a_redelivered_event_answers_nothing_the_second_time(
-    crew: Crew, harness: SlackHarness
-) -> None:
-    """Slack's retry of an event (same event_id, X-Slack-Retry-Num) is dropped by the core."""
-    key, _ = await _card(crew, harness, message="Which port?")
-    root = harness.root("radar")
-    assert root is not None
-    event = harness.fake.thread_reply(root, "8080")
-    first = await harness.receipt(await harness.send_event(event, event_id="EvTWICE"))
-    rows = len(await crew.crewline.store.live_rows("radar"))
-    retried = await harness.fake.send_event(harness._url(), event, event_id="EvTWICE", retry_num=1)
-    assert retried.status == 200
-    assert first.accepted
-    assert harness.receipts["EvTWICE"] == Receipt(accepted=False, code="duplicate_event")
-    assert len(await crew.crewline.store.live_rows("radar")) == rows == 2
-    answered = [e for e in await crew.events(key) if e["kind"] == "escalation_answered"]
-    assert len(answered) == 1
 
 
 async def test_a_payload_from_another_workspace_is_refused_and_audited(

@@ -68,24 +68,6 @@ async def test_a_reply_a_click_and_a_command_are_acknowledged_and_answered(
     assert len(harness.fake.socket_acks) == 3
 
 
-async def test_a_redelivered_envelope_answers_nothing(crew: Crew, harness: SlackHarness) -> None:
-    """Slack redelivers an envelope it thinks was not acked: same event_id, dropped by the core."""
-    key = await crew.add_member()
-    await crew.escalate(key, message="Which port?")
-    await harness.wait_until(lambda: len(harness.cards("radar")) == 1)
-    root = harness.root("radar")
-    assert root is not None
-    envelope = harness.fake.event_callback(harness.fake.thread_reply(root, "8080"), event_id="Ev2X")
-    first = await harness.fake.push_socket_event("events_api", envelope)
-    again = await harness.fake.push_socket_event("events_api", envelope, retry_attempt=1)
-    await harness.fake.wait_for_ack(first)
-    await harness.fake.wait_for_ack(again)
-    assert (await harness.receipt("Ev2X")).code == "duplicate_event"
-    answered = [e for e in await crew.events(key) if e["kind"] == "escalation_answered"]
-    assert len(answered) == 1
-    assert len(await crew.crewline.store.live_rows("radar")) == 2
-
-
 async def test_a_foreign_workspace_envelope_is_acked_refused_and_audited(
     crew: Crew, harness: SlackHarness
 ) -> None:

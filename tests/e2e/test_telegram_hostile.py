@@ -125,45 +125,6 @@ async def test_a_forged_callback_payload_is_refused_and_audited(
 
 
 @MODES
-async def test_a_redelivered_update_answers_nothing_again(
-    config: Config, clock: FakeClock, webhook: bool
-) -> None:
-    """The same update delivered again (also after a restart) writes nothing the second time."""
-    async with telegram_crew(config, clock, webhook=webhook) as (harness, crew):
-        fake = harness.fake
-        key = await crew.add_member()
-        await crew.escalate(key, message="Which port?", options=["8080", "9090"])
-        await harness.wait_until(lambda: len(harness.cards("radar")) == 1)
-        thread = harness.thread("radar")
-        assert isinstance(thread, TopicThread)
-        sent = await fake.send_text(fake.owner, "9090", message_thread_id=thread.topic_id)
-        first = await harness.handled(sent)
-        assert first is not None and first.accepted
-        rows = len(await crew.crewline.store.live_rows("radar"))
-        await crew.delivered()
-        told = len(fake.messages(fake.owner))
-
-        harness.receipts.pop(sent.update_id)
-        await fake.redeliver(sent.update_id)
-        assert await harness.handled(sent) is None  # this run has seen it: not passed on
-        await crew.delivered()
-        assert len(fake.messages(fake.owner)) == told
-        await crew.restart()
-        await crew.delivered()  # a restart shows the roster afresh: not an answer
-        told = len(fake.messages(fake.owner))
-        harness.receipts.pop(sent.update_id)
-        await fake.redeliver(sent.update_id)
-        again = await harness.handled(sent)
-        assert again is not None and (again.accepted, again.code) == (False, "duplicate_event")
-
-        assert len(await crew.crewline.store.live_rows("radar")) == rows
-        await crew.delivered()
-        assert len(fake.messages(fake.owner)) == told
-        answers = [e for e in await crew.events(key) if e["kind"] == "escalation_answered"]
-        assert len(answers) == 1
-
-
-@MODES
 async def test_an_edited_command_is_never_run_again(
     config: Config, clock: FakeClock, webhook: bool
 ) -> None:

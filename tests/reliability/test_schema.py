@@ -3,11 +3,15 @@
 crewline serves for real (the memory transport, a FakeClock) on a loopback port in a
 thread of its own; schemathesis reads the schema it serves and sends each operation
 generated requests (valid and invalid) with the caller's credentials: the owner's token on
-the owner's routes, a member's key on the agents'. Two checks, on what the schema
-documents today: no response is a 5xx, and every response whose status the schema
-documents conforms to the documented body. (Whether each status is documented at all is
-the OpenAPI error tables' work, not asserted here.) Sizes: a few cases per operation in
-CI, many more with ``CREWLINE_RELIABILITY=full``.
+the owner's routes, a member's key on the agents'. Three checks on every response: it is
+not a 5xx, its status is one the schema declares for that operation (an undocumented
+status fails), and its body conforms to what the schema documents for that status.
+
+The second test is stateful: schemathesis follows the schema's OpenAPI links (escalate →
+read, retract or confirm the escalation it answered; ask → the owner answers that
+question), so the chained operations meet real records instead of 404s, under the same
+three checks. Sizes: a few cases per operation and a few short scenarios in CI, many more
+with ``CREWLINE_RELIABILITY=full``.
 """
 
 from __future__ import annotations
@@ -25,7 +29,11 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
-from schemathesis.checks import not_a_server_error, response_schema_conformance
+from schemathesis.checks import (
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from crewline.config import Config
 from crewline.testing import FakeClock
@@ -35,9 +43,11 @@ from tests.harness import MemoryHarness
 FULL = os.environ.get("CREWLINE_RELIABILITY") == "full"
 pytestmark = pytest.mark.slow
 
+# What every response must satisfy: not a 5xx; a status the schema declares for the operation
+# (an undocumented status fails); a body that conforms to what the schema documents for it.
+CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance]
 # Not request/response operations: a server-sent event stream never ends, and /mcp speaks
 # its own protocol (tests/e2e/test_mcp.py).
-EXTRA: list[Any] = []
 STREAMS = r"^/(api/session/events/stream|mcp)"
 
 
@@ -81,8 +91,10 @@ def _credentials(path: str, served: Served) -> str:
     return served.member_key if agents else served.owner_token
 
 
-def test_no_operation_answers_5xx_or_breaks_its_documented_schema(served: Served) -> None:
-    """Every operation: no 5xx, and documented responses conform; all failures reported."""
+def test_no_operation_answers_5xx_or_anything_its_schema_does_not_document(
+    served: Served,
+) -> None:
+    """Every operation: no 5xx, only documented statuses, conforming bodies; all reported."""
     schema = schemathesis.openapi.from_url(f"{served.url}/openapi.json")
     failures: dict[str, str] = {}
     operations = 0
@@ -106,7 +118,7 @@ def test_no_operation_answers_5xx_or_breaks_its_documented_schema(served: Served
             case.call_and_validate(
                 base_url=served.url,
                 headers={"Authorization": f"Bearer {_credentials(case.path, served)}"},
-                checks=[not_a_server_error, response_schema_conformance, *EXTRA],
+                checks=CHECKS,
                 timeout=30,
             )
 
@@ -116,3 +128,45 @@ def test_no_operation_answers_5xx_or_breaks_its_documented_schema(served: Served
             failures[f"{operation.method.upper()} {operation.path}"] = str(failure)[:600]
     assert operations >= 20, f"precondition: the schema lists the API ({operations})"
     assert failures == {}, "\n\n".join(f"{op}: {why}" for op, why in failures.items())
+
+
+def test_linked_operations_answer_only_what_their_schema_documents(served: Served) -> None:
+    """Scenarios along the OpenAPI links: every step passes the same three checks."""
+    schema = schemathesis.openapi.from_url(f"{served.url}/openapi.json")
+    linked = {
+        link["operationRef"]
+        for path in schema.raw_schema["paths"].values()
+        for operation in path.values()
+        for link in operation.get("responses", {}).get("200", {}).get("links", {}).values()
+    }
+    assert len(linked) >= 4, f"precondition: the schema links its operations ({linked})"
+    steps: list[tuple[str, int]] = []
+    base = schema.as_state_machine()
+
+    class Linked(base):  # type: ignore[misc, valid-type]
+        def get_call_kwargs(self, case: schemathesis.Case) -> dict[str, Any]:
+            if isinstance(case.query, dict) and "wait" in case.query:
+                case.query["wait"] = 0
+            token = _credentials(case.path, served)
+            return {
+                "base_url": served.url,
+                "headers": {"Authorization": f"Bearer {token}"},
+                "timeout": 30,
+            }
+
+        def validate_response(self, response: Any, case: schemathesis.Case, **kwargs: Any) -> None:
+            kwargs.pop("additional_checks", None)
+            steps.append((f"{case.method.upper()} {case.path}", response.status_code))
+            case.validate_response(response, checks=CHECKS, transport_kwargs=kwargs)
+
+    Linked.run(
+        settings=settings(
+            max_examples=60 if FULL else 4,
+            stateful_step_count=8 if FULL else 4,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )
+    chained = {op for op, status in steps if "{" in op and status == 200}
+    assert chained, f"precondition: a linked operation met a real record: {sorted(set(steps))}"

@@ -3,7 +3,9 @@ it can answer, each with the stable codes behind it.
 
 Routes take ``responses=errors(...)``, so a route added later documents its refusals in one
 line. FastAPI's default 422 is removed from the schema: crewline answers every validation
-error 400 in its own shape (``api/http.py``), never 422.
+error 400 in its own shape (``api/http.py``), never 422. The schema also carries OpenAPI
+links (``LINKS``): which later operations take an id an earlier one answered, so a client
+(or a stateful fuzzer) can follow an escalation or a question from its creation.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["CODES", "ErrorResponse", "errors", "without_422"]
+__all__ = ["CODES", "LINKS", "ErrorResponse", "errors", "without_422"]
 
 CODES: dict[int, tuple[str, tuple[str, ...]]] = {
     400: (
@@ -153,8 +155,46 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     }
 
 
+_ESCALATION = "/api/session-control/escalations/{escalation_id}"
+_FROM_ESCALATE = {"escalation_id": "$response.body#/escalation_id"}
+# (path, method) of an operation -> its 200 answer's links: name -> (path, method, parameters).
+LINKS: dict[tuple[str, str], dict[str, tuple[str, str, dict[str, str]]]] = {
+    ("/api/session-control/escalate", "post"): {
+        "GetEscalation": (_ESCALATION, "get", _FROM_ESCALATE),
+        "RetractEscalation": (f"{_ESCALATION}/retract", "post", _FROM_ESCALATE),
+        "ConfirmDefaultApplied": (f"{_ESCALATION}/default-applied", "post", _FROM_ESCALATE),
+    },
+    ("/api/session-control/ask", "post"): {
+        "AnswerQuestion": (
+            "/api/questions/{question_id}/answer",
+            "post",
+            {"question_id": "$response.body#/question_id"},
+        ),
+    },
+}
+
+
+def _add_links(schema: dict[str, Any]) -> None:
+    paths = schema.get("paths", {})
+    for (path, method), links in LINKS.items():
+        answer = paths.get(path, {}).get(method, {}).get("responses", {}).get("200")
+        if answer is None:
+            continue
+        answer["links"] = {
+            name: {
+                "operationRef": "#/paths/"
+                + target.replace("~", "~0").replace("/", "~1")
+                + f"/{verb}",
+                "parameters": parameters,
+            }
+            for name, (target, verb, parameters) in links.items()
+            if verb in paths.get(target, {})
+        }
+
+
 def without_422(app: FastAPI) -> Callable[[], dict[str, Any]]:
-    """``app.openapi`` with FastAPI's 422 and its validation-error schemas removed."""
+    """``app.openapi`` with FastAPI's 422 and its validation-error schemas removed, and the
+    links between operations (``LINKS``) added."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -170,6 +210,7 @@ def without_422(app: FastAPI) -> Callable[[], dict[str, Any]]:
             components = schema.get("components", {}).get("schemas", {})
             components.pop("HTTPValidationError", None)
             components.pop("ValidationError", None)
+            _add_links(schema)
             app.openapi_schema = schema
         return app.openapi_schema
 

@@ -17,7 +17,7 @@ from crewline.bot import questions
 from crewline.bot.asked import ESCALATION, current_asked
 from crewline.bot.cards import CONCIERGE_ACTIONS, ButtonPress
 from crewline.bot.changes import Change
-from crewline.bot.replies import Answer, Refusal
+from crewline.bot.replies import DUPLICATE, Answer, Refusal
 from crewline.errors import CallerError, Conflict
 from crewline.models import (
     AnsweredBy,
@@ -194,7 +194,7 @@ async def _change(
     try:
         notice = await events.hub.change(write)
     except _Duplicate:
-        return Receipt(accepted=False, code="duplicate_event")
+        return DUPLICATE
     except Conflict as error:
         return _no_suggestion() if error.code == "no_suggestion" else _refused(error)
     return Receipt(accepted=True, notice=notice)

@@ -18,7 +18,15 @@ from crewline.bot import cards, concierge_tx, escalations, last_turn, questions,
 from crewline.bot.changes import Change
 from crewline.bot.concierge_inbound import USAGE, concierge_command, concierge_press
 from crewline.bot.render import roster
-from crewline.bot.replies import Ambiguous, Answer, NoMatch, Refusal, match_click, match_text
+from crewline.bot.replies import (
+    DUPLICATE,
+    Ambiguous,
+    Answer,
+    NoMatch,
+    Refusal,
+    match_click,
+    match_text,
+)
 from crewline.errors import CallerError
 from crewline.models import (
     AnsweredBy,
@@ -70,7 +78,8 @@ class _Unseen(Exception):
     """A probe found the event new: roll its mark back."""
 
 
-DUPLICATE = Receipt(accepted=False, code="duplicate_event")
+# Commands whose boundary remembers their event in its own transaction (bot/boundary_tx.py).
+_MARKED_BY_THEIR_BOUNDARY = frozenset({"rewind", "regenerate", "reset", "fork"})
 
 
 class HumanEvents:
@@ -137,6 +146,18 @@ class HumanEvents:
                 )
             )
         return Receipt(accepted=False, code=refusal.code, notice=refusal.notice)
+
+    async def _first(self, event: HumanEvent) -> bool:
+        """Remember a command's event before it runs; False: an earlier delivery ran it.
+
+        A command's effect (a reply, a policy, an undo) has no transaction of the member's
+        to carry the mark, so the mark comes first: a crash between the two loses the
+        command (the owner sends it again), never runs it twice.
+        """
+        first: bool = await self.hub.change(
+            lambda ch: ch.tx.mark_seen(event.transport, event.event_id, ch.now)
+        )
+        return first
 
     async def _was_taken(self, event: HumanEvent) -> bool:
         """Whether an earlier delivery of this event was accepted (its id is remembered)."""
@@ -386,9 +407,12 @@ class HumanEvents:
 
     # commands -------------------------------------------------------------------------------
     async def _command(self, event: HumanCommand) -> Receipt:
+        owner = await self.store.human_of(event.transport, event.user_id) is not None
+        if owner and event.name not in _MARKED_BY_THEIR_BOUNDARY and not await self._first(event):
+            return DUPLICATE
         if event.name == "concierge":
             return await concierge_command(self, event)
-        if await self.store.human_of(event.transport, event.user_id) is None:
+        if not owner:
             return Receipt(
                 accepted=False,
                 code="not_owner",
@@ -421,6 +445,7 @@ class HumanEvents:
     thread_member = _thread_member
     refuse = _refuse
     judge = _judge
+    was_taken = _was_taken
 
     async def _accept(
         self, write: Callable[[Change], None], *, notice: str | None = None

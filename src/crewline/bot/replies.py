@@ -9,9 +9,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from crewline.models import AnsweredVia, Escalation
+from crewline.models import AnsweredVia, Escalation, Receipt
 
-__all__ = ["Ambiguous", "Answer", "NoMatch", "Refusal", "choice_of", "match_click", "match_text"]
+__all__ = [
+    "DUPLICATE",
+    "Ambiguous",
+    "Answer",
+    "NoMatch",
+    "Refusal",
+    "choice_of",
+    "match_click",
+    "match_text",
+]
+
+# What every later delivery of an event that was taken gets (SPEC §2 rule 3): nothing said.
+DUPLICATE = Receipt(accepted=False, code="duplicate_event")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from crewline.bot.boundaries import BoundaryKind, BoundaryRequest
 from crewline.bot.fork import fork
-from crewline.bot.replies import Refusal
+from crewline.bot.replies import DUPLICATE, Refusal
 from crewline.errors import CallerError
 from crewline.models import (
     HumanClick,
@@ -146,6 +146,8 @@ async def fork_command(events: HumanEvents, event: HumanCommand) -> Receipt:
             lambda: events.hub.change(lambda ch: fork(ch, request, new_slug=args[0])),
         )
     except CallerError as error:
+        if error.code == DUPLICATE.code:
+            return DUPLICATE
         return Receipt(accepted=False, code=error.code, notice=error.message)
     return Receipt(accepted=True, notice=forked.notice)
 
@@ -198,9 +200,12 @@ async def edit_resend(events: HumanEvents, event: HumanEdit, member: Member) -> 
     row = (
         await events.store.row(key.removeprefix("row:")) if key and key.startswith("row:") else None
     )
-    if row is None or row.role is not RowRole.HUMAN:
-        return Receipt(accepted=False, code="unknown_message")
-    if row.text == event.text:
+    if row is None or row.role is not RowRole.HUMAN or row.text == event.text:
+        if await events.was_taken(event):
+            # A redelivery of the edit that drew the boundary: it meets its own result.
+            return DUPLICATE
+        if row is None or row.role is not RowRole.HUMAN:
+            return Receipt(accepted=False, code="unknown_message")
         return Receipt(accepted=False, code="unchanged")
     return await start(
         events,
@@ -221,6 +226,8 @@ async def start(events: HumanEvents, request: BoundaryRequest, member: Member) -
     try:
         frozen = await boundaries.begin(request)
     except CallerError as error:
+        if error.code == DUPLICATE.code:
+            return DUPLICATE  # a redelivery: said nothing the first time's answer did not
         return Receipt(accepted=False, code=error.code, notice=error.message)
     if not frozen.asked:
         outcome = await boundaries.finish(frozen)

@@ -212,13 +212,14 @@ class MemoryTransport(Transport):
         *args: str,
         member: str | None = None,
         message_ref: str | None = None,
+        event_id: str | None = None,
     ) -> Receipt:
         """A command; with ``message_ref``, a message action on that message ("Rewind to
         here")."""
         return await self._send(
             HumanCommand(
                 transport=self.name,
-                event_id=self._event_id(),
+                event_id=event_id or self._event_id(),
                 user_id=user_id,
                 thread=self.threads.get(member) if member else None,
                 name=name,

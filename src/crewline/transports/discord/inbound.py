@@ -137,7 +137,7 @@ class DiscordInbound:
         )
         if receipt is None:
             return  # stopping
-        if self._first_response(interaction):
+        if self._first_response(interaction, receipt):
             try:
                 await self._answer_click(interaction, receipt, deferred=deferred)
             except discord.HTTPException as error:
@@ -193,7 +193,7 @@ class DiscordInbound:
         )
         if receipt is None:
             return
-        if self._first_response(interaction):
+        if self._first_response(interaction, receipt):
             notice = receipt.notice or ("Sent." if receipt.accepted else "Nothing changed.")
             try:
                 if deferred:
@@ -233,7 +233,7 @@ class DiscordInbound:
         )
         if receipt is None:
             return
-        if self._first_response(interaction):
+        if self._first_response(interaction, receipt):
             try:
                 await self._answer_command(interaction, receipt, deferred=deferred)
             except discord.HTTPException as error:
@@ -308,11 +308,12 @@ class DiscordInbound:
             return receipt, False
         return receipt, True
 
-    def _first_response(self, interaction: Interaction) -> bool:
+    def _first_response(self, interaction: Interaction, receipt: Receipt) -> bool:
         """Whether this interaction still needs its one response: a redelivered interaction
         (same id) was answered when it first arrived, and a second response is an invalid
-        request. Redeliveries come from RESUME replays, so they reach this same process."""
-        if interaction.id in self._answered:
+        request. Redeliveries come from RESUME replays, so they reach this same process; one
+        that reaches a restarted process is known by the core (``duplicate_event``)."""
+        if interaction.id in self._answered or receipt.code == "duplicate_event":
             return False
         self._answered[interaction.id] = None
         while len(self._answered) > ANSWERED_MEMORY:

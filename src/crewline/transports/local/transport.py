@@ -311,13 +311,17 @@ class LocalTransport(Transport):
                 code="invalid_text",
                 notice=f"A message is 1 to {MAX_TEXT} characters.",
             )
-        if text == shown.current.text:
+        full_id = self._event_id(event_id)
+        resent = full_id == shown.edit_event_id  # the page sent this edit again: the core knows
+        if text == shown.current.text and not resent:
             return Receipt(accepted=True, code="not_modified")
-        self._record({"op": "edit", "ref": message_ref, "text": text, "at": self._now()})
+        if not resent:
+            record = {"op": "edit", "ref": message_ref, "text": text, "event_id": full_id}
+            self._record({**record, "at": self._now()})
         receipt = await self._deliver(
             HumanEdit(
                 transport=self.name,
-                event_id=self._event_id(event_id),
+                event_id=full_id,
                 user_id=user,
                 thread=thread or shown.thread,
                 message_ref=message_ref,

@@ -54,6 +54,7 @@ class ShownMessage:
     typed_by: str | None = None
     event_id: str | None = None
     edited_at: datetime | None = None
+    edit_event_id: str | None = None  # the page's id for its latest edit (a resend is known)
     notice: str | None = None  # what crewline told the human about this row, privately
     rewound: bool = False
     changed: int = 0
@@ -146,6 +147,7 @@ class InboxView:
                 OutboundMessage(author=previous.author, text=record["text"], kind=previous.kind),
             )
             shown.edited_at = _time(record["at"])
+            shown.edit_event_id = record.get("event_id")
             self._touch(shown)
         elif op == "noted":
             shown = self.messages[record["ref"]]
@@ -240,12 +242,13 @@ class InboxView:
                     "at": at,
                 }
                 yield first
-                for later in shown.versions[1:]:
+                for n, later in enumerate(shown.versions[1:], start=2):
                     yield {
                         "op": "edit",
                         "ref": shown.ref,
                         "text": later.text,
                         "at": (shown.edited_at or shown.at).isoformat(),
+                        "event_id": shown.edit_event_id if n == len(shown.versions) else None,
                     }
             else:
                 yield {

@@ -1,0 +1,171 @@
+"""Every kind of inbound event delivered twice, out of order and across a restart, on every
+transport: answered once; every later delivery gets the same receipt, ``duplicate_event``.
+
+SPEC §2 rule 3: platform redeliveries are deduplicated by their event id. Each transport
+delivers again the way its platform does (tests/reliability/wires.py): Slack's retry with
+``X-Slack-Retry-Num`` (or the Socket Mode envelope's ``retry_attempt``) and a form sent
+again with its trigger id, Telegram's update with the same ``update_id`` (webhook push, or
+``getUpdates`` after a lost offset), Discord's identical dispatch (a duplicate
+``INTERACTION_CREATE``, ``MESSAGE_CREATE`` or ``MESSAGE_UPDATE``), the local inbox's
+double submit, the memory transport's event with its id. A redelivery reaches the core
+(duplicate_event) unless the transport recognised it first (Telegram, within one run:
+no receipt at all); either way nothing changes and the human is shown nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from crewline.config import Config
+from crewline.models import Receipt
+from crewline.testing import FakeClock
+from tests.driver import Crew
+from tests.harness import HARNESSES, Harness
+from tests.harnesses.slack import SlackHarness
+from tests.reliability.wires import Sent, Wire, wire_for
+
+DUPLICATE = Receipt(accepted=False, code="duplicate_event")
+TRANSPORTS = ["memory", "local", "slack", "slack-socket", "telegram", "telegram-webhook", "discord"]
+
+
+@pytest.fixture(params=TRANSPORTS)
+async def crew(
+    request: pytest.FixtureRequest, config: Config, clock: FakeClock
+) -> AsyncIterator[Crew]:
+    """crewline over one transport; Slack over HTTP and over Socket Mode."""
+    name: str = request.param
+    made: Harness = SlackHarness(socket_mode=True) if name == "slack-socket" else HARNESSES[name]()
+    async with made.running() as harness:
+        driver = Crew(config, clock, [harness])
+        await driver.start()
+        yield driver
+        await driver.stop()
+
+
+def _ignored(receipt: Receipt | None) -> bool:
+    """The redelivery's receipt: the core's duplicate_event, or none at all where the
+    transport itself knew the delivery (Telegram within one run)."""
+    return receipt is None or receipt == DUPLICATE
+
+
+async def _again(crew: Crew, wire: Wire, sent: Sent) -> Receipt | None:
+    """Deliver ``sent`` again; the human is shown nothing more than before."""
+    await crew.delivered()
+    shown = wire.seen(sent)
+    receipt = await wire.again(sent)
+    await crew.delivered()
+    assert wire.seen(sent) == shown, f"the redelivered {sent.kind} was answered again"
+    return receipt
+
+
+async def _answers(crew: Crew, key: str) -> list[str]:
+    events = await crew.events(key)
+    return [e["body"]["escalation_id"] for e in events if e["kind"] == "escalation_answered"]
+
+
+async def test_a_press_and_a_reply_delivered_twice_out_of_order_are_answered_once(
+    crew: Crew,
+) -> None:
+    """Press A, type for B; then both again in the other order; then both after a restart."""
+    wire = wire_for(crew.harness)
+    key = await crew.add_member()
+    a = await crew.escalate(key, message="A?", options=["yes", "no"])
+    b = await crew.escalate(key, message="B?")
+    await crew.delivered()
+    await crew.crewline.hub.concierge.idle()
+    card = next(c for c in crew.harness.cards("radar") if "A?" in c.text)
+
+    pressed = await wire.press("radar", card, 0)
+    typed = await wire.say("radar", "go ahead")
+    assert pressed.first is not None and pressed.first.accepted, pressed.first
+    assert typed.first is not None and typed.first.accepted, typed.first
+    assert await _answers(crew, key) == [a["escalation_id"], b["escalation_id"]]
+    rows = len(await crew.crewline.store.live_rows("radar"))
+
+    assert _ignored(await _again(crew, wire, typed))
+    assert _ignored(await _again(crew, wire, pressed))
+    await crew.restart()
+    assert await _again(crew, wire, pressed) == DUPLICATE
+    assert await _again(crew, wire, typed) == DUPLICATE
+
+    assert len(await crew.crewline.store.live_rows("radar")) == rows
+    assert await _answers(crew, key) == [a["escalation_id"], b["escalation_id"]]
+    records = (await crew.conversation())["escalations"]
+    assert [(r["state"], r["answer"]) for r in records] == [
+        ("answered", "yes"),
+        ("answered", "go ahead"),
+    ]
+    assert await crew.crewline.store.sel() == []  # a redelivery is no security event
+
+
+async def test_a_command_delivered_twice_is_answered_once(crew: Crew) -> None:
+    """/roster again (and again after a restart) shows no second roster."""
+    wire = wire_for(crew.harness)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Anything?")
+    await crew.delivered()
+
+    roster = await wire.command("radar", "roster")
+    assert roster.first is not None and roster.first.accepted, roster.first
+    assert wire.seen(roster) == 1, "precondition: the roster was shown"
+    assert _ignored(await _again(crew, wire, roster))
+    await crew.restart()
+    assert await _again(crew, wire, roster) == DUPLICATE
+    assert wire.seen(roster) == 1
+
+
+async def test_an_edit_delivered_twice_draws_one_boundary(crew: Crew) -> None:
+    """The owner's edit resends once; its redelivery rewinds nothing more."""
+    wire = wire_for(crew.harness)
+    key = await crew.add_member(stateless=True)  # the boundary needs no session's consent
+    post = await crew.call(key, "POST", "/api/session/messages", json={"text": "m1"})
+    assert post.status_code == 200, post.text
+    await crew.delivered()
+    said = await wire.say("radar", "h1")
+    assert said.first is not None and said.first.accepted, said.first
+    store = crew.crewline.store
+    h1 = next(r for r in await store.live_rows("radar") if r.text == "h1")
+    shown = await store.platform_message(crew.harness.name, f"row:{h1.id}")
+    assert shown is not None, "precondition: crewline knows the owner's message"
+
+    edited = await wire.edit("radar", shown.message_ref, "h1 edited")
+    assert edited.first is not None and edited.first.accepted, edited.first
+    live = [r.text for r in await store.live_rows("radar")]
+    assert "h1" not in live and live[-1] == "h1 edited", live
+    boundaries = await store.sel(action_prefix="boundary:")
+
+    assert _ignored(await _again(crew, wire, edited))
+    await crew.restart()
+    assert await _again(crew, wire, edited) == DUPLICATE
+    store = crew.crewline.store  # the restarted crewline's
+    assert [r.text for r in await store.live_rows("radar")] == live
+    assert await store.sel(action_prefix="boundary:") == boundaries
+
+
+# The undo is the core's: each transport's command redelivery is the roster test's.
+@pytest.mark.parametrize("crew", ["memory"], indirect=True)
+async def test_a_redelivered_concierge_undo_withdraws_one_answer(crew: Crew) -> None:
+    """Two concierge answers; /concierge undo delivered twice (and after a restart)
+    withdraws the latest only."""
+    wire = wire_for(crew.harness)
+    key = await crew.add_member()
+    assert await crew.harness.command("concierge", "answer", "routine")
+    for _ in range(2):
+        await crew.escalate(key, message="Shall I proceed with the plan?")
+        await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    records = (await crew.conversation())["escalations"]
+    assert [r["state"] for r in records] == ["answered", "answered"], "precondition"
+
+    undo = await wire.command("radar", "concierge", "undo")
+    assert undo.first is not None and undo.first.accepted, undo.first
+    assert _ignored(await _again(crew, wire, undo))
+    await crew.restart()
+    assert await _again(crew, wire, undo) == DUPLICATE
+
+    records = (await crew.conversation())["escalations"]
+    assert sorted(r["state"] for r in records) == ["answered", "pending"]
+    kept = [a for a in await crew.crewline.store.concierge_answers() if a.undone_at is None]
+    assert len(kept) == 1
