@@ -8,6 +8,7 @@ import itertools
 import os
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -90,13 +91,27 @@ def postgres_template(postgres_server: str) -> str:
 def postgres_url(postgres_server: str, postgres_template: str) -> Iterator[str]:
     """A fresh database at the latest schema, with no rows, on the session's cluster for one
     test, dropped after it (so the cluster stays small and stops quickly)."""
+    with _database(postgres_server, template=postgres_template) as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_empty_url(postgres_server: str) -> Iterator[str]:
+    """A fresh database without crewline's schema (nothing migrated), for one test."""
+    with _database(postgres_server, template=None) as url:
+        yield url
+
+
+@contextmanager
+def _database(server: str, *, template: str | None) -> Iterator[str]:
     import psycopg
 
     name = f"t{os.getpid()}_{next(_databases)}"
-    with psycopg.connect(postgres_server, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name} TEMPLATE {postgres_template}")
-    yield _on(postgres_server, name)
-    with psycopg.connect(postgres_server, autocommit=True) as conn:
+    copy = f" TEMPLATE {template}" if template else ""
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}{copy}")
+    yield _on(server, name)
+    with psycopg.connect(server, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
