@@ -156,6 +156,8 @@ async def _postgresql(url: str) -> list[Finding]:
                 f" crewline's {latest}: upgrade crewline",
             )
         )
+    if facts.unaccent is not None:  # opening the store would fail in the migration
+        found.append(_fail("unaccent", f"fleet search needs unaccent; {facts.unaccent}"))
     if facts.pg_dump is None:
         found.append(_ok("backup", "crewline backup can use pg_dump"))
     else:

@@ -247,3 +247,54 @@ async def test_a_query_that_is_not_one_is_refused_alike(store: Store, match: str
     with pytest.raises(InvalidInput) as refused:
         await store.fleet_rows(match, excluding="radar")
     assert refused.value.code == "invalid_query"
+
+
+ACCENTED_SAYS = (
+    "Meet me at the café in Zürich",
+    "the cafe ordering service is down",
+    "a naïve résumé parser",
+    "Zurich office deploy",
+    "São Paulo rollout done",
+    "L\u2019équipe a fini",  # a typographic apostrophe
+)
+
+
+@pytest.mark.parametrize(
+    ("queries", "found"),
+    [
+        (("café", "cafe", "CAFÉ"), {0, 1}),
+        (("Zürich", "zurich"), {0, 3}),
+        (("résumé", "resume"), {2}),
+        (("naïve", "naive"), {2}),
+        (("São", "sao"), {4}),
+        (("équipe", "equipe"), {5}),
+        (("caf*", "cafÉ*"), {0, 1}),
+        (('"café in Zürich"', '"cafe in zurich"'), {0}),
+        (("café NOT zürich", "cafe NOT zurich"), {1}),
+    ],
+)
+async def test_accents_are_folded_alike_on_every_store(
+    store: Store, queries: tuple[str, ...], found: set[int]
+) -> None:
+    """An accented word and its plain spelling find the same rows, written either way
+    (SQLite's unicode61 removes diacritics; PostgreSQL folds through unaccent)."""
+    await _member(store, "radar")
+    await _member(store, "probe")
+
+    def say(tx: Tx) -> list[str]:
+        return [
+            tx.append_row(
+                conversation="probe",
+                role=RowRole.MEMBER,
+                author="Probe",
+                text=text,
+                meta={},
+                now=NOW,
+            ).id
+            for text in ACCENTED_SAYS
+        ]
+
+    ids = await store.write(say)
+    for match in queries:
+        rows = await store.fleet_rows(match, excluding="radar", limit=len(ids))
+        assert {ids.index(r.id) for r in rows} == found, match

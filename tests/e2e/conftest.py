@@ -6,6 +6,11 @@ throwaway cluster (tests/pg_cluster.py). On PostgreSQL the transport-parametrise
 over the memory harness alone: the store does not see which platform a change came from,
 and the cross product would double CI time. A test that reads one engine's own files or
 counters is marked ``@pytest.mark.sqlite_only("why")``. The Crew driver is tests/driver.py.
+
+The suites that start crewline as a separate process (the CLI, crash/restart) ask for
+``cli_store`` instead: every crewline command they start reads ``$CREWLINE_DATABASE_URL``,
+unset on SQLite and naming a fresh PostgreSQL database on PostgreSQL; ``sqlite_only`` works
+there too.
 """
 
 from __future__ import annotations
@@ -30,6 +35,18 @@ def config(request: pytest.FixtureRequest, config: Config) -> Config:
     return replace(config, database_url=request.getfixturevalue("postgres_url"))
 
 
+@pytest.fixture(params=STORES)
+def cli_store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str | None:
+    """The store of every crewline process the test starts: SQLite in the data directory
+    (None), then a fresh PostgreSQL database (its URL), through $CREWLINE_DATABASE_URL."""
+    if request.param == "sqlite":
+        monkeypatch.delenv("CREWLINE_DATABASE_URL", raising=False)
+        return None
+    url = str(request.getfixturevalue("postgres_url"))
+    monkeypatch.setenv("CREWLINE_DATABASE_URL", url)
+    return url
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Drop the PostgreSQL runs that would test only what the SQLite run already has."""
     dropped = [item for item in items if _sqlite_suffices(item)]
@@ -41,7 +58,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def _sqlite_suffices(item: pytest.Item) -> bool:
     params = getattr(getattr(item, "callspec", None), "params", {})
-    if params.get("config") != "postgresql":
+    if "postgresql" not in (params.get("config"), params.get("cli_store")):
         return False
     return params.get("harness", "memory") != "memory" or bool(
         item.get_closest_marker("sqlite_only")

@@ -224,18 +224,18 @@ def test_doctor_names_an_unreachable_server_without_the_password(data_dir: Path)
 
 
 def test_doctor_finds_an_empty_database_and_leaves_it_empty(
-    data_dir: Path, postgres_url: str
+    data_dir: Path, postgres_empty_url: str
 ) -> None:
     """No crewline data is a failed check, not a new installation: nothing is created."""
-    report = run("doctor", data_dir=data_dir, database=postgres_url)
+    report = run("doctor", data_dir=data_dir, database=postgres_empty_url)
     assert report.returncode == 1
     assert "BAD  no crewline data in postgresql://" in report.stdout
     assert "crewline backup can use pg_dump" in report.stdout
-    with psycopg.connect(postgres_url) as conn:
+    with psycopg.connect(postgres_empty_url) as conn:
         found = conn.execute("SELECT to_regclass('crewline_schema')").fetchone()
     assert found is not None and found[0] is None
-    _add(data_dir, postgres_url, "radar")
-    healthy = run("doctor", data_dir=data_dir, database=postgres_url)
+    _add(data_dir, postgres_empty_url, "radar")
+    healthy = run("doctor", data_dir=data_dir, database=postgres_empty_url)
     assert "ok   database postgresql://" in healthy.stdout and "(PostgreSQL " in healthy.stdout
     latest = pg_migrations()[-1].version
     assert f"ok   database schema at version {latest} (latest {latest})" in healthy.stdout

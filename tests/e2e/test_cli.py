@@ -1,4 +1,5 @@
-"""The crewline command, run as a user runs it: a separate process per command."""
+"""The crewline command, run as a user runs it: a separate process per command, on each
+store (``cli_store``: SQLite, then PostgreSQL through $CREWLINE_DATABASE_URL)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
-from crewline.store.sqlite import migrations
+from crewline.store import postgres, sqlite
 
 CREWLINE = [sys.executable, "-m", "crewline"]
+
+pytestmark = pytest.mark.usefixtures("cli_store")
 
 
 def run(*args: str, data_dir: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -74,6 +78,7 @@ def test_bad_input_is_refused_with_a_message_and_code(tmp_path: Path) -> None:
     assert run("member", "list", data_dir=tmp_path).stdout == ""
 
 
+@pytest.mark.sqlite_only("reads crewline.toml, not the store")
 def test_a_bad_config_key_is_named_at_start(tmp_path: Path) -> None:
     """crewline.toml with a typo stops every command, naming the key."""
     tmp_path.mkdir(exist_ok=True)
@@ -82,7 +87,7 @@ def test_a_bad_config_key_is_named_at_start(tmp_path: Path) -> None:
     assert result.returncode == 2 and "'prot'" in result.stderr
 
 
-def test_doctor_checks_and_reconciles(tmp_path: Path) -> None:
+def test_doctor_checks_and_reconciles(tmp_path: Path, cli_store: str | None) -> None:
     """doctor reports the schema, the index and the members; --reconcile re-derives."""
     run(
         "member",
@@ -97,27 +102,50 @@ def test_doctor_checks_and_reconciles(tmp_path: Path) -> None:
         data_dir=tmp_path,
     )
     report = run("doctor", "--reconcile", data_dir=tmp_path)
-    latest = migrations()[-1].version
+    latest = (sqlite if cli_store is None else postgres).migrations()[-1].version
     assert f"ok   database schema at version {latest} (latest {latest})" in report.stdout
     assert "ok   escalation index readable" in report.stdout
     assert "reconciled radar" in report.stdout
 
 
+@pytest.mark.sqlite_only("passes --database itself, beside the SQLite default")
 def test_doctor_checks_and_reconciles_on_postgresql(tmp_path: Path, postgres_url: str) -> None:
     """--database postgresql://… chooses PostgresStore for every command, doctor included."""
-    from crewline.store.postgres import migrations as pg_migrations
-
     database = ("--database", postgres_url)
     run("member", "add", "radar", "--name", "Radar", "--owner", "slack:U1", *database,
         data_dir=tmp_path)  # fmt: skip
     assert not (tmp_path / "crewline.db").exists()
     report = run("doctor", "--reconcile", *database, data_dir=tmp_path)
-    latest = pg_migrations()[-1].version
+    latest = postgres.migrations()[-1].version
     assert "ok   database postgresql://" in report.stdout
     assert f"ok   database schema at version {latest} (latest {latest})" in report.stdout
     assert "reconciled radar" in report.stdout
     listed = run("member", "list", data_dir=tmp_path).stdout  # the SQLite default: empty
     assert listed == ""
+
+
+@pytest.mark.sqlite_only("makes a PostgreSQL role of its own")
+def test_doctor_says_what_to_run_when_the_role_may_not_create_unaccent(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """A database without the unaccent extension (as before the migration that creates it)
+    and a role without CREATE on it: doctor fails, naming the SQL a superuser runs; once it
+    has run, the finding is gone."""
+    import psycopg
+
+    role = f"plain_{os.getpid()}"
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute("DROP EXTENSION unaccent")
+        admin.execute(f"CREATE ROLE {role} LOGIN")
+        admin.execute(f"GRANT SELECT ON crewline_schema TO {role}")
+    as_role = ("--database", postgres_url.replace("://crewline@", f"://{role}@"))
+    refused = run("doctor", *as_role, data_dir=tmp_path, check=False)
+    assert refused.returncode == 1
+    assert "may not create the unaccent extension" in refused.stdout
+    assert "`CREATE EXTENSION unaccent;`" in refused.stdout
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute("CREATE EXTENSION unaccent")
+    assert "unaccent" not in run("doctor", *as_role, data_dir=tmp_path, check=False).stdout
 
 
 async def test_serve_listens_on_loopback_and_answers_healthz(tmp_path: Path) -> None:

@@ -129,39 +129,42 @@ async def test_unknown_key_is_refused_with_401_and_nothing_written(crew: Crew) -
 # --- §1.5 validation before anything is written ---------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("body", "code"),
-    [
-        ({"message": ""}, "invalid_message"),
-        ({"message": "x" * 4001}, "message_too_long"),
-        ({"message": "x", "deadline": "2020-01-01T00:00:00Z"}, "deadline_in_past"),
-        ({"message": "x", "deadline": "P31D"}, "deadline_too_far"),
-        ({"message": "x", "deadline": "2030-01-01T00:00:00"}, "deadline_without_zone"),
-        ({"message": "x", "deadline": "soon"}, "invalid_deadline"),
-        ({"message": "x", "deadline": "PT"}, "invalid_deadline"),
-        ({"message": "x", "default_action": "ship"}, "default_without_deadline"),
-        ({"message": "x", "options": [str(n) for n in range(11)]}, "invalid_options"),
-        ({"message": "x", "options": []}, "invalid_options"),
-        ({"message": "x", "options": ["yes", "Yes"]}, "duplicate_options"),
-        ({"message": "x", "options": ["y" * 81]}, "invalid_option"),
-        ({"message": "x", "options": [" "]}, "invalid_option"),
-        ({"message": "x", "goal": "Not A Slug"}, "invalid_goal"),
-        ({"message": 42}, "invalid_type"),
-        ({"message": "x", "options": "yes"}, "invalid_type"),
-        ({"message": "x", "escalation_ids": ["a"]}, "unknown_field"),
-        ({}, "missing_field"),
-    ],
-)
+# Validation happens at the API's edge, before any transport or the store is reached: one
+# crewline per store checks every rule (a crewline per rule and transport started 126).
+INVALID_ESCALATIONS: list[tuple[dict[str, Any], str]] = [
+    ({"message": ""}, "invalid_message"),
+    ({"message": "x" * 4001}, "message_too_long"),
+    ({"message": "x", "deadline": "2020-01-01T00:00:00Z"}, "deadline_in_past"),
+    ({"message": "x", "deadline": "P31D"}, "deadline_too_far"),
+    ({"message": "x", "deadline": "2030-01-01T00:00:00"}, "deadline_without_zone"),
+    ({"message": "x", "deadline": "soon"}, "invalid_deadline"),
+    ({"message": "x", "deadline": "PT"}, "invalid_deadline"),
+    ({"message": "x", "default_action": "ship"}, "default_without_deadline"),
+    ({"message": "x", "options": [str(n) for n in range(11)]}, "invalid_options"),
+    ({"message": "x", "options": []}, "invalid_options"),
+    ({"message": "x", "options": ["yes", "Yes"]}, "duplicate_options"),
+    ({"message": "x", "options": ["y" * 81]}, "invalid_option"),
+    ({"message": "x", "options": [" "]}, "invalid_option"),
+    ({"message": "x", "goal": "Not A Slug"}, "invalid_goal"),
+    ({"message": 42}, "invalid_type"),
+    ({"message": "x", "options": "yes"}, "invalid_type"),
+    ({"message": "x", "escalation_ids": ["a"]}, "unknown_field"),
+    ({}, "missing_field"),
+]
+
+
+@pytest.mark.parametrize("harness", ["memory"], indirect=True)
 async def test_invalid_escalation_is_refused_with_its_code_and_writes_nothing(
-    crew: Crew, body: dict[str, Any], code: str
+    crew: Crew,
 ) -> None:
     """Each validation rule refuses with its own code (400) and writes no row, no record."""
     key = await crew.add_member()
-    response = await crew.call(key, "POST", ESCALATE, json=body)
-    assert response.status_code == 400, response.text
-    assert response.json()["error"]["code"] == code
-    assert await _rows(crew) == 0
-    assert (await crew.conversation())["escalations"] == []
+    for body, code in INVALID_ESCALATIONS:
+        response = await crew.call(key, "POST", ESCALATE, json=body)
+        assert response.status_code == 400, (code, response.text)
+        assert response.json()["error"]["code"] == code
+        assert await _rows(crew) == 0, code
+        assert (await crew.conversation())["escalations"] == [], code
 
 
 async def test_malformed_json_is_refused_with_its_code(crew: Crew) -> None:

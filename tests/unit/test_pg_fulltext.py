@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.errors import InvalidInput
-from crewline.store.pg_fulltext import tsquery_text
+from crewline.store.pg_fulltext import texts_to_fold, tsquery_text
 
 
 @pytest.mark.parametrize(
@@ -42,3 +42,12 @@ def test_fts5_only_syntax_is_refused(match: str) -> None:
     with pytest.raises(InvalidInput) as refused:
         tsquery_text(match)
     assert refused.value.code == "invalid_query"
+
+
+def test_only_phrases_with_a_non_ascii_character_are_folded_and_then_cut_into_words() -> None:
+    """A folded phrase is cut into words after folding, as the index cuts its text: an
+    apostrophe the fold produced separates words and never reaches the tsquery."""
+    match = 'café "l\u2019équipe" AND port'
+    assert texts_to_fold(match) == ["café", "l\u2019équipe"]
+    folded = {"café": "cafe", "l\u2019équipe": "l'equipe"}
+    assert tsquery_text(match, folded) == "((('cafe' & ('l' <-> 'equipe')) & 'port'))"

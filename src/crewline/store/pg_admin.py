@@ -64,6 +64,7 @@ class ServerFacts:
     server_major: int
     schema_version: int
     pg_dump: str | None  # why a backup would be refused, or None when it would run
+    unaccent: str | None  # why a migration could not create the extension, None when it can
 
 
 def is_postgresql(url: str | None) -> bool:
@@ -80,6 +81,7 @@ def server_facts(url: str) -> ServerFacts:
             major = conn.info.server_version // 10000
             shown = conn.execute("SHOW server_version").fetchone()
             version = _schema_version(conn)
+            unaccent = _unaccent_problem(conn)
     except psycopg.OperationalError as error:
         raise Unavailable(
             f"cannot connect to the database: {_first_line(str(error))}",
@@ -90,7 +92,34 @@ def server_facts(url: str) -> ServerFacts:
         server_major=major,
         schema_version=version,
         pg_dump=_tool_problem("pg_dump", major),
+        unaccent=unaccent,
     )
+
+
+def _unaccent_problem(conn: Connection[Any]) -> str | None:
+    """Why fleet search's ``unaccent`` extension is not in the database and the migrations
+    could not create it, or None (it is there, or crewline's role may create it: it is a
+    trusted extension, so CREATE on the database suffices)."""
+    row = conn.execute(
+        "SELECT EXISTS (SELECT FROM pg_extension WHERE extname = 'unaccent'),"
+        " EXISTS (SELECT FROM pg_available_extensions WHERE name = 'unaccent'),"
+        " has_database_privilege(current_database(), 'CREATE')"
+        " OR (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)"
+    ).fetchone()
+    installed, available, may_create = row if row else (False, False, False)
+    if installed:
+        return None
+    if not available:
+        return (
+            "the server has no unaccent extension: install the PostgreSQL server's contrib"
+            " modules (Debian's postgresql package has them)"
+        )
+    if not may_create:
+        return (
+            "crewline's role may not create the unaccent extension: a superuser runs"
+            " `CREATE EXTENSION unaccent;` in this database"
+        )
+    return None
 
 
 def backup(url: str, destination: Path) -> PgBackupReport:

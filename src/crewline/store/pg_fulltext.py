@@ -9,17 +9,22 @@ OR, and an AND with it matches nothing (as in FTS5). Text is cut into words as t
 cuts it (ASCII punctuation separates), so ``"staging.example.com"`` is the phrase staging
 example com on both stores. FTS5's column filters, ``NEAR`` and ``^`` are refused here
 (InvalidInput), as any syntax error is.
+
+Accents are folded as the index folds them: a phrase with a non-ASCII character is passed
+through the database's ``crewline_fleet_fold`` (``unaccent``) before it is cut into words,
+so "café" asks for cafe (``texts_to_fold`` names them; the caller folds them).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NoReturn
 
 from crewline.errors import InvalidInput
 
-__all__ = ["tsquery_text"]
+__all__ = ["texts_to_fold", "tsquery_text"]
 
 _PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]+")  # what crewline_fleet_words makes a space
 _BAREWORD = re.compile(r"[0-9A-Za-z_\x1a\x80-\U0010ffff]+")
@@ -33,10 +38,17 @@ class _Token:
     text: str
 
 
-def tsquery_text(match: str) -> str | None:
+def texts_to_fold(match: str) -> list[str]:
+    """The phrases of ``match`` the index would fold (those with a non-ASCII character: the
+    fold maps no ASCII character). Raises InvalidInput(invalid_query) on bad syntax."""
+    return [t.text for t in _tokens(match) if t.kind == "phrase" and not t.text.isascii()]
+
+
+def tsquery_text(match: str, folded: Mapping[str, str] | None = None) -> str | None:
     """The tsquery text for ``match``, or None when it can match nothing (an empty query,
-    or phrases without a single word). Raises InvalidInput(invalid_query) on bad syntax."""
-    parser = _Parser(match, _tokens(match))
+    or phrases without a single word); ``folded`` maps each of ``texts_to_fold(match)`` to
+    its folded text. Raises InvalidInput(invalid_query) on bad syntax."""
+    parser = _Parser(match, _tokens(match), folded or {})
     found = parser.expression()
     if parser.at < len(parser.tokens):
         parser.fail(f"unexpected {parser.tokens[parser.at].text!r}")
@@ -83,8 +95,8 @@ class _Parser:
     """Recursive descent over FTS5's precedence; each method returns tsquery text or None
     (matches nothing)."""
 
-    def __init__(self, match: str, tokens: list[_Token]) -> None:
-        self.match, self.tokens, self.at = match, tokens, 0
+    def __init__(self, match: str, tokens: list[_Token], folded: Mapping[str, str]) -> None:
+        self.match, self.tokens, self.at, self.folded = match, tokens, 0, folded
 
     def fail(self, why: str) -> NoReturn:
         raise _invalid(self.match, why)
@@ -165,10 +177,10 @@ class _Parser:
             lexemes[-1] += ":*"
         return "(" + " <-> ".join(lexemes) + ")" if len(lexemes) > 1 else lexemes[0]
 
-    @staticmethod
-    def _words(text: str) -> list[str]:
-        # No quote or backslash survives: both are ASCII punctuation, made a space.
-        return _PUNCTUATION.sub(" ", text).split()
+    def _words(self, text: str) -> list[str]:
+        # Folded first, as the index does: a folded letter may become punctuation (U+2019 is
+        # "'"). No quote or backslash survives: both are ASCII punctuation, made a space.
+        return _PUNCTUATION.sub(" ", self.folded.get(text, text)).split()
 
 
 def _invalid(match: str, why: str) -> InvalidInput:
