@@ -230,6 +230,30 @@ async def test_the_concierges_keys_edit_and_send_the_suggestion(
     await inbox.shot("concierge-keys")
 
 
+async def test_the_concierges_answer_shows_in_the_thread_header_until_undone(
+    crew: Crew, inbox: InboxPage
+) -> None:
+    """An answer of the concierge's shows under the thread's status, as on the roster, and
+    leaves both when the owner undoes it (its minute passing is the server's roster, tested
+    with the injected clock in tests/e2e/test_concierge_status.py)."""
+    key = await crew.add_member()
+    await inbox.open("radar")
+    line = inbox.page.get_by_test_id("thread-concierge")
+    await expect(line).to_be_hidden()
+    await inbox.type("/concierge answer routine")
+    await crew.escalate(key, message="Shall I proceed with the plan?")
+    said = "concierge · answered radar: yes"
+    await expect(line).to_contain_text(said)
+    await expect(line).to_contain_text("/concierge undo")
+    await expect(inbox.page.locator("#thread-sub")).to_have_text("all clear")
+    await expect(inbox.member("radar")).to_contain_text(said)
+    await inbox.shot("concierge-answered")
+    await inbox.type("/concierge undo")
+    await expect(line).to_be_hidden()
+    await expect(inbox.page.locator("#thread-sub")).to_have_text("needs you · 1 open")
+    await expect(inbox.member("radar")).not_to_contain_text(said)
+
+
 async def test_rewind_to_here_marks_what_followed_as_rewound(crew: Crew, inbox: InboxPage) -> None:
     """The Rewind to here action: what followed is shown rewound; a note says what left."""
     key = await crew.add_member(stateless=True)
