@@ -171,6 +171,39 @@ async def test_a_members_session_may_not_use_hub_reply(crew: Crew) -> None:
     assert (refused.status_code, refused.json()["error"]["code"]) == (403, "caller_blocked")
 
 
+# --- suggestions belong to their question ------------------------------------------------------
+
+
+async def test_a_reply_reaching_the_session_drops_its_suggestions(crew: Crew) -> None:
+    """The owner's typed reply with two requests open answers neither but reaches the
+    session, so both suggestions (made for what it waited on) leave their cards; a Send on
+    a card drawn before is refused."""
+    key = await crew.add_member()
+    first = await _ask(crew, key, "Delete the old migrations directory?")
+    second = await _ask(crew, key, "Force-push to main?")
+    await _settled(crew)
+    assert await crew.crewline.store.suggestion(first) is not None
+    assert await crew.crewline.store.suggestion(second) is not None
+    harness = crew.harness
+    assert isinstance(harness, MemoryHarness)
+    stale = next(m for m in harness.cards("radar") if "migrations" in m.text)
+    assert "Send suggestion" in stale.buttons
+    said = await harness.say("radar", "hold on, I am looking at both")
+    assert said is not None and said.escalation_id is None  # ambiguous: answered neither
+    await crew.wait_for_event(key, "human_message")
+    assert await crew.crewline.store.suggestion(first) is None
+    assert await crew.crewline.store.suggestion(second) is None
+    await _settled(crew)
+    assert all("concierge suggests" not in card.text for card in harness.cards("radar"))
+    receipt = await harness.memory.press_payload(
+        harness.owner,
+        harness.memory.threads["radar"],
+        stale.payloads[stale.buttons.index("Send suggestion")],
+    )
+    assert (receipt.accepted, receipt.code) == (False, "no_suggestion")
+    assert [r["state"] for r in (await crew.conversation())["escalations"]] == ["pending"] * 2
+
+
 # --- hostile questions ------------------------------------------------------------------------
 
 
