@@ -230,6 +230,33 @@ async def test_the_concierges_keys_edit_and_send_the_suggestion(
     await inbox.shot("concierge-keys")
 
 
+async def test_the_concierges_keys_act_on_an_empty_composer_only_and_esc_dismisses(
+    crew: Crew, inbox: InboxPage
+) -> None:
+    """With words in the composer Ctrl+Y sends nothing; on an empty one Esc dismisses."""
+    key = await crew.add_member()
+    result = await crew.escalate(key, message="Delete the old migrations directory?")
+    await inbox.open("radar")
+    card = inbox.cards().first
+    await expect(card).to_contain_text("concierge suggests:")
+    composer = inbox.page.locator("#composer-text")
+    await composer.fill("my own words")
+    await composer.press("Control+y")
+    await composer.press("Escape")
+    await expect(composer).to_have_value("my own words")
+    await expect(card).to_contain_text("concierge suggests:")  # neither sent nor dismissed
+    assert (await crew.conversation())["escalations"][0]["state"] == "pending"
+    suggestion = await crew.crewline.store.suggestion(result["escalation_id"])
+    assert suggestion is not None and not suggestion.dismissed
+    await composer.fill("")
+    await composer.press("Escape")
+    await expect(card).not_to_contain_text("concierge suggests:")
+    await expect(card.get_by_role("button", name="Dismiss")).to_have_count(0)
+    dismissed = await crew.crewline.store.suggestion(result["escalation_id"])
+    assert dismissed is not None and dismissed.dismissed
+    assert (await crew.conversation())["escalations"][0]["state"] == "pending"
+
+
 async def test_the_concierges_answer_shows_in_the_thread_header_until_undone(
     crew: Crew, inbox: InboxPage
 ) -> None:
