@@ -165,6 +165,32 @@ async def test_undo_of_a_read_answer_to_a_question_is_told_as_a_reply(crew: Crew
     assert question is not None and question.state.value == "waiting"
 
 
+async def test_the_humans_answer_and_a_defaulted_window_are_ledger_records_too(
+    crew: Crew, clock: FakeClock
+) -> None:
+    """Decisions the concierge did not make are on the record: one entry each, with the
+    policy in force."""
+    key = await crew.add_member()
+    typed = await _ask(crew, key, "Force-push to main?")
+    await _settled(crew)
+    harness = crew.harness
+    assert isinstance(harness, MemoryHarness)
+    said = await harness.say("radar", "no")
+    assert said is not None and said.escalation_id == typed
+    windowed = await _ask(crew, key, "Quick one", deadline="PT1S", default_action="go")
+    clock.advance(2)
+    closed = await crew.wait_for_event(key, "window_closed")
+    assert closed["body"]["state"] == "defaulted"
+    await _settled(crew)
+    ledger = (await crew.call(await crew.owner_token(), "GET", "/api/concierge/ledger")).json()
+    mine = [
+        (e["record_id"], e["decision"], e["policy"])
+        for e in ledger["entries"]
+        if e["decision"] in ("human", "defaulted")
+    ]
+    assert sorted(mine) == sorted([(typed, "human", "never"), (windowed, "defaulted", "never")])
+
+
 # --- hub_reply: the gate and its refusals -------------------------------------------------------
 
 
