@@ -112,6 +112,25 @@ async def test_the_ledger_and_undo_are_the_owners(crew: Crew) -> None:
     assert undone.json()["undone"]["text"]
 
 
+async def test_a_strangers_undo_press_is_refused_privately_and_the_answer_stands(
+    crew: Crew,
+) -> None:
+    key = await crew.add_member()
+    assert (await _put_policy(crew, await crew.owner_token(), answer="routine")).status_code == 200
+    await _ask(crew, key, "Shall I proceed with the plan?")
+    await _settled(crew)
+    harness = crew.harness
+    assert isinstance(harness, MemoryHarness)
+    line = next(m for m in harness.messages("radar") if "concierge answered:" in m.text)
+    receipt = await harness.memory.press(harness.stranger, line.ref, line.buttons.index("Undo"))
+    assert (receipt.accepted, receipt.code) == (False, "not_owner")
+    assert receipt.notice and "owner" in receipt.notice  # said to the presser alone
+    assert await crew.crewline.store.sel(action_prefix="click:not_owner")
+    view = (await crew.conversation())["escalations"][0]
+    assert (view["state"], view["answered_by"]) == ("answered", "concierge")
+    assert [a.undone_at for a in await crew.crewline.store.concierge_answers()] == [None]
+
+
 async def test_undo_after_the_session_ended_only_marks_the_answer(crew: Crew) -> None:
     """The member's session read the answer and was then stopped: undo marks the answer
     withdrawn and tells nobody (no event for an ended session, the record stays answered)."""
