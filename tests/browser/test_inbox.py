@@ -230,6 +230,57 @@ async def test_the_concierges_keys_edit_and_send_the_suggestion(
     await inbox.shot("concierge-keys")
 
 
+async def test_the_concierges_keys_act_on_an_empty_composer_only_and_esc_dismisses(
+    crew: Crew, inbox: InboxPage
+) -> None:
+    """With words in the composer Ctrl+Y sends nothing; on an empty one Esc dismisses."""
+    key = await crew.add_member()
+    result = await crew.escalate(key, message="Delete the old migrations directory?")
+    await inbox.open("radar")
+    card = inbox.cards().first
+    await expect(card).to_contain_text("concierge suggests:")
+    composer = inbox.page.locator("#composer-text")
+    await composer.fill("my own words")
+    await composer.press("Control+y")
+    await composer.press("Escape")
+    await expect(composer).to_have_value("my own words")
+    await expect(card).to_contain_text("concierge suggests:")  # neither sent nor dismissed
+    assert (await crew.conversation())["escalations"][0]["state"] == "pending"
+    suggestion = await crew.crewline.store.suggestion(result["escalation_id"])
+    assert suggestion is not None and not suggestion.dismissed
+    await composer.fill("")
+    await composer.press("Escape")
+    await expect(card).not_to_contain_text("concierge suggests:")
+    await expect(card.get_by_role("button", name="Dismiss")).to_have_count(0)
+    dismissed = await crew.crewline.store.suggestion(result["escalation_id"])
+    assert dismissed is not None and dismissed.dismissed
+    assert (await crew.conversation())["escalations"][0]["state"] == "pending"
+
+
+async def test_the_concierges_answer_shows_in_the_thread_header_until_undone(
+    crew: Crew, inbox: InboxPage
+) -> None:
+    """An answer of the concierge's shows under the thread's status, as on the roster, and
+    leaves both when the owner undoes it (its minute passing is the server's roster, tested
+    with the injected clock in tests/e2e/test_concierge_status.py)."""
+    key = await crew.add_member()
+    await inbox.open("radar")
+    line = inbox.page.get_by_test_id("thread-concierge")
+    await expect(line).to_be_hidden()
+    await inbox.type("/concierge answer routine")
+    await crew.escalate(key, message="Shall I proceed with the plan?")
+    said = "concierge · answered radar: yes"
+    await expect(line).to_contain_text(said)
+    await expect(line).to_contain_text("/concierge undo")
+    await expect(inbox.page.locator("#thread-sub")).to_have_text("all clear")
+    await expect(inbox.member("radar")).to_contain_text(said)
+    await inbox.shot("concierge-answered")
+    await inbox.type("/concierge undo")
+    await expect(line).to_be_hidden()
+    await expect(inbox.page.locator("#thread-sub")).to_have_text("needs you · 1 open")
+    await expect(inbox.member("radar")).not_to_contain_text(said)
+
+
 async def test_rewind_to_here_marks_what_followed_as_rewound(crew: Crew, inbox: InboxPage) -> None:
     """The Rewind to here action: what followed is shown rewound; a note says what left."""
     key = await crew.add_member(stateless=True)

@@ -24,7 +24,8 @@ ESCALATE = "/api/session-control/escalate"
 async def crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
     script = (
         "import os, pathlib; pathlib.Path(os.environ['MARKER']).write_text("
-        "os.environ['CREWLINE_URL'] + ' ' + str(len(os.environ['CREWLINE_SESSION_KEY'])))"
+        "os.environ['CREWLINE_URL'] + ' ' + str(len(os.environ['CREWLINE_SESSION_KEY'])));"
+        "print('worker started for', os.environ['CREWLINE_URL'])"
     )
     launchers = {"worker": (sys.executable, "-c", script)}
     driver = Crew(replace(config, launchers=launchers), clock, [MemoryHarness()])
@@ -111,6 +112,104 @@ async def test_the_ledger_and_undo_are_the_owners(crew: Crew) -> None:
     assert undone.json()["undone"]["text"]
 
 
+async def test_a_strangers_undo_press_is_refused_privately_and_the_answer_stands(
+    crew: Crew,
+) -> None:
+    key = await crew.add_member()
+    assert (await _put_policy(crew, await crew.owner_token(), answer="routine")).status_code == 200
+    await _ask(crew, key, "Shall I proceed with the plan?")
+    await _settled(crew)
+    harness = crew.harness
+    assert isinstance(harness, MemoryHarness)
+    line = next(m for m in harness.messages("radar") if "concierge answered:" in m.text)
+    receipt = await harness.memory.press(harness.stranger, line.ref, line.buttons.index("Undo"))
+    assert (receipt.accepted, receipt.code) == (False, "not_owner")
+    assert receipt.notice and "owner" in receipt.notice  # said to the presser alone
+    assert await crew.crewline.store.sel(action_prefix="click:not_owner")
+    view = (await crew.conversation())["escalations"][0]
+    assert (view["state"], view["answered_by"]) == ("answered", "concierge")
+    assert [a.undone_at for a in await crew.crewline.store.concierge_answers()] == [None]
+
+
+async def test_undo_after_the_session_ended_only_marks_the_answer(crew: Crew) -> None:
+    """The member's session read the answer and was then stopped: undo marks the answer
+    withdrawn and tells nobody (no event for an ended session, the record stays answered)."""
+    key = await crew.add_member()
+    concierge = await crew.add_session("concierge")
+    token = await crew.owner_token()
+    assert (await _put_policy(crew, token, answer="routine", act="on")).status_code == 200
+    record = await _ask(crew, key, "Shall I proceed with the plan?")
+    answered = await crew.wait_for_event(key, "escalation_answered")
+    member_session = await _session_id(crew, key)
+    stopped = await crew.call(
+        concierge,
+        "POST",
+        "/api/concierge/stop",
+        json={"session_id": member_session, "why": "the run is over"},
+    )
+    assert stopped.status_code == 200, stopped.text
+    assert await crew.crewline.store.write(lambda tx: tx.session_ended(member_session))
+    before = await crew.crewline.store.events_after(member_session, answered["cursor"])
+    undone = await crew.call(await crew.owner_token(), "POST", "/api/concierge/undo")
+    assert undone.status_code == 200, undone.text
+    assert undone.json()["outcome"] == "marked"
+    after = await crew.crewline.store.events_after(member_session, answered["cursor"])
+    assert [e.cursor for e in after] == [e.cursor for e in before]  # nothing new
+    assert "concierge_answer_withdrawn" not in [e.kind for e in after]
+    view = (await crew.conversation())["escalations"][0]
+    assert (view["escalation_id"], view["state"]) == (record, "answered")
+    assert not [a for a in await crew.crewline.store.concierge_answers() if a.undone_at is None]
+
+
+async def test_undo_of_a_read_answer_to_a_question_is_told_as_a_reply(crew: Crew) -> None:
+    """A question card waits for its answer: the withdrawal comes as a reply (not a steer)
+    and the question waits for the human again."""
+    key = await crew.add_member()
+    assert (await _put_policy(crew, await crew.owner_token(), answer="routine")).status_code == 200
+    asked = await crew.call(
+        key,
+        "POST",
+        "/api/session-control/ask",
+        json={"question": "Shall I proceed with the plan?", "options": ["yes", "no"]},
+    )
+    assert asked.status_code == 200, asked.text
+    question_id = asked.json()["question_id"]
+    answered = await crew.wait_for_event(key, "question_answered")
+    assert answered["body"]["by"] == "concierge"
+    undone = await crew.call(await crew.owner_token(), "POST", "/api/concierge/undo")
+    assert (undone.status_code, undone.json()["outcome"]) == (200, "told")
+    told = await crew.wait_for_event(key, "concierge_answer_withdrawn")
+    assert (told["body"]["question_id"], told["body"]["delivery"]) == (question_id, "reply")
+    question = await crew.crewline.store.question(question_id)
+    assert question is not None and question.state.value == "waiting"
+
+
+async def test_the_humans_answer_and_a_defaulted_window_are_ledger_records_too(
+    crew: Crew, clock: FakeClock
+) -> None:
+    """Decisions the concierge did not make are on the record: one entry each, with the
+    policy in force."""
+    key = await crew.add_member()
+    typed = await _ask(crew, key, "Force-push to main?")
+    await _settled(crew)
+    harness = crew.harness
+    assert isinstance(harness, MemoryHarness)
+    said = await harness.say("radar", "no")
+    assert said is not None and said.escalation_id == typed
+    windowed = await _ask(crew, key, "Quick one", deadline="PT1S", default_action="go")
+    clock.advance(2)
+    closed = await crew.wait_for_event(key, "window_closed")
+    assert closed["body"]["state"] == "defaulted"
+    await _settled(crew)
+    ledger = (await crew.call(await crew.owner_token(), "GET", "/api/concierge/ledger")).json()
+    mine = [
+        (e["record_id"], e["decision"], e["policy"])
+        for e in ledger["entries"]
+        if e["decision"] in ("human", "defaulted")
+    ]
+    assert sorted(mine) == sorted([(typed, "human", "never"), (windowed, "defaulted", "never")])
+
+
 # --- hub_reply: the gate and its refusals -------------------------------------------------------
 
 
@@ -169,6 +268,39 @@ async def test_a_members_session_may_not_use_hub_reply(crew: Crew) -> None:
     record = await _ask(crew, key, "Shall I proceed?")
     refused = await _reply(crew, key, record, "yes")
     assert (refused.status_code, refused.json()["error"]["code"]) == (403, "caller_blocked")
+
+
+# --- suggestions belong to their question ------------------------------------------------------
+
+
+async def test_a_reply_reaching_the_session_drops_its_suggestions(crew: Crew) -> None:
+    """The owner's typed reply with two requests open answers neither but reaches the
+    session, so both suggestions (made for what it waited on) leave their cards; a Send on
+    a card drawn before is refused."""
+    key = await crew.add_member()
+    first = await _ask(crew, key, "Delete the old migrations directory?")
+    second = await _ask(crew, key, "Force-push to main?")
+    await _settled(crew)
+    assert await crew.crewline.store.suggestion(first) is not None
+    assert await crew.crewline.store.suggestion(second) is not None
+    harness = crew.harness
+    assert isinstance(harness, MemoryHarness)
+    stale = next(m for m in harness.cards("radar") if "migrations" in m.text)
+    assert "Send suggestion" in stale.buttons
+    said = await harness.say("radar", "hold on, I am looking at both")
+    assert said is not None and said.escalation_id is None  # ambiguous: answered neither
+    await crew.wait_for_event(key, "human_message")
+    assert await crew.crewline.store.suggestion(first) is None
+    assert await crew.crewline.store.suggestion(second) is None
+    await _settled(crew)
+    assert all("concierge suggests" not in card.text for card in harness.cards("radar"))
+    receipt = await harness.memory.press_payload(
+        harness.owner,
+        harness.memory.threads["radar"],
+        stale.payloads[stale.buttons.index("Send suggestion")],
+    )
+    assert (receipt.accepted, receipt.code) == (False, "no_suggestion")
+    assert [r["state"] for r in (await crew.conversation())["escalations"]] == ["pending"] * 2
 
 
 # --- hostile questions ------------------------------------------------------------------------
@@ -239,6 +371,9 @@ async def test_stop_and_dispatch_with_act_on(crew: Crew, tmp_path: Path, monkeyp
     assert await crew.crewline.launchers.wait_exited() == [0]
     url, key_length = (tmp_path / "launched.txt").read_text().split()
     assert url == crew.url and int(key_length) > 20
+    log_path = crew.crewline.launchers.log_path  # its output, in the data directory
+    assert log_path.parent == crew.crewline.config.data_dir
+    assert f"worker started for {crew.url}" in log_path.read_text()
     new_session = dispatched.json()["session_id"]
     stopped = await crew.call(
         concierge,

@@ -310,3 +310,44 @@ async def test_a_telegram_edit_prompt_sent_before_a_restart_is_answered_after_it
     await harness.say("radar", "No: keep them until Friday")
     view = (await crew.conversation())["escalations"][0]
     assert (view["state"], view["answer"]) == ("answered", "No: keep them until Friday")
+
+
+@pytest.mark.parametrize("topics", [True, False], ids=["topic", "chain"])
+async def test_a_telegram_edit_prompt_answers_its_own_record_of_two_after_a_restart(
+    config: Config, clock: FakeClock, topics: bool
+) -> None:
+    """With two requests open (where a typed reply answers neither) the reply to the Edit
+    prompt answers the one it was opened for — the prompt names it, and the process that
+    reads the reply after a restart never saw the prompt sent."""
+    from crewline.transports.telegram.refs import parse_message_ref
+    from tests.harnesses.telegram import telegram_crew
+
+    async with telegram_crew(config, clock, has_topics_enabled=topics) as (harness, crew):
+        key = await crew.add_member()
+        await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
+        await crew.escalate(key, message="Delete the old migrations directory?")
+        await crew.crewline.hub.concierge.idle()
+        await crew.delivered()
+        card = next(
+            m
+            for m in harness.messages("radar")
+            if "migrations" in m.text and "concierge suggests:" in m.text
+        )
+        await harness.press("radar", card, card.buttons.index("Edit"))
+        prompt = next(m for m in harness.messages("radar") if "Edit the concierge's" in m.text)
+        records = (await crew.conversation())["escalations"]
+        assert [r["state"] for r in records] == ["pending", "pending"]
+        assert records[1]["escalation_id"] in prompt.text
+        await crew.restart()
+        said = await harness.say(
+            "radar", "no, keep them", reply_to=parse_message_ref(prompt.ref)[1]
+        )
+        assert said is not None and said.accepted, said
+        assert said.escalation_id == records[1]["escalation_id"]
+        event = await crew.wait_for_event(key, "escalation_answered")
+        assert event["body"]["escalation_id"] == records[1]["escalation_id"]
+        records = (await crew.conversation())["escalations"]
+        assert [(r["state"], r["answer"]) for r in records] == [
+            ("pending", None),
+            ("answered", "no, keep them"),
+        ]

@@ -176,7 +176,12 @@ class TelegramHarness(Harness):
         return int(user or self.owner)
 
     # the human's hands ------------------------------------------------------------------------
-    async def say(self, member: str, text: str, *, user: str | None = None) -> Receipt | None:
+    async def say(
+        self, member: str, text: str, *, user: str | None = None, reply_to: int | None = None
+    ) -> Receipt | None:
+        """``text`` typed in the member's thread; as a reply to message ``reply_to`` when
+        given (a ForceReply prompt's reply), else to nothing in a topic and to the chain's
+        latest message without topics."""
         async with self._hands:  # one update at a time, as Telegram delivers them
             where = self.thread(member)
             assert where is not None, f"{member} has no thread yet"
@@ -186,6 +191,7 @@ class TelegramHarness(Harness):
                     text,
                     from_user=self._user(user),
                     message_thread_id=where.topic_id,
+                    reply_to_message_id=reply_to,
                 )
             else:
                 last = self._thread_messages(member)[-1]
@@ -193,7 +199,7 @@ class TelegramHarness(Harness):
                     where.chat_id,
                     text,
                     from_user=self._user(user),
-                    reply_to_message_id=last.message_id,
+                    reply_to_message_id=reply_to if reply_to is not None else last.message_id,
                 )
             return await self.handled(sent)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from crewline.models import Bell, Button, OutboundMessage, RosterEntry
+from crewline.models import Bell, Button, OutboundMessage, RecentAnswer, RosterEntry
 from crewline.transports.slack import blocks
 
 
@@ -135,6 +135,31 @@ def test_each_author_gets_a_stable_icon() -> None:
     assert blocks.icon_for("Radar") == blocks.icon_for("Radar")
     assert blocks.icon_for("crewline") == ":information_source:"
     assert len({blocks.icon_for(f"member {n}") for n in range(40)}) > 5
+
+
+def test_the_root_says_the_concierges_answer_of_the_last_minute_under_its_status() -> None:
+    """The answer's line (escaped, its time Slack's {ago} token) sits under the status; a
+    root without one draws as before."""
+    at = datetime(2026, 9, 6, 9, 12, tzinfo=UTC)
+    entry = RosterEntry(
+        slug="radar",
+        name="Radar",
+        needs_you=False,
+        pending_escalations=0,
+        concierge_answer=RecentAnswer(text="yes <v2>", at=at),
+    )
+    line = blocks.concierge_line(entry)
+    assert line == (
+        f"concierge · answered radar: yes &lt;v2&gt; (<!date^{int(at.timestamp())}^{{ago}}"
+        "|Sep 6, 09:12 UTC>) · /concierge undo"
+    )
+    assert blocks.concierge_line(None) is None
+    assert blocks.root_text("Radar", "all clear", line) == f"Radar: all clear\n{line}"
+    drawn = blocks.root_blocks("Radar", "all clear", line)
+    assert [b["type"] for b in drawn] == ["section", "context", "context"]
+    assert drawn[1]["elements"][0]["text"] == line
+    assert [b["type"] for b in blocks.root_blocks("Radar", "all clear")] == ["section", "context"]
+    assert blocks.root_drawn("all clear", None) == "all clear"
 
 
 def test_the_root_and_metadata_name_the_member() -> None:

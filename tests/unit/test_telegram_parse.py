@@ -12,6 +12,7 @@ from crewline.transports.telegram.parse import Scope, parse_command, parse_updat
 from crewline.transports.telegram.refs import (
     ReplyThread,
     TopicThread,
+    edit_line,
     hashtag,
     parse_message_ref,
     parse_thread,
@@ -96,6 +97,38 @@ def test_replies_to_anything_else_are_in_no_thread(replied: dict[str, Any]) -> N
     """A hashtag typed by a person, or a bot message without one, names no member."""
     inbound = parse_update(_update(message=_message("yes", reply_to_message=replied)), SCOPE)
     assert inbound is not None and inbound.event.thread is None
+
+
+def _record_of_reply_to(replied: dict[str, Any]) -> str | None:
+    """The record a person's reply (in a topic) to ``replied`` names for the core."""
+    topic = {"message_thread_id": 3, "is_topic_message": True}
+    inbound = parse_update(
+        _update(message=_message("no, wait", reply_to_message=replied, **topic)), SCOPE
+    )
+    assert inbound is not None and isinstance(inbound.event, HumanMessage)
+    return inbound.event.escalation_id
+
+
+def test_a_reply_to_the_concierges_edit_prompt_names_its_record() -> None:
+    """The prompt's last line names the record; a reply to it (the bot's message) carries
+    it to the core, a reply to anything else, or a line a person wrote, does not."""
+    prompt = "\n".join(
+        [
+            "Edit the concierge's suggestion and send it as your reply:",
+            "no, keep them",
+            edit_line("0123456789abcdef"),
+        ]
+    )
+    topic = {"message_thread_id": 3, "is_topic_message": True}
+    assert _record_of_reply_to(_message(prompt, sender=BOT, message_id=5, **topic)) == (
+        "0123456789abcdef"
+    )
+    for other in (
+        _message(prompt, sender=OWNER, message_id=5, **topic),  # a person's forged line
+        _message(prompt + "\nmore", sender=BOT, message_id=5, **topic),  # not the last line
+        _message("Ship v2?", sender=BOT, message_id=5, **topic),  # a card
+    ):
+        assert _record_of_reply_to(other) is None
 
 
 def test_an_edit_is_an_edit_even_of_a_command() -> None:

@@ -12,6 +12,7 @@ from crewline.bot import cards
 from crewline.errors import PermanentTransportError
 from crewline.models import Bell, Button, Escalation, OutboundMessage, RosterEntry
 from crewline.transports.telegram.markup import markdown_html, plain_text, utf16_len
+from crewline.transports.telegram.refs import edited_record
 from crewline.transports.telegram.render import (
     MAX_CALLBACK_DATA,
     MAX_TEXT,
@@ -19,6 +20,7 @@ from crewline.transports.telegram.render import (
     bell_html,
     chain_header,
     check_callback_data,
+    edit_prompt_html,
     keyboard,
     message_html,
     rewound_html,
@@ -237,3 +239,15 @@ def test_a_long_rewound_message_still_fits(filler: str) -> None:
     assert utf16_len(drawn) <= MAX_TEXT
     assert drawn.startswith(f"<i>{REWOUND_LABEL}</i>\n<s>")
     assert drawn.endswith(" …</s>") or drawn.endswith("…</s>")
+
+
+@pytest.mark.parametrize(
+    "suggestion", ["no, keep <them> & wait", "&" * 5000], ids=["short", "long"]
+)
+def test_the_edit_prompt_ends_with_its_record_whole_even_when_shortened(suggestion: str) -> None:
+    """The suggestion gives way to the limit; the line naming the record is read back whole."""
+    html = edit_prompt_html(suggestion, record="0123456789abcdef", header=chain_header("R", "r"))
+    assert utf16_len(html) <= MAX_TEXT
+    assert edited_record(plain_text(html)) == "0123456789abcdef"
+    if len(suggestion) < 100:
+        assert "<code>no, keep &lt;them&gt; &amp; wait</code>" in html

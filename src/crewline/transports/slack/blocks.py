@@ -27,6 +27,7 @@ __all__ = [
     "THREAD_EVENT",
     "bell_blocks",
     "bell_text",
+    "concierge_line",
     "escape",
     "home_view",
     "icon_for",
@@ -37,6 +38,7 @@ __all__ = [
     "rewound_blocks",
     "rewound_text",
     "root_blocks",
+    "root_drawn",
     "root_status",
     "root_text",
     "to_mrkdwn",
@@ -243,14 +245,31 @@ def root_status(entry: RosterEntry | None) -> str:
     return "needs you" if entry is not None and entry.needs_you else "all clear"
 
 
-def root_text(name: str, status: str) -> str:
-    return f"{escape(name)}: {status}"
+def concierge_line(entry: RosterEntry | None) -> str | None:
+    """The concierge's answer of the last minute as a status line (SPEC §4), its time as
+    Slack's ``{ago}`` token so it stays true in each reader's view; None when there is none.
+    """
+    if entry is None or entry.concierge_answer is None:
+        return None
+    at = entry.concierge_answer.at
+    return entry.concierge_status(f"<!date^{int(at.timestamp())}^{{ago}}|{in_words(at)}>", escape)
 
 
-def root_blocks(name: str, status: str) -> list[JsonDict]:
-    """A member thread's root: its name and status; everything of the member is below it."""
+def root_drawn(status: str, concierge: str | None) -> str:
+    """What a root shows, as one string: compared to skip a redraw that would change nothing."""
+    return status if concierge is None else f"{status}\n{concierge}"
+
+
+def root_text(name: str, status: str, concierge: str | None = None) -> str:
+    return f"{escape(name)}: {root_drawn(status, concierge)}"
+
+
+def root_blocks(name: str, status: str, concierge: str | None = None) -> list[JsonDict]:
+    """A member thread's root: its name and status, the concierge's answer of the last
+    minute under them; everything of the member is below it."""
     return [
         {"type": "section", "text": {"type": "mrkdwn", "text": f"*{escape(name)}* · {status}"}},
+        *([_context(concierge)] if concierge is not None else []),
         _context(
             f"{escape(name)}'s thread: its messages and requests are the replies here. "
             "Answer a request with its buttons or by replying in this thread."
@@ -301,11 +320,9 @@ def home_view(roster: Sequence[RosterEntry], *, links: Mapping[str, str]) -> Jso
         if link:
             line += f" · <{link}|open the thread>"
         blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": line}})
-        if entry.concierge_answer is not None:
-            at = entry.concierge_answer.at
-            # Slack's {ago} token keeps "10 seconds ago" true in each reader's view.
-            when = f"<!date^{int(at.timestamp())}^{{ago}}|{in_words(at)}>"
-            blocks.append(_context(entry.concierge_status(when, escape) or ""))
+        concierge = concierge_line(entry)
+        if concierge is not None:
+            blocks.append(_context(concierge))
     if len(roster) > HOME_MEMBERS:
         blocks.append(_context(f"…and {len(roster) - HOME_MEMBERS} more: `/roster` lists all."))
     return {"type": "home", "blocks": blocks}

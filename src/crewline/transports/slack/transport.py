@@ -1,10 +1,10 @@
 """SlackTransport: crewline's members as threads in their owner's DM with the Slack app.
 
-For each member a root message in the owner's DM (its name and whether it needs you), and
-every row and card of the member a reply in that root's thread, shown with the member's name
-and icon. The bell is one top-level DM message per goal group, redrawn in place; the roster
-is the App Home. Inbound (``inbound.py``) runs over HTTP at ``/slack/events`` or over
-Socket Mode when an app-level token is configured.
+For each member a root message in the owner's DM (its name, whether it needs you, the
+concierge's answer of the last minute), and every row and card of the member a reply in that
+root's thread, shown with the member's name and icon. The bell is one top-level DM message
+per goal group, redrawn in place; the roster is the App Home. Inbound (``inbound.py``) runs
+over HTTP at ``/slack/events`` or over Socket Mode when an app-level token is configured.
 
 Slack has no idempotency key, so every message carries metadata naming the crewline object
 it shows; after a crash the transport finds an earlier post by that metadata instead of
@@ -221,18 +221,17 @@ class SlackTransport(Transport):
             channel = await self._dm_of(member.slug)
             roots = await self._roots_in(channel)
             if member.slug not in roots:
-                status = blocks.root_status(self._roster.get(member.slug))
+                entry = self._roster.get(member.slug)
+                status, concierge = blocks.root_status(entry), blocks.concierge_line(entry)
                 try:
                     posted = await self.api.post_message(
                         channel,
-                        text=blocks.root_text(member.name, status),
-                        blocks=blocks.root_blocks(member.name, status),
+                        text=blocks.root_text(member.name, status, concierge),
+                        blocks=blocks.root_blocks(member.name, status, concierge),
                         username=member.name,
                         icon_emoji=blocks.icon_for(member.name),
                         unfurl_links=False,
-                        metadata=blocks.metadata(
-                            blocks.THREAD_EVENT, member=member.slug, status=status
-                        ),
+                        metadata=_root_metadata(member.slug, status, concierge),
                     )
                 except TransportError:
                     # The root may have landed with its answer lost (a reset, a timeout):
@@ -240,7 +239,7 @@ class SlackTransport(Transport):
                     # root that the member's cards would then split across.
                     self._roots.pop(channel, None)
                     raise
-                roots[member.slug] = (str(posted["ts"]), status)
+                roots[member.slug] = (str(posted["ts"]), blocks.root_drawn(status, concierge))
             self._threads[member.slug] = thread_ref(channel, roots[member.slug][0])
             return self._threads[member.slug]
 
@@ -259,7 +258,7 @@ class SlackTransport(Transport):
         return await self.context.owner_ids(self.name, member=member)
 
     async def _roots_in(self, channel: str) -> dict[str, tuple[str, str]]:
-        """The member roots in a DM (slug -> (ts, status drawn)), found once by its history."""
+        """The member roots in a DM (slug -> (ts, what it shows)), found once by its history."""
         lock = self._scan_locks.setdefault(channel, asyncio.Lock())
         async with lock:
             if channel not in self._roots:
@@ -268,7 +267,12 @@ class SlackTransport(Transport):
                     payload = _payload(message, blocks.THREAD_EVENT) or {}
                     slug = payload.get("member")
                     if isinstance(slug, str) and slug not in found:
-                        found[slug] = (str(message["ts"]), str(payload.get("status", "")))
+                        concierge = payload.get("concierge")
+                        drawn = blocks.root_drawn(
+                            str(payload.get("status", "")),
+                            concierge if isinstance(concierge, str) else None,
+                        )
+                        found[slug] = (str(message["ts"]), drawn)
                 self._roots[channel] = found
             return self._roots[channel]
 
@@ -377,24 +381,34 @@ class SlackTransport(Transport):
             self._homes[user_id] = view
 
     async def _redraw_root(self, entry: RosterEntry) -> None:
-        """Say on the member's thread root whether it needs you, when that changed."""
+        """Say on the member's thread root whether it needs you, and the concierge's answer
+        of the last minute, when that changed."""
         owners = await self._owners(entry.slug)
         if not owners:
             return
         channel = await self.api.dm_channel(owners[0])
         roots = await self._roots_in(channel)
-        status = blocks.root_status(entry)
-        if entry.slug not in roots or roots[entry.slug][1] == status:
+        status, concierge = blocks.root_status(entry), blocks.concierge_line(entry)
+        drawn = blocks.root_drawn(status, concierge)
+        if entry.slug not in roots or roots[entry.slug][1] == drawn:
             return
         ts = roots[entry.slug][0]
         await self.api.update_message(
             channel,
             ts,
-            text=blocks.root_text(entry.name, status),
-            blocks=blocks.root_blocks(entry.name, status),
-            metadata=blocks.metadata(blocks.THREAD_EVENT, member=entry.slug, status=status),
+            text=blocks.root_text(entry.name, status, concierge),
+            blocks=blocks.root_blocks(entry.name, status, concierge),
+            metadata=_root_metadata(entry.slug, status, concierge),
         )
-        roots[entry.slug] = (ts, status)
+        roots[entry.slug] = (ts, drawn)
+
+
+def _root_metadata(slug: str, status: str, concierge: str | None) -> dict[str, Any]:
+    """A root's metadata: its member and what it shows, read back after a restart."""
+    shown: dict[str, str] = {"status": status}
+    if concierge is not None:
+        shown["concierge"] = concierge
+    return blocks.metadata(blocks.THREAD_EVENT, member=slug, **shown)
 
 
 def _split(ref: str) -> tuple[str, str]:

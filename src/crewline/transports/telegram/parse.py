@@ -17,6 +17,7 @@ from crewline.models import HumanClick, HumanCommand, HumanEdit, HumanEvent, Hum
 from crewline.transports.telegram.refs import (
     ReplyThread,
     TopicThread,
+    edited_record,
     slug_of_hashtag,
     to_message_ref,
 )
@@ -100,6 +101,7 @@ def parse_update(update: Update, scope: Scope) -> Inbound | None:
             thread=thread,
             text=text,
             message_ref=ref,
+            escalation_id=_edit_target(message, bot_id=scope.bot_id),
         )
     return Inbound(
         event=event,
@@ -122,6 +124,16 @@ def _reply_target(message: Message, command: tuple[str, tuple[str, ...]]) -> str
     if message.is_topic_message and replied.message_id == message.message_thread_id:
         return None
     return to_message_ref(message.chat.id, replied.message_id)
+
+
+def _edit_target(message: Message, *, bot_id: int) -> str | None:
+    """The record a reply to the concierge's Edit prompt answers: the one the prompt (a
+    message of this bot's) names on its last line. The core still checks that the record
+    is the thread member's and waits for an answer."""
+    replied = message.reply_to_message
+    if replied is None or replied.from_user is None or replied.from_user.id != bot_id:
+        return None
+    return edited_record(replied.text or "")
 
 
 def parse_command(text: str, *, bot_username: str) -> tuple[str, tuple[str, ...]] | None:

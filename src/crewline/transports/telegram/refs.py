@@ -7,7 +7,9 @@ hashtag ``#<slug>`` (dashes written as underscores, which slugs never contain). 
 recognised again from an incoming update alone, so buttons and replies keep working after a
 restart without any state kept by the transport.
 
-A message ref is ``<chat id>:<message id>``.
+A message ref is ``<chat id>:<message id>``. The concierge's Edit prompt ends with a line
+naming its record (:func:`edit_line`), read back from the reply to it (:func:`edited_record`),
+so that reply answers that record even when several are open, after a restart too.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ __all__ = [
     "ReplyThread",
     "Thread",
     "TopicThread",
+    "edit_line",
+    "edited_record",
     "hashtag",
     "parse_message_ref",
     "parse_thread",
@@ -30,6 +34,10 @@ _TOPIC = re.compile(r"(?P<chat>-?\d+)/(?P<topic>\d+)")
 _REPLIES = re.compile(r"(?P<chat>-?\d+)#(?P<slug>[a-z0-9][a-z0-9-]{0,62})")
 _MESSAGE = re.compile(r"(?P<chat>-?\d+):(?P<message>\d+)")
 _HASHTAG = re.compile(r"(?<!\S)#(?P<tag>[a-z0-9][a-z0-9_]{0,62})")
+_EDIT_LINE = "Your reply to this message answers that card alone (record {record})."
+_EDITED = re.compile(
+    re.escape(_EDIT_LINE).replace(re.escape("{record}"), r"(?P<record>[0-9a-z]{1,64})")
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -89,3 +97,16 @@ def slug_of_hashtag(line: str) -> str | None:
     if not found or found[-1].end() != len(line.rstrip()):
         return None
     return found[-1]["tag"].replace("_", "-")
+
+
+def edit_line(record: str) -> str:
+    """The last line of the concierge's Edit prompt: the record a reply to it answers."""
+    return _EDIT_LINE.format(record=record)
+
+
+def edited_record(text: str) -> str | None:
+    """The record an Edit prompt (its text as Telegram gives it back) names on its last
+    line; None for any other message."""
+    lines = text.rstrip().rsplit("\n", 1)
+    match = _EDITED.fullmatch(lines[-1].strip())
+    return match["record"] if match else None

@@ -13,7 +13,7 @@ from crewline.errors import PermanentTransportError
 from crewline.models import Bell, Button, OutboundMessage, RosterEntry
 from crewline.moments import in_words
 from crewline.transports.telegram.markup import escape, markdown_html, plain_text, utf16_len
-from crewline.transports.telegram.refs import hashtag
+from crewline.transports.telegram.refs import edit_line, hashtag
 
 __all__ = [
     "MAX_CALLBACK_DATA",
@@ -146,14 +146,23 @@ def bell_html(bell: Bell) -> str:
     return _hard_cut(f"<b>{escape(bell.title)}</b>\n\n{escape(bell.body)}")
 
 
-def edit_prompt_html(text: str, *, header: str | None = None) -> str:
-    """The concierge's Edit: its suggestion, tap-to-copy, above the reply box it opens."""
-    lines = [header] if header else []
-    lines += [
-        "Edit the concierge's suggestion and send it as your reply:",
-        f"<code>{escape(text)}</code>",
-    ]
-    return _hard_cut("\n".join(lines))
+def edit_prompt_html(text: str, *, record: str, header: str | None = None) -> str:
+    """The concierge's Edit: its suggestion, tap-to-copy, above the reply box it opens, and
+    last the record a reply to it answers (read back from the reply: see ``edited_record``).
+    """
+    suggestion = text
+    while True:
+        lines = [header] if header else []
+        lines += [
+            "Edit the concierge's suggestion and send it as your reply:",
+            f"<code>{escape(suggestion)}</code>",
+            escape(edit_line(record)),
+        ]
+        drawn = "\n".join(lines)
+        if utf16_len(drawn) <= MAX_TEXT:
+            return drawn
+        # Shortened, the suggestion gives way: the last line must stay whole to be read back.
+        suggestion = suggestion[: len(suggestion) - max(1, (utf16_len(drawn) - MAX_TEXT))]
 
 
 def notice_html(notice: str) -> str:

@@ -149,14 +149,15 @@ class UpdateHandler:
             )
         receipt = judged.result()
         await self.calls.answer(inbound.query_id, receipt.notice, alert=not receipt.accepted)
-        if receipt.prefill is not None:
-            await self._prompt_edit(inbound, receipt.prefill)
+        if receipt.prefill is not None and receipt.reply_to is not None:
+            await self._prompt_edit(inbound, receipt.prefill, record=receipt.reply_to)
         return receipt
 
-    async def _prompt_edit(self, inbound: Inbound, text: str) -> None:
+    async def _prompt_edit(self, inbound: Inbound, text: str, *, record: str) -> None:
         """Open the person's reply box on the suggestion (a ForceReply whose placeholder
         shows it; the text itself tap-to-copy), in the card's thread, so the reply they send
-        is a reply in that thread."""
+        is a reply in that thread; the prompt names ``record``, which that reply answers
+        alone (read back from the reply itself: nothing is kept in this process)."""
         header = None
         if inbound.event.thread is not None:
             thread = parse_thread(inbound.event.thread)
@@ -165,7 +166,7 @@ class UpdateHandler:
         try:
             await self.calls.send(
                 inbound.chat_id,
-                render.edit_prompt_html(text, header=header),
+                render.edit_prompt_html(text, record=record, header=header),
                 topic=inbound.topic_id,
                 force_reply=text,
             )

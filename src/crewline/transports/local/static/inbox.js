@@ -223,12 +223,23 @@
   function renderThreadHead(member, name) {
     $("thread-title").textContent = name;
     $("thread-sub").textContent = member && member.needs_you ? openLabel(member) : "all clear";
+    renderThreadConcierge(member);
     $("composer-text").placeholder = `Reply to ${name}, or type /help`;
+  }
+
+  // The concierge's answer of the last minute, under the thread's status (as on the roster).
+  function renderThreadConcierge(member) {
+    const line = $("thread-concierge");
+    const said = member ? member.concierge : null;
+    line.hidden = !said;
+    line.textContent = said || "";
+    if (said) line.title = member.concierge_at; else line.removeAttribute("title");
   }
 
   function renderHome() {
     $("thread-title").textContent = "Inbox";
     $("thread-sub").textContent = "Pick a member to open its thread.";
+    renderThreadConcierge(null);
     $("composer-text").placeholder = "Type /roster or /help";
     $("messages").replaceChildren(el("li", { class: "home" },
       el("p", { text: "Each member of your crew has a thread here. Cards ask you to decide; "
