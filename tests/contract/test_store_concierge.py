@@ -195,6 +195,25 @@ FLEET_SAYS = (
 )
 
 
+async def _probe_says(store: Store, texts: tuple[str, ...]) -> list[str]:
+    """Probe's rows saying ``texts``, in order; returns their ids."""
+
+    def say(tx: Tx) -> list[str]:
+        return [
+            tx.append_row(
+                conversation="probe",
+                role=RowRole.MEMBER,
+                author="Probe",
+                text=text,
+                meta={},
+                now=NOW,
+            ).id
+            for text in texts
+        ]
+
+    return await store.write(say)
+
+
 @pytest.mark.parametrize(
     ("match", "found"),
     [
@@ -222,20 +241,7 @@ async def test_the_fleet_query_syntax_means_the_same_on_every_store(
     await _member(store, "radar")
     await _member(store, "probe")
 
-    def say(tx: Tx) -> list[str]:
-        return [
-            tx.append_row(
-                conversation="probe",
-                role=RowRole.MEMBER,
-                author="Probe",
-                text=text,
-                meta={},
-                now=NOW,
-            ).id
-            for text in FLEET_SAYS
-        ]
-
-    ids = await store.write(say)
+    ids = await _probe_says(store, FLEET_SAYS)
     rows = await store.fleet_rows(match, excluding="radar", limit=len(ids))
     assert {ids.index(r.id) for r in rows} == found
 
@@ -281,20 +287,7 @@ async def test_accents_are_folded_alike_on_every_store(
     await _member(store, "radar")
     await _member(store, "probe")
 
-    def say(tx: Tx) -> list[str]:
-        return [
-            tx.append_row(
-                conversation="probe",
-                role=RowRole.MEMBER,
-                author="Probe",
-                text=text,
-                meta={},
-                now=NOW,
-            ).id
-            for text in ACCENTED_SAYS
-        ]
-
-    ids = await store.write(say)
+    ids = await _probe_says(store, ACCENTED_SAYS)
     for match in queries:
         rows = await store.fleet_rows(match, excluding="radar", limit=len(ids))
         assert {ids.index(r.id) for r in rows} == found, match

@@ -6,39 +6,16 @@ kept, and the owner's same command then is.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
-from crewline.config import Config
 from crewline.models import Receipt
-from crewline.testing import FakeClock
 from tests.driver import Crew
 from tests.harness import Harness
 from tests.harnesses.discord import DiscordHarness
 from tests.harnesses.slack import SlackHarness
 from tests.harnesses.telegram import TelegramHarness
 
-
-@pytest.fixture(params=["slack", "telegram", "discord"])
-async def harness(request: pytest.FixtureRequest) -> AsyncIterator[Harness]:
-    made: Harness
-    if request.param == "slack":
-        made = SlackHarness()
-    elif request.param == "telegram":
-        made = TelegramHarness()
-    else:
-        made = DiscordHarness()
-    async with made.running() as running:
-        yield running
-
-
-@pytest.fixture
-async def crew(config: Config, clock: FakeClock, harness: Harness) -> AsyncIterator[Crew]:
-    driver = Crew(config, clock, [harness])
-    await driver.start()
-    yield driver
-    await driver.stop()
+pytestmark = pytest.mark.parametrize("harness", ["slack", "telegram", "discord"], indirect=True)
 
 
 async def _strangers_command(harness: Harness) -> Receipt | None:
