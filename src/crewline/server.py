@@ -12,7 +12,8 @@ import contextlib
 import errno
 import logging
 import socket
-from collections.abc import Sequence, Set
+import time
+from collections.abc import Callable, Sequence, Set
 from contextlib import AsyncExitStack
 from datetime import timedelta
 from functools import partial
@@ -161,10 +162,13 @@ class Crewline:
         concierge: bool = True,
         outbox_stuck_after: timedelta = timedelta(minutes=5),
         lease_ttl: float = TRANSPORT_LEASE_TTL,
+        lease_clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """``outbox_stuck_after``: how long a platform call may wait before ``/readyz``
         reports its outbox stuck; ``lease_ttl``: seconds a single-connection transport's
-        lease outlives a replica that stopped renewing it (docs/replicas.md)."""
+        lease outlives a replica that stopped renewing it (docs/replicas.md);
+        ``lease_clock``: the monotonic clock its deadline is judged by (a test moves it on,
+        as a stalled event loop finds it moved on)."""
         self.config = config
         if transports is None:
             self.enabled = enabled_transports(config)
@@ -186,6 +190,7 @@ class Crewline:
         self.outbox_stuck_after = outbox_stuck_after
         self.metrics = Metrics()
         self.lease_ttl = lease_ttl
+        self.lease_clock = lease_clock
         self.replica: str | None = None  # this replica's name, on a shared PostgreSQL only
         self.coordination: Coordination | None = None
         self.leases: dict[str, TransportLease] = {}  # single-connection transports
@@ -236,15 +241,16 @@ class Crewline:
                     transport.share_pacing(self.coordination.pace)
                 if self.coordination is not None and transport.exclusive:
                     # One replica at a time holds the platform's one connection.
-                    self.leases[transport.name] = await stack.enter_async_context(
-                        TransportLease(
-                            self.coordination,
-                            transport.name,
-                            start=partial(self._start_transport, transport),
-                            stop=partial(self._stop_transport, transport),
-                            ttl=self.lease_ttl,
-                        )
+                    lease = TransportLease(
+                        self.coordination,
+                        transport.name,
+                        start=partial(self._start_transport, transport),
+                        stop=partial(self._stop_transport, transport),
+                        ttl=self.lease_ttl,
+                        monotonic=self.lease_clock,
                     )
+                    transport.fence(lease)  # before it starts: its first poll is fenced too
+                    self.leases[transport.name] = await stack.enter_async_context(lease)
                     continue
                 await self._start_transport(transport)
                 stack.push_async_callback(self._stop_transport, transport)

@@ -8,6 +8,15 @@ renew (taken over, or the database unreachable until the lease would have expire
 from before the last renewal was sent, which is no later than the database lets anyone
 else take it). The others try to take it every third of the time to live, so a holder that
 died is replaced within about ``ttl`` + ``ttl / 3`` seconds.
+
+Stopping when the renewal fails is not enough when the holder's event loop stalls: the
+lease expires during the stall, another replica takes over, and whichever task of the
+holder runs first afterwards — the poller, say — would use the connection before the
+renewal's task could notice. So the lease is also a *fence* the transport consults before
+each use (:class:`crewline.transports.base.Fence`): ``remaining()`` is what is left of the
+lease by this replica's own monotonic clock, and a transport starts nothing it could not
+finish ``margin`` seconds before that deadline (Telegram's long poll waits for the next
+renewal instead), so after a stall it finds its time gone and asks the platform nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ __all__ = ["TRANSPORT_LEASE_TTL", "LeaseStatus", "TransportLease"]
 log = logging.getLogger(__name__)
 
 TRANSPORT_LEASE_TTL = 10.0  # seconds
+MAX_MARGIN = 1.0  # seconds a use of the connection keeps in hand before the lease's deadline
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -51,11 +61,19 @@ class TransportLease:
         start: Callable[[], Awaitable[None]],
         stop: Callable[[], Awaitable[None]],
         ttl: float = TRANSPORT_LEASE_TTL,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``monotonic``: this replica's clock for the lease's deadline (a test moves it on,
+        as a stalled event loop finds it moved on)."""
         self.coordination = coordination
         self.name = name
         self.lease_name = f"transport:{name}"
         self.ttl = ttl
+        # Kept in hand for a request's way to the platform and a short stall; a sixth of a
+        # short lease, so a poll of a third of it still fits between two renewals.
+        self.margin = min(MAX_MARGIN, ttl / 6)
+        self._monotonic = monotonic
+        self._deadline: float | None = None  # by this clock: when the others may take over
         self._start = start
         self._stop = stop
         self._lease: Lease | None = None
@@ -94,6 +112,24 @@ class TransportLease:
             last_error=self._last_error,
         )
 
+    def remaining(self) -> float:
+        """Seconds this replica may still use the transport (0: it may not)."""
+        if self._deadline is None:
+            return 0.0
+        return max(0.0, self._deadline - self._monotonic())
+
+    async def runway(self, seconds: float) -> bool:
+        """Wait until this replica may use the transport for ``seconds`` more (True), which
+        takes until the next renewal when too little of the lease is left; False as soon as
+        it holds the lease no longer (its transport is being stopped), or when no renewal
+        came within the ttl (the caller may ask again)."""
+        with contextlib.suppress(TimeoutError):  # a renewal comes every third of the ttl
+            async with asyncio.timeout(self.ttl), self._changed:
+                await self._changed.wait_for(
+                    lambda: self._deadline is None or self.remaining() >= seconds
+                )
+        return self.remaining() >= seconds
+
     async def wait(self, *, held: bool, timeout: float) -> None:
         """Wait (bounded) until this replica runs the transport (``held``) or does not."""
         async with asyncio.timeout(timeout), self._changed:
@@ -120,15 +156,15 @@ class TransportLease:
     async def _take(self) -> float | None:
         """Take the lease and start the transport: when the request for it was sent, or
         None when another replica holds it."""
-        sent = time.monotonic()
+        sent = self._monotonic()
         lease = await self.coordination.acquire(self.lease_name, self.ttl)
         if lease is None:
             return None
-        self._lease = lease
+        self._lease, self._deadline = lease, sent + self.ttl
         self._takeovers += 1
         log.info("lease %s: held here (epoch %d); starting", self.lease_name, lease.epoch)
         try:
-            async with asyncio.timeout(max(0.0, sent + self.ttl - time.monotonic())):
+            async with asyncio.timeout(max(0.0, sent + self.ttl - self._monotonic())):
                 await self._start()
         except BaseException:
             await self._give_up(release=True)
@@ -143,10 +179,12 @@ class TransportLease:
         assert self._lease is not None
         expires = sent + self.ttl  # as this replica must assume: from before the request
         while True:
-            await asyncio.sleep(max(0.0, sent + self.ttl / 3 - time.monotonic()))
+            await asyncio.sleep(max(0.0, sent + self.ttl / 3 - self._monotonic()))
             renewed = False
-            while not renewed and time.monotonic() < expires:
-                sent = time.monotonic()
+            # After a stall the deadline may have passed already: no renewal then (the lease
+            # may be another replica's by now), and the fence has kept the transport idle.
+            while not renewed and self._monotonic() < expires:
+                sent = self._monotonic()
                 try:
                     async with asyncio.timeout(max(0.01, expires - sent)):
                         renewed = await self.coordination.renew(self._lease, self.ttl)
@@ -156,27 +194,36 @@ class TransportLease:
                     break
                 except Exception as error:  # unreachable: keep trying until it expires
                     self._last_error = f"{type(error).__name__}: {error}"
-                    await asyncio.sleep(min(0.5, max(0.0, expires - time.monotonic())))
+                    await asyncio.sleep(min(0.5, max(0.0, expires - self._monotonic())))
             if not renewed:
                 log.warning(
                     "lease %s: lost (%s); stopping", self.lease_name, self._last_error or "taken"
                 )
                 await self._give_up(release=False)
                 return
-            expires = sent + self.ttl
+            expires = self._deadline = sent + self.ttl
+            await self._notify()  # a use waiting for its runway may go on
 
     async def _give_up(self, *, release: bool) -> None:
         lease, self._lease = self._lease, None
+        if not release or self.remaining() < self.margin:
+            await self._fence_off()  # lost: the transport is stopped without another call
         if self._running:
             self._running = False
             try:
-                await self._stop()
+                await self._stop()  # still held when released: it may confirm what it handled
             except Exception:
                 log.exception("lease %s: stopping the transport failed", self.lease_name)
             await self._notify()
+        await self._fence_off()
         if release and lease is not None:
             with contextlib.suppress(Exception):  # it expires anyway
                 await self.coordination.release(lease)
+
+    async def _fence_off(self) -> None:
+        if self._deadline is not None:
+            self._deadline = None
+            await self._notify()  # a use waiting for its runway gives up
 
     async def _notify(self) -> None:
         async with self._changed:

@@ -3,6 +3,8 @@ runs one harness's transport under it."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from crewline.config import Config
@@ -17,9 +19,16 @@ BOUND = TTL * 2 + 8  # the takeover bound (ttl + ttl/3), with room for a loaded 
 
 
 def replica(
-    config: Config, name: str, harness: Harness, clock: FakeClock, *, delivery_wait: float = 0.0
+    config: Config,
+    name: str,
+    harness: Harness,
+    clock: FakeClock,
+    *,
+    delivery_wait: float = 0.0,
+    lease_clock: Callable[[], float] = time.monotonic,
 ) -> Crewline:
-    """crewline as replica ``name`` (its own data directory) on ``config``'s database."""
+    """crewline as replica ``name`` (its own data directory) on ``config``'s database;
+    ``lease_clock``: the monotonic clock its leases' deadlines are judged by."""
     return Crewline(
         replace(config, data_dir=config.data_dir / name, replica_id=name),
         transports=[harness.transport()],
@@ -28,4 +37,5 @@ def replica(
         delivery_wait=delivery_wait,
         concierge=False,
         lease_ttl=TTL,
+        lease_clock=lease_clock,
     )

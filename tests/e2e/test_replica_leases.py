@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -175,3 +176,58 @@ async def test_a_holder_whose_lease_was_taken_stops_at_once(postgres_url: str) -
                     await stopped.wait()
                 assert not lease.status().held
                 assert not await old.renew(taken, TTL)  # not even with the new epoch
+
+
+class StallClock:
+    """A replica's monotonic clock that the test moves on at once, as a replica whose event
+    loop stalled finds it moved on when it runs again."""
+
+    def __init__(self) -> None:
+        self.stalled = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.stalled
+
+
+async def test_a_holder_whose_loop_stalled_past_its_lease_polls_no_more(
+    tmp_path: Path, postgres_url: str, clock: FakeClock, telegram: TelegramHarness
+) -> None:
+    """The holder's clock jumps past its lease's deadline (the stall as the holder sees it;
+    the database lets the lease expire for real, since nobody renews it). Every task of the
+    holder that runs afterwards finds its time gone: not one getUpdates more from it —
+    neither a long poll nor the last confirmation as polling stops — before the standby has
+    taken over (its getMe; the lease taken anew, by either replica); no 409 Conflict;
+    polling then goes on and presses are answered."""
+    config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
+    clocks = {"a": StallClock(), "b": StallClock()}
+    a, b = (replica(config, n, telegram, clock, lease_clock=clocks[n]) for n in "ab")
+    async with contextlib.AsyncExitStack() as stack:
+        await stack.enter_async_context(a)
+        await stack.enter_async_context(b)
+        created = await crew_admin.add_member(
+            a.store,
+            slug="radar",
+            name="Radar",
+            owners=[f"telegram:{telegram.owner}"],
+            transports=["telegram"],
+        )
+        holder = await _holder(a, b)
+        await _escalate_and_answer(a, created.key, telegram, "Before?")
+        polls = telegram.fake.calls_to("getUpdates")
+        # A long poll fits between two renewals with the fence's margin to spare.
+        assert 0 < float(polls[-1].params["timeout"]) <= TTL / 3 + 1e-3, polls[-1].params
+
+        takeovers = sum(r.leases["telegram"].status().takeovers for r in (a, b))
+        stalled_at = time.monotonic()
+        clocks[holder.replica or ""].stalled = TTL  # the whole lease went by in the stall
+        await holder.leases["telegram"].wait(held=False, timeout=BOUND)
+        # Whichever replica takes the expired lease next (the stalled one, awake again, may).
+        successor = await _holder(a, b)
+        assert sum(r.leases["telegram"].status().takeovers for r in (a, b)) == takeovers + 1
+        assert successor.leases["telegram"].status().held
+        took_over = min(c.at for c in telegram.fake.calls_to("getMe") if c.at > stalled_at)
+        late = [c for c in telegram.fake.calls_to("getUpdates") if stalled_at < c.at < took_over]
+        assert late == [], late  # the poll open at the stall was sent before it
+        other = b if successor is a else a
+        await _escalate_and_answer(other, created.key, telegram, "After?")
+        assert _conflicts(telegram.fake.calls) == []

@@ -15,7 +15,14 @@ from typing import Any, Protocol
 
 from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
 
-__all__ = ["Connection", "DeliveryLimits", "HumanEventSink", "Transport", "TransportContext"]
+__all__ = [
+    "Connection",
+    "DeliveryLimits",
+    "Fence",
+    "HumanEventSink",
+    "Transport",
+    "TransportContext",
+]
 
 HumanEventSink = Callable[[HumanEvent], Awaitable[Receipt]]
 
@@ -41,6 +48,24 @@ class TransportContext(Protocol):
     async def thread_ref(self, transport: str, member: str) -> str | None:
         """The member's thread on ``transport`` as recorded (None before it was opened): a
         bell links to it, also after a restart."""
+        ...
+
+
+class Fence(Protocol):
+    """The lease a single-connection transport runs under (``crewline.transport_lease``):
+    how long this replica may still use the platform's connection before another replica
+    may take it over, by this replica's own clock."""
+
+    ttl: float  # seconds the lease lasts after each renewal
+    margin: float  # seconds a use keeps in hand before the deadline (the way, a short stall)
+
+    def remaining(self) -> float:
+        """Seconds left (0: stop using the connection; another replica may hold it)."""
+        ...
+
+    async def runway(self, seconds: float) -> bool:
+        """Wait until ``seconds`` are left (True; after the next renewal if need be); False
+        as soon as this replica no longer holds the lease."""
         ...
 
 
@@ -89,6 +114,13 @@ class Transport(ABC):
         pace(name, interval)`` reserves a turn of a budget every replica shares (seconds
         to wait). A transport that paces calls per channel itself uses it, since a
         platform counts a channel's calls per app; the default paces nothing more."""
+        return None
+
+    def fence(self, fence: Fence) -> None:
+        """Called by crewline before ``start`` when the transport runs under a lease (it is
+        ``exclusive`` and replicas share the database): a transport whose uses of the
+        connection last (a long poll) starts none it could not finish before the lease's
+        deadline. The default consults nothing: the lease stops the transport when lost."""
         return None
 
     @abstractmethod

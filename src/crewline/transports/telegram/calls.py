@@ -2,7 +2,9 @@
 
 Every message and edit goes through :class:`BotCalls`, whether the outbox asked for it (a
 card, a bell, the status) or an update did (a notice to the person who acted), so all of
-them share one pacer per chat and one reading of Telegram's errors.
+them share one pacer per chat and one reading of Telegram's errors. Under a replica's
+lease (``fence``) a message or edit is sent only while the lease has its margin left: after
+a stall past the deadline another replica may be sending the same card.
 """
 
 from __future__ import annotations
@@ -21,7 +23,13 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
-from crewline.errors import PermanentTransportError, RateLimited, TransportError
+from crewline.errors import (
+    PermanentTransportError,
+    RateLimited,
+    TransientTransportError,
+    TransportError,
+)
+from crewline.transports.base import Fence
 from crewline.transports.telegram import failures
 from crewline.transports.telegram.pacing import ChatPacer
 from crewline.transports.telegram.render import Keyboard
@@ -40,6 +48,7 @@ class BotCalls:
     def __init__(self, pacer: ChatPacer) -> None:
         self.pacer = pacer
         self.client: Any = None  # the PTB Bot while the transport runs
+        self.fence: Fence | None = None  # the replica's lease on the bot, if under one
 
     @property
     def bot(self) -> Any:
@@ -68,6 +77,7 @@ class BotCalls:
             else None
         )
         async with self.pacer.turn(chat_id):
+            self._fenced()
             try:
                 sent: Message = await self.bot.send_message(
                     chat_id,
@@ -93,6 +103,7 @@ class BotCalls:
         """Redraw a message; without a keyboard its buttons go. "Not modified" (it already
         shows exactly this) is a success."""
         async with self.pacer.turn(chat_id):
+            self._fenced()
             try:
                 await self.bot.edit_message_text(
                     text,
@@ -117,6 +128,13 @@ class BotCalls:
             # Nothing more can be said to this press; the core has its result either way.
             level = logging.DEBUG if failures.is_query_too_old(error) else logging.WARNING
             log.log(level, "telegram: answering a button press failed: %s", error)
+
+    def _fenced(self) -> None:
+        """Raise when the replica's lease is too close to its end for one more call."""
+        if self.fence is not None and self.fence.remaining() < self.fence.margin:
+            raise TransientTransportError(
+                "this replica's lease on the Telegram bot is running out", code="lease_ending"
+            )
 
     def _failed(self, error: TelegramError, chat_id: int, *, call: str) -> TransportError:
         translated = failures.translate(error, call=call)

@@ -7,6 +7,13 @@ a typed reply lost, while Telegram would have sent it again. :class:`HandledFirs
 request for ``getUpdates`` only, holds each call until every update of the batch before it
 was handled — the next offset then confirms exactly those. An update whose handling hangs
 holds polling for at most ``within`` seconds.
+
+Under a replica's lease (``fence``), a long poll is sent only while the lease has room
+for all of it plus the fence's margin, so it ends at Telegram before another replica may
+take over and poll (Telegram would answer one of the two with 409 Conflict); with too
+little left it waits for the next renewal. Once the lease is lost nothing more is asked:
+the last confirmation as polling stops is left out (the next holder fetches those updates
+again, and crewline remembers their ids, so nothing is answered twice).
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from typing import Any
 
 from telegram.request import HTTPXRequest, RequestData
 
+from crewline.transports.base import Fence
+
 __all__ = ["HANDLED_WITHIN", "HandledFirst"]
 
 log = logging.getLogger(__name__)
@@ -30,11 +39,16 @@ class HandledFirst(HTTPXRequest):
     """The ``getUpdates`` request: each call waits until the previous batch is handled."""
 
     def __init__(
-        self, handled: Callable[[int], Awaitable[None]], *, within: float = HANDLED_WITHIN
+        self,
+        handled: Callable[[int], Awaitable[None]],
+        *,
+        within: float = HANDLED_WITHIN,
+        fence: Fence | None = None,
     ) -> None:
         super().__init__(connection_pool_size=1)  # what PTB gives getUpdates by default
         self._handled = handled
         self._within = within
+        self._fence = fence
         self._fetched: list[int] = []
 
     async def do_request(
@@ -56,6 +70,12 @@ class HandledFirst(HTTPXRequest):
             log.warning(
                 "telegram: updates %s not handled within %.0f s; polling on", fetched, self._within
             )
+        if self._fence is not None:
+            seconds = _poll_seconds(request_data)
+            if not await self._fence.runway(seconds + self._fence.margin):
+                log.info("telegram: the lease is lost; no more getUpdates from this replica")
+                await asyncio.sleep(seconds)  # an empty poll, without asking: stopping ends it
+                return 200, _NO_UPDATES
         code, payload = await super().do_request(
             url,
             method,
@@ -68,6 +88,15 @@ class HandledFirst(HTTPXRequest):
         if code == 200:
             self._fetched = _update_ids(payload)
         return code, payload
+
+
+_NO_UPDATES = b'{"ok":true,"result":[]}'
+
+
+def _poll_seconds(request_data: RequestData | None) -> float:
+    """How long Telegram may hold this getUpdates open (its ``timeout``; 0: not at all)."""
+    timeout = request_data.parameters.get("timeout") if request_data is not None else None
+    return float(timeout) if isinstance(timeout, int | float) else 0.0
 
 
 def _update_ids(payload: bytes) -> list[int]:

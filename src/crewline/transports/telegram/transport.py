@@ -22,7 +22,7 @@ from telegram.ext import Application, ApplicationBuilder, TypeHandler
 
 from crewline.errors import ConfigError, PermanentTransportError, ThreadGone, TransportError
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry
-from crewline.transports.base import Connection, DeliveryLimits, HumanEventSink, Transport
+from crewline.transports.base import Connection, DeliveryLimits, Fence, HumanEventSink, Transport
 from crewline.transports.telegram import failures, render
 from crewline.transports.telegram.calls import BotCalls
 from crewline.transports.telegram.markup import plain_text
@@ -95,6 +95,7 @@ class TelegramTransport(Transport):
         self._unlinked: dict[str, set[str]] = {}  # member slug -> bells shown without link
         self._posted: OrderedDict[str, str] = OrderedDict()  # key -> message ref
         self._in_order = asyncio.Lock()
+        self._fence: Fence | None = None
 
     # life cycle -----------------------------------------------------------------------------
     async def start(self, sink: HumanEventSink) -> None:
@@ -103,7 +104,9 @@ class TelegramTransport(Transport):
         if settings.webhook:
             builder = builder.updater(None)
         else:  # an update is confirmed to Telegram only once handled
-            builder = builder.get_updates_request(HandledFirst(self._updates.handled))
+            builder = builder.get_updates_request(
+                HandledFirst(self._updates.handled, fence=self._fence)
+            )
         app = builder.build()
         app.add_handler(TypeHandler(Update, self._updates.handle))
         app.add_error_handler(self._updates.failed)
@@ -157,7 +160,7 @@ class TelegramTransport(Transport):
         else:
             assert app.updater is not None
             await app.updater.start_polling(
-                timeout=timedelta(seconds=settings.poll_timeout),
+                timeout=timedelta(seconds=self._poll_timeout()),
                 allowed_updates=list(ALLOWED_UPDATES),
             )
         log.info(
@@ -169,6 +172,16 @@ class TelegramTransport(Transport):
 
     def share_pacing(self, pace: Callable[[str, float], Awaitable[float]]) -> None:
         self._calls.pacer.shared = pace  # a chat's flood limit is the bot's, not a replica's
+
+    def fence(self, fence: Fence) -> None:
+        self._fence = self._calls.fence = fence
+
+    def _poll_timeout(self) -> float:
+        """The long poll's timeout: under a lease at most a third of it, so a poll fits in
+        what is left of the lease between two renewals (polling.py)."""
+        if self._fence is None:
+            return self.settings.poll_timeout
+        return min(self.settings.poll_timeout, self._fence.ttl / 3)
 
     @property
     def exclusive(self) -> bool:
