@@ -545,6 +545,9 @@ class FakeDiscord:
         self.gateway_connections: list[str] = []  # path?query of every websocket opened
         self.heartbeats = 0
         self.identifies = 0
+        # IDENTIFYs answered while another session still had its connection open: two
+        # gateway sessions of one bot at once (each would get every event).
+        self.overlapping_identifies = 0
         self.resumes = 0
         self.replayed: list[Json] = []  # frames re-sent by RESUME, in order
         self.rate_limit_hits = 0
@@ -1120,6 +1123,8 @@ class FakeDiscord:
         if intents & PRIVILEGED_INTENTS and not self.privileged_intents:
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return None
+        if any(other.conn is not None for other in self._sessions.values()):
+            self.overlapping_identifies += 1
         session = _Session(secrets.token_hex(16), intents)
         self._sessions[session.id] = session
         ready = self._ready_payload(session)

@@ -234,6 +234,7 @@ async def _telegram(data_dir: Path, *, webhook: bool) -> AsyncIterator[Platform]
             wait=lambda predicate, timeout: fake.wait_for(predicate, timeout=timeout),
             serving=serving,
             reads_back=False,
+            extra={"fake": fake},
         )
 
 
@@ -302,6 +303,7 @@ async def _discord(data_dir: Path) -> AsyncIterator[Platform]:
             reply=reply,
             wait=lambda predicate, timeout: fake.wait_until(predicate, timeout=timeout),
             serving=_nothing,
+            extra={"fake": fake},
         )
 
 
