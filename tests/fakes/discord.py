@@ -722,6 +722,11 @@ class FakeDiscord:
         except TimeoutError:
             raise TimeoutError(f"FakeDiscord: no {what} within {timeout}s") from None
 
+    @property
+    def connected_sessions(self) -> int:
+        """Gateway sessions with a connection open now."""
+        return sum(1 for session in self._sessions.values() if session.conn is not None)
+
     async def wait_for_ready(self, *, count: int = 1, timeout: float = 5.0) -> None:
         """Wait until `count` IDENTIFYs were answered with READY and GUILD_CREATE."""
         await self.wait_until(lambda: self.identifies >= count, timeout=timeout, what="READY")
@@ -1123,7 +1128,7 @@ class FakeDiscord:
         if intents & PRIVILEGED_INTENTS and not self.privileged_intents:
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return None
-        if any(other.conn is not None for other in self._sessions.values()):
+        if self.connected_sessions:
             self.overlapping_identifies += 1
         session = _Session(secrets.token_hex(16), intents)
         self._sessions[session.id] = session

@@ -413,3 +413,16 @@ async def test_an_enforced_nonce_returns_the_first_message(fake: FakeDiscord) ->
     assert again == first
     assert len({first, loose, other}) == 3
     assert len(fake.messages(fake.crew_channel_id)) == 3
+
+
+async def test_an_identify_beside_a_connected_session_is_counted(fake: FakeDiscord) -> None:
+    """Two clients of one bot connected at once are two sessions (each gets every event):
+    the second IDENTIFY is counted as overlapping; one after the first closed is not."""
+    first, second, third = CrewClient(), CrewClient(), CrewClient()
+    async with running(first, fake), running(second, fake):
+        await fake.wait_for_ready(count=2)
+        assert fake.overlapping_identifies == 1
+    await fake.wait_until(lambda: fake.connected_sessions == 0, what="both closed")
+    async with running(third, fake):
+        await fake.wait_for_ready(count=3)
+    assert fake.overlapping_identifies == 1
