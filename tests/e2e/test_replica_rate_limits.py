@@ -13,10 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
+import psycopg
 import pytest
 
 from crewline import crew as crew_admin
@@ -153,3 +156,45 @@ async def test_turns_of_a_shared_budget_are_an_interval_apart_across_replicas(
     assert waits[0] == 0.0 and other == 0.0  # budgets are apart
     for n, wait in enumerate(waits[1:], start=1):
         assert interval * n - interval / 2 < wait <= interval * n, waits
+
+
+RETRY_AFTER = 30  # seconds Telegram says to wait: far longer than anything here takes
+
+
+async def test_a_chats_429_holds_the_chat_on_every_replica(
+    tmp_path: Path, postgres_url: str, clock: FakeClock
+) -> None:
+    """Telegram's ``retry_after`` is the bot's: the replica that met it reserves a turn that
+    long in the chat's shared budget, so another replica's next call into the chat waits it
+    out (read from the budget in the database, not by timing any call)."""
+    telegram = TelegramHarness(webhook=True)
+    telegram.settings_options["per_chat_interval"] = CHAT_INTERVAL
+    config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
+    async with telegram.running(), contextlib.AsyncExitStack() as stack:
+        a = await stack.enter_async_context(replica(config, "a", telegram, clock))
+        telegram.fake.fail_next("sendMessage", 429, retry_after=RETRY_AFTER)
+        keys = await _members(a, telegram, MEMBERS[:1])
+        await _escalate(a.url, keys[MEMBERS[0]], "Held?")
+        limited = await telegram.fake.wait_for_call(
+            "sendMessage", predicate=lambda c: c.status == 429, timeout=BOUND
+        )
+        async with await psycopg.AsyncConnection.connect(postgres_url, autocommit=True) as conn:
+            async with asyncio.timeout(BOUND):
+                # No event says when replica a's statement committed: look until it has.
+                budget = f"telegram:chat:{telegram.owner}"
+                while (held := await _held(conn, budget)) < 10:  # noqa: ASYNC110
+                    await asyncio.sleep(0.05)
+    elapsed = time.monotonic() - limited.at
+    # Without the shared hold the budget is one interval ahead of now at most.
+    assert held >= RETRY_AFTER - elapsed - 0.5, (held, elapsed)
+
+
+async def _held(conn: psycopg.AsyncConnection[Any], budget: str) -> float:
+    """Seconds until the budget's next turn, as every replica's next reservation sees it."""
+    cursor = await conn.execute(
+        "SELECT extract(epoch FROM next_at - clock_timestamp())::float8"
+        " FROM crewline_pacing WHERE name = %s",
+        (budget,),
+    )
+    row = await cursor.fetchone()
+    return float(row[0]) if row is not None else 0.0

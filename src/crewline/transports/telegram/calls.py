@@ -94,7 +94,7 @@ class BotCalls:
                     link_preview_options=_NO_PREVIEW,
                 )
             except TelegramError as error:
-                raise self._failed(error, chat_id, call="sendMessage") from error
+                raise await self._failed(error, chat_id, call="sendMessage") from error
         return sent
 
     async def edit(
@@ -115,7 +115,7 @@ class BotCalls:
                 )
             except TelegramError as error:
                 if not failures.is_not_modified(error):
-                    raise self._failed(error, chat_id, call="editMessageText") from error
+                    raise await self._failed(error, chat_id, call="editMessageText") from error
 
     async def answer(self, query_id: str, text: str | None, *, alert: bool) -> None:
         """Stop a button's spinner, showing ``text`` (as an alert) to the presser alone."""
@@ -136,10 +136,10 @@ class BotCalls:
                 "this replica's lease on the Telegram bot is running out", code="lease_ending"
             )
 
-    def _failed(self, error: TelegramError, chat_id: int, *, call: str) -> TransportError:
+    async def _failed(self, error: TelegramError, chat_id: int, *, call: str) -> TransportError:
         translated = failures.translate(error, call=call)
-        if isinstance(translated, RateLimited):
-            self.pacer.hold(chat_id, translated.retry_after)  # the whole chat waits
+        if isinstance(translated, RateLimited):  # the whole chat waits, on every replica
+            await self.pacer.hold_everywhere(chat_id, translated.retry_after)
         return translated
 
 

@@ -10,17 +10,21 @@ whole chat, not only the lane that hit it.
 With several replicas each paces its own calls; ``shared`` (set by crewline on a shared
 PostgreSQL) also reserves each call's turn of the chat in the database, so the replicas'
 calls into one chat together keep ``interval`` apart (a chat's limit is the bot's, not a
-replica's).
+replica's). A 429's ``retry_after`` is the bot's too: the replica that got it reserves a
+turn that long, so every replica's next call into the chat waits it out.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 __all__ = ["ChatPacer"]
+
+log = logging.getLogger(__name__)
 
 
 class ChatPacer:
@@ -60,3 +64,15 @@ class ChatPacer:
     def hold(self, chat_id: int, seconds: float) -> None:
         """Telegram said to wait: no call into this chat for ``seconds``."""
         self._next[chat_id] = max(self._next.get(chat_id, 0.0), self.clock() + seconds)
+
+    async def hold_everywhere(self, chat_id: int, seconds: float) -> None:
+        """``hold``, and on a shared database also for every replica: a turn ``seconds``
+        long is reserved in the chat's budget (best effort: each replica would otherwise
+        learn it from its own 429)."""
+        self.hold(chat_id, seconds)
+        if self.shared is None or self.interval <= 0:
+            return  # without a chat interval the replicas do not consult the budget
+        try:
+            await self.shared(f"telegram:chat:{chat_id}", seconds)
+        except Exception as error:
+            log.warning("telegram: sharing the hold on chat %s failed: %s", chat_id, error)
