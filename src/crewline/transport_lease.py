@@ -125,8 +125,8 @@ class TransportLease:
         came within the ttl (the caller may ask again)."""
         with contextlib.suppress(TimeoutError):  # a renewal comes every third of the ttl
             async with asyncio.timeout(self.ttl), self._changed:
-                await self._changed.wait_for(
-                    lambda: self._deadline is None or self.remaining() >= seconds
+                await self._changed.wait_for(  # no renewal comes once it is being given up
+                    lambda: self._lease is None or self.remaining() >= seconds
                 )
         return self.remaining() >= seconds
 
@@ -180,7 +180,7 @@ class TransportLease:
         expires = sent + self.ttl  # as this replica must assume: from before the request
         while True:
             await asyncio.sleep(max(0.0, sent + self.ttl / 3 - self._monotonic()))
-            renewed = False
+            renewed, why = False, "its deadline passed before it could renew (a stall?)"
             # After a stall the deadline may have passed already: no renewal then (the lease
             # may be another replica's by now), and the fence has kept the transport idle.
             while not renewed and self._monotonic() < expires:
@@ -189,16 +189,16 @@ class TransportLease:
                     async with asyncio.timeout(max(0.01, expires - sent)):
                         renewed = await self.coordination.renew(self._lease, self.ttl)
                     if not renewed:
-                        break  # taken over: another replica holds it now
+                        why = "taken over"  # another replica holds it now
+                        break
                 except TimeoutError:
+                    why = "the renewal did not answer before the deadline"
                     break
                 except Exception as error:  # unreachable: keep trying until it expires
-                    self._last_error = f"{type(error).__name__}: {error}"
+                    self._last_error = why = f"{type(error).__name__}: {error}"
                     await asyncio.sleep(min(0.5, max(0.0, expires - self._monotonic())))
             if not renewed:
-                log.warning(
-                    "lease %s: lost (%s); stopping", self.lease_name, self._last_error or "taken"
-                )
+                log.warning("lease %s: lost (%s); stopping", self.lease_name, why)
                 await self._give_up(release=False)
                 return
             expires = self._deadline = sent + self.ttl
