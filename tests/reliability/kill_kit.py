@@ -15,8 +15,9 @@ crewline's receipt for it (what a person would take as "it was taken"):
   the response, or a private notice); a typed message has no acknowledgement on Discord;
 - the local inbox: the 200 answer to the page's POST.
 
-A card is found by the unique words of its escalation's message (``decide <tag>``), so an
-answered card (which keeps its text and loses its buttons) still counts.
+A card is found by the unique words of its escalation's message or its question
+(``decide <tag>``), so an answered card (which keeps its text and loses its buttons) still
+counts.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ __all__ = ["TRANSPORTS", "Act", "Card", "Platform", "platform"]
 
 TRANSPORTS = ("slack", "telegram-polling", "telegram-webhook", "discord", "local")
 TAG = re.compile(r"decide (k\d+x)")
+# The notice a typed reply gets when it could answer several records: it names each by its
+# words (crewline.bot.cards.ambiguity_notice), so it is not a card of any of them.
+LISTS_OPEN_RECORDS = "so your reply answered none of them"
+# A card's own answer buttons (an escalation's, a question's); not the concierge's or others.
+RECORD_BUTTONS = ("e:", "q:")
 _INTERACTION_RESPONSES = {4, 7}  # a message (the notice) or the settled card: after the core
 
 
@@ -82,11 +88,19 @@ class Platform:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def cards(self) -> Counter[str]:
-        """How many messages show each tag's card."""
+        """How many messages show each tag's card (not a notice that lists open records)."""
         counts: Counter[str] = Counter()
         for _, text in self.texts():
-            counts.update(set(TAG.findall(text)))
+            if LISTS_OPEN_RECORDS not in text:
+                counts.update(set(TAG.findall(text)))
         return counts
+
+    def shows_all(self, tags: Iterable[str]) -> bool:
+        """Whether every tag has a card. A wait calls it on each change the fake records,
+        inside the fake's loop, so the messages are read once here, not once per tag (at
+        the full size that was 13 s per look, and crewline's calls timed out meanwhile)."""
+        shown = self.cards()
+        return all(shown[t] >= 1 for t in tags)
 
 
 async def _nothing(url: str) -> None:
@@ -105,15 +119,17 @@ async def _slack(data_dir: Path) -> AsyncIterator[Platform]:
         dm = fake.dm_channel(fake.owner_user_id)
         ids = itertools.count()
 
+        # A message's text is its whole text (its fallback; the blocks repeat it): reading
+        # that, not the blocks printed, keeps a look at every card cheap.
         def texts() -> Iterable[tuple[Any, str]]:
             for m in fake.messages(dm):  # in member threads: the DM's top level has bells
                 if m.get("bot_id") and m.get("thread_ts") not in (None, m["ts"]):
-                    yield m["ts"], str(m.get("blocks", "")) + str(m.get("text", ""))
+                    yield m["ts"], str(m.get("text", ""))
 
         def card(tag: str) -> Card | None:
             for m in fake.messages(dm):
                 values = [str(e.get("value", "")) for e in _elements(m)]
-                if values and f"decide {tag}" in str(m.get("blocks", "")):
+                if values and f"decide {tag}" in str(m.get("text", "")):
                     return Card(ref=m["ts"], thread=m.get("thread_ts"), payloads=tuple(values))
             return None
 
@@ -170,7 +186,7 @@ def _elements(message: dict[str, Any]) -> list[dict[str, Any]]:
         for block in message.get("blocks", [])
         if block.get("type") == "actions"
         for element in block.get("elements", [])
-        if str(element.get("value", "")).startswith("e:")
+        if str(element.get("value", "")).startswith(RECORD_BUTTONS)
     ]
 
 
@@ -207,7 +223,7 @@ async def _telegram(data_dir: Path, *, webhook: bool) -> AsyncIterator[Platform]
 
         def card(tag: str) -> Card | None:
             for m in fake.messages(owner):
-                data = [d for d in m.callback_data if d.startswith("e:")]
+                data = [d for d in m.callback_data if d.startswith(RECORD_BUTTONS)]
                 if data and f"decide {tag}" in (m.text or ""):
                     return Card(ref=m.message_id, thread=m.message_thread_id, payloads=tuple(data))
             return None
@@ -259,7 +275,8 @@ async def _discord(data_dir: Path) -> AsyncIterator[Platform]:
                         str(c["custom_id"])
                         for row in m.get("components") or []
                         for c in row.get("components", [])
-                        if str(c.get("custom_id", "")).startswith("e:") and not c.get("disabled")
+                        if str(c.get("custom_id", "")).startswith(RECORD_BUTTONS)
+                        and not c.get("disabled")
                     ]
                     if ids and f"decide {tag}" in str(m.get("content", "")) + str(
                         m.get("embeds", "")
@@ -349,7 +366,9 @@ async def _local(data_dir: Path) -> AsyncIterator[Platform]:
     def card(tag: str) -> Card | None:
         for ref, messages in seen.items():
             for m in messages:
-                payloads = [b["payload"] for b in m["buttons"] if b["payload"].startswith("e:")]
+                payloads = [
+                    b["payload"] for b in m["buttons"] if b["payload"].startswith(RECORD_BUTTONS)
+                ]
                 if payloads and f"decide {tag}" in m["text"]:
                     return Card(ref=m["ref"], thread=ref, payloads=tuple(payloads))
         return None

@@ -323,9 +323,7 @@ async def test_kills_during_presses_replies_windows_and_boundaries_break_nothing
                     *[_lane(last, chosen, ledger, k, s, rng, acts=1) for s, k in keys.items()]
                 )
             try:
-                await chosen.wait(
-                    lambda: all(chosen.cards()[t] >= 1 for t in ledger.asked), WAIT * 2
-                )
+                await chosen.wait(lambda: chosen.shows_all(ledger.asked), WAIT * 2)
             except TimeoutError:
                 cards = chosen.cards()
                 lost = {t: ledger.asked[t].id for t in ledger.asked if not cards[t]}
