@@ -9,8 +9,10 @@ window) and, once the card is up, the owner presses one of its buttons or types 
 options as a reply (or, for a window, sometimes lets it close); four agents of another
 member escalate as fast as crewline answers; a last lane writes to a third member's
 conversation and rewinds or edits it through the owner's API, its agent letting go of its
-context when asked. The process is killed after a seeded random number (2 to 10) of steps
-and started again for the next round. After the last round:
+context when asked; and two more members ask question cards and escalate routine questions
+the concierge answers, some of them undone (:mod:`tests.reliability.kill_asks`, with its
+own checks). The process is killed after a seeded random number (2 to 10) of steps and
+started again for the next round. After the last round:
 
 - every acknowledged escalation has exactly one card (Telegram: at least one; it cannot be
   asked whether a send landed, so a send in flight at a kill may land twice — bounded here
@@ -49,6 +51,7 @@ import pytest
 from crewline import crew as crew_admin
 from crewline.store.open import open_store
 from crewline.store.sqlite import DATABASE_NAME
+from tests.reliability import kill_asks
 from tests.reliability.kill_kit import TRANSPORTS, Act, Card, Platform, platform
 from tests.serving import crewline_serve
 
@@ -231,9 +234,12 @@ async def _rewinder(
             run.steps.put_nowait("boundary")
 
 
-async def _crew(data: Path, chosen: Platform) -> tuple[dict[str, str], dict[str, str], str, str]:
-    """The lanes' and the bursts' members, the rewound member and the owner's token, written
-    before the first start (in process: each ``crewline member add`` costs seconds)."""
+async def _crew(
+    data: Path, chosen: Platform
+) -> tuple[dict[str, str], dict[str, str], str, str, dict[str, str]]:
+    """The lanes' and the bursts' members, the rewound member, the owner's token and the
+    asking members (:mod:`kill_asks`), written before the first start (in process: each
+    ``crewline member add`` costs seconds)."""
     transport = chosen.env["CREWLINE_TRANSPORTS"]
     async with open_store(None, data) as store:
 
@@ -245,7 +251,9 @@ async def _crew(data: Path, chosen: Platform) -> tuple[dict[str, str], dict[str,
 
         keys = {f"lane-{n}": await add(f"lane-{n}") for n in range(LANES)}
         bursts = {f"burst-{n}": await add(f"burst-{n}") for n in range(BURSTS)}
-        return keys, bursts, await add("rewound"), await crew_admin.issue_owner_token(store)
+        rewound, token = await add("rewound"), await crew_admin.issue_owner_token(store)
+        asking = {slug: await add(slug) for slug in (kill_asks.ASKER, kill_asks.ROUTINE)}
+        return keys, bursts, rewound, token, asking
 
 
 async def _events(url: str, key: str) -> list[dict[str, Any]]:
@@ -271,7 +279,10 @@ async def test_kills_during_presses_replies_windows_and_boundaries_break_nothing
     )
     rng = random.Random(f"{SEED}:{transport}")
     ledger = Ledger()
+    asks = kill_asks.Asks(tags=ledger.tags)
     async with platform(transport, tmp_path) as chosen:
+        with (tmp_path / "crewline.toml").open("a", encoding="utf-8") as config:
+            config.write(kill_asks.CONCIERGE_POLICY)
         env = {
             **os.environ,
             **chosen.env,
@@ -279,7 +290,7 @@ async def test_kills_during_presses_replies_windows_and_boundaries_break_nothing
             "CREWLINE_LOG_LEVEL": "WARNING",
             "CREWLINE_BOUNDARY_WAIT": "2",
         }
-        keys, bursts, rewound_key, token = await _crew(tmp_path, chosen)
+        keys, bursts, rewound_key, token, asking = await _crew(tmp_path, chosen)
         for round_ in range(KILLS):
             began = time.monotonic()
             async with crewline_serve(env=env) as (process, url):
@@ -297,6 +308,11 @@ async def test_kills_during_presses_replies_windows_and_boundaries_break_nothing
                     asyncio.create_task(_burst(run, ledger, bursts[burst], burst)),
                     asyncio.create_task(_listener(run, rewound_key, rows)),
                     asyncio.create_task(_rewinder(run, ledger, rewound_key, token, rows, rng)),
+                ]
+                asks.life = round_
+                tasks += [
+                    asyncio.create_task(lane)
+                    for lane in kill_asks.lanes(run, chosen, asks, asking, token, rng)
                 ]
                 async with asyncio.timeout(WAIT * 2):
                     for _ in range(rng.randint(2, 10)):  # kill after a random number of steps
@@ -318,16 +334,20 @@ async def test_kills_during_presses_replies_windows_and_boundaries_break_nothing
             # One answered act per lane in the last life, with no kill: receipts to check even
             # when every round was killed before its first act.
             last = Round(url=url)
+            asks.life = KILLS
             async with asyncio.timeout(WAIT * 2):
                 await asyncio.gather(
-                    *[_lane(last, chosen, ledger, k, s, rng, acts=1) for s, k in keys.items()]
+                    *[_lane(last, chosen, ledger, k, s, rng, acts=1) for s, k in keys.items()],
+                    *kill_asks.lanes(last, chosen, asks, asking, token, rng, once=True),
                 )
+            asked = [*ledger.asked, *asks.questions, *asks.routine]
             try:
-                await chosen.wait(lambda: chosen.shows_all(ledger.asked), WAIT * 2)
+                await chosen.wait(lambda: chosen.shows_all(asked), WAIT * 2)
             except TimeoutError:
                 cards = chosen.cards()
-                lost = {t: ledger.asked[t].id for t in ledger.asked if not cards[t]}
-                raise AssertionError(f"seed {SEED}: no card for {lost}") from None
+                raise AssertionError(
+                    f"seed {SEED}: no card for {[t for t in asked if not cards[t]]}"
+                ) from None
             windows = {a.id for a in ledger.asked.values() if a.window}
             settled: Counter[str] = Counter()
             events: list[dict[str, Any]] = []
@@ -342,8 +362,11 @@ async def test_kills_during_presses_replies_windows_and_boundaries_break_nothing
                     if not windows <= set(settled):
                         await _events_after(url, keys, events)
             log.info("settled %.1f s after the last start", time.monotonic() - began)
+            asked_events = {slug: await _events(url, key) for slug, key in asking.items()}
+            entries = await kill_asks.ledger(url, token)
         cards = chosen.cards()
-    _check(chosen, ledger, cards, events, tmp_path)
+    figures = kill_asks.check(chosen, asks, cards, asked_events, entries, seed=SEED)
+    _check(chosen, ledger, cards, events, tmp_path, figures)
 
 
 async def _events_after(url: str, keys: dict[str, str], seen: list[dict[str, Any]]) -> None:
@@ -355,7 +378,12 @@ async def _events_after(url: str, keys: dict[str, str], seen: list[dict[str, Any
 
 
 def _check(
-    chosen: Platform, ledger: Ledger, cards: Counter[str], events: list[dict[str, Any]], data: Path
+    chosen: Platform,
+    ledger: Ledger,
+    cards: Counter[str],
+    events: list[dict[str, Any]],
+    data: Path,
+    asks_figures: dict[str, int],
 ) -> None:
     answered = Counter(
         e["body"]["escalation_id"] for e in events if e["kind"] == "escalation_answered"
@@ -374,6 +402,7 @@ def _check(
         "boundaries": dict(ledger.boundaries),
         "events": len(events),
         "cards": sum(cards.values()),
+        **asks_figures,
     }
     log.warning("kill points: %s", figures)
     ARTIFACTS.mkdir(exist_ok=True)
@@ -396,7 +425,8 @@ def _check(
     if chosen.reads_back:
         assert extra == {}, f"seed {SEED}: cards posted twice: {extra}"
     else:  # each kill can leave at most the one in-flight send of each member's lane
-        assert sum(extra.values()) <= KILLS * (LANES + BURSTS + 1), f"seed {SEED}: {extra}"
+        lanes = LANES + BURSTS + 1 + kill_asks.LANES
+        assert sum(extra.values()) <= KILLS * lanes, f"seed {SEED}: {extra}"
     _check_generations(data / DATABASE_NAME)
 
 
