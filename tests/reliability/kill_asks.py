@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import random
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -39,7 +41,6 @@ ASKER = "asker"
 ROUTINE = "routine"
 LANES = 2  # the member lanes this module adds (each may leave one send in flight at a kill)
 CONCIERGE_POLICY = '\n[concierge]\nanswer = "routine"\n'
-WAIT = 60.0
 LEDGER_LIMIT = 1000  # the ledger API's largest page
 
 
@@ -65,6 +66,7 @@ class Asks:
     """What the question and concierge lanes saw across all lives."""
 
     tags: itertools.count[int]  # shared with the other lanes: every tag is unique
+    wait: float  # the bound on any one wait for a card
     questions: dict[str, str] = field(default_factory=dict)  # tag -> question id
     answers: dict[str, Act] = field(default_factory=dict)  # tag -> the owner's one answer
     routine: dict[str, str] = field(default_factory=dict)  # tag -> escalation id
@@ -83,16 +85,17 @@ def _http(url: str, key: str) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=url, timeout=30, headers={"Authorization": f"Bearer {key}"})
 
 
-async def _shielded(run: Life, doing: Any) -> Act:
+async def _shielded(run: Life, doing: Awaitable[Act]) -> Act:
     """An act on the platform: a kill cancels the lane, never an act half-sent to the fake."""
     acting = asyncio.ensure_future(doing)
     run.acting.append(acting)
     return await asyncio.shield(acting)
 
 
-async def _wait(platform: Platform, predicate: Any) -> bool:
+async def _wait(platform: Platform, asks: Asks, predicate: Callable[[], bool]) -> bool:
+    """Whether ``predicate`` came to hold on the platform within the wait."""
     with contextlib.suppress(TimeoutError):
-        await platform.wait(predicate, WAIT)
+        await platform.wait(predicate, asks.wait)
         return True
     return False
 
@@ -127,7 +130,7 @@ async def question_lane(
             asks.questions[tag] = question
             run.steps.put_nowait("asked")
             if free:
-                if not await _wait(platform, lambda tag=tag: platform.cards()[tag] >= 1):
+                if not await _wait(platform, asks, functools.partial(_shown, platform, tag)):
                     continue
                 asks.answers[tag] = await _shielded(run, _answer(owner, question, tag))
             else:
@@ -138,10 +141,19 @@ async def question_lane(
                     shown[:] = [card] if card is not None else []
                     return card is not None
 
-                if not await _wait(platform, up):
+                if not await _wait(platform, asks, up):
                     continue
                 asks.answers[tag] = await _shielded(run, platform.press(shown[0], rng.randrange(2)))
             run.steps.put_nowait("answered")
+
+
+def _shown(platform: Platform, tag: str) -> bool:
+    return platform.cards()[tag] >= 1
+
+
+def _settled(platform: Platform, tag: str) -> bool:
+    """Its card is up and shows no buttons (answered)."""
+    return _shown(platform, tag) and platform.card(tag) is None
 
 
 async def _answer(owner: httpx.AsyncClient, question: str, tag: str) -> Act:
@@ -173,8 +185,10 @@ async def routine_lane(
         cursor = 0
         while True:
             tag = f"k{next(asks.tags):05d}x"
-            body = {"message": f"decide {tag}. Shall I proceed with the plan?"}
-            body |= {"options": ["yes", "no"]}
+            body = {
+                "message": f"decide {tag}. Shall I proceed with the plan?",
+                "options": ["yes", "no"],
+            }
             try:
                 escalated = await agent.post("/api/session-control/escalate", json=body)
             except httpx.HTTPError:
@@ -184,9 +198,7 @@ async def routine_lane(
             asks.routine[tag] = record
             run.steps.put_nowait("escalated")
             # The concierge's answer settles the card: it shows no buttons any more.
-            if not await _wait(
-                platform, lambda tag=tag: platform.cards()[tag] >= 1 and not platform.card(tag)
-            ):
+            if not await _wait(platform, asks, functools.partial(_settled, platform, tag)):
                 continue
             asks.answered_in[record] = asks.life
             run.steps.put_nowait("concierge answered")
@@ -236,7 +248,7 @@ async def _undo(
         shown[:] = [card] if card is not None else []
         return card is not None
 
-    if await _wait(platform, reopened):
+    if await _wait(platform, asks, reopened):
         asks.presses[record] = await _shielded(run, platform.press(shown[0], rng.randrange(2)))
         run.steps.put_nowait("acted")
     return True
