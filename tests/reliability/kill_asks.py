@@ -6,8 +6,9 @@ In every life of ``test_kill_points`` (crewline started with the concierge's pol
 - ``asker``'s agent asks blocking questions (``ask``): with two options, the owner presses
   one on the platform; with none (free text), the owner answers through the owner's API;
 - ``routine``'s agent escalates a routine question ("Shall I proceed with the plan?"),
-  which the concierge answers by itself; sometimes the agent reads its events first, and
-  the owner undoes some answers at once and the last one left of a life at the start of the
+  which the concierge answers by itself; half the time the agent waits for the answer on
+  its events (so it has read it), else the owner sees the card settle; the owner undoes
+  some answers at once and the last one left of a life at the start of the
   next (after the restart), then presses the reopened card.
 
 :func:`check` then holds, after the last life: every acknowledged question and routine
@@ -197,23 +198,45 @@ async def routine_lane(
             record = escalated.json()["escalation_id"]
             asks.routine[tag] = record
             run.steps.put_nowait("escalated")
-            # The concierge's answer settles the card: it shows no buttons any more.
-            if not await _wait(platform, asks, functools.partial(_settled, platform, tag)):
+            if rng.random() < 0.5:
+                # The agent waits for the answer on its events: it has read it, so an undo
+                # tells it; this needs no card, which a backlog may hold up.
+                heard = await _heard(agent, record, cursor, asks.wait)
+                if heard is None:
+                    return  # killed
+                seen, cursor = heard
+            else:  # the owner sees the card settle (no buttons); the agent has read nothing
+                seen = await _wait(platform, asks, functools.partial(_settled, platform, tag))
+            if not seen:
                 continue
             asks.answered_in[record] = asks.life
             run.steps.put_nowait("concierge answered")
-            if rng.random() < 0.5:  # the agent reads the answer: an undo then tells it
-                try:
-                    got = await agent.get("/api/session/events", params={"after": cursor})
-                except httpx.HTTPError:
-                    return
-                cursor = max((e["cursor"] for e in got.json()["events"]), default=cursor)
             # The last life undoes when no undo got through yet: every run checks one.
             now = rng.random() < 0.5 or (once and not asks.undos)
             if now and not await _undo(run, platform, asks, owner, rng):
                 return
             if once:
                 return
+
+
+async def _heard(
+    agent: httpx.AsyncClient, record: str, cursor: int, wait: float
+) -> tuple[bool, int] | None:
+    """Whether the agent's event stream brought the answer to ``record`` within ``wait``
+    (long polls, after ``cursor``), and the cursor read up to; None when the kill cut it off."""
+    try:
+        async with asyncio.timeout(wait):
+            while True:
+                got = await agent.get("/api/session/events", params={"after": cursor, "wait": 5})
+                for event in got.json()["events"]:
+                    cursor = event["cursor"]
+                    answered = event["kind"] == "escalation_answered"
+                    if answered and event["body"]["escalation_id"] == record:
+                        return True, cursor
+    except TimeoutError:
+        return False, cursor
+    except httpx.HTTPError:
+        return None
 
 
 async def _undo(
