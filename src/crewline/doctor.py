@@ -207,10 +207,20 @@ async def _database(store: Store, names: list[str]) -> list[Finding]:
 
 async def _replicas(url: str) -> list[Finding]:
     """Who holds each single-connection transport (Telegram polling, Discord's gateway)
-    among the replicas on this database (docs/replicas.md)."""
-    from crewline.store.postgres_coordination import lease_views
+    among the replicas on this database, and any replica name two processes run under
+    (docs/replicas.md)."""
+    from crewline.store.postgres_coordination import lease_views, names_run_twice
 
     found = []
+    for name, (current, runs) in (await names_run_twice(url)).items():
+        earlier = ", ".join(r for r in runs if r != current)
+        found.append(
+            _fail(
+                f"replica:{name}",
+                f"{len(runs)} processes run as replica {name}: {current} (started last, it"
+                f" takes the lanes) and {earlier}; stop all but one",
+            )
+        )
     for view in await lease_views(url, "transport:"):
         transport = view.name.removeprefix("transport:")
         if view.holder is not None and view.expires_in > 0:

@@ -8,8 +8,9 @@ answers 503 naming each part that failed:
 - ``outbox:<name>``: no platform call has waited longer than ``stuck_after`` (a platform that
   refuses or cannot be reached keeps its calls queued; crewline retries them forever);
 - with several replicas on one PostgreSQL: ``replica``, this replica hears the others'
-  commits; and a single-connection transport (Telegram polling, Discord's gateway) that
-  another replica holds is ready here as a standby while that replica's lease is live.
+  commits and no later process started under its name; and a single-connection transport
+  (Telegram polling, Discord's gateway) that another replica holds is ready here as a
+  standby while that replica's lease is live.
 """
 
 from __future__ import annotations
@@ -109,6 +110,13 @@ class Readiness:
 
     def _replica(self, coordination: Coordination) -> Check:
         name = coordination.holder
+        if coordination.superseded_by is not None:
+            return Check(
+                name="replica",
+                ok=False,
+                detail=f"{name}: another process started under this replica's name"
+                f" ({coordination.superseded_by}) and takes its lanes; stop one of them",
+            )
         if coordination.listening:
             return Check(name="replica", ok=True, detail=f"{name}: hears the other replicas")
         return Check(

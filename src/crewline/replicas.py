@@ -9,6 +9,16 @@ clock, and an epoch that grows with every new holder (a holder whose lease was t
 no longer renew it). A holder counts its lease lost at the time it would expire as seen
 from before its last renewal was sent, so it stops before anyone else can take over.
 
+Lanes need not wait out a dead holder's lease: each run of a replica (an *incarnation*, its
+holder tag: the name plus a nonce drawn at start) registers itself as its name's current
+run, and its connections carry its holder tag as their ``application_name``. A lane's lease
+may then be taken at once from a holder that is *gone*: an earlier run of this replica's own
+name (a restart), or a run with no connection to the database (its process died, and
+PostgreSQL closed its connections). The holder a lease was taken from hears so at once
+(``Coordination.on_lease_lost``) and stops sending there; an earlier run that is in fact
+alive (two processes started under one name) says so loudly (``superseded_by``: the log,
+``/readyz``, ``crewline doctor``), and can never take the lanes back.
+
 A platform's global rate limit (calls per second for the whole app) is shared the same
 way: each call reserves the next turn of a named budget in the database
 (``Coordination.pace``), so several replicas together call no faster than one would.
@@ -25,6 +35,7 @@ A crewline on SQLite is one process: it has no Coordination and holds no leases.
 from __future__ import annotations
 
 import enum
+import logging
 import os
 import re
 import secrets
@@ -36,6 +47,8 @@ from dataclasses import dataclass
 
 from crewline.errors import InvalidInput
 
+log = logging.getLogger(__name__)
+
 __all__ = [
     "LANE_TTL",
     "Claim",
@@ -45,10 +58,11 @@ __all__ = [
     "LeaseView",
     "default_replica_name",
     "holder_tag",
+    "replica_of",
     "valid_replica_name",
 ]
 
-LANE_TTL = 30.0  # seconds an outbox or webhook lane stays with a replica that went silent
+LANE_TTL = 30.0  # seconds a lane stays with a replica that went silent yet kept its connections
 # At most 54 characters: with its nonce it must fit PostgreSQL's 63-byte application_name.
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,53}$")
 
@@ -67,6 +81,11 @@ def valid_replica_name(name: str) -> str:
             field="replica_id",
         )
     return name
+
+
+def replica_of(holder: str) -> str:
+    """The replica name of holder tag ``holder``."""
+    return holder.rpartition("/")[0] or holder
 
 
 def holder_tag(name: str) -> str:
@@ -107,9 +126,12 @@ class Coordination(ABC):
     async def __aexit__(self, *exc_info: object) -> None: ...
 
     @abstractmethod
-    async def acquire(self, name: str, ttl: float) -> Lease | None:
+    async def acquire(self, name: str, ttl: float, *, from_gone: bool = False) -> Lease | None:
         """Take (or keep) the lease ``name`` for ``ttl`` seconds; None while another
-        replica holds it and it has not expired. Raises on a database failure."""
+        replica holds it and it has not expired. ``from_gone``: take it also from a holder
+        that is gone (an earlier run of this replica's name, or a run with no connection
+        to the database), telling that holder (``on_lease_lost``). Raises on a database
+        failure."""
 
     @abstractmethod
     async def renew(self, lease: Lease, ttl: float) -> bool:
@@ -143,10 +165,28 @@ class Coordination(ABC):
         nack) to those boundaries, so the replica waiting for it looks now rather than at its
         timeout; ``wake(None)`` after a reconnect, as for ``on_events``."""
 
+    @abstractmethod
+    def on_lease_lost(self, lost: Callable[[str, int, str], None]) -> None:
+        """``lost(lease, epoch, holder)`` when another replica took the lease ``lease`` from
+        this one (now held by ``holder`` at ``epoch``). Called on the event loop."""
+
     @property
     @abstractmethod
     def listening(self) -> bool:
         """Whether notifications from other replicas arrive now."""
+
+    @property
+    @abstractmethod
+    def presence(self) -> int:
+        """Grows whenever this run's connection to the other replicas may have lapsed (the
+        listening connection dropped): a lease held across a change may have been taken
+        from it as from a dead replica, so its holder asks the database again."""
+
+    @property
+    @abstractmethod
+    def superseded_by(self) -> str | None:
+        """The holder tag of a later run of this replica's name, if one started while this
+        run is alive (two processes under one name): it takes this run's lanes."""
 
 
 class Claim(enum.Enum):
@@ -161,17 +201,46 @@ class LaneClaims:
     """One replica's leases on the lanes of one kind of work (``prefix``: an outbox's
     ``outbox:<transport>:``, or ``webhook:``). A lane's drainer holds its lane while it
     sends, renewing it before a third of the lease is left, and releases it when the lane
-    is empty; a replica that dies leaves its lanes to the others after ``ttl``."""
+    is empty. A replica that dies leaves its lanes to the others at once (it is gone: its
+    connections closed, or its name started again), or after ``ttl`` when its connections
+    outlive it; a lane taken from this replica is dropped the moment it hears so."""
 
     def __init__(self, coordination: Coordination, prefix: str, *, ttl: float = LANE_TTL):
         self.coordination = coordination
         self.prefix = prefix
         self.ttl = ttl
         self._held: dict[str, tuple[Lease, float]] = {}  # lane -> (lease, renew after)
+        self._presence = coordination.presence
+        coordination.on_lease_lost(self._lost)
+
+    def _lost(self, name: str, epoch: int, holder: str) -> None:
+        lane = name.removeprefix(self.prefix)
+        held = self._held.get(lane)
+        if not name.startswith(self.prefix) or held is None or held[0].epoch >= epoch:
+            return
+        del self._held[lane]
+        ours = replica_of(self.coordination.holder)
+        if replica_of(holder) == ours:
+            log.error(
+                "lane %s was taken by %s, a later process started as replica %s while this"
+                " one (%s) runs: two processes run under one name; this one stops sending"
+                " there",
+                name,
+                holder,
+                ours,
+                self.coordination.holder,
+            )
+        else:
+            log.warning("lane %s was taken by %s; this replica stops sending there", name, holder)
 
     async def hold(self, lane: str) -> Claim:
         """Make sure this replica holds ``lane`` for at least two thirds of its lease."""
         now = time.monotonic()
+        presence = self.coordination.presence
+        if presence != self._presence or not self.coordination.listening:
+            # Our leases may have been taken while we could not be seen: ask the database.
+            self._presence = presence
+            self._held = {lane: (lease, 0.0) for lane, (lease, _) in self._held.items()}
         held = self._held.get(lane)
         if held is not None:
             lease, renew_after = held
@@ -181,7 +250,9 @@ class LaneClaims:
                 self._held[lane] = (lease, now + self.ttl / 3)
                 return Claim.HELD
             del self._held[lane]
-        lease_or_none = await self.coordination.acquire(self.prefix + lane, self.ttl)
+        lease_or_none = await self.coordination.acquire(
+            self.prefix + lane, self.ttl, from_gone=True
+        )
         if lease_or_none is None:
             return Claim.ELSEWHERE
         self._held[lane] = (lease_or_none, now + self.ttl / 3)

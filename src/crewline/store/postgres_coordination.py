@@ -10,6 +10,13 @@ own and skips what it sent itself. A session's answer to a context boundary is n
 the same channel (``boundary:<id>`` in place of the session, by ``PostgresTx``), so the
 replica waiting for it goes on at once. When that connection drops, the listener reconnects
 with back-off and then wakes every reader, since notifications sent meanwhile are lost.
+
+A lane's lease may be taken at once from a holder that is gone (``acquire(from_gone=True)``):
+an earlier run of this replica's name, as registered in ``crewline_incarnations`` when a
+run starts (migration ``010_incarnations``), or a holder with no backend in
+``pg_stat_activity`` under its ``application_name`` (its process died: PostgreSQL ends a
+backend whose client closed the socket at once). The taker notifies ``crewline_leases``;
+the holder it was taken from hears it on its listening connection and drops the lane.
 """
 
 from __future__ import annotations
@@ -25,19 +32,21 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from crewline.replicas import Coordination, Lease, LeaseView
+from crewline.replicas import Coordination, Lease, LeaseView, replica_of
 
 __all__ = [
     "BOUNDARY_KEY",
     "CHANNEL",
     "PostgresCoordination",
     "lease_views",
+    "names_run_twice",
     "with_application_name",
 ]
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "crewline_events"
+LEASES_CHANNEL = "crewline_leases"  # a lease taken from a gone holder; a name started again
 BOUNDARY_KEY = "boundary:"  # a notification about a boundary's answers, not a session's events
 RECONNECT_MAX = 5.0  # seconds between attempts to listen again
 
@@ -50,8 +59,23 @@ ON CONFLICT (name) DO UPDATE SET
     expires_at = excluded.expires_at,
     previous = CASE WHEN l.holder = excluded.holder THEN l.previous ELSE l.holder END
 WHERE l.holder IS NULL OR l.holder = excluded.holder OR l.expires_at < clock_timestamp()
+    OR (%(from_gone)s AND (
+        EXISTS (SELECT 1 FROM crewline_incarnations i
+                WHERE i.holder = excluded.holder AND i.name = split_part(l.holder, '/', 1))
+        OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = l.holder)))
 RETURNING epoch, previous
 """
+# The previous run of this replica's name (NULL: the first), as the name is registered.
+_INCARNATE = """
+WITH prior AS (SELECT holder FROM crewline_incarnations WHERE name = %(name)s FOR UPDATE),
+up AS (
+    INSERT INTO crewline_incarnations (name, holder, started_at)
+    VALUES (%(name)s, %(holder)s, clock_timestamp())
+    ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, started_at = excluded.started_at
+)
+SELECT (SELECT holder FROM prior) AS prior
+"""
+_TOLD = "SELECT pg_notify(%s, %s)"
 _RENEW = (
     "UPDATE crewline_leases SET expires_at = clock_timestamp() + make_interval(secs => %s)"
     " WHERE name = %s AND holder = %s AND epoch = %s"
@@ -86,6 +110,29 @@ async def lease_views(url: str, prefix: str) -> list[LeaseView]:
         return [_view(r) for r in await cursor.fetchall()]
 
 
+_TWICE = """
+SELECT i.name, i.holder AS current,
+       array_agg(DISTINCT a.application_name ORDER BY a.application_name) AS runs
+FROM crewline_incarnations i
+JOIN pg_stat_activity a
+  ON a.datname = current_database() AND starts_with(a.application_name, i.name || '/')
+GROUP BY i.name, i.holder
+HAVING count(DISTINCT a.application_name) > 1
+ORDER BY i.name
+"""
+
+
+async def names_run_twice(url: str) -> dict[str, tuple[str, list[str]]]:
+    """Replica names under which more than one run is connected now: name -> (its current
+    run, every connected run). Two processes started under one name by mistake; the
+    earlier run has lost its lanes to the later one (``crewline doctor``)."""
+    async with await psycopg.AsyncConnection.connect(
+        url, autocommit=True, row_factory=dict_row
+    ) as conn:
+        cursor = await conn.execute(_TWICE)
+        return {r["name"]: (r["current"], list(r["runs"])) for r in await cursor.fetchall()}
+
+
 def _view(row: dict[str, Any]) -> LeaseView:
     return LeaseView(
         name=row["name"],
@@ -111,6 +158,9 @@ class PostgresCoordination(Coordination):
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._pool_size = pool_size
         self._wakers: list[Callable[[Set[str] | None], None]] = []
+        self._lease_losers: list[Callable[[str, int, str], None]] = []
+        self._presence = 0
+        self._superseded_by: str | None = None
         self._boundary_wakers: list[Callable[[Set[str] | None], None]] = []
         self._listener: asyncio.Task[None] | None = None
         self._listening = False
@@ -121,11 +171,13 @@ class PostgresCoordination(Coordination):
             self.url,
             min_size=1,
             max_size=self._pool_size,
-            kwargs={"autocommit": True, "row_factory": dict_row},
+            # Named by the holder tag whatever the URL says: how the others see it alive.
+            kwargs={"autocommit": True, "row_factory": dict_row, "application_name": self.holder},
             open=False,
         )
         await pool.open(wait=True, timeout=30.0)
         self._pool = pool
+        await self._incarnate()
         self._listener = asyncio.create_task(self._listen(), name="replica-notifications")
         # Start serving only once other replicas' commits can reach us (bounded: the
         # readers' own timeouts cover a listener that cannot connect).
@@ -151,16 +203,27 @@ class PostgresCoordination(Coordination):
             cursor = await conn.execute(sql, params)
             return await cursor.fetchall() if cursor.description else [{"n": cursor.rowcount}]
 
-    async def acquire(self, name: str, ttl: float) -> Lease | None:
-        rows = await self._execute(_ACQUIRE, {"name": name, "holder": self.holder, "ttl": ttl})
+    async def _incarnate(self) -> None:
+        """Register this run as its name's current one; tell an earlier run, if any."""
+        name = replica_of(self.holder)
+        rows = await self._execute(_INCARNATE, {"name": name, "holder": self.holder})
+        prior = rows[0]["prior"]
+        if prior is not None and prior != self.holder:
+            await self._execute(_TOLD, (LEASES_CHANNEL, f"{prior}\n\n{self.holder}\n0"))
+
+    async def acquire(self, name: str, ttl: float, *, from_gone: bool = False) -> Lease | None:
+        rows = await self._execute(
+            _ACQUIRE, {"name": name, "holder": self.holder, "ttl": ttl, "from_gone": from_gone}
+        )
         if not rows:
             return None
-        previous = rows[0]["previous"]
-        return Lease(
-            name=name,
-            epoch=int(rows[0]["epoch"]),
-            taken_over=previous is not None and previous != self.holder,
-        )
+        previous, epoch = rows[0]["previous"], int(rows[0]["epoch"])
+        taken_over = previous is not None and previous != self.holder
+        if taken_over and from_gone:
+            # Tell the holder it was taken from, should it be alive after all.
+            note = f"{previous}\n{name}\n{self.holder}\n{epoch}"
+            await self._execute(_TOLD, (LEASES_CHANNEL, note))
+        return Lease(name=name, epoch=epoch, taken_over=taken_over)
 
     async def renew(self, lease: Lease, ttl: float) -> bool:
         rows = await self._execute(_RENEW, (ttl, lease.name, self.holder, lease.epoch))
@@ -183,9 +246,40 @@ class PostgresCoordination(Coordination):
     def on_boundary_answers(self, wake: Callable[[Set[str] | None], None]) -> None:
         self._boundary_wakers.append(wake)
 
+    def on_lease_lost(self, lost: Callable[[str, int, str], None]) -> None:
+        self._lease_losers.append(lost)
+
     @property
     def listening(self) -> bool:
         return self._listening
+
+    @property
+    def presence(self) -> int:
+        return self._presence
+
+    @property
+    def superseded_by(self) -> str | None:
+        return self._superseded_by
+
+    def _told(self, payload: str) -> None:
+        """A note on ``crewline_leases``: a lease taken from a holder, or a name started
+        again (no lease)."""
+        parts = payload.split("\n")
+        if len(parts) != 4 or parts[0] != self.holder:
+            return
+        _, lease, holder, epoch = parts
+        if lease:
+            for lost in self._lease_losers:
+                lost(lease, int(epoch), holder)
+        elif self._superseded_by != holder:
+            self._superseded_by = holder
+            log.error(
+                "another process started as replica %s (%s) while this one (%s) runs: it"
+                " takes this one's lanes; two processes must not run under one name",
+                replica_of(self.holder),
+                holder,
+                self.holder,
+            )
 
     def _wake(self, sessions: Set[str] | None) -> None:
         for wake in self._wakers:
@@ -205,19 +299,27 @@ class PostgresCoordination(Coordination):
         delay = 0.1
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
+                async with await psycopg.AsyncConnection.connect(
+                    self.url, autocommit=True, application_name=self.holder
+                ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f"LISTEN {LEASES_CHANNEL}")
                     self._listening = True
                     self._first_listen.set()
                     delay = 0.1
                     self._wake(None)  # what committed while nobody listened
                     async for note in conn.notifies():
+                        if note.channel == LEASES_CHANNEL:
+                            self._told(note.payload)
+                            continue
                         origin, _, key = note.payload.partition("\n")
                         if origin != self.holder:
                             self._notified(key)
             except psycopg.Error as error:
                 log.warning("listening for other replicas' events failed: %s", error)
             finally:
+                if self._listening:
+                    self._presence += 1  # seen as gone meanwhile? the lanes ask again
                 self._listening = False
             await asyncio.sleep(delay)
             delay = min(RECONNECT_MAX, delay * 2)
