@@ -208,3 +208,33 @@ async def test_a_live_replica_of_another_name_keeps_its_lane(
         assert await LaneClaims(a, prefix).hold("x") is Claim.HELD
         assert await LaneClaims(b, prefix).hold("x") is Claim.ELSEWHERE
         assert await b.acquire(prefix + "x", LANE_TTL, from_gone=True) is None
+
+
+async def test_a_replica_that_could_not_be_heard_asks_again_before_its_next_call(
+    postgres_url: str,
+) -> None:
+    """While its listening connection was down it could have looked gone and had a lane
+    taken unheard: its next hold asks the database rather than trusting its renewal."""
+    await _migrated(postgres_url)
+    async with (
+        PostgresCoordination(postgres_url, holder_tag("b")) as b,
+        PostgresCoordination(postgres_url, holder_tag("c")) as c,
+    ):
+        lanes = LaneClaims(b, "outbox:slack:")
+        assert await lanes.hold("radar") is Claim.HELD
+        before = b.presence
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            ended = conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE application_name = %s AND query LIKE 'LISTEN%%'",
+                (b.holder,),
+            ).fetchall()
+            assert ended == [(True,)]  # its listening connection, and only that one
+            await _until(lambda: _now(b.presence != before))
+            # A takeover it could not hear (as if made while it looked gone).
+            conn.execute(
+                "UPDATE crewline_leases SET holder = %s, epoch = epoch + 1"
+                " WHERE name = 'outbox:slack:radar'",
+                (c.holder,),
+            )
+        assert await lanes.hold("radar") is Claim.ELSEWHERE  # its renewal was not due for 10 s

@@ -220,6 +220,7 @@ async def test_replicas_behind_a_proxy_killed_at_random_lose_and_double_nothing(
         a = replicas[0]
         asked: dict[str, Asked] = {}
         sends: Counter[str] = Counter()
+        shown: list[float] = []  # seconds from an escalation's acknowledgement to its card
         settled: asyncio.Queue[str] = asyncio.Queue()
         stop = asyncio.Event()
         tags = itertools.count()
@@ -246,6 +247,7 @@ async def test_replicas_behind_a_proxy_killed_at_random_lose_and_double_nothing(
                     id=str(result["escalation_id"]), platform=platform, window=window, acted=acted
                 )
                 if acted:
+                    acked = time.monotonic()
                     try:
                         await _wait(owner, platform, partial(_shown, owner, platform, tag))
                     except TimeoutError:
@@ -256,6 +258,7 @@ async def test_replicas_behind_a_proxy_killed_at_random_lose_and_double_nothing(
                             id=asked[tag].id, platform=platform, window=window, acted=False
                         )
                     if acted:
+                        shown.append(time.monotonic() - acked)
                         press = rng.random() < 0.5
                         sends[tag] = await owner.act(
                             platform, tag, press=press, choice=rng.randrange(2)
@@ -299,6 +302,14 @@ async def test_replicas_behind_a_proxy_killed_at_random_lose_and_double_nothing(
             owner.proxy.redispatched,
             owner.proxy.cut_off,
             sum(1 for n in sends.values() if n > 1),
+        )
+        shown.sort()
+        log.warning(
+            "card up after the acknowledgement: median %.2f s, p99 %.2f s, max %.2f s (%d cards)",
+            shown[len(shown) // 2],
+            shown[min(len(shown) - 1, int(len(shown) * 0.99))],
+            shown[-1],
+            len(shown),
         )
         cards = {p: owner.cards(p) for p in ("slack", "telegram")}
         log.warning(
