@@ -211,12 +211,16 @@ class LaneClaims:
         self.ttl = ttl
         self._held: dict[str, tuple[Lease, float]] = {}  # lane -> (lease, renew after)
         self._presence = coordination.presence
+        self._taken: dict[str, int] = {}  # lane -> the latest epoch another replica took
         coordination.on_lease_lost(self._lost)
 
     def _lost(self, name: str, epoch: int, holder: str) -> None:
+        if not name.startswith(self.prefix):
+            return
         lane = name.removeprefix(self.prefix)
+        self._taken[lane] = max(epoch, self._taken.get(lane, 0))
         held = self._held.get(lane)
-        if not name.startswith(self.prefix) or held is None or held[0].epoch >= epoch:
+        if held is None or held[0].epoch >= epoch:
             return
         del self._held[lane]
         ours = replica_of(self.coordination.holder)
@@ -233,6 +237,15 @@ class LaneClaims:
         else:
             log.warning("lane %s was taken by %s; this replica stops sending there", name, holder)
 
+    def _keep(self, lane: str, lease: Lease, renew_after: float) -> bool:
+        """Note ``lease`` as held, unless a takeover of it was told meanwhile (the note
+        can overtake the answer to our own statement: they come on two connections)."""
+        if self._taken.get(lane, 0) > lease.epoch:
+            self._held.pop(lane, None)
+            return False
+        self._held[lane] = (lease, renew_after)
+        return True
+
     async def hold(self, lane: str) -> Claim:
         """Make sure this replica holds ``lane`` for at least two thirds of its lease."""
         now = time.monotonic()
@@ -240,23 +253,21 @@ class LaneClaims:
         if presence != self._presence or not self.coordination.listening:
             # Our leases may have been taken while we could not be seen: ask the database.
             self._presence = presence
-            self._held = {lane: (lease, 0.0) for lane, (lease, _) in self._held.items()}
+            self._held = {name: (lease, 0.0) for name, (lease, _) in self._held.items()}
         held = self._held.get(lane)
         if held is not None:
             lease, renew_after = held
             if now < renew_after:
                 return Claim.HELD
             if await self.coordination.renew(lease, self.ttl):
-                self._held[lane] = (lease, now + self.ttl / 3)
-                return Claim.HELD
-            del self._held[lane]
-        lease_or_none = await self.coordination.acquire(
-            self.prefix + lane, self.ttl, from_gone=True
-        )
-        if lease_or_none is None:
+                if self._keep(lane, lease, now + self.ttl / 3):
+                    return Claim.HELD
+                return Claim.ELSEWHERE
+            self._held.pop(lane, None)
+        taken = await self.coordination.acquire(self.prefix + lane, self.ttl, from_gone=True)
+        if taken is None or not self._keep(lane, taken, now + self.ttl / 3):
             return Claim.ELSEWHERE
-        self._held[lane] = (lease_or_none, now + self.ttl / 3)
-        return Claim.TAKEN_OVER if lease_or_none.taken_over else Claim.HELD
+        return Claim.TAKEN_OVER if taken.taken_over else Claim.HELD
 
     async def release(self, lane: str) -> bool:
         """Give the lane up; True if this replica held it."""
