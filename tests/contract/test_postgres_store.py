@@ -3,12 +3,19 @@ its migrations, its append-only audit log, and locks that hold across connection
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
 
+from crewline.models import RowRole
+from crewline.store import Tx
 from crewline.store.postgres import PostgresStore, migrations
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -30,8 +37,6 @@ async def test_opening_applies_every_migration_once(
 
 async def test_the_audit_log_refuses_a_raw_delete(store: PostgresStore, postgres_url: str) -> None:
     """The SEL's append-only trigger holds even against SQL outside the port."""
-    from datetime import UTC, datetime
-
     await store.write(lambda tx: tx.audit("a", "ok", datetime(2026, 11, 30, tzinfo=UTC)))
     with (
         psycopg.connect(postgres_url, autocommit=True) as raw,
@@ -46,11 +51,8 @@ async def test_a_record_put_on_a_missing_index_is_unavailable(
 ) -> None:
     """``put_escalation`` reads no result (pipeline mode), so a missing index surfaces at the
     transaction's next read or at its commit: still the index's error, nothing written."""
-    from datetime import UTC, datetime
-
     from crewline.errors import Unavailable
     from crewline.models import Escalation
-    from crewline.store import Tx
 
     now = datetime(2026, 11, 30, tzinfo=UTC)
     record = Escalation(
@@ -68,3 +70,123 @@ async def test_a_record_put_on_a_missing_index_is_unavailable(
             await store.write(transaction)
         assert refused.value.code == "escalation_index_unavailable"
     assert await store.outbox_size() == 0
+
+
+# --- group commit ---------------------------------------------------------------------------
+# One writer thread (writers=1), so what is queued while it works forms its next batch: a
+# first transaction held open on the writer's thread makes the others queue behind it.
+
+HOLD = 10.0  # seconds a held transaction waits at most (released long before)
+
+
+def _holding(release: threading.Event, took: threading.Event) -> Callable[[Tx], None]:
+    def hold(tx: Tx) -> None:
+        tx.audit("held", "ok", NOW)
+        took.set()
+        release.wait(HOLD)
+
+    return hold
+
+
+def _row(text: str) -> Callable[[Tx], str]:
+    return lambda tx: (
+        tx.append_row(
+            conversation="radar", role=RowRole.MEMBER, author="Radar", text=text, meta={}, now=NOW
+        ).id
+    )
+
+
+async def _queued_behind_a_held_batch(
+    store: PostgresStore, *writes: Callable[[Tx], object]
+) -> tuple[asyncio.Task[None], list[asyncio.Task[object]], threading.Event]:
+    release, took = threading.Event(), threading.Event()
+    first = asyncio.create_task(store.write(_holding(release, took)))
+    assert await asyncio.to_thread(took.wait, HOLD), "the first batch is running"
+    tasks = [asyncio.create_task(store.write(w)) for w in writes]
+    await asyncio.sleep(0)  # each task's first step puts its transaction on the queue
+    return first, tasks, release
+
+
+async def test_one_failing_transaction_of_a_batch_rolls_back_alone(postgres_url: str) -> None:
+    """Three transactions queued together commit in one batch; the one that raises is
+    rolled back to its savepoint, its neighbours commit."""
+
+    def bad(tx: Tx) -> None:
+        _row("half-written")(tx)
+        raise ValueError("boom")
+
+    async with PostgresStore(postgres_url, writers=1) as store:
+        first, tasks, release = await _queued_behind_a_held_batch(
+            store, _row("good 1"), bad, _row("good 2")
+        )
+        before = store.batches_committed
+        release.set()
+        await first
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        assert store.batches_committed - before == 2, "the three were one batch"
+        assert isinstance(outcomes[1], ValueError)
+        assert [r.text for r in await store.live_rows("radar")] == ["good 1", "good 2"]
+
+
+async def test_a_write_returns_only_once_its_batch_has_committed(postgres_url: str) -> None:
+    """A transaction that finished early in its batch is not answered until the batch's
+    COMMIT: while a later one in the same batch still runs, the first is neither answered
+    nor visible to another connection."""
+    async with PostgresStore(postgres_url, writers=1) as store:
+        first, (early,), release = await _queued_behind_a_held_batch(store, _row("early"))
+        later_took, later_release = threading.Event(), threading.Event()
+        later = asyncio.create_task(store.write(_holding(later_release, later_took)))
+        release.set()
+        await first
+        # The next batch is [early, later]: later holds it open after early ran.
+        assert await asyncio.to_thread(later_took.wait, HOLD), "the later one is running"
+        assert not early.done(), "answered before its batch committed"
+        with psycopg.connect(postgres_url, autocommit=True) as raw:
+            assert raw.execute("SELECT count(*) FROM rows").fetchone() == (0,)
+        later_release.set()
+        await asyncio.gather(early, later)
+        with psycopg.connect(postgres_url, autocommit=True) as raw:
+            assert raw.execute("SELECT count(*) FROM rows").fetchone() == (1,)
+
+
+async def test_a_batch_never_waits_for_a_lock_held_elsewhere_after_its_first(
+    postgres_url: str,
+) -> None:
+    """Another replica holds lane L's lock in an open transaction. In a batch of three, the
+    second needs that lock: it steps out (to run first in the next batch, waiting there as a
+    lone transaction would), and the other two commit without waiting for the replica.
+    Once the replica commits, the lane holds both entries in commit order."""
+
+    def post(key: str) -> Callable[[Tx], int]:
+        return lambda tx: tx.enqueue(
+            transport="memory", lane="L", op="post", object_key=key, now=NOW
+        )
+
+    async with (
+        PostgresStore(postgres_url, writers=1) as store,
+        PostgresStore(postgres_url) as replica,
+    ):
+        held_release, held_took = threading.Event(), threading.Event()
+
+        def replica_posts(tx: Tx) -> int:
+            entry = post("replica")(tx)
+            held_took.set()
+            held_release.wait(HOLD)
+            return entry
+
+        elsewhere = asyncio.create_task(replica.write(replica_posts))
+        assert await asyncio.to_thread(held_took.wait, HOLD), "the replica holds lane L"
+        first, (x, y, z), release = await _queued_behind_a_held_batch(
+            store, _row("x"), post("y"), _row("z")
+        )
+        release.set()
+        await first
+        done, _ = await asyncio.wait({x, z}, timeout=HOLD)
+        assert done == {x, z}, "the batch waited for a lock another connection held"
+        assert not y.done() and not elsewhere.done()
+        held_release.set()
+        ids = await asyncio.gather(elsewhere, y)
+        assert ids[0] < ids[1], "lane L's entries are in commit order"
+        keys = await store.outbox_object_ids("memory", "L", "post", "replica")
+        assert keys == [ids[0]]
+        assert [r.text for r in await store.live_rows("radar")] == ["x", "z"]

@@ -279,3 +279,32 @@ async def test_a_failing_transaction_does_not_take_its_batch_down(store: Store) 
     # concurrent writes promise no order among themselves (PostgreSQL runs them in parallel)
     texts = sorted(r.text for r in await store.live_rows("radar"))
     assert texts == ["good 1", "good 2"]
+
+
+async def test_a_queued_call_takes_its_place_in_its_lane_like_an_enqueued_one(
+    store: Store,
+) -> None:
+    """queue_call writes the entry enqueue would (no id returned): the lane's entries come
+    out in the order they were written, whichever of the two wrote them; a redraw too."""
+
+    def write(tx: Tx) -> int:
+        tx.queue_call(transport="memory", lane="L", op="post", object_key="row:1", now=NOW)
+        second = tx.enqueue(transport="memory", lane="L", op="post", object_key="row:2", now=NOW)
+        tx.queue_call(
+            transport="memory", lane="L", op="post", object_key="row:3", now=NOW,
+            body={"n": 3},
+        )  # fmt: skip
+        tx.queue_call(
+            transport="memory", lane="roster", op="roster", object_key="roster", now=NOW,
+            ordered=False,
+        )  # fmt: skip
+        return second
+
+    second = await store.write(write)
+    delivered = []
+    while (head := await store.outbox_head("memory", "L")) is not None:
+        delivered.append((head.object_key, head.body))
+        await store.write(lambda tx, entry=head.id: tx.settle_outbox(entry))
+    assert delivered == [("row:1", {}), ("row:2", {}), ("row:3", {"n": 3})]
+    assert second > 0
+    assert await store.outbox_object_ids("memory", "roster", "roster", "roster")

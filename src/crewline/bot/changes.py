@@ -93,7 +93,7 @@ class Change:
         body: Mapping[str, Any] | None = None,
         ordered: bool = True,
     ) -> None:
-        self.tx.enqueue(
+        self.tx.queue_call(
             transport=transport,
             lane=lane,
             op=op,

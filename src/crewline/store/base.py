@@ -337,6 +337,23 @@ class Tx(ABC):
         writers of the lane wait for each other to keep their order."""
 
     @abstractmethod
+    def queue_call(
+        self,
+        *,
+        transport: str,
+        lane: str,
+        op: str,
+        object_key: str,
+        now: datetime,
+        body: Mapping[str, Any] | None = None,
+        ordered: bool = True,
+    ) -> None:
+        """``enqueue`` for a caller that does not need the id: the same entry, in the same
+        place in its lane, with the same ordering guarantees. A store may then send the
+        write along with the transaction's next statement instead of waiting for the id
+        (PostgresStore: one round trip fewer per entry)."""
+
+    @abstractmethod
     def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:
         """Append to the session's event stream; returns the cursor."""
 

@@ -1,13 +1,15 @@
 """PostgresStore: the Store port on PostgreSQL, for a crewline that outgrows one machine.
 
 psycopg 3's synchronous driver with its connection pool. A transaction is the same plain
-function over ``Tx`` as on SQLite; here it runs on a worker thread holding its own pooled
-connection, inside one database transaction (READ COMMITTED), in pipeline mode: statements
-whose results it does not read travel with the next one whose result it does, so it pays
-a round trip per result read, not per statement. Commits stay synchronous
+function over ``Tx`` as on SQLite; here it runs on a writer thread holding its own pooled
+connection, in pipeline mode: statements whose results it does not read travel with the
+next one whose result it does, so it pays a round trip per result read, not per statement.
+Group commit, as on SQLite: a writer runs the transactions queued meanwhile in one database
+transaction (READ COMMITTED), each in its own savepoint, and commits them together
+(``postgres_writer.py`` says what each caller still gets). Commits stay synchronous
 (``synchronous_commit`` as the server has it, on by default): ``write`` returns once the
-transaction is durable. What READ COMMITTED alone would not make atomic takes a lock until
-commit:
+batch holding the transaction is durable. What READ COMMITTED alone would not make atomic
+takes a lock until commit:
 
 - the backlog ceiling: ``count_pending`` holds the member's advisory lock, so a concurrent
   writer counts only after this one's record is in;
@@ -55,14 +57,15 @@ from crewline.store.base import (
 )
 from crewline.store.postgres_concierge import ConciergeReads
 from crewline.store.postgres_tx import INDEX_DAMAGE, PostgresTx, index_unavailable
+from crewline.store.postgres_writer import RETRIES, GroupWriter
 
 __all__ = ["PostgresStore", "migrations"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-POOL_SIZE = 16  # connections, and worker threads running transactions and reads on them
-RETRIES = 5  # runs of a transaction that keeps losing deadlocks before its error surfaces
+POOL_SIZE = 16  # connections, and worker threads running reads and heavy transactions
+WRITERS = 4  # of them, writer threads committing batches of transactions (group commit)
 _ESCALATIONS_DDL = re.compile(
     r"CREATE TABLE escalations .*?;\s*CREATE INDEX escalations_by_member .*?;"
     r"\s*CREATE INDEX escalations_due .*?;",
@@ -91,11 +94,18 @@ def migrations() -> list[Migration]:
 class PostgresStore(ConciergeReads, Store):
     """Open with ``async with PostgresStore(url) as store``; migrations run on open."""
 
-    def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
+    def __init__(self, url: str, *, pool_size: int = POOL_SIZE, writers: int = WRITERS) -> None:
         self.url = url
         self._pool_size = pool_size
+        self._writers = writers
         self._pool: ConnectionPool[psycopg.Connection[DictRow]] | None = None
         self._threads: ThreadPoolExecutor | None = None
+        self._writer: GroupWriter | None = None
+
+    @property
+    def batches_committed(self) -> int:
+        """Group commits so far (transactions per batch, for benchmarks)."""
+        return 0 if self._writer is None else self._writer.batches_committed
 
     # lifecycle ------------------------------------------------------------------------------
     async def __aenter__(self) -> PostgresStore:
@@ -112,6 +122,7 @@ class PostgresStore(ConciergeReads, Store):
             await self._on_thread(pool.open, True, 30.0)
             self._pool = pool
             await self._on_thread(self._migrate)
+            self._writer = GroupWriter(pool, self._writers) if self._writers else None
         except BaseException:
             await self._on_thread(pool.close)
             self._pool = None
@@ -120,6 +131,9 @@ class PostgresStore(ConciergeReads, Store):
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
+        if self._writer is not None:
+            await self._on_thread(self._writer.stop)
+            self._writer = None
         if self._pool is not None:
             await self._on_thread(self._pool.close)
         if self._threads is not None:
@@ -156,10 +170,12 @@ class PostgresStore(ConciergeReads, Store):
 
     # writes ---------------------------------------------------------------------------------
     async def write(self, transaction: Callable[[Tx], T], *, heavy: bool = False) -> T:
-        # heavy needs nothing more: every transaction runs off the loop, on its own connection.
-        return await self._on_thread(self._run, transaction)
+        if heavy or self._writer is None:  # heavy: alone, not holding a batch's answers back
+            return await self._on_thread(self._run, transaction)
+        return await self._writer.submit(transaction)  # type: ignore[no-any-return]
 
     def _run(self, transaction: Callable[[Tx], T]) -> T:
+        """One transaction alone in its own database transaction."""
         if self._pool is None:
             raise RuntimeError("the store is not open")
         for attempt in range(1, RETRIES + 1):

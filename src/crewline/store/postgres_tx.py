@@ -262,44 +262,41 @@ class PostgresTx(ConciergeWrites, Tx):
         row_id: str | None = None,
         record: str | None = None,
     ) -> Row:
-        # One statement takes the next seq and moves the counter on, the row locked until
-        # commit (so seqs follow commit order); the row's insert reads no result.
+        # One statement takes the next seq, moves the counter on (the conversation's row
+        # locked until commit, so seqs follow commit order) and inserts the row.
+        row_id = row_id or new_id()
+        said = dict(meta)
         r = self._one(
-            "INSERT INTO conversations (key, next_seq) VALUES (%s, 2) ON CONFLICT (key)"
-            " DO UPDATE SET next_seq = conversations.next_seq + 1"
-            " RETURNING generation, next_seq - 1 AS seq",
-            (conversation,),
-        )
-        assert r is not None
-        generation, seq = int(r["generation"]), int(r["seq"])
-        row = Row(
-            id=row_id or new_id(),
-            conversation=conversation,
-            generation=generation,
-            seq=seq,
-            role=role,
-            author=author,
-            text=text,
-            meta=dict(meta),
-            created_at=now,
-        )
-        self._conn.execute(
-            f"INSERT INTO rows ({codec.ROW_COLUMNS}, record)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "WITH counter AS (INSERT INTO conversations (key, next_seq) VALUES (%s, 2)"
+            " ON CONFLICT (key) DO UPDATE SET next_seq = conversations.next_seq + 1"
+            " RETURNING generation, next_seq - 1 AS seq)"
+            f" INSERT INTO rows ({codec.ROW_COLUMNS}, record)"
+            " SELECT %s, %s, generation, seq, %s, %s, %s, %s, %s, %s FROM counter"
+            " RETURNING generation, seq",
             (
-                row.id,
                 conversation,
-                generation,
-                seq,
+                row_id,
+                conversation,
                 role.value,
                 author,
                 text,
-                codec.dumps(row.meta),
+                codec.dumps(said),
                 codec.epoch(now),
                 record,
             ),
         )
-        return row
+        assert r is not None
+        return Row(
+            id=row_id,
+            conversation=conversation,
+            generation=int(r["generation"]),
+            seq=int(r["seq"]),
+            role=role,
+            author=author,
+            text=text,
+            meta=said,
+            created_at=now,
+        )
 
     def row(self, row_id: str) -> Row | None:
         r = self._one(
@@ -492,6 +489,39 @@ class PostgresTx(ConciergeWrites, Tx):
             "INSERT INTO outbox (id, transport, lane, op, object_key, body, created_at)",
             "nextval('outbox_ids'), %s, %s, %s, %s, %s, %s",
             (transport, lane, op, object_key, codec.dumps(body or {}), codec.epoch(now)),
+        )
+
+    def queue_call(
+        self,
+        *,
+        transport: str,
+        lane: str,
+        op: str,
+        object_key: str,
+        now: datetime,
+        body: Mapping[str, Any] | None = None,
+        ordered: bool = True,
+    ) -> None:
+        # The same statement as enqueue's, its id not read: it travels with the next
+        # statement whose result is read (or the commit) instead of waiting a round trip.
+        lock = (
+            "WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtextextended(%s, %s))) "
+            if ordered
+            else ""
+        )
+        self._conn.execute(
+            f"{lock}INSERT INTO outbox (id, transport, lane, op, object_key, body, created_at)"
+            " SELECT nextval('outbox_ids'), %s, %s, %s, %s, %s, %s"
+            + (" FROM locked" if ordered else ""),
+            (
+                *((f"{transport}\n{lane}", _STREAM_LOCKS) if ordered else ()),
+                transport,
+                lane,
+                op,
+                object_key,
+                codec.dumps(body or {}),
+                codec.epoch(now),
+            ),
         )
 
     def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:
