@@ -8,9 +8,12 @@ has the measurement), as SqliteStore's writer shares one fsync among its batch.
 
 What each caller still gets, as the port promises:
 
-- **Its own outcome.** A transaction that raises is rolled back to its savepoint alone; its
-  neighbours in the batch commit. Its statements' errors surface inside its own savepoint
-  (the pipeline is synced before the savepoint is released), never in a neighbour's.
+- **Its own outcome.** A batch first runs without savepoints (the common case costs no
+  more statements than the transactions' own). If any of them raises, the batch is rolled
+  back and run again one by one, each transaction in its own savepoint: one that raises is
+  rolled back to its savepoint alone, its neighbours commit. Its statements' errors surface
+  inside its own savepoint (the pipeline is synced before the savepoint is released), never
+  in a neighbour's. (A transaction may run more than once; the port allows it.)
 - **Durability.** A caller's ``write`` resolves only after the batch's ``COMMIT`` returned.
   If the ``COMMIT`` itself fails, every caller of the batch gets that error (nothing landed).
 - **The same locks.** A transaction takes its locks (the backlog's, a stream's, a
@@ -122,6 +125,44 @@ class GroupWriter:
     def _commit(self, batch: list[_Queued]) -> list[_Queued]:
         """Run and commit ``batch``; settle the callers whose outcome is known; return the
         transactions to run again (first in the next batch)."""
+        if len(batch) > 1 and self._all_at_once(batch):
+            self.batches_committed += 1
+            self._settle(batch)
+            return []
+        return self._one_by_one(batch)
+
+    def _all_at_once(self, batch: list[_Queued]) -> bool:
+        """The common case, cheaply: every transaction of the batch succeeds, so none needs a
+        savepoint, nor the pipeline synced between them. True when the batch committed (or
+        its COMMIT failed in a way that leaves nothing to retry); False when it was rolled
+        back because one of them failed or stepped out: then it runs one by one instead."""
+        committing = False
+        try:
+            with (
+                self._pool.connection() as conn,
+                conn.pipeline() as pipeline,
+                conn.transaction(),
+            ):
+                for n, queued in enumerate(batch):
+                    if n == 1:  # the first waits for its locks; the later ones do not
+                        conn.execute(f"SET LOCAL lock_timeout = '{DEFER_AFTER}'")
+                    queued.outcome = (True, queued.transaction(PostgresTx(conn, pipeline)))
+                committing = True
+        except Exception as error:
+            if committing and (not isinstance(error, psycopg.Error) or error.sqlstate is None):
+                # The COMMIT's fate is unknown (the connection broke): nobody's write can be
+                # run again safely, each caller gets the error.
+                log.exception("group commit of %d transactions failed", len(batch))
+                for queued in batch:
+                    queued.outcome = (False, error)
+                return True
+            for queued in batch:  # rolled back: the server said so, or a transaction raised
+                queued.outcome = None
+            return False
+        return True
+
+    def _one_by_one(self, batch: list[_Queued]) -> list[_Queued]:
+        """Each transaction in its own savepoint, so one that fails rolls back alone."""
         deferred: list[_Queued] = []
         try:
             with (
