@@ -11,7 +11,8 @@ the schema of crewline's ``rows`` table (same unique index, same text sizes) ``;
 sequentially, as fast as it goes. That is what "just commit each write" costs.
 
 PostgreSQL (same run): the same 100 callers through ``PostgresStore.write`` against a local
-cluster started for the run (fsync on, ``synchronous_commit = on``). Its baseline is the raw
+cluster started for the run (fsync on, ``synchronous_commit = on``), with its group commit
+(the default) and without it (``writers=0``: each transaction alone). Its baseline is the raw
 psycopg driver with the same 100 callers, each on its own connection (psycopg's async
 driver), each committing one row of the same table per transaction: PostgreSQL commits
 concurrent transactions together, so that is what "just commit each write" costs there.
@@ -45,7 +46,7 @@ from crewline.bot.escalations import (
 )
 from crewline.models import SystemClock, new_id
 from crewline.store import Store
-from crewline.store.postgres import PostgresStore
+from crewline.store.postgres import WRITERS, PostgresStore
 from crewline.store.postgres import migrations as pg_migrations
 from crewline.store.sqlite import SqliteStore, migrations
 
@@ -68,14 +69,19 @@ def fresh_database(server: str, name: str) -> str:
     return server.rsplit("/", 1)[0] + "/" + name
 
 
-async def crewline_rate(path: Path | str, *, callers: int, per_caller: int) -> tuple[float, float]:
-    """Escalation transactions per second, and (SQLite) the mean transactions per group
-    commit. ``path``: a SQLite file, or a PostgreSQL URL."""
+async def crewline_rate(
+    path: Path | str, *, callers: int, per_caller: int, writers: int = WRITERS
+) -> tuple[float, float]:
+    """Escalation transactions per second, and the mean transactions per group commit.
+    ``path``: a SQLite file, or a PostgreSQL URL (``writers``: PostgresStore's, 0 for no
+    group commit)."""
     clock = SystemClock()
     # The backlog ceiling allows 50 pending per member: a caller moves on to its next member.
     per_member = MAX_PENDING
     members_each = -(-per_caller // per_member)
-    opened: Store = PostgresStore(path) if isinstance(path, str) else SqliteStore(path)
+    opened: Store = (
+        PostgresStore(path, writers=writers) if isinstance(path, str) else SqliteStore(path)
+    )
     async with opened as store:
         slugs = [[f"m{c}-{k}" for k in range(members_each)] for c in range(callers)]
         created = await asyncio.gather(
@@ -221,6 +227,8 @@ async def main(options: Options) -> None:
             single.append(one)
             baseline.append((before + after) / 2)
     pg_subject: list[float] = []
+    pg_batch_sizes: list[float] = []
+    pg_alone: list[float] = []  # PostgresStore without group commit (writers=0)
     pg_baseline: list[float] = []  # raw psycopg, the same 100 callers
     pg_one_connection: list[float] = []
     with pg_cluster(durable=True) as server:
@@ -229,14 +237,22 @@ async def main(options: Options) -> None:
                 fresh_database(server, f"raw_before{run}"), callers=CALLERS, per_caller=per_caller
             )
             one_before = raw_pg_rate(fresh_database(server, f"one_before{run}"), count=raw_count)
-            rate, _ = await crewline_rate(
+            rate, batch = await crewline_rate(
                 fresh_database(server, f"crewline{run}"), callers=CALLERS, per_caller=per_caller
+            )
+            alone, _ = await crewline_rate(
+                fresh_database(server, f"alone{run}"),
+                callers=CALLERS,
+                per_caller=per_caller,
+                writers=0,
             )
             one_after = raw_pg_rate(fresh_database(server, f"one_after{run}"), count=raw_count)
             after = await raw_pg_concurrent_rate(
                 fresh_database(server, f"raw_after{run}"), callers=CALLERS, per_caller=per_caller
             )
             pg_subject.append(rate)
+            pg_batch_sizes.append(batch)
+            pg_alone.append(alone)
             pg_baseline.append((before + after) / 2)
             pg_one_connection.append((one_before + one_after) / 2)
     raw_label = "raw sqlite3 single-row commits/s (WAL, synchronous=FULL, 1 thread)"
@@ -286,6 +302,26 @@ async def main(options: Options) -> None:
                 target=Target(kind="ratio_at_least", value=1.0),
             ),
             figure(
+                "postgres_escalation_tx_per_s_without_group_commit",
+                f"PostgresStore(writers=0) escalation transactions/s, {CALLERS} callers: each"
+                " transaction alone in its own database transaction",
+                "tx/s",
+                pg_alone,
+                higher_is_better=True,
+                baseline=pg_baseline,
+                baseline_label=(
+                    f"raw psycopg single-row commits/s (fsync on, {CALLERS} callers,"
+                    " a connection each)"
+                ),
+            ),
+            figure(
+                "postgres_transactions_per_commit",
+                f"PostgresStore transactions per group commit, {CALLERS} callers",
+                "tx",
+                pg_batch_sizes,
+                higher_is_better=True,
+            ),
+            figure(
                 "postgres_escalation_tx_per_s_vs_one_connection",
                 f"PostgresStore escalation transactions/s, {CALLERS} concurrent callers",
                 "tx/s",
@@ -321,6 +357,8 @@ async def main(options: Options) -> None:
             " synchronous_commit on; its baseline is raw psycopg with the same 100 callers,"
             " each on its own connection committing one row per transaction, measured right"
             " before and right after PostgresStore in each run and averaged;"
+            " postgres_escalation_tx_per_s_without_group_commit is PostgresStore(writers=0),"
+            " each transaction alone, in the same run;"
             " postgres_escalation_tx_per_s_vs_one_connection divides by raw psycopg from one"
             " connection instead.",
         ],

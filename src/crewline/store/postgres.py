@@ -65,7 +65,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 POOL_SIZE = 16  # connections, and worker threads running reads and heavy transactions
-WRITERS = 4  # of them, writer threads committing batches of transactions (group commit)
+# Writer threads committing batches of transactions (group commit); the pool holds a
+# connection more for each. Enough that 100 concurrent callers form batches of about
+# five, whose round trips run side by side (docs/performance.md has the measurement).
+WRITERS = 16
 _ESCALATIONS_DDL = re.compile(
     r"CREATE TABLE escalations .*?;\s*CREATE INDEX escalations_by_member .*?;"
     r"\s*CREATE INDEX escalations_due .*?;",
@@ -92,7 +95,10 @@ def migrations() -> list[Migration]:
 
 
 class PostgresStore(ConciergeReads, Store):
-    """Open with ``async with PostgresStore(url) as store``; migrations run on open."""
+    """Open with ``async with PostgresStore(url) as store``; migrations run on open.
+
+    ``writers=0``: no group commit, every transaction alone in its own database transaction
+    on a pooled connection (what ``bench.store_commit`` compares group commit with)."""
 
     def __init__(self, url: str, *, pool_size: int = POOL_SIZE, writers: int = WRITERS) -> None:
         self.url = url
@@ -113,7 +119,7 @@ class PostgresStore(ConciergeReads, Store):
         pool: ConnectionPool[psycopg.Connection[DictRow]] = ConnectionPool(
             self.url,
             min_size=2,
-            max_size=self._pool_size,
+            max_size=self._pool_size + self._writers,
             kwargs={"row_factory": dict_row, "autocommit": True},
             connection_class=psycopg.Connection[DictRow],
             open=False,

@@ -79,6 +79,8 @@ class GroupWriter:
             for n in range(writers)
         ]
         self.batches_committed = 0  # for benchmarks: transactions / batches = the grouping
+        self._idle = 0  # writers waiting for work
+        self._counting = threading.Lock()
         for thread in self._threads:
             thread.start()
 
@@ -102,13 +104,21 @@ class GroupWriter:
         while carried or not stopping:
             batch, carried = carried, []
             if not batch:
+                with self._counting:
+                    self._idle += 1
                 first = self._queue.get()
+                with self._counting:
+                    self._idle -= 1
                 if first is _STOP:
                     stopping = True
                     continue
                 assert isinstance(first, _Queued)
                 batch.append(first)
-            while len(batch) < MAX_BATCH and not stopping:
+            # A fair share of what waits, so the idle writers get the rest: taking it all would
+            # leave them idle while this one works through a long batch on its own.
+            share = -(-self._queue.qsize() // (self._idle + 1))
+            limit = min(MAX_BATCH, len(batch) + share)
+            while len(batch) < limit and not stopping:
                 try:
                     more = self._queue.get_nowait()
                 except queue.Empty:
