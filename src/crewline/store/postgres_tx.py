@@ -103,7 +103,8 @@ class PostgresTx(ConciergeWrites, Tx):
 
     def serialize(self, key: str) -> None:
         # Taken first in its transaction, and one key per transaction: the other locks
-        # (streams, the backlog) are always taken after it, so no cycle can form.
+        # (streams, the backlog) are always taken after it, so no cycle can form. Later in
+        # a group commit's batch it does not wait at all (lock_timeout: postgres_writer.py).
         self._conn.execute(
             "SELECT pg_advisory_xact_lock(hashtextextended(%s, %s))", (key, _MEMBER_LOCKS)
         )
