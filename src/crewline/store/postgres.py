@@ -138,8 +138,8 @@ class PostgresStore(ConciergeReads, Store):
 
     async def __aexit__(self, *exc_info: object) -> None:
         if self._writer is not None:
-            await self._on_thread(self._writer.stop)
-            self._writer = None
+            writer, self._writer = self._writer, None  # a write from now on runs alone
+            await self._on_thread(writer.stop)
         if self._pool is not None:
             await self._on_thread(self._pool.close)
         if self._threads is not None:
