@@ -7,8 +7,8 @@ connection of its own (PostgresStore); both batch concurrent transactions into o
 and may run it more than once (when the database asks to retry a lock conflict, or when a
 neighbour in its batch failed and the batch runs again one transaction at a time). So a
 transaction function touches nothing but its ``Tx``: no event loop, no transport or brain
-call, no effect outside (after-commit effects run after ``write`` returns). Each caller gets its own result or its own exception; a transaction that raises
-is rolled back alone.
+call, no effect outside (after-commit effects run after ``write`` returns). Each caller
+gets its own result or its own exception; a transaction that raises is rolled back alone.
 
 Ordering guarantees every store keeps, because the core pages and collapses by them:
 
