@@ -27,7 +27,8 @@ import pytest
 from crewline.store.open import open_store
 from tests.serving import CREWLINE, crewline_serve
 
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("cli_store")]
+# Four starts of crewline (two commands, two servers): minutes on a loaded machine.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300), pytest.mark.usefixtures("cli_store")]
 
 
 def _run(env: dict[str, str], *args: str) -> str:
