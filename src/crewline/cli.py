@@ -2,7 +2,8 @@
 
 Commands that print a key print it alone on the last line of their output, so a script
 can take it with ``tail -n 1``. Exit status: 0 done; 1 ``doctor`` found a problem; 2 bad
-input or configuration; 3 the server cannot listen (the port is taken); 130 interrupted.
+input or configuration (a database that cannot be reached, or that refuses crewline's role,
+included); 3 the server cannot listen (the port is taken); 130 interrupted.
 Administration commands log only warnings unless ``-v``.
 """
 
@@ -14,7 +15,7 @@ import contextlib
 import dataclasses
 import signal
 import sys
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from crewline.config import Config, load_config
 from crewline.errors import CannotListen, ConfigError, CrewlineError, InvalidInput
 from crewline.logs import configure_logging
 from crewline.models import CallerKind
+from crewline.store import Store
 
 __all__ = ["main"]
 
@@ -248,10 +250,16 @@ async def _until_signalled() -> None:
     await _stop_on_signals().wait()
 
 
-def _open_store(config: Config):  # type: ignore[no-untyped-def]
+@contextlib.asynccontextmanager
+async def _open_store(config: Config) -> AsyncIterator[Store]:
+    """The store, open; and the data directory, made on every store as SQLite makes it (on
+    PostgreSQL it holds crewline.toml and the inbox's journal, and doctor looks for it)."""
+    from crewline.files import private_directory
     from crewline.store.open import open_store
 
-    return open_store(config.database_url, config.data_dir)
+    async with open_store(config.database_url, config.data_dir) as store:
+        private_directory(config.data_dir)
+        yield store
 
 
 async def _member_add(config: Config, args: argparse.Namespace) -> int:

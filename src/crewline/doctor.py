@@ -130,7 +130,14 @@ async def _postgresql(url: str) -> list[Finding]:
     try:
         facts = await asyncio.to_thread(pg_admin.server_facts, url)
     except Unavailable as error:
-        return [_fail("database", f"database {where} unreachable: {error.message}")]
+        return [
+            Finding(
+                check="database",
+                status="fail",
+                detail=f"database {where} unreachable: {error.message} ({error.code})",
+                facts={"code": error.code},
+            )
+        ]
     found = [
         Finding(
             check="database",

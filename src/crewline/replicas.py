@@ -154,6 +154,12 @@ class Coordination(ABC):
         """Every lease whose name starts with ``prefix``, by name."""
 
     @abstractmethod
+    async def others_running(self) -> bool:
+        """Whether another run of crewline (another replica) is connected to the shared
+        database now. A run that is alone may close every boundary still asking at its
+        start: none can be another's. Raises on a database failure."""
+
+    @abstractmethod
     def on_events(self, wake: Callable[[Set[str] | None], None]) -> None:
         """``wake(sessions)`` when another replica committed events for ``sessions``;
         ``wake(None)`` when notifications may have been missed (after a reconnect), so

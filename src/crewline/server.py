@@ -225,10 +225,10 @@ class Crewline:
             )
             await self._find_stranded_members()
             # A lone process runs every boundary itself: one still asking was cut off by its
-            # death. Replicas leave the young ones to whichever replica may still run them.
-            await self.hub.boundaries.close_abandoned(
-                older_than=timedelta(0) if self.coordination is None else None
-            )
+            # death. Replicas leave the young ones to whichever replica may still run them;
+            # a replica alone on its database (a restart after a kill) is a lone process.
+            alone = self.coordination is None or not await self.coordination.others_running()
+            await self.hub.boundaries.close_abandoned(older_than=timedelta(0) if alone else None)
             if self.coordination is not None:
                 self.coordination.on_events(self._remote_events)
                 self.coordination.on_boundary_answers(self.hub.boundaries.wake)

@@ -219,6 +219,7 @@ def test_doctor_names_an_unreachable_server_without_the_password(data_dir: Path)
     assert "BAD  database postgresql://crewline:***@127.0.0.1:1/crewline unreachable" in (
         report.stdout
     )
+    assert report.stdout.rstrip().endswith("(database_unreachable)")
     assert "hunter2" not in report.stdout + report.stderr
     assert "Traceback" not in report.stderr
 

@@ -6,7 +6,10 @@ holds context) has not yet let go of it, and the process is killed during that w
 boundary's record was left ``asking`` with no exit recorded, so every later rewind of that
 member was refused ``boundary_in_flight`` and the SEL never heard of the exit (SPEC §5.6).
 Found while building the kill harness (``tests/reliability/test_kill_points.py``), which
-kills during rewinds and edits on every transport.
+kills during rewinds and edits on every transport. On each store (``cli_store``): on
+PostgreSQL a serving crewline is a replica, which left a boundary asking for its grace
+(another replica might still run it) even when it was alone on the database; found by the
+kill harness run on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ import pytest
 from crewline.store.open import open_store
 from tests.serving import CREWLINE, crewline_serve
 
-pytestmark = pytest.mark.slow
+# Four starts of crewline (two commands, two servers): minutes on a loaded machine.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300), pytest.mark.usefixtures("cli_store")]
 
 
 def _run(env: dict[str, str], *args: str) -> str:
@@ -58,7 +62,7 @@ async def _asked(url: str, key: str, *, seen: int) -> str:
 
 
 async def test_a_boundary_killed_while_it_waits_is_closed_after_the_restart(
-    tmp_path: Path,
+    tmp_path: Path, cli_store: str | None
 ) -> None:
     env = {
         **os.environ,
@@ -106,7 +110,7 @@ async def test_a_boundary_killed_while_it_waits_is_closed_after_the_restart(
                               params={"after": 0})).json()["events"]  # fmt: skip
     aborted = [e["body"] for e in events if e["kind"] == "context_boundary_aborted"]
     assert aborted == [{"boundary_id": killed, "reason": "interrupted"}]
-    async with open_store(None, tmp_path) as store:
+    async with open_store(cli_store, tmp_path) as store:
         records = await store.sel(action_prefix="boundary:")
         assert (await store.write(lambda tx: tx.boundary(killed))).state == "failed"
         live = [r.text for r in await store.live_rows("radar")]
@@ -114,3 +118,30 @@ async def test_a_boundary_killed_while_it_waits_is_closed_after_the_restart(
              for r in records if r.outcome == "error"]  # fmt: skip
     assert exits == [(killed, "interrupted", "unknown")]
     assert live[:2] == ["m1", "h1"] and "m2" not in live
+
+
+@pytest.mark.sqlite_only("asks for its PostgreSQL database itself")
+async def test_a_replica_is_alone_unless_another_run_of_crewline_is_connected(
+    postgres_url: str,
+) -> None:
+    """What the start asks before closing young boundaries: another replica's connections
+    count, an admin command's (no holder tag) do not, and a stopped replica's end with it."""
+    import psycopg
+
+    from crewline.replicas import holder_tag
+    from crewline.store.postgres_coordination import PostgresCoordination, with_application_name
+
+    def replica(name: str) -> PostgresCoordination:
+        tag = holder_tag(name)
+        return PostgresCoordination(with_application_name(postgres_url, tag), tag)
+
+    async with replica("a") as first:
+        with psycopg.connect(postgres_url):  # as `crewline member add` connects
+            assert not await first.others_running()
+        async with replica("b") as second:
+            assert await first.others_running() and await second.others_running()
+        async with asyncio.timeout(30):  # its server processes end just after it closes
+            while True:  # the database has no event for a connection ending
+                if not await first.others_running():
+                    break
+                await asyncio.sleep(0.05)

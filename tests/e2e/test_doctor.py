@@ -1,6 +1,7 @@
 """`crewline doctor` asks the real world: each platform's fake is asked as the platform
 would be, over loopback at the transport's configured API base URL; the CLI runs as a
-separate process."""
+separate process. What involves the database runs on each store (``cli_store``: SQLite, then
+PostgreSQL through $CREWLINE_DATABASE_URL); the platform checks on SQLite alone."""
 
 from __future__ import annotations
 
@@ -16,14 +17,20 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from crewline.models import Escalation
-from crewline.store.sqlite import SqliteStore
+from crewline.store.open import open_store
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.slack import FakeSlack
 from tests.fakes.telegram import FakeTelegram
 
 CREWLINE = [sys.executable, "-m", "crewline"]
 _PLATFORM_VARIABLES = ("CREWLINE_", "SLACK_", "TELEGRAM_", "DISCORD_")
+_STORE = "CREWLINE_DATABASE_URL"  # set by cli_store on PostgreSQL
+_PLATFORM_ONLY = "asks the platform; the store is the SQLite run's"
+
+pytestmark = pytest.mark.usefixtures("cli_store")
 
 
 @dataclass
@@ -38,7 +45,9 @@ class Ran:
 
 async def crewline(data_dir: Path, *args: str, **env: str) -> Ran:
     """Run the CLI without blocking the loop the platform fakes answer on."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith(_PLATFORM_VARIABLES)}
+    base = {
+        k: v for k, v in os.environ.items() if not k.startswith(_PLATFORM_VARIABLES) or k == _STORE
+    }
     process = await asyncio.create_subprocess_exec(
         *CREWLINE,
         *args,
@@ -77,6 +86,7 @@ async def test_a_missing_data_directory_is_an_error_and_nothing_is_created(
     assert (await crewline(typo, "doctor", "--json")).checks()["data_dir"]["status"] == "fail"
 
 
+@pytest.mark.sqlite_only(_PLATFORM_ONLY)
 async def test_doctor_asks_slack_and_fails_on_a_token_slack_refuses(tmp_path: Path) -> None:
     """A well-formed but unknown Slack token passes configuration yet fails auth.test; the
     real token passes, with the workspace and the latency."""
@@ -99,6 +109,7 @@ async def test_doctor_asks_slack_and_fails_on_a_token_slack_refuses(tmp_path: Pa
         assert len(fake.calls_to("auth.test")) == 2
 
 
+@pytest.mark.sqlite_only(_PLATFORM_ONLY)
 async def test_doctor_asks_telegram_for_the_bot(tmp_path: Path) -> None:
     """getMe with the configured token: the bot's name when known, 401 refused otherwise."""
     async with installed(tmp_path) as data_dir, FakeTelegram() as fake:
@@ -115,6 +126,7 @@ async def test_doctor_asks_telegram_for_the_bot(tmp_path: Path) -> None:
         assert "123:wrong" not in wrong.stdout
 
 
+@pytest.mark.sqlite_only(_PLATFORM_ONLY)
 async def test_doctor_asks_discord_for_the_application_and_the_crew_channel(
     tmp_path: Path,
 ) -> None:
@@ -147,6 +159,7 @@ async def test_doctor_asks_discord_for_the_application_and_the_crew_channel(
         assert "BAD  discord refused the bot token" in bad_token.stdout
 
 
+@pytest.mark.sqlite_only(_PLATFORM_ONLY)
 async def test_an_unreachable_platform_fails_with_where_it_was_looked_for(
     tmp_path: Path,
 ) -> None:
@@ -167,13 +180,13 @@ async def test_an_unreachable_platform_fails_with_where_it_was_looked_for(
 
 
 async def test_doctor_reports_the_outbox_dead_letters_late_windows_and_loose_files(
-    tmp_path: Path,
+    tmp_path: Path, cli_store: str | None
 ) -> None:
-    """An entry waiting an hour, a dead letter, a window past due and a world-readable
-    database are each reported as warnings (they do not fail the check)."""
+    """An entry waiting an hour, a dead letter, a window past due and (on SQLite) a
+    world-readable database are each reported as warnings (they do not fail the check)."""
     async with installed(tmp_path) as data_dir:
         long_ago = datetime.now(UTC) - timedelta(hours=1)
-        async with SqliteStore.in_directory(data_dir) as store:
+        async with open_store(cli_store, data_dir) as store:
 
             def fill(tx: Any) -> None:
                 tx.enqueue(
@@ -196,7 +209,8 @@ async def test_doctor_reports_the_outbox_dead_letters_late_windows_and_loose_fil
                 )
 
             await store.write(fill)
-        (data_dir / "crewline.db").chmod(0o644)
+        if cli_store is None:
+            (data_dir / "crewline.db").chmod(0o644)
         ran = await crewline(data_dir, "doctor", "--json")
     assert ran.status == 0, ran.stdout
     checks = ran.checks()
@@ -208,5 +222,9 @@ async def test_doctor_reports_the_outbox_dead_letters_late_windows_and_loose_fil
         1,
     )
     assert (checks["windows"]["status"], checks["windows"]["past_due"]) == ("warn", 1)
-    assert checks["permissions"]["status"] == "warn"
-    assert f"{data_dir / 'crewline.db'} (chmod 600)" in checks["permissions"]["loose"]
+    if cli_store is None:
+        assert checks["permissions"]["status"] == "warn"
+        assert f"{data_dir / 'crewline.db'} (chmod 600)" in checks["permissions"]["loose"]
+    else:  # the data in PostgreSQL, and the data directory as member add made it
+        assert checks["permissions"]["status"] == "ok"
+        assert checks["database"]["detail"].startswith("database postgresql://")

@@ -3,7 +3,9 @@
 With nothing configured crewline serves the local inbox and says where; a platform's token
 alone enables it; a member bound to a transport that is not running is refused (or, with
 --force, warned about at start); and an escalation's reply says per transport what really
-became of its card.
+became of its card. On each store (``cli_store``: SQLite in the data directory, then a fresh
+PostgreSQL database through $CREWLINE_DATABASE_URL); what reads only the configuration runs
+on SQLite alone.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+import pytest
 
 from crewline import crew as crew_admin
 from crewline.config import Config
@@ -33,11 +36,17 @@ CREWLINE = [sys.executable, "-m", "crewline"]
 ESCALATE = "/api/session-control/escalate"
 WAIT = 30.0
 _PLATFORM_VARIABLES = ("CREWLINE_", "SLACK_", "TELEGRAM_", "DISCORD_")
+_STORE = "CREWLINE_DATABASE_URL"  # set by cli_store on PostgreSQL
+
+pytestmark = pytest.mark.usefixtures("cli_store")
 
 
 def clean_env(data_dir: Path, **extra: str) -> dict[str, str]:
-    """The environment of a machine where nothing of crewline is configured."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(_PLATFORM_VARIABLES)}
+    """The environment of a machine where nothing of crewline is configured but the store
+    the test runs on."""
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(_PLATFORM_VARIABLES) or k == _STORE
+    }
     return {**env, "CREWLINE_DATA_DIR": str(data_dir), **extra}
 
 
@@ -75,21 +84,24 @@ class Served:
 
 
 @asynccontextmanager
-async def serving(data_dir: Path, env: Mapping[str, str], *, lines: int) -> AsyncIterator[Served]:
-    """``crewline serve --port 0`` until the block ends; ``lines``: how many it prints after
-    its URL line at start (one per transport, one per warning)."""
+async def serving(
+    data_dir: Path, env: Mapping[str, str], *args: str, lines: int
+) -> AsyncIterator[Served]:
+    """``crewline serve --port 0 ARGS…`` until the block ends; ``lines``: how many it prints
+    after its URL line at start (one per transport, one per warning)."""
     process = await asyncio.create_subprocess_exec(
         *CREWLINE,
         "serve",
         "--port",
         "0",
+        *args,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
         env=dict(env),
     )
     try:
         assert process.stdout is not None
-        async with asyncio.timeout(WAIT):
+        async with asyncio.timeout(2 * WAIT):  # a start, on a loaded machine, is slow
             first = (await process.stdout.readline()).decode()
             said = [(await process.stdout.readline()).decode().rstrip() for _ in range(lines)]
         url = re.search(r"http://127\.0\.0\.1:\d+", first)
@@ -147,6 +159,7 @@ async def test_a_platform_token_alone_enables_the_platform_and_start_says_why(
             assert fake.calls_to("auth.test"), "Slack was not asked who the bot is"
 
 
+@pytest.mark.sqlite_only("reads the environment, not the store")
 def test_a_token_without_the_rest_of_its_settings_says_why_it_was_enabled(
     tmp_path: Path,
 ) -> None:
@@ -162,6 +175,7 @@ def test_a_token_without_the_rest_of_its_settings_says_why_it_was_enabled(
     )
 
 
+@pytest.mark.sqlite_only("reads the environment, not the store")
 async def test_a_named_transports_list_still_decides(tmp_path: Path) -> None:
     """CREWLINE_TRANSPORTS=local with a Slack token set runs the inbox alone."""
     env = clean_env(tmp_path, SLACK_BOT_TOKEN="xoxb-unused", CREWLINE_TRANSPORTS="local")
@@ -181,6 +195,7 @@ def test_member_add_refuses_an_unknown_transport_naming_the_known_ones(tmp_path:
     assert run("member", "list", data_dir=tmp_path).stdout == ""
 
 
+@pytest.mark.sqlite_only("reads the environment, not the store")
 def test_an_unknown_transport_in_the_configuration_stops_every_command(tmp_path: Path) -> None:
     """A typo in CREWLINE_TRANSPORTS is refused by name before anything runs."""
     result = run(
@@ -215,10 +230,11 @@ async def test_binding_ahead_of_configuring_needs_force_and_is_warned_at_start(
 
 @asynccontextmanager
 async def running(
-    tmp_path: Path, transport: MemoryTransport, *, delivery_wait: float
+    tmp_path: Path, transport: MemoryTransport, *, delivery_wait: float, database: str | None
 ) -> AsyncIterator[tuple[Crewline, str]]:
-    """crewline over ``transport`` with a member bound to it and to slack (not running)."""
-    config = Config(data_dir=tmp_path / "data", port=0, transports=())
+    """crewline over ``transport`` with a member bound to it and to slack (not running), on
+    the store ``database`` names (None: SQLite in the data directory)."""
+    config = Config(data_dir=tmp_path / "data", port=0, transports=(), database_url=database)
     async with Crewline(config, transports=[transport], delivery_wait=delivery_wait) as crewline:
         created = await crew_admin.add_member(
             crewline.store,
@@ -243,12 +259,15 @@ async def escalate(crewline: Crewline, key: str) -> dict[str, object]:
 
 
 async def test_the_reply_says_delivered_once_the_platform_accepted_the_card(
-    tmp_path: Path,
+    tmp_path: Path, cli_store: str | None
 ) -> None:
     """A card the platform took within the wait is `delivered`; a transport that is not
     running is `not_configured`, and the note says so in words."""
     transport = MemoryTransport("memory")
-    async with running(tmp_path, transport, delivery_wait=WAIT) as (crewline, key):
+    async with running(tmp_path, transport, delivery_wait=WAIT, database=cli_store) as (
+        crewline,
+        key,
+    ):
         body = await escalate(crewline, key)
     assert body["delivery"] == {"memory": "delivered", "slack": "not_configured"}
     assert transport.cards("radar"), "the platform has no card, yet the reply said delivered"
@@ -258,12 +277,15 @@ async def test_the_reply_says_delivered_once_the_platform_accepted_the_card(
 
 
 async def test_the_reply_says_queued_while_the_platform_has_not_accepted_it(
-    tmp_path: Path,
+    tmp_path: Path, cli_store: str | None
 ) -> None:
     """A platform that keeps failing leaves the card `queued` (never `delivered`)."""
     transport = MemoryTransport("memory")
     transport.fail_next(TransientTransportError("platform down"), times=1000)
-    async with running(tmp_path, transport, delivery_wait=0.2) as (crewline, key):
+    async with running(tmp_path, transport, delivery_wait=0.2, database=cli_store) as (
+        crewline,
+        key,
+    ):
         body = await escalate(crewline, key)
         assert transport.cards("radar") == []
     assert body["delivery"] == {"memory": "queued", "slack": "not_configured"}
@@ -288,22 +310,29 @@ def test_a_busy_port_is_one_line_and_exit_status_3(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_admin_commands_are_quiet_unless_asked(tmp_path: Path) -> None:
-    """member add on a new data directory logs nothing (its output is the answer); -v
-    shows the INFO log (here: the migrations it applied)."""
+def test_admin_commands_are_quiet_unless_asked(
+    tmp_path: Path, cli_store: str | None, request: pytest.FixtureRequest
+) -> None:
+    """member add logs nothing (its output is the answer); -v shows the INFO log (here: the
+    migrations it applied to a new database)."""
     quiet = add_radar(tmp_path / "a", "--transport", "local")
     assert quiet.returncode == 0 and quiet.stderr == ""
-    loud = add_radar(tmp_path / "b", "--transport", "local", "-v")
-    assert loud.returncode == 0
-    assert "INFO crewline.store.sqlite: applying migration 001" in loud.stderr
+    env, engine = clean_env(tmp_path / "b"), "sqlite"
+    if cli_store is not None:  # a database of its own with nothing migrated yet
+        env[_STORE], engine = request.getfixturevalue("postgres_empty_url"), "postgres"
+    loud = run("member", "add", "pip", "--name", "Pip", "--owner", "local:owner",
+               "--transport", "local", "-v", data_dir=tmp_path / "b", env=env)  # fmt: skip
+    assert loud.returncode == 0, loud.stderr
+    assert f"INFO crewline.store.{engine}: applying migration 001" in loud.stderr
 
 
+@pytest.mark.sqlite_only("the outbox's waiters are in memory")
 async def test_a_busy_outbox_answers_queued_at_once_instead_of_waiting(tmp_path: Path) -> None:
     """While MAX_POST_WAITERS replies already wait on a transport's posts, the next one is
     told `queued` without waiting: a busy outbox never slows every agent down."""
     transport = MemoryTransport("memory")
     transport.fail_next(TransientTransportError("platform down"), times=1000)
-    async with running(tmp_path, transport, delivery_wait=WAIT) as (crewline, _):
+    async with running(tmp_path, transport, delivery_wait=WAIT, database=None) as (crewline, _):
         outbox = crewline.outboxes["memory"]
         waiting = [
             asyncio.create_task(outbox.wait_posted(f"row:{n}", lane="radar", timeout=WAIT))

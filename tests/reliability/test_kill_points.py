@@ -25,7 +25,8 @@ started again for the next round. After the last round:
   and every rewound row was rewound by a committed generation.
 
 The seed is logged (``CREWLINE_RELIABILITY_SEED`` replays the choices, not the timing);
-3 kills per transport in CI, 20 with ``CREWLINE_RELIABILITY=full``.
+3 kills per transport in CI, 20 with ``CREWLINE_RELIABILITY=full``. On SQLite over every
+transport; on PostgreSQL (``$CREWLINE_DATABASE_URL``) over the inbox and Discord.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ import httpx
 import pytest
 
 from crewline import crew as crew_admin
+from crewline.config import Config
 from crewline.store.open import open_store
 from crewline.store.sqlite import DATABASE_NAME
 from tests.reliability import kill_asks
@@ -237,13 +239,13 @@ async def _rewinder(
 
 
 async def _crew(
-    data: Path, chosen: Platform
+    data: Path, chosen: Platform, database: str | None = None
 ) -> tuple[dict[str, str], dict[str, str], str, str, dict[str, str]]:
     """The lanes' and the bursts' members, the rewound member, the owner's token and the
     asking members (:mod:`kill_asks`), written before the first start (in process: each
     ``crewline member add`` costs seconds)."""
     transport = chosen.env["CREWLINE_TRANSPORTS"]
-    async with open_store(None, data) as store:
+    async with open_store(database, data) as store:
 
         async def add(slug: str) -> str:
             made = await crew_admin.add_member(
@@ -276,6 +278,20 @@ async def _events(url: str, key: str) -> list[dict[str, Any]]:
 async def test_kills_during_presses_replies_windows_and_boundaries_break_nothing(
     transport: str, tmp_path: Path
 ) -> None:
+    await _kills(transport, tmp_path, database=None)
+
+
+@pytest.mark.parametrize("transport", ["local", "discord"])
+async def test_the_same_kills_on_postgresql_break_nothing(
+    transport: str, tmp_path: Path, postgres_url: str
+) -> None:
+    """The kills above with every crewline on PostgresStore: the inbox, and a platform whose
+    cards are read back (each acknowledged escalation exactly one card)."""
+    await _kills(transport, tmp_path, database=postgres_url)
+
+
+async def _kills(transport: str, tmp_path: Path, *, database: str | None) -> None:
+    """``database``: the PostgreSQL URL every crewline opens (None: SQLite in ``tmp_path``)."""
     log.warning(
         "kill points on %s: seed %d (CREWLINE_RELIABILITY_SEED), %d kills", transport, SEED, KILLS
     )
@@ -291,8 +307,9 @@ async def test_kills_during_presses_replies_windows_and_boundaries_break_nothing
             "CREWLINE_DATA_DIR": str(tmp_path),
             "CREWLINE_LOG_LEVEL": "WARNING",
             "CREWLINE_BOUNDARY_WAIT": "2",
+            **({"CREWLINE_DATABASE_URL": database} if database else {}),
         }
-        keys, bursts, rewound_key, token, asking = await _crew(tmp_path, chosen)
+        keys, bursts, rewound_key, token, asking = await _crew(tmp_path, chosen, database)
         for round_ in range(KILLS):
             began = time.monotonic()
             async with crewline_serve(env=env) as (process, url):
@@ -368,7 +385,8 @@ async def test_kills_during_presses_replies_windows_and_boundaries_break_nothing
             entries = await kill_asks.ledger(url, token)
         cards = chosen.cards()
     figures = kill_asks.check(chosen, asks, cards, asked_events, entries, seed=SEED)
-    _check(chosen, ledger, cards, events, tmp_path, figures)
+    store = Config(data_dir=tmp_path, database_url=database)
+    _check(chosen, ledger, cards, events, store, figures)
 
 
 async def _events_after(url: str, keys: dict[str, str], seen: list[dict[str, Any]]) -> None:
@@ -384,7 +402,7 @@ def _check(
     ledger: Ledger,
     cards: Counter[str],
     events: list[dict[str, Any]],
-    data: Path,
+    store: Config,
     asks_figures: dict[str, int],
 ) -> None:
     answered = Counter(
@@ -394,6 +412,7 @@ def _check(
     received = {t for t, act in ledger.acts.items() if act.received()}
     figures = {
         "transport": chosen.name,
+        "store": "postgresql" if store.database_url else "sqlite",
         "seed": SEED,
         "kills": KILLS,
         "escalations": len(ledger.asked),
@@ -429,12 +448,12 @@ def _check(
     else:  # each kill can leave at most the one in-flight send of each member's lane
         lanes = LANES + BURSTS + 1 + kill_asks.LANES
         assert sum(extra.values()) <= KILLS * lanes, f"seed {SEED}: {extra}"
-    _check_generations(data / DATABASE_NAME)
+    _check_generations(store)
 
 
-def _check_generations(database: Path) -> None:
+def _check_generations(store: Config) -> None:
     """The rewound member's transcript is whole: every generation is a committed boundary."""
-    with contextlib.closing(sqlite3.connect(database)) as db:
+    with _connect(store) as db:
         states = Counter(
             s for (s,) in db.execute("SELECT state FROM boundaries WHERE member = 'rewound'")
         )
@@ -465,3 +484,12 @@ def _check_generations(database: Path) -> None:
     assert generation == 1 + len(committed), f"seed {SEED}: generation {generation}, {states}"
     assert rewound_in <= set(range(2, generation + 1)), f"seed {SEED}: {rewound_in}"
     assert {b: notices[b] for b in committed} == dict.fromkeys(committed, 1), f"seed {SEED}"
+
+
+def _connect(store: Config) -> contextlib.AbstractContextManager[Any]:
+    """The store's database through its engine's driver (both answer ``execute``)."""
+    if store.database_url:
+        import psycopg
+
+        return psycopg.connect(store.database_url, autocommit=True)
+    return contextlib.closing(sqlite3.connect(store.data_dir / DATABASE_NAME))

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from crewline.errors import ConfigError, Conflict, InvalidInput, Unavailable
+from crewline.store.open import redacted
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -34,14 +35,18 @@ __all__ = [
     "ServerFacts",
     "backup",
     "is_postgresql",
+    "reach",
     "restore",
     "server_facts",
+    "shown",
 ]
 
 CONNECT_TIMEOUT = 10  # seconds: an unreachable server is a finding, not a hang
 _TOOL_TIMEOUT = 3600
 _MIGRATION_LOCK = 0x637265776C696E65  # PostgresStore's: a server opening waits for a restore
 _REQUIRED_TABLES = ("crewline_schema", "members", "escalations", "rows")
+# What a replica appends to the URL it opens (postgres_coordination.with_application_name).
+_OUR_APPLICATION_NAME = re.compile(r"[?&]application_name=[^&]*$")
 _INSTALL = "install Debian's postgresql-client (apt-get install postgresql-client)"
 
 
@@ -69,6 +74,28 @@ class ServerFacts:
 
 def is_postgresql(url: str | None) -> bool:
     return bool(url) and str(url).partition("://")[0] in ("postgresql", "postgres")
+
+
+def shown(url: str) -> str:
+    """``url`` for a message: its password masked, without the ``application_name`` a
+    replica adds to it (the URL as the user gave it)."""
+    return redacted(_OUR_APPLICATION_NAME.sub("", url))
+
+
+def reach(url: str) -> None:
+    """Connect once (bounded by CONNECT_TIMEOUT) and close: what a store checks before it
+    opens its pool. Raises Unavailable(database_unreachable), naming the server with its
+    password masked and libpq's reason, when the server cannot be reached, has no such
+    database, or refuses the role: one line at once, rather than the pool's retries."""
+    psycopg = _psycopg()
+
+    try:
+        psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT).close()
+    except psycopg.OperationalError as error:
+        raise Unavailable(
+            f"cannot connect to the database {shown(url)}: {_first_line(str(error))}",
+            code="database_unreachable",
+        ) from None
 
 
 def server_facts(url: str) -> ServerFacts:

@@ -42,9 +42,9 @@ from psycopg import errors as pg_errors
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool
 
-from crewline.errors import Unavailable
+from crewline.errors import ConfigError, Unavailable
 from crewline.models import Escalation, Event, Identity, Member, Question, Row, Session
-from crewline.store import codec
+from crewline.store import codec, pg_admin
 from crewline.store.base import (
     IdempotencyRecord,
     OutboxBacklog,
@@ -125,6 +125,9 @@ class PostgresStore(ConciergeReads, Store):
             open=False,
         )
         try:
+            # One bounded connection first: a server that is not there is one clear error
+            # now, not the pool's retries (a warning each) and a PoolTimeout 30 s later.
+            await self._on_thread(pg_admin.reach, self.url)
             await self._on_thread(pool.open, True, 30.0)
             self._pool = pool
             await self._on_thread(self._migrate)
@@ -152,15 +155,30 @@ class PostgresStore(ConciergeReads, Store):
         return await asyncio.get_running_loop().run_in_executor(self._threads, call, *args)
 
     def _migrate(self) -> None:
+        """Apply the newer migrations in one transaction. Raises ConfigError
+        (migration_refused) when the server refuses crewline's role what they need (to
+        create its tables, to read them, the unaccent extension): the server's reason and
+        its hint in one line, nothing applied."""
         assert self._pool is not None
-        with self._pool.connection() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-            current = _schema_version(conn)
-            for migration in migrations():
-                if migration.version > current:
-                    log.info("applying migration %03d %s", migration.version, migration.name)
-                    conn.execute(migration.sql.encode())
-                    conn.execute("UPDATE crewline_schema SET version = %s", (migration.version,))
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+                current = _schema_version(conn)
+                for migration in migrations():
+                    if migration.version > current:
+                        log.info("applying migration %03d %s", migration.version, migration.name)
+                        conn.execute(migration.sql.encode())
+                        conn.execute(
+                            "UPDATE crewline_schema SET version = %s", (migration.version,)
+                        )
+        except (pg_errors.InsufficientPrivilege, pg_errors.ObjectNotInPrerequisiteState) as error:
+            hint = f"; {error.diag.message_hint}" if error.diag.message_hint else ""
+            raise ConfigError(
+                f"the database {pg_admin.shown(self.url)} refused crewline's role:"
+                f" {error.diag.message_primary or error}{hint} (docs/postgresql.md, Set-up)",
+                code="migration_refused",
+                key="database",
+            ) from None
 
     def latest_schema_version(self) -> int:
         return migrations()[-1].version

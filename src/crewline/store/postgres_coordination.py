@@ -93,6 +93,12 @@ ON CONFLICT (name) DO UPDATE SET
     next_at = greatest(p.next_at, clock_timestamp()) + make_interval(secs => %(interval)s)
 RETURNING extract(epoch FROM next_at - clock_timestamp())::float8 - %(interval)s AS wait
 """
+# Every connection of a serving crewline names itself by its run's holder tag, NAME/8 hex
+# digits (replicas.holder_tag); a killed run's connections end with it.
+_OTHERS = (
+    "SELECT EXISTS (SELECT FROM pg_stat_activity WHERE datname = current_database()"
+    " AND application_name ~ '/[0-9a-f]{8}$' AND application_name <> %s) AS others"
+)
 _VIEW = (
     "SELECT name, holder, epoch,"
     " extract(epoch FROM expires_at - clock_timestamp())::float8 AS expires_in"
@@ -238,6 +244,9 @@ class PostgresCoordination(Coordination):
 
     async def leases(self, prefix: str) -> list[LeaseView]:
         return [_view(r) for r in await self._execute(_VIEW, (prefix,))]
+
+    async def others_running(self) -> bool:
+        return bool((await self._execute(_OTHERS, (self.holder,)))[0]["others"])
 
     # wake-ups -------------------------------------------------------------------------------
     def on_events(self, wake: Callable[[Set[str] | None], None]) -> None:
