@@ -22,7 +22,7 @@ from dataclasses import replace
 import pytest
 
 from crewline.config import Config
-from crewline.models import Receipt
+from crewline.models import Receipt, ReplyOutcome
 from crewline.testing import FakeClock
 from tests.driver import Crew
 from tests.harness import HARNESSES, Harness
@@ -181,3 +181,45 @@ async def test_a_redelivered_concierge_undo_withdraws_one_answer(crew: Crew) -> 
     assert sorted(r["state"] for r in records) == ["answered", "pending"]
     kept = [a for a in await crew.crewline.store.concierge_answers() if a.undone_at is None]
     assert len(kept) == 1
+
+
+# What a reply that answered nothing was told is the core's too: one transport shows it.
+@pytest.mark.parametrize("crew", ["memory"], indirect=True)
+async def test_a_redelivered_ambiguous_reply_is_told_the_same_open_records(crew: Crew) -> None:
+    """Two open, a reply naming neither: ambiguous with both; its redelivery (and after a
+    restart, with one of them answered since) is told the same, and writes nothing."""
+    wire = wire_for(crew.harness)
+    key = await crew.add_member()
+    a = await crew.escalate(key, message="A?", options=["yes", "no"])
+    b = await crew.escalate(key, message="B?", options=["ship", "wait"])
+    await crew.delivered()
+
+    typed = await wire.say("radar", "hmm, not sure")
+    first = typed.first
+    assert first is not None and first.outcome is ReplyOutcome.AMBIGUOUS, first
+    assert [r.id for r in first.open] == [a["escalation_id"], b["escalation_id"]]
+    rows = len(await crew.crewline.store.live_rows("radar"))
+    await _again(crew, wire, typed)
+    answered = (await wire.say("radar", "yes")).first
+    assert answered is not None and answered.escalation_id == a["escalation_id"], answered
+    await crew.restart()
+    rows += 1  # the answer typed meanwhile
+    again = await wire.again(typed)
+    assert again is not None and again.repeat and again.outcome is ReplyOutcome.AMBIGUOUS
+    assert [r.id for r in again.open] == [a["escalation_id"], b["escalation_id"]]
+    assert len(await crew.crewline.store.live_rows("radar")) == rows
+
+
+@pytest.mark.parametrize("crew", ["memory"], indirect=True)
+async def test_a_redelivery_whose_first_receipt_was_not_kept_says_only_duplicate_event(
+    crew: Crew,
+) -> None:
+    """A command marks its event before it runs: a crash before its answer was kept leaves
+    a mark alone, and the redelivery is told only that the event was taken."""
+    store = crew.crewline.store
+    await crew.add_member()
+    now = crew.crewline.hub.clock.now()
+    assert await store.write(lambda tx: tx.mark_seen("memory", "cut-short", now))
+    memory, owner = crew.harness.memory, crew.harness.owner
+    receipt = await memory.command(owner, "roster", member="radar", event_id="cut-short")
+    assert receipt == Receipt(accepted=False, code="duplicate_event", repeat=True)
