@@ -109,7 +109,7 @@ class HumanEvents:
             # store, so this holds across a restart and across replicas).
             repeat: Receipt = await self.hub.change(lambda ch: receipts.repeat_of(ch, event))
             return repeat
-        if _kept_after(event):
+        if _kept_after(event) and receipt.code != "not_owner":  # a stranger's marks nothing
             await self.hub.change(lambda ch: receipts.keep(ch, event, receipt))
         return receipt
 
