@@ -243,6 +243,9 @@ class Hub:
                 return Delivery.DELIVERED
             return Delivery.QUEUED
 
+        if len(member.transports) == 1:  # the usual case: no task to wait for one wait
+            only = member.transports[0]
+            return {only: await one(only)}
         found = await asyncio.gather(*[one(t) for t in member.transports])
         return dict(zip(member.transports, found, strict=True))
 

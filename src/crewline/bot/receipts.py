@@ -5,7 +5,7 @@ A platform delivers an event again when it did not see crewline's acknowledgemen
 request). The event is answered once (its id is remembered: SPEC §2 rule 3); the later
 delivery is told what the first was — which record it answered, or that it answered none
 and why — with ``repeat`` set, so a transport that would post it as a second message to the
-human does not (docs/reliability.md, "Redelivery").
+human does not (docs/reliability.md, "Redelivery, per platform").
 
 The receipt is kept beside the event's mark, in the transaction of its effect where the
 event has one (a press, a typed reply, a concierge suggestion used). A command or an edit
