@@ -293,9 +293,10 @@ class Receipt:
     platform that must answer a click in one response settle the card in it. For a reply
     (a typed message or a press), ``outcome`` says what it did to the index: the record it
     answered (or the settled one it named) in ``escalation_id``, the open ones when it was
-    ambiguous in ``open``.
-    platform that must answer a click in one response settle the card in it. ``prefill``
-    (the concierge's Edit) asks the platform to open a reply box holding that text.
+    ambiguous in ``open``. ``prefill`` (the concierge's Edit) asks the platform to open a
+    reply box holding that text. ``repeat``: this answers a later delivery of an event
+    already taken, with what its first delivery was told (``accepted`` included: what the
+    first did); this delivery changed nothing (bot/receipts.py).
     """
 
     accepted: bool
@@ -307,6 +308,14 @@ class Receipt:
     open: tuple[Escalation, ...] = ()
     prefill: str | None = None  # Edit: open the reply prefilled with this text
     reply_to: str | None = None  # … as a reply naming this record (escalation or question)
+    repeat: bool = False
+
+    @property
+    def notice_to_post(self) -> str | None:
+        """The notice, where a transport posts it as a message of its own (an ephemeral,
+        a reply, a toast): none for a repeat, whose first delivery's notice the human was
+        already shown — a second "Answered: yes" reads like a second answer."""
+        return None if self.repeat else self.notice
 
 
 # --- what the core asks transports to show -------------------------------------------------

@@ -112,6 +112,14 @@ class EscalateBody(Strict):
         },
     )
     goal: str | None = None
+    wait_for_delivery: bool = Field(
+        default=True,
+        description=(
+            "wait (at most a quarter of a second) for the platforms to accept the card, so"
+            " that delivery can say delivered; false: answer at once, each configured"
+            " transport queued (the card is sent all the same)"
+        ),
+    )
 
 
 class SendBody(Strict):

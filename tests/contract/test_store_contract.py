@@ -213,6 +213,44 @@ async def test_a_platform_event_is_seen_once(store: Store) -> None:
     assert await store.write(lambda tx: tx.mark_seen("telegram", "Ev1", NOW)) is True
 
 
+async def test_a_seen_event_keeps_its_first_receipt_until_it_is_forgotten(store: Store) -> None:
+    """keep_receipt stores what the first delivery was told beside its mark; seen_event
+    reads it back; a refused event (never marked) keeps nothing; old marks are forgotten
+    with their receipts."""
+    assert await store.write(lambda tx: tx.seen_event("slack", "Ev1")) is None
+    told = {"accepted": True, "notice": "Answered: yes", "open": ["e1", "e2"]}
+
+    def take(tx: Tx) -> None:
+        assert tx.mark_seen("slack", "Ev1", NOW)
+        tx.keep_receipt("slack", "Ev1", told, forget_before=NOW - timedelta(days=1))
+
+    await store.write(take)
+    seen = await store.write(lambda tx: tx.seen_event("slack", "Ev1"))
+    assert seen is not None and (seen.seen_at, seen.receipt) == (NOW, told)
+
+    await store.write(lambda tx: tx.mark_seen("slack", "Ev2", NOW))  # marked, nothing kept
+    kept_none = await store.write(lambda tx: tx.seen_event("slack", "Ev2"))
+    assert kept_none is not None and kept_none.receipt is None
+
+    refused = {"accepted": False, "code": "not_owner"}
+    await store.write(
+        lambda tx: tx.keep_receipt("slack", "Ev3", refused, forget_before=NOW - timedelta(days=1))
+    )
+    assert await store.write(lambda tx: tx.seen_event("slack", "Ev3")) is None
+
+    later = NOW + timedelta(days=3)
+
+    def take_later(tx: Tx) -> None:
+        assert tx.mark_seen("slack", "Ev4", later)
+        tx.keep_receipt("slack", "Ev4", told, forget_before=later - timedelta(days=1))
+
+    await store.write(take_later)
+    assert await store.write(lambda tx: tx.seen_event("slack", "Ev1")) is None
+    assert await store.write(lambda tx: tx.seen_event("slack", "Ev2")) is None
+    assert await store.write(lambda tx: tx.seen_event("slack", "Ev4")) is not None
+    assert await store.write(lambda tx: tx.mark_seen("slack", "Ev1", later)) is True
+
+
 async def test_the_audit_log_is_append_only(store: Store) -> None:
     """SEL records can be added and read, never changed."""
     await store.write(lambda tx: tx.audit("escalate:caller_blocked", "denied", NOW, actor="s1"))

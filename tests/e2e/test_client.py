@@ -77,6 +77,17 @@ async def test_escalate_is_typed_and_its_answer_arrives_as_an_event(crew: Crew) 
     assert (event.body["escalation_id"], event.body["answer"]) == (escalated.escalation_id, "yes")
 
 
+async def test_escalate_may_answer_without_waiting_for_the_card(crew: Crew) -> None:
+    """wait_for_delivery=False: queued, said so, and the card is shown all the same."""
+    key = await crew.add_member()
+    async with Client(key, url=crew.url) as client:
+        escalated = await client.escalate("Ship?", wait_for_delivery=False)
+    assert escalated.delivery == {crew.harness.name: "queued"}
+    assert "not waited for, as you asked" in (escalated.note or "")
+    await crew.delivered()
+    assert [c for c in crew.harness.cards("radar") if "Ship?" in c.text]
+
+
 async def test_send_post_ask_and_default_applied_round_trip(crew: Crew) -> None:
     """Each remaining verb reaches the server and answers with its typed result."""
     radar = await crew.add_member()

@@ -29,7 +29,7 @@ from crewline.config import Config
 from crewline.errors import TransientTransportError
 from crewline.server import Crewline
 from crewline.transports import MemoryTransport
-from crewline.transports.outbox import MAX_POST_WAITERS
+from crewline.transports.outbox import BEHIND_POST_WAITERS, MAX_POST_WAITERS
 from tests.fakes.slack import FakeSlack
 
 CREWLINE = [sys.executable, "-m", "crewline"]
@@ -246,11 +246,11 @@ async def running(
         yield crewline, created.key
 
 
-async def escalate(crewline: Crewline, key: str) -> dict[str, object]:
+async def escalate(crewline: Crewline, key: str, **extra: object) -> dict[str, object]:
     async with httpx.AsyncClient(base_url=crewline.url, timeout=WAIT) as client:
         response = await client.post(
             ESCALATE,
-            json={"message": "Deploy?", "deadline": "PT30M", "default_action": "deploy"},
+            json={"message": "Deploy?", "deadline": "PT30M", "default_action": "deploy", **extra},
             headers={"Authorization": f"Bearer {key}"},
         )
     assert response.status_code == 200, response.text
@@ -290,6 +290,30 @@ async def test_the_reply_says_queued_while_the_platform_has_not_accepted_it(
         assert transport.cards("radar") == []
     assert body["delivery"] == {"memory": "queued", "slack": "not_configured"}
     assert "queued for memory (not shown yet" in str(body["note"])
+
+
+async def test_an_agent_that_asks_not_to_wait_is_told_queued_at_once(tmp_path: Path) -> None:
+    """`wait_for_delivery: false`: the reply does not wait for the platform — here one that
+    keeps failing, which would hold a waiting reply for the whole 30-s wait — and says
+    `queued`, in words too."""
+    transport = MemoryTransport("memory")
+    transport.fail_next(TransientTransportError("platform down"), times=1000)
+    async with running(tmp_path, transport, delivery_wait=WAIT) as (crewline, key):
+        async with asyncio.timeout(WAIT / 2):  # far less than the wait it did not take
+            body = await escalate(crewline, key, wait_for_delivery=False)
+        assert transport.cards("radar") == []
+    assert body["delivery"] == {"memory": "queued", "slack": "not_configured"}
+    assert "queued for memory (in its outbox; not waited for, as you asked)" in str(body["note"])
+
+
+async def test_a_card_not_waited_for_is_sent_all_the_same(tmp_path: Path) -> None:
+    """Not waiting changes the reply only: the outbox posts the card."""
+    transport = MemoryTransport("memory")
+    async with running(tmp_path, transport, delivery_wait=WAIT) as (crewline, key):
+        body = await escalate(crewline, key, wait_for_delivery=False)
+        await crewline.outboxes["memory"].wait_idle(timeout=WAIT)
+        assert ["Deploy?" in card.current.text for card in transport.cards("radar")] == [True]
+    assert body["delivery"] == {"memory": "queued", "slack": "not_configured"}
 
 
 # --- the edge of the command line -----------------------------------------------------------------
@@ -342,6 +366,42 @@ async def test_a_busy_outbox_answers_queued_at_once_instead_of_waiting(tmp_path:
         assert not any(task.done() for task in waiting)
         async with asyncio.timeout(WAIT / 2):  # far less than the waiters' own wait
             assert await outbox.wait_posted("row:late", lane="radar", timeout=WAIT) is False
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+
+
+async def test_an_outbox_behind_holds_one_reply_until_a_post_lands_again(tmp_path: Path) -> None:
+    """A wait that ended without its post means the outbox is behind: then one reply waits
+    (a probe) and the others are told `queued` at once, until a waited-for post lands."""
+    transport = MemoryTransport("memory")
+    async with running(tmp_path, transport, delivery_wait=WAIT) as (crewline, key):
+        outbox = crewline.outboxes["memory"]
+        await outbox.wait_idle(timeout=WAIT)
+        # The first two calls of each of the escalation's posts (its card among them) fail.
+        transport.fail_next(TransientTransportError("platform down"), times=6)
+        body = await escalate(crewline, key, wait_for_delivery=False)
+        record = await crewline.store.escalation(str(body["escalation_id"]))
+        assert record is not None
+        card = f"row:{record.row_id}"
+        # Its first attempt failed: a short wait ends without the post.
+        assert await outbox.wait_posted(card, lane="radar", timeout=0.01) is False
+        assert transport.cards("radar") == [], "precondition: the card is not posted yet"
+
+        probe = asyncio.create_task(outbox.wait_posted(card, lane="radar", timeout=WAIT))
+        await asyncio.sleep(0)  # let it register: order, not timing
+        assert not probe.done() and BEHIND_POST_WAITERS == 1
+        async with asyncio.timeout(WAIT / 2):  # far less than its own wait
+            assert await outbox.wait_posted("row:other", lane="radar", timeout=WAIT) is False
+        assert await probe is True  # the retry posted the card: keeping up again
+        assert len(transport.cards("radar")) == 1
+
+        waiting = [
+            asyncio.create_task(outbox.wait_posted(f"row:{n}", lane="radar", timeout=WAIT))
+            for n in range(2)
+        ]
+        await asyncio.sleep(0)
+        assert not any(task.done() for task in waiting), "two may wait again"
         for task in waiting:
             task.cancel()
         await asyncio.gather(*waiting, return_exceptions=True)

@@ -127,6 +127,7 @@ async def test_tool_descriptions_say_what_waits_and_what_does_not(crew: Crew) ->
     ):
         assert "at once" in tools[name], name
     assert "nothing wakes you" in tools["session_escalate"]
+    assert "wait_for_delivery=false answers at once" in tools["session_escalate"]
     assert "at most 'wait' seconds (0..20)" in tools["check_events"]
 
 

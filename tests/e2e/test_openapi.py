@@ -58,6 +58,8 @@ async def test_the_limits_are_schema_constraints(crew: Crew) -> None:
     assert escalate["message"]["maxLength"] == 4000
     options = escalate["options"]
     assert (options["maxItems"], options["items"]["maxLength"]) == (10, 80)
+    waits = escalate["wait_for_delivery"]
+    assert (waits["type"], waits["default"]) == ("boolean", True) and waits["description"]
 
 
 async def test_each_refusal_answered_is_documented_and_fits_the_error_model(crew: Crew) -> None:

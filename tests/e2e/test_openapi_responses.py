@@ -109,6 +109,7 @@ async def test_every_answer_of_every_operation_is_documented_and_fits_its_schema
     windowed = await api.call(
         radar, "POST", esc, json={"message": "Tag?", "deadline": "PT1S", "default_action": "tag"}
     )
+    await api.call(radar, "POST", esc, json={"message": "Now?", "wait_for_delivery": False})
     await api.call(radar, "POST", esc, json={"message": "x", "cc": 1})  # 400
     await api.call(None, "POST", esc, json={"message": "x"})  # 401
     await api.call(owner, "POST", esc, json={"message": "x"})  # 403

@@ -1,5 +1,7 @@
 """Every kind of inbound event delivered twice, out of order and across a restart, on every
-transport: answered once; every later delivery gets the same receipt, ``duplicate_event``.
+transport: answered once; every later delivery gets the same receipt as the first, marked a
+repeat (what the human was told: the record it answered, or why none), and the human is
+shown nothing more.
 
 SPEC §2 rule 3: platform redeliveries are deduplicated by their event id. Each transport
 delivers again the way its platform does (tests/reliability/wires.py): Slack's retry with
@@ -8,25 +10,25 @@ again with its trigger id, Telegram's update with the same ``update_id`` (webhoo
 ``getUpdates`` after a lost offset), Discord's identical dispatch (a duplicate
 ``INTERACTION_CREATE``, ``MESSAGE_CREATE`` or ``MESSAGE_UPDATE``), the local inbox's
 double submit, the memory transport's event with its id. A redelivery reaches the core
-(duplicate_event) unless the transport recognised it first (Telegram, within one run:
-no receipt at all); either way nothing changes and the human is shown nothing more.
+(the first's receipt again) unless the transport recognised it first (Telegram, within one
+run: no receipt at all); either way nothing changes and the human is shown nothing more.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 
 from crewline.config import Config
-from crewline.models import Receipt
+from crewline.models import Receipt, ReplyOutcome
 from crewline.testing import FakeClock
 from tests.driver import Crew
 from tests.harness import HARNESSES, Harness
 from tests.harnesses.slack import SlackHarness
-from tests.reliability.wires import Sent, Wire, wire_for
+from tests.reliability.wires import Sent, TelegramWire, Wire, wire_for
 
-DUPLICATE = Receipt(accepted=False, code="duplicate_event")
 TRANSPORTS = ["memory", "local", "slack", "slack-socket", "telegram", "telegram-webhook", "discord"]
 
 
@@ -44,20 +46,28 @@ async def crew(
         await driver.stop()
 
 
-def _ignored(receipt: Receipt | None) -> bool:
-    """The redelivery's receipt: the core's duplicate_event, or none at all where the
-    transport itself knew the delivery (Telegram within one run)."""
-    return receipt is None or receipt == DUPLICATE
+def _same(wire: Wire, sent: Sent, receipt: Receipt | None, *, restarted: bool) -> bool:
+    """The redelivery's receipt is the first's, marked a repeat (the card's redraw aside: a
+    repeat draws nothing); or none at all where the transport itself knew the delivery
+    (Telegram within one run — never after a restart)."""
+    if receipt is None:
+        return not restarted and isinstance(wire, TelegramWire)
+    first = sent.first
+    assert first is not None and not first.repeat, first
+    return receipt.repeat and replace(receipt, repeat=False, redraw=None) == replace(
+        first, redraw=None
+    )
 
 
-async def _again(crew: Crew, wire: Wire, sent: Sent) -> Receipt | None:
-    """Deliver ``sent`` again; the human is shown nothing more than before."""
+async def _again(crew: Crew, wire: Wire, sent: Sent, *, restarted: bool = False) -> None:
+    """Deliver ``sent`` again: it gets the first delivery's receipt, and the human is
+    shown nothing more than before."""
     await crew.delivered()
     shown = wire.seen(sent)
     receipt = await wire.again(sent)
     await crew.delivered()
     assert wire.seen(sent) == shown, f"the redelivered {sent.kind} was answered again"
-    return receipt
+    assert _same(wire, sent, receipt, restarted=restarted), (sent.first, receipt)
 
 
 async def _answers(crew: Crew, key: str) -> list[str]:
@@ -84,11 +94,13 @@ async def test_a_press_and_a_reply_delivered_twice_out_of_order_are_answered_onc
     assert await _answers(crew, key) == [a["escalation_id"], b["escalation_id"]]
     rows = len(await crew.crewline.store.live_rows("radar"))
 
-    assert _ignored(await _again(crew, wire, typed))
-    assert _ignored(await _again(crew, wire, pressed))
+    assert pressed.first.escalation_id == a["escalation_id"], pressed.first
+    assert typed.first.escalation_id == b["escalation_id"], typed.first
+    await _again(crew, wire, typed)
+    await _again(crew, wire, pressed)
     await crew.restart()
-    assert await _again(crew, wire, pressed) == DUPLICATE
-    assert await _again(crew, wire, typed) == DUPLICATE
+    await _again(crew, wire, pressed, restarted=True)
+    await _again(crew, wire, typed, restarted=True)
 
     assert len(await crew.crewline.store.live_rows("radar")) == rows
     assert await _answers(crew, key) == [a["escalation_id"], b["escalation_id"]]
@@ -110,9 +122,9 @@ async def test_a_command_delivered_twice_is_answered_once(crew: Crew) -> None:
     roster = await wire.command("radar", "roster")
     assert roster.first is not None and roster.first.accepted, roster.first
     assert wire.seen(roster) == 1, "precondition: the roster was shown"
-    assert _ignored(await _again(crew, wire, roster))
+    await _again(crew, wire, roster)
     await crew.restart()
-    assert await _again(crew, wire, roster) == DUPLICATE
+    await _again(crew, wire, roster, restarted=True)
     assert wire.seen(roster) == 1
 
 
@@ -136,9 +148,9 @@ async def test_an_edit_delivered_twice_draws_one_boundary(crew: Crew) -> None:
     assert "h1" not in live and live[-1] == "h1 edited", live
     boundaries = await store.sel(action_prefix="boundary:")
 
-    assert _ignored(await _again(crew, wire, edited))
+    await _again(crew, wire, edited)
     await crew.restart()
-    assert await _again(crew, wire, edited) == DUPLICATE
+    await _again(crew, wire, edited, restarted=True)
     store = crew.crewline.store  # the restarted crewline's
     assert [r.text for r in await store.live_rows("radar")] == live
     assert await store.sel(action_prefix="boundary:") == boundaries
@@ -161,11 +173,53 @@ async def test_a_redelivered_concierge_undo_withdraws_one_answer(crew: Crew) -> 
 
     undo = await wire.command("radar", "concierge", "undo")
     assert undo.first is not None and undo.first.accepted, undo.first
-    assert _ignored(await _again(crew, wire, undo))
+    await _again(crew, wire, undo)
     await crew.restart()
-    assert await _again(crew, wire, undo) == DUPLICATE
+    await _again(crew, wire, undo, restarted=True)
 
     records = (await crew.conversation())["escalations"]
     assert sorted(r["state"] for r in records) == ["answered", "pending"]
     kept = [a for a in await crew.crewline.store.concierge_answers() if a.undone_at is None]
     assert len(kept) == 1
+
+
+# What a reply that answered nothing was told is the core's too: one transport shows it.
+@pytest.mark.parametrize("crew", ["memory"], indirect=True)
+async def test_a_redelivered_ambiguous_reply_is_told_the_same_open_records(crew: Crew) -> None:
+    """Two open, a reply naming neither: ambiguous with both; its redelivery (and after a
+    restart, with one of them answered since) is told the same, and writes nothing."""
+    wire = wire_for(crew.harness)
+    key = await crew.add_member()
+    a = await crew.escalate(key, message="A?", options=["yes", "no"])
+    b = await crew.escalate(key, message="B?", options=["ship", "wait"])
+    await crew.delivered()
+
+    typed = await wire.say("radar", "hmm, not sure")
+    first = typed.first
+    assert first is not None and first.outcome is ReplyOutcome.AMBIGUOUS, first
+    assert [r.id for r in first.open] == [a["escalation_id"], b["escalation_id"]]
+    rows = len(await crew.crewline.store.live_rows("radar"))
+    await _again(crew, wire, typed)
+    answered = (await wire.say("radar", "yes")).first
+    assert answered is not None and answered.escalation_id == a["escalation_id"], answered
+    await crew.restart()
+    rows += 1  # the answer typed meanwhile
+    again = await wire.again(typed)
+    assert again is not None and again.repeat and again.outcome is ReplyOutcome.AMBIGUOUS
+    assert [r.id for r in again.open] == [a["escalation_id"], b["escalation_id"]]
+    assert len(await crew.crewline.store.live_rows("radar")) == rows
+
+
+@pytest.mark.parametrize("crew", ["memory"], indirect=True)
+async def test_a_redelivery_whose_first_receipt_was_not_kept_says_only_duplicate_event(
+    crew: Crew,
+) -> None:
+    """A command marks its event before it runs: a crash before its answer was kept leaves
+    a mark alone, and the redelivery is told only that the event was taken."""
+    store = crew.crewline.store
+    await crew.add_member()
+    now = crew.crewline.hub.clock.now()
+    assert await store.write(lambda tx: tx.mark_seen("memory", "cut-short", now))
+    memory, owner = crew.harness.memory, crew.harness.owner
+    receipt = await memory.command(owner, "roster", member="radar", event_id="cut-short")
+    assert receipt == Receipt(accepted=False, code="duplicate_event", repeat=True)

@@ -9,7 +9,8 @@ identical dispatch (a duplicate ``INTERACTION_CREATE`` or ``MESSAGE_CREATE``, as
 replay or at-least-once delivery brings), the local inbox's request posted again with its
 ``event_id`` (a double submit), and the memory transport's event with its id.
 
-``again`` returns the core's receipt for the redelivery, or None when the transport
+``again`` returns the core's receipt for the redelivery (the first's again, marked a
+repeat), or None when the transport
 recognised the delivery itself and never passed it on (Telegram remembers the update ids
 of its run). ``seen`` counts what the human was shown in answer to one delivery (a
 private notice, a command's reply, an interaction response), so a test can check that a
@@ -23,7 +24,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from crewline.models import Receipt
+from crewline.models import Receipt, ReplyOutcome
 from crewline.transports.slack.payloads import split_ref
 from crewline.transports.telegram.refs import TopicThread, parse_message_ref
 from tests.fakes.discord import Dispatch
@@ -82,7 +83,9 @@ class Wire(ABC):
 
 
 def _notices(sent: Sent) -> int:
-    return sum(1 for r in sent.receipts if r is not None and r.notice)
+    """What the human was shown: each delivery's notice, but a repeat's (shown for the
+    first delivery already; the inbox page drops it)."""
+    return sum(1 for r in sent.receipts if r is not None and r.notice_to_post)
 
 
 class MemoryWire(Wire):
@@ -146,7 +149,14 @@ class LocalWire(Wire):
     async def _post(self, sent: Sent) -> Receipt:
         path = _LOCAL_PATHS.get(sent.kind, "/inbox/edit")
         answer = await self.harness.post(path, sent.handle)
-        receipt = Receipt(accepted=answer["accepted"], code=answer["code"], notice=answer["notice"])
+        receipt = Receipt(
+            accepted=answer["accepted"],
+            code=answer["code"],
+            notice=answer["notice"],
+            outcome=None if answer["outcome"] is None else ReplyOutcome(answer["outcome"]),
+            escalation_id=answer["escalation_id"],
+            repeat=answer["repeat"],
+        )
         sent.receipts.append(receipt)
         return receipt
 

@@ -197,6 +197,8 @@ def test_only_refusals_that_say_something_get_a_thread_reply() -> None:
     """An accepted answer, a redelivery and a foreign thread get no reply; a refusal does."""
     assert refusal_reply(Receipt(accepted=True, notice="Answered: yes")) is None
     assert refusal_reply(Receipt(accepted=False, code="duplicate_event")) is None
+    repeat = Receipt(accepted=False, code="not_your_record", notice="Not yours", repeat=True)
+    assert refusal_reply(repeat) is None  # the first delivery's reply said it
     assert refusal_reply(Receipt(accepted=False, code="unknown_thread", notice="not here")) is None
     assert refusal_reply(Receipt(accepted=False, code="not_owner", notice="Only the owner")) == (
         "Only the owner"

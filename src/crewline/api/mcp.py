@@ -164,7 +164,10 @@ TOOLS: tuple[Tool, ...] = (
             "PT30M) the window closes at that time and a window_closed event says so, but "
             "nothing wakes you then: call check_events after the deadline. default_action "
             "(only with a deadline) is what you will do if nobody answers; once you did it, "
-            "call default_applied." + _RETRY
+            "call default_applied. The reply's delivery says per transport whether the card "
+            "was shown (delivered), is still in the outbox (queued) or cannot be sent here "
+            "(not_configured); it waits up to a quarter of a second to say delivered, and "
+            "wait_for_delivery=false answers at once with queued." + _RETRY
         ),
         call=lambda verbs, args: verbs.escalate(_body(EscalateBody, args), args.idempotency_key),
     ),

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from crewline.bot import concierge_tx as ctx
-from crewline.bot import questions
+from crewline.bot import questions, receipts
 from crewline.bot.asked import ESCALATION, current_asked
 from crewline.bot.cards import CONCIERGE_ACTIONS, ButtonPress
 from crewline.bot.changes import Change
@@ -162,7 +162,10 @@ async def _change(
 ) -> Receipt:
     from crewline.bot.inbound import answer_escalation_as_human
 
-    def write(ch: Change) -> str:
+    def write(ch: Change) -> Receipt:
+        return receipts.keep(ch, event, Receipt(accepted=True, notice=use(ch)))
+
+    def use(ch: Change) -> str:
         if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
             raise _Duplicate
         asked = current_asked(ch.tx, press.record_id)
@@ -192,12 +195,12 @@ async def _change(
         return f"Answered: {suggestion.text}"
 
     try:
-        notice = await events.hub.change(write)
+        receipt: Receipt = await events.hub.change(write)
     except _Duplicate:
         return DUPLICATE
     except Conflict as error:
         return _no_suggestion() if error.code == "no_suggestion" else _refused(error)
-    return Receipt(accepted=True, notice=notice)
+    return receipt
 
 
 class _Duplicate(Exception):

@@ -73,6 +73,9 @@ class EscalationRequest:
     default_action: str | None = None
     options: Sequence[str] | None = None
     goal: str | None = None
+    # Whether the reply waits (briefly) for the platforms to accept the card, so that it can
+    # say ``delivered``; False answers at once, each configured transport ``queued``.
+    wait_for_delivery: bool = True
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -456,18 +459,27 @@ class Delivery(StrEnum):
     NOT_CONFIGURED = "not_configured"  # the member is bound to a transport not running here
 
 
-def agent_note(escalation: Escalation, routing: Routing, delivery: Mapping[str, Delivery]) -> str:
+def agent_note(
+    escalation: Escalation,
+    routing: Routing,
+    delivery: Mapping[str, Delivery],
+    *,
+    waited: bool = True,
+) -> str:
     """The sentences the caller reads: where the card really is, and plainly, will anything
-    wake it at the deadline? Never "delivered" before a platform accepted the card."""
+    wake it at the deadline? Never "delivered" before a platform accepted the card.
+    ``waited``: False when the caller asked not to wait for the platforms (so a ``queued``
+    card was not looked at again)."""
     if routing.member is None:
         return (
             "No human sees this: your session is not a member's, so the escalation was"
             " written to your own transcript only, with no card and no index entry."
         )
-    return f"{_card_words(routing.member, delivery)} {_deadline_words(escalation)}"
+    card = _card_words(routing.member, delivery, waited=waited)
+    return f"{card} {_deadline_words(escalation)}"
 
 
-def _card_words(member: str, delivery: Mapping[str, Delivery]) -> str:
+def _card_words(member: str, delivery: Mapping[str, Delivery], *, waited: bool) -> str:
     if not delivery:
         return (
             f"Recorded, but no human sees it yet: {member} is bound to no transport"
@@ -477,6 +489,8 @@ def _card_words(member: str, delivery: Mapping[str, Delivery]) -> str:
     for transport, status in delivery.items():
         if status is Delivery.DELIVERED:
             said.append(f"shown on {transport}")
+        elif status is Delivery.QUEUED and not waited:
+            said.append(f"queued for {transport} (in its outbox; not waited for, as you asked)")
         elif status is Delivery.QUEUED:
             said.append(f"queued for {transport} (not shown yet; the outbox keeps trying)")
         else:

@@ -208,6 +208,12 @@ class Hub:
         )
         if member is None:
             return receipt
+        if not request.wait_for_delivery:
+            # The caller's choice: the reply at once, each configured card ``queued``.
+            note = escalations.agent_note(
+                receipt.escalation, routing, receipt.delivery, waited=False
+            )
+            return replace(receipt, note=note)
         # Waited for off the member's actor: its next change need not wait for a platform.
         delivery = await self._delivery(member, receipt.escalation)
         return replace(
@@ -237,6 +243,9 @@ class Hub:
                 return Delivery.DELIVERED
             return Delivery.QUEUED
 
+        if len(member.transports) == 1:  # the usual case: no task to wait for one wait
+            only = member.transports[0]
+            return {only: await one(only)}
         found = await asyncio.gather(*[one(t) for t in member.transports])
         return dict(zip(member.transports, found, strict=True))
 

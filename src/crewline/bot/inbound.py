@@ -1,9 +1,10 @@
 """What a human event does: messages, clicks, edits and commands from any transport.
 
 Each event is judged on its member's actor, so replies are matched strictly in arrival
-order (SPEC §2 rule 6). An event is remembered by its platform id in the same transaction
-as its effect: a redelivery finds it and answers nothing (rule 3). A refusal writes nothing
-but, where it is a security event, a SEL record.
+order (SPEC §2 rule 6). An event is remembered by its platform id, with the receipt it got,
+in the same transaction as its effect: a redelivery finds it, changes nothing and gets that
+receipt again (rule 3; bot/receipts.py). A refusal writes nothing but, where it is a
+security event, a SEL record.
 """
 
 from __future__ import annotations
@@ -14,7 +15,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from crewline.bot import cards, concierge_tx, escalations, last_turn, questions, rewind_commands
+from crewline.bot import (
+    cards,
+    concierge_tx,
+    escalations,
+    last_turn,
+    questions,
+    receipts,
+    rewind_commands,
+)
 from crewline.bot.changes import Change
 from crewline.bot.concierge_inbound import USAGE, concierge_command, concierge_press
 from crewline.bot.render import roster
@@ -94,7 +103,15 @@ class HumanEvents:
         order in which events reached crewline as the order their members' actors see them.
         """
         judged = await self.hub.actors.run(INGRESS, lambda: self._admit(event))
-        return await judged
+        receipt = await judged
+        if receipt == DUPLICATE:
+            # A redelivery: what its first delivery was told (the mark is in the shared
+            # store, so this holds across a restart and across replicas).
+            repeat: Receipt = await self.hub.change(lambda ch: receipts.repeat_of(ch, event))
+            return repeat
+        if _kept_after(event) and receipt.code != "not_owner":  # a stranger's marks nothing
+            await self.hub.change(lambda ch: receipts.keep(ch, event, receipt))
+        return receipt
 
     async def _admit(self, event: HumanEvent) -> asyncio.Future[Receipt]:
         try:
@@ -210,9 +227,8 @@ class HumanEvents:
 
         async def judge() -> Receipt:
             owner = await self._is_owner(event, member)
-            answered: list[Answer] = []
 
-            def write(ch: Change) -> None:
+            def write(ch: Change) -> Receipt:
                 # Judged against the record as this transaction reads it: another replica
                 # may have settled it since any read outside (the member's lock orders us).
                 decision = match_click(
@@ -226,20 +242,17 @@ class HumanEvents:
                 if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
                     raise _Duplicate
                 _answer(ch, member, event, decision)
-                answered.append(decision)
-
-            try:
-                receipt = await self._accept(write)
-            except _Refused as refused:
-                return await self._refuse(event, refused.refusal, member=member.slug)
-            if receipt.accepted:
-                decision = answered[-1]
-                receipt = replace(
-                    receipt,
+                return Receipt(
+                    accepted=True,
                     notice=f"Answered: {decision.text}",
                     outcome=ReplyOutcome.ANSWERED,
                     escalation_id=decision.escalation.id,
                 )
+
+            try:
+                receipt = await self._accept(event, write)
+            except _Refused as refused:
+                return await self._refuse(event, refused.refusal, member=member.slug)
             settled = await self.store.escalation(press.record_id)
             if receipt.accepted and settled is not None:
                 # For platforms that settle the card in the click's own response (Discord);
@@ -278,7 +291,7 @@ class HumanEvents:
                 )
             )
 
-        def write(ch: Change) -> None:
+        def write(ch: Change) -> Receipt:
             if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
                 raise _Duplicate
             current = ch.tx.question(question_id)
@@ -286,10 +299,9 @@ class HumanEvents:
             questions.answer_question(
                 ch, member, current, answer=record.options[choice], by=AnsweredBy.USER
             )
+            return Receipt(accepted=True, notice=f"Answered: {record.options[choice]}")
 
-        return self._judge(
-            member.slug, lambda: self._accept(write, notice=f"Answered: {record.options[choice]}")
-        )
+        return self._judge(member.slug, lambda: self._accept(event, write))
 
     # typed messages -------------------------------------------------------------------------
     async def _message(self, event: HumanMessage) -> asyncio.Future[Receipt]:
@@ -368,9 +380,7 @@ class HumanEvents:
                 return receipt
 
             try:
-                return await self.hub.change(write)
-            except _Duplicate:
-                return DUPLICATE
+                return await self._accept(event, write)
             except _NotYours as error:
                 return await self._refuse(
                     event,
@@ -447,14 +457,25 @@ class HumanEvents:
     judge = _judge
     was_taken = _was_taken
 
-    async def _accept(
-        self, write: Callable[[Change], None], *, notice: str | None = None
-    ) -> Receipt:
+    async def _accept(self, event: HumanEvent, write: Callable[[Change], Receipt]) -> Receipt:
+        """Run ``write`` (which marks the event) and keep its receipt in its transaction."""
         try:
-            await self.hub.change(write)
+            receipt: Receipt = await self.hub.change(lambda ch: receipts.keep(ch, event, write(ch)))
         except _Duplicate:
             return DUPLICATE
-        return Receipt(accepted=True, notice=notice)
+        return receipt
+
+
+def _kept_after(event: HumanEvent) -> bool:
+    """Whether the event's receipt is kept after it is answered, not in its effect's
+    transaction: a command or an edit marks its event first (or in a boundary's own
+    transaction) and answers after; a Regenerate press is a boundary too."""
+    if isinstance(event, HumanCommand | HumanEdit):
+        return True
+    if isinstance(event, HumanClick):
+        press = cards.parse_payload(event.payload)
+        return press is not None and press.kind == "r"
+    return False
 
 
 def _gist(record: Escalation) -> str:

@@ -22,8 +22,10 @@ __all__ = [
     "match_text",
 ]
 
-# What every later delivery of an event that was taken gets (SPEC §2 rule 3): nothing said.
-DUPLICATE = Receipt(accepted=False, code="duplicate_event")
+# A later delivery of an event that was taken (SPEC §2 rule 3) gets its first delivery's
+# receipt (bot/receipts.py); this, when none was kept: the first is still being answered,
+# or was cut short by a crash. It says only that the event was taken before.
+DUPLICATE = Receipt(accepted=False, code="duplicate_event", repeat=True)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -156,11 +156,14 @@ class Client:
         options: Sequence[str] | None = None,
         goal: str | None = None,
         idempotency_key: str | None = None,
+        wait_for_delivery: bool = True,
     ) -> Escalated:
         """Raise a decision to your human; returns at once (nothing waits for the answer).
 
         With ``idempotency_key`` a retry of the same call (same key, same arguments, within
-        24 hours) returns the first answer and writes nothing new."""
+        24 hours) returns the first answer and writes nothing new. ``wait_for_delivery``:
+        False answers without waiting (up to a quarter of a second) for the platforms to
+        accept the card; ``delivery`` then says ``queued`` for each configured transport."""
         body = _build(
             EscalateBody,
             message=message,
@@ -168,6 +171,7 @@ class Client:
             default_action=default_action,
             options=list(options) if options is not None else None,
             goal=goal,
+            wait_for_delivery=wait_for_delivery,
         )
         return Escalated.model_validate(
             await self._call(

@@ -71,6 +71,7 @@ class SyncClient:
         options: Sequence[str] | None = None,
         goal: str | None = None,
         idempotency_key: str | None = None,
+        wait_for_delivery: bool = True,
     ) -> Escalated:
         return self._runner.run(
             self._client.escalate(
@@ -80,6 +81,7 @@ class SyncClient:
                 options=options,
                 goal=goal,
                 idempotency_key=idempotency_key,
+                wait_for_delivery=wait_for_delivery,
             )
         )
 

@@ -60,6 +60,7 @@ __all__ = [
     "OutboxBacklog",
     "OutboxEntry",
     "PlatformMessage",
+    "SeenEvent",
     "SelRecord",
     "Store",
     "Tx",
@@ -111,6 +112,17 @@ class SelRecord:
     actor: str | None
     member: str | None
     details: Mapping[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SeenEvent:
+    """A platform event that was taken (its id is remembered for dedupe), with the receipt
+    its first delivery got, so a redelivery is answered with what the first was told.
+    ``receipt`` is None when none was kept: a command still running, or cut short by a
+    crash between its mark and its answer."""
+
+    seen_at: datetime
+    receipt: Mapping[str, Any] | None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -397,6 +409,25 @@ class Tx(ABC):
     @abstractmethod
     def mark_seen(self, transport: str, event_id: str, now: datetime) -> bool:
         """Remember a platform event id; False when it was already seen (a redelivery)."""
+
+    @abstractmethod
+    def keep_receipt(
+        self,
+        transport: str,
+        event_id: str,
+        receipt: Mapping[str, Any],
+        *,
+        forget_before: datetime,
+    ) -> None:
+        """Keep ``receipt`` (what the human was told) beside the event's mark, so a
+        redelivery gets the same; in the transaction of the event's effect where it has one.
+        A mark not made (a refusal) keeps nothing. Marks older than ``forget_before`` are
+        forgotten with their receipts, which keeps both bounded."""
+
+    @abstractmethod
+    def seen_event(self, transport: str, event_id: str) -> SeenEvent | None:
+        """The event's mark and kept receipt, or None when it was never taken (or is
+        forgotten)."""
 
     @abstractmethod
     def audit(

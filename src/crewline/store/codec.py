@@ -28,6 +28,7 @@ from crewline.store.base import (
     IdempotencyRecord,
     OutboxEntry,
     PlatformMessage,
+    SeenEvent,
     SelRecord,
     Webhook,
 )
@@ -252,6 +253,13 @@ def idempotency_from(r: Record) -> IdempotencyRecord:
         status=r["status"],
         response=json.loads(r["response"]),
         created_at=moment(r["created_at"]),
+    )
+
+
+def seen_from(r: Record) -> SeenEvent:
+    kept = r["receipt"]
+    return SeenEvent(
+        seen_at=moment(r["seen_at"]), receipt=None if kept is None else json.loads(kept)
     )
 
 

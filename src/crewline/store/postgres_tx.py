@@ -23,7 +23,14 @@ from crewline.models import (
     new_id,
 )
 from crewline.store import codec
-from crewline.store.base import BoundaryRecord, IdempotencyRecord, PlatformMessage, Tx, Webhook
+from crewline.store.base import (
+    BoundaryRecord,
+    IdempotencyRecord,
+    PlatformMessage,
+    SeenEvent,
+    Tx,
+    Webhook,
+)
 from crewline.store.postgres_concierge import ConciergeWrites
 from crewline.store.postgres_coordination import BOUNDARY_KEY, CHANNEL
 
@@ -640,6 +647,29 @@ class PostgresTx(ConciergeWrites, Tx):
             )
             == 1
         )
+
+    def keep_receipt(
+        self,
+        transport: str,
+        event_id: str,
+        receipt: Mapping[str, Any],
+        *,
+        forget_before: datetime,
+    ) -> None:
+        self._conn.execute(
+            "UPDATE seen_events SET receipt = %s WHERE transport = %s AND event_id = %s",
+            (codec.dumps(receipt), transport, event_id),
+        )
+        self._conn.execute(
+            "DELETE FROM seen_events WHERE seen_at < %s", (codec.epoch(forget_before),)
+        )
+
+    def seen_event(self, transport: str, event_id: str) -> SeenEvent | None:
+        row = self._one(
+            "SELECT seen_at, receipt FROM seen_events WHERE transport = %s AND event_id = %s",
+            (transport, event_id),
+        )
+        return None if row is None else codec.seen_from(row)
 
     def audit(
         self,

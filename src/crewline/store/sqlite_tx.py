@@ -20,7 +20,14 @@ from crewline.models import (
     new_id,
 )
 from crewline.store import codec
-from crewline.store.base import BoundaryRecord, IdempotencyRecord, PlatformMessage, Tx, Webhook
+from crewline.store.base import (
+    BoundaryRecord,
+    IdempotencyRecord,
+    PlatformMessage,
+    SeenEvent,
+    Tx,
+    Webhook,
+)
 from crewline.store.sqlite_concierge import ConciergeWrites
 
 __all__ = ["SqliteTx"]
@@ -526,6 +533,29 @@ class SqliteTx(ConciergeWrites, Tx):
             (transport, event_id, codec.epoch(now)),
         )
         return cursor.rowcount == 1
+
+    def keep_receipt(
+        self,
+        transport: str,
+        event_id: str,
+        receipt: Mapping[str, Any],
+        *,
+        forget_before: datetime,
+    ) -> None:
+        self._conn.execute(
+            "UPDATE seen_events SET receipt = ? WHERE transport = ? AND event_id = ?",
+            (codec.dumps(receipt), transport, event_id),
+        )
+        self._conn.execute(
+            "DELETE FROM seen_events WHERE seen_at < ?", (codec.epoch(forget_before),)
+        )
+
+    def seen_event(self, transport: str, event_id: str) -> SeenEvent | None:
+        row = self._one(
+            "SELECT seen_at, receipt FROM seen_events WHERE transport = ? AND event_id = ?",
+            (transport, event_id),
+        )
+        return None if row is None else codec.seen_from(row)
 
     def audit(
         self,

@@ -49,6 +49,11 @@ RECENT_POSTS = 1024  # posts remembered for wait_posted callers that arrive just
 # At most this many callers wait for posts at once: beyond it the outbox is busy, the posts
 # will not land within a short wait anyway, and waiting would only slow every agent down.
 MAX_POST_WAITERS = 8
+# Once a wait ended without its post, the outbox is behind (or the platform failing): a new
+# card queues behind the others and will not land within a short wait either. Then only
+# this many callers wait, as probes, until a waited-for post lands again; the rest are
+# told ``queued`` at once instead of being held for nothing.
+BEHIND_POST_WAITERS = 1
 # Seconds between two looks in the store for a post another replica makes (while the lane
 # it is in is held there): a reply waits for it a fraction of a second at most.
 POST_LOOK_INTERVAL = 0.05
@@ -124,6 +129,7 @@ class OutboxDispatcher:
         self._recent_posts: OrderedDict[str, None] = OrderedDict()
         self._post_waiters: dict[str, list[asyncio.Future[None]]] = {}
         self._waiting = 0
+        self._behind = False  # the last wait that ended, ended without its post
         self._elsewhere: set[str] = set()  # lanes last found held by another replica
 
     async def __aenter__(self) -> OutboxDispatcher:
@@ -173,14 +179,16 @@ class OutboxDispatcher:
     async def wait_posted(self, object_key: str, *, lane: str, timeout: float) -> bool:
         """Whether the platform accepted the post of ``object_key`` (queued in ``lane``),
         waiting at most ``timeout`` seconds for it; False at once while
-        ``MAX_POST_WAITERS`` callers already wait (a busy outbox).
+        ``MAX_POST_WAITERS`` callers already wait (a busy outbox), or while the outbox is
+        behind (its last wait ended without the post) and a probe already waits.
 
         With replicas, the post counts whichever replica made it: while another replica
         holds ``lane`` (so it sends the post), the store is looked at for the post it
         records."""
         if object_key in self._recent_posts:
+            self._behind = False  # posted before anyone asked: keeping up
             return True
-        if self._waiting >= MAX_POST_WAITERS:
+        if self._waiting >= (BEHIND_POST_WAITERS if self._behind else MAX_POST_WAITERS):
             return False
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         waiters = self._post_waiters.setdefault(object_key, [])
@@ -192,9 +200,12 @@ class OutboxDispatcher:
                     await waiter
                 else:
                     await self._posted_anywhere(waiter, object_key, lane)
-            return True
         except TimeoutError:
+            self._behind = True
             return False
+        else:
+            self._behind = False
+            return True
         finally:
             self._waiting -= 1
             waiters.remove(waiter)

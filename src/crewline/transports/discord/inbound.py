@@ -312,8 +312,8 @@ class DiscordInbound:
         """Whether this interaction still needs its one response: a redelivered interaction
         (same id) was answered when it first arrived, and a second response is an invalid
         request. Redeliveries come from RESUME replays, so they reach this same process; one
-        that reaches a restarted process is known by the core (``duplicate_event``)."""
-        if interaction.id in self._answered or receipt.code == "duplicate_event":
+        that reaches a restarted process is known by the core (a ``repeat`` receipt)."""
+        if interaction.id in self._answered or receipt.repeat:
             return False
         self._answered[interaction.id] = None
         while len(self._answered) > ANSWERED_MEMORY:

@@ -293,9 +293,10 @@ def refusal_reply(receipt: Receipt) -> str | None:
     owner, so a refusal is answered there as a reply. An accepted reply needs no words: the
     card it answered is redrawn.
     """
-    if receipt.accepted or not receipt.notice or receipt.code in _QUIET_CODES:
+    notice = receipt.notice_to_post  # a repeat's was answered for the first delivery
+    if receipt.accepted or not notice or receipt.code in _QUIET_CODES:
         return None
-    return fit(receipt.notice, CONTENT_LIMIT)
+    return fit(notice, CONTENT_LIMIT)
 
 
 def commands_differ(

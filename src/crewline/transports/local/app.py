@@ -367,6 +367,9 @@ def _receipt(receipt: Receipt, *, ref: str | None = None) -> JSONResponse:
             "notice": receipt.notice,
             "ref": ref,
             "prefill": receipt.prefill,
+            "outcome": None if receipt.outcome is None else receipt.outcome.value,
+            "escalation_id": receipt.escalation_id,
+            "repeat": receipt.repeat,
         },
         headers=_SECURITY_HEADERS,
     )

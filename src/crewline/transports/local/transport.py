@@ -384,8 +384,9 @@ class LocalTransport(Transport):
 
     def _note(self, ref: str, receipt: Receipt) -> None:
         shown = self.view.messages.get(ref)
-        if shown is not None and receipt.notice and receipt.notice != shown.notice:
-            self._record({"op": "noted", "ref": ref, "notice": receipt.notice})
+        notice = receipt.notice_to_post  # a repeat's was noted for the first delivery
+        if shown is not None and notice and notice != shown.notice:
+            self._record({"op": "noted", "ref": ref, "notice": notice})
 
     def _event_id(self, client_id: str | None) -> str:
         """The page names each action, so a resent request is one event, not two."""

@@ -161,8 +161,8 @@ class SlackInbound:
                 )
             return
         receipt = await self.host.deliver(human)
-        if receipt is not None and receipt.notice:
-            await self._whisper(human, str(event.get("channel")), receipt.notice)
+        if receipt is not None and receipt.notice_to_post:
+            await self._whisper(human, str(event.get("channel")), receipt.notice_to_post)
 
     async def _on_action(self, ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
         await ack()
@@ -172,8 +172,10 @@ class SlackInbound:
         receipt = await self.host.deliver(click)
         if receipt is not None and receipt.prefill is not None and receipt.reply_to:
             await self._open_edit(body, click, receipt.prefill, receipt.reply_to)
-        if receipt is not None and receipt.notice:
-            await respond(text=receipt.notice, response_type="ephemeral", replace_original=False)
+        if receipt is not None and receipt.notice_to_post:
+            await respond(
+                text=receipt.notice_to_post, response_type="ephemeral", replace_original=False
+            )
 
     async def _open_edit(
         self, body: dict[str, Any], click: HumanClick, text: str, record: str
@@ -194,8 +196,8 @@ class SlackInbound:
             return
         message, channel = submitted
         receipt = await self.host.deliver(message)
-        if receipt is not None and receipt.notice and channel:
-            await self._whisper(message, channel, receipt.notice)
+        if receipt is not None and receipt.notice_to_post and channel:
+            await self._whisper(message, channel, receipt.notice_to_post)
 
     async def _on_shortcut(
         self, ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond
@@ -205,8 +207,10 @@ class SlackInbound:
         if command is None:
             return
         receipt = await self.host.deliver(command)
-        if receipt is not None and receipt.notice:
-            await respond(text=receipt.notice, response_type="ephemeral", replace_original=False)
+        if receipt is not None and receipt.notice_to_post:
+            await respond(
+                text=receipt.notice_to_post, response_type="ephemeral", replace_original=False
+            )
 
     async def _on_fork_shortcut(self, ack: AsyncAck, body: dict[str, Any]) -> None:
         """ "Fork from here": the new member's slug is asked in a modal."""
@@ -226,8 +230,8 @@ class SlackInbound:
             return
         command, channel = submitted
         receipt = await self.host.deliver(command)
-        if receipt is not None and receipt.notice and channel:
-            await self._whisper(command, channel, receipt.notice)
+        if receipt is not None and receipt.notice_to_post and channel:
+            await self._whisper(command, channel, receipt.notice_to_post)
 
     async def _on_command(self, ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
         await ack()
@@ -235,8 +239,8 @@ class SlackInbound:
         if command is None:
             return
         receipt = await self.host.deliver(command)
-        if receipt is not None and receipt.notice:
-            await respond(text=receipt.notice, response_type="ephemeral")
+        if receipt is not None and receipt.notice_to_post:
+            await respond(text=receipt.notice_to_post, response_type="ephemeral")
 
     async def _on_home_opened(self, event: dict[str, Any]) -> None:
         user = event.get("user")

@@ -121,8 +121,8 @@ class UpdateHandler:
         if inbound.query_id is not None:
             return await self._press(inbound, judged)
         receipt = await judged
-        if receipt.notice:
-            await self._tell(inbound, receipt.notice)
+        if receipt.notice_to_post:
+            await self._tell(inbound, receipt.notice_to_post)
         if isinstance(inbound.event, HumanCommand) and receipt.code == "not_owner":
             # How a new user learns the id to bind: crewline member add … --owner telegram:<id>
             log.info(
@@ -140,15 +140,17 @@ class UpdateHandler:
         if judged not in done:
             await self.calls.answer(inbound.query_id, None, alert=False)  # stop the spinner
             receipt = await judged
-            if receipt.notice:
-                await self._tell(inbound, receipt.notice)
+            if receipt.notice_to_post:
+                await self._tell(inbound, receipt.notice_to_post)
             return receipt
         if judged.exception() is not None:
             await self.calls.answer(
                 inbound.query_id, "crewline could not take this press; try again.", alert=True
             )
         receipt = judged.result()
-        await self.calls.answer(inbound.query_id, receipt.notice, alert=not receipt.accepted)
+        await self.calls.answer(
+            inbound.query_id, receipt.notice_to_post, alert=not receipt.accepted
+        )
         if receipt.prefill is not None and receipt.reply_to is not None:
             await self._prompt_edit(inbound, receipt.prefill, record=receipt.reply_to)
         return receipt

@@ -66,6 +66,9 @@
       sessionLost();
     }
     if (answer.error) return { accepted: false, code: answer.error.code, notice: answer.error.message };
+    // A repeat answers an action the inbox already took (the same event_id sent again):
+    // its notice was shown for the first, and a second one would read as a second answer.
+    if (answer.repeat) return { ...answer, notice: null };
     return answer;
   }
 
