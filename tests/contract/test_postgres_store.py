@@ -136,6 +136,7 @@ async def test_a_write_returns_only_once_its_batch_has_committed(postgres_url: s
         first, (early,), release = await _queued_behind_a_held_batch(store, _row("early"))
         later_took, later_release = threading.Event(), threading.Event()
         later = asyncio.create_task(store.write(_holding(later_release, later_took)))
+        await asyncio.sleep(0)  # later is on the queue before the writer is let go
         release.set()
         await first
         # The next batch is [early, later]: later holds it open after early ran.
