@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from crewline.config import Config
 from crewline.testing import FakeClock
 from tests.driver import Crew
-from tests.harness import HARNESSES, MemoryHarness
+from tests.harness import MemoryHarness
 from tests.harnesses.local import LocalHarness
 
 
-@pytest.fixture(params=["memory", "local"])
-async def crew(
-    request: pytest.FixtureRequest, config: Config, clock: FakeClock
-) -> AsyncIterator[Crew]:
-    harness = MemoryHarness() if request.param == "memory" else LocalHarness()
-    async with harness.running() as running:
-        driver = Crew(config, clock, [running])
-        await driver.start()
-        yield driver
-        await driver.stop()
-
-
+@pytest.mark.parametrize("harness", ["memory", "local"], indirect=True)
 async def test_edit_opens_the_reply_prefilled_with_the_suggestion(crew: Crew) -> None:
     """The receipt of Edit carries the suggestion's text for the reply box."""
     key = await crew.add_member()
@@ -52,42 +39,12 @@ async def test_edit_opens_the_reply_prefilled_with_the_suggestion(crew: Crew) ->
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
 
 
-@pytest.fixture
-async def telegram_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
-    harness = HARNESSES["telegram"]()
-    async with harness.running() as running:
-        driver = Crew(config, clock, [running])
-        await driver.start()
-        yield driver
-        await driver.stop()
-
-
-@pytest.fixture
-async def discord_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
-    harness = HARNESSES["discord"]()
-    async with harness.running() as running:
-        driver = Crew(config, clock, [running])
-        await driver.start()
-        yield driver
-        await driver.stop()
-
-
-@pytest.fixture
-async def slack_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
-    harness = HARNESSES["slack"]()
-    async with harness.running() as running:
-        driver = Crew(config, clock, [running])
-        await driver.start()
-        yield driver
-        await driver.stop()
-
-
-async def test_telegram_edit_opens_a_reply_holding_the_suggestion(telegram_crew: Crew) -> None:
+@pytest.mark.parametrize("harness", ["telegram"], indirect=True)
+async def test_telegram_edit_opens_a_reply_holding_the_suggestion(crew: Crew) -> None:
     """Edit on Telegram: a ForceReply prompt in the card's thread shows the suggestion (tap
     to copy, and as the placeholder); the edited reply sent to it answers the request."""
     from tests.harnesses.telegram import TelegramHarness
 
-    crew = telegram_crew
     harness = crew.harness
     assert isinstance(harness, TelegramHarness)
     key = await crew.add_member()
@@ -117,13 +74,13 @@ async def test_telegram_edit_opens_a_reply_holding_the_suggestion(telegram_crew:
     )
 
 
-async def test_slack_edit_opens_a_modal_whose_send_answers_the_question(slack_crew: Crew) -> None:
+@pytest.mark.parametrize("harness", ["slack"], indirect=True)
+async def test_slack_edit_opens_a_modal_whose_send_answers_the_question(crew: Crew) -> None:
     """Edit on Slack opens a modal prefilled with the suggestion; its Send is the owner's
     reply naming the question card, which it answers (with two requests open, too)."""
     from crewline.transports.slack.blocks import ACTION_PREFIX
     from tests.harnesses.slack import SlackHarness
 
-    crew = slack_crew
     harness = crew.harness
     assert isinstance(harness, SlackHarness)
     key = await crew.add_member()
@@ -166,14 +123,12 @@ async def test_slack_edit_opens_a_modal_whose_send_answers_the_question(slack_cr
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
 
 
-async def test_discord_edit_opens_a_modal_whose_submit_answers_the_request(
-    discord_crew: Crew,
-) -> None:
+@pytest.mark.parametrize("harness", ["discord"], indirect=True)
+async def test_discord_edit_opens_a_modal_whose_submit_answers_the_request(crew: Crew) -> None:
     """Edit on Discord answers the press with a modal holding the suggestion; its Submit is
     the owner's reply naming the escalation, which it answers."""
     from tests.harnesses.discord import DiscordHarness
 
-    crew = discord_crew
     harness = crew.harness
     assert isinstance(harness, DiscordHarness)
     key = await crew.add_member()
@@ -203,14 +158,12 @@ async def test_discord_edit_opens_a_modal_whose_submit_answers_the_request(
     ]
 
 
-async def test_a_discord_edit_modal_opened_before_a_restart_answers_after_it(
-    discord_crew: Crew,
-) -> None:
+@pytest.mark.parametrize("harness", ["discord"], indirect=True)
+async def test_a_discord_edit_modal_opened_before_a_restart_answers_after_it(crew: Crew) -> None:
     """The modal's custom_id names the record: the process that receives its Submit after a
     restart routes it though it never saw the modal opened."""
     from tests.harnesses.discord import DiscordHarness
 
-    crew = discord_crew
     harness = crew.harness
     assert isinstance(harness, DiscordHarness)
     key = await crew.add_member()
@@ -238,15 +191,13 @@ async def test_a_discord_edit_modal_opened_before_a_restart_answers_after_it(
     ]
 
 
-async def test_a_slack_edit_modal_opened_before_a_restart_answers_after_it(
-    slack_crew: Crew,
-) -> None:
+@pytest.mark.parametrize("harness", ["slack"], indirect=True)
+async def test_a_slack_edit_modal_opened_before_a_restart_answers_after_it(crew: Crew) -> None:
     """Slack's modal carries the record and thread in its private_metadata: its Send after a
     restart answers the record it was opened for."""
     from crewline.transports.slack.blocks import ACTION_PREFIX
     from tests.harnesses.slack import SlackHarness
 
-    crew = slack_crew
     harness = crew.harness
     assert isinstance(harness, SlackHarness)
     key = await crew.add_member()
@@ -284,14 +235,14 @@ async def test_a_slack_edit_modal_opened_before_a_restart_answers_after_it(
     ]
 
 
+@pytest.mark.parametrize("harness", ["telegram"], indirect=True)
 async def test_a_telegram_edit_prompt_sent_before_a_restart_is_answered_after_it(
-    telegram_crew: Crew,
+    crew: Crew,
 ) -> None:
     """Telegram's Edit keeps nothing in the process: the reply to the prompt is a typed reply
     in the card's thread, so it answers the request after a restart too."""
     from tests.harnesses.telegram import TelegramHarness
 
-    crew = telegram_crew
     harness = crew.harness
     assert isinstance(harness, TelegramHarness)
     key = await crew.add_member()
