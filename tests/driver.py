@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -106,19 +107,20 @@ class Crew:
         return events
 
     async def wait_for_event(self, key: str, kind: str, *, timeout: float = 10) -> dict[str, Any]:
-        """Long-poll the session's stream until an event of ``kind`` arrives (bounded)."""
+        """Long-poll the session's stream until an event of ``kind`` arrives (bounded by
+        ``timeout`` seconds of the loop's time, however many other events come first)."""
         cursor = 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         async with self.client(key) as client:
-            deadline = timeout
-            while deadline > 0:
+            while (left := deadline - loop.time()) > 0:
                 response = await client.get(
-                    "/api/session/events", params={"after": cursor, "wait": min(deadline, 5)}
+                    "/api/session/events", params={"after": cursor, "wait": min(left, 5)}
                 )
                 for event in response.json()["events"]:
                     if event["kind"] == kind:
                         return dict(event)
                     cursor = event["cursor"]
-                deadline -= 5
         raise AssertionError(f"no {kind} event within {timeout}s")
 
     async def delivered(self) -> None:

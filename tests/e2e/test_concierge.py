@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.driver import Crew
 from tests.harness import Shown
 
@@ -233,3 +235,56 @@ async def test_a_question_card_carries_the_suggestion_and_send_answers_it(crew: 
     await crew.harness.press("radar", card, card.buttons.index("Send suggestion"))
     event = await crew.wait_for_event(key, "question_answered")
     assert event["body"]["by"] == "user"
+
+
+@pytest.mark.parametrize("harness", ["memory", "telegram"], indirect=True)
+async def test_another_sessions_message_drops_the_suggestions_it_reached(crew: Crew) -> None:
+    """SPEC §4: a suggestion is dropped when a reply reaches the session — anyone's, so also
+    another session's session_send. The cards lose it; the records still wait; a message to
+    another member drops nothing, and a question asked after the message is suggested anew."""
+    key = await crew.add_member()
+    await crew.add_member("hawk", "Hawk")
+    sender = await crew.add_session("plain")
+    first = (await crew.escalate(key, message="Delete the old migrations directory?"))[
+        "escalation_id"
+    ]
+    second = (await crew.escalate(key, message="Force-push to main?"))["escalation_id"]
+    await _settled(crew)
+    store = crew.crewline.store
+    assert await store.suggestion(first) is not None
+    assert await store.suggestion(second) is not None
+    stale = await _card_with(crew, "migrations")
+    assert "Send suggestion" in stale.buttons
+
+    async def send(target: str, message: str) -> None:
+        sent = await crew.call(
+            sender,
+            "POST",
+            "/api/session-control/send",
+            json={"target": target, "message": message},
+        )
+        assert sent.status_code == 200, sent.text
+
+    await send("hawk", "Hawk: the scan is done")
+    await _settled(crew)
+    assert await store.suggestion(first) is not None  # another member's message reached not radar
+
+    await send("radar", "I took care of the migrations; hold the push")
+    await crew.wait_for_event(key, "message")
+    await _settled(crew)
+    assert await store.suggestion(first) is None
+    assert await store.suggestion(second) is None
+    cards = crew.harness.cards("radar")
+    assert len(cards) == 2
+    assert all("concierge suggests" not in c.text for c in cards)
+    assert all("Send suggestion" not in c.buttons for c in cards)
+    assert [r["state"] for r in (await crew.conversation())["escalations"]] == ["pending"] * 2
+    notice = await crew.harness.press_payload(
+        "radar", stale.payloads[stale.buttons.index("Send suggestion")]
+    )
+    assert notice == "There is no suggestion to use here any more."
+    assert [r["state"] for r in (await crew.conversation())["escalations"]] == ["pending"] * 2
+
+    third = (await crew.escalate(key, message="Drop the users table?"))["escalation_id"]
+    await _settled(crew)
+    assert await store.suggestion(third) is not None

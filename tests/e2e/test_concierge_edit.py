@@ -2,29 +2,63 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
 from crewline.config import Config
 from crewline.testing import FakeClock
 from tests.driver import Crew
-from tests.harness import HARNESSES, MemoryHarness
+from tests.harness import Harness, MemoryHarness, Shown
 from tests.harnesses.local import LocalHarness
 
 
-@pytest.fixture(params=["memory", "local"])
-async def crew(
-    request: pytest.FixtureRequest, config: Config, clock: FakeClock
-) -> AsyncIterator[Crew]:
-    harness = MemoryHarness() if request.param == "memory" else LocalHarness()
-    async with harness.running() as running:
-        driver = Crew(config, clock, [running])
-        await driver.start()
-        yield driver
-        await driver.stop()
+async def _two_open(crew: Crew) -> tuple[str, Shown]:
+    """Two requests open (so a typed reply answers neither); the second's card, which
+    carries the concierge's suggestion. Returns the member's key and that card."""
+    key = await crew.add_member()
+    await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
+    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    card = next(
+        m
+        for m in crew.harness.messages("radar")
+        if "migrations" in m.text and "concierge suggests:" in m.text
+    )
+    return key, card
 
 
+async def _second_answered(crew: Crew) -> None:
+    records = (await crew.conversation())["escalations"]
+    assert [(r["state"], r["answer"]) for r in records] == [
+        ("pending", None),
+        ("answered", "no, keep them"),
+    ]
+
+
+async def _open_slack_modal(harness: Harness, card: Shown) -> dict[str, Any]:
+    """The owner presses Edit on a Slack card; the modal Slack was asked to open."""
+    from crewline.transports.slack.blocks import ACTION_PREFIX
+    from tests.harnesses.slack import SlackHarness
+
+    assert isinstance(harness, SlackHarness)
+    edit = card.buttons.index("Edit")
+    click = harness.fake.block_actions_payload(
+        user_id=harness.owner,
+        channel=harness.dm,
+        message_ts=card.ref,
+        action_id=f"{ACTION_PREFIX}{edit}",
+        value=card.payloads[edit],
+        thread_ts=harness.root("radar"),
+    )
+    assert await harness.send_interaction(click) == 200
+    await harness.fake.wait_until(lambda: bool(harness.fake.modals), timeout=10)
+    modal: dict[str, Any] = harness.fake.modals[-1]
+    return modal
+
+
+@pytest.mark.parametrize("harness", ["memory", "local"], indirect=True)
 async def test_edit_opens_the_reply_prefilled_with_the_suggestion(crew: Crew) -> None:
     """The receipt of Edit carries the suggestion's text for the reply box."""
     key = await crew.add_member()
@@ -52,42 +86,12 @@ async def test_edit_opens_the_reply_prefilled_with_the_suggestion(crew: Crew) ->
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
 
 
-@pytest.fixture
-async def telegram_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
-    harness = HARNESSES["telegram"]()
-    async with harness.running() as running:
-        driver = Crew(config, clock, [running])
-        await driver.start()
-        yield driver
-        await driver.stop()
-
-
-@pytest.fixture
-async def discord_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
-    harness = HARNESSES["discord"]()
-    async with harness.running() as running:
-        driver = Crew(config, clock, [running])
-        await driver.start()
-        yield driver
-        await driver.stop()
-
-
-@pytest.fixture
-async def slack_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
-    harness = HARNESSES["slack"]()
-    async with harness.running() as running:
-        driver = Crew(config, clock, [running])
-        await driver.start()
-        yield driver
-        await driver.stop()
-
-
-async def test_telegram_edit_opens_a_reply_holding_the_suggestion(telegram_crew: Crew) -> None:
+@pytest.mark.parametrize("harness", ["telegram"], indirect=True)
+async def test_telegram_edit_opens_a_reply_holding_the_suggestion(crew: Crew) -> None:
     """Edit on Telegram: a ForceReply prompt in the card's thread shows the suggestion (tap
     to copy, and as the placeholder); the edited reply sent to it answers the request."""
     from tests.harnesses.telegram import TelegramHarness
 
-    crew = telegram_crew
     harness = crew.harness
     assert isinstance(harness, TelegramHarness)
     key = await crew.add_member()
@@ -117,13 +121,12 @@ async def test_telegram_edit_opens_a_reply_holding_the_suggestion(telegram_crew:
     )
 
 
-async def test_slack_edit_opens_a_modal_whose_send_answers_the_question(slack_crew: Crew) -> None:
+@pytest.mark.parametrize("harness", ["slack"], indirect=True)
+async def test_slack_edit_opens_a_modal_whose_send_answers_the_question(crew: Crew) -> None:
     """Edit on Slack opens a modal prefilled with the suggestion; its Send is the owner's
     reply naming the question card, which it answers (with two requests open, too)."""
-    from crewline.transports.slack.blocks import ACTION_PREFIX
     from tests.harnesses.slack import SlackHarness
 
-    crew = slack_crew
     harness = crew.harness
     assert isinstance(harness, SlackHarness)
     key = await crew.add_member()
@@ -144,18 +147,7 @@ async def test_slack_edit_opens_a_modal_whose_send_answers_the_question(slack_cr
     )
     suggestion = await crew.crewline.store.suggestion(question_id)
     assert suggestion is not None
-    edit = card.buttons.index("Edit")
-    click = harness.fake.block_actions_payload(
-        user_id=harness.owner,
-        channel=harness.dm,
-        message_ts=card.ref,
-        action_id=f"{ACTION_PREFIX}{edit}",
-        value=card.payloads[edit],
-        thread_ts=harness.root("radar"),
-    )
-    assert await harness.send_interaction(click) == 200
-    await harness.fake.wait_until(lambda: bool(harness.fake.modals), timeout=10)
-    modal = harness.fake.modals[-1]
+    modal = await _open_slack_modal(harness, card)
     assert modal["blocks"][0]["element"]["initial_value"] == suggestion.text
     payload = harness.fake.view_submission_payload(
         user_id=harness.owner, view=modal, value="no, keep them"
@@ -166,26 +158,19 @@ async def test_slack_edit_opens_a_modal_whose_send_answers_the_question(slack_cr
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
 
 
-async def test_discord_edit_opens_a_modal_whose_submit_answers_the_request(
-    discord_crew: Crew,
+@pytest.mark.parametrize("harness", ["discord"], indirect=True)
+@pytest.mark.parametrize("restart", [False, True], ids=["same-process", "after-a-restart"])
+async def test_a_discord_edit_modal_answers_the_request_it_was_opened_for(
+    crew: Crew, restart: bool
 ) -> None:
     """Edit on Discord answers the press with a modal holding the suggestion; its Submit is
-    the owner's reply naming the escalation, which it answers."""
+    the owner's reply naming the escalation, which it answers. The modal's custom_id names
+    the record, so a process restarted since it opened (which never saw it) routes it too."""
     from tests.harnesses.discord import DiscordHarness
 
-    crew = discord_crew
     harness = crew.harness
     assert isinstance(harness, DiscordHarness)
-    key = await crew.add_member()
-    await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
-    await crew.escalate(key, message="Delete the old migrations directory?")
-    await crew.crewline.hub.concierge.idle()
-    await crew.delivered()
-    card = next(
-        m
-        for m in harness.messages("radar")
-        if "migrations" in m.text and "concierge suggests:" in m.text
-    )
+    _, card = await _two_open(crew)
     await harness.press("radar", card, card.buttons.index("Edit"))
     assert len(harness.fake.modals) == 1
     modal = harness.fake.modals[0]
@@ -193,105 +178,41 @@ async def test_discord_edit_opens_a_modal_whose_submit_answers_the_request(
     records = (await crew.conversation())["escalations"]
     suggestion = await crew.crewline.store.suggestion(records[1]["escalation_id"])
     assert suggestion is not None and text_input["value"] == suggestion.text
+    if restart:
+        await crew.restart()
     submitted = await harness.fake.submit_modal(modal, {text_input["custom_id"]: "no, keep them"})
     receipt = await harness.receipt(str(submitted.id))
     assert receipt.accepted, receipt
-    records = (await crew.conversation())["escalations"]
-    assert [(r["state"], r["answer"]) for r in records] == [
-        ("pending", None),
-        ("answered", "no, keep them"),
-    ]
+    await _second_answered(crew)
 
 
-async def test_a_discord_edit_modal_opened_before_a_restart_answers_after_it(
-    discord_crew: Crew,
-) -> None:
-    """The modal's custom_id names the record: the process that receives its Submit after a
-    restart routes it though it never saw the modal opened."""
-    from tests.harnesses.discord import DiscordHarness
-
-    crew = discord_crew
-    harness = crew.harness
-    assert isinstance(harness, DiscordHarness)
-    key = await crew.add_member()
-    await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
-    await crew.escalate(key, message="Delete the old migrations directory?")
-    await crew.crewline.hub.concierge.idle()
-    await crew.delivered()
-    card = next(
-        m
-        for m in harness.messages("radar")
-        if "migrations" in m.text and "concierge suggests:" in m.text
-    )
-    await harness.press("radar", card, card.buttons.index("Edit"))
-    assert len(harness.fake.modals) == 1
-    modal = harness.fake.modals[0]
-    await crew.restart()
-    text_input = modal["components"][0]["components"][0]
-    submitted = await harness.fake.submit_modal(modal, {text_input["custom_id"]: "no, keep them"})
-    receipt = await harness.receipt(str(submitted.id))
-    assert receipt.accepted, receipt
-    records = (await crew.conversation())["escalations"]
-    assert [(r["state"], r["answer"]) for r in records] == [
-        ("pending", None),
-        ("answered", "no, keep them"),
-    ]
-
-
-async def test_a_slack_edit_modal_opened_before_a_restart_answers_after_it(
-    slack_crew: Crew,
-) -> None:
+@pytest.mark.parametrize("harness", ["slack"], indirect=True)
+async def test_a_slack_edit_modal_opened_before_a_restart_answers_after_it(crew: Crew) -> None:
     """Slack's modal carries the record and thread in its private_metadata: its Send after a
     restart answers the record it was opened for."""
-    from crewline.transports.slack.blocks import ACTION_PREFIX
     from tests.harnesses.slack import SlackHarness
 
-    crew = slack_crew
     harness = crew.harness
     assert isinstance(harness, SlackHarness)
-    key = await crew.add_member()
-    await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
-    await crew.escalate(key, message="Delete the old migrations directory?")
-    await crew.crewline.hub.concierge.idle()
-    await crew.delivered()
-    card = next(
-        m
-        for m in harness.messages("radar")
-        if "migrations" in m.text and "concierge suggests:" in m.text
-    )
-    edit = card.buttons.index("Edit")
-    click = harness.fake.block_actions_payload(
-        user_id=harness.owner,
-        channel=harness.dm,
-        message_ts=card.ref,
-        action_id=f"{ACTION_PREFIX}{edit}",
-        value=card.payloads[edit],
-        thread_ts=harness.root("radar"),
-    )
-    assert await harness.send_interaction(click) == 200
-    await harness.fake.wait_until(lambda: bool(harness.fake.modals), timeout=10)
-    modal = harness.fake.modals[-1]
+    key, card = await _two_open(crew)
+    modal = await _open_slack_modal(harness, card)
     await crew.restart()
     payload = harness.fake.view_submission_payload(
         user_id=harness.owner, view=modal, value="no, keep them"
     )
     assert await harness.send_interaction(payload) == 200
     await crew.wait_for_event(key, "escalation_answered")
-    records = (await crew.conversation())["escalations"]
-    assert [(r["state"], r["answer"]) for r in records] == [
-        ("pending", None),
-        ("answered", "no, keep them"),
-    ]
+    await _second_answered(crew)
 
 
+@pytest.mark.parametrize("harness", ["telegram"], indirect=True)
 async def test_a_telegram_edit_prompt_sent_before_a_restart_is_answered_after_it(
-    telegram_crew: Crew,
+    crew: Crew,
 ) -> None:
     """Telegram's Edit keeps nothing in the process: the reply to the prompt is a typed reply
     in the card's thread, so it answers the request after a restart too."""
     from tests.harnesses.telegram import TelegramHarness
 
-    crew = telegram_crew
     harness = crew.harness
     assert isinstance(harness, TelegramHarness)
     key = await crew.add_member()

@@ -81,6 +81,39 @@ async def test_a_slow_answer_defers_the_press_and_then_tells_the_presser() -> No
         assert len([c for c in fake.interaction_callbacks if c.interaction_id == press.id]) == 1
 
 
+async def test_an_edit_press_answered_after_its_deferral_says_its_box_did_not_open() -> None:
+    """A modal can only be a press's first response: the concierge's Edit answered after the
+    deferral opens none, and the follow-up says so and shows the suggestion."""
+    release = asyncio.Event()
+
+    async def slow(event: HumanEvent) -> Receipt:
+        await release.wait()
+        return Receipt(
+            accepted=True,
+            notice="Edit the concierge's suggestion, then send it as your reply.",
+            prefill="no, keep them",
+            reply_to="0123456789abcdef",
+        )
+
+    async with (
+        _fake() as harness,
+        _started(_transport(harness, respond_within=0.05), slow) as transport,
+    ):
+        fake = harness.fake
+        thread = await transport.open_thread(RADAR)
+        edit = Button(label="Edit", payload="c:0123456789abcdef:edit")
+        ref = await transport.post(thread, replace(CARD, buttons=(edit,)), key="row:e", retry=False)
+        press = await fake.press_button(int(ref), edit.payload)
+        deferred = await fake.wait_for_callback(press.id)
+        assert (deferred.type, deferred.status) == (6, 200)
+        release.set()
+        await harness.receipt(str(press.id))
+        assert fake.modals == []
+        assert harness.notice(press) == (
+            "The reply box could not open in time: press Edit again. The suggestion: no, keep them"
+        )
+
+
 async def test_a_slow_command_is_deferred_then_answered_ephemerally() -> None:
     """A command the core answers late shows Discord's 'thinking' state, then the answer."""
     release = asyncio.Event()

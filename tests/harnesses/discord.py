@@ -84,6 +84,10 @@ class DiscordHarness(Harness):
         )
 
     def transport(self, **options: Any) -> Transport:
+        # The fake holds the bot to Discord's 3-s answer only when a test sets its
+        # ``interaction_deadline``, so a press is answered in time however loaded the machine
+        # is; the deferred path is tested by giving ``respond_within`` (test_discord_limits).
+        options.setdefault("respond_within", WAIT_SECONDS)
         made = RecordingDiscordTransport(self.settings(), self, **options)
         self.transports.append(made)
         return made

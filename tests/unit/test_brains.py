@@ -128,14 +128,29 @@ async def test_a_pooled_llm_brain_drafts_too(fake: FakeLlm) -> None:
 async def test_an_endpoint_that_never_answers_gives_no_draft_within_the_timeout(
     fake: FakeLlm,
 ) -> None:
-    """The brain gives up on its own while the fake still holds the request: None."""
+    """The brain gives up on its own while the fake still holds the request: None.
+
+    The timeout runs in wall time from the draft's start, so on a loaded machine it can run
+    out before the request has even reached the fake (also None, but not the case under
+    test). The precondition is driven, not hoped for: the timeout grows until the request
+    was held while the draft still waited.
+    """
     fake.hold()
-    brain = _brain(fake, timeout=0.3)
-    drafting = asyncio.create_task(brain.draft(FLEET_ASK, _verdict(FLEET_ASK)))
-    await fake.wait_for_requests(1)
-    assert not drafting.done()
-    assert await asyncio.wait_for(drafting, timeout=10.0) is None
-    assert fake.holding
+    verdict = _verdict(FLEET_ASK)
+    for timeout in (0.3, 1.2, 4.8, 19.2):
+        seen = len(fake.requests)
+        drafting = asyncio.create_task(_brain(fake, timeout=timeout).draft(FLEET_ASK, verdict))
+        arrived = asyncio.create_task(fake.wait_for_requests(seen + 1, timeout=timeout + 30))
+        await asyncio.wait({drafting, arrived}, return_when=asyncio.FIRST_COMPLETED)
+        held_while_waiting = arrived.done() and not drafting.done()
+        arrived.cancel()
+        await asyncio.gather(arrived, return_exceptions=True)
+        assert await asyncio.wait_for(drafting, timeout=timeout + 30) is None
+        if held_while_waiting:
+            assert fake.holding
+            assert len(fake.requests) == seen + 1  # one request, not retried
+            return
+    pytest.fail("no request reached the fake before the brain's timeout, even at 19.2 s")
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,7 @@ from crewline.bot.domain import (
     EscalationSettled,
     QuestionRaised,
     QuestionSettled,
+    ReplyReached,
 )
 from crewline.bot.render import STATUS_FOR
 from crewline.brains import Brain, BrainAsk, Draft, OfflineBrain
@@ -141,6 +142,8 @@ class Concierge:
                 asked = Asked.of_question(event.question)
             case EscalationSettled() | QuestionSettled():
                 await self._record_settled(event)
+            case ReplyReached():
+                await self._drop_suggestions(event)
         if asked is not None:
             self._start_judging(asked)
 
@@ -203,6 +206,19 @@ class Concierge:
                 member=member,
                 record_id=record_id,
             )
+
+        await self.hub.change(write)
+
+    async def _drop_suggestions(self, event: ReplyReached) -> None:
+        """A reply reached the member's sessions (SPEC §4: anyone's): the suggestions on its
+        cards were for what it waited on, so they leave the cards. The human's own typed
+        reply drops them in its own change (``bot/inbound.py``); another session's message
+        is a member's verb, so the concierge does it here, after that change committed."""
+
+        def write(ch: Change) -> None:
+            member = ch.tx.member(event.member)
+            if member is not None:
+                ctx.drop_on_reply(ch, member)
 
         await self.hub.change(write)
 

@@ -25,6 +25,7 @@ __all__ = [
     "EscalationSettled",
     "QuestionRaised",
     "QuestionSettled",
+    "ReplyReached",
     "Subscriber",
 ]
 
@@ -61,7 +62,19 @@ class QuestionSettled:
     question: Question
 
 
-DomainEvent = EscalationRecorded | EscalationSettled | QuestionRaised | QuestionSettled
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ReplyReached:
+    """Another session's message (``session_send``) reached a member's sessions: what they
+    waited on may have been answered by it, so the concierge's suggestions for it are stale.
+    ``row_id`` is the message's row in the member's thread."""
+
+    member: str
+    row_id: str
+
+
+DomainEvent = (
+    EscalationRecorded | EscalationSettled | QuestionRaised | QuestionSettled | ReplyReached
+)
 Subscriber = Callable[[DomainEvent], Awaitable[None]]
 
 

@@ -20,7 +20,7 @@ from crewline.bot.boundaries import DEFAULT_WAIT, Boundaries
 from crewline.bot.changes import Change, Effects
 from crewline.bot.concierge import Concierge, ConciergeSettings
 from crewline.bot.concierge_verbs import ConciergeVerbs
-from crewline.bot.domain import DomainEvents, Subscriber
+from crewline.bot.domain import DomainEvents, ReplyReached, Subscriber
 from crewline.bot.escalations import Delivery, EscalationRequest, Routing
 from crewline.bot.feed import EventFeed
 from crewline.bot.idempotency import KeyedWrite, guarded
@@ -272,6 +272,7 @@ class Hub:
                 "message",
                 {"row_id": row.id, "text": message, "from_session": caller.id},
             )
+            ch.publish(ReplyReached(member=member.slug, row_id=row.id))
             return row
 
         return await self.on_member(member.slug, lambda: self.change(guarded(once, write)))

@@ -27,6 +27,7 @@ from crewline.transports.discord.client import CrewClient, Interaction, send_edi
 from crewline.transports.discord.render import (
     command_event,
     edit_event_id,
+    late_edit_notice,
     refusal_reply,
     thread_message,
 )
@@ -147,9 +148,14 @@ class DiscordInbound:
     async def _answer_click(
         self, interaction: Interaction, receipt: Receipt, *, deferred: bool
     ) -> None:
-        if receipt.accepted and receipt.prefill is not None and receipt.reply_to and not deferred:
-            # The concierge's Edit: the reply opens as a modal holding the suggestion.
-            await send_edit_modal(interaction, record=receipt.reply_to, text=receipt.prefill)
+        if receipt.accepted and receipt.prefill is not None and receipt.reply_to:
+            if not deferred:
+                # The concierge's Edit: the reply opens as a modal holding the suggestion.
+                await send_edit_modal(interaction, record=receipt.reply_to, text=receipt.prefill)
+            else:
+                # A modal is only ever an interaction's first response, and the deferral
+                # was it: say so, rather than a notice about a box that never opened.
+                await interaction.followup.send(late_edit_notice(receipt.prefill), ephemeral=True)
             return
         if receipt.accepted:
             # The core has committed the answer. In time, the response itself settles the

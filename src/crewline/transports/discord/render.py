@@ -36,6 +36,7 @@ __all__ = [
     "fork_submission",
     "is_status_message",
     "jump_url",
+    "late_edit_notice",
     "nonce_for",
     "refusal_reply",
     "slug_from_thread_name",
@@ -284,6 +285,13 @@ def command_event(qualified_name: str, values: Sequence[str]) -> tuple[str, tupl
     """``/concierge answer routine`` -> ("concierge", ("answer", "routine"))."""
     name, *subcommands = qualified_name.split()
     return name, (*subcommands, *values)
+
+
+def late_edit_notice(suggestion: str) -> str:
+    """What an Edit press answered after its deferral says: Discord opens a modal only as an
+    interaction's first response, so the box did not open; the suggestion is still shown."""
+    head = "The reply box could not open in time: press Edit again. The suggestion: "
+    return head + fit(escape(suggestion), CONTENT_LIMIT - len(head))
 
 
 def refusal_reply(receipt: Receipt) -> str | None:

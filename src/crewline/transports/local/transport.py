@@ -212,15 +212,8 @@ class LocalTransport(Transport):
         user = user or self.user
         parsed = parse_composer(text)
         if isinstance(parsed, ComposerCommand):
-            receipt = await self._deliver(
-                HumanCommand(
-                    transport=self.name,
-                    event_id=self._event_id(event_id),
-                    user_id=user,
-                    thread=thread,
-                    name=parsed.name,
-                    args=parsed.args,
-                )
+            receipt = await self._command(
+                parsed.name, thread=thread, event_id=event_id, user=user, args=parsed.args
             )
             return receipt, None
         if thread is None:
@@ -340,16 +333,8 @@ class LocalTransport(Transport):
         user: str | None = None,
     ) -> Receipt:
         """The "Rewind to here" button: the conversation continues from that message."""
-        self._inbound()
-        return await self._deliver(
-            HumanCommand(
-                transport=self.name,
-                event_id=self._event_id(event_id),
-                user_id=user or self.user,
-                thread=thread,
-                name="rewind",
-                message_ref=message_ref,
-            )
+        return await self._command(
+            "rewind", thread=thread, event_id=event_id, user=user, message_ref=message_ref
         )
 
     async def fork_from(
@@ -363,20 +348,39 @@ class LocalTransport(Transport):
     ) -> Receipt:
         """The "Fork from here" button: a new member ``slug`` whose conversation is a copy of
         this one up to that message (``/fork slug`` on it)."""
-        self._inbound()
+        return await self._command(
+            "fork",
+            thread=thread,
+            event_id=event_id,
+            user=user,
+            args=(slug,),
+            message_ref=message_ref,
+        )
+
+    # internals ----------------------------------------------------------------------------------
+    async def _command(
+        self,
+        name: str,
+        *,
+        thread: str | None,
+        event_id: str | None,
+        user: str | None,
+        args: tuple[str, ...] = (),
+        message_ref: str | None = None,
+    ) -> Receipt:
+        """A command from the page (the composer's, or a message's button) to the core."""
         return await self._deliver(
             HumanCommand(
                 transport=self.name,
                 event_id=self._event_id(event_id),
                 user_id=user or self.user,
                 thread=thread,
-                name="fork",
-                args=(slug,),
+                name=name,
+                args=args,
                 message_ref=message_ref,
             )
         )
 
-    # internals ----------------------------------------------------------------------------------
     async def _deliver(self, event: HumanEvent) -> Receipt:
         if self._sink is None:
             raise TransientTransportError("the local inbox is not running", code="inbox_stopped")
