@@ -36,7 +36,13 @@ from crewline.bot.render import STATUS_FOR
 from crewline.brains import Brain, BrainAsk, Draft, OfflineBrain
 from crewline.errors import InvalidInput, NotFound, Unavailable
 from crewline.launchers import Launchers
-from crewline.models import AnsweredBy, AnswerPolicy, ConciergeAnswer, ConciergePolicy
+from crewline.models import (
+    AnsweredBy,
+    AnswerPolicy,
+    ConciergeAnswer,
+    ConciergePolicy,
+    Member,
+)
 from crewline.policy.routine import Fact, Verdict, VerdictKind, fts_query, judge
 
 if TYPE_CHECKING:
@@ -293,14 +299,19 @@ class Concierge:
 
     async def _judge_batch(self, batch: list[tuple[Asked, bool]]) -> None:
         """Judge each question of ``batch``, then write all the judgements in one change."""
-        facts_of: dict[tuple[str, str], list[Fact]] = {}
+        # One fleet read per member and wording, all sent at once: the reader runs them
+        # back to back instead of waiting for the loop between two.
+        keys = list(dict.fromkeys((asked.member, asked.text) for asked, _ in batch))
+        found = await asyncio.gather(
+            *(self.facts(member, text) for member, text in keys), return_exceptions=True
+        )
+        facts_of = dict(zip(keys, found, strict=True))
         judged: list[_Judged] = []
         for asked, resumed in batch:
+            facts = facts_of[(asked.member, asked.text)]
             try:
-                key = (asked.member, asked.text)
-                if key not in facts_of:
-                    facts_of[key] = await self.facts(asked.member, asked.text)
-                facts = facts_of[key]
+                if isinstance(facts, BaseException):
+                    raise facts
                 verdict = judge(
                     asked.text, options=asked.options, default=asked.default, facts=facts
                 )
@@ -346,10 +357,11 @@ class Concierge:
             for member in sorted({j.asked.member for j in judged}):
                 ch.tx.serialize(member)
             policy = ctx.policy_in(ch.tx, self.settings.start)
+            members: dict[str, Member | None] = {}
             for j in judged:
                 # A judgement resumed at start may meet one another replica made meanwhile.
                 if not (j.resumed and ch.tx.judged(j.asked.id)):
-                    self._decide(ch, policy, j)
+                    self._decide(ch, policy, j, members)
 
         try:
             await self.hub.change(decide)
@@ -401,11 +413,20 @@ class Concierge:
             return await self._offline.draft(ask, verdict), failure
         return draft, failure
 
-    def _decide(self, ch: Change, policy: ConciergePolicy, judged: _Judged) -> None:
+    def _decide(
+        self,
+        ch: Change,
+        policy: ConciergePolicy,
+        judged: _Judged,
+        members: dict[str, Member | None],
+    ) -> None:
+        """One judgement's write; ``members``: those the batch's change has read so far."""
         asked, verdict = judged.asked, judged.verdict
         draft, failure = judged.draft, judged.failure
         current = current_asked(ch.tx, asked.id)
-        member = ch.tx.member(asked.member)
+        if asked.member not in members:
+            members[asked.member] = ch.tx.member(asked.member)
+        member = members[asked.member]
         text = draft.text if draft is not None else None
         why = draft.why if draft is not None else verdict.why
         brain = self.brain_name if failure is None else f"offline ({self.brain_name} failed)"
