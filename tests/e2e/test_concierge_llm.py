@@ -189,6 +189,42 @@ async def test_a_judgement_cut_short_by_a_stop_is_made_at_the_next_start(
     assert "the concierge failed on a question" not in caplog.text
 
 
+async def test_questions_that_wait_together_are_each_judged_once_in_the_order_asked(
+    patient_crew: Crew, llm: FakeLlm
+) -> None:
+    """While the model words one suggestion, three more questions of two members queue up:
+    they are judged as one batch after it, each once, and the ledger has them in the order
+    they were asked; every card carries its suggestion."""
+    crew = patient_crew
+    llm.hold()
+    radar = await crew.add_member()
+    probe = await crew.add_member("probe", "Probe")
+    asked = [(await crew.escalate(radar, message="Shall I proceed with the plan?"))]
+    await llm.wait_for_requests(1, timeout=30.0)
+    for key, message in (
+        (probe, "Shall I run the unit tests?"),
+        (radar, "Shall I continue with step 2?"),
+        (probe, "Shall I read the docs?"),
+    ):
+        asked.append(await crew.escalate(key, message=message))
+    await crew.crewline.hub.domain.drain()
+    assert len(llm.requests) == 1  # the three wait while the first is being judged
+    llm.release()
+    await crew.crewline.hub.concierge.idle()
+    assert len(llm.requests) == 4
+    ledger = await crew.call(await crew.owner_token(), "GET", "/api/concierge/ledger")
+    judged = [
+        (e["record_id"], e["decision"])
+        for e in reversed(ledger.json()["entries"])
+        if e["decision"] not in ("policy", "human")
+    ]
+    assert judged == [(a["escalation_id"], "suggested") for a in asked]
+    await crew.delivered()
+    for member in ("radar", "probe"):
+        cards = crew.harness.cards(member)
+        assert len(cards) == 2 and all("concierge suggests:" in c.text for c in cards)
+
+
 async def _decisions(crew: Crew, record_id: str) -> list[str]:
     """The concierge's own decisions about one record, oldest first."""
     ledger = await crew.call(await crew.owner_token(), "GET", "/api/concierge/ledger")

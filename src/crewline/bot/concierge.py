@@ -2,20 +2,23 @@
 policy, undo.
 
 It subscribes to the Hub's domain events. After an escalation or a question is recorded
-(after its commit, on the domain-event task, never on the member's actor) it retrieves
-fleet facts, asks the pure gate (``policy/routine.judge``) for a verdict, lets a brain draft
-the words, and only then queues one change on the member's actor that stores a suggestion
-or answers, and writes one ledger record. What may be answered is decided in that change,
-against the policy in force at that moment and the record as it then stands: the gate's
-verdict decides, a brain's text never does. Nothing is remembered between two questions,
-so no answer becomes a standing grant.
+(after its commit, on the domain-event task, never on the member's actor) it queues the
+question for judging. One judging task drains the queue in batches — every question waiting
+when it starts one: for each it retrieves fleet facts, asks the pure gate
+(``policy/routine.judge``) for a verdict and lets a brain draft the words; then one change
+writes the whole batch (each question's suggestion or answer and its ledger record, in the
+order they were asked), holding each of the batch's members' locks, so a member's own
+changes are never queued behind the concierge's write. What may be answered is decided in
+that change, against the policy in force at that moment and each record as it then stands:
+the gate's verdict decides, a brain's text never does. Nothing is remembered between two
+questions, so no answer becomes a standing grant.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -34,7 +37,13 @@ from crewline.bot.render import STATUS_FOR
 from crewline.brains import Brain, BrainAsk, Draft, OfflineBrain
 from crewline.errors import InvalidInput, NotFound, Unavailable
 from crewline.launchers import Launchers
-from crewline.models import AnsweredBy, AnswerPolicy, ConciergeAnswer, ConciergePolicy
+from crewline.models import (
+    AnsweredBy,
+    AnswerPolicy,
+    ConciergeAnswer,
+    ConciergePolicy,
+    Member,
+)
 from crewline.policy.routine import Fact, Verdict, VerdictKind, fts_query, judge
 
 if TYPE_CHECKING:
@@ -57,6 +66,18 @@ class ConciergeSettings:
     brain_timeout: float = 10.0
     launchers: Launchers | None = None  # what restart and dispatch may run
     enabled: bool = True  # False: no judging at all (the benchmarks' "concierge off")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Judged:
+    """One question's judgement, made off the store, waiting for the batch's write."""
+
+    asked: Asked
+    resumed: bool  # judged again at start: another replica may have judged it meanwhile
+    facts: tuple[Fact, ...]
+    verdict: Verdict
+    draft: Draft | None
+    failure: str | None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -89,6 +110,8 @@ class Concierge:
         self._offline = OfflineBrain()
         self.brain: Brain = self.settings.brain or self._offline
         self._judging: set[asyncio.Task[None]] = set()
+        self._waiting: list[tuple[Asked, bool]] = []  # (question, resumed), arrival order
+        self._worker: asyncio.Task[None] | None = None
         self._status_timers: set[asyncio.Task[None]] = set()
         if self.settings.enabled:
             hub.subscribe(self._on_event)
@@ -148,11 +171,22 @@ class Concierge:
             self._start_judging(asked)
 
     def _start_judging(self, asked: Asked, *, resumed: bool = False) -> None:
-        task = asyncio.create_task(
-            self._consider(asked, resumed=resumed), name=f"concierge-{asked.id}"
-        )
-        self._judging.add(task)
-        task.add_done_callback(self._judged)
+        """Queue ``asked`` for the judging task (started when none runs)."""
+        self._waiting.append((asked, resumed))
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.create_task(self._judge_waiting(), name="concierge-judging")
+            self._judging.add(self._worker)
+            self._worker.add_done_callback(self._judged)
+
+    async def _judge_waiting(self) -> None:
+        """Judge what waits, a batch at a time, until nothing does (the task then ends: no
+        check of the queue can be missed, since none awaits between it and the end)."""
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                await self._judge_batch(batch)
+            except Exception:  # logged; the questions queued after it are still judged
+                log.exception("the concierge failed on a question")
 
     async def resume_judging(self) -> int:
         """At start: judge the open records whose judgement a stop or a crash cut short (the
@@ -250,6 +284,7 @@ class Concierge:
     async def aclose(self) -> None:
         """Stop the status timers and the judgements under way (a restart re-arms the
         timers and judges again what has no judgement in the ledger)."""
+        self._waiting.clear()
         stopping = [*self._status_timers, *self._judging]
         for task in stopping:
             task.cancel()
@@ -278,48 +313,112 @@ class Concierge:
             Fact(row_id=r.id, member=r.conversation, text=r.text, at=r.created_at) for r in rows
         ]
 
-    async def _consider(self, asked: Asked, *, resumed: bool = False) -> None:
-        facts = await self.facts(asked.member, asked.text)
-        verdict = judge(asked.text, options=asked.options, default=asked.default, facts=facts)
-        draft, failure = await self._draft(asked, verdict, facts)
+    async def _judge_batch(self, batch: list[tuple[Asked, bool]]) -> None:
+        """Judge each question of ``batch``, then write all the judgements in one change."""
+        # One fleet read per member and wording, all sent at once: the reader runs them
+        # back to back instead of waiting for the loop between two.
+        keys = list(dict.fromkeys((asked.member, asked.text) for asked, _ in batch))
+        found = await asyncio.gather(
+            *(self.facts(member, text) for member, text in keys), return_exceptions=True
+        )
+        facts_of = dict(zip(keys, found, strict=True))
+        judged: list[_Judged] = []
+        for asked, resumed in batch:
+            facts = facts_of[(asked.member, asked.text)]
+            try:
+                if isinstance(facts, BaseException):
+                    raise facts
+                verdict = judge(
+                    asked.text, options=asked.options, default=asked.default, facts=facts
+                )
+            except Exception:  # one question's failure is not its batch's
+                log.exception("the concierge failed on a question")
+                continue
+            judged.append(
+                _Judged(
+                    asked=asked,
+                    resumed=resumed,
+                    facts=tuple(facts),
+                    verdict=verdict,
+                    draft=None,
+                    failure=None,
+                )
+            )
+        drafts = await self._drafts(judged)
+        judged = [
+            replace(j, draft=draft, failure=failure)
+            for j, (draft, failure) in zip(judged, drafts, strict=True)
+        ]
+        if not judged:
+            return
+        try:
+            await self._write(judged)
+        except Exception:
+            if len(judged) == 1:
+                raise
+            # A write that fails for one question must not lose the others: each alone.
+            log.warning("the concierge's batch of %d could not be written together", len(judged))
+            for one in judged:
+                try:
+                    await self._write([one])
+                except Exception:
+                    log.exception("the concierge failed on a question")
+
+    async def _write(self, judged: list[_Judged]) -> None:
+        """One change: each judgement's decision in the order asked, under its member's lock."""
 
         def decide(ch: Change) -> None:
-            # A judgement resumed at start may meet one another replica made meanwhile.
-            if not (resumed and ch.tx.judged(asked.id)):
-                self._decide(ch, asked, verdict, draft, failure)
+            # Every member's lock first, in one order, as a member's own change takes its
+            # own first: no two transactions can wait for each other.
+            for member in sorted({j.asked.member for j in judged}):
+                ch.tx.serialize(member)
+            policy = ctx.policy_in(ch.tx, self.settings.start)
+            members: dict[str, Member | None] = {}
+            for j in judged:
+                # A judgement resumed at start may meet one another replica made meanwhile.
+                if not (j.resumed and ch.tx.judged(j.asked.id)):
+                    self._decide(ch, policy, j, members)
 
         try:
-            await self.hub.on_member(asked.member, lambda: self.hub.change(decide))
+            await self.hub.change(decide)
         except Unavailable:
             # The escalation index was found torn: the change started its rebuild from the
-            # transcript. The judgement stands; write it once into the rebuilt index (the
-            # decision re-reads the record there, so a record the rebuild settled is stale).
+            # transcript. The judgements stand; write them once into the rebuilt index (each
+            # decision re-reads its record there, so a record the rebuild settled is stale).
             log.warning(
                 "the escalation index was torn; writing the judgement of %s after its repair",
-                asked.id,
+                ", ".join(j.asked.id for j in judged),
             )
             await self.hub.index_repaired()
-            await self.hub.on_member(asked.member, lambda: self.hub.change(decide))
+            await self.hub.change(decide)
 
-    async def _draft(
-        self, asked: Asked, verdict: Verdict, facts: list[Fact]
-    ) -> tuple[Draft | None, str | None]:
+    async def _drafts(self, judged: list[_Judged]) -> list[tuple[Draft | None, str | None]]:
+        """Each judgement's draft; an outside brain's are asked for at once."""
+        if isinstance(self.brain, OfflineBrain):  # immediate: one after the other
+            return [await self._draft(j) for j in judged]
+        return list(await asyncio.gather(*(self._draft(j) for j in judged)))
+
+    async def _draft(self, judged: _Judged) -> tuple[Draft | None, str | None]:
         """The brain's draft, or (None, why) when it failed: a timeout, an error, garbage.
 
         When a brain other than the offline one fails, the offline brain still words a
         suggestion, but nothing is answered: the human decides.
         """
+        asked, verdict = judged.asked, judged.verdict
         ask = BrainAsk(
             question=asked.text,
             options=asked.options,
             default=asked.default,
-            facts=tuple(facts),
+            facts=judged.facts,
             member=asked.member,
         )
         failure: str | None = None
         try:
-            async with asyncio.timeout(self.settings.brain_timeout):
+            if isinstance(self.brain, OfflineBrain):  # no I/O: it answers at once, no timer
                 draft = await self.brain.draft(ask, verdict)
+            else:
+                async with asyncio.timeout(self.settings.brain_timeout):
+                    draft = await self.brain.draft(ask, verdict)
         except TimeoutError:
             draft, failure = None, "the brain did not answer in time"
         except Exception as error:  # a brain is outside code: its failure is the human's turn
@@ -333,14 +432,17 @@ class Concierge:
     def _decide(
         self,
         ch: Change,
-        asked: Asked,
-        verdict: Verdict,
-        draft: Draft | None,
-        failure: str | None,
+        policy: ConciergePolicy,
+        judged: _Judged,
+        members: dict[str, Member | None],
     ) -> None:
-        policy = ctx.policy_in(ch.tx, self.settings.start)
+        """One judgement's write; ``members``: those the batch's change has read so far."""
+        asked, verdict = judged.asked, judged.verdict
+        draft, failure = judged.draft, judged.failure
         current = current_asked(ch.tx, asked.id)
-        member = ch.tx.member(asked.member)
+        if asked.member not in members:
+            members[asked.member] = ch.tx.member(asked.member)
+        member = members[asked.member]
         text = draft.text if draft is not None else None
         why = draft.why if draft is not None else verdict.why
         brain = self.brain_name if failure is None else f"offline ({self.brain_name} failed)"

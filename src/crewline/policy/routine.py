@@ -205,6 +205,7 @@ def _is_yes_no(options: Sequence[str]) -> bool:
     return bool(said & _AFFIRMATIVE) and said <= (_AFFIRMATIVE | _NEGATIVE)
 
 
+@functools.lru_cache(maxsize=4096)
 def _text_choice(words: str) -> bool:
     for found in _CHOICE.finditer(words):
         left, right = found.group(1), found.group(2)
@@ -237,6 +238,30 @@ def judge(
     ``facts`` are fleet rows the core retrieved for it (``fts_query``); a fleet answer names
     its rows in ``evidence``. Pure: the same arguments give the same verdict.
     """
+    reading = _read(question, tuple(options), default)
+    if isinstance(reading, Verdict):
+        return reading  # careful whatever the fleet says
+    return _place(reading, facts)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Reading:
+    """What the gate reads in a question before the facts count (see ``_read``)."""
+
+    code: str  # the code form
+    words: str  # the words form, harmless mentions masked, assurances removed
+    offered: tuple[str, ...]  # the options, stripped, empty ones left out
+    chosen: str | None  # the default (stated or in the text), as offered
+    sensitive: bool  # production, customers, the public…
+
+
+# Agents ask the same questions in the same words ("Shall I proceed with the plan?"): all
+# the gate reads without the facts is kept for the last few thousand questions, so the
+# regular expressions run once per wording, not once per escalation. Pure, so a kept
+# reading is exactly the one a fresh read would give.
+@functools.lru_cache(maxsize=4096)
+def _read(question: str, options: tuple[str, ...], default: str | None) -> Verdict | _Reading:
+    """The fact-free part of ``judge``: a careful verdict, or the reading ``_place`` needs."""
     code = code_form(question)
     offered = [o.strip() for o in options if o.strip()]
     stated = default.strip() if default is not None and default.strip() else None
@@ -262,12 +287,12 @@ def judge(
         return _careful(VerdictKind.UNKNOWN, "it is too long to place safely")
     if question_count(code) > 1:
         return _careful(VerdictKind.AMBIGUOUS, "it asks several things at once")
-    return _place(question, code, offered, stated, facts)
+    return _read_kinds(question, code, offered, stated)
 
 
 # Options and defaults come from a small vocabulary ("yes", "no", "v2", "skip"): what the
 # gate finds in one is remembered (both functions are pure), so a yes/no question pays for
-# reading its own text only. The question itself is read every time.
+# reading its own text only.
 @functools.lru_cache(maxsize=4096)
 def _answer_marker(code: str) -> Marker | None:
     return find_irreversible(code)
@@ -278,9 +303,9 @@ def _answer_injection(code: str) -> str | None:
     return injection(code)
 
 
-def _place(
-    question: str, code: str, offered: list[str], stated: str | None, facts: Sequence[Fact]
-) -> Verdict:
+def _read_kinds(
+    question: str, code: str, offered: list[str], stated: str | None
+) -> Verdict | _Reading:
     words = assurances_removed(without_harmless_mentions(code))
     in_text = _stated_default(question)
     if in_text is False:
@@ -296,40 +321,71 @@ def _place(
         chosen = match
     elif len(offered) >= 2 and not yes_no:
         return _careful(VerdictKind.AMBIGUOUS, "a choice between alternatives with no default")
-    sensitive = mentions_sensitive_target(words)
+    return _Reading(
+        code=code,
+        words=words,
+        offered=tuple(offered),
+        chosen=chosen,
+        sensitive=mentions_sensitive_target(words),
+    )
 
+
+def _place(reading: _Reading, facts: Sequence[Fact]) -> Verdict:
+    """The verdict, in the order of the rules, from a question's reading and the facts."""
+    words = reading.words
     named = fleet.named_members(words, facts)
     if named:
         verdict = _fleet_verdict(words, facts, only=named)
         if verdict is not None:
             return verdict
-    elif fleet.names_a_source(words) and fleet.wh_target(words) is not None:
+    elif _names_a_source(words) and _asks_fleet(words):
         return _careful(VerdictKind.UNKNOWN, "it names a member the fleet has no fact from")
-    if chosen is not None:
-        if sensitive:
+    if reading.chosen is not None:
+        if reading.sensitive:
             return _careful(VerdictKind.UNKNOWN, "it concerns production, customers or the public")
         why = (
             "the only option, and the stated default"
-            if len(offered) == 1
+            if len(reading.offered) == 1
             else "the stated default; nothing irreversible in the question"
         )
-        return Verdict(kind=VerdictKind.OBVIOUS_DEFAULT, answer=chosen, why=why, evidence=())
+        return Verdict(
+            kind=VerdictKind.OBVIOUS_DEFAULT, answer=reading.chosen, why=why, evidence=()
+        )
     if _text_choice(words):
         return _careful(VerdictKind.AMBIGUOUS, "a choice between alternatives with no default")
-    if fleet.wh_target(words) is not None:
+    if _asks_fleet(words):
         verdict = None if named else _fleet_verdict(words, facts, only=frozenset())
         return verdict or _careful(VerdictKind.UNKNOWN, "no fleet fact answers it")
-    asked = _focus(code)
-    focus = words if asked == code else assurances_removed(without_harmless_mentions(asked))
-    if _PROCEED.fullmatch(focus) and not sensitive:
-        affirmative = next((o for o in offered if words_form(code_form(o)) in _AFFIRMATIVE), None)
+    answer = None if reading.sensitive else _proceed_answer(reading.code, words, reading.offered)
+    if answer is not None:
         return Verdict(
             kind=VerdictKind.PROCEED,
-            answer=affirmative or "yes",
+            answer=answer,
             why="it asks to go on with the plan or a harmless step; nothing irreversible in it",
             evidence=(),
         )
     return _careful(VerdictKind.UNKNOWN, "it matches no routine kind")
+
+
+# The rest of a reading, kept the same way, each read only when the rules come to it.
+@functools.lru_cache(maxsize=4096)
+def _names_a_source(words: str) -> bool:
+    return fleet.names_a_source(words)
+
+
+@functools.lru_cache(maxsize=4096)
+def _asks_fleet(words: str) -> bool:
+    return fleet.wh_target(words) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _proceed_answer(code: str, words: str, offered: tuple[str, ...]) -> str | None:
+    """The affirmative answer when the asking sentence is a routine "go on" (else None)."""
+    asked = _focus(code)
+    focus = words if asked == code else assurances_removed(without_harmless_mentions(asked))
+    if not _PROCEED.fullmatch(focus):
+        return None
+    return next((o for o in offered if words_form(code_form(o)) in _AFFIRMATIVE), None) or "yes"
 
 
 def _fleet_verdict(words: str, facts: Sequence[Fact], *, only: frozenset[str]) -> Verdict | None:

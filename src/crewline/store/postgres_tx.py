@@ -109,9 +109,11 @@ class PostgresTx(ConciergeWrites, Tx):
         return int(r[key])
 
     def serialize(self, key: str) -> None:
-        # Taken first in its transaction, and one key per transaction: the other locks
-        # (streams, the backlog) are always taken after it, so no cycle can form. Later in
-        # a group commit's batch it does not wait at all (lock_timeout: postgres_writer.py).
+        # Taken first in its transaction: one key per transaction, or several in sorted
+        # order (the concierge's batch, Concierge._write) before anything else. The other
+        # locks (streams, the backlog) are always taken after them, so no cycle can form.
+        # Later in a group commit's batch it does not wait at all (lock_timeout:
+        # postgres_writer.py).
         self._conn.execute(
             "SELECT pg_advisory_xact_lock(hashtextextended(%s, %s))", (key, _MEMBER_LOCKS)
         )
