@@ -292,13 +292,18 @@ async def test_the_reply_says_queued_while_the_platform_has_not_accepted_it(
     assert "queued for memory (not shown yet" in str(body["note"])
 
 
-async def test_an_agent_that_asks_not_to_wait_is_told_queued_at_once(tmp_path: Path) -> None:
+async def test_an_agent_that_asks_not_to_wait_is_told_queued_at_once(
+    tmp_path: Path, cli_store: str | None
+) -> None:
     """`wait_for_delivery: false`: the reply does not wait for the platform — here one that
     keeps failing, which would hold a waiting reply for the whole 30-s wait — and says
     `queued`, in words too."""
     transport = MemoryTransport("memory")
     transport.fail_next(TransientTransportError("platform down"), times=1000)
-    async with running(tmp_path, transport, delivery_wait=WAIT) as (crewline, key):
+    async with running(tmp_path, transport, delivery_wait=WAIT, database=cli_store) as (
+        crewline,
+        key,
+    ):
         async with asyncio.timeout(WAIT / 2):  # far less than the wait it did not take
             body = await escalate(crewline, key, wait_for_delivery=False)
         assert transport.cards("radar") == []
@@ -306,10 +311,15 @@ async def test_an_agent_that_asks_not_to_wait_is_told_queued_at_once(tmp_path: P
     assert "queued for memory (in its outbox; not waited for, as you asked)" in str(body["note"])
 
 
-async def test_a_card_not_waited_for_is_sent_all_the_same(tmp_path: Path) -> None:
+async def test_a_card_not_waited_for_is_sent_all_the_same(
+    tmp_path: Path, cli_store: str | None
+) -> None:
     """Not waiting changes the reply only: the outbox posts the card."""
     transport = MemoryTransport("memory")
-    async with running(tmp_path, transport, delivery_wait=WAIT) as (crewline, key):
+    async with running(tmp_path, transport, delivery_wait=WAIT, database=cli_store) as (
+        crewline,
+        key,
+    ):
         body = await escalate(crewline, key, wait_for_delivery=False)
         await crewline.outboxes["memory"].wait_idle(timeout=WAIT)
         assert ["Deploy?" in card.current.text for card in transport.cards("radar")] == [True]
@@ -371,11 +381,16 @@ async def test_a_busy_outbox_answers_queued_at_once_instead_of_waiting(tmp_path:
         await asyncio.gather(*waiting, return_exceptions=True)
 
 
-async def test_an_outbox_behind_holds_one_reply_until_a_post_lands_again(tmp_path: Path) -> None:
+async def test_an_outbox_behind_holds_one_reply_until_a_post_lands_again(
+    tmp_path: Path, cli_store: str | None
+) -> None:
     """A wait that ended without its post means the outbox is behind: then one reply waits
     (a probe) and the others are told `queued` at once, until a waited-for post lands."""
     transport = MemoryTransport("memory")
-    async with running(tmp_path, transport, delivery_wait=WAIT) as (crewline, key):
+    async with running(tmp_path, transport, delivery_wait=WAIT, database=cli_store) as (
+        crewline,
+        key,
+    ):
         outbox = crewline.outboxes["memory"]
         await outbox.wait_idle(timeout=WAIT)
         # The first two calls of each of the escalation's posts (its card among them) fail.
