@@ -368,18 +368,17 @@ async def _kills(transport: str, tmp_path: Path, *, database: str | None) -> Non
                     f"seed {SEED}: no card for {[t for t in asked if not cards[t]]}"
                 ) from None
             windows = {a.id for a in ledger.asked.values() if a.window}
-            settled: Counter[str] = Counter()
-            events: list[dict[str, Any]] = []
             async with asyncio.timeout(WAIT):
-                while not windows <= set(settled):  # every window has closed or been answered
+                while True:  # read once at least: a run may have asked no window at all
                     events = [e for key in keys.values() for e in await _events(url, key)]
-                    settled = Counter(
+                    settled = {
                         e["body"]["escalation_id"]
                         for e in events
                         if e["kind"] in ("escalation_answered", "window_closed")
-                    )
-                    if not windows <= set(settled):
-                        await _events_after(url, keys, events)
+                    }
+                    if windows <= settled:  # every window has closed or been answered
+                        break
+                    await _events_after(url, keys, events)
             log.info("settled %.1f s after the last start", time.monotonic() - began)
             asked_events = {slug: await _events(url, key) for slug, key in asking.items()}
             entries = await kill_asks.ledger(url, token)
