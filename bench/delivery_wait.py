@@ -90,52 +90,30 @@ async def main(options: Options) -> None:
         return [r[key] * scale for r in runs]
 
     not_waiting = "same load and server, agents sending wait_for_delivery: false"
+    # (name, what, unit, column, scale, higher is better): waiting, against not waiting.
+    rows = [
+        ("escalations_per_s", f"escalations/s over HTTP, {AGENTS} agents waiting for delivery"
+         " (the default)", "req/s", "per_s", 1, True),
+        ("escalations_to_cards_per_s", "escalations/s counted to the last card delivered"
+         " (load + outbox drain), waiting", "req/s", "to_cards_per_s", 1, True),
+        ("escalate_p50_ms", "escalate latency p50, waiting for delivery", "ms", "p50", 1000,
+         False),
+        ("escalate_server_cpu_us", "server loop-thread CPU per escalation waiting for"
+         " delivery, to its delivered card", "us", "cpu_us", 1, False),
+        ("drain_s", "seconds to drain the outbox after the last reply, waiting for delivery",
+         "s", "drain_s", 1, False),
+    ]  # fmt: skip
     figures = [
         figure(
-            "escalations_per_s",
-            f"escalations/s over HTTP, {AGENTS} agents waiting for delivery (the default)",
-            "req/s",
-            col("waiting_per_s"),
-            higher_is_better=True,
-            baseline=col("not_waiting_per_s"),
+            name,
+            what,
+            unit,
+            col(f"waiting_{column}", scale),
+            higher_is_better=higher,
+            baseline=col(f"not_waiting_{column}", scale),
             baseline_label=not_waiting,
-        ),
-        figure(
-            "escalations_to_cards_per_s",
-            "escalations/s counted to the last card delivered (load + outbox drain), waiting",
-            "req/s",
-            col("waiting_to_cards_per_s"),
-            higher_is_better=True,
-            baseline=col("not_waiting_to_cards_per_s"),
-            baseline_label=not_waiting,
-        ),
-        figure(
-            "escalate_p50_ms",
-            "escalate latency p50, waiting for delivery",
-            "ms",
-            col("waiting_p50", 1000),
-            higher_is_better=False,
-            baseline=col("not_waiting_p50", 1000),
-            baseline_label=not_waiting,
-        ),
-        figure(
-            "escalate_server_cpu_us",
-            "server loop-thread CPU per escalation waiting for delivery, to its delivered card",
-            "us",
-            col("waiting_cpu_us"),
-            higher_is_better=False,
-            baseline=col("not_waiting_cpu_us"),
-            baseline_label=not_waiting,
-        ),
-        figure(
-            "drain_s",
-            "seconds to drain the outbox after the last reply, waiting for delivery",
-            "s",
-            col("waiting_drain_s"),
-            higher_is_better=False,
-            baseline=col("not_waiting_drain_s"),
-            baseline_label=not_waiting,
-        ),
+        )
+        for name, what, unit, column, scale, higher in rows
     ]
     write_result(
         options,
