@@ -917,9 +917,14 @@ class FakeTelegram:
         return UpdateSent(update, status=status, error=error)
 
     async def _sleep_until_woken(self, seconds: float) -> None:
-        """Sleeps until the next state change or for ``seconds``, whichever comes first."""
+        """Sleeps until the next state change or for ``seconds``, whichever comes first.
+
+        Not ``asyncio.wait_for``: on Python 3.11 it swallows a cancel that lands in the turn
+        the change wakes it, and the waiter then ran on to its full timeout (a killed
+        life's lane of the kill test went on for its 60-s wait)."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), seconds)
+            async with asyncio.timeout(seconds):
+                await self._wake.wait()
 
     def _notify(self) -> None:
         """Wakes every waiter (long polls and await helpers) to re-check the state."""

@@ -175,6 +175,29 @@ async def test_long_poll_waits_for_an_update_or_its_timeout() -> None:
         assert loop.time() - started >= 0.3
 
 
+async def test_a_wait_cancelled_in_the_turn_a_change_wakes_it_is_cancelled() -> None:
+    """A wait cancelled just as an update wakes it ends cancelled, not looking again until
+    its timeout: the kill test cancels its lanes right after a kill, while crewline's last
+    calls are still changing the fake, and a lane that swallowed its cancel waited 60 s."""
+    async with FakeTelegram() as fake:
+        looks: list[str] = []
+        looked = asyncio.Event()
+
+        def never() -> bool:
+            assert "cancelled" not in looks, "the wait looked again after its cancel"
+            looks.append("look")
+            looked.set()
+            return False
+
+        waiting = asyncio.create_task(fake.wait_for(never, timeout=60))
+        await looked.wait()  # it has looked once and sleeps until a change
+        await fake.send_text(fake.owner, "a change")  # wakes every waiter, without yielding
+        waiting.cancel()
+        looks.append("cancelled")
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+
+
 async def test_second_poller_and_webhook_conflict_with_get_updates() -> None:
     """A newer getUpdates terminates the open one with 409, and a webhook forbids polling."""
     async with (
