@@ -23,7 +23,6 @@ at most one answer from the owner, and one exactly when the press got a receipt.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import itertools
 import random
@@ -34,7 +33,7 @@ from typing import Any, Protocol
 
 import httpx
 
-from tests.reliability.kill_kit import Act, Card, Platform
+from tests.reliability.kill_kit import Act, Platform
 
 __all__ = ["ASKER", "CONCIERGE_POLICY", "LANES", "ROUTINE", "Asks", "check", "lanes"]
 
@@ -93,12 +92,13 @@ async def _shielded(run: Life, doing: Awaitable[Act]) -> Act:
     return await asyncio.shield(acting)
 
 
-async def _wait(platform: Platform, asks: Asks, predicate: Callable[[], bool]) -> bool:
-    """Whether ``predicate`` came to hold on the platform within the wait."""
-    with contextlib.suppress(TimeoutError):
+async def _wait(platform: Platform, asks: Asks, predicate: Callable[[], bool], what: str) -> None:
+    """Until ``predicate`` holds on the platform; an AssertionError naming ``what`` when it
+    did not within the wait (a lane of a killed life is cancelled first)."""
+    try:
         await platform.wait(predicate, asks.wait)
-        return True
-    return False
+    except TimeoutError:
+        raise AssertionError(f"{what}: not within {asks.wait} s") from None
 
 
 async def question_lane(
@@ -131,30 +131,18 @@ async def question_lane(
             asks.questions[tag] = question
             run.steps.put_nowait("asked")
             if free:
-                if not await _wait(platform, asks, functools.partial(_shown, platform, tag)):
-                    continue
+                shown = functools.partial(_shown, platform, tag)
+                await _wait(platform, asks, shown, f"the card of question {tag}")
                 asks.answers[tag] = await _shielded(run, _answer(owner, question, tag))
             else:
-                shown: list[Card] = []
-
-                def up(tag: str = tag, shown: list[Card] = shown) -> bool:
-                    card = platform.card(tag)
-                    shown[:] = [card] if card is not None else []
-                    return card is not None
-
-                if not await _wait(platform, asks, up):
-                    continue
-                asks.answers[tag] = await _shielded(run, platform.press(shown[0], rng.randrange(2)))
+                card = await platform.card_up(tag, asks.wait)
+                assert card is not None
+                asks.answers[tag] = await _shielded(run, platform.press(card, rng.randrange(2)))
             run.steps.put_nowait("answered")
 
 
 def _shown(platform: Platform, tag: str) -> bool:
     return platform.cards()[tag] >= 1
-
-
-def _settled(platform: Platform, tag: str) -> bool:
-    """Its card is up and shows no buttons (answered)."""
-    return _shown(platform, tag) and platform.card(tag) is None
 
 
 async def _answer(owner: httpx.AsyncClient, question: str, tag: str) -> Act:
@@ -204,11 +192,10 @@ async def routine_lane(
                 heard = await _heard(agent, record, cursor, asks.wait)
                 if heard is None:
                     return  # killed
-                seen, cursor = heard
+                cursor = heard
             else:  # the owner sees the card settle (no buttons); the agent has read nothing
-                seen = await _wait(platform, asks, functools.partial(_settled, platform, tag))
-            if not seen:
-                continue
+                settled = functools.partial(platform.settled, tag)
+                await _wait(platform, asks, settled, f"the concierge's answer on the card of {tag}")
             asks.answered_in[record] = asks.life
             run.steps.put_nowait("concierge answered")
             # The last life undoes when no undo got through yet: every run checks one.
@@ -219,11 +206,10 @@ async def routine_lane(
                 return
 
 
-async def _heard(
-    agent: httpx.AsyncClient, record: str, cursor: int, wait: float
-) -> tuple[bool, int] | None:
-    """Whether the agent's event stream brought the answer to ``record`` within ``wait``
-    (long polls, after ``cursor``), and the cursor read up to; None when the kill cut it off."""
+async def _heard(agent: httpx.AsyncClient, record: str, cursor: int, wait: float) -> int | None:
+    """The cursor read up to once the agent's event stream brought the answer to ``record``
+    (long polls, after ``cursor``); None when the kill cut it off, an AssertionError when
+    it did not come within ``wait``."""
     try:
         async with asyncio.timeout(wait):
             while True:
@@ -232,9 +218,9 @@ async def _heard(
                     cursor = event["cursor"]
                     answered = event["kind"] == "escalation_answered"
                     if answered and event["body"]["escalation_id"] == record:
-                        return True, cursor
+                        return cursor
     except TimeoutError:
-        return False, cursor
+        raise AssertionError(f"the concierge's answer to {record}: not within {wait} s") from None
     except httpx.HTTPError:
         return None
 
@@ -264,16 +250,10 @@ async def _undo(
     tag = next((t for t, r in asks.routine.items() if r == record), None)
     if tag is None:  # its escalation's acknowledgement was cut off by a kill
         return True
-    shown: list[Card] = []
-
-    def reopened() -> bool:
-        card = platform.card(tag)
-        shown[:] = [card] if card is not None else []
-        return card is not None
-
-    if await _wait(platform, asks, reopened):
-        asks.presses[record] = await _shielded(run, platform.press(shown[0], rng.randrange(2)))
-        run.steps.put_nowait("acted")
+    card = await platform.card_up(tag, asks.wait)  # reopened
+    assert card is not None
+    asks.presses[record] = await _shielded(run, platform.press(card, rng.randrange(2)))
+    run.steps.put_nowait("acted")
     return True
 
 

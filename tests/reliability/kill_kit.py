@@ -95,6 +95,32 @@ class Platform:
                 counts.update(set(TAG.findall(text)))
         return counts
 
+    def settled(self, tag: str) -> bool:
+        """Whether ``tag``'s card is up and shows none of its answer buttons (answered, or
+        its window closed)."""
+        return self.cards()[tag] >= 1 and self.card(tag) is None
+
+    async def card_up(self, tag: str, timeout: float, *, or_settled: bool = False) -> Card | None:
+        """``tag``'s card once it shows its buttons; with ``or_settled``, None once it shows
+        settled instead (a window that closed before the card was seen open, which a wait
+        for buttons alone waited out). Neither within ``timeout``: an AssertionError that
+        names the card, never a silent fall-through."""
+        shown: list[Card] = []
+
+        def up() -> bool:
+            card = self.card(tag)
+            shown[:] = [card] if card is not None else []
+            return card is not None or (or_settled and self.settled(tag))
+
+        try:
+            await self.wait(up, timeout)
+        except TimeoutError:
+            state = "settled" if self.settled(tag) else f"shown {self.cards()[tag]} times"
+            raise AssertionError(
+                f"the card of {tag} showed no buttons within {timeout} s ({state})"
+            ) from None
+        return shown[0] if shown else None
+
     def shows_all(self, tags: Iterable[str]) -> bool:
         """Whether every tag has a card. A wait calls it on each change the fake records,
         inside the fake's loop, so the messages are read once here, not once per tag (at

@@ -54,7 +54,7 @@ from crewline.config import Config
 from crewline.store.open import open_store
 from crewline.store.sqlite import DATABASE_NAME
 from tests.reliability import kill_asks
-from tests.reliability.kill_kit import TRANSPORTS, Act, Card, Platform, platform
+from tests.reliability.kill_kit import TRANSPORTS, Act, Platform, platform
 from tests.serving import crewline_serve
 
 FULL = os.environ.get("CREWLINE_RELIABILITY") == "full"
@@ -138,23 +138,14 @@ async def _lane(
             run.steps.put_nowait("escalated")
             if window and rng.random() < 0.5:
                 continue  # left to its window
-            shown: list[Card] = []
-
-            def up(tag: str = tag, shown: list[Card] = shown) -> bool:
-                card = platform.card(tag)
-                if card is not None:
-                    shown[:] = [card]
-                return card is not None
-
-            with contextlib.suppress(TimeoutError):
-                await platform.wait(up, WAIT)
-            if not shown:
-                continue  # a window closed first, or (killed) it never came up
+            card = await platform.card_up(tag, WAIT, or_settled=window)
+            if card is None:
+                continue  # its window closed before the card was seen open
             choice = rng.randrange(2)
             if rng.random() < 0.5:
-                doing = platform.press(shown[0], choice)
+                doing = platform.press(card, choice)
             else:
-                doing = platform.reply(shown[0], f"{('go', 'stop')[choice]}-{tag}")
+                doing = platform.reply(card, f"{('go', 'stop')[choice]}-{tag}")
             # Shielded: a kill cancels the lane, never an act half-sent to the fake.
             acting = asyncio.ensure_future(doing)
             run.acting.append(acting)
@@ -343,8 +334,12 @@ async def _kills(transport: str, tmp_path: Path, *, database: str | None) -> Non
                 )
                 for task in tasks:
                     task.cancel()
-                await asyncio.gather(*tasks, return_exceptions=True)
+                ended = await asyncio.gather(*tasks, return_exceptions=True)
                 await asyncio.gather(*run.acting, return_exceptions=True)
+                # A lane fails loudly in a killed life too (a wait that ran out, a refusal).
+                failed = [e for e in ended if isinstance(e, Exception)]
+                if failed:
+                    raise AssertionError(f"seed {SEED}: round {round_}") from failed[0]
         began = time.monotonic()
         async with crewline_serve(env=env) as (_, url):
             log.info("last start: up in %.1f s", time.monotonic() - began)
