@@ -26,7 +26,6 @@ The seed is logged (``CREWLINE_RELIABILITY_SEED`` replays the choices, not the t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import json
 import logging
@@ -47,7 +46,7 @@ from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.telegram import FakeTelegram
-from tests.reliability.kill_kit import TAG, Act, Card, Platform, platform
+from tests.reliability.kill_kit import TAG, Act, Platform, platform
 from tests.reliability.test_replica_kills import Replica, _post
 
 FULL = os.environ.get("CREWLINE_RELIABILITY") == "full"
@@ -108,23 +107,14 @@ async def _lane(
         ledger.steps.put_nowait("escalated")
         if window and rng.random() < 0.5:
             continue  # left to its window
-        shown: list[Card] = []
-
-        def up(tag: str = tag, shown: list[Card] = shown) -> bool:
-            card = chosen.card(tag)
-            if card is not None:
-                shown[:] = [card]
-            return card is not None
-
-        with contextlib.suppress(TimeoutError):
-            await chosen.wait(up, WAIT)
-        if not shown:
-            continue  # its window closed first
+        card = await chosen.card_up(tag, WAIT, or_settled=window)
+        if card is None:
+            continue  # its window closed before the card was seen open
         choice = rng.randrange(2)
         if rng.random() < 0.5:
-            act = await chosen.press(shown[0], choice)
+            act = await chosen.press(card, choice)
         else:
-            act = await chosen.reply(shown[0], f"{('go', 'stop')[choice]}-{tag}")
+            act = await chosen.reply(card, f"{('go', 'stop')[choice]}-{tag}")
         ledger.acts[tag] = act
         ledger.steps.put_nowait("acted")
         if acts is not None and not window:
@@ -229,7 +219,10 @@ async def test_leased_transports_survive_replica_kills(tmp_path: Path, postgres_
                 await asyncio.gather(*takeovers)  # the next kill lands on a serving fleet
             for task in lanes:
                 task.cancel()
-            await asyncio.gather(*lanes, return_exceptions=True)
+            ended = await asyncio.gather(*lanes, return_exceptions=True)
+            failed = [e for e in ended if isinstance(e, Exception)]
+            if failed:  # a lane's wait that ran out, or a refusal: never discarded
+                raise AssertionError(f"seed {SEED}: a lane failed") from failed[0]
             # One act per lane with no kill: receipts to check whatever the kills hit.
             async with asyncio.timeout(WAIT * 2):
                 await asyncio.gather(
