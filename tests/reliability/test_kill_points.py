@@ -324,9 +324,16 @@ async def _kills(transport: str, tmp_path: Path, *, database: str | None) -> Non
                     asyncio.create_task(lane)
                     for lane in kill_asks.lanes(run, chosen, asks, asking, token, rng)
                 ]
-                async with asyncio.timeout(WAIT * 2):
-                    for _ in range(rng.randint(2, 10)):  # kill after a random number of steps
-                        await run.steps.get()
+                steps = rng.randint(2, 10)  # kill after a random number of steps
+                try:
+                    async with asyncio.timeout(WAIT * 2):
+                        for _ in range(steps):
+                            await run.steps.get()
+                except TimeoutError:
+                    lane = next((t.exception() for t in tasks if t.done() and t.exception()), None)
+                    raise AssertionError(
+                        f"seed {SEED}: round {round_}: {steps} steps not taken in {WAIT * 2} s"
+                    ) from lane
                 process.send_signal(signal.SIGKILL)
                 await process.wait()
                 log.info(
@@ -363,17 +370,24 @@ async def _kills(transport: str, tmp_path: Path, *, database: str | None) -> Non
                     f"seed {SEED}: no card for {[t for t in asked if not cards[t]]}"
                 ) from None
             windows = {a.id for a in ledger.asked.values() if a.window}
-            async with asyncio.timeout(WAIT):
-                while True:  # read once at least: a run may have asked no window at all
-                    events = [e for key in keys.values() for e in await _events(url, key)]
-                    settled = {
-                        e["body"]["escalation_id"]
-                        for e in events
-                        if e["kind"] in ("escalation_answered", "window_closed")
-                    }
-                    if windows <= settled:  # every window has closed or been answered
-                        break
-                    await _events_after(url, keys, events)
+            settled: set[str] = set()
+            try:
+                async with asyncio.timeout(WAIT):
+                    while True:  # read once at least: a run may have asked no window at all
+                        events = [e for key in keys.values() for e in await _events(url, key)]
+                        settled = {
+                            e["body"]["escalation_id"]
+                            for e in events
+                            if e["kind"] in ("escalation_answered", "window_closed")
+                        }
+                        if windows <= settled:  # every window has closed or been answered
+                            break
+                        await _events_after(url, keys, events)
+            except TimeoutError:
+                raise AssertionError(
+                    f"seed {SEED}: windows neither closed nor answered in {WAIT} s:"
+                    f" {sorted(windows - settled)}"
+                ) from None
             log.info("settled %.1f s after the last start", time.monotonic() - began)
             asked_events = {slug: await _events(url, key) for slug, key in asking.items()}
             entries = await kill_asks.ledger(url, token)
