@@ -9,9 +9,9 @@ delivers again the way its platform does (tests/reliability/wires.py): Slack's r
 again with its trigger id, Telegram's update with the same ``update_id`` (webhook push, or
 ``getUpdates`` after a lost offset), Discord's identical dispatch (a duplicate
 ``INTERACTION_CREATE``, ``MESSAGE_CREATE`` or ``MESSAGE_UPDATE``), the local inbox's
-double submit, the memory transport's event with its id. A redelivery reaches the core
-(the first's receipt again) unless the transport recognised it first (Telegram, within one
-run: no receipt at all); either way nothing changes and the human is shown nothing more.
+double submit, the memory transport's event with its id. Every redelivery reaches the core,
+in the same run as after a restart, and gets the first's receipt again; nothing changes and
+the human is shown nothing more.
 """
 
 from __future__ import annotations
@@ -46,28 +46,27 @@ async def crew(
         await driver.stop()
 
 
-def _same(wire: Wire, sent: Sent, receipt: Receipt | None, *, restarted: bool) -> bool:
+def _same(sent: Sent, receipt: Receipt | None) -> bool:
     """The redelivery's receipt is the first's, marked a repeat (the card's redraw aside: a
-    repeat draws nothing); or none at all where the transport itself knew the delivery
-    (Telegram within one run — never after a restart)."""
-    if receipt is None:
-        return not restarted and isinstance(wire, TelegramWire)
+    repeat draws nothing)."""
     first = sent.first
     assert first is not None and not first.repeat, first
-    return receipt.repeat and replace(receipt, repeat=False, redraw=None) == replace(
-        first, redraw=None
+    return (
+        receipt is not None
+        and receipt.repeat
+        and replace(receipt, repeat=False, redraw=None) == replace(first, redraw=None)
     )
 
 
-async def _again(crew: Crew, wire: Wire, sent: Sent, *, restarted: bool = False) -> None:
-    """Deliver ``sent`` again: it gets the first delivery's receipt, and the human is
-    shown nothing more than before."""
+async def _again(crew: Crew, wire: Wire, sent: Sent) -> None:
+    """Deliver ``sent`` again (in this run or after a restart): it gets the first
+    delivery's receipt, and the human is shown nothing more than before."""
     await crew.delivered()
     shown = wire.seen(sent)
     receipt = await wire.again(sent)
     await crew.delivered()
     assert wire.seen(sent) == shown, f"the redelivered {sent.kind} was answered again"
-    assert _same(wire, sent, receipt, restarted=restarted), (sent.first, receipt)
+    assert _same(sent, receipt), (sent.first, receipt)
 
 
 async def _answers(crew: Crew, key: str) -> list[str]:
@@ -99,8 +98,8 @@ async def test_a_press_and_a_reply_delivered_twice_out_of_order_are_answered_onc
     await _again(crew, wire, typed)
     await _again(crew, wire, pressed)
     await crew.restart()
-    await _again(crew, wire, pressed, restarted=True)
-    await _again(crew, wire, typed, restarted=True)
+    await _again(crew, wire, pressed)
+    await _again(crew, wire, typed)
 
     assert len(await crew.crewline.store.live_rows("radar")) == rows
     assert await _answers(crew, key) == [a["escalation_id"], b["escalation_id"]]
@@ -124,7 +123,7 @@ async def test_a_command_delivered_twice_is_answered_once(crew: Crew) -> None:
     assert wire.seen(roster) == 1, "precondition: the roster was shown"
     await _again(crew, wire, roster)
     await crew.restart()
-    await _again(crew, wire, roster, restarted=True)
+    await _again(crew, wire, roster)
     assert wire.seen(roster) == 1
 
 
@@ -150,7 +149,7 @@ async def test_an_edit_delivered_twice_draws_one_boundary(crew: Crew) -> None:
 
     await _again(crew, wire, edited)
     await crew.restart()
-    await _again(crew, wire, edited, restarted=True)
+    await _again(crew, wire, edited)
     store = crew.crewline.store  # the restarted crewline's
     assert [r.text for r in await store.live_rows("radar")] == live
     assert await store.sel(action_prefix="boundary:") == boundaries
@@ -175,7 +174,7 @@ async def test_a_redelivered_concierge_undo_withdraws_one_answer(crew: Crew) -> 
     assert undo.first is not None and undo.first.accepted, undo.first
     await _again(crew, wire, undo)
     await crew.restart()
-    await _again(crew, wire, undo, restarted=True)
+    await _again(crew, wire, undo)
 
     records = (await crew.conversation())["escalations"]
     assert sorted(r["state"] for r in records) == ["answered", "pending"]
@@ -223,3 +222,59 @@ async def test_a_redelivery_whose_first_receipt_was_not_kept_says_only_duplicate
     memory, owner = crew.harness.memory, crew.harness.owner
     receipt = await memory.command(owner, "roster", member="radar", event_id="cut-short")
     assert receipt == Receipt(accepted=False, code="duplicate_event", repeat=True)
+
+
+@pytest.mark.parametrize("crew", ["telegram", "telegram-webhook"], indirect=True)
+async def test_a_redelivered_press_whose_answer_was_lost_is_answered_with_the_same_text(
+    crew: Crew,
+) -> None:
+    """The first answer to a press failed (its spinner still turns); Telegram delivers the
+    update again in the same run: the query is answered with the first receipt's text, and
+    the press is answered once."""
+    wire = wire_for(crew.harness)
+    assert isinstance(wire, TelegramWire)
+    fake = crew.harness.fake
+    key = await crew.add_member()
+    a = await crew.escalate(key, message="A?", options=["yes", "no"])
+    await crew.delivered()
+    await crew.crewline.hub.concierge.idle()
+    card = next(c for c in crew.harness.cards("radar") if "A?" in c.text)
+
+    fake.fail_next("answerCallbackQuery", 500)
+    pressed = await wire.press("radar", card, 0)
+    first = pressed.first
+    assert first is not None and first.accepted and first.notice, first
+    query = fake.callback_query(wire.query(pressed))
+    assert not query.answered, "precondition: the first answer was lost"
+
+    again = await wire.again(pressed)
+    assert _same(pressed, again), (first, again)
+    assert (query.answered, query.answer_text, query.show_alert) == (True, first.notice, False)
+    assert await _answers(crew, key) == [a["escalation_id"]]
+
+
+@pytest.mark.parametrize("crew", ["telegram"], indirect=True)
+async def test_an_update_fetched_again_is_confirmed_again_only_once_handled_again(
+    crew: Crew,
+) -> None:
+    """Long polling: a press queued again (as after a lost offset) is not confirmed on the
+    strength of its first delivery's handling — only once this delivery was answered."""
+    wire = wire_for(crew.harness)
+    assert isinstance(wire, TelegramWire)
+    fake = crew.harness.fake
+    key = await crew.add_member()
+    await crew.escalate(key, message="A?", options=["yes", "no"])
+    await crew.delivered()
+    await crew.crewline.hub.concierge.idle()
+    card = next(c for c in crew.harness.cards("radar") if "A?" in c.text)
+    pressed = await wire.press("radar", card, 0)
+    update_id = pressed.handle.update_id
+    await fake.wait_for(lambda: fake.is_confirmed(update_id) and fake.long_poll_open)
+
+    release = fake.hold_next("answerCallbackQuery")
+    await fake.redeliver(update_id)
+    await fake.wait_for(lambda: len(fake.calls_to("answerCallbackQuery")) == 2)
+    assert not fake.is_confirmed(update_id), "confirmed before its answer was given"
+    release.set()
+    await fake.wait_for(lambda: fake.is_confirmed(update_id))
+    assert (await crew.harness.handled(pressed.handle)) is not None

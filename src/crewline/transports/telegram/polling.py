@@ -14,6 +14,10 @@ take over and poll (Telegram would answer one of the two with 409 Conflict); wit
 little left it waits for the next renewal. Once the lease is lost nothing more is asked:
 the last confirmation as polling stops is left out (the next holder fetches those updates
 again, and crewline remembers their ids, so nothing is answered twice).
+
+An update fetched again (as after a lost offset) is handled again before it is confirmed
+again: ``fetched`` is told each batch's ids as it arrives, so an earlier delivery's
+handling does not count for it.
 """
 
 from __future__ import annotations
@@ -42,11 +46,13 @@ class HandledFirst(HTTPXRequest):
         self,
         handled: Callable[[int], Awaitable[None]],
         *,
+        fetched: Callable[[list[int]], None] | None = None,
         within: float = HANDLED_WITHIN,
         fence: Fence | None = None,
     ) -> None:
         super().__init__(connection_pool_size=1)  # what PTB gives getUpdates by default
         self._handled = handled
+        self._told_fetched = fetched
         self._within = within
         self._fence = fence
         self._fetched: list[int] = []
@@ -87,6 +93,8 @@ class HandledFirst(HTTPXRequest):
         )
         if code == 200:
             self._fetched = _update_ids(payload)
+            if self._told_fetched is not None:
+                self._told_fetched(self._fetched)
         return code, payload
 
 

@@ -105,7 +105,9 @@ class TelegramTransport(Transport):
             builder = builder.updater(None)
         else:  # an update is confirmed to Telegram only once handled
             builder = builder.get_updates_request(
-                HandledFirst(self._updates.handled, fence=self._fence)
+                HandledFirst(
+                    self._updates.handled, fetched=self._updates.fetched, fence=self._fence
+                )
             )
         app = builder.build()
         app.add_handler(TypeHandler(Update, self._updates.handle))

@@ -10,6 +10,14 @@ not queue behind them (at 100 presses a second it did, for a second and more).
 A button press is answered at once: the core's receipt normally arrives within
 milliseconds and becomes the answer itself (a refusal as an alert); should the core take
 longer, the spinner is stopped first and the receipt follows as a message.
+
+An update delivered again (the same ``update_id``: a webhook push retried because its 200
+was lost, a ``getUpdates`` batch fetched again) goes to the core like the first, in this
+run as after a restart: the core knows the event (its dedupe mark) and answers with the
+first delivery's receipt, marked a repeat. A press's query is answered with that receipt's
+text — Telegram takes one answer per query, so it is shown only if the first answer never
+landed (the presser's spinner still turns); a typed message's repeat is told nothing
+(docs/telegram.md, "Updates delivered twice").
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ __all__ = ["ANSWER_WITHIN", "UpdateHandler", "UpdateObserver"]
 log = logging.getLogger(__name__)
 
 ANSWER_WITHIN = 2.0  # seconds a button press waits for the core before the spinner stops
-_REMEMBERED = 2048  # recent update ids kept to spot a redelivery within this run
+_REMEMBERED = 2048  # recent handled update ids kept for polling's confirmation
 
 UpdateObserver = Callable[[int, Receipt | None], None]
 
@@ -49,8 +57,8 @@ class UpdateHandler:
         self.on_update = on_update
         self.sink: HumanEventSink | None = None
         self.scope: Scope | None = None
-        self._seen: OrderedDict[int, None] = OrderedDict()
-        self._handling: dict[int, asyncio.Task[None]] = {}
+        # Each delivery's task: an update pushed again while its first is in hand has two.
+        self._handling: dict[int, set[asyncio.Task[None]]] = {}
         self._done: OrderedDict[int, None] = OrderedDict()  # recent updates handled
         self._pulse = asyncio.Event()  # set (and replaced) each time one is
 
@@ -58,26 +66,34 @@ class UpdateHandler:
         """PTB's callback for every update: admitted now, answered by a task of its own."""
         update_id = update.update_id
         sink, scope = self.sink, self.scope
-        inbound = None
-        if update_id not in self._seen and sink is not None and scope is not None:
-            self._seen[update_id] = None
-            while len(self._seen) > _REMEMBERED:
-                self._seen.popitem(last=False)
-            inbound = parse_update(update, scope)
-        if inbound is None or sink is None:  # not ours, or seen already in this run
+        inbound = None if sink is None or scope is None else parse_update(update, scope)
+        if inbound is None or sink is None:  # not ours, or the bot is not running
             self._handled(update_id, None)
             return
         # Started here, the core's coroutines start in the order updates arrive.
         judged = asyncio.ensure_future(sink(inbound.event))
         task = asyncio.create_task(self._finish(update_id, inbound, judged))
-        self._handling[update_id] = task
-        task.add_done_callback(lambda _: self._handling.pop(update_id, None))
+        tasks = self._handling.setdefault(update_id, set())
+        tasks.add(task)
+        task.add_done_callback(lambda _: self._let_go(update_id, task))
+
+    def _let_go(self, update_id: int, task: asyncio.Task[None]) -> None:
+        tasks = self._handling.get(update_id, set())
+        tasks.discard(task)
+        if not tasks:
+            self._handling.pop(update_id, None)
+
+    def fetched(self, update_ids: list[int]) -> None:
+        """Polling fetched these updates (some may be fetched again): each is handled
+        anew before it is confirmed, whatever an earlier delivery of it did."""
+        for update_id in update_ids:
+            self._done.pop(update_id, None)
 
     async def finished(self, update_id: int) -> None:
         """Wait until an admitted update was answered (a webhook acknowledges only then)."""
-        task = self._handling.get(update_id)
-        if task is not None:
-            await asyncio.shield(task)
+        tasks = self._handling.get(update_id)
+        if tasks:
+            await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
 
     async def handled(self, update_id: int) -> None:
         """Wait until ``update_id`` was handled (answered, or found not to be crewline's):
@@ -87,7 +103,7 @@ class UpdateHandler:
 
     async def drain(self, *, timeout: float) -> None:
         """Let the updates in hand be answered (bounded), before the bot stops."""
-        tasks = list(self._handling.values())
+        tasks = [task for each in self._handling.values() for task in each]
         if tasks:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout):
@@ -148,9 +164,9 @@ class UpdateHandler:
                 inbound.query_id, "crewline could not take this press; try again.", alert=True
             )
         receipt = judged.result()
-        await self.calls.answer(
-            inbound.query_id, receipt.notice_to_post, alert=not receipt.accepted
-        )
+        # A repeat's text too: Telegram shows one answer per query, so it is seen only
+        # where the first answer never landed (the spinner still turns).
+        await self.calls.answer(inbound.query_id, receipt.notice, alert=not receipt.accepted)
         if receipt.prefill is not None and receipt.reply_to is not None:
             await self._prompt_edit(inbound, receipt.prefill, record=receipt.reply_to)
         return receipt
