@@ -9,6 +9,10 @@ Two clocks meet here: a window is due by crewline's clock (the hub's, injected),
 APScheduler waits by the wall clock. A timer is armed for the time left by crewline's clock,
 and a timer that fires before its window is due by that clock is armed again for the time
 still left, so a window never waits for the next horizon because the clocks disagree.
+
+The same scheduler runs the sweep that forgets platform events' dedupe marks (and the
+receipts kept beside them) once they are older than ``bot.receipts.KEEP_FOR``: at start
+and every ``forget_every``, off every event's transaction (bot/receipts.py).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from crewline.bot import receipts
 from crewline.metrics import Metrics
 
 if TYPE_CHECKING:
@@ -41,12 +46,14 @@ class WindowScheduler:
         hub: Hub,
         *,
         horizon: timedelta = timedelta(minutes=10),
+        forget_every: timedelta = timedelta(hours=1),
         metrics: Metrics | None = None,
     ) -> None:
         """``metrics``, when given, is told how late each window closed (by the hub's
         clock)."""
         self.hub = hub
         self.horizon = horizon
+        self.forget_every = forget_every
         self.metrics = metrics
         self._scheduler = AsyncIOScheduler(timezone="UTC")
         self._armed_until: datetime | None = None
@@ -63,6 +70,15 @@ class WindowScheduler:
             "interval",
             seconds=self.horizon.total_seconds() / 2,
             id="rearm-horizon",
+            coalesce=True,
+            max_instances=1,
+        )
+        await self.forget_seen()  # a process restarted often must not put it off for ever
+        self._scheduler.add_job(
+            self.forget_seen,
+            "interval",
+            seconds=self.forget_every.total_seconds(),
+            id="forget-seen-events",
             coalesce=True,
             max_instances=1,
         )
@@ -104,6 +120,17 @@ class WindowScheduler:
         self._armed_until = until
         for escalation_id, _, deadline in await self.hub.store.due_windows(until):
             self.arm(escalation_id, deadline)
+
+    async def forget_seen(self) -> int:
+        """Forget the dedupe marks and receipts past their keeping; returns how many."""
+        try:
+            forgotten = await receipts.forget_expired(self.hub.store, self.hub.clock.now())
+        except Exception:
+            log.exception("forgetting old platform event marks failed (retried next sweep)")
+            return 0
+        if forgotten:
+            log.info("forgot %d platform event marks older than %s", forgotten, receipts.KEEP_FOR)
+        return forgotten
 
     async def _sweep(self) -> int:
         """Close every window already past; returns how many."""

@@ -213,16 +213,16 @@ async def test_a_platform_event_is_seen_once(store: Store) -> None:
     assert await store.write(lambda tx: tx.mark_seen("telegram", "Ev1", NOW)) is True
 
 
-async def test_a_seen_event_keeps_its_first_receipt_until_it_is_forgotten(store: Store) -> None:
+async def test_a_seen_event_keeps_its_first_receipt(store: Store) -> None:
     """keep_receipt stores what the first delivery was told beside its mark; seen_event
-    reads it back; a refused event (never marked) keeps nothing; old marks are forgotten
-    with their receipts."""
+    reads it back; a refused event (never marked) keeps nothing; keeping a receipt forgets
+    no other mark, however old."""
     assert await store.write(lambda tx: tx.seen_event("slack", "Ev1")) is None
     told = {"accepted": True, "notice": "Answered: yes", "open": ["e1", "e2"]}
 
     def take(tx: Tx) -> None:
         assert tx.mark_seen("slack", "Ev1", NOW)
-        tx.keep_receipt("slack", "Ev1", told, forget_before=NOW - timedelta(days=1))
+        tx.keep_receipt("slack", "Ev1", told)
 
     await store.write(take)
     seen = await store.write(lambda tx: tx.seen_event("slack", "Ev1"))
@@ -233,22 +233,46 @@ async def test_a_seen_event_keeps_its_first_receipt_until_it_is_forgotten(store:
     assert kept_none is not None and kept_none.receipt is None
 
     refused = {"accepted": False, "code": "not_owner"}
-    await store.write(
-        lambda tx: tx.keep_receipt("slack", "Ev3", refused, forget_before=NOW - timedelta(days=1))
-    )
+    await store.write(lambda tx: tx.keep_receipt("slack", "Ev3", refused))
     assert await store.write(lambda tx: tx.seen_event("slack", "Ev3")) is None
 
-    later = NOW + timedelta(days=3)
+    later = NOW + timedelta(days=30)
 
     def take_later(tx: Tx) -> None:
         assert tx.mark_seen("slack", "Ev4", later)
-        tx.keep_receipt("slack", "Ev4", told, forget_before=later - timedelta(days=1))
+        tx.keep_receipt("slack", "Ev4", told)
 
     await store.write(take_later)
-    assert await store.write(lambda tx: tx.seen_event("slack", "Ev1")) is None
-    assert await store.write(lambda tx: tx.seen_event("slack", "Ev2")) is None
-    assert await store.write(lambda tx: tx.seen_event("slack", "Ev4")) is not None
-    assert await store.write(lambda tx: tx.mark_seen("slack", "Ev1", later)) is True
+    old = await store.write(lambda tx: tx.seen_event("slack", "Ev1"))
+    assert old is not None and old.receipt == told
+
+
+async def test_a_sweep_forgets_marks_before_its_horizon_only(store: Store) -> None:
+    """forget_seen_events forgets marks made before ``before`` with their receipts, the
+    oldest first and at most ``limit`` at a time; a mark at or after ``before`` keeps its
+    receipt, and a forgotten event is new again."""
+    told = {"accepted": True, "notice": "Answered: yes"}
+    ages = {"old1": 9, "old2": 8, "old3": 7.5, "edge": 7, "new": 1}  # days before NOW
+
+    def take(tx: Tx) -> None:
+        for event_id, days in ages.items():
+            assert tx.mark_seen("telegram", event_id, NOW - timedelta(days=days))
+            tx.keep_receipt("telegram", event_id, told)
+
+    await store.write(take)
+    before = NOW - timedelta(days=7)
+    assert await store.write(lambda tx: tx.forget_seen_events(before=before, limit=2)) == 2
+    assert await store.write(lambda tx: tx.seen_event("telegram", "old1")) is None
+    assert await store.write(lambda tx: tx.seen_event("telegram", "old2")) is None
+    assert await store.write(lambda tx: tx.seen_event("telegram", "old3")) is not None
+    assert await store.write(lambda tx: tx.forget_seen_events(before=before, limit=2)) == 1
+    assert await store.write(lambda tx: tx.forget_seen_events(before=before, limit=2)) == 0
+
+    for event_id in ("edge", "new"):
+        kept = await store.write(lambda tx, e=event_id: tx.seen_event("telegram", e))
+        assert kept is not None and kept.receipt == told, event_id
+    assert await store.write(lambda tx: tx.seen_event("telegram", "old3")) is None
+    assert await store.write(lambda tx: tx.mark_seen("telegram", "old1", NOW)) is True
 
 
 async def test_the_audit_log_is_append_only(store: Store) -> None:

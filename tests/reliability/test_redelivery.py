@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 
+from crewline.bot.receipts import KEEP_FOR
 from crewline.config import Config
 from crewline.models import Receipt, ReplyOutcome
 from crewline.testing import FakeClock
@@ -278,3 +280,37 @@ async def test_an_update_fetched_again_is_confirmed_again_only_once_handled_agai
     release.set()
     await fake.wait_for(lambda: fake.is_confirmed(update_id))
     assert (await crew.harness.handled(pressed.handle)) is not None
+
+
+@pytest.mark.parametrize("crew", ["memory"], indirect=True)
+async def test_a_sweep_forgets_marks_past_their_keeping_and_keeps_the_rest(
+    crew: Crew, clock: FakeClock
+) -> None:
+    """A press, then a typed reply three days later; a sweep seven days after the press
+    forgets the press's mark (a redelivery now is a new event, refused: its card is
+    settled) and keeps the reply's, whose redelivery still gets its receipt."""
+    wire = wire_for(crew.harness)
+    store = crew.crewline.store
+    key = await crew.add_member()
+    a = await crew.escalate(key, message="A?", options=["yes", "no"])
+    await crew.delivered()
+    card = next(c for c in crew.harness.cards("radar") if "A?" in c.text)
+    pressed = await wire.press("radar", card, 0)
+    clock.advance(timedelta(days=3))
+    b = await crew.escalate(key, message="B?")
+    typed = await wire.say("radar", "go ahead")
+    assert [s.first.escalation_id for s in (pressed, typed) if s.first] == [
+        a["escalation_id"],
+        b["escalation_id"],
+    ]
+    press_id, reply_id = pressed.handle[2], typed.handle[2]
+    assert await store.write(lambda tx: tx.seen_event("memory", press_id)) is not None
+
+    clock.advance(KEEP_FOR - timedelta(days=3) + timedelta(minutes=1))
+    assert await crew.crewline.windows.forget_seen() >= 1
+    assert await store.write(lambda tx: tx.seen_event("memory", press_id)) is None
+    assert await store.write(lambda tx: tx.seen_event("memory", reply_id)) is not None
+    await _again(crew, wire, typed)
+    late = await wire.again(pressed)
+    assert late is not None and not late.repeat and late.code == "already_settled", late
+    assert await _answers(crew, key) == [a["escalation_id"], b["escalation_id"]]

@@ -12,24 +12,30 @@ event has one (a press, a typed reply, a concierge suggestion used). A command o
 marks its event before it runs (a crash loses it, never runs it twice) and its receipt is
 kept when it has answered; a redelivery that finds a mark without a receipt (the first is
 still running, or was cut short) gets ``duplicate_event``, which says only that.
+
+Marks and receipts are forgotten after :data:`KEEP_FOR` by :func:`forget_expired`, a
+periodic sweep (crewline/scheduler.py), in batches of their own: never in an event's
+transaction.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from crewline.bot.changes import Change
 from crewline.bot.replies import DUPLICATE
 from crewline.models import HumanEvent, Receipt, ReplyOutcome
+from crewline.store import Store
 
-__all__ = ["KEEP_FOR", "keep", "kept", "repeat_of"]
+__all__ = ["FORGET_BATCH", "KEEP_FOR", "forget_expired", "keep", "kept", "repeat_of"]
 
 # Longer than any platform redelivers (Telegram keeps an unconfirmed update for 24 hours;
 # Slack retries for minutes; a Discord RESUME replays one session): a mark older than this
 # is forgotten with its receipt, which keeps both bounded.
 KEEP_FOR = timedelta(days=7)
+FORGET_BATCH = 1000  # marks forgotten per transaction: a backlog never holds the writer long
 
 
 def kept(receipt: Receipt) -> dict[str, Any]:
@@ -49,10 +55,22 @@ def kept(receipt: Receipt) -> dict[str, Any]:
 
 def keep(ch: Change, event: HumanEvent, receipt: Receipt) -> Receipt:
     """Keep ``receipt`` beside the event's mark in this transaction; returns it."""
-    ch.tx.keep_receipt(
-        event.transport, event.event_id, kept(receipt), forget_before=ch.now - KEEP_FOR
-    )
+    ch.tx.keep_receipt(event.transport, event.event_id, kept(receipt))
     return receipt
+
+
+async def forget_expired(store: Store, now: datetime) -> int:
+    """Forget every mark older than :data:`KEEP_FOR`, with its receipt, a batch per
+    transaction; returns how many."""
+    before = now - KEEP_FOR
+    forgotten = 0
+    while True:
+        batch = await store.write(
+            lambda tx: tx.forget_seen_events(before=before, limit=FORGET_BATCH)
+        )
+        forgotten += batch
+        if batch < FORGET_BATCH:
+            return forgotten
 
 
 def repeat_of(ch: Change, event: HumanEvent) -> Receipt:

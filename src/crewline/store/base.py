@@ -411,18 +411,18 @@ class Tx(ABC):
         """Remember a platform event id; False when it was already seen (a redelivery)."""
 
     @abstractmethod
-    def keep_receipt(
-        self,
-        transport: str,
-        event_id: str,
-        receipt: Mapping[str, Any],
-        *,
-        forget_before: datetime,
-    ) -> None:
+    def keep_receipt(self, transport: str, event_id: str, receipt: Mapping[str, Any]) -> None:
         """Keep ``receipt`` (what the human was told) beside the event's mark, so a
         redelivery gets the same; in the transaction of the event's effect where it has one.
-        A mark not made (a refusal) keeps nothing. Marks older than ``forget_before`` are
-        forgotten with their receipts, which keeps both bounded."""
+        A mark not made (a refusal) keeps nothing. Nothing else is touched: old marks are
+        forgotten by :meth:`forget_seen_events`, off the event's transaction."""
+
+    @abstractmethod
+    def forget_seen_events(self, *, before: datetime, limit: int) -> int:
+        """Forget up to ``limit`` marks made before ``before``, with their receipts (the
+        oldest first); returns how many. A periodic sweep calls it until it forgets fewer
+        than ``limit``, which keeps both bounded without a delete on every event's
+        transaction. Marks another transaction holds are skipped, never waited for."""
 
     @abstractmethod
     def seen_event(self, transport: str, event_id: str) -> SeenEvent | None:

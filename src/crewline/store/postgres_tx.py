@@ -650,20 +650,20 @@ class PostgresTx(ConciergeWrites, Tx):
             == 1
         )
 
-    def keep_receipt(
-        self,
-        transport: str,
-        event_id: str,
-        receipt: Mapping[str, Any],
-        *,
-        forget_before: datetime,
-    ) -> None:
+    def keep_receipt(self, transport: str, event_id: str, receipt: Mapping[str, Any]) -> None:
         self._conn.execute(
             "UPDATE seen_events SET receipt = %s WHERE transport = %s AND event_id = %s",
             (codec.dumps(receipt), transport, event_id),
         )
-        self._conn.execute(
-            "DELETE FROM seen_events WHERE seen_at < %s", (codec.epoch(forget_before),)
+
+    def forget_seen_events(self, *, before: datetime, limit: int) -> int:
+        # SKIP LOCKED: replicas sweeping at once take disjoint batches instead of queueing
+        # on each other's rows (and a batch of the group commit never waits on a lock).
+        return self._count(
+            "DELETE FROM seen_events WHERE (transport, event_id) IN"
+            " (SELECT transport, event_id FROM seen_events WHERE seen_at < %s"
+            " ORDER BY seen_at LIMIT %s FOR UPDATE SKIP LOCKED)",
+            (codec.epoch(before), limit),
         )
 
     def seen_event(self, transport: str, event_id: str) -> SeenEvent | None:

@@ -534,21 +534,20 @@ class SqliteTx(ConciergeWrites, Tx):
         )
         return cursor.rowcount == 1
 
-    def keep_receipt(
-        self,
-        transport: str,
-        event_id: str,
-        receipt: Mapping[str, Any],
-        *,
-        forget_before: datetime,
-    ) -> None:
+    def keep_receipt(self, transport: str, event_id: str, receipt: Mapping[str, Any]) -> None:
         self._conn.execute(
             "UPDATE seen_events SET receipt = ? WHERE transport = ? AND event_id = ?",
             (codec.dumps(receipt), transport, event_id),
         )
-        self._conn.execute(
-            "DELETE FROM seen_events WHERE seen_at < ?", (codec.epoch(forget_before),)
-        )
+
+    def forget_seen_events(self, *, before: datetime, limit: int) -> int:
+        # SQLite has one writer: there is nothing to skip.
+        return self._conn.execute(
+            "DELETE FROM seen_events WHERE (transport, event_id) IN"
+            " (SELECT transport, event_id FROM seen_events WHERE seen_at < ?"
+            " ORDER BY seen_at LIMIT ?)",
+            (codec.epoch(before), limit),
+        ).rowcount
 
     def seen_event(self, transport: str, event_id: str) -> SeenEvent | None:
         row = self._one(
