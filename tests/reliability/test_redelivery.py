@@ -314,3 +314,32 @@ async def test_a_sweep_forgets_marks_past_their_keeping_and_keeps_the_rest(
     late = await wire.again(pressed)
     assert late is not None and not late.repeat and late.code == "already_settled", late
     assert await _answers(crew, key) == [a["escalation_id"], b["escalation_id"]]
+
+
+@pytest.mark.parametrize("crew", ["memory", "telegram", "telegram-webhook"], indirect=True)
+async def test_a_redelivered_edit_press_opens_no_second_reply_box(crew: Crew) -> None:
+    """The concierge's Edit changes nothing, yet its press is remembered: a redelivery gets
+    the first's receipt (the suggestion to edit), and Telegram sends no second prompt."""
+    wire = wire_for(crew.harness)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.crewline.hub.concierge.idle()
+    await crew.delivered()
+    card = next(c for c in crew.harness.cards("radar") if "migrations" in c.text)
+    edit = next(i for i, p in enumerate(card.payloads) if p.startswith("c:") and p.endswith(":1"))
+    pressed = await wire.press("radar", card, edit)
+    assert pressed.first is not None and pressed.first.prefill, pressed.first
+
+    def prompts() -> int:
+        if not isinstance(wire, TelegramWire):
+            return 0
+        calls = wire.harness.fake.calls_to("sendMessage")
+        return sum(1 for c in calls if "force_reply" in str(c.params.get("reply_markup")))
+
+    opened = prompts()
+    assert opened == (1 if isinstance(wire, TelegramWire) else 0), "precondition: one prompt"
+    await _again(crew, wire, pressed)
+    assert prompts() == opened
+    await crew.restart()
+    await _again(crew, wire, pressed)
+    assert prompts() == opened

@@ -143,18 +143,35 @@ async def concierge_press(
             return _done(Receipt(accepted=False, code=error.code, notice=error.message))
         return _done(Receipt(accepted=True, notice=undo_notice(undone.answer.text, undone.outcome)))
     if action == "edit":
-        suggestion = await store.suggestion(press.record_id)
-        if suggestion is None or suggestion.dismissed:
-            return _done(_no_suggestion())
-        return _done(
-            Receipt(
-                accepted=True,
-                notice="Edit the concierge's suggestion, then send it as your reply.",
-                prefill=suggestion.text,
-                reply_to=press.record_id,
-            )
-        )
+        return _done(await _open_edit(events, event, press))
     return events.judge(member.slug, lambda: _change(events, event, member, press, action))
+
+
+async def _open_edit(events: HumanEvents, event: HumanClick, press: ButtonPress) -> Receipt:
+    """The Edit press changes nothing, but its event is remembered with its receipt, so a
+    redelivery is told the same as a repeat and opens no second reply box."""
+
+    def opened(ch: Change) -> Receipt:
+        if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
+            raise _Duplicate
+        suggestion = ch.tx.suggestion(press.record_id)
+        if suggestion is None or suggestion.dismissed:
+            raise Conflict("there is no suggestion to edit here", code="no_suggestion")
+        told = Receipt(
+            accepted=True,
+            notice="Edit the concierge's suggestion, then send it as your reply.",
+            prefill=suggestion.text,
+            reply_to=press.record_id,
+        )
+        return receipts.keep(ch, event, told)
+
+    try:
+        receipt: Receipt = await events.hub.change(opened)
+    except _Duplicate:
+        return DUPLICATE
+    except Conflict:
+        return _no_suggestion()
+    return receipt
 
 
 async def _change(

@@ -170,8 +170,9 @@ class SlackInbound:
         if click is None:
             return
         receipt = await self.host.deliver(click)
-        if receipt is not None and receipt.prefill is not None and receipt.reply_to:
-            await self._open_edit(body, click, receipt.prefill, receipt.reply_to)
+        edit = receipt if receipt is not None and not receipt.repeat else None  # opened once
+        if edit is not None and edit.prefill is not None and edit.reply_to:
+            await self._open_edit(body, click, edit.prefill, edit.reply_to)
         if receipt is not None and receipt.notice_to_post:
             await respond(
                 text=receipt.notice_to_post, response_type="ephemeral", replace_original=False

@@ -167,7 +167,7 @@ class UpdateHandler:
         # A repeat's text too: Telegram shows one answer per query, so it is seen only
         # where the first answer never landed (the spinner still turns).
         await self.calls.answer(inbound.query_id, receipt.notice, alert=not receipt.accepted)
-        if receipt.prefill is not None and receipt.reply_to is not None:
+        if receipt.prefill is not None and receipt.reply_to is not None and not receipt.repeat:
             await self._prompt_edit(inbound, receipt.prefill, record=receipt.reply_to)
         return receipt
 
