@@ -370,3 +370,46 @@ async def test_a_queued_call_takes_its_place_in_its_lane_like_an_enqueued_one(
     assert delivered == [("row:1", {}), ("row:2", {}), ("row:3", {"n": 3})]
     assert second > 0
     assert await store.outbox_object_ids("memory", "roster", "roster", "roster")
+
+
+async def test_queued_calls_that_end_a_transaction_all_land_in_order(store: Store) -> None:
+    """Several queue_calls as a transaction's last writes (an escalation's card, bell and
+    roster) land, each in its lane in the order queued, whether the transaction commits
+    alone or beside others; a transaction that raises after queuing lands none."""
+
+    def queue(n: int) -> Callable[[Tx], None]:
+        def write(tx: Tx) -> None:
+            _row(tx, f"said {n}")
+            for lane, key in (("L", f"row:{n}"), ("bell", f"bell:{n}"), ("L", f"row:{n}b")):
+                tx.queue_call(transport="memory", lane=lane, op="post", object_key=key, now=NOW)
+            tx.queue_call(
+                transport="memory", lane="roster", op="roster", object_key="roster", now=NOW,
+                body={"n": n}, ordered=False,
+            )  # fmt: skip
+
+        return write
+
+    def fails(tx: Tx) -> None:
+        queue(99)(tx)
+        raise ValueError("after queuing")
+
+    await store.write(queue(0))
+    outcomes = await asyncio.gather(
+        *(store.write(queue(n)) for n in range(1, 9)), store.write(fails), return_exceptions=True
+    )
+    assert outcomes[:8] == [None] * 8 and isinstance(outcomes[8], ValueError)
+
+    async def drain(lane: str) -> list[str]:
+        keys = []
+        while (head := await store.outbox_head("memory", lane)) is not None:
+            keys.append(head.object_key)
+            await store.write(lambda tx, entry=head.id: tx.settle_outbox(entry))
+        return keys
+
+    lane = await drain("L")
+    # concurrent transactions commit in any order; each one's two entries stay in order
+    assert sorted(lane) == sorted(k for n in range(9) for k in (f"row:{n}", f"row:{n}b"))
+    assert all(lane.index(f"row:{n}") < lane.index(f"row:{n}b") for n in range(9))
+    assert sorted(await drain("bell")) == sorted(f"bell:{n}" for n in range(9))
+    assert len(await store.outbox_object_ids("memory", "roster", "roster", "roster")) == 9
+    assert await store.outbox_size() == 9  # the roster redraws, none of the failed one's

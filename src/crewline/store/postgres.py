@@ -69,11 +69,10 @@ POOL_SIZE = 16  # connections, and worker threads running reads and heavy transa
 # connection more for each. Enough that 100 concurrent callers form batches of about
 # five, whose round trips run side by side (docs/performance.md has the measurement).
 WRITERS = 16
-_ESCALATIONS_DDL = re.compile(
-    r"CREATE TABLE escalations .*?;\s*CREATE INDEX escalations_by_member .*?;"
-    r"\s*CREATE INDEX escalations_due .*?;",
-    re.S,
+_ESCALATIONS_TABLE = re.compile(
+    r"CREATE TABLE escalations .*?;\s*CREATE INDEX escalations_by_member .*?;", re.S
 )
+_DUE_INDEX = re.compile(r"CREATE INDEX escalations_due .*?;", re.S)
 _MIGRATION_LOCK = 0x637265776C696E65  # "crewline": one replica migrates at a time
 
 
@@ -213,7 +212,9 @@ class PostgresStore(ConciergeReads, Store):
                     conn.transaction(),
                 ):
                     tx = PostgresTx(conn, pipeline)
-                    return transaction(tx)
+                    result = transaction(tx)
+                    tx.finish()
+                    return result
             except INDEX_DAMAGE as error:
                 if tx is not None and tx.index_written:
                     raise index_unavailable(error) from error
@@ -346,8 +347,7 @@ class PostgresStore(ConciergeReads, Store):
     async def rebuild_index_table(self) -> None:
         """Replace the index table by an empty one for reconciliation to refill (it derives
         from the transcript, so nothing true is lost)."""
-        match = _ESCALATIONS_DDL.search(migrations()[0].sql)
-        assert match is not None, "001_initial.sql defines the escalations table"
+        ddl = _escalations_ddl()
 
         def rebuild() -> None:
             assert self._pool is not None
@@ -355,7 +355,7 @@ class PostgresStore(ConciergeReads, Store):
                 # One rebuild at a time (two callers may find the index unreadable at once).
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
                 conn.execute("DROP TABLE IF EXISTS escalations")
-                conn.execute(match.group(0).encode())
+                conn.execute(ddl.encode())
 
         await self._on_thread(rebuild)
 
@@ -536,6 +536,17 @@ def _members(rows: list[DictRow]) -> list[Member]:
         )
         for r in rows
     ]
+
+
+def _escalations_ddl() -> str:
+    """The index table as the migrations leave it: the first migration's table, its due
+    index as the latest migration that defines it has it."""
+    scripts = migrations()
+    table = _ESCALATIONS_TABLE.search(scripts[0].sql)
+    assert table is not None, "001_initial.sql defines the escalations table"
+    due = [found.group(0) for script in scripts for found in _DUE_INDEX.finditer(script.sql)]
+    assert due, "a migration defines escalations_due"
+    return f"{table.group(0)}\n{due[-1]}"
 
 
 def _schema_version(conn: psycopg.Connection[DictRow]) -> int:

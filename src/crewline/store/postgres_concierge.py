@@ -19,6 +19,7 @@ from crewline.errors import Conflict, InvalidInput
 from crewline.models import JUDGEMENTS, ConciergeAnswer, LedgerEntry, Row, Suggestion
 from crewline.store import codec
 from crewline.store.pg_fulltext import texts_to_fold, tsquery_text
+from crewline.store.postgres_statements import Statements
 
 __all__ = ["FLEET_QUERY", "FLEET_WINDOW", "ConciergeReads", "ConciergeWrites"]
 
@@ -29,7 +30,7 @@ _ANSWERS_LOCK = 19  # an advisory key space (the seed of hashtextextended), as p
 class ConciergeWrites:
     """The concierge's Tx methods over one psycopg connection, inside its transaction."""
 
-    _conn: psycopg.Connection[DictRow]
+    _conn: Statements
     _pipeline: psycopg.Pipeline | None
 
     def _settled(self, cursor: psycopg.Cursor[DictRow]) -> psycopg.Cursor[DictRow]:

@@ -33,6 +33,7 @@ from crewline.store.base import (
 )
 from crewline.store.postgres_concierge import ConciergeWrites
 from crewline.store.postgres_coordination import BOUNDARY_KEY, CHANNEL
+from crewline.store.postgres_statements import STREAM_LOCKS, QueuedEntry, Statements
 
 __all__ = ["INDEX_DAMAGE", "PostgresTx", "index_unavailable"]
 
@@ -47,7 +48,6 @@ def index_unavailable(error: psycopg.Error) -> Unavailable:
 
 
 _BACKLOG_LOCKS = 17  # advisory lock key spaces (the seed of hashtextextended)
-_STREAM_LOCKS = 18
 _MEMBER_LOCKS = 19
 
 
@@ -56,16 +56,24 @@ class PostgresTx(ConciergeWrites, Tx):
     (as ``PostgresStore`` runs every transaction). A statement whose result is not read goes
     out with the next one whose result is, so a transaction costs one round trip per result
     it reads, not one per statement; the order of execution on the server is unchanged, and
-    an error surfaces at the next result read (or the commit), as the same exception."""
+    an error surfaces at the next result read (or the commit), as the same exception.
+
+    Outbox entries written by ``queue_call`` wait and go out as one statement before the
+    next one (``postgres_statements.py``): whoever runs the transaction calls ``finish``
+    once its function has returned, before committing."""
 
     def __init__(
         self, conn: psycopg.Connection[DictRow], pipeline: psycopg.Pipeline | None = None
     ) -> None:
-        self._conn = conn
+        self._conn = Statements(conn)
         self._pipeline = pipeline
         # An index write went out unread: a missing or damaged table surfacing later in
         # this transaction (at a later read or the commit) is the index's.
         self.index_written = False
+
+    def finish(self) -> None:
+        """Send what the transaction still holds back (its queued outbox entries)."""
+        self._conn.flush()
 
     def _index(self, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor[DictRow]:
         """A statement on the escalation index; a missing or damaged index is Unavailable,
@@ -103,7 +111,7 @@ class PostgresTx(ConciergeWrites, Tx):
                 "WITH locked AS MATERIALIZED"
                 " (SELECT pg_advisory_xact_lock(hashtextextended(%s, %s)))"
                 f" {insert} SELECT {values} FROM locked RETURNING {key}",
-                (stream, _STREAM_LOCKS, *params),
+                (stream, STREAM_LOCKS, *params),
             )
         assert r is not None
         return int(r[key])
@@ -512,26 +520,18 @@ class PostgresTx(ConciergeWrites, Tx):
         body: Mapping[str, Any] | None = None,
         ordered: bool = True,
     ) -> None:
-        # The same statement as enqueue's, its id not read: it travels with the next
-        # statement whose result is read (or the commit) instead of waiting a round trip.
-        lock = (
-            "WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtextextended(%s, %s))) "
-            if ordered
-            else ""
-        )
-        self._conn.execute(
-            f"{lock}INSERT INTO outbox (id, transport, lane, op, object_key, body, created_at)"
-            " SELECT nextval('outbox_ids'), %s, %s, %s, %s, %s, %s"
-            + (" FROM locked" if ordered else ""),
-            (
-                *((f"{transport}\n{lane}", _STREAM_LOCKS) if ordered else ()),
-                transport,
-                lane,
-                op,
-                object_key,
-                codec.dumps(body or {}),
-                codec.epoch(now),
-            ),
+        # The same entry as enqueue's, its id not read: it waits, and goes out with the
+        # transaction's other queued entries in one statement before its next statement.
+        self._conn.queue(
+            QueuedEntry(
+                stream=f"{transport}\n{lane}" if ordered else None,
+                transport=transport,
+                lane=lane,
+                op=op,
+                object_key=object_key,
+                body=codec.dumps(body or {}),
+                created_at=codec.epoch(now),
+            )
         )
 
     def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:

@@ -156,7 +156,9 @@ class GroupWriter:
                 for n, queued in enumerate(batch):
                     if n == 1:  # the first waits for its locks; the later ones do not
                         conn.execute(f"SET LOCAL lock_timeout = '{DEFER_AFTER}'")
-                    queued.outcome = (True, queued.transaction(PostgresTx(conn, pipeline)))
+                    tx = PostgresTx(conn, pipeline)
+                    queued.outcome = (True, queued.transaction(tx))
+                    tx.finish()
                 committing = True
         except Exception as error:
             if committing and (not isinstance(error, psycopg.Error) or error.sqlstate is None):
@@ -207,6 +209,7 @@ class GroupWriter:
         try:
             with conn.transaction():
                 result = queued.transaction(tx)
+                tx.finish()
                 pipeline.sync()  # its unread statements' errors are its own, not a neighbour's
         except pg_errors.LockNotAvailable as error:
             if first:  # the server's own lock_timeout: the caller's error
