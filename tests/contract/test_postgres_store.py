@@ -72,6 +72,45 @@ async def test_a_record_put_on_a_missing_index_is_unavailable(
     assert await store.outbox_size() == 0
 
 
+async def test_the_due_index_leaves_out_records_without_a_deadline(
+    store: PostgresStore, postgres_url: str
+) -> None:
+    """After the migrations and after a rebuilt index table alike, the due index holds only
+    pending records with a deadline (one index entry fewer per escalation without one), and
+    the scheduler's query still finds what is due."""
+    from crewline.models import Escalation
+
+    def indexed() -> tuple[str, int]:
+        with psycopg.connect(postgres_url, autocommit=True) as raw:
+            found = raw.execute(
+                "SELECT indexdef FROM pg_indexes WHERE indexname = 'escalations_due'"
+            ).fetchone()
+            size = raw.execute(
+                "SELECT count(*) FROM bt_page_items('escalations_due', 1)"
+            ).fetchone()
+            assert found is not None and size is not None
+            return str(found[0]), int(size[0])
+
+    due = datetime(2026, 11, 30, 10, tzinfo=UTC)
+    records = [
+        Escalation(id="e1", member="radar", row_id="r1", session="s", message="?", created_at=NOW),
+        Escalation(
+            id="e2", member="radar", row_id="r2", session="s", message="?", created_at=NOW,
+            deadline=due,
+        ),
+    ]  # fmt: skip
+    with psycopg.connect(postgres_url, autocommit=True) as raw:
+        raw.execute("CREATE EXTENSION IF NOT EXISTS pageinspect")
+    for _ in ("migrated", "rebuilt"):
+        for record in records:
+            await store.write(lambda tx, r=record: tx.put_escalation(r))
+        definition, entries = indexed()
+        assert "deadline IS NOT NULL" in definition
+        assert entries == 1  # e2 alone
+        assert await store.due_windows(datetime(2026, 12, 1, tzinfo=UTC)) == [("e2", "radar", due)]
+        await store.rebuild_index_table()
+
+
 # --- group commit ---------------------------------------------------------------------------
 # One writer thread (writers=1), so what is queued while it works forms its next batch: a
 # first transaction held open on the writer's thread makes the others queue behind it.
