@@ -17,17 +17,24 @@ psycopg driver with the same 100 callers, each on its own connection (psycopg's 
 driver), each committing one row of the same table per transaction: PostgreSQL commits
 concurrent transactions together, so that is what "just commit each write" costs there.
 Also against raw psycopg from one connection, sequentially (as SQLite's baseline is).
+And CPU per transaction, PostgresStore's escalation against raw psycopg's commit (100
+callers each): the client process and the server's processes, apart. On a shared, loaded
+machine the tx/s ratio swings with whatever else runs; the CPU ratio says what it comes to
+where CPU is the limit.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
+import resource
 import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +69,54 @@ def pg_cluster(*, durable: bool = True) -> Iterator[str]:
         yield url
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Cpu:
+    """CPU seconds so far: this process (every thread) and the PostgreSQL server's processes
+    (the postmaster and its live children, from ``/proc/<pid>/schedstat``: exact, where the
+    tick-counted ``utime`` would round each of 100 short-lived backends down to nothing)."""
+
+    client: float
+    server: float
+
+    @staticmethod
+    def now(postmaster: int | None = None) -> Cpu:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return Cpu(client=usage.ru_utime + usage.ru_stime, server=_server_cpu(postmaster))
+
+    def per_transaction_ms(self, since: Cpu, count: int) -> Cpu:
+        return Cpu(
+            client=(self.client - since.client) / count * 1000,
+            server=(self.server - since.server) / count * 1000,
+        )
+
+
+def _server_cpu(postmaster: int | None) -> float:
+    if postmaster is None:
+        return 0.0
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            if int(entry) == postmaster or int(stat[1]) == postmaster:
+                total += int(Path(f"/proc/{entry}/schedstat").read_text().split()[0])
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+    return total / 1e9
+
+
+def postmaster_of(url: str) -> int | None:
+    """The pid of the local server's postmaster (a backend's parent); None off Linux."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT pg_backend_pid()").fetchone()
+    assert row is not None
+    try:
+        return int(Path(f"/proc/{row[0]}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return None
+
+
 def fresh_database(server: str, name: str) -> str:
     """A new empty database on ``server``; its URL."""
     with psycopg.connect(server, autocommit=True) as conn:
@@ -70,11 +125,17 @@ def fresh_database(server: str, name: str) -> str:
 
 
 async def crewline_rate(
-    path: Path | str, *, callers: int, per_caller: int, writers: int = WRITERS
-) -> tuple[float, float]:
-    """Escalation transactions per second, and the mean transactions per group commit.
-    ``path``: a SQLite file, or a PostgreSQL URL (``writers``: PostgresStore's, 0 for no
-    group commit)."""
+    path: Path | str,
+    *,
+    callers: int,
+    per_caller: int,
+    writers: int = WRITERS,
+    postmaster: int | None = None,
+) -> tuple[float, float, Cpu]:
+    """Escalation transactions per second, the mean transactions per group commit, and the
+    CPU per transaction in ms (the server's when ``postmaster`` is given). ``path``: a
+    SQLite file, or a PostgreSQL URL (``writers``: PostgresStore's, 0 for no group
+    commit)."""
     clock = SystemClock()
     # The backlog ceiling allows 50 pending per member: a caller moves on to its next member.
     per_member = MAX_PENDING
@@ -113,14 +174,16 @@ async def crewline_rate(
                 )
 
         batches_before = getattr(store, "batches_committed", 0)
+        cpu_before = Cpu.now(postmaster)
         started = time.perf_counter()
         await asyncio.gather(*[caller(own) for own in slugs])
         elapsed = time.perf_counter() - started
         total = callers * per_caller
+        cpu = Cpu.now(postmaster).per_transaction_ms(cpu_before, total)
         batches = getattr(store, "batches_committed", total) - batches_before
         recorded = sum((await store.pending_counts()).values())
         assert recorded == total, f"expected {total} records, found {recorded}"
-    return total / elapsed, total / max(1, batches)
+    return total / elapsed, total / max(1, batches), cpu
 
 
 def rows_ddl() -> str:
@@ -180,9 +243,12 @@ def raw_pg_rate(url: str, *, count: int) -> float:
         return count / (time.perf_counter() - started)
 
 
-async def raw_pg_concurrent_rate(url: str, *, callers: int, per_caller: int) -> float:
+async def raw_pg_concurrent_rate(
+    url: str, *, callers: int, per_caller: int, postmaster: int | None = None
+) -> tuple[float, Cpu]:
     """Raw psycopg single-row commits per second from ``callers`` concurrent callers, each on
-    its own connection (the async driver: no pool, no threads), each row its own commit."""
+    its own connection (the async driver: no pool, no threads), each row its own commit;
+    and the CPU per commit in ms (the server's when ``postmaster`` is given)."""
     _pg_rows_table(url)
     connections = [await psycopg.AsyncConnection.connect(url) for _ in range(callers)]
     try:
@@ -193,9 +259,12 @@ async def raw_pg_concurrent_rate(url: str, *, callers: int, per_caller: int) -> 
                 await conn.execute(_PG_INSERT, (new_id(), seq, MESSAGE, _META, time.time()))
                 await conn.commit()
 
+        cpu_before = Cpu.now(postmaster)
         started = time.perf_counter()
         await asyncio.gather(*[caller(n, conn) for n, conn in enumerate(connections)])
-        return callers * per_caller / (time.perf_counter() - started)
+        elapsed = time.perf_counter() - started
+        total = callers * per_caller
+        return total / elapsed, Cpu.now(postmaster).per_transaction_ms(cpu_before, total)
     finally:
         for conn in connections:
             await conn.close()
@@ -215,10 +284,10 @@ async def main(options: Options) -> None:
             # The baseline brackets the subject (before and after, averaged), so a change in
             # the shared machine's load during the run hits both sides alike.
             before = raw_rate(directory / "raw-before.db", count=raw_count)
-            rate, batch = await crewline_rate(
+            rate, batch, _ = await crewline_rate(
                 directory / "crewline.db", callers=CALLERS, per_caller=per_caller
             )
-            one, _ = await crewline_rate(
+            one, _, _ = await crewline_rate(
                 directory / "single.db", callers=1, per_caller=options.size(300, 1000)
             )
             after = raw_rate(directory / "raw-after.db", count=raw_count)
@@ -231,24 +300,43 @@ async def main(options: Options) -> None:
     pg_alone: list[float] = []  # PostgresStore without group commit (writers=0)
     pg_baseline: list[float] = []  # raw psycopg, the same 100 callers
     pg_one_connection: list[float] = []
+    pg_cpu: list[Cpu] = []  # PostgresStore's CPU per escalation, ms
+    pg_raw_cpu: list[Cpu] = []  # raw psycopg's per commit, 100 callers (before and after)
     with pg_cluster(durable=True) as server:
+        postmaster = postmaster_of(server)
         for run in range(options.runs if stores in ("both", "postgres") else 0):
-            before = await raw_pg_concurrent_rate(
-                fresh_database(server, f"raw_before{run}"), callers=CALLERS, per_caller=per_caller
+            before, raw_cpu_before = await raw_pg_concurrent_rate(
+                fresh_database(server, f"raw_before{run}"),
+                callers=CALLERS,
+                per_caller=per_caller,
+                postmaster=postmaster,
             )
             one_before = raw_pg_rate(fresh_database(server, f"one_before{run}"), count=raw_count)
-            rate, batch = await crewline_rate(
-                fresh_database(server, f"crewline{run}"), callers=CALLERS, per_caller=per_caller
+            rate, batch, cpu = await crewline_rate(
+                fresh_database(server, f"crewline{run}"),
+                callers=CALLERS,
+                per_caller=per_caller,
+                postmaster=postmaster,
             )
-            alone, _ = await crewline_rate(
+            alone, _, _ = await crewline_rate(
                 fresh_database(server, f"alone{run}"),
                 callers=CALLERS,
                 per_caller=per_caller,
                 writers=0,
             )
             one_after = raw_pg_rate(fresh_database(server, f"one_after{run}"), count=raw_count)
-            after = await raw_pg_concurrent_rate(
-                fresh_database(server, f"raw_after{run}"), callers=CALLERS, per_caller=per_caller
+            after, raw_cpu_after = await raw_pg_concurrent_rate(
+                fresh_database(server, f"raw_after{run}"),
+                callers=CALLERS,
+                per_caller=per_caller,
+                postmaster=postmaster,
+            )
+            pg_cpu.append(cpu)
+            pg_raw_cpu.append(
+                Cpu(
+                    client=(raw_cpu_before.client + raw_cpu_after.client) / 2,
+                    server=(raw_cpu_before.server + raw_cpu_after.server) / 2,
+                )
             )
             pg_subject.append(rate)
             pg_batch_sizes.append(batch)
@@ -321,6 +409,7 @@ async def main(options: Options) -> None:
                 pg_batch_sizes,
                 higher_is_better=True,
             ),
+            *_cpu_figures(pg_cpu, pg_raw_cpu),
             figure(
                 "postgres_escalation_tx_per_s_vs_one_connection",
                 f"PostgresStore escalation transactions/s, {CALLERS} concurrent callers",
@@ -361,8 +450,37 @@ async def main(options: Options) -> None:
             " each transaction alone, in the same run;"
             " postgres_escalation_tx_per_s_vs_one_connection divides by raw psycopg from one"
             " connection instead.",
+            "postgres_*cpu_ms_per_escalation: CPU per escalation (this process's getrusage and"
+            " the PostgreSQL processes' schedstat, around the timed part alone) against raw"
+            " psycopg's per commit in the same run; where CPU is the limit (an idle machine"
+            " with the server on it), the tx/s ratio comes to the inverse of their ratio.",
         ],
     )
+
+
+def _cpu_figures(store: list[Cpu], raw: list[Cpu]) -> list[dict[str, Any]]:
+    """CPU per escalation through PostgresStore against raw psycopg's per single-row commit
+    (the same 100 callers): what the tx/s ratio comes to on a machine where CPU is the limit
+    (its inverse), whatever else the shared machine was running."""
+    if not store or not any(c.server for c in store):
+        return []  # no /proc: the server's share cannot be read
+    baseline = f"raw psycopg CPU per single-row commit ({CALLERS} callers, before and after)"
+    return [
+        figure(
+            f"postgres_{part}cpu_ms_per_escalation",
+            f"PostgresStore {label} per escalation, {CALLERS} callers",
+            "ms",
+            [pick(c) for c in store],
+            higher_is_better=False,
+            baseline=[pick(c) for c in raw],
+            baseline_label=baseline,
+        )
+        for part, label, pick in (
+            ("", "CPU (client process and PostgreSQL server)", lambda c: c.client + c.server),
+            ("client_", "client-process CPU (every thread)", lambda c: c.client),
+            ("server_", "PostgreSQL server CPU (all its processes)", lambda c: c.server),
+        )
+    ]
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
