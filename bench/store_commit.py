@@ -108,13 +108,13 @@ def _server_cpu(postmaster: int | None) -> float:
 
 def postmaster_of(url: str) -> int | None:
     """The pid of the local server's postmaster (a backend's parent); None off Linux."""
-    with psycopg.connect(url) as conn:
+    with psycopg.connect(url) as conn:  # read while the backend lives
         row = conn.execute("SELECT pg_backend_pid()").fetchone()
-    assert row is not None
-    try:
-        return int(Path(f"/proc/{row[0]}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    except OSError:
-        return None
+        assert row is not None
+        try:
+            return int(Path(f"/proc/{row[0]}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            return None
 
 
 def fresh_database(server: str, name: str) -> str:
