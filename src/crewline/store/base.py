@@ -363,7 +363,8 @@ class Tx(ABC):
         """``enqueue`` for a caller that does not need the id: the same entry, in the same
         place in its lane, with the same ordering guarantees. A store may then send the
         write along with the transaction's next statement instead of waiting for the id
-        (PostgresStore: one round trip fewer per entry)."""
+        (PostgresStore: no round trip of its own, and a transaction's queued entries go out
+        together as one statement, before its next statement or at its end)."""
 
     @abstractmethod
     def add_event(self, session: str, kind: str, body: Mapping[str, Any], now: datetime) -> int:
