@@ -103,3 +103,22 @@ async def test_a_post_slack_stamped_at_the_bound_is_found(
     (look,) = harness.fake.calls_to("conversations.replies")[looked:]
     assert float(look.params["oldest"]) == pytest.approx(bound, abs=1e-6)
     assert look.params.get("inclusive") in (True, "true", "1", 1)
+
+
+async def test_a_rewind_at_the_end_of_a_long_thread_strikes_its_messages(
+    crew: Crew, harness: SlackHarness
+) -> None:
+    """A rewind's messages are read from the oldest of them on: at the end of a thread of
+    more than 2,000 replies they are struck through, with one page read."""
+    _, thread, root = await _thread_an_hour_old(crew, harness)
+    harness.fake.add_replies(harness.dm, root, LONG_THREAD)
+    harness.fake.wall = time.time
+    transport = _transport(crew)
+    message = OutboundMessage(author="Radar", text="taken back")
+    ref = await transport.post(thread, message, key="row:late", retry=False)
+    looked = len(harness.fake.calls_to("conversations.replies"))
+    await transport.mark_rewound(thread, [ref])
+    (shown,) = [m for m in harness.fake.thread(harness.dm, root) if ref.endswith(m["ts"])]
+    assert len(harness.fake.thread(harness.dm, root)) > LONG_THREAD + 1, "precondition"
+    assert shown["text"].startswith("~") and "taken back" in shown["text"]
+    assert len(harness.fake.calls_to("conversations.replies")[looked:]) == 1

@@ -323,7 +323,7 @@ class SlackTransport(Transport):
         With ``since`` only the replies from then on are read (Slack's ``oldest``): one page
         of ``conversations.replies`` (Tier 3) in the common case however long the thread,
         and a card that landed late in a long thread is found, not posted twice. Without
-        it the thread is read from its start, as far as ``THREAD_PAGES`` reach."""
+        it the thread is read from its start. Either way at most ``THREAD_PAGES`` pages."""
         oldest = None if since is None else f"{(since - CLOCK_SKEW).timestamp():.6f}"
         async for earlier in self.api.replies(channel, root, pages=THREAD_PAGES, oldest=oldest):
             payload = _payload(earlier, blocks.MESSAGE_EVENT)
@@ -348,7 +348,10 @@ class SlackTransport(Transport):
             return
         channel, root = _split(thread)
         wanted = {_split(ref)[1] for ref in message_refs}
-        async for shown in self.api.replies(channel, root, pages=THREAD_PAGES):
+        # From the oldest of them on (its ts is in its ref): the rewound end of a long thread
+        # is past the pages a read from the thread's start would reach.
+        oldest = min(wanted, key=_ts_order)
+        async for shown in self.api.replies(channel, root, pages=THREAD_PAGES, oldest=oldest):
             # A person's own message cannot be edited by the app: the thread's note from
             # crewline ("Rewound: …") says what left the conversation.
             if shown.get("ts") in wanted and shown.get("bot_id"):
@@ -450,6 +453,15 @@ def _split(ref: str) -> tuple[str, str]:
         return split_ref(ref)
     except ValueError as error:
         raise PermanentTransportError(str(error), code="slack_bad_ref") from None
+
+
+def _ts_order(ts: str) -> tuple[int, int]:
+    """A Slack ``ts`` ("seconds.micros") as a sortable value."""
+    seconds, _, micros = ts.partition(".")
+    try:
+        return int(seconds), int(micros or 0)
+    except ValueError:
+        raise PermanentTransportError(f"not a Slack ts: {ts!r}", code="slack_bad_ref") from None
 
 
 def _payload(message: dict[str, Any], event_type: str) -> dict[str, Any] | None:
