@@ -13,6 +13,7 @@ import asyncio
 import itertools
 import time
 from collections.abc import Sequence
+from datetime import datetime
 
 from crewline.errors import RateLimited
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry
@@ -55,7 +56,15 @@ class PacedFakeTransport(Transport):
     async def open_thread(self, member: Member) -> str:
         return f"thread-{member.slug}"
 
-    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
+    async def post(
+        self,
+        thread: str,
+        message: OutboundMessage,
+        *,
+        key: str,
+        retry: bool,
+        since: datetime | None = None,
+    ) -> str:
         await self._call(thread)
         if key in self._refs:
             if retry:

@@ -173,6 +173,27 @@ async def test_the_outbox_offers_one_head_per_lane_in_order(store: Store) -> Non
     assert await store.outbox_size("memory") == 2
 
 
+async def test_an_outbox_entry_says_when_it_was_queued(store: Store) -> None:
+    """``created_at`` is the enqueuing transaction's moment, read back by head and by lane
+    (a retried post looks for its earlier attempt no further back than this)."""
+
+    def fill(tx: Tx) -> None:
+        tx.enqueue(transport="memory", lane="a", op="post", object_key="row:1", now=NOW)
+        tx.queue_call(
+            transport="memory",
+            lane="b",
+            op="post",
+            object_key="row:2",
+            now=NOW + timedelta(seconds=1.5),
+        )
+
+    await store.write(fill)
+    heads = {h.lane: h.created_at for h in await store.outbox_heads("memory")}
+    assert heads == {"a": NOW, "b": NOW + timedelta(seconds=1.5)}
+    head = await store.outbox_head("memory", "b")
+    assert head is not None and head.created_at == NOW + timedelta(seconds=1.5)
+
+
 async def test_the_outbox_backlog_names_the_oldest_waiting_entry_and_the_dead(
     store: Store,
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import datetime
 
 import pytest
 
@@ -153,11 +154,19 @@ class _HeldFirstPost(MemoryTransport):
         self.holding = asyncio.Event()
         self.updated: list[str] = []
 
-    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
+    async def post(
+        self,
+        thread: str,
+        message: OutboundMessage,
+        *,
+        key: str,
+        retry: bool,
+        since: datetime | None = None,
+    ) -> str:
         if not self.holding.is_set():
             self.holding.set()
             await self.release.wait()
-        return await super().post(thread, message, key=key, retry=retry)
+        return await super().post(thread, message, key=key, retry=retry, since=since)
 
     async def update(self, thread: str, message_ref: str, message: OutboundMessage) -> None:
         self.updated.append(message_ref)
@@ -197,4 +206,56 @@ async def test_a_post_covers_the_redraws_of_its_card_queued_before_it(
         assert card.ref not in held.updated
     finally:
         held.release.set()
+        await crew.stop()
+
+
+class _Looks(MemoryTransport):
+    """Records, per post, whether the outbox asked it to look for an earlier attempt."""
+
+    def __init__(self) -> None:
+        super().__init__("memory")
+        self.looks: list[tuple[str, bool, datetime | None]] = []
+
+    async def post(
+        self,
+        thread: str,
+        message: OutboundMessage,
+        *,
+        key: str,
+        retry: bool,
+        since: datetime | None = None,
+    ) -> str:
+        self.looks.append((thread, retry, since))
+        return await super().post(thread, message, key=key, retry=retry, since=since)
+
+
+async def test_after_a_restart_only_each_lanes_head_looks_before_posting(
+    config: Config, clock: FakeClock
+) -> None:
+    """An earlier process sent a lane one entry at a time, each once the one before was
+    recorded: only a lane's head can have been sent unrecorded. So only its post looks for
+    an earlier attempt (no further back than when it was queued); the entries behind it
+    post at once instead of each costing the platform a search."""
+    async with open_store(config.database_url, config.data_dir) as store:
+        created = await crew_admin.add_member(
+            store, slug="radar", name="Radar", owners=["memory:alice"], transports=["memory"]
+        )
+        async with Hub(store, clock=clock, transports=["memory"]) as hub:
+            for n in range(3):
+                await hub.post(created.session, f"radar {n}")
+        heads = {h.lane: h.op for h in await store.outbox_heads("memory")}
+        assert heads["radar"] == "post", "precondition: three posts inherited in one lane"
+    harness = MemoryHarness()
+    looks = _Looks()
+    harness._transport = looks
+    crew = Crew(config, clock, [harness])
+    await crew.start()
+    try:
+        await crew.delivered()
+        assert _texts(crew, "radar") == ["radar 0", "radar 1", "radar 2"]
+        (head, *behind) = looks.looks
+        assert head[1] is True and head[2] is not None
+        assert abs((head[2] - clock.now()).total_seconds()) < 0.001
+        assert [(retry, since) for _, retry, since in behind] == [(False, None), (False, None)]
+    finally:
         await crew.stop()

@@ -14,6 +14,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 import httpx
@@ -38,10 +39,18 @@ class GatedPlatform(MemoryTransport):
         self.gate = asyncio.Event()
         self.calling = asyncio.Event()  # a post is in the call, waiting on the gate
 
-    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
+    async def post(
+        self,
+        thread: str,
+        message: OutboundMessage,
+        *,
+        key: str,
+        retry: bool,
+        since: datetime | None = None,
+    ) -> str:
         self.calling.set()
         await self.gate.wait()
-        return await super().post(thread, message, key=key, retry=retry)
+        return await super().post(thread, message, key=key, retry=retry, since=since)
 
 
 @asynccontextmanager

@@ -159,6 +159,7 @@ class FakeSlack:
         *,
         post_interval_per_channel: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.team_id = "T0FAKE0001"
         self.team_domain = "crewline-fake"
@@ -197,8 +198,10 @@ class FakeSlack:
         self._tickets: set[str] = set()
         self._sockets: list[web.WebSocketResponse] = []
         self._ids = itertools.count(1)
-        self._ts_base = int(time.time())
-        self._ts_seq = itertools.count(1)
+        # Slack's own clock (epoch seconds), which stamps every message's ``ts``; a test moves
+        # it to have messages posted earlier, or Slack's clock differ from crewline's.
+        self.wall = wall
+        self._last_ts = 0  # microseconds
         self._changed = asyncio.Condition()
         self._base_url: str | None = None
         self._runner: web.AppRunner | None = None
@@ -313,6 +316,25 @@ class FakeSlack:
     def thread(self, channel: str, thread_ts: str) -> list[JsonDict]:
         """Copies of a thread's root and replies, oldest first."""
         return copy.deepcopy(self._thread_of(self._channels[channel], thread_ts))
+
+    def add_replies(
+        self, channel: str, thread_ts: str, count: int, *, user_id: str | None = None
+    ) -> list[str]:
+        """Store ``count`` replies by a person (the owner by default) in a thread, stamped by
+        ``wall``, without sending their events: a history that was there before. Their
+        timestamps, oldest first."""
+        stored = self._channels[channel]
+        user = user_id or self.owner_user_id
+        added = []
+        for n in range(count):
+            ts = self._next_ts()
+            text = f"earlier reply {n + 1}"
+            self._store(
+                stored,
+                {"type": "message", "user": user, "text": text, "ts": ts, "thread_ts": thread_ts},
+            )
+            added.append(ts)
+        return added
 
     def ephemeral_messages(self, channel: str) -> list[JsonDict]:
         """Copies of the ephemeral messages shown in ``channel``; each names its ``user``."""
@@ -595,15 +617,7 @@ class FakeSlack:
 
     def _conversations_history(self, params: JsonDict) -> JsonDict:
         channel = self._resolve_channel(_require(params, "channel"))
-        oldest = float(params.get("oldest") or 0)
-        latest = float(params.get("latest") or math.inf)
-        inclusive = _truthy(params.get("inclusive"))
-
-        def in_window(ts: str) -> bool:
-            if inclusive:
-                return oldest <= float(ts) <= latest
-            return oldest < float(ts) < latest
-
+        in_window = _window(params)
         visible = [
             m
             for m in channel.messages
@@ -618,8 +632,11 @@ class FakeSlack:
         message = self._find(channel, str(_require(params, "ts")))
         if message is None:
             raise _ApiError("thread_not_found")
-        thread = self._thread_of(channel, str(message.get("thread_ts", message["ts"])))
-        return _paginate(thread, params, include_metadata=params.get("include_all_metadata"))
+        parent, *replies = self._thread_of(channel, str(message.get("thread_ts", message["ts"])))
+        # Oldest first; the parent always leads, whatever the window (as on Slack).
+        in_window = _window(params)
+        shown = [parent, *(m for m in replies if in_window(m["ts"]))]
+        return _paginate(shown, params, include_metadata=params.get("include_all_metadata"))
 
     def _views_open(self, params: JsonDict) -> JsonDict:
         """A modal opened on a trigger (each trigger_id opens at most one, as on Slack)."""
@@ -1304,8 +1321,11 @@ class FakeSlack:
         return f"{prefix}0FAKE{next(self._ids):05d}"
 
     def _next_ts(self) -> str:
-        # Slack timestamps are "seconds.sequence"; a shared counter keeps them unique and ordered.
-        return f"{self._ts_base}.{next(self._ts_seq):06d}"
+        # Slack timestamps are "seconds.microseconds" by its clock, unique and ordered: two in
+        # one microsecond (or a clock moved back) take the next one.
+        micros = max(round(self.wall() * 1_000_000), self._last_ts + 1)
+        self._last_ts = micros
+        return f"{micros // 1_000_000}.{micros % 1_000_000:06d}"
 
     def _channel_type(self, channel_id: str) -> str:
         channel = self._channels.get(channel_id)
@@ -1335,6 +1355,21 @@ def _require(params: JsonDict, key: str) -> Any:
 
 def _truthy(value: object) -> bool:
     return value is True or str(value).lower() in ("true", "1")
+
+
+def _window(params: JsonDict) -> Callable[[str], bool]:
+    """Whether a ``ts`` is within a listing's ``oldest``/``latest`` (``inclusive``: the
+    bounds themselves too; by default neither)."""
+    oldest = float(params.get("oldest") or 0)
+    latest = float(params.get("latest") or math.inf)
+    inclusive = _truthy(params.get("inclusive"))
+
+    def within(ts: str) -> bool:
+        if inclusive:
+            return oldest <= float(ts) <= latest
+        return oldest < float(ts) < latest
+
+    return within
 
 
 def _is_root(message: JsonDict) -> bool:

@@ -232,6 +232,43 @@ async def test_history_pages_and_ephemerals_respect_membership(fake: FakeSlack) 
     assert [m["text"] for m in fake.messages(dm)] == ["m0", "m1", "m2"]
 
 
+async def test_replies_are_stamped_by_slacks_clock_and_read_from_oldest(
+    fake: FakeSlack,
+) -> None:
+    """Messages are stamped by the fake's wall clock (seconds.microseconds, unique and
+    ordered); ``conversations.replies`` keeps the parent first and the replies from
+    ``oldest`` on, the bound itself only with ``inclusive``, paged by cursor."""
+    client = web_client(fake)
+    dm = fake.dm_channel(fake.owner_user_id)
+    fake.wall = lambda: 1_000.0
+    root = (await client.chat_postMessage(channel=dm, text="root"))["ts"]
+    fake.add_replies(dm, root, 2)
+    fake.wall = lambda: 2_000.5
+    bound = fake.add_replies(dm, root, 3)
+    fake.wall = lambda: 1_500.0  # a clock moved back still stamps after the last message
+
+    later = (await client.chat_postMessage(channel=dm, text="later", thread_ts=root))["ts"]
+    first = await client.conversations_replies(
+        channel=dm, ts=root, oldest=bound[0], inclusive=True, limit=3
+    )
+    rest = await client.conversations_replies(
+        channel=dm,
+        ts=root,
+        oldest=bound[0],
+        inclusive=True,
+        limit=3,
+        cursor=first["response_metadata"]["next_cursor"],
+    )
+    exclusive = await client.conversations_replies(channel=dm, ts=root, oldest=bound[0])
+
+    assert root == "1000.000000"
+    assert bound == ["2000.500000", "2000.500001", "2000.500002"]
+    assert later == "2000.500003"
+    assert [m["ts"] for m in first["messages"] + rest["messages"]] == [root, *bound, later]
+    assert (first["has_more"], rest["has_more"]) == (True, False)
+    assert [m["ts"] for m in exclusive["messages"]] == [root, *bound[1:], later]
+
+
 async def test_bolt_http_app_receives_a_signed_thread_reply(fake: FakeSlack) -> None:
     """A real bolt AsyncApp over HTTP gets a signed thread reply and answers in the thread."""
     app = bolt_app(fake)

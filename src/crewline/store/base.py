@@ -82,6 +82,8 @@ class OutboxEntry:
     body: Mapping[str, Any]
     attempts: int
     not_before: float
+    # When it was queued, by the queuing process's clock: no attempt to send it came earlier.
+    created_at: datetime
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -44,7 +44,7 @@ QUESTION_COLUMNS = (
     " created_at, settled_at"
 )
 SESSION_COLUMNS = "id, kind, member, parent, stateless, turn_since"
-OUTBOX_COLUMNS = "id, transport, lane, op, object_key, body, attempts, not_before"
+OUTBOX_COLUMNS = "id, transport, lane, op, object_key, body, attempts, not_before, created_at"
 IDEMPOTENCY_COLUMNS = "session, key, fingerprint, status, response, created_at"
 WEBHOOK_COLUMNS = (
     "session, url, secret, delivered_through, attempts, not_before, last_error, created_at"
@@ -221,6 +221,7 @@ def outbox_from(r: Record) -> OutboxEntry:
         body=json.loads(r["body"]),
         attempts=r["attempts"],
         not_before=r["not_before"],
+        created_at=moment(r["created_at"]),
     )
 
 

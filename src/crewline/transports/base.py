@@ -11,6 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
@@ -140,13 +141,24 @@ class Transport(ABC):
         """
 
     @abstractmethod
-    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
+    async def post(
+        self,
+        thread: str,
+        message: OutboundMessage,
+        *,
+        key: str,
+        retry: bool,
+        since: datetime | None = None,
+    ) -> str:
         """Post ``message`` in ``thread``; returns the platform message ref.
 
         ``key`` names the crewline object the message shows. A transport never creates two
         messages for one key: when ``retry`` is true (an earlier attempt may have landed
         without being recorded) it looks for a message with this key before posting, using
-        the platform's idempotency where it has one.
+        the platform's idempotency where it has one. ``since``, given with ``retry``, is
+        when the entry was queued by crewline's clock: no earlier attempt came before it,
+        so a transport that reads the platform's history for that message reads back only
+        to ``since`` (less a margin for the platform's clock differing from ours).
 
         Raises RateLimited, TransientTransportError (ThreadGone when the thread no longer
         exists: the outbox reopens it) or PermanentTransportError.

@@ -11,6 +11,7 @@ import asyncio
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from crewline.errors import TransportError
@@ -77,7 +78,15 @@ class MemoryTransport(Transport):
         self.calls.append(f"open_thread:{member.slug}")
         return self.threads.setdefault(member.slug, f"{self.name}-thread-{member.slug}")
 
-    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
+    async def post(
+        self,
+        thread: str,
+        message: OutboundMessage,
+        *,
+        key: str,
+        retry: bool,
+        since: datetime | None = None,
+    ) -> str:
         self._maybe_fail("post")
         if key in self._by_key:  # idempotent by key, as a platform with idempotency keys is
             return self._by_key[key]

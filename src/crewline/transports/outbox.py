@@ -125,7 +125,9 @@ class OutboxDispatcher:
         self._slots = asyncio.Semaphore(max(1, transport.limits.concurrency))
         self._task: asyncio.Task[None] | None = None
         self._inherited_through = 0
-        self._uncertain: dict[str, int] = {}  # lane -> head taken over from a silent replica
+        # lane -> its head when taken over from a silent replica or from an earlier process
+        self._uncertain: dict[str, int] = {}
+        self._taken_up: set[str] = set()  # lanes this dispatcher has sent from
         self._recent_posts: OrderedDict[str, None] = OrderedDict()
         self._post_waiters: dict[str, list[asyncio.Future[None]]] = {}
         self._waiting = 0
@@ -133,9 +135,11 @@ class OutboxDispatcher:
         self._elsewhere: set[str] = set()  # lanes last found held by another replica
 
     async def __aenter__(self) -> OutboxDispatcher:
-        # Entries up to here were queued by an earlier process, which may have made their
-        # call and died before recording it (attempts is only counted on failure): their
-        # first attempt here looks before posting, like any retry.
+        # Entries up to here were queued by an earlier process, which may have made a call
+        # and died before recording it (attempts is only counted on failure). It sent each
+        # lane one entry at a time, the next only once the one before was recorded: so only
+        # the head of each such lane can have been sent, and its first attempt here looks
+        # before posting, like any retry; the entries behind it were never sent.
         self._inherited_through = await self.store.outbox_last_id()
         self._task = asyncio.create_task(self._run(), name=f"outbox-{self.transport.name}")
         return self
@@ -274,6 +278,10 @@ class OutboxDispatcher:
                 self._elsewhere.discard(lane)
                 if claim is Claim.TAKEN_OVER:
                     self._uncertain[lane] = entry.id
+            if lane not in self._taken_up:
+                self._taken_up.add(lane)
+                if entry.id <= self._inherited_through:
+                    self._uncertain[lane] = max(entry.id, self._uncertain.get(lane, 0))
             now = self.clock()
             ready_at = max(entry.not_before, self._lane_ready_at.get(lane, 0.0))
             if ready_at > now:
@@ -282,7 +290,13 @@ class OutboxDispatcher:
                     continue  # the lease may have moved meanwhile, and the head been sent
             async with self._slots:
                 await self._global_turn()
-                await self._attempt(entry)
+                try:
+                    await self._attempt(entry)
+                except BaseException:
+                    # Its call may have been made with nothing recorded (the store failed):
+                    # the next attempt at this head looks before posting.
+                    self._uncertain[lane] = max(entry.id, self._uncertain.get(lane, 0))
+                    raise
             async with self._progress:
                 self._progress.notify_all()
 
@@ -400,11 +414,7 @@ class OutboxDispatcher:
 
     def _retried(self, entry: OutboxEntry) -> bool:
         """Might an earlier attempt (this process's, or one before a crash) have made it?"""
-        return (
-            entry.attempts > 0
-            or entry.id <= self._inherited_through
-            or entry.id <= self._uncertain.get(entry.lane, 0)
-        )
+        return entry.attempts > 0 or entry.id <= self._uncertain.get(entry.lane, 0)
 
     async def _retry(self, entry: OutboxEntry, *, at: float, reason: str) -> None:
         await self._write(lambda tx: tx.retry_outbox(entry.id, not_before=at, error=reason))
@@ -445,16 +455,23 @@ class OutboxDispatcher:
             member, message = rendered
             thread = await self._thread(member)
             retry = self._retried(entry)
+            since = entry.created_at if retry else None
             try:
                 ref = await self._call(
-                    entry, self.transport.post(thread, message, key=entry.object_key, retry=retry)
+                    entry,
+                    self.transport.post(
+                        thread, message, key=entry.object_key, retry=retry, since=since
+                    ),
                 )
             except ThreadGone:
                 # The platform lost the thread (a deleted topic): the transport opens the
                 # member's thread again where it now can, and the message goes there.
                 thread = await self._thread(member, reopen=True)
                 ref = await self._call(
-                    entry, self.transport.post(thread, message, key=entry.object_key, retry=retry)
+                    entry,
+                    self.transport.post(
+                        thread, message, key=entry.object_key, retry=retry, since=since
+                    ),
                 )
             return PlatformMessage(
                 transport=name, object_key=entry.object_key, thread_ref=thread, message_ref=ref

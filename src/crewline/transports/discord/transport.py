@@ -15,6 +15,7 @@ import logging
 import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
 import aiohttp
@@ -279,7 +280,15 @@ class DiscordTransport(Transport):
         self._pulse_threads()
         return str(thread_id)
 
-    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
+    async def post(
+        self,
+        thread: str,
+        message: OutboundMessage,
+        *,
+        key: str,
+        retry: bool,
+        since: datetime | None = None,
+    ) -> str:
         """Post with the key's nonce, so Discord itself returns the first message when a retry
         repeats a post that landed (for a few minutes); this process remembers longer."""
         if key in self._posted:

@@ -16,6 +16,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -146,7 +147,15 @@ class LocalTransport(Transport):
             self._record({"op": "thread", "ref": member.slug, "name": member.name})
         return member.slug
 
-    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
+    async def post(
+        self,
+        thread: str,
+        message: OutboundMessage,
+        *,
+        key: str,
+        retry: bool,
+        since: datetime | None = None,
+    ) -> str:
         self._outbound()
         existing = self.view.message_for_key(key)
         if existing is not None:  # every post looks first: the view is local and cheap

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 import aiohttp
@@ -26,7 +27,13 @@ from crewline.errors import ConfigError, PermanentTransportError, TransportError
 from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
 from crewline.transports.base import Connection, DeliveryLimits, HumanEventSink, Transport
 from crewline.transports.slack import blocks
-from crewline.transports.slack.inbound import MOUNT_PATH, SlackEndpoint, SlackInbound, SlackSocket
+from crewline.transports.slack.inbound import (
+    MOUNT_PATH,
+    TIMESTAMP_WINDOW,
+    SlackEndpoint,
+    SlackInbound,
+    SlackSocket,
+)
 from crewline.transports.slack.payloads import message_ref as ref_of
 from crewline.transports.slack.payloads import split_ref, thread_ref
 from crewline.transports.slack.settings import SlackSettings
@@ -40,6 +47,10 @@ ReceiptObserver = Callable[[HumanEvent, Receipt], None]
 
 HISTORY_PAGES = 5  # how far back the DM is searched for thread roots and bells (200 a page)
 THREAD_PAGES = 10  # how far a thread is searched for a post that may have landed
+# How much earlier than crewline's clock says Slack may have stamped an earlier attempt: the
+# window Slack allows between its clock and a receiver's (a host further off refuses Slack's
+# signed requests anyway).
+CLOCK_SKEW = timedelta(seconds=TIMESTAMP_WINDOW)
 DRAIN_TIMEOUT = 5.0
 AUDIT_EVERY = 1.0  # seconds between two SEL records of one refusal code
 
@@ -277,13 +288,20 @@ class SlackTransport(Transport):
             return self._roots[channel]
 
     # rows and cards -------------------------------------------------------------------------
-    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
+    async def post(
+        self,
+        thread: str,
+        message: OutboundMessage,
+        *,
+        key: str,
+        retry: bool,
+        since: datetime | None = None,
+    ) -> str:
         channel, root = _split(thread)
         if retry:
-            async for earlier in self.api.replies(channel, root, pages=THREAD_PAGES):
-                payload = _payload(earlier, blocks.MESSAGE_EVENT)
-                if payload and payload.get("key") == key:
-                    return ref_of(channel, str(earlier["ts"]))
+            found = await self._posted_before(channel, root, key, since=since)
+            if found is not None:
+                return found
         posted = await self.api.post_message(
             channel,
             thread_ts=root,
@@ -296,6 +314,22 @@ class SlackTransport(Transport):
             metadata=blocks.metadata(blocks.MESSAGE_EVENT, key=key),
         )
         return ref_of(channel, str(posted["ts"]))
+
+    async def _posted_before(
+        self, channel: str, root: str, key: str, *, since: datetime | None
+    ) -> str | None:
+        """The reply an earlier attempt to post ``key`` made, if it landed.
+
+        With ``since`` only the replies from then on are read (Slack's ``oldest``): one page
+        of ``conversations.replies`` (Tier 3) in the common case however long the thread,
+        and a card that landed late in a long thread is found, not posted twice. Without
+        it the thread is read from its start. Either way at most ``THREAD_PAGES`` pages."""
+        oldest = None if since is None else f"{(since - CLOCK_SKEW).timestamp():.6f}"
+        async for earlier in self.api.replies(channel, root, pages=THREAD_PAGES, oldest=oldest):
+            payload = _payload(earlier, blocks.MESSAGE_EVENT)
+            if payload and payload.get("key") == key:
+                return ref_of(channel, str(earlier["ts"]))
+        return None
 
     async def update(self, thread: str, message_ref: str, message: OutboundMessage) -> None:
         channel, ts = _split(message_ref)
@@ -314,7 +348,10 @@ class SlackTransport(Transport):
             return
         channel, root = _split(thread)
         wanted = {_split(ref)[1] for ref in message_refs}
-        async for shown in self.api.replies(channel, root, pages=THREAD_PAGES):
+        # From the oldest of them on (its ts is in its ref): the rewound end of a long thread
+        # is past the pages a read from the thread's start would reach.
+        oldest = min(wanted, key=_ts_order)
+        async for shown in self.api.replies(channel, root, pages=THREAD_PAGES, oldest=oldest):
             # A person's own message cannot be edited by the app: the thread's note from
             # crewline ("Rewound: …") says what left the conversation.
             if shown.get("ts") in wanted and shown.get("bot_id"):
@@ -416,6 +453,15 @@ def _split(ref: str) -> tuple[str, str]:
         return split_ref(ref)
     except ValueError as error:
         raise PermanentTransportError(str(error), code="slack_bad_ref") from None
+
+
+def _ts_order(ts: str) -> tuple[int, int]:
+    """A Slack ``ts`` ("seconds.micros") as a sortable value."""
+    seconds, _, micros = ts.partition(".")
+    try:
+        return int(seconds), int(micros or 0)
+    except ValueError:
+        raise PermanentTransportError(f"not a Slack ts: {ts!r}", code="slack_bad_ref") from None
 
 
 def _payload(message: dict[str, Any], event_type: str) -> dict[str, Any] | None:

@@ -30,6 +30,8 @@ __all__ = ["SlackWebApi", "transport_error"]
 
 log = logging.getLogger(__name__)
 
+PAGE = 200  # messages asked for per page of a listing (Slack recommends at most 200)
+
 JsonDict = dict[str, Any]
 
 # Errors that fix themselves (Slack's side) or that a person fixes without losing anything
@@ -171,15 +173,27 @@ class SlackWebApi:
         """The channel's top-level messages, newest first, with their metadata."""
         return self._paged("conversations.history", pages=pages, channel=channel)
 
-    def replies(self, channel: str, ts: str, *, pages: int) -> AsyncIterator[JsonDict]:
-        """The thread of ``ts`` (its root first), with metadata."""
-        return self._paged("conversations.replies", pages=pages, channel=channel, ts=ts)
+    def replies(
+        self, channel: str, ts: str, *, pages: int, oldest: str | None = None
+    ) -> AsyncIterator[JsonDict]:
+        """The thread of ``ts`` (its root first), with metadata, oldest first; from
+        ``oldest`` on (that timestamp included) when given."""
+        if oldest is None:
+            return self._paged("conversations.replies", pages=pages, channel=channel, ts=ts)
+        return self._paged(
+            "conversations.replies",
+            pages=pages,
+            channel=channel,
+            ts=ts,
+            oldest=oldest,
+            inclusive=True,
+        )
 
     async def _paged(self, method: str, *, pages: int, **params: Any) -> AsyncIterator[JsonDict]:
         """Up to ``pages`` pages of a cursor-paged listing, message by message."""
         cursor: str | None = None
         for _ in range(pages):
-            request: JsonDict = {**params, "limit": 200, "include_all_metadata": True}
+            request: JsonDict = {**params, "limit": PAGE, "include_all_metadata": True}
             if cursor:
                 request["cursor"] = cursor
             page = await self.call(method, **request)

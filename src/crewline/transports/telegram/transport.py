@@ -13,7 +13,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from telegram import BotCommand, Message, Update
@@ -281,7 +281,15 @@ class TelegramTransport(Transport):
         return None
 
     # posting --------------------------------------------------------------------------------
-    async def post(self, thread: str, message: OutboundMessage, *, key: str, retry: bool) -> str:
+    async def post(
+        self,
+        thread: str,
+        message: OutboundMessage,
+        *,
+        key: str,
+        retry: bool,
+        since: datetime | None = None,
+    ) -> str:
         # Telegram has no idempotency key and no way to read a chat back: a message posted by
         # this process is remembered by key, so a retry after a lost record is not a repeat.
         if key in self._posted:
