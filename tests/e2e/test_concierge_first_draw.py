@@ -1,0 +1,84 @@
+"""A new card the concierge judges without I/O (the offline brain, a question no fleet fact
+can change) is drawn once, already carrying its suggestion or its answer: its thread's
+outbox lane is woken by the judgement's commit rather than by the escalation's, so the
+platform gets one post and no redraw (docs/concierge.md, "What it costs")."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from crewline.config import Config
+from crewline.models import OutboundMessage
+from crewline.testing import FakeClock
+from tests.driver import Crew
+from tests.harness import MemoryHarness
+
+SUGGESTION_BUTTONS = ("Send suggestion", "Edit", "Dismiss")
+
+
+@pytest.fixture
+async def crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
+    harness = MemoryHarness()
+    async with harness.running() as running:
+        # The outbox's poll starts any lane with entries by itself, a held one too: far off
+        # here, so the card's lane is woken only by what the test is about.
+        driver = Crew(config, clock, [running], outbox_poll_interval=3600)
+        await driver.start()
+        yield driver
+        await driver.stop()
+
+
+def _draws(crew: Crew, words: str) -> list[OutboundMessage]:
+    """Every version the platform was sent of the one message first drawn with ``words``."""
+    harness = crew.harness
+    assert isinstance(harness, MemoryHarness)
+    found = [m for m in harness.memory.thread_messages("radar") if words in m.versions[0].text]
+    assert len(found) == 1, [m.versions[0].text for m in harness.memory.thread_messages("radar")]
+    return found[0].versions
+
+
+async def _settled(crew: Crew) -> None:
+    await crew.crewline.hub.concierge.idle()  # first: delivered() wakes every lane itself
+    await crew.delivered()
+
+
+async def test_a_careful_card_is_posted_once_with_its_suggestion(crew: Crew) -> None:
+    key = await crew.add_member()
+    await crew.escalate(key, message="Force-push to main?", options=["yes", "no"])
+    await _settled(crew)
+    draws = _draws(crew, "Force-push to main?")
+    assert len(draws) == 1, [d.text for d in draws]
+    assert "concierge suggests: yes" in draws[0].text
+    assert tuple(b.label for b in draws[0].buttons) == ("yes", "no", *SUGGESTION_BUTTONS)
+
+
+async def test_a_routine_card_is_posted_once_already_answered(crew: Crew) -> None:
+    key = await crew.add_member()
+    await crew.harness.command("concierge", "answer", "routine")
+    await crew.delivered()
+    await crew.escalate(key, message="Shall I proceed with the plan?")
+    await _settled(crew)
+    card = _draws(crew, "Shall I proceed with the plan?")
+    assert len(card) == 1, [d.text for d in card]
+    assert card[0].settled
+    line = _draws(crew, "concierge answered: yes")
+    assert [b.label for b in line[0].buttons] == ["Undo"]
+    event = await crew.wait_for_event(key, "escalation_answered")
+    assert event["body"]["by"] == "concierge"
+
+
+async def test_a_question_card_is_posted_once_with_its_suggestion(crew: Crew) -> None:
+    key = await crew.add_member()
+    response = await crew.call(
+        key,
+        "POST",
+        "/api/session-control/ask",
+        json={"question": "Drop the legacy users table?", "options": ["yes", "no"]},
+    )
+    assert response.status_code == 200, response.text
+    await _settled(crew)
+    draws = _draws(crew, "Drop the legacy users table?")
+    assert len(draws) == 1, [d.text for d in draws]
+    assert "concierge suggests: yes" in draws[0].text
