@@ -4,14 +4,16 @@ policy, undo.
 It subscribes to the Hub's domain events. After an escalation or a question is recorded
 (after its commit, on the domain-event task, never on the member's actor) it queues the
 question for judging. One judging task drains the queue in batches — every question waiting
-when it starts one: for each it retrieves fleet facts, asks the pure gate
-(``policy/routine.judge``) for a verdict and lets a brain draft the words; then one change
+when it starts one: for each it retrieves fleet facts (only where a fact could change the
+verdict, ``needs_facts``), asks the pure gate (``policy/routine.judge``) for a verdict and
+lets a brain draft the words; then one change
 writes the whole batch (each question's suggestion or answer and its ledger record, in the
 order they were asked), holding each of the batch's members' locks, so a member's own
 changes are never queued behind the concierge's write. What may be answered is decided in
 that change, against the policy in force at that moment and each record as it then stands:
 the gate's verdict decides, a brain's text never does. Nothing is remembered between two
-questions, so no answer becomes a standing grant.
+questions, so no answer becomes a standing grant. A card judged without any I/O is drawn
+once, with its suggestion: its lane is woken by the judgement's commit (``hold``).
 """
 
 from __future__ import annotations
