@@ -82,3 +82,26 @@ async def test_a_question_card_is_posted_once_with_its_suggestion(crew: Crew) ->
     draws = _draws(crew, "Drop the legacy users table?")
     assert len(draws) == 1, [d.text for d in draws]
     assert "concierge suggests: yes" in draws[0].text
+
+
+async def test_a_reply_that_waits_for_its_card_never_waits_for_the_concierge(
+    crew: Crew,
+) -> None:
+    """An escalate reply that waits for its card's post releases the hold first: the card's
+    lane is woken before the reply starts waiting, whatever the concierge is doing."""
+    hub = crew.crewline.hub
+    woken: list[set[str]] = []
+    hub.on_outbox(lambda transport, lanes: woken.append(set(lanes)))
+    lane_woken_when_waited: list[bool] = []
+
+    async def posted(transport: str, lane: str, object_key: str, timeout: float) -> bool:
+        lane_woken_when_waited.append(any(lane in lanes for lanes in woken))
+        return True
+
+    hub.on_posted(posted)
+    hub.delivery_wait = 5.0  # the suite's crew answers at once; this reply waits
+    key = await crew.add_member()
+    await crew.escalate(key, message="Force-push to main?", options=["yes", "no"])
+    assert lane_woken_when_waited == [True]
+    await _settled(crew)
+    assert "concierge suggests: yes" in _draws(crew, "Force-push to main?")[-1].text

@@ -171,7 +171,8 @@ class Concierge:
         the judgement is written (that commit queues the redraw there, which the post then
         covers), or by :meth:`_release` when the judgement redrew nothing or failed; the
         outbox's poll starts any lane left unwoken. Nothing waits on the concierge inside
-        the change: only the card's post comes one commit later, instead of a second draw.
+        the change, nor does a reply (``unhold``): only a card nobody waits for comes one
+        commit later, instead of being drawn twice.
         """
         if not self.settings.enabled:
             return frozenset()
@@ -188,6 +189,13 @@ class Concierge:
                 self._held[asked.id] = asked.member
                 held.add(asked.member)
         return frozenset(held)
+
+    def unhold(self, record_id: str) -> None:
+        """Wake the held lane of ``record_id`` now: a reply waits for its card's post, and a
+        reply never waits for the concierge (the card is then redrawn with its suggestion)."""
+        member = self._held.pop(record_id, None)
+        if member is not None:
+            self.hub.wake_lanes({member})
 
     def _judged_offline(self, asked: Asked) -> bool:
         """Judged without I/O: by the offline brain, needing no fleet facts."""

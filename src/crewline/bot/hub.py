@@ -225,7 +225,10 @@ class Hub:
                 receipt.escalation, routing, receipt.delivery, waited=False
             )
             return replace(receipt, note=note)
-        # Waited for off the member's actor: its next change need not wait for a platform.
+        # Waited for off the member's actor: its next change need not wait for a platform,
+        # nor for the concierge (a card it holds for its suggestion is posted at once).
+        if self.delivery_wait > 0:
+            self.concierge.unhold(receipt.escalation.id)
         delivery = await self._delivery(member, receipt.escalation)
         return replace(
             receipt,
