@@ -1,9 +1,9 @@
 """A new card the concierge judges without I/O (the offline brain, a question no fleet fact
 can change) is drawn once, already carrying its suggestion or its answer: its thread's
 outbox lane is woken by the judgement's commit rather than by the escalation's, so the
-platform gets one post and no redraw — unless a reply waits for the card's post, which it
-never does on the concierge (docs/concierge.md). The suites' replies do not wait (the
-driver's delivery wait is 0), except in the last test here."""
+platform gets one post and no redraw — unless a reply waits for the card's post, for a
+reply never waits for the concierge (docs/concierge.md). The suites' replies do not wait
+(the driver's delivery wait is 0), except in the last test here."""
 
 from __future__ import annotations
 
