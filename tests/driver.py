@@ -19,10 +19,18 @@ from tests.harness import Harness
 class Crew:
     """crewline serving over real HTTP with the harnesses' transports; restartable."""
 
-    def __init__(self, config: Config, clock: FakeClock, harnesses: Sequence[Harness]) -> None:
+    def __init__(
+        self,
+        config: Config,
+        clock: FakeClock,
+        harnesses: Sequence[Harness],
+        *,
+        outbox_poll_interval: float = 0.2,
+    ) -> None:
         self.config = config
         self.clock = clock
         self.harnesses = list(harnesses)
+        self.outbox_poll_interval = outbox_poll_interval
         self.running: Crewline | None = None
 
     @property
@@ -34,7 +42,7 @@ class Crew:
             self.config,
             transports=[h.transport() for h in self.harnesses],
             clock=self.clock,
-            outbox_poll_interval=0.2,
+            outbox_poll_interval=self.outbox_poll_interval,
             # The suites judge cards by what the platforms show, not by the reply's delivery
             # (tests/e2e/test_first_run.py does): replies come back as soon as committed, so
             # a timer armed at the commit is not raced by a wait for the platform.

@@ -11,6 +11,7 @@ import pytest
 
 from crewline.policy import Fact, Verdict, VerdictKind, fts_query, judge
 from crewline.policy.eval_file import load_eval
+from crewline.policy.routine import needs_facts
 
 AT = datetime(2026, 12, 1, 9, 12, tzinfo=UTC)
 PROBE = Fact(
@@ -613,3 +614,34 @@ def test_the_split_markers_find_exactly_what_the_whole_patterns_find() -> None:
                 assert (whole.search(words) is None) == (split.search(words, starts) is None), text
                 checked += 1
     assert checked > 5000
+
+
+def test_facts_change_no_verdict_on_a_question_that_needs_none() -> None:
+    """``needs_facts`` False means the facts cannot matter: over every question of these tests
+    and the shipped eval, each with the shipped fleet's facts and a fact from a member named
+    after each of its words (so a question that names a member meets that member's fact),
+    the verdict with the facts is the verdict without them."""
+    shipped = load_eval(Path(__file__).resolve().parents[2] / "evals" / "concierge.yaml")
+    fleet = [
+        Fact(row_id=f"row-{n}", member=line.member, text=line.says, at=AT)
+        for n, line in enumerate(shipped.fleet)
+    ]
+    asked = [(q.ask, q.options, q.default) for q in shipped.questions]
+    asked += [(q, (), None) for q in _corpus()] + [(q, ("yes", "no"), None) for q in ROUTINE]
+    skipped = needed = 0
+    for question, options, default in asked:
+        named = [
+            Fact(row_id=f"row-{word}", member=word, text=f"The {word} port is 4321.", at=AT)
+            for word in dict.fromkeys(question.lower().split())
+            if word.isalpha()
+        ]
+        facts = [*fleet, PROBE, *named]
+        if needs_facts(question, options=options, default=default):
+            needed += 1
+            continue
+        skipped += 1
+        bare = judge(question, options=options, default=default)
+        assert judge(question, options=options, default=default, facts=facts) == bare, question
+    # Both sides are exercised: the fleet questions need their facts, the rest do not.
+    assert needs_facts("Which port did the probe session find?")
+    assert needed >= 5 and skipped >= 100, (needed, skipped)

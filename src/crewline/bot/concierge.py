@@ -4,20 +4,23 @@ policy, undo.
 It subscribes to the Hub's domain events. After an escalation or a question is recorded
 (after its commit, on the domain-event task, never on the member's actor) it queues the
 question for judging. One judging task drains the queue in batches — every question waiting
-when it starts one: for each it retrieves fleet facts, asks the pure gate
-(``policy/routine.judge``) for a verdict and lets a brain draft the words; then one change
+when it starts one: for each it retrieves fleet facts (only where a fact could change the
+verdict, ``needs_facts``), asks the pure gate (``policy/routine.judge``) for a verdict and
+lets a brain draft the words; then one change
 writes the whole batch (each question's suggestion or answer and its ledger record, in the
 order they were asked), holding each of the batch's members' locks, so a member's own
 changes are never queued behind the concierge's write. What may be answered is decided in
 that change, against the policy in force at that moment and each record as it then stands:
 the gate's verdict decides, a brain's text never does. Nothing is remembered between two
-questions, so no answer becomes a standing grant.
+questions, so no answer becomes a standing grant. A card judged without any I/O is drawn
+once, with its suggestion: its lane is woken by the judgement's commit (``hold``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -44,7 +47,7 @@ from crewline.models import (
     ConciergePolicy,
     Member,
 )
-from crewline.policy.routine import Fact, Verdict, VerdictKind, fts_query, judge
+from crewline.policy.routine import Fact, Verdict, VerdictKind, fts_query, judge, needs_facts
 
 if TYPE_CHECKING:
     from crewline.bot.hub import Hub
@@ -55,6 +58,7 @@ log = logging.getLogger(__name__)
 FACTS = 5  # fleet rows handed to the gate per question
 NEVER_OFF = ConciergePolicy()
 CAREFUL_ALWAYS = frozenset({VerdictKind.IRREVERSIBLE, VerdictKind.AMBIGUOUS})
+SHOWN = frozenset({"answered", "suggested"})  # decisions that queue a draw in the thread
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -112,6 +116,8 @@ class Concierge:
         self._judging: set[asyncio.Task[None]] = set()
         self._waiting: list[tuple[Asked, bool]] = []  # (question, resumed), arrival order
         self._worker: asyncio.Task[None] | None = None
+        # Cards whose first draw waits for their judgement (record id -> member): see hold.
+        self._held: dict[str, str] = {}
         self._status_timers: set[asyncio.Task[None]] = set()
         if self.settings.enabled:
             hub.subscribe(self._on_event)
@@ -156,6 +162,60 @@ class Concierge:
         return await self.hub.change(write)
 
     # judging, after the commit --------------------------------------------------------------
+    def hold(self, events: Sequence[DomainEvent]) -> frozenset[str]:
+        """The members whose thread lanes the Hub should not wake for this commit: called
+        after the commit of a change that published ``events``, before its outbox wake.
+
+        A new card the concierge judges without I/O (the offline brain, a question no
+        fleet fact can change) is first drawn with its suggestion: its lane is woken once
+        the judgement is written (that commit queues the redraw there, which the post then
+        covers), or by :meth:`_release` when the judgement redrew nothing or failed; the
+        outbox's poll starts any lane left unwoken. Nothing waits on the concierge inside
+        the change, nor does a reply (``unhold``): only a card nobody waits for comes one
+        commit later, instead of being drawn twice.
+        """
+        if not self.settings.enabled:
+            return frozenset()
+        held: set[str] = set()
+        for event in events:
+            match event:
+                case EscalationRecorded():
+                    asked: Asked | None = Asked.of_escalation(event.escalation)
+                case QuestionRaised():
+                    asked = Asked.of_question(event.question)
+                case _:
+                    continue
+            if asked is not None and self._judged_offline(asked):
+                self._held[asked.id] = asked.member
+                held.add(asked.member)
+        return frozenset(held)
+
+    def unhold(self, record_id: str) -> None:
+        """Wake the held lane of ``record_id`` now: a reply waits for its card's post, and a
+        reply never waits for the concierge (the card is then redrawn with its suggestion)."""
+        member = self._held.pop(record_id, None)
+        if member is not None:
+            self.hub.wake_lanes({member})
+
+    def _judged_offline(self, asked: Asked) -> bool:
+        """Judged without I/O: by the offline brain, needing no fleet facts."""
+        if not isinstance(self.brain, OfflineBrain):
+            return False  # an outside brain drafts from the facts, and takes its time
+        try:
+            return not needs_facts(asked.text, options=asked.options, default=asked.default)
+        except Exception:  # judged (and its failure logged) with the facts, like any other
+            return False
+
+    def _release(self, judged: Sequence[Asked], redrawn: set[str]) -> None:
+        """Wake the held lanes of ``judged`` whose judgement's write redrew nothing there."""
+        quiet = {
+            member
+            for asked in judged
+            if (member := self._held.pop(asked.id, None)) is not None and member not in redrawn
+        }
+        if quiet:
+            self.hub.wake_lanes(quiet)
+
     async def _on_event(self, event: DomainEvent) -> None:
         asked: Asked | None = None
         match event:
@@ -285,6 +345,7 @@ class Concierge:
         """Stop the status timers and the judgements under way (a restart re-arms the
         timers and judges again what has no judgement in the ledger)."""
         self._waiting.clear()
+        self._held.clear()
         stopping = [*self._status_timers, *self._judging]
         for task in stopping:
             task.cancel()
@@ -314,12 +375,37 @@ class Concierge:
         ]
 
     async def _judge_batch(self, batch: list[tuple[Asked, bool]]) -> None:
-        """Judge each question of ``batch``, then write all the judgements in one change."""
+        """Judge the questions of ``batch`` that need no I/O and write them in one change;
+        then the rest likewise, after their fleet reads (a held card's first draw never
+        waits for another question's retrieval)."""
+        offline: list[tuple[Asked, bool]] = []
+        others: list[tuple[Asked, bool]] = []
+        for waiting in batch:
+            (offline if self._judged_offline(waiting[0]) else others).append(waiting)
+        redrawn: set[str] = set()
+        try:
+            if offline:
+                await self._judge_some(offline, redrawn, fetch=False)
+        finally:
+            self._release([a for a, _ in offline], redrawn)
+        if others:
+            await self._judge_some(others, redrawn, fetch=True)
+
+    async def _judge_some(
+        self, batch: list[tuple[Asked, bool]], redrawn: set[str], *, fetch: bool
+    ) -> None:
+        """Judge each question of ``batch``, then write all the judgements in one change;
+        ``redrawn``: gets the members whose thread the write queued a redraw in.
+        ``fetch``: retrieve fleet facts (else none: they could not change the verdict)."""
         # One fleet read per member and wording, all sent at once: the reader runs them
         # back to back instead of waiting for the loop between two.
         keys = list(dict.fromkeys((asked.member, asked.text) for asked, _ in batch))
-        found = await asyncio.gather(
-            *(self.facts(member, text) for member, text in keys), return_exceptions=True
+        found: list[list[Fact] | BaseException] = (
+            await asyncio.gather(
+                *(self.facts(member, text) for member, text in keys), return_exceptions=True
+            )
+            if fetch
+            else [[] for _ in keys]
         )
         facts_of = dict(zip(keys, found, strict=True))
         judged: list[_Judged] = []
@@ -352,7 +438,7 @@ class Concierge:
         if not judged:
             return
         try:
-            await self._write(judged)
+            redrawn |= await self._write(judged)
         except Exception:
             if len(judged) == 1:
                 raise
@@ -360,27 +446,32 @@ class Concierge:
             log.warning("the concierge's batch of %d could not be written together", len(judged))
             for one in judged:
                 try:
-                    await self._write([one])
+                    redrawn |= await self._write([one])
                 except Exception:
                     log.exception("the concierge failed on a question")
 
-    async def _write(self, judged: list[_Judged]) -> None:
-        """One change: each judgement's decision in the order asked, under its member's lock."""
+    async def _write(self, judged: list[_Judged]) -> set[str]:
+        """One change: each judgement's decision in the order asked, under its member's lock;
+        returns the members whose card it redrew (or whose thread it posted in)."""
 
-        def decide(ch: Change) -> None:
+        def decide(ch: Change) -> set[str]:
             # Every member's lock first, in one order, as a member's own change takes its
             # own first: no two transactions can wait for each other.
             for member in sorted({j.asked.member for j in judged}):
                 ch.tx.serialize(member)
             policy = ctx.policy_in(ch.tx, self.settings.start)
             members: dict[str, Member | None] = {}
+            shown: set[str] = set()
             for j in judged:
                 # A judgement resumed at start may meet one another replica made meanwhile.
-                if not (j.resumed and ch.tx.judged(j.asked.id)):
-                    self._decide(ch, policy, j, members)
+                if j.resumed and ch.tx.judged(j.asked.id):
+                    continue
+                if self._decide(ch, policy, j, members) in SHOWN:
+                    shown.add(j.asked.member)
+            return shown
 
         try:
-            await self.hub.change(decide)
+            return await self.hub.change(decide)
         except Unavailable:
             # The escalation index was found torn: the change started its rebuild from the
             # transcript. The judgements stand; write them once into the rebuilt index (each
@@ -390,7 +481,7 @@ class Concierge:
                 ", ".join(j.asked.id for j in judged),
             )
             await self.hub.index_repaired()
-            await self.hub.change(decide)
+            return await self.hub.change(decide)
 
     async def _drafts(self, judged: list[_Judged]) -> list[tuple[Draft | None, str | None]]:
         """Each judgement's draft; an outside brain's are asked for at once."""
@@ -435,8 +526,9 @@ class Concierge:
         policy: ConciergePolicy,
         judged: _Judged,
         members: dict[str, Member | None],
-    ) -> None:
-        """One judgement's write; ``members``: those the batch's change has read so far."""
+    ) -> str:
+        """One judgement's write; ``members``: those the batch's change has read so far.
+        Returns the decision (the ledger's)."""
         asked, verdict = judged.asked, judged.verdict
         draft, failure = judged.draft, judged.failure
         current = current_asked(ch.tx, asked.id)
@@ -470,6 +562,7 @@ class Concierge:
             verdict=verdict.kind.value,
             evidence=verdict.evidence,
         )
+        return decision
 
     # undo -----------------------------------------------------------------------------------
     async def undo(self, *, actor: str, record_id: str | None = None) -> Undone:

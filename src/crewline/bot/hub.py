@@ -118,6 +118,12 @@ class Hub:
         """``wake(transport, lanes)`` is called after a commit that queued platform calls."""
         self._wakers.append(wake)
 
+    def wake_lanes(self, lanes: set[str]) -> None:
+        """Wake ``lanes`` of every transport's outbox (entries a commit left unwoken)."""
+        for transport in self.transports:
+            for wake in self._wakers:
+                wake(transport, lanes)
+
     def on_posted(self, posted: PostedCheck) -> None:
         """How an escalation's reply learns whether a platform accepted its card."""
         self._posted = posted
@@ -161,9 +167,14 @@ class Hub:
 
     def _after_commit(self, effects: Effects) -> None:
         self.feed.notify(effects.sessions)
+        # A new card the concierge judges at once is drawn once, with its suggestion: its
+        # lane is woken when the judgement is written (Concierge.hold).
+        held = self.concierge.hold(effects.domain) if effects.domain else frozenset()
         for transport, lanes in effects.lanes.items():
-            for wake in self._wakers:
-                wake(transport, lanes)
+            woken = lanes - held if held else lanes
+            if woken:
+                for wake in self._wakers:
+                    wake(transport, woken)
         for escalation_id, deadline in effects.deadlines:
             for arm in self._armers:
                 arm(escalation_id, deadline)
@@ -214,7 +225,10 @@ class Hub:
                 receipt.escalation, routing, receipt.delivery, waited=False
             )
             return replace(receipt, note=note)
-        # Waited for off the member's actor: its next change need not wait for a platform.
+        # Waited for off the member's actor: its next change need not wait for a platform,
+        # nor for the concierge (a card it holds for its suggestion is posted at once).
+        if self.delivery_wait > 0:
+            self.concierge.unhold(receipt.escalation.id)
         delivery = await self._delivery(member, receipt.escalation)
         return replace(
             receipt,

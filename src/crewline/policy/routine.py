@@ -35,7 +35,7 @@ from crewline.policy.wording import (
     words_form,
 )
 
-__all__ = ["Fact", "Verdict", "VerdictKind", "fts_query", "judge"]
+__all__ = ["Fact", "Verdict", "VerdictKind", "fts_query", "judge", "needs_facts"]
 
 MAX_QUESTION_CHARS = 600  # longer than any routine question; long text is where things hide
 
@@ -242,6 +242,19 @@ def judge(
     if isinstance(reading, Verdict):
         return reading  # careful whatever the fleet says
     return _place(reading, facts)
+
+
+def needs_facts(question: str, *, options: Sequence[str] = (), default: str | None = None) -> bool:
+    """Could fleet facts change ``judge``'s verdict on this question? Pure.
+
+    Only a question that asks the fleet for a value ("which port did probe find?") reads
+    them: a careful reading is careful whatever the fleet says, and a question that asks for
+    no value is placed by its own words, a member it names or not. When this is False,
+    ``judge`` gives the same verdict with the facts as without them, so the core may skip
+    retrieving them.
+    """
+    reading = _read(question, tuple(options), default)
+    return not isinstance(reading, Verdict) and _asks_fleet(reading.words)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
