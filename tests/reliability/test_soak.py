@@ -67,8 +67,9 @@ DRAIN = 60.0
 SEED = int(os.environ.get("CREWLINE_RELIABILITY_SEED") or random.SystemRandom().randrange(2**32))
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 # What may grow over the run: 10 % of the series' mean, and never less than this floor
-# (one more descriptor, a tenth of a second of lag are not a trend).
-FLOOR = {"rss_mib": 2.0, "fds": 3.0, "late_s": 0.5}
+# (a tenth of a second of lag is not a trend, nor are the few more connections a server
+# slowed by a neighbour holds open: fds rose by up to 3.3 in a clean run at load 13).
+FLOOR = {"rss_mib": 2.0, "fds": 5.0, "late_s": 0.5}
 SERIES = ("rss_mib", "fds", "outbox", "lag_s", "waited_s")
 
 # Kept per escalation by the leaking crewline. A CI-size soak judges 26 s (about 13
