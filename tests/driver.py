@@ -13,6 +13,7 @@ from crewline.config import Config
 from crewline.models import CallerKind
 from crewline.server import Crewline
 from crewline.testing import FakeClock
+from tests.bounds import WAIT
 from tests.harness import Harness
 
 
@@ -92,7 +93,7 @@ class Crew:
     async def owner_token(self) -> str:
         return await crew_admin.issue_owner_token(self.crewline.store)
 
-    def client(self, key: str | None = None, *, timeout: float = 15) -> httpx.AsyncClient:
+    def client(self, key: str | None = None, *, timeout: float = WAIT) -> httpx.AsyncClient:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         return httpx.AsyncClient(base_url=self.url, headers=headers, timeout=timeout)
 
@@ -114,7 +115,7 @@ class Crew:
         events: list[dict[str, Any]] = response.json()["events"]
         return events
 
-    async def wait_for_event(self, key: str, kind: str, *, timeout: float = 10) -> dict[str, Any]:
+    async def wait_for_event(self, key: str, kind: str, *, timeout: float = WAIT) -> dict[str, Any]:
         """Long-poll the session's stream until an event of ``kind`` arrives (bounded by
         ``timeout`` seconds of the loop's time, however many other events come first)."""
         cursor = 0
@@ -131,10 +132,25 @@ class Crew:
                     cursor = event["cursor"]
         raise AssertionError(f"no {kind} event within {timeout}s")
 
-    async def delivered(self) -> None:
-        """Wait until every outbox is drained."""
-        for outbox in self.crewline.outboxes.values():
-            await outbox.wait_idle()
+    async def delivered(self, *, timeout: float = WAIT) -> None:
+        """Wait (bounded) until every transport runs and its outbox is drained.
+
+        A transport under a lease (PostgreSQL) has no outbox while the lease is lost — a
+        stalled event loop on a loaded machine misses a renewal — and its queue waits until
+        the lease is taken back; so it is waited for, not skipped as if it had nothing to
+        send."""
+        running = self.crewline
+        async with asyncio.timeout(timeout):
+            while True:
+                for transport in running.transports:
+                    lease = running.leases.get(transport.name)
+                    if lease is not None:
+                        await lease.wait(held=True, timeout=timeout)
+                    outbox = running.outboxes.get(transport.name)
+                    if outbox is not None:
+                        await outbox.wait_idle(timeout=timeout)
+                if all(t.name in running.outboxes for t in running.transports):
+                    return
 
     async def conversation(self, slug: str = "radar") -> dict[str, Any]:
         token = await self.owner_token()

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from crewline.models import Receipt
 from crewline.transports.base import DeliveryLimits, Transport
 from crewline.transports.memory import MemoryTransport
+from tests.bounds import WAIT
 
 __all__ = ["CARD_MARKS", "HARNESSES", "Harness", "MemoryHarness", "Shown"]
 
@@ -100,7 +101,7 @@ class Harness(ABC):
         """Each bell group's bodies, oldest version first."""
 
     @abstractmethod
-    async def wait_until(self, condition: Callable[[], bool], *, timeout: float = 10.0) -> None:
+    async def wait_until(self, condition: Callable[[], bool], *, timeout: float = WAIT) -> None:
         """Wait (bounded) until ``condition()`` holds."""
 
     def cards(self, member: str) -> list[Shown]:
@@ -158,7 +159,7 @@ class MemoryHarness(Harness):
             key: [b.body for b in versions] for key, (_, versions) in self._transport.bells.items()
         }
 
-    async def wait_until(self, condition: Callable[[], bool], *, timeout: float = 10.0) -> None:
+    async def wait_until(self, condition: Callable[[], bool], *, timeout: float = WAIT) -> None:
         await self._transport.wait_until(condition, timeout=timeout)
 
 

@@ -10,6 +10,7 @@ import httpx
 import pytest
 from playwright.async_api import expect
 
+from tests.bounds import HTTP_TIMEOUT
 from tests.browser.conftest import InboxPage
 from tests.driver import Crew
 from tests.harnesses.local import LocalHarness
@@ -28,7 +29,7 @@ async def test_the_login_token_is_required_off_loopback(crew: Crew, inbox: Inbox
     """Without the token the page and its data stay closed; with it the inbox opens."""
     key = await crew.add_member()
     await crew.call(key, "POST", "/api/session/messages", json={"text": "Hello from Radar."})
-    async with httpx.AsyncClient(base_url=crew.url) as stranger:
+    async with httpx.AsyncClient(base_url=crew.url, timeout=HTTP_TIMEOUT) as stranger:
         assert (await stranger.get("/inbox/state")).status_code == 401
         sent = await stranger.post("/inbox/send", json={"thread": "radar", "text": "hi"})
         assert sent.status_code == 401

@@ -7,6 +7,8 @@ import os
 import sys
 from dataclasses import dataclass
 
+from tests.bounds import WAIT
+
 CREWLINE = (sys.executable, "-m", "crewline")
 
 
@@ -35,7 +37,7 @@ async def start(
 
 
 async def finish(
-    process: asyncio.subprocess.Process, *, stdin: bytes | None = None, timeout: float = 60
+    process: asyncio.subprocess.Process, *, stdin: bytes | None = None, timeout: float = WAIT
 ) -> Ran:
     async with asyncio.timeout(timeout):
         out, err = await process.communicate(stdin)

@@ -25,6 +25,7 @@ import pytest
 from crewline.errors import Unavailable
 from crewline.store.backup import _locked, serving_lock
 from crewline.store.sqlite import SqliteStore
+from tests.bounds import HTTP_TIMEOUT
 
 pytestmark = pytest.mark.slow
 
@@ -136,7 +137,10 @@ async def test_a_backup_mid_load_restores_everything_acknowledged_before_it(
     assert missing == []
     assert set(before) <= set(present) and len(present) < len(after)
 
-    async with _server(live) as (_, url), httpx.AsyncClient(base_url=url) as client:
+    async with (
+        _server(live) as (_, url),
+        httpx.AsyncClient(base_url=url, timeout=HTTP_TIMEOUT) as client,
+    ):
         assert (await client.get("/healthz")).json() == {"status": "ok"}
 
 

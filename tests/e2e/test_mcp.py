@@ -11,6 +11,7 @@ import pytest
 from mcp import Client
 
 from crewline.api.mcp import TOOLS
+from tests.bounds import WAIT
 from tests.driver import Crew
 from tests.e2e.mcp_clients import call, in_memory, over_http, over_stdio
 
@@ -93,7 +94,7 @@ async def test_mcp_without_a_session_key_is_refused_before_the_sdk(crew: Crew) -
     """No key, a bad key, or the owner's token: 401/403 in crewline's error shape."""
     await crew.add_member()
     token = await crew.owner_token()
-    async with httpx2.AsyncClient(base_url=crew.url, timeout=10) as http:
+    async with httpx2.AsyncClient(base_url=crew.url, timeout=WAIT) as http:
         body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
         missing = await http.post("/mcp", json=body)
         wrong = await http.post("/mcp", json=body, headers={"Authorization": "Bearer crw_s_x"})

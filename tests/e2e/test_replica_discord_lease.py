@@ -17,6 +17,7 @@ from crewline import crew as crew_admin
 from crewline.config import Config
 from crewline.server import Crewline
 from crewline.testing import FakeClock
+from tests.bounds import HTTP_TIMEOUT
 from tests.e2e.replica_kit import BOUND, replica
 from tests.harnesses.discord import DiscordHarness
 
@@ -41,7 +42,7 @@ async def _holder(*replicas: Crewline) -> Crewline:
 
 
 async def _escalate(replica: Crewline, key: str, text: str) -> str:
-    async with httpx.AsyncClient(base_url=replica.url, timeout=15) as client:
+    async with httpx.AsyncClient(base_url=replica.url, timeout=HTTP_TIMEOUT) as client:
         response = await client.post(
             "/api/session-control/escalate",
             json={"message": text, "options": ["yes", "no"]},

@@ -27,6 +27,7 @@ from crewline.server import Crewline
 from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination
 from crewline.testing import FakeClock
+from tests.bounds import HTTP_TIMEOUT
 
 WAIT = 20.0  # the bound on any one wait (a loaded machine)
 log = logging.getLogger(__name__)
@@ -133,7 +134,7 @@ async def test_two_processes_under_one_name_are_reported_by_readyz_and_doctor(
 
 
 async def _readyz(replica: Crewline) -> tuple[int, dict[str, dict[str, object]]]:
-    async with httpx.AsyncClient(base_url=replica.url, timeout=15) as client:
+    async with httpx.AsyncClient(base_url=replica.url, timeout=HTTP_TIMEOUT) as client:
         response = await client.get("/readyz")
     checks: dict[str, dict[str, object]] = response.json()["checks"]
     return response.status_code, checks

@@ -25,6 +25,7 @@ from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination
 from crewline.testing import FakeClock
 from crewline.transport_lease import TransportLease
+from tests.bounds import HTTP_TIMEOUT
 from tests.e2e.replica_kit import BOUND, TTL, replica
 from tests.fakes.telegram import Call
 from tests.harnesses.telegram import TelegramHarness
@@ -58,7 +59,7 @@ async def _escalate_and_answer(
 ) -> None:
     """An escalation through ``replica``'s API; its card reaches Telegram (sent by the
     holder's outbox) and the owner's press comes back through the holder's polling."""
-    async with httpx.AsyncClient(base_url=replica.url, timeout=15) as client:
+    async with httpx.AsyncClient(base_url=replica.url, timeout=HTTP_TIMEOUT) as client:
         response = await client.post(
             "/api/session-control/escalate",
             json={"message": text, "options": ["yes", "no"]},
@@ -115,7 +116,7 @@ async def test_one_replica_polls_telegram_and_the_other_takes_over_when_it_stops
 
 
 async def _readyz(replica: Crewline) -> dict[str, dict[str, object]]:
-    async with httpx.AsyncClient(base_url=replica.url, timeout=15) as client:
+    async with httpx.AsyncClient(base_url=replica.url, timeout=HTTP_TIMEOUT) as client:
         response = await client.get("/readyz")
     assert response.status_code == 200, response.text
     checks: dict[str, dict[str, object]] = response.json()["checks"]

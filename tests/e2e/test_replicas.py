@@ -25,6 +25,7 @@ from crewline.models import HumanClick, HumanMessage, Receipt, ReplyOutcome, Ses
 from crewline.server import Crewline
 from crewline.testing import FakeClock
 from crewline.transports.memory import MemoryMessage, MemoryTransport
+from tests.bounds import HTTP_TIMEOUT
 
 MEMBERS = ("radar", "probe", "sonar")
 
@@ -38,7 +39,7 @@ class Pair:
     keys: dict[str, str]
 
     async def escalate(self, replica: Crewline, member: str, **body: object) -> str:
-        async with httpx.AsyncClient(base_url=replica.url, timeout=15) as client:
+        async with httpx.AsyncClient(base_url=replica.url, timeout=HTTP_TIMEOUT) as client:
             response = await client.post(
                 "/api/session-control/escalate",
                 json=body,

@@ -38,7 +38,7 @@ async def test_escalate_wait_prints_the_answer_and_exits_0(crew: Crew) -> None:
     """--wait blocks the shell (not crewline) until the human presses, then prints it."""
     key = await crew.add_member()
     waiting = await start(
-        "escalate", "Deploy?", "--option", "go", "--wait", "30", key=key, url=crew.url
+        "escalate", "Deploy?", "--option", "go", "--wait", "300", key=key, url=crew.url
     )
     await crew.harness.press("radar", await _card(crew, "Deploy?"), 0)
     ran = await finish(waiting)
@@ -80,7 +80,7 @@ async def test_escalate_wait_exits_4_when_nobody_answers_in_time(crew: Crew) -> 
 async def test_escalate_wait_exits_5_when_the_request_is_withdrawn(crew: Crew) -> None:
     """Retracting the escalation ends its --wait with status 5."""
     key = await crew.add_member()
-    waiting = await start("escalate", "Deploy?", "--wait", "30", key=key, url=crew.url)
+    waiting = await start("escalate", "Deploy?", "--wait", "300", key=key, url=crew.url)
     harness = crew.harness
     await harness.wait_until(lambda: any("Deploy?" in m.text for m in harness.cards("radar")))
     [record] = (await crew.conversation())["escalations"]
@@ -103,7 +103,7 @@ async def test_ask_wait_prints_the_answer(crew: Crew) -> None:
         "--option",
         "pg",
         "--wait",
-        "30",
+        "300",
         key=key,
         url=crew.url,
     )

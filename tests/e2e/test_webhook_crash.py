@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.bounds import HTTP_TIMEOUT
 from tests.fakes.receiver import Receiver
 from tests.serving import CREWLINE, crewline_serve
 
@@ -56,7 +57,7 @@ async def test_events_pending_at_a_kill_are_delivered_in_order_after_the_restart
     async with Receiver(SECRET) as receiver:
         for round_ in range(ROUNDS):
             async with crewline_serve(env=env) as (process, url):
-                async with httpx.AsyncClient(base_url=url, timeout=10) as client:
+                async with httpx.AsyncClient(base_url=url, timeout=HTTP_TIMEOUT) as client:
                     if round_ == 0:
                         registered = await client.put(
                             "/api/session/webhook",
@@ -76,7 +77,10 @@ async def test_events_pending_at_a_kill_are_delivered_in_order_after_the_restart
                 process.send_signal(signal.SIGKILL)
                 await process.wait()
             receiver.hold.set()  # the held request now answers a dead connection
-        async with crewline_serve(env=env) as (_, url), httpx.AsyncClient(base_url=url) as client:
+        async with (
+            crewline_serve(env=env) as (_, url),
+            httpx.AsyncClient(base_url=url, timeout=HTTP_TIMEOUT) as client,
+        ):
             pulled = await client.get(
                 "/api/session/events",
                 params={"after": 0},

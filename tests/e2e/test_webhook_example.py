@@ -17,6 +17,7 @@ import pytest
 
 from crewline.config import Config
 from crewline.webhooks import sign
+from tests.bounds import HTTP_TIMEOUT
 from tests.driver import Crew
 from tests.fakes.receiver import LOOPBACK
 
@@ -95,7 +96,7 @@ async def test_the_example_receiver_refuses_an_unsigned_post_and_drops_repeats(
     def signed(body: bytes) -> dict[str, str]:
         return {"X-Crewline-Signature": sign(SECRET, int(time.time()), body)}
 
-    async with httpx.AsyncClient() as client:
+    async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as client:
         forged = await client.post(
             url, content=event(1), headers={"X-Crewline-Signature": "t=1,v1=0"}
         )

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
 
+from tests.bounds import WAIT
 from tests.fakes.chaos import FaultPlan
 
 Json = dict[str, Any]
@@ -708,7 +709,7 @@ class FakeDiscord:
             self._changed = asyncio.Event()
 
     async def wait_until(
-        self, predicate: Callable[[], T | None], *, timeout: float = 5.0, what: str = "condition"
+        self, predicate: Callable[[], T | None], *, timeout: float = WAIT, what: str = "condition"
     ) -> T:
         """Wait until `predicate()` returns something truthy (re-checked on every change)."""
         try:
@@ -727,11 +728,11 @@ class FakeDiscord:
         """Gateway sessions with a connection open now."""
         return sum(1 for session in self._sessions.values() if session.conn is not None)
 
-    async def wait_for_ready(self, *, count: int = 1, timeout: float = 5.0) -> None:
+    async def wait_for_ready(self, *, count: int = 1, timeout: float = WAIT) -> None:
         """Wait until `count` IDENTIFYs were answered with READY and GUILD_CREATE."""
         await self.wait_until(lambda: self.identifies >= count, timeout=timeout, what="READY")
 
-    async def wait_for_resume(self, *, count: int = 1, timeout: float = 5.0) -> None:
+    async def wait_for_resume(self, *, count: int = 1, timeout: float = WAIT) -> None:
         """Wait until `count` RESUMEs were answered with replay and RESUMED."""
         await self.wait_until(lambda: self.resumes >= count, timeout=timeout, what="RESUME")
 
@@ -742,7 +743,7 @@ class FakeDiscord:
         *,
         status: int | None = None,
         start: int = 0,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> RecordedCall:
         """The first call from index `start` on whose path fully matches the regex."""
         pattern = re.compile(path_pattern)
@@ -757,7 +758,7 @@ class FakeDiscord:
         return await self.wait_until(find, timeout=timeout, what=f"{method} {path_pattern}")
 
     async def wait_for_callback(
-        self, interaction_id: int, *, timeout: float = 5.0
+        self, interaction_id: int, *, timeout: float = WAIT
     ) -> InteractionCallback:
         """The first callback recorded for the interaction."""
 
@@ -774,7 +775,7 @@ class FakeDiscord:
         channel_id: int,
         where: Callable[[Json], bool] | None = None,
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> Json:
         """The first stored message of the channel matching `where` (any message if None)."""
 

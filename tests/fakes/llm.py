@@ -23,6 +23,8 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.bounds import WAIT
+
 __all__ = ["FakeLlm", "LlmRequest"]
 
 JsonDict = dict[str, Any]
@@ -125,7 +127,7 @@ class FakeLlm:
         if self._released is not None:
             self._released.set()
 
-    async def wait_for_requests(self, count: int, *, timeout: float = 5.0) -> None:
+    async def wait_for_requests(self, count: int, *, timeout: float = WAIT) -> None:
         """Wait until ``count`` requests have arrived (bounded)."""
         assert self._arrived is not None
         async with self._arrived:

@@ -21,6 +21,8 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.bounds import WAIT
+
 __all__ = ["LOOPBACK", "Delivery", "Receiver", "verify"]
 
 TOLERANCE = 300  # seconds a signature's timestamp may be off
@@ -104,7 +106,7 @@ class Receiver:
     def tries(self, cursor: int) -> int:
         return sum(d.cursor == cursor for d in self.deliveries)
 
-    async def wait_until(self, condition: Callable[[], bool], *, timeout: float = 15.0) -> None:
+    async def wait_until(self, condition: Callable[[], bool], *, timeout: float = WAIT) -> None:
         async with asyncio.timeout(timeout), self._changed:
             await self._changed.wait_for(condition)
 

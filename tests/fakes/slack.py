@@ -34,6 +34,7 @@ from urllib.parse import urlencode
 from aiohttp import ClientSession, ClientTimeout, WSCloseCode, WSMsgType, web
 from yarl import URL
 
+from tests.bounds import WAIT
 from tests.fakes.chaos import FaultPlan
 
 __all__ = [
@@ -241,7 +242,7 @@ class FakeSlack:
         sock.bind(("127.0.0.1", 0))
         await web.SockSite(self._runner, sock).start()
         self._base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        self._http = ClientSession(timeout=ClientTimeout(total=10))
+        self._http = ClientSession(timeout=ClientTimeout(total=WAIT))
         return self
 
     async def __aexit__(
@@ -380,7 +381,7 @@ class FakeSlack:
         self,
         predicate: Callable[[], bool],
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
         what: str = "a condition",
     ) -> None:
         """Return once ``predicate()`` holds, re-checked whenever the fake records something.
@@ -398,7 +399,7 @@ class FakeSlack:
         method: str,
         *,
         count: int = 1,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> list[ApiCall]:
         """Return the calls to ``method`` once there are at least ``count`` of them."""
         await self.wait_until(
@@ -408,14 +409,14 @@ class FakeSlack:
         )
         return self.calls_to(method)
 
-    async def wait_for_ack(self, envelope_id: str, *, timeout: float = 5.0) -> SocketAck:
+    async def wait_for_ack(self, envelope_id: str, *, timeout: float = WAIT) -> SocketAck:
         """Return the Socket Mode client's ack of ``envelope_id`` once it arrives."""
         await self.wait_until(
             lambda: envelope_id in self.socket_acks, timeout=timeout, what=f"ack of {envelope_id}"
         )
         return self.socket_acks[envelope_id]
 
-    async def wait_for_socket(self, *, connections: int = 1, timeout: float = 5.0) -> None:
+    async def wait_for_socket(self, *, connections: int = 1, timeout: float = WAIT) -> None:
         """Return once ``connections`` sockets have connected in total and one is open."""
         await self.wait_until(
             lambda: self.socket_connection_count >= connections and bool(self._open_sockets()),
@@ -427,7 +428,7 @@ class FakeSlack:
         self,
         *,
         count: int = 1,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> list[ResponseUrlPost]:
         """Return the response_url posts once there are at least ``count`` of them."""
         await self.wait_until(

@@ -42,6 +42,7 @@ from typing import Any, Literal, Self
 import aiohttp
 from aiohttp import web
 
+from tests.bounds import WAIT
 from tests.fakes.chaos import FaultPlan
 
 JSONDict = dict[str, Any]
@@ -665,7 +666,7 @@ class FakeTelegram:
         self,
         predicate: Callable[[], bool],
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> None:
         """Waits until ``predicate()`` holds; re-checked whenever the fake's state changes."""
         loop = asyncio.get_running_loop()
@@ -684,7 +685,7 @@ class FakeTelegram:
         *,
         predicate: Callable[[Call], bool] | None = None,
         count: int = 1,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> Call:
         """Waits for the ``count``-th answered call of ``method`` matching ``predicate``."""
 
@@ -703,7 +704,7 @@ class FakeTelegram:
         chat: ChatRef,
         *,
         predicate: Callable[[StoredMessage], bool] | None = None,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> StoredMessage:
         """Waits for a (non-deleted) bot message in the chat matching ``predicate``."""
 
@@ -722,7 +723,7 @@ class FakeTelegram:
         self,
         update_id: int,
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> None:
         """Waits until the bot confirmed the update."""
         await self.wait_for(lambda: self.is_confirmed(update_id), timeout=timeout)

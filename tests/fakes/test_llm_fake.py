@@ -6,6 +6,7 @@ import asyncio
 
 import httpx
 
+from tests.bounds import HTTP_TIMEOUT
 from tests.fakes.llm import FakeLlm
 
 BODY = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
@@ -13,7 +14,7 @@ BODY = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
 
 async def test_it_answers_a_chat_completion_and_records_the_request() -> None:
     """A completion in OpenAI's shape; the path, key and body are recorded."""
-    async with FakeLlm() as fake, httpx.AsyncClient() as client:
+    async with FakeLlm() as fake, httpx.AsyncClient(timeout=HTTP_TIMEOUT) as client:
         fake.reply_with("hello")
         response = await client.post(
             f"{fake.base_url}/chat/completions", json=BODY, headers={"Authorization": "Bearer k"}
@@ -30,7 +31,7 @@ async def test_it_answers_a_chat_completion_and_records_the_request() -> None:
 
 async def test_it_holds_a_request_until_released() -> None:
     """hold() keeps the request open; release() lets it finish."""
-    async with FakeLlm() as fake, httpx.AsyncClient() as client:
+    async with FakeLlm() as fake, httpx.AsyncClient(timeout=HTTP_TIMEOUT) as client:
         fake.hold()
         pending = asyncio.create_task(client.post(f"{fake.base_url}/chat/completions", json=BODY))
         await fake.wait_for_requests(1)
@@ -43,7 +44,7 @@ async def test_it_holds_a_request_until_released() -> None:
 
 async def test_it_fails_and_babbles_on_request() -> None:
     """fail(status) answers that status; answer_garbage() a body that is not JSON."""
-    async with FakeLlm() as fake, httpx.AsyncClient() as client:
+    async with FakeLlm() as fake, httpx.AsyncClient(timeout=HTTP_TIMEOUT) as client:
         fake.fail(503)
         failed = await client.post(f"{fake.base_url}/chat/completions", json=BODY)
         fake.answer_garbage()

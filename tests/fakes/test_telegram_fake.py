@@ -33,6 +33,7 @@ from telegram.ext import (
     filters,
 )
 
+from tests.bounds import HTTP_TIMEOUT
 from tests.fakes.telegram import SECRET_HEADER, FakeTelegram
 
 SHORT_POLL = dtm.timedelta(seconds=1)
@@ -423,7 +424,10 @@ async def test_webhook_push_carries_secret_header() -> None:
 
 async def test_wire_encodings_and_error_envelopes() -> None:
     """JSON, urlencoded, multipart and query parameters decode alike; errors use the envelope."""
-    async with FakeTelegram() as fake, httpx.AsyncClient(base_url=fake.api_url) as http:
+    async with (
+        FakeTelegram() as fake,
+        httpx.AsyncClient(base_url=fake.api_url, timeout=HTTP_TIMEOUT) as http,
+    ):
         markup = json.dumps({"inline_keyboard": [[{"text": "A", "callback_data": "a"}]]})
         chat = str(fake.owner.id)
         resp = await http.post(

@@ -21,6 +21,7 @@ from crewline.testing import FakeClock
 from crewline.transports.base import Transport
 from crewline.transports.discord import DiscordSettings, DiscordTransport
 from crewline.transports.discord.render import slug_from_thread_name
+from tests.bounds import WAIT
 from tests.fakes.discord import (
     FLAG_EPHEMERAL,
     INTERACTION_MESSAGE_COMPONENT,
@@ -35,7 +36,7 @@ from tests.harness import Harness, Shown
 if TYPE_CHECKING:
     from tests.driver import Crew
 
-WAIT_SECONDS = 10.0
+WAIT_SECONDS = WAIT
 
 
 class RecordingDiscordTransport(DiscordTransport):

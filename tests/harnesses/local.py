@@ -31,6 +31,7 @@ from crewline.models import Receipt
 from crewline.transports.base import Transport
 from crewline.transports.local import JOURNAL_NAME, LocalTransport
 from crewline.transports.local.render import state_json, thread_json
+from tests.bounds import HTTP_TIMEOUT, WAIT
 from tests.harness import Harness, Shown
 
 BASE_URL = "http://127.0.0.1:8765"
@@ -86,7 +87,7 @@ class LocalHarness(Harness):
                 transport=httpx.ASGITransport(app=app),
                 base_url=BASE_URL,
                 headers={"Origin": BASE_URL},
-                timeout=15,
+                timeout=HTTP_TIMEOUT,
             )
             opened = await page.get("/")
             assert opened.status_code == 200, opened.text
@@ -172,7 +173,7 @@ class LocalHarness(Harness):
             for b in state_json(self.inbox.view, user=self.owner)["bells"]
         }
 
-    async def wait_until(self, condition: Callable[[], bool], *, timeout: float = 10.0) -> None:
+    async def wait_until(self, condition: Callable[[], bool], *, timeout: float = WAIT) -> None:
         async with asyncio.timeout(timeout):
             while not condition():
                 view = self.inbox.view

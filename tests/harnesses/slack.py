@@ -35,11 +35,11 @@ from crewline.transports.slack.blocks import (
     THREAD_EVENT,
 )
 from crewline.transports.slack.payloads import text_command
+from tests.bounds import HTTP_TIMEOUT, WAIT
 from tests.fakes.slack import FakeSlack
 from tests.harness import Harness, Shown
 
 JsonDict = dict[str, Any]
-WAIT = 10.0
 
 
 def unescape(text: str) -> str:
@@ -78,7 +78,7 @@ class SlackHarness(Harness):
     # running --------------------------------------------------------------------------------
     @asynccontextmanager
     async def running(self) -> AsyncIterator[Harness]:
-        async with self._make_fake() as fake, httpx.AsyncClient(timeout=WAIT) as http:
+        async with self._make_fake() as fake, httpx.AsyncClient(timeout=HTTP_TIMEOUT) as http:
             self._fake, self._http = fake, http
             self.owner = fake.owner_user_id
             self.stranger = fake.add_user("mallory", real_name="Mallory Outsider")
@@ -295,7 +295,7 @@ class SlackHarness(Harness):
                 shown.setdefault(key, []).append(unescape("".join(body)))
         return shown
 
-    async def wait_until(self, condition: Callable[[], bool], *, timeout: float = 10.0) -> None:
+    async def wait_until(self, condition: Callable[[], bool], *, timeout: float = WAIT) -> None:
         await self.fake.wait_until(condition, timeout=timeout)
 
 

@@ -32,6 +32,7 @@ from crewline.transports.telegram.refs import (
     to_message_ref,
 )
 from crewline.transports.telegram.webhook import MOUNT_PATH, SECRET_HEADER, WEBHOOK_PATH
+from tests.bounds import WAIT
 from tests.fakes.telegram import FakeTelegram, StoredMessage, UpdateSent
 from tests.harness import Harness, Shown
 
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from crewline.testing import FakeClock
     from tests.driver import Crew
 
-WAIT_SECONDS = 10.0
+WAIT_SECONDS = WAIT
 WEBHOOK_SECRET = "crewline-test-secret_0123"
 
 

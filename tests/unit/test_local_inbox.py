@@ -47,6 +47,7 @@ from crewline.transports.local.security import (
     same_origin,
 )
 from crewline.transports.memory import MemoryTransport
+from tests.bounds import HTTP_TIMEOUT
 
 RADAR = Member(slug="radar", name="Radar", owner=1, transports=("local",))
 CARD = OutboundMessage(
@@ -293,7 +294,7 @@ async def served(config: Config) -> AsyncIterator[Crewline]:
 @asynccontextmanager
 async def _page(url: str) -> AsyncIterator[tuple[httpx.AsyncClient, str]]:
     """A client holding the page's session cookie, and the session's CSRF token."""
-    async with httpx.AsyncClient(base_url=url, timeout=10) as client:
+    async with httpx.AsyncClient(base_url=url, timeout=HTTP_TIMEOUT) as client:
         opened = await client.get("/")
         assert opened.status_code == 200
         yield client, (await client.get("/inbox/state")).json()["csrf"]
@@ -301,7 +302,7 @@ async def _page(url: str) -> AsyncIterator[tuple[httpx.AsyncClient, str]]:
 
 async def test_the_page_sets_a_strict_http_only_session_cookie_and_a_csp(served: Crewline) -> None:
     """The page comes with a SameSite=Strict, HttpOnly cookie and a CSP without inline code."""
-    async with httpx.AsyncClient(base_url=served.url) as client:
+    async with httpx.AsyncClient(base_url=served.url, timeout=HTTP_TIMEOUT) as client:
         page = await client.get("/")
     cookie = page.headers["set-cookie"]
     assert "HttpOnly" in cookie and "samesite=strict" in cookie.lower()
@@ -338,14 +339,14 @@ async def test_a_form_post_and_a_request_without_a_session_are_refused(served: C
             "/inbox/click", data={"payload": "x"}, headers={"x-crewline-csrf": csrf}
         )
         assert form.status_code == 415
-    async with httpx.AsyncClient(base_url=served.url) as stranger:
+    async with httpx.AsyncClient(base_url=served.url, timeout=HTTP_TIMEOUT) as stranger:
         assert (await stranger.get("/inbox/state")).status_code == 401
         assert (await stranger.post("/inbox/click", json={"payload": "x"})).status_code == 401
 
 
 async def test_a_rebound_host_name_is_refused_on_loopback(served: Crewline) -> None:
     """A page whose own DNS name points at 127.0.0.1 gets nothing (DNS rebinding)."""
-    async with httpx.AsyncClient(base_url=served.url) as client:
+    async with httpx.AsyncClient(base_url=served.url, timeout=HTTP_TIMEOUT) as client:
         response = await client.get("/", headers={"host": "evil.example"})
     assert (response.status_code, response.json()["error"]["code"]) == (403, "bad_host")
 
@@ -369,7 +370,7 @@ async def test_the_agents_api_keeps_its_routes_and_error_shape_beside_the_inbox(
 ) -> None:
     """Mounted at /, the inbox leaves /api, /healthz and /openapi.json to the API, and what
     neither serves answers in the API's own error shape."""
-    async with httpx.AsyncClient(base_url=served.url) as client:
+    async with httpx.AsyncClient(base_url=served.url, timeout=HTTP_TIMEOUT) as client:
         assert (await client.get("/healthz")).json() == {"status": "ok"}
         schema = (await client.get("/openapi.json")).json()
         assert not any(path.startswith("/inbox") for path in schema["paths"])
@@ -392,7 +393,7 @@ async def test_a_webhook_mounted_beside_the_inbox_still_gets_its_requests(config
     transports = [LocalTransport(view_path=config.data_dir / JOURNAL_NAME), Hooked("hooked")]
     async with (
         Crewline(config, transports=transports) as running,
-        httpx.AsyncClient(base_url=running.url) as client,
+        httpx.AsyncClient(base_url=running.url, timeout=HTTP_TIMEOUT) as client,
     ):
         assert (await client.post("/hook/events")).text == "the webhook"
         assert (await client.get("/")).status_code == 200
