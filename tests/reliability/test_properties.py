@@ -37,6 +37,7 @@ from crewline.config import Config
 from crewline.models import AnsweredBy, Escalation, Event, Receipt, RowRole
 from crewline.testing import FakeClock
 from crewline.transports.base import DeliveryLimits
+from tests.bounds import WAIT
 from tests.driver import Crew
 from tests.harness import MemoryHarness
 
@@ -75,7 +76,8 @@ class Interleavings(RuleBasedStateMachine):
         self.run(self._start())
 
     def run(self, work: Any) -> Any:
-        return self.loop.run_until_complete(asyncio.wait_for(work, timeout=60))
+        # Beyond the driver's own bound (WAIT), so a stuck request reports as itself.
+        return self.loop.run_until_complete(asyncio.wait_for(work, timeout=WAIT * 2))
 
     async def _start(self) -> None:
         await self.crew.start()
