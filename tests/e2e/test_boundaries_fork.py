@@ -113,7 +113,7 @@ async def test_the_fork_from_here_shortcut_on_slack(crew: Crew, harness: SlackHa
         user_id=harness.owner, channel=harness.dm, message_ts=m2, callback_id=FORK_SHORTCUT
     )
     assert await harness.send_interaction(shortcut) == 200
-    await harness.fake.wait_until(lambda: bool(harness.fake.modals), timeout=10)
+    await harness.fake.wait_until(lambda: bool(harness.fake.modals))
     modal = harness.fake.modals[-1]
     stranger = harness.fake.view_submission_payload(
         user_id=harness.stranger, view=modal, value="radar-x"
@@ -138,7 +138,7 @@ async def test_the_fork_from_here_command_on_discord(crew: Crew, harness: Discor
     await harness.fake.run_message_command(
         FORK_FROM_HERE, m2, channel_id=harness.thread_id("radar")
     )
-    await harness.fake.wait_until(lambda: bool(harness.fake.modals), timeout=10)
+    await harness.fake.wait_until(lambda: bool(harness.fake.modals))
     modal = harness.fake.modals[-1]
     text_input = modal["components"][0]["components"][0]
     submitted = await harness.fake.submit_modal(modal, {text_input["custom_id"]: "radar-b"})
@@ -158,7 +158,7 @@ async def test_a_discord_fork_dialog_opened_before_a_restart_forks_after_it(
     await harness.fake.run_message_command(
         FORK_FROM_HERE, m2, channel_id=harness.thread_id("radar")
     )
-    await harness.fake.wait_until(lambda: bool(harness.fake.modals), timeout=10)
+    await harness.fake.wait_until(lambda: bool(harness.fake.modals))
     modal = harness.fake.modals[-1]
     await crew.restart()
     assert await crew.crewline.store.member("radar-b") is None

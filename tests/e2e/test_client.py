@@ -16,6 +16,7 @@ import pytest
 from crewline.client import Client, Event, SyncClient
 from crewline.config import Config
 from crewline.errors import Conflict, InvalidInput, NotFound, Unauthenticated
+from tests.bounds import WAIT
 from tests.driver import Crew
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
@@ -122,7 +123,7 @@ async def test_an_escalation_is_read_retracted_and_retried_idempotently(crew: Cr
         withdrawn = await client.retract(first.escalation_id)
         with pytest.raises(Conflict) as reused:
             await client.escalate("Other", idempotency_key="ship-1")
-        settled = await client.wait_settled(escalation_id=first.escalation_id, timeout=10)
+        settled = await client.wait_settled(escalation_id=first.escalation_id, timeout=WAIT)
     assert again.escalation_id == first.escalation_id
     assert (read.state, read.options) == ("pending", ["yes"])
     assert withdrawn.state == "retracted"

@@ -53,7 +53,7 @@ async def _open_slack_modal(harness: Harness, card: Shown) -> dict[str, Any]:
         thread_ts=harness.root("radar"),
     )
     assert await harness.send_interaction(click) == 200
-    await harness.fake.wait_until(lambda: bool(harness.fake.modals), timeout=10)
+    await harness.fake.wait_until(lambda: bool(harness.fake.modals))
     modal: dict[str, Any] = harness.fake.modals[-1]
     return modal
 

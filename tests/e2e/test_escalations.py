@@ -494,7 +494,7 @@ async def test_the_scheduler_closes_a_window_at_its_deadline(crew: Crew) -> None
     key = await crew.add_member()
     await crew.escalate(key, message="Quick one", deadline="PT1S", default_action="go")
     crew.clock.advance(timedelta(seconds=2))  # the fired timer judges "due" by crewline's clock
-    event = await crew.wait_for_event(key, "window_closed", timeout=10)
+    event = await crew.wait_for_event(key, "window_closed")
     assert event["body"]["state"] == "defaulted"
 
 

@@ -100,12 +100,12 @@ async def test_events_still_arrive_after_the_socket_drops_or_is_refreshed(
     await harness.wait_until(lambda: len(harness.cards("radar")) == 1)
     fake = harness.fake
     assert await fake.drop_socket() == 1
-    await fake.wait_for_socket(connections=2, timeout=15)
+    await fake.wait_for_socket(connections=2)
     assert (await harness.say("radar", "one")) is not None
     await crew.escalate(key, message="Second?")
     await harness.wait_until(lambda: len(harness.cards("radar")) == 2)
     assert await fake.disconnect_socket() == 1
-    await fake.wait_for_socket(connections=3, timeout=15)
+    await fake.wait_for_socket(connections=3)
     assert (await harness.say("radar", "two")) is not None
     answers = [
         e["body"]["answer"] for e in await crew.events(key) if e["kind"] == "escalation_answered"

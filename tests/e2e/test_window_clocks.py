@@ -33,7 +33,7 @@ async def test_a_window_closes_by_crewlines_clock_however_far_behind_the_wall_it
     await crew.escalate(key, message="Quick one", deadline="PT1S", default_action="go")
     assert crew.crewline.windows.armed == 1
     crew.clock.advance(timedelta(seconds=2))
-    event = await crew.wait_for_event(key, "window_closed", timeout=10)
+    event = await crew.wait_for_event(key, "window_closed")
     assert event["body"]["state"] == "defaulted"
     assert await _early_timers(crew) == 0
 
@@ -51,5 +51,5 @@ async def test_a_timer_that_fires_before_the_window_is_due_is_armed_again(crew: 
     assert record is not None and record.state.value == "pending"
     assert crew.crewline.windows.armed == 1
     crew.clock.advance(timedelta(seconds=2))
-    event = await crew.wait_for_event(key, "window_closed", timeout=10)
+    event = await crew.wait_for_event(key, "window_closed")
     assert event["body"]["state"] == "defaulted"
