@@ -15,12 +15,14 @@ there too.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
 
 from crewline.config import Config
 from tests.driver import Crew
+from tests.e2e import agent_cli
 
 __all__ = ["Crew"]
 
@@ -45,6 +47,13 @@ def cli_store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     url = str(request.getfixturevalue("postgres_url"))
     monkeypatch.setenv("CREWLINE_DATABASE_URL", url)
     return url
+
+
+@pytest.fixture(autouse=True)
+async def _no_agent_outlives_its_test() -> AsyncIterator[None]:
+    """Kill what a test's agent processes left running (tests/e2e/agent_cli.py), in its loop."""
+    yield
+    await agent_cli.reap()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -86,6 +86,10 @@ def _add_member(env: dict[str, str], slack: FakeSlack, slug: str) -> str:
     return added.stdout.splitlines()[-1]
 
 
+# Its time is crewline's own start-up, KILLS + 1 serves and 4 `member add`s (36 s idle, over
+# 120 s at load 15 on two cores): sized like tests/reliability's kill loops, a minute for
+# each process started; every step keeps its own bound.
+@pytest.mark.timeout(60 * (KILLS + 5))
 @pytest.mark.sqlite_only("20 restarts; the store's part of a restart is pinned on both below")
 async def test_no_acknowledged_escalation_is_lost_or_duplicated_across_kills(
     slack: FakeSlack, tmp_path: Path

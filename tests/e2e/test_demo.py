@@ -77,8 +77,8 @@ def start_demo(data_dir: Path) -> Demo:
 def stop_demo(demo: Demo) -> str:
     """Ctrl-C, as a person stops it; returns its stderr."""
     demo.process.send_signal(signal.SIGINT)
-    try:
-        _, err = demo.process.communicate(timeout=15)
+    try:  # a failure detector only: a clean stop takes a second or two, more under load
+        _, err = demo.process.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         demo.process.kill()
         _, err = demo.process.communicate(timeout=5)
@@ -187,11 +187,16 @@ async def test_a_demo_member_reacts_to_the_answer_it_receives(demo: Demo) -> Non
 
 
 def test_the_demo_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
-    """Ctrl-C ends the demo within seconds, with status 0, keeping the directory it was given."""
+    """Ctrl-C ends the demo promptly, with status 0, keeping the directory it was given.
+
+    Promptly, not by the clock: status 0 says its own signal handler ended it (an unhandled
+    Ctrl-C exits 130, and stop_demo's kill after its generous wait -9); and nothing is logged
+    at WARNING or above, so the HTTP server did not wait out its graceful-shutdown timeout
+    (uvicorn says "timeout graceful shutdown exceeded" at ERROR when it does)."""
     running = start_demo(tmp_path)
-    stopping = time.monotonic()
     err = stop_demo(running)
     assert running.process.returncode == 0, err
-    assert time.monotonic() - stopping < 5
     assert "Traceback" not in err
+    assert "graceful shutdown exceeded" not in err
+    assert not re.search(r"\b(WARNING|ERROR|CRITICAL)\b", err), err
     assert (tmp_path / "crewline.db").exists()

@@ -18,7 +18,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.driver import Crew
-from tests.e2e.agent_cli import finish
+from tests.e2e.agent_cli import finish, started
 from tests.harness import Shown
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
@@ -41,14 +41,16 @@ def agent_env(crew: Crew, key: str) -> dict[str, str]:
 
 
 async def spawn(*command: str, env: dict[str, str], stdin: bool = False) -> Any:
-    return await asyncio.create_subprocess_exec(
+    process = await asyncio.create_subprocess_exec(
         *command,
         env=env,
         cwd=ROOT,
         stdin=asyncio.subprocess.PIPE if stdin else asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
+        start_new_session=True,
     )
+    return started(process)
 
 
 async def card(crew: Crew, text: str) -> Shown:
