@@ -373,6 +373,11 @@ class FakeSlack:
         the connection before answering: the call landed, the caller saw a reset."""
         self._resets.append((method, where))
 
+    @property
+    def resets_pending(self) -> int:
+        """How many ``reset_next`` calls have not met their call yet."""
+        return len(self._resets)
+
     # -- bounded waits --------------------------------------------------------------------
     # These take a ``timeout`` (ASYNC109) on purpose: a default bound on every wait keeps a
     # broken bot from hanging a test, which callers would otherwise have to remember.
