@@ -4,11 +4,14 @@ against the OpenAPI schema, field by field."""
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import httpx2
 import pytest
 from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 
 from crewline.api.mcp import TOOLS
 from tests.bounds import WAIT
@@ -90,6 +93,21 @@ async def test_every_tool_over_stdio_through_the_crewline_mcp_command(crew: Crew
         await _every_tool(crew, client, key)
 
 
+async def test_crewline_mcp_takes_the_key_and_url_as_options(crew: Crew) -> None:
+    """``crewline mcp --key K --url U``: the options serve, and win over a wrong
+    $CREWLINE_URL, with no key in the environment."""
+    key = await crew.add_member()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CREWLINE_")}
+    env["CREWLINE_URL"] = "http://127.0.0.1:1"  # nothing listens there
+    options = ["-m", "crewline", "mcp", "--key", key, "--url", crew.url]
+    params = StdioServerParameters(command=sys.executable, args=options, env=env)
+    async with Client(params, read_timeout_seconds=WAIT) as client:
+        assert {t.name for t in (await client.list_tools()).tools} == TOOL_NAMES
+        failed, escalated = await call(client, "session_escalate", message="From the options")
+    assert not failed and escalated["state"] == "pending", escalated
+    assert [r.text for r in await crew.crewline.store.live_rows("radar")] == ["From the options"]
+
+
 async def test_mcp_without_a_session_key_is_refused_before_the_sdk(crew: Crew) -> None:
     """No key, a bad key, or the owner's token: 401/403 in crewline's error shape."""
     await crew.add_member()
@@ -115,18 +133,22 @@ async def test_check_events_waits_at_most_twenty_seconds(crew: Crew) -> None:
 
 
 async def test_tool_descriptions_say_what_waits_and_what_does_not(crew: Crew) -> None:
-    """Each description says it returns at once, or how long it may wait."""
+    """Each description says it returns at once, or how long it may wait: the member's
+    tools as listed, and the concierge's hub_* tools as a concierge session lists them."""
     key = await crew.add_member()
+    concierge = await crew.add_session("concierge")
     async with in_memory(crew, key) as client:
         tools = {t.name: t.description or "" for t in (await client.list_tools()).tools}
-    for name in (
-        "session_escalate",
-        "session_send",
-        "session_post",
-        "ask_question",
-        "default_applied",
-    ):
-        assert "at once" in tools[name], name
+    async with in_memory(crew, concierge) as client:
+        hub = {
+            t.name: t.description or ""
+            for t in (await client.list_tools()).tools
+            if t.name.startswith("hub_")
+        }
+    assert set(hub) == {"hub_suggest", "hub_reply", "hub_stop", "hub_respawn", "hub_dispatch"}
+    for name, description in {**tools, **hub}.items():
+        if name != "check_events":
+            assert "at once" in description.lower(), name
     assert "nothing wakes you" in tools["session_escalate"]
     assert "wait_for_delivery=false answers at once" in tools["session_escalate"]
     assert "at most 'wait' seconds (0..20)" in tools["check_events"]

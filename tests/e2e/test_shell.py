@@ -34,6 +34,17 @@ async def test_escalate_prints_the_id_alone(crew: Crew) -> None:
     assert record is not None and record.options == ("yes", "no")
 
 
+async def test_key_and_url_options_win_over_the_environment(crew: Crew) -> None:
+    """--key with no key in the environment, --url over a $CREWLINE_URL nothing listens on."""
+    key = await crew.add_member()
+    nowhere = "http://127.0.0.1:1"
+    refused = await run("post", "Hello", key=None, url=nowhere)
+    assert refused.code == 2 and "(missing_key)" in refused.err  # the precondition
+    ran = await run("post", "Hello", "--key", key, "--url", crew.url, key=None, url=nowhere)
+    assert ran.code == 0, ran.err
+    assert [r.text for r in await crew.crewline.store.live_rows("radar")] == ["Hello"]
+
+
 async def test_escalate_wait_prints_the_answer_and_exits_0(crew: Crew) -> None:
     """--wait blocks the shell (not crewline) until the human presses, then prints it."""
     key = await crew.add_member()
