@@ -26,12 +26,33 @@ async def _card(crew: Crew, text: str) -> Any:
 
 
 async def test_escalate_prints_the_id_alone(crew: Crew) -> None:
-    """Without --wait it prints the escalation id and returns at once."""
+    """Without --wait it prints the escalation id and returns at once; --option and --goal
+    reach the record."""
     key = await crew.add_member()
-    ran = await run("escalate", "Ship?", "--option", "yes", "--option", "no", key=key, url=crew.url)
+    ran = await run(
+        "escalate", "Ship?", "--option", "yes", "--option", "no", "--goal", "release",
+        key=key, url=crew.url,
+    )  # fmt: skip
     assert ran.code == 0, ran.err
     record = await crew.crewline.store.escalation(ran.out.strip())
-    assert record is not None and record.options == ("yes", "no")
+    assert record is not None
+    assert (record.options, record.goal) == (("yes", "no"), "release")
+
+
+async def test_ask_prints_the_id_and_dialog_makes_a_dialog(crew: Crew) -> None:
+    """Without --wait ask prints the question id; --dialog makes it one only the human may
+    answer."""
+    key = await crew.add_member()
+    plain = await run("ask", "Which port?", "--option", "80", key=key, url=crew.url)
+    dialog = await run(
+        "ask", "Deploy to prod?", "--option", "yes", "--dialog", key=key, url=crew.url
+    )
+    assert (plain.code, dialog.code) == (0, 0), plain.err + dialog.err
+    questions = [await crew.crewline.store.question(r.out.strip()) for r in (plain, dialog)]
+    assert [(q.options, q.dialog) for q in questions if q is not None] == [
+        (("80",), False),
+        (("yes",), True),
+    ]
 
 
 async def test_key_and_url_options_win_over_the_environment(crew: Crew) -> None:
