@@ -207,3 +207,33 @@ async def test_the_sync_client_blocks_on_the_same_verbs(crew: Crew) -> None:
     assert kinds == []
     record = await crew.crewline.store.escalation(escalation_id)
     assert record is not None and record.is_pending
+
+
+async def test_the_sync_clients_events_resume_from_the_cursor_file(
+    crew: Crew, tmp_path: Path
+) -> None:
+    """SyncClient.events, left with a break as a script leaves it, saved its cursor: a second
+    loop over the same file starts after what the first was handed."""
+    radar = await crew.add_member()
+    sender = await crew.add_session("plain")
+    cursor_file = tmp_path / "cursor"
+    async with Client(sender, url=crew.url) as other:
+        for n in range(3):
+            await other.send("radar", f"m{n}")
+
+    def agent() -> tuple[list[str], list[str]]:
+        first: list[str] = []
+        rest: list[str] = []
+        with SyncClient(radar, url=crew.url) as client:
+            for event in client.events(cursor_file=cursor_file):
+                first.append(event.body["text"])
+                if len(first) == 2:
+                    break
+            for event in client.events(cursor_file=cursor_file):
+                rest.append(event.body["text"])
+                break
+        return first, rest
+
+    first, rest = await asyncio.to_thread(agent)
+    assert (first, rest) == (["m0", "m1"], ["m2"])
+    assert int(cursor_file.read_text()) == (await crew.events(radar))[-1]["cursor"]
