@@ -146,6 +146,24 @@ async def test_the_timeout_can_fall_back_to_claude_codes_own_prompt(crew: Crew) 
     )
 
 
+@pytest.mark.parametrize("harness", ["memory"], indirect=True)
+@pytest.mark.parametrize("missing", ["key", "server"])
+async def test_without_crewline_it_still_decides_and_says_why(crew: Crew, missing: str) -> None:
+    """No session key, or nothing listening at the URL: deny (or, with --fallback ask, leave
+    it to Claude Code) at once, with a reason naming crewline; never an empty answer."""
+    key = await crew.add_member()
+    nowhere = "http://127.0.0.1:1"  # nothing listens there
+    given, url = (None, crew.url) if missing == "key" else (key, nowhere)
+    stdin = recorded("pre_tool_use_write.json")
+    denied = _decision(await run("hook", "claude-code", key=given, url=url, stdin=stdin))
+    deferred = _decision(
+        await run("hook", "claude-code", "--fallback", "ask", key=given, url=url, stdin=stdin)
+    )
+    assert (denied["permissionDecision"], deferred["permissionDecision"]) == ("deny", "ask")
+    assert "crewline could not relay the prompt" in denied["permissionDecisionReason"]
+    assert await crew.crewline.store.live_rows("radar") == []
+
+
 @pytest.mark.parametrize("harness", ["telegram"], indirect=True)
 async def test_a_press_by_someone_else_decides_nothing(crew: Crew) -> None:
     """On Telegram, a stranger's Allow is refused; the owner's Deny then decides."""
