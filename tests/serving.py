@@ -10,6 +10,8 @@ from collections.abc import AsyncIterator, Sequence
 
 import httpx
 
+from tests.bounds import HTTP_TIMEOUT
+
 __all__ = ["CREWLINE", "crewline_serve", "escalation_burst"]
 
 CREWLINE = [sys.executable, "-m", "crewline"]
@@ -64,6 +66,6 @@ async def escalation_burst(
             acks.put_nowait(response.json()["escalation_id"])
 
     async with httpx.AsyncClient(
-        base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"}
+        base_url=url, timeout=HTTP_TIMEOUT, headers={"Authorization": f"Bearer {key}"}
     ) as client:
         await asyncio.gather(*[agent(client) for _ in range(agents)])

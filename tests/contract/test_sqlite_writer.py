@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from crewline.store.sqlite import SqliteStore
+from tests.bounds import WAIT
 
 
 @pytest.fixture
@@ -46,7 +47,7 @@ async def test_a_write_waits_for_another_writer_off_the_loop(
     assert not write.done()
 
     other_process.execute("COMMIT")
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(WAIT):
         await write
     assert await store.setting("seen") == "yes"
 
@@ -59,7 +60,7 @@ async def test_a_write_after_the_wait_begins_on_the_loop_again(
     for _ in range(20):
         await asyncio.sleep(0)
     other_process.execute("COMMIT")
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(WAIT):
         await waiting
     # The wait raised busy_timeout on the writer's connection for a moment only.
     assert store._writer is not None

@@ -25,7 +25,7 @@ import pytest
 from crewline.errors import Unavailable
 from crewline.store.backup import _locked, serving_lock
 from crewline.store.sqlite import SqliteStore
-from tests.bounds import HTTP_TIMEOUT
+from tests.bounds import HTTP_TIMEOUT, WAIT
 
 pytestmark = pytest.mark.slow
 
@@ -58,7 +58,7 @@ async def _server(data_dir: Path) -> AsyncIterator[tuple[asyncio.subprocess.Proc
     )  # fmt: skip
     try:
         assert process.stdout is not None
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(WAIT):
             line = (await process.stdout.readline()).decode()
         found = re.search(r"http://127\.0\.0\.1:\d+", line)
         assert found is not None, f"crewline did not start: {line!r}"
@@ -66,7 +66,7 @@ async def _server(data_dir: Path) -> AsyncIterator[tuple[asyncio.subprocess.Proc
     finally:
         if process.returncode is None:
             process.terminate()
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(WAIT):
             await process.wait()
 
 

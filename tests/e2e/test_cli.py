@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from crewline.store import postgres, sqlite
+from tests.bounds import HTTP_TIMEOUT, WAIT
 
 CREWLINE = [sys.executable, "-m", "crewline"]
 
@@ -162,16 +163,16 @@ async def test_serve_listens_on_loopback_and_answers_healthz(tmp_path: Path) -> 
     )
     try:
         assert process.stdout is not None
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(WAIT):
             line = (await process.stdout.readline()).decode()
         url = re.search(r"http://127\.0\.0\.1:\d+", line)
         assert url is not None, line
-        async with httpx.AsyncClient() as client:
+        async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as client:
             response = await client.get(f"{url.group(0)}/healthz")
         assert response.json() == {"status": "ok"}
     finally:
         process.terminate()
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(WAIT):
             assert await process.wait() == 0
 
 
@@ -205,13 +206,13 @@ async def _serve_until_the_roster_shows(data_dir: Path, name: str) -> tuple[list
     )
     try:
         assert process.stdout is not None
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(WAIT):
             line = (await process.stdout.readline()).decode()
         url = re.search(r"http://127\.0\.0\.1:\d+", line)
         assert url is not None, line
         async with httpx.AsyncClient(base_url=url.group(0)) as client:
             await client.get("/")  # opens the inbox session
-            async with asyncio.timeout(30):
+            async with asyncio.timeout(WAIT):
                 while True:
                     names = [
                         m["name"] for m in (await client.get("/inbox/state")).json()["members"]
@@ -221,7 +222,7 @@ async def _serve_until_the_roster_shows(data_dir: Path, name: str) -> tuple[list
                     await asyncio.sleep(0.05)
     finally:
         process.terminate()
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(WAIT):
             assert await process.wait() == 0
     assert process.stderr is not None
     return names, (await process.stderr.read()).decode()

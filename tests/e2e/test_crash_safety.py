@@ -24,6 +24,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.bounds import HTTP_TIMEOUT
 from tests.fakes.slack import FakeSlack
 from tests.serving import CREWLINE, crewline_serve, escalation_burst
 
@@ -133,7 +134,7 @@ async def test_a_card_that_reached_slack_just_before_a_kill_is_not_posted_again(
     body = {"message": "decide", "options": ["ok"]}
 
     async def escalate(url: str) -> str:
-        async with httpx.AsyncClient(base_url=url, timeout=10, headers=headers) as client:
+        async with httpx.AsyncClient(base_url=url, timeout=HTTP_TIMEOUT, headers=headers) as client:
             response = await client.post("/api/session-control/escalate", json=body)
         assert response.status_code == 200, response.text
         return str(response.json()["escalation_id"])

@@ -26,6 +26,8 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
+from tests.bounds import HTTP_TIMEOUT
+
 DEMO_MEMBERS = ["Atlas", "Quill", "Radar", "Scout"]
 URL = re.compile(r"https?://\S+")
 Snapshot = dict[str, Any]
@@ -122,7 +124,9 @@ class Page:
 
 @asynccontextmanager
 async def open_page(url: str) -> AsyncIterator[Page]:
-    async with httpx.AsyncClient(base_url=url, timeout=10, headers={"Origin": url}) as client:
+    async with httpx.AsyncClient(
+        base_url=url, timeout=HTTP_TIMEOUT, headers={"Origin": url}
+    ) as client:
         opened = await client.get("/")
         assert opened.status_code == 200 and "crewline inbox" in opened.text
         csrf = (await client.get("/inbox/state")).json()["csrf"]

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.bounds import WAIT
 from tests.driver import Crew
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
@@ -43,7 +44,7 @@ async def _frames(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
 async def _events(frames: AsyncIterator[dict[str, Any]], count: int) -> list[dict[str, Any]]:
     """The next ``count`` event frames (bounded)."""
     found: list[dict[str, Any]] = []
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(WAIT):
         async for frame in frames:
             if "event" in frame:
                 found.append(frame)
@@ -98,7 +99,7 @@ async def test_an_idle_stream_sends_keep_alive_comments(crew: Crew) -> None:
     crew.crewline.streams.keepalive = 0.05
     seen: list[dict[str, Any]] = []
     async with crew.client(radar) as client, client.stream("GET", STREAM) as response:
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             async for frame in _frames(response):
                 seen.append(frame)
                 if frame.get("comment") == "keep-alive":
@@ -116,7 +117,7 @@ async def test_stopping_crewline_ends_the_stream_cleanly(crew: Crew) -> None:
         assert "retry" in first  # the precondition: the stream is open
         assert crew.crewline.streams.open == 1
         stopping = asyncio.create_task(crew.stop())
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             rest = [f async for f in frames]
         await stopping
     assert [f for f in rest if "event" in f] == []

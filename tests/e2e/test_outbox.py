@@ -18,6 +18,7 @@ from crewline.store.open import open_store
 from crewline.testing import FakeClock
 from crewline.transports.base import HumanEventSink
 from crewline.transports.memory import MemoryTransport
+from tests.bounds import WAIT
 from tests.driver import Crew
 from tests.e2e.raw_database import raw_query
 from tests.harness import MemoryHarness
@@ -186,7 +187,7 @@ async def test_a_post_covers_the_redraws_of_its_card_queued_before_it(
     try:
         key = await crew.add_member()
         await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             await held.holding.wait()  # the first card's post is in flight, held
         await crew.escalate(key, message="Force-push to main?")
         await crew.crewline.hub.concierge.idle()

@@ -25,7 +25,7 @@ from crewline.models import HumanClick, HumanMessage, Receipt, ReplyOutcome, Ses
 from crewline.server import Crewline
 from crewline.testing import FakeClock
 from crewline.transports.memory import MemoryMessage, MemoryTransport
-from tests.bounds import HTTP_TIMEOUT
+from tests.bounds import HTTP_TIMEOUT, WAIT
 
 MEMBERS = ("radar", "probe", "sonar")
 
@@ -51,7 +51,7 @@ class Pair:
     async def idle(self) -> None:
         """Both replicas' outboxes drained (each waits for the shared outbox to empty)."""
         for replica in (self.a, self.b):
-            await replica.outboxes["memory"].wait_idle(timeout=20)
+            await replica.outboxes["memory"].wait_idle(timeout=WAIT)
 
 
 def _replica(config: Config, name: str, clock: FakeClock, memory: MemoryTransport) -> Crewline:
@@ -87,7 +87,7 @@ async def _card(pair: Pair, record: str) -> MemoryMessage:
     escalation = await pair.a.store.escalation(record)
     assert escalation is not None
     await pair.memory.wait_until(
-        lambda: pair.memory.message_for(f"row:{escalation.row_id}") is not None, timeout=20
+        lambda: pair.memory.message_for(f"row:{escalation.row_id}") is not None
     )
     card = pair.memory.message_for(f"row:{escalation.row_id}")
     assert card is not None
@@ -115,7 +115,7 @@ async def test_clicks_racing_on_two_replicas_answer_each_record_once(pair: Pair)
                 await pair.escalate(pair.a, slug, message=f"{n}?", options=options)
             )
     total = sum(len(ids) for ids in records.values())
-    await pair.memory.wait_until(lambda: len(pair.memory.messages) >= total, timeout=20)
+    await pair.memory.wait_until(lambda: len(pair.memory.messages) >= total)
     presses = []
     for record in [r for ids in records.values() for r in ids]:
         card = await _card(pair, record)
@@ -167,9 +167,7 @@ async def test_typed_replies_on_both_replicas_are_judged_one_after_the_other(
     for n in range(5):
         await pair.escalate(pair.a, "probe", message=f"Deploy {n}?")
         shown = n + 1
-        await pair.memory.wait_until(
-            lambda shown=shown: len(pair.memory.cards("probe")) >= shown, timeout=20
-        )
+        await pair.memory.wait_until(lambda shown=shown: len(pair.memory.cards("probe")) >= shown)
         thread = pair.memory.threads["probe"]
         first, second = await asyncio.gather(
             pair.a.hub.receive(_message(thread, "go", f"t{n}-a")),
@@ -254,7 +252,7 @@ async def test_a_long_poll_on_one_replica_hears_an_answer_committed_on_the_other
         return [e["kind"] for e in response.json()["events"]]
 
     polling = asyncio.create_task(poll())
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(WAIT):
         # Until the poll waits on B (the feed signals nothing when a reader registers).
         while not pair.b.hub.feed.waiting(session.id):  # noqa: ASYNC110
             await asyncio.sleep(0.01)
