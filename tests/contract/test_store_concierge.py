@@ -8,7 +8,16 @@ from datetime import timedelta
 import pytest
 
 from crewline.errors import Conflict, InvalidInput
-from crewline.models import JUDGEMENTS, ConciergeAnswer, LedgerEntry, RowRole, Suggestion
+from crewline.models import (
+    JUDGEMENTS,
+    ConciergeAnswer,
+    Escalation,
+    EscalationState,
+    LedgerEntry,
+    Member,
+    RowRole,
+    Suggestion,
+)
 from crewline.store import Store, Tx
 from tests.contract.test_store_contract import NOW, _member
 
@@ -62,6 +71,79 @@ async def test_suggestions_go_with_their_member(store: Store) -> None:
     assert await store.suggestion("c" * 16) is None
 
 
+async def test_suggestions_put_together_are_stored_in_order(store: Store) -> None:
+    """put_suggestions stores each, a later one for the same record replacing an earlier;
+    one for no member is refused as put_suggestion refuses it."""
+    await _member(store)
+    none_before = await store.suggestion("a" * 16)
+    assert none_before is None
+    await store.write(lambda tx: tx.put_suggestions([]))
+    await store.write(lambda tx: tx.dismiss_suggestion("a" * 16))
+    await store.write(
+        lambda tx: tx.put_suggestions(
+            [_suggestion("a" * 16, "yes"), _suggestion("b" * 16, "later"), _suggestion("a" * 16)]
+        )
+    )
+    assert await store.suggestion("a" * 16) == _suggestion("a" * 16)
+    assert await store.suggestion("b" * 16) == _suggestion("b" * 16, "later")
+    assert await store.write(lambda tx: tx.dismiss_suggestion("b" * 16)) is True
+    await store.write(lambda tx: tx.put_suggestions([_suggestion("b" * 16, "no")]))
+    assert await store.suggestion("b" * 16) == _suggestion("b" * 16, "no")  # not dismissed
+    ghost = replace(_suggestion("c" * 16), member="ghost")
+    with pytest.raises(Conflict) as refused:
+        await store.write(lambda tx: tx.put_suggestions([_suggestion("d" * 16), ghost]))
+    assert "ghost" in str(refused.value)
+    assert await store.suggestion("d" * 16) is None  # the refused transaction wrote nothing
+
+
+async def test_members_and_records_read_together_are_those_read_one_by_one(
+    store: Store,
+) -> None:
+    """members_by_slug and escalations_by_id give what member and escalation give for each
+    name that exists, and leave out the others."""
+    radar = await _member(store)
+    probe = replace(radar, slug="probe", name="Probe", transports=("slack", "memory", "discord"))
+    await store.write(lambda tx: tx.add_member(probe, NOW))
+    records = [
+        Escalation(
+            id=f"{n:016x}",
+            member="radar",
+            row_id=f"r{n}",
+            session="s1",
+            message=f"Ship {n}?",
+            options=("yes", "no"),
+            state=EscalationState.PENDING if n else EscalationState.ANSWERED,
+            created_at=NOW,
+        )
+        for n in range(3)
+    ]
+
+    def put(tx: Tx) -> None:
+        for record in records:
+            tx.put_escalation(record)
+
+    await store.write(put)
+
+    def read(
+        tx: Tx,
+    ) -> tuple[list[Member], list[Member | None], list[Escalation], list[Escalation | None]]:
+        return (
+            tx.members_by_slug(["probe", "ghost", "radar", "probe"]),
+            [tx.member(slug) for slug in ("probe", "radar")],
+            tx.escalations_by_id([f"{n:016x}" for n in (2, 9, 0, 1, 2)]),
+            [tx.escalation(f"{n:016x}") for n in range(3)],
+        )
+
+    members, one_by_one, escalations, each = await store.write(read)
+    assert one_by_one[0] is not None and one_by_one[0].transports == ("discord", "memory", "slack")
+    assert sorted(members, key=lambda m: m.slug) == one_by_one
+    assert sorted(escalations, key=lambda e: e.id) == each == records
+    assert await store.write(lambda tx: (tx.members_by_slug([]), tx.escalations_by_id([]))) == (
+        [],
+        [],
+    )
+
+
 async def test_only_the_last_twenty_answers_are_kept_and_undo_takes_the_newest(
     store: Store,
 ) -> None:
@@ -95,6 +177,32 @@ async def test_the_ledger_reads_newest_first_with_its_evidence(store: Store) -> 
     entries = await store.ledger(limit=2)
     assert [e.rationale for e in entries] == ["r2", "r1"]
     assert entries[0].evidence == ("row1", "row2")
+
+
+async def test_ledger_entries_added_together_keep_their_order(store: Store) -> None:
+    """add_ledger_entries appends each entry, in order, as add_ledger does one by one."""
+    entries = [
+        LedgerEntry(
+            at=NOW,
+            member="radar",
+            record_id=f"{n:016x}",
+            decision="suggested" if n % 2 else "stale",
+            verdict="unknown",
+            policy="routine",
+            brain="offline",
+            rationale=f"r{n}",
+            evidence=(f"row{n}",) if n else (),
+        )
+        for n in range(4)
+    ]
+    await store.write(lambda tx: tx.add_ledger_entries([]))
+    assert await store.ledger() == []
+    await store.write(lambda tx: tx.add_ledger_entries(entries[:3]))
+    await store.write(lambda tx: tx.add_ledger(entries[3]))
+    kept = await store.ledger()
+    assert [e.rationale for e in kept] == ["r3", "r2", "r1", "r0"]
+    assert [replace(e, id=0) for e in reversed(kept)] == entries
+    assert [e.id for e in kept] == sorted((e.id for e in kept), reverse=True)
 
 
 async def test_judged_means_a_judgement_of_the_concierges_own(store: Store) -> None:

@@ -205,6 +205,10 @@ class Tx(ABC):
         """The member with its transports (sorted), or None."""
 
     @abstractmethod
+    def members_by_slug(self, slugs: Sequence[str]) -> list[Member]:
+        """``member`` for each of ``slugs`` at once: those that exist, in no given order."""
+
+    @abstractmethod
     def member_incarnation(self, slug: str) -> str | None:
         """A token minted when the member was added: a member removed and re-created under
         the same slug has another one (None: no such member)."""
@@ -306,6 +310,11 @@ class Tx(ABC):
     def escalation(self, escalation_id: str) -> Escalation | None:
         """The index record, or None. Raises Unavailable(escalation_index_unavailable) when
         the index cannot be read."""
+
+    @abstractmethod
+    def escalations_by_id(self, escalation_ids: Sequence[str]) -> list[Escalation]:
+        """``escalation`` for each of ``escalation_ids`` at once: the records that exist, in
+        no given order; Unavailable as ``escalation``."""
 
     @abstractmethod
     def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
@@ -527,6 +536,11 @@ class Tx(ABC):
         Raises Conflict(unknown_member) if the member does not exist."""
 
     @abstractmethod
+    def put_suggestions(self, suggestions: Sequence[Suggestion]) -> None:
+        """``put_suggestion`` for each of ``suggestions``, in order (a later one for the same
+        record replaces an earlier); Conflict as ``put_suggestion``."""
+
+    @abstractmethod
     def suggestion(self, record_id: str) -> Suggestion | None:
         """The record's suggestion (dismissed or not) as this transaction sees it, or None."""
 
@@ -545,6 +559,10 @@ class Tx(ABC):
     @abstractmethod
     def add_ledger(self, entry: LedgerEntry) -> int:
         """Append one decision to the ledger (``entry.id`` is ignored); returns its id."""
+
+    @abstractmethod
+    def add_ledger_entries(self, entries: Sequence[LedgerEntry]) -> None:
+        """``add_ledger`` for each of ``entries``, in order: their ids increase in that order."""
 
     @abstractmethod
     def judged(self, record_id: str) -> bool:

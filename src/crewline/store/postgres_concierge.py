@@ -25,6 +25,26 @@ __all__ = ["FLEET_QUERY", "FLEET_WINDOW", "ConciergeReads", "ConciergeWrites"]
 
 _Params = Sequence[Any] | Mapping[str, Any]
 _ANSWERS_LOCK = 19  # an advisory key space (the seed of hashtextextended), as postgres_tx's
+_ADD_LEDGER = (
+    "INSERT INTO concierge_ledger"
+    " (at, member, record_id, decision, verdict, policy, brain, rationale, evidence,"
+    " actor) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
+
+
+def _ledger_params(entry: LedgerEntry) -> tuple[Any, ...]:
+    return (
+        codec.epoch(entry.at),
+        entry.member,
+        entry.record_id,
+        entry.decision,
+        entry.verdict,
+        entry.policy,
+        entry.brain,
+        entry.rationale,
+        codec.dumps(list(entry.evidence)),
+        entry.actor,
+    )
 
 
 class ConciergeWrites:
@@ -74,25 +94,30 @@ class ConciergeWrites:
         )
 
     def put_suggestion(self, suggestion: Suggestion) -> None:
+        self.put_suggestions([suggestion])
+
+    def put_suggestions(self, suggestions: Sequence[Suggestion]) -> None:
         # Inserted only beside its member, so an unknown member is a Conflict, not a foreign
-        # key error that would leave the transaction unusable.
-        stored = self._fetch_one(
+        # key error that would leave the transaction unusable. One statement each (in order:
+        # a later suggestion for the same record replaces an earlier), sent together.
+        if not suggestions:
+            return
+        cursor = self._conn.executemany(
             f"INSERT INTO concierge_suggestions ({codec.SUGGESTION_COLUMNS})"
             " SELECT %s, slug, %s, %s, %s, %s, 0 FROM members WHERE slug = %s"
             " ON CONFLICT (record_id) DO UPDATE SET member = excluded.member,"
             " text = excluded.text, why = excluded.why, brain = excluded.brain,"
             " at = excluded.at, dismissed = 0 RETURNING record_id",
-            (
-                suggestion.record_id,
-                suggestion.text,
-                suggestion.why,
-                suggestion.brain,
-                codec.epoch(suggestion.at),
-                suggestion.member,
-            ),
+            [
+                (s.record_id, s.text, s.why, s.brain, codec.epoch(s.at), s.member)
+                for s in suggestions
+            ],
+            returning=True,
         )
-        if stored is None:
-            raise Conflict(f"no member named {suggestion.member!r}", code="unknown_member")
+        for suggestion in suggestions:
+            if cursor.fetchone() is None:
+                raise Conflict(f"no member named {suggestion.member!r}", code="unknown_member")
+            cursor.nextset()
 
     def suggestion(self, record_id: str) -> Suggestion | None:
         r = self._fetch_one(
@@ -130,25 +155,13 @@ class ConciergeWrites:
         return found is not None
 
     def add_ledger(self, entry: LedgerEntry) -> int:
-        r = self._fetch_one(
-            "INSERT INTO concierge_ledger"
-            " (at, member, record_id, decision, verdict, policy, brain, rationale, evidence,"
-            " actor) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
-            (
-                codec.epoch(entry.at),
-                entry.member,
-                entry.record_id,
-                entry.decision,
-                entry.verdict,
-                entry.policy,
-                entry.brain,
-                entry.rationale,
-                codec.dumps(list(entry.evidence)),
-                entry.actor,
-            ),
-        )
+        r = self._fetch_one(f"{_ADD_LEDGER} RETURNING id", _ledger_params(entry))
         assert r is not None
         return int(r["id"])
+
+    def add_ledger_entries(self, entries: Sequence[LedgerEntry]) -> None:
+        if entries:
+            self._conn.executemany(_ADD_LEDGER, [_ledger_params(e) for e in entries])
 
     def add_concierge_answer(self, answer: ConciergeAnswer, *, keep: int = 20) -> int:
         # One writer at a time: ids then commit in order, so "the newest ``keep``" and "the

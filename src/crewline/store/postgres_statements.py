@@ -12,6 +12,7 @@ order).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -55,6 +56,15 @@ class Statements:
         if self._queued:
             self.flush()
         return self._conn.execute(query, params)
+
+    def executemany(
+        self, query: Query, params_seq: Sequence[Params], *, returning: bool = False
+    ) -> psycopg.Cursor[DictRow]:
+        if self._queued:
+            self.flush()
+        cursor = self._conn.cursor()
+        cursor.executemany(query, params_seq, returning=returning)
+        return cursor
 
     def queue(self, entry: QueuedEntry) -> None:
         self._queued.append(entry)

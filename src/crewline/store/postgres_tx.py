@@ -199,6 +199,26 @@ class PostgresTx(ConciergeWrites, Tx):
             transports=tuple(t["transport"] for t in transports),
         )
 
+    def members_by_slug(self, slugs: Sequence[str]) -> list[Member]:
+        wanted = list(dict.fromkeys(slugs))
+        found = self._all("SELECT slug, name, owner FROM members WHERE slug = ANY(%s)", (wanted,))
+        transports: dict[str, list[str]] = {}
+        for t in self._all(
+            "SELECT member, transport FROM member_transports WHERE member = ANY(%s)"
+            " ORDER BY member, transport",
+            (wanted,),
+        ):
+            transports.setdefault(t["member"], []).append(t["transport"])
+        return [
+            Member(
+                slug=r["slug"],
+                name=r["name"],
+                owner=r["owner"],
+                transports=tuple(transports.get(r["slug"], ())),
+            )
+            for r in found
+        ]
+
     def member_incarnation(self, slug: str) -> str | None:
         r = self._one("SELECT incarnation FROM members WHERE slug = %s", (slug,))
         return None if r is None else str(r["incarnation"] or "")
@@ -438,6 +458,15 @@ class PostgresTx(ConciergeWrites, Tx):
             f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE id = %s", (escalation_id,)
         ).fetchone()
         return None if r is None else codec.escalation_from(r)
+
+    def escalations_by_id(self, escalation_ids: Sequence[str]) -> list[Escalation]:
+        return [
+            codec.escalation_from(r)
+            for r in self._index(
+                f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE id = ANY(%s)",
+                (list(dict.fromkeys(escalation_ids)),),
+            ).fetchall()
+        ]
 
     def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
         where = "member = %s AND state = 'pending'" if pending_only else "member = %s"

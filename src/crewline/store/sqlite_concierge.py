@@ -20,6 +20,27 @@ __all__ = ["ConciergeReads", "ConciergeWrites"]
 _SUGGESTION = codec.SUGGESTION_COLUMNS
 _ANSWER = codec.ANSWER_COLUMNS
 _LEDGER = codec.LEDGER_COLUMNS
+_MEMBER = "SELECT 1 FROM members WHERE slug = ?"
+_ADD_LEDGER = (
+    "INSERT INTO concierge_ledger"
+    " (at, member, record_id, decision, verdict, policy, brain, rationale, evidence,"
+    " actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _ledger_params(entry: LedgerEntry) -> tuple[Any, ...]:
+    return (
+        codec.epoch(entry.at),
+        entry.member,
+        entry.record_id,
+        entry.decision,
+        entry.verdict,
+        entry.policy,
+        entry.brain,
+        entry.rationale,
+        codec.dumps(list(entry.evidence)),
+        entry.actor,
+    )
 
 
 class ConciergeWrites:
@@ -53,23 +74,23 @@ class ConciergeWrites:
         return done.rowcount == 1
 
     def put_suggestion(self, suggestion: Suggestion) -> None:
+        self.put_suggestions([suggestion])
+
+    def put_suggestions(self, suggestions: Sequence[Suggestion]) -> None:
         try:
-            self._conn.execute(
+            self._conn.executemany(
                 f"INSERT OR REPLACE INTO concierge_suggestions ({_SUGGESTION})"
                 " VALUES (?, ?, ?, ?, ?, ?, 0)",
-                (
-                    suggestion.record_id,
-                    suggestion.member,
-                    suggestion.text,
-                    suggestion.why,
-                    suggestion.brain,
-                    codec.epoch(suggestion.at),
-                ),
+                [
+                    (s.record_id, s.member, s.text, s.why, s.brain, codec.epoch(s.at))
+                    for s in suggestions
+                ],
             )
         except sqlite3.IntegrityError:
-            raise Conflict(
-                f"no member named {suggestion.member!r}", code="unknown_member"
-            ) from None
+            unknown = next(
+                (s.member for s in suggestions if self._first(_MEMBER, (s.member,)) is None), ""
+            )
+            raise Conflict(f"no member named {unknown!r}", code="unknown_member") from None
 
     def suggestion(self, record_id: str) -> Suggestion | None:
         r = self._first(
@@ -107,24 +128,11 @@ class ConciergeWrites:
         )
 
     def add_ledger(self, entry: LedgerEntry) -> int:
-        cursor = self._conn.execute(
-            "INSERT INTO concierge_ledger"
-            " (at, member, record_id, decision, verdict, policy, brain, rationale, evidence,"
-            " actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                codec.epoch(entry.at),
-                entry.member,
-                entry.record_id,
-                entry.decision,
-                entry.verdict,
-                entry.policy,
-                entry.brain,
-                entry.rationale,
-                codec.dumps(list(entry.evidence)),
-                entry.actor,
-            ),
-        )
+        cursor = self._conn.execute(_ADD_LEDGER, _ledger_params(entry))
         return int(cursor.lastrowid or 0)
+
+    def add_ledger_entries(self, entries: Sequence[LedgerEntry]) -> None:
+        self._conn.executemany(_ADD_LEDGER, [_ledger_params(e) for e in entries])
 
     def add_concierge_answer(self, answer: ConciergeAnswer, *, keep: int = 20) -> int:
         cursor = self._conn.execute(

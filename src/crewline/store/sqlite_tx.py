@@ -130,6 +130,31 @@ class SqliteTx(ConciergeWrites, Tx):
             transports=tuple(t["transport"] for t in transports),
         )
 
+    def members_by_slug(self, slugs: Sequence[str]) -> list[Member]:
+        # One statement text whatever the number of slugs (a JSON array): the connection's
+        # statement cache keeps it, where an IN list of each length would be another.
+        wanted = (codec.dumps(list(dict.fromkeys(slugs))),)
+        transports: dict[str, list[str]] = {}
+        for t in self._all(
+            "SELECT member, transport FROM member_transports"
+            " WHERE member IN (SELECT value FROM json_each(?)) ORDER BY member, transport",
+            wanted,
+        ):
+            transports.setdefault(t["member"], []).append(t["transport"])
+        return [
+            Member(
+                slug=r["slug"],
+                name=r["name"],
+                owner=r["owner"],
+                transports=tuple(transports.get(r["slug"], ())),
+            )
+            for r in self._all(
+                "SELECT slug, name, owner FROM members"
+                " WHERE slug IN (SELECT value FROM json_each(?))",
+                wanted,
+            )
+        ]
+
     def member_incarnation(self, slug: str) -> str | None:
         r = self._one("SELECT incarnation FROM members WHERE slug = ?", (slug,))
         return None if r is None else str(r["incarnation"] or "")
@@ -347,6 +372,16 @@ class SqliteTx(ConciergeWrites, Tx):
             f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE id = ?", (escalation_id,)
         ).fetchone()
         return None if r is None else codec.escalation_from(r)
+
+    def escalations_by_id(self, escalation_ids: Sequence[str]) -> list[Escalation]:
+        return [
+            codec.escalation_from(r)
+            for r in self._index(
+                f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations"
+                " WHERE id IN (SELECT value FROM json_each(?))",
+                (codec.dumps(list(dict.fromkeys(escalation_ids))),),
+            ).fetchall()
+        ]
 
     def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
         where = "member = ? AND state = 'pending'" if pending_only else "member = ?"
