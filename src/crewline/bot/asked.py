@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from crewline.models import Escalation, Question, QuestionState
 from crewline.store import Tx
 
-__all__ = ["Asked", "current_asked"]
+__all__ = ["Asked", "asked_now", "current_asked"]
 
 ESCALATION = "escalation"
 QUESTION = "question"
@@ -68,7 +68,12 @@ class Asked:
 
 def current_asked(tx: Tx, record_id: str) -> Asked | None:
     """The record as it stands in this transaction, if it still waits for an answer."""
-    escalation = tx.escalation(record_id)
+    return asked_now(tx, record_id, tx.escalation(record_id))
+
+
+def asked_now(tx: Tx, record_id: str, escalation: Escalation | None) -> Asked | None:
+    """``current_asked`` given ``escalation``, the record's escalation as this transaction
+    reads it (None: the record is not an escalation)."""
     if escalation is not None:
         return Asked.of_escalation(escalation) if escalation.is_pending else None
     question = tx.question(record_id)

@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from crewline.bot import concierge_tx as ctx
-from crewline.bot.asked import Asked, current_asked
+from crewline.bot.asked import Asked
 from crewline.bot.changes import Change
 from crewline.bot.domain import (
     DomainEvent,
@@ -45,7 +45,6 @@ from crewline.models import (
     AnswerPolicy,
     ConciergeAnswer,
     ConciergePolicy,
-    Member,
 )
 from crewline.policy.routine import Fact, Verdict, VerdictKind, fts_query, judge, needs_facts
 
@@ -460,14 +459,15 @@ class Concierge:
             for member in sorted({j.asked.member for j in judged}):
                 ch.tx.serialize(member)
             policy = ctx.policy_in(ch.tx, self.settings.start)
-            members: dict[str, Member | None] = {}
+            batch = ctx.JudgementBatch(ch, [j.asked for j in judged])
             shown: set[str] = set()
             for j in judged:
                 # A judgement resumed at start may meet one another replica made meanwhile.
-                if j.resumed and ch.tx.judged(j.asked.id):
+                if j.resumed and batch.judged(j.asked.id):
                     continue
-                if self._decide(ch, policy, j, members) in SHOWN:
+                if self._decide(batch, policy, j) in SHOWN:
                     shown.add(j.asked.member)
+            batch.flush()
             return shown
 
         try:
@@ -520,21 +520,12 @@ class Concierge:
             return await self._offline.draft(ask, verdict), failure
         return draft, failure
 
-    def _decide(
-        self,
-        ch: Change,
-        policy: ConciergePolicy,
-        judged: _Judged,
-        members: dict[str, Member | None],
-    ) -> str:
-        """One judgement's write; ``members``: those the batch's change has read so far.
-        Returns the decision (the ledger's)."""
+    def _decide(self, batch: ctx.JudgementBatch, policy: ConciergePolicy, judged: _Judged) -> str:
+        """One judgement's write, in its batch's change. Returns the decision (the ledger's)."""
         asked, verdict = judged.asked, judged.verdict
         draft, failure = judged.draft, judged.failure
-        current = current_asked(ch.tx, asked.id)
-        if asked.member not in members:
-            members[asked.member] = ch.tx.member(asked.member)
-        member = members[asked.member]
+        current = batch.current(asked.id)
+        member = batch.member(asked.member)
         text = draft.text if draft is not None else None
         why = draft.why if draft is not None else verdict.why
         brain = self.brain_name if failure is None else f"offline ({self.brain_name} failed)"
@@ -545,22 +536,24 @@ class Concierge:
             and failure is None
             and answer_allowed(policy.answer, verdict, dialog=current.dialog)
         ):
-            ctx.give_answer(ch, member, current, text=text, why=why, brain=brain)
+            batch.give_answer(member, current, text=text, why=why, brain=brain)
             decision = "answered"
         elif text:
-            ctx.suggest(ch, member, current, text=text, why=why, brain=brain)
+            batch.suggest(member, current, text=text, why=why, brain=brain)
             decision = "suggested"
         else:
             decision = "escalated"
-        ctx.ledger(
-            ch,
-            decision=decision,
-            policy=policy,
-            brain=brain,
-            rationale=verdict.why + (f"; {failure}" if failure else ""),
-            asked=asked,
-            verdict=verdict.kind.value,
-            evidence=verdict.evidence,
+        batch.ledger(
+            ctx.ledger_entry(
+                batch.ch,
+                decision=decision,
+                policy=policy,
+                brain=brain,
+                rationale=verdict.why + (f"; {failure}" if failure else ""),
+                asked=asked,
+                verdict=verdict.kind.value,
+                evidence=verdict.evidence,
+            )
         )
         return decision
 

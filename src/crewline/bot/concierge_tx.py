@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from crewline.bot import escalations, questions
-from crewline.bot.asked import ESCALATION, Asked, current_asked
+from crewline.bot.asked import ESCALATION, Asked, asked_now, current_asked
 from crewline.bot.changes import Change
 from crewline.models import (
     AnsweredBy,
@@ -29,9 +29,11 @@ from crewline.store import Tx
 __all__ = [
     "ACT_KEY",
     "ANSWER_KEY",
+    "JudgementBatch",
     "drop_on_reply",
     "give_answer",
     "ledger",
+    "ledger_entry",
     "policy_from",
     "policy_in",
     "redraw_card",
@@ -72,19 +74,120 @@ def ledger(
     record_id: str | None = None,
 ) -> None:
     ch.tx.add_ledger(
-        LedgerEntry(
-            at=ch.now,
-            member=asked.member if asked else member,
-            record_id=asked.id if asked else record_id,
+        ledger_entry(
+            ch,
             decision=decision,
-            verdict=verdict,
-            policy=policy.answer.value,
+            policy=policy,
             brain=brain,
             rationale=rationale,
-            evidence=tuple(evidence),
+            asked=asked,
+            verdict=verdict,
+            evidence=evidence,
             actor=actor,
+            member=member,
+            record_id=record_id,
         )
     )
+
+
+def ledger_entry(
+    ch: Change,
+    *,
+    decision: str,
+    policy: ConciergePolicy,
+    brain: str,
+    rationale: str,
+    asked: Asked | None = None,
+    verdict: str | None = None,
+    evidence: Sequence[str] = (),
+    actor: str | None = None,
+    member: str | None = None,
+    record_id: str | None = None,
+) -> LedgerEntry:
+    """The ledger record of one decision, made at the change's time."""
+    return LedgerEntry(
+        at=ch.now,
+        member=asked.member if asked else member,
+        record_id=asked.id if asked else record_id,
+        decision=decision,
+        verdict=verdict,
+        policy=policy.answer.value,
+        brain=brain,
+        rationale=rationale,
+        evidence=tuple(evidence),
+        actor=actor,
+    )
+
+
+class JudgementBatch:
+    """The judgements one change writes, in the order asked, with fewer statements than
+    written one by one: the records and members they concern are read at once, at the
+    start, and their suggestions and ledger records are written together (``flush``).
+
+    What the change writes and decides is the same as one judgement after the other, each
+    reading and writing as it goes: a suggestion or a ledger record is read by nothing
+    before it is flushed (``judged`` and ``give_answer``, which read or drop them, flush
+    first); only an answer changes records, so once one is given in the change every record
+    is read again where the next judgement needs it; and nothing here changes a member.
+    """
+
+    def __init__(self, ch: Change, asked: Sequence[Asked]) -> None:
+        self.ch = ch
+        tx = ch.tx
+        self._escalations = {e.id: e for e in tx.escalations_by_id([a.id for a in asked])}
+        self._members = {m.slug: m for m in tx.members_by_slug(sorted({a.member for a in asked}))}
+        self._read_at_start = True  # no record has changed in this change since
+        self._suggestions: list[Suggestion] = []
+        self._entries: list[LedgerEntry] = []
+
+    def current(self, record_id: str) -> Asked | None:
+        """``current_asked``: the record as it stands, if it still waits for an answer."""
+        if not self._read_at_start:
+            return current_asked(self.ch.tx, record_id)
+        return asked_now(self.ch.tx, record_id, self._escalations.get(record_id))
+
+    def member(self, slug: str) -> Member | None:
+        return self._members.get(slug)
+
+    def judged(self, record_id: str) -> bool:
+        """``Tx.judged``, counting the judgements this change has made so far."""
+        self.flush()
+        return self.ch.tx.judged(record_id)
+
+    def suggest(self, member: Member, asked: Asked, *, text: str, why: str, brain: str) -> None:
+        """``suggest``: the suggestion is stored at the next ``flush``."""
+        self._suggestions.append(
+            Suggestion(
+                record_id=asked.id,
+                member=member.slug,
+                text=text,
+                why=why,
+                brain=brain,
+                at=self.ch.now,
+            )
+        )
+        redraw_card(self.ch, member, asked)
+
+    def give_answer(
+        self, member: Member, asked: Asked, *, text: str, why: str, brain: str
+    ) -> ConciergeAnswer:
+        """``give_answer``, after what is held back (an answer drops its record's suggestion)."""
+        self.flush()
+        self._read_at_start = False
+        return give_answer(self.ch, member, asked, text=text, why=why, brain=brain)
+
+    def ledger(self, entry: LedgerEntry) -> None:
+        """Add ``entry`` to the ledger at the next ``flush``."""
+        self._entries.append(entry)
+
+    def flush(self) -> None:
+        """Write the suggestions and ledger records held back, in the order made."""
+        suggestions, self._suggestions = self._suggestions, []
+        entries, self._entries = self._entries, []
+        if suggestions:
+            self.ch.tx.put_suggestions(suggestions)
+        if entries:
+            self.ch.tx.add_ledger_entries(entries)
 
 
 def redraw_card(ch: Change, member: Member, asked: Asked) -> None:
