@@ -172,6 +172,8 @@ def named_members(question_words: str, facts: Sequence[Fact]) -> frozenset[str]:
     """The members of ``facts`` the question names: those it asks the finding of ("did the
     probe session find"), else any it mentions."""
     members = {fact.member for fact in facts if _said_as(fact.member)}
+    if not members:
+        return frozenset()  # nobody to name (no facts: the question needs none, or found none)
     sources = _sources(question_words)
     asked_of = frozenset(m for m in members if any(_said_as(m) in s for s in sources))
     if asked_of:
