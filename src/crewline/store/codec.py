@@ -86,8 +86,12 @@ def maybe_moment(value: float | None) -> datetime | None:
     return None if value is None else moment(value)
 
 
+# What json.dumps(value, separators=(",", ":"), ensure_ascii=False) builds on every call.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def dumps(value: Mapping[str, Any] | list[Any] | tuple[Any, ...]) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 def loads_list(text: str) -> list[Any]:
