@@ -17,6 +17,7 @@ from crewline.models import (
     EscalationState,
     Event,
     LedgerEntry,
+    Member,
     Question,
     QuestionState,
     Row,
@@ -98,6 +99,19 @@ def loads_list(text: str) -> list[Any]:
     value = json.loads(text)
     assert isinstance(value, list)
     return value
+
+
+def members_from(rows: list[Record]) -> list[Member]:
+    """Members from rows with their transports aggregated, comma-separated (``transports``)."""
+    return [
+        Member(
+            slug=r["slug"],
+            name=r["name"],
+            owner=r["owner"],
+            transports=tuple(sorted(r["transports"].split(","))) if r["transports"] else (),
+        )
+        for r in rows
+    ]
 
 
 def escalation_params(e: Escalation) -> tuple[Any, ...]:
@@ -306,6 +320,22 @@ def answer_from(r: Record) -> ConciergeAnswer:
         row_id=r["row_id"],
         event_cursor=r["event_cursor"],
         undone_at=maybe_moment(r["undone_at"]),
+    )
+
+
+def ledger_params(entry: LedgerEntry) -> tuple[Any, ...]:
+    """An entry's values for an ``INSERT`` naming the columns at … actor, in that order."""
+    return (
+        epoch(entry.at),
+        entry.member,
+        entry.record_id,
+        entry.decision,
+        entry.verdict,
+        entry.policy,
+        entry.brain,
+        entry.rationale,
+        dumps(list(entry.evidence)),
+        entry.actor,
     )
 
 

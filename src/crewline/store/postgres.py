@@ -56,7 +56,7 @@ from crewline.store.base import (
     Webhook,
 )
 from crewline.store.postgres_concierge import ConciergeReads
-from crewline.store.postgres_tx import INDEX_DAMAGE, PostgresTx, index_unavailable
+from crewline.store.postgres_tx import INDEX_DAMAGE, MEMBERS, PostgresTx, index_unavailable
 from crewline.store.postgres_writer import RETRIES, GroupWriter
 
 __all__ = ["PostgresStore", "migrations"]
@@ -236,11 +236,13 @@ class PostgresStore(ConciergeReads, Store):
         return await self._on_thread(read)
 
     async def member(self, slug: str) -> Member | None:
-        members = _members(await self._read(_MEMBERS.format(where="WHERE m.slug = %s"), (slug,)))
+        members = codec.members_from(
+            await self._read(MEMBERS.format(where="WHERE m.slug = %s"), (slug,))
+        )
         return members[0] if members else None
 
     async def members(self) -> list[Member]:
-        return _members(await self._read(_MEMBERS.format(where="")))
+        return codec.members_from(await self._read(MEMBERS.format(where="")))
 
     async def session_by_key_hash(self, key_hash: str) -> Session | None:
         rows = await self._read(
@@ -518,24 +520,7 @@ class PostgresStore(ConciergeReads, Store):
         return [codec.webhook_from(r) for r in rows]
 
 
-_MEMBERS = (
-    "SELECT m.slug, m.name, m.owner, string_agg(t.transport, ',') AS transports"
-    " FROM members m LEFT JOIN member_transports t ON t.member = m.slug {where}"
-    " GROUP BY m.slug ORDER BY m.created_at, m.slug"
-)
 _WEBHOOK_COLUMNS = ", ".join(f"w.{c.strip()}" for c in codec.WEBHOOK_COLUMNS.split(","))
-
-
-def _members(rows: list[DictRow]) -> list[Member]:
-    return [
-        Member(
-            slug=r["slug"],
-            name=r["name"],
-            owner=r["owner"],
-            transports=tuple(sorted(r["transports"].split(","))) if r["transports"] else (),
-        )
-        for r in rows
-    ]
 
 
 def _escalations_ddl() -> str:

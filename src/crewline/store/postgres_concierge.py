@@ -32,21 +32,6 @@ _ADD_LEDGER = (
 )
 
 
-def _ledger_params(entry: LedgerEntry) -> tuple[Any, ...]:
-    return (
-        codec.epoch(entry.at),
-        entry.member,
-        entry.record_id,
-        entry.decision,
-        entry.verdict,
-        entry.policy,
-        entry.brain,
-        entry.rationale,
-        codec.dumps(list(entry.evidence)),
-        entry.actor,
-    )
-
-
 class ConciergeWrites:
     """The concierge's Tx methods over one psycopg connection, inside its transaction."""
 
@@ -155,13 +140,13 @@ class ConciergeWrites:
         return found is not None
 
     def add_ledger(self, entry: LedgerEntry) -> int:
-        r = self._fetch_one(f"{_ADD_LEDGER} RETURNING id", _ledger_params(entry))
+        r = self._fetch_one(f"{_ADD_LEDGER} RETURNING id", codec.ledger_params(entry))
         assert r is not None
         return int(r["id"])
 
     def add_ledger_entries(self, entries: Sequence[LedgerEntry]) -> None:
         if entries:
-            self._conn.executemany(_ADD_LEDGER, [_ledger_params(e) for e in entries])
+            self._conn.executemany(_ADD_LEDGER, [codec.ledger_params(e) for e in entries])
 
     def add_concierge_answer(self, answer: ConciergeAnswer, *, keep: int = 20) -> int:
         # One writer at a time: ids then commit in order, so "the newest ``keep``" and "the

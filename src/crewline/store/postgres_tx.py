@@ -35,7 +35,15 @@ from crewline.store.postgres_concierge import ConciergeWrites
 from crewline.store.postgres_coordination import BOUNDARY_KEY, CHANNEL
 from crewline.store.postgres_statements import STREAM_LOCKS, QueuedEntry, Statements
 
-__all__ = ["INDEX_DAMAGE", "PostgresTx", "index_unavailable"]
+__all__ = ["INDEX_DAMAGE", "MEMBERS", "PostgresTx", "index_unavailable"]
+
+# Members with their transports, comma-joined (``codec.members_from``); ``{where}`` narrows.
+MEMBERS = (
+    "SELECT m.slug, m.name, m.owner, string_agg(t.transport, ',') AS transports"
+    " FROM members m LEFT JOIN member_transports t ON t.member = m.slug {where}"
+    " GROUP BY m.slug ORDER BY m.created_at, m.slug"
+)
+_MEMBERS_BY_SLUG = MEMBERS.format(where="WHERE m.slug = ANY(%s)")
 
 INDEX_DAMAGE = (psycopg.errors.UndefinedTable, psycopg.errors.DataCorrupted)
 
@@ -201,23 +209,7 @@ class PostgresTx(ConciergeWrites, Tx):
 
     def members_by_slug(self, slugs: Sequence[str]) -> list[Member]:
         wanted = list(dict.fromkeys(slugs))
-        found = self._all("SELECT slug, name, owner FROM members WHERE slug = ANY(%s)", (wanted,))
-        transports: dict[str, list[str]] = {}
-        for t in self._all(
-            "SELECT member, transport FROM member_transports WHERE member = ANY(%s)"
-            " ORDER BY member, transport",
-            (wanted,),
-        ):
-            transports.setdefault(t["member"], []).append(t["transport"])
-        return [
-            Member(
-                slug=r["slug"],
-                name=r["name"],
-                owner=r["owner"],
-                transports=tuple(transports.get(r["slug"], ())),
-            )
-            for r in found
-        ]
+        return codec.members_from(self._all(_MEMBERS_BY_SLUG, (wanted,)))
 
     def member_incarnation(self, slug: str) -> str | None:
         r = self._one("SELECT incarnation FROM members WHERE slug = %s", (slug,))

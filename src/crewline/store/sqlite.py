@@ -52,7 +52,7 @@ from crewline.store.base import (
     Webhook,
 )
 from crewline.store.sqlite_concierge import ConciergeReads
-from crewline.store.sqlite_tx import SqliteTx
+from crewline.store.sqlite_tx import MEMBERS, SqliteTx
 
 __all__ = ["SqliteStore", "migrations"]
 
@@ -220,11 +220,13 @@ class SqliteStore(ConciergeReads, Store):
             return await self._read(sql, params)  # a lock is held: wait for it off the loop
 
     async def member(self, slug: str) -> Member | None:
-        members = _members(await self._lookup(_MEMBERS.format(where="WHERE m.slug = ?"), (slug,)))
+        members = codec.members_from(
+            await self._lookup(MEMBERS.format(where="WHERE m.slug = ?"), (slug,))
+        )
         return members[0] if members else None
 
     async def members(self) -> list[Member]:
-        return _members(await self._read(_MEMBERS.format(where="")))
+        return codec.members_from(await self._read(MEMBERS.format(where="")))
 
     async def session_by_key_hash(self, key_hash: str) -> Session | None:
         rows = await self._lookup(
@@ -506,27 +508,10 @@ class SqliteStore(ConciergeReads, Store):
         return [codec.webhook_from(r) for r in rows]
 
 
-_MEMBERS = (
-    "SELECT m.slug, m.name, m.owner, group_concat(t.transport) AS transports"
-    " FROM members m LEFT JOIN member_transports t ON t.member = m.slug {where}"
-    " GROUP BY m.slug ORDER BY m.created_at, m.slug"
-)
 _WEBHOOK_COLUMNS = ", ".join(f"w.{c.strip()}" for c in codec.WEBHOOK_COLUMNS.split(","))
 BUSY_TIMEOUT_MS = 5000  # how long a write or scan waits for another process's lock
 _PRAGMAS = ("foreign_keys = ON", "synchronous = FULL", f"busy_timeout = {BUSY_TIMEOUT_MS}")
 _BUSY = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
-
-
-def _members(rows: list[sqlite3.Row]) -> list[Member]:
-    return [
-        Member(
-            slug=r["slug"],
-            name=r["name"],
-            owner=r["owner"],
-            transports=tuple(sorted(r["transports"].split(","))) if r["transports"] else (),
-        )
-        for r in rows
-    ]
 
 
 def _connect_lookups(path: Path) -> sqlite3.Connection:

@@ -28,21 +28,6 @@ _ADD_LEDGER = (
 )
 
 
-def _ledger_params(entry: LedgerEntry) -> tuple[Any, ...]:
-    return (
-        codec.epoch(entry.at),
-        entry.member,
-        entry.record_id,
-        entry.decision,
-        entry.verdict,
-        entry.policy,
-        entry.brain,
-        entry.rationale,
-        codec.dumps(list(entry.evidence)),
-        entry.actor,
-    )
-
-
 class ConciergeWrites:
     """The concierge's Tx methods over one sqlite3 connection."""
 
@@ -128,11 +113,11 @@ class ConciergeWrites:
         )
 
     def add_ledger(self, entry: LedgerEntry) -> int:
-        cursor = self._conn.execute(_ADD_LEDGER, _ledger_params(entry))
+        cursor = self._conn.execute(_ADD_LEDGER, codec.ledger_params(entry))
         return int(cursor.lastrowid or 0)
 
     def add_ledger_entries(self, entries: Sequence[LedgerEntry]) -> None:
-        self._conn.executemany(_ADD_LEDGER, [_ledger_params(e) for e in entries])
+        self._conn.executemany(_ADD_LEDGER, [codec.ledger_params(e) for e in entries])
 
     def add_concierge_answer(self, answer: ConciergeAnswer, *, keep: int = 20) -> int:
         cursor = self._conn.execute(

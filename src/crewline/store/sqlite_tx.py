@@ -30,7 +30,17 @@ from crewline.store.base import (
 )
 from crewline.store.sqlite_concierge import ConciergeWrites
 
-__all__ = ["SqliteTx"]
+__all__ = ["MEMBERS", "SqliteTx"]
+
+# Members with their transports, comma-joined (``codec.members_from``); ``{where}`` narrows.
+MEMBERS = (
+    "SELECT m.slug, m.name, m.owner, group_concat(t.transport) AS transports"
+    " FROM members m LEFT JOIN member_transports t ON t.member = m.slug {where}"
+    " GROUP BY m.slug ORDER BY m.created_at, m.slug"
+)
+# One statement text whatever the number of slugs (a JSON array): the connection's
+# statement cache keeps it, where an IN list of each length would be another.
+_MEMBERS_BY_SLUG = MEMBERS.format(where="WHERE m.slug IN (SELECT value FROM json_each(?))")
 
 
 class SqliteTx(ConciergeWrites, Tx):
@@ -131,29 +141,8 @@ class SqliteTx(ConciergeWrites, Tx):
         )
 
     def members_by_slug(self, slugs: Sequence[str]) -> list[Member]:
-        # One statement text whatever the number of slugs (a JSON array): the connection's
-        # statement cache keeps it, where an IN list of each length would be another.
-        wanted = (codec.dumps(list(dict.fromkeys(slugs))),)
-        transports: dict[str, list[str]] = {}
-        for t in self._all(
-            "SELECT member, transport FROM member_transports"
-            " WHERE member IN (SELECT value FROM json_each(?)) ORDER BY member, transport",
-            wanted,
-        ):
-            transports.setdefault(t["member"], []).append(t["transport"])
-        return [
-            Member(
-                slug=r["slug"],
-                name=r["name"],
-                owner=r["owner"],
-                transports=tuple(transports.get(r["slug"], ())),
-            )
-            for r in self._all(
-                "SELECT slug, name, owner FROM members"
-                " WHERE slug IN (SELECT value FROM json_each(?))",
-                wanted,
-            )
-        ]
+        wanted = codec.dumps(list(dict.fromkeys(slugs)))
+        return codec.members_from(self._all(_MEMBERS_BY_SLUG, (wanted,)))
 
     def member_incarnation(self, slug: str) -> str | None:
         r = self._one("SELECT incarnation FROM members WHERE slug = ?", (slug,))
