@@ -148,13 +148,15 @@ class Concierge:
                 ch.tx.set_setting(ctx.ACT_KEY, "on" if acting else "off")
             policy = ctx.policy_in(ch.tx, self.settings.start)
             ch.audit("concierge:policy", "allowed", actor=actor, policy=policy.describe())
-            ctx.ledger(
-                ch,
-                decision="policy",
-                policy=policy,
-                brain="owner",
-                rationale=policy.describe(),
-                actor=actor,
+            ch.tx.add_ledger(
+                ctx.ledger_entry(
+                    ch,
+                    decision="policy",
+                    policy=policy,
+                    brain="owner",
+                    rationale=policy.describe(),
+                    actor=actor,
+                )
             )
             return policy
 
@@ -290,14 +292,16 @@ class Concierge:
         how = f" via {via.value}" if via else ""
 
         def write(ch: Change) -> None:
-            ctx.ledger(
-                ch,
-                decision=decision,
-                policy=ctx.policy_in(ch.tx, self.settings.start),
-                brain="human" if decision == "human" else "crewline",
-                rationale=f"{state}{how}",
-                member=member,
-                record_id=record_id,
+            ch.tx.add_ledger(
+                ctx.ledger_entry(
+                    ch,
+                    decision=decision,
+                    policy=ctx.policy_in(ch.tx, self.settings.start),
+                    brain="human" if decision == "human" else "crewline",
+                    rationale=f"{state}{how}",
+                    member=member,
+                    record_id=record_id,
+                )
             )
 
         await self.hub.change(write)
@@ -576,15 +580,17 @@ class Concierge:
             outcome = ctx.withdraw_answer(ch, member, answer)
             policy = ctx.policy_in(ch.tx, self.settings.start)
             ch.audit("concierge:undo", "allowed", actor=actor, member=member.slug, result=outcome)
-            ctx.ledger(
-                ch,
-                decision="undone",
-                policy=policy,
-                brain="owner",
-                actor=actor,
-                rationale=f"answer {answer.text!r} withdrawn: {outcome}",
-                member=member.slug,
-                record_id=answer.record_id,
+            ch.tx.add_ledger(
+                ctx.ledger_entry(
+                    ch,
+                    decision="undone",
+                    policy=policy,
+                    brain="owner",
+                    actor=actor,
+                    rationale=f"answer {answer.text!r} withdrawn: {outcome}",
+                    member=member.slug,
+                    record_id=answer.record_id,
+                )
             )
             ch.roster()
             return Undone(answer=answer, outcome=outcome)

@@ -32,7 +32,6 @@ __all__ = [
     "JudgementBatch",
     "drop_on_reply",
     "give_answer",
-    "ledger",
     "ledger_entry",
     "policy_from",
     "policy_in",
@@ -57,37 +56,6 @@ def policy_from(answer: str | None, act: str | None, *, start: ConciergePolicy) 
 def policy_in(tx: Tx, start: ConciergePolicy) -> ConciergePolicy:
     """The policy in force, as this transaction sees it."""
     return policy_from(tx.setting(ANSWER_KEY), tx.setting(ACT_KEY), start=start)
-
-
-def ledger(
-    ch: Change,
-    *,
-    decision: str,
-    policy: ConciergePolicy,
-    brain: str,
-    rationale: str,
-    asked: Asked | None = None,
-    verdict: str | None = None,
-    evidence: Sequence[str] = (),
-    actor: str | None = None,
-    member: str | None = None,
-    record_id: str | None = None,
-) -> None:
-    ch.tx.add_ledger(
-        ledger_entry(
-            ch,
-            decision=decision,
-            policy=policy,
-            brain=brain,
-            rationale=rationale,
-            asked=asked,
-            verdict=verdict,
-            evidence=evidence,
-            actor=actor,
-            member=member,
-            record_id=record_id,
-        )
-    )
 
 
 def ledger_entry(

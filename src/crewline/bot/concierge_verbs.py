@@ -86,16 +86,18 @@ class ConciergeVerbs:
         def write(ch: Change) -> None:
             member, current = _waiting(ch, asked)
             ctx.suggest(ch, member, current, text=text, why=why or verdict.why, brain=brain)
-            ctx.ledger(
-                ch,
-                decision="suggested",
-                policy=ctx.policy_in(ch.tx, self.hub.concierge.settings.start),
-                brain=brain,
-                rationale=f"{verdict.why}; suggested by the session: {why}",
-                asked=current,
-                verdict=verdict.kind.value,
-                evidence=verdict.evidence,
-                actor=caller.id,
+            ch.tx.add_ledger(
+                ctx.ledger_entry(
+                    ch,
+                    decision="suggested",
+                    policy=ctx.policy_in(ch.tx, self.hub.concierge.settings.start),
+                    brain=brain,
+                    rationale=f"{verdict.why}; suggested by the session: {why}",
+                    asked=current,
+                    verdict=verdict.kind.value,
+                    evidence=verdict.evidence,
+                    actor=caller.id,
+                )
             )
 
         await self.hub.on_member(asked.member, lambda: self.hub.change(write))
@@ -126,16 +128,19 @@ class ConciergeVerbs:
             allowed = answer_allowed(policy.answer, verdict, dialog=current.dialog, external=True)
             if allowed:
                 ctx.give_answer(ch, member, current, text=text, why=why or verdict.why, brain=brain)
-            ctx.ledger(
-                ch,
-                decision="answered" if allowed else "refused",
-                policy=policy,
-                brain=brain,
-                rationale=verdict.why + ("" if allowed else "; the gate does not allow an answer"),
-                asked=current,
-                verdict=verdict.kind.value,
-                evidence=verdict.evidence,
-                actor=caller.id,
+            ch.tx.add_ledger(
+                ctx.ledger_entry(
+                    ch,
+                    decision="answered" if allowed else "refused",
+                    policy=policy,
+                    brain=brain,
+                    rationale=verdict.why
+                    + ("" if allowed else "; the gate does not allow an answer"),
+                    asked=current,
+                    verdict=verdict.kind.value,
+                    evidence=verdict.evidence,
+                    actor=caller.id,
+                )
             )
             if not allowed:
                 ch.audit("hub_reply:policy", "denied", actor=caller.id, member=member.slug)
