@@ -280,6 +280,10 @@ async def test_the_bell_is_one_dm_message_per_goal_redrawn_with_a_thread_link(
     """Escalations of one goal stack into one top-level DM message linking to the thread."""
     key = await crew.add_member()
     await crew.escalate(key, message="Tag it?", goal="release", options=["yes"])
+    # The bell's lane does not wait for the thread's: the first bell may be drawn before the
+    # root exists (without a link until the next ring). Let the root land, then ring again.
+    await crew.delivered()
+    assert harness.root("radar") is not None, "precondition: the thread exists"
     await crew.escalate(key, message="Publish notes?", goal="release")
     await harness.wait_until(lambda: any("2 requests" in b[-1] for b in harness.bells().values()))
     await crew.delivered()
