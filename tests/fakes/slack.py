@@ -188,6 +188,7 @@ class FakeSlack:
         self._faults: defaultdict[str, deque[tuple[int, str]]] = defaultdict(deque)
         self._holds: list[tuple[str, Callable[[JsonDict], bool]]] = []
         self._resets: list[tuple[str, Callable[[JsonDict], bool]]] = []
+        self._refusals: list[tuple[str, Callable[[JsonDict], bool], int, str]] = []
         self.faults: FaultPlan | None = None  # seeded random faults (tests/fakes/chaos.py)
         self._stopping = asyncio.Event()
         self._users: dict[str, SlackUser] = {}
@@ -357,6 +358,21 @@ class FakeSlack:
         answer_error = error or "internal_error"
         self._faults[method].extend([(answer_status, answer_error)] * times)
 
+    def refuse(
+        self,
+        method: str,
+        *,
+        where: Callable[[JsonDict], bool] = lambda _params: True,
+        status: int = 500,
+        error: str = "internal_error",
+    ) -> Callable[[], None]:
+        """Answer every call to ``method`` whose parameters satisfy ``where`` with ``status``
+        and ``error``, not carrying it out, until the returned function is called: one kind
+        of call failing for a while (the calls are recorded, as refused)."""
+        refusal = (method, where, status, error)
+        self._refusals.append(refusal)
+        return lambda: self._refusals.remove(refusal)
+
     def hold_next(
         self, method: str, *, where: Callable[[JsonDict], bool] = lambda _params: True
     ) -> None:
@@ -509,6 +525,9 @@ class FakeSlack:
         if self._faults[method]:
             status, error = self._faults[method].popleft()
             return status, {"ok": False, "error": error}, headers
+        for refused, where, status, error in self._refusals:
+            if refused == method and where(params):
+                return status, {"ok": False, "error": error}, headers
         try:
             self._authenticate(method, token)
             return 200, {"ok": True, **handler(params)}, headers

@@ -177,6 +177,24 @@ async def test_fail_next_injects_5xx_and_errors_then_recovers(fake: FakeSlack) -
     assert [m["text"] for m in fake.messages(dm)] == ["three"]
 
 
+async def test_refuse_fails_the_matching_calls_until_lifted(fake: FakeSlack) -> None:
+    """``refuse`` fails every matching call (others pass) until the refusal is lifted."""
+    client = web_client(fake)
+    dm = fake.dm_channel(fake.owner_user_id)
+    lift = fake.refuse("chat.postMessage", where=lambda params: params.get("text") == "no")
+
+    for _ in range(2):
+        with pytest.raises(SlackApiError) as refused:
+            await client.chat_postMessage(channel=dm, text="no")
+        assert refused.value.response.status_code == 500
+    await client.chat_postMessage(channel=dm, text="yes")
+    lift()
+    await client.chat_postMessage(channel=dm, text="no")
+
+    assert [call.ok for call in fake.calls_to("chat.postMessage")] == [False, False, True, True]
+    assert [m["text"] for m in fake.messages(dm)] == ["yes", "no"]
+
+
 async def test_bad_token_and_unknown_method_are_refused(fake: FakeSlack) -> None:
     """A wrong token answers ``invalid_auth`` and an unknown method ``unknown_method``."""
     assert (await web_client(fake).auth_test())["user_id"] == fake.bot_user_id
