@@ -8,6 +8,7 @@ App Home, edits, deletions, slash commands and the same words typed in a thread.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
@@ -22,6 +23,8 @@ from crewline.config import Config
 from crewline.errors import ConfigError
 from crewline.server import Crewline
 from crewline.transports.slack import SlackTransport
+from crewline.transports.slack.blocks import BELL_BODY_BLOCK
+from tests.bounds import WAIT
 from tests.driver import Crew
 from tests.harnesses.slack import SlackHarness
 
@@ -280,10 +283,6 @@ async def test_the_bell_is_one_dm_message_per_goal_redrawn_with_a_thread_link(
     """Escalations of one goal stack into one top-level DM message linking to the thread."""
     key = await crew.add_member()
     await crew.escalate(key, message="Tag it?", goal="release", options=["yes"])
-    # The bell's lane does not wait for the thread's: the first bell may be drawn before the
-    # root exists (without a link until the next ring). Let the root land, then ring again.
-    await crew.delivered()
-    assert harness.root("radar") is not None, "precondition: the thread exists"
     await crew.escalate(key, message="Publish notes?", goal="release")
     await harness.wait_until(lambda: any("2 requests" in b[-1] for b in harness.bells().values()))
     await crew.delivered()
@@ -293,6 +292,48 @@ async def test_the_bell_is_one_dm_message_per_goal_redrawn_with_a_thread_link(
     link = bells[0]["blocks"][-1]["elements"][0]["text"]
     assert f"/archives/{harness.dm}/p{harness.root('radar')!s}".replace(".", "") in link
     assert len(harness.fake.calls_to("chat.postMessage")) == 1 + 2 + 1  # root, cards, bell
+
+
+async def test_a_first_bell_rung_before_its_thread_exists_links_to_it(
+    crew: Crew, harness: SlackHarness
+) -> None:
+    """The bell's lane does not wait for the thread's: while Slack refuses the member's root,
+    the first bell is rung all the same. It is drawn only with its link to the thread, whose
+    root is posted once whichever lane gets there first."""
+
+    def a_root(params: dict[str, Any]) -> bool:
+        return "thread_ts" not in params and "crewline_thread" in str(params.get("metadata"))
+
+    lift = harness.fake.refuse("chat.postMessage", where=a_root)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Tag it?", goal="release", options=["yes"])
+    store = crew.crewline.store
+    async with asyncio.timeout(WAIT):  # the bell's lane has rung: drawn, or failed and retried
+        while (head := await store.outbox_head("slack", "bell:radar")) is not None:
+            if head.attempts > 0:
+                break
+            await asyncio.sleep(0.02)
+    assert harness.root("radar") is None, "precondition: the bell rang before the root existed"
+    assert any(not c.ok and a_root(c.params) for c in harness.fake.calls_to("chat.postMessage"))
+    lift()
+    await crew.delivered()
+    root = harness.root("radar")
+    assert root is not None
+    tops = [m for m in harness.fake.messages(harness.dm) if m.get("thread_ts") in (None, m["ts"])]
+    assert sum((m.get("metadata") or {}).get("event_type") == "crewline_thread" for m in tops) == 1
+    drawn = [
+        c.params
+        for c in harness.fake.calls
+        if c.ok
+        and c.method in ("chat.postMessage", "chat.update")
+        and any(
+            str(b.get("block_id", "")).startswith(BELL_BODY_BLOCK)
+            for b in c.params.get("blocks") or []
+        )
+    ]
+    link = f"/archives/{harness.dm}/p{root}".replace(".", "")
+    # Drawn once, and with the link to the thread (not first without it, then redrawn).
+    assert [link in json.dumps(params["blocks"]) for params in drawn] == [True]
 
 
 async def test_the_app_home_shows_the_roster_with_needs_you_and_counts(

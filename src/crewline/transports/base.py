@@ -51,6 +51,11 @@ class TransportContext(Protocol):
         bell links to it, also after a restart."""
         ...
 
+    async def member(self, slug: str) -> Member:
+        """The member named ``slug`` (NotFound when there is none): a transport whose bell
+        is rung before the member's thread was opened opens it to link to it."""
+        ...
+
 
 class Fence(Protocol):
     """The lease a single-connection transport runs under (``crewline.transport_lease``):
