@@ -542,6 +542,7 @@ class FakeDiscord:
 
         self.calls: list[RecordedCall] = []
         self.faults: FaultPlan | None = None  # seeded random faults (tests/fakes/chaos.py)
+        self._refusals: list[tuple[str, re.Pattern[str]]] = []
         self.interaction_callbacks: list[InteractionCallback] = []
         self.gateway_connections: list[str] = []  # path?query of every websocket opened
         self.heartbeats = 0
@@ -663,6 +664,14 @@ class FakeDiscord:
         depend on the machine's speed.
         """
         self._rate_limits[channel_id] = _RateLimit(limit, per, advertise, renew_after_429)
+
+    def refuse(self, method: str, path_pattern: str) -> Callable[[], None]:
+        """Answer every ``method`` call whose path fully matches the regex with 503, not
+        carrying it out, until the returned function is called: one kind of call failing
+        for a while (the calls are recorded, as refused)."""
+        refusal = (method, re.compile(path_pattern))
+        self._refusals.append(refusal)
+        return lambda: self._refusals.remove(refusal)
 
     def clear_rate_limits(self) -> None:
         """Lift every message rate limit."""
@@ -1494,6 +1503,8 @@ class FakeDiscord:
         try:
             if fault is not None and fault != "landed-reset":
                 raise _random_error(fault)
+            if any(m == request.method and p.fullmatch(path) for m, p in self._refusals):
+                raise _error(503, 0, "503: Service Unavailable")
             response = await self._route(request, path, body)
         except _ApiError as exc:
             response = _json_response(exc.body, status=exc.status, headers=exc.headers)

@@ -325,6 +325,26 @@ async def test_rate_limited_message_create_is_waited_out(fake: FakeDiscord) -> N
     assert fake.message(second.id)["content"] == "second"
 
 
+async def test_refuse_answers_503_until_lifted(fake: FakeDiscord) -> None:
+    """``refuse`` fails the matching calls with 503 (others pass) until it is lifted."""
+    lift = fake.refuse("POST", rf"/channels/{fake.crew_channel_id}/threads")
+    client = CrewClient()
+    async with running(client, fake):
+        channel = client.get_channel(fake.crew_channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        with pytest.raises(discord.DiscordServerError):
+            await channel.create_thread(name="refused")
+        await channel.send("passes")
+        lift()
+        await channel.create_thread(name="created")
+
+    statuses = [
+        c.status for c in fake.calls_to("POST", rf"/channels/{fake.crew_channel_id}/threads")
+    ]
+    assert statuses == [503, 201]
+    assert [t["name"] for t in fake.threads] == ["created"]
+
+
 async def test_slash_command_group_answers_ephemerally(fake: FakeDiscord) -> None:
     """A synced /concierge answer command runs with its option and answers with flag 64."""
     client = CrewClient()
