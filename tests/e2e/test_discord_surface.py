@@ -3,6 +3,8 @@ pinned status, the commands and edits."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
@@ -11,6 +13,7 @@ import pytest
 from crewline.config import Config
 from crewline.models import HumanCommand
 from crewline.testing import FakeClock
+from tests.bounds import WAIT
 from tests.driver import Crew
 from tests.fakes.discord import PRIVATE_THREAD, Dispatch, Json
 from tests.harness import Shown
@@ -108,6 +111,41 @@ async def test_the_bell_pings_the_owner_links_the_thread_and_stacks_in_place(
     again = _bells(harness)[0]
     assert again["id"] != bells[0]["id"]
     assert again["content"].startswith(f"<@{harness.owner}>")
+
+
+async def test_a_first_bell_rung_before_its_thread_exists_links_to_it(crew: Crew) -> None:
+    """The bell's lane does not wait for the thread's: while Discord refuses the member's
+    thread, the first bell is rung all the same. It is posted only with its link to the
+    thread, which is created once whichever lane gets there first."""
+    harness = _discord(crew)
+    fake = harness.fake
+    threads = rf"/channels/{fake.crew_channel_id}/threads"
+    lift = fake.refuse("POST", threads)
+    key = await crew.add_member()
+    await crew.escalate(key, message="Tag it?", goal="release", options=["yes"])
+    store = crew.crewline.store
+    async with asyncio.timeout(WAIT):  # the bell's lane has rung: posted, or failed and retried
+        while (head := await store.outbox_head("discord", "bell:radar")) is not None:
+            if head.attempts > 0:
+                break
+            await asyncio.sleep(0.02)
+    assert fake.threads == [], "precondition: the bell rang before the thread existed"
+    assert [c.status for c in fake.calls_to("POST", threads)][:1] == [503]
+    lift()
+    await crew.delivered()
+    assert len(fake.threads) == 1
+    thread = harness.thread_id("radar")
+    drawn = [
+        c.json
+        for c in fake.calls
+        if c.status == 200
+        and c.method in ("POST", "PATCH")
+        and c.path.startswith(f"/channels/{fake.crew_channel_id}/messages")
+        and isinstance(c.json, dict)
+        and c.json.get("embeds")
+    ]
+    # Posted once, and with the link to the thread (not first without it, then edited).
+    assert [f"/{thread}" in json.dumps(body) for body in drawn] == [True]
 
 
 async def test_the_status_is_pinned_edited_in_place_and_found_after_a_restart(

@@ -60,8 +60,6 @@ class DiscordEvents(Protocol):
         message_ref: str | None = None,
     ) -> None: ...
 
-    def on_threads_changed(self) -> None: ...
-
     async def on_edit_submitted(self, interaction: Interaction, record: str, text: str) -> None: ...
 
 
@@ -202,7 +200,6 @@ class CrewClient(discord.Client):
     async def on_ready(self) -> None:
         self.gateway_up = True
         log.info("discord: connected as %s", self.user)
-        self.events.on_threads_changed()
 
     async def on_resumed(self) -> None:
         self.gateway_up = True
@@ -235,12 +232,6 @@ class CrewClient(discord.Client):
             await self.events.on_command(
                 interaction, "fork", (slug.strip(),), message_ref=message_ref
             )
-
-    async def on_thread_create(self, thread: discord.Thread) -> None:
-        self.events.on_threads_changed()
-
-    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
-        self.events.on_threads_changed()
 
 
 REWIND_TO_HERE = "Rewind to here"  # the message context-menu commands

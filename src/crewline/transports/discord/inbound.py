@@ -54,13 +54,11 @@ class DiscordInbound:
         transport: str,
         settings: DiscordSettings,
         respond_within: float,
-        threads_changed: Callable[[], None],
         on_handled: HumanEventObserver | None = None,
     ) -> None:
         self.transport = transport
         self.settings = settings
         self.respond_within = respond_within
-        self.threads_changed = threads_changed
         self.on_handled = on_handled
         self.sink: HumanEventSink | None = None
         self.client: CrewClient | None = None
@@ -68,9 +66,6 @@ class DiscordInbound:
         self._answered: OrderedDict[int, None] = OrderedDict()
 
     # the client's events ---------------------------------------------------------------------
-    def on_threads_changed(self) -> None:
-        self.threads_changed()
-
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or message.webhook_id is not None or not message.content:
             return

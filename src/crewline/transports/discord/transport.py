@@ -23,6 +23,7 @@ import yarl
 
 from crewline.errors import (
     ConfigError,
+    NotFound,
     PermanentTransportError,
     RateLimited,
     TransientTransportError,
@@ -70,29 +71,25 @@ class DiscordTransport(Transport):
         settings: DiscordSettings,
         *,
         respond_within: float = 2.0,
-        bell_thread_wait: float = 2.0,
         on_handled: HumanEventObserver | None = None,
     ) -> None:
         """``respond_within``: after this long without the core's answer an interaction is
-        deferred (Discord allows 3 s). ``bell_thread_wait``: how long a bell waits for its
-        member's thread to open so it can link to it. ``on_handled`` is told about every
-        human event once it was answered (metrics, tests)."""
+        deferred (Discord allows 3 s). ``on_handled`` is told about every human event once
+        it was answered (metrics, tests)."""
         self.settings = settings
-        self.bell_thread_wait = bell_thread_wait
         self.inbound = DiscordInbound(
             transport=self.name,
             settings=settings,
             respond_within=respond_within,
-            threads_changed=self._pulse_threads,
             on_handled=on_handled,
         )
         self._client: CrewClient | None = None
         self._connection: asyncio.Task[None] | None = None
         self._threads: dict[str, int] = {}  # member slug -> thread id
+        self._open_locks: dict[str, asyncio.Lock] = {}
         self._owners: dict[str, str] = {}  # member slug -> owner's user id
         self._posted: OrderedDict[str, str] = OrderedDict()  # object key -> message id
         self._status_ref: int | None = None
-        self._threads_changed = asyncio.Event()
         self._unauthorized = False
         self._saved_sdk: tuple[str, yarl.URL] | None = None
 
@@ -250,35 +247,37 @@ class DiscordTransport(Transport):
     async def open_thread(self, member: Member) -> str:
         """A private thread named after the member in the crew channel, its owner added.
 
-        Found again (not created twice) by its name while it is in discord.py's cache.
+        Found again (not created twice) by its name while it is in discord.py's cache. One
+        member's thread is opened by one call at a time: a bell rung before the member's
+        first card opens it too (``ring``).
         """
         client = self._require_client()
-        thread_id = self._threads.get(member.slug) or self._cached_thread(member.slug)
-        if thread_id is None:
-            name = thread_name(member.name, member.slug)
-            data = await self._call(
-                lambda: client.http.start_thread_without_message(
-                    self.settings.channel_id,
-                    name=name,
-                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                    type=PRIVATE_THREAD,
-                    invitable=False,
-                    reason="crewline: a member's thread",
+        async with self._open_locks.setdefault(member.slug, asyncio.Lock()):
+            thread_id = self._threads.get(member.slug) or self._cached_thread(member.slug)
+            if thread_id is None:
+                name = thread_name(member.name, member.slug)
+                data = await self._call(
+                    lambda: client.http.start_thread_without_message(
+                        self.settings.channel_id,
+                        name=name,
+                        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                        type=PRIVATE_THREAD,
+                        invitable=False,
+                        reason="crewline: a member's thread",
+                    )
                 )
-            )
-            thread_id = int(data["id"])
-        owner = await self._owner(member.slug)
-        if owner is None:
-            log.warning(
-                "discord: member %s has no discord owner; only server moderators see "
-                "its private thread",
-                member.slug,
-            )
-        else:
-            await self._call(lambda: client.http.add_user_to_thread(thread_id, int(owner)))
-        self._threads[member.slug] = thread_id
-        self._pulse_threads()
-        return str(thread_id)
+                thread_id = int(data["id"])
+            owner = await self._owner(member.slug)
+            if owner is None:
+                log.warning(
+                    "discord: member %s has no discord owner; only server moderators see "
+                    "its private thread",
+                    member.slug,
+                )
+            else:
+                await self._call(lambda: client.http.add_user_to_thread(thread_id, int(owner)))
+            self._threads[member.slug] = thread_id
+            return str(thread_id)
 
     async def post(
         self,
@@ -357,7 +356,7 @@ class DiscordTransport(Transport):
                         )
                     )
             return ""  # no message shows this group now: the next request posts (and pings)
-        thread = await self._thread_for(bell.member, wait=self.bell_thread_wait)
+        thread = await self._bell_thread(bell.member)
         owner = await self._owner(bell.member)
         rendered = bell_message(
             bell, guild_id=self.settings.guild_id, thread_id=thread, owner_id=owner
@@ -484,23 +483,26 @@ class DiscordTransport(Transport):
                 return thread.id
         return None
 
-    async def _thread_for(self, slug: str, *, wait: float) -> int | None:
-        """The member's thread id, waiting up to ``wait`` s for it to be opened."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + wait
-        while True:
-            found = self._threads.get(slug) or self._cached_thread(slug)
-            remaining = deadline - loop.time()
-            if found is not None or remaining <= 0:
-                return found
-            changed = self._threads_changed
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(remaining):
-                    await changed.wait()
+    async def _bell_thread(self, slug: str) -> int | None:
+        """The member's thread, which the bell links to: known here, recorded by the outbox,
+        else opened now.
 
-    def _pulse_threads(self) -> None:
-        self._threads_changed.set()
-        self._threads_changed = asyncio.Event()
+        The bell's lane does not wait for the thread's, so a member's first bell may be
+        rung before its first card: it opens the thread itself, under ``open_thread``'s
+        lock, so one thread is created whichever lane comes first. A refused creation fails
+        the ring, which the outbox retries. None only when the thread cannot be opened at
+        all: the bell is then shown without a link rather than not at all."""
+        found = self._threads.get(slug) or self._cached_thread(slug)
+        if found is not None or self.context is None:
+            return found
+        recorded = await self.context.thread_ref(self.name, slug)
+        if recorded is not None and recorded.isdigit():
+            return int(recorded)
+        try:
+            return int(await self.open_thread(await self.context.member(slug)))
+        except (NotFound, PermanentTransportError) as error:
+            log.warning("discord: %s's bell goes without a link to its thread: %s", slug, error)
+            return None
 
     async def _find_status(self, client: CrewClient) -> int | None:
         """The status message pinned before a restart, if it is still pinned."""
