@@ -336,6 +336,37 @@ async def test_a_first_bell_rung_before_its_thread_exists_links_to_it(
     assert [link in json.dumps(params["blocks"]) for params in drawn] == [True]
 
 
+async def test_a_root_posted_after_another_replica_read_the_dm_is_found_there(
+    crew: Crew, harness: SlackHarness
+) -> None:
+    """Another replica read the owner's DM before a member's root was posted there: when it
+    opens that member's thread (its bell's lane rang first, or it took the thread's lane
+    over) it finds the root, and posts no second one for the cards to split across."""
+    hub = crew.crewline.hub
+    await crew.add_member("probe", "Probe")
+    key = await crew.add_member()
+    other = SlackTransport(harness.settings())
+    other.attach(hub)
+    await other.start(hub.receive)
+    try:
+        probe = await other.open_thread(await hub.member("probe"))  # reads the DM
+        assert harness.root("radar") is None, "precondition: read before radar's root"
+        await crew.escalate(key, message="Tag it?", options=["yes"])
+        await crew.delivered()
+        root = harness.root("radar")
+        assert root is not None
+        assert await other.open_thread(await hub.member("radar")) == f"{harness.dm}:{root}"
+    finally:
+        await other.stop()
+    assert probe == f"{harness.dm}:{harness.root('probe')}"
+    roots = [
+        m
+        for m in harness.fake.messages(harness.dm)
+        if (m.get("metadata") or {}).get("event_type") == "crewline_thread"
+    ]
+    assert len(roots) == 2
+
+
 async def test_the_app_home_shows_the_roster_with_needs_you_and_counts(
     crew: Crew, harness: SlackHarness
 ) -> None:

@@ -230,7 +230,12 @@ class SlackTransport(Transport):
             if member.slug in self._threads:
                 return self._threads[member.slug]
             channel = await self._dm_of(member.slug)
+            read_before = channel in self._roots
             roots = await self._roots_in(channel)
+            if member.slug not in roots and read_before:
+                # The DM was read before this call: another replica (its bell's lane, or its
+                # thread's lane before it died) may have posted the root since.
+                roots = await self._roots_in(channel, again=True)
             if member.slug not in roots:
                 entry = self._roster.get(member.slug)
                 status, concierge = blocks.root_status(entry), blocks.concierge_line(entry)
@@ -268,11 +273,12 @@ class SlackTransport(Transport):
             return []
         return await self.context.owner_ids(self.name, member=member)
 
-    async def _roots_in(self, channel: str) -> dict[str, tuple[str, str]]:
-        """The member roots in a DM (slug -> (ts, what it shows)), found once by its history."""
+    async def _roots_in(self, channel: str, *, again: bool = False) -> dict[str, tuple[str, str]]:
+        """The member roots in a DM (slug -> (ts, what it shows)), found once by its history
+        (``again``: read it once more)."""
         lock = self._scan_locks.setdefault(channel, asyncio.Lock())
         async with lock:
-            if channel not in self._roots:
+            if again or channel not in self._roots:
                 found: dict[str, tuple[str, str]] = {}
                 async for message in self.api.history(channel, pages=HISTORY_PAGES):
                     payload = _payload(message, blocks.THREAD_EVENT) or {}
