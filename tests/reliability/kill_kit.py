@@ -15,6 +15,9 @@ crewline's receipt for it (what a person would take as "it was taken"):
   the response, or a private notice); a typed message has no acknowledgement on Discord;
 - the local inbox: the 200 answer to the page's POST.
 
+Telegram polling's and Discord's can come after the act returned, so the receipts are read
+(:func:`receipts_first`) before the events they are checked against, never after.
+
 A card is found by the unique words of its escalation's message or its question
 (``decide <tag>``), so an answered card (which keeps its text and loses its buttons) still
 counts.
@@ -23,6 +26,7 @@ counts.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import re
 from collections import Counter
@@ -39,7 +43,7 @@ from tests.fakes.slack import FakeSlack, HttpReply
 from tests.fakes.telegram import FakeTelegram
 from tests.harnesses.telegram import WEBHOOK_SECRET, WebhookRelay
 
-__all__ = ["TRANSPORTS", "Act", "Card", "Platform", "platform"]
+__all__ = ["TRANSPORTS", "Act", "Card", "Platform", "platform", "receipts_first"]
 
 TRANSPORTS = ("slack", "telegram-polling", "telegram-webhook", "discord", "local")
 TAG = re.compile(r"decide (k\d+x)")
@@ -53,9 +57,21 @@ _INTERACTION_RESPONSES = {4, 7}  # a message (the notice) or the settled card: a
 
 @dataclass(kw_only=True)
 class Act:
-    """One press or typed reply sent to crewline through the platform."""
+    """One press or typed reply sent to crewline through the platform.
+
+    ``received`` may turn true after the act returned (Telegram's confirmation comes with
+    crewline's next ``getUpdates``; Discord's interaction response once the core answered);
+    ``answered`` says whether the platform has had crewline's answer to the act at all, so
+    ``received()`` will not change any more (true at once where the act's own response is
+    the receipt, or where none will come)."""
 
     received: Callable[[], bool]
+    answered: Callable[[], bool] = lambda: True
+
+    def keep(self) -> None:
+        """Fix ``received()`` at what it says now: what it is compared with is read after."""
+        got = self.received()
+        self.received = lambda: got
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -254,16 +270,18 @@ async def _telegram(data_dir: Path, *, webhook: bool) -> AsyncIterator[Platform]
                     return Card(ref=m.message_id, thread=m.message_thread_id, payloads=tuple(data))
             return None
 
-        def confirmed(update_id: int) -> Callable[[], bool]:
-            return lambda: fake.is_confirmed(update_id)
+        def confirmed(update_id: int) -> Act:
+            # Telegram keeps an update until it is confirmed: its receipt is all it gets.
+            received = functools.partial(fake.is_confirmed, update_id)
+            return Act(received=received, answered=received)
 
         async def press(shown: Card, choice: int) -> Act:
             sent = await fake.press_button(owner, shown.ref, shown.payloads[choice])
-            return Act(received=confirmed(sent.update_id))
+            return confirmed(sent.update_id)
 
         async def reply(shown: Card, text: str) -> Act:
             sent = await fake.send_text(owner, text, message_thread_id=shown.thread)
-            return Act(received=confirmed(sent.update_id))
+            return confirmed(sent.update_id)
 
         yield Platform(
             name="telegram-webhook" if webhook else "telegram-polling",
@@ -310,20 +328,25 @@ async def _discord(data_dir: Path) -> AsyncIterator[Platform]:
                         return Card(ref=int(m["id"]), thread=int(thread["id"]), payloads=tuple(ids))
             return None
 
-        def answered(interaction: int) -> Callable[[], bool]:
-            return lambda: any(
-                c.interaction_id == interaction
-                and c.type in _INTERACTION_RESPONSES
-                and 200 <= c.status < 300
+        def responses(interaction: int, *, accepted: bool = True) -> list[int]:
+            """The types of crewline's responses to the interaction (those Discord took)."""
+            return [
+                c.type
                 for c in fake.interaction_callbacks
-            )
+                if c.interaction_id == interaction and (200 <= c.status < 300 or not accepted)
+            ]
 
         async def press(shown: Card, choice: int) -> Act:
             try:
                 sent = await fake.press_button(shown.ref, shown.payloads[choice])
             except (LookupError, ValueError):  # redrawn meanwhile: nothing was sent
                 return Act(received=lambda: False)
-            return Act(received=answered(sent.id))
+            # Answered by any response, also a deferral (the core was slow) or one too late
+            # for Discord (past its 3 s): neither is a receipt, nor can one follow.
+            return Act(
+                received=lambda: any(t in _INTERACTION_RESPONSES for t in responses(sent.id)),
+                answered=lambda: bool(responses(sent.id, accepted=False)),
+            )
 
         async def reply(shown: Card, text: str) -> Act:
             await fake.send_message(shown.thread, text)
@@ -445,6 +468,32 @@ async def _local(data_dir: Path) -> AsyncIterator[Platform]:
     finally:
         if page.get("client") is not None:
             await page["client"].aclose()
+
+
+async def receipts_first(
+    platform: Platform, acts: Iterable[Act], due: Iterable[Act], timeout: float
+) -> None:
+    """Fix every act's receipt as it stands once crewline has answered every act in ``due``
+    (the acts of a life that is not killed): call it before reading what the receipts are
+    checked against (the answer events), never after.
+
+    A receipt read after the events can be one that came while they were being read: a
+    press Telegram had queued when the events were read was handled and confirmed a moment
+    later, and looked like a receipt with no answer (seed 550384870, docs/reliability.md).
+    Read first, a receipt is one the answer was committed before, so the events read next
+    hold it. Waiting for ``due`` keeps those acts' receipts in the check rather than
+    leaving them to the race."""
+    waited = [act for act in due if not act.answered()]
+    if waited:
+        try:
+            await platform.wait(lambda: all(act.answered() for act in waited), timeout)
+        except TimeoutError:
+            left = sum(1 for act in waited if not act.answered())
+            raise AssertionError(
+                f"{left} acts unanswered by a live crewline in {timeout} s"
+            ) from None
+    for act in acts:
+        act.keep()
 
 
 @contextlib.asynccontextmanager

@@ -18,7 +18,9 @@ started again for the next round. After the last round:
   asked whether a send landed, so a send in flight at a kill may land twice — bounded here
   by one per member lane per kill; docs/telegram.md says so);
 - every press or reply the platform got a receipt for has exactly one answer event (or,
-  when its window had just closed, the closing instead), and no record has two;
+  when its window had just closed, the closing instead), and no record has two — the
+  receipts read once crewline has answered the last life's acts, and before the events
+  (``kill_kit.receipts_first``);
 - every window closes exactly once, unless it was answered first;
 - no boundary is left half-done: none still ``asking``, the conversation's generation is
   one more than the committed boundaries, each committed boundary has its one notice row,
@@ -54,7 +56,7 @@ from crewline.config import Config
 from crewline.store.open import open_store
 from crewline.store.sqlite import DATABASE_NAME
 from tests.reliability import kill_asks
-from tests.reliability.kill_kit import TRANSPORTS, Act, Platform, platform
+from tests.reliability.kill_kit import TRANSPORTS, Act, Platform, platform, receipts_first
 from tests.serving import crewline_serve
 
 FULL = os.environ.get("CREWLINE_RELIABILITY") == "full"
@@ -369,6 +371,10 @@ async def _kills(transport: str, tmp_path: Path, *, database: str | None) -> Non
                 raise AssertionError(
                     f"seed {SEED}: no card for {[t for t in asked if not cards[t]]}"
                 ) from None
+            # The receipts are read before the events they are checked against: one that
+            # came while the events were being read would have no answer in them.
+            acts = [*ledger.acts.values(), *asks.answers.values(), *asks.presses.values()]
+            await receipts_first(chosen, acts, [t.result() for t in last.acting], WAIT)
             windows = {a.id for a in ledger.asked.values() if a.window}
             settled: set[str] = set()
             try:
