@@ -271,8 +271,10 @@ async def _telegram(data_dir: Path, *, webhook: bool) -> AsyncIterator[Platform]
             return None
 
         def confirmed(update_id: int) -> Act:
-            # Telegram keeps an update until it is confirmed: its receipt is all it gets.
             received = functools.partial(fake.is_confirmed, update_id)
+            if webhook:  # the push's own answer, in hand when the act returns
+                return Act(received=received)
+            # Polled, an update is confirmed once handled: its receipt is all it gets.
             return Act(received=received, answered=received)
 
         async def press(shown: Card, choice: int) -> Act:
