@@ -399,12 +399,19 @@ class Crewline:
             outbox.wake(lanes)
 
     async def _card_posted(
-        self, transport: str, lane: str, object_key: str, timeout: float
+        self,
+        transport: str,
+        lane: str,
+        object_key: str,
+        timeout: float,
+        *,
+        waiting: Callable[[], None],
     ) -> bool:
         outbox = self.outboxes.get(transport)
         if outbox is not None:
-            return await outbox.wait_posted(object_key, lane=lane, timeout=timeout)
+            return await outbox.wait_posted(object_key, lane=lane, timeout=timeout, waiting=waiting)
         if transport in self.leases:  # another replica runs it: its post is recorded there
+            waiting()
             return await wait_recorded(self.store, transport, object_key, timeout=timeout)
         return False
 

@@ -3,11 +3,11 @@ can change) is drawn once, already carrying its suggestion or its answer: its th
 outbox lane is woken by the judgement's commit rather than by the escalation's, so the
 platform gets one post and no redraw — unless a reply waits for the card's post, for a
 reply never waits for the concierge (docs/concierge.md). The suites' replies do not wait
-(the driver's delivery wait is 0), except in the last test here."""
+(the driver's delivery wait is 0), except in the last two tests here."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 
@@ -96,7 +96,10 @@ async def test_a_reply_that_waits_for_its_card_never_waits_for_the_concierge(
     hub.on_outbox(lambda transport, lanes: woken.append(set(lanes)))
     lane_woken_when_waited: list[bool] = []
 
-    async def posted(transport: str, lane: str, object_key: str, timeout: float) -> bool:
+    async def posted(
+        transport: str, lane: str, object_key: str, timeout: float, *, waiting: Callable[[], None]
+    ) -> bool:
+        waiting()  # the outbox's check waits for this post (it is not busy)
         lane_woken_when_waited.append(any(lane in lanes for lanes in woken))
         return True
 
@@ -107,3 +110,29 @@ async def test_a_reply_that_waits_for_its_card_never_waits_for_the_concierge(
     assert lane_woken_when_waited == [True]
     await _settled(crew)
     assert "concierge suggests: yes" in _draws(crew, "Force-push to main?")[-1].text
+
+
+async def test_a_reply_told_queued_at_once_leaves_its_card_drawn_once_with_its_suggestion(
+    crew: Crew,
+) -> None:
+    """A reply that would wait for its card's post, but is told ``queued`` at once (a busy
+    outbox: the check never waits), does not release the hold: the card is still posted
+    once, with its suggestion, instead of at once and then redrawn."""
+    hub = crew.crewline.hub
+    checked: list[str] = []
+
+    async def posted(
+        transport: str, lane: str, object_key: str, timeout: float, *, waiting: Callable[[], None]
+    ) -> bool:
+        checked.append(object_key)
+        return False  # busy: answers at once, never waits (so never calls waiting)
+
+    hub.on_posted(posted)
+    hub.delivery_wait = 5.0  # the reply would wait, if the outbox let it
+    key = await crew.add_member()
+    body = await crew.escalate(key, message="Force-push to main?", options=["yes", "no"])
+    assert len(checked) == 1 and body["delivery"] == {"memory": "queued"}, (checked, body)
+    await _settled(crew)
+    draws = _draws(crew, "Force-push to main?")
+    assert len(draws) == 1, [d.text for d in draws]
+    assert "concierge suggests: yes" in draws[0].text

@@ -19,6 +19,7 @@ import sys
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -363,19 +364,31 @@ def test_admin_commands_are_quiet_unless_asked(
 @pytest.mark.sqlite_only("the outbox's waiters are in memory")
 async def test_a_busy_outbox_answers_queued_at_once_instead_of_waiting(tmp_path: Path) -> None:
     """While MAX_POST_WAITERS replies already wait on a transport's posts, the next one is
-    told `queued` without waiting: a busy outbox never slows every agent down."""
+    told `queued` without waiting: a busy outbox never slows every agent down. Only a
+    caller that waits is told it does (``waiting``: the concierge then releases its card)."""
     transport = MemoryTransport("memory")
     transport.fail_next(TransientTransportError("platform down"), times=1000)
+    told: list[str] = []
     async with running(tmp_path, transport, delivery_wait=WAIT, database=None) as (crewline, _):
         outbox = crewline.outboxes["memory"]
         waiting = [
-            asyncio.create_task(outbox.wait_posted(f"row:{n}", lane="radar", timeout=WAIT))
+            asyncio.create_task(
+                outbox.wait_posted(
+                    f"row:{n}", lane="radar", timeout=WAIT, waiting=partial(told.append, f"{n}")
+                )
+            )
             for n in range(MAX_POST_WAITERS)
         ]
         await asyncio.sleep(0)  # let each register: order, not timing
         assert not any(task.done() for task in waiting)
+        assert told == [f"{n}" for n in range(MAX_POST_WAITERS)]
         async with asyncio.timeout(WAIT / 2):  # far less than the waiters' own wait
-            assert await outbox.wait_posted("row:late", lane="radar", timeout=WAIT) is False
+            late = partial(told.append, "late")
+            assert (
+                await outbox.wait_posted("row:late", lane="radar", timeout=WAIT, waiting=late)
+                is False
+            )
+        assert "late" not in told
         for task in waiting:
             task.cancel()
         await asyncio.gather(*waiting, return_exceptions=True)

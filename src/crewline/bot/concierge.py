@@ -173,7 +173,8 @@ class Concierge:
         covers), or by :meth:`_release` when the judgement redrew nothing or failed; the
         outbox's poll starts any lane left unwoken. Nothing waits on the concierge inside
         the change, nor does a reply (``unhold``): only a card nobody waits for comes one
-        commit later, instead of being drawn twice.
+        commit later, instead of being drawn twice. A reply told ``queued`` at once (a busy
+        outbox) does not wait for its card either, so its card stays held too.
         """
         if not self.settings.enabled:
             return frozenset()
@@ -192,8 +193,9 @@ class Concierge:
         return frozenset(held)
 
     def unhold(self, record_id: str) -> None:
-        """Wake the held lane of ``record_id`` now: a reply waits for its card's post, and a
-        reply never waits for the concierge (the card is then redrawn with its suggestion)."""
+        """Wake the held lane of ``record_id`` now: a reply is about to wait for its card's
+        post, and a reply never waits for the concierge (the card is then redrawn with its
+        suggestion, unless the judgement lands before the post is drawn)."""
         member = self._held.pop(record_id, None)
         if member is not None:
             self.hub.wake_lanes({member})

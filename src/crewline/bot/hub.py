@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from crewline.bot import escalations, last_turn, questions
 from crewline.bot.actors import MemberActors, current_key
@@ -56,10 +56,22 @@ RECONCILE_AT_ONCE = 64  # members reconciled concurrently at start
 # "queued" instead of "delivered": short, so a slow platform never holds up an agent.
 DELIVERY_WAIT = 0.25
 
-# ``posted(transport, lane, object_key, timeout)``: whether the platform accepted the post of
-# ``object_key`` (queued in ``lane``), waiting at most ``timeout`` seconds (the outbox, or
-# the store with replicas, knows; crewline wires it).
-PostedCheck = Callable[[str, str, str, float], Awaitable[bool]]
+
+class PostedCheck(Protocol):
+    """Whether the platform accepted the post of ``object_key`` (queued in ``lane``),
+    waiting at most ``timeout`` seconds; ``waiting()`` is called once the check has decided
+    to wait, before it does (never when it answers at once). The outbox, or the store with
+    replicas, knows; crewline wires it."""
+
+    def __call__(
+        self,
+        transport: str,
+        lane: str,
+        object_key: str,
+        timeout: float,
+        *,
+        waiting: Callable[[], None],
+    ) -> Awaitable[bool]: ...
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -225,10 +237,7 @@ class Hub:
                 receipt.escalation, routing, receipt.delivery, waited=False
             )
             return replace(receipt, note=note)
-        # Waited for off the member's actor: its next change need not wait for a platform,
-        # nor for the concierge (a card it holds for its suggestion is posted at once).
-        if self.delivery_wait > 0:
-            self.concierge.unhold(receipt.escalation.id)
+        # Waited for off the member's actor: its next change need not wait for a platform.
         delivery = await self._delivery(member, receipt.escalation)
         return replace(
             receipt,
@@ -250,10 +259,19 @@ class Hub:
         key = f"row:{escalation.row_id}"
         posted = self._posted
 
+        def waiting() -> None:
+            # Nor does the reply wait for the concierge: a card it holds for its suggestion
+            # is posted at once when the reply waits for it (and only then: a reply told
+            # ``queued`` at once leaves the card to be drawn once, with its suggestion).
+            if self.delivery_wait > 0:
+                self.concierge.unhold(escalation.id)
+
         async def one(transport: str) -> Delivery:
             if transport not in self.transports:
                 return Delivery.NOT_CONFIGURED
-            if posted is not None and await posted(transport, member.slug, key, self.delivery_wait):
+            if posted is not None and await posted(
+                transport, member.slug, key, self.delivery_wait, waiting=waiting
+            ):
                 return Delivery.DELIVERED
             return Delivery.QUEUED
 

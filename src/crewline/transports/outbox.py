@@ -180,11 +180,20 @@ class OutboxDispatcher:
                         async with asyncio.timeout(self.poll_interval):
                             await self._progress.wait()
 
-    async def wait_posted(self, object_key: str, *, lane: str, timeout: float) -> bool:
+    async def wait_posted(
+        self,
+        object_key: str,
+        *,
+        lane: str,
+        timeout: float,
+        waiting: Callable[[], None] | None = None,
+    ) -> bool:
         """Whether the platform accepted the post of ``object_key`` (queued in ``lane``),
         waiting at most ``timeout`` seconds for it; False at once while
         ``MAX_POST_WAITERS`` callers already wait (a busy outbox), or while the outbox is
         behind (its last wait ended without the post) and a probe already waits.
+        ``waiting()`` is called when it is to wait, before it does (never when it answers
+        at once).
 
         With replicas, the post counts whichever replica made it: while another replica
         holds ``lane`` (so it sends the post), the store is looked at for the post it
@@ -199,6 +208,8 @@ class OutboxDispatcher:
         waiters.append(waiter)
         self._waiting += 1
         try:
+            if waiting is not None:
+                waiting()
             async with asyncio.timeout(timeout):
                 if self.claims is None:
                     await waiter
