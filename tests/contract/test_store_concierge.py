@@ -99,8 +99,8 @@ async def test_suggestions_put_together_are_stored_in_order(store: Store) -> Non
 async def test_members_and_records_read_together_are_those_read_one_by_one(
     store: Store,
 ) -> None:
-    """members_by_slug and escalations_by_id give what member and escalation give for each
-    name that exists, and leave out the others."""
+    """members_by_slug and escalation_states give what member and escalation give (an
+    escalation's state) for each name that exists, and leave out the others."""
     radar = await _member(store)
     probe = replace(radar, slug="probe", name="Probe", transports=("slack", "memory", "discord"))
     await store.write(lambda tx: tx.add_member(probe, NOW))
@@ -126,21 +126,25 @@ async def test_members_and_records_read_together_are_those_read_one_by_one(
 
     def read(
         tx: Tx,
-    ) -> tuple[list[Member], list[Member | None], list[Escalation], list[Escalation | None]]:
+    ) -> tuple[
+        list[Member], list[Member | None], dict[str, EscalationState], list[Escalation | None]
+    ]:
         return (
             tx.members_by_slug(["probe", "ghost", "radar", "probe"]),
             [tx.member(slug) for slug in ("probe", "radar")],
-            tx.escalations_by_id([f"{n:016x}" for n in (2, 9, 0, 1, 2)]),
+            tx.escalation_states([f"{n:016x}" for n in (2, 9, 0, 1, 2)]),
             [tx.escalation(f"{n:016x}") for n in range(3)],
         )
 
-    members, one_by_one, escalations, each = await store.write(read)
+    members, one_by_one, states, each = await store.write(read)
     assert one_by_one[0] is not None and one_by_one[0].transports == ("discord", "memory", "slack")
     assert sorted(members, key=lambda m: m.slug) == one_by_one
-    assert sorted(escalations, key=lambda e: e.id) == each == records
-    assert await store.write(lambda tx: (tx.members_by_slug([]), tx.escalations_by_id([]))) == (
+    assert each == records
+    assert states == {e.id: e.state for e in records}
+    assert set(states.values()) == {EscalationState.PENDING, EscalationState.ANSWERED}
+    assert await store.write(lambda tx: (tx.members_by_slug([]), tx.escalation_states([]))) == (
         [],
-        [],
+        {},
     )
 
 

@@ -386,7 +386,10 @@ class Concierge:
         offline: list[tuple[Asked, bool]] = []
         others: list[tuple[Asked, bool]] = []
         for waiting in batch:
-            (offline if self._judged_offline(waiting[0]) else others).append(waiting)
+            # A held card was found judged offline when it was held (the same pure reading).
+            asked = waiting[0]
+            held = asked.id in self._held
+            (offline if held or self._judged_offline(asked) else others).append(waiting)
         redrawn: set[str] = set()
         try:
             if offline:

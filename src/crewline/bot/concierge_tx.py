@@ -18,6 +18,7 @@ from crewline.models import (
     AnswerPolicy,
     ConciergeAnswer,
     ConciergePolicy,
+    EscalationState,
     LedgerEntry,
     Member,
     QuestionState,
@@ -102,7 +103,10 @@ class JudgementBatch:
     def __init__(self, ch: Change, asked: Sequence[Asked]) -> None:
         self.ch = ch
         tx = ch.tx
-        self._escalations = {e.id: e for e in tx.escalations_by_id([a.id for a in asked])}
+        self._asked = {a.id: a for a in asked}
+        # An escalation's question (its words, options, default, session, card) never
+        # changes once recorded: only its state does. So the states are all that is read.
+        self._states = tx.escalation_states(list(self._asked))
         self._members = {m.slug: m for m in tx.members_by_slug(sorted({a.member for a in asked}))}
         self._read_at_start = True  # no record has changed in this change since
         self._suggestions: list[Suggestion] = []
@@ -112,7 +116,13 @@ class JudgementBatch:
         """``current_asked``: the record as it stands, if it still waits for an answer."""
         if not self._read_at_start:
             return current_asked(self.ch.tx, record_id)
-        return asked_now(self.ch.tx, record_id, self._escalations.get(record_id))
+        state = self._states.get(record_id)
+        if state is None:  # not an escalation: a question, read as it stands
+            return asked_now(self.ch.tx, record_id, None)
+        if state is not EscalationState.PENDING:
+            return None
+        asked = self._asked[record_id]
+        return asked if asked.kind == ESCALATION else current_asked(self.ch.tx, record_id)
 
     def member(self, slug: str) -> Member | None:
         return self._members.get(slug)

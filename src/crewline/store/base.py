@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 from crewline.models import (
     ConciergeAnswer,
     Escalation,
+    EscalationState,
     Event,
     Identity,
     LedgerEntry,
@@ -312,9 +313,9 @@ class Tx(ABC):
         the index cannot be read."""
 
     @abstractmethod
-    def escalations_by_id(self, escalation_ids: Sequence[str]) -> list[Escalation]:
-        """``escalation`` for each of ``escalation_ids`` at once: the records that exist, in
-        no given order; Unavailable as ``escalation``."""
+    def escalation_states(self, escalation_ids: Sequence[str]) -> dict[str, EscalationState]:
+        """The state of each of ``escalation_ids`` at once, by id: the records that exist
+        (what ``escalation`` gives, reduced to its state); Unavailable as ``escalation``."""
 
     @abstractmethod
     def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:

@@ -13,6 +13,7 @@ from psycopg.rows import DictRow
 from crewline.errors import Conflict, NotFound, Unavailable
 from crewline.models import (
     Escalation,
+    EscalationState,
     Event,
     Identity,
     Member,
@@ -451,14 +452,14 @@ class PostgresTx(ConciergeWrites, Tx):
         ).fetchone()
         return None if r is None else codec.escalation_from(r)
 
-    def escalations_by_id(self, escalation_ids: Sequence[str]) -> list[Escalation]:
-        return [
-            codec.escalation_from(r)
+    def escalation_states(self, escalation_ids: Sequence[str]) -> dict[str, EscalationState]:
+        return {
+            r["id"]: EscalationState(r["state"])
             for r in self._index(
-                f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE id = ANY(%s)",
+                "SELECT id, state FROM escalations WHERE id = ANY(%s)",
                 (list(dict.fromkeys(escalation_ids)),),
             ).fetchall()
-        ]
+        }
 
     def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
         where = "member = %s AND state = 'pending'" if pending_only else "member = %s"

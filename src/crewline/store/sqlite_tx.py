@@ -10,6 +10,7 @@ from typing import Any
 from crewline.errors import Conflict, NotFound, Unavailable
 from crewline.models import (
     Escalation,
+    EscalationState,
     Event,
     Identity,
     Member,
@@ -362,15 +363,14 @@ class SqliteTx(ConciergeWrites, Tx):
         ).fetchone()
         return None if r is None else codec.escalation_from(r)
 
-    def escalations_by_id(self, escalation_ids: Sequence[str]) -> list[Escalation]:
-        return [
-            codec.escalation_from(r)
+    def escalation_states(self, escalation_ids: Sequence[str]) -> dict[str, EscalationState]:
+        return {
+            r[0]: EscalationState(r[1])
             for r in self._index(
-                f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations"
-                " WHERE id IN (SELECT value FROM json_each(?))",
+                "SELECT id, state FROM escalations WHERE id IN (SELECT value FROM json_each(?))",
                 (codec.dumps(list(dict.fromkeys(escalation_ids))),),
             ).fetchall()
-        ]
+        }
 
     def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
         where = "member = ? AND state = 'pending'" if pending_only else "member = ?"
