@@ -117,6 +117,8 @@ class Concierge:
         self._worker: asyncio.Task[None] | None = None
         # Cards whose first draw waits for their judgement (record id -> member): see hold.
         self._held: dict[str, str] = {}
+        # Each new question as hold read it (record id -> Asked), until _on_event takes it.
+        self._read: dict[str, Asked] = {}
         self._status_timers: set[asyncio.Task[None]] = set()
         if self.settings.enabled:
             hub.subscribe(self._on_event)
@@ -187,7 +189,10 @@ class Concierge:
                     asked = Asked.of_question(event.question)
                 case _:
                     continue
-            if asked is not None and self._judged_offline(asked):
+            if asked is None:
+                continue
+            self._read[asked.id] = asked
+            if self._judged_offline(asked):
                 self._held[asked.id] = asked.member
                 held.add(asked.member)
         return frozenset(held)
@@ -223,9 +228,11 @@ class Concierge:
         asked: Asked | None = None
         match event:
             case EscalationRecorded():
-                asked = Asked.of_escalation(event.escalation)
+                asked = self._read.pop(event.escalation.id, None) or Asked.of_escalation(
+                    event.escalation
+                )
             case QuestionRaised():
-                asked = Asked.of_question(event.question)
+                asked = self._read.pop(event.question.id, None) or Asked.of_question(event.question)
             case EscalationSettled() | QuestionSettled():
                 await self._record_settled(event)
             case ReplyReached():
@@ -351,6 +358,7 @@ class Concierge:
         timers and judges again what has no judgement in the ledger)."""
         self._waiting.clear()
         self._held.clear()
+        self._read.clear()
         stopping = [*self._status_timers, *self._judging]
         for task in stopping:
             task.cancel()
