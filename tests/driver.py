@@ -152,6 +152,16 @@ class Crew:
                 if all(t.name in running.outboxes for t in running.transports):
                     return
 
+    async def lane_tried(self, transport: str, lane: str, *, timeout: float = WAIT) -> None:
+        """Wait (bounded) until the outbox has tried the head of ``lane``: sent it, or
+        failed and scheduled a retry (a test driving what a lane does before another)."""
+        store = self.crewline.store
+        async with asyncio.timeout(timeout):
+            while (head := await store.outbox_head(transport, lane)) is not None:
+                if head.attempts > 0:
+                    return
+                await asyncio.sleep(0.02)
+
     async def conversation(self, slug: str = "radar") -> dict[str, Any]:
         token = await self.owner_token()
         response = await self.call(token, "GET", f"/api/members/{slug}/conversation")

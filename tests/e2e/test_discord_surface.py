@@ -3,7 +3,6 @@ pinned status, the commands and edits."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -13,7 +12,6 @@ import pytest
 from crewline.config import Config
 from crewline.models import HumanCommand
 from crewline.testing import FakeClock
-from tests.bounds import WAIT
 from tests.driver import Crew
 from tests.fakes.discord import PRIVATE_THREAD, Dispatch, Json
 from tests.harness import Shown
@@ -123,12 +121,7 @@ async def test_a_first_bell_rung_before_its_thread_exists_links_to_it(crew: Crew
     lift = fake.refuse("POST", threads)
     key = await crew.add_member()
     await crew.escalate(key, message="Tag it?", goal="release", options=["yes"])
-    store = crew.crewline.store
-    async with asyncio.timeout(WAIT):  # the bell's lane has rung: posted, or failed and retried
-        while (head := await store.outbox_head("discord", "bell:radar")) is not None:
-            if head.attempts > 0:
-                break
-            await asyncio.sleep(0.02)
+    await crew.lane_tried("discord", "bell:radar")  # the bell has rung: posted, or failed
     assert fake.threads == [], "precondition: the bell rang before the thread existed"
     assert [c.status for c in fake.calls_to("POST", threads)][:1] == [503]
     lift()

@@ -8,7 +8,6 @@ App Home, edits, deletions, slash commands and the same words typed in a thread.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import logging
@@ -24,7 +23,6 @@ from crewline.errors import ConfigError
 from crewline.server import Crewline
 from crewline.transports.slack import SlackTransport
 from crewline.transports.slack.blocks import BELL_BODY_BLOCK
-from tests.bounds import WAIT
 from tests.driver import Crew
 from tests.harnesses.slack import SlackHarness
 
@@ -307,12 +305,7 @@ async def test_a_first_bell_rung_before_its_thread_exists_links_to_it(
     lift = harness.fake.refuse("chat.postMessage", where=a_root)
     key = await crew.add_member()
     await crew.escalate(key, message="Tag it?", goal="release", options=["yes"])
-    store = crew.crewline.store
-    async with asyncio.timeout(WAIT):  # the bell's lane has rung: drawn, or failed and retried
-        while (head := await store.outbox_head("slack", "bell:radar")) is not None:
-            if head.attempts > 0:
-                break
-            await asyncio.sleep(0.02)
+    await crew.lane_tried("slack", "bell:radar")  # the bell has rung: drawn, or failed
     assert harness.root("radar") is None, "precondition: the bell rang before the root existed"
     assert any(not c.ok and a_root(c.params) for c in harness.fake.calls_to("chat.postMessage"))
     lift()
