@@ -130,10 +130,8 @@ class FakeLlm:
     async def wait_for_requests(self, count: int, *, timeout: float = WAIT) -> None:
         """Wait until ``count`` requests have arrived (bounded)."""
         assert self._arrived is not None
-        async with self._arrived:
-            await asyncio.wait_for(
-                self._arrived.wait_for(lambda: len(self.requests) >= count), timeout
-            )
+        async with asyncio.timeout(timeout), self._arrived:
+            await self._arrived.wait_for(lambda: len(self.requests) >= count)
 
     # ------------------------------------------------------------------ the endpoint
 
