@@ -455,6 +455,7 @@ class FakeTelegram:
         self._commands: dict[tuple[str, str], list[JSONDict]] = {}
         self._faults: dict[str, list[_Fault]] = {}
         self._holds: dict[str, list[asyncio.Event]] = {}
+        self._refusals: list[tuple[str, Callable[[Params], bool], int, str]] = []
         self.faults: FaultPlan | None = None  # seeded random faults (tests/fakes/chaos.py)
         self._pending: dict[int, JSONDict] = {}
         self._confirmed: set[int] = set()
@@ -651,6 +652,23 @@ class FakeTelegram:
                 description = _DEFAULT_DESCRIPTIONS.get(error_code, "Internal Server Error")
         fault = _Fault(error_code, description, retry_after, times)
         self._faults.setdefault(canonical, []).append(fault)
+
+    def refuse(
+        self,
+        method: str,
+        *,
+        where: Callable[[Params], bool] = lambda _params: True,
+        error_code: int = 500,
+        description: str | None = None,
+    ) -> Callable[[], None]:
+        """Answers every call of ``method`` whose parameters satisfy ``where`` with an error,
+        not carrying it out, until the returned function is called: one kind of call failing
+        for a while (the calls are recorded, as refused)."""
+        canonical = self._handlers.get(method.lower(), (method, None))[0]
+        text = description or _DEFAULT_DESCRIPTIONS.get(error_code, "Internal Server Error")
+        refusal = (canonical, where, error_code, text)
+        self._refusals.append(refusal)
+        return lambda: self._refusals.remove(refusal)
 
     def hold_next(self, method: str) -> asyncio.Event:
         """Holds the next call of ``method`` (received and recorded, not yet carried out)
@@ -1022,6 +1040,7 @@ class FakeTelegram:
             if self._random_fault(name, request):
                 return web.Response(status=500)  # never read: the connection is gone
             self._inject_fault(name)
+            self._refuse(name, call.params)
             held = self._holds.get(name)
             if held:
                 await held.pop(0).wait()
@@ -1066,6 +1085,11 @@ class FakeTelegram:
             faults.pop(0)
         params = {"retry_after": fault.retry_after} if fault.retry_after is not None else None
         raise ApiError(fault.error_code, fault.description, params)
+
+    def _refuse(self, method: str, params: Params) -> None:
+        for name, where, error_code, description in self._refusals:
+            if name == method and where(params):
+                raise ApiError(error_code, description)
 
     def _check_flood(self, method: str, params: Params) -> None:
         if method not in _FLOOD_METHODS:

@@ -482,6 +482,23 @@ async def test_wrong_token_unknown_method_and_injected_fault_raise_ptb_errors() 
             assert [c.status for c in fake.calls_to("sendMessage")] == [500, 500, 200]
 
 
+async def test_a_refused_call_fails_until_lifted() -> None:
+    """``refuse`` fails the matching calls (recorded, not carried out) until it is lifted;
+    other calls go through meanwhile."""
+    async with FakeTelegram() as fake, Bot(fake.token, base_url=fake.base_url) as bot:
+        forum = fake.add_group("Crew")
+        lift = fake.refuse("createForumTopic", where=lambda p: p.get("name") == "Radar")
+        for _ in range(2):
+            with pytest.raises(NetworkError, match="Internal Server Error"):
+                await bot.create_forum_topic(forum.id, "Radar")
+        await bot.create_forum_topic(forum.id, "Probe")
+        assert [t.name for t in forum.topics.values()] == ["Probe"]
+        lift()
+        await bot.create_forum_topic(forum.id, "Radar")
+        assert [t.name for t in forum.topics.values()] == ["Probe", "Radar"]
+        assert [c.status for c in fake.calls_to("createForumTopic")] == [500, 500, 200, 200]
+
+
 async def test_commands_pin_and_delete() -> None:
     """Commands are stored per scope, bad names refused; pins and deletes update the store."""
     async with FakeTelegram() as fake, Bot(fake.token, base_url=fake.base_url) as bot:
