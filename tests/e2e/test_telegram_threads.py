@@ -51,7 +51,6 @@ async def test_forum_mode_puts_topics_in_the_supergroup_and_the_bell_in_the_owne
         assert [t.name for t in fake.chat(fake.forum).topics.values()] == ["Radar"]
         bell = next(m for m in fake.messages(fake.owner) if "Radar needs you</b>" in (m.text or ""))
         link = f"https://t.me/c/{str(-fake.forum.id)[3:]}/{thread.topic_id}"
-        await harness.wait_until(lambda: bell.buttons != [])
         assert bell.buttons == [{"text": "Open Radar's topic", "url": link}]
         await harness.wait_until(lambda: fake.chat(fake.owner).pinned_message_id is not None)
 
@@ -65,6 +64,44 @@ async def test_forum_mode_puts_topics_in_the_supergroup_and_the_bell_in_the_owne
         await harness.press("radar", card, 0)
         event = await crew.wait_for_event(key, "escalation_answered")
         assert event["body"]["answer"] == "yes"
+
+
+async def test_a_first_bell_rung_before_its_topic_exists_links_to_it(
+    config: Config, clock: FakeClock
+) -> None:
+    """The bell's lane does not wait for the thread's: while Telegram refuses the member's
+    topic, the first bell is rung all the same. It is sent only with its button to the
+    topic, which is created once whichever lane gets there first."""
+    async with telegram_crew(config, clock, has_topics_enabled=False, forum=True) as (
+        harness,
+        crew,
+    ):
+        fake = harness.fake
+        assert fake.forum is not None
+        lift = fake.refuse("createForumTopic")
+        key = await crew.add_member("radar", "Radar")
+        await crew.escalate(key, message="Ship?", options=["yes"], goal="release")
+        await crew.lane_tried("telegram", "bell:radar")  # drawn, or failed and retried
+        await crew.lane_tried("telegram", "radar")
+        assert fake.chat(fake.forum).topics == {}, "precondition: the bell rang before the topic"
+        assert any(c.status == 500 for c in fake.calls_to("createForumTopic"))
+        lift()
+        await crew.delivered()
+        thread = harness.thread("radar")
+        assert isinstance(thread, TopicThread) and thread.chat_id == fake.forum.id
+        assert [t.name for t in fake.chat(fake.forum).topics.values()] == ["Radar"]
+        link = f"https://t.me/c/{str(-fake.forum.id)[3:]}/{thread.topic_id}"
+        drawn = [
+            c.params
+            for c in fake.calls
+            if c.status == 200
+            and c.method in ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+            and "Radar needs you</b>" in str(c.params.get("text"))
+        ]
+        # Sent once, and with the button to the topic (not first without it, then redrawn).
+        assert [link in str(params.get("reply_markup")) for params in drawn] == [True]
+        bells = [m for m in fake.messages(fake.owner) if "Radar needs you</b>" in (m.text or "")]
+        assert [m.buttons for m in bells] == [[{"text": "Open Radar's topic", "url": link}]]
 
 
 async def test_reply_chains_head_each_message_with_the_members_name(

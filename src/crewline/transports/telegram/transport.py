@@ -20,7 +20,12 @@ from telegram import BotCommand, Message, Update
 from telegram.error import BadRequest, InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder, TypeHandler
 
-from crewline.errors import ConfigError, PermanentTransportError, ThreadGone, TransportError
+from crewline.errors import (
+    ConfigError,
+    NotFound,
+    PermanentTransportError,
+    ThreadGone,
+)
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry
 from crewline.transports.base import Connection, DeliveryLimits, Fence, HumanEventSink, Transport
 from crewline.transports.telegram import failures, render
@@ -90,9 +95,7 @@ class TelegramTransport(Transport):
         self._chain_tail: dict[str, int] = {}  # reply-chain thread -> its last bot message
         self._status: dict[int, int] = {}  # chat -> the pinned status message
         self._status_looked_up: set[int] = set()
-        self._last_bells: dict[str, Bell] = {}  # bell group key -> the bell shown last
-        self._bell_locks: dict[str, asyncio.Lock] = {}  # one redraw of a bell at a time
-        self._unlinked: dict[str, set[str]] = {}  # member slug -> bells shown without link
+        self._open_locks: dict[str, asyncio.Lock] = {}  # member slug -> one open at a time
         self._posted: OrderedDict[str, str] = OrderedDict()  # key -> message ref
         self._in_order = asyncio.Lock()
         self._fence: Fence | None = None
@@ -221,17 +224,20 @@ class TelegramTransport(Transport):
 
     # threads --------------------------------------------------------------------------------
     async def open_thread(self, member: Member) -> str:
-        known = self.opened_threads.get(member.slug)
-        if known is not None and known not in self._gone:
-            return known
-        owner_chat = await self._owner_chat(member.slug)
-        thread = await self._open(member, owner_chat)
-        ref = str(thread)
-        self.opened_threads[member.slug] = ref
-        self._names[ref] = member.name
-        if isinstance(thread, TopicThread) and render.topic_link(thread.chat_id, thread.topic_id):
-            await self._link_bells(member.slug)
-        return ref
+        """The member's thread: a topic, or a reply chain where topics do not work (``_open``).
+
+        One member's thread is opened by one call at a time: a bell rung before the member's
+        first card opens it too (``ring``), and the thread's lane then finds it here.
+        """
+        async with self._open_locks.setdefault(member.slug, asyncio.Lock()):
+            known = self.opened_threads.get(member.slug)
+            if known is not None and known not in self._gone:
+                return known
+            owner_chat = await self._owner_chat(member.slug)
+            ref = str(await self._open(member, owner_chat))
+            self.opened_threads[member.slug] = ref
+            self._names[ref] = member.name
+            return ref
 
     async def _open(self, member: Member, owner_chat: int | None) -> Thread:
         """A topic where topics work (the owner's chat, else the forum), else a reply chain."""
@@ -362,20 +368,7 @@ class TelegramTransport(Transport):
             raise PermanentTransportError(
                 f"no Telegram chat to ring {bell.member!r}'s bell in", code="no_owner"
             )
-        async with self._bell_locks.setdefault(bell.group_key, asyncio.Lock()):
-            self._last_bells[bell.group_key] = bell
-            ref = await self._show_bell(chat_id, bell, message_ref)
-        if bell.member in self.opened_threads:  # the thread was opened while this rang
-            await self._link_bells(bell.member)
-        return ref
-
-    async def _show_bell(self, chat_id: int, bell: Bell, message_ref: str | None) -> str:
-        thread = self.opened_threads.get(bell.member)
-        if thread is None and self.context is not None:
-            thread = await self.context.thread_ref(self.name, bell.member)
-        if thread is None:  # its card is on the way: link the bell once the thread exists
-            self._unlinked.setdefault(bell.member, set()).add(bell.group_key)
-        text, links = render.bell_html(bell), self._links(thread)
+        text, links = render.bell_html(bell), self._links(await self._bell_thread(bell.member))
         if message_ref is not None:
             shown_chat, message_id = _message(message_ref)
             try:
@@ -389,19 +382,27 @@ class TelegramTransport(Transport):
         self.bell_messages[bell.group_key] = ref
         return ref
 
-    async def _link_bells(self, member: str) -> None:
-        """Bells rung before the member's thread existed now get their link."""
-        for group in sorted(self._unlinked.pop(member, ())):
-            async with self._bell_locks.setdefault(group, asyncio.Lock()):
-                bell, ref = self._last_bells.get(group), self.bell_messages.get(group)
-                if bell is None or ref is None:
-                    continue
-                try:
-                    await self._show_bell(_message(ref)[0], bell, ref)
-                except TransportError as error:
-                    log.warning(
-                        "telegram: linking %s's bell to its topic failed: %s", member, error
-                    )
+    async def _bell_thread(self, slug: str) -> str | None:
+        """The member's thread, which the bell links to: known here, recorded by the outbox,
+        else opened now.
+
+        The bell's lane does not wait for the thread's, so a member's first bell may be
+        rung before its first card: it opens the thread itself, under ``open_thread``'s
+        lock, so one topic is created whichever lane comes first. A refused creation fails
+        the ring, which the outbox retries. None only when the thread cannot be opened at
+        all (no owner, the member gone): the bell is then shown without a link rather than
+        not at all."""
+        found = self.opened_threads.get(slug)
+        if found is not None or self.context is None:
+            return found
+        recorded = await self.context.thread_ref(self.name, slug)
+        if recorded is not None:
+            return recorded
+        try:
+            return await self.open_thread(await self.context.member(slug))
+        except (NotFound, PermanentTransportError) as error:
+            log.warning("telegram: %s's bell goes without a link to its topic: %s", slug, error)
+            return None
 
     async def show_roster(self, roster: Sequence[RosterEntry]) -> None:
         chats = []
