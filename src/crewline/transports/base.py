@@ -8,12 +8,14 @@ tell the person privately (an ephemeral message, a callback alert).
 
 from __future__ import annotations
 
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from crewline.errors import NotFound, PermanentTransportError
 from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
 
 __all__ = [
@@ -24,6 +26,8 @@ __all__ = [
     "Transport",
     "TransportContext",
 ]
+
+log = logging.getLogger(__name__)
 
 HumanEventSink = Callable[[HumanEvent], Awaitable[Receipt]]
 
@@ -144,6 +148,30 @@ class Transport(ABC):
         Must be idempotent: calling it again for the same member returns the same ref,
         unless ``post`` raised ThreadGone for that ref (then it opens a new thread).
         """
+
+    async def bell_thread(self, slug: str, *, known: str | None = None) -> str | None:
+        """The thread a member's bell links to: ``known`` to the transport, else as the
+        outbox recorded it, else opened now.
+
+        The bell's lane does not wait for the thread's, so a member's first bell may be
+        rung before its first card: it opens the thread itself, through ``open_thread``,
+        which opens one member's thread one call at a time, so one thread is made whichever
+        lane comes first. A failed open fails the ring, which the outbox retries. None only
+        when the thread cannot be opened at all (the member gone, a permanent refusal): the
+        bell is then shown without a link rather than not at all.
+        """
+        if known is not None or self.context is None:
+            return known
+        recorded = await self.context.thread_ref(self.name, slug)
+        if recorded is not None:
+            return recorded
+        try:
+            return await self.open_thread(await self.context.member(slug))
+        except (NotFound, PermanentTransportError) as error:
+            log.warning(
+                "%s: %s's bell goes without a link to its thread: %s", self.name, slug, error
+            )
+            return None
 
     @abstractmethod
     async def post(

@@ -23,7 +23,6 @@ import yarl
 
 from crewline.errors import (
     ConfigError,
-    NotFound,
     PermanentTransportError,
     RateLimited,
     TransientTransportError,
@@ -356,7 +355,9 @@ class DiscordTransport(Transport):
                         )
                     )
             return ""  # no message shows this group now: the next request posts (and pings)
-        thread = await self._bell_thread(bell.member)
+        known = self._threads.get(bell.member) or self._cached_thread(bell.member)
+        linked = await self.bell_thread(bell.member, known=str(known) if known else None)
+        thread = int(linked) if linked and linked.isdigit() else None
         owner = await self._owner(bell.member)
         rendered = bell_message(
             bell, guild_id=self.settings.guild_id, thread_id=thread, owner_id=owner
@@ -482,27 +483,6 @@ class DiscordTransport(Transport):
                 self._threads[slug] = thread.id
                 return thread.id
         return None
-
-    async def _bell_thread(self, slug: str) -> int | None:
-        """The member's thread, which the bell links to: known here, recorded by the outbox,
-        else opened now.
-
-        The bell's lane does not wait for the thread's, so a member's first bell may be
-        rung before its first card: it opens the thread itself, under ``open_thread``'s
-        lock, so one thread is created whichever lane comes first. A refused creation fails
-        the ring, which the outbox retries. None only when the thread cannot be opened at
-        all: the bell is then shown without a link rather than not at all."""
-        found = self._threads.get(slug) or self._cached_thread(slug)
-        if found is not None or self.context is None:
-            return found
-        recorded = await self.context.thread_ref(self.name, slug)
-        if recorded is not None and recorded.isdigit():
-            return int(recorded)
-        try:
-            return int(await self.open_thread(await self.context.member(slug)))
-        except (NotFound, PermanentTransportError) as error:
-            log.warning("discord: %s's bell goes without a link to its thread: %s", slug, error)
-            return None
 
     async def _find_status(self, client: CrewClient) -> int | None:
         """The status message pinned before a restart, if it is still pinned."""

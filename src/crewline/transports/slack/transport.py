@@ -23,7 +23,7 @@ from typing import Any
 import aiohttp
 from slack_sdk.web.async_client import AsyncWebClient
 
-from crewline.errors import ConfigError, NotFound, PermanentTransportError, TransportError
+from crewline.errors import ConfigError, PermanentTransportError, TransportError
 from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
 from crewline.transports.base import Connection, DeliveryLimits, HumanEventSink, Transport
 from crewline.transports.slack import blocks
@@ -372,7 +372,7 @@ class SlackTransport(Transport):
     # the bell -------------------------------------------------------------------------------
     async def ring(self, bell: Bell, *, message_ref: str | None) -> str:
         channel = await self._dm_of(bell.member)
-        thread = await self._bell_thread(bell.member)
+        thread = await self.bell_thread(bell.member, known=self._threads.get(bell.member))
         link = await self.api.permalink(*_split(thread)) if thread else None
         drawn: dict[str, Any] = {
             "text": blocks.bell_text(bell),
@@ -392,28 +392,6 @@ class SlackTransport(Transport):
             **drawn,
         )
         return ref_of(channel, str(posted["ts"]))
-
-    async def _bell_thread(self, member: str) -> str | None:
-        """The member's thread, which the bell links to: as the outbox recorded it, else
-        opened now.
-
-        The bell's lane does not wait for the thread's, so a member's first bell may be
-        rung before its first card: it opens the thread itself, under ``open_thread``'s
-        lock, so the root is posted once whichever lane comes first (the thread's lane then
-        finds it, and after a restart it is found in the DM by its metadata). A root post
-        that fails fails this ring, which the outbox retries. None only when the thread
-        cannot be opened at all: the bell is then shown without a link rather than not at
-        all."""
-        if self.context is None:
-            return None
-        recorded = await self.context.thread_ref(self.name, member)
-        if recorded is not None:
-            return recorded
-        try:
-            return await self.open_thread(await self.context.member(member))
-        except (NotFound, PermanentTransportError) as error:
-            log.warning("slack: %s's bell goes without a link to its thread: %s", member, error)
-            return None
 
     async def _find_bell(self, channel: str, group_key: str) -> str | None:
         # Only a post that landed without being recorded (a crash in between) is looked for,

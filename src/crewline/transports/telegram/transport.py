@@ -20,12 +20,7 @@ from telegram import BotCommand, Message, Update
 from telegram.error import BadRequest, InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder, TypeHandler
 
-from crewline.errors import (
-    ConfigError,
-    NotFound,
-    PermanentTransportError,
-    ThreadGone,
-)
+from crewline.errors import ConfigError, PermanentTransportError, ThreadGone
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry
 from crewline.transports.base import Connection, DeliveryLimits, Fence, HumanEventSink, Transport
 from crewline.transports.telegram import failures, render
@@ -368,7 +363,8 @@ class TelegramTransport(Transport):
             raise PermanentTransportError(
                 f"no Telegram chat to ring {bell.member!r}'s bell in", code="no_owner"
             )
-        text, links = render.bell_html(bell), self._links(await self._bell_thread(bell.member))
+        thread = await self.bell_thread(bell.member, known=self.opened_threads.get(bell.member))
+        text, links = render.bell_html(bell), self._links(thread)
         if message_ref is not None:
             shown_chat, message_id = _message(message_ref)
             try:
@@ -381,28 +377,6 @@ class TelegramTransport(Transport):
         ref = to_message_ref(sent.chat.id, sent.message_id)
         self.bell_messages[bell.group_key] = ref
         return ref
-
-    async def _bell_thread(self, slug: str) -> str | None:
-        """The member's thread, which the bell links to: known here, recorded by the outbox,
-        else opened now.
-
-        The bell's lane does not wait for the thread's, so a member's first bell may be
-        rung before its first card: it opens the thread itself, under ``open_thread``'s
-        lock, so one topic is created whichever lane comes first. A refused creation fails
-        the ring, which the outbox retries. None only when the thread cannot be opened at
-        all (no owner, the member gone): the bell is then shown without a link rather than
-        not at all."""
-        found = self.opened_threads.get(slug)
-        if found is not None or self.context is None:
-            return found
-        recorded = await self.context.thread_ref(self.name, slug)
-        if recorded is not None:
-            return recorded
-        try:
-            return await self.open_thread(await self.context.member(slug))
-        except (NotFound, PermanentTransportError) as error:
-            log.warning("telegram: %s's bell goes without a link to its topic: %s", slug, error)
-            return None
 
     async def show_roster(self, roster: Sequence[RosterEntry]) -> None:
         chats = []
