@@ -77,6 +77,17 @@ async def test_a_transaction_runs_on_the_loop_and_a_heavy_one_off_it(store: Sqli
     assert heavy is not loop_thread
 
 
+async def test_a_transactions_savepoint_journal_is_kept_in_memory(store: SqliteStore) -> None:
+    """Each transaction's savepoint journals the pages it changes: in memory, not in a
+    temporary file, where each insert would cost about twice as much."""
+
+    def temp_store(tx: object) -> int:
+        assert store._writer is not None
+        return int(store._writer.execute("PRAGMA temp_store").fetchone()[0])
+
+    assert await store.write(temp_store) == 2  # MEMORY
+
+
 async def test_concurrent_transactions_share_group_commits(store: SqliteStore) -> None:
     """200 concurrent transactions land in fewer than 200 commits (one fsync per batch)."""
     from datetime import UTC, datetime
