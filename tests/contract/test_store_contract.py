@@ -23,6 +23,7 @@ from crewline.models import (
     Session,
 )
 from crewline.store import PlatformMessage, Store, Tx
+from crewline.store.sqlite import SqliteStore
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -171,6 +172,34 @@ async def test_the_outbox_offers_one_head_per_lane_in_order(store: Store) -> Non
     await store.write(lambda tx: tx.settle_outbox(ids[0]))
     assert [h.id for h in await store.outbox_heads("memory")] == [ids[1], ids[2]]
     assert await store.outbox_size("memory") == 2
+
+
+async def test_a_post_behind_another_entry_of_its_lane_has_not_begun(store: Store) -> None:
+    """posts_not_begun names the posts queued behind an earlier entry of their lane on
+    that transport, never a lane's head, a post no longer queued, another op or another
+    transport's post; a store may name fewer (PostgreSQL names none), never more."""
+
+    def fill(tx: Tx) -> None:
+        for lane, op, key, transport in [
+            ("a", "post", "row:1", "memory"),  # a's head
+            ("a", "post", "row:2", "memory"),  # behind it
+            ("a", "update", "row:1", "memory"),
+            ("b", "post", "row:3", "memory"),  # b's head: may be being drawn
+            ("c", "update", "row:4", "memory"),
+            ("c", "post", "row:5", "slack"),  # another transport's lane
+            ("c", "post", "row:6", "slack"),
+        ]:
+            tx.queue_call(transport=transport, lane=lane, op=op, object_key=key, now=NOW)
+
+    await store.write(fill)
+    asked = [("a", "row:1"), ("a", "row:2"), ("b", "row:3"), ("c", "row:4"), ("c", "row:6")]
+    asked += [("a", "row:9"), ("z", "row:2")]
+    found = await store.write(lambda tx: tx.posts_not_begun("memory", asked))
+    on_slack = await store.write(lambda tx: tx.posts_not_begun("slack", [("c", "row:6")]))
+    assert found <= {("a", "row:2")} and on_slack <= {("c", "row:6")}
+    if isinstance(store, SqliteStore):  # one writer: the promise can be kept exactly
+        assert (found, on_slack) == ({("a", "row:2")}, {("c", "row:6")})
+    assert await store.write(lambda tx: tx.posts_not_begun("memory", [])) == set()
 
 
 async def test_an_outbox_entry_says_when_it_was_queued(store: Store) -> None:

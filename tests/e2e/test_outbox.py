@@ -174,37 +174,130 @@ class _HeldFirstPost(MemoryTransport):
         await super().update(thread, message_ref, message)
 
 
-async def test_a_post_covers_the_redraws_of_its_card_queued_before_it(
-    config: Config, clock: FakeClock
-) -> None:
-    """A card whose suggestion landed while the card still waited in the outbox is posted
-    with the suggestion, and its queued redraw is settled by the post, not sent again."""
+async def _lane(config: Config, lane: str) -> list[tuple[str, str]]:
+    """The lane's entries in the outbox as (op, object key), head first."""
+    assert lane.isalnum()  # spelled into the query below
+    rows = await asyncio.to_thread(
+        raw_query,
+        config,
+        f"SELECT op, object_key FROM outbox WHERE lane = '{lane}' ORDER BY id",
+    )
+    return [(str(op), str(key)) for op, key in rows]
+
+
+async def _held_crew(config: Config, clock: FakeClock) -> tuple[Crew, _HeldFirstPost]:
     harness = MemoryHarness()
     held = _HeldFirstPost()
     harness._transport = held
-    crew = Crew(config, clock, [harness])
+    # The poll far off: a card's lane is started by what the test does (the concierge holds
+    # a new card's lane until its judgement is written), not by the clock.
+    crew = Crew(config, clock, [harness], outbox_poll_interval=3600)
     await crew.start()
+    return crew, held
+
+
+def _card(crew: Crew, held: _HeldFirstPost, words: str) -> list[OutboundMessage]:
+    """Every version of the one card drawn with ``words``."""
+    (card,) = [m for m in held.messages.values() if words in m.versions[0].text]
+    return card.versions
+
+
+async def test_a_post_covers_the_redraws_of_its_card_queued_before_it(
+    config: Config, clock: FakeClock
+) -> None:
+    """A card whose suggestion landed while its post was its lane's head, not yet drawn,
+    is posted with the suggestion; the redraw queued for it is settled by the post, not
+    sent again."""
+    crew, held = await _held_crew(config, clock)
+    try:
+        key = await crew.add_member()
+        await crew.escalate(key, message="Force-push to main?")
+        async with asyncio.timeout(WAIT):
+            await held.holding.wait()  # judged, then its post begun and held
+        (card,) = (await crew.conversation())["escalations"]
+        # The judgement found the post at its lane's head, where a dispatcher may have
+        # begun drawing it: so it queued a redraw, which waits behind the post.
+        assert await _lane(config, "radar") == [
+            ("post", f"row:{card['row_id']}"),
+            ("update", f"row:{card['row_id']}"),
+        ]
+        held.release.set()
+        await crew.delivered()
+        (drawn,) = _card(crew, held, "Force-push")
+        assert "concierge suggests:" in drawn.text
+        assert held.updated == []
+        assert await _lane(config, "radar") == []
+    finally:
+        held.release.set()
+        await crew.stop()
+
+
+async def test_a_card_judged_behind_another_entry_of_its_lane_queues_no_redraw(
+    config: Config, clock: FakeClock
+) -> None:
+    """A card judged while its post waits behind another entry of its lane (the thread's
+    previous card, its post in flight) queues no redraw on SQLite: no dispatcher can have
+    begun its post, which draws the suggestion itself. PostgreSQL promises nothing of the
+    kind (another connection may settle the entry ahead and draw the post meanwhile), so
+    it queues the redraw, which the post then settles."""
+    crew, held = await _held_crew(config, clock)
     try:
         key = await crew.add_member()
         await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
         async with asyncio.timeout(WAIT):
             await held.holding.wait()  # the first card's post is in flight, held
+        woken: list[set[str]] = []
+        crew.crewline.hub.on_outbox(lambda transport, lanes: woken.append(set(lanes)))
         await crew.escalate(key, message="Force-push to main?")
         await crew.crewline.hub.concierge.idle()
-        second = (await crew.conversation())["escalations"][1]
-        assert second["row_id"].isalnum()  # spelled into the query below
-        ((queued,),) = await asyncio.to_thread(
-            raw_query,
-            config,
-            "SELECT count(*) FROM outbox WHERE op = 'update'"
-            f" AND object_key = 'row:{second['row_id']}'",
-        )
-        assert queued == 1  # its redraw waits behind its own post
+        # The escalation's commit left the card's lane to the judgement (it holds the card),
+        # whose commit woke it, with or without a redraw queued there.
+        assert "bell:radar" in woken[0] and "radar" not in woken[0], woken
+        assert any("radar" in lanes for lanes in woken[1:]), woken
+        first, second = (await crew.conversation())["escalations"]
+        lane = await _lane(config, "radar")
+        assert lane.index(("post", f"row:{first['row_id']}")) == 0
+        assert ("post", f"row:{second['row_id']}") in lane  # judged while still queued
+        redraws = [key for op, key in lane if op == "update" and key == f"row:{second['row_id']}"]
+        assert redraws == ([] if config.database_url is None else [f"row:{second['row_id']}"])
         held.release.set()
         await crew.delivered()
-        card = next(m for m in harness.messages("radar") if "Force-push" in m.text)
-        assert "concierge suggests:" in card.text
-        assert card.ref not in held.updated
+        (drawn,) = _card(crew, held, "Force-push")
+        assert "concierge suggests:" in drawn.text
+        assert held.updated == []
+    finally:
+        held.release.set()
+        await crew.stop()
+
+
+async def test_a_suggestion_that_lands_while_its_card_is_drawn_is_redrawn(
+    config: Config, clock: FakeClock
+) -> None:
+    """A suggestion that lands while its card's post is being drawn (its lane's head, in
+    flight) is redrawn once the post is made: the post drew the card without it."""
+    crew, held = await _held_crew(config, clock)
+    try:
+        key = await crew.add_member()
+        await crew.escalate(key, message="Force-push to main?")
+        async with asyncio.timeout(WAIT):
+            await held.holding.wait()  # drawn with the built-in suggestion, its post held
+        (card,) = (await crew.conversation())["escalations"]
+        concierge = await crew.add_session("concierge")
+        response = await crew.call(
+            concierge,
+            "POST",
+            "/api/concierge/suggest",
+            json={"record_id": card["escalation_id"], "text": "no", "why": "main is protected"},
+        )
+        assert response.status_code == 200, response.text
+        assert ("update", f"row:{card['row_id']}") in await _lane(config, "radar")
+        held.release.set()
+        await crew.delivered()
+        versions = _card(crew, held, "Force-push")
+        assert "concierge suggests:" in versions[0].text  # the built-in brain's
+        assert "main is protected" not in versions[0].text
+        assert "concierge suggests: no — main is protected" in versions[-1].text
+        assert len(held.updated) == 1
     finally:
         held.release.set()
         await crew.stop()

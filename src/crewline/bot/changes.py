@@ -56,6 +56,24 @@ class Change:
         for transport in self._bound(member):
             self._enqueue(transport, member.slug, op, object_key)
 
+    def redraw(self, objects: Sequence[tuple[Member, str]]) -> None:
+        """Redraw objects in their members' threads, as ``show(member, "update", key)``
+        does, except on a transport where an object's post still waits behind another
+        entry of its lane: that post draws it as this change leaves it
+        (``Tx.posts_not_begun``), so a redraw would be settled unsent. The lane is woken
+        either way."""
+        asked: dict[str, list[tuple[str, str]]] = {}
+        for member, object_key in objects:
+            for transport in self._bound(member):
+                asked.setdefault(transport, []).append((member.slug, object_key))
+        for transport, posts in asked.items():
+            not_begun = self.tx.posts_not_begun(transport, posts)
+            for lane, object_key in posts:
+                if (lane, object_key) in not_begun:
+                    self.effects.lanes.setdefault(transport, set()).add(lane)
+                else:
+                    self._enqueue(transport, lane, "update", object_key)
+
     def ring(self, member: Member, goal: str | None) -> None:
         """Show (or restack) the bell of one goal group of the member."""
         key = f"bell:escalation:{member.slug}:{goal or ''}"

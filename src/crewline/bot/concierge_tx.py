@@ -91,13 +91,15 @@ def ledger_entry(
 class JudgementBatch:
     """The judgements one change writes, in the order asked, with fewer statements than
     written one by one: the records and members they concern are read at once, at the
-    start, and their suggestions and ledger records are written together (``flush``).
+    start, and their suggestions, ledger records and card redraws are written together
+    (``flush``).
 
     What the change writes and decides is the same as one judgement after the other, each
-    reading and writing as it goes: a suggestion or a ledger record is read by nothing
-    before it is flushed (``judged`` and ``give_answer``, which read or drop them, flush
-    first); only an answer changes records, so once one is given in the change every record
-    is read again where the next judgement needs it; and nothing here changes a member.
+    reading and writing as it goes: a suggestion, a ledger record or a redraw is read by
+    nothing before it is flushed (``judged`` and ``give_answer``, which read or drop them or
+    queue behind them, flush first); only an answer changes records, so once one is given
+    in the change every record is read again where the next judgement needs it; and nothing
+    here changes a member.
     """
 
     def __init__(self, ch: Change, asked: Sequence[Asked]) -> None:
@@ -111,6 +113,7 @@ class JudgementBatch:
         self._read_at_start = True  # no record has changed in this change since
         self._suggestions: list[Suggestion] = []
         self._entries: list[LedgerEntry] = []
+        self._redraws: list[tuple[Member, str]] = []
 
     def current(self, record_id: str) -> Asked | None:
         """``current_asked``: the record as it stands, if it still waits for an answer."""
@@ -144,7 +147,7 @@ class JudgementBatch:
                 at=self.ch.now,
             )
         )
-        redraw_card(self.ch, member, asked)
+        self._redraws.append((member, _card_key(asked)))
 
     def give_answer(
         self, member: Member, asked: Asked, *, text: str, why: str, brain: str
@@ -159,17 +162,26 @@ class JudgementBatch:
         self._entries.append(entry)
 
     def flush(self) -> None:
-        """Write the suggestions and ledger records held back, in the order made."""
+        """Write the suggestions, ledger records and card redraws held back, in the order
+        made."""
         suggestions, self._suggestions = self._suggestions, []
         entries, self._entries = self._entries, []
+        redraws, self._redraws = self._redraws, []
         if suggestions:
             self.ch.tx.put_suggestions(suggestions)
         if entries:
             self.ch.tx.add_ledger_entries(entries)
+        if redraws:
+            self.ch.redraw(redraws)
+
+
+def _card_key(asked: Asked) -> str:
+    """The outbox's key of the record's card."""
+    return f"row:{asked.row_id}"
 
 
 def redraw_card(ch: Change, member: Member, asked: Asked) -> None:
-    ch.show(member, "update", f"row:{asked.row_id}")
+    ch.redraw([(member, _card_key(asked))])
 
 
 def drop_on_reply(ch: Change, member: Member) -> None:

@@ -464,6 +464,18 @@ class Tx(ABC):
         """Drop these entries (those a redraw covered; ids already gone are ignored)."""
 
     @abstractmethod
+    def posts_not_begun(
+        self, transport: str, posts: Sequence[tuple[str, str]]
+    ) -> set[tuple[str, str]]:
+        """Of ``posts`` (lane, object key), those whose post entry on ``transport`` waits in
+        its lane behind an earlier entry. A lane is sent one entry at a time, its head
+        first, so no dispatcher has begun drawing such a post; and none begins before this
+        transaction commits, so the post draws the object as this transaction leaves it.
+
+        A store that cannot keep the second promise against concurrent writers answers
+        fewer (an empty set is always correct): the caller then queues a redraw."""
+
+    @abstractmethod
     def retry_outbox(self, entry_id: int, *, not_before: float, error: str) -> None:
         """Count a failed attempt; the entry waits until ``not_before`` (epoch seconds)."""
 

@@ -717,6 +717,13 @@ class PostgresTx(ConciergeWrites, Tx):
     def settle_outbox_entries(self, entry_ids: Sequence[int]) -> None:
         self._conn.execute("DELETE FROM outbox WHERE id = ANY(%s)", (list(entry_ids),))
 
+    def posts_not_begun(
+        self, transport: str, posts: Sequence[tuple[str, str]]
+    ) -> set[tuple[str, str]]:
+        # Another connection may settle the entry ahead and draw the post before this
+        # transaction commits (no single writer orders them here): promise nothing.
+        return set()
+
     def retry_outbox(self, entry_id: int, *, not_before: float, error: str) -> None:
         self._conn.execute(
             "UPDATE outbox SET attempts = attempts + 1, not_before = %s, last_error = %s"

@@ -44,6 +44,20 @@ MEMBERS = (
 _MEMBERS_BY_SLUG = MEMBERS.format(where="WHERE m.slug IN (SELECT value FROM json_each(?))")
 
 
+# Each post's entry is found from its lane's newest entries back (a post waiting to be
+# judged was queued moments ago), its lane's head from the oldest: two index seeks.
+_POSTS_NOT_BEGUN = """
+SELECT asked.lane, asked.object_key FROM (
+    SELECT value ->> 0 AS lane, value ->> 1 AS object_key, ?2 AS transport FROM json_each(?1)
+) AS asked
+WHERE (SELECT min(id) FROM outbox WHERE transport = asked.transport AND lane = asked.lane)
+    < (SELECT id FROM outbox
+        WHERE transport = asked.transport AND lane = asked.lane
+          AND op = 'post' AND object_key = asked.object_key
+        ORDER BY id DESC LIMIT 1)
+"""
+
+
 class SqliteTx(ConciergeWrites, Tx):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
@@ -601,6 +615,15 @@ class SqliteTx(ConciergeWrites, Tx):
 
     def settle_outbox_entries(self, entry_ids: Sequence[int]) -> None:
         self._conn.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in entry_ids])
+
+    def posts_not_begun(
+        self, transport: str, posts: Sequence[tuple[str, str]]
+    ) -> set[tuple[str, str]]:
+        # One writer: the head a dispatcher reads next is the one seen here until the commit.
+        if not posts:
+            return set()
+        rows = self._conn.execute(_POSTS_NOT_BEGUN, (codec.dumps(list(posts)), transport))
+        return {(str(r[0]), str(r[1])) for r in rows}
 
     def retry_outbox(self, entry_id: int, *, not_before: float, error: str) -> None:
         self._conn.execute(
