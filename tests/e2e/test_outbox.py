@@ -196,7 +196,7 @@ async def _held_crew(config: Config, clock: FakeClock) -> tuple[Crew, _HeldFirst
     return crew, held
 
 
-def _card(crew: Crew, held: _HeldFirstPost, words: str) -> list[OutboundMessage]:
+def _card(held: _HeldFirstPost, words: str) -> list[OutboundMessage]:
     """Every version of the one card drawn with ``words``."""
     (card,) = [m for m in held.messages.values() if words in m.versions[0].text]
     return card.versions
@@ -223,7 +223,7 @@ async def test_a_post_covers_the_redraws_of_its_card_queued_before_it(
         ]
         held.release.set()
         await crew.delivered()
-        (drawn,) = _card(crew, held, "Force-push")
+        (drawn,) = _card(held, "Force-push")
         assert "concierge suggests:" in drawn.text
         assert held.updated == []
         assert await _lane(config, "radar") == []
@@ -262,7 +262,7 @@ async def test_a_card_judged_behind_another_entry_of_its_lane_queues_no_redraw(
         assert redraws == ([] if config.database_url is None else [f"row:{second['row_id']}"])
         held.release.set()
         await crew.delivered()
-        (drawn,) = _card(crew, held, "Force-push")
+        (drawn,) = _card(held, "Force-push")
         assert "concierge suggests:" in drawn.text
         assert held.updated == []
     finally:
@@ -293,7 +293,7 @@ async def test_a_suggestion_that_lands_while_its_card_is_drawn_is_redrawn(
         assert ("update", f"row:{card['row_id']}") in await _lane(config, "radar")
         held.release.set()
         await crew.delivered()
-        versions = _card(crew, held, "Force-push")
+        versions = _card(held, "Force-push")
         assert "concierge suggests:" in versions[0].text  # the built-in brain's
         assert "main is protected" not in versions[0].text
         assert "concierge suggests: no — main is protected" in versions[-1].text
