@@ -511,8 +511,8 @@ class SqliteStore(ConciergeReads, Store):
 _WEBHOOK_COLUMNS = ", ".join(f"w.{c.strip()}" for c in codec.WEBHOOK_COLUMNS.split(","))
 BUSY_TIMEOUT_MS = 5000  # how long a write or scan waits for another process's lock
 # Every transaction runs in a savepoint of its group commit, and a savepoint keeps the pages
-# it changes in a sub-journal, a temporary file unless told otherwise: kept in memory, an
-# insert costs about half as much (docs/performance.md).
+# it changes in a sub-journal, one SQLite may spill to a temporary file unless told to keep
+# it in memory: kept there, an insert costs about half as much (docs/performance.md).
 _PRAGMAS = (
     "foreign_keys = ON",
     "synchronous = FULL",
