@@ -199,12 +199,20 @@ class Escalation:
     answered_via: AnsweredVia | None = None
     answer_row_id: str | None = None
     default_applied: bool = False
+    # Its answer was taken back (an edit, a rewind, an undo): the window no longer closes
+    # by itself, and the record waits for the human (SPEC §5 rule 5).
+    window_held: bool = False
     created_at: datetime
     settled_at: datetime | None = None
 
     @property
     def is_pending(self) -> bool:
         return self.state is EscalationState.PENDING
+
+    @property
+    def window_open(self) -> bool:
+        """Whether a veto window of this record can still close by itself."""
+        return self.is_pending and self.deadline is not None and not self.window_held
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

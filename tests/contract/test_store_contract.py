@@ -95,7 +95,8 @@ async def test_truncating_starts_a_new_generation_without_the_suffix(store: Stor
 
 
 async def test_escalation_records_round_trip_and_count_pending(store: Store) -> None:
-    """The index stores every field; pending counts follow the states."""
+    """The index stores every field; pending counts follow the states; a held window is
+    never due."""
     await _member(store)
     record = Escalation(
         id="0123456789abcdef",
@@ -115,6 +116,11 @@ async def test_escalation_records_round_trip_and_count_pending(store: Store) -> 
     assert await store.due_windows(NOW + timedelta(hours=2)) == [
         (record.id, "radar", record.deadline)
     ]
+    held = replace(record, window_held=True)  # its answer was taken back: it waits
+    await store.write(lambda tx: tx.put_escalation(held))
+    assert await store.escalation(record.id) == held
+    assert await store.pending_counts() == {"radar": 1}
+    assert await store.due_windows(NOW + timedelta(hours=2)) == []
     answered = replace(record, state=EscalationState.ANSWERED)
     await store.write(lambda tx: tx.put_escalation(answered))
     assert await store.pending_counts() == {}

@@ -4,6 +4,7 @@ the outbox's retry and dead letters, and the escalation index's check and rebuil
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 from crewline.models import CallerKind, Escalation, Identity, Question, RowRole, Session
@@ -109,7 +110,7 @@ async def test_an_outbox_entry_is_retried_then_buried(store: Store) -> None:
 
 async def test_the_index_rebuilds_empty_and_refills(store: Store) -> None:
     """check_index passes on a readable index; a rebuilt index starts empty and takes
-    records again."""
+    records again, with every column the migrations gave it."""
     record = Escalation(
         id="e1", member="radar", row_id="r1", session="s1", message="?",
         deadline=NOW + timedelta(hours=1), created_at=NOW,
@@ -118,6 +119,7 @@ async def test_the_index_rebuilds_empty_and_refills(store: Store) -> None:
     await store.check_index()
     await store.rebuild_index_table()
     assert await store.escalation("e1") is None
-    await store.write(lambda tx: tx.put_escalation(record))
-    assert await store.escalations("radar", pending_only=True) == [record]
+    held = replace(record, window_held=True)  # a column a later migration added
+    await store.write(lambda tx: tx.put_escalation(held))
+    assert await store.escalations("radar", pending_only=True) == [held]
     assert await store.schema_version() == store.latest_schema_version()

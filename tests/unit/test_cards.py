@@ -44,6 +44,25 @@ def test_a_deadline_without_default_says_nothing_happens() -> None:
     ) in card.text
 
 
+def test_a_held_window_says_the_member_waits_and_counts_nothing_down() -> None:
+    """An answer taken back holds the window: no time to reply by, no countdown, the
+    default named as what will not happen by itself; the bell says the same in words."""
+    held = replace(
+        BASE, deadline=NOW + timedelta(minutes=42), default_action="ship it", window_held=True
+    )
+    card = cards.escalation_card(held, "Radar")
+    assert (
+        "Answered, then taken back: Radar waits for your reply, and will not do this by"
+        " itself: ship it"
+    ) in card.text
+    assert "Unless you reply by" not in card.text
+    assert card.deadline is None and card.times == ()
+    without_default = cards.escalation_card(replace(held, default_action=None), "Radar")
+    assert "Answered, then taken back: Radar waits for your reply." in without_default.text
+    bell = cards.escalation_bell("Radar", "radar", None, [held])
+    assert "Radar waits for your reply" in bell.body and "Unless" not in bell.body
+
+
 def test_options_are_buttons_and_the_typed_path_is_spelled_out() -> None:
     """Each option is a button carrying id and index; the hint says typing works too,
     without repeating the labels the buttons show right beside it."""

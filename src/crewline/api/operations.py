@@ -479,6 +479,7 @@ def escalation_view(e: Escalation) -> dict[str, Any]:
         "answered_by": e.answered_by.value if e.answered_by else None,
         "answered_via": e.answered_via.value if e.answered_via else None,
         "default_applied": e.default_applied,
+        "window_held": e.window_held,
         "created_at": e.created_at.isoformat(),
         "settled_at": e.settled_at.isoformat() if e.settled_at else None,
     }

@@ -123,6 +123,10 @@ class EscalationView(Body):
     answered_by: AnsweredBy | None
     answered_via: AnsweredVia | None
     default_applied: bool
+    window_held: bool = Field(
+        description="its answer was taken back (an edit, a rewind, an undo): the window no"
+        " longer closes by itself; it waits for the human"
+    )
     created_at: str
     settled_at: str | None
 

@@ -123,10 +123,22 @@ def _who(by: AnsweredBy | None) -> str:
 def _window_line(e: Escalation, member_name: str, zone: tzinfo) -> str | None:
     if e.deadline is None:
         return None
+    if e.window_held and e.is_pending:
+        return _held_line(e, member_name)
     when = format_time(e.deadline, zone)
     if e.default_action:
         return f"Unless you reply by {when}, {member_name} will: {e.default_action}"
     return f"Reply by {when}; with no reply, nothing happens and the request stays open."
+
+
+def _held_line(e: Escalation, member_name: str) -> str:
+    """A reopened record's window: its answer was taken back, so it waits for the human."""
+    if e.default_action:
+        return (
+            f"Answered, then taken back: {member_name} waits for your reply, and will not"
+            f" do this by itself: {e.default_action}"
+        )
+    return f"Answered, then taken back: {member_name} waits for your reply."
 
 
 def _state_line(e: Escalation, member_name: str, zone: tzinfo) -> str | None:
@@ -181,14 +193,16 @@ def escalation_card(
         suggested, more = _suggestion_part(e.id, suggestion)
         lines += suggested
         buttons += more
+    # A held window counts down to nothing: its line names no time.
+    shown_deadline = None if e.window_held and e.is_pending else e.deadline
     return OutboundMessage(
         author=member_name,
         text="\n\n".join(lines),
         buttons=buttons,
         settled=not e.is_pending,
-        deadline=e.deadline if e.is_pending else None,
+        deadline=shown_deadline if e.is_pending else None,
         kind="card",
-        times=_times(e.deadline, e.settled_at if e.state is EscalationState.ANSWERED else None),
+        times=_times(shown_deadline, e.settled_at if e.state is EscalationState.ANSWERED else None),
     )
 
 
@@ -261,7 +275,9 @@ def escalation_bell(
         parts = []
         for e in pending:
             words = sentence(plain_words(e.message))
-            if e.deadline and e.default_action:
+            if e.deadline and e.window_held:
+                words += f" Answered, then taken back: {member_name} waits for your reply."
+            elif e.deadline and e.default_action:
                 words += (
                     f" Unless you reply by {format_time(e.deadline)},"
                     f" {member_name} will: {sentence(plain_words(e.default_action))}"

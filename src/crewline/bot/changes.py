@@ -127,7 +127,8 @@ class Change:
         self.effects.domain.append(event)
 
     def arm(self, escalation: Escalation) -> None:
-        if escalation.deadline is not None:
+        """Have the scheduler close the record's window when due (if it has one open)."""
+        if escalation.window_open and escalation.deadline is not None:
             self.effects.deadlines.append((escalation.id, escalation.deadline))
 
     def audit(

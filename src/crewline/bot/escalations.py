@@ -50,6 +50,7 @@ __all__ = [
     "answer_escalation",
     "close_window",
     "confirm_default",
+    "hold_window",
     "parse_deadline",
     "record_escalation",
     "route",
@@ -333,8 +334,8 @@ def close_window(ch: Change, member: Member, escalation_id: str) -> Escalation |
     Returns None when there is nothing to close (already settled, or not yet due).
     """
     record = ch.tx.escalation(escalation_id)
-    if record is None or not record.is_pending or record.deadline is None:
-        return None
+    if record is None or not record.window_open or record.deadline is None:
+        return None  # settled, without a window, or held for the human (reopen)
     if record.deadline > ch.now:
         return None
     state = EscalationState.DEFAULTED if record.default_action else EscalationState.EXPIRED
@@ -422,7 +423,17 @@ def withdraw(ch: Change, member: Member, record: Escalation, caller: Session) ->
 
 def reopen(ch: Change, member: Member, record: Escalation, *, tell: bool = True) -> Escalation:
     """Back to pending, with its buttons; ``tell=False`` when the session never saw the
-    answer (it was withdrawn before delivery), so there is nothing to tell it."""
+    answer (it was withdrawn before delivery), so there is nothing to tell it.
+
+    A record whose answer is taken back (an edit, a rewind, an undo) had its window met by
+    that answer: it keeps no window that could close by itself, so a default never runs
+    against what the human said and then took back — it waits for the human (SPEC §5
+    rule 5). A record reopened from a closed window (its closing rewound away) keeps its
+    window, which closes again when due.
+    """
+    held = record.window_held or (
+        record.state is EscalationState.ANSWERED and record.deadline is not None
+    )
     reopened = replace(
         record,
         state=EscalationState.PENDING,
@@ -432,13 +443,34 @@ def reopen(ch: Change, member: Member, record: Escalation, *, tell: bool = True)
         answered_via=None,
         answer_row_id=None,
         settled_at=None,
+        window_held=held,
     )
+    if held:
+        hold_window(ch, member, reopened)
     ch.tx.put_escalation(reopened)
     _announce_settled(ch, member, reopened)
     ch.arm(reopened)
     if tell:
-        ch.event(record.session, "escalation_reopened", {"escalation_id": record.id})
+        ch.event(
+            record.session,
+            "escalation_reopened",
+            {"escalation_id": record.id, "window_held": reopened.window_held},
+        )
     return reopened
+
+
+def hold_window(ch: Change, member: Member, record: Escalation) -> None:
+    """Say in the transcript that the record's window is held for the human (silent: the
+    card shows it), so an index rebuilt from the transcript holds it too."""
+    ch.tx.append_row(
+        conversation=member.slug,
+        role=RowRole.SYSTEM,
+        author="crewline",
+        text="window held: the answer was taken back",
+        now=ch.now,
+        record=record.id,
+        meta={"silent": True, "window_held": record.id},
+    )
 
 
 def _announce_settled(ch: Change, member: Member, record: Escalation) -> None:

@@ -9,7 +9,9 @@ after every generation change (a rewind), and on demand (``crewline doctor --rec
 - the replies, closings and withdrawals the transcript holds are applied in transcript
   order, with the stamps of the row that made them, so a reply that comes back re-answers
   its record with its original stamps;
-- an answered (or closed) record whose answering row was rewound away is reopened.
+- an answered (or closed) record whose answering row was rewound away is reopened; one
+  that was answered keeps no window that closes by itself (its window is held for the
+  human, and the transcript says so: a rebuilt index holds it too).
 """
 
 from __future__ import annotations
@@ -115,6 +117,9 @@ def reconcile_member(
         elif row.role is RowRole.SYSTEM and meta.get("default_applied") in derived:
             target = derived[meta["default_applied"]]
             derived[target.id] = replace(target, default_applied=True)
+        elif row.role is RowRole.SYSTEM and meta.get("window_held") in derived:
+            target = derived[meta["window_held"]]
+            derived[target.id] = replace(target, window_held=True)
 
     for escalation_id, truth in derived.items():
         record = records.get(escalation_id)
@@ -134,6 +139,9 @@ def reconcile_member(
             report.reopened.append(escalation_id)
         elif truth.answer_row_id != record.answer_row_id:
             ch.tx.put_escalation(truth)  # settled either way; keep the transcript's stamps
+        elif record.window_held and not truth.window_held:
+            # A rewind took the row that held it away, not the fact: say it again.
+            escalations.hold_window(ch, member, record)
 
     for escalation_id, record in records.items():
         if escalation_id in derived or record.state is EscalationState.RETRACTED:

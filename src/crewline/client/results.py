@@ -74,8 +74,9 @@ class EscalationRecord(_Result):
     answer: str | None = None
     choice: int | None = None
     answered_by: str | None = None
-    answered_via: str | None = None
+    answered_via: str | None = None  # chip, text, suggestion, concierge or edit
     default_applied: bool = False
+    window_held: bool = False  # its answer was taken back: it waits for the human
     created_at: str | None = None
     settled_at: str | None = None
 

@@ -37,7 +37,7 @@ from crewline.store.base import (
 ESCALATION_COLUMNS = (
     "id, member, row_id, session, message, deadline, default_action, options, goal, state,"
     " answer, choice, answered_by, answered_via, answer_row_id, default_applied, created_at,"
-    " settled_at"
+    " settled_at, window_held"
 )
 ROW_COLUMNS = "id, conversation, generation, seq, role, author, text, meta, created_at"
 QUESTION_COLUMNS = (
@@ -134,6 +134,7 @@ def escalation_params(e: Escalation) -> tuple[Any, ...]:
         int(e.default_applied),
         epoch(e.created_at),
         maybe_epoch(e.settled_at),
+        int(e.window_held),
     )
 
 
@@ -157,6 +158,7 @@ def escalation_from(r: Record) -> Escalation:
         default_applied=bool(r["default_applied"]),
         created_at=moment(r["created_at"]),
         settled_at=maybe_moment(r["settled_at"]),
+        window_held=bool(r["window_held"]),
     )
 
 

@@ -73,6 +73,7 @@ _ESCALATIONS_TABLE = re.compile(
     r"CREATE TABLE escalations .*?;\s*CREATE INDEX escalations_by_member .*?;", re.S
 )
 _DUE_INDEX = re.compile(r"CREATE INDEX escalations_due .*?;", re.S)
+_ESCALATION_COLUMN = re.compile(r"ALTER TABLE escalations ADD COLUMN .*?;", re.S)
 _MIGRATION_LOCK = 0x637265776C696E65  # "crewline": one replica migrates at a time
 
 
@@ -326,7 +327,7 @@ class PostgresStore(ConciergeReads, Store):
     async def due_windows(self, before: datetime) -> list[tuple[str, str, datetime]]:
         rows = await self._index_read(
             "SELECT id, member, deadline FROM escalations WHERE state = 'pending'"
-            " AND deadline IS NOT NULL AND deadline < %s ORDER BY deadline",
+            " AND deadline IS NOT NULL AND deadline < %s AND window_held = 0 ORDER BY deadline",
             (codec.epoch(before),),
         )
         return [(r["id"], r["member"], codec.moment(r["deadline"])) for r in rows]
@@ -524,14 +525,15 @@ _WEBHOOK_COLUMNS = ", ".join(f"w.{c.strip()}" for c in codec.WEBHOOK_COLUMNS.spl
 
 
 def _escalations_ddl() -> str:
-    """The index table as the migrations leave it: the first migration's table, its due
-    index as the latest migration that defines it has it."""
+    """The index table as the migrations leave it: the first migration's table with the
+    columns later ones added, its due index as the latest migration that defines it has it."""
     scripts = migrations()
     table = _ESCALATIONS_TABLE.search(scripts[0].sql)
     assert table is not None, "001_initial.sql defines the escalations table"
+    added = [c.group(0) for s in scripts[1:] for c in _ESCALATION_COLUMN.finditer(s.sql)]
     due = [found.group(0) for script in scripts for found in _DUE_INDEX.finditer(script.sql)]
     assert due, "a migration defines escalations_due"
-    return f"{table.group(0)}\n{due[-1]}"
+    return "\n".join([table.group(0), *added, due[-1]])
 
 
 def _schema_version(conn: psycopg.Connection[DictRow]) -> int:

@@ -67,6 +67,8 @@ _ESCALATIONS_DDL = re.compile(
     r"\s*CREATE INDEX escalations_due .*?;",
     re.S,
 )
+# Columns later migrations added to the index table, which a rebuild adds again.
+_ESCALATION_COLUMN = re.compile(r"ALTER TABLE escalations ADD COLUMN .*?;", re.S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,8 +313,8 @@ class SqliteStore(ConciergeReads, Store):
 
     async def due_windows(self, before: datetime) -> list[tuple[str, str, datetime]]:
         rows = await self._index_read(
-            "SELECT id, member, deadline FROM escalations"
-            " WHERE state = 'pending' AND deadline IS NOT NULL AND deadline < ? ORDER BY deadline",
+            "SELECT id, member, deadline FROM escalations WHERE state = 'pending'"
+            " AND deadline IS NOT NULL AND deadline < ? AND window_held = 0 ORDER BY deadline",
             (codec.epoch(before),),
         )
         return [(r["id"], r["member"], codec.moment(r["deadline"])) for r in rows]
@@ -338,14 +340,15 @@ class SqliteStore(ConciergeReads, Store):
         Only reconciliation calls this, and only after ``check_index`` failed: the index is
         derived from the transcript, so nothing true is lost.
         """
-        schema = migrations()[0].sql
-        match = _ESCALATIONS_DDL.search(schema)
+        scripts = migrations()
+        match = _ESCALATIONS_DDL.search(scripts[0].sql)
         assert match is not None, "001_initial.sql defines the escalations table"
+        added = [c.group(0) for m in scripts[1:] for c in _ESCALATION_COLUMN.finditer(m.sql)]
 
         def rebuild(tx: Tx) -> None:
             conn = cast(SqliteTx, tx)._conn
             conn.execute("DROP TABLE IF EXISTS escalations")
-            for statement in match.group(0).split(";"):
+            for statement in [*match.group(0).split(";"), *added]:
                 if statement.strip():
                     conn.execute(statement)
 

@@ -367,7 +367,7 @@ class SqliteTx(ConciergeWrites, Tx):
     def put_escalation(self, escalation: Escalation) -> None:
         self._index(
             f"INSERT OR REPLACE INTO escalations ({codec.ESCALATION_COLUMNS})"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             codec.escalation_params(escalation),
         )
 
