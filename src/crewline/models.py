@@ -128,6 +128,7 @@ class AnsweredVia(StrEnum):
     TEXT = "text"
     SUGGESTION = "suggestion"  # the human sent the concierge's suggestion
     CONCIERGE = "concierge"  # the concierge answered by itself
+    EDIT = "edit"  # the human edited the message that had answered it (SPEC §5 rule 5)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -10,6 +10,7 @@ from playwright.async_api import expect
 
 from tests.browser.conftest import SUGGESTION_BUTTONS, InboxPage
 from tests.driver import Crew
+from tests.e2e.boundary_scene import EDITED_ANSWER_EVENTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
 
@@ -186,6 +187,39 @@ async def test_editing_your_own_message_reaches_the_member_as_an_edit(
     event = await crew.wait_for_event(key, "human_edit")
     assert event["body"]["text"] == "Please check the logs"
     await inbox.shot("edited")
+
+
+async def test_an_edited_answer_answers_the_card_again(crew: Crew, inbox: InboxPage) -> None:
+    """Editing the message that answered a card: the card is answered with the new text, and
+    the agent reads the boundary, the reopening, then the new answer (via edit)."""
+    key = await crew.add_member()
+    asked = await crew.escalate(key, message="Which port?")
+    await inbox.open("radar")
+    card = inbox.cards().first
+    await expect(card).to_contain_text("Reply in this thread to answer.")
+    await inbox.type("8080")
+    await expect(card).to_contain_text("Answered: 8080 — by you")
+    heard = await crew.events(key)
+    assert (heard[-1]["kind"], heard[-1]["body"]["answer"]) == ("escalation_answered", "8080")
+    mine = inbox.page.locator("li.msg.mine")
+    await mine.hover()
+    await mine.get_by_role("button", name="Edit this message").click()
+    await inbox.type("9090")
+    asked_to_let_go = await crew.wait_for_event(key, "context_boundary")
+    boundary = asked_to_let_go["body"]["boundary_id"]
+    acked = await crew.call(key, "POST", f"/api/session/boundaries/{boundary}/ack")
+    assert acked.status_code == 200, acked.text
+    await expect(card).to_contain_text("Answered: 9090 — by you")
+    await expect(card.get_by_role("button")).to_have_count(0)
+    after = await crew.events(key, after=heard[-1]["cursor"])
+    assert [e["kind"] for e in after] == EDITED_ANSWER_EVENTS
+    answered = after[-1]["body"]
+    assert (answered["escalation_id"], answered["answer"], answered["via"]) == (
+        asked["escalation_id"],
+        "9090",
+        "edit",
+    )
+    await inbox.shot("edited-answer")
 
 
 async def test_a_question_card_is_answered_by_its_button(crew: Crew, inbox: InboxPage) -> None:

@@ -2,6 +2,9 @@
 
 The transcript is ``m1 h1 m2 h2 m3`` (m: the member's rows, h: the owner's messages); an
 edit of ``h2`` keeps ``m1 h1 m2`` and rewinds ``h2 m3``.
+
+:func:`typed_answer` and :func:`edited_answer_heard` are the edited answer's journey (SPEC
+§5 rule 5), the same on every transport: only the platform's own edit differs.
 """
 
 from __future__ import annotations
@@ -134,3 +137,62 @@ def errors(records: list[SelRecord]) -> list[tuple[str, Any]]:
         for r in records
         if r.outcome == "error"
     ]
+
+
+# --- an edited answer ------------------------------------------------------------------------
+
+# What the agent reads after the owner edits the message that answered its request.
+EDITED_ANSWER_EVENTS = [
+    "context_boundary",
+    "human_edit",
+    "context_boundary_committed",
+    "escalation_reopened",
+    "escalation_answered",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TypedAnswer:
+    key: str  # the member's session key
+    escalation_id: str
+    row_id: str  # the owner's message that answered it
+    read_to: int  # the agent's cursor: it has read that answer
+
+
+async def typed_answer(crew: Crew, text: str = "8080") -> TypedAnswer:
+    """Radar asks "Which port?"; the owner types ``text`` in the thread, which answers it;
+    the agent reads that answer."""
+    key = await crew.add_member(stateless=True)
+    asked = await crew.escalate(key, message="Which port?")
+    await crew.delivered()  # the card, and so the thread, is up before the owner types
+    receipt = await crew.harness.say("radar", text)
+    assert receipt is not None and receipt.escalation_id == asked["escalation_id"], receipt
+    heard = await crew.events(key)
+    assert (heard[-1]["kind"], heard[-1]["body"]["answer"]) == ("escalation_answered", text)
+    record = await crew.crewline.store.escalation(asked["escalation_id"])
+    assert record is not None and record.answer_row_id is not None
+    return TypedAnswer(
+        key=key,
+        escalation_id=record.id,
+        row_id=record.answer_row_id,
+        read_to=heard[-1]["cursor"],
+    )
+
+
+async def edited_answer_heard(crew: Crew, typed: TypedAnswer, text: str = "9090") -> None:
+    """After the owner's edit to ``text``: the card answers ``text`` on the platform, and the
+    agent reads the boundary, the reopening and the new answer (via edit), in that order."""
+    harness = crew.harness
+    await harness.wait_until(
+        lambda: any(f"Answered: {text} — by you" in c.text for c in harness.cards("radar"))
+    )
+    after = await crew.events(typed.key, after=typed.read_to)
+    assert [e["kind"] for e in after] == EDITED_ANSWER_EVENTS
+    answered = after[-1]["body"]
+    assert (answered["escalation_id"], answered["answer"], answered["via"]) == (
+        typed.escalation_id,
+        text,
+        "edit",
+    )
+    [card] = harness.cards("radar")
+    assert card.settled and f"Answered: {text} — by you" in card.text

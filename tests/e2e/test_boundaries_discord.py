@@ -6,7 +6,7 @@ import pytest
 
 from crewline.transports.discord.client import REWIND_TO_HERE
 from tests.driver import Crew
-from tests.e2e.boundary_scene import Scene, scene
+from tests.e2e.boundary_scene import Scene, edited_answer_heard, scene, typed_answer
 from tests.harnesses.discord import DiscordHarness
 
 pytestmark = pytest.mark.parametrize("harness", ["discord"], indirect=True)
@@ -74,3 +74,16 @@ async def test_someone_else_is_refused_privately(crew: Crew, harness: DiscordHar
     assert not receipt.accepted
     assert harness.notice(run) == receipt.notice
     assert await s.live() == ["m1", "h1", "m2", "h2", "m3"]
+
+
+async def test_an_edited_answer_answers_again(crew: Crew, harness: DiscordHarness) -> None:
+    """8080 answered the card; a MESSAGE_UPDATE to 9090: the card says 9090, and the agent
+    reads the boundary, the reopening and the new answer, in that order."""
+    typed = await typed_answer(crew)
+    shown = await crew.crewline.store.platform_message("discord", f"row:{typed.row_id}")
+    assert shown is not None
+    thread, message_id = harness.thread_id("radar"), int(shown.message_ref)
+    changed = await harness.fake.edit_message(thread, message_id, "9090")
+    receipt = await harness.receipt(f"{message_id}@{changed.data['edited_timestamp']}")
+    assert receipt.accepted, receipt
+    await edited_answer_heard(crew, typed)

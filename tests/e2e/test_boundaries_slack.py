@@ -6,7 +6,7 @@ import pytest
 
 from crewline.transports.slack.payloads import REWIND_SHORTCUT, split_ref
 from tests.driver import Crew
-from tests.e2e.boundary_scene import Scene, scene
+from tests.e2e.boundary_scene import Scene, edited_answer_heard, scene, typed_answer
 from tests.harnesses.slack import SlackHarness
 
 pytestmark = pytest.mark.parametrize("harness", ["slack"], indirect=True)
@@ -83,3 +83,14 @@ async def test_someone_else_is_refused_privately(crew: Crew, harness: SlackHarne
     notice = await _shortcut(harness, await _ts(s, "m2"), user=harness.stranger)
     assert "owner" in notice
     assert await s.live() == ["m1", "h1", "m2", "h2", "m3"]
+
+
+async def test_an_edited_answer_answers_again(crew: Crew, harness: SlackHarness) -> None:
+    """8080 answered the card; message_changed to 9090: the card says 9090, and the agent
+    reads the boundary, the reopening and the new answer, in that order."""
+    typed = await typed_answer(crew)
+    shown = await crew.crewline.store.platform_message("slack", f"row:{typed.row_id}")
+    assert shown is not None
+    edit = harness.fake.message_changed(harness.dm, split_ref(shown.message_ref)[1], "9090")
+    assert (await harness.receipt(await harness.send_event(edit))).accepted
+    await edited_answer_heard(crew, typed)

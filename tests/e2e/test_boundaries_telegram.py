@@ -8,7 +8,7 @@ import pytest
 from crewline.transports.telegram.refs import TopicThread, parse_message_ref
 from crewline.transports.telegram.render import REWOUND_LABEL
 from tests.driver import Crew
-from tests.e2e.boundary_scene import Scene, scene
+from tests.e2e.boundary_scene import Scene, edited_answer_heard, scene, typed_answer
 from tests.harnesses.telegram import TelegramHarness
 
 pytestmark = pytest.mark.parametrize("harness", ["telegram"], indirect=True)
@@ -112,3 +112,15 @@ async def test_crewline_s_rewound_messages_are_redrawn_and_the_person_s_are_not(
     assert harness.fake.message(chat, m2).edits == [] or REWOUND_LABEL not in (
         harness.fake.message(chat, m2).text or ""
     )
+
+
+async def test_an_edited_answer_answers_again(crew: Crew, harness: TelegramHarness) -> None:
+    """8080 answered the card; edited_message to 9090: the card says 9090, and the agent
+    reads the boundary, the reopening and the new answer, in that order."""
+    typed = await typed_answer(crew)
+    shown = await crew.crewline.store.platform_message("telegram", f"row:{typed.row_id}")
+    assert shown is not None
+    chat, message_id = parse_message_ref(shown.message_ref)
+    edited = await harness.handled(await harness.fake.edit_text(chat, message_id, "9090"))
+    assert edited is not None and edited.accepted, edited
+    await edited_answer_heard(crew, typed)

@@ -505,6 +505,7 @@ def boundary_view(o: Outcome) -> dict[str, Any]:
         "rewound": list(o.rewound),
         "kept": list(o.kept),
         "resent_row": o.resent_row,
+        "answered": o.answered,
         "retired_questions": list(o.retired_questions),
         "notice": o.notice,
     }

@@ -235,6 +235,9 @@ class BoundaryResponse(Body):
     rewound: list[str]
     kept: list[str]
     resent_row: str | None
+    answered: str | None = Field(
+        description="the escalation the resent text of an edited answer answered, if any"
+    )
     retired_questions: list[str]
     notice: str
 

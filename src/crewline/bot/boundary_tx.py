@@ -16,14 +16,16 @@ copy frozen before the wait over them (§5 rule 1). Its three containers:
   still wait are retired in place and announced; answered or newly raised cards are left
   alone (rule 4).
 
-Escalation records then follow the transcript through reconciliation (rule 5). The target's
+Escalation records then follow the transcript through reconciliation (rule 5), before the
+boundary's own turn: when the edited message had answered a record, that record is open
+again when the resent text is matched as a reply (an edited answer counts). The target's
 identity is checked first, in the same transaction, so a member re-created under the same
 slug is never written to (rule 8).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from enum import StrEnum
@@ -33,8 +35,10 @@ from crewline.bot import last_turn
 from crewline.bot.changes import Change
 from crewline.bot.last_turn import is_last_turn
 from crewline.bot.reconcile import reconcile_member
+from crewline.bot.replies import Answer
+from crewline.bot.typed_reply import take_reply
 from crewline.errors import Conflict, NotFound
-from crewline.models import Event, Member, QuestionState, Row, RowRole, Session
+from crewline.models import AnsweredVia, Event, Member, QuestionState, Row, RowRole, Session
 from crewline.moments import in_words
 
 __all__ = [
@@ -96,6 +100,7 @@ class Frozen:
     retiring: tuple[str, ...]  # waiting question cards whose rows the boundary rewinds
     asked: tuple[str, ...]  # sessions asked to discard their context
     stateless: tuple[str, ...]  # sessions that hold none: discarded at once
+    edited_answer: str | None = None  # edit: the record the edited message had answered
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -108,6 +113,7 @@ class Outcome:
     rewound: tuple[str, ...] = ()
     kept: tuple[str, ...] = ()  # rows that arrived during the boundary and stayed
     resent_row: str | None = None
+    answered: str | None = None  # the record the resent text answered (an edited answer)
     retired_questions: tuple[str, ...] = ()
     notice: str = ""
 
@@ -193,7 +199,17 @@ def freeze(
         retiring=retiring,
         asked=asked,
         stateless=tuple(s.id for s in sessions if s.stateless),
+        edited_answer=_answered_by(ch, request),
     )
+
+
+def _answered_by(ch: Change, request: BoundaryRequest) -> str | None:
+    """The record an edited message had answered, if it was an answer."""
+    if request.kind is not BoundaryKind.EDIT:
+        return None
+    edited = ch.tx.row(request.row or "")
+    record = edited.meta.get("escalation_id") if edited is not None else None
+    return str(record) if record else None
 
 
 def _refuse_mid_turn(member: Member, sessions: Sequence[Session]) -> None:
@@ -254,7 +270,14 @@ def resolve_kept(
 
 
 def commit(ch: Change, frozen: Frozen) -> Outcome:
-    """Rewrite the transcript as a new generation and adopt the boundary by delta."""
+    """Rewrite the transcript as a new generation and adopt the boundary by delta.
+
+    What the member's sessions read, in order: ``context_boundary_committed``; what the
+    boundary did to the cards it rewound or whose answers it took back (cancelled,
+    retracted, reopened); then the boundary's own turn (the resent text — for an edited
+    answer, matched as a reply: ``escalation_answered``, SPEC §5 rule 5 — or the message
+    a regenerate gives again); then what arrived meanwhile, still unread.
+    """
     slug = frozen.member.slug
     member = ch.tx.member(slug)
     if member is None or ch.tx.member_incarnation(slug) != frozen.incarnation:
@@ -268,25 +291,31 @@ def commit(ch: Change, frozen: Frozen) -> Outcome:
     arrived = [r for r in live_after if r.id not in frozen.suffix]
     generation = ch.tx.begin_generation(slug, rewound=rewound)
     notice = _notice(ch, member, frozen, len(rewound))
-    own_rows: list[Row] = [notice]
-    resent = None
-    if request.kind is BoundaryKind.EDIT and request.text is not None:
-        resent = ch.tx.append_row(
-            conversation=slug,
-            role=RowRole.HUMAN,
-            author=request.actor,
-            text=request.text,
-            now=ch.now,
-            meta={"resent_from": request.row, "boundary": frozen.id},
-        )
-        own_rows.append(resent)
-    for row in own_rows:
-        ch.show(member, "post", f"row:{row.id}")
-    ch.tx.move_to_end(slug, [r.id for r in arrived])
+    ch.show(member, "post", f"row:{notice.id}")
 
-    unheard = _events(ch, frozen, member, generation, set(rewound), resent)
+    sessions = [s.id for s in ch.tx.member_sessions(slug)]
+    moved, unheard = _withdraw_events(ch, frozen, sessions, set(rewound), generation)
+    for session in sessions:
+        ch.event(
+            session,
+            "context_boundary_committed",
+            {
+                "boundary_id": frozen.id,
+                "kind": request.kind.value,
+                "generation": generation,
+                "continues_from": frozen.keep_through,
+                "rewound": sorted(rewound),
+            },
+        )
     retired = _retire_questions(ch, frozen, member)
+    # The records follow the transcript before the resent text is read, so an edited
+    # answer's record is open again when its new text is matched (§5 rule 5).
     reconcile_member(ch, member, grace=timedelta(0), unheard=unheard)
+    resent, answered = _own_turn(ch, frozen, member, sessions, arrived)
+    ch.tx.move_to_end(slug, [r.id for r in arrived])
+    for event in moved:
+        ch.event(event.session, event.kind, event.body)
+
     ch.mark_rewound(member, [f"row:{row_id}" for row_id in rewound])
     last_turn.redraw(ch, member)  # a kept message of the member may be the last turn again
     ch.tx.settle_boundary(frozen.id, state="committed", now=ch.now)
@@ -308,68 +337,91 @@ def commit(ch: Change, frozen: Frozen) -> Outcome:
         rewound=tuple(rewound),
         kept=tuple(r.id for r in arrived),
         resent_row=resent.id if resent else None,
+        answered=answered,
         retired_questions=retired,
         notice=notice.text,
     )
 
 
-def _events(
-    ch: Change,
-    frozen: Frozen,
-    member: Member,
-    generation: int,
-    rewound: set[str],
-    resent: Row | None,
-) -> frozenset[str]:
-    """Withdraw and move the sessions' undelivered events; returns the rewound rows whose
-    events were withdrawn unread (a reopening of their record is not news to anyone)."""
-    sessions = [s.id for s in ch.tx.member_sessions(member.slug)]
+def _withdraw_events(
+    ch: Change, frozen: Frozen, sessions: Sequence[str], rewound: set[str], generation: int
+) -> tuple[list[Event], frozenset[str]]:
+    """Withdraw the sessions' undelivered events about rewound rows, and take out the
+    arrivals to move after the boundary's own turn. Returns (the arrivals to append again,
+    the rewound rows whose events were withdrawn unread: a reopening of their record is
+    not news to anyone)."""
     unread = ch.tx.unread_events(sessions)
     stale = [e.cursor for e in unread if e.cursor in frozen.unread and _row_of(e) in rewound]
-    own_turn = resent is not None or frozen.redeliver is not None
-    # Arrivals still undelivered go after the boundary's own event; read ones stay read.
+    own_turn = frozen.request.kind is BoundaryKind.EDIT or frozen.redeliver is not None
+    # Arrivals still undelivered go after the boundary's own turn; read ones stay read.
     moved = [
         e
         for e in unread
         if own_turn and e.cursor not in frozen.unread and e.cursor not in frozen.own_events
     ]
     ch.tx.withdraw_events(stale + [e.cursor for e in moved], generation=generation)
+    withdrawn = set(stale)
+    return moved, frozenset(_row_of(e) for e in unread if e.cursor in withdrawn)
+
+
+def _own_turn(
+    ch: Change, frozen: Frozen, member: Member, sessions: Sequence[str], arrived: Sequence[Row]
+) -> tuple[Row | None, str | None]:
+    """The boundary's own turn: an edit's resent text, or the message a regenerate gives
+    again. Returns (the resent row, the record it answered)."""
     request = frozen.request
-    for session in sessions:
-        ch.event(
-            session,
-            "context_boundary_committed",
-            {
-                "boundary_id": frozen.id,
-                "kind": request.kind.value,
-                "generation": generation,
-                "continues_from": frozen.keep_through,
-                "rewound": sorted(rewound),
-            },
-        )
-        if resent is not None:
-            ch.event(
-                session,
-                "human_message",
-                {
-                    "row_id": resent.id,
-                    "text": resent.text,
-                    "resent_from": request.row,
-                    "boundary_id": frozen.id,
-                },
-            )
-        elif frozen.redeliver is not None:
-            row = ch.tx.row(frozen.redeliver)
-            if row is not None:
+    if request.kind is BoundaryKind.EDIT and request.text is not None:
+        return _resend(ch, frozen, member, request.text, arrived)
+    if frozen.redeliver is not None:
+        row = ch.tx.row(frozen.redeliver)
+        if row is not None:
+            for session in sessions:
                 ch.event(
                     session,
                     "human_message",
                     {"row_id": row.id, "text": row.text, "regenerate": True},
                 )
-    for event in moved:
-        ch.event(event.session, event.kind, event.body)
-    withdrawn = set(stale)
-    return frozenset(_row_of(e) for e in unread if e.cursor in withdrawn)
+    return None, None
+
+
+def _resend(
+    ch: Change, frozen: Frozen, member: Member, text: str, arrived: Sequence[Row]
+) -> tuple[Row, str | None]:
+    """The edit's new text, as a new row crewline posts. When the edited message had
+    answered a record, the text is a reply like any typed one (bot/typed_reply.py): it
+    answers the record it matches among those open at its position (``via: edit``), or
+    the thread says which are open and it answers none."""
+    request = frozen.request
+    own = {"resent_from": request.row, "boundary": frozen.id}
+
+    def write(text: str, meta: Mapping[str, object], record: str | None) -> Row:
+        row = ch.tx.append_row(
+            conversation=member.slug,
+            role=RowRole.HUMAN,
+            author=request.actor,
+            text=text,
+            now=ch.now,
+            meta={**meta, **own},
+            record=record,
+        )
+        ch.show(member, "post", f"row:{row.id}")
+        return row
+
+    told = {"resent_from": request.row, "boundary_id": frozen.id}
+    if frozen.edited_answer is None:
+        row = write(text, {}, None)
+        ch.tell_member(member.slug, "human_message", {"row_id": row.id, "text": text, **told})
+        return row, None
+    # A card raised during the boundary is placed after the resent text: not open at it.
+    later = {r.id for r in arrived}
+    pending = [
+        e for e in ch.tx.escalations(member.slug, pending_only=True) if e.row_id not in later
+    ]
+    taken = take_reply(
+        ch, member, text=text, pending=pending, write_row=write, told=told, via=AnsweredVia.EDIT
+    )
+    answered = taken.decision.escalation.id if isinstance(taken.decision, Answer) else None
+    return taken.row, answered
 
 
 def _row_of(event: Event) -> Any:

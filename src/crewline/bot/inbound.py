@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from crewline.bot import (
     cards,
-    concierge_tx,
-    escalations,
     last_turn,
     questions,
     receipts,
     rewind_commands,
+    typed_reply,
 )
 from crewline.bot.changes import Change
 from crewline.bot.concierge_inbound import USAGE, concierge_command, concierge_press
@@ -34,7 +33,6 @@ from crewline.bot.replies import (
     NoMatch,
     Refusal,
     match_click,
-    match_text,
 )
 from crewline.errors import CallerError
 from crewline.models import (
@@ -347,37 +345,23 @@ class HumanEvents:
                         return Receipt(accepted=True, notice=f"Answered: {event.text}")
                     if named is None or named.member != member.slug:
                         raise _NotYours(event.escalation_id)
-                pending = ch.tx.escalations(member.slug, pending_only=True)
-                decision = match_text(
-                    text=event.text, pending=pending, author_is_owner=True, named=named
-                )
+                decision = typed_reply.take_reply(
+                    ch,
+                    member,
+                    text=event.text,
+                    pending=ch.tx.escalations(member.slug, pending_only=True),
+                    named=named,
+                    write_row=_row_writer(ch, member, event),
+                    told={"transport": event.transport},
+                ).decision
                 if isinstance(decision, Answer):
-                    _answer(ch, member, event, decision)
                     return Receipt(
                         accepted=True,
                         notice=f"Answered: {decision.text} — to “{_gist(decision.escalation)}”",
                         outcome=ReplyOutcome.ANSWERED,
                         escalation_id=decision.escalation.id,
                     )
-                receipt = _unanswered(member, decision, named)
-                row = _human_row(ch, member, event, text=event.text, meta={})
-                if isinstance(decision, Ambiguous):
-                    notice = ch.tx.append_row(
-                        conversation=member.slug,
-                        role=RowRole.SYSTEM,
-                        author="crewline",
-                        text=cards.ambiguity_notice(decision.pending),
-                        now=ch.now,
-                        meta={"ambiguous": [e.id for e in decision.pending]},
-                    )
-                    ch.show(member, "post", f"row:{notice.id}")
-                ch.tell_member(
-                    member.slug,
-                    "human_message",
-                    {"row_id": row.id, "text": event.text, "transport": event.transport},
-                )
-                concierge_tx.drop_on_reply(ch, member)
-                return receipt
+                return _unanswered(member, decision, named)
 
             try:
                 return await self._accept(event, write)
@@ -396,8 +380,9 @@ class HumanEvents:
 
     # edits ----------------------------------------------------------------------------------
     async def _edit(self, event: HumanEdit) -> asyncio.Future[Receipt]:
-        """An edit never re-runs a command and never answers a record: when the owner
-        changed the text of their message, it is an edit-resend boundary."""
+        """An edit never re-runs a command: when the owner changed the text of their
+        message, it is an edit-resend boundary (whose resent text is matched as a reply
+        when the edited message had answered a record: bot/boundary_tx.py)."""
         member = await self._thread_member(event)
         if member is None:
             return _done(Receipt(accepted=False, code="unknown_thread"))
@@ -553,31 +538,18 @@ def _human_row(
     return row
 
 
+def _row_writer(ch: Change, member: Member, event: HumanEvent) -> typed_reply.WriteRow:
+    """How a reply typed on a platform enters the transcript: as the person's own message."""
+
+    def write(text: str, meta: Mapping[str, object], record: str | None) -> Row:
+        return _human_row(ch, member, event, text=text, meta=dict(meta), record=record)
+
+    return write
+
+
 def _answer(ch: Change, member: Member, event: HumanEvent, decision: Answer) -> None:
-    """The answering reply is a transcript row (the truth) naming its one record."""
-    row = _human_row(
-        ch,
-        member,
-        event,
-        text=decision.text,
-        record=decision.escalation.id,
-        meta={
-            "escalation_id": decision.escalation.id,
-            "choice": decision.choice,
-            "via": decision.via.value,
-            "by": AnsweredBy.USER.value,
-        },
-    )
-    escalations.answer_escalation(
-        ch,
-        member,
-        decision.escalation,
-        text=decision.text,
-        choice=decision.choice,
-        by=AnsweredBy.USER,
-        via=decision.via,
-        answer_row=row,
-    )
+    """The answering reply (a press, a sent suggestion) is a row naming its one record."""
+    typed_reply.answer(ch, member, decision, _row_writer(ch, member, event))
 
 
 # The concierge's Send suggestion answers as the human does (bot/concierge_inbound.py).

@@ -97,6 +97,7 @@ def match_text(
     pending: Sequence[Escalation],
     author_is_owner: bool,
     named: Escalation | None = None,
+    via: AnsweredVia = AnsweredVia.TEXT,
 ) -> Answer | Ambiguous | NoMatch:
     """Rules 2 and 4: typed text answers the one pending record, or — with several
     pending — the one record it names by an option (case and spacing ignored).
@@ -104,23 +105,20 @@ def match_text(
     ``named`` is the one record a client explicitly named (rule 5 is enforced where the body
     is parsed: a body can carry at most one id). Replays (rule 3) never reach this: a
     redelivered event is recognised by its id, and reconciliation re-applies the record a
-    row names instead of matching it again.
+    row names instead of matching it again. ``via``: how the text came (``edit`` for the
+    resent text of an edited answer, SPEC §5 rule 5).
     """
     if not author_is_owner:
         return NoMatch(reason="not_owner")
     if named is not None:
         if not named.is_pending:
             return NoMatch(reason="already_settled")
-        return Answer(
-            escalation=named, text=text, choice=choice_of(named, text), via=AnsweredVia.TEXT
-        )
+        return Answer(escalation=named, text=text, choice=choice_of(named, text), via=via)
     if not pending:
         return NoMatch(reason="no_open_request")
     if len(pending) == 1:
         only = pending[0]
-        return Answer(
-            escalation=only, text=text, choice=choice_of(only, text), via=AnsweredVia.TEXT
-        )
+        return Answer(escalation=only, text=text, choice=choice_of(only, text), via=via)
     # Several are open: text that is an option of exactly one of them names it as surely
     # as its button would; anything else answers none (the safe side).
     naming = [
@@ -128,7 +126,7 @@ def match_text(
     ]
     if len(naming) == 1:
         record, choice = naming[0]
-        return Answer(escalation=record, text=text, choice=choice, via=AnsweredVia.TEXT)
+        return Answer(escalation=record, text=text, choice=choice, via=via)
     return Ambiguous(pending=tuple(pending))
 
 
