@@ -1,32 +1,41 @@
 """The same verbs without async: each call runs the async client on a private event loop.
 
 For scripts and synchronous agents; not for use inside a running event loop (use
-``crewline.client.Client`` there).
+``crewline.client.Client`` there). Every verb is the async client's own, made blocking by
+:func:`_blocking`, so the two cannot drift apart: a verb added to ``Client`` is one line here.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 import httpx
 
 from crewline.client.aio import Client
 from crewline.client.cursor import CursorSink
-from crewline.client.results import (
-    Asked,
-    Escalated,
-    EscalationRecord,
-    Event,
-    EventPage,
-    Posted,
-    Sent,
-)
+from crewline.client.results import Event
 
 __all__ = ["SyncClient"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _blocking(
+    verb: Callable[Concatenate[Client, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[SyncClient, P], R]:
+    """``verb`` of the async client, run to completion on the SyncClient's own loop."""
+
+    @functools.wraps(verb)
+    def call(self: SyncClient, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return self._runner.run(verb(self._client, *args, **kwargs))
+
+    return call
 
 
 class SyncClient:
@@ -62,60 +71,21 @@ class SyncClient:
     def url(self) -> str:
         return self._client.url
 
-    def escalate(
-        self,
-        message: str,
-        *,
-        deadline: str | None = None,
-        default_action: str | None = None,
-        options: Sequence[str] | None = None,
-        goal: str | None = None,
-        idempotency_key: str | None = None,
-        wait_for_delivery: bool = True,
-    ) -> Escalated:
-        return self._runner.run(
-            self._client.escalate(
-                message,
-                deadline=deadline,
-                default_action=default_action,
-                options=options,
-                goal=goal,
-                idempotency_key=idempotency_key,
-                wait_for_delivery=wait_for_delivery,
-            )
-        )
-
-    def send(self, target: str, message: str, *, idempotency_key: str | None = None) -> Sent:
-        return self._runner.run(self._client.send(target, message, idempotency_key=idempotency_key))
-
-    def ask(
-        self,
-        question: str,
-        *,
-        options: Sequence[str] | None = None,
-        dialog: bool = False,
-        idempotency_key: str | None = None,
-    ) -> Asked:
-        return self._runner.run(
-            self._client.ask(
-                question, options=options, dialog=dialog, idempotency_key=idempotency_key
-            )
-        )
-
-    def post(self, text: str, *, idempotency_key: str | None = None) -> Posted:
-        return self._runner.run(self._client.post(text, idempotency_key=idempotency_key))
-
-    def escalation(self, escalation_id: str) -> EscalationRecord:
-        return self._runner.run(self._client.escalation(escalation_id))
-
-    def retract(self, escalation_id: str) -> EscalationRecord:
-        return self._runner.run(self._client.retract(escalation_id))
-
-    def default_applied(self, escalation_id: str) -> EscalationRecord:
-        return self._runner.run(self._client.default_applied(escalation_id))
-
-    def poll(self, *, after: int = 0, wait: float = 0.0) -> EventPage:
-        return self._runner.run(self._client.poll(after=after, wait=wait))
+    escalate = _blocking(Client.escalate)
+    send = _blocking(Client.send)
+    ask = _blocking(Client.ask)
+    post = _blocking(Client.post)
+    escalation = _blocking(Client.escalation)
+    retract = _blocking(Client.retract)
+    default_applied = _blocking(Client.default_applied)
+    whoami = _blocking(Client.whoami)
+    poll = _blocking(Client.poll)
+    wait_settled = _blocking(Client.wait_settled)
+    hub_suggest = _blocking(Client.hub_suggest)
+    hub_reply = _blocking(Client.hub_reply)
+    hub_stop = _blocking(Client.hub_stop)
+    hub_respawn = _blocking(Client.hub_respawn)
+    hub_dispatch = _blocking(Client.hub_dispatch)
 
     def events(
         self,
@@ -140,6 +110,5 @@ class SyncClient:
             self._runner.run(stream.aclose())  # type: ignore[attr-defined]
 
 
-async def _next(stream: Any) -> Event:
-    event: Event = await stream.__anext__()
-    return event
+async def _next(stream: AsyncIterator[Event]) -> Event:
+    return await anext(stream)
