@@ -17,9 +17,10 @@ import json
 import os
 import sys
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Literal
 
 from crewline.client import Client, Event
+from crewline.config_schema import env_value
 from crewline.errors import CrewlineError
 
 __all__ = ["COMMANDS", "add_commands", "run"]
@@ -81,17 +82,20 @@ def add_commands(commands: Any) -> None:
         parents=[session],
         help="relay Claude Code's permission prompts (PermissionRequest, PreToolUse) as a dialog",
     )
+    # Their environment defaults are read when the hook runs, through the configuration's
+    # schema: a bad value then refuses the hook, never another command.
     claude.add_argument(
         "--timeout",
         type=float,
-        default=float(os.environ.get("CREWLINE_HOOK_TIMEOUT", HOOK_TIMEOUT)),
-        help=f"seconds to wait for the human (default $CREWLINE_HOOK_TIMEOUT or {HOOK_TIMEOUT})",
+        default=None,
+        help=f"seconds to wait for the human (default $CREWLINE_HOOK_TIMEOUT or {HOOK_TIMEOUT:g})",
     )
     claude.add_argument(
         "--fallback",
         choices=["deny", "ask"],
-        default=os.environ.get("CREWLINE_HOOK_FALLBACK", "deny"),
-        help="with no answer: deny (default), or leave it to Claude Code's own prompt",
+        default=None,
+        help="with no answer: deny (default, or $CREWLINE_HOOK_FALLBACK), or leave it to"
+        " Claude Code's own prompt",
     )
 
 
@@ -119,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _client(args: argparse.Namespace) -> Client:
-    return Client(args.key, url=args.url)
+    key = args.key or env_value("agent.session_key", os.environ)
+    return Client(key, url=args.url or env_value("agent.url", os.environ))
 
 
 async def _mcp(args: argparse.Namespace) -> int:
@@ -218,7 +223,17 @@ async def _hook(args: argparse.Namespace) -> int:
     except CrewlineError as error:
         print(f"crewline hook: {error.message} ({error.code}); no decision made", file=sys.stderr)
         return 1
-    if not 0 < args.timeout < 86400:
+    try:
+        timeout = args.timeout
+        if timeout is None:
+            timeout = env_value("agent.hook_timeout", os.environ) or HOOK_TIMEOUT
+        fallback: Literal["deny", "ask"] = (
+            args.fallback or env_value("agent.hook_fallback", os.environ) or "deny"
+        )
+    except CrewlineError as error:
+        print(f"crewline hook: {error.message}; no decision made", file=sys.stderr)
+        return 1
+    if not 0 < timeout < 86400:
         print(
             "crewline hook: --timeout must be 0..86400 seconds; no decision made", file=sys.stderr
         )
@@ -227,13 +242,11 @@ async def _hook(args: argparse.Namespace) -> int:
         client = _client(args)
     except CrewlineError as error:
         decided = claude_code.decision_json(
-            prompt, args.fallback, f"crewline could not relay the prompt: {error.message}"
+            prompt, fallback, f"crewline could not relay the prompt: {error.message}"
         )
     else:
         async with client:
-            decided = await claude_code.relay(
-                client, prompt, timeout=args.timeout, fallback=args.fallback
-            )
+            decided = await claude_code.relay(client, prompt, timeout=timeout, fallback=fallback)
     if decided is not None:
         print(json.dumps(decided), flush=True)
     return 0

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from crewline.config import TRANSPORT_NAMES
+from crewline.config_schema import ACCEPTED_TRANSPORTS, TRANSPORT_NAMES
 from crewline.errors import InvalidInput, NotFound
 from crewline.keys import hash_key, new_owner_token, new_session_key
 from crewline.models import (
@@ -88,7 +88,7 @@ def check_transports(transports: Sequence[str]) -> tuple[str, ...]:
     it knows (a typo would otherwise strand the member's cards forever). The command line
     checks; ``add_member`` does not, so an embedder may bind its own named transports."""
     for name in transports:
-        if name not in TRANSPORT_NAMES:
+        if name not in ACCEPTED_TRANSPORTS:
             raise InvalidInput(
                 f"unknown transport {name!r} (known: {', '.join(TRANSPORT_NAMES)})",
                 code="unknown_transport",

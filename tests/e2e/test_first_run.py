@@ -191,7 +191,7 @@ def test_member_add_refuses_an_unknown_transport_naming_the_known_ones(tmp_path:
     refused = add_radar(tmp_path, "--transport", "slak")
     assert refused.returncode == 2
     assert "unknown transport 'slak'" in refused.stderr
-    assert "known: local, slack, telegram, discord, memory" in refused.stderr
+    assert "known: local, slack, telegram, discord)" in refused.stderr
     assert "(unknown_transport)" in refused.stderr
     assert run("member", "list", data_dir=tmp_path).stdout == ""
 

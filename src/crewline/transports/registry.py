@@ -68,8 +68,10 @@ FACTORIES: dict[str, tuple[str, str, str | None]] = {
 def build_transport(name: str, config: Config) -> Transport:
     """Build the transport ``name`` from ``config`` (its own section, and the environment)."""
     if name not in FACTORIES:
+        from crewline.config_schema import TRANSPORT_NAMES
+
         raise ConfigError(
-            f"unknown transport {name!r} (known: {', '.join(FACTORIES)})", key="transports"
+            f"unknown transport {name!r} (known: {', '.join(TRANSPORT_NAMES)})", key="transports"
         )
     module_name, factory_name, extra = FACTORIES[name]
     try:

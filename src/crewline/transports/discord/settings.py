@@ -10,25 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
-from crewline.config import transport_values
+from crewline.config_schema import section_values
 from crewline.errors import ConfigError
 
 __all__ = ["DEFAULT_API_URL", "DEFAULT_GATEWAY_URL", "DiscordSettings", "settings_from"]
 
 DEFAULT_API_URL = "https://discord.com/api/v10"
 DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg/"
-
-# [discord] key -> the environment variable that overrides it
-_ENV = {
-    "bot_token": "DISCORD_BOT_TOKEN",
-    "guild_id": "DISCORD_GUILD_ID",
-    "channel_id": "DISCORD_CHANNEL_ID",
-    "api_url": "DISCORD_API_URL",
-    "gateway_url": "DISCORD_GATEWAY_URL",
-}
-_SNOWFLAKE_DIGITS = range(1, 21)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -57,51 +46,30 @@ class DiscordSettings:
 
 
 def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> DiscordSettings:
-    """Validate ``[discord]`` and the ``DISCORD_*`` variables into settings."""
-    values = transport_values("discord", section, env, variables=_ENV)
+    """Validate ``[discord]`` and the ``DISCORD_*`` variables into settings: each value by
+    the configuration's schema, then the ones it cannot do without."""
+    values = section_values("discord", section, env)
     token = values["bot_token"]
     if not token:
         raise ConfigError(
             "Discord needs a bot token: set DISCORD_BOT_TOKEN or [discord] bot_token",
             key="discord.bot_token",
         )
-    if any(c.isspace() for c in token):
-        raise ConfigError(
-            "the Discord bot token contains whitespace; copy it again from the "
-            "Developer Portal (Bot > Reset Token)",
-            key="discord.bot_token",
-        )
+    api_url = values["api_url"]
     return DiscordSettings(
         bot_token=token,
-        guild_id=_snowflake(values["guild_id"], "guild_id"),
-        channel_id=_snowflake(values["channel_id"], "channel_id"),
-        api_url=_url(values["api_url"], "api_url", ("http", "https")),
-        gateway_url=_url(values["gateway_url"], "gateway_url", ("ws", "wss")),
+        guild_id=_required(values["guild_id"], "guild_id", "DISCORD_GUILD_ID"),
+        channel_id=_required(values["channel_id"], "channel_id", "DISCORD_CHANNEL_ID"),
+        api_url=api_url.rstrip("/") if api_url else None,
+        gateway_url=values["gateway_url"],
     )
 
 
-def _snowflake(value: str | None, key: str) -> int:
-    variable = _ENV[key]
+def _required(value: int | None, key: str, variable: str) -> int:
     if value is None:
         raise ConfigError(
             f"Discord needs {variable} (or [discord] {key}): in Discord, turn on "
             "Developer Mode and use Copy ID",
             key=f"discord.{key}",
         )
-    if not value.isdigit() or len(value) not in _SNOWFLAKE_DIGITS or int(value) == 0:
-        raise ConfigError(
-            f"{variable} must be a Discord id (digits), got {value!r}", key=f"discord.{key}"
-        )
-    return int(value)
-
-
-def _url(value: str | None, key: str, schemes: tuple[str, ...]) -> str | None:
-    if value is None:
-        return None
-    parts = urlsplit(value)
-    if parts.scheme not in schemes or not parts.netloc:
-        raise ConfigError(
-            f"{_ENV[key]} must be a {' or '.join(s + '://' for s in schemes)} URL, got {value!r}",
-            key=f"discord.{key}",
-        )
-    return value.rstrip("/") if key == "api_url" else value
+    return value

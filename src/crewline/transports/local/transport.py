@@ -20,7 +20,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from crewline.errors import ConfigError, PermanentTransportError, TransientTransportError
+from crewline.config_schema import section_values
+from crewline.errors import PermanentTransportError, TransientTransportError
 from crewline.models import (
     Bell,
     Clock,
@@ -60,11 +61,8 @@ __all__ = ["DEFAULT_USER", "JOURNAL_NAME", "LocalTransport", "build"]
 
 DEFAULT_USER = "owner"
 JOURNAL_NAME = "local-inbox.jsonl"
-TOKEN_ENV = "CREWLINE_LOCAL_TOKEN"
 MAX_TEXT = 4000
-_CONFIG_KEYS = frozenset({"user"})
 _CLIENT_EVENT_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-_USER_ID = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
 
 
 def _to_stderr(line: str) -> None:
@@ -428,21 +426,12 @@ def build(config: Config) -> LocalTransport:
     """The inbox of a served crewline: ``[local] user`` names the human (default ``owner``,
     so members are owned by ``local:owner``); a login token may be preset in
     ``CREWLINE_LOCAL_TOKEN`` (otherwise one is printed at start when it is needed)."""
-    section = config.section("local")
-    unknown = sorted(set(section) - _CONFIG_KEYS)
-    if unknown:
-        raise ConfigError(
-            f"[local]: unknown key {unknown[0]!r} (known: user)", key=f"local.{unknown[0]}"
-        )
-    user = section.get("user", DEFAULT_USER)
-    if not isinstance(user, str) or not _USER_ID.fullmatch(user):
-        raise ConfigError(
-            "[local] user must be 1..64 letters, digits, '_', '.', '@' or '-'", key="local.user"
-        )
+    values = section_values("local", config.section("local"), os.environ)
+    user = values["user"] or DEFAULT_USER
     return LocalTransport(
         "local",
         user=user,
         host=config.host,
         view_path=config.data_dir / JOURNAL_NAME,
-        login_token=os.environ.get(TOKEN_ENV) or None,
+        login_token=values["login_token"],
     )

@@ -10,23 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
-from crewline.config import transport_values
+from crewline.config_schema import section_values
 from crewline.errors import ConfigError
 
 __all__ = ["DEFAULT_API_URL", "SlackSettings", "settings_from"]
 
 DEFAULT_API_URL = "https://slack.com/api/"
 DEFAULT_POST_INTERVAL = 1.0  # Slack: about one chat.postMessage per second per channel
-
-# [slack] key -> the environment variable that overrides it
-_ENV = {
-    "bot_token": "SLACK_BOT_TOKEN",
-    "signing_secret": "SLACK_SIGNING_SECRET",
-    "app_token": "SLACK_APP_TOKEN",
-    "api_url": "SLACK_API_URL",
-}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -52,24 +43,16 @@ class SlackSettings:
 
 
 def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> SlackSettings:
-    """Validate ``[slack]`` and the ``SLACK_*`` variables into settings."""
-    values = transport_values("slack", section, env, variables=_ENV, other_keys=("post_interval",))
+    """Validate ``[slack]`` and the ``SLACK_*`` variables into settings: each value by the
+    configuration's schema, then the rules between them."""
+    values = section_values("slack", section, env)
     bot_token = values["bot_token"]
     if not bot_token:
         raise ConfigError(
             "Slack needs a bot token: set SLACK_BOT_TOKEN or [slack] bot_token",
             key="slack.bot_token",
         )
-    if not bot_token.startswith("xoxb-"):
-        raise ConfigError(
-            "the Slack bot token must be a bot token (it starts with xoxb-)", key="slack.bot_token"
-        )
     app_token = values["app_token"]
-    if app_token is not None and not app_token.startswith("xapp-"):
-        raise ConfigError(
-            "the Slack app token must be an app-level token (it starts with xapp-)",
-            key="slack.app_token",
-        )
     signing_secret = values["signing_secret"]
     if app_token is None and not signing_secret:
         raise ConfigError(
@@ -77,33 +60,13 @@ def settings_from(section: Mapping[str, Any], env: Mapping[str, str]) -> SlackSe
             "(or SLACK_APP_TOKEN for Socket Mode)",
             key="slack.signing_secret",
         )
+    interval = values["post_interval"]
     return SlackSettings(
         bot_token=bot_token,
         signing_secret=signing_secret,
         app_token=app_token,
-        api_url=_api_url(values["api_url"]),
-        post_interval=_interval(section.get("post_interval")),
+        # slack-sdk joins method names onto the base, so the schema gives it its trailing
+        # slash ("…/api" + "chat.postMessage" would replace the last segment).
+        api_url=values["api_url"] or DEFAULT_API_URL,
+        post_interval=DEFAULT_POST_INTERVAL if interval is None else interval,
     )
-
-
-def _api_url(value: str | None) -> str:
-    if value is None:
-        return DEFAULT_API_URL
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(
-            f"the Slack API URL must be an http(s) URL, got {value!r}", key="slack.api_url"
-        )
-    # slack-sdk joins method names onto the base: without the trailing slash the last path
-    # segment would be replaced ("…/api" + "chat.postMessage" -> "…/chat.postMessage").
-    return value if value.endswith("/") else value + "/"
-
-
-def _interval(value: object) -> float:
-    if value is None:
-        return DEFAULT_POST_INTERVAL
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 60:
-        raise ConfigError(
-            f"[slack] post_interval must be 0..60 seconds, got {value!r}", key="slack.post_interval"
-        )
-    return float(value)
