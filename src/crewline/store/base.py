@@ -750,6 +750,20 @@ class Store(ABC):
         """SEL records whose action starts with ``action_prefix``, oldest first."""
 
     @abstractmethod
+    async def sel_after(
+        self,
+        after: int,
+        *,
+        limit: int,
+        member: str | None = None,
+        since: datetime | None = None,
+        action: str | None = None,
+    ) -> list[SelRecord]:
+        """At most ``limit`` SEL records with an id above ``after``, oldest first; only
+        ``member``'s when given, only those at or after ``since``, and only the ``action``
+        given or those beneath it (``boundary`` finds ``boundary:rewind``)."""
+
+    @abstractmethod
     async def setting(self, key: str) -> str | None:
         """The setting's value, or None."""
 
@@ -761,6 +775,19 @@ class Store(ABC):
     @abstractmethod
     async def ledger(self, *, limit: int = 100) -> list[LedgerEntry]:
         """The newest ``limit`` ledger entries, newest first."""
+
+    @abstractmethod
+    async def ledger_after(
+        self,
+        after: int,
+        *,
+        limit: int,
+        member: str | None = None,
+        since: datetime | None = None,
+        decision: str | None = None,
+    ) -> list[LedgerEntry]:
+        """At most ``limit`` ledger entries with an id above ``after``, oldest first; only
+        ``member``'s when given, only those at or after ``since``, only ``decision``'s."""
 
     @abstractmethod
     async def concierge_answers(self) -> list[ConciergeAnswer]:

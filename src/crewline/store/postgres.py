@@ -487,6 +487,33 @@ class PostgresStore(ConciergeReads, Store):
         )
         return [codec.sel_from(r) for r in rows]
 
+    async def sel_after(
+        self,
+        after: int,
+        *,
+        limit: int,
+        member: str | None = None,
+        since: datetime | None = None,
+        action: str | None = None,
+    ) -> list[SelRecord]:
+        where = ["id > %s"]
+        params: list[object] = [after]
+        if member is not None:
+            where.append("member = %s")
+            params.append(member)
+        if since is not None:
+            where.append("at >= %s")
+            params.append(codec.epoch(since))
+        if action is not None:
+            where.append("(action = %s OR starts_with(action, %s))")
+            params += [action, f"{action}:"]
+        rows = await self._read(
+            "SELECT id, at, action, outcome, actor, member, details FROM sel"
+            f" WHERE {' AND '.join(where)} ORDER BY id LIMIT %s",
+            (*params, limit),
+        )
+        return [codec.sel_from(r) for r in rows]
+
     async def setting(self, key: str) -> str | None:
         rows = await self._read("SELECT value FROM settings WHERE key = %s", (key,))
         return str(rows[0]["value"]) if rows else None

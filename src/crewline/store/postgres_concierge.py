@@ -215,6 +215,31 @@ class ConciergeReads:
         )
         return [codec.ledger_from(r) for r in rows]
 
+    async def ledger_after(
+        self,
+        after: int,
+        *,
+        limit: int,
+        member: str | None = None,
+        since: datetime | None = None,
+        decision: str | None = None,
+    ) -> list[LedgerEntry]:
+        where = ["id > %s"]
+        params: list[object] = [after]
+        for column, value in (("member", member), ("decision", decision)):
+            if value is not None:
+                where.append(f"{column} = %s")
+                params.append(value)
+        if since is not None:
+            where.append("at >= %s")
+            params.append(codec.epoch(since))
+        rows = await self._read(
+            f"SELECT {codec.LEDGER_COLUMNS} FROM concierge_ledger"
+            f" WHERE {' AND '.join(where)} ORDER BY id LIMIT %s",
+            (*params, limit),
+        )
+        return [codec.ledger_from(r) for r in rows]
+
     async def concierge_answers(self) -> list[ConciergeAnswer]:
         rows = await self._read(
             f"SELECT {codec.ANSWER_COLUMNS} FROM concierge_answers ORDER BY id DESC"

@@ -477,6 +477,33 @@ class SqliteStore(ConciergeReads, Store):
         )
         return [codec.sel_from(r) for r in rows]
 
+    async def sel_after(
+        self,
+        after: int,
+        *,
+        limit: int,
+        member: str | None = None,
+        since: datetime | None = None,
+        action: str | None = None,
+    ) -> list[SelRecord]:
+        where = ["id > ?"]
+        params: list[object] = [after]
+        if member is not None:
+            where.append("member = ?")
+            params.append(member)
+        if since is not None:
+            where.append("at >= ?")
+            params.append(codec.epoch(since))
+        if action is not None:  # no LIKE: actions hold '_', its wildcard
+            where.append("(action = ? OR substr(action, 1, ?) = ?)")
+            params += [action, len(action) + 1, f"{action}:"]
+        rows = await self._read(
+            "SELECT id, at, action, outcome, actor, member, details FROM sel"
+            f" WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
+            (*params, limit),
+        )
+        return [codec.sel_from(r) for r in rows]
+
     async def setting(self, key: str) -> str | None:
         rows = await self._lookup("SELECT value FROM settings WHERE key = ?", (key,))
         return str(rows[0]["value"]) if rows else None

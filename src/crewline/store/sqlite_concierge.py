@@ -181,6 +181,31 @@ class ConciergeReads:
         )
         return [codec.ledger_from(r) for r in rows]
 
+    async def ledger_after(
+        self,
+        after: int,
+        *,
+        limit: int,
+        member: str | None = None,
+        since: datetime | None = None,
+        decision: str | None = None,
+    ) -> list[LedgerEntry]:
+        where = ["id > ?"]
+        params: list[object] = [after]
+        for column, value in (("member", member), ("decision", decision)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        if since is not None:
+            where.append("at >= ?")
+            params.append(codec.epoch(since))
+        rows = await self._read(
+            f"SELECT {_LEDGER} FROM concierge_ledger WHERE {' AND '.join(where)}"
+            " ORDER BY id LIMIT ?",
+            (*params, limit),
+        )
+        return [codec.ledger_from(r) for r in rows]
+
     async def concierge_answers(self) -> list[ConciergeAnswer]:
         rows = await self._read(f"SELECT {_ANSWER} FROM concierge_answers ORDER BY id DESC")
         return [codec.answer_from(r) for r in rows]
