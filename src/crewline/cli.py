@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from crewline import __version__, cli_agent, crew
+from crewline import __version__, cli_agent, cli_record, crew
 from crewline.config import Config, load_config
 from crewline.errors import CannotListen, ConfigError, CrewlineError, InvalidInput
 from crewline.logs import configure_logging
@@ -160,6 +160,7 @@ def _parser() -> argparse.ArgumentParser:
     eval_concierge.add_argument("--json", action="store_true", help="print JSON")
 
     cli_agent.add_commands(commands)
+    cli_record.add_commands(commands, admin)
     backup = commands.add_parser(
         "backup", parents=[admin], help="copy the database to PATH (safe while serving)"
     )
@@ -504,6 +505,7 @@ _COMMANDS: dict[str, Callable[[Config, argparse.Namespace], Coroutine[Any, Any, 
     "concierge act": _concierge,
     "concierge undo": _concierge,
     "eval concierge": _eval_concierge,
+    **cli_record.COMMANDS,
 }
 
 

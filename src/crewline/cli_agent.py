@@ -75,6 +75,13 @@ def add_commands(commands: Any) -> None:
         "--cursor-file", default=None, help="resume from, and save the cursor to, this file"
     )
 
+    applied = commands.add_parser(
+        "default-applied",
+        parents=[session],
+        help="confirm you ran the default of an escalation whose window closed (defaulted)",
+    )
+    applied.add_argument("escalation_id", metavar="ID")
+
     hook = commands.add_parser("hook", help="hooks for coding agents")
     hooks = hook.add_subparsers(dest="hook_command", required=True)
     claude = hooks.add_parser(
@@ -212,6 +219,14 @@ async def _events(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _default_applied(args: argparse.Namespace) -> int:
+    """The default of a closed window ran: the card says so from now on."""
+    async with _client(args) as client:
+        record = await client.default_applied(args.escalation_id)
+    print(f"escalation {record.escalation_id}: default applied ({record.default_action})")
+    return 0
+
+
 async def _hook(args: argparse.Namespace) -> int:
     """Claude Code's hook: malformed stdin exits 1 (no decision: Claude Code goes on as if
     there were no hook); otherwise the decision JSON, which is printed even when crewline
@@ -263,6 +278,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, int]]] =
     "send": _send,
     "post": _post,
     "events": _events,
+    "default-applied": _default_applied,
     "hook": _hook,
 }
 COMMANDS = frozenset(_COMMANDS)

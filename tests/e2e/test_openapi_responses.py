@@ -158,6 +158,9 @@ async def test_every_answer_of_every_operation_is_documented_and_fits_its_schema
     await api.call(owner, "PUT", "/api/concierge/policy", json={"act": "maybe"})  # 400
     await api.call(owner, "GET", "/api/concierge/ledger")
     await api.call(owner, "POST", "/api/concierge/undo")  # 404: nothing to undo
+    await api.call(owner, "GET", "/api/audit", params={"kind": "escalate", "limit": 5})
+    await api.call(radar, "GET", "/api/audit")  # 403
+    await api.call(owner, "GET", "/api/audit", params={"after": "abc"})  # 400
 
     # a boundary the member's session lets go of, and one it refuses
     cursor = (await crew.events(radar))[-1]["cursor"]

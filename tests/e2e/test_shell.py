@@ -187,3 +187,39 @@ async def test_refusals_exit_2_with_the_code_and_write_nothing(crew: Crew) -> No
     assert (bad_target.code, "(invalid_target)" in bad_target.err) == (2, True)
     assert (bad_deadline.code, "(invalid_deadline)" in bad_deadline.err) == (2, True)
     assert await crew.crewline.store.live_rows("radar") == []
+
+
+async def test_default_applied_confirms_a_defaulted_window_as_mcp_does(
+    crew: Crew, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """default-applied ID (run in-process): refused with not_defaulted while the window is
+    open and unknown_escalation for an id not the session's, as the MCP tool and the HTTP
+    route refuse; after the window closed with its default, it confirms and the record
+    says so."""
+    from crewline.cli import main
+
+    key = await crew.add_member()
+    escalated = await crew.escalate(
+        key, message="Rotate?", deadline="PT5M", default_action="rotate"
+    )
+    escalation_id = escalated["escalation_id"]
+
+    async def applied(record_id: str) -> tuple[int, str, str]:
+        code = await asyncio.to_thread(
+            main, ["default-applied", record_id, "--key", key, "--url", crew.url]
+        )
+        said = capsys.readouterr()
+        return code, said.out, said.err
+
+    early = await applied(escalation_id)
+    assert early[0] == 2 and early[2].endswith("(not_defaulted)\n"), early
+    unknown = await applied("0000000000000000")
+    assert unknown[0] == 2 and unknown[2].endswith("(unknown_escalation)\n"), unknown
+    crew.clock.advance(timedelta(minutes=6))
+    await crew.crewline.windows.rearm()
+    await crew.wait_for_event(key, "window_closed")
+    assert (await crew.crewline.store.escalation(escalation_id)).default_applied is False
+    confirmed = await applied(escalation_id)
+    assert confirmed == (0, f"escalation {escalation_id}: default applied (rotate)\n", "")
+    record = await crew.crewline.store.escalation(escalation_id)
+    assert record is not None and record.default_applied is True

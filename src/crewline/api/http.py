@@ -31,6 +31,7 @@ from crewline.api.openapi import errors, without_422
 from crewline.api.operations import Caller, Operations
 from crewline.api.responses import (
     AskResponse,
+    AuditResponse,
     BoundaryAnswerResponse,
     BoundaryResponse,
     ConversationResponse,
@@ -462,6 +463,27 @@ def create_app(
         question_id: Annotated[str, Path(max_length=64)], body: AnswerBody, who: Who
     ) -> dict[str, Any]:
         return await ops.answer_question(who, question_id, body.answer)
+
+    @app.get(
+        "/api/audit",
+        tags=["owner"],
+        response_model=AuditResponse,
+        responses=errors(400, 401, 403, 503),
+    )
+    async def audit(
+        who: Who,
+        after: Annotated[str | None, Query(max_length=40)] = None,
+        limit: Annotated[int, Query()] = 100,
+        member: Annotated[str | None, Query(max_length=64)] = None,
+        since: Annotated[str | None, Query(max_length=64)] = None,
+        kind: Annotated[str | None, Query(max_length=128)] = None,
+    ) -> dict[str, Any]:
+        """The audit log, oldest first, with the owner's token: security events (refusals,
+        boundaries, the concierge's acts …) and the concierge's ledger. ``after``: the
+        ``cursor`` of the previous page; ``since``: a time with its zone, a date, or a
+        duration back from now (PT2H); ``kind``: a kind and those beneath it (``boundary``,
+        ``ledger``, ``ledger:answered``)."""
+        return await ops.audit(who, after=after, limit=limit, member=member, since=since, kind=kind)
 
     @app.get(
         "/api/concierge/policy",

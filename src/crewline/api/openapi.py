@@ -43,6 +43,8 @@ CODES: dict[int, tuple[str, tuple[str, ...]]] = {
             "invalid_text",
             "invalid_member_slug",
             "invalid_cursor",
+            "invalid_since",
+            "invalid_limit",
             "invalid_wait",
             "invalid_question",
             "invalid_idempotency_key",

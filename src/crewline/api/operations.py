@@ -304,6 +304,34 @@ class Operations:
         return session is not None and session.kind is CallerKind.MEMBER and session.member == slug
 
     # the owner's side -----------------------------------------------------------------------
+    async def audit(
+        self,
+        caller: Caller,
+        *,
+        after: str | None,
+        limit: int,
+        member: str | None,
+        since: str | None,
+        kind: str | None,
+    ) -> dict[str, Any]:
+        """A page of the audit log (the SEL and the concierge's ledger), for the owner."""
+        from crewline.audit import audit_view, parse_since, read_audit
+
+        self._owner(caller)
+        page = await read_audit(
+            self.store,
+            after=after,
+            limit=limit,
+            member=member,
+            since=parse_since(since, self.hub.clock.now()) if since else None,
+            kind=kind,
+        )
+        return {
+            "entries": [audit_view(e) for e in page.entries],
+            "cursor": page.cursor,
+            "more": page.more,
+        }
+
     async def reply(
         self, caller: Caller, slug: str, text: str, escalation_id: str | None
     ) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from crewline.models import (
 
 __all__ = [
     "AskResponse",
+    "AuditResponse",
     "BoundaryAnswerResponse",
     "BoundaryResponse",
     "ConciergeAnswerView",
@@ -274,6 +275,25 @@ class ConciergeAnswerView(Body):
 class LedgerResponse(Body):
     entries: list[LedgerEntryView]
     answers: list[ConciergeAnswerView]
+
+
+class AuditEntryView(Body):
+    id: str = Field(description="sel:N (a security event) or ledger:N (a concierge decision)")
+    at: str
+    kind: str = Field(
+        description="the event's action (boundary:rewind, escalate:caller_blocked …), or"
+        " ledger:<decision> for the concierge's ledger"
+    )
+    outcome: str | None = Field(description="ok, denied, error or allowed; null for the ledger")
+    member: str | None
+    actor: str | None
+    details: dict[str, Any]
+
+
+class AuditResponse(Body):
+    entries: list[AuditEntryView] = Field(description="oldest first")
+    cursor: str = Field(description="pass as after= to read on from the last entry")
+    more: bool = Field(description="whether more entries matched than this page holds")
 
 
 class UndoResponse(Body):
