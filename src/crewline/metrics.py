@@ -9,14 +9,17 @@ store (pending calls, escalations by state, dead letters) are refreshed at each 
 
 from __future__ import annotations
 
+import hmac
+from dataclasses import dataclass
 from datetime import datetime
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+from crewline.errors import Forbidden, Unauthenticated
 from crewline.models import EscalationState
 from crewline.store import Store
 
-__all__ = ["CONTENT_TYPE", "Metrics"]
+__all__ = ["CONTENT_TYPE", "Metrics", "MetricsAccess"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -123,3 +126,34 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MetricsAccess:
+    """Who may read ``GET /metrics``. With ``metrics_token`` set: its bearer, wherever
+    crewline listens. Without one: anyone on a loopback bind (only this machine reaches
+    it), nobody beyond it. The series name members' transports and the refusals crewline
+    made, so they are not for whoever can reach the port; and the token is not the owner's,
+    so a scraper's configuration holds no power over the crew."""
+
+    token: str | None = None
+    loopback: bool = True
+
+    def check(self, authorization: str | None) -> None:
+        """Raise Unauthenticated (401) or Forbidden (403) unless this request may read."""
+        if self.token is None:
+            if self.loopback:
+                return
+            raise Forbidden(
+                "crewline listens beyond loopback and no metrics_token is set: set"
+                " CREWLINE_METRICS_TOKEN (or metrics_token in crewline.toml) and send it as"
+                " 'Authorization: Bearer <token>'",
+                code="metrics_token_required",
+            )
+        scheme, _, given = (authorization or "").partition(" ")
+        if scheme.lower() != "bearer" or not given.strip():
+            raise Unauthenticated(
+                "send the metrics token as 'Authorization: Bearer <token>'", code="missing_key"
+            )
+        if not hmac.compare_digest(given.strip().encode(), self.token.encode()):
+            raise Unauthenticated("that is not the metrics token", code="invalid_key")

@@ -31,7 +31,7 @@ from crewline.config import Config
 from crewline.errors import CannotListen, ConfigError
 from crewline.health import Readiness
 from crewline.launchers import Launchers
-from crewline.metrics import Metrics
+from crewline.metrics import Metrics, MetricsAccess
 from crewline.models import AnswerPolicy, Clock, ConciergePolicy
 from crewline.replicas import (
     Coordination,
@@ -46,6 +46,7 @@ from crewline.store.backup import serving_lock
 from crewline.store.open import is_postgres_url, open_store, shared_database_url
 from crewline.transport_lease import TRANSPORT_LEASE_TTL, TransportLease
 from crewline.transports import OutboxDispatcher, Transport
+from crewline.transports.local.security import is_loopback_address
 from crewline.transports.outbox import wait_recorded
 from crewline.transports.registry import EnabledTransport, build_transport, enabled_transports
 from crewline.webhook_targets import Targets
@@ -275,6 +276,10 @@ class Crewline:
                         streams=self.streams,
                         webhooks=self.webhooks,
                         metrics=self.metrics,
+                        metrics_access=MetricsAccess(
+                            token=self.config.metrics_token,
+                            loopback=is_loopback_address(self.config.host),
+                        ),
                         readiness=Readiness(
                             self.store,
                             self.hub.clock,
@@ -294,6 +299,12 @@ class Crewline:
         except BaseException:
             await stack.aclose()
             raise
+        if self.config.metrics_token is None and not is_loopback_address(self.config.host):
+            log.warning(
+                "GET /metrics is refused on %s until metrics_token is set"
+                " (CREWLINE_METRICS_TOKEN; docs/operations.md)",
+                self.config.host,
+            )
         log.info(
             "crewline is serving on %s (transports: %s)",
             self.http.url,

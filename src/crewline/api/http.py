@@ -72,7 +72,7 @@ from crewline.errors import (
     Unavailable,
 )
 from crewline.health import Readiness
-from crewline.metrics import CONTENT_TYPE, Metrics
+from crewline.metrics import CONTENT_TYPE, Metrics, MetricsAccess
 from crewline.schemas import (
     IDEMPOTENCY_KEY,
     AnswerBody,
@@ -164,6 +164,7 @@ def create_app(
     webhooks: WebhookDispatcher | None = None,
     metrics: Metrics | None = None,
     readiness: Readiness | None = None,
+    metrics_access: MetricsAccess | None = None,
     max_body_bytes: int = MAX_BODY_BYTES,
 ) -> FastAPI:
     """The agents' API. ``routes`` are ASGI apps served at exactly their path (``/mcp``),
@@ -172,7 +173,7 @@ def create_app(
     when not given). ``webhooks``: what delivers pushed events; without it there are no
     webhook routes. ``readiness`` names the transports ``/readyz`` checks (without it, only
     the store); ``metrics`` is shared with the outboxes and the scheduler so ``/metrics``
-    shows theirs too."""
+    shows theirs too, and ``metrics_access`` says who may read it (without it: anyone)."""
     ops = Operations(hub)
     streams = streams or EventStreams(hub)
     concierge = ConciergeOperations(ops)
@@ -253,8 +254,21 @@ def create_app(
         }
         return JSONResponse(body, status_code=503 if failed else 200)
 
-    @app.get("/metrics", tags=["ops"], response_class=Response)
-    async def prometheus() -> Response:
+    access = metrics_access or MetricsAccess()
+
+    @app.get(
+        "/metrics",
+        tags=["ops"],
+        response_class=Response,
+        responses={
+            200: {"content": {CONTENT_TYPE.partition(";")[0]: {}}},
+            **errors(401, 403),
+        },
+    )
+    async def prometheus(request: Request) -> Response:
+        """Prometheus' text format. On a loopback bind anyone may read it; beyond it, only
+        with ``Authorization: Bearer <metrics_token>`` (docs/operations.md)."""
+        access.check(request.headers.get("authorization"))
         await metrics.refresh(
             hub.store,
             now=hub.clock.now(),

@@ -71,6 +71,7 @@ CODES: dict[int, tuple[str, tuple[str, ...]]] = {
             "not_your_record",
             "session_key_required",
             "owner_token_required",
+            "metrics_token_required",
             "dialog_human_only",
             "policy",
         ),
