@@ -1,4 +1,4 @@
-"""The ``crewline`` command: serve, administer the crew, and check the installation.
+"""The crewline command: serve, administer the crew, and check the installation.
 
 Commands that print a key print it alone on the last line of their output, so a script
 can take it with ``tail -n 1``. Exit status: 0 done; 1 ``doctor`` found a problem; 2 bad
@@ -59,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="crewline", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"crewline {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = commands.add_parser("serve", parents=[common], help="run crewline")
     serve.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
@@ -312,12 +312,24 @@ async def _member_list(config: Config, args: argparse.Namespace) -> int:
 
     async with _open_store(config) as store:
         members = {m.slug: m for m in await store.members()}
-        for entry in await roster(store, now=SystemClock().now()):
-            member = members[entry.slug]
-            print(
-                f"{entry.slug}\t{entry.name}\t{'needs you' if entry.needs_you else '-'}\t"
-                f"{entry.open_count} open\t{','.join(member.transports) or '-'}"
-            )
+        rows = [
+            [
+                entry.slug,
+                entry.name,
+                "yes" if entry.needs_you else "no",
+                str(entry.open_count),
+                ", ".join(members[entry.slug].transports) or "none",
+            ]
+            for entry in await roster(store, now=SystemClock().now())
+        ]
+    if not rows:  # said on stderr: a script reading the roster reads nothing
+        print(
+            "no members yet: add one with crewline member add SLUG --name NAME --owner …",
+            file=sys.stderr,
+        )
+        return 0
+    header = ["MEMBER", "NAME", "NEEDS YOU", "OPEN", "TRANSPORTS"]
+    print("\n".join(cli_record.table(header, rows)))
     return 0
 
 

@@ -123,10 +123,21 @@ def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_COMMANDS[args.command](args))
     except CrewlineError as error:
-        print(f"crewline: {error.message} ({error.code})", file=sys.stderr)
+        print(f"crewline: {_reason(error)} ({error.code})", file=sys.stderr)
         return REFUSED
     except KeyboardInterrupt:
         return 130
+
+
+def _reason(error: CrewlineError) -> str:
+    """The refusal in words; a server that does not answer gets the likely cause."""
+    url = error.details.get("url")
+    if error.code == "unreachable" and url:
+        return (
+            f"nothing answers at {url} ({error.details.get('cause', 'no connection')}):"
+            f" is `crewline serve` running at {url}? (--url or $CREWLINE_URL names another)"
+        )
+    return error.message
 
 
 def _client(args: argparse.Namespace) -> Client:

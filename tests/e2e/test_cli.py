@@ -44,8 +44,9 @@ def test_member_add_prints_the_key_alone_on_the_last_line(tmp_path: Path) -> Non
     )
     key = added.stdout.splitlines()[-1]
     assert re.fullmatch(r"crw_s_[A-Za-z0-9_-]{43}", key)
-    listed = run("member", "list", data_dir=tmp_path)
-    assert listed.stdout.split("\t")[:2] == ["radar", "Radar"]
+    listed = run("member", "list", data_dir=tmp_path).stdout.splitlines()
+    assert listed[0].split() == ["MEMBER", "NAME", "NEEDS", "YOU", "OPEN", "TRANSPORTS"]
+    assert listed[1].split() == ["radar", "Radar", "no", "0", "local"]
 
 
 def test_sessions_and_the_owner_token_are_issued_once_each(tmp_path: Path) -> None:

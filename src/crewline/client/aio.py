@@ -373,6 +373,8 @@ class Client:
             raise Unavailable(
                 f"crewline at {self.url} could not be reached: {type(error).__name__}",
                 code="unreachable",
+                url=self.url,
+                cause=type(error).__name__,
             ) from error
         if response.status_code != 200:
             raise error_from(response)
