@@ -23,7 +23,8 @@ VOLUME ["/data"]
 USER crewline
 WORKDIR /data
 EXPOSE 8765
-# urlopen raises on a 503, so a part that is not ready fails the check.
+# urlopen raises on a 503, so a part that is not ready fails the check. The port is the one
+# crewline listens on: CREWLINE_PORT, when a run or compose file sets another.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8765/readyz', timeout=4)"]
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + (os.environ.get('CREWLINE_PORT') or '8765') + '/readyz', timeout=4)"]
 CMD ["crewline", "serve"]

@@ -13,7 +13,14 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	touch $@
 
-demo: $(BIN)/.installed          ## the local inbox with a demo crew, on 127.0.0.1
+# The demo runs crewline alone (the local inbox, SQLite): no extra, no test or bench tools.
+$(BIN)/.demo: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+demo: $(BIN)/.demo               ## the local inbox with a demo crew, on 127.0.0.1
 	$(BIN)/crewline demo
 
 run: $(BIN)/.installed           ## crewline serve with the configured transports

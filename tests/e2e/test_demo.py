@@ -16,7 +16,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,14 +40,14 @@ class Demo:
     started: float  # time.monotonic() when the command was run
 
 
-def start_demo(data_dir: Path) -> Demo:
-    """Run `crewline demo` and wait (at most 30 s) for the URL it prints."""
+def start_demo(data_dir: Path, *, python: Sequence[str] = ("-m", "crewline")) -> Demo:
+    """Run `crewline demo` and wait (at most 30 s) for the URL it prints; ``python``: how
+    the interpreter runs the command."""
     started = time.monotonic()
     process = subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "crewline",
+            *python,
             "demo",
             "--data-dir",
             str(data_dir),
@@ -204,3 +204,45 @@ def test_the_demo_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     assert "graceful shutdown exceeded" not in err
     assert not re.search(r"\b(WARNING|ERROR|CRITICAL)\b", err), err
     assert (tmp_path / "crewline.db").exists()
+
+
+# What the extras (slack, telegram, discord, postgresql, dev, bench) bring, by import name;
+# websockets and yaml are not here: uvicorn[standard] and crewline itself need them.
+EXTRA_MODULES = (
+    "slack_bolt", "slack_sdk", "aiohttp", "telegram", "discord", "psycopg", "psycopg_pool",
+    "pytest", "_pytest", "xdist", "hypothesis", "schemathesis", "jsonschema", "playwright",
+    "tornado", "matplotlib", "mypy", "ruff", "pre_commit",
+)  # fmt: skip
+REFUSE_EXTRAS = f"""
+import importlib.abc, runpy, sys
+
+class Refused(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in {EXTRA_MODULES!r}:
+            raise ModuleNotFoundError(name + " comes with an extra; make demo installs none")
+
+sys.meta_path.insert(0, Refused())
+"""
+WITHOUT_EXTRAS = (
+    REFUSE_EXTRAS + 'sys.argv[0] = "crewline"\nrunpy.run_module("crewline", run_name="__main__")\n'
+)
+
+
+def test_the_demo_runs_on_crewline_alone(tmp_path: Path) -> None:
+    """What make demo installs is enough: with every extra's modules made unimportable the
+    demo starts, serves its crew and stops cleanly."""
+    slack = subprocess.run(
+        [sys.executable, "-c", REFUSE_EXTRAS + "import crewline.transports.slack"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert slack.returncode == 1 and "comes with an extra" in slack.stderr  # it can refuse
+    running = start_demo(tmp_path, python=("-c", WITHOUT_EXTRAS))
+    try:
+        members = httpx.get(f"{running.url}/readyz", timeout=HTTP_TIMEOUT)
+        assert members.status_code == 200, members.text
+    finally:
+        err = stop_demo(running)
+    assert running.process.returncode == 0, err
+    assert "comes with an extra" not in err and "Traceback" not in err, err
