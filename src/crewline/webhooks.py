@@ -42,14 +42,13 @@ from crewline.errors import CrewlineError, InvalidInput, NotFound
 from crewline.models import Event, Session
 from crewline.replicas import Claim, LaneClaims
 from crewline.store import Tx, Webhook
-from crewline.webhook_targets import Address, Targets
+from crewline.webhook_targets import Address, Targets, parse_url, reached
 
 __all__ = ["SIGNATURE_HEADER", "WebhookDispatcher", "sign", "webhook_view"]
 
 log = logging.getLogger(__name__)
 
 SIGNATURE_HEADER = "X-Crewline-Signature"
-MAX_URL = 2048
 SECRET_LENGTHS = (16, 256)
 
 
@@ -349,24 +348,12 @@ class WebhookDispatcher:
 async def _check_url(
     url: str, targets: Targets, *, own_address: tuple[str, int] | None, own_host: str | None
 ) -> None:
-    """An http(s) URL with a host, that does not lead back to this crewline, and whose
-    addresses the operator lets webhooks reach."""
-    parts = urlsplit(url) if len(url) <= MAX_URL else None
-    try:
-        port = parts.port if parts is not None else None
-    except ValueError:
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidInput(
-            f"url {url[:100]!r} is not an http(s) URL with a host (at most {MAX_URL} characters)",
-            code="invalid_webhook_url",
-            field="url",
-        )
-    host = parts.hostname.lower()
-    addresses = await targets.resolver(host)  # none now: each delivery resolves again
-    port = port or (443 if parts.scheme == "https" else 80)
-    if own_address is not None and port == own_address[1]:
-        if own_host is not None and host == own_host.lower():
+    """An http(s) URL read strictly (``parse_url``), that does not lead back to this
+    crewline, and whose addresses the operator lets webhooks reach."""
+    target = parse_url(url)
+    addresses = await targets.addresses(target)  # none now: each delivery resolves again
+    if own_address is not None and target.port == own_address[1]:
+        if own_host is not None and target.host == own_host.lower().strip("[]"):
             raise _points_at_crewline(url)
         if any(_is_crewline(address, own_address[0]) for address in addresses):
             raise _points_at_crewline(url)
@@ -374,7 +361,7 @@ async def _check_url(
 
 
 def _is_crewline(address: Address, own_ip: str) -> bool:
-    return address.is_loopback or address.is_unspecified or str(address) == own_ip
+    return any(a.is_loopback or a.is_unspecified or str(a) == own_ip for a in reached(address))
 
 
 def _points_at_crewline(url: str) -> InvalidInput:

@@ -150,3 +150,37 @@ async def test_an_address_that_refuses_the_connection_falls_to_the_next(
     await receiver.wait_until(lambda: len(receiver.accepted) == 1)
     assert receiver.deliveries[0].headers["Host"] == f"dual.example:{port}"
     assert crew.crewline.webhooks.failed == 0
+
+
+# Each was accepted (200 registered) or a 500 with a traceback before: the IPv6 forms that
+# carry an internal IPv4 address, and URLs no one reads the same way twice.
+HIDDEN = {
+    "http://[64:ff9b::7f00:1]/h": "webhook_address_not_allowed",  # NAT64 of 127.0.0.1
+    "http://[2002:7f00:1::]/h": "webhook_address_not_allowed",  # 6to4 of 127.0.0.1
+    "http://[64:ff9b::a9fe:a9fe]/h": "webhook_address_not_allowed",  # the metadata address
+    "http://[::7f00:1]/h": "webhook_address_not_allowed",  # IPv4-compatible
+    "http://[2001:0:5db8:d822::80ff:fffe]/h": "webhook_address_not_allowed",  # Teredo
+    "http://0177.0.0.1/h": "invalid_webhook_url",
+    "http://00.0.0.0/h": "invalid_webhook_url",
+    "http://1.2.3.04/h": "invalid_webhook_url",
+    "http://[::1/h": "invalid_webhook_url",
+    "http://a..b/h": "invalid_webhook_url",
+    "http://\uff11\uff12\uff17.0.0.1/h": "invalid_webhook_url",  # fullwidth digits
+    "http://\u2460.example/h": "invalid_webhook_url",  # a circled digit
+    "http://" + "a" * 300 + ".example/h": "invalid_webhook_url",
+    "http://[v1.x]/h": "invalid_webhook_url",
+    "http://exa\tmple.com/h": "invalid_webhook_url",
+}
+
+
+async def test_hidden_internal_addresses_and_unreadable_urls_are_400s(crew: Crew) -> None:
+    """Each of the attack's URLs: 400 with its code and the field, nothing registered."""
+    radar = await crew.add_member()
+    answers: dict[str, tuple[int, object, object]] = {}
+    for url in HIDDEN:
+        response = await crew.call(radar, "PUT", WEBHOOK, json={"url": url, "secret": SECRET})
+        is_json = response.headers.get("content-type") == "application/json"
+        body = response.json().get("error", {}) if is_json else {"code": response.text[:80]}
+        answers[url] = (response.status_code, body.get("code"), body.get("field"))
+    assert answers == {url: (400, code, "url") for url, code in HIDDEN.items()}
+    assert await crew.crewline.store.webhooks() == []

@@ -9,7 +9,7 @@ import pytest
 
 from crewline.config import load_config
 from crewline.errors import ConfigError, InvalidInput, Unavailable
-from crewline.webhook_targets import Address, Targets, address_refused
+from crewline.webhook_targets import Address, Targets, address_refused, parse_url
 
 ip = ipaddress.ip_address
 
@@ -19,7 +19,7 @@ ip = ipaddress.ip_address
     [
         ("127.0.0.1", "loopback"),
         ("::1", "loopback"),
-        ("::ffff:127.0.0.1", "loopback"),
+        ("::ffff:127.0.0.1", "loopback: 127.0.0.1 through IPv4-mapped"),
         ("10.1.2.3", "private"),
         ("172.16.0.1", "private"),
         ("192.168.1.1", "private"),
@@ -43,6 +43,104 @@ def test_the_operators_networks_are_allowed() -> None:
     assert address_refused(ip("::1"), allow) is None
     assert address_refused(ip("127.0.0.1"), allow) == "loopback"
     assert address_refused(ip("192.168.0.1"), allow) == "private"
+
+
+@pytest.mark.parametrize(
+    ("address", "kind"),
+    [
+        ("64:ff9b::7f00:1", "loopback: 127.0.0.1 through NAT64"),
+        (
+            "64:ff9b::a9fe:a9fe",
+            "link-local (cloud metadata lives here): 169.254.169.254 through NAT64",
+        ),
+        ("64:ff9b::a00:1", "private: 10.0.0.1 through NAT64"),
+        # a local prefix's length is the operator's: every reading must be public (here the
+        # /48 one is 127.0.0.1, the /96 one 0.0.0.0)
+        ("64:ff9b:1:7f00:0:100::", "unspecified: 0.0.0.0 through local NAT64"),
+        ("64:ff9b:1::7f00:1", "loopback: 127.0.0.1 through local NAT64"),
+        ("2002:7f00:1::", "loopback: 127.0.0.1 through 6to4"),
+        (
+            "2002:a9fe:a9fe::1",
+            "link-local (cloud metadata lives here): 169.254.169.254 through 6to4",
+        ),
+        ("::7f00:1", "loopback: 127.0.0.1 through IPv4-compatible"),
+        (
+            "::a9fe:a9fe",
+            "link-local (cloud metadata lives here): 169.254.169.254 through IPv4-compatible",
+        ),
+        ("::ffff:0:7f00:1", "loopback: 127.0.0.1 through IPv4-translated"),
+        (
+            "::ffff:a9fe:a9fe",
+            "link-local (cloud metadata lives here): 169.254.169.254 through IPv4-mapped",
+        ),
+        # Teredo: a public server, the client 127.0.0.1 (stored with its bits inverted)
+        ("2001:0:5db8:d822::80ff:fffe", "loopback: 127.0.0.1 through Teredo"),
+        ("2001:0:a00:1::a247:27dd", "private: 10.0.0.1 through Teredo"),
+        # public IPv4 inside: judged by it, so allowed
+        ("64:ff9b::5db8:d822", None),
+        ("2002:5db8:d822::1", None),
+        ("2001:0:5db8:d822::a247:27dd", None),
+    ],
+)
+def test_an_ipv6_address_carrying_an_ipv4_one_is_judged_by_the_ipv4_one(
+    address: str, kind: str | None
+) -> None:
+    """NAT64, 6to4, Teredo, IPv4-compatible, -translated and -mapped: the address reached."""
+    assert address_refused(ip(address)) == kind
+
+
+def test_the_operators_ipv4_networks_cover_the_ipv6_forms_that_reach_them() -> None:
+    allow = (ipaddress.ip_network("10.0.0.0/8"),)
+    assert address_refused(ip("64:ff9b::a00:1"), allow) is None
+    assert address_refused(ip("2002:a00:1::"), allow) is None
+    assert address_refused(ip("64:ff9b::7f00:1"), allow) == "loopback: 127.0.0.1 through NAT64"
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("http://0177.0.0.1/h", "non-canonical"),
+        ("http://00.0.0.0/h", "non-canonical"),
+        ("http://1.2.3.04/h", "non-canonical"),
+        ("http://127.1/h", "non-canonical"),
+        ("http://0x7f.0.0.1/h", "non-canonical"),
+        ("http://0X7F000001/h", "non-canonical"),
+        ("http://2130706433/h", "non-canonical"),
+        ("http://a.b.c.123/h", "non-canonical"),
+        ("http://[::1/h", "is not a URL"),
+        ("http://[v1.x]/h", "is not a URL"),
+        ("http://[fe80::1%25eth0]/h", "zone"),
+        ("http://a..b/h", "labels"),
+        ("http://" + "a" * 300 + ".example/h", "labels"),
+        ("http://" + "a.b" * 90 + ".example/h", "labels"),
+        ("http://-a.example/h", "labels"),
+        ("http://\uff11\uff12\uff17.\uff10.\uff10.\uff11/h", "printable ASCII"),
+        ("http://\u2460\u2461\u2466.0.0.1/h", "printable ASCII"),
+        ("http://\u24d4\u24e7\u24d0\u24dc\u24df\u24db\u24d4.com/h", "printable ASCII"),
+        ("http://exa\tmple.com/h", "printable ASCII"),
+        ("http://example.com/a b", "printable ASCII"),
+        ("http://example.com:0/h", "outside 1..65535"),
+        ("http://example.com:99999/h", "outside 1..65535"),
+        ("http:///h", "with a host"),
+        ("ftp://example.com/h", "with a host"),
+        ("http://example.com/" + "a" * 2048, "longer than"),
+    ],
+)
+def test_a_url_crewline_cannot_read_exactly_is_refused_as_invalid(url: str, why: str) -> None:
+    """One strict reading: each of these was a 500 or a guess; now invalid_webhook_url."""
+    with pytest.raises(InvalidInput) as refused:
+        parse_url(url)
+    assert (refused.value.code, refused.value.details["field"]) == ("invalid_webhook_url", "url")
+    assert why in refused.value.message
+
+
+def test_a_canonical_address_or_a_name_is_read_as_written() -> None:
+    """The precondition of the refusals above: ordinary URLs are read, with their port."""
+    assert parse_url("http://93.184.216.34:8080/x").address == ip("93.184.216.34")
+    assert parse_url("https://hooks.example/in").port == 443
+    assert parse_url("http://[64:ff9b::7f00:1]/h").address == ip("64:ff9b::7f00:1")
+    named = parse_url("http://Hooks.Example./in")
+    assert (named.host, named.port, named.address) == ("hooks.example.", 80, None)
 
 
 def _dns(*answers: list[str]) -> tuple[Targets, list[str]]:
