@@ -68,3 +68,45 @@ def test_granted_is_exactly_what_authorize_allows_for_each_kind() -> None:
         assert granted(session) == {v for v in Verb if authorize(session, v).allowed}
         assert (hub <= granted(session)) is (kind is CallerKind.CONCIERGE)
         assert not hub & granted(session) or kind is CallerKind.CONCIERGE
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PT999999999999999999999999999999S",
+        "P" + "9" * 5000 + "D",
+        "P999999999D",
+        "P99999999W",
+        "PT9999999999999999999999.5S",
+    ],
+)
+def test_a_duration_no_clock_can_hold_is_invalid_and_names_the_largest(text: str) -> None:
+    """An OverflowError (a 500 over HTTP, an int-conversion message over MCP) before: now
+    invalid_deadline, saying the largest deadline allowed, quoting at most 80 characters."""
+    with pytest.raises(InvalidInput) as refused:
+        validate(EscalationRequest(message="x", deadline=text), NOW)
+    error = refused.value
+    assert (error.code, error.details) == (
+        "invalid_deadline",
+        {"field": "deadline", "largest": "P30D"},
+    )
+    assert "P30D" in error.message and len(error.message) < 200
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [("30m", "PT30M"), ("2 hours", "PT2H"), ("45s", "PT45S"), ("1d", "P1D"), ("2W", "P2W")],
+)
+def test_a_casual_duration_is_told_its_iso_8601_form(text: str, meant: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_deadline(text, NOW)
+    assert refused.value.code == "invalid_deadline"
+    assert f"did you mean {meant}?" in refused.value.message
+    assert "such as PT30M" in refused.value.message
+
+
+def test_digits_of_other_scripts_are_not_a_duration() -> None:
+    """Fullwidth digits are refused, not folded into ASCII ones."""
+    with pytest.raises(InvalidInput) as refused:
+        parse_deadline("P\uff11D", NOW)
+    assert refused.value.code == "invalid_deadline"

@@ -60,9 +60,17 @@ __all__ = [
 
 
 _DURATION = re.compile(
-    r"^P(?:(?P<weeks>\d+)W)?(?:(?P<days>\d+)D)?"
-    r"(?:T(?:(?P<hours>\d+)H)?(?:(?P<minutes>\d+)M)?(?:(?P<seconds>\d+(?:\.\d+)?)S)?)?$"
+    r"^P(?:(?P<weeks>[0-9]+)W)?(?:(?P<days>[0-9]+)D)?"
+    r"(?:T(?:(?P<hours>[0-9]+)H)?(?:(?P<minutes>[0-9]+)M)?(?:(?P<seconds>[0-9]+(?:\.[0-9]+)?)S)?)?$"
 )
+# What people write for a duration ("30m", "2 hours"): the error names its ISO 8601 form.
+_CASUAL = re.compile(
+    r"^(?P<n>[0-9]+)\s*(?:(?P<s>s|secs?|seconds?)|(?P<m>m|mins?|minutes?)"
+    r"|(?P<h>h|hrs?|hours?)|(?P<d>d|days?)|(?P<w>w|weeks?))$",
+    re.IGNORECASE,
+)
+LARGEST = "P30D"  # MAX_DEADLINE_AHEAD as an agent writes it
+_SHOWN = 80  # characters of a refused deadline quoted back
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -97,30 +105,62 @@ class Routing:
     member: str | None
 
 
+def _quoted(text: str) -> str:
+    return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "…")
+
+
+def _iso_form(text: str) -> str | None:
+    """The ISO 8601 duration a casual one (``30m``, ``2 hours``) means, or None."""
+    match = _CASUAL.fullmatch(text)
+    if match is None:
+        return None
+    n = match["n"].lstrip("0") or "0"
+    unit = next(u for u in "smhdw" if match[u])
+    return f"PT{n}{unit.upper()}" if unit in "smh" else f"P{n}{unit.upper()}"
+
+
+def _invalid_deadline(text: str, why: str) -> InvalidInput:
+    return InvalidInput(
+        f"deadline {_quoted(text)} {why}",
+        code="invalid_deadline",
+        field="deadline",
+        largest=LARGEST,
+    )
+
+
 def parse_deadline(text: str, now: datetime) -> datetime:
-    """An absolute ISO 8601 time with a zone, or an ISO 8601 duration from ``now``."""
+    """An absolute ISO 8601 time with a zone, or an ISO 8601 duration from ``now``.
+
+    Anything else, or a value no clock can hold, is ``invalid_deadline`` naming the largest
+    allowed; a casual duration such as ``30m`` is told its ISO form."""
     text = text.strip()
     if text.startswith("P"):
         match = _DURATION.fullmatch(text)
         if match is None or text in ("P", "PT") or text.endswith("T"):
-            raise InvalidInput(
-                f"deadline {text!r} is not an ISO 8601 duration such as PT30M",
-                code="invalid_deadline",
-                field="deadline",
-            )
-        parts = {k: float(v) for k, v in match.groupdict().items() if v}
-        return now + timedelta(**parts)
+            raise _invalid_deadline(text, "is not an ISO 8601 duration such as PT30M")
+        try:
+            parts = {k: float(v) for k, v in match.groupdict().items() if v}
+            return now + timedelta(**parts)
+        except (OverflowError, ValueError):  # more days than a datetime can count
+            raise _invalid_deadline(
+                text, f"is out of range: a deadline is at most {LARGEST} (30 days) ahead"
+            ) from None
+    casual = _iso_form(text)
+    if casual is not None:
+        raise _invalid_deadline(
+            text, f"is not ISO 8601: did you mean {casual}? (a duration such as PT30M)"
+        )
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise InvalidInput(
-            f"deadline {text!r} is neither an ISO 8601 time with a zone nor a duration",
-            code="invalid_deadline",
-            field="deadline",
+        raise _invalid_deadline(
+            text,
+            "is neither an ISO 8601 time with a zone (such as 2026-09-06T09:42:00Z) nor a"
+            " duration (such as PT30M)",
         ) from None
     if moment.tzinfo is None:
         raise InvalidInput(
-            f"deadline {text!r} has no time zone; add one, e.g. Z or +02:00",
+            f"deadline {_quoted(text)} has no time zone; add one, e.g. Z or +02:00",
             code="deadline_without_zone",
             field="deadline",
         )
@@ -143,15 +183,16 @@ def validate(request: EscalationRequest, now: datetime) -> ValidEscalation:
         deadline = parse_deadline(request.deadline, now)
         if deadline <= now:
             raise InvalidInput(
-                f"deadline {request.deadline!r} is not in the future",
+                f"deadline {_quoted(request.deadline)} is not in the future",
                 code="deadline_in_past",
                 field="deadline",
             )
         if deadline - now > MAX_DEADLINE_AHEAD:
             raise InvalidInput(
-                f"deadline {request.deadline!r} is more than 30 days ahead",
+                f"deadline {_quoted(request.deadline)} is more than {LARGEST} (30 days) ahead",
                 code="deadline_too_far",
                 field="deadline",
+                largest=LARGEST,
             )
     if request.default_action is not None:
         if deadline is None:
