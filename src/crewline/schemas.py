@@ -248,18 +248,52 @@ class CheckEventsArgs(Strict):
     )
 
 
-def refusal(errors: Sequence[Mapping[str, Any]]) -> InvalidInput:
-    """The one InvalidInput, with a stable code, for a list of pydantic validation errors."""
+# A query parameter (or tool argument) that is not even of its type gets the code its range
+# check gives, so ``after=abc`` and ``after=-1`` are one mistake to the caller.
+_PARAMETER_CODES = {
+    "after": ("invalid_cursor", "a cursor (a whole number, 0 or more)"),
+    "wait": ("invalid_wait", "a number of seconds"),
+}
+
+
+def refusal(errors: Sequence[Mapping[str, Any]], *, document: str | None = None) -> InvalidInput:
+    """The one InvalidInput, with a stable code, for a list of pydantic validation errors.
+
+    ``document``: the body as received, so a JSON syntax error can say its line and column."""
     first = min(errors, key=lambda e: _PRIORITY.get(e["type"], len(_PRIORITY)))
     code = VALIDATION_CODES.get(first["type"], "invalid_type")
-    location = [str(p) for p in first.get("loc", ()) if p != "body"]
+    location = [
+        str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")
+    ]
+    if code == "malformed_json":  # the location is a character offset, not a field
+        return InvalidInput(_syntax_error(first, document), code="malformed_json")
     field = ".".join(location) or None
+    if code == "missing_field" and field is None:
+        return InvalidInput(
+            "the body is empty: this call takes a JSON object", code="malformed_json"
+        )
+    if code == "invalid_type" and field in _PARAMETER_CODES:
+        code, what = _PARAMETER_CODES[field]
+        shown = str(first.get("input", ""))[:40]
+        return InvalidInput(f"{field} must be {what}, got {shown!r}", code=code, field=field)
     if code == "unknown_field":
         message = f"unknown field {field!r}: this verb does not take it"
-    elif code == "malformed_json":
-        message = "the body is not valid JSON"
     elif code == "missing_field":
         message = f"field {field!r} is required"
     else:
         message = f"{field or 'the body'}: {first['msg']}"
+    if field is None:  # the body as a whole (not an object): no field to name
+        return InvalidInput(message, code=code)
     return InvalidInput(message, code=code, field=field)
+
+
+def _syntax_error(error: Mapping[str, Any], document: str | None) -> str:
+    """What is wrong with a body that is not JSON, and where (line and column, from 1)."""
+    why = str((error.get("ctx") or {}).get("error") or "invalid JSON")
+    offset = next((p for p in reversed(error.get("loc", ())) if isinstance(p, int)), None)
+    if offset is None or document is None:
+        return f"the body is not valid JSON: {why}"
+    before = document[:offset]
+    line = before.count("\n") + 1
+    column = offset - (before.rfind("\n") + 1) + 1
+    return f"the body is not valid JSON: {why} at line {line}, column {column}"

@@ -54,13 +54,14 @@ async def test_a_long_poll_returns_as_soon_as_an_event_commits(crew: Crew) -> No
     [
         ({"after": -1}, "invalid_cursor"),
         ({"wait": 61}, "invalid_wait"),
-        ({"after": "abc"}, "invalid_type"),
+        ({"after": "abc"}, "invalid_cursor"),
     ],
 )
 async def test_bad_cursor_or_wait_is_refused(
     crew: Crew, params: dict[str, object], code: str
 ) -> None:
-    """A negative cursor, an overlong wait or a non-number each get their code."""
+    """A negative cursor, an overlong wait or a non-number each get their code: a cursor
+    that is not even a number is as invalid a cursor as a negative one."""
     radar = await crew.add_member()
     response = await crew.call(radar, "GET", "/api/session/events", params=params)
     assert (response.status_code, response.json()["error"]["code"]) == (400, code)

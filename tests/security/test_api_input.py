@@ -77,3 +77,103 @@ async def test_a_cursor_past_what_sqlite_holds_is_refused_as_invalid_cursor(crew
     assert (
         await crew.call(key, "GET", "/api/session/events", params={"after": 2**63 - 1})
     ).status_code == 200
+
+
+# Each was refused with the wrong words, the wrong code or no JSON at all (issue 27).
+SHAPES: list[tuple[str, str, dict[str, object], int, str, str | None, str]] = [
+    # method, path, request, status, code, field, in the message
+    (
+        "POST",
+        ESCALATE,
+        {"content": b'{"message": "x"}'},
+        415,
+        "unsupported_media_type",
+        None,
+        "Content-Type: application/json",
+    ),
+    (
+        "POST",
+        ESCALATE,
+        {"content": b'{"message": "x"}', "headers": {"Content-Type": "text/plain"}},
+        415,
+        "unsupported_media_type",
+        None,
+        "takes a JSON object",
+    ),
+    (
+        "POST",
+        ESCALATE,
+        {"content": b"", "headers": JSON},
+        400,
+        "malformed_json",
+        None,
+        "the body is empty",
+    ),
+    (
+        "POST",
+        ESCALATE,
+        {"content": b'{\n  "message": x}', "headers": JSON},
+        400,
+        "malformed_json",
+        None,
+        "at line 2, column 14",
+    ),
+    (
+        "POST",
+        ESCALATE,
+        {"json": {"message": "x", "deadline": "30m"}},
+        400,
+        "invalid_deadline",
+        "deadline",
+        "did you mean PT30M?",
+    ),
+    (
+        "GET",
+        "/api/session/events",
+        {"params": {"after": "abc"}},
+        400,
+        "invalid_cursor",
+        "after",
+        "after must be a cursor",
+    ),
+    (
+        "GET",
+        "/api/session/events",
+        {"params": {"wait": "soon"}},
+        400,
+        "invalid_wait",
+        "wait",
+        "wait must be a number of seconds",
+    ),
+    ("DELETE", "/api/session", {}, 405, "method_not_allowed", None, "allowed: GET"),
+    ("GET", "/api/no-such-route", {}, 404, "not_found", None, "no route GET /api/no-such-route"),
+]
+
+
+async def test_every_refusal_has_the_one_error_shape_and_names_only_real_fields(
+    crew: Crew,
+) -> None:
+    """415 for a body not sent as JSON, malformed JSON with its line and column and no
+    field, the query's own codes, the framework's 404 and 405 (with Allow): all one shape."""
+    key = await crew.add_member()
+    seen = {}
+    for method, path, request, *_ in SHAPES:
+        response = await crew.call(key, method, path, **request)
+        assert response.headers["content-type"] == "application/json", response.text
+        error = response.json()["error"]
+        seen[(method, path, str(request))] = (
+            response.status_code,
+            error["code"],
+            error.get("field"),
+            "field" in error,
+        )
+        assert set(response.json()) == {"error"}
+    assert seen == {
+        (method, path, str(request)): (status, code, field, field is not None)
+        for method, path, request, status, code, field, _ in SHAPES
+    }
+    for method, path, request, _, code, _, words in SHAPES:
+        response = await crew.call(key, method, path, **request)
+        assert words in response.json()["error"]["message"], (code, response.text)
+    allowed = await crew.call(key, "DELETE", "/api/session")
+    assert allowed.headers["allow"] == "GET"

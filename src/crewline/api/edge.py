@@ -1,4 +1,4 @@
-"""The HTTP edge's guard against oversized bodies, before anything parses them.
+"""The HTTP edge's guards, before anything parses a body: its size, and its media type.
 
 An ASGI middleware, so it sees the body as it arrives: a ``Content-Length`` over the cap is
 refused at once, unread; a chunked body is counted as it streams and refused as soon as it
@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from typing import Any
 
+from fastapi.routing import APIRoute
 from starlette.responses import JSONResponse
+from starlette.routing import Router
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from crewline.errors import PayloadTooLarge
 
-__all__ = ["MAX_BODY_BYTES", "BodyLimit"]
+__all__ = ["MAX_BODY_BYTES", "BodyLimit", "JsonBodies"]
 
 # The largest valid API body is an escalation: 4,000 characters of message and 10 options of
 # 80, at most 4 bytes a character in UTF-8, plus JSON: about 20 KiB. Platform webhooks
@@ -82,3 +84,45 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
         return await receive()
 
     return replayed
+
+
+class JsonBodies:
+    """Answer 415 ``unsupported_media_type`` to a request for a route that takes a JSON body
+    when it does not say its body is JSON (``Content-Type: application/json``): a form or
+    plain text would otherwise meet the body's schema as a string, and be refused with words
+    about dictionaries."""
+
+    def __init__(self, app: ASGIApp, *, router: Router) -> None:
+        self.app = app
+        self.routes = [
+            (route.path_regex, route.methods or set())
+            for route in router.routes
+            if isinstance(route, APIRoute) and route.body_field is not None
+        ]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not self._takes_json(scope) or _is_json(scope):
+            await self.app(scope, receive, send)
+            return
+        body = {
+            "error": {
+                "code": "unsupported_media_type",
+                "message": f"{scope['method']} {scope['path'][:200]} takes a JSON object:"
+                " send it with Content-Type: application/json",
+            }
+        }
+        await JSONResponse(body, status_code=415)(scope, receive, send)
+
+    def _takes_json(self, scope: Scope) -> bool:
+        path, method = scope["path"], scope["method"]
+        return any(
+            method in methods and regex.match(path) is not None for regex, methods in self.routes
+        )
+
+
+def _is_json(scope: Scope) -> bool:
+    headers: dict[bytes, bytes] = dict(scope["headers"])
+    media = headers.get(b"content-type", b"").decode("latin-1").partition(";")[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )

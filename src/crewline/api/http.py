@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from crewline import __version__
 from crewline.api.concierge_ops import ConciergeOperations
-from crewline.api.edge import MAX_BODY_BYTES, BodyLimit
+from crewline.api.edge import MAX_BODY_BYTES, BodyLimit, JsonBodies
 from crewline.api.openapi import errors, without_422
 from crewline.api.operations import Caller, Operations
 from crewline.api.responses import (
@@ -124,6 +124,18 @@ def error_body(code: str, message: str, **details: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **details}}
 
 
+def _framework_error(request: Request, error: StarletteHTTPException) -> tuple[str, str]:
+    """The code and words for an error the framework raised itself (no route, a method the
+    route does not take)."""
+    where = f"{request.method} {request.url.path[:200]}"
+    if error.status_code == 404:
+        return "not_found", f"no route {where} (the API is listed at /docs)"
+    if error.status_code == 405:
+        allowed = (error.headers or {}).get("Allow", "")
+        return "method_not_allowed", f"{where}: the method is not allowed here (allowed: {allowed})"
+    return "http_error", str(error.detail)
+
+
 # --- the owner's concierge request model (the sessions' verbs are in crewline.schemas) ----
 
 
@@ -210,14 +222,15 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
-        refused = refusal(error.errors())
+        document = error.body if isinstance(error.body, str) else None
+        refused = refusal(error.errors(), document=document)
         metrics.errors.labels(code=refused.code).inc()
         return JSONResponse(
             error_body(refused.code, refused.message, **refused.details), status_code=400
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         if error.status_code == 400:  # FastAPI could not parse the body at all
             # Bytes that are not UTF-8, or JSON nested deeper than the parser goes: the
             # same mistake, to the caller, as any other body that is not JSON.
@@ -226,8 +239,24 @@ def create_app(
                 error_body("malformed_json", "the body is not valid JSON in UTF-8"),
                 status_code=400,
             )
-        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-        return JSONResponse(error_body(code, str(error.detail)), status_code=error.status_code)
+        code, message = _framework_error(request, error)
+        metrics.errors.labels(code=code).inc()
+        return JSONResponse(
+            error_body(code, message), status_code=error.status_code, headers=error.headers
+        )
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, error: Exception) -> JSONResponse:
+        # Logged whole by the server; the caller learns only that it was not its mistake.
+        metrics.errors.labels(code="internal_error").inc()
+        return JSONResponse(
+            error_body(
+                "internal_error",
+                f"crewline failed on {request.method} {request.url.path}; this is not your"
+                " request's fault, and the server's log has the details",
+            ),
+            status_code=500,
+        )
 
     @app.get("/healthz", tags=["ops"], response_model=HealthResponse)
     async def healthz() -> dict[str, str]:
@@ -586,6 +615,7 @@ def create_app(
         app.router.routes.append(Route(path, endpoint=endpoint))
     for path, mounted in mounts:
         app.mount(path, mounted)
+    app.add_middleware(JsonBodies, router=app.router)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     app.add_middleware(_CountRequests, metrics=metrics)
     return app

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
@@ -54,6 +55,8 @@ from crewline.schemas import (
 )
 
 __all__ = ["TOOLS", "AgentVerbs", "Tool", "build_server"]
+
+log = logging.getLogger(__name__)
 
 INSTRUCTIONS = (
     "crewline lets you reach your human through their chat. No tool here waits for a human: "
@@ -332,6 +335,13 @@ def build_server(verbs_of: VerbsOf) -> Server[Any]:
             return _answer(
                 {"error": {"code": error.code, "message": error.message, **details}}, error=True
             )
+        except Exception:  # a fault of crewline's: logged whole, never shown to the agent
+            log.exception("the MCP tool %s failed", params.name[:80])
+            message = (
+                f"crewline failed on the tool {params.name[:80]!r}; this is not your call's"
+                " fault, and the server's log has the details"
+            )
+            return _answer({"error": {"code": "internal_error", "message": message}}, error=True)
         return _answer(result)
 
     return Server(

@@ -3,7 +3,8 @@ it can answer, each with the stable codes behind it.
 
 Routes take ``responses=errors(...)``, so a route added later documents its refusals in one
 line. FastAPI's default 422 is removed from the schema: crewline answers every validation
-error 400 in its own shape (``api/http.py``), never 422. The schema also carries OpenAPI
+error 400 in its own shape (``api/http.py``), never 422; an operation that takes a body also
+documents the 415 of one not sent as JSON (``api/edge.py``). The schema also carries OpenAPI
 links (``LINKS``): which later operations take an id an earlier one answered, so a client
 (or a stateful fuzzer) can follow an escalation or a question from its creation.
 """
@@ -110,6 +111,10 @@ CODES: dict[int, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     413: ("The body is larger than the cap (max_bytes)", ("payload_too_large",)),
+    415: (
+        "The body is not sent as JSON (Content-Type: application/json)",
+        ("unsupported_media_type",),
+    ),
     429: (
         "The member has too many open escalations (open_count, limit)",
         ("escalation_backlog_full",),
@@ -195,6 +200,12 @@ def _add_links(schema: dict[str, Any]) -> None:
         }
 
 
+_NOT_JSON = {
+    "description": f"{CODES[415][0]}. Codes: `unsupported_media_type`",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}},
+}
+
+
 def without_422(app: FastAPI) -> Callable[[], dict[str, Any]]:
     """``app.openapi`` with FastAPI's 422 and its validation-error schemas removed, and the
     links between operations (``LINKS``) added."""
@@ -209,7 +220,10 @@ def without_422(app: FastAPI) -> Callable[[], dict[str, Any]]:
             )
             for path in schema.get("paths", {}).values():
                 for operation in path.values():
-                    operation.get("responses", {}).pop("422", None)
+                    responses = operation.get("responses", {})
+                    responses.pop("422", None)
+                    if "requestBody" in operation:  # refused by api.edge.JsonBodies
+                        responses.setdefault("415", _NOT_JSON)
             components = schema.get("components", {}).get("schemas", {})
             components.pop("HTTPValidationError", None)
             components.pop("ValidationError", None)

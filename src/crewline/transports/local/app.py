@@ -294,18 +294,19 @@ class InboxApp:
         """Paths the mount catches but does not own answer as the API would have."""
         status = error.status_code if isinstance(error, HTTPException) else 404
         router = request.scope.get("router")
+        where = f"{request.method} {request.url.path[:200]}"
+        allowed: set[str] = set()
         if status == 404 and router is not None:
             allowed = _partial_methods(router, request.scope)
-            if allowed:
-                return _error(
-                    "method_not_allowed",
-                    "Method Not Allowed",
-                    405,
-                    allow=", ".join(sorted(allowed)),
-                )
-        if status == 405:
-            return _error("method_not_allowed", "Method Not Allowed", 405)
-        return _error("not_found", "Not Found", 404)
+        if allowed or status == 405:
+            listed = ", ".join(sorted(allowed))
+            return _error(
+                "method_not_allowed",
+                f"{where}: the method is not allowed here (allowed: {listed})",
+                405,
+                **({"allow": listed} if listed else {}),
+            )
+        return _error("not_found", f"no route {where} (the API is listed at /docs)", 404)
 
 
 async def _until_disconnect(websocket: WebSocket) -> None:
