@@ -13,6 +13,7 @@ from crewline.config_schema import ACCEPTED_TRANSPORTS, TRANSPORT_NAMES
 from crewline.errors import InvalidInput, NotFound
 from crewline.keys import hash_key, new_owner_token, new_session_key
 from crewline.models import (
+    KEY_REVOKED,
     CallerKind,
     Clock,
     Identity,
@@ -33,6 +34,9 @@ __all__ = [
     "issue_owner_token",
     "remove_member",
 ]
+
+
+REPLACED = "a new key was issued for this member (crewline member key): this one no longer works"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -109,6 +113,10 @@ async def issue_member_key(
     def write(tx: Tx) -> None:
         if tx.member(slug) is None:
             raise NotFound(f"no member named {slug!r}", code="unknown_member")
+        # The last event of each old session: its open streams end with it, at once on
+        # every replica (PostgreSQL notifies an event's commit), and nothing after it.
+        for old in tx.member_sessions(slug):
+            tx.add_event(old.id, KEY_REVOKED, {"reason": REPLACED}, now)
         tx.revoke_member_sessions(slug, now)
         tx.add_session(session, hash_key(key), now)
 

@@ -16,6 +16,8 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 __all__ = [
+    "FINAL_KINDS",
+    "KEY_REVOKED",
     "SLUG_PATTERN",
     "AnswerPolicy",
     "AnsweredBy",
@@ -243,6 +245,16 @@ class Event:
     kind: str
     body: Mapping[str, Any]
     created_at: datetime
+
+    @property
+    def is_final(self) -> bool:
+        """Whether the session's key stops working with this event: nothing after it is
+        delivered (a new key was issued, or the concierge stopped the session)."""
+        return self.kind in FINAL_KINDS
+
+
+KEY_REVOKED = "key_revoked"
+FINAL_KINDS = frozenset({KEY_REVOKED, "stop"})
 
 
 # --- what humans send, as transports report it ---------------------------------------------

@@ -40,6 +40,7 @@ from crewline.replicas import (
     holder_tag,
     valid_replica_name,
 )
+from crewline.revocations import RevocationWatch
 from crewline.scheduler import WindowScheduler
 from crewline.store import Store
 from crewline.store.backup import serving_lock
@@ -264,6 +265,9 @@ class Crewline:
                     targets=Targets(allow=self.config.webhook_networks),
                     claims=self._claims("webhook:"),
                 )
+            )
+            self.revocations = await stack.enter_async_context(
+                RevocationWatch(self.hub.feed, self.store)
             )
             self.streams = EventStreams(self.hub)
             self.mcp = await stack.enter_async_context(McpEndpoint(self.hub))

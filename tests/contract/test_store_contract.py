@@ -358,6 +358,23 @@ async def test_sessions_are_found_by_key_hash_only_while_live(store: Store) -> N
     assert await store.session_by_key_hash("hash-2") is None
 
 
+async def test_live_sessions_leave_out_the_revoked_and_the_removed(store: Store) -> None:
+    """What an open stream is checked by: a revoked key, a removed member or an id never
+    given is not live."""
+    await _member(store)
+    await _member(store, "probe")
+    first = Session(id="s1", kind=CallerKind.MEMBER, member="radar")
+    other = Session(id="s2", kind=CallerKind.MEMBER, member="probe")
+    await store.write(
+        lambda tx: (tx.add_session(first, "h1", NOW), tx.add_session(other, "h2", NOW))
+    )
+    assert await store.live_sessions({"s1", "s2", "nobody"}) == {"s1", "s2"}
+    assert await store.live_sessions(set()) == set()
+    await store.write(lambda tx: tx.revoke_member_sessions("radar", NOW))
+    await store.write(lambda tx: tx.remove_member("probe"))
+    assert await store.live_sessions({"s1", "s2"}) == set()
+
+
 # --- group commit ---------------------------------------------------------------------------
 
 

@@ -4,7 +4,9 @@ Each event leaves as ``id: <cursor>``, ``event: <kind>``, ``data: <the JSON the 
 returns for it>``; a reconnecting client sends ``Last-Event-ID`` (or ``?after=``) and
 resumes after it, so nothing is lost and nothing repeated. A comment line keeps idle
 connections (and the proxies between) alive. Closing crewline ends every stream cleanly,
-with a complete response, before the HTTP server stops.
+with a complete response, before the HTTP server stops; a stream whose key is revoked ends
+at once with a final frame saying so (the ``key_revoked`` or ``stop`` event, or, when the
+log holds none, one without an id).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import AsyncIterator
 
 from crewline.bot import Hub
 from crewline.errors import InvalidInput
-from crewline.models import Event, Session
+from crewline.models import KEY_REVOKED, Event, Session
 
 __all__ = ["KEEPALIVE", "EventStreams", "start_cursor"]
 
@@ -54,6 +56,20 @@ def start_cursor(after: int | None, last_event_id: str | None) -> int:
     return check_cursor(after or 0)
 
 
+# The last frame of a stream whose key was revoked (or whose member was removed) with no
+# event of its own in the log to say so; it carries no id, being no cursor.
+REVOKED_FRAME = (
+    f"event: {KEY_REVOKED}\ndata: "
+    + json.dumps(
+        {
+            "kind": KEY_REVOKED,
+            "body": {"reason": "this key was revoked: the stream ends; ask for the new key"},
+        }
+    )
+    + "\n\n"
+)
+
+
 def frame(event: Event) -> str:
     """One event as an SSE frame; ``data`` is the pull API's view of it, on one line."""
     data = {
@@ -81,31 +97,39 @@ class EventStreams:
         return sum(self._open.values())
 
     async def stream(self, session: Session, after: int) -> AsyncIterator[str]:
-        """The session's events after ``after``, then each new one as it commits."""
+        """The session's events after ``after``, then each new one as it commits, until
+        crewline stops or the session's key stops working (its last frame says so)."""
+        feed = self.hub.feed
         self._open[session.id] += 1
         try:
-            yield f"retry: {RETRY_MS}\n\n"
-            cursor = after
-            while not self._closing.is_set():
-                # Registered before the read: an event committed in between still wakes us.
-                signal = self.hub.feed.register(session.id)
-                # Remembered as delivered as they are read: a context boundary's commit then
-                # never moves (and so never repeats) an event this stream has sent.
-                found = (
-                    await self.hub.take_events(session.id, cursor)
-                    if await self.hub.store.events_after(session.id, cursor, limit=1)
-                    else []
-                )
-                for event in found:
-                    yield frame(event)
-                    cursor = event.cursor
-                if found:
-                    continue
-                try:
-                    async with asyncio.timeout(self.keepalive):
-                        await signal.wait()
-                except TimeoutError:
-                    yield ": keep-alive\n\n"
+            with feed.reading(session.id):
+                yield f"retry: {RETRY_MS}\n\n"
+                cursor = after
+                while not self._closing.is_set() and not feed.closed:
+                    # Registered before the read: an event committed in between still wakes us.
+                    signal = feed.register(session.id)
+                    # Remembered as delivered as they are read: a context boundary's commit then
+                    # never moves (and so never repeats) an event this stream has sent.
+                    found = (
+                        await self.hub.take_events(session.id, cursor)
+                        if await self.hub.store.events_after(session.id, cursor, limit=1)
+                        else []
+                    )
+                    for event in found:
+                        yield frame(event)
+                        cursor = event.cursor
+                        if event.is_final:
+                            return  # the key no longer works: nothing after this is sent
+                    if found:
+                        continue
+                    if feed.ended(session.id):
+                        yield REVOKED_FRAME
+                        return
+                    try:
+                        async with asyncio.timeout(self.keepalive):
+                            await signal.wait()
+                    except TimeoutError:
+                        yield ": keep-alive\n\n"
         finally:
             self._open[session.id] -= 1
             if self._open[session.id] <= 0:
@@ -114,9 +138,10 @@ class EventStreams:
                 self._idle.notify_all()
 
     async def aclose(self, *, timeout: float = 2.0) -> None:
-        """End every stream (their waits are woken through the feed) and wait for them."""
+        """End every stream and long poll (their waits are woken through the feed: long
+        polls answer 503 ``shutting_down``) and wait for the streams."""
         self._closing.set()
-        self.hub.feed.notify(list(self._open))
+        self.hub.feed.close()
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout), self._idle:
                 await self._idle.wait_for(lambda: not self._open)

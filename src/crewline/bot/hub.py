@@ -22,11 +22,11 @@ from crewline.bot.concierge import Concierge, ConciergeSettings
 from crewline.bot.concierge_verbs import ConciergeVerbs
 from crewline.bot.domain import DomainEvents, ReplyReached, Subscriber
 from crewline.bot.escalations import Delivery, EscalationRequest, Routing
-from crewline.bot.feed import EventFeed
+from crewline.bot.feed import EventFeed, until_final
 from crewline.bot.idempotency import KeyedWrite, guarded
 from crewline.bot.inbound import INGRESS, HumanEvents
 from crewline.bot.reconcile import ReconcileReport, reconcile_member
-from crewline.errors import Forbidden, InvalidInput, NotFound, Unavailable
+from crewline.errors import Forbidden, InvalidInput, NotFound, Unauthenticated, Unavailable
 from crewline.models import (
     AnsweredBy,
     CallerKind,
@@ -401,19 +401,31 @@ class Hub:
         return await self.on_member(member.slug, lambda: self.change(write))
 
     async def events(self, caller: Session, *, after: int, wait: float) -> list[Event]:
-        """The session's events after ``after``; waits up to ``wait`` s when there are none."""
-        signal = self.feed.register(caller.id)
-        found = await self.store.events_after(caller.id, after)
-        if found:
-            return await self.take_events(caller.id, after)
-        if wait <= 0:
+        """The session's events after ``after``; waits up to ``wait`` s when there are none.
+
+        Nothing after an event that ends the session's key (``key_revoked``, ``stop``) is
+        returned. A wait ends at once when crewline stops (Unavailable ``shutting_down``)
+        or the key stops working with nothing left to read (Unauthenticated
+        ``key_revoked``)."""
+        feed = self.feed
+        with feed.reading(caller.id):
+            _not_closing(feed)
+            signal = feed.register(caller.id)
+            found = await self.store.events_after(caller.id, after)
+            if found:
+                return until_final(await self.take_events(caller.id, after))
+            if wait <= 0:
+                return found
+            try:
+                async with asyncio.timeout(wait):
+                    await signal.wait()
+            except TimeoutError:
+                return []
+            _not_closing(feed)
+            found = until_final(await self.take_events(caller.id, after))
+            if not found and feed.ended(caller.id):
+                raise _revoked()
             return found
-        try:
-            async with asyncio.timeout(wait):
-                await signal.wait()
-        except TimeoutError:
-            return []
-        return await self.take_events(caller.id, after)
 
     async def take_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
         """The session's events after ``after``, remembered as delivered: every reader that
@@ -589,3 +601,19 @@ def _may_touch(caller: Session, record: Escalation) -> bool:
     if record.session == caller.id:
         return True
     return caller.kind is CallerKind.MEMBER and caller.member == record.member
+
+
+def _revoked() -> Unauthenticated:
+    return Unauthenticated(
+        "this key was revoked or replaced while you waited: ask your operator for the new one",
+        code="key_revoked",
+    )
+
+
+def _not_closing(feed: EventFeed) -> None:
+    """Refuse a read once crewline is stopping: its answer would be cut off."""
+    if feed.closed:
+        raise Unavailable(
+            "crewline is shutting down: retry in a moment, from the same cursor",
+            code="shutting_down",
+        )

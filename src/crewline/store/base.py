@@ -35,7 +35,7 @@ data only.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -637,6 +637,11 @@ class Store(ABC):
     @abstractmethod
     async def session_by_key_hash(self, key_hash: str) -> Session | None:
         """The live (unrevoked) session whose key hashes to ``key_hash``, or None."""
+
+    @abstractmethod
+    async def live_sessions(self, session_ids: Collection[str]) -> set[str]:
+        """Those of ``session_ids`` that name a session whose key still works (neither
+        revoked nor removed with its member): what an open event stream is checked by."""
 
     @abstractmethod
     async def human_by_token_hash(self, token_hash: str) -> int | None:

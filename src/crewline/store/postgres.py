@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -252,6 +252,15 @@ class PostgresStore(ConciergeReads, Store):
             (key_hash,),
         )
         return codec.session_from(rows[0]) if rows else None
+
+    async def live_sessions(self, session_ids: Collection[str]) -> set[str]:
+        if not session_ids:
+            return set()
+        rows = await self._read(
+            "SELECT id FROM sessions WHERE revoked_at IS NULL AND id = ANY(%s)",
+            (sorted(session_ids),),
+        )
+        return {str(r["id"]) for r in rows}
 
     async def human_by_token_hash(self, token_hash: str) -> int | None:
         rows = await self._read("SELECT id FROM humans WHERE token_hash = %s", (token_hash,))

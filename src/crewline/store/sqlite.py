@@ -27,7 +27,7 @@ import contextlib
 import logging
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -237,6 +237,16 @@ class SqliteStore(ConciergeReads, Store):
             (key_hash,),
         )
         return codec.session_from(rows[0]) if rows else None
+
+    async def live_sessions(self, session_ids: Collection[str]) -> set[str]:
+        if not session_ids:
+            return set()
+        rows = await self._read(
+            "SELECT id FROM sessions WHERE revoked_at IS NULL"
+            " AND id IN (SELECT value FROM json_each(?))",
+            (codec.dumps(sorted(session_ids)),),
+        )
+        return {str(r["id"]) for r in rows}
 
     async def human_by_token_hash(self, token_hash: str) -> int | None:
         rows = await self._lookup("SELECT id FROM humans WHERE token_hash = ?", (token_hash,))

@@ -1,0 +1,162 @@
+"""A replaced or removed key ends its open event streams and long polls at once, with a
+last frame (or status) saying why, on the replica that holds them whichever process or
+replica made the change; nothing committed after the revocation reaches them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import httpx
+import pytest
+
+from crewline import crew as crew_admin
+from crewline.config import Config
+from crewline.keys import hash_key
+from crewline.server import Crewline
+from crewline.store.open import open_store
+from crewline.testing import FakeClock
+from crewline.transports.memory import MemoryTransport
+from tests.bounds import HTTP_TIMEOUT, WAIT
+from tests.driver import Crew
+
+MEMORY = pytest.mark.parametrize("harness", ["memory"], indirect=True)
+
+STREAM = "/api/session/events/stream"
+EVENTS = "/api/session/events"
+
+
+async def _frames(response: httpx.Response) -> AsyncIterator[dict[str, str]]:
+    """Each SSE frame as its fields (``comment`` for a comment line), in order."""
+    fields: dict[str, str] = {}
+    async for line in response.aiter_lines():
+        if not line:
+            if fields:
+                yield fields
+            fields = {}
+        elif line.startswith(":"):
+            yield {"comment": line[1:].strip()}
+        else:
+            name, _, value = line.partition(":")
+            fields[name] = value.removeprefix(" ")
+
+
+async def _stream_until_end(
+    client: httpx.AsyncClient, opened: asyncio.Event
+) -> list[dict[str, str]]:
+    """Every frame of one stream, from its opening to its end (bounded)."""
+    frames: list[dict[str, str]] = []
+    async with client.stream("GET", STREAM) as response:
+        assert response.status_code == 200, await response.aread()
+        opened.set()
+        async with asyncio.timeout(WAIT):
+            frames = [frame async for frame in _frames(response)]
+    return frames
+
+
+@MEMORY
+async def test_a_new_key_ends_the_old_keys_stream_and_long_poll_at_once(crew: Crew) -> None:
+    """``crewline member key`` in another process (here: another store on the same
+    database): the open stream's last frame is key_revoked, the long poll answers it, and
+    an answer committed after the revocation reaches neither; the old key is then 401."""
+    radar = await crew.add_member()
+    served = crew.crewline
+    served.streams.keepalive = 3600  # the end must come from the revocation, not a timer
+    record = (await crew.escalate(radar, message="Deploy?", options=["yes", "no"]))["escalation_id"]
+    assert await crew.events(radar) == []  # the precondition: the poll below waits
+    cursor = 0
+    session = await served.store.session_by_key_hash(hash_key(radar))
+    assert session is not None
+    async with crew.client(radar) as streaming, crew.client(radar) as polling:
+        opened = asyncio.Event()
+        stream = asyncio.create_task(_stream_until_end(streaming, opened))
+        poll = asyncio.create_task(polling.get(EVENTS, params={"after": cursor, "wait": 60}))
+        await opened.wait()
+        async with asyncio.timeout(WAIT):
+            while not served.hub.feed.waiting(session.id):  # noqa: ASYNC110 - both wait now
+                await asyncio.sleep(0.01)
+        async with open_store(served.config.database_url, served.config.data_dir) as cli:
+            fresh = await crew_admin.issue_member_key(cli, "radar")
+        frames = await stream
+        polled = await poll
+    events = [f for f in frames if "event" in f]
+    assert events[-1]["event"] == "key_revoked", frames
+    assert json.loads(events[-1]["data"])["body"]["reason"].startswith("a new key was issued")
+    assert [f for f in frames if f.get("comment") == "keep-alive"] == []
+    assert polled.status_code == 200, polled.text
+    assert [e["kind"] for e in polled.json()["events"]] == ["key_revoked"]
+    # An answer committed after the revocation goes to the record's session; none reads it.
+    token = await crew.owner_token()
+    answered = await crew.call(
+        token, "POST", "/api/members/radar/reply", json={"text": "yes", "escalation_id": record}
+    )
+    assert answered.json()["outcome"] == "answered", answered.text
+    stale = await crew.call(radar, "GET", EVENTS, params={"after": cursor})
+    assert (stale.status_code, stale.json()["error"]["code"]) == (401, "invalid_key")
+    assert (await crew.call(fresh.key, "GET", "/api/session")).status_code == 200
+
+
+@MEMORY
+async def test_a_removed_member_ends_its_stream_with_a_final_frame(crew: Crew) -> None:
+    """No event is left to say so (the session went with its member): the stream still ends
+    at once, with a key_revoked frame that carries no cursor, and a long poll gets 401."""
+    radar = await crew.add_member()
+    served = crew.crewline
+    served.streams.keepalive = 3600
+    served.revocations.interval = 0.05
+    session = await served.store.session_by_key_hash(hash_key(radar))
+    assert session is not None
+    async with crew.client(radar) as streaming, crew.client(radar) as polling:
+        opened = asyncio.Event()
+        stream = asyncio.create_task(_stream_until_end(streaming, opened))
+        poll = asyncio.create_task(polling.get(EVENTS, params={"wait": 60}))
+        await opened.wait()
+        async with asyncio.timeout(WAIT):
+            while not served.hub.feed.waiting(session.id):  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
+        await crew_admin.remove_member(served.store, "radar")
+        frames = await stream
+        polled = await poll
+    assert frames[-1]["event"] == "key_revoked" and "id" not in frames[-1], frames
+    assert (polled.status_code, polled.json()["error"]["code"]) == (401, "key_revoked")
+
+
+async def test_a_key_replaced_on_one_replica_ends_the_stream_open_on_the_other(
+    tmp_path: Path, postgres_url: str, clock: FakeClock
+) -> None:
+    """Two replicas on one PostgreSQL; the stream is open on B, the key replaced through A.
+    B's own check is turned off (an hour apart): only the notification of the revocation's
+    event can end the stream, and it does at once."""
+    config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
+    memory = MemoryTransport("memory")
+
+    def replica(name: str) -> Crewline:
+        return Crewline(
+            replace(config, data_dir=tmp_path / name, replica_id=name),
+            transports=[memory],
+            clock=clock,
+            delivery_wait=0.0,
+            concierge=False,
+        )
+
+    async with replica("a") as a, replica("b") as b:
+        b.revocations.interval = 3600
+        b.streams.keepalive = 3600
+        created = await crew_admin.add_member(
+            a.store, slug="radar", name="Radar", owners=["memory:alice"], transports=["memory"]
+        )
+        headers = {"Authorization": f"Bearer {created.key}"}
+        async with httpx.AsyncClient(base_url=b.url, headers=headers, timeout=HTTP_TIMEOUT) as on_b:
+            opened = asyncio.Event()
+            stream = asyncio.create_task(_stream_until_end(on_b, opened))
+            await opened.wait()
+            async with asyncio.timeout(WAIT):
+                while not b.hub.feed.waiting(created.session.id):  # noqa: ASYNC110
+                    await asyncio.sleep(0.01)
+            await crew_admin.issue_member_key(a.store, "radar")
+            async with asyncio.timeout(20):  # far less than either check's hour
+                frames = await stream
+    assert [f["event"] for f in frames if "event" in f] == ["key_revoked"]
