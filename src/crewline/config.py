@@ -52,6 +52,8 @@ _FIELDS = {
     "concierge.answer": "concierge_answer",
     "concierge.act": "concierge_act",
     "webhooks.allow_networks": "webhook_networks",
+    "mcp.allowed_origins": "mcp_allowed_origins",
+    "mcp.allowed_hosts": "mcp_allowed_hosts",
 }
 
 
@@ -87,6 +89,10 @@ class Config:
     webhook_networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
     # Bearer token for /metrics; without one, /metrics answers only on a loopback bind.
     metrics_token: str | None = None
+    # [mcp]: the browser origins /mcp answers (none: a request with an Origin is refused),
+    # and the Host names it answers to (none: loopback names when bound to loopback, else any)
+    mcp_allowed_origins: tuple[str, ...] = ()
+    mcp_allowed_hosts: tuple[str, ...] = ()
 
     def section(self, name: str) -> Mapping[str, Any]:
         """A transport's own table (``[slack]`` …); the transport validates its keys."""

@@ -180,6 +180,33 @@ def _networks(value: Any) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network
     return tuple(ipaddress.ip_network(str(item).strip(), strict=False) for item in value)
 
 
+def _origins(value: Any) -> tuple[str, ...]:
+    """Origins as browsers send them: ``scheme://host[:port]``, lower-case, nothing after."""
+    if not isinstance(value, list):
+        raise TypeError(value)
+    origins = []
+    for item in value:
+        origin = str(item).strip().lower().rstrip("/")
+        scheme, sep, rest = origin.partition("://")
+        if scheme not in _HTTP or not sep or not rest or any(c in rest for c in "/?#@ "):
+            raise NotAllowed(f"{item!r} is not an origin")
+        origins.append(origin)
+    return tuple(origins)
+
+
+def _host_patterns(value: Any) -> tuple[str, ...]:
+    """Host names (a bare name takes any port, ``name:port`` one port)."""
+    if not isinstance(value, list):
+        raise TypeError(value)
+    hosts = []
+    for item in value:
+        host = str(item).strip().lower()
+        if not host or any(c in host for c in "/?#@ "):
+            raise NotAllowed(f"{item!r} is not a host")
+        hosts.append(host)
+    return tuple(hosts)
+
+
 def _command(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not value:
         raise ValueError(value)
@@ -271,6 +298,12 @@ KEYS: tuple[Key, ...] = (
         allowed='a non-empty list of non-empty strings, such as ["my-agent", "--role", "x"]'),
     Key(name="webhooks.allow_networks", env="CREWLINE_WEBHOOK_ALLOW_NETWORKS", read=_networks,
         from_env=_comma_list, allowed="a list of networks, such as 10.0.0.0/8 or ::1/128"),
+    # --- who /mcp answers besides agents (docs/security.md)
+    Key(name="mcp.allowed_origins", env="CREWLINE_MCP_ALLOWED_ORIGINS", read=_origins,
+        from_env=_comma_list, allowed="a list of origins, such as http://localhost:6274"),
+    Key(name="mcp.allowed_hosts", env="CREWLINE_MCP_ALLOWED_HOSTS", read=_host_patterns,
+        from_env=_comma_list,
+        allowed="a list of host names, such as crewline.example or crewline.example:8765"),
     # --- the local inbox
     Key(name="local.user", read=_text(r"[A-Za-z0-9_.@-]{1,64}"),
         allowed="1..64 letters, digits, '_', '.', '@' or '-'"),

@@ -23,6 +23,7 @@ from starlette.types import ASGIApp
 
 from crewline.api import EventStreams, create_app
 from crewline.api.mcp_http import McpEndpoint
+from crewline.api.origins import OriginPolicy, is_loopback_bind
 from crewline.bot import CoreRenderer, Hub
 from crewline.bot.concierge import ConciergeSettings
 from crewline.bot.hub import DELIVERY_WAIT
@@ -270,7 +271,16 @@ class Crewline:
                 RevocationWatch(self.hub.feed, self.store)
             )
             self.streams = EventStreams(self.hub)
-            self.mcp = await stack.enter_async_context(McpEndpoint(self.hub))
+            self.mcp = await stack.enter_async_context(
+                McpEndpoint(
+                    self.hub,
+                    origins=OriginPolicy(
+                        origins=self.config.mcp_allowed_origins,
+                        hosts=self.config.mcp_allowed_hosts,
+                        loopback_only=is_loopback_bind(self.config.host),
+                    ),
+                )
+            )
             self.http = await stack.enter_async_context(
                 HttpServer(
                     create_app(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from typing import Any
 
 import httpx2
@@ -120,6 +121,34 @@ async def test_mcp_without_a_session_key_is_refused_before_the_sdk(crew: Crew) -
     assert (missing.status_code, missing.json()["error"]["code"]) == (401, "missing_key")
     assert (wrong.status_code, wrong.json()["error"]["code"]) == (401, "invalid_key")
     assert (owner.status_code, owner.json()["error"]["code"]) == (403, "session_key_required")
+
+
+async def test_mcp_refuses_a_foreign_origin_or_host_even_with_a_key(crew: Crew) -> None:
+    """The MCP specification's DNS rebinding defence: a web page's Origin is refused unless
+    listed, and on a loopback bind a Host that is not a loopback name too, with a valid
+    key, before the SDK reads anything; a listed origin and an agent without one pass."""
+    key = await crew.add_member()
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    auth = {"Authorization": f"Bearer {key}", "Accept": "application/json, text/event-stream"}
+    async with httpx2.AsyncClient(base_url=crew.url, timeout=WAIT) as http:
+        evil = await http.post(
+            "/mcp",
+            json=body,
+            headers={**auth, "Origin": "http://evil.example", "Host": "evil.example"},
+        )
+        assert (evil.status_code, evil.json()["error"]["code"]) == (403, "origin_not_allowed")
+        rebound = await http.post("/mcp", json=body, headers={**auth, "Host": "evil.example"})
+        assert (rebound.status_code, rebound.json()["error"]["code"]) == (403, "host_not_allowed")
+        page = {**auth, "Origin": "http://localhost:6274"}
+        refused = await http.post("/mcp", json=body, headers=page)
+        assert (refused.status_code, refused.json()["error"]["code"]) == (403, "origin_not_allowed")
+        agent = await http.post("/mcp", json=body, headers=auth)
+        crew.crewline.mcp.origins = replace(
+            crew.crewline.mcp.origins, origins=("http://localhost:6274",)
+        )
+        listed = await http.post("/mcp", json=body, headers=page)
+    assert (agent.status_code, listed.status_code) == (200, 200), (agent.text, listed.text)
+    assert "tools" in listed.json()["result"]
 
 
 async def test_check_events_waits_at_most_twenty_seconds(crew: Crew) -> None:

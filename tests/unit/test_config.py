@@ -119,3 +119,40 @@ def test_a_bad_boundary_mid_turn_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as refused:
         load_config(tmp_path, env={})
     assert refused.value.details["key"] == "boundary_mid_turn"
+
+
+def test_mcp_origins_and_hosts_from_file_then_environment(
+    tmp_path: Path,
+) -> None:
+    """[mcp]: read, normalised, the environment winning; nothing allowed without it."""
+    plain = load_config(tmp_path, env={})
+    assert (plain.mcp_allowed_origins, plain.mcp_allowed_hosts) == ((), ())
+    (tmp_path / "crewline.toml").write_text(
+        '[mcp]\nallowed_origins = ["HTTP://Localhost:6274/"]\n'
+        'allowed_hosts = ["crewline.example"]\n'
+    )
+    config = load_config(tmp_path, env={})
+    assert config.mcp_allowed_origins == ("http://localhost:6274",)
+    assert config.mcp_allowed_hosts == ("crewline.example",)
+    env = {"CREWLINE_MCP_ALLOWED_ORIGINS": "https://a.example, https://b.example:8443"}
+    assert load_config(tmp_path, env=env).mcp_allowed_origins == (
+        "https://a.example",
+        "https://b.example:8443",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('[mcp]\nallowed_origins = ["evil.example"]\n', "mcp.allowed_origins"),
+        ('[mcp]\nallowed_origins = ["http://a.example/path"]\n', "mcp.allowed_origins"),
+        ('[mcp]\nallowed_origins = "http://a.example"\n', "mcp.allowed_origins"),
+        ('[mcp]\nallowed_hosts = ["a b"]\n', "mcp.allowed_hosts"),
+        ("[mcp]\norigins = []\n", "mcp.origins"),
+    ],
+)
+def test_a_bad_mcp_setting_is_named(tmp_path: Path, text: str, key: str) -> None:
+    (tmp_path / "crewline.toml").write_text(text)
+    with pytest.raises(ConfigError) as refused:
+        load_config(tmp_path, env={})
+    assert refused.value.details["key"] == key

@@ -1,7 +1,8 @@
 """``/mcp`` on crewline's own server: the MCP tools over streamable HTTP, in-process.
 
-Each request must carry a session key as ``Authorization: Bearer``; it is checked before
-the SDK sees the request (401 in crewline's error shape otherwise), and the tools then call
+Each request must carry a session key as ``Authorization: Bearer``, and come from no web page
+and to a host crewline answers to (``api.origins``); both are checked before the SDK sees
+the request (401 or 403 in crewline's error shape otherwise), and the tools then call
 the operations as that session, exactly as the HTTP routes do. Stateless with JSON
 responses: every tool call is one POST answered by one JSON body, so there is no MCP session
 to lose across crewline's restarts.
@@ -19,6 +20,7 @@ from starlette.types import Receive, Scope, Send
 from crewline.api.concierge_ops import ConciergeOperations
 from crewline.api.http import status_of
 from crewline.api.operations import Caller, Operations
+from crewline.api.origins import OriginPolicy
 from crewline.bot import EscalationRequest, Hub
 from crewline.errors import CrewlineError, Unauthenticated
 from crewline.policy import granted
@@ -104,8 +106,11 @@ class McpEndpoint:
     that carries a session key: crewline starts as fast without it, and a server no agent
     reaches over MCP never loads it."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, *, origins: OriginPolicy | None = None) -> None:
+        """``origins``: which browser origins and Host names are answered (by default: no
+        web page, loopback names only)."""
         self.operations = Operations(hub)
+        self.origins = origins or OriginPolicy()
         self._manager: StreamableHTTPSessionManager | None = None
         self._starting = asyncio.Lock()
         self._stop = asyncio.Event()
@@ -123,6 +128,12 @@ class McpEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = dict(scope.get("headers", ()))
         scheme, _, key = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+        refused = self.origins.refusal(
+            {name.decode("latin-1"): value.decode("latin-1") for name, value in headers.items()}
+        )
+        if refused is not None:
+            await _refuse(send, refused)
+            return
         try:
             caller = await self.operations.authenticate(
                 key.strip() if scheme.lower() == "bearer" else None
@@ -150,9 +161,8 @@ class McpEndpoint:
                 app=tools.build_server(self._verbs_of),
                 stateless=True,
                 json_response=True,
-                # Every request needs a session key, which a page rebinding a hostname to
-                # this server cannot supply, so the Host check would only refuse real
-                # deployments.
+                # Origin and Host are checked before the SDK, by crewline's own policy
+                # (api.origins), so the refusal is in crewline's error shape.
                 security_settings=security.TransportSecuritySettings(
                     enable_dns_rebinding_protection=False
                 ),
@@ -185,15 +195,11 @@ async def _refuse(send: Send, error: CrewlineError) -> None:
     body = json.dumps(
         {"error": {"code": error.code, "message": error.message, **error.details}}
     ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"www-authenticate", b'Bearer realm="crewline"'),
-            ],
-        }
-    )
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    if status == 401:
+        headers.append((b"www-authenticate", b'Bearer realm="crewline"'))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
