@@ -54,6 +54,8 @@ _FIELDS = {
     "webhooks.allow_networks": "webhook_networks",
     "mcp.allowed_origins": "mcp_allowed_origins",
     "mcp.allowed_hosts": "mcp_allowed_hosts",
+    "http.header_timeout": "http_header_timeout",
+    "http.body_timeout": "http_body_timeout",
 }
 
 
@@ -93,6 +95,9 @@ class Config:
     # and the Host names it answers to (none: loopback names when bound to loopback, else any)
     mcp_allowed_origins: tuple[str, ...] = ()
     mcp_allowed_hosts: tuple[str, ...] = ()
+    # [http]: seconds a client has to send a request's head, and then its body
+    http_header_timeout: float = 10.0
+    http_body_timeout: float = 30.0
 
     def section(self, name: str) -> Mapping[str, Any]:
         """A transport's own table (``[slack]`` …); the transport validates its keys."""

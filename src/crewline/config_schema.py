@@ -298,6 +298,13 @@ KEYS: tuple[Key, ...] = (
         allowed='a non-empty list of non-empty strings, such as ["my-agent", "--role", "x"]'),
     Key(name="webhooks.allow_networks", env="CREWLINE_WEBHOOK_ALLOW_NETWORKS", read=_networks,
         from_env=_comma_list, allowed="a list of networks, such as 10.0.0.0/8 or ::1/128"),
+    # --- how long a client may take to send a request (docs/operations.md)
+    Key(name="http.header_timeout", env="CREWLINE_HTTP_HEADER_TIMEOUT",
+        read=_number(0, 600, above_low=True), from_env=_number_text,
+        allowed="seconds, more than 0 and at most 600"),
+    Key(name="http.body_timeout", env="CREWLINE_HTTP_BODY_TIMEOUT",
+        read=_number(0, 600, above_low=True), from_env=_number_text,
+        allowed="seconds, more than 0 and at most 600"),
     # --- who /mcp answers besides agents (docs/security.md)
     Key(name="mcp.allowed_origins", env="CREWLINE_MCP_ALLOWED_ORIGINS", read=_origins,
         from_env=_comma_list, allowed="a list of origins, such as http://localhost:6274"),

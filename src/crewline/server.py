@@ -31,6 +31,7 @@ from crewline.brains import Brain
 from crewline.config import Config
 from crewline.errors import CannotListen, ConfigError
 from crewline.health import Readiness
+from crewline.http_timeouts import HEADER_TIMEOUT, KEEP_ALIVE, head_deadline_protocol
 from crewline.launchers import Launchers
 from crewline.metrics import Metrics, MetricsAccess
 from crewline.models import AnswerPolicy, Clock, ConciergePolicy
@@ -91,10 +92,14 @@ def concierge_settings(
 class HttpServer:
     """uvicorn on a socket bound here, so port 0 works and the real port is known."""
 
-    def __init__(self, app: ASGIApp, *, host: str, port: int) -> None:
+    def __init__(
+        self, app: ASGIApp, *, host: str, port: int, header_timeout: float = HEADER_TIMEOUT
+    ) -> None:
+        """``header_timeout``: seconds a request's head may take (http_timeouts)."""
         self.app = app
         self.host = host
         self.port = port
+        self.header_timeout = header_timeout
         self._server: uvicorn.Server | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -127,6 +132,8 @@ class HttpServer:
             log_level="warning",
             access_log=False,
             timeout_graceful_shutdown=2,
+            timeout_keep_alive=KEEP_ALIVE,
+            http=head_deadline_protocol(self.header_timeout),
         )
         self._server = uvicorn.Server(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="http")
@@ -294,6 +301,7 @@ class Crewline:
                             token=self.config.metrics_token,
                             loopback=is_loopback_address(self.config.host),
                         ),
+                        body_timeout=self.config.http_body_timeout,
                         readiness=Readiness(
                             self.store,
                             self.hub.clock,
@@ -305,6 +313,7 @@ class Crewline:
                     ),
                     host=self.config.host,
                     port=self.config.port,
+                    header_timeout=self.config.http_header_timeout,
                 )
             )
             stack.push_async_callback(self.streams.aclose)  # before the server stops

@@ -121,19 +121,21 @@ def test_a_bad_boundary_mid_turn_is_named(tmp_path: Path) -> None:
     assert refused.value.details["key"] == "boundary_mid_turn"
 
 
-def test_mcp_origins_and_hosts_from_file_then_environment(
+def test_mcp_origins_and_hosts_and_http_timeouts_from_file_then_environment(
     tmp_path: Path,
 ) -> None:
-    """[mcp]: read, normalised, the environment winning; nothing allowed without it."""
+    """[mcp] and [http]: read, normalised, the environment winning; defaults without them."""
     plain = load_config(tmp_path, env={})
     assert (plain.mcp_allowed_origins, plain.mcp_allowed_hosts) == ((), ())
+    assert (plain.http_header_timeout, plain.http_body_timeout) == (10.0, 30.0)
     (tmp_path / "crewline.toml").write_text(
         '[mcp]\nallowed_origins = ["HTTP://Localhost:6274/"]\n'
-        'allowed_hosts = ["crewline.example"]\n'
+        'allowed_hosts = ["crewline.example"]\n[http]\nheader_timeout = 5\nbody_timeout = 12.5\n'
     )
-    config = load_config(tmp_path, env={})
+    config = load_config(tmp_path, env={"CREWLINE_HTTP_HEADER_TIMEOUT": "2"})
     assert config.mcp_allowed_origins == ("http://localhost:6274",)
     assert config.mcp_allowed_hosts == ("crewline.example",)
+    assert (config.http_header_timeout, config.http_body_timeout) == (2.0, 12.5)
     env = {"CREWLINE_MCP_ALLOWED_ORIGINS": "https://a.example, https://b.example:8443"}
     assert load_config(tmp_path, env=env).mcp_allowed_origins == (
         "https://a.example",
@@ -149,9 +151,13 @@ def test_mcp_origins_and_hosts_from_file_then_environment(
         ('[mcp]\nallowed_origins = "http://a.example"\n', "mcp.allowed_origins"),
         ('[mcp]\nallowed_hosts = ["a b"]\n', "mcp.allowed_hosts"),
         ("[mcp]\norigins = []\n", "mcp.origins"),
+        ("[http]\nheader_timeout = 0\n", "http.header_timeout"),
+        ('[http]\nbody_timeout = "soon"\n', "http.body_timeout"),
+        ("[http]\nbody_timeout = 601\n", "http.body_timeout"),
+        ("[http]\nread_timeout = 5\n", "http.read_timeout"),
     ],
 )
-def test_a_bad_mcp_setting_is_named(tmp_path: Path, text: str, key: str) -> None:
+def test_a_bad_mcp_or_http_setting_is_named(tmp_path: Path, text: str, key: str) -> None:
     (tmp_path / "crewline.toml").write_text(text)
     with pytest.raises(ConfigError) as refused:
         load_config(tmp_path, env={})

@@ -40,6 +40,8 @@ ROWS: dict[str, tuple[Any, str]] = {
     "concierge.llm.timeout": (0, "more than 0 and at most 120"),
     "launchers.*.command": ([], "a non-empty list of non-empty strings"),
     "webhooks.allow_networks": ("10.0.0.0/33", "a list of networks"),
+    "http.header_timeout": ("0", "seconds, more than 0 and at most 600"),
+    "http.body_timeout": ("soon", "seconds, more than 0 and at most 600"),
     "mcp.allowed_origins": ("evil.example", "a list of origins, such as http://localhost:6274"),
     "mcp.allowed_hosts": ("a b", "a list of host names"),
     "local.user": ("the owner", "1..64 letters, digits"),

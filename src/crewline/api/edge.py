@@ -1,12 +1,16 @@
-"""The HTTP edge's guards, before anything parses a body: its size, and its media type.
+"""The HTTP edge's guards, before anything parses a body: its size, the time it takes, and
+its media type.
 
 An ASGI middleware, so it sees the body as it arrives: a ``Content-Length`` over the cap is
 refused at once, unread; a chunked body is counted as it streams and refused as soon as it
-passes the cap. A body within the cap is handed on whole, so nothing behind it changes.
+passes the cap; a body not whole within ``timeout`` seconds of its head is refused (408), so
+a client trickling bytes cannot hold a connection. A body within the limits is handed on
+whole, so nothing behind it changes.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import MutableMapping
 from typing import Any
 
@@ -23,14 +27,19 @@ __all__ = ["MAX_BODY_BYTES", "BodyLimit", "JsonBodies"]
 # 80, at most 4 bytes a character in UTF-8, plus JSON: about 20 KiB. Platform webhooks
 # (Slack's interaction payloads carry the message's blocks) stay well below 1 MiB.
 MAX_BODY_BYTES = 1024 * 1024
+BODY_TIMEOUT = 30.0  # seconds from a request's head to the end of its body
 
 
 class BodyLimit:
-    """Answer 413 ``payload_too_large`` to a request whose body exceeds ``max_bytes``."""
+    """Answer 413 ``payload_too_large`` to a request whose body exceeds ``max_bytes``, and
+    408 ``body_timeout`` to one whose body is not whole within ``timeout`` seconds."""
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int = MAX_BODY_BYTES) -> None:
+    def __init__(
+        self, app: ASGIApp, *, max_bytes: int = MAX_BODY_BYTES, timeout: float = BODY_TIMEOUT
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -47,8 +56,14 @@ class BodyLimit:
             return
         chunks: list[bytes] = []
         size = 0
+        deadline = asyncio.get_running_loop().time() + self.timeout
         while True:
-            message = await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                await self._timed_out(scope, receive, send)
+                return
             if message["type"] != "http.request":
                 await self.app(scope, _replay([message], receive), send)
                 return
@@ -70,6 +85,16 @@ class BodyLimit:
         body = {"error": {"code": error.code, "message": error.message, **error.details}}
         # Connection: close, because the rest of the body is left unread.
         response = JSONResponse(body, status_code=413, headers={"Connection": "close"})
+        await response(scope, receive, send)
+
+    async def _timed_out(self, scope: Scope, receive: Receive, send: Send) -> None:
+        body = {
+            "error": {
+                "code": "body_timeout",
+                "message": f"the request's body did not arrive within {self.timeout:g} s",
+            }
+        }
+        response = JSONResponse(body, status_code=408, headers={"Connection": "close"})
         await response(scope, receive, send)
 
 

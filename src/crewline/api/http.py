@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from crewline import __version__
 from crewline.api.concierge_ops import ConciergeOperations
-from crewline.api.edge import MAX_BODY_BYTES, BodyLimit, JsonBodies
+from crewline.api.edge import BODY_TIMEOUT, MAX_BODY_BYTES, BodyLimit, JsonBodies
 from crewline.api.openapi import errors, without_422
 from crewline.api.operations import Caller, Operations
 from crewline.api.responses import (
@@ -178,6 +178,7 @@ def create_app(
     readiness: Readiness | None = None,
     metrics_access: MetricsAccess | None = None,
     max_body_bytes: int = MAX_BODY_BYTES,
+    body_timeout: float = BODY_TIMEOUT,
 ) -> FastAPI:
     """The agents' API. ``routes`` are ASGI apps served at exactly their path (``/mcp``),
     ``mounts`` whole subtrees (a transport's webhooks, the local inbox). ``streams``: the
@@ -185,7 +186,8 @@ def create_app(
     when not given). ``webhooks``: what delivers pushed events; without it there are no
     webhook routes. ``readiness`` names the transports ``/readyz`` checks (without it, only
     the store); ``metrics`` is shared with the outboxes and the scheduler so ``/metrics``
-    shows theirs too, and ``metrics_access`` says who may read it (without it: anyone)."""
+    shows theirs too, and ``metrics_access`` says who may read it (without it: anyone);
+    ``body_timeout``: seconds a request's body may take to arrive."""
     ops = Operations(hub)
     streams = streams or EventStreams(hub)
     concierge = ConciergeOperations(ops)
@@ -616,7 +618,7 @@ def create_app(
     for path, mounted in mounts:
         app.mount(path, mounted)
     app.add_middleware(JsonBodies, router=app.router)
-    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes, timeout=body_timeout)
     app.add_middleware(_CountRequests, metrics=metrics)
     return app
 

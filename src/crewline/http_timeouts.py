@@ -1,0 +1,128 @@
+"""How long a client may take to send a request's head, and how large it may be: uvicorn's
+HTTP protocol with a deadline and a cap on the head.
+
+uvicorn bounds the wait between two requests on a kept-alive connection
+(``timeout_keep_alive``), but neither the time a head takes nor, with httptools, its size:
+a client sending a byte a second, or connecting and sending nothing, held its connection
+(and a file descriptor) for as long as it liked, and one sending headers fast could fill
+the memory. Here a head must be complete within ``header_timeout`` seconds of its first
+byte (or of the connection, for the first request), else 408 ``header_timeout``, and at
+most ``MAX_HEAD`` bytes of request line and headers, else 431 ``header_too_large``; either
+way the connection is closed. The body has its own limits, kept where bodies are read
+(``crewline.api.edge.BodyLimit``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+__all__ = ["HEADER_TIMEOUT", "KEEP_ALIVE", "MAX_HEAD", "head_deadline_protocol"]
+
+HEADER_TIMEOUT = 10.0  # seconds from a request's first byte to the end of its head
+KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open (uvicorn's default)
+MAX_HEAD = 64 * 1024  # bytes of request line and headers (h11's own default is 16 KiB)
+
+
+def _response(status: str, code: str, message: str) -> bytes:
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    head = (
+        f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode("ascii") + body
+
+
+_TOO_LARGE = _response(
+    "431 Request Header Fields Too Large",
+    "header_too_large",
+    f"the request's line and headers are larger than {MAX_HEAD} bytes",
+)
+
+
+def head_deadline_protocol(header_timeout: float) -> type[HttpToolsProtocol]:
+    """uvicorn's httptools protocol, refusing a head that takes over ``header_timeout`` s
+    or holds over ``MAX_HEAD`` bytes."""
+    too_slow = _response(
+        "408 Request Timeout",
+        "header_timeout",
+        f"the request's head did not arrive within {header_timeout:g} s",
+    )
+
+    class HeadDeadlineProtocol(HttpToolsProtocol):
+        _head_timer: asyncio.TimerHandle | None = None
+        _head_size = 0
+        _refused = False  # the connection is being closed: read nothing more of it
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._head_size = 0
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            if not self._refused:
+                super().data_received(data)
+
+        def on_url(self, url: bytes) -> None:
+            self._count(len(url))
+            if not self._refused:
+                super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._count(len(name) + len(value))
+            if not self._refused:
+                super().on_header(name, value)
+
+        def _count(self, size: int) -> None:
+            self._head_size += size
+            if self._head_size > MAX_HEAD:
+                self._refuse(_TOO_LARGE)
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            if not self._refused:
+                super().on_headers_complete()
+
+        def on_body(self, body: bytes) -> None:
+            if not self._refused:
+                super().on_body(body)
+
+        def on_message_complete(self) -> None:
+            if not self._refused:
+                super().on_message_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            if self._head_timer is None:
+                self._head_timer = self.loop.call_later(header_timeout, self._timed_out)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _timed_out(self) -> None:
+            self._head_timer = None
+            self._refuse(too_slow)
+
+        def _refuse(self, response: bytes) -> None:
+            self._disarm()
+            self._refused = True
+            if self.transport.is_closing():
+                return
+            # A response of an earlier request may still be streaming on this connection:
+            # then closing is all that can be said.
+            if self.cycle is None or self.cycle.response_complete:
+                self.transport.write(response)
+            self.transport.close()
+
+    return HeadDeadlineProtocol
