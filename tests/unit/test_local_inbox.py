@@ -139,16 +139,21 @@ def test_cross_site_requests_are_recognised() -> None:
     assert not same_origin({**host, "sec-fetch-site": "cross-site"})
 
 
-def test_sessions_and_the_login_token_compare_only_hashes() -> None:
-    """A session's CSRF token matches only its own session; the login token is kept hashed."""
-    sessions = Sessions(limit=2)
+def test_sessions_are_signed_so_none_is_ever_pushed_out() -> None:
+    """A session's CSRF token matches only its own session; a thousand newer sessions leave
+    the first one valid (nothing is stored to evict); an id this process did not sign is
+    refused, as is one signed by another run; the login token is kept hashed."""
+    sessions = Sessions()
     first, csrf = sessions.open()
     assert sessions.check(first, csrf)
     assert not sessions.check(first, "forged")
     assert not sessions.check("unknown", csrf)
-    sessions.open()
-    sessions.open()
-    assert sessions.csrf(first) is None  # the oldest was evicted
+    for _ in range(1000):
+        sessions.open()
+    assert sessions.csrf(first) == csrf
+    nonce = first.partition(".")[0]
+    assert sessions.csrf(f"{nonce}.{'0' * 64}") is None
+    assert Sessions().csrf(first) is None  # a restart's new secret
     token = LoginToken("crw_l_secret")
     assert token.matches("crw_l_secret") and not token.matches("crw_l_other")
     assert "crw_l_secret" not in repr(vars(token) if hasattr(token, "__dict__") else token)
@@ -342,6 +347,35 @@ async def test_a_form_post_and_a_request_without_a_session_are_refused(served: C
     async with httpx.AsyncClient(base_url=served.url, timeout=HTTP_TIMEOUT) as stranger:
         assert (await stranger.get("/inbox/state")).status_code == 401
         assert (await stranger.post("/inbox/click", json={"payload": "x"})).status_code == 401
+
+
+async def test_a_strangers_page_cannot_log_the_owner_out(served: Crewline) -> None:
+    """The attack replayed: a page the owner visits loads the inbox 260 times as an image
+    (cross-site, no cookie), then 260 times more with no word of where it comes from. The
+    first get no session; the others get one each, stored nowhere; the owner's, opened
+    before, still reads and sends (when the newest 256 sessions were kept, the owner's was
+    evicted: 401 login_required)."""
+    async with _page(served.url) as (owner, csrf):
+        async with httpx.AsyncClient(base_url=served.url, timeout=HTTP_TIMEOUT) as stranger:
+            image = {"sec-fetch-site": "cross-site", "sec-fetch-dest": "image"}
+            loads = []
+            for _ in range(260):
+                stranger.cookies.clear()  # a SameSite=Strict cookie is not sent cross-site
+                loads.append(await stranger.get("/", headers=image))
+            for _ in range(260):  # and from a browser that says nothing of where it is
+                stranger.cookies.clear()
+                opened = await stranger.get("/")
+                assert "set-cookie" in opened.headers  # each opens a session: none is kept
+        state = await owner.get("/inbox/state")
+        assert (state.status_code, state.json().get("csrf")) == (200, csrf), state.text
+        sent = await owner.post(
+            "/inbox/send",
+            json={"thread": "radar", "text": "still here"},
+            headers={"x-crewline-csrf": csrf},
+        )
+    assert sent.status_code == 200, sent.text
+    assert {page.status_code for page in loads} == {200}
+    assert [page for page in loads if "set-cookie" in page.headers] == []
 
 
 async def test_a_rebound_host_name_is_refused_on_loopback(served: Crewline) -> None:

@@ -134,7 +134,10 @@ class InboxApp:
         if self.transport.requires_login:
             return HTMLResponse(self.login_page, headers=_SECURITY_HEADERS)
         response = HTMLResponse(self.page, headers=_SECURITY_HEADERS)
-        self._open_session(request, response)
+        # Another site's page loading this one as an image or a script is no visit: it
+        # gets no session (the owner following a link from elsewhere still does).
+        if same_origin(request.headers) or request.headers.get("sec-fetch-dest") == "document":
+            self._open_session(request, response)
         return response
 
     def _open_session(self, request: Request, response: Response) -> None:

@@ -11,6 +11,8 @@
   and, when the browser says where it comes from (``Origin``, ``Sec-Fetch-Site``), come
   from this very origin. A cross-site form can neither set the header nor send JSON
   without a CORS preflight the inbox never answers.
+- **Nothing to evict.** A session is signed, not stored (:class:`Sessions`): no number of
+  requests from a stranger's page can push the owner's session out.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import hashlib
 import hmac
 import ipaddress
 import secrets
-from collections import OrderedDict
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
@@ -97,30 +98,34 @@ class LoginToken:
 
 
 class Sessions:
-    """Browser sessions, in memory: session-id hash → its CSRF token. A restart logs
-    everyone out (on loopback the page simply opens a new session)."""
+    """Browser sessions, signed rather than stored: a session id is a random nonce with its
+    HMAC under this process's secret, and its CSRF token another HMAC of the id. Nothing is
+    kept per session, so no number of requests can displace one: when the newest 256 were
+    kept, a page the owner visited could log them out with 260 image requests. A restart
+    makes a new secret and logs everyone out (on loopback the page simply opens a new
+    session)."""
 
-    def __init__(self, *, limit: int = 256) -> None:
-        self.limit = limit
-        self._csrf: OrderedDict[str, str] = OrderedDict()
+    def __init__(self, *, secret: bytes | None = None) -> None:
+        self._secret = secret or secrets.token_bytes(32)
+
+    def _mac(self, purpose: str, value: str) -> str:
+        digest = hmac.new(self._secret, f"{purpose}:{value}".encode(), hashlib.sha256)
+        return digest.hexdigest()
 
     def open(self) -> tuple[str, str]:
         """A new session: its id (for the cookie) and its CSRF token (for the page)."""
-        session_id, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
-        self._csrf[_digest(session_id)] = csrf
-        while len(self._csrf) > self.limit:
-            self._csrf.popitem(last=False)
-        return session_id, csrf
+        nonce = secrets.token_urlsafe(32)
+        session_id = f"{nonce}.{self._mac('session', nonce)}"
+        return session_id, self._mac("csrf", session_id)
 
     def csrf(self, session_id: str | None) -> str | None:
-        """The session's CSRF token, or None when the id is unknown."""
+        """The session's CSRF token, or None when the id is not one this process signed."""
         if not session_id:
             return None
-        key = _digest(session_id)
-        csrf = self._csrf.get(key)
-        if csrf is not None:
-            self._csrf.move_to_end(key)
-        return csrf
+        nonce, dot, mac = session_id.partition(".")
+        if not dot or not hmac.compare_digest(mac, self._mac("session", nonce)):
+            return None
+        return self._mac("csrf", session_id)
 
     def check(self, session_id: str | None, csrf: str | None) -> bool:
         expected = self.csrf(session_id)
