@@ -12,31 +12,46 @@ read, retract or confirm the escalation it answered; ask → the owner answers t
 question), so the chained operations meet real records instead of 404s, under the same
 three checks. Sizes: a few cases per operation and a few short scenarios in CI, many more
 with ``CREWLINE_RELIABILITY=full``.
+
+The third is hostile: hypothesis sends every operation and every MCP tool values an
+attacker would pick (numbers past 64 bits, durations past any clock, URLs no two parsers
+read alike, odd Unicode) beside plausible ones, so that a hostile value in one field meets
+valid others and reaches the code behind them. Every answer must be in crewline's error
+shape or a success, never a 5xx, never an internal message (a traceback's words, an
+exception's name, a JSON-RPC error in place of a tool result). Its examples are fixed in
+CI (derandomized) and drawn afresh with ``CREWLINE_RELIABILITY=full``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
+import json
 import os
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
+import httpx
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import strategies as st
 from schemathesis.checks import (
     not_a_server_error,
     response_schema_conformance,
     status_code_conformance,
 )
 
+from crewline.api.mcp import TOOLS
 from crewline.config import Config
 from crewline.testing import FakeClock
+from crewline.webhook_targets import Address, Targets
 from tests.driver import Crew
 from tests.harness import MemoryHarness
 
@@ -56,6 +71,8 @@ class Served:
     url: str
     member_key: str
     owner_token: str
+    concierge_key: str
+    record: str  # a real escalation of the member's, so a path can name one
 
 
 @pytest.fixture(scope="module")
@@ -70,19 +87,35 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         return done.result(timeout=60)
 
     data: Path = tmp_path_factory.mktemp("fuzz")
-    crew = Crew(
-        Config(data_dir=data / "data", port=0, transports=()), FakeClock(), [MemoryHarness()]
-    )
+    # A boundary asked of a session that never answers gives up at once, not in 30 s.
+    config = Config(data_dir=data / "data", port=0, transports=(), boundary_wait=0.2)
+    crew = Crew(config, FakeClock(), [MemoryHarness()])
     run(crew.start())
+    # No name a fuzzed webhook URL holds is looked up: no test reaches past loopback.
+    crew.crewline.webhooks.targets = Targets(resolver=_no_dns)
     try:
         key = run(crew.add_member())
-        run(crew.escalate(key, message="Something to read", options=["yes", "no"]))
-        yield Served(url=crew.url, member_key=key, owner_token=run(crew.owner_token()))
+        record = run(crew.escalate(key, message="Something to read", options=["yes", "no"]))
+        yield Served(
+            url=crew.url,
+            member_key=key,
+            owner_token=run(crew.owner_token()),
+            concierge_key=run(crew.add_session("concierge")),
+            record=record["escalation_id"],
+        )
     finally:
         run(crew.stop())
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=10)
         loop.close()
+
+
+async def _no_dns(host: str) -> list[Address]:
+    """A resolver that knows no name (an address is itself), as on a machine offline."""
+    try:
+        return [ipaddress.ip_address(host)]
+    except ValueError:
+        return []
 
 
 def _credentials(path: str, served: Served) -> str:
@@ -170,3 +203,466 @@ def test_linked_operations_answer_only_what_their_schema_documents(served: Serve
     )
     chained = {op for op, status in steps if "{" in op and status == 200}
     assert chained, f"precondition: a linked operation met a real record: {sorted(set(steps))}"
+
+
+# --- hostile values over every operation and every MCP tool ------------------------------------
+
+HOSTILE_DEADLINES = [
+    "PT999999999999999999999999999999S",
+    "P" + "9" * 5000 + "D",
+    "P99999999W",
+    "P999999999D",
+    "PT9999999999999999999999.9999999999S",
+    "-PT1S",
+    "P1Y",
+    "P\uff11D",
+    "30m",
+    "9999-12-31T23:59:59+14:00",
+    "0001-01-01T00:00:00-14:00",
+    "2026-02-30T00:00:00Z",
+    "+275760-09-13T00:00:00Z",
+]
+HOSTILE_URLS = [
+    "http://0177.0.0.1/h",
+    "http://00.0.0.0/h",
+    "http://1.2.3.04/h",
+    "http://[::1/h",
+    "http://a..b/h",
+    "http://[v1.x]/h",
+    "http://exa\tmple.com/h",
+    "http://\uff11\uff12\uff17.0.0.1/h",
+    "http://\u2460.example/h",
+    "http://[64:ff9b::7f00:1]/h",
+    "http://[2002:7f00:1::]/h",
+    "http://[::7f00:1]/h",
+    "http://" + "a" * 300 + ".example/h",
+    "http://[fe80::1%25eth0]/h",
+    "http://example.com:99999999999999999999/h",
+    "http://%00/h",
+    "javascript:alert(1)",
+    "//evil.example",
+]
+HOSTILE_TEXT = [
+    *HOSTILE_DEADLINES,
+    *HOSTILE_URLS,
+    "",
+    " ",
+    "\t\r\n",
+    "\x00",
+    "\u202e\u2066rtl",
+    "\ufeff\u200b\u200d",
+    "\ud800",  # a lone surrogate (JSON escapes it)
+    "\uff11\uff12\uff17.\uff10.\uff10.\uff11",  # fullwidth digits
+    "\u2460\u2461\u2466",  # circled digits
+    "\u24d4\u24e7\u24d0\u24dc\u24df\u24db\u24d4",  # circled letters
+    "e\u0301" * 300,
+    "\U0001f4a5" * 200,
+    "a" * 4001,
+    "../../etc/passwd",
+    "%2e%2e%2f",
+    "'; DROP TABLE sessions; --",
+    "${jndi:ldap://x}",
+    "<script>alert(1)</script>",
+    str(2**63),
+    str(-(2**63) - 1),
+    str(10**400),
+    "1e309",
+    "NaN",
+    "-0",
+    "0x10",
+]
+# Per field, the values aimed at what it means (the rest are tried on it too).
+AIMED = {"deadline": HOSTILE_DEADLINES, "url": HOSTILE_URLS}
+HOSTILE_NUMBERS: list[object] = [
+    2**63,
+    -(2**63) - 1,
+    2**64,
+    10**400,
+    -(10**400),
+    -1,
+    0,
+    2**31,
+    2**53 + 1,
+    1e308,
+    -1e308,
+    1e-320,
+    0.5,
+]
+# What a header may carry at all (latin-1, no line breaks): hostile within that.
+HOSTILE_HEADERS = [
+    "",
+    " ",
+    "x" * 300,
+    "abc",
+    "-1",
+    str(2**63),
+    str(10**400),
+    "1e309",
+    "0x10",
+    "%00",
+    "\u00ff\u00fe",
+    "'; DROP TABLE",
+]
+# What an answer may not say: the words of a traceback or an exception, the stores' names.
+INTERNAL = re.compile(
+    r"Traceback|File \"|NoneType|object has no attribute|Python int|too large to convert|"
+    r"OverflowError|ValueError|TypeError|KeyError|AttributeError|IndexError|UnicodeError|"
+    r"sqlite3|psycopg|Internal Server Error|internal_error"
+)
+HOSTILE_EXAMPLES = 400 if FULL else 25  # per operation and per tool
+
+
+def _hostile_value(name: str = "") -> st.SearchStrategy[object]:
+    """A value an attacker would send a field called ``name``: often one aimed at what it
+    means (a deadline, a URL), else from the lists above, any text, a list or an object."""
+    scalar: st.SearchStrategy[object] = st.one_of(
+        st.sampled_from(HOSTILE_TEXT),
+        st.sampled_from(HOSTILE_TEXT),
+        st.sampled_from(HOSTILE_NUMBERS),
+        st.text(max_size=40),
+        st.booleans(),
+        st.none(),
+    )
+    general = st.one_of(
+        scalar,
+        scalar,
+        st.lists(scalar, max_size=12),
+        st.dictionaries(st.text(max_size=8), scalar, max_size=3),
+    )
+    if name in AIMED:
+        return st.one_of(st.sampled_from(AIMED[name]), general)
+    return general
+
+
+def _plausible(schema: dict[str, Any]) -> st.SearchStrategy[object]:
+    """A value of the declared type, so a hostile value elsewhere gets past validation."""
+    kinds = {v.get("type") for v in schema.get("anyOf", [schema])}
+    if "array" in kinds:
+        return st.lists(st.text(min_size=1, max_size=12), min_size=1, max_size=4, unique=True)
+    if "integer" in kinds:
+        return st.integers(min_value=0, max_value=5)
+    if "number" in kinds:
+        return st.just(0)
+    if "boolean" in kinds:
+        return st.booleans()
+    if "enum" in schema:
+        return st.sampled_from(schema["enum"])
+    return st.one_of(st.text(min_size=1, max_size=20), st.sampled_from(["radar", "PT5M"]))
+
+
+def _value(name: str, schema: dict[str, Any], served: Served) -> st.SearchStrategy[object]:
+    hostile = _hostile_value(name)
+    if name == "wait":  # a valid wait would only make the run slow
+        hostile = hostile.filter(lambda v: not _is_small_number(v))
+    return st.one_of(hostile, _plausible_value(name, schema, served))
+
+
+def _is_small_number(value: object) -> bool:
+    try:
+        return 0 < float(str(value)) <= 60
+    except ValueError:
+        return False
+
+
+def _body(
+    schema: dict[str, Any], components: dict[str, Any], served: Served
+) -> st.SearchStrategy[object]:
+    """A JSON body for ``schema``. Mostly one field hostile and the others plausible (the
+    required ones present), so the hostile value passes validation of the rest and meets
+    the code behind it; else every field drawn either way, some left out, an unknown one
+    added; now and then a body that is not an object at all."""
+    resolved = components[schema["$ref"].rsplit("/", 1)[1]] if "$ref" in schema else schema
+    fields = resolved.get("properties", {})
+    required = set(resolved.get("required", []))
+    if not fields:
+        return _hostile_value()
+    plausible = {name: _plausible_value(name, field, served) for name, field in fields.items()}
+
+    def one_hostile(name: str) -> st.SearchStrategy[dict[str, object]]:
+        others = {n: v for n, v in plausible.items() if n in required and n != name}
+        return st.fixed_dictionaries({**others, name: _hostile_value(name)})
+
+    aimed = st.sampled_from(sorted(fields)).flatmap(one_hostile)
+    drawn = {
+        name: (
+            _value(name, field, served)
+            if name in required
+            else st.one_of(_value(name, field, served), st.just(_ABSENT))
+        )
+        for name, field in fields.items()
+    }
+    scattered = st.fixed_dictionaries(drawn).map(
+        lambda body: {k: v for k, v in body.items() if v is not _ABSENT}
+    )
+    return st.one_of(
+        aimed,
+        aimed,
+        aimed,
+        scattered,
+        scattered.map(lambda b: {**b, "cc": "x"}),
+        _hostile_value(),
+    )
+
+
+def _plausible_value(
+    name: str, schema: dict[str, Any], served: Served
+) -> st.SearchStrategy[object]:
+    real = {"slug": "radar", "target": "radar", "member": "radar", "record_id": served.record}
+    if name == "wait":
+        return st.just(0)
+    return st.just(real[name]) if name in real else _plausible(schema)
+
+
+_ABSENT = object()
+
+
+def _request(
+    method: str, path: str, operation: dict[str, Any], components: dict[str, Any], served: Served
+) -> st.SearchStrategy[dict[str, Any]]:
+    """The pieces of one request to ``operation``: path, query, headers, body."""
+    parts: dict[str, st.SearchStrategy[object]] = {}
+    for parameter in operation.get("parameters", []):
+        name, where = parameter["name"], parameter["in"]
+        if where == "header":
+            parts[f"header:{name}"] = st.one_of(
+                st.sampled_from(HOSTILE_HEADERS),
+                st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=30),
+                st.just(_ABSENT),
+            )
+        else:
+            parts[f"{where}:{name}"] = _value(name, parameter.get("schema", {}), served)
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+    if body:
+        parts["body"] = _body(body["schema"], components, served)
+    return st.fixed_dictionaries(parts)
+
+
+def _hostile_credentials(path: str, served: Served) -> str:
+    if path.startswith(("/api/session", "/api/session-control")):
+        return served.member_key
+    verbs = ("suggest", "reply", "stop", "respawn", "dispatch")
+    if path.startswith("/api/concierge/") and path.rsplit("/", 1)[1] in verbs:
+        return served.concierge_key
+    return served.owner_token
+
+
+@dataclass
+class Tally:
+    """What the hostile run met: examples sent, 5xx answers, internal words, other faults."""
+
+    examples: int = 0
+    server_errors: int = 0
+    internal: int = 0
+    faults: dict[str, str] = field(default_factory=dict)
+
+    def fault(self, where: str, what: str) -> None:
+        self.faults.setdefault(where, what[:400])
+
+
+def _judge_http(tally: Tally, where: str, status: int, text: str) -> None:
+    tally.examples += 1
+    if status >= 500:
+        tally.server_errors += 1
+        tally.fault(where, f"{status}: {text}")
+        return
+    if INTERNAL.search(text):
+        tally.internal += 1
+        tally.fault(where, f"internal words: {text}")
+        return
+    if status >= 400:
+        try:
+            error = json.loads(text)["error"]
+            assert isinstance(error["code"], str) and isinstance(error["message"], str)
+        except (ValueError, KeyError, TypeError, AssertionError):
+            tally.fault(where, f"not the error shape: {status} {text}")
+
+
+def _send(
+    client: httpx.Client,
+    method: str,
+    path: str,
+    drawn: dict[str, Any],
+    key: str,
+    tally: Tally,
+    where: str,
+) -> tuple[int, str]:
+    """Send one drawn request; its status and text (599 when no answer came at all)."""
+    try:
+        return _request_once(client, method, path, drawn, key)
+    except httpx.TransportError as error:
+        tally.fault(where, f"no answer ({type(error).__name__}: {error}) to {drawn!r:.300}")
+        return 599, ""
+
+
+def _request_once(
+    client: httpx.Client, method: str, path: str, drawn: dict[str, Any], key: str
+) -> tuple[int, str]:
+    url = path
+    query: list[str] = []
+    headers: dict[str, str | bytes] = {"Authorization": f"Bearer {key}"}
+    body: object = _ABSENT
+    for part, value in drawn.items():
+        where, _, name = part.partition(":")
+        if value is _ABSENT:
+            continue
+        if where == "path":
+            url = url.replace("{" + name + "}", _escaped(str(value)) or "%20")
+        elif where == "query":
+            text = value if isinstance(value, str) else json.dumps(value)
+            query.append(f"{name}={_escaped(text)}")
+        elif where == "header":
+            headers[name] = str(value).strip().encode("latin-1")  # h11 sends no edge space
+        elif where == "body":
+            body = value
+    content = None if body is _ABSENT else json.dumps(body).encode()
+    if content is not None:
+        headers["Content-Type"] = "application/json"
+    if query:
+        url += "?" + "&".join(query)
+    if path.endswith("/events/stream"):
+        with client.stream(method, url, headers=headers, content=content) as r:
+            return r.status_code, "" if r.status_code == 200 else r.read().decode()
+    response = client.request(method, url, headers=headers, content=content)
+    return response.status_code, response.text
+
+
+def _escaped(text: str) -> str:
+    """``text`` percent-encoded as UTF-8, a lone surrogate included (as its three bytes)."""
+    return quote(text.encode("utf-8", "surrogatepass"), safe="")
+
+
+def _run(
+    strategy: st.SearchStrategy[Any], check: Callable[[Any], None], explicit: list[Any]
+) -> None:
+    """``check`` each of ``explicit``, then each example ``strategy`` draws (a fixed set in
+    CI)."""
+
+    @given(drawn=strategy)
+    @_hostile_settings()
+    def each(drawn: Any) -> None:
+        check(drawn)
+
+    for case in explicit:
+        each = example(drawn=case)(each)
+    each()
+
+
+_SECRET = "s" * 32
+# The attack's own inputs, tried every run before anything drawn: each was a 500 or an
+# internal message (issue 30).
+EXPLICIT: dict[str, list[dict[str, Any]]] = {
+    "POST /api/session-control/escalate": [
+        {"header:Idempotency-Key": _ABSENT, "body": {"message": "x", "deadline": d}}
+        for d in HOSTILE_DEADLINES
+    ],
+    "PUT /api/session/webhook": [{"body": {"url": u, "secret": _SECRET}} for u in HOSTILE_URLS],
+    "GET /api/session/events": [
+        {"query:after": n, "query:wait": 0} for n in HOSTILE_NUMBERS if not isinstance(n, float)
+    ],
+}
+EXPLICIT_TOOLS: dict[str, list[Any]] = {
+    "session_escalate": [{"message": "x", "deadline": d} for d in HOSTILE_DEADLINES],
+    "check_events": [{"after": n} for n in HOSTILE_NUMBERS if not isinstance(n, float)],
+}
+
+
+def _hostile_settings() -> settings:
+    return settings(
+        max_examples=HOSTILE_EXAMPLES,
+        deadline=None,
+        database=None,
+        derandomize=not FULL,
+        phases=(Phase.explicit, Phase.generate),
+        suppress_health_check=list(HealthCheck),
+    )
+
+
+def test_hostile_values_on_every_route_and_mcp_tool_get_no_5xx_and_no_internal_words(
+    served: Served,
+) -> None:
+    """Every operation of /openapi.json and every MCP tool, each sent hostile values beside
+    plausible ones: no 5xx, no internal words, every refusal in the error shape (over MCP:
+    a tool result, never a JSON-RPC error). The run's tally is printed."""
+    tally = Tally()
+    with httpx.Client(base_url=served.url, timeout=30) as client:
+        schema = client.get("/openapi.json").json()
+        components = schema["components"]["schemas"]
+        operations = 0
+        for path, methods in schema["paths"].items():
+            for method, operation in methods.items():
+                operations += 1
+                key = _hostile_credentials(path, served)
+                verb = method.upper()
+                where = f"{verb} {path}"
+
+                _run(
+                    _request(method, path, operation, components, served),
+                    lambda drawn, m=verb, p=path, k=key, w=where: _judge_http(
+                        tally, w, *_send(client, m, p, drawn, k, tally, w)
+                    ),
+                    EXPLICIT.get(where, []),
+                )
+        tools = 0
+        for tool in TOOLS:
+            tools += 1
+            key = served.concierge_key if tool.name.startswith("hub_") else served.member_key
+
+            _run(
+                _body(tool.input_schema, tool.input_schema.get("$defs", {}), served),
+                lambda arguments, n=tool.name, k=key: _call_tool(client, tally, n, arguments, k),
+                EXPLICIT_TOOLS.get(tool.name, []),
+            )
+    print(
+        f"hostile inputs: {tally.examples} examples over {operations} operations and"
+        f" {tools} MCP tools; {tally.server_errors} answered 5xx,"
+        f" {tally.internal} said internal words"
+    )
+    assert operations >= 30 and tools == len(TOOLS), "precondition: every route and tool"
+    assert tally.examples >= (operations + tools) * min(HOSTILE_EXAMPLES, 5)
+    assert (tally.server_errors, tally.internal, tally.faults) == (0, 0, {}), "\n".join(
+        f"{where}: {what}" for where, what in tally.faults.items()
+    )
+
+
+def _call_tool(client: httpx.Client, tally: Tally, name: str, arguments: object, key: str) -> None:
+    where = f"MCP {name}"
+    request = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": arguments},
+    }
+    response = client.post(
+        "/mcp",
+        content=json.dumps(request).encode(),
+        headers={
+            "Authorization": f"Bearer {key}",
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        },
+    )
+    tally.examples += 1
+    if response.status_code >= 500:
+        tally.server_errors += 1
+        tally.fault(where, f"{response.status_code}: {response.text}")
+        return
+    if INTERNAL.search(response.text):
+        tally.internal += 1
+        tally.fault(where, f"internal words: {response.text}")
+        return
+    answer = response.json()
+    if "error" in answer:
+        # The SDK's own refusal of a request it cannot read (JSON it does not take, as a
+        # lone surrogate; arguments that are no object) is JSON-RPC's; any other is not
+        # a tool result, as the Python int overflow's "code": 0 was.
+        code = answer["error"].get("code")
+        if code == -32700 or (code == -32602 and not isinstance(arguments, dict)):
+            return
+        tally.internal += 1
+        tally.fault(where, f"a JSON-RPC error, not a tool result: {response.text}")
+        return
+    result = answer["result"]
+    if result.get("isError"):
+        error = (result.get("structuredContent") or {}).get("error")
+        if not isinstance(error, dict) or not isinstance(error.get("code"), str):
+            tally.fault(where, f"a tool error without crewline's error: {response.text}")
