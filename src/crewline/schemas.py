@@ -253,6 +253,7 @@ class CheckEventsArgs(Strict):
 _PARAMETER_CODES = {
     "after": ("invalid_cursor", "a cursor (a whole number, 0 or more)"),
     "wait": ("invalid_wait", "a number of seconds"),
+    "limit": ("invalid_limit", "a whole number in its range"),
 }
 
 

@@ -63,7 +63,10 @@ CODES: dict[int, tuple[str, tuple[str, ...]]] = {
             "launcher_failed",
         ),
     ),
-    401: ("No key, or a key crewline does not know", ("missing_key", "invalid_key")),
+    401: (
+        "No key, a key crewline does not know, or one revoked while a long poll waited",
+        ("missing_key", "invalid_key", "key_revoked"),
+    ),
     403: (
         "This caller may not do this",
         (
@@ -73,7 +76,6 @@ CODES: dict[int, tuple[str, tuple[str, ...]]] = {
             "session_key_required",
             "owner_token_required",
             "metrics_token_required",
-            "dialog_human_only",
             "policy",
         ),
     ),
@@ -97,8 +99,6 @@ CODES: dict[int, tuple[str, tuple[str, ...]]] = {
             "not_defaulted",
             "already_settled",
             "idempotency_key_reused",
-            "duplicate_event",
-            "no_suggestion",
             "boundary_in_flight",
             "boundary_closed",
             "boundary_refused",
@@ -121,15 +121,13 @@ CODES: dict[int, tuple[str, tuple[str, ...]]] = {
     ),
     503: (
         "Not possible now (the index is being rebuilt, a boundary was not acknowledged or"
-        " did not commit, crewline is not serving yet, a webhook's host does not resolve):"
-        " retry shortly",
+        " did not commit, crewline is not serving yet or is stopping): retry shortly",
         (
             "escalation_index_unavailable",
             "boundary_unacknowledged",
             "boundary_commit_failed",
-            "boundary_failed",
             "not_serving",
-            "webhook_unresolved",
+            "shutting_down",
         ),
     ),
 }
