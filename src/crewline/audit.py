@@ -116,7 +116,7 @@ def parse_since(text: str, now: datetime) -> datetime:
         if _DATE.fullmatch(text):
             return datetime.fromisoformat(text).replace(tzinfo=UTC)
         return parse_deadline(text, now)
-    except InvalidInput:
+    except (InvalidInput, OverflowError):  # OverflowError: a duration back past year 1
         raise InvalidInput(
             f"since {text[:40]!r} is neither a time with a zone (2026-12-01T09:00Z), a date"
             " (2026-12-01) nor a duration back from now (PT2H, P1D)",

@@ -212,6 +212,8 @@ HOSTILE_DEADLINES = [
     "P" + "9" * 5000 + "D",
     "P99999999W",
     "P999999999D",
+    "P2900000D",
+    "PT99999999999S",
     "PT9999999999999999999999.9999999999S",
     "-PT1S",
     "P1Y",
@@ -272,7 +274,7 @@ HOSTILE_TEXT = [
     "0x10",
 ]
 # Per field, the values aimed at what it means (the rest are tried on it too).
-AIMED = {"deadline": HOSTILE_DEADLINES, "url": HOSTILE_URLS}
+AIMED = {"deadline": HOSTILE_DEADLINES, "since": HOSTILE_DEADLINES, "url": HOSTILE_URLS}
 HOSTILE_NUMBERS: list[object] = [
     2**63,
     -(2**63) - 1,
@@ -556,6 +558,7 @@ EXPLICIT: dict[str, list[dict[str, Any]]] = {
         for d in HOSTILE_DEADLINES
     ],
     "PUT /api/session/webhook": [{"body": {"url": u, "secret": _SECRET}} for u in HOSTILE_URLS],
+    "GET /api/audit": [{"query:since": d} for d in HOSTILE_DEADLINES],
     "GET /api/session/events": [
         {"query:after": n, "query:wait": 0} for n in HOSTILE_NUMBERS if not isinstance(n, float)
     ],
