@@ -3,7 +3,8 @@
 Commands that print a key print it alone on the last line of their output, so a script
 can take it with ``tail -n 1``. Exit status: 0 done; 1 ``doctor`` found a problem; 2 bad
 input or configuration (a database that cannot be reached, or that refuses crewline's role,
-included); 3 the server cannot listen (the port is taken); 130 interrupted.
+included); 3 the server cannot start beside another (the port is taken, or another server
+holds the SQLite data directory); 130 interrupted.
 Administration commands log only warnings unless ``-v``.
 """
 
@@ -21,7 +22,13 @@ from typing import Any
 
 from crewline import __version__, cli_agent, cli_record, crew
 from crewline.config import Config, load_config
-from crewline.errors import CannotListen, ConfigError, CrewlineError, InvalidInput
+from crewline.errors import (
+    AlreadyServing,
+    CannotListen,
+    ConfigError,
+    CrewlineError,
+    InvalidInput,
+)
 from crewline.logs import configure_logging
 from crewline.models import CallerKind
 from crewline.store import Store
@@ -193,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             level = "INFO" if args.verbose else "WARNING"
         configure_logging(level, json_lines=config.log_format == "json")
         return asyncio.run(_COMMANDS[_command_name(args)](config, args))
-    except CannotListen as error:
+    except (CannotListen, AlreadyServing) as error:
         print(f"crewline: {error.message} ({error.code})", file=sys.stderr)
         return 3
     except CrewlineError as error:
@@ -453,22 +460,27 @@ async def _concierge(config: Config, args: argparse.Namespace) -> int:
     from crewline.bot import Hub
     from crewline.bot.concierge_inbound import undo_notice
     from crewline.server import concierge_settings
+    from crewline.transports.registry import enabled_transports
 
     actor = "cli"
     async with _open_store(config) as store:
         hub = Hub(
             store,
-            transports=config.transports or (),
+            # The transports a server here runs: what the undo redraws is queued for them.
+            transports=[e.name for e in enabled_transports(config)],
             concierge=concierge_settings(config, launchers=None),
         )
         try:
             match args.concierge_command:
                 case "answer":
                     policy = await hub.concierge.set_policy(actor=actor, answer=args.policy)
+                    await store.write(crew.mark_changed)
                 case "act":
                     policy = await hub.concierge.set_policy(actor=actor, act=args.state)
+                    await store.write(crew.mark_changed)
                 case "undo":
                     undone = await hub.concierge.undo(actor=actor)
+                    await store.write(crew.mark_changed)  # a running server wakes its readers
                     print(undo_notice(undone.answer.text, undone.outcome))
                     return 0
                 case _:

@@ -1,12 +1,16 @@
 """Administering the crew: members, sessions and the owner's token.
 
 Used by the CLI, the demo and tests; works on a store whether or not a server is running.
+Every write here also marks the crew changed (``mark_changed``), in its own transaction: a
+server running on the same store, in another process, notices that within a fraction of a
+second and follows (``crewline.crew_watch``): its roster, bells, cards and platform threads
+show the change without a restart.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from crewline.config_schema import ACCEPTED_TRANSPORTS, TRANSPORT_NAMES
@@ -16,8 +20,10 @@ from crewline.models import (
     KEY_REVOKED,
     CallerKind,
     Clock,
+    EscalationState,
     Identity,
     Member,
+    QuestionState,
     Session,
     SystemClock,
     is_slug,
@@ -26,14 +32,25 @@ from crewline.models import (
 from crewline.store import Store, Tx
 
 __all__ = [
+    "CREW_VERSION",
     "NewSession",
     "add_member",
     "add_session",
     "check_transports",
     "issue_member_key",
     "issue_owner_token",
+    "mark_changed",
     "remove_member",
 ]
+
+# A setting every administrative write gives a new value: what a running server watches.
+CREW_VERSION = "crew.version"
+
+
+def mark_changed(tx: Tx) -> None:
+    """Say, in this transaction, that the crew (members, sessions, keys, owners or the
+    concierge's policy) changed: a running server follows within its watch interval."""
+    tx.set_setting(CREW_VERSION, new_id())
 
 
 REPLACED = "a new key was issued for this member (crewline member key): this one no longer works"
@@ -82,6 +99,7 @@ async def add_member(
         tx.add_member(Member(slug=slug, name=name, owner=human, transports=bound), now)
         tx.add_session(session, hash_key(key), now)
         _republish_roster(tx, bound, now)
+        mark_changed(tx)
 
     await store.write(write)
     return NewSession(session=session, key=key)
@@ -119,19 +137,47 @@ async def issue_member_key(
             tx.add_event(old.id, KEY_REVOKED, {"reason": REPLACED}, now)
         tx.revoke_member_sessions(slug, now)
         tx.add_session(session, hash_key(key), now)
+        mark_changed(tx)
 
     await store.write(write)
     return NewSession(session=session, key=key)
 
 
 async def remove_member(store: Store, slug: str, *, clock: Clock | None = None) -> None:
+    """Remove the member, its sessions and its thread bindings. Its open requests are
+    withdrawn and its waiting questions cancelled, and their cards and bells redrawn so:
+    no button is left live for a member that is gone."""
     now = (clock or SystemClock()).now()
 
     def write(tx: Tx) -> None:
         member = tx.member(slug)
-        if member is None or not tx.remove_member(slug):
+        if member is None:
+            raise NotFound(f"no member named {slug!r}", code="unknown_member")
+        settled: list[str] = []  # the card rows to redraw, in the order they were posted
+        goals: set[str] = set()
+        for record in tx.escalations(slug, pending_only=True):
+            tx.put_escalation(replace(record, state=EscalationState.RETRACTED, settled_at=now))
+            settled.append(record.row_id)
+            goals.add(record.goal or "")
+        waiting = tx.waiting_questions(slug)
+        for question in waiting:
+            tx.put_question(replace(question, state=QuestionState.CANCELLED, settled_at=now))
+            settled.append(question.row_id)
+        tx.drop_member_suggestions(slug)
+        cards = [f"row:{row_id}" for row_id in settled]
+        bells = [f"bell:escalation:{slug}:{goal}" for goal in sorted(goals)]
+        bells += [f"bell:question:{slug}"] if waiting else []
+        for transport in member.transports:
+            for key in cards:
+                tx.queue_call(transport=transport, lane=slug, op="update", object_key=key, now=now)
+            for key in bells:
+                tx.queue_call(
+                    transport=transport, lane=f"bell:{slug}", op="ring", object_key=key, now=now
+                )
+        if not tx.remove_member(slug):
             raise NotFound(f"no member named {slug!r}", code="unknown_member")
         _republish_roster(tx, member.transports, now)
+        mark_changed(tx)
 
     await store.write(write)
 
@@ -170,6 +216,7 @@ async def add_session(
             parent = own[0].id if own else None
         session = Session(id=new_id(), kind=kind, member=member, parent=parent, stateless=stateless)
         tx.add_session(session, hash_key(key), now)
+        mark_changed(tx)
         return session
 
     return NewSession(session=await store.write(write), key=key)
@@ -194,5 +241,10 @@ async def issue_owner_token(store: Store, *, owner: str | None = None) -> str:
             )
         human = humans[0]
     token = new_owner_token()
-    await store.write(lambda tx: tx.set_owner_token(human, hash_key(token)))
+
+    def write(tx: Tx) -> None:
+        tx.set_owner_token(human, hash_key(token))
+        mark_changed(tx)
+
+    await store.write(write)
     return token

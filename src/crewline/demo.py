@@ -34,6 +34,7 @@ from crewline import crew
 from crewline.config import Config
 from crewline.errors import CannotListen
 from crewline.models import CallerKind
+from crewline.serving_lock import ServingLock
 from crewline.store.sqlite import SqliteStore
 
 __all__ = ["DEMO_OWNER", "DEMO_PORT", "DemoAgent", "enlist", "open_browser", "run_demo"]
@@ -321,6 +322,9 @@ async def run_demo(
             where = f"{data_dir} (removed when the demo stops)"
         else:
             where = str(data_dir)
+        # Taken before the crew is written: a directory another crewline serves is refused
+        # untouched (AlreadyServing), and no server can start on it while the demo runs.
+        lock = cleanup.enter_context(ServingLock(data_dir))
         try:
             keys = await enlist(data_dir)
         except DemoRefused as refused:
@@ -335,13 +339,13 @@ async def run_demo(
             sections={},
         )
         try:
-            running = Crewline(config)
+            running = Crewline(config, serving_lock=lock)
             await running.__aenter__()
         except CannotListen as error:
             if port is not None:
                 raise
             log.info("port %d is taken (%s); the demo takes a free one", DEMO_PORT, error)
-            running = Crewline(replace(config, port=0))
+            running = Crewline(replace(config, port=0), serving_lock=lock)
             await running.__aenter__()
         stop = asyncio.create_task(until(), name="demo-until")
         await asyncio.sleep(0)  # let it install its signal handlers before the URL is out

@@ -14,6 +14,7 @@ The tree::
     ├── Unavailable                    escalation_index_unavailable (retry later)
     ├── ConfigError                    a bad key in crewline.toml or the environment
     ├── CannotListen                   port_in_use, cannot_listen: the address is unusable
+    ├── AlreadyServing                 data_dir_in_use: another crewline serves this directory
     └── TransportError                 a platform call failed
         ├── RateLimited                retry_after seconds
         ├── TransientTransportError    retry with back-off
@@ -28,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "AlreadyServing",
     "BacklogFull",
     "CallerError",
     "CannotListen",
@@ -109,6 +111,13 @@ class CannotListen(CrewlineError):
     permission): said in one line, never as a traceback."""
 
     default_code = "cannot_listen"
+
+
+class AlreadyServing(CrewlineError):
+    """Another crewline serves from this data directory (SQLite allows one server per
+    directory): said in one line naming it, never as a traceback."""
+
+    default_code = "data_dir_in_use"
 
 
 class TransportError(CrewlineError):

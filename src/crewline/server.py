@@ -29,6 +29,7 @@ from crewline.bot.concierge import ConciergeSettings
 from crewline.bot.hub import DELIVERY_WAIT
 from crewline.brains import Brain
 from crewline.config import Config
+from crewline.crew_watch import WATCH_INTERVAL, CrewChange, CrewWatch
 from crewline.errors import CannotListen, ConfigError
 from crewline.health import Readiness
 from crewline.http_timeouts import HEADER_TIMEOUT, KEEP_ALIVE, head_deadline_protocol
@@ -44,8 +45,8 @@ from crewline.replicas import (
 )
 from crewline.revocations import RevocationWatch
 from crewline.scheduler import WindowScheduler
+from crewline.serving_lock import ServingLock
 from crewline.store import Store
-from crewline.store.backup import serving_lock
 from crewline.store.open import is_postgres_url, open_store, shared_database_url
 from crewline.transport_lease import TRANSPORT_LEASE_TTL, TransportLease
 from crewline.transports import OutboxDispatcher, Transport
@@ -173,12 +174,17 @@ class Crewline:
         outbox_stuck_after: timedelta = timedelta(minutes=5),
         lease_ttl: float = TRANSPORT_LEASE_TTL,
         lease_clock: Callable[[], float] = time.monotonic,
+        serving_lock: ServingLock | None = None,
+        crew_watch_interval: float = WATCH_INTERVAL,
     ) -> None:
         """``outbox_stuck_after``: how long a platform call may wait before ``/readyz``
         reports its outbox stuck; ``lease_ttl``: seconds a single-connection transport's
         lease outlives a replica that stopped renewing it (docs/replicas.md);
         ``lease_clock``: the monotonic clock its deadline is judged by (a test moves it on,
-        as a stalled event loop finds it moved on)."""
+        as a stalled event loop finds it moved on); ``serving_lock``: the data directory's
+        lock, already held by the caller (the demo takes it before it writes its crew);
+        ``crew_watch_interval``: seconds between two looks for crew writes made by another
+        process (``crewline.crew_watch``)."""
         self.config = config
         if transports is None:
             self.enabled = enabled_transports(config)
@@ -204,15 +210,21 @@ class Crewline:
         self.replica: str | None = None  # this replica's name, on a shared PostgreSQL only
         self.coordination: Coordination | None = None
         self.leases: dict[str, TransportLease] = {}  # single-connection transports
+        self.serving_lock = serving_lock
+        self.crew_watch_interval = crew_watch_interval
         self._stack = AsyncExitStack()
 
     async def __aenter__(self) -> Crewline:
         stack = self._stack
         await stack.__aenter__()
         try:
-            # Held while serving, so `crewline restore` can tell this database is in use.
-            stack.enter_context(serving_lock(self.config.data_dir))
             holder = self._replica_holder()
+            # One server per SQLite data directory (replicas on PostgreSQL share theirs);
+            # held while serving, so `crewline restore` can tell the database is in use.
+            if self.serving_lock is None:
+                self.serving_lock = stack.enter_context(
+                    ServingLock(self.config.data_dir, exclusive=holder is None)
+                )
             self.store = await stack.enter_async_context(self._given_store or self._open(holder))
             self.coordination = await self._coordinate(stack, holder)
             self.launchers = Launchers(self.config.launchers, data_dir=self.config.data_dir)
@@ -318,7 +330,11 @@ class Crewline:
             )
             stack.push_async_callback(self.streams.aclose)  # before the server stops
             self.launchers.url = self.http.url
+            self.serving_lock.announce(self.http.url)
             await self.hub.change(lambda ch: ch.roster())
+            self.crew_watch = await stack.enter_async_context(
+                CrewWatch(self.store, self._follow_crew, interval=self.crew_watch_interval)
+            )
         except BaseException:
             await stack.aclose()
             raise
@@ -449,12 +465,36 @@ class Crewline:
             return await wait_recorded(self.store, transport, object_key, timeout=timeout)
         return False
 
+    async def _follow_crew(self, change: CrewChange) -> None:
+        """Another process changed the crew: forget what the transports remember of members
+        removed or bound anew, redraw the roster when its members changed, and look at once
+        at what the write queued (cards to redraw, events for sessions) instead of at the
+        next poll."""
+        for slug in sorted(change.gone):
+            for transport in self.transports:
+                transport.forget_member(slug)
+        if change.added or change.gone:
+            log.info(
+                "the crew changed: added %s; removed or bound anew %s",
+                ", ".join(sorted(change.added)) or "none",
+                ", ".join(sorted(change.gone)) or "none",
+            )
+            await self._find_stranded_members()
+            # On every running transport: the write queued it only where the member is bound.
+            await self.hub.change(lambda ch: ch.roster())
+        for outbox in self.outboxes.values():
+            outbox.wake()
+        self.hub.feed.wake_all()
+
     async def _find_stranded_members(self) -> None:
         running = {t.name for t in self.transports}
+        known, self.stranded = self.stranded, {}
         for member in await self.store.members():
             missing = tuple(t for t in member.transports if t not in running)
             if missing:
                 self.stranded[member.slug] = missing
+                if known.get(member.slug) == missing:
+                    continue  # said already
                 log.warning(
                     "member %s is bound to %s, which is not configured here: its cards wait"
                     " in the outbox until it is (configured: %s)",

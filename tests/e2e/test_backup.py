@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import os
 import re
 import sqlite3
@@ -23,7 +22,7 @@ import httpx
 import pytest
 
 from crewline.errors import Unavailable
-from crewline.store.backup import _locked, serving_lock
+from crewline.serving_lock import ServingLock, restore_lock
 from crewline.store.sqlite import SqliteStore
 from tests.bounds import HTTP_TIMEOUT, WAIT
 
@@ -43,7 +42,7 @@ def run(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
 
 def _add_member(data_dir: Path, slug: str) -> str:
     added = run(
-        "member", "add", slug, "--name", slug.title(), "--owner", "slack:U1",
+        "member", "add", slug, "--name", slug.title(), "--owner", "local:owner",
         "--transport", "local", data_dir=data_dir,
     )  # fmt: skip
     assert added.returncode == 0, added.stderr
@@ -168,10 +167,9 @@ def test_a_server_does_not_start_while_a_restore_holds_the_data_directory(
     tmp_path: Path,
 ) -> None:
     """The restore's exclusive lock keeps a server out; once released, it starts."""
-    with _locked(tmp_path, fcntl.LOCK_EX) as held:
-        assert held
-        with pytest.raises(Unavailable) as refused, serving_lock(tmp_path):
+    with restore_lock(tmp_path):
+        with pytest.raises(Unavailable) as refused, ServingLock(tmp_path):
             pass
         assert refused.value.code == "restore_in_progress"
-    with serving_lock(tmp_path):
+    with ServingLock(tmp_path):
         pass

@@ -36,7 +36,11 @@ class CoreRenderer:
             return None
         member = await self.store.member(row.conversation)
         if member is None:
-            return None
+            if row.role not in (RowRole.ESCALATION, RowRole.QUESTION):
+                return None
+            # A removed member's card, settled by its removal: drawn once more, without
+            # buttons, under the name it was posted with.
+            member = _gone(row.conversation, row.author)
         if row.role is RowRole.ESCALATION:
             escalation = await self.store.escalation(str(row.meta["escalation_id"]))
             if escalation is None:
@@ -74,7 +78,7 @@ class CoreRenderer:
     async def bell(self, object_key: str) -> Bell | None:
         # bell:escalation:<member>:<goal> | bell:question:<member>
         _, kind, member_slug, *goal_part = object_key.split(":", 3)
-        member = await self.store.member(member_slug)
+        member = await self.store.member(member_slug) or await self._gone_member(member_slug)
         if member is None:
             return None
         if kind == "question":
@@ -90,6 +94,20 @@ class CoreRenderer:
 
     async def roster(self) -> list[RosterEntry]:
         return await roster(self.store, now=self.clock.now())
+
+    async def _gone_member(self, slug: str) -> Member | None:
+        """A removed member, by the name its cards were posted with (its records outlive
+        it): its bell is drawn once more, with nothing open. None: it never had a card."""
+        for record in await self.store.escalations(slug):
+            row = await self.store.row(record.row_id, include_rewound=True)
+            if row is not None:
+                return _gone(slug, row.author)
+        return None
+
+
+def _gone(slug: str, name: str) -> Member:
+    """A stand-in for a member that was removed: enough to draw what it left behind."""
+    return Member(slug=slug, name=name, owner=0, transports=())
 
 
 async def roster(store: Store, *, now: datetime) -> list[RosterEntry]:

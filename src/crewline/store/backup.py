@@ -4,30 +4,27 @@ A backup uses SQLite's online backup API in one step: it reads one consistent sn
 under a WAL read lock, so a server may keep writing meanwhile. Everything committed before
 the backup began is in the copy; what commits during it is not, and nothing is half in.
 
-A restore must not pull the database from under a running server. Every server holds a
-shared ``flock`` on ``crewline.lock`` in the data directory for as long as it serves; a
-restore takes the same lock exclusively, without waiting, and refuses when it cannot. The
-kernel drops the lock when its holder dies, even by SIGKILL, so a crash leaves no stale
-lock behind. While a restore holds it, a server refuses to start.
+A restore must not pull the database from under a running server. Every server holds an
+``flock`` on ``crewline.lock`` in the data directory for as long as it serves
+(``crewline.serving_lock``); a restore takes the same lock exclusively, without waiting,
+and refuses when it cannot. The kernel drops the lock when its holder dies, even by
+SIGKILL, so a crash leaves no stale lock behind. While a restore holds it, a server refuses
+to start.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
 import sqlite3
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from crewline.errors import Conflict, InvalidInput, Unavailable
-from crewline.files import private_directory
+from crewline.errors import Conflict, InvalidInput
+from crewline.serving_lock import restore_lock
 from crewline.store.sqlite import DATABASE_NAME, migrations
 
-__all__ = ["BackupReport", "backup", "restore", "serving_lock"]
+__all__ = ["BackupReport", "backup", "restore"]
 
-LOCK_NAME = "crewline.lock"
 _REQUIRED_TABLES = frozenset({"members", "escalations", "rows"})
 
 
@@ -39,18 +36,6 @@ class BackupReport:
     schema_version: int
     escalations: int
     size: int
-
-
-@contextlib.contextmanager
-def serving_lock(data_dir: Path) -> Iterator[None]:
-    """Held by a running server: shared, so the CLI's other commands are unaffected."""
-    with _locked(data_dir, fcntl.LOCK_SH) as held:
-        if not held:
-            raise Unavailable(
-                f"a restore into {data_dir} is in progress; start crewline when it is done",
-                code="restore_in_progress",
-            )
-        yield
 
 
 def backup(data_dir: Path, destination: Path) -> BackupReport:
@@ -87,12 +72,7 @@ def restore(data_dir: Path, source_path: Path) -> BackupReport:
     source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True)
     try:
         report = _inspect(source, source_path)
-        with _locked(data_dir, fcntl.LOCK_EX) as held:
-            if not held:
-                raise Conflict(
-                    f"crewline is serving from {data_dir}; stop it before restoring",
-                    code="database_in_use",
-                )
+        with restore_lock(data_dir):
             target = sqlite3.connect(data_dir / DATABASE_NAME)
             try:
                 target.execute("PRAGMA busy_timeout = 5000")
@@ -125,18 +105,3 @@ def _inspect(conn: sqlite3.Connection, path: Path) -> BackupReport:
     (escalations,) = conn.execute("SELECT count(*) FROM escalations").fetchone()
     size = path.stat().st_size if path.is_file() else 0
     return BackupReport(path=path, schema_version=version, escalations=escalations, size=size)
-
-
-@contextlib.contextmanager
-def _locked(data_dir: Path, kind: int) -> Iterator[bool]:
-    private_directory(data_dir)
-    fd = os.open(data_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        try:
-            fcntl.flock(fd, kind | fcntl.LOCK_NB)
-        except BlockingIOError:
-            yield False
-            return
-        yield True
-    finally:
-        os.close(fd)  # closing the descriptor releases the lock

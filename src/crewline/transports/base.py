@@ -227,6 +227,14 @@ class Transport(ABC):
         """
         return None
 
+    def forget_member(self, slug: str) -> None:
+        """The member was removed, or bound anew (another owner, name or transports), by a
+        write this process did not make (``crewline member remove`` while serving): drop
+        whatever the transport remembers of it — its thread, its owner, its place on the
+        roster — so nothing is drawn for it from memory. Must not block or call the
+        platform; the default remembers nothing."""
+        return None
+
     def connection(self) -> Connection:
         """Whether the platform is reachable now: connected between a successful ``start``
         and ``stop``, and, for a transport that holds a connection (a gateway, a socket),

@@ -63,7 +63,10 @@ _COLLAPSIBLE = frozenset({"update", "ring", "roster"})
 
 
 class Renderer(Protocol):
-    """What the core supplies so the outbox can draw objects in their current state."""
+    """What the core supplies so the outbox can draw objects in their current state.
+
+    A removed member's cards and bells are still drawn (settled, for the redraws its
+    removal queued), under a member bound to no transport: nothing is posted for it."""
 
     async def message(self, object_key: str) -> tuple[Member, OutboundMessage] | None: ...
 
@@ -464,6 +467,8 @@ class OutboxDispatcher:
             if rendered is None:
                 return None
             member, message = rendered
+            if not member.transports:
+                return None  # its member was removed: there is no thread to post it in
             thread = await self._thread(member)
             retry = self._retried(entry)
             since = entry.created_at if retry else None

@@ -242,6 +242,10 @@ class DiscordTransport(Transport):
             )
             self._saved_sdk = None
 
+    def forget_member(self, slug: str) -> None:
+        self._threads.pop(slug, None)
+        self._owners.pop(slug, None)
+
     # outbound: the port ---------------------------------------------------------------------
     async def open_thread(self, member: Member) -> str:
         """A private thread named after the member in the crew channel, its owner added.

@@ -212,7 +212,11 @@ def state_json(view: InboxView, *, user: str) -> dict[str, Any]:
             if entry.concierge_answer is not None
             else None,
         }
-    for thread in view.threads.values():
+    # Once a roster is drawn, the page shows exactly its members: a member removed, or owned
+    # by someone else, is off the page with its bells, though its thread stays in the view.
+    # Before the first roster (a fresh inbox's first moments), every opened thread shows.
+    drawn = view.roster_changed > 0
+    for thread in [] if drawn else view.threads.values():
         members.setdefault(
             thread.ref,
             {
@@ -227,7 +231,11 @@ def state_json(view: InboxView, *, user: str) -> dict[str, Any]:
         opened = view.threads.get(slug)
         member["thread_version"] = opened.changed if opened else 0
         member["messages"] = len(view.thread_messages(slug))
-    bells = sorted(view.bells.values(), key=lambda b: b.at, reverse=True)
+    bells = sorted(
+        (b for b in view.bells.values() if not drawn or b.current.member in members),
+        key=lambda b: b.at,
+        reverse=True,
+    )
     return {
         "version": view.version,
         "user": user,

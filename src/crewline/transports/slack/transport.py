@@ -223,6 +223,11 @@ class SlackTransport(Transport):
         if self._roster and user_id in await self._owners():
             await self._publish_home(user_id, force=True)
 
+    def forget_member(self, slug: str) -> None:
+        # Its thread may now belong in another owner's DM; the DM's roots are read again.
+        self._threads.pop(slug, None)
+        self._roster.pop(slug, None)
+
     # threads --------------------------------------------------------------------------------
     async def open_thread(self, member: Member) -> str:
         lock = self._open_locks.setdefault(member.slug, asyncio.Lock())

@@ -217,6 +217,9 @@ class TelegramTransport(Transport):
             secret=self.settings.webhook_secret, handle=self._pushed, refuse=self._refused
         )
 
+    def forget_member(self, slug: str) -> None:
+        self.opened_threads.pop(slug, None)
+
     # threads --------------------------------------------------------------------------------
     async def open_thread(self, member: Member) -> str:
         """The member's thread: a topic, or a reply chain where topics do not work (``_open``).
