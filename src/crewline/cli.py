@@ -271,6 +271,7 @@ async def _open_store(config: Config) -> AsyncIterator[Store]:
 
 
 async def _member_add(config: Config, args: argparse.Namespace) -> int:
+    from crewline import owners
     from crewline.transports.registry import enabled_transports
 
     configured = [e.name for e in enabled_transports(config)]
@@ -283,6 +284,11 @@ async def _member_add(config: Config, args: argparse.Namespace) -> int:
             " --force to bind ahead of configuring it",
             code="transport_not_configured",
         )
+    inbox_user = owners.local_user(config)
+    identities = [
+        owners.check_owner(o, configured=configured, local_user=inbox_user, force=args.force)
+        for o in args.owner
+    ]
     async with _open_store(config) as store:
         created = await crew.add_member(
             store,
@@ -299,6 +305,9 @@ async def _member_add(config: Config, args: argparse.Namespace) -> int:
             f"warning: {', '.join(missing)} not configured here yet; {args.slug}'s cards"
             " wait in the outbox until it is"
         )
+    unanswered = owners.unanswerable(identities, args.transport, local_user=inbox_user)
+    if unanswered:
+        print(f"warning: {args.slug}: {unanswered} (crewline doctor reports it too)")
     print("its session key (shown once; keep it secret):")
     print(created.key)
     return 0

@@ -2,7 +2,8 @@
 in words (or, with ``--json``, as one JSON object).
 
 It asks each configured platform whether the credentials work (crewline.probes), reads the
-database (schema, index, members bound to transports that do not run), the outbox (what
+database (schema, index, members bound to transports that do not run, members whose owner
+can never answer them), the outbox (what
 waits, since when; dead letters), the veto windows past due, and the permissions of the
 files that hold secrets. On PostgreSQL it first connects with a bounded timeout, names the
 server's version, and says whether ``crewline backup`` would find a fitting ``pg_dump``.
@@ -23,6 +24,8 @@ import httpx
 from crewline.bot import Hub
 from crewline.config import CONFIG_NAME, Config
 from crewline.errors import Unavailable
+from crewline.models import Identity
+from crewline.owners import local_user, unanswerable
 from crewline.probes import PROBE_TIMEOUT, Finding, probe_transport
 from crewline.store import Store, pg_admin
 from crewline.store.open import open_store, redacted
@@ -99,7 +102,7 @@ async def examine(config: Config, *, reconcile: bool = False) -> list[Finding]:
     async with open_store(config.database_url, config.data_dir) as store:
         if config.database_url and not pg_admin.is_postgresql(config.database_url):
             found.append(_ok("database", f"database {redacted(config.database_url)} reachable"))
-        found += await _database(store, names)
+        found += await _database(store, names, local_user=local_user(config))
         if config.database_url and pg_admin.is_postgresql(config.database_url):
             found += await _replicas(config.database_url)
         found += await _outbox(store)
@@ -179,7 +182,7 @@ async def _postgresql(url: str) -> list[Finding]:
     return found
 
 
-async def _database(store: Store, names: list[str]) -> list[Finding]:
+async def _database(store: Store, names: list[str], *, local_user: str) -> list[Finding]:
     latest = store.latest_schema_version()
     version = await store.schema_version()
     found = [
@@ -199,6 +202,7 @@ async def _database(store: Store, names: list[str]) -> list[Finding]:
         )
     members = await store.members()
     found.append(_ok("members", f"{len(members)} member(s)"))
+    identities: dict[int, list[Identity]] = {}
     for member in members:
         unknown = [t for t in member.transports if t not in names]
         if unknown:
@@ -207,6 +211,20 @@ async def _database(store: Store, names: list[str]) -> list[Finding]:
                     f"member:{member.slug}",
                     f"member {member.slug} is bound to {', '.join(unknown)}, which is"
                     " not configured: its cards wait in the outbox until it is",
+                )
+            )
+        if member.owner not in identities:  # one read per human, not per member
+            identities[member.owner] = await store.identities(member.owner)
+        owners = identities[member.owner]
+        why = unanswerable(owners, member.transports, local_user=local_user)
+        if why:
+            found.append(
+                Finding(
+                    check=f"owner:{member.slug}",
+                    status="fail",
+                    detail=f"member {member.slug}: {why} (remove it and add it again with an"
+                    " --owner on one of its transports)",
+                    facts={"owners": [str(o) for o in owners]},
                 )
             )
     return found

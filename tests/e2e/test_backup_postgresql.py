@@ -69,7 +69,7 @@ def _members(data_dir: Path, database: str) -> list[str]:
 
 
 def _add(data_dir: Path, database: str, slug: str) -> None:
-    added = run("member", "add", slug, "--name", slug.title(), "--owner", "slack:U1",
+    added = run("member", "add", slug, "--name", slug.title(), "--owner", "local:owner",
                 data_dir=data_dir, database=database)  # fmt: skip
     assert added.returncode == 0, added.stderr
 

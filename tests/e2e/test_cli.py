@@ -37,7 +37,7 @@ def test_member_add_prints_the_key_alone_on_the_last_line(tmp_path: Path) -> Non
         "--name",
         "Radar",
         "--owner",
-        "slack:U1",
+        "local:owner",
         "--transport",
         "local",
         data_dir=tmp_path,
@@ -51,7 +51,7 @@ def test_member_add_prints_the_key_alone_on_the_last_line(tmp_path: Path) -> Non
 
 def test_sessions_and_the_owner_token_are_issued_once_each(tmp_path: Path) -> None:
     """session add and token print fresh secrets; a second token replaces the first."""
-    run("member", "add", "radar", "--name", "Radar", "--owner", "slack:U1", data_dir=tmp_path)
+    run("member", "add", "radar", "--name", "Radar", "--owner", "local:owner", data_dir=tmp_path)
     worker = run("session", "add", "--member", "radar", "--kind", "worker", data_dir=tmp_path)
     assert worker.stdout.splitlines()[-1].startswith("crw_s_")
     first = run("token", data_dir=tmp_path).stdout.splitlines()[-1]
@@ -68,7 +68,7 @@ def test_bad_input_is_refused_with_a_message_and_code(tmp_path: Path) -> None:
         "--name",
         "X",
         "--owner",
-        "slack:U1",
+        "local:owner",
         data_dir=tmp_path,
         check=False,
     )
@@ -98,7 +98,7 @@ def test_doctor_checks_and_reconciles(tmp_path: Path, cli_store: str | None) -> 
         "--name",
         "Radar",
         "--owner",
-        "slack:U1",
+        "local:owner",
         "--transport",
         "local",
         data_dir=tmp_path,
@@ -114,7 +114,7 @@ def test_doctor_checks_and_reconciles(tmp_path: Path, cli_store: str | None) -> 
 def test_doctor_checks_and_reconciles_on_postgresql(tmp_path: Path, postgres_url: str) -> None:
     """--database postgresql://… chooses PostgresStore for every command, doctor included."""
     database = ("--database", postgres_url)
-    run("member", "add", "radar", "--name", "Radar", "--owner", "slack:U1", *database,
+    run("member", "add", "radar", "--name", "Radar", "--owner", "local:owner", *database,
         data_dir=tmp_path)  # fmt: skip
     assert not (tmp_path / "crewline.db").exists()
     report = run("doctor", "--reconcile", *database, data_dir=tmp_path)
@@ -232,7 +232,7 @@ async def _serve_until_the_roster_shows(data_dir: Path, name: str) -> tuple[list
 def test_member_key_issues_a_new_key_for_a_member(tmp_path: Path) -> None:
     """`member key` prints a new key alone on the last line; an unknown member is refused."""
     added = run(
-        "member", "add", "radar", "--name", "Radar", "--owner", "slack:U1", data_dir=tmp_path
+        "member", "add", "radar", "--name", "Radar", "--owner", "local:owner", data_dir=tmp_path
     )
     first = added.stdout.strip().splitlines()[-1]
     issued = run("member", "key", "radar", data_dir=tmp_path)

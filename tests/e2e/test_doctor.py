@@ -228,3 +228,22 @@ async def test_doctor_reports_the_outbox_dead_letters_late_windows_and_loose_fil
     else:  # the data in PostgreSQL, and the data directory as member add made it
         assert checks["permissions"]["status"] == "ok"
         assert checks["database"]["detail"].startswith("database postgresql://")
+
+
+async def test_doctor_flags_a_member_whose_owner_can_never_answer(tmp_path: Path) -> None:
+    """A member bound to the inbox but owned by a Slack user (added with --force) is one
+    failed line naming it and why; the member owned by the inbox's user is fine."""
+    async with installed(tmp_path) as data_dir:
+        forced = await crewline(
+            data_dir, "member", "add", "scout", "--name", "Scout", "--owner",
+            "slack:U012ABCDEF", "--transport", "local", "--force",
+        )  # fmt: skip
+        assert forced.status == 0, forced.stderr
+        ran = await crewline(data_dir, "doctor", "--json")
+    assert ran.status == 1, ran.stdout
+    checks = ran.checks()
+    assert "owner:radar" not in checks, "radar has no transport, so nothing waits on it"
+    assert checks["owner:scout"]["status"] == "fail"
+    assert checks["owner:scout"]["detail"].startswith(
+        "member scout: its owner (slack:U012ABCDEF) is known on none of its transports (local)"
+    )

@@ -433,3 +433,58 @@ async def test_an_outbox_behind_holds_one_reply_until_a_post_lands_again(
         for task in waiting:
             task.cancel()
         await asyncio.gather(*waiting, return_exceptions=True)
+
+
+# --- owners that exist ----------------------------------------------------------------------------
+
+
+@pytest.mark.sqlite_only("refused before the store is opened")
+@pytest.mark.parametrize(
+    ("owner", "extra", "code", "reason"),
+    [
+        ("slak:U1", (), "invalid_owner", "'slak' is not a platform crewline knows"),
+        ("local:someoneelse", (), "invalid_owner", "is not the local inbox's user"),
+        ("telegram:alice", ("--force",), "invalid_owner", "'alice' is not a telegram user id"),
+        ("discord:42", ("--force",), "invalid_owner", "'42' is not a discord user id"),
+        ("slack:u1", ("--force",), "invalid_owner", "'u1' is not a slack user id"),
+        ("slack:U012ABCDEF", (), "owner_not_configured", "on slack, which is not configured"),
+    ],
+)
+def test_an_owner_nobody_can_be_is_refused_listing_the_shapes(
+    tmp_path: Path, owner: str, extra: tuple[str, ...], code: str, reason: str
+) -> None:
+    """A mistyped platform, another inbox user, or an id of the wrong shape (even with
+    --force) exits 2 naming the owners crewline accepts; an unconfigured platform needs
+    --force. Nothing is written."""
+    refused = run(
+        "member", "add", "scout", "--name", "Scout", "--owner", owner,
+        "--transport", "local", *extra, data_dir=tmp_path,
+    )  # fmt: skip
+    assert refused.returncode == 2, refused.stdout
+    assert reason in refused.stderr and f"({code})" in refused.stderr
+    if code == "invalid_owner":
+        assert "an owner is one of: local:owner (the local inbox's user); slack:U… or" in (
+            refused.stderr
+        )
+        assert "telegram:<an integer>" in refused.stderr and "discord:<a snowflake>" in (
+            refused.stderr
+        )
+    assert "Traceback" not in refused.stderr
+    assert run("member", "list", data_dir=tmp_path).stdout == ""
+
+
+@pytest.mark.sqlite_only("refused or warned before the store is read")
+def test_force_names_an_owner_ahead_of_configuring_the_platform_and_warns(
+    tmp_path: Path,
+) -> None:
+    """--force accepts slack:U… before Slack is configured; bound only to the inbox, where
+    that owner is nobody, the member is added with a warning that nobody can answer it."""
+    added = run(
+        "member", "add", "scout", "--name", "Scout", "--owner", "slack:U012ABCDEF",
+        "--transport", "local", "--force", data_dir=tmp_path,
+    )  # fmt: skip
+    assert added.returncode == 0, added.stderr
+    assert (
+        "warning: scout: its owner (slack:U012ABCDEF) is known on none of its transports"
+        " (local): its cards can be shown there but never answered" in added.stdout
+    )

@@ -47,7 +47,7 @@ from crewline.transports.local.security import (
     same_origin,
 )
 from crewline.transports.memory import MemoryTransport
-from tests.bounds import HTTP_TIMEOUT
+from tests.bounds import HTTP_TIMEOUT, WAIT
 
 RADAR = Member(slug="radar", name="Radar", owner=1, transports=("local",))
 CARD = OutboundMessage(
@@ -431,3 +431,22 @@ async def test_a_webhook_mounted_beside_the_inbox_still_gets_its_requests(config
     ):
         assert (await client.post("/hook/events")).text == "the webhook"
         assert (await client.get("/")).status_code == 200
+
+
+async def test_the_inbox_lists_the_crew_its_user_owns_as_the_api_does(config: Config) -> None:
+    """A member bound to the inbox but owned by a Slack user is not the inbox user's: the
+    page's roster leaves it out, as GET /api/members does for the inbox user's token."""
+    inbox = LocalTransport(view_path=config.data_dir / JOURNAL_NAME)
+    async with Crewline(config, transports=[inbox], outbox_poll_interval=0.2) as running:
+        for slug, owner in (("radar", "local:owner"), ("scout", "slack:U012ABCDEF")):
+            await crew.add_member(
+                running.store, slug=slug, name=slug.title(), owners=[owner], transports=["local"]
+            )
+        token = await crew.issue_owner_token(running.store, owner="local:owner")
+        async with httpx.AsyncClient(base_url=running.url, timeout=HTTP_TIMEOUT) as client:
+            listed = await client.get("/api/members", headers={"Authorization": f"Bearer {token}"})
+        assert [m["slug"] for m in listed.json()["members"]] == ["radar"]
+        await running.outboxes["local"].wait_idle(timeout=WAIT)
+        assert len(await running.store.members()) == 2, "precondition: scout is a member"
+        page = state_json(inbox.view, user=inbox.user)
+        assert [m["slug"] for m in page["members"]] == ["radar"]

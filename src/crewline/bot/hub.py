@@ -496,6 +496,13 @@ class Hub:
             if identity.platform == transport
         ]
 
+    async def members_of(self, transport: str, user_id: str) -> frozenset[str]:
+        """Slugs of the members owned by the human known as ``transport:user_id``."""
+        human = await self.store.human_of(transport, user_id)
+        if human is None:
+            return frozenset()
+        return frozenset(m.slug for m in await self.store.members() if m.owner == human)
+
     async def audit_refusal(
         self, transport: str, code: str, *, actor: str | None = None, **details: Any
     ) -> None:

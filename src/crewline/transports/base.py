@@ -44,6 +44,11 @@ class TransportContext(Protocol):
         """User ids on ``transport`` of ``member``'s owner (of every member's owner if None)."""
         ...
 
+    async def members_of(self, transport: str, user_id: str) -> frozenset[str]:
+        """The slugs of the members owned by the human known as ``transport:user_id``: a
+        surface that is one human's own (the local inbox) shows only their crew."""
+        ...
+
     async def audit_refusal(
         self, transport: str, code: str, *, actor: str | None = None, **details: Any
     ) -> None:

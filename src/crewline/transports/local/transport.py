@@ -191,7 +191,12 @@ class LocalTransport(Transport):
         return ref
 
     async def show_roster(self, roster: Sequence[RosterEntry]) -> None:
+        """The inbox is its human's: it lists the members they own, as ``GET /api/members``
+        does for their token (a member owned by someone else is theirs to answer)."""
         self._outbound()
+        if self.context is not None:
+            mine = await self.context.members_of(self.name, self.user)
+            roster = [entry for entry in roster if entry.slug in mine]
         if list(roster) != self.view.roster:
             self._record({"op": "roster", "entries": roster_records(roster)})
 
