@@ -304,8 +304,8 @@ def home_view(roster: Sequence[RosterEntry], *, links: Mapping[str, str]) -> Jso
                 "text": {
                     "type": "mrkdwn",
                     "text": (
-                        "No members yet. Add one with "
-                        "`crewline member add SLUG --owner slack:YOUR_USER_ID --transport slack`."
+                        "No members yet. Add one with `crewline member add SLUG --name NAME"
+                        " --owner slack:YOUR_USER_ID --transport slack`."
                     ),
                 },
             }
