@@ -7,11 +7,17 @@ With ``CREWLINE_DOC_SHOTS=1`` each test also refreshes its picture in ``docs/img
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
+import shlex
+import subprocess
+import sys
 
 import pytest
 from playwright.async_api import expect
 
+from tests.bounds import WAIT
 from tests.browser.conftest import SUGGESTION_BUTTONS, InboxPage
 from tests.driver import Crew
 
@@ -146,3 +152,30 @@ async def test_the_ambiguity_notice_says_what_to_do_in_the_inbox(
     await expect(notice).to_contain_text("once it is the only one open")
     await expect(notice).not_to_contain_text("from the inbox")
     await inbox.doc_shot("inbox-ambiguity")
+
+
+async def test_the_empty_inbox_shows_the_command_that_adds_a_member_and_it_works(
+    crew: Crew, inbox: InboxPage
+) -> None:
+    """With no member, the roster says how to add one, for this inbox's user; that command,
+    run as shown while crewline serves, puts the member on the roster."""
+    await inbox.open()
+    empty = inbox.page.get_by_test_id("roster-empty")
+    await expect(empty).to_contain_text("No members yet.")
+    command = await inbox.page.locator("#roster-add").inner_text()
+    user = crew.harness.owner
+    assert command == (
+        f"crewline member add radar --name Radar --owner local:{user} --transport local"
+    )
+    data_dir = crew.config.data_dir
+    (data_dir / "crewline.toml").write_text(f'[local]\nuser = "{user}"\n')  # the server's user
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CREWLINE_")}
+    ran = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", *shlex.split(command)],
+        env={**env, "CREWLINE_DATA_DIR": str(data_dir)},
+        capture_output=True, text=True, check=False, timeout=WAIT,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    await expect(inbox.member("radar")).to_be_visible(timeout=WAIT * 1000)
+    await expect(empty).to_be_hidden()

@@ -17,6 +17,7 @@
     csrf: null,
     current: null, // the member whose thread is open
     threadVersion: -1,
+    user: "owner", // the inbox's one human: local:<user>
     members: [],
     bells: [],
     editing: null, // the ref of the message being edited
@@ -99,6 +100,7 @@
   async function load() {
     const view = await getJSON("/inbox/state");
     state.csrf = view.csrf;
+    state.user = view.user;
     state.members = view.members;
     state.bells = view.bells;
     renderRoster();
@@ -196,6 +198,8 @@
           : null));
     }));
     $("roster-empty").hidden = state.members.length > 0;
+    $("roster-add").textContent =
+      `crewline member add radar --name Radar --owner local:${state.user} --transport local`;
   }
 
   function renderBells() {
