@@ -3,7 +3,8 @@ in words (or, with ``--json``, as one JSON object).
 
 It asks each configured platform whether the credentials work (crewline.probes), reads the
 database (schema, index, members bound to transports that do not run, members whose owner
-can never answer them), the outbox (what
+can never answer them), what the crewline serving the directory says of itself (its
+``/readyz``: a transport degraded there), the outbox (what
 waits, since when; dead letters), the veto windows past due, and the permissions of the
 files that hold secrets. On PostgreSQL it first connects with a bounded timeout, names the
 server's version, and says whether ``crewline backup`` would find a fitting ``pg_dump``.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import stat
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -27,6 +29,7 @@ from crewline.errors import Unavailable
 from crewline.models import Identity
 from crewline.owners import local_user, unanswerable
 from crewline.probes import PROBE_TIMEOUT, Finding, probe_transport
+from crewline.serving_lock import holder_of
 from crewline.store import Store, pg_admin
 from crewline.store.open import open_store, redacted
 from crewline.store.sqlite import DATABASE_NAME
@@ -90,7 +93,9 @@ async def examine(config: Config, *, reconcile: bool = False) -> list[Finding]:
         found.append(_fail("enabled", "no transport is enabled: no human sees any card"))
     async with httpx.AsyncClient(timeout=PROBE_TIMEOUT) as client:
         probed = await asyncio.gather(*[probe_transport(e.name, config, client) for e in enabled])
-    found += [f for findings in probed for f in findings]
+        found += [f for findings in probed for f in findings]
+        if not pg_admin.is_postgresql(config.database_url):
+            found += await _running_server(config.data_dir, client)
     found += _permissions(config.data_dir)
     names = [e.name for e in enabled]
     if pg_admin.is_postgresql(config.database_url):
@@ -121,6 +126,40 @@ async def examine(config: Config, *, reconcile: bool = False) -> list[Finding]:
             ]
             found.append(_ok("reconcile", "index re-derived from the transcripts"))
     return found
+
+
+async def _running_server(data_dir: Path, client: httpx.AsyncClient) -> list[Finding]:
+    """What the crewline serving this data directory says of itself (its ``/readyz``): a
+    transport it could not start is degraded there even when the platform answers now."""
+    holder = holder_of(data_dir)
+    if holder is None or holder.url is None or holder.pid is None or not _alive(holder.pid):
+        return [_ok("server", "no crewline serves from this data directory now")]
+    who = f"the crewline serving here (PID {holder.pid}, {holder.url})"
+    try:
+        answer = await client.get(f"{holder.url}/readyz")
+        body = answer.json()
+        failed, checks = list(body["failed"]), dict(body["checks"])
+    except (httpx.HTTPError, ValueError, KeyError, TypeError) as error:
+        return [_fail("server", f"{who} does not answer /readyz: {error!r}")]
+    if not failed:
+        return [_ok("server", f"{who} is ready")]
+    return [
+        _fail("server", f"{who} is not ready: {', '.join(failed)}"),
+        *(
+            _fail(f"server:{name}", f"{who}: {name}: {checks.get(name, {}).get('detail', '')}")
+            for name in failed
+        ),
+    ]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process: alive
+    return True
 
 
 async def _postgresql(url: str) -> list[Finding]:

@@ -4,7 +4,8 @@
 answers 503 naming each part that failed:
 
 - ``store``: a write commits (a full disk, a read-only file or a held lock fail it);
-- ``transport:<name>``: the transport says it is connected to its platform;
+- ``transport:<name>``: the transport says it is connected to its platform (one whose
+  platform could not be reached at start is ``degraded``, being started again);
 - ``outbox:<name>``: no platform call has waited longer than ``stuck_after`` (a platform that
   refuses or cannot be reached keeps its calls queued; crewline retries them forever);
 - with several replicas on one PostgreSQL: ``replica``, this replica hears the others'
@@ -24,6 +25,7 @@ from crewline.models import Clock
 from crewline.replicas import Coordination, LeaseView
 from crewline.store import Store
 from crewline.transport_lease import TransportLease
+from crewline.transport_start import Degraded
 from crewline.transports import Transport
 
 __all__ = ["Check", "Readiness"]
@@ -53,8 +55,12 @@ class Readiness:
         write_timeout: float = 5.0,
         coordination: Coordination | None = None,
         leases: Mapping[str, TransportLease] | None = None,
+        degraded: Mapping[str, Degraded] | None = None,
     ) -> None:
+        """``degraded``: the transports whose platform could not be reached at start,
+        being started again (crewline.transport_start); read at each check."""
         self.store = store
+        self.degraded = degraded if degraded is not None else {}
         self.coordination = coordination
         self.leases = leases or {}
         self.clock = clock
@@ -75,7 +81,12 @@ class Readiness:
         now = self.clock.now()
         for transport in self.transports:
             lease = self.leases.get(transport.name)
-            if lease is not None and not lease.status().held:
+            retry = self.degraded.get(transport.name)
+            if retry is not None and not retry.started.is_set():
+                results.append(
+                    Check(name=f"transport:{transport.name}", ok=False, detail=retry.reason)
+                )
+            elif lease is not None and not lease.status().held:
                 results.append(_standby(transport.name, views.get(lease.lease_name)))
             else:
                 connection = transport.connection()

@@ -49,6 +49,7 @@ from crewline.serving_lock import ServingLock
 from crewline.store import Store
 from crewline.store.open import is_postgres_url, open_store, shared_database_url
 from crewline.transport_lease import TRANSPORT_LEASE_TTL, TransportLease
+from crewline.transport_start import START_BACKOFF, Degraded
 from crewline.transports import OutboxDispatcher, Transport
 from crewline.transports.local.security import is_loopback_address
 from crewline.transports.outbox import wait_recorded
@@ -176,6 +177,7 @@ class Crewline:
         lease_clock: Callable[[], float] = time.monotonic,
         serving_lock: ServingLock | None = None,
         crew_watch_interval: float = WATCH_INTERVAL,
+        start_backoff: tuple[float, float] = START_BACKOFF,
     ) -> None:
         """``outbox_stuck_after``: how long a platform call may wait before ``/readyz``
         reports its outbox stuck; ``lease_ttl``: seconds a single-connection transport's
@@ -184,7 +186,9 @@ class Crewline:
         as a stalled event loop finds it moved on); ``serving_lock``: the data directory's
         lock, already held by the caller (the demo takes it before it writes its crew);
         ``crew_watch_interval``: seconds between two looks for crew writes made by another
-        process (``crewline.crew_watch``)."""
+        process (``crewline.crew_watch``); ``start_backoff``: the first and the longest
+        delay between two starts of a transport whose platform could not be reached
+        (``crewline.transport_start``)."""
         self.config = config
         if transports is None:
             self.enabled = enabled_transports(config)
@@ -212,6 +216,8 @@ class Crewline:
         self.leases: dict[str, TransportLease] = {}  # single-connection transports
         self.serving_lock = serving_lock
         self.crew_watch_interval = crew_watch_interval
+        self.start_backoff = start_backoff
+        self.degraded: dict[str, Degraded] = {}  # transports whose start failed, retried
         self._stack = AsyncExitStack()
 
     async def __aenter__(self) -> Crewline:
@@ -274,8 +280,8 @@ class Crewline:
                     transport.fence(lease)  # before it starts: its first poll is fenced too
                     self.leases[transport.name] = await stack.enter_async_context(lease)
                     continue
-                await self._start_transport(transport)
                 stack.push_async_callback(self._stop_transport, transport)
+                await self._start_or_degrade(transport)
             self.windows = await stack.enter_async_context(
                 WindowScheduler(self.hub, horizon=self.window_horizon, metrics=self.metrics)
             )
@@ -321,6 +327,7 @@ class Crewline:
                             stuck_after=self.outbox_stuck_after,
                             coordination=self.coordination,
                             leases=self.leases,
+                            degraded=self.degraded,
                         ),
                     ),
                     host=self.config.host,
@@ -420,7 +427,27 @@ class Crewline:
             raise
         self.outboxes[transport.name] = outbox
 
+    async def _start_or_degrade(self, transport: Transport) -> None:
+        """Start the transport; when its platform cannot be reached, serve without it and
+        keep trying (``crewline.transport_start``). A ConfigError (the platform refused the
+        credentials, or the configuration cannot work) stops crewline."""
+        try:
+            await self._start_transport(transport)
+        except ConfigError:
+            raise
+        except Exception as error:
+            retry = Degraded(
+                transport.name,
+                partial(self._start_transport, transport),
+                error,
+                backoff=self.start_backoff,
+            )
+            self.degraded[transport.name] = await retry.__aenter__()
+
     async def _stop_transport(self, transport: Transport) -> None:
+        retry = self.degraded.pop(transport.name, None)
+        if retry is not None:
+            await retry.__aexit__(None, None, None)
         outbox = self.outboxes.pop(transport.name, None)
         try:
             if outbox is not None:

@@ -228,7 +228,7 @@ async def test_a_channel_outside_the_server_fails_the_start() -> None:
 async def test_a_missing_message_content_intent_fails_the_start_with_the_fix() -> None:
     """Without the privileged intent enabled in the portal, start says how to turn it on."""
     async with _fake(privileged_intents=False) as harness:
-        with pytest.raises(PermanentTransportError) as raised:
+        with pytest.raises(ConfigError) as raised:
             await _transport(harness).start(_never)
         assert raised.value.code == "discord_intents"
         assert "Message Content" in raised.value.message

@@ -96,8 +96,9 @@ class DiscordTransport(Transport):
     async def start(self, sink: HumanEventSink) -> None:
         """Log in, check the crew channel, register commands, and connect the gateway.
 
-        Raises ConfigError for a refused token or an unusable channel, and
-        PermanentTransportError when the gateway refuses the intents crewline needs.
+        Raises ConfigError for a refused token, an unusable channel, or intents the gateway
+        refuses; TransientTransportError when Discord cannot be reached (crewline then runs
+        without it and tries again: crewline.transport_start).
         """
         if self._client is not None:
             raise RuntimeError("the Discord transport is already started")
@@ -202,10 +203,12 @@ class DiscordTransport(Transport):
         if connection in done:
             error = connection.exception()
             if isinstance(error, discord.PrivilegedIntentsRequired):
-                raise PermanentTransportError(
+                # A setting of the bot only a person can change, like its token: not retried.
+                raise ConfigError(
                     "Discord refused the Message Content intent: turn it on in the Developer "
                     "Portal (Bot > Privileged Gateway Intents)",
                     code="discord_intents",
+                    key="discord.intents",
                 )
             raise TransientTransportError(
                 f"the Discord gateway closed during start: {error}", code="discord_gateway"

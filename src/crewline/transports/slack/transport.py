@@ -23,7 +23,12 @@ from typing import Any
 import aiohttp
 from slack_sdk.web.async_client import AsyncWebClient
 
-from crewline.errors import ConfigError, PermanentTransportError, TransportError
+from crewline.errors import (
+    ConfigError,
+    PermanentTransportError,
+    TransientTransportError,
+    TransportError,
+)
 from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
 from crewline.transports.base import Connection, DeliveryLimits, HumanEventSink, Transport
 from crewline.transports.slack import blocks
@@ -176,10 +181,11 @@ class SlackTransport(Transport):
                 raise ConfigError(
                     f"Slack refused the bot token ({error.code})", key="slack.bot_token"
                 ) from None
-            log.warning(
-                "slack: auth.test failed (%s); will retry on the first request", error.message
-            )
-            return
+            raise TransientTransportError(
+                f"Slack could not be reached at {self.settings.api_url} to check the bot"
+                f" token (auth.test: {error.message})",
+                code="slack_unreachable",
+            ) from None
         self.team = str(me.get("team_id") or "") or None
         self.bot_user_id = me.get("user_id")
 
