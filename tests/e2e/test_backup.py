@@ -30,7 +30,6 @@ pytestmark = pytest.mark.slow
 
 CREWLINE = [sys.executable, "-m", "crewline"]
 MEMBERS = 5
-PER_AGENT = 45  # under a member's backlog ceiling of 50
 
 
 def run(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
@@ -72,25 +71,34 @@ async def _server(data_dir: Path) -> AsyncIterator[tuple[asyncio.subprocess.Proc
 async def _agent(
     url: str, key: str, acks: list[str], changed: asyncio.Condition, stop: asyncio.Event
 ) -> None:
-    """Escalate until told to stop (or out of backlog), recording each acknowledgement."""
+    """Escalate until told to stop, recording each acknowledgement. Each escalation is
+    withdrawn once acknowledged, so the member's backlog never fills: the load goes on for
+    as long as the test needs it, however long the backup takes (it used to stop after 45
+    escalations an agent, and a backup slower than the agents left the test waiting for
+    escalations that could no longer come)."""
     headers = {"Authorization": f"Bearer {key}"}
-    async with httpx.AsyncClient(base_url=url, timeout=30, headers=headers) as client:
-        for n in range(PER_AGENT):
-            if stop.is_set():
-                return
+    async with httpx.AsyncClient(base_url=url, timeout=HTTP_TIMEOUT, headers=headers) as client:
+        n = 0
+        while not stop.is_set():
             response = await client.post(
                 "/api/session-control/escalate", json={"message": f"decide {n}", "options": ["ok"]}
             )
             assert response.status_code == 200, response.text
+            escalation_id = response.json()["escalation_id"]
             async with changed:
-                acks.append(response.json()["escalation_id"])
+                acks.append(escalation_id)
                 changed.notify_all()
+            withdrawn = await client.post(
+                f"/api/session-control/escalations/{escalation_id}/retract"
+            )
+            assert withdrawn.status_code == 200, withdrawn.text
+            n += 1
 
 
 async def _until(changed: asyncio.Condition, condition: Callable[[], bool], what: str) -> None:
-    """Wait, for at most a minute, until the agents' acknowledgements meet a condition."""
+    """Wait (bounded) until the agents' acknowledgements meet a condition."""
     try:
-        async with asyncio.timeout(60), changed:
+        async with asyncio.timeout(WAIT), changed:
             await changed.wait_for(condition)
     except TimeoutError:
         raise AssertionError(f"timed out waiting for {what}") from None

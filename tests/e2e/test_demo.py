@@ -26,7 +26,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.bounds import HTTP_TIMEOUT
+from tests.bounds import HTTP_TIMEOUT, WAIT
 
 DEMO_MEMBERS = ["Atlas", "Quill", "Radar", "Scout"]
 URL = re.compile(r"https?://\S+")
@@ -87,9 +87,11 @@ def stop_demo(demo: Demo) -> str:
     return err
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
-    running = start_demo(tmp_path_factory.mktemp("demo"))
+@pytest.fixture
+def demo(tmp_path: Path) -> Iterator[Demo]:
+    """A demo of the test's own: one test answers a card another counts on being open, so a
+    demo shared by the module made them pass or fail by the order they ran in."""
+    running = start_demo(tmp_path / "demo")
     yield running
     stop_demo(running)
 
@@ -171,7 +173,7 @@ async def test_the_demo_shows_its_crew_within_30_seconds(demo: Demo) -> None:
 async def test_a_demo_member_reacts_to_the_answer_it_receives(demo: Demo) -> None:
     """Answering Radar's card makes Radar say, in its thread, what it will do."""
     async with open_page(demo.url) as page:
-        shown = await page.until(_crew_shown, timeout=30)
+        shown = await page.until(_crew_shown, timeout=WAIT)
         card = next(
             m for m in shown["threads"]["radar"] if m["kind"] == "card" and "orders" in m["text"]
         )
@@ -184,7 +186,7 @@ async def test_a_demo_member_reacts_to_the_answer_it_receives(demo: Demo) -> Non
         assert answered.json()["accepted"] is True
         reacted = await page.until(
             lambda s: any("Moved to next Tuesday" in m["text"] for m in s["threads"]["radar"]),
-            timeout=15,
+            timeout=WAIT,
         )
     texts = [m["text"] for m in reacted["threads"]["radar"]]
     assert any("Answered: Postpone a week — by you" in text for text in texts)

@@ -16,6 +16,7 @@ from crewline.models import Button, HumanEvent, Member, OutboundMessage, Receipt
 from crewline.testing import FakeClock
 from crewline.transports.discord import DiscordTransport
 from crewline.transports.discord.render import nonce_for
+from tests.bounds import WAIT
 from tests.harnesses.discord import DiscordHarness, crew_on_discord
 
 CARD = OutboundMessage(author="Radar", text="Ship?", kind="card")
@@ -254,7 +255,7 @@ async def test_events_of_one_thread_reach_the_core_one_at_a_time_in_gateway_orde
         return Receipt(accepted=False, code="test")
 
     async def seen(count: int) -> None:
-        async with asyncio.timeout(5), arrived:
+        async with asyncio.timeout(WAIT), arrived:
             await arrived.wait_for(lambda: len(entered) >= count)
 
     async with _fake() as harness, _started(_transport(harness), core) as transport:

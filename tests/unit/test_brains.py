@@ -19,6 +19,7 @@ from crewline.brains.llm import SYSTEM_PROMPT
 from crewline.brains.offline import DEFER
 from crewline.errors import InvalidInput
 from crewline.policy import Fact, Verdict, VerdictKind, judge
+from tests.bounds import WAIT
 from tests.fakes.llm import FakeLlm
 
 KEY = "sk-test-do-not-log-0123456789"
@@ -44,7 +45,9 @@ async def fake() -> AsyncIterator[FakeLlm]:
         yield running
 
 
-def _brain(fake: FakeLlm, *, timeout: float = 5.0) -> LlmBrain:
+def _brain(fake: FakeLlm, *, timeout: float = WAIT) -> LlmBrain:
+    """The LLM brain on the fake; the model's timeout is the shared bound unless a test
+    is about the timeout, so a slow turn of a loaded machine never times the model out."""
     settings = LlmSettings(
         base_url=fake.base_url, model="fake-model", api_key_env="LLM_KEY", timeout=timeout
     )

@@ -21,6 +21,7 @@ from crewline.bot.domain import (
 from crewline.models import Session
 from crewline.store.sqlite import SqliteStore
 from crewline.testing import FakeClock
+from tests.bounds import WAIT
 
 
 @pytest.fixture
@@ -117,7 +118,7 @@ async def test_a_slow_subscriber_does_not_hold_the_members_actor(
 
     hub.subscribe(slow)
     await hub.escalate(session, EscalationRequest(message="First?"))
-    async with asyncio.timeout(5):
+    async with asyncio.timeout(WAIT):
         await entered.wait()
         second = await hub.escalate(session, EscalationRequest(message="Second?"))
     assert second.escalation.message == "Second?"
