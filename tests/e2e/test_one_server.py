@@ -225,3 +225,56 @@ def test_the_lock_file_names_the_serving_process(tmp_path: Path) -> None:
         assert holder is not None
         assert (holder.role, holder.pid, holder.url) == ("serve", os.getpid(), "http://127.0.0.1:1")
     assert holder_of(tmp_path) is None, "a stopped server's words stay in the file"
+
+
+async def test_keys_tokens_sessions_and_the_policy_from_the_command_line_reach_a_running_server(
+    tmp_path: Path, cli_store: str | None
+) -> None:
+    """While crewline serves: `member key` — the new key works and the old one is refused;
+    `session add` — its key works; `token` — the new owner token works and the old one is
+    refused; `concierge answer routine` — the server's policy is routine."""
+    config = Config(data_dir=tmp_path, port=0, database_url=cli_store)
+    added = await arun(
+        "member", "add", "radar", "--name", "Radar", "--owner", "local:owner",
+        "--transport", "local", data_dir=tmp_path,
+    )  # fmt: skip
+    old_key = added.stdout.splitlines()[-1]
+    old_token = (await arun("token", data_dir=tmp_path)).stdout.splitlines()[-1]
+    async with (
+        Crewline(config) as running,
+        httpx.AsyncClient(base_url=running.url, timeout=HTTP_TIMEOUT) as client,
+    ):
+
+        async def status(path: str, key: str) -> int:
+            answer = await client.get(path, headers={"Authorization": f"Bearer {key}"})
+            return answer.status_code
+
+        assert await status("/api/session", old_key) == 200, "precondition: the key works"
+        new_key = (await arun("member", "key", "radar", data_dir=tmp_path)).stdout.splitlines()[-1]
+        assert (await status("/api/session", new_key), await status("/api/session", old_key)) == (
+            200,
+            401,
+        )
+        worker = await arun(
+            "session", "add", "--member", "radar", "--kind", "worker", data_dir=tmp_path
+        )
+        assert await status("/api/session", worker.stdout.splitlines()[-1]) == 200
+
+        assert await status("/api/members", old_token) == 200, "precondition: the token works"
+        new_token = (await arun("token", data_dir=tmp_path)).stdout.splitlines()[-1]
+        assert (
+            await status("/api/members", new_token),
+            await status("/api/members", old_token),
+        ) == (
+            200,
+            401,
+        )
+        policy = await client.get(
+            "/api/concierge/policy", headers={"Authorization": f"Bearer {new_token}"}
+        )
+        assert policy.json()["answer"] == "never", "precondition: the default policy"
+        assert (await arun("concierge", "answer", "routine", data_dir=tmp_path)).returncode == 0
+        policy = await client.get(
+            "/api/concierge/policy", headers={"Authorization": f"Bearer {new_token}"}
+        )
+        assert policy.json()["answer"] == "routine"
