@@ -14,6 +14,7 @@ posting twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -206,8 +207,11 @@ class SlackTransport(Transport):
         return receipt
 
     async def team_id(self) -> str | None:
+        """The bot's workspace; None while it is not known (Slack is then answered 503 and
+        sends the request again)."""
         if self.team is None and self._api is not None:
-            await self._identify()
+            with contextlib.suppress(TransientTransportError):
+                await self._identify()
         return self.team
 
     async def audit(self, code: str, *, actor: str | None = None, **details: Any) -> None:
