@@ -43,7 +43,7 @@ from crewline.replicas import (
     holder_tag,
     valid_replica_name,
 )
-from crewline.revocations import RevocationWatch
+from crewline.revocations import end_revoked_readers
 from crewline.scheduler import WindowScheduler
 from crewline.serving_lock import ServingLock
 from crewline.store import Store
@@ -292,9 +292,6 @@ class Crewline:
                     claims=self._claims("webhook:"),
                 )
             )
-            self.revocations = await stack.enter_async_context(
-                RevocationWatch(self.hub.feed, self.store)
-            )
             self.streams = EventStreams(self.hub)
             self.mcp = await stack.enter_async_context(
                 McpEndpoint(
@@ -511,6 +508,7 @@ class Crewline:
             await self.hub.change(lambda ch: ch.roster())
         for outbox in self.outboxes.values():
             outbox.wake()
+        await end_revoked_readers(self.hub.feed, self.store)  # before the others read on
         self.hub.feed.wake_all()
 
     async def _find_stranded_members(self) -> None:

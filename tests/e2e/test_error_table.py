@@ -336,7 +336,6 @@ async def test_every_code_of_the_table_is_sent_with_its_status(crew: Crew) -> No
 
     # a key revoked while a long poll waits, then crewline stopping while one waits -----------
     temp = await crew.add_member("temp", "Temp")
-    crew.crewline.revocations.interval = 0.05
     waiting = asyncio.create_task(
         crew.call(temp, "GET", "/api/session/events", params={"wait": 30})
     )

@@ -106,7 +106,6 @@ async def test_a_removed_member_ends_its_stream_with_a_final_frame(crew: Crew) -
     radar = await crew.add_member()
     served = crew.crewline
     served.streams.keepalive = 3600
-    served.revocations.interval = 0.05
     session = await served.store.session_by_key_hash(hash_key(radar))
     assert session is not None
     async with crew.client(radar) as streaming, crew.client(radar) as polling:
@@ -128,7 +127,7 @@ async def test_a_key_replaced_on_one_replica_ends_the_stream_open_on_the_other(
     tmp_path: Path, postgres_url: str, clock: FakeClock
 ) -> None:
     """Two replicas on one PostgreSQL; the stream is open on B, the key replaced through A.
-    B's own check is turned off (an hour apart): only the notification of the revocation's
+    B's crew watch is turned off (an hour apart): only the notification of the revocation's
     event can end the stream, and it does at once."""
     config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
     memory = MemoryTransport("memory")
@@ -140,10 +139,10 @@ async def test_a_key_replaced_on_one_replica_ends_the_stream_open_on_the_other(
             clock=clock,
             delivery_wait=0.0,
             concierge=False,
+            crew_watch_interval=3600 if name == "b" else 0.25,
         )
 
     async with replica("a") as a, replica("b") as b:
-        b.revocations.interval = 3600
         b.streams.keepalive = 3600
         created = await crew_admin.add_member(
             a.store, slug="radar", name="Radar", owners=["memory:alice"], transports=["memory"]
@@ -157,6 +156,6 @@ async def test_a_key_replaced_on_one_replica_ends_the_stream_open_on_the_other(
                 while not b.hub.feed.waiting(created.session.id):  # noqa: ASYNC110
                     await asyncio.sleep(0.01)
             await crew_admin.issue_member_key(a.store, "radar")
-            async with asyncio.timeout(20):  # far less than either check's hour
+            async with asyncio.timeout(20):  # far less than the crew watch's hour
                 frames = await stream
     assert [f["event"] for f in frames if "event" in f] == ["key_revoked"]

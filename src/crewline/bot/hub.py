@@ -401,7 +401,8 @@ class Hub:
         return await self.on_member(member.slug, lambda: self.change(write))
 
     async def events(self, caller: Session, *, after: int, wait: float) -> list[Event]:
-        """The session's events after ``after``; waits up to ``wait`` s when there are none.
+        """The session's events after ``after``; waits up to ``wait`` s when there are none,
+        and answers before then only with events (or the refusals below).
 
         Nothing after an event that ends the session's key (``key_revoked``, ``stop``) is
         returned. A wait ends at once when crewline stops (Unavailable ``shutting_down``)
@@ -416,16 +417,22 @@ class Hub:
                 return until_final(await self.take_events(caller.id, after))
             if wait <= 0:
                 return found
-            try:
-                async with asyncio.timeout(wait):
-                    await signal.wait()
-            except TimeoutError:
-                return []
-            _not_closing(feed)
-            found = until_final(await self.take_events(caller.id, after))
-            if not found and feed.ended(caller.id):
-                raise _revoked()
-            return found
+            deadline = asyncio.get_running_loop().time() + wait
+            while True:
+                try:
+                    async with asyncio.timeout_at(deadline):
+                        await signal.wait()
+                except TimeoutError:
+                    return []
+                _not_closing(feed)
+                # Registered before reading: an event committed after the read wakes it.
+                signal = feed.register(caller.id)
+                found = until_final(await self.take_events(caller.id, after))
+                if found:
+                    return found
+                if feed.ended(caller.id):
+                    raise _revoked()
+                # Woken with nothing new (a look after another process's write): wait on.
 
     async def take_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
         """The session's events after ``after``, remembered as delivered: every reader that
