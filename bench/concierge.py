@@ -4,7 +4,7 @@
 questions use with a chance of 5 % and otherwise one of 20,000 others; and every 1,000th row
 a finding such as "Scan done: staging answered on port 4321"), indexed by the concierge migration's
 FTS5 table through its triggers as they are inserted. Subject:
-``Concierge.facts(member, question)`` — the gate's ``fts_query`` terms, the store's
+``Concierge.facts(member, question)`` — the gate's ``fleet_terms``, the store's
 ``fleet_rows`` (the asker's own rows left out), and the ``Fact`` values — for a set of
 questions, one at a time; figure: its p99 in ms.
 
@@ -47,9 +47,9 @@ from bench.common import (
 )
 from crewline.bot import Hub
 from crewline.models import new_id
-from crewline.policy.routine import fts_query
+from crewline.policy.routine import fleet_terms
 from crewline.store.sqlite import SqliteStore
-from crewline.store.sqlite_concierge import FLEET_QUERY, FLEET_WINDOW
+from crewline.store.sqlite_concierge import FLEET_QUERY, FLEET_WINDOW, fts5_match
 
 NAME = "concierge"
 MEMBERS = 100
@@ -115,7 +115,7 @@ def raw_times(path: Path, rounds: int) -> tuple[list[float], list[float]]:
         for n in range(rounds):
             question = QUESTIONS[n % len(QUESTIONS)]
             started, on_cpu = time.perf_counter(), time.thread_time()
-            conn.execute(RAW, (fts_query(question), FLEET_WINDOW, "m0", 5)).fetchall()
+            conn.execute(RAW, (fts5_match(fleet_terms(question)), FLEET_WINDOW, "m0", 5)).fetchall()
             cpu.append((time.thread_time() - on_cpu) * 1000)
             wall.append((time.perf_counter() - started) * 1000)
     finally:

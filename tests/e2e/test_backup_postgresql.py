@@ -106,7 +106,7 @@ def test_a_backup_restores_the_database_as_it_was(
                     now=NOW,
                 )
             )
-            return [r.text for r in await store.fleet_rows("port", excluding="probe")]
+            return [r.text for r in await store.fleet_rows(["port"], excluding="probe")]
 
     assert asyncio.run(search()) == ["staging port 4321"]
 

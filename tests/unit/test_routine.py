@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from crewline.policy import Fact, Verdict, VerdictKind, fts_query, judge
+from crewline.policy import Fact, Verdict, VerdictKind, fleet_terms, judge
 from crewline.policy.eval_file import load_eval
 from crewline.policy.routine import needs_facts
 
@@ -556,30 +555,11 @@ def test_only_three_kinds_are_routine() -> None:
     }
 
 
-def test_fts_query_names_the_content_words() -> None:
-    """The search terms are the question's content tokens, quoted and joined with OR."""
-    assert fts_query("Which port did the probe session find?") == '"port" OR "probe"'
-    assert fts_query("What is it?") == ""
-    assert fts_query("AND OR NOT?") == ""
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        "Which port did the probe find?",
-        "'); DROP TABLE rows; -- port",
-        'port" OR NEAR(a b) * ^col:x',
-        "ünïcödé  port?",
-    ],
-)
-def test_fts_query_is_a_valid_fts5_match_expression(question: str) -> None:
-    """Whatever the question, the expression parses in SQLite FTS5 and finds the fact."""
-    db = sqlite3.connect(":memory:")
-    db.execute("CREATE VIRTUAL TABLE rows USING fts5(member, text)")
-    db.execute("INSERT INTO rows VALUES ('probe', 'port 4321 and probe and drop and not')")
-    query = fts_query(question)
-    assert query
-    assert db.execute("SELECT count(*) FROM rows WHERE rows MATCH ?", (query,)).fetchone() == (1,)
+def test_fleet_terms_are_the_content_words() -> None:
+    """The search terms are the question's content tokens; none for a question without."""
+    assert fleet_terms("Which port did the probe session find?") == ["port", "probe"]
+    assert fleet_terms("What is it?") == []
+    assert fleet_terms("AND OR NOT?") == []
 
 
 def _corpus() -> list[str]:

@@ -46,7 +46,7 @@ from crewline.models import (
     ConciergeAnswer,
     ConciergePolicy,
 )
-from crewline.policy.routine import Fact, Verdict, VerdictKind, fts_query, judge, needs_facts
+from crewline.policy.routine import Fact, Verdict, VerdictKind, fleet_terms, judge, needs_facts
 
 if TYPE_CHECKING:
     from crewline.bot.hub import Hub
@@ -379,10 +379,10 @@ class Concierge:
 
     async def facts(self, member: str, question: str) -> list[Fact]:
         """Fleet retrieval: what other members said that bears on ``question``."""
-        query = fts_query(question)
-        if not query:
+        terms = fleet_terms(question)
+        if not terms:
             return []
-        rows = await self.hub.store.fleet_rows(query, excluding=member, limit=FACTS)
+        rows = await self.hub.store.fleet_rows(terms, excluding=member, limit=FACTS)
         return [
             Fact(row_id=r.id, member=r.conversation, text=r.text, at=r.created_at) for r in rows
         ]

@@ -1,7 +1,7 @@
 """Pure decisions: who may do what. No I/O, no clock (time is passed in)."""
 
 from crewline.policy.gates import Decision, authorize, granted
-from crewline.policy.routine import Fact, Verdict, VerdictKind, fts_query, judge
+from crewline.policy.routine import Fact, Verdict, VerdictKind, fleet_terms, judge
 from crewline.policy.verbs import VERB_GRANTS, Verb
 
 __all__ = [
@@ -12,7 +12,7 @@ __all__ = [
     "Verdict",
     "VerdictKind",
     "authorize",
-    "fts_query",
+    "fleet_terms",
     "granted",
     "judge",
 ]

@@ -1,7 +1,7 @@
 """Fleet facts: which value another member's row gives for a "which/what …?" question.
 
-The core retrieves candidate rows with SQLite FTS5 (``fts_query``) and passes them to
-``judge`` as ``Fact`` values; this module reads them. It answers only when a fact states the
+The core retrieves candidate rows by full-text search for ``fleet_terms`` and passes them
+to ``judge`` as ``Fact`` values; this module reads them. It answers only when a fact states the
 asked-for thing next to a value of the expected shape ("port 4321", "url https://…"); when
 members disagree it says so, and the gate sends the question to the human.
 """
@@ -20,7 +20,7 @@ from crewline.policy.wording import tokens, word_set, words_form
 __all__ = [
     "Fact",
     "FleetReading",
-    "fts_query",
+    "fleet_terms",
     "named_members",
     "names_a_source",
     "read_fleet",
@@ -239,11 +239,11 @@ def read_fleet(
     return FleetReading(values=tuple(latest[m] for m in sorted(latest)))
 
 
-def fts_query(question_words: str) -> str:
-    """FTS5 MATCH terms for a question: its content tokens, quoted, joined with OR."""
+def fleet_terms(question_words: str) -> list[str]:
+    """The words fleet retrieval looks for: a question's content tokens, the first twelve."""
     seen: list[str] = []
     for token in question_words.split():
         if token in _STOPWORDS or len(token) < 2 or token in seen:
             continue
         seen.append(token)
-    return " OR ".join(f'"{token}"' for token in seen[:12])
+    return seen[:12]

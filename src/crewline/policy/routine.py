@@ -35,7 +35,7 @@ from crewline.policy.wording import (
     words_form,
 )
 
-__all__ = ["Fact", "Verdict", "VerdictKind", "fts_query", "judge", "needs_facts"]
+__all__ = ["Fact", "Verdict", "VerdictKind", "fleet_terms", "judge", "needs_facts"]
 
 MAX_QUESTION_CHARS = 600  # longer than any routine question; long text is where things hide
 
@@ -72,10 +72,10 @@ def _careful(kind: VerdictKind, why: str) -> Verdict:
     return Verdict(kind=kind, answer=None, why=why, evidence=())
 
 
-def fts_query(question: str) -> str:
-    """The FTS5 MATCH expression (quoted plain tokens joined with OR) that retrieves the facts
-    for ``question``; "" when there is nothing to search. Safe to pass as a parameter."""
-    return fleet.fts_query(words_form(code_form(question)))
+def fleet_terms(question: str) -> list[str]:
+    """The words whose rows are the facts for ``question`` (``Store.fleet_rows``'s terms);
+    none when there is nothing to search."""
+    return fleet.fleet_terms(words_form(code_form(question)))
 
 
 # ---------------------------------------------------------------- the routine grammar
@@ -235,7 +235,7 @@ def judge(
 ) -> Verdict:
     """Place ``question`` (with the asker's ``options`` and ``default``) in one verdict kind.
 
-    ``facts`` are fleet rows the core retrieved for it (``fts_query``); a fleet answer names
+    ``facts`` are fleet rows the core retrieved for it (``fleet_terms``); a fleet answer names
     its rows in ``evidence``. Pure: the same arguments give the same verdict.
     """
     reading = _read(question, tuple(options), default)

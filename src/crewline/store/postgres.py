@@ -227,12 +227,14 @@ class PostgresStore(ConciergeReads, Store):
         raise AssertionError("unreachable")
 
     # reads ----------------------------------------------------------------------------------
-    async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[DictRow]:
+    async def _read(
+        self, sql: str, params: tuple[Any, ...] = (), *, prepare: bool = True
+    ) -> list[DictRow]:
         def read() -> list[DictRow]:
             if self._pool is None:
                 raise RuntimeError("the store is not open")
             with self._pool.connection() as conn:
-                return conn.execute(sql, params).fetchall()
+                return conn.execute(sql, params, prepare=None if prepare else False).fetchall()
 
         return await self._on_thread(read)
 

@@ -12,13 +12,11 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
-from psycopg import sql
 from psycopg.rows import DictRow
 
-from crewline.errors import Conflict, InvalidInput
+from crewline.errors import Conflict
 from crewline.models import JUDGEMENTS, ConciergeAnswer, LedgerEntry, Row, Suggestion
 from crewline.store import codec
-from crewline.store.pg_fulltext import texts_to_fold, tsquery_text
 from crewline.store.postgres_statements import Statements
 
 __all__ = ["FLEET_QUERY", "FLEET_WINDOW", "ConciergeReads", "ConciergeWrites"]
@@ -198,7 +196,9 @@ class ConciergeWrites:
 class ConciergeReads:
     """The concierge's Store reads; the host provides ``_read``."""
 
-    async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[DictRow]:
+    async def _read(
+        self, sql: str, params: tuple[Any, ...] = (), *, prepare: bool = True
+    ) -> list[DictRow]:
         raise NotImplementedError
 
     async def suggestion(self, record_id: str) -> Suggestion | None:
@@ -246,46 +246,42 @@ class ConciergeReads:
         )
         return [codec.answer_from(r) for r in rows]
 
-    async def fleet_rows(self, match: str, *, excluding: str, limit: int = 5) -> list[Row]:
-        query = tsquery_text(match, await self._folded(texts_to_fold(match)))
-        if query is None:
+    async def fleet_rows(
+        self, terms: Sequence[str], *, excluding: str, limit: int = 5, prefix: bool = False
+    ) -> list[Row]:
+        asked = [term for term in terms if term.strip()]
+        if not asked:
             return []
-        try:
-            statement = sql.SQL(FLEET_QUERY).format(query=sql.Literal(query)).as_string(None)
-            rows = await self._read(statement, (FLEET_WINDOW, excluding, limit))
-        except psycopg.errors.SyntaxError as error:  # the reading above should leave none
-            raise InvalidInput(
-                f"not a fleet search query: {match!r} ({error})", code="invalid_query"
-            ) from None
+        query = " || ".join([_PREFIX if prefix else _WORDS] * len(asked))
+        rows = await self._read(
+            FLEET_QUERY.format(query=query),
+            (*asked, *asked, FLEET_WINDOW, excluding, limit),
+            prepare=False,
+        )
         return [codec.row_from(r) for r in rows]
 
-    async def _folded(self, texts: list[str]) -> dict[str, str]:
-        """Each of ``texts`` with its accents folded by the index's own function (one round
-        trip, only for a query with a non-ASCII character)."""
-        if not texts:
-            return {}
-        rows = await self._read(
-            "SELECT crewline_fleet_fold(t) AS folded FROM unnest(%s::text[])"
-            " WITH ORDINALITY AS u(t, n) ORDER BY n",
-            (texts,),
-        )
-        return dict(zip(texts, (str(r["folded"]) for r in rows), strict=True))
 
+# A term as the index reads its row's text: accents folded, ASCII punctuation a space, the
+# words stemmed, in a row; with a prefix, the last word the beginning of one. A term without
+# a word is the empty query, which ``||`` (OR) leaves out.
+_WORDS = "phraseto_tsquery('crewline_fleet', crewline_fleet_words(crewline_fleet_fold(%s)))"
+_PREFIX = f"coalesce((nullif({_WORDS}::text, '') || ':*')::tsquery, ''::tsquery)"
 
 # The newest FLEET_WINDOW matching rows, ranked, best first, as SQLite's FLEET_QUERY. The
-# query is a literal in the statement (never a bound parameter, which a prepared generic
-# plan would not look into), so the planner estimates how common its words are from the
-# column's statistics (kept for the 10,000 commonest lexemes, see the migration): for rare
-# words it reads the GIN index's few matches; for common ones it walks fleet_text's ids
-# newest first and stops at the window. Either way a question reads a bounded number of
-# entries however large the history grows. ts_rank with normalisation 1 (divided by 1 + the
-# log of the row's length) stands in for FTS5's bm25: rows naming more of the question's
-# words, and shorter rows, come first; ties go to the newer row.
+# terms are bound parameters of a statement never prepared (``prepare=False``): each run is
+# planned with their values, the tsquery folded to a constant, so the planner estimates how
+# common its words are from the column's statistics (kept for the 10,000 commonest
+# lexemes, see the migration): for rare words it reads the GIN index's few matches; for
+# common ones it walks fleet_text's ids newest first and stops at the window. Either way a
+# question reads a bounded number of entries however large the history grows. ts_rank with
+# normalisation 1 (divided by 1 + the log of the row's length) stands in for FTS5's bm25:
+# rows naming more of the question's words, and shorter rows, come first; ties go to the
+# newer row.
 FLEET_WINDOW = codec.FLEET_WINDOW
 FLEET_QUERY = (
     f"SELECT {codec.qualified('r', codec.ROW_COLUMNS)} FROM"
-    " (SELECT id, row_id, ts_rank(doc, to_tsquery('crewline_fleet', {query}), 1) AS rank"
-    "  FROM fleet_text WHERE doc @@ to_tsquery('crewline_fleet', {query})"
+    " (SELECT id, row_id, ts_rank(doc, {query}, 1) AS rank"
+    "  FROM fleet_text WHERE doc @@ ({query})"
     "  ORDER BY id DESC LIMIT %s) AS hit"
     " JOIN rows r ON r.id = hit.row_id"
     " WHERE r.conversation <> %s AND r.rewound_in IS NULL"

@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from crewline.errors import Conflict, InvalidInput
+from crewline.errors import Conflict
 from crewline.models import JUDGEMENTS, ConciergeAnswer, LedgerEntry, Row, Suggestion
 from crewline.store import codec
 
-__all__ = ["ConciergeReads", "ConciergeWrites"]
+__all__ = ["FLEET_QUERY", "FLEET_WINDOW", "ConciergeReads", "ConciergeWrites", "fts5_match"]
 
 _SUGGESTION = codec.SUGGESTION_COLUMNS
 _ANSWER = codec.ANSWER_COLUMNS
@@ -210,16 +210,22 @@ class ConciergeReads:
         rows = await self._read(f"SELECT {_ANSWER} FROM concierge_answers ORDER BY id DESC")
         return [codec.answer_from(r) for r in rows]
 
-    async def fleet_rows(self, match: str, *, excluding: str, limit: int = 5) -> list[Row]:
-        if not match.strip():
+    async def fleet_rows(
+        self, terms: Sequence[str], *, excluding: str, limit: int = 5, prefix: bool = False
+    ) -> list[Row]:
+        match = fts5_match(terms, prefix=prefix)
+        if not match:
             return []
-        try:
-            rows = await self._read(FLEET_QUERY, (match, FLEET_WINDOW, excluding, limit))
-        except sqlite3.OperationalError as error:
-            raise InvalidInput(
-                f"not a fleet search query: {match!r} ({error})", code="invalid_query"
-            ) from None
+        rows = await self._read(FLEET_QUERY, (match, FLEET_WINDOW, excluding, limit))
         return [codec.row_from(r) for r in rows]
+
+
+def fts5_match(terms: Sequence[str], *, prefix: bool = False) -> str:
+    """An FTS5 query matching any of ``terms``, each a phrase of its words (quoted: nothing
+    in a term is query syntax), the last word a prefix with ``prefix``; "" for no terms."""
+    star = "*" if prefix else ""
+    phrases = ('"' + term.replace('"', '""') + '"' + star for term in terms if term.strip())
+    return " OR ".join(phrases)
 
 
 # The newest FLEET_WINDOW matching rows, ranked (bm25), best first: FTS5 walks the matches

@@ -34,7 +34,7 @@ END $$;
 
 -- The document: accents folded before ASCII punctuation is made a space (a folded letter
 -- may become punctuation, e.g. "½" is " 1/2"). The query side folds its words the same way
--- (store/pg_fulltext.py).
+-- (the fleet search's terms, through this function).
 CREATE OR REPLACE FUNCTION crewline_fleet_doc(conversation text, said text) RETURNS tsvector
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     AS $$ SELECT to_tsvector('crewline_fleet'::regconfig,

@@ -98,15 +98,16 @@ class ConciergeReads(ABC):
         """The kept answers (at most 20), newest first."""
 
     @abstractmethod
-    async def fleet_rows(self, match: str, *, excluding: str, limit: int = 5) -> list[Row]:
+    async def fleet_rows(
+        self, terms: Sequence[str], *, excluding: str, limit: int = 5, prefix: bool = False
+    ) -> list[Row]:
         """Fleet retrieval: live rows members said in their own threads (role ``member``)
-        that match the query ``match``, best first among the newest few hundred matches
-        (so its cost stays bounded as the history grows), leaving out the conversation
-        ``excluding`` (the asking member's). An empty ``match`` finds nothing.
-
-        The query syntax is the part of SQLite FTS5's every store reads alike: terms and
-        "quoted phrases" (words stemmed; ASCII punctuation separates words), ``+`` joining
-        phrases, a ``*`` prefix, adjacent phrases (all must match), ``NOT``, ``AND``, ``OR``
-        and parentheses (``store/pg_fulltext.py`` spells it out). Column filters, ``NEAR``
-        and ``^`` are not portable. Raises InvalidInput(invalid_query) when ``match`` is not
-        a valid query."""
+        that match any of ``terms``, best first among the newest few hundred matches (so
+        its cost stays bounded as the history grows), leaving out the conversation
+        ``excluding`` (the asking member's). A row matches a term when it says the term's
+        words in a row (a member's slug counts as said in its thread): words are stemmed,
+        their accents folded and their case ignored, and ASCII punctuation separates them,
+        so "staging.example.com" is three words in a row. ``prefix``: a term's last word
+        also matches the words it begins ("creat" finds "created"). A term is only words:
+        quotes, operators and punctuation in it are never query syntax. No terms (or only
+        terms without a word) find nothing."""
