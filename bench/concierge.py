@@ -48,8 +48,7 @@ from bench.common import (
 from crewline.bot import Hub
 from crewline.models import new_id
 from crewline.policy.routine import fleet_terms
-from crewline.store.sqlite import SqliteStore
-from crewline.store.sqlite_concierge import FLEET_QUERY, FLEET_WINDOW, fts5_match
+from crewline.store.sqlite import DIALECT, SqliteStore
 
 NAME = "concierge"
 MEMBERS = 100
@@ -68,7 +67,6 @@ WORDS = (
 )
 VOCABULARY = 20_000  # other words, as pseudo-words: w0 … w19999
 COMMON = 0.05  # the chance that a word of a row is one of WORDS (which questions use)
-RAW = FLEET_QUERY  # the store's own query, run raw
 
 
 def seed(path: Path, rows: int) -> None:
@@ -107,6 +105,12 @@ def seed(path: Path, rows: int) -> None:
         conn.close()
 
 
+def _raw(question: str) -> tuple[str, tuple[Any, ...]]:
+    """The store's own search for ``question``'s terms, to run raw."""
+    sql, params = DIALECT.fleet_search(fleet_terms(question), excluding="m0", limit=5, prefix=False)
+    return DIALECT.text(sql), params
+
+
 def raw_times(path: Path, rounds: int) -> tuple[list[float], list[float]]:
     """Wall and CPU (this thread's) ms of each raw query."""
     conn = sqlite3.connect(path)
@@ -115,7 +119,7 @@ def raw_times(path: Path, rounds: int) -> tuple[list[float], list[float]]:
         for n in range(rounds):
             question = QUESTIONS[n % len(QUESTIONS)]
             started, on_cpu = time.perf_counter(), time.thread_time()
-            conn.execute(RAW, (fts5_match(fleet_terms(question)), FLEET_WINDOW, "m0", 5)).fetchall()
+            conn.execute(*_raw(question)).fetchall()
             cpu.append((time.thread_time() - on_cpu) * 1000)
             wall.append((time.perf_counter() - started) * 1000)
     finally:

@@ -19,14 +19,13 @@ import asyncio
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from bench.common import Options, Target, figure, parse_options, scratch, write_result
-from bench.seed import seed_transcript
+from bench.seed import seed_transcript, sqlite_connection
 from crewline.bot import Hub
 from crewline.store import Tx
 from crewline.store.sqlite import SqliteStore
-from crewline.store.sqlite_tx import SqliteTx
 
 NAME = "index_rebuild"
 SLUG = "long"
@@ -51,7 +50,7 @@ def raw_scan(path: Path, rows: int) -> float:
 
 def _forget_index(tx: Tx) -> None:
     # A lost index: the records and the redraws they caused are gone; the transcript stays.
-    conn = cast(SqliteTx, tx)._conn
+    conn = sqlite_connection(tx)
     conn.execute("DELETE FROM escalations")
     conn.execute("DELETE FROM outbox")
 

@@ -20,19 +20,19 @@ from typing import Any, cast
 
 from crewline.models import Identity, new_id
 from crewline.store import Tx
-from crewline.store.sqlite import SqliteStore
-from crewline.store.sqlite_tx import SqliteTx
+from crewline.store.sql import SqlTx
+from crewline.store.sqlite import SqliteStatements, SqliteStore
 
-__all__ = ["SeededTranscript", "seed_pending_windows", "seed_transcript"]
+__all__ = ["SeededTranscript", "seed_pending_windows", "seed_transcript", "sqlite_connection"]
 
 OWNER = Identity(platform="memory", user_id="alice")
 CARD_TEXT = "Rotate the staging credentials tonight? Nothing depends on the old ones."
 
 
-def _connection(tx: Tx) -> Any:
+def sqlite_connection(tx: Tx) -> Any:
     # Bulk setup only: the Tx port writes one record per call, which is what the
     # benchmarks measure, not what they should wait for while preparing.
-    return cast(SqliteTx, tx)._conn
+    return cast(SqliteStatements, cast(SqlTx, tx)._s)._conn
 
 
 def _card_row(
@@ -110,7 +110,7 @@ async def seed_pending_windows(
 
     def write(tx: Tx) -> None:
         human = tx.ensure_human([OWNER], _moment(now))
-        conn = _connection(tx)
+        conn = sqlite_connection(tx)
         conn.executemany(
             "INSERT INTO members (slug, name, owner, created_at) VALUES (?, ?, ?, ?)",
             [(slug, slug, human, now) for slug in slugs],
@@ -217,7 +217,7 @@ async def seed_transcript(
 
     def write(tx: Tx) -> None:
         human = tx.ensure_human([OWNER], _moment(now))
-        conn = _connection(tx)
+        conn = sqlite_connection(tx)
         conn.execute(
             "INSERT INTO members (slug, name, owner, created_at) VALUES (?, ?, ?, ?)",
             (slug, slug, human, now),

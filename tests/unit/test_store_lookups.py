@@ -58,9 +58,7 @@ def test_every_read_that_runs_on_the_loop_is_listed_here() -> None:
         for name, member in inspect.getmembers(SqliteStore, inspect.iscoroutinefunction)
     }
     on_the_loop = {
-        name
-        for name, code in source.items()
-        if name != "_lookup" and ("self._lookup(" in code or "lookup=" in code)
+        name for name, code in source.items() if not name.startswith("_") and "lookup=" in code
     }
     assert on_the_loop == set(LOOKUPS)
 

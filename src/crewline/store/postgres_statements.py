@@ -1,75 +1,190 @@
-"""The statements of one PostgresTx, and its outbox entries sent together.
+"""PostgreSQL's dialect, and a transaction's statements on its psycopg connection.
 
-Why: an escalation queues three outbox entries (card, bell, roster) whose ids the core
-never reads (``Tx.queue_call``). Sent one by one, each costs the client a statement's worth
-of psycopg (about 65 µs of CPU on the loaded 2-core machine, docs/postgresql.md) and the
-server a statement's execution. Held back and sent as one ``INSERT`` just before the
-transaction's next statement, or at its end, they cost one: what the server runs, and in
-what order, is otherwise unchanged (each ordered entry's lane lock is taken, in the order
-the entries were queued, before any of their ids is drawn, and the ids are drawn in that
-order).
+The statements run in pipeline mode (``PostgresStore`` runs every transaction so): one
+whose result is not read goes out with the next one whose result is, so a transaction costs
+a round trip per result it reads, not one per statement; an error surfaces at the next
+result read (or the commit), as the same exception.
+
+What only PostgreSQL does, because several connections and replicas write at once:
+
+- **Locks** are advisory transaction locks (``pg_advisory_xact_lock``), held to the commit.
+- **A stream's ids** (a session's event cursors, a lane's outbox ids) come from a sequence,
+  taken under the stream's lock, in one statement: a materialized CTE takes the lock when
+  the insert reads its one row, before the row's ``nextval`` is computed. So a stream's ids
+  become visible in the order they were taken, while other streams' writers go on.
+- **Outbox entries nobody reads the id of** (an escalation queues three: card, bell,
+  roster) wait in the transaction and go out as one ``INSERT`` before its next statement or
+  at its end. Sent one by one, each would cost the client a statement's worth of psycopg
+  (about 65 µs of CPU on the loaded 2-core machine, docs/postgresql.md) and the server a
+  statement's execution. What the server runs, and in what order, is otherwise unchanged:
+  each ordered entry's lane lock is taken, in the order queued, before any id is drawn, and
+  the ids are drawn in that order.
+- **Notifications** tell the other replicas, on commit, what changed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Any, ClassVar
 
 import psycopg
-from psycopg import sql
-from psycopg.abc import Params
-from psycopg.rows import DictRow
+from psycopg import errors as pg_errors
 
-__all__ = ["STREAM_LOCKS", "QueuedEntry", "Statements"]
+from crewline.store.postgres_coordination import CHANNEL
+from crewline.store.sql import Dialect, QueuedEntry, Statements
+from crewline.store.sql.dialect import FLEET_WINDOW, Cursor
+from crewline.store.sql.transcript import ROW
+
+__all__ = ["DIALECT", "INDEX_DAMAGE", "PostgresDialect", "PostgresStatements"]
 
 STREAM_LOCKS = 18  # the advisory key space of streams (a session's events, a lane)
-Query: TypeAlias = str | bytes | sql.SQL | sql.Composed
-_COLUMNS = "transport, lane, op, object_key, body, created_at"
+INDEX_DAMAGE = (pg_errors.UndefinedTable, pg_errors.DataCorrupted)
+# Each stream's table: its key column and the sequence it is drawn from.
+_STREAMS = {"events": ("cursor", "event_cursors"), "outbox": ("id", "outbox_ids")}
+_QUEUED = "transport, lane, op, object_key, body, created_at"
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class QueuedEntry:
-    """An outbox entry waiting to be sent; ``stream``: its lane's lock key, or None for an
-    unordered one (a redraw), which takes no lock."""
+class PostgresDialect(Dialect):
+    """PostgreSQL's SQL: ``%s`` parameters, arrays, ``tsvector`` fleet search."""
 
-    stream: str | None
-    transport: str
-    lane: str
-    op: str
-    object_key: str
-    body: str
-    created_at: float
+    name = "postgresql"
+    single_writer = False
+    writes_in_with = True
+    macros: ClassVar[dict[str, str]] = {
+        "in_array": "= ANY(?)",
+        "greatest": "greatest",
+        "string_agg": "string_agg",
+        "ord": "ord",
+        # Replicas sweeping at once take disjoint batches instead of queueing on each other's
+        # rows (and a batch of a group commit never waits on a lock).
+        "skip_locked": " FOR UPDATE SKIP LOCKED",
+    }
+
+    def render(self, sql: str) -> str:
+        return sql.replace("%", "%%").replace("?", "%s")
+
+    def array(self, values: Sequence[Any]) -> Any:
+        return list(values)
+
+    def index_damage(self, error: BaseException, *, reading: bool) -> bool:
+        if reading:  # any error of the database's but the server's own
+            return isinstance(error, psycopg.DatabaseError) and not isinstance(
+                error, psycopg.OperationalError
+            )
+        return isinstance(error, INDEX_DAMAGE)
+
+    def fleet_search(
+        self, terms: Sequence[str], *, excluding: str, limit: int, prefix: bool
+    ) -> tuple[str, tuple[Any, ...]]:
+        query = " || ".join([_PREFIX if prefix else _WORDS] * len(terms))
+        return (
+            _FLEET_SEARCH.format(query=query),
+            (*terms, *terms, FLEET_WINDOW, excluding, limit),
+        )
 
 
-class Statements:
-    """The connection as a transaction's statements reach it: every statement first sends
-    the outbox entries queued before it, so the server runs them in the order written."""
+# A term as the index reads its row's text: accents folded, ASCII punctuation a space, the
+# words stemmed, in a row; with a prefix, the last word the beginning of one. A term without
+# a word is the empty query, which ``||`` (OR) leaves out.
+_WORDS = "phraseto_tsquery('crewline_fleet', crewline_fleet_words(crewline_fleet_fold(?)))"
+_PREFIX = f"coalesce((nullif({_WORDS}::text, '') || ':*')::tsquery, ''::tsquery)"
+# The newest FLEET_WINDOW matching rows, ranked, best first, as SQLite's. The terms are
+# bound parameters of a statement never prepared (``prepare=False``): each run is planned
+# with their values, the tsquery folded to a constant, so the planner estimates how common
+# its words are from the column's statistics (see the schema): for rare words it reads the
+# GIN index's few matches; for common ones it walks fleet_text's ids newest first and stops
+# at the window. Either way a question reads a bounded number of entries however large the
+# history grows. ts_rank with normalisation 1 (divided by 1 + the log of the row's length)
+# stands in for FTS5's bm25: rows naming more of the question's words, and shorter rows,
+# come first; ties go to the newer row.
+_FLEET_SEARCH = (
+    f"SELECT {', '.join(f'r.{c}' for c in ROW)} FROM"
+    " (SELECT id, row_id, ts_rank(doc, {query}, 1) AS rank"
+    "  FROM fleet_text WHERE doc @@ ({query})"
+    "  ORDER BY id DESC LIMIT ?) AS hit"
+    " JOIN rows r ON r.id = hit.row_id"
+    " WHERE r.conversation <> ? AND r.rewound_in IS NULL"
+    " ORDER BY hit.rank DESC, hit.id DESC LIMIT ?"
+)
+DIALECT = PostgresDialect()
 
-    __slots__ = ("_conn", "_queued")
 
-    def __init__(self, conn: psycopg.Connection[DictRow]) -> None:
+class PostgresStatements(Statements):
+    """A transaction's statements on its connection (see the module docstring);
+    ``pipeline``: the connection's, when the transaction runs in pipeline mode."""
+
+    __slots__ = ("_conn", "_pipeline", "_queued", "_text", "dialect")
+
+    def __init__(self, conn: psycopg.Connection[Any], pipeline: psycopg.Pipeline | None) -> None:
         self._conn = conn
+        self._pipeline = pipeline
         self._queued: list[QueuedEntry] = []
+        self.dialect = DIALECT
+        self._text = DIALECT.text
 
-    def execute(self, query: Query, params: Params | None = None) -> psycopg.Cursor[DictRow]:
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         if self._queued:
-            self.flush()
-        return self._conn.execute(query, params)
+            self.finish()
+        return self._conn.execute(self._text(sql), params)
 
-    def executemany(
-        self, query: Query, params_seq: Sequence[Params], *, returning: bool = False
-    ) -> psycopg.Cursor[DictRow]:
+    def executemany(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
+        if params:
+            self._many(sql, params, returning=False)
+
+    def fetch_each(self, sql: str, params: Sequence[Sequence[Any]]) -> list[Any]:
+        if not params:
+            return []
+        cursor = self._many(sql, params, returning=True)
+        found = []
+        for _ in params:
+            found.append(cursor.fetchone())
+            cursor.nextset()
+        return found
+
+    def _many(
+        self, sql: str, params: Sequence[Sequence[Any]], *, returning: bool
+    ) -> psycopg.Cursor[Any]:
         if self._queued:
-            self.flush()
+            self.finish()
         cursor = self._conn.cursor()
-        cursor.executemany(query, params_seq, returning=returning)
+        cursor.executemany(self._text(sql), params, returning=returning)
         return cursor
+
+    def count(self, sql: str, params: Sequence[Any] = ()) -> int:
+        cursor = self.execute(sql, params)
+        self.settle()
+        return cursor.rowcount
+
+    def settle(self) -> None:
+        # In pipeline mode a statement whose rows are not fetched is only queued: syncing
+        # runs it, so its error is raised here and its row count is set.
+        if self._pipeline is not None:
+            self._pipeline.sync()
+
+    def lock(self, key: str, space: int) -> None:
+        self.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, ?))", (key, space))
+
+    def insert_next(
+        self, table: str, columns: Sequence[str], params: Sequence[Any], *, stream: str | None
+    ) -> int:
+        shape = (table, tuple(columns), stream is not None)
+        sql = _INSERTS.get(shape) or _INSERTS.setdefault(shape, _insert_next(*shape))
+        if stream is not None:
+            params = (stream, STREAM_LOCKS, *params)
+        found = self.execute(sql, params).fetchone()
+        assert found is not None
+        return int(found[0])
 
     def queue(self, entry: QueuedEntry) -> None:
         self._queued.append(entry)
 
-    def flush(self) -> None:
+    def notify(self, key: str) -> None:
+        self.execute(
+            "SELECT pg_notify(?, current_setting('application_name') || E'\\n' || ?)",
+            (CHANNEL, key),
+        )
+
+    def finish(self) -> None:
         """Send the queued entries (their result not read: it travels with the next
         statement whose result is, or the commit)."""
         queued, self._queued = self._queued, []
@@ -79,11 +194,26 @@ class Statements:
             self._conn.execute(*_several(queued))
 
 
-def _one(entry: QueuedEntry) -> tuple[str, Params]:
+_INSERTS: dict[tuple[str, tuple[str, ...], bool], str] = {}
+
+
+def _insert_next(table: str, columns: tuple[str, ...], locked: bool) -> str:
+    key, sequence = _STREAMS[table]
+    values = ", ".join(["?"] * len(columns))
+    insert = f"INSERT INTO {table} ({key}, {', '.join(columns)})"
+    if not locked:
+        return f"{insert} VALUES (nextval('{sequence}'), {values}) RETURNING {key}"
+    return (
+        "WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtextextended(?, ?)))"
+        f" {insert} SELECT nextval('{sequence}'), {values} FROM locked RETURNING {key}"
+    )
+
+
+def _one(entry: QueuedEntry) -> tuple[str, Sequence[Any]]:
     values = (entry.transport, entry.lane, entry.op, entry.object_key, entry.body)
     if entry.stream is None:
         return (
-            f"INSERT INTO outbox (id, {_COLUMNS}) SELECT nextval('outbox_ids'),"
+            f"INSERT INTO outbox (id, {_QUEUED}) SELECT nextval('outbox_ids'),"
             " %s, %s, %s, %s, %s, %s",
             (*values, entry.created_at),
         )
@@ -91,13 +221,13 @@ def _one(entry: QueuedEntry) -> tuple[str, Params]:
     # the row's nextval is computed.
     return (
         "WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtextextended(%s, %s)))"
-        f" INSERT INTO outbox (id, {_COLUMNS}) SELECT nextval('outbox_ids'),"
+        f" INSERT INTO outbox (id, {_QUEUED}) SELECT nextval('outbox_ids'),"
         " %s, %s, %s, %s, %s, %s FROM locked",
         (entry.stream, STREAM_LOCKS, *values, entry.created_at),
     )
 
 
-def _several(entries: list[QueuedEntry]) -> tuple[str, Params]:
+def _several(entries: list[QueuedEntry]) -> tuple[str, Sequence[Any]]:
     # ``locked`` takes the ordered entries' lane locks in the order queued (an aggregate
     # consumes its ordered subquery in order) before the insert reads its one row; the
     # insert draws the ids after its sort by ``n`` (PostgreSQL evaluates a volatile target
@@ -112,11 +242,11 @@ def _several(entries: list[QueuedEntry]) -> tuple[str, Params]:
         for value in (e.stream, e.transport, e.lane, e.op, e.object_key, e.body, e.created_at)
     ]
     return (
-        f"WITH entries (n, stream, {_COLUMNS}) AS (VALUES {rows}),"
+        f"WITH entries (n, stream, {_QUEUED}) AS (VALUES {rows}),"
         " locked AS MATERIALIZED (SELECT count(pg_advisory_xact_lock("
         f"hashtextextended(stream, {STREAM_LOCKS}))) AS locks"
         " FROM (SELECT stream FROM entries WHERE stream IS NOT NULL ORDER BY n) AS ordered)"
-        f" INSERT INTO outbox (id, {_COLUMNS})"
-        f" SELECT nextval('outbox_ids'), {_COLUMNS} FROM entries, locked ORDER BY n",
+        f" INSERT INTO outbox (id, {_QUEUED})"
+        f" SELECT nextval('outbox_ids'), {_QUEUED} FROM entries, locked ORDER BY n",
         params,
     )

@@ -43,10 +43,11 @@ from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
-from psycopg.rows import DictRow
 from psycopg_pool import ConnectionPool
 
-from crewline.store.postgres_tx import INDEX_DAMAGE, PostgresTx, index_unavailable
+from crewline.store.postgres_statements import INDEX_DAMAGE, PostgresStatements
+from crewline.store.sql import SqlTx
+from crewline.store.sql.dialect import index_unavailable
 
 __all__ = ["GroupWriter"]
 
@@ -71,7 +72,7 @@ class _Queued:
 class GroupWriter:
     """``writers`` threads, each committing batches on a pooled connection of its own."""
 
-    def __init__(self, pool: ConnectionPool[psycopg.Connection[DictRow]], writers: int) -> None:
+    def __init__(self, pool: ConnectionPool[psycopg.Connection[Any]], writers: int) -> None:
         self._pool = pool
         self._queue: queue.SimpleQueue[_Queued | object] = queue.SimpleQueue()
         self._threads = [
@@ -156,7 +157,7 @@ class GroupWriter:
                 for n, queued in enumerate(batch):
                     if n == 1:  # the first waits for its locks; the later ones do not
                         conn.execute(f"SET LOCAL lock_timeout = '{DEFER_AFTER}'")
-                    tx = PostgresTx(conn, pipeline)
+                    tx = SqlTx(PostgresStatements(conn, pipeline))
                     queued.outcome = (True, queued.transaction(tx))
                     tx.finish()
                 committing = True
@@ -198,14 +199,14 @@ class GroupWriter:
 
     def _run_one(
         self,
-        conn: psycopg.Connection[DictRow],
+        conn: psycopg.Connection[Any],
         pipeline: psycopg.Pipeline,
         queued: _Queued,
         *,
         first: bool,
     ) -> bool:
         """Run one transaction in its savepoint; False when it is to run again later."""
-        tx = PostgresTx(conn, pipeline)
+        tx = SqlTx(PostgresStatements(conn, pipeline))
         try:
             with conn.transaction():
                 result = queued.transaction(tx)

@@ -1,6 +1,8 @@
 """SqliteStore: the embedded default Store, on sqlite3 and aiosqlite.
 
-Three connections to one WAL database, each used where it costs least:
+Its reads and transactions are the store's one SQL implementation (``store/sql``); this
+module holds what only SQLite does: its dialect, its statements, and three connections to
+one WAL database, each used where it costs least:
 
 - **The writer** takes whole transactions from a queue and commits many at once (group
   commit: one fsync per batch). What may wait runs on the writer's own thread: ``COMMIT``
@@ -27,34 +29,23 @@ import contextlib
 import logging
 import re
 import sqlite3
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, ClassVar, TypeVar
 
 import aiosqlite
 
-from crewline.errors import Unavailable
 from crewline.files import create_private_file, private_directory
-from crewline.models import Escalation, Event, Identity, Member, Question, Row, Session
-from crewline.store import codec
-from crewline.store.base import (
-    IdempotencyRecord,
-    OutboxBacklog,
-    OutboxEntry,
-    PlatformMessage,
-    SelRecord,
-    Store,
-    Tx,
-    Webhook,
-)
-from crewline.store.sqlite_concierge import ConciergeReads
-from crewline.store.sqlite_tx import MEMBERS, SqliteTx
+from crewline.store.base import Tx
+from crewline.store.sql import Dialect, QueuedEntry, SqlStore, SqlTx, Statements
+from crewline.store.sql.dialect import FLEET_WINDOW, Cursor
+from crewline.store.sql.rowmap import dumps
+from crewline.store.sql.transcript import ROW
 
-__all__ = ["SqliteStore", "migrations"]
+__all__ = ["SqliteDialect", "SqliteStore", "migrations"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -62,6 +53,8 @@ Outcome = tuple[bool, Any]  # (True, the transaction's result) or (False, what i
 
 MAX_BATCH = 256
 DATABASE_NAME = "crewline.db"
+
+
 _ESCALATIONS_DDL = re.compile(
     r"CREATE TABLE escalations .*?;\s*CREATE INDEX escalations_by_member .*?;"
     r"\s*CREATE INDEX escalations_due .*?;",
@@ -95,8 +88,113 @@ class _Pending:
     heavy: bool
 
 
-class SqliteStore(ConciergeReads, Store):
+class SqliteDialect(Dialect):
+    """SQLite's SQL: JSON arrays as list parameters, FTS5 for fleet search, one writer."""
+
+    name = "sqlite"
+    single_writer = True
+    writes_in_with = False
+    macros: ClassVar[dict[str, str]] = {
+        "in_array": "IN (SELECT value FROM json_each(?))",
+        "greatest": "max",
+        "string_agg": "group_concat",
+        "ord": "rowid",
+        "skip_locked": "",  # one writer: no row is ever locked by another
+    }
+
+    def array(self, values: Sequence[Any]) -> Any:
+        return dumps(list(values))
+
+    def index_damage(self, error: BaseException, *, reading: bool) -> bool:
+        return isinstance(error, sqlite3.DatabaseError)
+
+    def fleet_search(
+        self, terms: Sequence[str], *, excluding: str, limit: int, prefix: bool
+    ) -> tuple[str, tuple[Any, ...]]:
+        # Each term an FTS5 phrase, quoted (its quotes doubled), so nothing in it is syntax.
+        star = "*" if prefix else ""
+        match = " OR ".join(f'"{term.replace(chr(34), chr(34) * 2)}"{star}' for term in terms)
+        return _FLEET_SEARCH, (match, FLEET_WINDOW, excluding, limit)
+
+
+# The newest FLEET_WINDOW matching rows, ranked (bm25), best first: FTS5 walks the matches
+# newest first and stops, so a question made of common words costs a bounded amount
+# however large the fleet's history grows, while the ranking still puts the row that
+# states the asked-for thing first.
+_FLEET_SEARCH = (
+    f"SELECT {', '.join(f'r.{c}' for c in ROW)} FROM"
+    " (SELECT rowid, rank FROM fleet_text WHERE fleet_text MATCH ? ORDER BY rowid DESC LIMIT ?)"
+    " AS hit JOIN rows r ON r.rowid = hit.rowid"
+    " WHERE r.conversation <> ? AND r.rewound_in IS NULL ORDER BY hit.rank LIMIT ?"
+)
+DIALECT = SqliteDialect()
+
+
+class SqliteStatements(Statements):
+    """A transaction's statements on the writer's connection, run as they come: the writer
+    is the only one, so there is nothing to lock, to hold back or to tell."""
+
+    __slots__ = ("_conn", "_text", "dialect")
+
+    _INSERTS: ClassVar[dict[tuple[str, tuple[str, ...]], str]] = {}
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self.dialect = DIALECT
+        self._text = DIALECT.text
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        return self._conn.execute(self._text(sql), params)
+
+    def executemany(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
+        self._conn.executemany(self._text(sql), params)
+
+    def fetch_each(self, sql: str, params: Sequence[Sequence[Any]]) -> list[Any]:
+        text = self._text(sql)
+        return [self._conn.execute(text, each).fetchone() for each in params]
+
+    def count(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self._conn.execute(self._text(sql), params).rowcount
+
+    def settle(self) -> None:
+        pass  # every statement has run when execute returns
+
+    def lock(self, key: str, space: int) -> None:
+        pass  # one writer commits one batch at a time: every transaction is serial already
+
+    def insert_next(
+        self, table: str, columns: Sequence[str], params: Sequence[Any], *, stream: str | None
+    ) -> int:
+        # One writer: ids (AUTOINCREMENT) commit in the order they are taken, every stream's.
+        shape = (table, tuple(columns))
+        sql = self._INSERTS.get(shape)
+        if sql is None:
+            marks = ", ".join("?" * len(columns))
+            sql = self._INSERTS[shape] = (
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
+            )
+        return int(self._conn.execute(sql, params).lastrowid or 0)
+
+    def queue(self, entry: QueuedEntry) -> None:
+        # No round trip to save here: inserted at once, as enqueue's.
+        self.insert_next(
+            "outbox",
+            ("transport", "lane", "op", "object_key", "body", "created_at"),
+            (entry.transport, entry.lane, entry.op, entry.object_key, entry.body, entry.created_at),
+            stream=entry.stream,
+        )
+
+    def notify(self, key: str) -> None:
+        pass  # one process: its readers are woken after the commit, in-process
+
+    def finish(self) -> None:
+        pass  # nothing held back
+
+
+class SqliteStore(SqlStore):
     """Open with ``async with SqliteStore(path) as store``; migrations run on open."""
+
+    dialect = DIALECT
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
@@ -148,7 +246,7 @@ class SqliteStore(ConciergeReads, Store):
         return migrations()[-1].version
 
     async def schema_version(self) -> int:
-        rows = await self._read("PRAGMA user_version")
+        rows = await self._fetch("PRAGMA user_version")
         return int(rows[0][0])
 
     # writes: one writer task, group commit --------------------------------------------------
@@ -205,144 +303,19 @@ class SqliteStore(ConciergeReads, Store):
         return outcomes
 
     # reads ----------------------------------------------------------------------------------
-    async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        if self._reader is None:
+    async def _fetch(
+        self, sql: str, params: Sequence[Any] = (), *, lookup: bool = False, prepare: bool = True
+    ) -> list[Any]:
+        if self._reader is None or self._lookups is None:
             raise RuntimeError("the store is not open")
-        return cast(list[sqlite3.Row], list(await self._reader.execute_fetchall(sql, params)))
-
-    async def _lookup(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        """A read of a few rows by key, run on the event loop (see the module docstring)."""
-        if self._lookups is None:
-            raise RuntimeError("the store is not open")
-        try:
-            return self._lookups.execute(sql, params).fetchall()
-        except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode not in _BUSY:
-                raise
-            return await self._read(sql, params)  # a lock is held: wait for it off the loop
-
-    async def member(self, slug: str) -> Member | None:
-        members = codec.members_from(
-            await self._lookup(MEMBERS.format(where="WHERE m.slug = ?"), (slug,))
-        )
-        return members[0] if members else None
-
-    async def members(self) -> list[Member]:
-        return codec.members_from(await self._read(MEMBERS.format(where="")))
-
-    async def session_by_key_hash(self, key_hash: str) -> Session | None:
-        rows = await self._lookup(
-            f"SELECT {codec.SESSION_COLUMNS} FROM sessions"
-            " WHERE key_hash = ? AND revoked_at IS NULL",
-            (key_hash,),
-        )
-        return codec.session_from(rows[0]) if rows else None
-
-    async def live_sessions(self, session_ids: Collection[str]) -> set[str]:
-        if not session_ids:
-            return set()
-        rows = await self._read(
-            "SELECT id FROM sessions WHERE revoked_at IS NULL"
-            " AND id IN (SELECT value FROM json_each(?))",
-            (codec.dumps(sorted(session_ids)),),
-        )
-        return {str(r["id"]) for r in rows}
-
-    async def human_by_token_hash(self, token_hash: str) -> int | None:
-        rows = await self._lookup("SELECT id FROM humans WHERE token_hash = ?", (token_hash,))
-        return int(rows[0]["id"]) if rows else None
-
-    async def humans(self) -> list[int]:
-        return [int(r["id"]) for r in await self._read("SELECT id FROM humans ORDER BY id")]
-
-    async def human_of(self, platform: str, user_id: str) -> int | None:
-        rows = await self._lookup(
-            "SELECT human FROM identities WHERE platform = ? AND user_id = ?", (platform, user_id)
-        )
-        return int(rows[0]["human"]) if rows else None
-
-    async def identities(self, human: int) -> list[Identity]:
-        rows = await self._read(
-            "SELECT platform, user_id FROM identities WHERE human = ? ORDER BY platform, user_id",
-            (human,),
-        )
-        return [Identity(platform=r["platform"], user_id=r["user_id"]) for r in rows]
-
-    async def thread_ref(self, member: str, transport: str) -> str | None:
-        rows = await self._lookup(
-            "SELECT thread_ref FROM threads WHERE member = ? AND transport = ?", (member, transport)
-        )
-        return str(rows[0]["thread_ref"]) if rows else None
-
-    async def member_for_thread(self, transport: str, thread_ref: str) -> str | None:
-        rows = await self._lookup(
-            "SELECT member FROM threads WHERE transport = ? AND thread_ref = ?",
-            (transport, thread_ref),
-        )
-        return str(rows[0]["member"]) if rows else None
-
-    async def live_rows(self, conversation: str) -> list[Row]:
-        rows = await self._read(
-            f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE conversation = ? AND rewound_in IS NULL"
-            " ORDER BY seq",
-            (conversation,),
-        )
-        return [codec.row_from(r) for r in rows]
-
-    async def row(self, row_id: str, *, include_rewound: bool = False) -> Row | None:
-        live = "" if include_rewound else " AND rewound_in IS NULL"
-        rows = await self._lookup(
-            f"SELECT {codec.ROW_COLUMNS} FROM rows WHERE id = ?{live}", (row_id,)
-        )
-        return codec.row_from(rows[0]) if rows else None
-
-    async def escalation(self, escalation_id: str) -> Escalation | None:
-        rows = await self._index_read(
-            f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE id = ?",
-            (escalation_id,),
-            lookup=True,
-        )
-        return codec.escalation_from(rows[0]) if rows else None
-
-    async def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
-        # Pending ones are at most a backlog's worth (50): a lookup. All of them: a scan.
-        where = "member = ? AND state = 'pending'" if pending_only else "member = ?"
-        rows = await self._index_read(
-            f"SELECT {codec.ESCALATION_COLUMNS} FROM escalations WHERE {where}"
-            " ORDER BY created_at, rowid",
-            (member,),
-            lookup=pending_only,
-        )
-        return [codec.escalation_from(r) for r in rows]
-
-    async def pending_counts(self) -> dict[str, int]:
-        rows = await self._index_read(
-            "SELECT member, count(*) AS n FROM escalations WHERE state = 'pending' GROUP BY member"
-        )
-        return {r["member"]: int(r["n"]) for r in rows}
-
-    async def due_windows(self, before: datetime) -> list[tuple[str, str, datetime]]:
-        rows = await self._index_read(
-            "SELECT id, member, deadline FROM escalations WHERE state = 'pending'"
-            " AND deadline IS NOT NULL AND deadline < ? AND window_held = 0 ORDER BY deadline",
-            (codec.epoch(before),),
-        )
-        return [(r["id"], r["member"], codec.moment(r["deadline"])) for r in rows]
-
-    async def _index_read(
-        self, sql: str, params: tuple[Any, ...] = (), *, lookup: bool = False
-    ) -> list[sqlite3.Row]:
-        try:
-            return await (self._lookup if lookup else self._read)(sql, params)
-        except sqlite3.DatabaseError as error:
-            raise Unavailable(
-                f"the escalation index cannot be read ({error}); it is being rebuilt from the"
-                " transcript",
-                code="escalation_index_unavailable",
-            ) from error
-
-    async def check_index(self) -> None:
-        await self._index_read("SELECT id, state, deadline FROM escalations LIMIT 1")
+        text = self.dialect.text(sql)
+        if lookup:  # a few rows by key: on the event loop (see the module docstring)
+            try:
+                return self._lookups.execute(text, params).fetchall()
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode not in _BUSY:
+                    raise  # else a lock is held: wait for it off the loop
+        return list(await self._reader.execute_fetchall(text, params))
 
     async def rebuild_index_table(self) -> None:
         """Replace an unreadable index table by an empty one, for reconciliation to refill.
@@ -356,199 +329,15 @@ class SqliteStore(ConciergeReads, Store):
         added = [c.group(0) for m in scripts[1:] for c in _ESCALATION_COLUMN.finditer(m.sql)]
 
         def rebuild(tx: Tx) -> None:
-            conn = cast(SqliteTx, tx)._conn
-            conn.execute("DROP TABLE IF EXISTS escalations")
+            assert self._writer is not None  # the transaction runs on the writer's connection
+            self._writer.execute("DROP TABLE IF EXISTS escalations")
             for statement in [*match.group(0).split(";"), *added]:
                 if statement.strip():
-                    conn.execute(statement)
+                    self._writer.execute(statement)
 
         await self.write(rebuild, heavy=True)
 
-    async def question(self, question_id: str) -> Question | None:
-        rows = await self._lookup(
-            f"SELECT {codec.QUESTION_COLUMNS} FROM questions WHERE id = ?", (question_id,)
-        )
-        return codec.question_from(rows[0]) if rows else None
 
-    async def waiting_counts(self) -> dict[str, int]:
-        rows = await self._read(
-            "SELECT member, count(*) AS n FROM questions"
-            " WHERE state = 'waiting' AND member IS NOT NULL GROUP BY member"
-        )
-        return {r["member"]: int(r["n"]) for r in rows}
-
-    async def waiting_questions(self, member: str) -> list[Question]:
-        rows = await self._read(
-            f"SELECT {codec.QUESTION_COLUMNS} FROM questions"
-            " WHERE member = ? AND state = 'waiting' ORDER BY created_at, id",
-            (member,),
-        )
-        return [codec.question_from(r) for r in rows]
-
-    async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]:
-        rows = await self._read(
-            "SELECT cursor, session, kind, body, created_at FROM events"
-            " WHERE session = ? AND cursor > ? AND withdrawn_in IS NULL ORDER BY cursor LIMIT ?",
-            (session, cursor, limit),
-        )
-        return [codec.event_from(r) for r in rows]
-
-    async def outbox_heads(self, transport: str) -> list[OutboxEntry]:
-        rows = await self._read(
-            f"SELECT {codec.OUTBOX_COLUMNS} FROM outbox WHERE id IN"
-            " (SELECT min(id) FROM outbox WHERE transport = ? GROUP BY lane) ORDER BY id",
-            (transport,),
-        )
-        return [codec.outbox_from(r) for r in rows]
-
-    async def outbox_head(self, transport: str, lane: str) -> OutboxEntry | None:
-        rows = await self._lookup(
-            f"SELECT {codec.OUTBOX_COLUMNS} FROM outbox WHERE transport = ? AND lane = ?"
-            " ORDER BY id LIMIT 1",
-            (transport, lane),
-        )
-        return codec.outbox_from(rows[0]) if rows else None
-
-    async def outbox_last_id(self) -> int:
-        rows = await self._lookup("SELECT coalesce(max(id), 0) FROM outbox")
-        return int(rows[0][0])
-
-    async def outbox_object_ids(
-        self, transport: str, lane: str, op: str, object_key: str
-    ) -> list[int]:
-        rows = await self._lookup(
-            "SELECT id FROM outbox WHERE transport = ? AND lane = ? AND op = ?"
-            " AND object_key = ? ORDER BY id",
-            (transport, lane, op, object_key),
-        )
-        return [int(r["id"]) for r in rows]
-
-    async def outbox_size(self, transport: str | None = None) -> int:
-        if transport is None:
-            rows = await self._read("SELECT count(*) FROM outbox")
-        else:
-            rows = await self._read("SELECT count(*) FROM outbox WHERE transport = ?", (transport,))
-        return int(rows[0][0])
-
-    async def outbox_backlog(self) -> list[OutboxBacklog]:
-        # One read: with min() the bare columns come from the oldest row itself (SQLite's
-        # documented rule), so a delivery between two reads cannot leave a dangling id.
-        pending = await self._read(
-            "SELECT transport, count(*) AS pending, min(id) AS oldest_id, created_at, last_error"
-            " FROM outbox GROUP BY transport"
-        )
-        dead = {
-            r["transport"]: int(r["dead"])
-            for r in await self._read(
-                "SELECT transport, count(*) AS dead FROM outbox_dead GROUP BY transport"
-            )
-        }
-        found = {
-            r["transport"]: OutboxBacklog(
-                transport=r["transport"],
-                pending=int(r["pending"]),
-                oldest=codec.moment(r["created_at"]),
-                oldest_error=r["last_error"],
-                dead=dead.get(r["transport"], 0),
-            )
-            for r in pending
-        }
-        for transport, count in dead.items():
-            if transport not in found:
-                found[transport] = OutboxBacklog(
-                    transport=transport, pending=0, oldest=None, oldest_error=None, dead=count
-                )
-        return [found[name] for name in sorted(found)]
-
-    async def escalation_counts(self) -> dict[str, int]:
-        rows = await self._index_read("SELECT state, count(*) AS n FROM escalations GROUP BY state")
-        return {r["state"]: int(r["n"]) for r in rows}
-
-    async def platform_message(self, transport: str, object_key: str) -> PlatformMessage | None:
-        rows = await self._lookup(
-            "SELECT transport, object_key, thread_ref, message_ref FROM platform_messages"
-            " WHERE transport = ? AND object_key = ?",
-            (transport, object_key),
-        )
-        return codec.platform_message_from(rows[0]) if rows else None
-
-    async def object_for_message(self, transport: str, message_ref: str) -> str | None:
-        rows = await self._lookup(
-            "SELECT object_key FROM platform_messages WHERE transport = ? AND message_ref = ?",
-            (transport, message_ref),
-        )
-        return str(rows[0]["object_key"]) if rows else None
-
-    async def sel(self, *, action_prefix: str = "") -> list[SelRecord]:
-        rows = await self._read(
-            "SELECT id, at, action, outcome, actor, member, details FROM sel"
-            " WHERE action LIKE ? ORDER BY id",
-            (action_prefix.replace("%", "") + "%",),
-        )
-        return [codec.sel_from(r) for r in rows]
-
-    async def sel_after(
-        self,
-        after: int,
-        *,
-        limit: int,
-        member: str | None = None,
-        since: datetime | None = None,
-        action: str | None = None,
-    ) -> list[SelRecord]:
-        where = ["id > ?"]
-        params: list[object] = [after]
-        if member is not None:
-            where.append("member = ?")
-            params.append(member)
-        if since is not None:
-            where.append("at >= ?")
-            params.append(codec.epoch(since))
-        if action is not None:  # no LIKE: actions hold '_', its wildcard
-            where.append("(action = ? OR substr(action, 1, ?) = ?)")
-            params += [action, len(action) + 1, f"{action}:"]
-        rows = await self._read(
-            "SELECT id, at, action, outcome, actor, member, details FROM sel"
-            f" WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
-            (*params, limit),
-        )
-        return [codec.sel_from(r) for r in rows]
-
-    async def setting(self, key: str) -> str | None:
-        rows = await self._lookup("SELECT value FROM settings WHERE key = ?", (key,))
-        return str(rows[0]["value"]) if rows else None
-
-    async def idempotency_record(self, session: str, key: str) -> IdempotencyRecord | None:
-        rows = await self._lookup(
-            f"SELECT {codec.IDEMPOTENCY_COLUMNS} FROM idempotency_keys"
-            " WHERE session = ? AND key = ?",
-            (session, key),
-        )
-        return codec.idempotency_from(rows[0]) if rows else None
-
-    async def webhook(self, session: str) -> Webhook | None:
-        rows = await self._lookup(
-            f"SELECT {_WEBHOOK_COLUMNS} FROM webhooks w JOIN sessions s ON s.id = w.session"
-            " WHERE w.session = ? AND s.revoked_at IS NULL",
-            (session,),
-        )
-        return codec.webhook_from(rows[0]) if rows else None
-
-    async def webhooks(self, *, behind_only: bool = False) -> list[Webhook]:
-        behind = (
-            " AND EXISTS (SELECT 1 FROM events e"
-            " WHERE e.session = w.session AND e.cursor > w.delivered_through)"
-            if behind_only
-            else ""
-        )
-        rows = await self._read(
-            f"SELECT {_WEBHOOK_COLUMNS} FROM webhooks w JOIN sessions s ON s.id = w.session"
-            f" WHERE s.revoked_at IS NULL{behind}"
-        )
-        return [codec.webhook_from(r) for r in rows]
-
-
-_WEBHOOK_COLUMNS = ", ".join(f"w.{c.strip()}" for c in codec.WEBHOOK_COLUMNS.split(","))
 BUSY_TIMEOUT_MS = 5000  # how long a write or scan waits for another process's lock
 # Every transaction runs in a savepoint of its group commit, and a savepoint keeps the pages
 # it changes in a sub-journal, one SQLite may spill to a temporary file unless told to keep
@@ -564,7 +353,6 @@ _BUSY = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 def _connect_lookups(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, isolation_level=None)  # used on the loop's thread only
-    conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA query_only = ON")
     conn.execute("PRAGMA busy_timeout = 0")  # never wait for a lock on the event loop
     return conn
@@ -573,7 +361,6 @@ def _connect_lookups(path: Path) -> sqlite3.Connection:
 async def _connect(path: Path) -> aiosqlite.Connection:
     # isolation_level=None: crewline opens and commits its own transactions.
     conn = await aiosqlite.connect(path, isolation_level=None)
-    conn.row_factory = sqlite3.Row
     for pragma in _PRAGMAS:
         await conn.execute(f"PRAGMA {pragma}")
     return conn
@@ -587,7 +374,7 @@ def _in_savepoint(conn: sqlite3.Connection, transaction: Callable[[Tx], Any]) ->
     """Run one caller's transaction; its failure undoes its writes alone."""
     conn.execute("SAVEPOINT tx")
     try:
-        result = transaction(SqliteTx(conn))
+        result = transaction(SqlTx(SqliteStatements(conn)))
     except Exception as error:
         conn.execute("ROLLBACK TO tx")
         conn.execute("RELEASE tx")
@@ -600,7 +387,6 @@ def _open_writer(path: Path) -> sqlite3.Connection:
     # Used from the loop and from the writer's thread in turn, never from both at once,
     # which check_same_thread cannot know.
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    conn.row_factory = sqlite3.Row
     for pragma in ("journal_mode = WAL", *_PRAGMAS):
         conn.execute(f"PRAGMA {pragma}")
     _migrate(conn)

@@ -1,0 +1,144 @@
+"""Records in SQL: the escalation index and the questions.
+
+``{ord}`` is the engine's insertion order (SQLite's rowid, PostgreSQL's ``ord`` column), the
+tie-breaker between records created at the same moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from crewline.models import Escalation, EscalationState, Question
+from crewline.store.ports.records import RecordsReads, RecordsTx
+from crewline.store.sql.dialect import BACKLOG_LOCKS, upsert
+from crewline.store.sql.parts import ReadPart, TxPart
+from crewline.store.sql.rowmap import decoder, encoder, epoch, moment
+
+__all__ = ["SqlRecordsReads", "SqlRecordsTx"]
+
+ESCALATION = (
+    "id", "member", "row_id", "session", "message", "deadline", "default_action", "options",
+    "goal", "state", "answer", "choice", "answered_by", "answered_via", "answer_row_id",
+    "default_applied", "created_at", "settled_at", "window_held",
+)  # fmt: skip
+QUESTION = (
+    "id", "member", "session", "row_id", "question", "options", "dialog", "state", "answer",
+    "answered_by", "created_at", "settled_at",
+)  # fmt: skip
+ESCALATIONS = f"SELECT {', '.join(ESCALATION)} FROM escalations"
+QUESTIONS = f"SELECT {', '.join(QUESTION)} FROM questions"
+_escalation = decoder(Escalation, ESCALATION)
+_escalation_values = encoder(Escalation, ESCALATION)
+_question = decoder(Question, QUESTION)
+_question_values = encoder(Question, QUESTION)
+_PUT_ESCALATION = upsert("escalations", ESCALATION, ("id",))
+_PUT_QUESTION = upsert("questions", QUESTION, ("id",))
+_ESCALATION_BY_ID = f"{ESCALATIONS} WHERE id = ?"
+_QUESTION_BY_ID = f"{QUESTIONS} WHERE id = ?"
+_PENDING = "SELECT count(*) FROM escalations WHERE member = ? AND state = 'pending'"
+
+
+_OF_MEMBER = {  # pending_only: the statement
+    pending_only: f"{ESCALATIONS} WHERE member = ?{where} ORDER BY created_at, {{ord}}"
+    for pending_only, where in ((False, ""), (True, " AND state = 'pending'"))
+}
+
+
+class SqlRecordsTx(TxPart, RecordsTx):
+    def put_escalation(self, escalation: Escalation) -> None:
+        # Not read back (no round trip of its own where statements are pipelined): a missing
+        # or damaged index surfacing later in the transaction is still reported as the
+        # index's (``index_written``).
+        self.index_written = True
+        self._index(_PUT_ESCALATION, _escalation_values(escalation), settle=False)
+
+    def escalation(self, escalation_id: str) -> Escalation | None:
+        r = self._index(_ESCALATION_BY_ID, (escalation_id,)).fetchone()
+        return None if r is None else _escalation(r)
+
+    def escalation_states(self, escalation_ids: Sequence[str]) -> dict[str, EscalationState]:
+        wanted = self._d.array(list(dict.fromkeys(escalation_ids)))
+        return {
+            r[0]: EscalationState(r[1])
+            for r in self._index(
+                "SELECT id, state FROM escalations WHERE id {in_array}", (wanted,)
+            ).fetchall()
+        }
+
+    def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
+        return [_escalation(r) for r in self._index(_OF_MEMBER[pending_only], (member,)).fetchall()]
+
+    def count_pending(self, member: str) -> int:
+        # The count decides whether one more record fits under the backlog ceiling: hold the
+        # member's lock to the commit, so a concurrent writer counts after this one's insert.
+        self._s.lock(member, BACKLOG_LOCKS)
+        r = self._index(_PENDING, (member,)).fetchone()
+        return int(r[0]) if r else 0
+
+    def put_question(self, question: Question) -> None:
+        self._s.execute(_PUT_QUESTION, _question_values(question))
+
+    def question(self, question_id: str) -> Question | None:
+        r = self._one(_QUESTION_BY_ID, (question_id,))
+        return None if r is None else _question(r)
+
+    def waiting_questions(self, member: str) -> list[Question]:
+        return [
+            _question(r)
+            for r in self._all(
+                f"{QUESTIONS} WHERE member = ? AND state = 'waiting' ORDER BY created_at, {{ord}}",
+                (member,),
+            )
+        ]
+
+
+class SqlRecordsReads(ReadPart, RecordsReads):
+    async def escalation(self, escalation_id: str) -> Escalation | None:
+        rows = await self._fetch_index(_ESCALATION_BY_ID, (escalation_id,), lookup=True)
+        return _escalation(rows[0]) if rows else None
+
+    async def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
+        # Pending ones are at most a backlog's worth (50): a lookup. All of them: a scan.
+        rows = await self._fetch_index(_OF_MEMBER[pending_only], (member,), lookup=pending_only)
+        return [_escalation(r) for r in rows]
+
+    async def pending_counts(self) -> dict[str, int]:
+        rows = await self._fetch_index(
+            "SELECT member, count(*) FROM escalations WHERE state = 'pending' GROUP BY member"
+        )
+        return {r[0]: int(r[1]) for r in rows}
+
+    async def due_windows(self, before: datetime) -> list[tuple[str, str, datetime]]:
+        rows = await self._fetch_index(
+            "SELECT id, member, deadline FROM escalations"
+            " WHERE state = 'pending' AND deadline IS NOT NULL AND deadline < ?"
+            " AND window_held = 0 ORDER BY deadline",
+            (epoch(before),),
+        )
+        return [(r[0], r[1], moment(r[2])) for r in rows]
+
+    async def escalation_counts(self) -> dict[str, int]:
+        rows = await self._fetch_index("SELECT state, count(*) FROM escalations GROUP BY state")
+        return {r[0]: int(r[1]) for r in rows}
+
+    async def check_index(self) -> None:
+        await self._fetch_index("SELECT id, state, deadline FROM escalations LIMIT 1")
+
+    async def question(self, question_id: str) -> Question | None:
+        rows = await self._fetch(_QUESTION_BY_ID, (question_id,), lookup=True)
+        return _question(rows[0]) if rows else None
+
+    async def waiting_counts(self) -> dict[str, int]:
+        rows = await self._fetch(
+            "SELECT member, count(*) FROM questions"
+            " WHERE state = 'waiting' AND member IS NOT NULL GROUP BY member"
+        )
+        return {r[0]: int(r[1]) for r in rows}
+
+    async def waiting_questions(self, member: str) -> list[Question]:
+        rows = await self._fetch(
+            f"{QUESTIONS} WHERE member = ? AND state = 'waiting' ORDER BY created_at, id",
+            (member,),
+        )
+        return [_question(r) for r in rows]
