@@ -130,9 +130,9 @@ def test_doctor_checks_and_reconciles_on_postgresql(tmp_path: Path, postgres_url
 def test_doctor_says_what_to_run_when_the_role_may_not_create_unaccent(
     tmp_path: Path, postgres_url: str
 ) -> None:
-    """A database without the unaccent extension (as before the migration that creates it)
-    and a role without CREATE on it: doctor fails, naming the SQL a superuser runs; once it
-    has run, the finding is gone."""
+    """A database without the unaccent extension (which the baseline creates, where the
+    role may) and a role without CREATE on it: doctor fails, naming the SQL a superuser
+    runs; once it has run, the finding is gone."""
     import psycopg
 
     role = f"plain_{os.getpid()}"

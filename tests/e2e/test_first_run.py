@@ -358,7 +358,7 @@ def test_admin_commands_are_quiet_unless_asked(
     loud = run("member", "add", "pip", "--name", "Pip", "--owner", "local:owner",
                "--transport", "local", "-v", data_dir=tmp_path / "b", env=env)  # fmt: skip
     assert loud.returncode == 0, loud.stderr
-    assert f"INFO crewline.store.{engine}: applying migration 001" in loud.stderr
+    assert f"INFO crewline.store.{engine}: applying migration 013 baseline" in loud.stderr
 
 
 @pytest.mark.sqlite_only("the outbox's waiters are in memory")

@@ -43,7 +43,8 @@ def test_the_built_wheel_installs_in_a_clean_venv_and_runs(tmp_path: Path) -> No
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         metadata = archive.read(f"crewline-{__version__}.dist-info/METADATA").decode()
-    assert "crewline/store/schema/001_initial.sql" in names
+    assert "crewline/store/schema/013_baseline.sql" in names
+    assert "crewline/store/schema/013_baseline.postgresql.sql" in names
     assert any(n.startswith("crewline/transports/local/static/") for n in names)
     assert "Provides-Extra: all" in metadata.splitlines()
 

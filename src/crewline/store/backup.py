@@ -19,8 +19,9 @@ import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from crewline.errors import Conflict, InvalidInput
+from crewline.errors import ConfigError, Conflict, InvalidInput
 from crewline.serving_lock import restore_lock
+from crewline.store import schema
 from crewline.store.sqlite import DATABASE_NAME, migrations
 
 __all__ = ["BackupReport", "backup", "restore"]
@@ -102,6 +103,10 @@ def _inspect(conn: sqlite3.Connection, path: Path) -> BackupReport:
             f"{path} is at schema version {version}, newer than this crewline's {latest}",
             code="backup_too_new",
         )
+    try:
+        schema.adopt("sqlite", version, where=str(path))
+    except ConfigError as error:  # crewline would refuse to open it
+        raise InvalidInput(error.message, code=error.code) from None
     (escalations,) = conn.execute("SELECT count(*) FROM escalations").fetchone()
     size = path.stat().st_size if path.is_file() else 0
     return BackupReport(path=path, schema_version=version, escalations=escalations, size=size)

@@ -31,11 +31,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from importlib import resources
 from typing import Any, TypeVar
 
 import psycopg
@@ -43,10 +40,11 @@ from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool
 
 from crewline.errors import ConfigError
-from crewline.store import pg_admin
+from crewline.store import pg_admin, schema
 from crewline.store.base import Tx
 from crewline.store.postgres_statements import DIALECT, INDEX_DAMAGE, PostgresStatements
 from crewline.store.postgres_writer import RETRIES, GroupWriter
+from crewline.store.schema import Migration
 from crewline.store.sql import SqlStore, SqlTx
 from crewline.store.sql.dialect import index_unavailable
 
@@ -63,28 +61,9 @@ WRITERS = 16
 _MIGRATION_LOCK = 0x637265776C696E65  # "crewline": one replica migrates at a time
 
 
-_ESCALATIONS_TABLE = re.compile(
-    r"CREATE TABLE escalations .*?;\s*CREATE INDEX escalations_by_member .*?;", re.S
-)
-_DUE_INDEX = re.compile(r"CREATE INDEX escalations_due .*?;", re.S)
-_ESCALATION_COLUMN = re.compile(r"ALTER TABLE escalations ADD COLUMN .*?;", re.S)
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    name: str
-    sql: str
-
-
 def migrations() -> list[Migration]:
-    """The numbered scripts in ``store/pg_schema``, in order."""
-    found = []
-    for entry in resources.files("crewline.store.pg_schema").iterdir():
-        number, _, rest = entry.name.partition("_")
-        if entry.name.endswith(".sql") and number.isdigit():
-            found.append(Migration(int(number), rest.removesuffix(".sql"), entry.read_text()))
-    return sorted(found, key=lambda m: m.version)
+    """The migrations as PostgreSQL runs them, the baseline first."""
+    return schema.migrations("postgresql")
 
 
 class PostgresStore(SqlStore):
@@ -159,8 +138,12 @@ class PostgresStore(SqlStore):
             with self._pool.connection() as conn, conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
                 current = _schema_version(conn)
+                start = schema.adopt("postgresql", current, where=pg_admin.shown(self.url))
+                if start != current:
+                    log.info("adopting schema version %d as the baseline %03d", current, start)
+                    conn.execute("UPDATE crewline_schema SET version = %s", (start,))
                 for migration in migrations():
-                    if migration.version > current:
+                    if migration.version > start:
                         log.info("applying migration %03d %s", migration.version, migration.name)
                         conn.execute(migration.sql.encode())
                         conn.execute(
@@ -238,7 +221,7 @@ class PostgresStore(SqlStore):
     async def rebuild_index_table(self) -> None:
         """Replace the index table by an empty one for reconciliation to refill (it derives
         from the transcript, so nothing true is lost)."""
-        ddl = _escalations_ddl()
+        ddl = schema.table_ddl("postgresql", "escalations")
 
         def rebuild() -> None:
             assert self._pool is not None
@@ -246,21 +229,10 @@ class PostgresStore(SqlStore):
                 # One rebuild at a time (two callers may find the index unreadable at once).
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
                 conn.execute("DROP TABLE IF EXISTS escalations")
-                conn.execute(ddl.encode())
+                for statement in ddl:
+                    conn.execute(statement.encode())
 
         await self._on_thread(rebuild)
-
-
-def _escalations_ddl() -> str:
-    """The index table as the migrations leave it: the first migration's table with the
-    columns later ones added, its due index as the latest migration that defines it has it."""
-    scripts = migrations()
-    table = _ESCALATIONS_TABLE.search(scripts[0].sql)
-    assert table is not None, "001_initial.sql defines the escalations table"
-    added = [c.group(0) for s in scripts[1:] for c in _ESCALATION_COLUMN.finditer(s.sql)]
-    due = [found.group(0) for script in scripts for found in _DUE_INDEX.finditer(script.sql)]
-    assert due, "a migration defines escalations_due"
-    return "\n".join([table.group(0), *added, due[-1]])
 
 
 def _schema_version(conn: psycopg.Connection[Any]) -> int:

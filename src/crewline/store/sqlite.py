@@ -27,19 +27,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 import aiosqlite
 
 from crewline.files import create_private_file, private_directory
+from crewline.store import schema
 from crewline.store.base import Tx
+from crewline.store.schema import Migration
 from crewline.store.sql import Dialect, QueuedEntry, SqlStore, SqlTx, Statements
 from crewline.store.sql.dialect import FLEET_WINDOW, Cursor
 from crewline.store.sql.rowmap import dumps
@@ -55,30 +55,9 @@ MAX_BATCH = 256
 DATABASE_NAME = "crewline.db"
 
 
-_ESCALATIONS_DDL = re.compile(
-    r"CREATE TABLE escalations .*?;\s*CREATE INDEX escalations_by_member .*?;"
-    r"\s*CREATE INDEX escalations_due .*?;",
-    re.S,
-)
-# Columns later migrations added to the index table, which a rebuild adds again.
-_ESCALATION_COLUMN = re.compile(r"ALTER TABLE escalations ADD COLUMN .*?;", re.S)
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    name: str
-    sql: str
-
-
 def migrations() -> list[Migration]:
-    """The numbered scripts in ``store/schema``, in order."""
-    found = []
-    for entry in resources.files("crewline.store.schema").iterdir():
-        number, _, rest = entry.name.partition("_")
-        if entry.name.endswith(".sql") and number.isdigit():
-            found.append(Migration(int(number), rest.removesuffix(".sql"), entry.read_text()))
-    return sorted(found, key=lambda m: m.version)
+    """The migrations as SQLite runs them, the baseline first."""
+    return schema.migrations("sqlite")
 
 
 @dataclass(slots=True)
@@ -215,9 +194,13 @@ class SqliteStore(SqlStore):
         private_directory(self.path.parent)
         create_private_file(self.path)
         self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="crewline-store-writer")
-        self._writer = await self._on_writer_thread(_open_writer, self.path)
-        self._reader = await _connect(self.path)
-        self._lookups = _connect_lookups(self.path)
+        try:
+            self._writer = await self._on_writer_thread(_open_writer, self.path)
+            self._reader = await _connect(self.path)
+            self._lookups = _connect_lookups(self.path)
+        except BaseException:
+            await self.__aexit__()
+            raise
         self._writer_task = asyncio.create_task(self._write_loop(), name="crewline-store-writer")
         return self
 
@@ -323,17 +306,13 @@ class SqliteStore(SqlStore):
         Only reconciliation calls this, and only after ``check_index`` failed: the index is
         derived from the transcript, so nothing true is lost.
         """
-        scripts = migrations()
-        match = _ESCALATIONS_DDL.search(scripts[0].sql)
-        assert match is not None, "001_initial.sql defines the escalations table"
-        added = [c.group(0) for m in scripts[1:] for c in _ESCALATION_COLUMN.finditer(m.sql)]
+        ddl = schema.table_ddl("sqlite", "escalations")
 
         def rebuild(tx: Tx) -> None:
             assert self._writer is not None  # the transaction runs on the writer's connection
             self._writer.execute("DROP TABLE IF EXISTS escalations")
-            for statement in [*match.group(0).split(";"), *added]:
-                if statement.strip():
-                    self._writer.execute(statement)
+            for statement in ddl:
+                self._writer.execute(statement)
 
         await self.write(rebuild, heavy=True)
 
@@ -387,9 +366,15 @@ def _open_writer(path: Path) -> sqlite3.Connection:
     # Used from the loop and from the writer's thread in turn, never from both at once,
     # which check_same_thread cannot know.
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    for pragma in ("journal_mode = WAL", *_PRAGMAS):
-        conn.execute(f"PRAGMA {pragma}")
-    _migrate(conn)
+    try:
+        current = conn.execute("PRAGMA user_version").fetchone()[0]
+        start = schema.adopt("sqlite", current, where=str(path))  # refused: nothing changed
+        for pragma in ("journal_mode = WAL", *_PRAGMAS):
+            conn.execute(f"PRAGMA {pragma}")
+        _migrate(conn, current, start)
+    except BaseException:
+        conn.close()
+        raise
     conn.execute("PRAGMA busy_timeout = 0")  # the loop runs its BEGIN: it must not wait
     return conn
 
@@ -403,10 +388,14 @@ def _begin_waiting(conn: sqlite3.Connection) -> None:
         conn.execute("PRAGMA busy_timeout = 0")
 
 
-def _migrate(conn: sqlite3.Connection) -> None:
-    current = conn.execute("PRAGMA user_version").fetchone()[0]
+def _migrate(conn: sqlite3.Connection, current: int, start: int) -> None:
+    """Apply the migrations after ``start`` (the version a database at ``current`` goes on
+    from: the baseline's, once adopted)."""
+    if start != current:
+        log.info("adopting schema version %d as the baseline %03d", current, start)
+        conn.execute(f"PRAGMA user_version = {start}")
     for migration in migrations():
-        if migration.version > current:
+        if migration.version > start:
             log.info("applying migration %03d %s", migration.version, migration.name)
             conn.executescript(
                 f"BEGIN; {migration.sql}; PRAGMA user_version = {migration.version}; COMMIT;"
