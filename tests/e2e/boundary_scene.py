@@ -15,7 +15,7 @@ from typing import Any
 
 from crewline.bot.boundaries import HookPoint
 from crewline.models import Row
-from crewline.store.base import SelRecord
+from crewline.store import SelRecord
 from tests.driver import Crew
 
 Injection = Callable[["Scene"], Awaitable[None]]

@@ -1,7 +1,8 @@
 """Durable storage: the Store port. The SQLite implementation is ``crewline.store.sqlite``
 (imported only by the adapters that open it, so the core never loads a database driver)."""
 
-from crewline.store.base import (
+from crewline.store.base import Store, Tx
+from crewline.store.ports import (
     BoundaryRecord,
     IdempotencyRecord,
     OutboxBacklog,
@@ -9,8 +10,6 @@ from crewline.store.base import (
     PlatformMessage,
     SeenEvent,
     SelRecord,
-    Store,
-    Tx,
     Webhook,
 )
 

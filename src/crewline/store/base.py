@@ -26,54 +26,26 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TypeVar
 
-from crewline.store.ports.audit import AuditReads, AuditTx, SelRecord
-from crewline.store.ports.boundaries import BoundariesTx, BoundaryRecord
-from crewline.store.ports.concierge import ConciergeReads, ConciergeTx
-from crewline.store.ports.coordination import CoordinationTx
-from crewline.store.ports.events import EventsReads, EventsTx
-from crewline.store.ports.members import MembersReads, MembersTx
-from crewline.store.ports.outbox import (
-    OutboxBacklog,
-    OutboxEntry,
-    OutboxReads,
-    OutboxTx,
-    PlatformMessage,
-)
-from crewline.store.ports.push import PushReads, PushTx, Webhook
-from crewline.store.ports.receipts import IdempotencyRecord, ReceiptsReads, ReceiptsTx, SeenEvent
-from crewline.store.ports.records import RecordsReads, RecordsTx
-from crewline.store.ports.settings import SettingsReads, SettingsTx
-from crewline.store.ports.transcript import TranscriptReads, TranscriptTx
+import crewline.store.ports as ports
 
-__all__ = [
-    "BoundaryRecord",
-    "IdempotencyRecord",
-    "OutboxBacklog",
-    "OutboxEntry",
-    "PlatformMessage",
-    "SeenEvent",
-    "SelRecord",
-    "Store",
-    "Tx",
-    "Webhook",
-]
+__all__ = ["Store", "Tx"]
 
 T = TypeVar("T")
 
 
 class Tx(
-    CoordinationTx,
-    MembersTx,
-    TranscriptTx,
-    RecordsTx,
-    OutboxTx,
-    EventsTx,
-    BoundariesTx,
-    ReceiptsTx,
-    AuditTx,
-    PushTx,
-    SettingsTx,
-    ConciergeTx,
+    ports.CoordinationTx,
+    ports.MembersTx,
+    ports.TranscriptTx,
+    ports.RecordsTx,
+    ports.OutboxTx,
+    ports.EventsTx,
+    ports.BoundariesTx,
+    ports.ReceiptsTx,
+    ports.AuditTx,
+    ports.PushTx,
+    ports.SettingsTx,
+    ports.ConciergeTx,
     ABC,
 ):
     """Operations inside one write transaction; synchronous, on whatever thread the store
@@ -85,16 +57,16 @@ class Tx(
 
 
 class Store(
-    MembersReads,
-    TranscriptReads,
-    RecordsReads,
-    OutboxReads,
-    EventsReads,
-    ReceiptsReads,
-    AuditReads,
-    PushReads,
-    SettingsReads,
-    ConciergeReads,
+    ports.MembersReads,
+    ports.TranscriptReads,
+    ports.RecordsReads,
+    ports.OutboxReads,
+    ports.EventsReads,
+    ports.ReceiptsReads,
+    ports.AuditReads,
+    ports.PushReads,
+    ports.SettingsReads,
+    ports.ConciergeReads,
     ABC,
 ):
     """Durable storage for one crewline. Open it with ``async with``."""

@@ -72,51 +72,44 @@ def _conversions(kind: Any) -> tuple[Decode | None, Decode | None]:
     return None, None
 
 
-def _fields(cls: type) -> dict[str, tuple[Any, bool]]:
+def _compile(
+    cls: type, columns: tuple[str, ...], *, decoding: bool
+) -> tuple[list[str], Callable[[str, str], Callable[..., Any]]]:
+    """Each column's value as Python text (an item of the row ``r`` when ``decoding``, else
+    an attribute of the value ``r``, converted), and what compiles a function of ``r``
+    returning a given expression of them."""
     hints = typing.get_type_hints(cls)
-    return {f.name: _kind(hints[f.name]) for f in dataclasses.fields(cls)}
+    kinds = {f.name: _kind(hints[f.name]) for f in dataclasses.fields(cls)}
+    scope: dict[str, Any] = {"_cls": cls}
+    texts = []
+    for n, column in enumerate(columns):
+        kind, optional = kinds[column]
+        value = f"r[{n}]" if decoding else f"r.{column}"
+        convert = _conversions(kind)[0 if decoding else 1]
+        if convert is not None:
+            scope[f"_c{n}"] = convert
+            call = f"_c{n}({value})"
+            value = f"(None if {value} is None else {call})" if optional else call
+        texts.append(value)
 
+    def compiled(name: str, body: str) -> Callable[..., Any]:
+        namespace: dict[str, Any] = {}
+        exec(f"def {name}(r):\n    return {body}\n", scope, namespace)
+        function: Callable[..., Any] = namespace[name]
+        return function
 
-def _compile(name: str, body: str, scope: dict[str, Any]) -> Callable[..., Any]:
-    namespace: dict[str, Any] = {}
-    exec(f"def {name}(r):\n    return {body}\n", scope, namespace)
-    function: Callable[..., Any] = namespace[name]
-    return function
-
-
-def _expression(value: str, convert: Decode | None, optional: bool, n: int) -> tuple[str, str]:
-    """Python text converting ``value`` (an item of the row or an attribute of the value),
-    and the name its converter is bound to."""
-    if convert is None:
-        return value, ""
-    call = f"_c{n}({value})"
-    return (f"(None if {value} is None else {call})" if optional else call), f"_c{n}"
+    return texts, compiled
 
 
 def decoder(cls: type[T], columns: tuple[str, ...]) -> Callable[[Sequence[Any]], T]:
     """A function making a ``cls`` from a row holding ``columns`` in that order (each a
     field of ``cls``; fields not among them take their defaults)."""
-    fields = _fields(cls)
-    scope: dict[str, Any] = {"_cls": cls}
-    arguments = []
-    for n, column in enumerate(columns):
-        kind, optional = fields[column]
-        text, bound = _expression(f"r[{n}]", _conversions(kind)[0], optional, n)
-        if bound:
-            scope[bound] = _conversions(kind)[0]
-        arguments.append(f"{column}={text}")
-    return _compile(f"decode_{cls.__name__}", f"_cls({', '.join(arguments)})", scope)
+    texts, compiled = _compile(cls, columns, decoding=True)
+    arguments = ", ".join(f"{c}={text}" for c, text in zip(columns, texts, strict=True))
+    return compiled(f"decode_{cls.__name__}", f"_cls({arguments})")
 
 
 def encoder(cls: type[T], columns: tuple[str, ...]) -> Callable[[T], tuple[Any, ...]]:
     """A function giving the column values of a ``cls``, for ``columns`` in that order."""
-    fields = _fields(cls)
-    scope: dict[str, Any] = {}
-    values = []
-    for n, column in enumerate(columns):
-        kind, optional = fields[column]
-        text, bound = _expression(f"r.{column}", _conversions(kind)[1], optional, n)
-        if bound:
-            scope[bound] = _conversions(kind)[1]
-        values.append(text)
-    return _compile(f"encode_{cls.__name__}", f"({', '.join(values)},)", scope)
+    texts, compiled = _compile(cls, columns, decoding=False)
+    return compiled(f"encode_{cls.__name__}", f"({', '.join(texts)},)")
