@@ -25,7 +25,7 @@ What only PostgreSQL does, because several connections and replicas write at onc
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -50,15 +50,6 @@ class PostgresDialect(Dialect):
     name = "postgresql"
     single_writer = False
     writes_in_with = True
-    macros: ClassVar[dict[str, str]] = {
-        "in_array": "= ANY(?)",
-        "greatest": "greatest",
-        "string_agg": "string_agg",
-        "ord": "ord",
-        # Replicas sweeping at once take disjoint batches instead of queueing on each other's
-        # rows (and a batch of a group commit never waits on a lock).
-        "skip_locked": " FOR UPDATE SKIP LOCKED",
-    }
 
     def render(self, sql: str) -> str:
         return sql.replace("%", "%%").replace("?", "%s")

@@ -73,13 +73,6 @@ class SqliteDialect(Dialect):
     name = "sqlite"
     single_writer = True
     writes_in_with = False
-    macros: ClassVar[dict[str, str]] = {
-        "in_array": "IN (SELECT value FROM json_each(?))",
-        "greatest": "max",
-        "string_agg": "group_concat",
-        "ord": "rowid",
-        "skip_locked": "",  # one writer: no row is ever locked by another
-    }
 
     def array(self, values: Sequence[Any]) -> Any:
         return dumps(list(values))

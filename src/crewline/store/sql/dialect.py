@@ -23,6 +23,7 @@ from crewline.errors import Unavailable
 __all__ = [
     "BACKLOG_LOCKS",
     "FLEET_WINDOW",
+    "MACROS",
     "MEMBER_LOCKS",
     "Cursor",
     "Dialect",
@@ -82,6 +83,20 @@ def index_unavailable(error: BaseException) -> Unavailable:
     )
 
 
+# What each ``{macro}`` of a statement's text becomes on each engine.
+MACROS: Mapping[str, Mapping[str, str]] = {
+    # a parameter holding a list (Dialect.array): SQLite's is JSON text
+    "in_array": {"sqlite": "IN (SELECT value FROM json_each(?))", "postgresql": "= ANY(?)"},
+    "greatest": {"sqlite": "max", "postgresql": "greatest"},
+    "string_agg": {"sqlite": "group_concat", "postgresql": "string_agg"},
+    # the order rows were inserted in (PostgreSQL has an ``ord`` column where it matters)
+    "ord": {"sqlite": "rowid", "postgresql": "ord"},
+    # rows another transaction holds are left to it: replicas sweeping at once take disjoint
+    # batches (and a batch of a group commit never waits on a lock); SQLite has one writer
+    "skip_locked": {"sqlite": "", "postgresql": " FOR UPDATE SKIP LOCKED"},
+}
+
+
 class Dialect(ABC):
     """An engine's SQL: macros, parameters, errors, and whether it has one writer."""
 
@@ -90,10 +105,9 @@ class Dialect(ABC):
     single_writer: ClassVar[bool]
     # ``WITH … INSERT/UPDATE … RETURNING``: a statement may write in its WITH clause.
     writes_in_with: ClassVar[bool]
-    # What each ``{macro}`` of a statement's text becomes on this engine.
-    macros: ClassVar[Mapping[str, str]]
 
     def __init__(self) -> None:
+        self.macros = {macro: spelt[self.name] for macro, spelt in MACROS.items()}
         self._texts: dict[str, str] = {}
 
     def text(self, sql: str) -> str:
