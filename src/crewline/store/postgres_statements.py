@@ -31,8 +31,8 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from crewline.store.postgres_coordination import CHANNEL
-from crewline.store.sql import Dialect, QueuedEntry, Statements
-from crewline.store.sql.dialect import FLEET_WINDOW, Cursor
+from crewline.store.sql import Dialect, Statements
+from crewline.store.sql.dialect import FLEET_WINDOW, OUTBOX_ENTRY, Cursor
 from crewline.store.sql.transcript import ROW
 
 __all__ = ["DIALECT", "INDEX_DAMAGE", "PostgresDialect", "PostgresStatements"]
@@ -41,7 +41,8 @@ STREAM_LOCKS = 18  # the advisory key space of streams (a session's events, a la
 INDEX_DAMAGE = (pg_errors.UndefinedTable, pg_errors.DataCorrupted)
 # Each stream's table: its key column and the sequence it is drawn from.
 _STREAMS = {"events": ("cursor", "event_cursors"), "outbox": ("id", "outbox_ids")}
-_QUEUED = "transport, lane, op, object_key, body, created_at"
+_QUEUED = ", ".join(OUTBOX_ENTRY)
+Queued = tuple[str | None, tuple[Any, ...]]  # an entry held back: its lane's lock key, its values
 
 
 class PostgresDialect(Dialect):
@@ -109,7 +110,7 @@ class PostgresStatements(Statements):
     def __init__(self, conn: psycopg.Connection[Any], pipeline: psycopg.Pipeline | None) -> None:
         self._conn = conn
         self._pipeline = pipeline
-        self._queued: list[QueuedEntry] = []
+        self._queued: list[Queued] = []
         self.dialect = DIALECT
         self._text = DIALECT.text
 
@@ -166,8 +167,8 @@ class PostgresStatements(Statements):
         assert found is not None
         return int(found[0])
 
-    def queue(self, entry: QueuedEntry) -> None:
-        self._queued.append(entry)
+    def queue(self, values: tuple[Any, ...], *, stream: str | None) -> None:
+        self._queued.append((stream, values))
 
     def notify(self, key: str) -> None:
         self.execute(
@@ -200,13 +201,13 @@ def _insert_next(table: str, columns: tuple[str, ...], locked: bool) -> str:
     )
 
 
-def _one(entry: QueuedEntry) -> tuple[str, Sequence[Any]]:
-    values = (entry.transport, entry.lane, entry.op, entry.object_key, entry.body)
-    if entry.stream is None:
+def _one(entry: Queued) -> tuple[str, Sequence[Any]]:
+    stream, values = entry
+    if stream is None:
         return (
             f"INSERT INTO outbox (id, {_QUEUED}) SELECT nextval('outbox_ids'),"
             " %s, %s, %s, %s, %s, %s",
-            (*values, entry.created_at),
+            values,
         )
     # The materialized CTE takes the lane's lock when the insert reads its one row, before
     # the row's nextval is computed.
@@ -214,11 +215,11 @@ def _one(entry: QueuedEntry) -> tuple[str, Sequence[Any]]:
         "WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtextextended(%s, %s)))"
         f" INSERT INTO outbox (id, {_QUEUED}) SELECT nextval('outbox_ids'),"
         " %s, %s, %s, %s, %s, %s FROM locked",
-        (entry.stream, STREAM_LOCKS, *values, entry.created_at),
+        (stream, STREAM_LOCKS, *values),
     )
 
 
-def _several(entries: list[QueuedEntry]) -> tuple[str, Sequence[Any]]:
+def _several(entries: list[Queued]) -> tuple[str, Sequence[Any]]:
     # ``locked`` takes the ordered entries' lane locks in the order queued (an aggregate
     # consumes its ordered subquery in order) before the insert reads its one row; the
     # insert draws the ids after its sort by ``n`` (PostgreSQL evaluates a volatile target
@@ -227,11 +228,7 @@ def _several(entries: list[QueuedEntry]) -> tuple[str, Sequence[Any]]:
         f"({n}, %s::text, %s::text, %s::text, %s::text, %s::text, %s::text, %s::float8)"
         for n in range(len(entries))
     )
-    params = [
-        value
-        for e in entries
-        for value in (e.stream, e.transport, e.lane, e.op, e.object_key, e.body, e.created_at)
-    ]
+    params = [value for stream, values in entries for value in (stream, *values)]
     return (
         f"WITH entries (n, stream, {_QUEUED}) AS (VALUES {rows}),"
         " locked AS MATERIALIZED (SELECT count(pg_advisory_xact_lock("

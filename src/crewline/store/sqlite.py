@@ -40,8 +40,8 @@ from crewline.files import create_private_file, private_directory
 from crewline.store import schema
 from crewline.store.base import Tx
 from crewline.store.schema import Migration
-from crewline.store.sql import Dialect, QueuedEntry, SqlStore, SqlTx, Statements
-from crewline.store.sql.dialect import FLEET_WINDOW, Cursor
+from crewline.store.sql import Dialect, SqlStore, SqlTx, Statements
+from crewline.store.sql.dialect import FLEET_WINDOW, OUTBOX_ENTRY, Cursor
 from crewline.store.sql.rowmap import dumps
 from crewline.store.sql.transcript import ROW
 
@@ -100,6 +100,7 @@ _FLEET_SEARCH = (
     " WHERE r.conversation <> ? AND r.rewound_in IS NULL ORDER BY hit.rank LIMIT ?"
 )
 DIALECT = SqliteDialect()
+_QUEUE = f"INSERT INTO outbox ({', '.join(OUTBOX_ENTRY)}) VALUES ({', '.join('?' * 6)})"
 
 
 class SqliteStatements(Statements):
@@ -147,14 +148,8 @@ class SqliteStatements(Statements):
             )
         return int(self._conn.execute(sql, params).lastrowid or 0)
 
-    def queue(self, entry: QueuedEntry) -> None:
-        # No round trip to save here: inserted at once, as enqueue's.
-        self.insert_next(
-            "outbox",
-            ("transport", "lane", "op", "object_key", "body", "created_at"),
-            (entry.transport, entry.lane, entry.op, entry.object_key, entry.body, entry.created_at),
-            stream=entry.stream,
-        )
+    def queue(self, values: tuple[Any, ...], *, stream: str | None) -> None:
+        self._conn.execute(_QUEUE, values)  # no round trip to save: inserted at once
 
     def notify(self, key: str) -> None:
         pass  # one process: its readers are woken after the commit, in-process

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from crewline.errors import Unavailable
@@ -25,9 +24,9 @@ __all__ = [
     "FLEET_WINDOW",
     "MACROS",
     "MEMBER_LOCKS",
+    "OUTBOX_ENTRY",
     "Cursor",
     "Dialect",
-    "QueuedEntry",
     "Statements",
     "index_unavailable",
     "upsert",
@@ -53,18 +52,9 @@ class Cursor(Protocol):
     def fetchall(self) -> list[Any]: ...
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class QueuedEntry:
-    """An outbox entry whose id nobody reads (``Tx.queue_call``); ``stream``: its lane's lock
-    key, or None for an unordered one (a redraw)."""
-
-    stream: str | None
-    transport: str
-    lane: str
-    op: str
-    object_key: str
-    body: str
-    created_at: float
+# An outbox entry's columns as queued (the rest take their defaults): what ``Tx.enqueue`` and
+# ``Tx.queue_call`` write, and what ``Statements.queue`` holds back.
+OUTBOX_ENTRY = ("transport", "lane", "op", "object_key", "body", "created_at")
 
 
 def upsert(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
@@ -178,9 +168,10 @@ class Statements(ABC):
         the order they were taken, whoever commits them."""
 
     @abstractmethod
-    def queue(self, entry: QueuedEntry) -> None:
-        """Insert an outbox entry nobody reads the id of; an engine may send it later in the
-        transaction (before its next statement, or at its end), in the same order."""
+    def queue(self, values: tuple[Any, ...], *, stream: str | None) -> None:
+        """Insert an outbox entry (the values of ``OUTBOX_ENTRY``) nobody reads the id of, as
+        ``insert_next`` would; an engine may send it later in the transaction (before its
+        next statement, or at its end), in the same order."""
 
     @abstractmethod
     def notify(self, key: str) -> None:

@@ -14,7 +14,7 @@ from crewline.store.ports.outbox import (
     OutboxTx,
     PlatformMessage,
 )
-from crewline.store.sql.dialect import QueuedEntry
+from crewline.store.sql.dialect import OUTBOX_ENTRY
 from crewline.store.sql.parts import ReadPart, TxPart
 from crewline.store.sql.rowmap import decoder, dumps, epoch, moment
 
@@ -32,7 +32,6 @@ ENTRY = (
     "created_at",
 )
 ENTRIES = f"SELECT {', '.join(ENTRY)} FROM outbox"
-QUEUED = ("transport", "lane", "op", "object_key", "body", "created_at")
 PLATFORM_MESSAGE = ("transport", "object_key", "thread_ref", "message_ref")
 _entry = decoder(OutboxEntry, ENTRY)
 _platform_message = decoder(PlatformMessage, PLATFORM_MESSAGE)
@@ -67,7 +66,7 @@ class SqlOutboxTx(TxPart, OutboxTx):
     ) -> int:
         return self._s.insert_next(
             "outbox",
-            QUEUED,
+            OUTBOX_ENTRY,
             (transport, lane, op, object_key, dumps(body or {}), epoch(now)),
             stream=f"{transport}\n{lane}" if ordered else None,
         )
@@ -84,15 +83,8 @@ class SqlOutboxTx(TxPart, OutboxTx):
         ordered: bool = True,
     ) -> None:
         self._s.queue(
-            QueuedEntry(
-                stream=f"{transport}\n{lane}" if ordered else None,
-                transport=transport,
-                lane=lane,
-                op=op,
-                object_key=object_key,
-                body=dumps(body or {}),
-                created_at=epoch(now),
-            )
+            (transport, lane, op, object_key, dumps(body or {}), epoch(now)),
+            stream=f"{transport}\n{lane}" if ordered else None,
         )
 
     def settle_outbox(self, entry_id: int) -> None:

@@ -15,6 +15,7 @@ WEBHOOK = (
 )  # fmt: skip
 _webhook = decoder(Webhook, WEBHOOK)
 _webhook_values = encoder(Webhook, WEBHOOK)
+_PUT = upsert("webhooks", WEBHOOK, ("session",))
 # The webhooks of live sessions.
 _LIVE = (
     f"SELECT {', '.join(f'w.{c}' for c in WEBHOOK)} FROM webhooks w"
@@ -28,7 +29,7 @@ class SqlPushTx(TxPart, PushTx):
         return None if r is None else _webhook(r)
 
     def put_webhook(self, webhook: Webhook) -> None:
-        self._s.execute(upsert("webhooks", WEBHOOK, ("session",)), _webhook_values(webhook))
+        self._s.execute(_PUT, _webhook_values(webhook))
 
     def delete_webhook(self, session: str) -> bool:
         return self._s.count("DELETE FROM webhooks WHERE session = ?", (session,)) > 0

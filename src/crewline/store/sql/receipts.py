@@ -23,6 +23,7 @@ KEYED = ("session", "key", "fingerprint", "status", "response", "created_at")
 _KEYED = f"SELECT {', '.join(KEYED)} FROM idempotency_keys WHERE session = ? AND key = ?"
 _keyed = decoder(IdempotencyRecord, KEYED)
 _keyed_values = encoder(IdempotencyRecord, KEYED)
+_REMEMBER = upsert("idempotency_keys", KEYED, ("session", "key"))
 _seen = decoder(SeenEvent, ("seen_at", "receipt"))
 
 
@@ -68,9 +69,7 @@ class SqlReceiptsTx(TxPart, ReceiptsTx):
         self._s.execute(
             "DELETE FROM idempotency_keys WHERE created_at < ?", (epoch(forget_before),)
         )
-        self._s.execute(
-            upsert("idempotency_keys", KEYED, ("session", "key")), _keyed_values(record)
-        )
+        self._s.execute(_REMEMBER, _keyed_values(record))
 
 
 class SqlReceiptsReads(ReadPart, ReceiptsReads):
