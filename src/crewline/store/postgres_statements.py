@@ -105,19 +105,20 @@ class PostgresStatements(Statements):
     """A transaction's statements on its connection (see the module docstring);
     ``pipeline``: the connection's, when the transaction runs in pipeline mode."""
 
-    __slots__ = ("_conn", "_pipeline", "_queued", "_text", "dialect")
+    __slots__ = ("_conn", "_pipeline", "_queued", "_rendered", "_text", "dialect")
 
     def __init__(self, conn: psycopg.Connection[Any], pipeline: psycopg.Pipeline | None) -> None:
         self._conn = conn
         self._pipeline = pipeline
         self._queued: list[Queued] = []
         self.dialect = DIALECT
+        self._rendered = DIALECT.rendered
         self._text = DIALECT.text
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         if self._queued:
             self.finish()
-        return self._conn.execute(self._text(sql), params)
+        return self._conn.execute(self._rendered.get(sql) or self._text(sql), params)
 
     def executemany(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
         if params:

@@ -107,17 +107,18 @@ class SqliteStatements(Statements):
     """A transaction's statements on the writer's connection, run as they come: the writer
     is the only one, so there is nothing to lock, to hold back or to tell."""
 
-    __slots__ = ("_conn", "_text", "dialect")
+    __slots__ = ("_conn", "_rendered", "_text", "dialect")
 
     _INSERTS: ClassVar[dict[tuple[str, tuple[str, ...]], str]] = {}
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         self.dialect = DIALECT
+        self._rendered = DIALECT.rendered
         self._text = DIALECT.text
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
-        return self._conn.execute(self._text(sql), params)
+        return self._conn.execute(self._rendered.get(sql) or self._text(sql), params)
 
     def executemany(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
         self._conn.executemany(self._text(sql), params)
@@ -334,14 +335,17 @@ async def _connect(path: Path) -> aiosqlite.Connection:
 
 
 def _in_savepoints(conn: sqlite3.Connection, batch: list[_Pending]) -> list[Outcome]:
-    return [_in_savepoint(conn, pending.transaction) for pending in batch]
+    statements = SqliteStatements(conn)  # nothing of one transaction's: shared by the batch
+    return [_in_savepoint(conn, statements, pending.transaction) for pending in batch]
 
 
-def _in_savepoint(conn: sqlite3.Connection, transaction: Callable[[Tx], Any]) -> Outcome:
+def _in_savepoint(
+    conn: sqlite3.Connection, statements: Statements, transaction: Callable[[Tx], Any]
+) -> Outcome:
     """Run one caller's transaction; its failure undoes its writes alone."""
     conn.execute("SAVEPOINT tx")
     try:
-        result = transaction(SqlTx(SqliteStatements(conn)))
+        result = transaction(SqlTx(statements))
     except Exception as error:
         conn.execute("ROLLBACK TO tx")
         conn.execute("RELEASE tx")

@@ -98,13 +98,15 @@ class Dialect(ABC):
 
     def __init__(self) -> None:
         self.macros = {macro: spelt[self.name] for macro, spelt in MACROS.items()}
-        self._texts: dict[str, str] = {}
+        # Each statement as rendered: a transaction's statements look here first, one dict
+        # lookup, and call ``text`` only for a statement not rendered yet.
+        self.rendered: dict[str, str] = {}
 
     def text(self, sql: str) -> str:
         """``sql`` as this engine's driver takes it (rendered once, then kept)."""
-        found = self._texts.get(sql)
+        found = self.rendered.get(sql)
         if found is None:
-            found = self._texts[sql] = self.render(sql.format_map(self.macros))
+            found = self.rendered[sql] = self.render(sql.format_map(self.macros))
         return found
 
     def render(self, sql: str) -> str:
