@@ -65,7 +65,9 @@ def second_database(postgres_server: str) -> Iterator[str]:
 def _members(data_dir: Path, database: str) -> list[str]:
     listed = run("member", "list", data_dir=data_dir, database=database)
     assert listed.returncode == 0, listed.stderr
-    return [line.split("\t")[0] for line in listed.stdout.splitlines()]
+    header, *rows = listed.stdout.splitlines() or [""]
+    assert not rows or header.split()[0] == "MEMBER", listed.stdout
+    return [row.split()[0] for row in rows]
 
 
 def _add(data_dir: Path, database: str, slug: str) -> None:
