@@ -230,3 +230,38 @@ async def test_a_batch_never_waits_for_a_lock_held_elsewhere_after_its_first(
         keys = await store.outbox_object_ids("memory", "L", "post", "replica")
         assert keys == [ids[0]]
         assert [r.text for r in await store.live_rows("radar")] == ["x", "z"]
+
+
+def _failing(tx: Tx) -> None:
+    _row("half-written")(tx)
+    raise ValueError("boom")
+
+
+@pytest.mark.parametrize("failing", [False, True], ids=["at-once", "one-by-one"])
+async def test_a_batch_commits_with_the_lock_timeout_of_a_lone_transaction(
+    postgres_url: str, failing: bool
+) -> None:
+    """Only a batch's later transactions give up on a held lock at once; its COMMIT waits as
+    a lone one would, since a commit that notified takes the database's notification-queue
+    lock, which any other connection's commit may hold for a moment. A deferred trigger
+    reads the setting at commit time."""
+    with psycopg.connect(postgres_url, autocommit=True) as raw:
+        raw.execute("CREATE TABLE at_commit (lock_timeout text)")
+        raw.execute(
+            "CREATE FUNCTION note_lock_timeout() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+            " INSERT INTO at_commit VALUES (current_setting('lock_timeout')); RETURN NULL;"
+            " END $$"
+        )
+        raw.execute(
+            "CREATE CONSTRAINT TRIGGER at_commit AFTER INSERT ON rows"
+            " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION note_lock_timeout()"
+        )
+    writes = (_row("a"), _failing, _row("b")) if failing else (_row("a"), _row("b"))
+    async with PostgresStore(postgres_url, writers=1) as store:
+        first, tasks, release = await _queued_behind_a_held_batch(store, *writes)
+        release.set()
+        await first
+        await asyncio.gather(*tasks, return_exceptions=True)
+    with psycopg.connect(postgres_url, autocommit=True) as raw:
+        noted = [r[0] for r in raw.execute("SELECT lock_timeout FROM at_commit")]
+    assert noted == ["0", "0"], "the batch (of two rows) committed under its later ones' timeout"

@@ -160,6 +160,7 @@ class GroupWriter:
                     tx = SqlTx(PostgresStatements(conn, pipeline))
                     queued.outcome = (True, queued.transaction(tx))
                     tx.finish()
+                _commit_waits(conn, batch)
                 committing = True
         except Exception as error:
             if committing and (not isinstance(error, psycopg.Error) or error.sqlstate is None):
@@ -188,6 +189,7 @@ class GroupWriter:
                         conn.execute(f"SET LOCAL lock_timeout = '{DEFER_AFTER}'")
                     if not self._run_one(conn, pipeline, queued, first=n == 0):
                         deferred.append(queued)
+                _commit_waits(conn, batch)
         except Exception as error:  # the COMMIT (or the connection) failed: nothing landed
             log.exception("group commit of %d transactions failed", len(batch))
             for queued in batch:
@@ -241,6 +243,15 @@ class GroupWriter:
             # RuntimeError: the caller's loop is closed, nobody is waiting
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(_resolve, settled)
+
+
+def _commit_waits(conn: psycopg.Connection[Any], batch: list[_Queued]) -> None:
+    """The batch's COMMIT waits for its locks as a lone transaction's would: a transaction
+    that notified takes the database's notification-queue lock at commit, which another
+    connection committing its own notifications holds for a moment, so under
+    ``DEFER_AFTER`` the whole batch would fail with a lock timeout."""
+    if len(batch) > 1:  # only a batch's later transactions ran under DEFER_AFTER
+        conn.execute("SET LOCAL lock_timeout = DEFAULT")
 
 
 def _resolve(settled: list[_Queued]) -> None:
