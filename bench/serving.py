@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import os
 import sys
@@ -33,10 +34,13 @@ async def serving(
     transports: Sequence[Transport] | None = None,
     concierge: str | None = "never",
     database_url: str | None = None,
+    webhook_networks: Sequence[str] = (),
 ) -> AsyncIterator[Crewline]:
     """crewline serving its HTTP API on 127.0.0.1 (a free port), with the memory transport
     unless told otherwise, on SQLite in ``data_dir`` unless ``database_url`` names a store;
-    ``concierge`` is its answer policy, None for no concierge."""
+    ``concierge`` is its answer policy, None for no concierge. As an operator would set
+    it: ``webhook_networks``, the networks sessions' webhooks may post to
+    (``[webhooks] allow_networks``)."""
     config = Config(
         data_dir=data_dir,
         port=0,
@@ -44,6 +48,7 @@ async def serving(
         log_level="WARNING",
         database_url=database_url,
         concierge_answer=concierge or "never",
+        webhook_networks=tuple(ipaddress.ip_network(n) for n in webhook_networks),
     )
     chosen = list(transports) if transports is not None else [MemoryTransport("memory")]
     async with Crewline(config, transports=chosen, concierge=concierge is not None) as running:

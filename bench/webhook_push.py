@@ -33,6 +33,7 @@ from crewline.models import CallerKind
 
 NAME = "webhook_push"
 SECRET = "bench-webhook-secret-0123456789"
+LOOPBACK = ("127.0.0.0/8",)
 
 
 class _Arrivals:
@@ -126,7 +127,9 @@ async def _receiver(arrivals: _Arrivals) -> tuple[str, Callable[[], Awaitable[No
 
 async def one_run(options: Options, members: int, rounds: int) -> dict[str, float]:
     with scratch(options, "push") as directory:
-        async with serving(directory) as crewline:
+        # The receiver listens on loopback, which crewline refuses as a webhook address
+        # unless its operator allows it (docs/agents/webhooks.md): allowed as they would.
+        async with serving(directory, webhook_networks=LOOPBACK) as crewline:
             created = await add_members(
                 crewline.store, members, prefix="agent", transports=["memory"]
             )
