@@ -63,7 +63,15 @@ async def escalation_run(
         async with AsyncExitStack() as stack:
             running = [
                 await stack.enter_async_context(
-                    serving(directory / f"r{n}", concierge=None, database_url=database)
+                    # Each replica its own name, as docs/replicas.md asks of an operator:
+                    # under one (the default: host and process id, shared by both here)
+                    # the later would fence the earlier and take its lanes.
+                    serving(
+                        directory / f"r{n}",
+                        concierge=None,
+                        database_url=database,
+                        replica_id=f"bench-{label}-r{n}",
+                    )
                 )
                 for n in range(replicas)
             ]

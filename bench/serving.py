@@ -34,12 +34,14 @@ async def serving(
     transports: Sequence[Transport] | None = None,
     concierge: str | None = "never",
     database_url: str | None = None,
+    replica_id: str | None = None,
     webhook_networks: Sequence[str] = (),
 ) -> AsyncIterator[Crewline]:
     """crewline serving its HTTP API on 127.0.0.1 (a free port), with the memory transport
     unless told otherwise, on SQLite in ``data_dir`` unless ``database_url`` names a store;
     ``concierge`` is its answer policy, None for no concierge. As an operator would set
-    it: ``webhook_networks``, the networks sessions' webhooks may post to
+    them: ``replica_id`` names a replica among several on one PostgreSQL (each needs its
+    own), ``webhook_networks`` the networks sessions' webhooks may post to
     (``[webhooks] allow_networks``)."""
     config = Config(
         data_dir=data_dir,
@@ -47,6 +49,7 @@ async def serving(
         transports=(),
         log_level="WARNING",
         database_url=database_url,
+        replica_id=replica_id,
         concierge_answer=concierge or "never",
         webhook_networks=tuple(ipaddress.ip_network(n) for n in webhook_networks),
     )
