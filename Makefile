@@ -5,7 +5,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 
-.PHONY: demo run test check reliability bench bench-quick eval screenshot clean
+.PHONY: demo run test check reliability bench bench-quick bench-smoke eval screenshot clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,11 @@ bench: $(BIN)/.peer              ## every benchmark at full size, then the repor
 
 bench-quick: $(BIN)/.peer        ## every benchmark at --quick size, then the report
 	$(BIN)/python -m bench.run --quick
+
+# What `make test` runs in tests/bench (without the peer extra: crewline's side of the peer).
+bench-smoke: $(BIN)/.installed   ## every benchmark at its smoke size: does each still run?
+	scripts/ensure-postgresql
+	$(BIN)/python -m bench.run --smoke
 
 EVAL_RUNS ?= 3
 eval: $(BIN)/.installed          ## the concierge's eval under each policy, as JSON

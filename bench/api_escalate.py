@@ -28,7 +28,7 @@ from typing import Any
 
 from bench.common import Options, Target, figure, parse_options, percentile, scratch, write_result
 from bench.serving import add_members, helper_process, serving
-from bench.store_commit import fresh_database, pg_cluster
+from bench.store_commit import fresh_database, pg_server
 from crewline.bot.escalations import MAX_PENDING
 
 NAME = "api_escalate"
@@ -121,11 +121,11 @@ async def one_run(
 
 async def main(options: Options) -> None:
     started = time.perf_counter()
-    per_agent = options.size(30, 100)
-    health_per_agent = options.size(40, 200)
+    per_agent = options.size(30, 100, smoke=2)
+    health_per_agent = options.size(40, 200, smoke=2)
     runs = [await one_run(options, per_agent, health_per_agent) for _ in range(options.runs)]
     pg_runs: list[dict[str, float]] = []
-    with pg_cluster(durable=True) as server:  # the same load on PostgresStore, same run
+    with pg_server(options) as server:  # the same load on PostgresStore, same run
         for run in range(options.runs):
             database = fresh_database(server, f"api{run}")
             pg_runs.append(

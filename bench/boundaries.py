@@ -164,8 +164,8 @@ def _tail(tx: Any, *, row_ids: list[str]) -> list[Any]:
 
 async def main(options: Options) -> None:
     started = time.perf_counter()
-    rows = options.size(10_000, 100_000)
-    rewinds = options.size(10, 30)
+    rows = options.size(10_000, 100_000, smoke=500)
+    rewinds = options.size(10, 30, smoke=2)
     runs = [await one_run(options, rewinds, rows) for _ in range(options.runs)]
     p50 = [percentile(r["boundary"], 50) * 1000 for r in runs]
     p99 = [percentile(r["boundary"], 99) * 1000 for r in runs]

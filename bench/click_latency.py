@@ -203,7 +203,7 @@ async def main(options: Options) -> None:
     unknown = [t for t in transports if t not in harnesses()]
     if unknown:
         raise SystemExit(f"no harness named {unknown}; known: {sorted(harnesses())}")
-    clicks = options.size(300, 2000)
+    clicks = options.size(300, 2000, smoke=20)
     figures: list[dict[str, Any]] = []
     for transport in transports:
         runs = [await one_run(options, transport, clicks) for _ in range(options.runs)]

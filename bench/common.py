@@ -3,6 +3,12 @@
 A benchmark measures its subject and a baseline in the same run, several runs in a row,
 and reports each figure as median, min and max over the runs with the per-run ratio to the
 baseline: on a shared, noisy machine, ratios of same-run pairs are what can be compared.
+
+Every benchmark runs at three scales: full (``make bench``), ``--quick`` (``make
+bench-quick``) and ``--smoke`` — tiny counts and one run, seconds in all, its figures judged
+by nobody and its result written outside ``bench/results/``: what the test suite runs
+(``tests/bench/``) so that no benchmark rots unseen. Each size a benchmark takes comes from
+``Options.size``, which asks for all three.
 """
 
 from __future__ import annotations
@@ -20,14 +26,17 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = [
     "BENCHMARKS",
+    "ON_POSTGRES",
+    "OTHER_BENCHMARKS",
     "RESULTS",
+    "SCALES",
     "Options",
     "Target",
     "figure",
@@ -56,21 +65,41 @@ BENCHMARKS = (
     "webhook_push",
     "replicas",
 )
+# Benchmark modules bench.run leaves out (each is run alone); the smoke test runs them too.
+OTHER_BENCHMARKS = ("delivery_wait",)
+# The benchmarks that also measure PostgresStore. With ``--smoke --postgres URL`` they use
+# that server (the test suite's throwaway cluster) instead of starting a cluster of their own.
+ON_POSTGRES = frozenset({"store_commit", "api_escalate", "replicas"})
+SCALES = ("smoke", "quick", "full")
+T = TypeVar("T", int, float)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Options:
-    """How one benchmark was asked to run."""
+    """How one benchmark was asked to run; ``scale`` is one of SCALES."""
 
     name: str
-    quick: bool
+    scale: str
     runs: int
     out: Path
     data_dir: Path
     extra: argparse.Namespace
+    postgres: str | None = None  # a server to use instead of a cluster of its own (smoke)
+    asked: list[str] = field(default_factory=list, compare=False, repr=False)
 
-    def size(self, quick: int, full: int) -> int:
-        return quick if self.quick else full
+    @property
+    def quick(self) -> bool:
+        return self.scale == "quick"
+
+    @property
+    def smoke(self) -> bool:
+        return self.scale == "smoke"
+
+    def size(self, quick: T, full: T, *, smoke: T) -> T:
+        """This run's size of something. Every size names its smoke value too (tiny: seconds
+        for the whole benchmark, since the smoke test only checks that it still runs)."""
+        self.asked.append(self.scale)
+        return {"smoke": smoke, "quick": quick, "full": full}[self.scale]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -109,26 +138,62 @@ def parse_options(
     add_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
     argv: Sequence[str] | None = None,
 ) -> Options:
-    """``python -m bench.<name> [--quick] [--runs N] [--out FILE] [--data-dir DIR]``."""
+    """``python -m bench.<name> [--quick | --smoke] [--runs N] [--out FILE] [--data-dir DIR]``."""
     parser = argparse.ArgumentParser(prog=f"python -m bench.{name}")
-    parser.add_argument("--quick", action="store_true", help="the small sizes, for development")
+    scale = parser.add_mutually_exclusive_group()
+    scale.add_argument("--quick", action="store_true", help="the small sizes, for development")
+    scale.add_argument(
+        "--smoke",
+        action="store_true",
+        help="tiny sizes and one run: does it still run? (its figures mean nothing)",
+    )
     parser.add_argument("--runs", type=int, default=None, help="runs per figure (at least 3)")
-    parser.add_argument("--out", type=Path, default=RESULTS / f"{name}.json")
+    parser.add_argument(
+        "--out", type=Path, default=None, help=f"the result file (default: {RESULTS}/{name}.json)"
+    )
     parser.add_argument(
         "--data-dir", type=Path, default=None, help="scratch directory (default: a fresh one)"
+    )
+    parser.add_argument(
+        "--postgres",
+        default=None,
+        metavar="URL",
+        help="with --smoke: a PostgreSQL server to use instead of starting a cluster",
     )
     if add_arguments is not None:
         add_arguments(parser)
     args = parser.parse_args(argv)
-    runs = args.runs or (runs_quick if args.quick else runs_full)
-    if runs < 3:
-        parser.error("--runs must be at least 3: one run is an anecdote, not a median")
+    scale_name = "smoke" if args.smoke else "quick" if args.quick else "full"
+    if args.smoke:
+        runs = args.runs or 1  # a smoke run judges nothing: one run says it still runs
+        if runs < 1:
+            parser.error("--runs must be at least 1")
+    else:
+        runs = args.runs or (runs_quick if args.quick else runs_full)
+        if runs < 3:
+            parser.error("--runs must be at least 3: one run is an anecdote, not a median")
+        if args.postgres is not None:
+            parser.error("--postgres is for --smoke: measured figures need a durable cluster")
     data_dir = args.data_dir
     if data_dir is None:  # run alone: a scratch directory of our own, removed at exit
         data_dir = Path(tempfile.mkdtemp(prefix=f"crewline-bench-{name}-"))
         atexit.register(shutil.rmtree, data_dir, ignore_errors=True)
+    out = args.out
+    if out is None:
+        if args.smoke:  # kept after the run, but never among the measured results
+            out = Path(tempfile.mkdtemp(prefix="crewline-bench-smoke-")) / f"{name}.json"
+        else:
+            out = RESULTS / f"{name}.json"
+    if args.smoke and out.resolve().is_relative_to(RESULTS):
+        parser.error(f"a smoke result never goes to {RESULTS}: its figures mean nothing")
     return Options(
-        name=name, quick=args.quick, runs=runs, out=args.out, data_dir=data_dir, extra=args
+        name=name,
+        scale=scale_name,
+        runs=runs,
+        out=out,
+        data_dir=data_dir,
+        extra=args,
+        postgres=args.postgres,
     )
 
 
@@ -248,9 +313,16 @@ def write_result(
     skipped: str | None = None,
 ) -> dict[str, Any]:
     """Write ``bench/results/<name>.json`` and print a one-line summary per figure."""
+    if options.smoke and not options.asked:
+        # Its sizes are not the smoke sizes: it would run at full size in the test suite.
+        raise RuntimeError(
+            f"bench.{options.name} took none of its sizes from Options.size, so it has no"
+            " smoke size: ask Options.size(quick, full, smoke=...) for each"
+        )
     result = {
         "benchmark": options.name,
         "title": title,
+        "scale": options.scale,
         "quick": options.quick,
         "runs": options.runs,
         "sizes": sizes,

@@ -148,8 +148,8 @@ def _load() -> str:
 
 async def main(options: Options) -> None:
     started = time.perf_counter()
-    rows = options.size(100_000, 1_000_000)
-    rounds = options.size(200, 1000)
+    rows = options.size(100_000, 1_000_000, smoke=2_000)
+    rounds = options.size(200, 1000, smoke=10)
     subject: list[float] = []
     baseline: list[float] = []
     subject_p50: list[float] = []
@@ -177,8 +177,8 @@ async def main(options: Options) -> None:
             subject_p50.append(percentile(measured, 50))
             baseline.append((percentile(before, 99) + percentile(after, 99)) / 2)
             baseline_p50.append((percentile(before, 50) + percentile(after, 50)) / 2)
-    per_agent = options.size(30, 100)
-    health_per_agent = options.size(10, 20)
+    per_agent = options.size(30, 100, smoke=2)
+    health_per_agent = options.size(10, 20, smoke=2)
     api_on: list[float] = []
     api_off: list[float] = []
     cpu_on: list[float] = []

@@ -81,7 +81,7 @@ async def one_run(options: Options, per_agent: int, *, waiting_first: bool) -> d
 
 async def main(options: Options) -> None:
     started = time.perf_counter()
-    per_agent = options.size(30, 100)
+    per_agent = options.size(30, 100, smoke=2)
     runs = [
         await one_run(options, per_agent, waiting_first=n % 2 == 0) for n in range(options.runs)
     ]

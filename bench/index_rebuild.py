@@ -74,7 +74,7 @@ async def rebuild(path: Path, *, cards: int, answered: int) -> float:
 
 async def main(options: Options) -> None:
     started = time.perf_counter()
-    rows = options.size(100_000, 1_000_000)
+    rows = options.size(100_000, 1_000_000, smoke=2_000)
     subject: list[float] = []
     baseline: list[float] = []
     seconds: list[float] = []

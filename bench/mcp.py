@@ -119,7 +119,7 @@ async def one_run(options: Options, per_agent: int) -> dict[str, float]:
 
 async def main(options: Options) -> None:
     started = time.perf_counter()
-    per_agent = options.size(20, 50)
+    per_agent = options.size(20, 50, smoke=1)
     runs = [await one_run(options, per_agent) for _ in range(options.runs)]
 
     def col(key: str, scale: float = 1.0) -> list[float]:

@@ -32,8 +32,8 @@ from crewline.store.sqlite import SqliteStore
 from crewline.transports import OutboxDispatcher
 
 NAME = "outbox_rate_limits"
-THREADS = 100
-CARDS = 1000
+THREADS = 100  # at the quick and full sizes (the smoke size has 10)
+PER_THREAD = 10  # cards per thread (the smoke size has 3)
 SETTINGS = {
     "advertised": {"advertise": True, "latency": 0.0},
     "learned": {"advertise": False, "latency": 0.0},
@@ -41,20 +41,21 @@ SETTINGS = {
 }
 
 
-async def one_run(options: Options, interval: float, setting: dict[str, Any]) -> dict[str, float]:
+async def one_run(
+    options: Options, interval: float, setting: dict[str, Any], *, threads: int, per_thread: int
+) -> dict[str, float]:
     fake = PacedFakeTransport(
         "paced",
         interval=interval,
         advertise=setting["advertise"],
         latency=setting["latency"] * interval,
     )
-    per_thread = CARDS // THREADS
     with scratch(options, "outbox") as directory:
         async with (
             SqliteStore.in_directory(directory) as store,
             Hub(store, transports=[fake.name]) as hub,
         ):
-            created = await add_members(store, THREADS, prefix="t", transports=[fake.name])
+            created = await add_members(store, threads, prefix="t", transports=[fake.name])
 
             async def raise_cards(session: Any) -> None:
                 for n in range(per_thread):
@@ -82,7 +83,7 @@ async def one_run(options: Options, interval: float, setting: dict[str, Any]) ->
         "minimum_s": minimum,
         "drained_s": drained,
         "rate_limited": float(fake.rate_limited),
-        "lost": float(CARDS - len(fake.cards)),
+        "lost": float(threads * per_thread - len(fake.cards)),
         "duplicates": float(fake.duplicates),
         "outbox_left": float(left),
         "queued": float(queued),
@@ -91,12 +92,17 @@ async def one_run(options: Options, interval: float, setting: dict[str, Any]) ->
 
 async def main(options: Options) -> None:
     started = time.perf_counter()
-    interval = 0.25 if options.quick else 1.0
+    interval = options.size(0.25, 1.0, smoke=0.05)
+    threads = options.size(THREADS, THREADS, smoke=10)
+    per_thread = options.size(PER_THREAD, PER_THREAD, smoke=3)
+    cards = threads * per_thread
     results: dict[str, list[dict[str, float]]] = {name: [] for name in SETTINGS}
     for _ in range(options.runs):
         for name, setting in SETTINGS.items():
-            results[name].append(await one_run(options, interval, setting))
-    minimum = (CARDS // THREADS - 1) * interval
+            results[name].append(
+                await one_run(options, interval, setting, threads=threads, per_thread=per_thread)
+            )
+    minimum = (per_thread - 1) * interval
     figures: list[dict[str, Any]] = []
     for name, runs in results.items():
 
@@ -111,7 +117,9 @@ async def main(options: Options) -> None:
                 col("total_s"),
                 higher_is_better=False,
                 baseline=[minimum] * len(runs),
-                baseline_label=f"theoretical minimum: 9 intervals of {interval:g} s",
+                baseline_label=(
+                    f"theoretical minimum: {per_thread - 1} intervals of {interval:g} s"
+                ),
                 target=Target(kind="ratio_at_most", value=1.1),
             ),
             figure(
@@ -140,24 +148,25 @@ async def main(options: Options) -> None:
         ]
     write_result(
         options,
-        title="Outbox under platform rate limits: 1,000 cards into 100 threads",
+        title=f"Outbox under platform rate limits: {cards:,} cards into {threads} threads",
         sizes={
-            "cards": CARDS,
-            "threads": THREADS,
+            "cards": cards,
+            "threads": threads,
             "interval_s": interval,
             "theoretical_minimum_s": minimum,
             "settings": SETTINGS,
         },
         baseline=(
-            "The theoretical minimum: with one call per thread per interval, 10 cards in each"
-            " of 100 parallel threads need 9 intervals after the first."
+            f"The theoretical minimum: with one call per thread per interval, {per_thread}"
+            f" cards in each of {threads} parallel threads need {per_thread - 1} intervals"
+            " after the first."
         ),
         figures=figures,
         started=started,
         notes=[
             "The fake answers at once unless the setting adds latency; bells and the roster"
             " are not rate-limited by it, so only the cards' per-thread pacing is measured.",
-            "The clock starts when the dispatcher starts with all 1,000 cards (and their bell"
+            f"The clock starts when the dispatcher starts with all {cards:,} cards (and their bell"
             " and roster entries) already queued.",
         ],
     )

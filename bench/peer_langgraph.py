@@ -18,7 +18,8 @@ crewline does more per decision (a transcript row, an index record, a card, a be
 the roster through the outbox, a button press judged with owner check and dedupe, an
 event stream); the figures say what that costs next to a checkpointer. The ratio is
 crewline / LangGraph, whichever way it goes. Needs the ``peer`` extra; without LangGraph
-the result file says so and holds no figure.
+the result file says so and holds no figure, except at the smoke size, which runs
+crewline's side alone (the test suite does not install the extra).
 """
 
 from __future__ import annotations
@@ -145,9 +146,14 @@ def langgraph_version() -> str | None:
 async def main(options: Options) -> None:
     started = time.perf_counter()
     peer = langgraph_version()
-    shapes = [(1, options.size(40, 200)), (options.size(20, 50), options.size(200, 2000))]
+    shapes = [
+        (1, options.size(40, 200, smoke=4)),
+        (options.size(20, 50, smoke=2), options.size(200, 2000, smoke=8)),
+    ]
     sizes = {"workloads": [{"agents": a, "decisions": d} for a, d in shapes], "peer": peer}
-    if peer is None:
+    # Without LangGraph a smoke run still runs crewline's side (the test suite does not
+    # install the peer extra); a measured run without its baseline would mean nothing.
+    if peer is None and not options.smoke:
         write_result(
             options,
             title="Peer: LangGraph interrupt/resume vs crewline",
@@ -171,10 +177,16 @@ async def main(options: Options) -> None:
                 # Alternate who goes first, so a drift in the machine's load is shared.
                 if run % 2:
                     ours.append(await crewline_round(directory / "cl", agents=agents, each=each))
-                theirs.append(await langgraph_round(directory / "lg.db", agents=agents, each=each))
+                if peer is not None:
+                    lg = directory / "lg.db"
+                    theirs.append(await langgraph_round(lg, agents=agents, each=each))
                 if not run % 2:
                     ours.append(await crewline_round(directory / "cl", agents=agents, each=each))
-        sqlite_settings = theirs[-1]["sqlite"]
+        sqlite_settings = theirs[-1]["sqlite"] if theirs else {}
+
+        def peers(key: str, scale: float = 1.0) -> list[float] | None:
+            return [r[key] * scale for r in theirs] if theirs else None  # noqa: B023
+
         label = f"{agents} agent{'s' if agents > 1 else ''}"
         figures += [
             figure(
@@ -183,7 +195,7 @@ async def main(options: Options) -> None:
                 "decisions/s",
                 [r["per_s"] for r in ours],
                 higher_is_better=True,
-                baseline=[r["per_s"] for r in theirs],
+                baseline=peers("per_s"),
                 baseline_label=f"LangGraph interrupt/resume decisions/s, {label}",
             ),
             figure(
@@ -192,7 +204,7 @@ async def main(options: Options) -> None:
                 "ms",
                 [r["p50"] * 1000 for r in ours],
                 higher_is_better=False,
-                baseline=[r["p50"] * 1000 for r in theirs],
+                baseline=peers("p50", 1000),
                 baseline_label=f"LangGraph round trip p50, {label}",
             ),
             figure(
@@ -201,7 +213,7 @@ async def main(options: Options) -> None:
                 "ms",
                 [r["p99"] * 1000 for r in ours],
                 higher_is_better=False,
-                baseline=[r["p99"] * 1000 for r in theirs],
+                baseline=peers("p99", 1000),
                 baseline_label=f"LangGraph round trip p99, {label}",
             ),
         ]
@@ -217,6 +229,11 @@ async def main(options: Options) -> None:
         figures=figures,
         started=started,
         notes=[
+            *(
+                ["LangGraph is not installed: crewline's side alone (a smoke run)."]
+                if not peer
+                else []
+            ),
             "Ratios are crewline / LangGraph: above 1 means crewline is faster for decisions/s"
             " and slower for latencies.",
             "crewline's round trip includes delivering the card to the human (the outbox) and"

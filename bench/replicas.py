@@ -33,7 +33,7 @@ from typing import Any
 
 from bench.common import Options, Target, figure, parse_options, scratch, write_result
 from bench.serving import add_members, helper_process, serving
-from bench.store_commit import fresh_database, pg_cluster
+from bench.store_commit import fresh_database, pg_server
 from crewline.bot.escalations import MAX_PENDING
 from crewline.replicas import holder_tag
 from crewline.store import Tx
@@ -172,18 +172,19 @@ def _p99(samples: list[float]) -> float:
 
 async def main(options: Options) -> None:
     started = time.perf_counter()
-    per_agent = options.size(20, 60)
-    per_caller = options.size(20, 60)
+    per_agent = options.size(20, 60, smoke=1)
+    per_caller = options.size(20, 60, smoke=2)
+    trials = options.size(10, 30, smoke=1)
     one: list[dict[str, float]] = []
     two: list[dict[str, float]] = []
     locks: list[dict[str, float]] = []
     takeovers: list[list[float]] = []
-    with pg_cluster(durable=True) as server:
+    with pg_server(options) as server:
         for run in range(options.runs):
             one.append(await escalation_run(options, server, f"one{run}", 1, per_agent))
             two.append(await escalation_run(options, server, f"two{run}", 2, per_agent))
             locks.append(await lock_run(server, f"lock{run}", per_caller))
-            takeovers.append(await takeover_run(server, f"lease{run}", options.size(10, 30)))
+            takeovers.append(await takeover_run(server, f"lease{run}", trials))
 
     def col(rows: list[dict[str, float]], key: str) -> list[float]:
         return [r[key] for r in rows]
@@ -236,7 +237,7 @@ async def main(options: Options) -> None:
             "escalations_per_agent": per_agent,
             "lock_callers": CALLERS,
             "commits_per_caller": per_caller,
-            "takeover_trials_per_run": options.size(10, 30),
+            "takeover_trials_per_run": trials,
         },
         baseline="1 replica (escalations); the same commits without the lock (member lock).",
         figures=figures,

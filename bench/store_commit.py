@@ -30,6 +30,7 @@ import asyncio
 import os
 import re
 import resource
+import secrets
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -66,6 +67,17 @@ MESSAGE = "Ship the v2 migration tonight? The dry run passed on staging; 3 table
 def pg_cluster(*, durable: bool = True) -> Iterator[str]:
     """A throwaway local PostgreSQL cluster for the run (tests/pg_cluster.py)."""
     with cluster(durable=durable) as url:
+        yield url
+
+
+@contextmanager
+def pg_server(options: Options) -> Iterator[str]:
+    """The PostgreSQL server of the run: the one given (``--smoke --postgres URL``, the test
+    suite's cluster), else a throwaway cluster of its own with fsync on."""
+    if options.postgres is not None:
+        yield options.postgres
+        return
+    with pg_cluster(durable=True) as url:
         yield url
 
 
@@ -118,7 +130,9 @@ def postmaster_of(url: str) -> int | None:
 
 
 def fresh_database(server: str, name: str) -> str:
-    """A new empty database on ``server``; its URL."""
+    """A new empty database on ``server`` (``name`` and a random suffix: the server may be
+    shared, as the test suite's is); its URL."""
+    name = f"{name}_{secrets.token_hex(4)}"
     with psycopg.connect(server, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
     return server.rsplit("/", 1)[0] + "/" + name
@@ -272,8 +286,8 @@ async def raw_pg_concurrent_rate(
 
 async def main(options: Options) -> None:
     started = time.perf_counter()
-    per_caller = options.size(20, 50)
-    raw_count = options.size(1000, 3000)
+    per_caller = options.size(20, 50, smoke=2)
+    raw_count = options.size(1000, 3000, smoke=50)
     subject: list[float] = []
     single: list[float] = []
     baseline: list[float] = []
@@ -288,7 +302,7 @@ async def main(options: Options) -> None:
                 directory / "crewline.db", callers=CALLERS, per_caller=per_caller
             )
             one, _, _ = await crewline_rate(
-                directory / "single.db", callers=1, per_caller=options.size(300, 1000)
+                directory / "single.db", callers=1, per_caller=options.size(300, 1000, smoke=20)
             )
             after = raw_rate(directory / "raw-after.db", count=raw_count)
             subject.append(rate)
@@ -302,7 +316,7 @@ async def main(options: Options) -> None:
     pg_one_connection: list[float] = []
     pg_cpu: list[Cpu] = []  # PostgresStore's CPU per escalation, ms
     pg_raw_cpu: list[Cpu] = []  # raw psycopg's per commit, 100 callers (before and after)
-    with pg_cluster(durable=True) as server:
+    with pg_server(options) as server:
         postmaster = postmaster_of(server)
         for run in range(options.runs if stores in ("both", "postgres") else 0):
             before, raw_cpu_before = await raw_pg_concurrent_rate(

@@ -170,8 +170,8 @@ async def one_run(options: Options, members: int, rounds: int) -> dict[str, floa
 
 async def main(options: Options) -> None:
     started = time.perf_counter()
-    members = options.size(20, 50)
-    rounds = options.size(20, 60)
+    members = options.size(20, 50, smoke=2)
+    rounds = options.size(20, 60, smoke=2)
     runs = [await one_run(options, members, rounds) for _ in range(options.runs)]
 
     def col(key: str, scale: float = 1.0) -> list[float]:

@@ -169,9 +169,9 @@ async def _closings(
 
 async def main(options: Options) -> None:
     started = time.perf_counter()
-    pending = options.size(20_000, 100_000)
-    probes = options.size(300, 2000)
-    memory_pending = options.size(20_000, 1_000_000)
+    pending = options.size(20_000, 100_000, smoke=500)
+    probes = options.size(300, 2000, smoke=20)
+    memory_pending = options.size(20_000, 1_000_000, smoke=500)
     late: list[dict[str, float]] = []
     late_base: list[dict[str, float]] = []
     # The probes are raised ahead of their deadlines by a lead derived from how long
