@@ -29,7 +29,7 @@ from bench.common import (
     scratch,
     write_result,
 )
-from bench.seed import seed_transcript
+from bench.seed import seed_transcript, sqlite_connection
 from crewline.bot import Hub
 from crewline.bot.boundaries import BoundaryKind, BoundaryRequest
 from crewline.models import CallerKind, Session, new_id
@@ -102,12 +102,13 @@ class Traffic:
 def _keep_row(tx: Any) -> str:
     """The row a rewind keeps through: SUFFIX rows before the end, read by the
     (conversation, seq) index (a scan of the transcript would distort the figures)."""
-    found = tx._conn.execute(
+    conn = sqlite_connection(tx)
+    found = conn.execute(
         "SELECT id FROM rows WHERE conversation = ? AND rewound_in IS NULL"
         " ORDER BY seq DESC LIMIT 1 OFFSET ?",
         (SLUG, SUFFIX),
     ).fetchone()
-    return str(found["id"])
+    return str(found[0])
 
 
 async def one_run(options: Options, rewinds: int, rows: int) -> dict[str, Any]:
