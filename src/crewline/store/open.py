@@ -8,6 +8,7 @@ from pathlib import Path
 
 from crewline.errors import ConfigError
 from crewline.store.base import Store
+from crewline.store.urls import redacted
 
 __all__ = ["is_postgres_url", "open_store", "redacted", "shared_database_url"]
 
@@ -53,12 +54,3 @@ def shared_database_url(store: Store) -> str | None:
     if module is not None and isinstance(store, module.PostgresStore):
         return str(store.url)
     return None
-
-
-def redacted(url: str) -> str:
-    """The URL without its password, for logs and ``crewline doctor``."""
-    scheme, sep, rest = url.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if not sep or not at or ":" not in credentials:
-        return url
-    return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from crewline.errors import ConfigError, Conflict, InvalidInput, Unavailable
-from crewline.store.open import redacted
+from crewline.store.urls import redacted
 
 if TYPE_CHECKING:
     from psycopg import Connection

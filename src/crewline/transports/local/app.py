@@ -26,7 +26,7 @@ import contextlib
 import json
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -42,15 +42,14 @@ from crewline.models import Receipt
 from crewline.transports.local.render import state_json, thread_json
 from crewline.transports.local.security import (
     CSRF_HEADER,
+    Sessions,
     cookie_name,
     is_loopback_name,
     same_origin,
 )
+from crewline.transports.local.view import InboxView
 
-if TYPE_CHECKING:
-    from crewline.transports.local.transport import LocalTransport
-
-__all__ = ["STATIC_DIR", "create_inbox_app"]
+__all__ = ["STATIC_DIR", "Inbox", "create_inbox_app"]
 
 log = logging.getLogger(__name__)
 
@@ -81,10 +80,55 @@ class _Refused(Exception):
         self.response = response
 
 
+class Inbox(Protocol):
+    """What the web app asks of the local transport: its view and sessions, and the human
+    side it plays (the transport hands itself to :func:`create_inbox_app`)."""
+
+    user: str
+    requires_login: bool
+    sessions: Sessions
+    view: InboxView
+
+    @property
+    def running(self) -> bool: ...
+
+    def check_login(self, token: str) -> bool: ...
+
+    async def send_text(
+        self, *, thread: str | None, text: str, event_id: str | None = None
+    ) -> tuple[Receipt, str | None]:
+        """A slash command, or a reply typed in ``thread`` (and the ref it shows as)."""
+        ...
+
+    async def click(
+        self, *, thread: str | None, payload: str, event_id: str | None = None
+    ) -> Receipt:
+        """A button press, its payload as the page sent it."""
+        ...
+
+    async def edit(
+        self, *, thread: str | None, message_ref: str, text: str, event_id: str | None = None
+    ) -> Receipt:
+        """An edit of one of the reader's own messages."""
+        ...
+
+    async def rewind_to(
+        self, *, thread: str | None, message_ref: str, event_id: str | None = None
+    ) -> Receipt:
+        """Rewind to here."""
+        ...
+
+    async def fork_from(
+        self, *, thread: str | None, message_ref: str, slug: str, event_id: str | None = None
+    ) -> Receipt:
+        """Fork from here."""
+        ...
+
+
 class InboxApp:
     """The handlers, over one transport."""
 
-    def __init__(self, transport: LocalTransport) -> None:
+    def __init__(self, transport: Inbox) -> None:
         self.transport = transport
         self.page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
         self.login_page = (STATIC_DIR / "login.html").read_text(encoding="utf-8")
@@ -384,7 +428,7 @@ async def _refused(request: Request, error: Exception) -> Response:
     return error.response
 
 
-def create_inbox_app(transport: LocalTransport) -> Starlette:
+def create_inbox_app(transport: Inbox) -> Starlette:
     inbox = InboxApp(transport)
     routes = [
         Route("/", inbox.page_view, methods=["GET"]),
