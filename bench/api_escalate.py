@@ -100,7 +100,7 @@ async def one_run(
 
             async def escalate_and_deliver() -> dict[str, Any]:
                 load = await helper_process("loadgen", escalate_spec, timeout=600)
-                await crewline.hub.concierge.idle()
+                await crewline.bot.concierge.idle()
                 await crewline.outboxes["memory"].wait_idle(timeout=300)
                 return load
 

@@ -4,7 +4,7 @@ One member's transcript holds ``rows`` rows (100,000; 10,000 with ``--quick``). 
 writer sends the member 100 rows a second (``session_send`` from another session) and the
 member's session long-polls its events and acknowledges every ``context_boundary`` at once,
 each run makes ``rewinds`` rewinds through the whole boundary (freeze, the session's ack,
-the commit by delta) and as many plain ``Hub.truncate`` calls (truncate and reconcile: the
+the commit by delta) and as many plain ``Escalations.truncate`` calls (truncate and reconcile: the
 primitive a boundary replaces), alternately, each taking the last 50 rows away.
 
 Figures per run: the p50 and p99 latency of a boundary and of a truncate (the baseline;
@@ -30,7 +30,7 @@ from bench.common import (
     write_result,
 )
 from bench.seed import seed_transcript, sqlite_connection
-from crewline.bot import Hub
+from crewline.assembly import Bot
 from crewline.bot.boundaries import BoundaryKind, BoundaryRequest
 from crewline.models import CallerKind, Session, new_id
 from crewline.store.sqlite import SqliteStore
@@ -44,8 +44,8 @@ SUFFIX = 50  # rows each rewind and each truncate takes away
 class Traffic:
     """The writer and the reading session, running beside the rewinds."""
 
-    def __init__(self, hub: Hub, session: Session) -> None:
-        self.hub = hub
+    def __init__(self, bot: Bot, session: Session) -> None:
+        self.bot = bot
         self.session = session
         self.sender = Session(id=new_id(), kind=CallerKind.PLAIN, member=None)
         self.sent: list[str] = []
@@ -81,19 +81,19 @@ class Traffic:
                 task.cancel()
 
     async def _send(self, n: int) -> None:
-        row = await self.hub.send(self.sender, SLUG, f"arrival {n}")
+        row = await self.bot.messages.send(self.sender, SLUG, f"arrival {n}")
         self.sent.append(row.id)
 
     async def _read(self) -> None:
         cursor = 0
         while True:
-            events = await self.hub.events(self.session, after=cursor, wait=1.0)
+            events = await self.bot.messages.events(self.session, after=cursor, wait=1.0)
             for event in events:
                 cursor = event.cursor
                 if event.kind == "message":
                     self.delivered[str(event.body["row_id"])] += 1
                 elif event.kind == "context_boundary":
-                    await self.hub.boundaries.answer(
+                    await self.bot.boundaries.answer(
                         self.session, str(event.body["boundary_id"]), ack=True
                     )
                     self.acks += 1
@@ -116,9 +116,9 @@ async def one_run(options: Options, rewinds: int, rows: int) -> dict[str, Any]:
         path = directory / "crewline.db"
         async with SqliteStore(path) as store:
             await seed_transcript(store, slug=SLUG, rows=rows)
-            async with Hub(store, transports=["memory"], boundary_wait=30.0) as hub:
+            async with Bot(store, transports=["memory"], boundary_wait=30.0) as bot:
                 [session] = await store.write(lambda tx: tx.member_sessions(SLUG))
-                traffic = Traffic(hub, session)
+                traffic = Traffic(bot, session)
                 traffic.start()
                 boundary: list[float] = []
                 truncate: list[float] = []
@@ -129,7 +129,7 @@ async def one_run(options: Options, rewinds: int, rows: int) -> dict[str, Any]:
                         keep = await store.write(_keep_row)
                         started_at = len(traffic.sent)
                         started = time.perf_counter()
-                        outcome = await hub.boundaries.run(
+                        outcome = await bot.boundaries.run(
                             BoundaryRequest(
                                 member=SLUG, kind=BoundaryKind.REWIND, actor="bench", row=keep
                             )
@@ -144,7 +144,7 @@ async def one_run(options: Options, rewinds: int, rows: int) -> dict[str, Any]:
                         lost += [r for r in arrived if r not in live and r not in outcome.rewound]
                         keep = await store.write(_keep_row)
                         started = time.perf_counter()
-                        await hub.truncate(SLUG, keep_through=keep)
+                        await bot.escalations.truncate(SLUG, keep_through=keep)
                         truncate.append(time.perf_counter() - started)
                 finally:
                     await traffic.stop()
@@ -180,7 +180,7 @@ async def main(options: Options) -> None:
             p50,
             higher_is_better=False,
             baseline=base50,
-            baseline_label="Hub.truncate of the same transcript, p50 ms",
+            baseline_label="Escalations.truncate of the same transcript, p50 ms",
             target=Target(kind="ratio_at_most", value=2.0),
         ),
         figure(
@@ -190,7 +190,7 @@ async def main(options: Options) -> None:
             p99,
             higher_is_better=False,
             baseline=base99,
-            baseline_label="Hub.truncate of the same transcript, p99 ms",
+            baseline_label="Escalations.truncate of the same transcript, p99 ms",
             target=Target(kind="ratio_at_most", value=2.0),
         ),
         figure(
@@ -222,8 +222,8 @@ async def main(options: Options) -> None:
             "acks": [r["acks"] for r in runs],
         },
         baseline=(
-            "Hub.truncate (the rewind primitive: truncate and reconcile, one transaction) of"
-            " the same transcript in the same run, alternating with the rewinds."
+            "Escalations.truncate (the rewind primitive: truncate and reconcile, one"
+            " transaction) of the same transcript in the same run, alternating with the rewinds."
         ),
         figures=figures,
         started=started,

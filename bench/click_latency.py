@@ -82,7 +82,7 @@ async def one_run(options: Options, transport: str, clicks: int) -> dict[str, fl
             escalations: list[str] = []
             for index in range(clicks):
                 session = created[index % members].session
-                receipt = await crewline.hub.escalate(
+                receipt = await crewline.bot.escalations.escalate(
                     session,
                     EscalationRequest(message=f"Decision {index}: go?", options=("go", "wait")),
                 )

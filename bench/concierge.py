@@ -46,6 +46,7 @@ from bench.common import (
     write_result,
 )
 from crewline.bot import Hub
+from crewline.bot.concierge import Concierge
 from crewline.models import new_id
 from crewline.policy.routine import fleet_terms
 from crewline.store.sqlite import DIALECT, SqliteStore
@@ -131,11 +132,12 @@ async def facts_times(path: Path, rounds: int) -> tuple[list[float], list[float]
     """Wall and CPU (the process's: the loop and the reader thread) ms of each retrieval."""
     async with SqliteStore(path) as store:
         hub = Hub(store, transports=[])
+        concierge = Concierge(hub)
         wall, cpu = [], []
         for n in range(rounds):
             question = QUESTIONS[n % len(QUESTIONS)]
             started, on_cpu = time.perf_counter(), time.process_time()
-            await hub.concierge.facts("m0", question)
+            await concierge.facts("m0", question)
             cpu.append((time.process_time() - on_cpu) * 1000)
             wall.append((time.perf_counter() - started) * 1000)
         await hub.domain.aclose()

@@ -23,7 +23,7 @@ from typing import Any
 
 from bench.common import Options, Target, figure, parse_options, scratch, write_result
 from bench.seed import seed_transcript, sqlite_connection
-from crewline.bot import Hub
+from crewline.assembly import Bot
 from crewline.store import Tx
 from crewline.store.sqlite import SqliteStore
 
@@ -60,7 +60,7 @@ async def rebuild(path: Path, *, cards: int, answered: int) -> float:
     async with SqliteStore(path) as store:
         await store.write(_forget_index)
         started = time.perf_counter()
-        async with Hub(store, transports=["memory"]):
+        async with Bot(store, transports=["memory"]):
             elapsed = time.perf_counter() - started
         records = await store.escalations(SLUG)
     states = [r.state.value for r in records]

@@ -26,7 +26,8 @@ from typing import Any
 from bench.common import Options, Target, figure, parse_options, scratch, write_result
 from bench.paced_fake import PacedFakeTransport
 from bench.serving import add_members
-from crewline.bot import CoreRenderer, Hub
+from crewline.assembly import Bot
+from crewline.bot import CoreRenderer
 from crewline.bot.escalations import EscalationRequest
 from crewline.store.sqlite import SqliteStore
 from crewline.transports import OutboxDispatcher
@@ -53,13 +54,13 @@ async def one_run(
     with scratch(options, "outbox") as directory:
         async with (
             SqliteStore.in_directory(directory) as store,
-            Hub(store, transports=[fake.name]) as hub,
+            Bot(store, transports=[fake.name]) as bot,
         ):
             created = await add_members(store, threads, prefix="t", transports=[fake.name])
 
             async def raise_cards(session: Any) -> None:
                 for n in range(per_thread):
-                    await hub.escalate(
+                    await bot.escalations.escalate(
                         session, EscalationRequest(message=f"Card {n}", options=("ok", "no"))
                     )
 
@@ -69,7 +70,7 @@ async def one_run(
             async with OutboxDispatcher(
                 store, fake, CoreRenderer(store), poll_interval=1.0
             ) as outbox:
-                hub.on_outbox(lambda _, lanes: outbox.wake(lanes))
+                bot.hub.on_outbox(lambda _, lanes: outbox.wake(lanes))
                 await outbox.wait_idle(timeout=120 + 30 * per_thread * interval)
                 drained = time.monotonic() - started
             left = await store.outbox_size(fake.name)

@@ -9,9 +9,9 @@ SQLite in WAL mode with ``synchronous=FULL``, in one process, on the same disk.
   ``langgraph-checkpoint-sqlite``'s ``AsyncSqliteSaver`` (the async saver: the agents run
   concurrently on one event loop). Raise: ``ainvoke(input)`` until it returns the
   interrupt; answer and resume: ``ainvoke(Command(resume=answer))`` until the graph ends.
-- crewline (in-process, no HTTP — LangGraph has none either): ``Hub.escalate``; the card
+- crewline (in-process, no HTTP — LangGraph has none either): ``Escalations.escalate``; the card
   goes out through the memory transport's outbox; the human presses its first button;
-  the agent reads ``escalation_answered`` with ``Hub.events`` (the call behind
+  the agent reads ``escalation_answered`` with ``Messages.events`` (the call behind
   ``GET /api/session/events``).
 
 crewline does more per decision (a transcript row, an index record, a card, a bell and
@@ -92,7 +92,7 @@ async def crewline_round(directory: Path, *, agents: int, each: int) -> dict[str
     transport = MemoryTransport("memory")
     latencies: list[float] = []
     async with serving(directory, transports=[transport]) as crewline:
-        hub = crewline.hub
+        bot = crewline.bot
         created = await add_members(crewline.store, agents, prefix="agent", transports=["memory"])
 
         async def human(row_id: str) -> None:
@@ -106,13 +106,13 @@ async def crewline_round(directory: Path, *, agents: int, each: int) -> dict[str
             cursor = 0
             for _ in range(each):
                 started = time.perf_counter()
-                receipt = await hub.escalate(
+                receipt = await bot.escalations.escalate(
                     session, EscalationRequest(message=QUESTION, options=OPTIONS)
                 )
                 pressing = asyncio.create_task(human(receipt.escalation.row_id))
                 answered = False
                 while not answered:
-                    for event in await hub.events(session, after=cursor, wait=30):
+                    for event in await bot.messages.events(session, after=cursor, wait=30):
                         cursor = event.cursor
                         answered = answered or (
                             event.kind == "escalation_answered"

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import rss
-from crewline.bot import Hub
+from crewline.assembly import Bot
 from crewline.scheduler import WindowScheduler
 from crewline.store.sqlite import SqliteStore
 
@@ -38,9 +38,9 @@ async def _start(data_dir: Path) -> tuple[dict[str, float], int]:
     started = time.perf_counter()
     async with SqliteStore.in_directory(data_dir) as store:
         opened = time.perf_counter()
-        async with Hub(store, transports=["memory"]) as hub:
+        async with Bot(store, transports=["memory"]) as bot:
             reconciled = time.perf_counter()
-            async with WindowScheduler(hub) as windows:
+            async with WindowScheduler(bot.hub, bot.escalations) as windows:
                 armed_at = time.perf_counter()
                 armed = windows.armed
                 timings = {
@@ -59,8 +59,8 @@ async def _traced(data_dir: Path) -> dict[str, float]:
     baseline = tracemalloc.get_traced_memory()[0]
     async with (
         SqliteStore.in_directory(data_dir) as store,
-        Hub(store, transports=["memory"]) as hub,
-        WindowScheduler(hub) as windows,
+        Bot(store, transports=["memory"]) as bot,
+        WindowScheduler(bot.hub, bot.escalations) as windows,
     ):
         gc.collect()
         current, peak = tracemalloc.get_traced_memory()

@@ -115,7 +115,7 @@ async def _raise_probes(
     async def raise_probes(offset: int, session: Any) -> None:
         for index in range(offset, probes, len(sessions)):
             due = first_due + index / RATE
-            receipt = await crewline.hub.escalate(
+            receipt = await crewline.bot.escalations.escalate(
                 session,
                 EscalationRequest(
                     message=f"Window {index}",
@@ -137,17 +137,17 @@ async def _closings(
     crewline: Crewline, sessions: list[Any], deadlines: dict[str, float], first_due: float
 ) -> dict[str, float]:
     """When each probe window's ``window_closed`` event could be read by its agent."""
-    hub = crewline.hub
+    bot = crewline.bot
     closed_at: dict[str, float] = {}
     all_closed = asyncio.Event()
 
     async def agent(session: Any) -> None:
-        # The probe member's agent reads its event stream in-process (Hub.events, the call
+        # The probe member's agent reads its event stream in-process (Messages.events, the call
         # behind GET /api/session/events): a window has closed for it when its
         # window_closed event can be read.
         cursor = 0
         while not all_closed.is_set():
-            found = await hub.events(session, after=cursor, wait=1.0)
+            found = await bot.messages.events(session, after=cursor, wait=1.0)
             now = time.time()
             for event in found:
                 if event.kind == "window_closed" and event.body["escalation_id"] in deadlines:

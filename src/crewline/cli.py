@@ -467,6 +467,7 @@ async def _doctor(config: Config, args: argparse.Namespace) -> int:
 async def _concierge(config: Config, args: argparse.Namespace) -> int:
     """The owner at the console: the same policy and undo as /concierge on a transport."""
     from crewline.bot import Hub
+    from crewline.bot.concierge import Concierge
     from crewline.bot.concierge_inbound import undo_notice
     from crewline.server import concierge_settings
     from crewline.transports.registry import enabled_transports
@@ -477,23 +478,23 @@ async def _concierge(config: Config, args: argparse.Namespace) -> int:
             store,
             # The transports a server here runs: what the undo redraws is queued for them.
             transports=[e.name for e in enabled_transports(config)],
-            concierge=concierge_settings(config, launchers=None),
         )
+        concierge = Concierge(hub, concierge_settings(config, launchers=None))
         try:
             match args.concierge_command:
                 case "answer":
-                    policy = await hub.concierge.set_policy(actor=actor, answer=args.policy)
+                    policy = await concierge.set_policy(actor=actor, answer=args.policy)
                     await store.write(crew.mark_changed)
                 case "act":
-                    policy = await hub.concierge.set_policy(actor=actor, act=args.state)
+                    policy = await concierge.set_policy(actor=actor, act=args.state)
                     await store.write(crew.mark_changed)
                 case "undo":
-                    undone = await hub.concierge.undo(actor=actor)
+                    undone = await concierge.undo(actor=actor)
                     await store.write(crew.mark_changed)  # a running server wakes its readers
                     print(undo_notice(undone.answer.text, undone.outcome))
                     return 0
                 case _:
-                    policy = await hub.concierge.policy()
+                    policy = await concierge.policy()
             print(f"concierge: {policy.describe()}")
         finally:
             await hub.domain.drain()

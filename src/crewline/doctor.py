@@ -23,7 +23,7 @@ from pathlib import Path
 
 import httpx
 
-from crewline.bot import Hub
+from crewline.assembly import Bot
 from crewline.config import CONFIG_NAME, Config
 from crewline.errors import Unavailable
 from crewline.models import Identity
@@ -113,8 +113,8 @@ async def examine(config: Config, *, reconcile: bool = False) -> list[Finding]:
         found += await _outbox(store)
         found += await _windows(store)
         if reconcile:
-            async with Hub(store, transports=names) as hub:  # entering reconciles every member
-                reports = await hub.reconcile_all()
+            async with Bot(store, transports=names) as bot:  # entering reconciles every member
+                reports = await bot.escalations.reconcile_all()
             found += [
                 _ok(
                     f"reconcile:{r.member}",

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from crewline import crew as crew_admin
-from crewline.bot import EscalationRequest
+from crewline.bot.escalations import EscalationRequest
 from crewline.config import Config
 from crewline.models import AnsweredBy, AnswerPolicy, EscalationState
 from crewline.policy.eval_file import EvalFile, EvalQuestion, Outcome, score
@@ -65,7 +65,7 @@ async def _one_run(file: EvalFile, policy: AnswerPolicy) -> list[Outcome]:
     with tempfile.TemporaryDirectory(prefix="crewline-eval-") as tmp:
         config = Config(data_dir=Path(tmp), port=0, transports=(), concierge_answer=policy.value)
         async with Crewline(config, transports=[MemoryTransport()]) as running:
-            hub, store = running.hub, running.store
+            bot, store = running.bot, running.store
             speakers = {}
             for line in file.fleet:
                 if line.member not in speakers:
@@ -77,7 +77,7 @@ async def _one_run(file: EvalFile, policy: AnswerPolicy) -> list[Outcome]:
                         transports=["memory"],
                     )
                     speakers[line.member] = created.session
-                await hub.post(speakers[line.member], line.says)
+                await bot.messages.post(speakers[line.member], line.says)
             asked: list[tuple[EvalQuestion, str]] = []
             for index, question in enumerate(file.questions):
                 asker = await crew_admin.add_member(
@@ -87,9 +87,9 @@ async def _one_run(file: EvalFile, policy: AnswerPolicy) -> list[Outcome]:
                     owners=[OWNER],
                     transports=["memory"],
                 )
-                receipt = await hub.escalate(asker.session, _request(question))
+                receipt = await bot.escalations.escalate(asker.session, _request(question))
                 asked.append((question, receipt.escalation.id))
-            await hub.concierge.idle()
+            await bot.concierge.idle()
             suggested = {
                 e.record_id
                 for e in await store.ledger(limit=len(asked) * 4 + 100)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -29,7 +29,7 @@ from crewline.metrics import Metrics
 if TYPE_CHECKING:
     from crewline.bot.hub import Hub
 
-__all__ = ["WindowScheduler"]
+__all__ = ["WindowScheduler", "Windows"]
 
 log = logging.getLogger(__name__)
 
@@ -38,12 +38,26 @@ log = logging.getLogger(__name__)
 EARLY_RETRY = timedelta(milliseconds=50)
 
 
+class Windows(Protocol):
+    """What closes veto windows (the escalations feature)."""
+
+    async def close_window(self, escalation_id: str) -> None:
+        """Close the record's window if it is due (idempotent)."""
+        ...
+
+    async def close_due_windows(self) -> int:
+        """Close every window already past; returns how many."""
+        ...
+
+
 class WindowScheduler:
-    """Use as ``async with WindowScheduler(hub)``; the hub tells it about new windows."""
+    """Use as ``async with WindowScheduler(hub, windows)``; the hub tells it about new
+    windows after their commit, and ``windows`` closes them."""
 
     def __init__(
         self,
         hub: Hub,
+        windows: Windows,
         *,
         horizon: timedelta = timedelta(minutes=10),
         forget_every: timedelta = timedelta(hours=1),
@@ -52,6 +66,7 @@ class WindowScheduler:
         """``metrics``, when given, is told how late each window closed (by the hub's
         clock)."""
         self.hub = hub
+        self.windows = windows
         self.horizon = horizon
         self.forget_every = forget_every
         self.metrics = metrics
@@ -135,7 +150,7 @@ class WindowScheduler:
     async def _sweep(self) -> int:
         """Close every window already past; returns how many."""
         due = await self.hub.store.due_windows(self.hub.clock.now()) if self.metrics else []
-        closed = await self.hub.close_due_windows()
+        closed = await self.windows.close_due_windows()
         self._observe([deadline for _, _, deadline in due])
         return closed
 
@@ -147,7 +162,7 @@ class WindowScheduler:
             self._hold(escalation_id, deadline, at_least=EARLY_RETRY)
             return
         try:
-            await self.hub.close_window(escalation_id)
+            await self.windows.close_window(escalation_id)
         except Exception:
             # The sweep at the next re-arm retries it; a window is never lost.
             log.exception("closing veto window %s failed", escalation_id)

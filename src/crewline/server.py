@@ -24,9 +24,10 @@ from starlette.types import ASGIApp
 from crewline.api import EventStreams, create_app
 from crewline.api.mcp_http import McpEndpoint
 from crewline.api.origins import OriginPolicy, is_loopback_bind
-from crewline.bot import CoreRenderer, Hub
+from crewline.assembly import Bot
+from crewline.bot import CoreRenderer
 from crewline.bot.concierge import ConciergeSettings
-from crewline.bot.hub import DELIVERY_WAIT
+from crewline.bot.escalations import DELIVERY_WAIT
 from crewline.brains import Brain
 from crewline.config import Config
 from crewline.crew_watch import WATCH_INTERVAL, CrewChange, CrewWatch
@@ -206,7 +207,7 @@ class Crewline:
         self.outbox_poll_interval = outbox_poll_interval
         self.outboxes: dict[str, OutboxDispatcher] = {}
         self._given_store = store  # entered and closed here, like the one the config names
-        self.concierge = concierge  # False: no concierge at all (a benchmark's baseline)
+        self.concierge_enabled = concierge  # False: no concierge at all (a benchmark's baseline)
         self.outbox_stuck_after = outbox_stuck_after
         self.metrics = Metrics()
         self.lease_ttl = lease_ttl
@@ -235,8 +236,9 @@ class Crewline:
             self.coordination = await self._coordinate(stack, holder)
             self.launchers = Launchers(self.config.launchers, data_dir=self.config.data_dir)
             stack.push_async_callback(self.launchers.aclose)
-            self.hub = await stack.enter_async_context(
-                Hub(
+            # The core and its features, each registered with it (crewline/assembly.py).
+            self.bot = await stack.enter_async_context(
+                Bot(
                     self.store,
                     clock=self.clock,
                     transports=[t.name for t in self.transports],
@@ -247,22 +249,23 @@ class Crewline:
                         self.config,
                         launchers=self.launchers,
                         brain=await self._brain(stack),
-                        enabled=self.concierge,
+                        enabled=self.concierge_enabled,
                     ),
                 )
             )
+            self.hub = self.bot.hub
             await self._find_stranded_members()
             # A lone process runs every boundary itself: one still asking was cut off by its
             # death. Replicas leave the young ones to whichever replica may still run them;
             # a replica alone on its database (a restart after a kill) is a lone process.
             alone = self.coordination is None or not await self.coordination.others_running()
-            await self.hub.boundaries.close_abandoned(older_than=timedelta(0) if alone else None)
+            await self.bot.boundaries.close_abandoned(older_than=timedelta(0) if alone else None)
             if self.coordination is not None:
                 self.coordination.on_events(self._remote_events)
-                self.coordination.on_boundary_answers(self.hub.boundaries.wake)
+                self.coordination.on_boundary_answers(self.bot.boundaries.wake)
             self._renderer = CoreRenderer(self.store, self.hub.clock)
             self.hub.on_outbox(self._wake_outbox)
-            self.hub.on_posted(self._card_posted)
+            self.bot.escalations.on_posted(self._card_posted)
             for transport in self.transports:
                 transport.attach(self.hub)
                 if self.coordination is not None:
@@ -283,7 +286,12 @@ class Crewline:
                 stack.push_async_callback(self._stop_transport, transport)
                 await self._start_or_degrade(transport)
             self.windows = await stack.enter_async_context(
-                WindowScheduler(self.hub, horizon=self.window_horizon, metrics=self.metrics)
+                WindowScheduler(
+                    self.hub,
+                    self.bot.escalations,
+                    horizon=self.window_horizon,
+                    metrics=self.metrics,
+                )
             )
             self.webhooks = await stack.enter_async_context(
                 WebhookDispatcher(
@@ -295,7 +303,7 @@ class Crewline:
             self.streams = EventStreams(self.hub)
             self.mcp = await stack.enter_async_context(
                 McpEndpoint(
-                    self.hub,
+                    self.bot,
                     origins=OriginPolicy(
                         origins=self.config.mcp_allowed_origins,
                         hosts=self.config.mcp_allowed_hosts,
@@ -306,7 +314,7 @@ class Crewline:
             self.http = await stack.enter_async_context(
                 HttpServer(
                     create_app(
-                        self.hub,
+                        self.bot,
                         mounts=self._mounts(),
                         routes=[("/mcp", self.mcp)],
                         streams=self.streams,

@@ -107,7 +107,7 @@ class Scene:
             if injection is not None:
                 await injection(self)
 
-        self.crew.crewline.hub.boundaries.hook = hook
+        self.crew.crewline.bot.boundaries.hook = hook
 
     async def sel(self) -> list[SelRecord]:
         return await self.crew.crewline.store.sel(action_prefix="boundary:")

@@ -217,7 +217,7 @@ async def test_undo_of_a_concierge_answer_a_rewind_took_away_tells_nobody_again(
     await memory.command("alice", "concierge", "answer", "routine")
     await crew.escalate(key, message="Shall I proceed with the plan?")
     await crew.wait_for_event(key, "escalation_answered")  # read: a rewind tells it
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     card = memory.cards("radar")[0]
     receipt = await memory.command("alice", "rewind", member="radar", message_ref=card.ref)

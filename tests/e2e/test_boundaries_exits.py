@@ -41,7 +41,7 @@ def _edit(s: Scene) -> BoundaryRequest:
 
 
 def _start(s: Scene, request: BoundaryRequest | None = None) -> asyncio.Task[Outcome]:
-    return asyncio.create_task(s.crew.crewline.hub.boundaries.run(request or _edit(s)))
+    return asyncio.create_task(s.crew.crewline.bot.boundaries.run(request or _edit(s)))
 
 
 def _cancel_self() -> None:
@@ -206,7 +206,7 @@ async def test_6_a_refusal_after_another_session_discarded_records_1(crew: Crew)
 async def test_7_no_answer_in_time_records_unknown(crew: Crew) -> None:
     """The bounded wait ends with no answer: 503 boundary_unacknowledged, unknown."""
     s = await scene(crew)
-    crew.crewline.hub.boundaries.wait = 0
+    crew.crewline.bot.boundaries.wait = 0
     response = await s.edit_h2()
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "boundary_unacknowledged"
@@ -222,7 +222,7 @@ async def test_8_one_ack_and_one_silence_records_1(crew: Crew) -> None:
 
     async def one(s: Scene) -> None:
         assert await s.ack(s.seen["boundary_id"]) == 200
-        s.crew.crewline.hub.boundaries.wait = 0
+        s.crew.crewline.bot.boundaries.wait = 0
 
     s.on({HookPoint.SENT: one})
     response = await s.edit_h2()
@@ -267,7 +267,7 @@ async def test_12_a_generation_moved_meanwhile_records_1(crew: Crew) -> None:
     s = await scene(crew)
 
     async def truncate(s: Scene) -> None:
-        await s.crew.crewline.hub.truncate("radar", keep_through=s.rows["m3"].id)
+        await s.crew.crewline.bot.escalations.truncate("radar", keep_through=s.rows["m3"].id)
 
     s.on({HookPoint.SENT: _ack, HookPoint.COMMITTING: truncate})
     response = await s.edit_h2()

@@ -17,7 +17,7 @@ SUGGESTION_BUTTONS = ("Send suggestion", "Edit", "Dismiss")
 
 async def _settled(crew: Crew) -> None:
     """Every judgement the concierge started is written, and every outbox is drained."""
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
 
 

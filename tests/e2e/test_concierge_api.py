@@ -47,7 +47,7 @@ async def _session_id(crew: Crew, key: str) -> str:
 
 
 async def _settled(crew: Crew) -> None:
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
 
 
@@ -94,7 +94,7 @@ async def test_a_member_trying_to_set_the_policy_is_refused_and_audited(crew: Cr
         assert refused.json()["error"]["code"] == "not_owner"
     records = await crew.crewline.store.sel(action_prefix="concierge:policy:not_owner")
     assert len(records) == 2
-    assert (await crew.crewline.hub.concierge.policy()).answer.value == "never"
+    assert (await crew.crewline.bot.concierge.policy()).answer.value == "never"
 
 
 async def test_the_ledger_and_undo_are_the_owners(crew: Crew) -> None:
@@ -403,7 +403,7 @@ async def test_a_strangers_concierge_command_is_refused_privately_and_audited(
     receipt = await harness.memory.command(harness.stranger, "concierge", "answer", "always")
     assert (receipt.accepted, receipt.code) == (False, "not_owner")
     assert await crew.crewline.store.sel(action_prefix="command:not_owner")
-    assert (await crew.crewline.hub.concierge.policy()).answer.value == "never"
+    assert (await crew.crewline.bot.concierge.policy()).answer.value == "never"
 
 
 async def test_a_fact_another_member_said_answers_a_which_question(crew: Crew) -> None:

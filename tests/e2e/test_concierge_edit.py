@@ -19,7 +19,7 @@ async def _two_open(crew: Crew) -> tuple[str, Shown]:
     key = await crew.add_member()
     await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
     await crew.escalate(key, message="Delete the old migrations directory?")
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     card = next(
         m
@@ -63,7 +63,7 @@ async def test_edit_opens_the_reply_prefilled_with_the_suggestion(crew: Crew) ->
     """The receipt of Edit carries the suggestion's text for the reply box."""
     key = await crew.add_member()
     await crew.escalate(key, message="Delete the old migrations directory?", options=["yes", "no"])
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     harness = crew.harness
     card = next(m for m in harness.messages("radar") if "concierge suggests:" in m.text)
@@ -96,7 +96,7 @@ async def test_telegram_edit_opens_a_reply_holding_the_suggestion(crew: Crew) ->
     assert isinstance(harness, TelegramHarness)
     key = await crew.add_member()
     await crew.escalate(key, message="Delete the old migrations directory?")
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     card = next(m for m in harness.messages("radar") if "concierge suggests:" in m.text)
     suggestion = await crew.crewline.store.suggestion(
@@ -138,7 +138,7 @@ async def test_slack_edit_opens_a_modal_whose_send_answers_the_question(crew: Cr
         json={"question": "Delete the old migrations directory?", "options": ["yes", "no"]},
     )
     question_id = asked.json()["question_id"]
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     card = next(
         m
@@ -217,7 +217,7 @@ async def test_a_telegram_edit_prompt_sent_before_a_restart_is_answered_after_it
     assert isinstance(harness, TelegramHarness)
     key = await crew.add_member()
     await crew.escalate(key, message="Delete the old migrations directory?")
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     card = next(m for m in harness.messages("radar") if "concierge suggests:" in m.text)
     await harness.press("radar", card, card.buttons.index("Edit"))
@@ -247,7 +247,7 @@ async def test_a_telegram_edit_prompt_answers_its_own_record_of_two_after_a_rest
         key = await crew.add_member()
         await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
         await crew.escalate(key, message="Delete the old migrations directory?")
-        await crew.crewline.hub.concierge.idle()
+        await crew.crewline.bot.concierge.idle()
         await crew.delivered()
         card = next(
             m

@@ -42,7 +42,7 @@ def _draws(crew: Crew, words: str) -> list[OutboundMessage]:
 
 
 async def _settled(crew: Crew) -> None:
-    await crew.crewline.hub.concierge.idle()  # first: delivered() wakes every lane itself
+    await crew.crewline.bot.concierge.idle()  # first: delivered() wakes every lane itself
     await crew.delivered()
 
 
@@ -103,8 +103,9 @@ async def test_a_reply_that_waits_for_its_card_never_waits_for_the_concierge(
         lane_woken_when_waited.append(any(lane in lanes for lanes in woken))
         return True
 
-    hub.on_posted(posted)
-    hub.delivery_wait = 5.0  # the suite's crew answers at once; this reply waits
+    escalations = crew.crewline.bot.escalations
+    escalations.on_posted(posted)
+    escalations.delivery_wait = 5.0  # the suite's crew answers at once; this reply waits
     key = await crew.add_member()
     await crew.escalate(key, message="Force-push to main?", options=["yes", "no"])
     assert lane_woken_when_waited == [True]
@@ -118,7 +119,7 @@ async def test_a_reply_told_queued_at_once_leaves_its_card_drawn_once_with_its_s
     """A reply that would wait for its card's post, but is told ``queued`` at once (a busy
     outbox: the check never waits), does not release the hold: the card is still posted
     once, with its suggestion, instead of at once and then redrawn."""
-    hub = crew.crewline.hub
+    escalations = crew.crewline.bot.escalations
     checked: list[str] = []
 
     async def posted(
@@ -127,8 +128,8 @@ async def test_a_reply_told_queued_at_once_leaves_its_card_drawn_once_with_its_s
         checked.append(object_key)
         return False  # busy: answers at once, never waits (so never calls waiting)
 
-    hub.on_posted(posted)
-    hub.delivery_wait = 5.0  # the reply would wait, if the outbox let it
+    escalations.on_posted(posted)
+    escalations.delivery_wait = 5.0  # the reply would wait, if the outbox let it
     key = await crew.add_member()
     body = await crew.escalate(key, message="Force-push to main?", options=["yes", "no"])
     assert len(checked) == 1 and body["delivery"] == {"memory": "queued"}, (checked, body)

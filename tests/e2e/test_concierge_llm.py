@@ -73,7 +73,7 @@ async def _escalate_and_judge(crew: Crew, policy: str, message: str) -> dict[str
     token = await crew.owner_token()
     await crew.call(token, "PUT", "/api/concierge/policy", json={"answer": policy})
     await crew.escalate(key, message=message)
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     record: dict[str, Any] = (await crew.conversation())["escalations"][0]
     return record
 
@@ -153,7 +153,7 @@ async def test_a_judgement_that_meets_a_torn_index_is_written_after_its_repair(
     await asyncio.to_thread(raw_execute, crew.config, "DROP TABLE escalations")
     with caplog.at_level(logging.WARNING):
         llm.release()
-        await crew.crewline.hub.concierge.idle()
+        await crew.crewline.bot.concierge.idle()
     assert "the escalation index cannot be read; rebuilding it" in caplog.text  # it was torn
     assert "the concierge failed on a question" not in caplog.text
     decision = await _last_decision(crew)
@@ -184,12 +184,12 @@ async def test_a_judgement_cut_short_by_a_stop_is_made_at_the_next_start(
         await crew.stop()
         llm.release()  # from here on the model answers at once
         await crew.start()
-        await crew.crewline.hub.concierge.idle()
+        await crew.crewline.bot.concierge.idle()
         assert await _decisions(crew, result["escalation_id"]) == ["suggested"]
         await crew.delivered()
         assert "concierge suggests:" in crew.harness.cards("radar")[0].text
         await crew.restart()
-        await crew.crewline.hub.concierge.idle()
+        await crew.crewline.bot.concierge.idle()
         assert await _decisions(crew, result["escalation_id"]) == ["suggested"]
     assert "the concierge failed on a question" not in caplog.text
 
@@ -215,7 +215,7 @@ async def test_questions_that_wait_together_are_each_judged_once_in_the_order_as
     await crew.crewline.hub.domain.drain()
     assert len(llm.requests) == 1  # the three wait while the first is being judged
     llm.release()
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     assert len(llm.requests) == 4
     ledger = await crew.call(await crew.owner_token(), "GET", "/api/concierge/ledger")
     judged = [

@@ -44,7 +44,7 @@ async def test_a_strangers_concierge_command_is_refused_and_audited(crew: Crew) 
     receipt = await _strangers_command(crew.harness)
     assert receipt is not None and (receipt.accepted, receipt.code) == (False, "not_owner")
     assert await crew.crewline.store.sel(action_prefix="command:not_owner")
-    assert (await crew.crewline.hub.concierge.policy()).answer.value == "never"
+    assert (await crew.crewline.bot.concierge.policy()).answer.value == "never"
     said = await crew.harness.command("concierge", "answer", "routine")  # the owner's
     assert said is not None and "answer routine" in said
-    assert (await crew.crewline.hub.concierge.policy()).answer.value == "routine"
+    assert (await crew.crewline.bot.concierge.policy()).answer.value == "routine"

@@ -44,7 +44,7 @@ async def _answered(crew: Crew) -> str:
     key = await crew.add_member()
     await crew.harness.command("concierge", "answer", "routine")
     await crew.escalate(key, message="Shall I proceed with the plan?")
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     await crew.harness.wait_until(lambda: _answer_shown(crew))
     return key

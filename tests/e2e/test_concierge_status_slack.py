@@ -54,7 +54,7 @@ async def _answered(crew: Crew, harness: SlackHarness) -> None:
     key = await crew.add_member()
     assert await harness.command("concierge", "answer", "routine") is not None
     await crew.escalate(key, message="Shall I proceed with the plan?")
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     await harness.wait_until(lambda: ANSWERED in _root_text(harness))
 

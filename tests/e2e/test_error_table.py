@@ -299,11 +299,11 @@ async def test_every_code_of_the_table_is_sent_with_its_status(crew: Crew) -> No
     last = {"kind": "rewind", "row_id": rows[-1].id}
     await p.call("nothing_to_rewind", owner, "POST", boundaries, json=last)
     turn = "/api/session/turn"
-    crew.crewline.hub.boundaries.refuse_mid_turn = True
+    crew.crewline.bot.boundaries.refuse_mid_turn = True
     assert (await crew.call(radar, "POST", turn, json={"state": "started"})).status_code == 200
     await p.call("boundary_mid_turn", owner, "POST", boundaries, json={"kind": "reset"})
     assert (await crew.call(radar, "POST", turn, json={"state": "ended"})).status_code == 200
-    crew.crewline.hub.boundaries.refuse_mid_turn = False
+    crew.crewline.bot.boundaries.refuse_mid_turn = False
     cursor = _last_cursor(await crew.events(radar))
     asked = asyncio.create_task(crew.call(owner, "POST", boundaries, json={"kind": "reset"}))
     boundary, cursor = await _next_boundary(crew, radar, cursor)
@@ -315,7 +315,7 @@ async def test_every_code_of_the_table_is_sent_with_its_status(crew: Crew) -> No
     refused = await asyncio.wait_for(asked, WAIT)
     p.note("boundary_refused", refused.status_code, refused.text)
     await p.call("boundary_closed", radar, "POST", f"/api/session/boundaries/{boundary}/ack")
-    crew.crewline.hub.boundaries.wait = 0.2  # nobody will answer the next one
+    crew.crewline.bot.boundaries.wait = 0.2  # nobody will answer the next one
     await p.call("boundary_unacknowledged", owner, "POST", boundaries, json={"kind": "reset"})
 
     # 413, 415, 429 ----------------------------------------------------------------------------

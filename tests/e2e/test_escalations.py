@@ -597,7 +597,7 @@ async def test_rewinding_an_answer_away_reopens_its_record(crew: Crew) -> None:
     await crew.wait_for_event(key, "escalation_answered")
     record = await crew.crewline.store.escalation(result["escalation_id"])
     assert record is not None and record.state.value == "answered"
-    report = await crew.crewline.hub.truncate("radar", keep_through=record.row_id)
+    report = await crew.crewline.bot.escalations.truncate("radar", keep_through=record.row_id)
     assert report.reopened == [record.id]
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
     await crew.wait_for_event(key, "escalation_reopened")
@@ -608,15 +608,15 @@ async def test_rewinding_an_answer_away_reopens_its_record(crew: Crew) -> None:
 async def test_an_orphan_record_is_retracted_after_the_grace_only(crew: Crew) -> None:
     """A record whose card row left the transcript is kept within the grace, then retracted."""
     key = await crew.add_member()
-    await crew.crewline.hub.post(
+    await crew.crewline.bot.messages.post(
         (await crew.crewline.store.session_by_key_hash(_hash(key))), "before the card"
     )
     first = (await crew.crewline.store.live_rows("radar"))[0]
     result = await crew.escalate(key, message="Soon orphaned")
-    young = await crew.crewline.hub.truncate("radar", keep_through=first.id)
+    young = await crew.crewline.bot.escalations.truncate("radar", keep_through=first.id)
     assert young.retracted == []
     crew.clock.advance(timedelta(minutes=5))
-    old = await crew.crewline.hub.reconcile("radar")
+    old = await crew.crewline.bot.escalations.reconcile("radar")
     assert old.retracted == [result["escalation_id"]]
     await crew.wait_for_event(key, "escalation_retracted")
 
@@ -630,14 +630,14 @@ async def test_an_unreadable_index_refuses_writers_and_is_rebuilt_from_the_trans
     # The precondition is that the next writer is the test's. Work the escalation started
     # after its reply (the concierge's judgement, the card's delivery) writes too, and the
     # first writer to find the index torn starts the repair: let it all finish first.
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     # Off the loop: the running server may hold the write lock until its loop runs again.
     await asyncio.to_thread(raw_execute, crew.config, "DROP TABLE escalations")
     refused = await crew.call(key, "POST", ESCALATE, json={"message": "during the outage"})
     assert refused.status_code == 503
     assert refused.json()["error"]["code"] == "escalation_index_unavailable"
-    await crew.crewline.hub.reconcile_all()
+    await crew.crewline.bot.escalations.reconcile_all()
     records = (await crew.conversation())["escalations"]
     assert [(r["escalation_id"], r["state"]) for r in records] == [
         (result["escalation_id"], "pending")

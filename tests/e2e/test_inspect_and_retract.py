@@ -106,7 +106,7 @@ async def test_a_withdrawal_survives_an_index_rebuilt_from_the_transcript(crew: 
     created = await crew.escalate(radar, message="Later")
     await _retract(crew, radar, created["escalation_id"])
     await crew.crewline.store.rebuild_index_table()
-    report = await crew.crewline.hub.reconcile("radar")
+    report = await crew.crewline.bot.escalations.reconcile("radar")
     assert report.rebuilt == [created["escalation_id"]]  # the precondition: rebuilt from rows
     record = await crew.crewline.store.escalation(created["escalation_id"])
     assert record is not None and record.state.value == "retracted"

@@ -105,7 +105,7 @@ async def test_hub_suggest_through_mcp_leaves_a_suggestion_and_answers_nothing(
     member = await crew.add_member()
     concierge = await crew.add_session("concierge")
     escalated = await crew.escalate(member, message="What colour should the header be?")
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     record = escalated["escalation_id"]
     before = await crew.crewline.store.suggestion(record)
     assert before is None or before.text != "teal"
@@ -184,7 +184,7 @@ async def test_every_hub_tool_through_the_mcp_servers(launching: Crew, surface: 
     record = (await crew.escalate(member, message="What colour should the header be?"))[
         "escalation_id"
     ]
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
     async with SURFACES[surface](crew, concierge) as client:
         failed, suggested = await call(client, "hub_suggest", record_id=record, text="teal")

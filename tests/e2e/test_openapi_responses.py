@@ -180,7 +180,7 @@ async def test_every_answer_of_every_operation_is_documented_and_fits_its_schema
     # a concierge session's verbs
     question_text = "What colour should the dashboard header be?"
     open_record = (await crew.escalate(radar, message=question_text))["escalation_id"]
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     verbs = "/api/concierge"
     body = {"record_id": open_record, "text": "teal", "why": "routine"}
     await api.call(concierge, "POST", f"{verbs}/suggest", json=body)

@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 
 from crewline import crew as crew_admin
-from crewline.bot import Hub
+from crewline.assembly import Bot
 from crewline.config import Config
 from crewline.errors import PermanentTransportError, RateLimited, TransientTransportError
 from crewline.models import OutboundMessage
@@ -48,10 +48,10 @@ async def test_entries_written_before_a_crash_are_sent_once_in_order_after_it(
                 store, slug=slug, name=slug.title(), owners=["memory:alice"], transports=["memory"]
             )
             keys[slug] = created.session
-        async with Hub(store, clock=clock, transports=["memory"]) as hub:
+        async with Bot(store, clock=clock, transports=["memory"]) as bot:
             for n in range(3):
                 for slug, session in keys.items():
-                    await hub.post(session, f"{slug} {n}")
+                    await bot.messages.post(session, f"{slug} {n}")
         heads = {h.lane: h.op for h in await store.outbox_heads("memory")}
         assert heads == {"radar": "post", "probe": "post", "roster": "roster"}
     crew = Crew(config, clock, [MemoryHarness()])
@@ -249,7 +249,7 @@ async def test_a_card_judged_behind_another_entry_of_its_lane_queues_no_redraw(
         woken: list[set[str]] = []
         crew.crewline.hub.on_outbox(lambda transport, lanes: woken.append(set(lanes)))
         await crew.escalate(key, message="Force-push to main?")
-        await crew.crewline.hub.concierge.idle()
+        await crew.crewline.bot.concierge.idle()
         # The roster's redraws (the new member's, whenever the crew watch looks) are beside
         # the point: the lanes of the escalation and of its judgement are.
         woken = [lanes for lanes in woken if lanes != {"roster"}]
@@ -337,9 +337,9 @@ async def test_after_a_restart_only_each_lanes_head_looks_before_posting(
         created = await crew_admin.add_member(
             store, slug="radar", name="Radar", owners=["memory:alice"], transports=["memory"]
         )
-        async with Hub(store, clock=clock, transports=["memory"]) as hub:
+        async with Bot(store, clock=clock, transports=["memory"]) as bot:
             for n in range(3):
-                await hub.post(created.session, f"radar {n}")
+                await bot.messages.post(created.session, f"radar {n}")
         heads = {h.lane: h.op for h in await store.outbox_heads("memory")}
         assert heads["radar"] == "post", "precondition: three posts inherited in one lane"
     harness = MemoryHarness()

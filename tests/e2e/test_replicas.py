@@ -199,9 +199,9 @@ async def test_windows_close_once_whichever_replica_fires(pair: Pair, clock: Fak
     ]  # fmt: skip
     clock.advance(timedelta(minutes=2))
     closed = await asyncio.gather(
-        pair.a.hub.close_due_windows(),
-        pair.b.hub.close_due_windows(),
-        *[replica.hub.close_window(i) for i in ids for replica in (pair.a, pair.b)],
+        pair.a.bot.escalations.close_due_windows(),
+        pair.b.bot.escalations.close_due_windows(),
+        *[replica.bot.escalations.close_window(i) for i in ids for replica in (pair.a, pair.b)],
     )
     assert closed[0] + closed[1] <= len(ids)
     for slug in MEMBERS:

@@ -218,7 +218,7 @@ async def test_a_card_is_block_kit_in_the_members_thread_with_its_name_and_icon(
     _, result = await _card(crew, harness, message="Ship **v2**?", options=["yes", "no"])
     # The concierge's suggestion may land before or after the card is first drawn:
     # let it, and the redraw it queues, settle, so the card is read in its final state.
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     fake = harness.fake
     root = harness.root("radar")

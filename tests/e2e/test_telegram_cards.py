@@ -26,7 +26,7 @@ async def test_a_card_is_an_inline_keyboard_answered_at_once_and_settled_in_plac
         result = await crew.escalate(key, message="Ship v2?", options=["yes", "no"])
         # The concierge's suggestion may land before or after the card is first drawn:
         # let it, and the redraw it queues, settle, so the card is read in its final state.
-        await crew.crewline.hub.concierge.idle()
+        await crew.crewline.bot.concierge.idle()
         await crew.delivered()
         await harness.wait_until(lambda: len(harness.cards("radar")) == 1)
         card = harness.cards("radar")[0]

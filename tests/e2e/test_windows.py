@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from crewline.bot.changes import Change
-from crewline.bot.hub import WINDOW_BATCH
+from crewline.bot.escalations.feature import WINDOW_BATCH
 from crewline.models import Escalation, RowRole, new_id
 from crewline.store.sqlite import SqliteStore
 from tests.driver import Crew
@@ -62,7 +62,7 @@ async def test_windows_due_together_close_in_a_few_commits(crew: Crew) -> None:
     assert (await store.pending_counts()) == {"radar": WINDOWS}
     crew.clock.advance(timedelta(minutes=2))
     commits_before = store.batches_committed
-    assert await running.hub.close_due_windows() == WINDOWS
+    assert await running.bot.escalations.close_due_windows() == WINDOWS
     assert store.batches_committed - commits_before <= WINDOWS // WINDOW_BATCH + 1
     assert await store.pending_counts() == {}
     events = await store.events_after(session.id, 0, limit=WINDOWS + 1)

@@ -99,7 +99,7 @@ class Interleavings(RuleBasedStateMachine):
 
     async def _settle(self) -> None:
         """The concierge has judged what it started and every outbox is drained."""
-        await self.crew.crewline.hub.concierge.idle()
+        await self.crew.crewline.bot.concierge.idle()
         await self.crew.delivered()
         for slug in MEMBERS:
             for message in self.memory.thread_messages(slug):
@@ -244,7 +244,7 @@ class Interleavings(RuleBasedStateMachine):
     def time_passes(self, minutes: int) -> None:
         async def tick() -> None:
             self.clock.advance(timedelta(minutes=minutes))
-            await self.crew.crewline.hub.close_due_windows()
+            await self.crew.crewline.bot.escalations.close_due_windows()
 
         self.run(self._act(tick(), by=OWNER))
 
@@ -288,7 +288,7 @@ class Interleavings(RuleBasedStateMachine):
         crewline = self.crew.crewline
         store = crewline.store
         for slug in MEMBERS:
-            report = await crewline.hub.reconcile(slug)
+            report = await crewline.bot.escalations.reconcile(slug)
             assert not report.changed, f"the index differs from the transcript: {report}"
             # At most one live answer per record in the transcript.
             answers: dict[str, list[str]] = {}

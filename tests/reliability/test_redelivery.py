@@ -85,7 +85,7 @@ async def test_a_press_and_a_reply_delivered_twice_out_of_order_are_answered_onc
     a = await crew.escalate(key, message="A?", options=["yes", "no"])
     b = await crew.escalate(key, message="B?")
     await crew.delivered()
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     card = next(c for c in crew.harness.cards("radar") if "A?" in c.text)
 
     pressed = await wire.press("radar", card, 0)
@@ -167,7 +167,7 @@ async def test_a_redelivered_concierge_undo_withdraws_one_answer(crew: Crew) -> 
     assert await crew.harness.command("concierge", "answer", "routine")
     for _ in range(2):
         await crew.escalate(key, message="Shall I proceed with the plan?")
-        await crew.crewline.hub.concierge.idle()
+        await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     records = (await crew.conversation())["escalations"]
     assert [r["state"] for r in records] == ["answered", "answered"], "precondition"
@@ -239,7 +239,7 @@ async def test_a_redelivered_press_whose_answer_was_lost_is_answered_with_the_sa
     key = await crew.add_member()
     a = await crew.escalate(key, message="A?", options=["yes", "no"])
     await crew.delivered()
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     card = next(c for c in crew.harness.cards("radar") if "A?" in c.text)
 
     fake.fail_next("answerCallbackQuery", 500)
@@ -267,7 +267,7 @@ async def test_an_update_fetched_again_is_confirmed_again_only_once_handled_agai
     key = await crew.add_member()
     await crew.escalate(key, message="A?", options=["yes", "no"])
     await crew.delivered()
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     card = next(c for c in crew.harness.cards("radar") if "A?" in c.text)
     pressed = await wire.press("radar", card, 0)
     update_id = pressed.handle.update_id
@@ -323,7 +323,7 @@ async def test_a_redelivered_edit_press_opens_no_second_reply_box(crew: Crew) ->
     wire = wire_for(crew.harness)
     key = await crew.add_member()
     await crew.escalate(key, message="Delete the old migrations directory?")
-    await crew.crewline.hub.concierge.idle()
+    await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     card = next(c for c in crew.harness.cards("radar") if "migrations" in c.text)
     edit = next(i for i, p in enumerate(card.payloads) if p.startswith("c:") and p.endswith(":1"))

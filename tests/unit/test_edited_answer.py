@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from crewline import crew as crew_admin
-from crewline.bot import EscalationRequest, Hub
+from crewline.assembly import Bot
+from crewline.bot.escalations import EscalationRequest
 from crewline.bot.render import CoreRenderer
 from crewline.models import (
     AnsweredVia,
@@ -41,7 +42,7 @@ OWNER = "alice"
 class Thread:
     """Radar's thread on the memory transport, and the owner's hands on it."""
 
-    hub: Hub
+    bot: Bot
     memory: MemoryTransport
     outbox: OutboxDispatcher
     session: Session
@@ -49,7 +50,7 @@ class Thread:
     read_to: int = 0  # how far the member's session has read its events
 
     async def escalate(self, message: str, **request: object) -> Escalation:
-        receipt = await self.hub.escalate(
+        receipt = await self.bot.escalations.escalate(
             self.session,
             EscalationRequest(message=message, wait_for_delivery=False, **request),  # type: ignore[arg-type]
         )
@@ -63,9 +64,9 @@ class Thread:
         """Type ``text`` as the one answer; returns the platform ref of the owner's message."""
         receipt = await self.memory.say(OWNER, "radar", text)
         assert receipt.outcome is ReplyOutcome.ANSWERED, receipt
-        record = await self.hub.store.escalation(receipt.escalation_id or "")
+        record = await self.bot.hub.store.escalation(receipt.escalation_id or "")
         assert record is not None and record.answer_row_id is not None
-        shown = await self.hub.store.platform_message("memory", f"row:{record.answer_row_id}")
+        shown = await self.bot.hub.store.platform_message("memory", f"row:{record.answer_row_id}")
         assert shown is not None
         return shown.message_ref
 
@@ -76,13 +77,13 @@ class Thread:
 
     async def read(self) -> list[Event]:
         """What the member's session reads next (and so counts as read)."""
-        events = await self.hub.take_events(self.session.id, self.read_to, limit=1000)
+        events = await self.bot.hub.take_events(self.session.id, self.read_to, limit=1000)
         if events:
             self.read_to = events[-1].cursor
         return events
 
     async def record(self, escalation_id: str) -> Escalation:
-        found = await self.hub.store.escalation(escalation_id)
+        found = await self.bot.hub.store.escalation(escalation_id)
         assert found is not None
         return found
 
@@ -103,13 +104,14 @@ async def thread(tmp_path: Path) -> AsyncIterator[Thread]:
             stateless=True,  # its boundaries commit without waiting for an acknowledgement
         )
         memory = MemoryTransport(limits=DeliveryLimits(roster_interval=0))  # no pacing
-        async with Hub(store, clock=clock, transports=["memory"]) as hub:
+        async with Bot(store, clock=clock, transports=["memory"]) as bot:
+            hub = bot.hub
             memory.attach(hub)
             await memory.start(hub.receive)
             async with OutboxDispatcher(store, memory, CoreRenderer(store, clock)) as outbox:
                 hub.on_outbox(lambda transport, lanes: outbox.wake(lanes))
                 yield Thread(
-                    hub=hub, memory=memory, outbox=outbox, session=created.session, clock=clock
+                    bot=bot, memory=memory, outbox=outbox, session=created.session, clock=clock
                 )
             await memory.stop()
 
@@ -144,12 +146,12 @@ async def test_an_edited_answer_answers_the_reopened_record_with_via_edit(thread
         "9090",
         AnsweredVia.EDIT,
     )
-    resent = await thread.hub.store.row(now.answer_row_id or "")
+    resent = await thread.bot.store.row(now.answer_row_id or "")
     assert resent is not None and resent.meta.get("resent_from") is not None
     assert resent.id == answered["row_id"]
     assert "Answered: 9090 — by you" in thread.card_text()
     assert [m.current.text for m in thread.memory.thread_messages("radar")][-1] == "9090"
-    assert not (await thread.hub.reconcile("radar")).changed
+    assert not (await thread.bot.escalations.reconcile("radar")).changed
 
 
 async def test_an_answer_the_session_never_read_is_replaced_without_a_reopening(
@@ -195,7 +197,7 @@ async def test_an_edit_to_text_that_matches_nothing_with_several_open_answers_no
     assert after[-1].body["resent_from"] is not None
     states = {e: (await thread.record(e)).state for e in (port.id, other.id)}
     assert states == {port.id: EscalationState.PENDING, other.id: EscalationState.PENDING}
-    live = await thread.hub.store.live_rows("radar")
+    live = await thread.bot.store.live_rows("radar")
     notice = live[-1]
     assert notice.role is RowRole.SYSTEM and notice.text.startswith("2 requests are open")
     shown = [m.current.text for m in thread.memory.thread_messages("radar")]
@@ -234,7 +236,7 @@ async def test_an_edited_answer_after_the_deadline_answers_and_never_defaults(
     after = await thread.read()
     assert _kinds(after)[-2:] == ["escalation_reopened", "escalation_answered"]
     assert after[-2].body["window_held"] is True
-    assert await thread.hub.close_due_windows() == 0
+    assert await thread.bot.escalations.close_due_windows() == 0
     now = await thread.record(record.id)
     assert (now.state, now.answer) == (EscalationState.ANSWERED, "9090")
     assert "window_closed" not in _kinds(await thread.read())
@@ -244,7 +246,7 @@ async def test_a_reopened_record_past_its_deadline_waits_for_the_human(thread: T
     """The edit answers nothing (two open), after the deadline: the record waits — the
     sweep, the scheduler's start and a rebuilt index all leave it open — until the owner
     answers it."""
-    store = thread.hub.store
+    store = thread.bot.store
     port = await thread.escalate(
         "Which port?", deadline="PT1M", default_action="use 8080", options=["8080", "9090"]
     )
@@ -256,15 +258,17 @@ async def test_a_reopened_record_past_its_deadline_waits_for_the_human(thread: T
     held = await thread.record(port.id)
     assert (held.state, held.window_held) == (EscalationState.PENDING, True)
     assert held.deadline is not None and held.deadline < thread.clock.now()
-    assert await thread.hub.close_due_windows() == 0
-    async with WindowScheduler(thread.hub):  # its start closes every window already past
+    assert await thread.bot.escalations.close_due_windows() == 0
+    async with WindowScheduler(
+        thread.bot.hub, thread.bot.escalations
+    ):  # its start closes every window already past
         pass
     assert await store.due_windows(thread.clock.now()) == []
     await store.rebuild_index_table()  # the index lost: rebuilt from the transcript
-    await thread.hub.reconcile_all()
+    await thread.bot.escalations.reconcile_all()
     rebuilt = await thread.record(port.id)
     assert (rebuilt.state, rebuilt.window_held) == (EscalationState.PENDING, True)
-    assert await thread.hub.close_due_windows() == 0
+    assert await thread.bot.escalations.close_due_windows() == 0
     await thread.delivered()
     card = thread.card_text()
     assert "Radar waits for your reply, and will not do this by itself: use 8080" in card
@@ -288,6 +292,6 @@ async def test_a_rewound_answer_past_the_deadline_waits_for_the_human_too(
     rewound = await thread.memory.command(OWNER, "rewind", member="radar", message_ref=card.ref)
     assert rewound.accepted, rewound
     assert _kinds(await thread.read())[-1] == "escalation_reopened"
-    assert await thread.hub.close_due_windows() == 0
+    assert await thread.bot.escalations.close_due_windows() == 0
     now = await thread.record(record.id)
     assert (now.state, now.window_held) == (EscalationState.PENDING, True)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from crewline.bot.replies import Ambiguous, Answer, NoMatch, Refusal, match_click, match_text
+from crewline.bot.escalations.replies import Ambiguous, Answer, NoMatch, match_click, match_text
+from crewline.bot.ports import Refusal
 from crewline.models import AnsweredVia, Escalation, EscalationState
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)

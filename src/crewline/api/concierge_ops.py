@@ -51,6 +51,8 @@ class ConciergeOperations:
     def __init__(self, ops: Operations) -> None:
         self.ops = ops
         self.hub = ops.hub
+        self.concierge = ops.bot.concierge
+        self.verbs = ops.bot.hub_verbs
 
     async def _owner(self, caller: Caller, action: str) -> str:
         """The owner's actor name; a session's attempt is refused (403) and audited."""
@@ -70,13 +72,13 @@ class ConciergeOperations:
 
     async def policy(self, caller: Caller) -> dict[str, Any]:
         await self._owner(caller, "policy")
-        return policy_view(await self.hub.concierge.policy())
+        return policy_view(await self.concierge.policy())
 
     async def set_policy(
         self, caller: Caller, *, answer: str | None, act: str | None
     ) -> dict[str, Any]:
         actor = await self._owner(caller, "policy")
-        policy = await self.hub.concierge.set_policy(actor=actor, answer=answer, act=act)
+        policy = await self.concierge.set_policy(actor=actor, answer=answer, act=act)
         return policy_view(policy)
 
     async def ledger(self, caller: Caller, *, limit: int) -> dict[str, Any]:
@@ -88,7 +90,7 @@ class ConciergeOperations:
 
     async def undo(self, caller: Caller) -> dict[str, Any]:
         actor = await self._owner(caller, "undo")
-        undone = await self.hub.concierge.undo(actor=actor)
+        undone = await self.concierge.undo(actor=actor)
         return {
             "undone": answer_view(undone.answer),
             "outcome": undone.outcome,
@@ -97,27 +99,25 @@ class ConciergeOperations:
 
     # the hub_* verbs of a session of kind concierge ------------------------------------------
     async def suggest(self, caller: Caller, record_id: str, text: str, why: str) -> dict[str, Any]:
-        await self.hub.hub_verbs.suggest(self.ops.session_of(caller), record_id, text, why)
+        await self.verbs.suggest(self.ops.session_of(caller), record_id, text, why)
         return {"suggested": True, "record_id": record_id}
 
     async def reply(self, caller: Caller, record_id: str, text: str, why: str) -> dict[str, Any]:
-        await self.hub.hub_verbs.reply(self.ops.session_of(caller), record_id, text, why)
+        await self.verbs.reply(self.ops.session_of(caller), record_id, text, why)
         return {"answered": True, "record_id": record_id}
 
     async def stop(self, caller: Caller, session_id: str, why: str) -> dict[str, Any]:
-        done = await self.hub.hub_verbs.stop(self.ops.session_of(caller), session_id, why)
+        done = await self.verbs.stop(self.ops.session_of(caller), session_id, why)
         return {"done": done.what, "session_id": done.session}
 
     async def respawn(
         self, caller: Caller, session_id: str, launcher: str, why: str
     ) -> dict[str, Any]:
-        done = await self.hub.hub_verbs.respawn(
-            self.ops.session_of(caller), session_id, launcher, why
-        )
+        done = await self.verbs.respawn(self.ops.session_of(caller), session_id, launcher, why)
         return {"done": done.what, "session_id": done.session, "pid": done.pid}
 
     async def dispatch(
         self, caller: Caller, launcher: str, member: str | None, why: str
     ) -> dict[str, Any]:
-        done = await self.hub.hub_verbs.dispatch(self.ops.session_of(caller), launcher, member, why)
+        done = await self.verbs.dispatch(self.ops.session_of(caller), launcher, member, why)
         return {"done": done.what, "session_id": done.session, "pid": done.pid}

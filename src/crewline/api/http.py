@@ -59,7 +59,8 @@ from crewline.api.responses import (
     WebhookView,
 )
 from crewline.api.sse import EventStreams, start_cursor
-from crewline.bot import EscalationRequest, Hub
+from crewline.assembly import Bot
+from crewline.bot.escalations import EscalationRequest
 from crewline.errors import (
     BacklogFull,
     Conflict,
@@ -168,7 +169,7 @@ IdempotencyKey = Annotated[
 
 
 def create_app(
-    hub: Hub,
+    bot: Bot,
     *,
     mounts: Sequence[tuple[str, ASGIApp]] = (),
     routes: Sequence[tuple[str, ASGIApp]] = (),
@@ -188,7 +189,8 @@ def create_app(
     the store); ``metrics`` is shared with the outboxes and the scheduler so ``/metrics``
     shows theirs too, and ``metrics_access`` says who may read it (without it: anyone);
     ``body_timeout``: seconds a request's body may take to arrive."""
-    ops = Operations(hub)
+    hub = bot.hub
+    ops = Operations(bot)
     streams = streams or EventStreams(hub)
     concierge = ConciergeOperations(ops)
     metrics = metrics or Metrics()

@@ -21,7 +21,8 @@ from crewline.api.concierge_ops import ConciergeOperations
 from crewline.api.http import status_of
 from crewline.api.operations import Caller, Operations
 from crewline.api.origins import OriginPolicy
-from crewline.bot import EscalationRequest, Hub
+from crewline.assembly import Bot
+from crewline.bot.escalations import EscalationRequest
 from crewline.errors import CrewlineError, Unauthenticated
 from crewline.policy import granted
 from crewline.schemas import (
@@ -106,10 +107,10 @@ class McpEndpoint:
     that carries a session key: crewline starts as fast without it, and a server no agent
     reaches over MCP never loads it."""
 
-    def __init__(self, hub: Hub, *, origins: OriginPolicy | None = None) -> None:
+    def __init__(self, bot: Bot, *, origins: OriginPolicy | None = None) -> None:
         """``origins``: which browser origins and Host names are answered (by default: no
         web page, loopback names only)."""
-        self.operations = Operations(hub)
+        self.operations = Operations(bot)
         self.origins = origins or OriginPolicy()
         self._manager: StreamableHTTPSessionManager | None = None
         self._starting = asyncio.Lock()

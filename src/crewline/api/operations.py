@@ -1,4 +1,5 @@
-"""The verbs agents and owners call, defined once as plain async functions over the Hub.
+"""The verbs agents and owners call, defined once as plain async functions over the core
+and its features (``crewline.assembly.Bot``).
 
 HTTP (and later MCP) translate requests into these calls and their results into
 responses; authentication and ownership checks live here so every surface shares them.
@@ -11,11 +12,12 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from crewline.api.sse import check_cursor
-from crewline.bot import EscalationReceipt, EscalationRequest, Hub, idempotency
-from crewline.bot.boundaries import BoundaryKind, BoundaryRequest, Outcome, outcome_error
-from crewline.bot.fork import fork
+from crewline.assembly import Bot
+from crewline.bot import idempotency
+from crewline.bot.boundaries import BoundaryKind, BoundaryRequest, Outcome, fork, outcome_error
+from crewline.bot.escalations import EscalationReceipt, EscalationRequest
+from crewline.bot.hub import API_TRANSPORT
 from crewline.bot.idempotency import KeyedWrite
-from crewline.bot.inbound import API_TRANSPORT
 from crewline.bot.render import roster
 from crewline.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
 from crewline.keys import hash_key
@@ -47,9 +49,10 @@ class Caller:
 
 
 class Operations:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = hub.store
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.hub = bot.hub
+        self.store = bot.store
 
     # authentication -------------------------------------------------------------------------
     async def authenticate(self, key: str | None) -> Caller:
@@ -103,7 +106,7 @@ class Operations:
             idempotency_key,
             body,
             _escalation_receipt,
-            lambda once: self.hub.escalate(session, request, once=once),
+            lambda once: self.bot.escalations.escalate(session, request, once=once),
             restate=True,  # delivery is found after the commit that kept the first outcome
         )
 
@@ -118,7 +121,7 @@ class Operations:
             idempotency_key,
             {"target": target, "message": message},
             lambda row: {"row_id": row.id, "member": target},
-            lambda once: self.hub.send(session, target, message, once=once),
+            lambda once: self.bot.messages.send(session, target, message, once=once),
         )
 
     async def _once(
@@ -181,7 +184,7 @@ class Operations:
             idempotency_key,
             {"text": text},
             lambda row: {"row_id": row.id, "conversation": row.conversation},
-            lambda once: self.hub.post(session, text, once=once),
+            lambda once: self.bot.messages.post(session, text, once=once),
         )
 
     async def ask(
@@ -208,17 +211,23 @@ class Operations:
                 "state": record.state.value,
                 "note": "Wait for a question_answered event on GET /api/session/events.",
             },
-            lambda once: self.hub.ask(session, question, options, dialog=dialog, once=once),
+            lambda once: self.bot.questions.ask(
+                session, question, options, dialog=dialog, once=once
+            ),
         )
 
     async def escalation(self, caller: Caller, escalation_id: str) -> dict[str, Any]:
-        return escalation_view(await self.hub.escalation(self.session_of(caller), escalation_id))
+        return escalation_view(
+            await self.bot.escalations.escalation(self.session_of(caller), escalation_id)
+        )
 
     async def retract(self, caller: Caller, escalation_id: str) -> dict[str, Any]:
-        return escalation_view(await self.hub.retract(self.session_of(caller), escalation_id))
+        return escalation_view(
+            await self.bot.escalations.retract(self.session_of(caller), escalation_id)
+        )
 
     async def confirm_default(self, caller: Caller, escalation_id: str) -> dict[str, Any]:
-        record = await self.hub.confirm_default(self.session_of(caller), escalation_id)
+        record = await self.bot.escalations.confirm_default(self.session_of(caller), escalation_id)
         return escalation_view(record)
 
     async def events(self, caller: Caller, *, after: int, wait: float) -> dict[str, Any]:
@@ -227,7 +236,7 @@ class Operations:
             raise InvalidInput(
                 f"wait must be 0..{MAX_WAIT:g} seconds", code="invalid_wait", field="wait"
             )
-        found = await self.hub.events(self.session_of(caller), after=after, wait=wait)
+        found = await self.bot.messages.events(self.session_of(caller), after=after, wait=wait)
         return {
             "events": [event_view(e) for e in found],
             "cursor": found[-1].cursor if found else after,
@@ -237,7 +246,7 @@ class Operations:
         self, caller: Caller, boundary_id: str, *, ack: bool, reason: str | None
     ) -> dict[str, Any]:
         """The session let go of its context (ack) or will not (nack, with a reason)."""
-        record = await self.hub.boundaries.answer(
+        record = await self.bot.boundaries.answer(
             self.session_of(caller), boundary_id, ack=ack, reason=reason
         )
         return {
@@ -249,7 +258,7 @@ class Operations:
     async def turn(self, caller: Caller, *, started: bool) -> dict[str, Any]:
         """The session says it is in the middle of a turn (or no longer): with
         ``boundary_mid_turn = "refuse"``, boundaries of its member are refused meanwhile."""
-        since = await self.hub.boundaries.turn(self.session_of(caller), started=started)
+        since = await self.bot.boundaries.turn(self.session_of(caller), started=started)
         return {
             "state": "started" if started else "ended",
             "since": since.isoformat() if since is not None else None,
@@ -374,7 +383,7 @@ class Operations:
         member = await self.hub.member(record.member)
         if member.owner != human:
             raise Forbidden("this question is not yours to answer", code="not_owner")
-        answered = await self.hub.answer_question(member, question_id, answer)
+        answered = await self.bot.questions.answer(member, question_id, answer)
         return question_view(answered)
 
     async def boundary(
@@ -406,7 +415,7 @@ class Operations:
             raise InvalidInput(f"steps must be 1..{MAX_STEPS}", code="invalid_steps", field="steps")
         if chosen is BoundaryKind.EDIT and (row_id is None or text is None):
             raise InvalidInput("an edit names row_id and text", code="missing_field")
-        outcome = await self.hub.boundaries.run(
+        outcome = await self.bot.boundaries.run(
             BoundaryRequest(
                 member=slug,
                 kind=chosen,

@@ -4,7 +4,7 @@ This is what makes reply matching order-exact (SPEC §2 rule 6): a chip and the 
 after it are judged against the state each found on arrival. Members run in parallel.
 
 Across replicas the actor alone cannot serialise a member: ``Hub.change`` asks the store to
-serialise the transaction on the key of the actor it runs on (``current_key``), so a
+serialise the transaction on the key of the actor it runs on (``SERVING``), so a
 change on another replica waits for this one's commit and reads what it wrote.
 
 An actor lives while it has work: it ends when its queue runs dry and the next job starts a
@@ -22,17 +22,13 @@ from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-__all__ = ["MemberActors", "current_key"]
+__all__ = ["SERVING", "MemberActors"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _Job = tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]
-_serving: ContextVar[str | None] = ContextVar("crewline_actor", default=None)
-
-
-def current_key() -> str | None:
-    """The key of the actor whose job is running here (None outside any actor)."""
-    return _serving.get()
+# The key of the actor whose job is running here (None outside any actor).
+SERVING: ContextVar[str | None] = ContextVar("crewline_actor", default=None)
 
 
 class MemberActors:
@@ -59,7 +55,7 @@ class MemberActors:
         return future
 
     async def _serve(self, key: str, queue: deque[_Job]) -> None:
-        _serving.set(key)  # this task's own context: its jobs, and the tasks they start
+        SERVING.set(key)  # this task's own context: its jobs, and the tasks they start
         while queue:
             job, future = queue.popleft()
             try:

@@ -9,16 +9,26 @@ and publishes the domain events the change named (``bot/domain.py``) to their su
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from crewline.bot.domain import DomainEvent
-from crewline.models import Escalation, Member
+from crewline.models import Escalation, Member, Question
 from crewline.store import Tx
 
-__all__ = ["Change", "Effects"]
+__all__ = ["Change", "Effects", "escalation_bell", "question_bell"]
+
+
+def escalation_bell(slug: str, goal: str | None) -> str:
+    """The object key of the bell of one goal group of a member's escalations."""
+    return f"bell:escalation:{slug}:{goal or ''}"
+
+
+def question_bell(slug: str) -> str:
+    """The object key of the bell of a member's waiting question cards."""
+    return f"bell:question:{slug}"
 
 
 @dataclass(slots=True)
@@ -32,13 +42,19 @@ class Effects:
     domain: list[DomainEvent] = field(default_factory=list)
 
 
+@dataclass(slots=True, eq=False)
 class Change:
-    def __init__(self, tx: Tx, now: datetime, transports: Sequence[str]) -> None:
-        self.tx = tx
-        self.now = now
-        self.effects = Effects()
-        self.last_cursor: int | None = None  # the cursor of the last event appended
-        self._transports = tuple(transports)
+    """One transaction's handle: ``tx`` to write through, ``now`` (the change's time), and
+    what to do once it has committed (``effects``). ``reactions``: what the features
+    registered to run, inside this change, as it publishes a domain event (``Hub.react``).
+    """
+
+    tx: Tx
+    now: datetime
+    transports: tuple[str, ...]  # the transports running here
+    reactions: Sequence[Callable[[Change, DomainEvent], None]] = ()
+    effects: Effects = field(default_factory=Effects)
+    last_cursor: int | None = None  # the cursor of the last event appended
 
     def event(self, session: str, kind: str, body: Mapping[str, Any]) -> None:
         """Append to one session's event stream (its cursor is then ``last_cursor``)."""
@@ -74,21 +90,29 @@ class Change:
                 else:
                     self._enqueue(transport, lane, "update", object_key)
 
+    def announce(self, member: Member, op: str, record: Escalation | Question) -> None:
+        """A record that changes what the member needs of the human: post or redraw its
+        card (``op``) in the member's thread on every bound transport, restack the bell it
+        belongs to and republish the roster, whose counts it changed."""
+        self.show(member, op, f"row:{record.row_id}")
+        if isinstance(record, Escalation):
+            self._ring(member, escalation_bell(member.slug, record.goal))
+        else:
+            self._ring(member, question_bell(member.slug))
+        self.roster()
+
     def ring(self, member: Member, goal: str | None) -> None:
         """Show (or restack) the bell of one goal group of the member."""
-        key = f"bell:escalation:{member.slug}:{goal or ''}"
-        for transport in self._bound(member):
-            self._enqueue(transport, f"bell:{member.slug}", "ring", key)
+        self._ring(member, escalation_bell(member.slug, goal))
 
-    def ring_questions(self, member: Member) -> None:
-        """Show (or restack) the bell of the member's waiting question cards."""
+    def _ring(self, member: Member, bell: str) -> None:
         for transport in self._bound(member):
-            self._enqueue(transport, f"bell:{member.slug}", "ring", f"bell:question:{member.slug}")
+            self._enqueue(transport, f"bell:{member.slug}", "ring", bell)
 
     def roster(self) -> None:
         """Republish the roster on every running transport (a redraw: where it falls in its
         lane does not matter, so concurrent writers need not queue it in order)."""
-        for transport in self._transports:
+        for transport in self.transports:
             self._enqueue(transport, "roster", "roster", "roster", ordered=False)
 
     def mark_rewound(self, member: Member, object_keys: Sequence[str]) -> None:
@@ -123,7 +147,10 @@ class Change:
         self.effects.lanes.setdefault(transport, set()).add(lane)
 
     def publish(self, event: DomainEvent) -> None:
-        """Name a domain event; subscribers get it after the commit, never if it rolls back."""
+        """Name a domain event: the reactions registered for it run now, in this change;
+        subscribers get it after the commit, never if it rolls back."""
+        for react in self.reactions:
+            react(self, event)
         self.effects.domain.append(event)
 
     def arm(self, escalation: Escalation) -> None:

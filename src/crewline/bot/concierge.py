@@ -34,7 +34,6 @@ from crewline.bot.domain import (
     EscalationSettled,
     QuestionRaised,
     QuestionSettled,
-    ReplyReached,
 )
 from crewline.bot.render import STATUS_FOR
 from crewline.brains import Brain, BrainAsk, Draft, OfflineBrain
@@ -120,8 +119,11 @@ class Concierge:
         # Each new question as hold read it (record id -> Asked), until _on_event takes it.
         self._read: dict[str, Asked] = {}
         self._status_timers: set[asyncio.Task[None]] = set()
+        # Its suggestions leave with what they were for, in the change that settles it.
+        hub.react(ctx.on_published)
         if self.settings.enabled:
             hub.subscribe(self._on_event)
+            hub.hold_delivery(self)
 
     @property
     def brain_name(self) -> str:
@@ -235,8 +237,6 @@ class Concierge:
                 asked = self._read.pop(event.question.id, None) or Asked.of_question(event.question)
             case EscalationSettled() | QuestionSettled():
                 await self._record_settled(event)
-            case ReplyReached():
-                await self._drop_suggestions(event)
         if asked is not None:
             self._start_judging(asked)
 
@@ -312,19 +312,6 @@ class Concierge:
                     record_id=record_id,
                 )
             )
-
-        await self.hub.change(write)
-
-    async def _drop_suggestions(self, event: ReplyReached) -> None:
-        """A reply reached the member's sessions (SPEC §4: anyone's): the suggestions on its
-        cards were for what it waited on, so they leave the cards. The human's own typed
-        reply drops them in its own change (``bot/inbound.py``); another session's message
-        is a member's verb, so the concierge does it here, after that change committed."""
-
-        def write(ch: Change) -> None:
-            member = ch.tx.member(event.member)
-            if member is not None:
-                ctx.drop_on_reply(ch, member)
 
         await self.hub.change(write)
 

@@ -2,22 +2,31 @@
 (Send suggestion, Edit, Dismiss, Undo), from any transport.
 
 Only the owner may: anyone else is refused privately, and the refusal is a SEL record.
-A button press changes a member's records, so it is judged on the member's actor, like
-every other press, and remembered by its platform event id (a redelivery does nothing).
+A button press changes a member's records, so Send and Dismiss are judged on the member's
+actor, like every other press, and remembered by its platform event id (a redelivery does
+nothing). :func:`register` hands both handlers to the Hub.
 """
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from crewline.bot import concierge_tx as ctx
 from crewline.bot import questions, receipts
 from crewline.bot.asked import ESCALATION, current_asked
 from crewline.bot.cards import CONCIERGE_ACTIONS, ButtonPress
 from crewline.bot.changes import Change
-from crewline.bot.replies import DUPLICATE, Answer, Refusal
+from crewline.bot.concierge import Concierge
+from crewline.bot.escalations.replies import Answer, answer, row_writer
+from crewline.bot.ports import (
+    DUPLICATE,
+    CommandHandler,
+    Host,
+    Pressed,
+    PressHandler,
+    Refusal,
+    Refused,
+)
 from crewline.errors import CallerError, Conflict
 from crewline.models import (
     AnsweredBy,
@@ -28,66 +37,78 @@ from crewline.models import (
     Receipt,
 )
 
-if TYPE_CHECKING:
-    from crewline.bot.inbound import HumanEvents
+__all__ = ["CONCIERGE_PRESS", "USAGE", "ConciergeCommand", "ConciergePresses", "register"]
 
-__all__ = ["USAGE", "concierge_command", "concierge_press"]
-
+CONCIERGE_PRESS = "c"  # the payload kind of the concierge's buttons (bot/cards.py)
 USAGE = (
     "/concierge: the concierge's policy and its last answer\n"
     "/concierge answer never|routine|always: may it answer routine questions by itself\n"
     "/concierge act on|off: may it stop, restart and dispatch sessions when you ask\n"
     "/concierge undo: withdraw the last answer it gave"
 )
+NO_SUGGESTION = Refusal(code="no_suggestion", notice="There is no suggestion to use here any more.")
 
 
-async def concierge_command(events: HumanEvents, event: HumanCommand) -> Receipt:
+def register(host: Host, concierge: Concierge) -> None:
+    """The concierge's buttons and its command, with the Hub."""
+    host.press(ConciergePresses(host, concierge))
+    host.command(ConciergeCommand(host, concierge))
+
+
+class ConciergeCommand(CommandHandler):
     """``/concierge [status | answer P | act on|off | undo]``, the owner's only."""
-    hub = events.hub
-    actor = f"{event.transport}:{event.user_id}"
-    if await events.store.human_of(event.transport, event.user_id) is None:
-        return await events.refuse(
-            event,
-            Refusal(
-                code="not_owner",
-                notice="Only the owner sets the concierge's policy.",
-                security=True,
-            ),
-        )
-    words = [w for arg in event.args for w in arg.split()]
-    verb = words[0].lower() if words else "status"
-    try:
-        match verb, words[1:]:
-            case "status", []:
-                return Receipt(accepted=True, notice=await status_text(events))
-            case "answer", [value]:
-                policy = await hub.concierge.set_policy(actor=actor, answer=value)
-                return Receipt(accepted=True, notice=f"concierge: {policy.describe()}")
-            case "act", [value]:
-                policy = await hub.concierge.set_policy(actor=actor, act=value)
-                return Receipt(accepted=True, notice=f"concierge: {policy.describe()}")
-            case "undo", []:
-                undone = await hub.concierge.undo(actor=actor)
-                return Receipt(
-                    accepted=True, notice=undo_notice(undone.answer.text, undone.outcome)
-                )
-    except CallerError as error:
-        return Receipt(accepted=False, code=error.code, notice=error.message)
-    return Receipt(accepted=False, code="invalid_command", notice=USAGE)
 
+    names = ("concierge",)
+    help = USAGE
+    owner_only = False  # a stranger's is refused here, with a SEL record
 
-async def status_text(events: HumanEvents) -> str:
-    hub = events.hub
-    policy = await hub.concierge.policy()
-    line = f"concierge: {policy.describe()}"
-    kept = [a for a in await events.store.concierge_answers() if a.undone_at is None]
-    if kept:
-        last = kept[0]
-        line += (
-            f"\nlast answer: {last.member}: {last.text} ({_ago(hub.clock.now(), last.at)})"
-            " · /concierge undo"
-        )
-    return line
+    def __init__(self, host: Host, concierge: Concierge) -> None:
+        self.host = host
+        self.concierge = concierge
+
+    async def handle(self, event: HumanCommand) -> Receipt:
+        actor = f"{event.transport}:{event.user_id}"
+        if await self.host.store.human_of(event.transport, event.user_id) is None:
+            return await self.host.refuse(
+                event,
+                Refusal(
+                    code="not_owner",
+                    notice="Only the owner sets the concierge's policy.",
+                    security=True,
+                ),
+            )
+        words = [w for arg in event.args for w in arg.split()]
+        verb = words[0].lower() if words else "status"
+        try:
+            match verb, words[1:]:
+                case "status", []:
+                    return Receipt(accepted=True, notice=await self.status_text())
+                case "answer", [value]:
+                    policy = await self.concierge.set_policy(actor=actor, answer=value)
+                    return Receipt(accepted=True, notice=f"concierge: {policy.describe()}")
+                case "act", [value]:
+                    policy = await self.concierge.set_policy(actor=actor, act=value)
+                    return Receipt(accepted=True, notice=f"concierge: {policy.describe()}")
+                case "undo", []:
+                    undone = await self.concierge.undo(actor=actor)
+                    return Receipt(
+                        accepted=True, notice=undo_notice(undone.answer.text, undone.outcome)
+                    )
+        except CallerError as error:
+            return Receipt(accepted=False, code=error.code, notice=error.message)
+        return Receipt(accepted=False, code="invalid_command", notice=USAGE)
+
+    async def status_text(self) -> str:
+        policy = await self.concierge.policy()
+        line = f"concierge: {policy.describe()}"
+        kept = [a for a in await self.host.store.concierge_answers() if a.undone_at is None]
+        if kept:
+            last = kept[0]
+            line += (
+                f"\nlast answer: {last.member}: {last.text}"
+                f" ({_ago(self.host.clock.now(), last.at)}) · /concierge undo"
+            )
+        return line
 
 
 def undo_notice(text: str, outcome: str) -> str:
@@ -106,90 +127,96 @@ def _ago(now: datetime, then: datetime) -> str:
     return f"{seconds}s ago" if seconds < 120 else f"{seconds // 60}m ago"
 
 
-async def concierge_press(
-    events: HumanEvents, event: HumanClick, press: ButtonPress
-) -> asyncio.Future[Receipt]:
-    """A press on one of the concierge's buttons (``c:<record>:<action>``)."""
-    store = events.store
-    action = CONCIERGE_ACTIONS[press.choice] if press.choice < len(CONCIERGE_ACTIONS) else None
-    escalation = await store.escalation(press.record_id)
-    question = None if escalation is not None else await store.question(press.record_id)
-    slug = escalation.member if escalation else (question.member if question else None)
-    member = await store.member(slug) if slug else None
-    thread_member = await events.thread_member(event)
-    if (
-        action is None
-        or member is None
-        or (thread_member is not None and thread_member.slug != member.slug)
-    ):
-        refusal = Refusal(
-            code="unknown_record",
-            notice="This button does not belong to a request of this member.",
-            security=True,
+class ConciergePresses(PressHandler):
+    """A press on one of the concierge's buttons (``c:<record>:<action>``): Send and
+    Dismiss in one change on the member's actor; Edit and Undo on their own course."""
+
+    kind = CONCIERGE_PRESS
+
+    def __init__(self, host: Host, concierge: Concierge) -> None:
+        self.host = host
+        self.concierge = concierge
+
+    async def check(
+        self, event: HumanClick, press: ButtonPress, in_thread: Member | None
+    ) -> Pressed:
+        store = self.host.store
+        action = _action(press)
+        escalation = await store.escalation(press.record_id)
+        question = None if escalation is not None else await store.question(press.record_id)
+        slug = escalation.member if escalation else (question.member if question else None)
+        member = await store.member(slug) if slug else None
+        if (
+            action is None
+            or member is None
+            or (in_thread is not None and in_thread.slug != member.slug)
+        ):
+            raise Refused(
+                Refusal(
+                    code="unknown_record",
+                    notice="This button does not belong to a request of this member.",
+                    security=True,
+                )
+            )
+        return Pressed(
+            member=member,
+            stranger="Only this member's owner can use the concierge's buttons.",
+            in_change=action in ("send", "dismiss"),
         )
-        return _done(await events.refuse(event, refusal))
-    if not await events.is_owner(event, member):
-        refusal = Refusal(
-            code="not_owner",
-            notice="Only this member's owner can use the concierge's buttons.",
-            security=True,
-        )
-        return _done(await events.refuse(event, refusal, member=member.slug))
-    actor = f"{event.transport}:{event.user_id}"
-    if action == "undo":
+
+    async def handle(self, event: HumanClick, press: ButtonPress, pressed: Pressed) -> Receipt:
+        if _action(press) == "undo":
+            actor = f"{event.transport}:{event.user_id}"
+            try:
+                undone = await self.concierge.undo(actor=actor, record_id=press.record_id)
+            except CallerError as error:
+                return Receipt(accepted=False, code=error.code, notice=error.message)
+            return Receipt(accepted=True, notice=undo_notice(undone.answer.text, undone.outcome))
+        return await self._open_edit(event, press)
+
+    async def _open_edit(self, event: HumanClick, press: ButtonPress) -> Receipt:
+        """The Edit press changes nothing, but its event is remembered with its receipt, so
+        a redelivery is told the same as a repeat and opens no second reply box."""
+
+        def opened(ch: Change) -> Receipt:
+            if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
+                raise _Duplicate
+            suggestion = ch.tx.suggestion(press.record_id)
+            if suggestion is None or suggestion.dismissed:
+                raise Conflict("there is no suggestion to edit here", code="no_suggestion")
+            told = Receipt(
+                accepted=True,
+                notice="Edit the concierge's suggestion, then send it as your reply.",
+                prefill=suggestion.text,
+                reply_to=press.record_id,
+            )
+            return receipts.keep(ch, event, told)
+
         try:
-            undone = await events.hub.concierge.undo(actor=actor, record_id=press.record_id)
-        except CallerError as error:
-            return _done(Receipt(accepted=False, code=error.code, notice=error.message))
-        return _done(Receipt(accepted=True, notice=undo_notice(undone.answer.text, undone.outcome)))
-    if action == "edit":
-        return _done(await _open_edit(events, event, press))
-    return events.judge(member.slug, lambda: _change(events, event, member, press, action))
+            receipt: Receipt = await self.host.change(opened)
+        except _Duplicate:
+            return DUPLICATE
+        except Conflict:
+            return Receipt(accepted=False, code=NO_SUGGESTION.code, notice=NO_SUGGESTION.notice)
+        return receipt
 
+    def write(self, ch: Change, event: HumanClick, press: ButtonPress, pressed: Pressed) -> Receipt:
+        try:
+            return Receipt(accepted=True, notice=self._use(ch, event, press, pressed.member))
+        except Conflict as error:
+            raise Refused(
+                NO_SUGGESTION
+                if error.code == NO_SUGGESTION.code
+                else Refusal(code=error.code, notice=error.message)
+            ) from None
 
-async def _open_edit(events: HumanEvents, event: HumanClick, press: ButtonPress) -> Receipt:
-    """The Edit press changes nothing, but its event is remembered with its receipt, so a
-    redelivery is told the same as a repeat and opens no second reply box."""
-
-    def opened(ch: Change) -> Receipt:
-        if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
-            raise _Duplicate
-        suggestion = ch.tx.suggestion(press.record_id)
-        if suggestion is None or suggestion.dismissed:
-            raise Conflict("there is no suggestion to edit here", code="no_suggestion")
-        told = Receipt(
-            accepted=True,
-            notice="Edit the concierge's suggestion, then send it as your reply.",
-            prefill=suggestion.text,
-            reply_to=press.record_id,
-        )
-        return receipts.keep(ch, event, told)
-
-    try:
-        receipt: Receipt = await events.hub.change(opened)
-    except _Duplicate:
-        return DUPLICATE
-    except Conflict:
-        return _no_suggestion()
-    return receipt
-
-
-async def _change(
-    events: HumanEvents, event: HumanClick, member: Member, press: ButtonPress, action: str
-) -> Receipt:
-    from crewline.bot.inbound import answer_escalation_as_human
-
-    def write(ch: Change) -> Receipt:
-        return receipts.keep(ch, event, Receipt(accepted=True, notice=use(ch)))
-
-    def use(ch: Change) -> str:
-        if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
-            raise _Duplicate
+    @staticmethod
+    def _use(ch: Change, event: HumanClick, press: ButtonPress, member: Member) -> str:
         asked = current_asked(ch.tx, press.record_id)
         suggestion = ch.tx.suggestion(press.record_id)
         if asked is None or suggestion is None or suggestion.dismissed:
             raise Conflict("there is no suggestion to use here", code="no_suggestion")
-        if action == "dismiss":
+        if _action(press) == "dismiss":
             ch.tx.dismiss_suggestion(asked.id)
             ctx.redraw_card(ch, member, asked)
             return "Dismissed; a new suggestion will show again."
@@ -202,7 +229,8 @@ async def _change(
                 choice=asked.choice_of(suggestion.text),
                 via=AnsweredVia.SUGGESTION,
             )
-            answer_escalation_as_human(ch, member, event, decision)
+            # Sent as the human's own reply, as a press on the option would have been.
+            answer(ch, member, decision, row_writer(ch, member, event))
         else:
             record_q = ch.tx.question(asked.id)
             assert record_q is not None
@@ -211,32 +239,10 @@ async def _change(
             )
         return f"Answered: {suggestion.text}"
 
-    try:
-        receipt: Receipt = await events.hub.change(write)
-    except _Duplicate:
-        return DUPLICATE
-    except Conflict as error:
-        return _no_suggestion() if error.code == "no_suggestion" else _refused(error)
-    return receipt
+
+def _action(press: ButtonPress) -> str | None:
+    return CONCIERGE_ACTIONS[press.choice] if press.choice < len(CONCIERGE_ACTIONS) else None
 
 
 class _Duplicate(Exception):
     """A redelivered press: roll back and do nothing."""
-
-
-def _no_suggestion() -> Receipt:
-    return Receipt(
-        accepted=False,
-        code="no_suggestion",
-        notice="There is no suggestion to use here any more.",
-    )
-
-
-def _refused(error: CallerError) -> Receipt:
-    return Receipt(accepted=False, code=error.code, notice=error.message)
-
-
-def _done(receipt: Receipt) -> asyncio.Future[Receipt]:
-    future: asyncio.Future[Receipt] = asyncio.get_running_loop().create_future()
-    future.set_result(receipt)
-    return future

@@ -12,6 +12,7 @@ from dataclasses import replace
 from crewline.bot import escalations, questions
 from crewline.bot.asked import ESCALATION, Asked, asked_now, current_asked
 from crewline.bot.changes import Change
+from crewline.bot.domain import DomainEvent, EscalationSettled, QuestionSettled, ReplyReached
 from crewline.models import (
     AnsweredBy,
     AnsweredVia,
@@ -34,6 +35,7 @@ __all__ = [
     "drop_on_reply",
     "give_answer",
     "ledger_entry",
+    "on_published",
     "policy_from",
     "policy_in",
     "redraw_card",
@@ -184,11 +186,26 @@ def redraw_card(ch: Change, member: Member, asked: Asked) -> None:
     ch.redraw([(member, _card_key(asked))])
 
 
-def drop_on_reply(ch: Change, member: Member) -> None:
+def on_published(ch: Change, event: DomainEvent) -> None:
+    """A suggestion belongs to the question it was made for (SPEC §4), so it is dropped in
+    the change that settles or reopens its record, or that brings a reply (anyone's) to the
+    member's sessions: registered with the Hub to run inside that change."""
+    match event:
+        case EscalationSettled():
+            ch.tx.drop_suggestion(event.escalation.id)
+        case QuestionSettled():
+            ch.tx.drop_suggestion(event.question.id)
+        case ReplyReached():
+            drop_on_reply(ch, event.member)
+
+
+def drop_on_reply(ch: Change, slug: str) -> None:
     """A reply reached the member's session: its suggestions were for what it waited on."""
-    for record_id in ch.tx.drop_member_suggestions(member.slug):
+    dropped = ch.tx.drop_member_suggestions(slug)
+    member = ch.tx.member(slug) if dropped else None  # read only when a card is redrawn
+    for record_id in dropped:
         asked = current_asked(ch.tx, record_id)
-        if asked is not None:
+        if asked is not None and member is not None:
             redraw_card(ch, member, asked)
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from crewline.bot import concierge_tx as ctx
 from crewline.bot.asked import Asked, current_asked
 from crewline.bot.changes import Change
-from crewline.bot.concierge import answer_allowed
+from crewline.bot.concierge import Concierge, answer_allowed
+from crewline.bot.ports import Core
 from crewline.errors import Forbidden, InvalidInput, NotFound
 from crewline.keys import hash_key, new_session_key
 from crewline.launchers import Launchers
@@ -24,9 +24,6 @@ from crewline.models import AnswerPolicy, CallerKind, Member, RowRole, Session, 
 from crewline.policy import Verb, authorize
 from crewline.policy.routine import Verdict, judge
 from crewline.store import Tx
-
-if TYPE_CHECKING:
-    from crewline.bot.hub import Hub
 
 __all__ = ["ActReceipt", "ConciergeVerbs"]
 
@@ -42,8 +39,9 @@ class ActReceipt:
 
 
 class ConciergeVerbs:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Core, concierge: Concierge) -> None:
         self.hub = hub
+        self.concierge = concierge
 
     async def _gate(self, caller: Session, verb: Verb) -> str:
         decision = authorize(caller, verb)
@@ -59,7 +57,7 @@ class ConciergeVerbs:
 
     async def _judge(self, record_id: str) -> tuple[Asked, Verdict]:
         asked = await self._pending(record_id)
-        facts = await self.hub.concierge.facts(asked.member, asked.text)
+        facts = await self.concierge.facts(asked.member, asked.text)
         return asked, judge(asked.text, options=asked.options, default=asked.default, facts=facts)
 
     async def _pending(self, record_id: str) -> Asked:
@@ -90,7 +88,7 @@ class ConciergeVerbs:
                 ctx.ledger_entry(
                     ch,
                     decision="suggested",
-                    policy=ctx.policy_in(ch.tx, self.hub.concierge.settings.start),
+                    policy=ctx.policy_in(ch.tx, self.concierge.settings.start),
                     brain=brain,
                     rationale=f"{verdict.why}; suggested by the session: {why}",
                     asked=current,
@@ -115,7 +113,7 @@ class ConciergeVerbs:
             raise InvalidInput(
                 "an answer may not be a /command or a !shell line", code="bad_request"
             )
-        if (await self.hub.concierge.policy()).answer is AnswerPolicy.NEVER:
+        if (await self.concierge.policy()).answer is AnswerPolicy.NEVER:
             await self._refused(caller, record_id)
             raise Forbidden("the owner's policy is never: suggest instead", code="policy")
         asked, verdict = await self._judge(record_id)
@@ -124,7 +122,7 @@ class ConciergeVerbs:
 
         def write(ch: Change) -> bool:
             member, current = _waiting(ch, asked)
-            policy = ctx.policy_in(ch.tx, self.hub.concierge.settings.start)
+            policy = ctx.policy_in(ch.tx, self.concierge.settings.start)
             allowed = answer_allowed(policy.answer, verdict, dialog=current.dialog, external=True)
             if allowed:
                 ctx.give_answer(ch, member, current, text=text, why=why or verdict.why, brain=brain)
@@ -161,7 +159,7 @@ class ConciergeVerbs:
     # acts -----------------------------------------------------------------------------------
     async def _may_act(self, caller: Session, verb: Verb, target: str | None) -> str:
         actor = await self._gate(caller, verb)
-        if not (await self.hub.concierge.policy()).act:
+        if not (await self.concierge.policy()).act:
             await self.hub.change(
                 lambda ch: ch.audit(f"{verb.value}:policy", "denied", actor=caller.id)
             )
@@ -241,7 +239,7 @@ class ConciergeVerbs:
         return ActReceipt(what=what, session=fresh.id, pid=pid)
 
     def _launchers(self, name: str) -> Launchers:
-        launchers = self.hub.concierge.settings.launchers
+        launchers = self.concierge.settings.launchers
         if launchers is None:
             raise InvalidInput(
                 "no launchers are declared in crewline.toml", code="unknown_launcher"

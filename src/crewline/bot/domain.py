@@ -5,7 +5,9 @@ committed, the Hub hands them to :class:`DomainEvents`, which delivers them, in 
 order, to every subscriber on a task of its own. So a subscriber (the concierge, and later
 webhooks or metrics) never runs inside a transaction, never on a member's actor, and can
 neither slow nor break a member's path: a subscriber that raises is logged and the next
-one still runs. A rolled-back change publishes nothing.
+one still runs. A rolled-back change publishes nothing. What must be written together with
+an event (the concierge dropping a suggestion its record no longer needs) is a reaction
+registered with the Hub instead (``Hub.react``): it runs inside the publishing change.
 """
 
 from __future__ import annotations
@@ -64,9 +66,10 @@ class QuestionSettled:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ReplyReached:
-    """Another session's message (``session_send``) reached a member's sessions: what they
-    waited on may have been answered by it, so the concierge's suggestions for it are stale.
-    ``row_id`` is the message's row in the member's thread."""
+    """A message reached a member's sessions — another session's (``session_send``), or the
+    owner's typed reply that answered no record: what they waited on may have been answered
+    by it, so the concierge's suggestions for it are stale. ``row_id`` is the message's row
+    in the member's thread."""
 
     member: str
     row_id: str

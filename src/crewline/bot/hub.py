@@ -1,8 +1,19 @@
-"""The Hub: the one entry point of the core, for agents' operations and human events.
+"""The Hub: the core. It runs changes, one actor per member; delivers what a change means
+after its commit; and routes human events to the handlers the features registered. It
+names no feature: a feature is built with the Hub as its ports (``bot/ports.py``) and
+registers its press handlers, commands, message and edit handlers, domain-event
+subscribers, in-change reactions and before-delivery holds; the Hub looks them up.
 
 Every change to a member's conversation runs on that member's actor (one at a time, in
 arrival order) and is written by :meth:`Hub.change` in one transaction together with its
 outbox entries and session events; after the commit the Hub wakes whoever must act.
+
+A human event is admitted by one ingress actor, which finds the member it concerns and
+queues it on that member's actor before admitting the next: so replies are matched strictly
+in arrival order (SPEC §2 rule 6). It is remembered by its platform id, with the receipt it
+got, in the same transaction as its effect: a redelivery finds it, changes nothing and gets
+that receipt again (rule 3; ``bot/receipts.py``). A refusal writes nothing but, where it is
+a security event, a SEL record.
 """
 
 from __future__ import annotations
@@ -10,122 +21,161 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from functools import partial
+from typing import Any, TypeVar
 
-from crewline.bot import escalations, last_turn, questions
-from crewline.bot.actors import MemberActors, current_key
-from crewline.bot.boundaries import DEFAULT_WAIT, Boundaries
+from crewline.bot import receipts
+from crewline.bot.actors import SERVING, MemberActors
+from crewline.bot.cards import ButtonPress, parse_payload
 from crewline.bot.changes import Change, Effects
-from crewline.bot.concierge import Concierge, ConciergeSettings
-from crewline.bot.concierge_verbs import ConciergeVerbs
-from crewline.bot.domain import DomainEvents, ReplyReached, Subscriber
-from crewline.bot.escalations import Delivery, EscalationRequest, Routing
-from crewline.bot.feed import EventFeed, until_final
-from crewline.bot.idempotency import KeyedWrite, guarded
-from crewline.bot.inbound import INGRESS, HumanEvents
-from crewline.bot.reconcile import ReconcileReport, reconcile_member
-from crewline.errors import Forbidden, InvalidInput, NotFound, Unauthenticated, Unavailable
+from crewline.bot.domain import DomainEvent, DomainEvents, Subscriber
+from crewline.bot.feed import EventFeed
+from crewline.bot.ports import (
+    DUPLICATE,
+    CommandHandler,
+    DeliveryHold,
+    EditHandler,
+    MessageHandler,
+    Pressed,
+    PressHandler,
+    Reaction,
+    Refusal,
+    Refused,
+    Repair,
+)
+from crewline.bot.render import roster
+from crewline.errors import CallerError, Forbidden, NotFound, Unavailable
 from crewline.models import (
-    AnsweredBy,
-    CallerKind,
     Clock,
-    Escalation,
     Event,
+    HumanClick,
+    HumanCommand,
+    HumanEdit,
     HumanEvent,
+    HumanMessage,
     Member,
-    Question,
     Receipt,
-    Row,
-    RowRole,
+    RosterEntry,
     Session,
     SystemClock,
 )
+from crewline.moments import in_words
 from crewline.policy import Verb, authorize
 from crewline.store import Store, Tx
 
-__all__ = ["EscalationReceipt", "Hub"]
+__all__ = ["API_TRANSPORT", "INGRESS", "Hub"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-MAX_TEXT = 4000
-WINDOW_BATCH = 500  # windows closed per transaction
-RECONCILE_AT_ONCE = 64  # members reconciled concurrently at start
-# How long an escalation's reply waits for the platforms to accept its card before saying
-# "queued" instead of "delivered": short, so a slow platform never holds up an agent.
-DELIVERY_WAIT = 0.25
+
+# The owner replying through the HTTP API: authenticated by their token before the event is
+# made, so its user id is the human's own id and its thread is the member's slug.
+API_TRANSPORT = "api"
+INGRESS = "~ingress"  # the actor that admits human events in arrival order
+MALFORMED = Refusal(
+    code="malformed_payload", notice="This button is not one of crewline's.", security=True
+)
+HELP_HEAD = (
+    "crewline commands:\n"
+    "/roster: every member, whether it needs you, and its open requests\n"
+    "/help: this text\n"
+    "In a member's thread, tap a card's button or type your answer as a reply."
+)
 
 
-class PostedCheck(Protocol):
-    """Whether the platform accepted the post of ``object_key`` (queued in ``lane``),
-    waiting at most ``timeout`` seconds; ``waiting()`` is called once the check has decided
-    to wait, before it does (never when it answers at once). The outbox, or the store with
-    replicas, knows; crewline wires it."""
-
-    def __call__(
-        self,
-        transport: str,
-        lane: str,
-        object_key: str,
-        timeout: float,
-        *,
-        waiting: Callable[[], None],
-    ) -> Awaitable[bool]: ...
+class _Unseen(Exception):
+    """A probe found the event new: roll its mark back."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class EscalationReceipt:
-    escalation: Escalation
-    routing: Routing
-    transports: tuple[str, ...]
-    delivery: dict[str, Delivery]  # per bound transport, as of the reply
-    note: str
+class _Seen(Exception):
+    """The event was taken by an earlier delivery: roll back and answer nothing."""
 
 
 class Hub:
+    """The core (``bot/ports.py``'s ``Host``): changes, actors, the domain-event bus, and
+    the human events routed to what the features registered."""
+
     def __init__(
-        self,
-        store: Store,
-        *,
-        clock: Clock | None = None,
-        transports: Sequence[str] = (),
-        boundary_wait: float = DEFAULT_WAIT,
-        refuse_mid_turn: bool = False,
-        delivery_wait: float = DELIVERY_WAIT,
-        concierge: ConciergeSettings | None = None,
+        self, store: Store, *, clock: Clock | None = None, transports: Sequence[str] = ()
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self.transports = tuple(transports)
-        self.delivery_wait = delivery_wait
-        self._posted: PostedCheck | None = None
         self.actors = MemberActors()
+        self.submit = self.actors.submit
         self.feed = EventFeed()
-        self.human = HumanEvents(self)
         self.domain = DomainEvents()
-        self.concierge = Concierge(self, concierge)
-        self.hub_verbs = ConciergeVerbs(self)
-        self.boundaries = Boundaries(self, wait=boundary_wait, refuse_mid_turn=refuse_mid_turn)
         self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
-        self._index_repair: asyncio.Task[list[ReconcileReport]] | None = None
-        self._closing: dict[str, list[str]] = {}
-        self._closing_flush: dict[str, asyncio.Future[int]] = {}
+        self._reactions: list[Reaction] = []
+        self._holds: list[DeliveryHold] = []
+        self._repairs: list[Repair] = []
+        self._repair: asyncio.Task[None] | None = None
+        self._presses: dict[str, PressHandler] = {}
+        self._commands: dict[str, CommandHandler] = {}
+        self._messages: list[MessageHandler] = []
+        self._edits: EditHandler | None = None
+        self._help: list[str] = []
 
     async def __aenter__(self) -> Hub:
-        await self.reconcile_all()
-        await self.concierge.resume_status()
-        await self.concierge.resume_judging()
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        await self.concierge.aclose()
-        await self.boundaries.aclose()
         await self.actors.aclose()
         await self.domain.aclose()
 
-    # plumbing -------------------------------------------------------------------------------
+    # what features register -----------------------------------------------------------------
+    def press(self, handler: PressHandler) -> None:
+        """Presses whose payload names ``handler.kind`` go to ``handler``."""
+        if handler.kind in self._presses:
+            raise ValueError(f"presses of kind {handler.kind!r} already have a handler")
+        self._presses[handler.kind] = handler
+
+    def command(self, handler: CommandHandler) -> None:
+        """``/name`` for each of ``handler.names`` goes to ``handler``."""
+        for name in handler.names:
+            if name in self._commands or name in ("help", "roster"):
+                raise ValueError(f"/{name} already has a handler")
+            self._commands[name] = handler
+        if handler.help:
+            self._help.append(handler.help)
+
+    def message(self, handler: MessageHandler) -> None:
+        """Typed text in a member's thread is offered to the message handlers in the order
+        they were registered; the first that takes it handles it."""
+        self._messages.append(handler)
+
+    def edit(self, handler: EditHandler) -> None:
+        """An edited message in a member's thread goes to ``handler``."""
+        if self._edits is not None:
+            raise ValueError("edited messages already have a handler")
+        self._edits = handler
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """``await subscriber(event)`` after each commit that published a domain event; it
+        runs on the domain-event task, never in the transaction nor on a member's actor."""
+        self.domain.subscribe(subscriber)
+
+    def react(self, reaction: Reaction) -> None:
+        """``reaction(change, event)`` runs as a change publishes ``event``, inside it."""
+        self._reactions.append(reaction)
+
+    def hold_delivery(self, hold: DeliveryHold) -> None:
+        """``hold.hold(events)`` names, after a commit, the members whose thread lanes that
+        commit should not wake (``Bus.hold_delivery``)."""
+        self._holds.append(hold)
+
+    def unhold(self, record_id: str) -> None:
+        """A reply is about to wait for the card of ``record_id``: no hold keeps it back."""
+        for hold in self._holds:
+            hold.unhold(record_id)
+
+    def on_index_torn(self, repair: Repair) -> None:
+        """``repair()`` runs (one at a time) after a change found the index unreadable."""
+        self._repairs.append(repair)
+
+    # what the composition root wires --------------------------------------------------------
     def on_outbox(self, wake: Callable[[str, set[str]], None]) -> None:
         """``wake(transport, lanes)`` is called after a commit that queued platform calls."""
         self._wakers.append(wake)
@@ -136,19 +186,11 @@ class Hub:
             for wake in self._wakers:
                 wake(transport, lanes)
 
-    def on_posted(self, posted: PostedCheck) -> None:
-        """How an escalation's reply learns whether a platform accepted its card."""
-        self._posted = posted
-
     def on_deadline(self, arm: Callable[[str, datetime], None]) -> None:
         """``arm(escalation_id, deadline)`` is called after a commit that opened a window."""
         self._armers.append(arm)
 
-    def subscribe(self, subscriber: Subscriber) -> None:
-        """``await subscriber(event)`` after each commit that published a domain event; it
-        runs on the domain-event task, never in the transaction nor on a member's actor."""
-        self.domain.subscribe(subscriber)
-
+    # changes --------------------------------------------------------------------------------
     async def change(self, transaction: Callable[[Change], T], *, heavy: bool = False) -> T:
         """Run ``transaction`` in one store transaction, then its after-commit effects.
 
@@ -158,13 +200,13 @@ class Hub:
         holder: list[Effects] = []
         # On a member's actor, the change is that member's: the store keeps other replicas'
         # changes to the member out until it commits (the ingress actor only admits events).
-        key = current_key()
+        key = SERVING.get()
         serial = key if key is not None and key != INGRESS else None
 
         def run(tx: Tx) -> T:
             if serial is not None:
                 tx.serialize(serial)
-            change = Change(tx, now, self.transports)
+            change = Change(tx, now, self.transports, self._reactions)
             result = transaction(change)
             holder.append(change.effects)
             return result
@@ -179,9 +221,7 @@ class Hub:
 
     def _after_commit(self, effects: Effects) -> None:
         self.feed.notify(effects.sessions)
-        # A new card the concierge judges at once is drawn once, with its suggestion: its
-        # lane is woken when the judgement is written (Concierge.hold).
-        held = self.concierge.hold(effects.domain) if effects.domain else frozenset()
+        held = self._held(effects.domain) if effects.domain and self._holds else frozenset()
         for transport, lanes in effects.lanes.items():
             woken = lanes - held if held else lanes
             if woken:
@@ -191,6 +231,12 @@ class Hub:
             for arm in self._armers:
                 arm(escalation_id, deadline)
         self.domain.publish(effects.domain)
+
+    def _held(self, events: Sequence[DomainEvent]) -> frozenset[str]:
+        held: frozenset[str] = frozenset()
+        for hold in self._holds:
+            held |= hold.hold(events)
+        return held
 
     async def on_member(self, slug: str, job: Callable[[], Awaitable[T]]) -> T:
         """Run ``job`` on the member's actor, after everything that arrived before it."""
@@ -202,238 +248,44 @@ class Hub:
             raise NotFound(f"no member named {slug!r}", code="unknown_member")
         return member
 
-    # agents' operations ---------------------------------------------------------------------
-    async def escalate(
-        self, caller: Session, request: EscalationRequest, *, once: KeyedWrite | None = None
-    ) -> EscalationReceipt:
-        """``once``: the call's Idempotency-Key (a retry raises :class:`Replayed`)."""
-        await self._gate(caller, Verb.SESSION_ESCALATE, action="escalate")
-        valid = escalations.validate(request, self.clock.now())
-        routing = escalations.route(caller)
-        member = await self.member(routing.member) if routing.member else None
+    async def gate(self, caller: Session, verb: Verb, *, action: str) -> None:
+        """Let ``caller`` use ``verb``, or write ``<action>:<code>`` to SEL and refuse."""
+        decision = authorize(caller, verb)
+        if decision.allowed:
+            return
+        code = decision.code or "forbidden"
 
-        def record(ch: Change) -> EscalationReceipt:
-            escalation, _ = escalations.record_escalation(
-                ch, caller=caller, member=member, routing=routing, valid=valid
-            )
-            # As of the commit (what an Idempotency-Key keeps): nothing is posted yet.
-            delivery = self._undelivered(member)
-            return EscalationReceipt(
-                escalation=escalation,
-                routing=routing,
-                transports=member.transports if member else (),
-                delivery=delivery,
-                note=escalations.agent_note(escalation, routing, delivery),
+        def audit(ch: Change) -> None:
+            ch.audit(
+                f"{action}:{code}",
+                "denied",
+                actor=caller.id,
+                member=caller.member,
+                kind=caller.kind.value,
             )
 
-        receipt = await self.on_member(
-            routing.conversation, lambda: self.change(guarded(once, record))
-        )
-        if member is None:
-            return receipt
-        if not request.wait_for_delivery:
-            # The caller's choice: the reply at once, each configured card ``queued``.
-            note = escalations.agent_note(
-                receipt.escalation, routing, receipt.delivery, waited=False
-            )
-            return replace(receipt, note=note)
-        # Waited for off the member's actor: its next change need not wait for a platform.
-        delivery = await self._delivery(member, receipt.escalation)
-        return replace(
-            receipt,
-            delivery=delivery,
-            note=escalations.agent_note(receipt.escalation, routing, delivery),
-        )
+        await self.change(audit)
+        raise Forbidden(decision.reason or f"{verb.value} is not allowed", code=code)
 
-    def _undelivered(self, member: Member | None) -> dict[str, Delivery]:
-        if member is None:
-            return {}
-        return {
-            t: Delivery.QUEUED if t in self.transports else Delivery.NOT_CONFIGURED
-            for t in member.transports
-        }
+    def _repair_index(self) -> None:
+        if self._repairs and (self._repair is None or self._repair.done()):
+            self._repair = asyncio.create_task(self._run_repairs(), name="index-repair")
 
-    async def _delivery(self, member: Member, escalation: Escalation) -> dict[str, Delivery]:
-        """Each bound transport's card as of now: accepted by the platform (waiting at most
-        ``delivery_wait``), still in the outbox, or on a transport that is not running."""
-        key = f"row:{escalation.row_id}"
-        posted = self._posted
+    async def _run_repairs(self) -> None:
+        for repair in self._repairs:
+            await repair()
 
-        def waiting() -> None:
-            # Nor does the reply wait for the concierge: a card it holds for its suggestion
-            # is posted at once when the reply waits for it (and only then: a reply told
-            # ``queued`` at once leaves the card to be drawn once, with its suggestion).
-            if self.delivery_wait > 0:
-                self.concierge.unhold(escalation.id)
+    async def index_repaired(self) -> None:
+        """Wait for the index repair a change that found the index torn started (if any).
 
-        async def one(transport: str) -> Delivery:
-            if transport not in self.transports:
-                return Delivery.NOT_CONFIGURED
-            if posted is not None and await posted(
-                transport, member.slug, key, self.delivery_wait, waiting=waiting
-            ):
-                return Delivery.DELIVERED
-            return Delivery.QUEUED
+        A repair that fails is logged by its own caller's retry, not raised here: the work
+        that waits for it tries once more and meets the same ``Unavailable`` if it failed.
+        """
+        repair = self._repair
+        if repair is not None:
+            await asyncio.gather(asyncio.shield(repair), return_exceptions=True)
 
-        if len(member.transports) == 1:  # the usual case: no task to wait for one wait
-            only = member.transports[0]
-            return {only: await one(only)}
-        found = await asyncio.gather(*[one(t) for t in member.transports])
-        return dict(zip(member.transports, found, strict=True))
-
-    async def send(
-        self, caller: Session, target: str, message: str, *, once: KeyedWrite | None = None
-    ) -> Row:
-        """session_send: a row in the target member's thread and an event for its session."""
-        await self._gate(caller, Verb.SESSION_SEND, action="send")
-        _check_text(message, "message")
-        member = await self.member(target)
-
-        def write(ch: Change) -> Row:
-            row = ch.tx.append_row(
-                conversation=member.slug,
-                role=RowRole.AGENT,
-                author=caller.member or caller.id,
-                text=message,
-                now=ch.now,
-                meta={"from_session": caller.id},
-            )
-            ch.show(member, "post", f"row:{row.id}")
-            ch.tell_member(
-                member.slug,
-                "message",
-                {"row_id": row.id, "text": message, "from_session": caller.id},
-            )
-            ch.publish(ReplyReached(member=member.slug, row_id=row.id))
-            return row
-
-        return await self.on_member(member.slug, lambda: self.change(guarded(once, write)))
-
-    async def post(self, caller: Session, text: str, *, once: KeyedWrite | None = None) -> Row:
-        """A session writes into its own member's thread (or its own transcript)."""
-        await self._gate(caller, Verb.SESSION_POST, action="post")
-        _check_text(text, "text")
-        member = await self.member(caller.member) if caller.member else None
-        conversation = member.slug if member else f"~{caller.id}"
-
-        def write(ch: Change) -> Row:
-            if member is not None:
-                last_turn.redraw(ch, member)  # the previous last turn loses its button
-            row = ch.tx.append_row(
-                conversation=conversation,
-                role=RowRole.MEMBER,
-                author=member.name if member else caller.id,
-                text=text,
-                now=ch.now,
-                meta={"session": caller.id},
-            )
-            if member is not None:
-                ch.show(member, "post", f"row:{row.id}")
-            return row
-
-        return await self.on_member(conversation, lambda: self.change(guarded(once, write)))
-
-    async def ask(
-        self,
-        caller: Session,
-        question: str,
-        options: Sequence[str] | None,
-        *,
-        dialog: bool = False,
-        once: KeyedWrite | None = None,
-    ) -> Question:
-        await self._gate(caller, Verb.ASK_QUESTION, action="ask")
-        chosen = questions.validate_question(question, options)
-        member = await self.member(caller.member) if caller.member else None
-        key = member.slug if member else f"~{caller.id}"
-
-        def write(ch: Change) -> Question:
-            return questions.ask(
-                ch, caller=caller, member=member, question=question, options=chosen, dialog=dialog
-            )
-
-        return await self.on_member(key, lambda: self.change(guarded(once, write)))
-
-    async def confirm_default(self, caller: Session, escalation_id: str) -> Escalation:
-        await self._gate(caller, Verb.CONFIRM_DEFAULT, action="confirm_default")
-        record = await self.store.escalation(escalation_id)
-        if record is None or not _may_touch(caller, record):
-            raise NotFound(f"no escalation {escalation_id!r} of yours", code="unknown_escalation")
-        member = await self.member(record.member)
-
-        def write(ch: Change) -> Escalation:
-            current = ch.tx.escalation(escalation_id)
-            assert current is not None
-            return escalations.confirm_default(ch, member, current, caller)
-
-        return await self.on_member(member.slug, lambda: self.change(write))
-
-    async def escalation(self, caller: Session, escalation_id: str) -> Escalation:
-        """A record the caller may touch; any other id is unknown to it (ids do not leak)."""
-        record = await self.store.escalation(escalation_id)
-        if record is None or not _may_touch(caller, record):
-            raise NotFound(f"no escalation {escalation_id!r} of yours", code="unknown_escalation")
-        return record
-
-    async def retract(self, caller: Session, escalation_id: str) -> Escalation:
-        """The session withdraws its open request: the card settles as withdrawn everywhere."""
-        await self._gate(caller, Verb.RETRACT_ESCALATION, action="retract")
-        record = await self.escalation(caller, escalation_id)
-        member = await self.member(record.member)
-
-        def write(ch: Change) -> Escalation:
-            current = ch.tx.escalation(escalation_id)
-            assert current is not None
-            return escalations.withdraw(ch, member, current, caller)
-
-        return await self.on_member(member.slug, lambda: self.change(write))
-
-    async def answer_question(self, member: Member, question_id: str, answer: str) -> Question:
-        """The owner answers a question card through the API."""
-        _check_text(answer, "answer")
-
-        def write(ch: Change) -> Question:
-            record = ch.tx.question(question_id)
-            if record is None:
-                raise NotFound(f"no question {question_id!r}", code="unknown_question")
-            return questions.answer_question(ch, member, record, answer=answer, by=AnsweredBy.USER)
-
-        return await self.on_member(member.slug, lambda: self.change(write))
-
-    async def events(self, caller: Session, *, after: int, wait: float) -> list[Event]:
-        """The session's events after ``after``; waits up to ``wait`` s when there are none,
-        and answers before then only with events (or the refusals below).
-
-        Nothing after an event that ends the session's key (``key_revoked``, ``stop``) is
-        returned. A wait ends at once when crewline stops (Unavailable ``shutting_down``)
-        or the key stops working with nothing left to read (Unauthenticated
-        ``key_revoked``)."""
-        feed = self.feed
-        with feed.reading(caller.id):
-            _not_closing(feed)
-            signal = feed.register(caller.id)
-            found = await self.store.events_after(caller.id, after)
-            if found:
-                return until_final(await self.take_events(caller.id, after))
-            if wait <= 0:
-                return found
-            deadline = asyncio.get_running_loop().time() + wait
-            while True:
-                try:
-                    async with asyncio.timeout_at(deadline):
-                        await signal.wait()
-                except TimeoutError:
-                    return []
-                _not_closing(feed)
-                # Registered before reading: an event committed after the read wakes it.
-                signal = feed.register(caller.id)
-                found = until_final(await self.take_events(caller.id, after))
-                if found:
-                    return found
-                if feed.ended(caller.id):
-                    raise _revoked()
-                # Woken with nothing new (a look after another process's write): wait on.
-
+    # the event streams ----------------------------------------------------------------------
     async def take_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
         """The session's events after ``after``, remembered as delivered: every reader that
         delivers events (the long poll, the event stream, webhooks) reads through here."""
@@ -442,53 +294,7 @@ class Hub:
         # again), never both; a concierge undo likewise withdraws it or tells the session.
         return await self.store.write(lambda tx: tx.take_events(session, after, limit=limit))
 
-    async def close_window(self, escalation_id: str) -> None:
-        """Close a due veto window (the scheduler's timer fires this; idempotent)."""
-        record = await self.store.escalation(escalation_id)
-        if record is not None and record.is_pending:
-            await self._close_windows(record.member, [escalation_id])
-
-    async def close_due_windows(self) -> int:
-        """Close every window already past (at start, and as a sweep); returns how many."""
-        due: dict[str, list[str]] = {}
-        for escalation_id, member, _ in await self.store.due_windows(self.clock.now()):
-            due.setdefault(member, []).append(escalation_id)
-        closed = await asyncio.gather(*[self._close_windows(m, ids) for m, ids in due.items()])
-        return sum(closed)
-
-    def _close_windows(self, slug: str, escalation_ids: Sequence[str]) -> asyncio.Future[int]:
-        """Queue windows to close on the member's actor; windows that fall due together
-        (a burst of timers, a sweep after downtime) close in a few batched transactions."""
-        waiting = self._closing.setdefault(slug, [])
-        waiting.extend(escalation_ids)
-        if slug not in self._closing_flush:
-            self._closing_flush[slug] = self.actors.submit(slug, lambda: self._flush(slug))
-        return self._closing_flush[slug]
-
-    async def _flush(self, slug: str) -> int:
-        # Taking the queue and the flush marker together: windows queued from now on start
-        # the next flush, never wait on this one after it has read its list.
-        del self._closing_flush[slug]
-        escalation_ids = self._closing.pop(slug, [])
-        member = await self.member(slug)
-
-        def close(chunk: Sequence[str]) -> Callable[[Change], int]:
-            return lambda ch: sum(
-                escalations.close_window(ch, member, i) is not None for i in chunk
-            )
-
-        chunks = [
-            escalation_ids[i : i + WINDOW_BATCH]
-            for i in range(0, len(escalation_ids), WINDOW_BATCH)
-        ]
-        # Independent transactions, committed together by the store's group commit.
-        return sum(await asyncio.gather(*[self.change(close(c)) for c in chunks]))
-
-    # human events ---------------------------------------------------------------------------
-    async def receive(self, event: HumanEvent) -> Receipt:
-        """One human event from a transport; the receipt says what to tell the person."""
-        return await self.human.receive(event)
-
+    # what transports ask (transports/base.py's TransportContext) ----------------------------
     async def owner_ids(self, transport: str, *, member: str | None = None) -> list[str]:
         """User ids on ``transport`` of ``member``'s owner (of every member's owner if None)."""
         if member is None:
@@ -524,110 +330,241 @@ class Hub:
         """The member's thread on ``transport``, as the outbox recorded it."""
         return await self.store.thread_ref(member, transport)
 
-    # the transcript and the index -----------------------------------------------------------
-    async def truncate(self, slug: str, *, keep_through: str) -> ReconcileReport:
-        """Rewind primitive: rows after ``keep_through`` leave the transcript (a new
-        generation), and the index follows the transcript."""
-        member = await self.member(slug)
+    # human events ---------------------------------------------------------------------------
+    async def receive(self, event: HumanEvent) -> Receipt:
+        """One human event from a transport; the receipt says what to tell the person.
 
-        async def rewind() -> ReconcileReport:
-            def write(ch: Change) -> ReconcileReport:
-                ch.tx.truncate_conversation(slug, keep_through=keep_through)
-                return reconcile_member(ch, member)
-
-            return await self.change(write, heavy=True)
-
-        return await self.on_member(slug, rewind)
-
-    async def reconcile(self, slug: str) -> ReconcileReport:
-        member = await self.member(slug)
-        return await self.on_member(
-            slug, lambda: self.change(lambda ch: reconcile_member(ch, member), heavy=True)
-        )
-
-    async def reconcile_all(self) -> list[ReconcileReport]:
-        """Re-derive every member's index; rebuild it first if it cannot be read."""
-        try:
-            await self.store.check_index()
-        except Unavailable:
-            log.error("the escalation index cannot be read; rebuilding it from the transcript")
-            await self.store.rebuild_index_table()
-        # Members reconcile on their own actors, RECONCILE_AT_ONCE at a time: enough for the
-        # store to commit them in full batches, few enough that a crew of thousands does not
-        # hold every transcript (and a task per member) in memory at once.
-        slugs = [m.slug for m in await self.store.members()]
-        done: dict[str, ReconcileReport] = {}
-        queue = iter(slugs)
-
-        async def worker() -> None:
-            for slug in queue:  # shared: each member is taken by one worker
-                done[slug] = await self.reconcile(slug)
-
-        await asyncio.gather(*[worker() for _ in range(min(RECONCILE_AT_ONCE, len(slugs)))])
-        reports = [done[slug] for slug in slugs]
-        for report in reports:
-            if report.changed:
-                log.info("reconciled %s: %s", report.member, report)
-        return reports
-
-    def _repair_index(self) -> None:
-        if self._index_repair is None or self._index_repair.done():
-            self._index_repair = asyncio.create_task(self.reconcile_all(), name="index-repair")
-
-    async def index_repaired(self) -> None:
-        """Wait for the index repair a change that found the index torn started (if any).
-
-        A repair that fails is logged by its own caller's retry, not raised here: the work
-        that waits for it tries once more and meets the same ``Unavailable`` if it failed.
+        Admitted in arrival order by the ingress actor, then judged on its member's actor.
         """
-        repair = self._index_repair
-        if repair is not None:
-            await asyncio.gather(asyncio.shield(repair), return_exceptions=True)
+        judged, kept_after = await self.actors.run(INGRESS, partial(self._admit, event))
+        receipt = await judged
+        if receipt == DUPLICATE:
+            # A redelivery: what its first delivery was told (the mark is in the shared
+            # store, so this holds across a restart and across replicas).
+            repeat: Receipt = await self.change(lambda ch: receipts.repeat_of(ch, event))
+            return repeat
+        if kept_after and receipt.code != "not_owner":  # a stranger's marks nothing
+            await self.change(lambda ch: receipts.keep(ch, event, receipt))
+        return receipt
 
-    # gates ----------------------------------------------------------------------------------
-    async def _gate(self, caller: Session, verb: Verb, *, action: str) -> None:
-        decision = authorize(caller, verb)
-        if decision.allowed:
-            return
-        code = decision.code or "forbidden"
+    async def _admit(self, event: HumanEvent) -> tuple[asyncio.Future[Receipt], bool]:
+        """The event's judgement (queued on its member's actor, or done), and whether its
+        receipt is kept after it is answered rather than in its effect's change."""
+        try:
+            match event:
+                case HumanClick():
+                    return await self._click(event)
+                case HumanMessage():
+                    return await self._message(event), False
+                case HumanEdit():
+                    return _done(await self._edit(event)), True
+                case HumanCommand():
+                    return _done(await self._command(event)), True
+        except CallerError as error:
+            return _done(Receipt(accepted=False, code=error.code, notice=error.message)), False
+        raise TypeError(f"not a human event: {event!r}")
 
-        def audit(ch: Change) -> None:
-            ch.audit(
-                f"{action}:{code}",
-                "denied",
-                actor=caller.id,
-                member=caller.member,
-                kind=caller.kind.value,
+    # who is who (bot/ports.py's Inbound) ----------------------------------------------------
+    async def is_owner(self, event: HumanEvent, member: Member) -> bool:
+        if event.transport == API_TRANSPORT:
+            return event.user_id == str(member.owner)
+        return await self.store.human_of(event.transport, event.user_id) == member.owner
+
+    async def thread_member(self, event: HumanEvent) -> Member | None:
+        if event.thread is None:
+            return None
+        if event.transport == API_TRANSPORT:
+            return await self.store.member(event.thread)
+        slug = await self.store.member_for_thread(event.transport, event.thread)
+        return None if slug is None else await self.store.member(slug)
+
+    async def refuse(
+        self, event: HumanEvent, refusal: Refusal, *, member: str | None = None
+    ) -> Receipt:
+        if await self.was_taken(event):
+            # A redelivery of an event that was taken: judged afresh it would meet its own
+            # effect (a settled card) and tell the human, or audit, what never happened.
+            return DUPLICATE
+        return await self._refused(event, refusal, member=member)
+
+    async def _refused(self, event: HumanEvent, refusal: Refusal, *, member: str | None) -> Receipt:
+        """The refusal's receipt and, for a security event, its SEL record."""
+        if refusal.security:
+            await self.change(
+                lambda ch: ch.audit(
+                    f"{type(event).__name__.removeprefix('Human').lower()}:{refusal.code}",
+                    "denied",
+                    actor=f"{event.transport}:{event.user_id}",
+                    member=member,
+                    event_id=event.event_id,
+                )
             )
+        return Receipt(accepted=False, code=refusal.code, notice=refusal.notice)
 
-        await self.change(audit)
-        raise Forbidden(decision.reason or f"{verb.value} is not allowed", code=code)
+    async def was_taken(self, event: HumanEvent) -> bool:
+        """Whether an earlier delivery of this event was accepted (its id is remembered)."""
 
+        def probe(ch: Change) -> None:
+            if ch.tx.mark_seen(event.transport, event.event_id, ch.now):
+                raise _Unseen  # roll back: a refusal remembers nothing
 
-def _check_text(text: str, field: str) -> None:
-    if not text.strip() or len(text) > MAX_TEXT:
-        raise InvalidInput(
-            f"{field} must be 1..{MAX_TEXT} characters", code=f"invalid_{field}", field=field
-        )
-
-
-def _may_touch(caller: Session, record: Escalation) -> bool:
-    if record.session == caller.id:
+        try:
+            await self.change(probe)
+        except _Unseen:
+            return False
         return True
-    return caller.kind is CallerKind.MEMBER and caller.member == record.member
 
+    async def _first(self, event: HumanEvent) -> bool:
+        """Remember a command's event before it runs; False: an earlier delivery ran it.
 
-def _revoked() -> Unauthenticated:
-    return Unauthenticated(
-        "this key was revoked or replaced while you waited: ask your operator for the new one",
-        code="key_revoked",
-    )
-
-
-def _not_closing(feed: EventFeed) -> None:
-    """Refuse a read once crewline is stopping: its answer would be cut off."""
-    if feed.closed:
-        raise Unavailable(
-            "crewline is shutting down: retry in a moment, from the same cursor",
-            code="shutting_down",
+        A command's effect (a reply, a policy, an undo) has no transaction of the member's
+        to carry the mark, so the mark comes first: a crash between the two loses the
+        command (the owner sends it again), never runs it twice.
+        """
+        first: bool = await self.change(
+            lambda ch: ch.tx.mark_seen(event.transport, event.event_id, ch.now)
         )
+        return first
+
+    async def _judged(
+        self, event: HumanEvent, member: Member, write: Callable[[Change], Receipt]
+    ) -> Receipt:
+        """One change on the member's actor: the event marked (a redelivery writes nothing
+        and answers ``DUPLICATE``), ``write``'s effect, its receipt kept beside the mark."""
+
+        def judged(ch: Change) -> Receipt:
+            if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
+                raise _Seen
+            receipt = write(ch)
+            ch.tx.keep_receipt(event.transport, event.event_id, receipts.kept(receipt))
+            return receipt
+
+        try:
+            return await self.change(judged)
+        except _Seen:
+            return DUPLICATE
+        except Refused as refused:
+            # Refused after the mark: this delivery is the first (nothing to probe for).
+            return await self._refused(event, refused.refusal, member=refused.member or member.slug)
+
+    # presses --------------------------------------------------------------------------------
+    async def _click(self, event: HumanClick) -> tuple[asyncio.Future[Receipt], bool]:
+        # The payload names its handler: one lookup, by the kind of press it carries.
+        press = parse_payload(event.payload)
+        handler = self._presses.get(press.kind) if press is not None else None
+        if press is None or handler is None:
+            return _done(await self.refuse(event, MALFORMED)), False
+        kept_after = handler.keeps_receipt_after
+        try:
+            pressed = await handler.check(event, press, await self.thread_member(event))
+        except Refused as refused:
+            receipt = await self.refuse(event, refused.refusal, member=refused.member)
+            return _done(receipt), kept_after
+        member = pressed.member
+        if not await self.is_owner(event, member):
+            refusal = Refusal(code="not_owner", notice=pressed.stranger, security=True)
+            return _done(await self.refuse(event, refusal, member=member.slug)), kept_after
+        if not pressed.in_change:
+            return _done(await handler.handle(event, press, pressed)), kept_after
+        return self.submit(member.slug, partial(self._press, handler, event, press, pressed)), False
+
+    async def _press(
+        self, handler: PressHandler, event: HumanClick, press: ButtonPress, pressed: Pressed
+    ) -> Receipt:
+        receipt = await self._judged(
+            event, pressed.member, lambda ch: handler.write(ch, event, press, pressed)
+        )
+        return await handler.committed(receipt, press, pressed)
+
+    # typed messages -------------------------------------------------------------------------
+    async def _message(self, event: HumanMessage) -> asyncio.Future[Receipt]:
+        member = await self.thread_member(event)
+        if member is None:
+            return _done(
+                Receipt(
+                    accepted=False,
+                    code="unknown_thread",
+                    notice="This conversation is not a member's thread.",
+                )
+            )
+        if not await self.is_owner(event, member):
+            refusal = Refusal(
+                code="not_owner",
+                notice="Only this member's owner can talk to it here.",
+                security=True,
+            )
+            return _done(await self.refuse(event, refusal, member=member.slug))
+
+        def take(ch: Change) -> Receipt:
+            for handler in self._messages:
+                receipt = handler.take(ch, event, member)
+                if receipt is not None:
+                    return receipt
+            raise Refused(Refusal(code="unknown_thread", notice="Nothing here takes messages."))
+
+        return self.submit(member.slug, partial(self._judged, event, member, take))
+
+    # edits ----------------------------------------------------------------------------------
+    async def _edit(self, event: HumanEdit) -> Receipt:
+        """An edit never re-runs a command: what it does is its handler's (an edit-resend
+        boundary when the owner changed the text of their message)."""
+        member = await self.thread_member(event)
+        if member is None:
+            return Receipt(accepted=False, code="unknown_thread")
+        if self._edits is None:
+            return Receipt(
+                accepted=False, code="edit_not_handled", notice="Edits change nothing here."
+            )
+        if not await self.is_owner(event, member):
+            refusal = Refusal(
+                code="not_owner",
+                notice=f"Only {member.name}'s owner can edit its conversation.",
+                security=True,
+            )
+            return await self.refuse(event, refusal, member=member.slug)
+        return await self._edits.handle(event, member)
+
+    # commands -------------------------------------------------------------------------------
+    async def _command(self, event: HumanCommand) -> Receipt:
+        handler = self._commands.get(event.name)
+        owner = await self.store.human_of(event.transport, event.user_id) is not None
+        marked_by_handler = handler is not None and handler.marks_own_event
+        if owner and not marked_by_handler and not await self._first(event):
+            return DUPLICATE
+        if handler is not None and not handler.owner_only:
+            return await handler.handle(event)
+        if not owner:
+            return Receipt(
+                accepted=False,
+                code="not_owner",
+                notice="crewline answers commands from its owner only.",
+            )
+        if handler is not None:
+            return await handler.handle(event)
+        if event.name == "help":
+            return Receipt(accepted=True, notice="\n".join([HELP_HEAD, *self._help]))
+        if event.name == "roster":
+            entries = await roster(self.store, now=self.clock.now())
+            lines = [
+                f"{e.name} ({e.slug}): "
+                + (f"needs you, {e.open_count} open" if e.needs_you else "all clear")
+                + (f"\n  {status}" if (status := _status_line(e)) else "")
+                for e in entries
+            ]
+            return Receipt(accepted=True, notice="\n".join(lines) or "No members yet.")
+        return Receipt(
+            accepted=False,
+            code="unknown_command",
+            notice=f"Unknown command /{event.name}. Try /help.",
+        )
+
+
+def _done(receipt: Receipt) -> asyncio.Future[Receipt]:
+    future: asyncio.Future[Receipt] = asyncio.get_running_loop().create_future()
+    future.set_result(receipt)
+    return future
+
+
+def _status_line(entry: RosterEntry) -> str | None:
+    answer = entry.concierge_answer
+    return None if answer is None else entry.concierge_status(in_words(answer.at))

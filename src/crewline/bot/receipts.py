@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from crewline.bot.changes import Change
-from crewline.bot.replies import DUPLICATE
+from crewline.bot.ports import DUPLICATE
 from crewline.models import HumanEvent, Receipt, ReplyOutcome
 from crewline.store import Store
 

@@ -2,7 +2,7 @@
 
 Both are synchronous functions over a :class:`Change`, like every transaction: the waits of
 a boundary (the member's sessions letting go of their context) happen between them, in
-:mod:`crewline.bot.boundaries`, never inside.
+:mod:`crewline.bot.boundaries.run`, never inside.
 
 The commit edits the live containers by the delta the boundary owns and never assigns a
 copy frozen before the wait over them (§5 rule 1). Its three containers:
@@ -33,10 +33,9 @@ from typing import Any
 
 from crewline.bot import last_turn
 from crewline.bot.changes import Change
+from crewline.bot.escalations.reconcile import reconcile_member
+from crewline.bot.escalations.replies import Answer, take_reply
 from crewline.bot.last_turn import is_last_turn
-from crewline.bot.reconcile import reconcile_member
-from crewline.bot.replies import Answer
-from crewline.bot.typed_reply import take_reply
 from crewline.errors import Conflict, NotFound
 from crewline.models import AnsweredVia, Event, Member, QuestionState, Row, RowRole, Session
 from crewline.moments import in_words
@@ -388,7 +387,7 @@ def _resend(
     ch: Change, frozen: Frozen, member: Member, text: str, arrived: Sequence[Row]
 ) -> tuple[Row, str | None]:
     """The edit's new text, as a new row crewline posts. When the edited message had
-    answered a record, the text is a reply like any typed one (bot/typed_reply.py): it
+    answered a record, the text is a reply like any typed one (bot/escalations/replies.py): it
     answers the record it matches among those open at its position (``via: edit``), or
     the thread says which are open and it answers none."""
     request = frozen.request

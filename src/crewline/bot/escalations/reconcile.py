@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
-from crewline.bot import escalations
 from crewline.bot.changes import Change
 from crewline.bot.domain import EscalationSettled
+from crewline.bot.escalations.records import escalation_from_card, hold_window, reopen, retract
 from crewline.models import (
     AnsweredBy,
     AnsweredVia,
@@ -68,7 +68,7 @@ def reconcile_member(
     for row in rows:
         meta = row.meta
         if row.role is RowRole.ESCALATION and "escalation_id" in meta:
-            card = escalations.escalation_from_card(row, member.slug)
+            card = escalation_from_card(row, member.slug)
             derived[card.id] = card
         elif row.role is RowRole.HUMAN and meta.get("escalation_id") in derived:
             target = derived[meta["escalation_id"]]
@@ -99,7 +99,7 @@ def reconcile_member(
         elif row.role is RowRole.SYSTEM and meta.get("withdrawn_answer"):
             withdrawn = derived.get(meta.get("record", ""))
             if withdrawn is not None and withdrawn.answer_row_id == meta["withdrawn_answer"]:
-                derived[withdrawn.id] = escalations.escalation_from_card(
+                derived[withdrawn.id] = escalation_from_card(
                     next(r for r in rows if r.id == withdrawn.row_id), member.slug
                 )
         elif row.role is RowRole.SYSTEM and meta.get("window_closed") in derived:
@@ -135,19 +135,19 @@ def reconcile_member(
             _apply(ch, member, truth)
             report.applied.append(escalation_id)
         elif not record.is_pending and truth.is_pending:
-            escalations.reopen(ch, member, record, tell=record.answer_row_id not in unheard)
+            reopen(ch, member, record, tell=record.answer_row_id not in unheard)
             report.reopened.append(escalation_id)
         elif truth.answer_row_id != record.answer_row_id:
             ch.tx.put_escalation(truth)  # settled either way; keep the transcript's stamps
         elif record.window_held and not truth.window_held:
             # A rewind took the row that held it away, not the fact: say it again.
-            escalations.hold_window(ch, member, record)
+            hold_window(ch, member, record)
 
     for escalation_id, record in records.items():
         if escalation_id in derived or record.state is EscalationState.RETRACTED:
             continue
         if ch.now - record.created_at >= grace:
-            escalations.retract(ch, member, record)
+            retract(ch, member, record)
             report.retracted.append(escalation_id)
 
     return report

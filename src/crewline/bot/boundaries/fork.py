@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crewline.bot.boundary_tx import BoundaryKind, BoundaryRequest, resolve_kept
+from crewline.bot.boundaries.transactions import BoundaryKind, BoundaryRequest, resolve_kept
 from crewline.bot.changes import Change
 from crewline.errors import Conflict, InvalidInput, NotFound
 from crewline.models import Member, RowRole, is_slug

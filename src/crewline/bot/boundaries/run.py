@@ -1,6 +1,6 @@
 """Context boundaries (SPEC §5): rewind, edit-resend, regenerate and reset, one way.
 
-A boundary is two transactions with a wait between them (:mod:`crewline.bot.boundary_tx`):
+A boundary is two transactions with a wait between them (``boundaries/transactions.py``):
 
 1. the **freeze** (on the member's actor) records the prospective window and sends each of
    the member's sessions a ``context_boundary`` event: discard your context;
@@ -27,9 +27,15 @@ import logging
 from collections.abc import Awaitable, Callable, Set
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
-from crewline.bot.boundary_tx import (
+from crewline.bot.boundaries.human import (
+    BoundaryCommands,
+    EditResend,
+    ForkCommand,
+    RegeneratePress,
+)
+from crewline.bot.boundaries.transactions import (
     BoundaryKind,
     BoundaryRequest,
     Frozen,
@@ -40,12 +46,10 @@ from crewline.bot.boundary_tx import (
     freeze,
 )
 from crewline.bot.changes import Change
+from crewline.bot.ports import Host
 from crewline.errors import Conflict, CrewlineError, InvalidInput, NotFound, Unavailable
 from crewline.models import Session, new_id
 from crewline.store import BoundaryRecord
-
-if TYPE_CHECKING:
-    from crewline.bot.hub import Hub
 
 __all__ = [
     "DEFAULT_WAIT",
@@ -82,15 +86,27 @@ Hook = Callable[[HookPoint, str], Awaitable[None]]
 
 class Boundaries:
     def __init__(
-        self, hub: Hub, *, wait: float = DEFAULT_WAIT, refuse_mid_turn: bool = False
+        self, host: Host, *, wait: float = DEFAULT_WAIT, refuse_mid_turn: bool = False
     ) -> None:
-        self.hub = hub
+        """Registers what a human starts a boundary with: /rewind, /regenerate, /reset,
+        /fork, the Regenerate button (``r``) and an edited message."""
+        self.core = host
         self.wait = wait
         self.refuse_mid_turn = refuse_mid_turn  # boundary_mid_turn = "refuse"
         self.abandon_after = timedelta(seconds=wait) + ABANDON_GRACE
         self.hook: Hook | None = None
         self._answered: dict[str, asyncio.Event] = {}
         self._tasks: set[asyncio.Task[Outcome]] = set()
+        host.command(BoundaryCommands(host, self))
+        host.command(ForkCommand(host, self))
+        host.press(RegeneratePress(host, self))
+        host.edit(EditResend(host, self))
+
+    async def __aenter__(self) -> Boundaries:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
     async def run(self, request: BoundaryRequest) -> Outcome:
         """The whole boundary; refusals before anything was sent raise a CallerError."""
@@ -141,12 +157,12 @@ class Boundaries:
     ) -> None:
         if not await _drain(task):
             # Whether the discard went out is unknown; if it lands later it is closed then.
-            await _settled(self.hub.change(lambda ch: _unsettled_freeze(ch, boundary_id, request)))
+            await _settled(self.core.change(lambda ch: _unsettled_freeze(ch, boundary_id, request)))
             task.add_done_callback(self._close_late_freeze)
         elif not task.cancelled() and task.exception() is None:
             frozen = task.result()
             await _settled(
-                self.hub.change(
+                self.core.change(
                     lambda ch: abort(
                         ch,
                         frozen,
@@ -163,7 +179,7 @@ class Boundaries:
             return
         frozen = task.result()
         late = asyncio.ensure_future(
-            self.hub.change(
+            self.core.change(
                 lambda ch: abort(ch, frozen, reason="freeze_unsettled", native_cleared=None)
             )
         )
@@ -215,7 +231,7 @@ class Boundaries:
                 timed_out = True
             # Cleared before the read: an answer committed after it sets the signal again.
             answered.clear()
-            record = await self.hub.store.write(lambda tx: tx.boundary(frozen.id))
+            record = await self.core.store.write(lambda tx: tx.boundary(frozen.id))
             assert record is not None
             if timed_out or all(s in record.answers for s in frozen.asked):
                 return _verdict(frozen, record)
@@ -223,8 +239,8 @@ class Boundaries:
     async def _commit(self, frozen: Frozen) -> Outcome:
         slug = frozen.member.slug
         task = asyncio.ensure_future(
-            self.hub.on_member(
-                slug, lambda: self.hub.change(lambda ch: _commit_open(ch, frozen), heavy=True)
+            self.core.on_member(
+                slug, lambda: self.core.change(lambda ch: _commit_open(ch, frozen), heavy=True)
             )
         )
         try:
@@ -237,11 +253,13 @@ class Boundaries:
                 reason = "commit_cancelled"
             else:
                 raise  # it committed: the success is audited by the commit itself
-            await _settled(self.hub.change(lambda ch: _abort_open(ch, frozen, reason=reason)))
+            await _settled(self.core.change(lambda ch: _abort_open(ch, frozen, reason=reason)))
             raise
         except Exception as error:  # any failure of the rewrite is this exit, audited
             log.warning("boundary %s of %s could not commit: %s", frozen.id, slug, error)
-            return await self.hub.change(lambda ch: _abort_open(ch, frozen, reason="commit_failed"))
+            return await self.core.change(
+                lambda ch: _abort_open(ch, frozen, reason="commit_failed")
+            )
 
     # the sessions' answers ------------------------------------------------------------------
     async def turn(self, session: Session, *, started: bool) -> datetime | None:
@@ -252,7 +270,7 @@ class Boundaries:
             ch.tx.set_turn(session.id, since)
             return since
 
-        return await self.hub.change(write)
+        return await self.core.change(write)
 
     async def answer(
         self, session: Session, boundary_id: str, *, ack: bool, reason: str | None = None
@@ -280,7 +298,7 @@ class Boundaries:
             assert answered is not None
             return answered
 
-        record = await self.hub.change(write)
+        record = await self.core.change(write)
         if all(s in record.answers for s in record.asked):
             self.wake({boundary_id})
         return record
@@ -301,8 +319,8 @@ class Boundaries:
         still runs is left alone). A lone process calls this at start with no age: nothing
         else can be running one. Returns how many it closed."""
         age = self.abandon_after if older_than is None else older_than
-        slugs = [m.slug for m in await self.hub.store.members()]
-        asking = await self.hub.store.write(
+        slugs = [m.slug for m in await self.core.store.members()]
+        asking = await self.core.store.write(
             lambda tx: [s for s in slugs if tx.boundary_in_flight(s) is not None]
         )
         closed = 0
@@ -323,7 +341,7 @@ class Boundaries:
             await self.hook(point, boundary_id)
 
     async def _on_member(self, slug: str, transaction: Callable[[Change], T]) -> T:
-        return await self.hub.on_member(slug, lambda: self.hub.change(transaction))
+        return await self.core.on_member(slug, lambda: self.core.change(transaction))
 
 
 def _commit_open(ch: Change, frozen: Frozen) -> Outcome:

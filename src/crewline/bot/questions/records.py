@@ -68,9 +68,7 @@ def ask(
     )
     ch.tx.put_question(record)
     if member is not None:
-        ch.show(member, "post", f"row:{row_id}")
-        ch.ring_questions(member)
-        ch.roster()
+        ch.announce(member, "post", record)
         ch.publish(QuestionRaised(question=record))
     return record
 
@@ -88,10 +86,7 @@ def answer_question(
         record, state=QuestionState.ANSWERED, answer=answer, answered_by=by, settled_at=ch.now
     )
     ch.tx.put_question(answered)
-    ch.tx.drop_suggestion(record.id)
-    ch.show(member, "update", f"row:{record.row_id}")
-    ch.ring_questions(member)
-    ch.roster()
+    ch.announce(member, "update", answered)
     ch.publish(QuestionSettled(question=answered))
     ch.event(
         record.session,
