@@ -15,10 +15,8 @@ from collections.abc import Sequence
 from contextlib import AsyncExitStack
 
 from crewline.bot import Hub
-from crewline.bot import concierge_inbound as concierge_human
 from crewline.bot.boundaries import DEFAULT_WAIT, Boundaries
-from crewline.bot.concierge import Concierge, ConciergeSettings
-from crewline.bot.concierge_verbs import ConciergeVerbs
+from crewline.bot.concierge import Concierge, ConciergeSettings, ConciergeVerbs
 from crewline.bot.escalations import DELIVERY_WAIT, Escalations
 from crewline.bot.messages import Messages
 from crewline.bot.questions import Questions
@@ -50,7 +48,6 @@ class Bot:
         self.escalations = Escalations(hub, delivery_wait=delivery_wait)
         self.boundaries = Boundaries(hub, wait=boundary_wait, refuse_mid_turn=refuse_mid_turn)
         self.concierge = Concierge(hub, concierge)
-        concierge_human.register(hub, self.concierge)
         self.hub_verbs = ConciergeVerbs(hub, self.concierge)
         self._stack = AsyncExitStack()
 
@@ -69,9 +66,7 @@ class Bot:
             await stack.enter_async_context(self.hub)
             await stack.enter_async_context(self.escalations)
             await stack.enter_async_context(self.boundaries)
-            stack.push_async_callback(self.concierge.aclose)
-            await self.concierge.resume_status()
-            await self.concierge.resume_judging()
+            await stack.enter_async_context(self.concierge)
         except BaseException:
             await stack.aclose()
             raise

@@ -467,8 +467,7 @@ async def _doctor(config: Config, args: argparse.Namespace) -> int:
 async def _concierge(config: Config, args: argparse.Namespace) -> int:
     """The owner at the console: the same policy and undo as /concierge on a transport."""
     from crewline.bot import Hub
-    from crewline.bot.concierge import Concierge
-    from crewline.bot.concierge_inbound import undo_notice
+    from crewline.bot.concierge import Concierge, undo_notice
     from crewline.server import concierge_settings
     from crewline.transports.registry import enabled_transports
 

@@ -175,7 +175,7 @@ def _feature_of(module: str) -> str | None:
     parts = module.split(".")
     if len(parts) < 3 or parts[:2] != ["crewline", "bot"]:
         return None
-    return next((f for f in FEATURES if parts[2] == f or parts[2].startswith(f"{f}_")), None)
+    return parts[2] if parts[2] in FEATURES else None
 
 
 def test_the_core_imports_no_feature() -> None:

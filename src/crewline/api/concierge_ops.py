@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from crewline.api.operations import Caller, Operations
-from crewline.bot.concierge_inbound import undo_notice
+from crewline.bot.concierge import undo_notice
 from crewline.errors import Forbidden
 from crewline.models import ConciergeAnswer, ConciergePolicy, LedgerEntry
 

@@ -157,6 +157,10 @@ class Hub:
         runs on the domain-event task, never in the transaction nor on a member's actor."""
         self.domain.subscribe(subscriber)
 
+    async def drain(self) -> None:
+        """Wait until every domain event published so far has reached every subscriber."""
+        await self.domain.drain()
+
     def react(self, reaction: Reaction) -> None:
         """``reaction(change, event)`` runs as a change publishes ``event``, inside it."""
         self._reactions.append(reaction)

@@ -170,6 +170,10 @@ class Bus(Protocol):
         together with the event, or not at all."""
         ...
 
+    async def drain(self) -> None:
+        """Wait until every event published so far has been handed to every subscriber."""
+        ...
+
     def hold_delivery(self, hold: DeliveryHold) -> None:
         """Ask ``hold`` after each commit that published domain events which members'
         thread lanes not to wake for it (their next commit, or ``unhold``, wakes them)."""

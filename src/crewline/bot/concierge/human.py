@@ -4,19 +4,19 @@
 Only the owner may: anyone else is refused privately, and the refusal is a SEL record.
 A button press changes a member's records, so Send and Dismiss are judged on the member's
 actor, like every other press, and remembered by its platform event id (a redelivery does
-nothing). :func:`register` hands both handlers to the Hub.
+nothing). The concierge registers both handlers with the Hub.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 
-from crewline.bot import concierge_tx as ctx
 from crewline.bot import questions, receipts
-from crewline.bot.asked import ESCALATION, current_asked
 from crewline.bot.cards import CONCIERGE_ACTIONS, ButtonPress
 from crewline.bot.changes import Change
-from crewline.bot.concierge import Concierge
+from crewline.bot.concierge import transactions as ctx
+from crewline.bot.concierge.asked import ESCALATION, current_asked
 from crewline.bot.escalations.replies import Answer, answer, row_writer
 from crewline.bot.ports import (
     DUPLICATE,
@@ -31,13 +31,22 @@ from crewline.errors import CallerError, Conflict
 from crewline.models import (
     AnsweredBy,
     AnsweredVia,
+    ConciergeAnswer,
+    ConciergePolicy,
     HumanClick,
     HumanCommand,
     Member,
     Receipt,
 )
 
-__all__ = ["CONCIERGE_PRESS", "USAGE", "ConciergeCommand", "ConciergePresses", "register"]
+__all__ = [
+    "CONCIERGE_PRESS",
+    "USAGE",
+    "ConciergeCommand",
+    "ConciergePresses",
+    "Owners",
+    "undo_notice",
+]
 
 CONCIERGE_PRESS = "c"  # the payload kind of the concierge's buttons (bot/cards.py)
 USAGE = (
@@ -49,10 +58,26 @@ USAGE = (
 NO_SUGGESTION = Refusal(code="no_suggestion", notice="There is no suggestion to use here any more.")
 
 
-def register(host: Host, concierge: Concierge) -> None:
-    """The concierge's buttons and its command, with the Hub."""
-    host.press(ConciergePresses(host, concierge))
-    host.command(ConciergeCommand(host, concierge))
+class Withdrawn(Protocol):
+    """An answer undone, and how its session learnt of it (``Undone``)."""
+
+    @property
+    def answer(self) -> ConciergeAnswer: ...
+
+    @property
+    def outcome(self) -> str: ...
+
+
+class Owners(Protocol):
+    """What the owner's commands and buttons ask of the concierge (``Concierge``)."""
+
+    async def policy(self) -> ConciergePolicy: ...
+
+    async def set_policy(
+        self, *, actor: str, answer: str | None = None, act: str | None = None
+    ) -> ConciergePolicy: ...
+
+    async def undo(self, *, actor: str, record_id: str | None = None) -> Withdrawn: ...
 
 
 class ConciergeCommand(CommandHandler):
@@ -62,7 +87,7 @@ class ConciergeCommand(CommandHandler):
     help = USAGE
     owner_only = False  # a stranger's is refused here, with a SEL record
 
-    def __init__(self, host: Host, concierge: Concierge) -> None:
+    def __init__(self, host: Host, concierge: Owners) -> None:
         self.host = host
         self.concierge = concierge
 
@@ -133,7 +158,7 @@ class ConciergePresses(PressHandler):
 
     kind = CONCIERGE_PRESS
 
-    def __init__(self, host: Host, concierge: Concierge) -> None:
+    def __init__(self, host: Host, concierge: Owners) -> None:
         self.host = host
         self.concierge = concierge
 

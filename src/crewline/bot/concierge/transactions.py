@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from crewline.bot import escalations, questions
-from crewline.bot.asked import ESCALATION, Asked, asked_now, current_asked
 from crewline.bot.changes import Change
+from crewline.bot.concierge.asked import ESCALATION, Asked, asked_now, current_asked
 from crewline.bot.domain import DomainEvent, EscalationSettled, QuestionSettled, ReplyReached
 from crewline.models import (
     AnsweredBy,

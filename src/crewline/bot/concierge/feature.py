@@ -23,11 +23,11 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING
 
-from crewline.bot import concierge_tx as ctx
-from crewline.bot.asked import Asked
 from crewline.bot.changes import Change
+from crewline.bot.concierge import transactions as ctx
+from crewline.bot.concierge.asked import Asked
+from crewline.bot.concierge.human import ConciergeCommand, ConciergePresses
 from crewline.bot.domain import (
     DomainEvent,
     EscalationRecorded,
@@ -35,6 +35,7 @@ from crewline.bot.domain import (
     QuestionRaised,
     QuestionSettled,
 )
+from crewline.bot.ports import Host
 from crewline.bot.render import STATUS_FOR
 from crewline.brains import Brain, BrainAsk, Draft, OfflineBrain
 from crewline.errors import InvalidInput, NotFound, Unavailable
@@ -46,9 +47,6 @@ from crewline.models import (
     ConciergePolicy,
 )
 from crewline.policy.routine import Fact, Verdict, VerdictKind, fleet_terms, judge, needs_facts
-
-if TYPE_CHECKING:
-    from crewline.bot.hub import Hub
 
 __all__ = ["Concierge", "ConciergeSettings", "Undone", "answer_allowed"]
 
@@ -106,7 +104,12 @@ def answer_allowed(
 
 
 class Concierge:
-    def __init__(self, hub: Hub, settings: ConciergeSettings | None = None) -> None:
+    """``async with Concierge(hub, settings)``: the feature, registered with the Hub (its
+    buttons, ``/concierge``, the reaction that drops stale suggestions, and — enabled — the
+    judging subscriber and the before-delivery hold); entering it re-arms the status line
+    and judges what a stop left unjudged, leaving it stops the judging."""
+
+    def __init__(self, hub: Host, settings: ConciergeSettings | None = None) -> None:
         self.hub = hub
         self.settings = settings or ConciergeSettings()
         self._offline = OfflineBrain()
@@ -121,9 +124,23 @@ class Concierge:
         self._status_timers: set[asyncio.Task[None]] = set()
         # Its suggestions leave with what they were for, in the change that settles it.
         hub.react(ctx.on_published)
+        hub.press(ConciergePresses(hub, self))
+        hub.command(ConciergeCommand(hub, self))
         if self.settings.enabled:
             hub.subscribe(self._on_event)
             hub.hold_delivery(self)
+
+    async def __aenter__(self) -> Concierge:
+        try:
+            await self.resume_status()
+            await self.resume_judging()
+        except BaseException:
+            await self.aclose()  # the timers and judgements already started
+            raise
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
     @property
     def brain_name(self) -> str:
@@ -359,7 +376,7 @@ class Concierge:
     async def idle(self) -> None:
         """Wait until every question published so far has been judged and written."""
         while True:
-            await self.hub.domain.drain()
+            await self.hub.drain()
             if not self._judging:
                 return
             await asyncio.gather(*list(self._judging), return_exceptions=True)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from crewline.bot import concierge_tx as ctx
-from crewline.bot.asked import Asked, current_asked
 from crewline.bot.changes import Change
-from crewline.bot.concierge import Concierge, answer_allowed
+from crewline.bot.concierge import transactions as ctx
+from crewline.bot.concierge.asked import Asked, current_asked
+from crewline.bot.concierge.feature import Concierge, answer_allowed
 from crewline.bot.ports import Core
 from crewline.errors import Forbidden, InvalidInput, NotFound
 from crewline.keys import hash_key, new_session_key
