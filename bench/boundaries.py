@@ -30,7 +30,7 @@ from bench.common import (
     write_result,
 )
 from bench.seed import seed_transcript, sqlite_connection
-from crewline.assembly import Bot
+from crewline.app.assembly import Bot
 from crewline.bot.boundaries import BoundaryKind, BoundaryRequest
 from crewline.models import CallerKind, Session, new_id
 from crewline.store.sqlite import SqliteStore

@@ -23,7 +23,7 @@ from typing import Any
 
 from bench.common import Options, Target, figure, parse_options, scratch, write_result
 from bench.seed import seed_transcript, sqlite_connection
-from crewline.assembly import Bot
+from crewline.app.assembly import Bot
 from crewline.store import Tx
 from crewline.store.sqlite import SqliteStore
 

@@ -26,7 +26,7 @@ from typing import Any
 from bench.common import Options, Target, figure, parse_options, scratch, write_result
 from bench.paced_fake import PacedFakeTransport
 from bench.serving import add_members
-from crewline.assembly import Bot
+from crewline.app.assembly import Bot
 from crewline.bot import CoreRenderer
 from crewline.bot.escalations import EscalationRequest
 from crewline.store.sqlite import SqliteStore

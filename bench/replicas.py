@@ -35,11 +35,11 @@ from bench.common import Options, Target, figure, parse_options, scratch, write_
 from bench.serving import add_members, helper_process, serving
 from bench.store_commit import fresh_database, pg_server
 from crewline.bot.escalations import MAX_PENDING
-from crewline.replicas import holder_tag
+from crewline.replication.replicas import holder_tag
+from crewline.replication.transport_lease import TransportLease
 from crewline.store import Tx
 from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination
-from crewline.transport_lease import TransportLease
 
 NAME = "replicas"
 AGENTS = 50

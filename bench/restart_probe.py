@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import rss
-from crewline.assembly import Bot
-from crewline.scheduler import WindowScheduler
+from crewline.app.assembly import Bot
+from crewline.app.scheduler import WindowScheduler
 from crewline.store.sqlite import SqliteStore
 
 __all__ = ["probe"]

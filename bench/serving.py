@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from crewline import crew
+from crewline.app.server import Crewline
 from crewline.config import Config
-from crewline.server import Crewline
 from crewline.store import Store
 from crewline.transports.base import Transport
 from crewline.transports.memory import MemoryTransport

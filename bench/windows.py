@@ -28,8 +28,8 @@ from typing import Any
 from bench.common import Options, Target, figure, parse_options, percentile, scratch, write_result
 from bench.seed import seed_pending_windows
 from bench.serving import add_members, helper_process, serving
+from crewline.app.server import Crewline
 from crewline.bot.escalations import MAX_PENDING, EscalationRequest
-from crewline.server import Crewline
 from crewline.store.sqlite import SqliteStore
 
 NAME = "windows"

@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 
 from crewline import crew as crew_admin
+from crewline.app.server import Crewline
 from crewline.config import Config
 from crewline.models import CallerKind
-from crewline.server import Crewline
 from crewline.testing import FakeClock
 from tests.bounds import WAIT
 from tests.harness import Harness

@@ -1,5 +1,5 @@
 """``python -m crewline`` is the ``crewline`` command."""
 
-from crewline.cli import main
+from crewline.app.cli import main
 
 raise SystemExit(main())

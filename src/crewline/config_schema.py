@@ -224,7 +224,7 @@ def _database_url(value: Any) -> str:
 
 
 def _replica_id(value: Any) -> str:
-    from crewline.replicas import valid_replica_name
+    from crewline.replication.replicas import valid_replica_name
 
     return valid_replica_name(_text()(value))
 

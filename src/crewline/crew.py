@@ -3,7 +3,7 @@
 Used by the CLI, the demo and tests; works on a store whether or not a server is running.
 Every write here also marks the crew changed (``mark_changed``), in its own transaction: a
 server running on the same store, in another process, notices that within a fraction of a
-second and follows (``crewline.crew_watch``): its roster, bells, cards and platform threads
+second and follows (``crewline.app.crew_watch``): its roster, bells, cards and platform threads
 show the change without a restart.
 """
 

@@ -7,8 +7,8 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from crewline.app.server import Crewline
 from crewline.config import Config
-from crewline.server import Crewline
 from crewline.testing import FakeClock
 from tests.harness import Harness
 

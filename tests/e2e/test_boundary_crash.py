@@ -128,7 +128,7 @@ async def test_a_replica_is_alone_unless_another_run_of_crewline_is_connected(
     count, an admin command's (no holder tag) do not, and a stopped replica's end with it."""
     import psycopg
 
-    from crewline.replicas import holder_tag
+    from crewline.replication.replicas import holder_tag
     from crewline.store.postgres_coordination import PostgresCoordination, with_application_name
 
     def replica(name: str) -> PostgresCoordination:

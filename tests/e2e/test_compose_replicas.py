@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from crewline.replicas import valid_replica_name
+from crewline.replication.replicas import valid_replica_name
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy" / "replicas"

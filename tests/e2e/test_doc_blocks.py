@@ -38,7 +38,7 @@ from typing import Any
 import httpx
 import pytest
 
-from crewline.cli import _parser
+from crewline.app.cli import _parser
 from tests.bounds import HTTP_TIMEOUT, WAIT
 from tests.serving import crewline_serve
 

@@ -26,9 +26,9 @@ import httpx
 import pytest
 
 from crewline import crew as crew_admin
+from crewline.app.server import Crewline
 from crewline.config import Config
 from crewline.errors import TransientTransportError
-from crewline.server import Crewline
 from crewline.transports import MemoryTransport
 from crewline.transports.outbox import BEHIND_POST_WAITERS, MAX_POST_WAITERS
 from tests.fakes.slack import FakeSlack

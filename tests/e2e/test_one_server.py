@@ -20,8 +20,8 @@ from typing import Any
 import httpx
 import pytest
 
+from crewline.app.server import Crewline
 from crewline.config import Config
-from crewline.server import Crewline
 from crewline.transports.local import LocalTransport
 from crewline.transports.local.render import state_json
 from tests.bounds import HTTP_TIMEOUT, WAIT

@@ -9,11 +9,11 @@ from datetime import datetime
 import pytest
 
 from crewline import crew as crew_admin
-from crewline.assembly import Bot
+from crewline.app.assembly import Bot
+from crewline.app.server import Crewline
 from crewline.config import Config
 from crewline.errors import PermanentTransportError, RateLimited, TransientTransportError
 from crewline.models import OutboundMessage
-from crewline.server import Crewline
 from crewline.store.open import open_store
 from crewline.testing import FakeClock
 from crewline.transports.base import HumanEventSink

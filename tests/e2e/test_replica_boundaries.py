@@ -17,10 +17,10 @@ import httpx
 import pytest
 
 from crewline import crew as crew_admin
+from crewline.app.server import Crewline
 from crewline.config import Config
 from crewline.keys import hash_key, new_session_key
 from crewline.models import CallerKind, Session, new_id
-from crewline.server import Crewline
 from crewline.testing import FakeClock
 from crewline.transports.memory import MemoryTransport
 

@@ -20,9 +20,9 @@ from pathlib import Path
 import httpx
 
 from crewline import crew as crew_admin
+from crewline.app.server import Crewline
 from crewline.config import Config
 from crewline.models import OutboundMessage
-from crewline.server import Crewline
 from crewline.testing import FakeClock
 from crewline.transports.memory import MemoryTransport
 from tests.e2e.replica_kit import BOUND, replica

@@ -14,8 +14,8 @@ import httpx
 import pytest
 
 from crewline import crew as crew_admin
+from crewline.app.server import Crewline
 from crewline.config import Config
-from crewline.server import Crewline
 from crewline.testing import FakeClock
 from tests.bounds import HTTP_TIMEOUT
 from tests.e2e.replica_kit import BOUND, replica

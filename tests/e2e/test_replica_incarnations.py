@@ -20,10 +20,10 @@ import httpx
 import psycopg
 import pytest
 
+from crewline.app.server import Crewline
 from crewline.config import Config
-from crewline.doctor import examine
-from crewline.replicas import LANE_TTL, Claim, LaneClaims, holder_tag
-from crewline.server import Crewline
+from crewline.ops.doctor import examine
+from crewline.replication.replicas import LANE_TTL, Claim, LaneClaims, holder_tag
 from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination
 from crewline.testing import FakeClock
@@ -142,7 +142,7 @@ async def _readyz(replica: Crewline) -> tuple[int, dict[str, dict[str, object]]]
 
 _HOLDER = """
 import asyncio, sys
-from crewline.replicas import LaneClaims, holder_tag
+from crewline.replication.replicas import LaneClaims, holder_tag
 from crewline.store.postgres_coordination import PostgresCoordination
 
 async def main():

@@ -17,14 +17,14 @@ import psycopg
 import pytest
 
 from crewline import crew as crew_admin
+from crewline.app.server import Crewline
 from crewline.config import Config
-from crewline.doctor import examine
-from crewline.replicas import holder_tag
-from crewline.server import Crewline
+from crewline.ops.doctor import examine
+from crewline.replication.replicas import holder_tag
+from crewline.replication.transport_lease import TransportLease
 from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination
 from crewline.testing import FakeClock
-from crewline.transport_lease import TransportLease
 from tests.bounds import HTTP_TIMEOUT
 from tests.e2e.replica_kit import BOUND, TTL, replica
 from tests.fakes.telegram import Call

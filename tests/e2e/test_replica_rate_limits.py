@@ -28,9 +28,9 @@ import psycopg
 import pytest
 
 from crewline import crew as crew_admin
+from crewline.app.server import Crewline
 from crewline.config import Config
-from crewline.replicas import holder_tag
-from crewline.server import Crewline
+from crewline.replication.replicas import holder_tag
 from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination
 from crewline.testing import FakeClock

@@ -19,10 +19,10 @@ import httpx
 import pytest
 
 from crewline import crew as crew_admin
+from crewline.app.server import Crewline
 from crewline.config import Config, load_config
 from crewline.errors import ConfigError, InvalidInput
 from crewline.models import HumanClick, HumanMessage, Receipt, ReplyOutcome, Session
-from crewline.server import Crewline
 from crewline.testing import FakeClock
 from crewline.transports.memory import MemoryMessage, MemoryTransport
 from tests.bounds import HTTP_TIMEOUT, WAIT

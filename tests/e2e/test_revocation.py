@@ -14,9 +14,9 @@ import httpx
 import pytest
 
 from crewline import crew as crew_admin
+from crewline.app.server import Crewline
 from crewline.config import Config
 from crewline.keys import hash_key
-from crewline.server import Crewline
 from crewline.store.open import open_store
 from crewline.testing import FakeClock
 from crewline.transports.memory import MemoryTransport

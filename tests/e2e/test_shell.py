@@ -196,7 +196,7 @@ async def test_default_applied_confirms_a_defaulted_window_as_mcp_does(
     open and unknown_escalation for an id not the session's, as the MCP tool and the HTTP
     route refuse; after the window closed with its default, it confirms and the record
     says so."""
-    from crewline.cli import main
+    from crewline.app.cli import main
 
     key = await crew.add_member()
     escalated = await crew.escalate(

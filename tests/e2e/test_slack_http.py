@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
+from crewline.app.server import Crewline
 from crewline.config import Config
 from crewline.errors import ConfigError
-from crewline.server import Crewline
 from crewline.transports.slack import SlackTransport
 from crewline.transports.slack.blocks import BELL_BODY_BLOCK
 from tests.driver import Crew

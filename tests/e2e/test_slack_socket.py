@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from crewline.app.server import Crewline
 from crewline.config import Config
-from crewline.server import Crewline
 from crewline.transports.slack import SlackTransport
 from tests.driver import Crew
 from tests.harnesses.slack import SlackHarness

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from crewline.app.server import Crewline
 from crewline.config import Config
 from crewline.errors import ConfigError
-from crewline.server import Crewline
 from crewline.testing import FakeClock
 from crewline.transports.telegram import TelegramTransport
 from crewline.transports.telegram.webhook import SECRET_HEADER

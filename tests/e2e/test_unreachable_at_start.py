@@ -24,8 +24,8 @@ from typing import Any
 import httpx
 import pytest
 
+from crewline.app.server import Crewline
 from crewline.config import Config
-from crewline.server import Crewline
 from tests.bounds import HTTP_TIMEOUT, WAIT
 from tests.harness import Harness
 from tests.harnesses.discord import DiscordHarness

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from crewline.config import Config
-from crewline.webhooks import sign
+from crewline.push.webhooks import sign
 from tests.bounds import HTTP_TIMEOUT
 from tests.driver import Crew
 from tests.fakes.receiver import LOOPBACK

@@ -13,8 +13,8 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 
 from crewline.keys import hash_key
+from crewline.push.targets import Address, Targets
 from crewline.store import Webhook
-from crewline.webhook_targets import Address, Targets
 from tests.driver import Crew
 from tests.fakes.receiver import LOOPBACK, Receiver
 

@@ -41,7 +41,7 @@ from typing import Any
 import pytest
 
 from crewline import crew as crew_admin
-from crewline.replicas import holder_tag
+from crewline.replication.replicas import holder_tag
 from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination
 from tests.fakes.discord import FakeDiscord

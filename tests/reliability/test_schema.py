@@ -55,8 +55,8 @@ from schemathesis.core import NOT_SET
 
 from crewline.api.mcp import TOOLS
 from crewline.config import Config
+from crewline.push.targets import Address, Targets
 from crewline.testing import FakeClock
-from crewline.webhook_targets import Address, Targets
 from tests.driver import Crew
 from tests.harness import MemoryHarness
 

@@ -81,7 +81,7 @@ LEAK_FDS = 2
 # Started in the server (PYTHONPATH): kept and opened per escalation.
 LEAK = f"""\
 import os
-from crewline import metrics
+from crewline.ops import metrics
 
 _kept = []
 _init = metrics.Metrics.__init__

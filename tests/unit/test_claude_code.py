@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from crewline.claude_code import (
+from crewline.app.claude_code import (
     PermissionPrompt,
     decision_json,
     mask_secrets,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from crewline.cli import main
+from crewline.app.cli import main
 from crewline.models import (
     AnsweredBy,
     AnsweredVia,

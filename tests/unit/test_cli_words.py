@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from crewline import crew
-from crewline.cli import _parser, main
+from crewline.app.cli import _parser, main
 from crewline.store.sqlite import SqliteStore
 from tests.inprocess import logging_kept  # noqa: F401 (an autouse fixture)
 

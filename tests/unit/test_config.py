@@ -89,7 +89,7 @@ def test_json_logs_are_one_object_per_line() -> None:
     import json
     import logging
 
-    from crewline.logs import JsonFormatter
+    from crewline.ops.logs import JsonFormatter
 
     record = logging.LogRecord(
         "crewline.bot.hub", logging.WARNING, __file__, 1, "closed %d windows", (3,), None

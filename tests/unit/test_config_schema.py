@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from crewline.cli import main
+from crewline.app.cli import main
 from crewline.config_schema import HIDDEN, KEYS, Key
 from tests.inprocess import logging_kept  # noqa: F401 (an autouse fixture)
 

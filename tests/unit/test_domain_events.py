@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from crewline import crew as crew_admin
-from crewline.assembly import Bot
+from crewline.app.assembly import Bot
 from crewline.bot.changes import Change
 from crewline.bot.domain import (
     DomainEvent,

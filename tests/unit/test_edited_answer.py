@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from crewline import crew as crew_admin
-from crewline.assembly import Bot
+from crewline.app.assembly import Bot
+from crewline.app.scheduler import WindowScheduler
 from crewline.bot.escalations import EscalationRequest
 from crewline.bot.render import CoreRenderer
 from crewline.models import (
@@ -27,7 +28,6 @@ from crewline.models import (
     RowRole,
     Session,
 )
-from crewline.scheduler import WindowScheduler
 from crewline.store.sqlite import SqliteStore
 from crewline.testing import FakeClock
 from crewline.transports.base import DeliveryLimits

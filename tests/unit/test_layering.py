@@ -33,7 +33,7 @@ def test_the_core_and_policy_import_no_sdk_framework_or_driver() -> None:
     """Importing the core, its features and crewline.policy loads none of the adapters'
     libraries."""
     probe = (
-        "import sys, crewline.bot, crewline.policy, crewline.assembly\n"
+        "import sys, crewline.bot, crewline.policy, crewline.app.assembly\n"
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({FORBIDDEN!r})))"
     )
     result = subprocess.run(

@@ -16,6 +16,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from crewline import crew
+from crewline.app.server import Crewline
 from crewline.bot import CoreRenderer
 from crewline.config import Config
 from crewline.errors import ConfigError, PermanentTransportError, TransientTransportError
@@ -28,7 +29,6 @@ from crewline.models import (
     RecentAnswer,
     RosterEntry,
 )
-from crewline.server import Crewline
 from crewline.transports import OutboxDispatcher
 from crewline.transports.local import JOURNAL_NAME, LocalTransport, build
 from crewline.transports.local.render import (

@@ -9,7 +9,7 @@ import pytest
 
 from crewline.config import load_config
 from crewline.errors import ConfigError, InvalidInput, Unavailable
-from crewline.webhook_targets import Address, Targets, address_refused, parse_url
+from crewline.push.targets import Address, Targets, address_refused, parse_url
 
 ip = ipaddress.ip_address
 

@@ -1,7 +1,5 @@
-"""The agents' side: operations over the Hub, and their HTTP surface."""
+"""The agents' side: operations over the Hub (``operations``), their HTTP surface (``http``,
+``sse``), MCP (``mcp*``) and the wire models they share with the client (``schemas``).
 
-from crewline.api.http import create_app
-from crewline.api.operations import Caller, Operations
-from crewline.api.sse import EventStreams
-
-__all__ = ["Caller", "EventStreams", "Operations", "create_app"]
+Nothing is imported here, so the client can import ``crewline.api.schemas`` without loading
+the web framework."""

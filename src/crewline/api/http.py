@@ -58,23 +58,7 @@ from crewline.api.responses import (
     UndoResponse,
     WebhookView,
 )
-from crewline.api.sse import EventStreams, start_cursor
-from crewline.assembly import Bot
-from crewline.bot.escalations import EscalationRequest
-from crewline.errors import (
-    BacklogFull,
-    Conflict,
-    CrewlineError,
-    Forbidden,
-    InvalidInput,
-    NotFound,
-    PayloadTooLarge,
-    Unauthenticated,
-    Unavailable,
-)
-from crewline.health import Readiness
-from crewline.metrics import CONTENT_TYPE, Metrics, MetricsAccess
-from crewline.schemas import (
+from crewline.api.schemas import (
     IDEMPOTENCY_KEY,
     AnswerBody,
     AskBody,
@@ -94,7 +78,23 @@ from crewline.schemas import (
     WebhookBody,
     refusal,
 )
-from crewline.webhooks import WebhookDispatcher, webhook_view
+from crewline.api.sse import EventStreams, start_cursor
+from crewline.app.assembly import Bot
+from crewline.bot.escalations import EscalationRequest
+from crewline.errors import (
+    BacklogFull,
+    Conflict,
+    CrewlineError,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    PayloadTooLarge,
+    Unauthenticated,
+    Unavailable,
+)
+from crewline.ops.health import Readiness
+from crewline.ops.metrics import CONTENT_TYPE, Metrics, MetricsAccess
+from crewline.push.webhooks import WebhookDispatcher, webhook_view
 
 __all__ = ["DOCS_ASSETS", "create_app"]
 
@@ -137,7 +137,7 @@ def _framework_error(request: Request, error: StarletteHTTPException) -> tuple[s
     return "http_error", str(error.detail)
 
 
-# --- the owner's concierge request model (the sessions' verbs are in crewline.schemas) ----
+# --- the owner's concierge request model (the sessions' verbs are in crewline.api.schemas) ----
 
 
 class PolicyBody(Strict):

@@ -5,7 +5,7 @@ HTTP API with ``crewline.client``; over streamable HTTP at ``/mcp`` on crewline'
 they call the operations in-process, as the session whose bearer key the request carries.
 
 The low-level server, not the decorator API: the tools' input schemas are the JSON schemas
-of the very models the HTTP API validates (``crewline.schemas``), and arguments are
+of the very models the HTTP API validates (``crewline.api.schemas``), and arguments are
 validated with them, so an unknown argument gets ``unknown_field`` exactly as an unknown
 body field does over HTTP. No tool waits on a human and none asks the client for anything
 (no elicitation, no sampling): a client that declares no capability gets every tool.
@@ -32,9 +32,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
 from crewline import __version__
-from crewline.errors import CrewlineError, InvalidInput, NotFound
-from crewline.policy import Verb
-from crewline.schemas import (
+from crewline.api.schemas import (
     MAX_TOOL_WAIT,
     AskArgs,
     AskBody,
@@ -53,6 +51,8 @@ from crewline.schemas import (
     SendBody,
     refusal,
 )
+from crewline.errors import CrewlineError, InvalidInput, NotFound
+from crewline.policy import Verb
 
 __all__ = ["TOOLS", "AgentVerbs", "Tool", "build_server"]
 

@@ -21,11 +21,7 @@ from crewline.api.concierge_ops import ConciergeOperations
 from crewline.api.http import status_of
 from crewline.api.operations import Caller, Operations
 from crewline.api.origins import OriginPolicy
-from crewline.assembly import Bot
-from crewline.bot.escalations import EscalationRequest
-from crewline.errors import CrewlineError, Unauthenticated
-from crewline.policy import granted
-from crewline.schemas import (
+from crewline.api.schemas import (
     AskBody,
     CheckEventsArgs,
     DefaultAppliedArgs,
@@ -37,6 +33,10 @@ from crewline.schemas import (
     PostBody,
     SendBody,
 )
+from crewline.app.assembly import Bot
+from crewline.bot.escalations import EscalationRequest
+from crewline.errors import CrewlineError, Unauthenticated
+from crewline.policy import granted
 
 if TYPE_CHECKING:
     from mcp.server import ServerRequestContext

@@ -13,8 +13,7 @@ from mcp.server import ServerRequestContext
 from mcp.server.stdio import stdio_server
 
 from crewline.api.mcp import AgentVerbs, build_server
-from crewline.client import Client
-from crewline.schemas import (
+from crewline.api.schemas import (
     AskBody,
     CheckEventsArgs,
     DefaultAppliedArgs,
@@ -26,6 +25,7 @@ from crewline.schemas import (
     PostBody,
     SendBody,
 )
+from crewline.client import Client
 
 __all__ = ["ClientVerbs", "serve_stdio"]
 

@@ -1,5 +1,5 @@
 """The verbs agents and owners call, defined once as plain async functions over the core
-and its features (``crewline.assembly.Bot``).
+and its features (``crewline.app.assembly.Bot``).
 
 HTTP (and later MCP) translate requests into these calls and their results into
 responses; authentication and ownership checks live here so every surface shares them.
@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from crewline.api.sse import check_cursor
-from crewline.assembly import Bot
+from crewline.app.assembly import Bot
 from crewline.bot import idempotency
 from crewline.bot.boundaries import BoundaryKind, BoundaryRequest, Outcome, fork, outcome_error
 from crewline.bot.escalations import EscalationReceipt, EscalationRequest
@@ -324,7 +324,7 @@ class Operations:
         kind: str | None,
     ) -> dict[str, Any]:
         """A page of the audit log (the SEL and the concierge's ledger), for the owner."""
-        from crewline.audit import audit_view, parse_since, read_audit
+        from crewline.ops.audit import audit_view, parse_since, read_audit
 
         self._owner(caller)
         page = await read_audit(

@@ -14,7 +14,7 @@ kept when it has answered; a redelivery that finds a mark without a receipt (the
 still running, or was cut short) gets ``duplicate_event``, which says only that.
 
 Marks and receipts are forgotten after :data:`KEEP_FOR` by :func:`forget_expired`, a
-periodic sweep (crewline/scheduler.py), in batches of their own: never in an event's
+periodic sweep (crewline/app/scheduler.py), in batches of their own: never in an event's
 transaction.
 """
 

@@ -1,6 +1,6 @@
 """The async client: every agent verb of crewline's HTTP API, typed, over httpx.
 
-Requests are built with the same models the server validates (``crewline.schemas``), so
+Requests are built with the same models the server validates (``crewline.api.schemas``), so
 a misspelt argument fails here with the server's own code before anything is sent; refusals
 from the server come back as the exceptions of ``crewline.errors`` with their stable codes.
 Nothing is retried except reading events: a write retried without an idempotency key could
@@ -22,6 +22,17 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from crewline import __version__
+from crewline.api.schemas import (
+    AskBody,
+    EscalateBody,
+    HubAnswerBody,
+    HubDispatchBody,
+    HubRespawnBody,
+    HubStopBody,
+    PostBody,
+    SendBody,
+    refusal,
+)
 from crewline.client.cursor import CursorFile, CursorSink
 from crewline.client.results import (
     Acted,
@@ -45,17 +56,6 @@ from crewline.errors import (
     NotFound,
     Unauthenticated,
     Unavailable,
-)
-from crewline.schemas import (
-    AskBody,
-    EscalateBody,
-    HubAnswerBody,
-    HubDispatchBody,
-    HubRespawnBody,
-    HubStopBody,
-    PostBody,
-    SendBody,
-    refusal,
 )
 
 __all__ = ["DEFAULT_URL", "Client"]

@@ -32,7 +32,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from crewline.replicas import Coordination, Lease, LeaseView, replica_of
+from crewline.replication.replicas import Coordination, Lease, LeaseView, replica_of
 
 __all__ = [
     "BOUNDARY_KEY",

@@ -67,9 +67,10 @@ class TransportContext(Protocol):
 
 
 class Fence(Protocol):
-    """The lease a single-connection transport runs under (``crewline.transport_lease``):
-    how long this replica may still use the platform's connection before another replica
-    may take it over, by this replica's own clock."""
+    """The lease a single-connection transport runs under
+    (``crewline.replication.transport_lease``): how long this replica may still use the
+    platform's connection before another replica may take it over, by this replica's own
+    clock."""
 
     ttl: float  # seconds the lease lasts after each renewal
     margin: float  # seconds a use keeps in hand before the deadline (the way, a short stall)
@@ -254,7 +255,7 @@ class Transport(ABC):
     def exclusive(self) -> bool:
         """Whether the transport holds the platform's one connection for this bot (Telegram's
         long polling, Discord's gateway): of several replicas only the one holding its lease
-        runs it (``crewline.transport_lease``). Receiving by HTTP, it is not."""
+        runs it (``crewline.replication.transport_lease``). Receiving by HTTP, it is not."""
         return False
 
     def http_mount(self) -> tuple[str, Any] | None:

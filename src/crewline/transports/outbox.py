@@ -9,9 +9,10 @@ is rendered when it is sent, from the current state, so a card posted late is ne
 with dead buttons, and several pending redraws of one object collapse into one call.
 
 With several replicas on one database (``claims``), a lane is sent by the one replica that
-holds its lease (``crewline.replicas.LaneClaims``): the others leave it alone, and take it
-over once a holder that went silent lets the lease expire. A lane's head taken over that
-way may have been sent and not recorded, so its post looks before posting, as a retry does.
+holds its lease (``crewline.replication.replicas.LaneClaims``): the others leave it alone,
+and take it over once a holder that went silent lets the lease expire. A lane's head taken
+over that way may have been sent and not recorded, so its post looks before posting, as a
+retry does.
 The transport's global rate (``limits.global_per_second``, per app) is then one budget for
 all replicas: each call reserves its turn in the database (``Coordination.pace``).
 
@@ -33,9 +34,9 @@ from datetime import UTC, datetime
 from typing import Protocol, TypeVar
 
 from crewline.errors import PermanentTransportError, RateLimited, ThreadGone
-from crewline.metrics import Metrics
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry, RowRole
-from crewline.replicas import Claim, LaneClaims
+from crewline.ops.metrics import Metrics
+from crewline.replication.replicas import Claim, LaneClaims
 from crewline.store import OutboxEntry, PlatformMessage, Store, Tx
 from crewline.transports.base import Transport
 

@@ -98,7 +98,7 @@ class DiscordTransport(Transport):
 
         Raises ConfigError for a refused token, an unusable channel, or intents the gateway
         refuses; TransientTransportError when Discord cannot be reached (crewline then runs
-        without it and tries again: crewline.transport_start).
+        without it and tries again: crewline.app.transport_start).
         """
         if self._client is not None:
             raise RuntimeError("the Discord transport is already started")

@@ -36,7 +36,7 @@ class ChatPacer:
         self._next: dict[int, float] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         # ``shared(name, interval)``: the seconds until this call's turn of ``name`` across
-        # every replica (crewline.replicas.Coordination.pace); None with one process.
+        # every replica (crewline.replication.replicas.Coordination.pace); None with one process.
         self.shared: Callable[[str, float], Awaitable[float]] | None = None
 
     @asynccontextmanager

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from crewline.bot import receipts
-from crewline.metrics import Metrics
+from crewline.ops.metrics import Metrics
 
 if TYPE_CHECKING:
     from crewline.bot.hub import Hub

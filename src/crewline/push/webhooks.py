@@ -11,7 +11,7 @@ retried with exponential back-off (capped, forever), its time persisted with the
 Lanes are woken by the Hub's after-commit notification of session events
 (``EventFeed.on_notify``), and a poll finds anything else (a restart's backlog).
 
-Where a webhook may post is decided by ``crewline.webhook_targets``: public addresses only
+Where a webhook may post is decided by ``crewline.push.targets``: public addresses only
 unless the operator allows networks, checked at registration and again, against the address
 actually connected to, before each delivery.
 
@@ -40,9 +40,9 @@ from crewline import __version__
 from crewline.bot import Hub
 from crewline.errors import CrewlineError, InvalidInput, NotFound
 from crewline.models import Event, Session
-from crewline.replicas import Claim, LaneClaims
+from crewline.push.targets import Address, Targets, parse_url, reached
+from crewline.replication.replicas import Claim, LaneClaims
 from crewline.store import Tx, Webhook
-from crewline.webhook_targets import Address, Targets, parse_url, reached
 
 __all__ = ["SIGNATURE_HEADER", "WebhookDispatcher", "sign", "webhook_view"]
 

@@ -60,7 +60,7 @@ async def run_eval(file: EvalFile, *, policy: AnswerPolicy, runs: int = 1) -> Ev
 
 
 async def _one_run(file: EvalFile, policy: AnswerPolicy) -> list[Outcome]:
-    from crewline.server import Crewline
+    from crewline.app.server import Crewline
 
     with tempfile.TemporaryDirectory(prefix="crewline-eval-") as tmp:
         config = Config(data_dir=Path(tmp), port=0, transports=(), concierge_answer=policy.value)

@@ -20,7 +20,8 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from crewline import __version__, cli_agent, cli_record, crew
+from crewline import __version__, crew
+from crewline.app import cli_agent, cli_record
 from crewline.config import Config, load_config
 from crewline.errors import (
     AlreadyServing,
@@ -29,8 +30,8 @@ from crewline.errors import (
     CrewlineError,
     InvalidInput,
 )
-from crewline.logs import configure_logging
 from crewline.models import CallerKind
+from crewline.ops.logs import configure_logging
 from crewline.store import Store
 
 __all__ = ["main"]
@@ -218,7 +219,7 @@ def _command_name(args: argparse.Namespace) -> str:
 async def _serve(config: Config, args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from crewline.server import Crewline
+    from crewline.app.server import Crewline
 
     config = replace(
         config,
@@ -271,7 +272,7 @@ async def _open_store(config: Config) -> AsyncIterator[Store]:
 
 
 async def _member_add(config: Config, args: argparse.Namespace) -> int:
-    from crewline import owners
+    from crewline.ops import owners
     from crewline.transports.registry import enabled_transports
 
     configured = [e.name for e in enabled_transports(config)]
@@ -377,7 +378,7 @@ async def _token(config: Config, args: argparse.Namespace) -> int:
 
 
 async def _demo(config: Config, args: argparse.Namespace) -> int:
-    from crewline.demo import run_demo
+    from crewline.ops.demo import run_demo
 
     return await run_demo(
         config,
@@ -459,16 +460,16 @@ def _sqlite_only(config: Config, verb: str) -> None:
 
 
 async def _doctor(config: Config, args: argparse.Namespace) -> int:
-    from crewline.doctor import run_doctor
+    from crewline.ops.doctor import run_doctor
 
     return await run_doctor(config, reconcile=args.reconcile, as_json=args.json)
 
 
 async def _concierge(config: Config, args: argparse.Namespace) -> int:
     """The owner at the console: the same policy and undo as /concierge on a transport."""
+    from crewline.app.server import concierge_settings
     from crewline.bot import Hub
     from crewline.bot.concierge import Concierge, undo_notice
-    from crewline.server import concierge_settings
     from crewline.transports.registry import enabled_transports
 
     actor = "cli"
@@ -504,8 +505,8 @@ async def _concierge(config: Config, args: argparse.Namespace) -> int:
 async def _eval_concierge(config: Config, args: argparse.Namespace) -> int:
     import json
 
-    from crewline.evals import run_eval
     from crewline.models import AnswerPolicy
+    from crewline.ops.evals import run_eval
     from crewline.policy.eval_file import load_eval
 
     if args.runs < 1:

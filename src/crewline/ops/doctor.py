@@ -1,7 +1,7 @@
 """``crewline doctor``: check the installation against the real world and say what is wrong
 in words (or, with ``--json``, as one JSON object).
 
-It asks each configured platform whether the credentials work (crewline.probes), reads the
+It asks each configured platform whether the credentials work (crewline.ops.probes), reads the
 database (schema, index, members bound to transports that do not run, members whose owner
 can never answer them), what the crewline serving the directory says of itself (its
 ``/readyz``: a transport degraded there), the outbox (what
@@ -23,12 +23,12 @@ from pathlib import Path
 
 import httpx
 
-from crewline.assembly import Bot
+from crewline.app.assembly import Bot
 from crewline.config import CONFIG_NAME, Config
 from crewline.errors import Unavailable
 from crewline.models import Identity
-from crewline.owners import local_user, unanswerable
-from crewline.probes import PROBE_TIMEOUT, Finding, probe_transport
+from crewline.ops.owners import local_user, unanswerable
+from crewline.ops.probes import PROBE_TIMEOUT, Finding, probe_transport
 from crewline.serving_lock import holder_of
 from crewline.store import Store, pg_admin
 from crewline.store.open import open_store, redacted

@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from crewline.errors import ConfigError
-from crewline.replicas import Coordination, Lease
+from crewline.replication.replicas import Coordination, Lease
 
 __all__ = ["TRANSPORT_LEASE_TTL", "LeaseStatus", "TransportLease"]
 

@@ -21,11 +21,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
+from crewline.app.transport_start import Degraded
 from crewline.models import Clock
-from crewline.replicas import Coordination, LeaseView
+from crewline.replication.replicas import Coordination, LeaseView
+from crewline.replication.transport_lease import TransportLease
 from crewline.store import Store
-from crewline.transport_lease import TransportLease
-from crewline.transport_start import Degraded
 from crewline.transports import Transport
 
 __all__ = ["Check", "Readiness"]
@@ -58,7 +58,7 @@ class Readiness:
         degraded: Mapping[str, Degraded] | None = None,
     ) -> None:
         """``degraded``: the transports whose platform could not be reached at start,
-        being started again (crewline.transport_start); read at each check."""
+        being started again (crewline.app.transport_start); read at each check."""
         self.store = store
         self.degraded = degraded if degraded is not None else {}
         self.coordination = coordination

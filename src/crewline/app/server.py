@@ -21,42 +21,43 @@ from functools import partial
 import uvicorn
 from starlette.types import ASGIApp
 
-from crewline.api import EventStreams, create_app
+from crewline.api.http import create_app
 from crewline.api.mcp_http import McpEndpoint
 from crewline.api.origins import OriginPolicy, is_loopback_bind
-from crewline.assembly import Bot
+from crewline.api.sse import EventStreams
+from crewline.app.assembly import Bot
+from crewline.app.crew_watch import WATCH_INTERVAL, CrewChange, CrewWatch
+from crewline.app.http_timeouts import HEADER_TIMEOUT, KEEP_ALIVE, head_deadline_protocol
+from crewline.app.revocations import end_revoked_readers
+from crewline.app.scheduler import WindowScheduler
+from crewline.app.transport_start import START_BACKOFF, Degraded
 from crewline.bot import CoreRenderer
 from crewline.bot.concierge import ConciergeSettings
 from crewline.bot.escalations import DELIVERY_WAIT
 from crewline.brains import Brain
 from crewline.config import Config
-from crewline.crew_watch import WATCH_INTERVAL, CrewChange, CrewWatch
 from crewline.errors import CannotListen, ConfigError
-from crewline.health import Readiness
-from crewline.http_timeouts import HEADER_TIMEOUT, KEEP_ALIVE, head_deadline_protocol
 from crewline.launchers import Launchers
-from crewline.metrics import Metrics, MetricsAccess
 from crewline.models import AnswerPolicy, Clock, ConciergePolicy
-from crewline.replicas import (
+from crewline.ops.health import Readiness
+from crewline.ops.metrics import Metrics, MetricsAccess
+from crewline.push.targets import Targets
+from crewline.push.webhooks import WebhookDispatcher
+from crewline.replication.replicas import (
     Coordination,
     LaneClaims,
     default_replica_name,
     holder_tag,
     valid_replica_name,
 )
-from crewline.revocations import end_revoked_readers
-from crewline.scheduler import WindowScheduler
+from crewline.replication.transport_lease import TRANSPORT_LEASE_TTL, TransportLease
 from crewline.serving_lock import ServingLock
 from crewline.store import Store
 from crewline.store.open import is_postgres_url, open_store, shared_database_url
-from crewline.transport_lease import TRANSPORT_LEASE_TTL, TransportLease
-from crewline.transport_start import START_BACKOFF, Degraded
 from crewline.transports import OutboxDispatcher, Transport
 from crewline.transports.local.security import is_loopback_address
 from crewline.transports.outbox import wait_recorded
 from crewline.transports.registry import EnabledTransport, build_transport, enabled_transports
-from crewline.webhook_targets import Targets
-from crewline.webhooks import WebhookDispatcher
 
 __all__ = ["Crewline", "HttpServer", "concierge_settings"]
 
@@ -187,9 +188,9 @@ class Crewline:
         as a stalled event loop finds it moved on); ``serving_lock``: the data directory's
         lock, already held by the caller (the demo takes it before it writes its crew);
         ``crew_watch_interval``: seconds between two looks for crew writes made by another
-        process (``crewline.crew_watch``); ``start_backoff``: the first and the longest
+        process (``crewline.app.crew_watch``); ``start_backoff``: the first and the longest
         delay between two starts of a transport whose platform could not be reached
-        (``crewline.transport_start``)."""
+        (``crewline.app.transport_start``)."""
         self.config = config
         if transports is None:
             self.enabled = enabled_transports(config)
@@ -236,7 +237,7 @@ class Crewline:
             self.coordination = await self._coordinate(stack, holder)
             self.launchers = Launchers(self.config.launchers, data_dir=self.config.data_dir)
             stack.push_async_callback(self.launchers.aclose)
-            # The core and its features, each registered with it (crewline/assembly.py).
+            # The core and its features, each registered with it (crewline/app/assembly.py).
             self.bot = await stack.enter_async_context(
                 Bot(
                     self.store,
@@ -434,7 +435,7 @@ class Crewline:
 
     async def _start_or_degrade(self, transport: Transport) -> None:
         """Start the transport; when its platform cannot be reached, serve without it and
-        keep trying (``crewline.transport_start``). A ConfigError (the platform refused the
+        keep trying (``crewline.app.transport_start``). A ConfigError (the platform refused the
         credentials, or the configuration cannot work) stops crewline."""
         try:
             await self._start_transport(transport)

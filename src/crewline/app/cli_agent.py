@@ -242,7 +242,7 @@ async def _hook(args: argparse.Namespace) -> int:
     """Claude Code's hook: malformed stdin exits 1 (no decision: Claude Code goes on as if
     there were no hook); otherwise the decision JSON, which is printed even when crewline
     could not be reached (deny, or the fallback)."""
-    from crewline import claude_code
+    from crewline.app import claude_code
 
     try:
         prompt = claude_code.parse_prompt(sys.stdin.read())

@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
 
-from crewline.audit import AuditEntry, audit_view, parse_since, read_audit
 from crewline.config import Config
 from crewline.errors import NotFound
 from crewline.models import Escalation, EscalationState
+from crewline.ops.audit import AuditEntry, audit_view, parse_since, read_audit
 from crewline.store import Store
 
 __all__ = ["COMMANDS", "add_commands", "table"]

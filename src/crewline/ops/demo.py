@@ -311,7 +311,7 @@ async def run_demo(
     out: Callable[[str], None] | None = None,
 ) -> int:
     """Serve the local inbox with the demo crew until ``until()`` returns."""
-    from crewline.server import Crewline
+    from crewline.app.server import Crewline
 
     out = out or _print
     with contextlib.ExitStack() as cleanup:

@@ -8,7 +8,7 @@ reader:
   any event: at once in this process, and through PostgreSQL's notification of the event's
   commit on every other replica. The reader sends it and ends.
 - :func:`end_revoked_readers`, which the server runs whenever it notices a crew write made
-  by another process (``crewline.crew_watch``: a key issued, a member removed — whose
+  by another process (``crewline.app.crew_watch``: a key issued, a member removed — whose
   sessions go with it, with no event), before it wakes the readers: so a reader whose key
   stopped working ends with ``key_revoked`` instead of reading on.
 """
