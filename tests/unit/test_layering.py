@@ -1,5 +1,6 @@
 """The layering: the core imports no chat SDK, no web framework and no database driver; no
-module of crewline takes part in an import cycle; the core names no feature."""
+module of crewline takes part in an import cycle; the core names no feature; the top level
+holds only the foundation modules and the packages."""
 
 from __future__ import annotations
 
@@ -27,6 +28,42 @@ FORBIDDEN = (
 )
 SRC = Path(crewline.__file__).resolve().parent.parent
 FEATURES = ("escalations", "questions", "boundaries", "concierge")
+# The top level of crewline: values, settings, the error tree and small helpers every layer
+# may use, beside the packages (docs/architecture.md, "Layout"). A module added at the top
+# belongs in a package, or on this list with the reason it is shared.
+FOUNDATION = frozenset(
+    {
+        "__init__",
+        "__main__",
+        "config",
+        "config_schema",
+        "crew",
+        "errors",
+        "files",
+        "keys",
+        "launchers",
+        "limits",
+        "models",
+        "moments",
+        "serving_lock",
+        "testing",
+    }
+)
+PACKAGES = frozenset(
+    {
+        "api",
+        "app",
+        "bot",
+        "brains",
+        "client",
+        "ops",
+        "policy",
+        "push",
+        "replication",
+        "store",
+        "transports",
+    }
+)
 
 
 def test_the_core_and_policy_import_no_sdk_framework_or_driver() -> None:
@@ -186,3 +223,32 @@ def test_the_core_imports_no_feature() -> None:
     assert {"crewline.bot.hub", "crewline.bot.ports", "crewline.bot.changes"} <= set(core)
     named = {name: sorted(m for m in graph[name] if _feature_of(m)) for name in core}
     assert {name: found for name, found in named.items() if found} == {}
+
+
+# --- the top level ---------------------------------------------------------------------------
+
+
+def top_level(package: Path) -> tuple[set[str], set[str]]:
+    """The modules (by stem) and the packages directly inside ``package``."""
+    modules = {path.stem for path in package.glob("*.py")}
+    packages = {path.name for path in package.iterdir() if (path / "__init__.py").is_file()}
+    return modules, packages
+
+
+def test_the_top_level_holds_only_the_foundation_and_the_packages() -> None:
+    """The layout cannot silently regrow: a module added at the top of crewline, or a
+    package not in the layout, fails here until it is placed (and the layout redrawn)."""
+    modules, packages = top_level(SRC / "crewline")
+    assert (sorted(modules - FOUNDATION), sorted(FOUNDATION - modules)) == ([], [])
+    assert (sorted(packages - PACKAGES), sorted(PACKAGES - packages)) == ([], [])
+
+
+def test_the_top_level_check_would_notice_a_stray_module(tmp_path: Path) -> None:
+    """The check above can fail: a flat module beside the packages is seen as one."""
+    package = tmp_path / "toy"
+    (package / "app").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "app" / "__init__.py").write_text("")
+    (package / "server.py").write_text("")
+    (package / "notes").mkdir()  # a folder without __init__.py is not a package
+    assert top_level(package) == ({"__init__", "server"}, {"app"})
