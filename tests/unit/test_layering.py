@@ -46,6 +46,7 @@ FOUNDATION = frozenset(
         "models",
         "moments",
         "serving_lock",
+        "tasks",
         "testing",
     }
 )

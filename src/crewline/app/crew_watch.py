@@ -18,7 +18,6 @@ on every commit the server makes itself.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from dataclasses import dataclass
 from crewline.crew import CREW_VERSION
 from crewline.models import Member
 from crewline.store import Store
+from crewline.tasks import cancel_and_wait
 
 __all__ = ["WATCH_INTERVAL", "CrewChange", "CrewWatch"]
 
@@ -68,10 +68,7 @@ class CrewWatch:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait(self._task)
 
     async def look(self) -> CrewChange | None:
         """Look once: the change followed, or None when the crew did not move."""

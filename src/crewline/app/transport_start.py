@@ -13,13 +13,13 @@ met on a later attempt, it ends the retries and stays in ``/readyz``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 from crewline.errors import ConfigError, CrewlineError
+from crewline.tasks import cancel_and_wait
 
 __all__ = ["START_BACKOFF", "Degraded"]
 
@@ -71,10 +71,7 @@ class Degraded:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait(self._task)
 
     async def _run(self) -> None:
         first, longest = self.backoff

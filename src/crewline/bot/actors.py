@@ -15,12 +15,13 @@ once each had been touched (at start, by reconciliation).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar
+
+from crewline.tasks import cancel_and_wait
 
 __all__ = ["SERVING", "MemberActors"]
 
@@ -71,11 +72,6 @@ class MemberActors:
         del self._queues[key], self._tasks[key]
 
     async def aclose(self) -> None:
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(*self._tasks.values())
         self._tasks.clear()
         self._queues.clear()

@@ -13,12 +13,12 @@ registered with the Hub instead (``Hub.react``): it runs inside the publishing c
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from crewline.models import Escalation, Question
+from crewline.tasks import cancel_and_wait
 
 __all__ = [
     "DomainEvent",
@@ -110,11 +110,8 @@ class DomainEvents:
             await self._queue.join()
 
     async def aclose(self) -> None:
-        if self._worker is not None:
-            self._worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._worker
-            self._worker = None
+        await cancel_and_wait(self._worker)
+        self._worker = None
 
     async def _deliver(self, queue: asyncio.Queue[DomainEvent]) -> None:
         while True:

@@ -36,6 +36,7 @@ from crewline.errors import CannotListen
 from crewline.models import CallerKind
 from crewline.serving_lock import ServingLock
 from crewline.store.sqlite import SqliteStore
+from crewline.tasks import cancel_and_wait
 
 __all__ = ["DEMO_OWNER", "DEMO_PORT", "DemoAgent", "enlist", "open_browser", "run_demo"]
 
@@ -359,9 +360,7 @@ async def run_demo(
             try:
                 await stop
             finally:
-                crew_task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await crew_task
+                await cancel_and_wait(crew_task)
                 # The crew's last long-polls would hold the server's shutdown for their
                 # full wait: end them now.
                 running.hub.feed.notify(keys.sessions)

@@ -22,7 +22,6 @@ keyed with the secret the session registered (docs/agents/webhooks.md).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import json
@@ -43,6 +42,7 @@ from crewline.models import Event, Session
 from crewline.push.targets import Address, Targets, parse_url, reached
 from crewline.replication.replicas import Claim, LaneClaims
 from crewline.store import Tx, Webhook
+from crewline.tasks import cancel_and_wait
 
 __all__ = ["SIGNATURE_HEADER", "WebhookDispatcher", "sign", "webhook_view"]
 
@@ -131,12 +131,7 @@ class WebhookDispatcher:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        tasks = [t for t in (self._task, *self._lanes.values()) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(self._task, *self._lanes.values())
         if self._client is not None:
             await self._client.aclose()
         if self.claims is not None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from crewline.errors import ConfigError
 from crewline.replication.replicas import Coordination, Lease
+from crewline.tasks import cancel_and_wait
 
 __all__ = ["TRANSPORT_LEASE_TTL", "LeaseStatus", "TransportLease"]
 
@@ -98,10 +99,7 @@ class TransportLease:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait(self._task)
         await self._give_up(release=True)
 
     def status(self) -> LeaseStatus:

@@ -33,6 +33,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from crewline.replication.replicas import Coordination, Lease, LeaseView, replica_of
+from crewline.tasks import cancel_and_wait
 
 __all__ = [
     "BOUNDARY_KEY",
@@ -193,10 +194,7 @@ class PostgresCoordination(Coordination):
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
+        await cancel_and_wait(self._listener)
         if self._pool is not None:
             await self._pool.close()
         self._pool = self._listener = None

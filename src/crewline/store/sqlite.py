@@ -25,7 +25,6 @@ one WAL database, each used where it costs least:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -44,6 +43,7 @@ from crewline.store.sql import Dialect, SqlStore, SqlTx, Statements
 from crewline.store.sql.dialect import FLEET_WINDOW, OUTBOX_ENTRY, Cursor
 from crewline.store.sql.rowmap import dumps
 from crewline.store.sql.transcript import ROW
+from crewline.tasks import cancel_and_wait
 
 __all__ = ["SqliteDialect", "SqliteStore", "migrations"]
 
@@ -194,10 +194,7 @@ class SqliteStore(SqlStore):
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        if self._writer_task is not None:
-            self._writer_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer_task
+        await cancel_and_wait(self._writer_task)
         while not self._queue.empty():
             self._queue.get_nowait().future.cancel()
         if self._reader is not None:

@@ -38,6 +38,7 @@ from crewline.models import Bell, Member, OutboundMessage, RosterEntry, RowRole
 from crewline.ops.metrics import Metrics
 from crewline.replication.replicas import Claim, LaneClaims
 from crewline.store import OutboxEntry, PlatformMessage, Store, Tx
+from crewline.tasks import cancel_and_wait
 from crewline.transports.base import Transport
 
 __all__ = ["OutboxDispatcher", "Renderer", "recorded", "wait_recorded"]
@@ -149,12 +150,7 @@ class OutboxDispatcher:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        tasks = [t for t in (self._task, *self._lanes.values()) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(self._task, *self._lanes.values())
         if self.claims is not None:
             await self.claims.release_all()  # the other replicas need not wait out the leases
 
