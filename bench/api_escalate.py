@@ -29,7 +29,7 @@ from typing import Any
 from bench.common import Options, Target, figure, parse_options, percentile, scratch, write_result
 from bench.serving import add_members, helper_process, serving
 from bench.store_commit import fresh_database, pg_server
-from crewline.bot.escalations import MAX_PENDING
+from crewline.limits import MAX_PENDING
 
 NAME = "api_escalate"
 AGENTS = 50

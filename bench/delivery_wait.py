@@ -23,7 +23,7 @@ from typing import Any
 from bench.api_escalate import AGENTS, BODY, ESCALATE, _on_cpu, _rate
 from bench.common import Options, figure, parse_options, scratch, write_result
 from bench.serving import add_members, helper_process, serving
-from crewline.bot.escalations import MAX_PENDING
+from crewline.limits import MAX_PENDING
 
 NAME = "delivery_wait"
 NOT_WAITING = {**BODY, "wait_for_delivery": False}

@@ -34,7 +34,7 @@ from typing import Any
 from bench.common import Options, Target, figure, parse_options, scratch, write_result
 from bench.serving import add_members, helper_process, serving
 from bench.store_commit import fresh_database, pg_server
-from crewline.bot.escalations import MAX_PENDING
+from crewline.limits import MAX_PENDING
 from crewline.replication.replicas import holder_tag
 from crewline.replication.transport_lease import TransportLease
 from crewline.store import Tx

@@ -46,12 +46,12 @@ from bench.common import Options, Target, figure, parse_options, scratch, write_
 from crewline import crew
 from crewline.bot.changes import Change
 from crewline.bot.escalations import (
-    MAX_PENDING,
     EscalationRequest,
     Routing,
     record_escalation,
     validate,
 )
+from crewline.limits import MAX_PENDING
 from crewline.models import SystemClock, new_id
 from crewline.store import Store
 from crewline.store.postgres import WRITERS, PostgresStore

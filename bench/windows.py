@@ -29,7 +29,8 @@ from bench.common import Options, Target, figure, parse_options, percentile, scr
 from bench.seed import seed_pending_windows
 from bench.serving import add_members, helper_process, serving
 from crewline.app.server import Crewline
-from crewline.bot.escalations import MAX_PENDING, EscalationRequest
+from crewline.bot.escalations import EscalationRequest
+from crewline.limits import MAX_PENDING
 from crewline.store.sqlite import SqliteStore
 
 NAME = "windows"

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from crewline.bot.escalations import MAX_PENDING
+from crewline.limits import MAX_PENDING
 from tests.driver import Crew
 from tests.e2e.raw_database import raw_execute
 

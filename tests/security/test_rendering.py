@@ -9,7 +9,7 @@ must hold the text as written; the database must be whole afterwards.
 
 from __future__ import annotations
 
-from crewline.bot.escalations import MAX_MESSAGE
+from crewline.limits import MAX_MESSAGE
 from tests.driver import Crew
 
 SQL = "'); DROP TABLE escalations; --"

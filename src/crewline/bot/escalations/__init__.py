@@ -19,11 +19,6 @@ from crewline.bot.escalations.records import (
     withdraw,
 )
 from crewline.bot.escalations.requests import (
-    MAX_DEADLINE_AHEAD,
-    MAX_MESSAGE,
-    MAX_OPTION_LENGTH,
-    MAX_OPTIONS,
-    MAX_PENDING,
     Delivery,
     EscalationRequest,
     Routing,
@@ -37,11 +32,6 @@ from crewline.bot.escalations.requests import (
 
 __all__ = [
     "DELIVERY_WAIT",
-    "MAX_DEADLINE_AHEAD",
-    "MAX_MESSAGE",
-    "MAX_OPTIONS",
-    "MAX_OPTION_LENGTH",
-    "MAX_PENDING",
     "Delivery",
     "EscalationReceipt",
     "EscalationRequest",

@@ -35,11 +35,6 @@ from crewline.models import (
 )
 
 __all__ = [
-    "MAX_DEADLINE_AHEAD",
-    "MAX_MESSAGE",
-    "MAX_OPTIONS",
-    "MAX_OPTION_LENGTH",
-    "MAX_PENDING",
     "Delivery",
     "EscalationRequest",
     "Routing",
