@@ -110,14 +110,12 @@ def close_window(ch: Change, member: Member, escalation_id: str) -> Escalation |
     ch.tx.put_escalation(closed)
     # The closing is part of the transcript (silent: the card redraw shows it), so a
     # rebuilt index knows the window closed and the agent is not told twice.
-    ch.tx.append_row(
-        conversation=member.slug,
-        role=RowRole.SYSTEM,
-        author="crewline",
-        text=f"window closed: {state.value}",
-        now=ch.now,
-        record=record.id,
-        meta={"silent": True, "window_closed": record.id, "state": state.value},
+    _mark(
+        ch,
+        member,
+        record,
+        f"window closed: {state.value}",
+        meta={"window_closed": record.id, "state": state.value},
     )
     _announce_settled(ch, member, closed)
     ch.event(
@@ -142,14 +140,8 @@ def confirm_default(ch: Change, member: Member, record: Escalation, caller: Sess
         return record
     confirmed = replace(record, default_applied=True)
     ch.tx.put_escalation(confirmed)
-    ch.tx.append_row(
-        conversation=member.slug,
-        role=RowRole.SYSTEM,
-        author="crewline",
-        text="default applied",
-        now=ch.now,
-        record=record.id,
-        meta={"silent": True, "default_applied": record.id, "by": caller.id},
+    _mark(
+        ch, member, record, "default applied", meta={"default_applied": record.id, "by": caller.id}
     )
     ch.show(member, "update", f"row:{record.row_id}")
     return confirmed
@@ -176,15 +168,7 @@ def withdraw(ch: Change, member: Member, record: Escalation, caller: Session) ->
         )
     # The withdrawal is part of the transcript (silent: the card redraw shows it), so an
     # index rebuilt from the transcript keeps the record retracted.
-    ch.tx.append_row(
-        conversation=member.slug,
-        role=RowRole.SYSTEM,
-        author="crewline",
-        text="request withdrawn",
-        now=ch.now,
-        record=record.id,
-        meta={"silent": True, "retracted": record.id, "by": caller.id},
-    )
+    _mark(ch, member, record, "request withdrawn", meta={"retracted": record.id, "by": caller.id})
     return retract(ch, member, record, reason="withdrawn")
 
 
@@ -229,14 +213,28 @@ def reopen(ch: Change, member: Member, record: Escalation, *, tell: bool = True)
 def hold_window(ch: Change, member: Member, record: Escalation) -> None:
     """Say in the transcript that the record's window is held for the human (silent: the
     card shows it), so an index rebuilt from the transcript holds it too."""
+    _mark(
+        ch,
+        member,
+        record,
+        "window held: the answer was taken back",
+        meta={"window_held": record.id},
+    )
+
+
+def _mark(
+    ch: Change, member: Member, record: Escalation, text: str, *, meta: dict[str, object]
+) -> None:
+    """A silent system row about ``record`` in the member's transcript (the card's redraw
+    is what the human sees), so an index rebuilt from the transcript knows what happened."""
     ch.tx.append_row(
         conversation=member.slug,
         role=RowRole.SYSTEM,
         author="crewline",
-        text="window held: the answer was taken back",
+        text=text,
         now=ch.now,
         record=record.id,
-        meta={"silent": True, "window_held": record.id},
+        meta={"silent": True, **meta},
     )
 
 
