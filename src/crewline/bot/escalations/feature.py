@@ -173,19 +173,14 @@ class Escalations:
         return dict(zip(member.transports, found, strict=True))
 
     async def confirm_default(self, caller: Session, escalation_id: str) -> Escalation:
-        core = self.core
-        await core.gate(caller, Verb.CONFIRM_DEFAULT, action="confirm_default")
-        record = await core.store.escalation(escalation_id)
-        if record is None or not _may_touch(caller, record):
-            raise NotFound(f"no escalation {escalation_id!r} of yours", code="unknown_escalation")
-        member = await core.member(record.member)
-
-        def write(ch: Change) -> Escalation:
-            current = ch.tx.escalation(escalation_id)
-            assert current is not None
-            return records.confirm_default(ch, member, current, caller)
-
-        return await core.on_member(member.slug, lambda: core.change(write))
+        """The session says its default ran: the card then says so."""
+        return await self._act_on_own(
+            caller,
+            escalation_id,
+            Verb.CONFIRM_DEFAULT,
+            action="confirm_default",
+            transition=records.confirm_default,
+        )
 
     async def escalation(self, caller: Session, escalation_id: str) -> Escalation:
         """A record the caller may touch; any other id is unknown to it (ids do not leak)."""
@@ -196,15 +191,35 @@ class Escalations:
 
     async def retract(self, caller: Session, escalation_id: str) -> Escalation:
         """The session withdraws its open request: the card settles as withdrawn everywhere."""
+        return await self._act_on_own(
+            caller,
+            escalation_id,
+            Verb.RETRACT_ESCALATION,
+            action="retract",
+            transition=records.withdraw,
+        )
+
+    async def _act_on_own(
+        self,
+        caller: Session,
+        escalation_id: str,
+        verb: Verb,
+        *,
+        action: str,
+        transition: Callable[[Change, Member, Escalation, Session], Escalation],
+    ) -> Escalation:
+        """A session's verb on one of its own records: gated by ``verb``, then
+        ``transition`` runs in one change on the member's actor, on the record as that
+        change reads it."""
         core = self.core
-        await core.gate(caller, Verb.RETRACT_ESCALATION, action="retract")
+        await core.gate(caller, verb, action=action)
         record = await self.escalation(caller, escalation_id)
         member = await core.member(record.member)
 
         def write(ch: Change) -> Escalation:
             current = ch.tx.escalation(escalation_id)
             assert current is not None
-            return records.withdraw(ch, member, current, caller)
+            return transition(ch, member, current, caller)
 
         return await core.on_member(member.slug, lambda: core.change(write))
 
