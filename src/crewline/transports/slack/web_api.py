@@ -36,21 +36,8 @@ JsonDict = dict[str, Any]
 
 # Errors that fix themselves (Slack's side) or that a person fixes without losing anything
 # (a revoked or mistyped token, a missing scope): retried with back-off, never buried.
-_TRANSIENT = frozenset(
-    {
-        "internal_error",
-        "fatal_error",
-        "service_unavailable",
-        "request_timeout",
-        "ratelimited",
-        "invalid_auth",
-        "not_authed",
-        "account_inactive",
-        "token_revoked",
-        "token_expired",
-        "missing_scope",
-        "team_access_not_granted",
-    }
+_SLACKS_SIDE = frozenset(
+    {"internal_error", "fatal_error", "service_unavailable", "request_timeout", "ratelimited"}
 )
 _NEEDS_A_PERSON = frozenset(
     {
@@ -63,6 +50,7 @@ _NEEDS_A_PERSON = frozenset(
         "team_access_not_granted",
     }
 )
+_TRANSIENT = _SLACKS_SIDE | _NEEDS_A_PERSON
 
 
 def transport_error(
