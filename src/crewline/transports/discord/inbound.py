@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from crewline.models import (
     HumanClick,
@@ -120,7 +120,6 @@ class DiscordInbound:
 
     async def on_click(self, interaction: Interaction, payload: str) -> None:
         """A button press: the core judges it; the response acknowledges it or refuses."""
-        lane = interaction.channel_id or 0
         event = HumanClick(
             transport=self.transport,
             event_id=str(interaction.id),
@@ -128,9 +127,7 @@ class DiscordInbound:
             thread=str(interaction.channel_id) if interaction.channel_id else None,
             payload=payload,
         )
-        receipt, deferred = await self._deliver_in_time(
-            interaction, lane, event, defer=lambda: interaction.response.defer()
-        )
+        receipt, deferred = await self._deliver_in_time(interaction, event, privately=False)
         if receipt is None:
             return  # stopping
         if self._first_response(interaction, receipt):
@@ -177,7 +174,6 @@ class DiscordInbound:
 
     async def on_edit_submitted(self, interaction: Interaction, record: str, text: str) -> None:
         """The Edit modal's Submit: the owner's reply in the thread, naming its record."""
-        lane = interaction.channel_id or 0
         event = HumanMessage(
             transport=self.transport,
             event_id=str(interaction.id),
@@ -186,12 +182,7 @@ class DiscordInbound:
             text=text,
             escalation_id=record,
         )
-        receipt, deferred = await self._deliver_in_time(
-            interaction,
-            lane,
-            event,
-            defer=lambda: interaction.response.defer(ephemeral=True, thinking=True),
-        )
+        receipt, deferred = await self._deliver_in_time(interaction, event, privately=True)
         if receipt is None:
             return
         if self._first_response(interaction, receipt):
@@ -214,7 +205,6 @@ class DiscordInbound:
         message_ref: str | None = None,
     ) -> None:
         """An application command; its answer is shown only to the person who ran it."""
-        lane = interaction.channel_id or 0
         command, args = command_event(name, values)
         in_thread = self._is_member_thread(interaction.channel)
         event = HumanCommand(
@@ -226,12 +216,7 @@ class DiscordInbound:
             args=args,
             message_ref=message_ref,
         )
-        receipt, deferred = await self._deliver_in_time(
-            interaction,
-            lane,
-            event,
-            defer=lambda: interaction.response.defer(ephemeral=True, thinking=True),
-        )
+        receipt, deferred = await self._deliver_in_time(interaction, event, privately=True)
         if receipt is None:
             return
         if self._first_response(interaction, receipt):
@@ -282,22 +267,23 @@ class DiscordInbound:
                 )
 
     async def _deliver_in_time(
-        self,
-        interaction: Interaction,
-        lane: int,
-        event: HumanEvent,
-        *,
-        defer: Callable[[], Awaitable[object]],
+        self, interaction: Interaction, event: HumanEvent, *, privately: bool
     ) -> tuple[Receipt | None, bool]:
-        """Deliver, deferring the interaction if the core has not answered in time."""
+        """Deliver in the interaction's channel's lane, deferring the interaction if the core
+        has not answered in time: a press as an update of its message, a command or a
+        submitted edit (``privately``) as a reply only its sender sees."""
         deferral: list[asyncio.Task[object]] = []
 
         def start_deferral() -> None:
-            deferral.append(asyncio.ensure_future(defer()))
+            response = interaction.response
+            deferring = (
+                response.defer(ephemeral=True, thinking=True) if privately else response.defer()
+            )
+            deferral.append(asyncio.ensure_future(deferring))
 
         timer = asyncio.get_running_loop().call_later(self.respond_within, start_deferral)
         try:
-            receipt = await self._deliver(lane, event)
+            receipt = await self._deliver(interaction.channel_id or 0, event)
         finally:
             timer.cancel()
         if not deferral:
