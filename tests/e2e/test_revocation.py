@@ -123,6 +123,21 @@ async def test_a_removed_member_ends_its_stream_with_a_final_frame(crew: Crew) -
     assert (polled.status_code, polled.json()["error"]["code"]) == (401, "key_revoked")
 
 
+def _replica(
+    config: Config, name: str, memory: MemoryTransport, clock: FakeClock, *, watch: float
+) -> Crewline:
+    """crewline as replica ``name`` on ``config``'s database; ``watch``: seconds between
+    its looks for crew writes made elsewhere (an hour: it never looks during the test)."""
+    return Crewline(
+        replace(config, data_dir=config.data_dir / name, replica_id=name),
+        transports=[memory],
+        clock=clock,
+        delivery_wait=0.0,
+        concierge=False,
+        crew_watch_interval=watch,
+    )
+
+
 async def test_a_key_replaced_on_one_replica_ends_the_stream_open_on_the_other(
     tmp_path: Path, postgres_url: str, clock: FakeClock
 ) -> None:
@@ -131,18 +146,10 @@ async def test_a_key_replaced_on_one_replica_ends_the_stream_open_on_the_other(
     event can end the stream, and it does at once."""
     config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
     memory = MemoryTransport("memory")
-
-    def replica(name: str) -> Crewline:
-        return Crewline(
-            replace(config, data_dir=tmp_path / name, replica_id=name),
-            transports=[memory],
-            clock=clock,
-            delivery_wait=0.0,
-            concierge=False,
-            crew_watch_interval=3600 if name == "b" else 0.25,
-        )
-
-    async with replica("a") as a, replica("b") as b:
+    async with (
+        _replica(config, "a", memory, clock, watch=0.25) as a,
+        _replica(config, "b", memory, clock, watch=3600) as b,
+    ):
         b.streams.keepalive = 3600
         created = await crew_admin.add_member(
             a.store, slug="radar", name="Radar", owners=["memory:alice"], transports=["memory"]
@@ -159,3 +166,44 @@ async def test_a_key_replaced_on_one_replica_ends_the_stream_open_on_the_other(
             async with asyncio.timeout(20):  # far less than the crew watch's hour
                 frames = await stream
     assert [f["event"] for f in frames if "event" in f] == ["key_revoked"]
+
+
+@pytest.mark.parametrize("how", ["replaced_through_a", "removed_by_the_cli"])
+async def test_a_long_poll_on_one_replica_is_answered_when_the_key_goes_elsewhere(
+    tmp_path: Path, postgres_url: str, clock: FakeClock, how: str
+) -> None:
+    """Two replicas on one PostgreSQL; an agent long-polls B with wait=60. Its key is
+    replaced through A (B's crew watch off: only the notification of the ``key_revoked``
+    event reaches B), or its member removed by the CLI on the shared database (no event:
+    B's crew watch, four looks a second, is what notices). Either way B answers the waiting
+    poll with what docs/api.md promises — ``[key_revoked]``, or 401 ``key_revoked`` — not
+    with the empty list its wait would have ended in; the old key is then 401 on B."""
+    config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
+    memory = MemoryTransport("memory")
+    replaced = how == "replaced_through_a"
+    async with (
+        _replica(config, "a", memory, clock, watch=0.25) as a,
+        _replica(config, "b", memory, clock, watch=3600 if replaced else 0.25) as b,
+    ):
+        created = await crew_admin.add_member(
+            a.store, slug="radar", name="Radar", owners=["memory:alice"], transports=["memory"]
+        )
+        headers = {"Authorization": f"Bearer {created.key}"}
+        async with httpx.AsyncClient(base_url=b.url, headers=headers, timeout=HTTP_TIMEOUT) as on_b:
+            poll = asyncio.create_task(on_b.get(EVENTS, params={"after": 0, "wait": 60}))
+            async with asyncio.timeout(WAIT):  # the precondition: B holds the poll, waiting
+                while not b.hub.feed.waiting(created.session.id):  # noqa: ASYNC110
+                    await asyncio.sleep(0.01)
+            if replaced:
+                await crew_admin.issue_member_key(a.store, "radar")
+            else:
+                async with open_store(postgres_url, tmp_path / "cli") as cli:
+                    await crew_admin.remove_member(cli, "radar")
+            polled = await poll
+            after = await on_b.get(EVENTS, params={"after": 0})
+    if replaced:
+        assert polled.status_code == 200, polled.text
+        assert [e["kind"] for e in polled.json()["events"]] == ["key_revoked"]
+    else:
+        assert (polled.status_code, polled.json()["error"]["code"]) == (401, "key_revoked")
+    assert (after.status_code, after.json()["error"]["code"]) == (401, "invalid_key")
