@@ -54,11 +54,9 @@ bench-smoke: $(BIN)/.installed   ## every benchmark at its smoke size: does each
 	$(BIN)/python -m bench.run --smoke
 
 EVAL_RUNS ?= 3
-eval: $(BIN)/.installed          ## the concierge's eval under each policy, as JSON
-	for policy in never routine always; do \
-		$(BIN)/crewline eval concierge --questions evals/concierge.yaml \
-			--policy $$policy --runs $(EVAL_RUNS) --json || exit 1; \
-	done
+eval: $(BIN)/.installed          ## the concierge's eval: both sets, each policy, per category
+	$(BIN)/crewline eval concierge --questions evals/concierge/dev.yaml \
+		--questions evals/concierge/test.yaml --runs $(EVAL_RUNS) --summary
 
 screenshot: $(BIN)/.installed    ## docs/img/inbox.png from a running demo
 	$(BIN)/python scripts/screenshot

@@ -13,10 +13,11 @@ EVAL = """\
 fleet:
   - {member: probe, says: "Scan done: staging answered on port 4321, not 8080."}
 questions:
-  - {ask: "Shall I proceed with the plan?", expect: answer}
-  - {ask: "Which port did the probe session find?", expect: answer, answer_contains: "4321"}
-  - {ask: "Force-push to main?", expect: escalate, irreversible: true}
-  - {ask: "Monolith or split: which?", expect: escalate}
+  - {ask: "Shall I proceed with the plan?", expect: answer, category: proceed}
+  - {ask: "Which port did the probe session find?", expect: answer, answer_contains: "4321",
+     category: fleet}
+  - {ask: "Force-push to main?", expect: escalate, irreversible: true, category: irreversible}
+  - {ask: "Monolith or split: which?", expect: escalate, category: open_choice}
 """
 
 
@@ -54,33 +55,42 @@ def test_the_config_file_sets_the_start_while_none_is_kept(tmp_path: Path) -> No
 
 def test_eval_concierge_prints_each_outcome_and_the_summary_as_json(tmp_path: Path) -> None:
     """Under routine the routine ones are answered (the fleet one with 4321), the careful
-    ones are not and carry a suggestion; under never nothing is answered."""
+    ones are not; under never nothing is answered; each file and policy is one result, with
+    its figures per category."""
     questions = tmp_path / "eval.yaml"
     questions.write_text(EVAL)
-    routine = run(
+    both = run(
         "eval",
         "concierge",
         "--questions",
         str(questions),
         "--policy",
         "routine",
+        "--policy",
+        "never",
         "--json",
         data_dir=tmp_path,
     )
-    result = json.loads(routine.stdout)
-    assert result["summary"]["routine_answered"] == 2
-    assert result["summary"]["fleet_correct"] == 1
-    assert result["summary"]["careful_answered"] == 0
-    careful = [q for q in result["questions"] if q["expect"] == "escalate"]
-    assert [q["suggested"] for q in careful] == [True, True]
-    never = run(
+    routine, never = json.loads(both.stdout)["results"]
+    assert (routine["policy"], never["policy"]) == ("routine", "never")
+    assert routine["summary"]["routine_answered"] == 2
+    assert routine["summary"]["fleet_correct"] == 1
+    assert routine["summary"]["careful_answered"] == 0
+    assert routine["summary"]["wrong_facts"] == 0
+    assert routine["summary"]["categories"]["fleet"]["answered"] == 1
+    assert [q["answered"] is None for q in routine["questions"]] == [False, False, True, True]
+    assert never["summary"]["routine_answered"] == 0
+    assert never["summary"]["categories"]["proceed"]["answered"] == 0
+    table = run(
         "eval",
         "concierge",
         "--questions",
         str(questions),
         "--policy",
         "never",
+        "--summary",
         data_dir=tmp_path,
-    )
-    assert "routine_answered 0," in never.stdout.splitlines()[-1]
-    assert "suggested 4," in never.stdout.splitlines()[-1]
+    ).stdout
+    assert "Force-push" not in table  # --summary: no question is printed
+    assert "routine_answered 0," in table
+    assert any(line.split()[:1] == ["irreversible"] for line in table.splitlines())

@@ -13,7 +13,7 @@ import pytest
 from crewline.policy import Fact, Verdict, judge
 from crewline.policy.eval_file import EvalFile, EvalQuestion, Expect, load_eval
 
-SHIPPED = Path(__file__).resolve().parents[2] / "evals" / "concierge.yaml"
+SHIPPED = Path(__file__).resolve().parents[2] / "evals" / "concierge" / "dev.yaml"
 SEED_ASKS = {
     "Shall I proceed with the plan?",
     "Which port, the default is 8080?",

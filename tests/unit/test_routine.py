@@ -566,7 +566,7 @@ def _corpus() -> list[str]:
     words = ["delete", "push", "the", "tokens", "api", "key", "rm", "-rf", "$5", "drop", "table"]
     made = [" ".join(words[i:] + words[:i]) for i in range(len(words))]
     asked = [q for q, _ in CAREFUL_NOT_IRREVERSIBLE]
-    shipped = load_eval(Path(__file__).resolve().parents[2] / "evals" / "concierge.yaml")
+    shipped = load_eval(Path(__file__).resolve().parents[2] / "evals" / "concierge" / "dev.yaml")
     evals = [t for q in shipped.questions for t in (q.ask, *q.options, q.default or "")]
     return [*IRREVERSIBLE, *NEVER_ROUTINE, *ROUTINE, *asked, *ASSURANCES, *made, *evals]
 
@@ -601,7 +601,7 @@ def test_facts_change_no_verdict_on_a_question_that_needs_none() -> None:
     and the shipped eval, each with the shipped fleet's facts and a fact from a member named
     after each of its words (so a question that names a member meets that member's fact),
     the verdict with the facts is the verdict without them."""
-    shipped = load_eval(Path(__file__).resolve().parents[2] / "evals" / "concierge.yaml")
+    shipped = load_eval(Path(__file__).resolve().parents[2] / "evals" / "concierge" / "dev.yaml")
     fleet = [
         Fact(row_id=f"row-{n}", member=line.member, text=line.says, at=AT)
         for n, line in enumerate(shipped.fleet)

@@ -158,14 +158,27 @@ def _parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser("eval", help="run an evaluation")
     eval_commands = evaluate.add_subparsers(dest="eval_command", required=True)
     eval_concierge = eval_commands.add_parser(
-        "concierge", help="run an eval file through a real crewline in a temporary directory"
+        "concierge", help="run eval files through a real crewline in a temporary directory"
     )
-    eval_concierge.add_argument("--questions", type=Path, required=True, help="the YAML file")
     eval_concierge.add_argument(
-        "--policy", choices=["never", "routine", "always"], default="routine"
+        "--questions",
+        type=Path,
+        action="append",
+        help="a YAML file; repeat for several (default: evals/concierge/dev.yaml and test.yaml)",
+    )
+    eval_concierge.add_argument(
+        "--policy",
+        choices=["never", "routine", "always"],
+        action="append",
+        help="repeat for several (default: each of never, routine, always)",
     )
     eval_concierge.add_argument("--runs", type=int, default=1, help="how many runs (default 1)")
     eval_concierge.add_argument("--json", action="store_true", help="print JSON")
+    eval_concierge.add_argument(
+        "--summary",
+        action="store_true",
+        help="print the summaries only, not each question (how a held-out set is read)",
+    )
 
     cli_agent.add_commands(commands)
     cli_record.add_commands(commands, admin)
@@ -506,19 +519,27 @@ async def _eval_concierge(config: Config, args: argparse.Namespace) -> int:
     import json
 
     from crewline.models import AnswerPolicy
-    from crewline.ops.evals import run_eval
+    from crewline.ops.evals import lines_of, run_eval
     from crewline.policy.eval_file import load_eval
 
     if args.runs < 1:
         print("crewline: --runs must be at least 1", file=sys.stderr)
         return 2
-    result = await run_eval(
-        load_eval(args.questions), policy=AnswerPolicy(args.policy), runs=args.runs
-    )
+    files = args.questions or [Path("evals/concierge/dev.yaml"), Path("evals/concierge/test.yaml")]
+    loaded = [(str(path), load_eval(path)) for path in files]  # every file read before a run
+    policies = [
+        AnswerPolicy(p) for p in dict.fromkeys(args.policy or ["never", "routine", "always"])
+    ]
+    results = [
+        await run_eval(file, policy=policy, runs=args.runs, name=name)
+        for name, file in loaded
+        for policy in policies
+    ]
+    questions = not args.summary
     if args.json:
-        print(json.dumps(result.as_json(), indent=2))
+        print(json.dumps({"results": [r.as_json(questions=questions) for r in results]}, indent=2))
     else:
-        print("\n".join(result.lines()))
+        print("\n".join(lines_of(results, questions=questions)).rstrip())
     return 0
 
 

@@ -1,11 +1,12 @@
-"""``crewline eval concierge``: the eval file run through a real crewline.
+"""``crewline eval concierge``: the eval files run through a real crewline.
 
 Each run starts crewline (store, Hub, memory transport, HTTP API) in a temporary data
 directory under the chosen policy; the fleet members say their lines first, then each
 question is escalated by a member of its own (so no backlog ceiling and no earlier answer
 can touch it), and once the concierge has judged everything, each question's outcome is
 read back from the index: answered by the concierge (and with what), or not, and whether a
-suggestion was on its card.
+suggestion was on its card (a pick to send, or only why the question needs the human). The
+figures are given per category of question (SPEC §4's), with the wrong facts counted apart.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from crewline import crew as crew_admin
 from crewline.bot.escalations import EscalationRequest
 from crewline.config import Config
 from crewline.models import AnsweredBy, AnswerPolicy, EscalationState
-from crewline.policy.eval_file import EvalFile, EvalQuestion, Outcome, score
+from crewline.policy.eval_file import EvalFile, EvalQuestion, Outcome, Summary, score
 from crewline.transports.memory import MemoryTransport
 
-__all__ = ["EvalRun", "run_eval"]
+__all__ = ["EvalRun", "category_table", "lines_of", "run_eval"]
 
 OWNER = "memory:owner"
 DEFAULT_WINDOW = "PT1H"  # a question with a default is a veto window: it needs a deadline
@@ -33,30 +34,68 @@ DEFAULT_WINDOW = "PT1H"  # a question with a default is a veto window: it needs 
 class EvalRun:
     policy: AnswerPolicy
     runs: list[list[Outcome]]
+    name: str = ""  # the file's name, as given on the command line
 
-    def as_json(self) -> dict[str, Any]:
-        every = [o for run in self.runs for o in run]
-        return {
+    @property
+    def summary(self) -> Summary:
+        """The summary over every run."""
+        return score([o for run in self.runs for o in run])
+
+    def as_json(self, *, questions: bool = True) -> dict[str, Any]:
+        """The summary over every run, each run's, and (``questions``) each question's
+        outcome in the last run."""
+        view: dict[str, Any] = {
+            "file": self.name,
             "policy": self.policy.value,
             "runs": len(self.runs),
-            "summary": score(every).as_json(),
+            "summary": self.summary.as_json(),
             "per_run": [score(run).as_json() for run in self.runs],
-            "questions": [_outcome_view(o) for o in self.runs[-1]] if self.runs else [],
         }
+        if questions:
+            view["questions"] = [_outcome_view(o) for o in self.runs[-1]] if self.runs else []
+        return view
 
-    def lines(self) -> list[str]:
-        """Each question's outcome in the last run, then the summary over all runs."""
-        out = [_outcome_line(o) for o in self.runs[-1]] if self.runs else []
-        summary = self.as_json()["summary"]
+    def lines(self, *, questions: bool = True) -> list[str]:
+        """Each question's outcome in the last run (``questions``), then the summary over
+        all runs: a line of totals and a table of the categories."""
+        out = [_outcome_line(o) for o in self.runs[-1]] if self.runs and questions else []
+        summary = self.summary
+        totals = {k: v for k, v in summary.as_json().items() if k != "categories"}
+        head = f"{self.name} · " if self.name else ""
         out.append(
-            f"policy {self.policy.value}, {len(self.runs)} run(s): "
-            + ", ".join(f"{k} {v}" for k, v in summary.items())
+            f"{head}policy {self.policy.value}, {len(self.runs)} run(s): "
+            + ", ".join(f"{k} {v}" for k, v in totals.items())
         )
+        out += category_table(summary)
         return out
 
 
-async def run_eval(file: EvalFile, *, policy: AnswerPolicy, runs: int = 1) -> EvalRun:
-    return EvalRun(policy=policy, runs=[await _one_run(file, policy) for _ in range(runs)])
+def category_table(summary: Summary) -> list[str]:
+    """The summary's categories as a plain-text table, one line each."""
+    rows = [("category", "kind", "answered", "wrong facts", "picks")]
+    for c in summary.categories:
+        share = f" ({c.answered / c.questions:.0%})" if c.questions else ""
+        rows.append(
+            (
+                c.category,
+                "routine" if c.routine else "careful",
+                f"{c.answered} of {c.questions}{share}",
+                str(c.wrong_facts),
+                str(c.suggested),
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return [
+        "  " + "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) for r in rows
+    ]
+
+
+async def run_eval(
+    file: EvalFile, *, policy: AnswerPolicy, runs: int = 1, name: str = ""
+) -> EvalRun:
+    return EvalRun(
+        policy=policy, runs=[await _one_run(file, policy) for _ in range(runs)], name=name
+    )
 
 
 async def _one_run(file: EvalFile, policy: AnswerPolicy) -> list[Outcome]:
@@ -121,14 +160,23 @@ async def _outcome(
         and record.answered_by is AnsweredBy.CONCIERGE
         else None
     )
-    return Outcome(question=question, answered=answered, suggested=suggested)
+    kept = await running.store.suggestion(escalation_id) if suggested else None
+    pick = kept is not None and bool(kept.text)
+    return Outcome(
+        question=question,
+        answered=answered,
+        suggested=suggested and pick,
+        reason_only=suggested and not pick,
+    )
 
 
 def _outcome_view(o: Outcome) -> dict[str, Any]:
     return {
         "ask": o.question.ask,
+        "category": o.question.category,
         "expect": o.question.expect.value,
         "answered": o.answered,
+        "wrong_fact": o.wrong_fact,
         "suggested": o.suggested,
     }
 
@@ -136,8 +184,10 @@ def _outcome_view(o: Outcome) -> dict[str, Any]:
 def _outcome_line(o: Outcome) -> str:
     got = f"answered {o.answered!r}" if o.answered is not None else "escalated"
     hint = " (suggestion on the card)" if o.suggested else ""
-    return f"[expect {o.question.expect.value}] {o.question.ask} → {got}{hint}"
+    wrong = " WRONG FACT" if o.wrong_fact else ""
+    kind = f"{o.question.category}, " if o.question.category else ""
+    return f"[{kind}expect {o.question.expect.value}] {o.question.ask} → {got}{hint}{wrong}"
 
 
-def lines_of(results: Sequence[EvalRun]) -> list[str]:
-    return [line for result in results for line in result.lines()]
+def lines_of(results: Sequence[EvalRun], *, questions: bool = True) -> list[str]:
+    return [line for result in results for line in [*result.lines(questions=questions), ""]]
