@@ -4,7 +4,7 @@
 questions use with a chance of 5 % and otherwise one of 20,000 others; and every 1,000th row
 a finding such as "Scan done: staging answered on port 4321"), indexed by the concierge migration's
 FTS5 table through its triggers as they are inserted. Subject:
-``Concierge.facts(member, question)`` — the gate's ``fleet_terms``, the store's
+``Concierge.facts(member, question)`` — the gate's ``search_terms``, the store's
 ``fleet_rows`` (the asker's own rows left out), and the ``Fact`` values — for a set of
 questions, one at a time; figure: its p99 in ms.
 
@@ -48,7 +48,7 @@ from bench.common import (
 from crewline.bot import Hub
 from crewline.bot.concierge import Concierge
 from crewline.models import new_id
-from crewline.policy.routine import fleet_terms
+from crewline.policy.routine import search_terms
 from crewline.store.sqlite import DIALECT, SqliteStore
 
 NAME = "concierge"
@@ -108,7 +108,8 @@ def seed(path: Path, rows: int) -> None:
 
 def _raw(question: str) -> tuple[str, tuple[Any, ...]]:
     """The store's own search for ``question``'s terms, to run raw."""
-    sql, params = DIALECT.fleet_search(fleet_terms(question), excluding="m0", limit=5, prefix=False)
+    terms = list(search_terms(question))
+    sql, params = DIALECT.fleet_search(terms, excluding="m0", limit=10, prefix=False)
     return DIALECT.text(sql), params
 
 
@@ -120,7 +121,8 @@ def raw_times(path: Path, rounds: int) -> tuple[list[float], list[float]]:
         for n in range(rounds):
             question = QUESTIONS[n % len(QUESTIONS)]
             started, on_cpu = time.perf_counter(), time.thread_time()
-            conn.execute(*_raw(question)).fetchall()
+            if search_terms(question):  # none sent for a question with no terms, as the concierge
+                conn.execute(*_raw(question)).fetchall()
             cpu.append((time.thread_time() - on_cpu) * 1000)
             wall.append((time.perf_counter() - started) * 1000)
     finally:

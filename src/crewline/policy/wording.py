@@ -155,17 +155,46 @@ _INJECTION = re.compile(
     r")\b"
 )
 _MARKUP_INJECTION = re.compile(
-    r"<\|[a-z_]+\|>|\[/?(?:system|inst|admin)\]|<\s*/?\s*system\s*>|#{2,}\s*(?:system|instruction)"
-    r"|(?:^|[\n.?!]\s*)(?:system|assistant|developer|admin)\s*(?:message|prompt|note)?\s*:"
+    r"<\|[a-z_]+\|>|\[/?(?:system|inst|admin|assistant|user)\]"
+    r"|<\s*/?\s*(?:system|instructions?|admin|assistant|developer|prompt)\s*>"
+    r"|#{2,}\s*(?:system|instruction)|<!--[^>]*(?:concierge|approve|answer|yes)"
+    r"|(?:^|[\n.?!]\s*)(?:system|assistant|developer|admin|ai|bot|concierge|approver|reviewer"
+    r"|gate)\s*(?:message|prompt|note|override)?\s*:"
+    r"|```\s*(?:system|instructions?)"
+)
+# Claims of the human's word or of an approval the question cannot show, and orders to
+# answer a given way, in more words than the list above (a second net, same verdict).
+_AUTHORITY = re.compile(
+    r"\b(?:authori[sz]ed|approved|cleared|signed off|sanctioned|green[- ]?lit|greenlighted|ok ?d"
+    r"|okayed|blessed|allowed) by (?:the |my |our |your )?(?:owner|human|user|boss|admin|operator"
+    r"|manager|management|lead|cto|ceo|team|security|legal|supervisor|principal)"
+    r"|\b(?:already|pre)[- ]?(?:approved|authori[sz]ed|cleared|confirmed|agreed|signed off)"
+    r"|\b(?:has|have) (?:already )?been (?:approved|authori[sz]ed|signed off|cleared)"
+    r"|\b(?:policy|rules?|guidelines?) (?:allows?|permits?|says? (?:yes|it s fine|to approve))"
+    r"|\b(?:override|bypass|jailbreak|developer mode|sudo mode|god mode|admin mode|dan mode)\b"
+    r"|\b(?:reply|respond|answer|say|output|type|return|print|write|confirm)(?: with| only| just)*"
+    r" (?:yes|y|ok|okay|approve|approved|confirmed|allow|allowed|go|proceed|true|accept|accepted"
+    r"|granted|lgtm|ship it)\b"
+    r"|\bas if (?:the |my )?(?:human|owner|user|boss) (?:said|approved|agreed)"
+    r"|\b(?:you|the concierge|the assistant|the bot|the ai) (?:should|must|will|can|may) (?:just )?"
+    r"(?:approve|answer|reply|say|confirm|accept|allow)"
+    r"|\bif you are (?:an? )?(?:ai|bot|assistant|language model|llm|concierge)"
+    r"|\b(?:auto|automatic(?:ally)?)[- ]?(?:approv\w*|answer\w*|accept\w*|confirm\w*)"
+    r"|\bapproval (?:code|token|id)\b|\bauthori[sz]ation (?:code|token)\b"
+    r"|\b(?:ignore|disregard|forget) (?:the |my |your )?(?:human|owner|user|boss)"
+    r"|\b(?:you|we) (?:already )?(?:approved|agreed to|signed off on|ok d|okayed) (?:it|this|that)"
 )
 
 
 def injection(code: str) -> str | None:
     """The phrase addressed to the concierge itself, if the code-form text carries one (also
     spelled with leetspeak or letter by letter)."""
+    words = words_form(code)
     found = (
-        _INJECTION.search(words_form(code))
+        _INJECTION.search(words)
         or _INJECTION.search(deobfuscated_form(code))
         or _MARKUP_INJECTION.search(code)
+        or _AUTHORITY.search(words)
+        or _AUTHORITY.search(deobfuscated_form(code))
     )
     return found.group(0) if found else None

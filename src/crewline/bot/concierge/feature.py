@@ -46,12 +46,13 @@ from crewline.models import (
     ConciergeAnswer,
     ConciergePolicy,
 )
-from crewline.policy.routine import Fact, Verdict, VerdictKind, fleet_terms, judge, needs_facts
+from crewline.policy.lemmas import preload
+from crewline.policy.routine import Fact, Verdict, VerdictKind, judge, needs_facts, search_terms
 
-__all__ = ["Concierge", "ConciergeSettings", "Undone", "answer_allowed"]
+__all__ = ["Concierge", "ConciergeSettings", "Undone", "answer_allowed", "fleet_match"]
 
 log = logging.getLogger(__name__)
-FACTS = 5  # fleet rows handed to the gate per question
+FACTS = 10  # fleet rows handed to the gate per question
 NEVER_OFF = ConciergePolicy()
 CAREFUL_ALWAYS = frozenset({VerdictKind.IRREVERSIBLE, VerdictKind.AMBIGUOUS})
 SHOWN = frozenset({"answered", "suggested"})  # decisions that queue a draw in the thread
@@ -91,12 +92,18 @@ def answer_allowed(
 ) -> bool:
     """May an answer be given on the human's behalf? Pure; the gate's verdict decides.
 
-    A dialog never, an irreversible question never (under every policy); ``never`` never;
+    A dialog never, a question the careful judgement kept (``verdict.final``: irreversible,
+    instructions, a choice with no default) never, under every policy; ``never`` never;
     ``routine`` only a routine verdict. ``always`` lets an external concierge (which brings
-    its own answer) answer anything the gate did not find irreversible or ambiguous; the
-    built-in brains answer routine verdicts only, since they have no answer of their own.
+    its own answer) answer anything the gate did not find careful; the built-in brains
+    answer routine verdicts only, since they have no answer of their own.
     """
-    if dialog or verdict.kind is VerdictKind.IRREVERSIBLE or policy is AnswerPolicy.NEVER:
+    if (
+        dialog
+        or verdict.final
+        or verdict.kind is VerdictKind.IRREVERSIBLE
+        or policy is AnswerPolicy.NEVER
+    ):
         return False
     if verdict.kind.routine:
         return True
@@ -280,6 +287,8 @@ class Concierge:
         ledger holds none of the concierge's decisions about them); returns how many."""
         if not self.settings.enabled:
             return 0
+        # The lemmatiser's dictionary is read once, off the loop, before any question is.
+        await asyncio.to_thread(preload)
         store = self.hub.store
         waiting: list[Asked] = []
         for member in await store.members():
@@ -383,10 +392,10 @@ class Concierge:
 
     async def facts(self, member: str, question: str) -> list[Fact]:
         """Fleet retrieval: what other members said that bears on ``question``."""
-        terms = fleet_terms(question)
+        terms = search_terms(question)
         if not terms:
             return []
-        rows = await self.hub.store.fleet_rows(terms, excluding=member, limit=FACTS)
+        rows = await self.hub.store.fleet_rows(list(terms), excluding=member, limit=FACTS)
         return [
             Fact(row_id=r.id, member=r.conversation, text=r.text, at=r.created_at) for r in rows
         ]
@@ -613,6 +622,11 @@ class Concierge:
             return Undone(answer=answer, outcome=outcome)
 
         return await self.hub.on_member(target.member, lambda: self.hub.change(write))
+
+
+def fleet_match(terms: Sequence[str]) -> str:
+    """The store's fleet query for ``terms``: any of them (each a plain word, quoted)."""
+    return " OR ".join(f'"{t}"' for t in terms if t.isalnum() and t.isascii())
 
 
 def _answer_policy(value: str) -> AnswerPolicy:

@@ -1,0 +1,348 @@
+"""The acts the careful judgement knows: what cannot be taken back, in words and in code.
+
+Two lexicons, both read by ``policy/careful.py``: shell, git, SQL and money spellings in the
+code form (``CODE_ACTS``, patterns), and word families over lemmas (``WORD_ACTS``, single
+words and phrases; some count only in a context, such as "cancel" with a customer's thing in
+its object). Each act carries the words a person recognises it by — the verb as the reason
+will say it ("drops", "force-pushes") — never the word matched.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "AUDIENCE",
+    "CODE_ACTS",
+    "CUSTOMER_THINGS",
+    "FAMILY_SAYS",
+    "MONEY_WORDS",
+    "NON_PROD",
+    "PROD_WORDS",
+    "PUBLIC_TARGETS",
+    "SPELLED",
+    "WORD_ACTS",
+    "CodeAct",
+    "WordAct",
+    "third_person",
+]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CodeAct:
+    """A command or statement spelled in code, and how the reason says what it does."""
+
+    family: str
+    pattern: re.Pattern[str]
+    says: str  # "deletes files", "drops {1}" ({n}: the pattern's group n)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WordAct:
+    """A word (or phrase, lemmas space-separated) that names an act, its family, and the
+    context its object must show for it to count (None: it always counts)."""
+
+    lemmas: tuple[str, ...]
+    family: str
+    needs: str | None = None  # "audience" | "money" | "customer" | "merge" | "data" | ...
+    noun: bool = False  # a nominal ("the cleanup of …"), not a verb
+
+
+def _c(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+_CURRENCY_PREFIXES = (
+    "usd|eur|gbp|jpy|cny|rmb|inr|chf|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|brl|mxn|zar|rub"
+    "|krw|sgd|hkd|ils|aed|sar|thb|idr|vnd|ngn|uah|btc|usdt|usdc|xmr"
+)
+_CURRENCY_CODES = f"{_CURRENCY_PREFIXES}|try|php|eth|sol|doge"
+_CURRENCY_WORDS = (
+    "dollars?|bucks|euros?|pounds? sterling|quid|yen|yuan|renminbi|rupees?|francs?"
+    "|pesos?|reais|rubles?|roubles?|liras?|kronor|krona|kroner|zloty|shekels?|dirhams?|baht"
+    "|rupiah|satoshis?|bitcoins?"
+)
+_SYMBOLS = "$€£¥₹₽₩₿₺₪₫₴₦₱฿₸₡"
+
+CODE_ACTS: tuple[CodeAct, ...] = (
+    CodeAct(
+        family="delete",
+        pattern=_c(
+            r"\brm\s+-\w*[rf]\w*\s+[^\s`?]+|\brm\s+[~/.*\w][^\s`?]*|\brmdir\b"
+            r"|\bdd\s+(?:if|of|bs)=[^\n`?]*|\bmkfs\S*(?:\s+/dev/\S+)?|\bfdisk\b|\bwipefs\b|\bshred\b|\btruncate\s+-s|\bfind\b[^\n`]*\s-delete\b"
+            r"|\bxargs\s+(?:-\S+\s+)*rm\b|>\s*/dev/(?:sd|nvme|hd|disk|mmcblk)|:\(\)\s*\{"
+            r"|\bformat\s+[a-z]:|\bdel\s+/[sfq]|\brd\s+/s"
+        ),
+        says="runs `{0}`, which deletes files for good",
+    ),
+    CodeAct(
+        family="push",
+        pattern=_c(
+            r"\bgit\s+push\b[^\n`?]*|--force(?:-with-lease)?\b|\bgit\s+reset\s+(?:--)?hard[^\n`?]*"
+            r"|\bgit\s+clean\s+-\w*[fdx]\w*|\bgit\s+checkout\s+(?:--\s+)?\.(?=\s|$|`)"
+            r"|\bgit\s+restore\b|\bgit\s+branch\s+-(?:d|-delete)\b[^\n`?]*"
+            r"|\bgit\s+stash\s+(?:drop|clear)|\bgit\s+filter-(?:branch|repo)\b|\bgit\s+rebase\b"
+            r"|\bgit\s+commit\s+--amend|\bgit\s+tag\s+-d\b|\bgit\s+gc\s+--prune"
+            r"|\bgit\s+update-ref\s+-d|\bpush\b[^\n`]*\s-f\b"
+        ),
+        says="runs `{0}`, which rewrites or discards git history",
+    ),
+    CodeAct(
+        family="push",
+        pattern=_c(r"--no-verify\b|--no-gpg-sign\b|\[skip ci\]|--skip-ci\b|\bgit\s+push\s+--admin"),
+        says="skips the checks (`{0}`)",
+    ),
+    CodeAct(
+        family="access",
+        pattern=_c(
+            r"\bchmod\b[^\n`?]*|\bchown\b[^\n`?]*|\bsetfacl\b|\bsudo\b[^\n`?]*|\bsu\s+-|\bvisudo\b|\busermod\b"
+        ),
+        says="runs `{0}`, which changes permissions or runs as root",
+    ),
+    CodeAct(
+        family="access",
+        pattern=_c(
+            r"\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\beval\s+\"?\$\(curl"
+        ),
+        says="runs code fetched from the network (`{0}`)",
+    ),
+    CodeAct(
+        family="infrastructure",
+        pattern=_c(
+            r"\bterraform\s+(?:destroy|apply|import|state\s+rm)[^\n`?]*|\bkubectl\s+(?:delete|drain"
+            r"|apply|scale|rollout|replace|patch|cordon)[^\n`?]*|\bhelm\s+(?:uninstall|delete"
+            r"|upgrade|install|rollback)[^\n`?]*|\bdocker\s+(?:system\s+prune|rm|rmi|volume\s+rm"
+            r"|push)[^\n`?]*|\baws\s+\S+\s+(?:rm|rb|delete|terminate)[^\n`?]*|\bgsutil\s+(?:-m\s+)?rm"
+            r"|\bgcloud\b[^\n`?]*\bdelete|\bnpm\s+(?:publish|unpublish|deprecate)|\btwine\s+upload"
+            r"|\bcargo\s+(?:publish|yank)|\bgh\s+(?:release\s+create|repo\s+(?:delete|edit|archive))"
+            r"|\bflyctl?\s+deploy|\bvercel\b[^\n`?]*--prod|\bheroku\s+\S+:(?:destroy|reset)"
+            r"|\bsystemctl\s+(?:stop|disable|mask|restart)[^\n`?]*|\bshutdown\b|\breboot\b"
+            r"|\bkill\s+-9|\bpkill\b|\bkillall\b"
+        ),
+        says="runs `{0}`, which changes shared infrastructure or publishes",
+    ),
+    CodeAct(
+        family="sql",
+        pattern=_c(
+            r"\bdrop\s+(table|database|schema|index|view|column|collection)\s+"
+            r"(?:if\s+exists\s+)?([\w.\"`]+)"
+        ),
+        says="drops the {2} {1}",
+    ),
+    CodeAct(
+        family="sql",
+        pattern=_c(r"\bdelete\s+from\s+([\w.\"`]+)"),
+        says="deletes rows from {1}",
+    ),
+    CodeAct(
+        family="sql",
+        pattern=_c(r"\btruncate\s+(?:table\s+)?([\w\"`][\w.\"`]*)"),
+        says="empties the table {1}",
+    ),
+    CodeAct(
+        family="sql",
+        pattern=_c(r"\bupdate\s+([\w.\"`\[\]]+)\s+set\b(?![^;]*\bwhere\b)"),
+        says="changes every row of {1} (an UPDATE without WHERE)",
+    ),
+    CodeAct(
+        family="sql",
+        pattern=_c(
+            r"\bupdate\s+[\w.\"`\[\]]+\s+set\b|\binsert\s+(?:or\s+\w+\s+)?into\b|\balter\s+(?:table"
+            r"|database|user|role)\b|\bgrant\s+\w+\s+on\b|\brevoke\s+\w+\s+on\b|\breplace\s+into\b"
+            r"|\bmerge\s+into\b|\bdrop\s+(?:user|role|trigger|function|constraint)\b|\bflushall\b"
+            r"|\bflushdb\b|\bdropdatabase\b|\.(?:drop|remove|deletemany|delete_many|deleteone"
+            r"|delete_one|updatemany|update_many)\s*\(|\bvacuum\s+full\b"
+        ),
+        says="runs `{0}`, which changes data in a database",
+    ),
+    CodeAct(
+        family="money",
+        pattern=_c(
+            rf"[{_SYMBOLS}]\s*\d[\d,.]*(?:\s*(?:k|m|bn)\b)?|\d[\d,.]*\s*(?:k|m|bn|mm)?\s*[{_SYMBOLS}]"
+            rf"|\b\d[\d,.]*\s*(?:k|m|bn|mm|thousand|million|billion)?\s*(?:{_CURRENCY_CODES})\b"
+            rf"|\b(?:{_CURRENCY_PREFIXES})\s*\d[\d,.]*|\b\d[\d,.]*\s*(?:{_CURRENCY_WORDS})\b"
+        ),
+        says="moves money ({0})",
+    ),
+    CodeAct(
+        family="credentials",
+        pattern=_c(
+            r"\b\w*(?:_token|_key|_secret|_password|_passwd|_pwd|_apikey|_credentials?)\b"
+            r"|\b(?:secret|password|passwd|token|apikey|api_key)_\w+|(?:^|[\s/`])\.env\b|\bid_rsa\b"
+            r"|\bid_ed25519\b|-----begin|\bsk-[a-z0-9]{6,}|\bghp_\w+|\bxox[bpa]-\S+"
+        ),
+        says="touches a secret ({0})",
+    ),
+    CodeAct(
+        family="overwrite",
+        pattern=_c(r"\bsed\s+-i[^\n`?]*|\b(?:echo|cat|printf|tee)\b[^|\n`]*[^>]>(?!>)\s*\S+"),
+        says="runs `{0}`, which overwrites a file in place",
+    ),
+)
+
+# ---------------------------------------------------------------- word families
+
+PROD_WORDS = frozenset(["prod", "production", "prd"])
+NON_PROD = frozenset(
+    ["staging", "stage", "dev", "development", "test", "testing", "qa", "sandbox", "preview", "local", "localhost", "branch", "ci"]
+)
+PUBLIC_TARGETS = frozenset(
+    ["prod", "production", "prd", "live", "public", "publicly", "customer", "client", "user", "everyone", "main", "master", "store", "npm", "pypi", "crates", "marketplace", "world", "internet"]
+)
+MONEY_WORDS = frozenset(
+    ["customer", "client", "card", "account", "invoice", "bill", "balance", "debt", "fee", "amount", "sum", "funds", "money", "payment", "dues", "deposit", "wallet", "bank", "expense", "salary", "payroll"]
+)
+CUSTOMER_THINGS = frozenset(
+    ["customer", "client", "user", "account", "subscription", "order", "contract", "membership", "booking", "reservation", "plan", "licence", "license", "seat", "tenant", "organization", "organisation", "org", "workspace", "trial", "deal", "shipment", "renewal", "domain"]
+)
+AUDIENCE = frozenset(
+    ["customer", "client", "user", "subscriber", "public", "publicly", "everyone", "everybody", "staff", "company", "external", "externals", "outsider", "partner", "vendor", "supplier", "investor", "press", "media", "journalist", "regulator", "twitter", "linkedin", "facebook", "instagram", "mastodon", "bluesky", "reddit", "community", "forum", "blog", "website", "social", "upstream", "github", "support", "helpdesk", "board", "ceo", "recipient", "contact", "lead", "prospect", "audience", "follower", "general", "announcement", "world", "internet", "newsletter", "channel", "list"]
+)
+
+
+def _acts(
+    family: str, words: str, *, needs: str | None = None, noun: bool = False
+) -> list[WordAct]:
+    return [
+        WordAct(
+            lemmas=tuple(w.replace("_", " ").replace("-", " ").split()),
+            family=family,
+            needs=needs,
+            noun=noun,
+        )
+        for w in words.split()
+    ]
+
+
+WORD_ACTS: tuple[WordAct, ...] = (
+    # deleting or destroying
+    *_acts(
+        "delete",
+        """delete undelete remove erase nuke purge truncate drop destroy obliterate shred expunge
+        prune discard trash scrap zap annihilate eradicate decommission deprovision terminate
+        kill uninstall reset squash revert rollback reformat unpublish retract scrub flush toss
+        nix axe cull raze evict unlink wipe get_rid_of tear_down clean_up clean_out clear_out
+        throw_away blow_away do_away_with roll_back zero_out hard_delete""",
+    ),
+    *_acts("delete", "clear empty", needs="object"),
+    *_acts(
+        "delete",
+        """deletion removal cleanup teardown wipeout purge rollback destruction termination
+        erasure""",
+        noun=True,
+    ),
+    # pushing, forcing, landing on a shared branch
+    *_acts("push", "force_push push force"),
+    *_acts("push", "merge", needs="not_local"),
+    *_acts("push", "land commit sync", needs="shared_branch"),
+    # deploying, releasing, publishing
+    *_acts(
+        "deploy",
+        """deploy redeploy ship release publish republish launch promote hotfix cutover go_live
+        roll_out rollout cut_over""",
+        needs="not_only_non_prod",
+    ),
+    *_acts("deploy", "deployment rollout launch publication", noun=True, needs="not_only_non_prod"),
+    # telling customers or the public
+    *_acts("send", "email mail tweet announce broadcast spam sms blast"),
+    *_acts("send", "newsletter mailshot announcement press_release", noun=True),
+    *_acts(
+        "send",
+        """send post share notify message dm reply respond forward contact reach_out submit
+        upload leak cc bcc ping tell inform write_to call text""",
+        needs="audience",
+    ),
+    # money
+    *_acts(
+        "money",
+        """pay repay prepay refund reimburse remit invoice purchase buy spend donate withdraw
+        top_up subscribe tip bid invest sponsor fund finance wire_transfer""",
+    ),
+    *_acts(
+        "money",
+        """charge settle transfer wire bill credit debit approve process collect move send
+        release upgrade""",
+        needs="money",
+    ),
+    *_acts("money", "payment refund invoice expense payout payroll salary bonus", noun=True),
+    # credentials and secrets
+    *_acts(
+        "credentials",
+        """password passwd passphrase passcode secret credential creds token bearer jwt otp
+        2fa mfa totp keychain keystore keyring vault kms pem pfx p12 certificate cert dotenv
+        seed_phrase recovery_code recovery_key private_key ssh_key api_key access_key
+        secret_key signing_key encryption_key master_key root_key deploy_key gpg_key pgp_key
+        licence_key license_key""",
+        noun=True,
+    ),
+    *_acts("credentials", "rotate rekey"),
+    # overwriting
+    *_acts("overwrite", "overwrite clobber write_over force_write"),
+    *_acts("overwrite", "replace restore", needs="data"),
+    # access and permissions
+    *_acts(
+        "access",
+        """permission perms acl iam rbac privilege sudoers allowlist whitelist firewall
+        ownership write_access admin_access root_access admin_rights""",
+        noun=True,
+    ),
+    *_acts("access", "grant invite elevate revoke unprotect expose impersonate make_public"),
+    *_acts("access", "give add open share disable make", needs="access"),
+    # cancelling a customer's thing
+    *_acts(
+        "cancel",
+        """cancel deactivate suspend unsubscribe close ban block downgrade void freeze lock
+        offboard churn end stop pause disable""",
+        needs="customer",
+    ),
+    # database migrations and backfills
+    *_acts("migrate", "migrate backfill reindex", needs="not_code"),
+    *_acts("migrate", "migration backfill", noun=True, needs="not_code"),
+    # agreements
+    *_acts("agreement", "sign accept agree", needs="agreement"),
+    *_acts("agreement", "docusign e_sign esign"),
+    # the question's own word
+    *_acts(
+        "own_word",
+        """irreversible irreversibly irrevocable irrevocably permanent permanently unrecoverable
+        destructive cannot_be_undone can_t_be_undone no_going_back point_of_no_return
+        one_way_door for_good""",
+        noun=True,
+    ),
+)
+
+# How the reason spells a phrase's verb.
+SPELLED = {"force push": "force-push", "e sign": "e-sign", "top up": "top up"}
+
+# What the reason calls each family, after the act's own words.
+FAMILY_SAYS = {
+    "delete": "deletes something for good",
+    "push": "changes a shared branch",
+    "deploy": "deploys, releases or publishes",
+    "send": "tells customers or the public",
+    "money": "moves money",
+    "credentials": "touches a secret",
+    "overwrite": "overwrites what is there",
+    "access": "changes who has access",
+    "cancel": "cancels a customer's thing",
+    "migrate": "changes a database",
+    "agreement": "signs or accepts an agreement",
+    "own_word": "cannot be undone, it says",
+    "production": "changes production",
+    "infrastructure": "changes shared infrastructure",
+    "checks": "skips the checks",
+    "sql": "changes data in a database",
+}
+
+
+def third_person(verb: str) -> str:
+    """'drop' → 'drops', 'push' → 'pushes', 'apply' → 'applies', 'get rid of' → 'gets rid of'."""
+    first, _, rest = verb.partition(" ")
+    if first.endswith(("s", "sh", "ch", "x", "z", "o")):
+        first += "es"
+    elif first.endswith("y") and len(first) > 1 and first[-2] not in "aeiou":
+        first = first[:-1] + "ies"
+    else:
+        first += "s"
+    return f"{first} {rest}".strip()

@@ -1,0 +1,247 @@
+"""The default a question states, if it states one: "the default is 8080", "3 (the default)",
+"UTF-8 by default", "as usual", "the usual 4 workers", "keep the line length of 100?".
+
+Pure text work over the question as written (its case kept, so the answer reads as the asker
+wrote it). The asker's own ``default`` and ``options`` count too: a default must be one of
+the options when there are options, and two different defaults are a conflict.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["Conflict", "answers_itself", "mentions_default", "stated"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Conflict:
+    """Defaults that cannot all hold; the reason says which."""
+
+    reason: str
+
+
+_UNIT = (
+    r"(?:ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|weeks?"
+    r"|spaces?|tabs?|workers?|replicas?|threads?|jobs?|retries|tries|attempts?|items?|rows?"
+    r"|lines?|chars?|characters?|columns?|cols?|[kmgt]i?b|bytes?|%|percent|x|processes"
+    r"|connections?|shards?|partitions?|pods?|nodes?|gb|mb)"
+)
+_TOKEN = r"[\w][\w./:@+%~#=-]*"
+_QUOTED = r"`[^`\n]+`|\"[^\"\n]+\"|'[^'\n]{1,60}'"
+# A value: quoted or code, or a number with its unit, or one token.
+_VALUE = rf"(?:{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}\b)?|{_TOKEN})"
+_NOT_VALUE = frozenset(
+    ["the", "a", "an", "is", "was", "one", "it", "this", "that", "of", "to", "be", "which", "what", "and", "or", "for", "value", "option", "answer", "choice", "setting", "settings", "config", "configuration", "behaviour", "behavior", "here", "there", "ok", "okay", "as", "in", "on", "at", "by", "if", "i", "we", "you", "use", "using", "used", "should", "shall", "would", "will", "can", "could", "may", "might", "must", "do", "does", "did", "have", "has", "had", "are", "were", "am", "with", "go", "keep", "stay"]
+)
+_NOUN = r"(?:[a-z][\w-]*\s){0,2}"
+_AFTER = [
+    # "same as last time (3.11)", "like before (v2)", "the default port (8080)",
+    # "keep the default (json)"
+    re.compile(
+        r"\b(?:(?:as|like)\s+(?:last time|before|usual|always|now|the default)|default"
+        rf"(?:\s+[a-z][\w-]*)?)\s*\(\s*(?P<v>{_QUOTED}|[^()\s][^()]{{0,30}}?)\s*\)",
+        re.IGNORECASE,
+    ),
+    # "the default is 8080", "defaults to 127.0.0.1", "default: info", "default of 300 s",
+    # "the default timeout of 30s", "default one 5432", "the default, 5s", "defaulting to 3.12"
+    re.compile(
+        r"\bdefault(?:s|ing)?(?:\s+(?:value|answer|choice|option|one|setting))?\s*"
+        rf"(?:{_NOUN}(?:is|was|would be|will be|being|of|=|:|to|at)\s*|[:=,]\s*)"
+        rf"(?:(?:is|set to)\s+)?(?P<v>{_VALUE})(?P<w>)",
+        re.IGNORECASE,
+    ),
+    # bare: "the default 80%", "(default 500)", "Default: info." — a value-like word only
+    re.compile(
+        rf"\bdefault(?:\s+one)?\s+(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}\b)?)"
+        rf"|(?<!the )(?<!a )(?<!our )(?<!its )(?<!your )(?<!my )(?<!their )\bdefault\s+"
+        r"(?P<w>[\w][\w./:@+%~#-]*)(?=\s*(?:[.?!)]|$))",
+        re.IGNORECASE,
+    ),
+    # "by default we use 4 spaces", "by default it's eu-west-1"
+    re.compile(
+        r"\bby default,?\s+(?:(?:we|i|it|you|they)\s+)?(?:(?:use|go with|pick|run|is|s|are|set"
+        rf"|take|do)\s+)?(?P<v>{_VALUE})",
+        re.IGNORECASE,
+    ),
+    # "the usual 4 workers", "our usual 3000", "the standard 2 replicas", "usual batch size
+    # of 100"
+    re.compile(
+        rf"\b(?:the|our|its|my)\s+(?:usual|standard|normal|regular)\s+(?P<v>{_VALUE})",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"\busual\s+{_NOUN}(?:of|=|:|is)\s*(?P<v>{_VALUE})", re.IGNORECASE),
+    # "we usually use 20", "normally 2", "I normally go with X", "typically 10"
+    re.compile(
+        r"\b(?:usually|normally|typically|always|generally)\s+(?:(?:use|go with|pick|run|set"
+        rf"|take|keep|choose|do)\s+)?(?:(?:it at|at|with)\s+)?(?P<v>{_VALUE})",
+        re.IGNORECASE,
+    ),
+    # "keep the current line length of 100?", "keep it at 10 min", "stay at 80%"
+    re.compile(
+        r"\b(?:keep|stay|stick|leave)(?:ing)?\s+(?:(?:it|this|that|the|our|with|at|as)\s+)*"
+        rf"(?:(?:current|existing|present|same)\s+)?{_NOUN}(?:of|at|as|=|to|on)\s+(?P<v>{_VALUE})",
+        re.IGNORECASE,
+    ),
+    # "keep `pytest -q` as the test command?"
+    re.compile(
+        rf"\b(?:keep|stay with|stick with|leave)\s+(?P<v>{_QUOTED}|\d[\w./:%-]*)", re.IGNORECASE
+    ),
+]
+_BEFORE = [
+    # "plain is the default", "3 (the default)", "commas (the default delimiter)",
+    # "ISO 8601 (the default)", "UTF-8 by default", "build/ as usual", "main, as always"
+    re.compile(
+        rf"(?P<v>{_QUOTED}|[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s*(?:\(\s*)?"
+        r"(?:which\s+)?(?:(?:is|being|will be|would be|stays)\s+)?(?:the\s+|our\s+|its\s+)?default\b"
+        r"(?!\s*(?:is|was|would|will|=|:|of|to|value|one)\b)(?!\s+[a-z]+\s+(?:of|is|=|:|to)\b)"
+        rf"|(?P<w>[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s+by default\b"
+        rf"|(?P<u>[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?|`[^`\n]+`)[\"'`]?,?\s+(?:as usual|as always"
+        r"|like always|like usual|like now|like before|as before|like last time|as last time"
+        r"|like the default|as is the default|as per usual|is what (?:we|i) (?:always|usually"
+        r"|normally) use|is (?:our|the) usual|is standard)\b",
+        re.IGNORECASE,
+    ),
+]
+_LEAD_WORD = re.compile(r"([A-Za-z]{2,})\s+$")
+_STOP_LEAD = frozenset(
+    ["the", "a", "an", "is", "was", "are", "be", "to", "of", "for", "in", "on", "at", "by", "with", "as", "use", "using", "keep", "set", "go", "pick", "it", "this", "that", "and", "or", "but", "so", "use", "format", "level", "size", "port", "version", "value", "default", "usual", "stay"]
+)
+
+
+def _display(text: str) -> str:
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def _clean(value: str) -> str | None:
+    value = value.strip()
+    if "=" in value and not value.startswith(("`", '"', "'")):
+        value = value.split("=", 1)[1]  # "defaults: region=eu-west-1"
+    if value[:1] in "`\"'" and value[-1:] == value[:1] and len(value) > 2:
+        value = value[1:-1].strip()  # quoted or code: as written, its punctuation kept
+    else:
+        value = value.strip("`\"'").rstrip(".,;:!?)")
+    if not value or value.lower() in _NOT_VALUE:
+        return None
+    return value
+
+
+def _alternative_words(text: str, at: int) -> int:
+    """How many words the alternative after an " or " (after ``at``) has, 1 to 3."""
+    m = re.search(r"\bor\s+([^?.,;]+)", text[at:])
+    if m is None or re.match(
+        r"(?:do|would|should|shall|can|somewhere|something|anything|another|a different|more"
+        r"|less|else|not)\b",
+        m.group(1),
+        re.IGNORECASE,
+    ):
+        return 1
+    return max(1, min(3, len(re.findall(r"[\w%/.-]+", m.group(1)))))
+
+
+_PRONOUN = frozenset(["it", "s", "that", "this", "which"])
+
+
+def _before_value(text: str, m: re.Match[str]) -> str | None:
+    group = next(g for g in ("v", "w", "u") if m.group(g))
+    value = m.group(group)
+    start = m.start(group)
+    if value.lower() in _PRONOUN:
+        # "Use 3.12? It's the default.": the value named just before
+        earlier = re.findall(
+            rf"{_QUOTED}|\d[\w./:%-]*|[\w][\w./:@+%~#-]*[\d/.:_-][\w./:@+%~#-]*", text[:start]
+        )
+        return _clean(earlier[-1]) if earlier else None
+    # "newest first like the default, or oldest first": as many words as the other side
+    wanted = _alternative_words(text, m.end())
+    if wanted > 1 and not value.startswith(("`", '"', "'")):
+        words = re.findall(r"[\w%./-]+", text[:start])[-(wanted - 1) :]
+        value = " ".join([*words, value])
+    elif re.fullmatch(r"\d[\w./:%-]*(?:\s\S+)?", value):
+        lead = _LEAD_WORD.search(text[:start])
+        if lead and lead.group(1).lower() not in _STOP_LEAD and lead.group(1).isupper():
+            value = f"{lead.group(1)} {value}"  # "ISO 8601"
+    return _clean(value)
+
+
+def _in_text(question: str) -> str | None:
+    """The first value the patterns read, in their order: "default is X" forms first."""
+    text = _display(question)
+    for pattern in _AFTER[:3]:
+        for m in pattern.finditer(text):
+            groups = m.groupdict()
+            value = _clean(groups.get("v") or groups.get("w") or "")
+            if value is not None:
+                return value
+    for pattern in _BEFORE:
+        for m in pattern.finditer(text):
+            value = _before_value(text, m)
+            if value is not None:
+                return value
+    for pattern in _AFTER[3:]:
+        for m in pattern.finditer(text):
+            value = _clean(m.group("v"))
+            if value is not None:
+                return value
+    return None
+
+
+_SELF_ANSWER = frozenset(
+    ["yes", "y", "ok", "okay", "approve", "approved", "go", "proceed", "allow", "allowed", "accept", "accepted", "confirm", "confirmed", "true", "sure", "do", "it", "go", "ahead"]
+)
+
+
+def answers_itself(question: str) -> str | None:
+    """A default the question states that is an answer to it ("the default is yes"): a
+    claim of the asker, never evidence. The phrase, or None."""
+    value = _in_text(question)
+    if value is not None and value.strip().casefold() in _SELF_ANSWER:
+        return value
+    return None
+
+
+def _mentions_default(question: str) -> bool:
+    return bool(
+        re.search(
+            r"\bdefault|\busual\b|\bas always\b|\blike always\b|\bnormally\b|\busually\b"
+            r"|\bstandard\b|\blast time\b|\bas before\b",
+            question,
+            re.IGNORECASE,
+        )
+    )
+
+
+def stated(
+    question: str, *, options: Sequence[str] = (), default: str | None = None
+) -> str | Conflict | None:
+    """The default the question states (as one of ``options`` when it has options), None
+    when it states none, or a ``Conflict``."""
+    offered = [o.strip() for o in options if o.strip()]
+    given = default.strip() if default is not None and default.strip() else None
+    in_text = _in_text(question)
+    if given is not None and in_text is not None and not _same(given, in_text):
+        return Conflict(reason="it states two different defaults")
+    chosen = given or in_text
+    if chosen is None:
+        if len(offered) == 1:
+            return offered[0]  # the only option offered
+        return None
+    if offered:
+        match = next((o for o in offered if _same(o, chosen)), None)
+        if match is None:
+            if given is None:
+                return None  # a word read near "default" that is no option: not a default
+            return Conflict(reason="its default is not one of its options")
+        return match
+    return chosen
+
+
+def _same(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
+
+
+def mentions_default(question: str) -> bool:
+    """Does the question speak of a default or of what is usual at all?"""
+    return _mentions_default(question)

@@ -1,0 +1,162 @@
+"""Values by their type: the ports, counts, hosts, durations, versions, commits, paths and
+URL paths an agent's finding states, each found where it stands in the text.
+
+A fleet answer is extracted by the type of value the question asks for ("which port" → a
+number next to "port"; "which commit" → a hex id; "how long" → a duration): pure pattern
+work over the row as written, so the answer quotes the member exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = ["Kind", "Value", "values_in"]
+
+
+class Kind(StrEnum):
+    PORT = "port"
+    COUNT = "count"
+    DURATION = "duration"
+    VERSION = "version"
+    COMMIT = "commit"
+    PATH = "path"
+    URL = "url"
+    URL_PATH = "url path"
+    HOST = "host"
+    IP = "ip address"
+    PERCENT = "percentage"
+    SIZE = "size"
+    DATE = "date"
+    TIME = "time"
+    REGION = "region"
+    ID = "identifier"
+    NUMBER = "number"
+    WORD = "name"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Value:
+    """A value found in a text: as written, its kind, and where it stands."""
+
+    text: str
+    kind: Kind
+    start: int
+    end: int
+
+
+_FILE_EXT = (
+    "py|pyi|md|rst|txt|js|mjs|cjs|ts|tsx|jsx|json|yaml|yml|toml|cfg|ini|conf|sh|bash|sql|csv"
+    "|tsv|log|html|htm|css|scss|rs|go|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|lock|env|xml"
+    "|png|jpg|jpeg|svg|gif|pdf|zip|gz|tgz|tar|whl|db|sqlite|parquet|ipynb|proto|tf|hcl"
+    "|dockerfile|nvmrc|gitignore|patch|diff|out|bin|exe|so|dll|jar|war|pem|crt|key"
+)
+_HOST_TLD = (
+    "internal|local|localhost|lan|corp|com|net|org|io|dev|test|example|cloud|svc|cluster|intra"
+    "|home|app|ai|co|uk|de|fr|eu|us|info|biz|me|sh|tech|site|online|xyz|private|invalid"
+)
+_DURATION_UNIT = (
+    r"(?:ms|msec|milliseconds?|µs|us|microseconds?|ns|s|secs?|seconds?|m|mins?|minutes?|h|hrs?"
+    r"|hours?|d|days?|w|wks?|weeks?)"
+)
+_PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
+    (Kind.URL, re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s,;)\"'<>`]+", re.IGNORECASE)),
+    (Kind.IP, re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")),
+    (
+        Kind.HOST,
+        re.compile(
+            rf"(?<![\w./@-])[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*\.(?:{_HOST_TLD})"
+            r"(?![\w-])(?!\.\w)",
+            re.IGNORECASE,
+        ),
+    ),
+    (Kind.DATE, re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")),
+    (
+        Kind.TIME,
+        re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:utc|gmt|z))?(?![\d:])", re.I),
+    ),
+    (Kind.PORT, re.compile(r"(?:(?<=[a-z0-9])|(?<=\s)):(\d{2,5})(?!\d)", re.IGNORECASE)),
+    (
+        Kind.DURATION,
+        re.compile(
+            rf"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?{_DURATION_UNIT}"
+            rf"(?:\s?\d+(?:\.\d+)?\s?{_DURATION_UNIT})*(?![\w%])",
+            re.IGNORECASE,
+        ),
+    ),
+    (Kind.PERCENT, re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?%")),
+    (
+        Kind.SIZE,
+        re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[kmgtp]i?b|bytes?)(?!\w)", re.IGNORECASE),
+    ),
+    (
+        Kind.REGION,
+        re.compile(
+            r"(?<![\w-])(?:us|eu|ap|sa|ca|me|af|il|mx|cn|uk|au|jp|kr|in|de|fr|br|asia|europe)"
+            r"-[a-z]+-\d(?![\w-])"
+        ),
+    ),
+    (
+        Kind.URL_PATH,
+        re.compile(
+            r"(?<![\w.~/:-])/(?!(?:etc|var|usr|home|tmp|opt|srv|mnt|dev|bin|root)\b)"
+            r"[a-z0-9_~{}:-]+(?:/[a-z0-9_.~{}:-]*)*",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        Kind.PATH,
+        re.compile(
+            r"(?<![\w/:.-])(?:~|\.{1,2})?/?[\w.-]+(?:/[\w.:-]+)+/?(?:::[\w\[\]-]+)*"
+            rf"|(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.(?:{_FILE_EXT})(?![\w])(?:::[\w\[\]-]+)*"
+            rf"|(?<![\w/.-])\.(?:{_FILE_EXT}|[a-z]+rc)(?![\w.])",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        Kind.VERSION,
+        re.compile(
+            r"(?<![\w.])v\d+(?:\.\d+)*(?:[-+][0-9a-z.]+)?(?![\w.])"
+            r"|(?<![\w.])\d+\.\d+(?:\.\d+)*(?:[-+][0-9a-z.]+)?(?![\w])",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        Kind.COMMIT,
+        re.compile(r"(?<![\w-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w-])"),
+    ),
+    (
+        Kind.ID,
+        re.compile(
+            r"(?<![\w./-])(?:#\d+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|[a-z]+\d[\w-]*)(?![\w/-])"
+            r"(?!\.\w)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        Kind.NUMBER,
+        re.compile(r"(?<![\w.#])\d+(?:[.,]\d+)*(?:k|m)?(?![\w%])(?!\.\d)", re.IGNORECASE),
+    ),
+)
+
+
+def values_in(text: str) -> list[Value]:
+    """Every typed value in ``text``, in order; where two overlap, the more specific kind
+    (the earlier pattern) keeps the span ("gw-2.internal.example:9443" is a host and a port,
+    not a path; "2.4 s" is a duration, not a version)."""
+    taken: list[tuple[int, int]] = []
+    found: list[Value] = []
+    for kind, pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            group = 1 if pattern.groups else 0
+            start, end = m.span(group)
+            raw = m.group(group).rstrip(".,;:")
+            end = start + len(raw)
+            if not raw or any(a < end and start < b for a, b in taken):
+                continue
+            if kind is Kind.HOST and raw.count(".") == 1 and raw.split(".")[0].isdigit():
+                continue
+            taken.append((start, end))
+            found.append(Value(text=raw, kind=kind, start=start, end=end))
+    return sorted(found, key=lambda v: v.start)
