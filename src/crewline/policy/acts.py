@@ -266,6 +266,7 @@ WORD_ACTS: tuple[WordAct, ...] = (
         needs="money",
     ),
     *_acts("money", "payment refund invoice expense payout payroll salary bonus", noun=True),
+    *_acts("money", "renew", needs="money"),
     # credentials and secrets
     *_acts(
         "credentials",
@@ -295,6 +296,13 @@ WORD_ACTS: tuple[WordAct, ...] = (
         """cancel deactivate suspend unsubscribe close ban block downgrade void freeze lock
         offboard churn end stop pause disable""",
         needs="customer",
+    ),
+    # stopping or recreating shared things
+    *_acts(
+        "infrastructure",
+        """shut_down shutdown power_off turn_off scale_down stop recreate reinstall reprovision
+        rebuild_from_scratch failover fail_over""",
+        needs="shared_thing",
     ),
     # database migrations and backfills
     *_acts("migrate", "migrate backfill reindex", needs="not_code"),

@@ -193,6 +193,13 @@ _AGREEMENT_OBJECT = word_set(
     """contract agreement nda lease offer deal term terms document paperwork petition dpa msa
     sow quote invitation condition conditions off"""
 )
+_SHARED_THINGS = word_set(
+    """server servers service services cluster clusters database databases db dbs instance
+    instances node nodes host hosts machine machines vm vms worker workers queue queues
+    pipeline pipelines site website api gateway broker brokers replica replicas primary
+    production prod staging environment infra infrastructure fleet everything all index
+    indexes indices volume volumes bucket buckets network vpc dns"""
+)
 _LIVE_NOUNS = word_set("site system server servers database db environment traffic data cluster")
 
 
@@ -497,6 +504,8 @@ def _context_holds(shape: Shape, i: int, length: int, act: WordAct, money: bool)
             return not (_object_lemmas(shape, i + length, limit=6) & _CODE_WORDS)
         case "agreement":
             return bool(after & _AGREEMENT_OBJECT)
+        case "shared_thing":
+            return bool(after & _SHARED_THINGS)
     return True
 
 
@@ -963,6 +972,8 @@ def careful(
             "evidence, never authorisation",
         )
     own = defaults.answers_itself(question)
+    if own is None and default is not None and not options:
+        own = defaults.answers_itself(f"the default is {default}")
     if own is not None:
         return Careful(
             kind="unknown",

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from crewline.policy.clauses import Shape, shape_of
-from crewline.policy.lemmas import lemma, root, tokens
+from crewline.policy.lemmas import lemma, root, stem, tokens
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form, injection, word_set
 
@@ -61,6 +61,7 @@ class ValueAsk:
     subject: tuple[str, ...]  # roots, in the question's order
     counted: frozenset[str] = frozenset()
     noun: str = "value"  # how the suggestion names it ("port", "commit")
+    cue_stems: frozenset[str] = frozenset()  # the asked noun's stems (and its synonyms')
     words: tuple[str, ...] = ()  # the request's content lemmas, for retrieval
     text_words: tuple[str, ...] = ()  # the request's words as written
 
@@ -160,7 +161,8 @@ for _words, _kinds in (
     ("route", (Kind.URL_PATH,)),
     ("url link site", (Kind.URL,)),
     ("version release tag rc", (Kind.VERSION,)),
-    ("commit sha hash revision rev", (Kind.COMMIT,)),
+    ("commit sha hash", (Kind.COMMIT,)),
+    ("revision rev", (Kind.COMMIT, Kind.VERSION)),
     (
         "file doc document module report config script artifact wheel tarball bundle archive "
         "binary dump log lockfile manifest",
@@ -281,6 +283,11 @@ def _requests(words: Sequence[str], at: int, clause_start: bool, after_noun: boo
     return at + 2 >= len(words)  # "the nightly build passed on which sha?"
 
 
+# Words that are verbs and nouns alike ("search service host?", "health check port?").
+_NOUN_VERBS = word_set(
+    """search check load build test run release deploy review audit scan probe import export
+    backup cache queue index health trace profile benchmark bench lint"""
+)
 _VERBISH = word_set(
     """shall should can could may might must will would do does did is are was were am have
     has had ok okay continue proceed go run keep use deploy push delete merge ship start
@@ -316,13 +323,23 @@ def _value_ask(code: str) -> ValueAsk | None:
                 continue
             start, head_text = i, f"{text} {nxt}" if text == "how" else text
             break
-    if start is None and len(texts) <= 8 and code.rstrip().endswith("?"):
+    if start is None and len(texts) <= 12 and code.rstrip().endswith("?"):
         # terse: "staging api port?", "p95 for the load test?" — a phrase naming a value
         from crewline.policy.careful import EDIT_VERBS, EXEC_VERBS, PROCEED_VERBS, READ_VERBS
 
-        verbs = READ_VERBS | EDIT_VERBS | EXEC_VERBS | PROCEED_VERBS | _VERBISH
+        verbs = READ_VERBS | EDIT_VERBS | EXEC_VERBS | PROCEED_VERBS
+        objects = {"the", "a", "an", "this", "that", "these", "those", "it", "them", "to", "my"}
         named_at = [i for i, t in enumerate(all_words) if t.lemma in _NOUN_KINDS]
-        if named_at and not any(t.lemma in verbs or t.text in verbs for t in all_words):
+        acting = any(
+            (t.lemma in verbs or t.text in verbs)
+            and (i + 1 < len(texts) and texts[i + 1] in objects or i == 0 and len(texts) == 1)
+            for i, t in enumerate(all_words)
+        ) or (
+            bool(texts)
+            and (all_words[0].lemma in verbs or texts[0] in verbs)
+            and texts[0] not in _NOUN_VERBS
+        )
+        if named_at and not acting and not any(t in _VERBISH for t in texts):
             start, head_text = -1, "terse"
     if start == -1:
         start = 0
@@ -349,7 +366,8 @@ def _value_ask(code: str) -> ValueAsk | None:
     # the noun phrase after the question word; its last word that names a kind of value
     phrase: list[str] = []
     for w in words[skip:]:
-        if w.text in _NP_STOP and phrase:
+        glued = w.start > 0 and code[w.start - 1] == "-" and code[w.end : w.end + 1] == "-"
+        if w.text in _NP_STOP and phrase and not glued:
             break
         if w.text in _NP_STOP:
             continue
@@ -365,8 +383,11 @@ def _value_ask(code: str) -> ValueAsk | None:
             noun = lemma(texts_after[-1])  # "how many of the vulnerable packages are critical"
             counted = {root(noun)}
         elif phrase:
-            counted = {root(phrase[0])}
-            noun = phrase[0]
+            counted = {root(p) for p in phrase if p not in _STOP}
+            noun = phrase[-1]
+            rest = [w.lemma for w in words[skip + len(phrase) :]]
+            if len(rest) == 1 and rest[0] not in _STOP and rest[0] not in _ASKING:
+                counted.add(root(rest[0]))  # "how many e2e tests failed": "3 failed"
     elif head_text.startswith("how often"):
         counted = {root("time")}
     elif named and not kinds:
@@ -411,9 +432,15 @@ def _value_ask(code: str) -> ValueAsk | None:
             continue
         if r not in subject:
             subject.append(r)
+    cue_stems = {stem(noun)} if noun != "value" else set()
+    cue_stems |= {stem(p) for p in named}
+    for n in _GROUP_OF.get(root(noun), ()):
+        if noun in _GROUP_WORDS[n] and noun in _NOUN_KINDS:
+            cue_stems |= {stem(w) for w in _GROUP_WORDS[n] if w in _NOUN_KINDS}
     return ValueAsk(
         kinds=kinds,
         cues=frozenset(cues),
+        cue_stems=frozenset(cue_stems),
         subject=tuple(subject),
         counted=frozenset(counted),
         noun=noun,
@@ -508,6 +535,17 @@ _NEGATED = re.compile(
 )
 
 
+def _label_stems(text: str, value: Value) -> set[str]:
+    """The stems of the three words before a value and the one after it (as
+    ``_label_roots``), compared with the asked noun's own stem ("runner" is not "run")."""
+    before = list(tokens(code_form(text[: value.start]))[-3:])
+    rest = text[value.end : value.end + 32]
+    after = list(tokens(code_form(rest))[:1])
+    if after and re.match(r"[\s,;:]*[\w-]+\s+[\d/#]", rest):
+        after = []
+    return {t.stem for t in (*before, *after)}
+
+
 def _label_roots(text: str, value: Value) -> set[str]:
     """The roots of the three words before a value, and of the word after it unless that
     word labels the next value (what the row says the value is)."""
@@ -550,7 +588,8 @@ def _candidates(ask: ValueAsk, row: _Row) -> list[Value]:
         if _NEGATED.search(text[: value.start]):
             continue
         labels = _label_roots(text, value)
-        cue_next = bool(labels & ask.cues) or any(_near(c, r) for c in ask.cues for r in labels)
+        stems = _label_stems(text, value)
+        cue_next = bool(stems & ask.cue_stems)
         generic = ask.kinds == _GENERIC
         named_by_subject = ask.noun in _NAMING and bool(labels & set(ask.subject))
         if generic and not cue_next and not named_by_subject:
@@ -572,7 +611,7 @@ def _pick(ask: ValueAsk, row: _Row, values: list[Value]) -> Value | None:
     for order, value in enumerate(values):
         labels = _label_roots(text, value)
         own = sum(1 for s in ask.subject if s in labels or s in value.text.lower())
-        cue = 1 if labels & ask.cues else 0
+        cue = 1 if _label_stems(text, value) & ask.cue_stems else 0
         kind = len(ask.kinds) - ask.kinds.index(value.kind)
         scored.append((cue, own, kind, -order, value))
     scored.sort(key=lambda s: s[:4], reverse=True)

@@ -183,6 +183,13 @@ _AUTHORITY = re.compile(
     r"|\bapproval (?:code|token|id)\b|\bauthori[sz]ation (?:code|token)\b"
     r"|\b(?:ignore|disregard|forget) (?:the |my |your )?(?:human|owner|user|boss)"
     r"|\b(?:you|we) (?:already )?(?:approved|agreed to|signed off on|ok d|okayed) (?:it|this|that)"
+    r"|\b(?:i am|i m|this is|sent by|from|on behalf of|speaking for) (?:the |your )?(?:owner|human"
+    r"|admin|administrator|boss|operator)\b"
+    r"|\bskip (?:asking|the human|the owner|escalat\w*|approval|review|confirmation)\b"
+    r"|\bno (?:human |manual )?(?:review|approval|sign off|confirmation) (?:is )?(?:needed|required"
+    r"|necessary)\b|\bmark (?:it|this|that) (?:as )?(?:approved|done|accepted)\b"
+    r"|\bapproved\s*(?:=|is)\s*true\b|\bwithout (?:waking|bothering|pinging|involving) (?:the )?"
+    r"(?:human|owner|user|boss)"
 )
 
 
