@@ -172,6 +172,13 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         help="repeat for several (default: each of never, routine, always)",
     )
+    eval_concierge.add_argument(
+        "--llm",
+        choices=["off", "right", "hostile"],
+        action="append",
+        help="the LLM brain against a scripted loopback endpoint answering right or hostile;"
+        " repeat for several (default: off, the offline path alone)",
+    )
     eval_concierge.add_argument("--runs", type=int, default=1, help="how many runs (default 1)")
     eval_concierge.add_argument("--json", action="store_true", help="print JSON")
     eval_concierge.add_argument(
@@ -530,9 +537,11 @@ async def _eval_concierge(config: Config, args: argparse.Namespace) -> int:
     policies = [
         AnswerPolicy(p) for p in dict.fromkeys(args.policy or ["never", "routine", "always"])
     ]
+    modes = list(dict.fromkeys(args.llm or ["off"]))
     results = [
-        await run_eval(file, policy=policy, runs=args.runs, name=name)
+        await run_eval(file, policy=policy, runs=args.runs, name=name, llm=llm)
         for name, file in loaded
+        for llm in modes
         for policy in policies
     ]
     questions = not args.summary

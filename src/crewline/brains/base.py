@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-from crewline.policy import Fact, Verdict
+from crewline.policy import Fact, Placement, Verdict
 
 __all__ = ["MAX_DRAFT_CHARS", "Brain", "BrainAsk", "Draft", "plain_text"]
 
@@ -68,3 +68,15 @@ class Brain(ABC):
         decides — ``verdict`` is read only, and the core acts on it, not on the draft; a
         returned ``Draft.text`` satisfies ``plain_text``.
         """
+
+    async def place(self, ask: BrainAsk) -> Placement | None:
+        """Where a question the offline path could not place belongs (proceed, a stated
+        default, a fleet value from one of ``ask.facts``, or the human), or None.
+
+        Only understanding, never authorisation: the core asks only about questions the
+        careful judgement let through, and checks what comes back in code
+        (``policy.check_placement``): a careful verdict stays final, a fleet answer must hold
+        a value of a retrieved row it cites. The default: no placement.
+        """
+        del ask
+        return None

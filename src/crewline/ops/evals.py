@@ -11,9 +11,11 @@ figures are given per category of question (SPEC §4's), with the wrong facts co
 
 from __future__ import annotations
 
+import os
 import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,7 @@ class EvalRun:
     policy: AnswerPolicy
     runs: list[list[Outcome]]
     name: str = ""  # the file's name, as given on the command line
+    llm: str = "off"  # off | right | hostile: the scripted endpoint's mode (evals_llm)
 
     @property
     def summary(self) -> Summary:
@@ -47,6 +50,7 @@ class EvalRun:
         view: dict[str, Any] = {
             "file": self.name,
             "policy": self.policy.value,
+            "llm": self.llm,
             "runs": len(self.runs),
             "summary": self.summary.as_json(),
             "per_run": [score(run).as_json() for run in self.runs],
@@ -62,8 +66,9 @@ class EvalRun:
         summary = self.summary
         totals = {k: v for k, v in summary.as_json().items() if k != "categories"}
         head = f"{self.name} · " if self.name else ""
+        llm = f", llm {self.llm}" if self.llm != "off" else ", offline"
         out.append(
-            f"{head}policy {self.policy.value}, {len(self.runs)} run(s): "
+            f"{head}policy {self.policy.value}{llm}, {len(self.runs)} run(s): "
             + ", ".join(f"{k} {v}" for k, v in totals.items())
         )
         out += category_table(summary)
@@ -91,19 +96,47 @@ def category_table(summary: Summary) -> list[str]:
 
 
 async def run_eval(
-    file: EvalFile, *, policy: AnswerPolicy, runs: int = 1, name: str = ""
+    file: EvalFile, *, policy: AnswerPolicy, runs: int = 1, name: str = "", llm: str = "off"
 ) -> EvalRun:
-    return EvalRun(
-        policy=policy, runs=[await _one_run(file, policy) for _ in range(runs)], name=name
-    )
+    """Run ``file`` ``runs`` times under ``policy``; ``llm`` (right | hostile) configures the
+    LLM brain against the scripted loopback endpoint of ``crewline.ops.evals_llm``."""
+    outcomes = [await _one_run(file, policy, llm) for _ in range(runs)]
+    return EvalRun(policy=policy, runs=outcomes, name=name, llm=llm)
 
 
-async def _one_run(file: EvalFile, policy: AnswerPolicy) -> list[Outcome]:
+LLM_KEY_ENV = "CREWLINE_EVAL_LLM_KEY"
+
+
+@asynccontextmanager
+async def _configured(config: Config, file: EvalFile, llm: str) -> AsyncIterator[Config]:
+    """``config`` with ``[concierge.llm]`` on the scripted endpoint (served meanwhile)."""
+    if llm == "off":
+        yield config
+        return
+    from crewline.app.server import HttpServer
+    from crewline.brains import LlmSettings
+    from crewline.ops.evals_llm import scripted_app
+
+    os.environ.setdefault(LLM_KEY_ENV, "eval-key")
+    async with HttpServer(scripted_app(llm, file), host="127.0.0.1", port=0) as endpoint:
+        settings = LlmSettings(
+            base_url=f"http://127.0.0.1:{endpoint.port}/v1",
+            model=f"scripted-{llm}",
+            api_key_env=LLM_KEY_ENV,
+            timeout=10.0,
+        )
+        yield replace(config, concierge_llm=settings)
+
+
+async def _one_run(file: EvalFile, policy: AnswerPolicy, llm: str = "off") -> list[Outcome]:
     from crewline.app.server import Crewline
 
     with tempfile.TemporaryDirectory(prefix="crewline-eval-") as tmp:
-        config = Config(data_dir=Path(tmp), port=0, transports=(), concierge_answer=policy.value)
-        async with Crewline(config, transports=[MemoryTransport()]) as running:
+        base = Config(data_dir=Path(tmp), port=0, transports=(), concierge_answer=policy.value)
+        async with (
+            _configured(base, file, llm) as config,
+            Crewline(config, transports=[MemoryTransport()]) as running,
+        ):
             bot, store = running.bot, running.store
             speakers = {}
             for line in file.fleet:

@@ -25,11 +25,79 @@ __all__ = [
 
 # Words that start a new clause: whatever governs a word never reaches across them.
 BOUNDARY_WORDS = frozenset(
-    ["and", "then", "or", "but", "before", "after", "once", "plus", "also", "so", "while", "when", "whenever", "if", "unless", "because", "since", "until", "afterwards", "later", "next", "finally", "meanwhile", "otherwise", "instead", "though", "although", "whereas"]
+    [
+        "and",
+        "then",
+        "or",
+        "but",
+        "before",
+        "after",
+        "once",
+        "plus",
+        "also",
+        "so",
+        "while",
+        "when",
+        "whenever",
+        "if",
+        "unless",
+        "because",
+        "since",
+        "until",
+        "afterwards",
+        "later",
+        "next",
+        "finally",
+        "meanwhile",
+        "otherwise",
+        "instead",
+        "though",
+        "although",
+        "whereas",
+    ]
 )
 # Words that carry no act at the start of a clause ("ok, so, quick one: …").
 FILLERS = frozenset(
-    ["ok", "okay", "alright", "so", "then", "now", "hi", "hey", "hello", "great", "good", "cool", "right", "thanks", "thx", "next", "well", "quick", "one", "question", "q", "just", "also", "please", "pls", "plz", "kindly", "btw", "fyi", "context", "done", "yes", "yeah", "yep", "sure", "first", "again", "actually"]
+    [
+        "ok",
+        "okay",
+        "alright",
+        "so",
+        "then",
+        "now",
+        "hi",
+        "hey",
+        "hello",
+        "great",
+        "good",
+        "cool",
+        "right",
+        "thanks",
+        "thx",
+        "next",
+        "well",
+        "quick",
+        "one",
+        "question",
+        "q",
+        "just",
+        "also",
+        "please",
+        "pls",
+        "plz",
+        "kindly",
+        "btw",
+        "fyi",
+        "context",
+        "done",
+        "yes",
+        "yeah",
+        "yep",
+        "sure",
+        "first",
+        "again",
+        "actually",
+    ]
 )
 _GAP_BOUNDARY = re.compile(r"[,;:()\[\]{}|]|\s[-–—]+\s|[–—]|\.\.\.|=>|->|\d\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?=\s|$)|\n+")

@@ -34,7 +34,73 @@ _QUOTED = r"`[^`\n]+`|\"[^\"\n]+\"|'[^'\n]{1,60}'"
 # A value: quoted or code, or a number with its unit, or one token.
 _VALUE = rf"(?:{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}\b)?|{_TOKEN})"
 _NOT_VALUE = frozenset(
-    ["the", "a", "an", "is", "was", "one", "it", "this", "that", "of", "to", "be", "which", "what", "and", "or", "for", "value", "option", "answer", "choice", "setting", "settings", "config", "configuration", "behaviour", "behavior", "here", "there", "ok", "okay", "as", "in", "on", "at", "by", "if", "i", "we", "you", "use", "using", "used", "should", "shall", "would", "will", "can", "could", "may", "might", "must", "do", "does", "did", "have", "has", "had", "are", "were", "am", "with", "go", "keep", "stay"]
+    [
+        "the",
+        "a",
+        "an",
+        "is",
+        "was",
+        "one",
+        "it",
+        "this",
+        "that",
+        "of",
+        "to",
+        "be",
+        "which",
+        "what",
+        "and",
+        "or",
+        "for",
+        "value",
+        "option",
+        "answer",
+        "choice",
+        "setting",
+        "settings",
+        "config",
+        "configuration",
+        "behaviour",
+        "behavior",
+        "here",
+        "there",
+        "ok",
+        "okay",
+        "as",
+        "in",
+        "on",
+        "at",
+        "by",
+        "if",
+        "i",
+        "we",
+        "you",
+        "use",
+        "using",
+        "used",
+        "should",
+        "shall",
+        "would",
+        "will",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "do",
+        "does",
+        "did",
+        "have",
+        "has",
+        "had",
+        "are",
+        "were",
+        "am",
+        "with",
+        "go",
+        "keep",
+        "stay",
+    ]
 )
 _NOUN = r"(?:[a-z][\w-]*\s){0,2}"
 _AFTER = [
@@ -107,7 +173,47 @@ _BEFORE = [
 ]
 _LEAD_WORD = re.compile(r"([A-Za-z]{2,})\s+$")
 _STOP_LEAD = frozenset(
-    ["the", "a", "an", "is", "was", "are", "be", "to", "of", "for", "in", "on", "at", "by", "with", "as", "use", "using", "keep", "set", "go", "pick", "it", "this", "that", "and", "or", "but", "so", "use", "format", "level", "size", "port", "version", "value", "default", "usual", "stay"]
+    [
+        "the",
+        "a",
+        "an",
+        "is",
+        "was",
+        "are",
+        "be",
+        "to",
+        "of",
+        "for",
+        "in",
+        "on",
+        "at",
+        "by",
+        "with",
+        "as",
+        "use",
+        "using",
+        "keep",
+        "set",
+        "go",
+        "pick",
+        "it",
+        "this",
+        "that",
+        "and",
+        "or",
+        "but",
+        "so",
+        "use",
+        "format",
+        "level",
+        "size",
+        "port",
+        "version",
+        "value",
+        "default",
+        "usual",
+        "stay",
+    ]
 )
 
 
@@ -189,7 +295,28 @@ def _in_text(question: str) -> str | None:
 
 
 _SELF_ANSWER = frozenset(
-    ["yes", "y", "ok", "okay", "approve", "approved", "go", "proceed", "allow", "allowed", "accept", "accepted", "confirm", "confirmed", "true", "sure", "do", "it", "go", "ahead"]
+    [
+        "yes",
+        "y",
+        "ok",
+        "okay",
+        "approve",
+        "approved",
+        "go",
+        "proceed",
+        "allow",
+        "allowed",
+        "accept",
+        "accepted",
+        "confirm",
+        "confirmed",
+        "true",
+        "sure",
+        "do",
+        "it",
+        "go",
+        "ahead",
+    ]
 )
 
 

@@ -306,9 +306,20 @@ def search_terms(question: str, *, member_words: Sequence[str] = ()) -> tuple[st
     """The terms the store retrieves candidate fleet rows with (any may match), or () when
     the question asks for no value."""
     reading = _read(question, (), None)
-    if reading.ask is None:
+    if reading.careful is not None:
         return ()
+    if reading.ask is None:
+        # no value asked for: the question's own content words, for a model to read
+        words = [w for w in re.findall(r"[a-z0-9]+", reading.code) if w not in _PLAIN_STOP]
+        return tuple(dict.fromkeys(words))[:12]
     return fleet.search_terms(reading.ask, member_words)
+
+
+_PLAIN_STOP = word_set(
+    """a an the and or but if then so of to in on at by for with from is are was were be do
+    does did has have had i we you it this that shall should can could may will would ok
+    okay yes no please what which how where when who"""
+)
 
 
 # ---------------------------------------------------------------- a model's placement

@@ -47,7 +47,15 @@ from crewline.models import (
     ConciergePolicy,
 )
 from crewline.policy.lemmas import preload
-from crewline.policy.routine import Fact, Verdict, VerdictKind, judge, needs_facts, search_terms
+from crewline.policy.routine import (
+    Fact,
+    Verdict,
+    VerdictKind,
+    check_placement,
+    judge,
+    needs_facts,
+    search_terms,
+)
 
 __all__ = ["Concierge", "ConciergeSettings", "Undone", "answer_allowed", "fleet_match"]
 
@@ -459,6 +467,9 @@ class Concierge:
                     failure=None,
                 )
             )
+        if not isinstance(self.brain, OfflineBrain):
+            placed = await asyncio.gather(*(self._placed(j) for j in judged))
+            judged = [replace(j, verdict=v) for j, v in zip(judged, placed, strict=True)]
         drafts = await self._drafts(judged)
         judged = [
             replace(j, draft=draft, failure=failure)
@@ -512,6 +523,41 @@ class Concierge:
             )
             await self.hub.index_repaired()
             return await self.hub.change(decide)
+
+    async def _placed(self, judged: _Judged) -> Verdict:
+        """A model's reading of a question the offline path could not place, checked in code
+        (``check_placement``); the offline verdict when the model is not asked (a careful
+        verdict is final), fails, times out or reads it in a way that does not hold."""
+        verdict, asked = judged.verdict, judged.asked
+        if verdict.kind.routine or verdict.final or asked.dialog:
+            return verdict
+        ask = BrainAsk(
+            question=asked.text,
+            options=asked.options,
+            default=asked.default,
+            facts=judged.facts,
+            member=asked.member,
+        )
+        try:
+            async with asyncio.timeout(self.settings.brain_timeout):
+                placement = await self.brain.place(ask)
+        except Exception as error:  # a timeout or a brain's failure: the human decides
+            log.warning(
+                "the concierge's brain could not place a question: %s", type(error).__name__
+            )
+            return verdict
+        if placement is None or placement.kind == "human":
+            return verdict
+        checked = check_placement(
+            asked.text,
+            placement,
+            options=asked.options,
+            default=asked.default,
+            facts=judged.facts,
+        )
+        if not checked.kind.routine:
+            return replace(verdict, why=f"{verdict.why}; {checked.why}")
+        return checked
 
     async def _drafts(self, judged: list[_Judged]) -> list[tuple[Draft | None, str | None]]:
         """Each judgement's draft; an outside brain's are asked for at once."""
