@@ -346,6 +346,11 @@ class Receipt:
 class Button:
     label: str
     payload: str  # at most 64 ASCII bytes: fits every platform (Telegram is the tightest)
+    # "answer": an answer to the card (an option); "control": the concierge's Send / Edit /
+    # Dismiss, drawn apart from the answers, in a secondary style.
+    role: str = "answer"
+    # The option the concierge's suggestion names: the only answer drawn as recommended.
+    recommended: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

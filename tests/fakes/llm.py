@@ -8,6 +8,7 @@
         fake.answer_garbage()                     # 200 with a body that is not JSON
         fake.fail(500)                            # an HTTP error
         fake.answer_json({"id": "x"})             # any JSON body (e.g. without choices)
+        fake.reply_by(lambda body: "…")            # content chosen per request (a script)
 
 Every request's headers and JSON body are recorded; ``wait_for_requests(n)`` waits (bounded)
 until ``n`` have arrived, so tests never sleep.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -65,6 +67,7 @@ class FakeLlm:
         self._content = "ok"
         self._json: JsonDict = {}
         self._status = 200
+        self._script: Callable[[JsonDict], str] | None = None
         self._released: asyncio.Event | None = None
         self._arrived: asyncio.Condition | None = None
         self._runner: web.AppRunner | None = None
@@ -102,6 +105,10 @@ class FakeLlm:
 
     def reply_with(self, content: str) -> None:
         self._mode, self._content = "reply", content
+
+    def reply_by(self, script: Callable[[JsonDict], str]) -> None:
+        """Answer each request with ``script(body)``: what a model would say to it."""
+        self._mode, self._script = "script", script
 
     def answer_json(self, body: JsonDict) -> None:
         self._mode, self._json = "json", body
@@ -162,4 +169,7 @@ class FakeLlm:
             return web.Response(body=b"\x00<html>not json at all", content_type="text/html")
         if self._mode == "json":
             return web.json_response(self._json)
+        if self._mode == "script" and self._script is not None:
+            content = self._script(body)
+            return web.json_response(completion(content, model=str(body.get("model"))))
         return web.json_response(completion(self._content, model=str(body.get("model"))))

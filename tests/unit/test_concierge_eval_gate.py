@@ -14,6 +14,8 @@ from crewline.policy import Fact, Verdict, judge
 from crewline.policy.eval_file import EvalFile, EvalQuestion, Expect, load_eval
 
 SHIPPED = Path(__file__).resolve().parents[2] / "evals" / "concierge" / "dev.yaml"
+# The development set through the gate alone (the held-out set is never read by a test but
+# the one that checks its hash).
 SEED_ASKS = {
     "Shall I proceed with the plan?",
     "Which port, the default is 8080?",
@@ -51,8 +53,7 @@ def test_the_shipped_file_has_the_seed_and_at_least_80_more(shipped: EvalFile) -
     """The seed's eight questions are there, plus at least 80 of our own."""
     asks = [q.ask for q in shipped.questions]
     assert set(asks) >= SEED_ASKS
-    assert len(asks) - len(SEED_ASKS) >= 80
-    assert len(set(asks)) == len(asks) - asks.count("Continue?") + 1
+    assert len(asks) - len(SEED_ASKS) >= 400
 
 
 def test_no_careful_question_gets_a_routine_verdict(shipped: EvalFile) -> None:
@@ -61,18 +62,16 @@ def test_no_careful_question_gets_a_routine_verdict(shipped: EvalFile) -> None:
     assert len(careful) >= 40
     wrongly_routine = [q.ask for q in careful if _judge(shipped, q).kind.routine]
     assert wrongly_routine == []
-    not_irreversible = [
-        q.ask for q in careful if q.irreversible and _judge(shipped, q).kind != "irreversible"
-    ]
-    assert not_irreversible == []
+    not_final = [q.ask for q in careful if q.irreversible and not _judge(shipped, q).final]
+    assert not_final == []  # the careful judgement keeps every irreversible one, for good
 
 
-def test_at_least_90_percent_of_routine_questions_are_routine(shipped: EvalFile) -> None:
-    """The routine target: ≥ 90 % of expect: answer questions get a routine verdict."""
+def test_at_least_95_percent_of_routine_questions_are_routine(shipped: EvalFile) -> None:
+    """The development target: ≥ 95 % of expect: answer questions get a routine verdict."""
     routine = [q for q in shipped.questions if q.expect is Expect.ANSWER]
     assert len(routine) >= 40
     answered = [q for q in routine if _judge(shipped, q).kind.routine]
-    assert len(answered) / len(routine) >= 0.9, [q.ask for q in routine if q not in answered]
+    assert len(answered) / len(routine) >= 0.95, [q.ask for q in routine if q not in answered]
 
 
 def test_every_expected_answer_contains_its_fact(shipped: EvalFile) -> None:
@@ -94,6 +93,7 @@ def test_a_fleet_answer_names_its_source_row(shipped: EvalFile) -> None:
     probe_rows = [f.row_id for f in _facts(shipped) if f.member == "probe"]
     assert (verdict.answer, verdict.evidence) == ("4321", tuple(probe_rows))
     assert verdict.why.startswith("probe said so at ")
+    assert "port 4321" in verdict.why  # the row's own words
 
 
 def test_today_the_gate_answers_every_routine_question_of_the_shipped_file(

@@ -72,18 +72,48 @@ def _concierge_button(record_id: str, action: str) -> Button:
     return Button(
         label=_ACTION_LABELS[action],
         payload=_payload("c", record_id, CONCIERGE_ACTIONS.index(action)),
+        role="control",
     )
 
 
 def _suggestion_part(
     record_id: str, suggestion: Suggestion | None
 ) -> tuple[list[str], tuple[Button, ...]]:
-    """The suggestion line and its buttons, while there is one and it is not dismissed."""
+    """The suggestion's line and its controls, while there is one and it is not dismissed.
+
+    A suggestion with a pick (its ``text``) says it and why ("concierge suggests: 4321 —
+    probe said so at 09:12"), with Send, Edit and Dismiss; one with no pick says only why the
+    question needs the human ("needs you: irreversible: it drops the users_v1 table"), with
+    Dismiss: there is nothing to send.
+    """
     if suggestion is None or suggestion.dismissed:
         return [], ()
+    if not suggestion.text:
+        return [f"needs you: {suggestion.why}"], (_concierge_button(record_id, "dismiss"),)
     line = f"concierge suggests: {suggestion.text} — {suggestion.why}"
     buttons = tuple(_concierge_button(record_id, a) for a in ("send", "edit", "dismiss"))
     return [line], buttons
+
+
+def _options(
+    kind: str, record_id: str, options: Sequence[str], picked: str | None
+) -> tuple[Button, ...]:
+    """The answer buttons; the one the suggestion names is the only one drawn recommended."""
+    chosen = picked.strip().casefold() if picked else None
+    return tuple(
+        Button(
+            label=option,
+            payload=_payload(kind, record_id, index),
+            recommended=chosen is not None and option.strip().casefold() == chosen,
+        )
+        for index, option in enumerate(options)
+    )
+
+
+def _picked(suggestion: Suggestion | None) -> str | None:
+    if suggestion is None or suggestion.dismissed or not suggestion.text:
+        return None
+    return suggestion.text
 
 
 def concierge_answer_line(
@@ -181,14 +211,7 @@ def escalation_card(
     state = _state_line(e, member_name, zone)
     if state:
         lines.append(state)
-    buttons = (
-        tuple(
-            Button(label=option, payload=_payload("e", e.id, index))
-            for index, option in enumerate(e.options)
-        )
-        if e.is_pending
-        else ()
-    )
+    buttons = _options("e", e.id, e.options, _picked(suggestion)) if e.is_pending else ()
     if e.is_pending:
         suggested, more = _suggestion_part(e.id, suggestion)
         lines += suggested
@@ -223,11 +246,7 @@ def question_card(
         lines.append(f"Answered: {q.answer} — by {_who(q.answered_by)}, {when}")
     else:
         lines.append("Cancelled — the session no longer waits for an answer.")
-    buttons = (
-        tuple(Button(label=o, payload=_payload("q", q.id, i)) for i, o in enumerate(q.options))
-        if waiting
-        else ()
-    )
+    buttons = _options("q", q.id, q.options, _picked(suggestion)) if waiting else ()
     if waiting:
         suggested, more = _suggestion_part(q.id, suggestion)
         lines += suggested

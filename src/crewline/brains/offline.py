@@ -5,18 +5,15 @@ from __future__ import annotations
 from crewline.brains.base import Brain, BrainAsk, Draft, plain_text
 from crewline.policy import Verdict
 
-__all__ = ["DEFER", "OfflineBrain"]
-
-# The suggestion on a careful question that offers nothing to pick: sent, it tells the
-# member to wait for the human, which is what a careful question needs.
-DEFER = "Not yet: I'll decide this one myself."
+__all__ = ["OfflineBrain"]
 
 
 class OfflineBrain(Brain):
-    """A routine verdict's answer is the draft ("4321", because "probe said so at 09:12"). A
-    careful question gets a suggestion only: the asker's stated default, else its first
-    option, else ``DEFER``, so every card carries a one-tap reply and nothing is done until
-    the human sends one."""
+    """A routine verdict's answer is the draft ("4321", because "probe said so at 09:12").
+    A careful question gets a pick only from evidence — the default the question states
+    (its ``pick``), as a suggestion for the human to send — and otherwise no pick at all: a
+    draft with empty text whose ``why`` says why the question needs the human ("irreversible:
+    it drops the users_v1 table", "a choice with no stated default")."""
 
     name = "offline"
 
@@ -24,15 +21,10 @@ class OfflineBrain(Brain):
         if verdict.kind.routine:
             text = plain_text(verdict.answer)
             return Draft(text=text, why=verdict.why) if text else None
-        default = plain_text(ask.default)
-        if default is not None:
+        pick = plain_text(verdict.pick or ask.default)
+        if pick is not None:
             return Draft(
-                text=default,
-                why=f"the asker's stated default; yours to decide ({verdict.why})",
+                text=pick,
+                why=f"the default the question states; yours to decide, since {verdict.why}",
             )
-        first = next((text for text in map(plain_text, ask.options) if text), None)
-        if first is not None:
-            return Draft(
-                text=first, why=f"the first option offered; yours to decide ({verdict.why})"
-            )
-        return Draft(text=DEFER, why=f"not for the concierge: {verdict.why}")
+        return Draft(text="", why=verdict.why)

@@ -193,13 +193,12 @@ async def _outcome(
         and record.answered_by is AnsweredBy.CONCIERGE
         else None
     )
-    kept = await running.store.suggestion(escalation_id) if suggested else None
-    pick = kept is not None and bool(kept.text)
+    kept = await running.store.suggestion(escalation_id) if answered is None else None
     return Outcome(
         question=question,
         answered=answered,
-        suggested=suggested and pick,
-        reason_only=suggested and not pick,
+        suggested=kept is not None and bool(kept.text),
+        reason_only=kept is not None and not kept.text,
     )
 
 

@@ -356,6 +356,7 @@ WORD_ACTS: tuple[WordAct, ...] = (
         """delete undelete remove erase nuke purge truncate drop destroy obliterate shred expunge
         prune discard trash scrap zap annihilate eradicate decommission deprovision terminate
         kill uninstall reset squash revert rollback reformat unpublish retract scrub flush toss
+        rm rmdir
         nix axe cull raze evict unlink wipe get_rid_of tear_down clean_up clean_out clear_out
         throw_away blow_away do_away_with roll_back zero_out hard_delete""",
     ),
@@ -435,12 +436,14 @@ WORD_ACTS: tuple[WordAct, ...] = (
     *_acts(
         "infrastructure",
         """shut_down shutdown power_off turn_off scale_down stop recreate reinstall reprovision
-        rebuild_from_scratch failover fail_over""",
+        rebuild_from_scratch failover fail_over restart reboot""",
         needs="shared_thing",
     ),
     # database migrations and backfills
     *_acts("migrate", "migrate backfill reindex", needs="not_code"),
     *_acts("migrate", "migration backfill", noun=True, needs="not_code"),
+    # approving someone's change (a pull request) lets it land
+    *_acts("push", "approve", needs="pr_in_sentence"),
     # agreements
     *_acts("agreement", "sign accept agree", needs="agreement"),
     *_acts("agreement", "docusign e_sign esign"),

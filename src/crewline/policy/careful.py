@@ -96,7 +96,7 @@ DOC_HEADS = word_set(
     spelling grammar translation screenshot mockup design proposal rfc adr slide deck video
     demo graph chart metric trace flamegraph output error warning stacktrace traceback
     dry_run preview simulation benchmark coverage reference explanation question session
-    member agent bot"""
+    member agent bot review"""
 )
 # Doc heads under which even production is only read about.
 PROD_DOC_HEADS = word_set(
@@ -135,8 +135,7 @@ PROCEED_VERBS = word_set(
 EDIT_VERBS = word_set(
     """fix update change edit modify refactor rename add write improve comment format tidy
     rewrite adjust tweak draft create make build rebuild compile split extract inline
-    simplify clean move bump pin prepare plan design propose sketch outline spec scaffold
-    mock stub"""
+    simplify clean move bump pin prepare propose sketch outline spec scaffold mock stub"""
 )
 _VERB_LIKE = READ_VERBS | EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS
 _SUBJECTS = word_set("i we you he she it they this that there one who which what")
@@ -226,12 +225,14 @@ def _verb_position(shape: Shape, i: int) -> bool:
         words[i].text != words[i].lemma
         and words[i].text.endswith(("s", "ed"))
         and i > 0
-        and words[i - 1].text not in _DETERMINERS
-        and words[i - 1].text not in _PREPOSITIONS
+        and (
+            words[i - 1].text in ("that", "which", "who", "it", "this")
+            or (words[i - 1].text not in _DETERMINERS and words[i - 1].text not in _PREPOSITIONS)
+        )
         and words[i].lemma in _ACTS_BY_FIRST
         and not words[i].lemma.endswith("s")
     ):
-        return True  # "the job deletes …", "it drops …": a finite verb
+        return True  # "the job deletes …", "the job that drops …": a finite verb
     j = i - 1
     while j >= 0 and not words[j + 1].clause_start and words[j].text in FILLERS:
         j -= 1
@@ -317,9 +318,13 @@ def _governor(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
             return "act"
         if w.lemma in EDIT_VERBS and not w.ident:
             return "edit"
-        if w.lemma in _ACTS_BY_FIRST and not w.ident and _verb_position(shape, j):
-            if read_only or not _governed_read(shape, j):
-                return "act"
+        if (
+            w.lemma in _ACTS_BY_FIRST
+            and not w.ident
+            and _verb_position(shape, j)
+            and (read_only or not _governed_read(shape, j))
+        ):
+            return "act"
         if w.clause_start:
             return None
     return None
@@ -375,7 +380,7 @@ def _mention(
     w = shape.words[i]
     if family == "own_word":
         return False
-    if w.ident and not code:
+    if w.ident and not code and not _run_as_command(shape, i):
         return True
     if _quoted(shape, i):
         return True  # 'Delete account' as a label, a message, a name: only words
@@ -391,10 +396,53 @@ def _mention(
             return True
     if family == "credentials" and _reveals(shape, i):
         return False
+    if w.code and i > 0 and shape.words[i - 1].text in _COMMANDS and shape.words[i - 1].code:
+        return False  # `make deploy`, `npm publish`: a command that does it
     governor = _governor(shape, i)
-    if noun and governor == "edit" and family not in ("credentials", "production"):
+    if noun and governor == "edit" and family in _MADE_FAMILIES and _creates(shape, i):
         return True  # "write the migration", "draft the announcement": made, not done
     return governor == "read" and not _holds_secret(shape, i, length, family)
+
+
+_COMMANDS = word_set("make npm yarn pnpm just task rake invoke bash sh python python3 node sudo")
+_TEST_NAME = re.compile(r"(?:^|[/_.\s`-])tests?(?:[/_.\s`-]|$)|_spec\b|\.spec\.|\.test\.")
+
+
+_MADE_FAMILIES = frozenset({"send", "deploy", "migrate", "delete", "money"})
+_CREATE_VERBS = word_set(
+    """write draft prepare create add sketch outline spec scaffold mock stub document
+    describe"""
+)
+
+
+def _creates(shape: Shape, i: int) -> bool:
+    """Is the edit verb that governs word ``i`` one that makes a thing ("write", "draft")?"""
+    words = shape.words
+    for j in range(i - 1, -1, -1):
+        if words[j + 1].clause_start or words[j].sentence != words[i].sentence:
+            return False
+        if words[j].lemma in EDIT_VERBS:
+            return words[j].lemma in _CREATE_VERBS
+    return False
+
+
+def _run_as_command(shape: Shape, i: int) -> bool:
+    """Is the identifier at ``i`` run ("run ./scripts/publish.sh", "`make deploy`"), not a
+    test's name ("`pytest tests/test_force_push_guard.py`") nor read or edited?"""
+    words = shape.words
+    start = i
+    while start > 0 and words[start - 1].ident and words[start - 1].sentence == words[i].sentence:
+        start -= 1
+    end = i
+    while end + 1 < len(words) and words[end + 1].ident:
+        end += 1
+    name = shape.text[words[start].start : words[end].end]
+    if _TEST_NAME.search(name):
+        return False
+    before = words[start - 1] if start > 0 else None
+    if before is not None and before.text in _COMMANDS and before.code:
+        return True
+    return before is not None and before.lemma in EXEC_VERBS and not words[start].clause_start
 
 
 def _quoted(shape: Shape, i: int) -> bool:
@@ -505,7 +553,11 @@ def _context_holds(shape: Shape, i: int, length: int, act: WordAct, money: bool)
         case "agreement":
             return bool(after & _AGREEMENT_OBJECT)
         case "shared_thing":
-            return bool(after & _SHARED_THINGS)
+            local = {"local", "localhost", "my", "dev", "laptop", "docker", "container"}
+            return bool(after & _SHARED_THINGS) and not (after & local)
+        case "pr_in_sentence":
+            sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
+            return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
     return True
 
 
@@ -597,18 +649,27 @@ def _word_acts(shape: Shape, money: bool) -> list[_Found]:
             if len(span) == n and all(
                 x.lemma == want or x.text == want for x, want in zip(span, act.lemmas, strict=True)
             ):
-                match = act
-                break
+                match = match or act
+                if _context_holds(shape, i, n, act, money):
+                    match = act  # of the acts a word can be, the one its context shows
+                    break
         if match is None:
             i += 1
             continue
         n = len(match.lemmas)
         noun = match.noun or not _verb_position(shape, i)
         if noun and not match.noun:
-            # A verb's word not standing as a verb: an act only as the head of its phrase
-            # ("approve the deploy to prod"), not before a noun ("the release candidate")
-            # nor after a question word ("which commit").
-            if not _nominal_head(shape, i + n) or (i > 0 and words[i - 1].text in _WH):
+            # A verb's word not standing as a verb: an act as the head of its phrase
+            # ("approve the deploy to prod") or naming what a thing that is run does ("run
+            # the purge job"), not before a noun ("the release candidate", "the deploy
+            # script" to lint) nor after a question word ("which commit").
+            head = _head_after(shape, i, n)
+            runs = (
+                head is not None and shape.words[head].lemma in ARTIFACTS and _executed(shape, head)
+            ) or (w.ident and _run_as_command(shape, i))
+            if not runs and (
+                not _nominal_head(shape, i + n) or (i > 0 and words[i - 1].text in _WH)
+            ):
                 i += n
                 continue
         if _context_holds(shape, i, n, match, money) and not _mention(
@@ -858,6 +919,8 @@ def _chooses(shape: Shape) -> str | None:
         for k, w in enumerate(words):
             if w.lemma not in _CHOICE_VERBS or not _verb_position(shape, w.index):
                 continue
+            if any(x.text in _WH for x in words[:k]):
+                break  # "which port should I use?": a value asked for, the fleet may know
             rest = [x.text for x in words[k + 1 : k + 4]]
             if w.lemma == "pick" and rest[:1] == ["up"]:
                 continue
@@ -874,11 +937,12 @@ def _chooses(shape: Shape) -> str | None:
 # Insisting a step is safe is not how a routine question reads: it is pressure, and the
 # question goes to the human. (Plain "this is routine" stays a dropped assurance.)
 _PUSHY = re.compile(
-    r"\btrust me\b|\b(?:totally|completely|absolutely|100%?|perfectly|entirely|fully|100 percent)"
-    r"\s+(?:safe|harmless|fine|reversible|risk[- ]free)\b|\bno risks?\b|\bzero risk\b|\brisk[- ]free\b"
-    r"|\bnothing (?:can|could|will) (?:go wrong|break)\b|\bdon'?t worry\b|\bno need to (?:ask|check"
-    r"|escalate|confirm|wait|bother|involve|tell)\b|\bcan be undone easily\b|\beasily undone\b"
-    r"|\bnothing risky\b|\bjust a formality\b|\bwon'?t hurt\b|\bharmless one\b|\bsafe to (?:ignore|skip)"
+    r"\btrust me\b|\b(?:totally|completely|absolutely|100%?|perfectly|entirely|fully"
+    r"|100 percent)\s+(?:safe|harmless|fine|reversible|risk[- ]free)\b|\bno risks?\b"
+    r"|\bzero risk\b|\brisk[- ]free\b|\bnothing (?:can|could|will) (?:go wrong|break)\b"
+    r"|\bdon'?t worry\b|\bno need to (?:ask|check|escalate|confirm|wait|bother|involve|tell)\b"
+    r"|\bcan be undone easily\b|\beasily undone\b|\bnothing risky\b|\bjust a formality\b"
+    r"|\bwon'?t hurt\b|\bharmless one\b|\bsafe to (?:ignore|skip)"
     r"|\bit'?s (?:all )?(?:reversible|safe)\b"
 )
 
@@ -926,11 +990,6 @@ def _choice(
             )
         if re.search(r"\b(?:which one|either|which of)\b", s.text):
             return Careful(kind="ambiguous", reason="a choice with no stated default")
-        if _DECIDE.search(s.text):
-            return Careful(
-                kind="ambiguous",
-                reason="it asks you to decide, and states no default",
-            )
     chosen = _chooses(shape)
     if chosen is not None:
         return Careful(kind="ambiguous", reason=f"a choice ({chosen}) with no stated default")

@@ -10,6 +10,7 @@ shape, so what one calls the act the other does too.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -99,7 +100,7 @@ FILLERS = frozenset(
         "actually",
     ]
 )
-_GAP_BOUNDARY = re.compile(r"[,;:()\[\]{}|]|\s[-–—]+\s|[–—]|\.\.\.|=>|->|\d\)")
+_GAP_BOUNDARY = re.compile(r"[,;:()\[\]{}|]|\s[-\u2013\u2014]+\s|[\u2013\u2014]|\.\.\.|=>|->|\d\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?=\s|$)|\n+")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 _LIST_WORDS = frozenset(["step", "phase", "stage", "item", "part", "task", "point"])
@@ -166,7 +167,7 @@ def _sentences(text: str) -> list[tuple[int, int]]:
         cuts.append(at)
     cuts.append(len(text))
     spans = []
-    for a, b in zip(cuts, cuts[1:], strict=False):
+    for a, b in itertools.pairwise(cuts):
         if text[a:b].strip():
             spans.append((a, b))
     return spans

@@ -161,7 +161,8 @@ _BEFORE = [
     # "ISO 8601 (the default)", "UTF-8 by default", "build/ as usual", "main, as always"
     re.compile(
         rf"(?P<v>{_QUOTED}|[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s*(?:\(\s*)?"
-        r"(?:which\s+)?(?:(?:is|being|will be|would be|stays)\s+)?(?:the\s+|our\s+|its\s+)?default\b"
+        r"(?:which\s+)?(?:(?:is|being|will be|would be|stays)\s+)?(?:the\s+|our\s+|its\s+)?"
+        r"default\b"
         r"(?!\s*(?:is|was|would|will|=|:|of|to|value|one)\b)(?!\s+[a-z]+\s+(?:of|is|=|:|to)\b)"
         rf"|(?P<w>[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s+by default\b"
         rf"|(?P<u>[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?|`[^`\n]+`)[\"'`]?,?\s+(?:as usual|as always"

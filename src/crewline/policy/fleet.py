@@ -34,7 +34,9 @@ __all__ = [
     "FleetReading",
     "ValueAsk",
     "about",
+    "contradicted",
     "injection_in",
+    "loose_ask",
     "read_fleet",
     "search_terms",
     "value_ask",
@@ -328,7 +330,8 @@ _STOP = word_set(
 )
 _REQUEST = re.compile(
     r"\b(?:which|what|whats|where|when|how (?:long|many|much|often|big|large|fast|slow))\b"
-    r"|\b(?:tell me|remind me|need|want|give me|share|send me|know)\s+(?:the|what|which|its|their)\b"
+    r"|\b(?:tell me|remind me|need|want|give me|share|send me|know)\s+"
+    r"(?:the|what|which|its|their)\b"
 )
 _SPLIT = re.compile(r"\b(?:which|what|whats|where|when|how)\b")
 
@@ -403,10 +406,14 @@ def _value_ask(code: str) -> ValueAsk | None:
 
         verbs = READ_VERBS | EDIT_VERBS | EXEC_VERBS | PROCEED_VERBS
         objects = {"the", "a", "an", "this", "that", "these", "those", "it", "them", "to", "my"}
-        named_at = [i for i, t in enumerate(all_words) if t.lemma in _NOUN_KINDS]
+        named_at = [
+            i
+            for i, t in enumerate(all_words)
+            if t.lemma in _NOUN_KINDS and t.lemma not in ("day", "date", "time", "number")
+        ]
         acting = any(
             (t.lemma in verbs or t.text in verbs)
-            and (i + 1 < len(texts) and texts[i + 1] in objects or i == 0 and len(texts) == 1)
+            and ((i + 1 < len(texts) and texts[i + 1] in objects) or (i == 0 and len(texts) == 1))
             for i, t in enumerate(all_words)
         ) or (
             bool(texts)
@@ -428,10 +435,7 @@ def _value_ask(code: str) -> ValueAsk | None:
             return None
         start = next(i for i, w in enumerate(all_words) if w.start >= m.start(1))
         head_text = "need"
-    if head_text == "terse":
-        skip = 0
-    else:
-        skip = 2 if head_text.startswith("how") else 1
+    skip = 0 if head_text == "terse" else 2 if head_text.startswith("how") else 1
     for wh, wanted in _WH_KINDS.items():
         if head_text.startswith(wh):
             kinds = wanted
@@ -470,7 +474,11 @@ def _value_ask(code: str) -> ValueAsk | None:
     elif named and set(_NOUN_KINDS[named[-1]]) & set(kinds):
         noun = named[-1]
     if head_text == "terse":
-        named_terse = [w.lemma for w in words if w.lemma in _NOUN_KINDS]
+        named_terse = [
+            w.lemma
+            for w in words
+            if w.lemma in _NOUN_KINDS and w.lemma not in ("day", "date", "time", "number")
+        ]
         noun = named_terse[-1]
         kinds = _NOUN_KINDS[noun]
         named = [noun]
@@ -482,6 +490,7 @@ def _value_ask(code: str) -> ValueAsk | None:
             return None
         noun = content[-1]
         kinds = _GENERIC
+    also_named = set(named) if not head_text.startswith(("how", "where", "when")) else set()
     named = [p for p in named if set(_NOUN_KINDS[p]) & set(kinds)]
     cues = {root(noun)} if noun != "value" else set()
     cues |= {root(p) for p in named}
@@ -500,6 +509,7 @@ def _value_ask(code: str) -> ValueAsk | None:
             or w.lemma in _ASKING
             or w.lemma == noun
             or w.lemma in named
+            or w.lemma in also_named
             or r in counted
             or len(w.text) < 2
         ):
@@ -725,6 +735,13 @@ def read_fleet(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
             found.append((value_text, row, labelled))
         else:
             near[row.fact.member] = (value_text, row)
+    marked = _marked_sources(ask)
+    if marked and not _named_members(ask, [row.fact for row in usable]):
+        who = ", ".join(sorted(marked))
+        return FleetReading(
+            found=f"it asks what {who} said, and {who} said nothing about it",
+            ignored=tuple(ignored),
+        )
     named = _named_members(ask, [r.fact for _, r, _ in found])
     if named:
         found = [f for f in found if f[1].fact.member in named]
@@ -760,6 +777,17 @@ _SOURCE_MARK = re.compile(
     r"\b(?:the\s+)?([a-z0-9][a-z0-9 -]{0,40}?)\s+(?:session|member|agent|bot)\b"
     r"|\b(?:according to|per|from)\s+(?:the\s+)?([a-z0-9][a-z0-9-]*)"
 )
+
+
+def _marked_sources(ask: ValueAsk) -> frozenset[str]:
+    """The names the request marks as a source ("the radar session", "according to scout"),
+    as said."""
+    said = " ".join(ask.text_words)
+    marked = set()
+    for m in re.finditer(r"\bthe ([a-z0-9]+) (?:session|member|agent|bot)\b", said):
+        if m.group(1) not in _STOP:
+            marked.add(m.group(1))
+    return frozenset(marked)
 
 
 def _named_members(ask: ValueAsk, facts: Sequence[Fact]) -> frozenset[str]:
@@ -804,3 +832,40 @@ def about(ask: ValueAsk, fact: Fact) -> bool:
         return bool(roots & ask.cues)
     covered = _covered(ask.subject, roots, fact.text)
     return covered >= 1 and covered * 2 >= len(ask.subject)
+
+
+def loose_ask(code: str) -> ValueAsk:
+    """A request read loosely, for checking a model's fleet answer to a question the offline
+    path did not read as one: any kind of value, about the question's content words."""
+    words = [t for t in tokens(code) if t.text not in _STOP and t.lemma not in _ASKING]
+    subject = tuple(dict.fromkeys(root(t.lemma) for t in words if len(t.text) > 1))
+    return ValueAsk(
+        kinds=_GENERIC,
+        cues=frozenset(),
+        subject=subject,
+        words=tuple(dict.fromkeys(t.lemma for t in words)),
+    )
+
+
+def contradicted(ask: ValueAsk, cited: Fact, value: str, facts: Sequence[Fact]) -> bool:
+    """Does another row about the same thing give another value of the same kind, said the
+    same way ("port 4321" in one row, "port 4400" in another)?"""
+    found = next((v for v in values_in(cited.text) if v.text == value), None)
+    if found is None:
+        return False
+    labels = _label_stems(cited.text, found) - _LABEL_NOISE
+    for fact in facts:
+        if fact.row_id == cited.row_id or injection_in(fact.text):
+            continue
+        roots = _roots_of(fact.text, fact.member)
+        if not any(term in roots for term in ask.subject):
+            continue
+        for other in values_in(fact.text):
+            if other.kind is not found.kind or other.text.casefold() == value.casefold():
+                continue
+            if labels & _label_stems(fact.text, other):
+                return True
+    return False
+
+
+_LABEL_NOISE = frozenset({"on", "at", "is", "in", "to", "the", "a", "of", "and", "for", "it"})

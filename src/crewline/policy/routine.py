@@ -101,9 +101,10 @@ _ASKER_LEAD = re.compile(
     r"\s+to\b|(?:you\s+)?want\s+(?:me|us)\s+to\b|permission\s+to\b|let\s+me\s+know\s+if\s+(?:i|we)\b"
     r"|(?:please\s+)?confirm\b|(?:can|could)\s+you\s+confirm\b|green\s+light\b|good\s+to\s+go\b"
     r"|(?:i|we)\s*(?:ll|will|am going to|m going to|are going to|d like to|want to|plan to|am about"
-    r" to|m about to|would like to)\b|going\s+to\b|about\s+to\b|planning\s+to\b|proceeding\b|moving\s+on\b"
+    r" to|m about to|would like to)\b|going\s+to\b|about\s+to\b|planning\s+to\b"
+    r"|proceeding\b|moving\s+on\b"
     r"|(?:are|am)\s+(?:we|i)\s+(?:ok|okay|good|clear|cleared|set)\b|next\b|ready\b|to\s+\w+"
-    r"|me\s+(?:continue|go|do|start|proceed)\b)"
+    r"|me\s+(?:continue|go|do|start|proceed)\b|let(?:s|\s+s|\s+me|\s+us)\s+\w+)"
 )
 _CONFIRM = re.compile(
     r"^(?:does|do|is|are|would)\s+(?:the|this|that|my|our|it|everything|all)\s*(?:\w+\s+){0,2}"
@@ -152,7 +153,9 @@ def _clause_proceeds(raw: list[str]) -> bool:
 
 
 def _sentence_proceeds(text: str) -> bool:
-    clauses = [c for c in re.split(r"[,:;()]|\s[-–—]\s", text) if re.search(r"[a-z0-9]", c)]
+    clauses = [
+        c for c in re.split(r"[,:;()]|\s[-\u2013\u2014]\s", text) if re.search(r"[a-z0-9]", c)
+    ]
     if not clauses:
         return bool(re.search(r"[?]", text))  # "👍?" — an emoji and a question mark
     if _TAG.search(text.strip()):
@@ -277,7 +280,8 @@ def _fleet_verdict(reading: FleetReading, ask: ValueAsk) -> Verdict:
     return Verdict(
         kind=VerdictKind.FLEET_FACT,
         answer=reading.answer,
-        why=f"{source.member} said so at {source.at:%H:%M} (“{_excerpt(source.text, reading.answer)}”)",
+        why=f"{source.member} said so at {source.at:%H:%M} "
+        f"(“{_excerpt(source.text, reading.answer)}”)",
         evidence=tuple(f.row_id for f in reading.evidence),
     )
 
@@ -381,22 +385,24 @@ def check_placement(
             evidence=(),
         )
     if placement.kind == "fleet":
-        if reading.ask is None or not answer:
-            return refused
+        ask = reading.ask or fleet.loose_ask(reading.code)
         cited = next((f for f in facts if f.row_id == placement.row), None)
-        if cited is None:
-            return refused
-        checked = fleet.read_fleet(reading.ask, [cited])
-        held = [v.text for v in values_in(cited.text) if v.kind in reading.ask.kinds]
-        value = next((v for v in held if v.casefold() in answer.casefold()), None)
-        if value is None or fleet.injection_in(cited.text) or not fleet.about(reading.ask, cited):
-            return refused
-        others = fleet.read_fleet(reading.ask, facts)
-        if others.answer is not None and others.answer.casefold() != value.casefold():
-            return refused
-        if others.disagree:
-            return refused
-        del checked
+        if cited is None or not answer or fleet.injection_in(cited.text):
+            return refused  # an answer must cite a retrieved row that carries no instructions
+        held = [v.text for v in values_in(cited.text) if v.kind in ask.kinds]
+        value = next(
+            (v for v in sorted(held, key=len, reverse=True) if v.casefold() in answer.casefold()),
+            None,
+        )
+        if value is None or not fleet.about(ask, cited):
+            return refused  # no value of the asked kind from that row, or a row not about it
+        others = fleet.read_fleet(ask, facts)
+        if (
+            others.disagree
+            or (others.answer is not None and others.answer.casefold() != value.casefold())
+            or fleet.contradicted(ask, cited, value, facts)
+        ):
+            return refused  # the rows say otherwise, or disagree among themselves
         return Verdict(
             kind=VerdictKind.FLEET_FACT,
             answer=value,

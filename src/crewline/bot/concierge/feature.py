@@ -63,7 +63,7 @@ log = logging.getLogger(__name__)
 FACTS = 10  # fleet rows handed to the gate per question
 NEVER_OFF = ConciergePolicy()
 CAREFUL_ALWAYS = frozenset({VerdictKind.IRREVERSIBLE, VerdictKind.AMBIGUOUS})
-SHOWN = frozenset({"answered", "suggested"})  # decisions that queue a draw in the thread
+SHOWN = frozenset({"answered", "suggested", "escalated"})  # decisions that draw in the thread
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -618,6 +618,8 @@ class Concierge:
             batch.suggest(member, current, text=text, why=why, brain=brain)
             decision = "suggested"
         else:
+            # No pick (no evidence for one): the card says why the question needs the human.
+            batch.suggest(member, current, text="", why=why, brain=brain)
             decision = "escalated"
         batch.ledger(
             ctx.ledger_entry(

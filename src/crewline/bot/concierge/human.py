@@ -207,7 +207,7 @@ class ConciergePresses(PressHandler):
             if not ch.tx.mark_seen(event.transport, event.event_id, ch.now):
                 raise _Duplicate
             suggestion = ch.tx.suggestion(press.record_id)
-            if suggestion is None or suggestion.dismissed:
+            if suggestion is None or suggestion.dismissed or not suggestion.text:
                 raise Conflict("there is no suggestion to edit here", code="no_suggestion")
             told = Receipt(
                 accepted=True,
@@ -245,6 +245,8 @@ class ConciergePresses(PressHandler):
             ch.tx.dismiss_suggestion(asked.id)
             ctx.redraw_card(ch, member, asked)
             return "Dismissed; a new suggestion will show again."
+        if not suggestion.text:  # only why it needs you: there is nothing to send
+            raise Conflict("there is no suggestion to use here", code="no_suggestion")
         if asked.kind == ESCALATION:
             record = ch.tx.escalation(asked.id)
             assert record is not None

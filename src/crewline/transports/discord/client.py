@@ -132,9 +132,16 @@ class CardButton(
 ):
     """A card's button: its ``custom_id`` is the core's payload (``e:<id>:<n>``)."""
 
-    def __init__(self, payload: str, label: str = "?") -> None:
+    def __init__(
+        self, payload: str, label: str = "?", *, style: str = "secondary", row: int | None = None
+    ) -> None:
         super().__init__(
-            discord.ui.Button(label=label, custom_id=payload, style=discord.ButtonStyle.primary)
+            discord.ui.Button(
+                label=label,
+                custom_id=payload,
+                style=getattr(discord.ButtonStyle, style, discord.ButtonStyle.secondary),
+                row=row,
+            )
         )
         self.payload = payload
 

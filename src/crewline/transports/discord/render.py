@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from crewline.models import Bell, OutboundMessage, Receipt, RosterEntry
+from crewline.models import Bell, Button, OutboundMessage, Receipt, RosterEntry
 from crewline.moments import localize
 
 __all__ = [
@@ -73,6 +73,11 @@ _MARKDOWN = re.compile(r"([\\*_~`|>#\[\]])")
 class ButtonSpec:
     label: str
     custom_id: str
+    # "primary" only for the answer the concierge's suggestion names; "secondary" for the
+    # other answers and for the concierge's Send / Edit / Dismiss, which sit on a row of
+    # their own (``row``) below the answers.
+    style: str = "secondary"
+    row: int = 0
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -123,7 +128,7 @@ def thread_message(message: OutboundMessage) -> RenderedMessage:
     deadline = None if message.settled else message.deadline
     text = localize(message.text, message.times, lambda moment: timestamp(moment, deadline))
     whole = f"{header}\n{text}"
-    buttons = tuple(_button(b.label, b.payload) for b in message.buttons[:MAX_BUTTONS])
+    buttons = _laid_out(message.buttons)
     if len(whole) <= CONTENT_LIMIT:
         return RenderedMessage(content=whole, buttons=buttons)
     return RenderedMessage(
@@ -140,10 +145,35 @@ def timestamp(moment: datetime, deadline: datetime | None = None) -> str:
     return f"<t:{unix}:f> (<t:{unix}:R>)" if moment == deadline else f"<t:{unix}:f>"
 
 
-def _button(label: str, payload: str) -> ButtonSpec:
+def _button(label: str, payload: str, *, style: str = "secondary", row: int = 0) -> ButtonSpec:
     if not 1 <= len(payload) <= CUSTOM_ID_LIMIT:
         raise ValueError(f"a button payload must be 1..{CUSTOM_ID_LIMIT} characters: {payload!r}")
-    return ButtonSpec(label=fit(label, LABEL_LIMIT) or "?", custom_id=payload)
+    return ButtonSpec(label=fit(label, LABEL_LIMIT) or "?", custom_id=payload, style=style, row=row)
+
+
+_PER_ROW = 5
+
+
+def _laid_out(buttons: Sequence[Button]) -> tuple[ButtonSpec, ...]:
+    """Answers five a row, then the concierge's controls on the next row of their own; at
+    most five rows (Discord's limit), answers first."""
+    answers = [b for b in buttons if b.role != "control"]
+    controls = [b for b in buttons if b.role == "control"]
+    answer_rows = -(-len(answers) // _PER_ROW)
+    if controls:
+        answers = answers[: (MAX_BUTTONS // _PER_ROW - 1) * _PER_ROW]
+        answer_rows = -(-len(answers) // _PER_ROW)
+    laid = [
+        _button(
+            b.label,
+            b.payload,
+            style="primary" if b.recommended else "secondary",
+            row=n // _PER_ROW,
+        )
+        for n, b in enumerate(answers[:MAX_BUTTONS])
+    ]
+    laid += [_button(b.label, b.payload, row=answer_rows) for b in controls[:_PER_ROW]]
+    return tuple(laid)
 
 
 def jump_url(guild_id: int, channel_id: int) -> str:

@@ -544,7 +544,9 @@ def _view(rendered: RenderedMessage) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     for button in rendered.buttons:
-        view.add_item(CardButton(button.custom_id, button.label))
+        view.add_item(
+            CardButton(button.custom_id, button.label, style=button.style, row=button.row)
+        )
     return view
 
 

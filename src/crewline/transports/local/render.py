@@ -158,7 +158,15 @@ def message_json(shown: ShownMessage) -> dict[str, Any]:
             current.times,
             lambda moment: _moment_html(moment, deadline=current.deadline),
         ),
-        "buttons": [{"label": b.label, "payload": b.payload} for b in current.buttons],
+        "buttons": [
+            {
+                "label": b.label,
+                "payload": b.payload,
+                "role": b.role,
+                "recommended": b.recommended,
+            }
+            for b in current.buttons
+        ],
         "settled": current.settled,
         "deadline": current.deadline.isoformat() if current.deadline else None,
         "at": shown.at.isoformat(),

@@ -293,7 +293,7 @@ def message_record(message: OutboundMessage) -> Record:
     return {
         "author": message.author,
         "text": message.text,
-        "buttons": [[b.label, b.payload] for b in message.buttons],
+        "buttons": [[b.label, b.payload, b.role, b.recommended] for b in message.buttons],
         "settled": message.settled,
         "deadline": message.deadline.isoformat() if message.deadline else None,
         "kind": message.kind,
@@ -306,14 +306,23 @@ def message_from_record(record: Mapping[str, Any]) -> OutboundMessage:
     return OutboundMessage(
         author=str(record["author"]),
         text=str(record["text"]),
-        buttons=tuple(
-            Button(label=str(label), payload=str(payload))
-            for label, payload in record.get("buttons", ())
-        ),
+        buttons=tuple(_button(list(kept)) for kept in record.get("buttons", ())),
         settled=bool(record.get("settled", False)),
         deadline=_time(deadline) if deadline else None,
         kind=str(record.get("kind", "row")),
         times=tuple(_time(str(t)) for t in record.get("times", ())),
+    )
+
+
+def _button(kept: list[Any]) -> Button:
+    """A button as its record keeps it ([label, payload] in records written before the
+    concierge's controls were drawn apart; [label, payload, role, recommended] since)."""
+    role = str(kept[2]) if len(kept) > 2 else "answer"
+    return Button(
+        label=str(kept[0]),
+        payload=str(kept[1]),
+        role=role,
+        recommended=bool(kept[3]) if len(kept) > 3 else False,
     )
 
 

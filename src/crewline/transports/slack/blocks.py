@@ -174,20 +174,32 @@ def _label(text: str) -> str:
 
 
 def _buttons(buttons: Sequence[Button]) -> list[JsonDict]:
+    """The card's answers in their actions block(s), then the concierge's Send / Edit /
+    Dismiss in a block of their own (default style: secondary beside the answers). Only the
+    answer the concierge's suggestion names is drawn ``primary``."""
+    answers = [b for b in buttons if b.role != "control"]
+    controls = [b for b in buttons if b.role == "control"]
+    blocks = _action_blocks(answers, "crewline-actions", offset=0)
+    if controls:
+        blocks += _action_blocks(controls, "crewline-controls", offset=len(answers))
+    return blocks
+
+
+def _action_blocks(buttons: Sequence[Button], name: str, *, offset: int) -> list[JsonDict]:
     blocks = []
     for first in range(0, len(buttons), BUTTONS_PER_BLOCK):
-        elements = [
-            {
+        elements = []
+        for n, button in enumerate(buttons[first : first + BUTTONS_PER_BLOCK]):
+            element: JsonDict = {
                 "type": "button",
-                "action_id": f"{ACTION_PREFIX}{first + n}",
+                "action_id": f"{ACTION_PREFIX}{offset + first + n}",
                 "text": {"type": "plain_text", "text": _label(button.label), "emoji": False},
                 "value": button.payload,
             }
-            for n, button in enumerate(buttons[first : first + BUTTONS_PER_BLOCK])
-        ]
-        blocks.append(
-            {"type": "actions", "block_id": f"crewline-actions-{first}", "elements": elements}
-        )
+            if button.recommended and button.role != "control":
+                element["style"] = "primary"
+            elements.append(element)
+        blocks.append({"type": "actions", "block_id": f"{name}-{first}", "elements": elements})
     return blocks
 
 

@@ -64,14 +64,18 @@ def check_callback_data(payload: str) -> str:
 
 
 def keyboard(buttons: Sequence[Button]) -> Keyboard:
-    """The card's buttons: short labels side by side (three a row), long ones a row each."""
+    """The card's buttons: its answers (short labels side by side, three a row; long ones a
+    row each), then the concierge's Send / Edit / Dismiss on a row of their own below them.
+    Telegram draws every inline button alike, so no answer looks recommended."""
     for button in buttons:
         check_callback_data(button.payload)
-    if all(len(b.label) <= _SHORT_LABEL for b in buttons):
-        rows = tuple(tuple(buttons[i : i + 3]) for i in range(0, len(buttons), 3))
+    answers = [b for b in buttons if b.role != "control"]
+    controls = tuple(b for b in buttons if b.role == "control")
+    if all(len(b.label) <= _SHORT_LABEL for b in answers):
+        rows = tuple(tuple(answers[i : i + 3]) for i in range(0, len(answers), 3))
     else:
-        rows = tuple((b,) for b in buttons)
-    return Keyboard(rows=rows)
+        rows = tuple((b,) for b in answers)
+    return Keyboard(rows=rows + ((controls,) if controls else ()))
 
 
 def chain_header(name: str, slug: str) -> str:

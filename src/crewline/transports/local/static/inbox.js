@@ -303,17 +303,26 @@
           onclick: () => forkFrom(message),
         }) : null),
       body);
-    if (message.buttons.length) {
+    const answers = message.buttons.filter((button) => button.role !== "control");
+    const controls = message.buttons.filter((button) => button.role === "control");
+    const drawn = (button, kind) => el("button", {
+      type: "button",
+      // Only the answer the concierge's suggestion names looks recommended.
+      class: button.recommended ? `${kind} recommended` : kind,
+      "data-payload": button.payload,
+      text: button.label,
+      onclick: (event) => press(event.currentTarget, button.payload),
+    });
+    if (answers.length) {
       // A card's buttons are its answers; a member's message has only Regenerate.
       const group = message.kind === "row" ? "Actions" : "Answer";
       item.append(el("div", { class: "choices", role: "group", "aria-label": group },
-        ...message.buttons.map((button) => el("button", {
-          type: "button",
-          class: "choice",
-          "data-payload": button.payload,
-          text: button.label,
-          onclick: (event) => press(event.currentTarget, button.payload),
-        }))));
+        ...answers.map((button) => drawn(button, "choice"))));
+    }
+    if (controls.length) {
+      // The concierge's Send / Edit / Dismiss, apart from the answers and quieter.
+      item.append(el("div", { class: "choices controls", role: "group", "aria-label": "Concierge" },
+        ...controls.map((button) => drawn(button, "control"))));
     }
     if (message.notice) {
       item.append(el("p", { class: "notice", text: message.notice }));
