@@ -13,6 +13,8 @@ from tests.driver import Crew
 from tests.harness import Shown
 
 SUGGESTION_BUTTONS = ("Send suggestion", "Edit", "Dismiss")
+# Careful, with evidence for a pick: the default the question states.
+WITH_DEFAULT = "Delete the old migrations directory? Default: keep."
 
 
 async def _settled(crew: Crew) -> None:
@@ -37,24 +39,31 @@ async def _ledger(crew: Crew) -> list[dict[str, Any]]:
 async def test_under_never_a_careful_question_gets_a_suggestion_with_its_buttons(
     crew: Crew,
 ) -> None:
-    """The default policy answers nothing; the card says the suggestion and offers its buttons."""
+    """The default policy answers nothing. With evidence (a default the question states) the
+    card says the suggestion and offers Send, Edit and Dismiss after the answers; with none
+    it picks nothing and says why the question needs the human, with Dismiss only."""
     key = await crew.add_member()
     result = await crew.escalate(key, message="Force-push to main?", options=["yes", "no"])
     await _settled(crew)
-    card = await _card_with(crew, "concierge suggests:")
-    assert card.buttons == ("yes", "no", *SUGGESTION_BUTTONS)
-    records = (await crew.conversation())["escalations"]
-    assert [r["state"] for r in records] == ["pending"]
+    card = await _card_with(crew, "needs you:")
+    assert "it force-pushes to main" in card.text and "concierge suggests" not in card.text
+    assert card.buttons == ("yes", "no", "Dismiss")
     ledger = await _ledger(crew)
-    assert ledger[0]["record_id"] == result["escalation_id"]
-    assert ledger[0]["decision"] == "suggested"
+    assert (ledger[0]["record_id"], ledger[0]["decision"]) == (result["escalation_id"], "escalated")
     assert ledger[0]["policy"] == "never"
+    await crew.escalate(key, message=WITH_DEFAULT, options=["keep", "delete"])
+    await _settled(crew)
+    card = await _card_with(crew, "concierge suggests: keep")
+    assert card.buttons == ("keep", "delete", *SUGGESTION_BUTTONS)
+    records = (await crew.conversation())["escalations"]
+    assert [r["state"] for r in records] == ["pending", "pending"]
+    assert (await _ledger(crew))[0]["decision"] == "suggested"
 
 
 async def test_send_suggestion_answers_as_the_human_via_suggestion(crew: Crew) -> None:
     """Send suggestion answers the record as the human (by user, via suggestion)."""
     key = await crew.add_member()
-    await crew.escalate(key, message="Force-push to main?")
+    await crew.escalate(key, message=WITH_DEFAULT)
     await _settled(crew)
     card = await _card_with(crew, "concierge suggests:")
     assert "Send suggestion" in card.buttons
@@ -70,7 +79,7 @@ async def test_send_suggestion_answers_as_the_human_via_suggestion(crew: Crew) -
 async def test_dismiss_hides_the_suggestion_and_edit_answers_nothing(crew: Crew) -> None:
     """Edit answers nothing; Dismiss hides the suggestion and its buttons."""
     key = await crew.add_member()
-    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.escalate(key, message=WITH_DEFAULT)
     await _settled(crew)
     card = await _card_with(crew, "concierge suggests:")
     # What Edit opens differs per platform (tests/e2e/test_concierge_edit.py); it answers nothing.
@@ -101,12 +110,12 @@ async def test_under_routine_a_routine_question_is_answered_and_said_in_the_thre
 
 
 async def test_an_irreversible_question_is_not_answered_even_under_always(crew: Crew) -> None:
-    """`always` still sends an irreversible question to the human, with a suggestion."""
+    """`always` still sends an irreversible question to the human, saying why."""
     key = await crew.add_member()
     await crew.harness.command("concierge", "answer", "always")
     await crew.escalate(key, message="Force-push to main?")
     await _settled(crew)
-    await _card_with(crew, "concierge suggests:")
+    await _card_with(crew, "needs you: irreversible: it force-pushes to main")
     assert (await crew.conversation())["escalations"][0]["state"] == "pending"
 
 
@@ -209,7 +218,7 @@ async def test_a_strangers_press_on_the_concierges_buttons_is_refused_and_audite
 ) -> None:
     """Only the owner sends, edits, dismisses or undoes; anyone else changes nothing."""
     key = await crew.add_member()
-    await crew.escalate(key, message="Force-push to main?")
+    await crew.escalate(key, message=WITH_DEFAULT)
     await _settled(crew)
     card = await _card_with(crew, "concierge suggests:")
     harness = crew.harness
@@ -226,7 +235,7 @@ async def test_a_question_card_carries_the_suggestion_and_send_answers_it(crew: 
         key,
         "POST",
         "/api/session-control/ask",
-        json={"question": "Delete the old migrations directory?", "options": ["yes", "no"]},
+        json={"question": "Shall I proceed with the plan?", "options": ["yes", "no"]},
     )
     assert asked.status_code == 200, asked.text
     await _settled(crew)
@@ -245,9 +254,9 @@ async def test_another_sessions_message_drops_the_suggestions_it_reached(crew: C
     key = await crew.add_member()
     await crew.add_member("hawk", "Hawk")
     sender = await crew.add_session("plain")
-    first = (await crew.escalate(key, message="Delete the old migrations directory?"))[
-        "escalation_id"
-    ]
+    first = (
+        await crew.escalate(key, message="Delete the old migrations directory? Default: keep.")
+    )["escalation_id"]
     second = (await crew.escalate(key, message="Force-push to main?"))["escalation_id"]
     await _settled(crew)
     store = crew.crewline.store

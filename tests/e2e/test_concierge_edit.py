@@ -18,7 +18,7 @@ async def _two_open(crew: Crew) -> tuple[str, Shown]:
     carries the concierge's suggestion. Returns the member's key and that card."""
     key = await crew.add_member()
     await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
-    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.escalate(key, message="Delete the old migrations directory? Default: keep.")
     await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     card = next(
@@ -62,7 +62,9 @@ async def _open_slack_modal(harness: Harness, card: Shown) -> dict[str, Any]:
 async def test_edit_opens_the_reply_prefilled_with_the_suggestion(crew: Crew) -> None:
     """The receipt of Edit carries the suggestion's text for the reply box."""
     key = await crew.add_member()
-    await crew.escalate(key, message="Delete the old migrations directory?", options=["yes", "no"])
+    await crew.escalate(
+        key, message="Delete the old migrations directory? Default: keep.", options=["yes", "no"]
+    )
     await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     harness = crew.harness
@@ -95,7 +97,7 @@ async def test_telegram_edit_opens_a_reply_holding_the_suggestion(crew: Crew) ->
     harness = crew.harness
     assert isinstance(harness, TelegramHarness)
     key = await crew.add_member()
-    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.escalate(key, message="Delete the old migrations directory? Default: keep.")
     await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     card = next(m for m in harness.messages("radar") if "concierge suggests:" in m.text)
@@ -216,7 +218,7 @@ async def test_a_telegram_edit_prompt_sent_before_a_restart_is_answered_after_it
     harness = crew.harness
     assert isinstance(harness, TelegramHarness)
     key = await crew.add_member()
-    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.escalate(key, message="Delete the old migrations directory? Default: keep.")
     await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     card = next(m for m in harness.messages("radar") if "concierge suggests:" in m.text)
@@ -246,7 +248,7 @@ async def test_a_telegram_edit_prompt_answers_its_own_record_of_two_after_a_rest
     async with telegram_crew(config, clock, has_topics_enabled=topics) as (harness, crew):
         key = await crew.add_member()
         await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
-        await crew.escalate(key, message="Delete the old migrations directory?")
+        await crew.escalate(key, message="Delete the old migrations directory? Default: keep.")
         await crew.crewline.bot.concierge.idle()
         await crew.delivered()
         card = next(

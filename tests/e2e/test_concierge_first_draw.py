@@ -52,8 +52,8 @@ async def test_a_careful_card_is_posted_once_with_its_suggestion(crew: Crew) -> 
     await _settled(crew)
     draws = _draws(crew, "Force-push to main?")
     assert len(draws) == 1, [d.text for d in draws]
-    assert "concierge suggests: yes" in draws[0].text
-    assert tuple(b.label for b in draws[0].buttons) == ("yes", "no", *SUGGESTION_BUTTONS)
+    assert "needs you: irreversible: it force-pushes to main" in draws[0].text
+    assert tuple(b.label for b in draws[0].buttons) == ("yes", "no", "Dismiss")
 
 
 async def test_a_routine_card_is_posted_once_already_answered(crew: Crew) -> None:
@@ -83,7 +83,7 @@ async def test_a_question_card_is_posted_once_with_its_suggestion(crew: Crew) ->
     await _settled(crew)
     draws = _draws(crew, "Drop the legacy users table?")
     assert len(draws) == 1, [d.text for d in draws]
-    assert "concierge suggests: yes" in draws[0].text
+    assert "needs you:" in draws[0].text
 
 
 async def test_a_reply_that_waits_for_its_card_never_waits_for_the_concierge(
@@ -110,7 +110,7 @@ async def test_a_reply_that_waits_for_its_card_never_waits_for_the_concierge(
     await crew.escalate(key, message="Force-push to main?", options=["yes", "no"])
     assert lane_woken_when_waited == [True]
     await _settled(crew)
-    assert "concierge suggests: yes" in _draws(crew, "Force-push to main?")[-1].text
+    assert "needs you:" in _draws(crew, "Force-push to main?")[-1].text
 
 
 async def test_a_reply_told_queued_at_once_leaves_its_card_drawn_once_with_its_suggestion(
@@ -136,4 +136,4 @@ async def test_a_reply_told_queued_at_once_leaves_its_card_drawn_once_with_its_s
     await _settled(crew)
     draws = _draws(crew, "Force-push to main?")
     assert len(draws) == 1, [d.text for d in draws]
-    assert "concierge suggests: yes" in draws[0].text
+    assert "needs you:" in draws[0].text

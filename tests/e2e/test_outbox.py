@@ -224,7 +224,7 @@ async def test_a_post_covers_the_redraws_of_its_card_queued_before_it(
         held.release.set()
         await crew.delivered()
         (drawn,) = _card(held, "Force-push")
-        assert "concierge suggests:" in drawn.text
+        assert "needs you:" in drawn.text
         assert held.updated == []
         assert await _lane(config, "radar") == []
     finally:
@@ -266,7 +266,7 @@ async def test_a_card_judged_behind_another_entry_of_its_lane_queues_no_redraw(
         held.release.set()
         await crew.delivered()
         (drawn,) = _card(held, "Force-push")
-        assert "concierge suggests:" in drawn.text
+        assert "needs you:" in drawn.text
         assert held.updated == []
     finally:
         held.release.set()
@@ -297,7 +297,7 @@ async def test_a_suggestion_that_lands_while_its_card_is_drawn_is_redrawn(
         held.release.set()
         await crew.delivered()
         versions = _card(held, "Force-push")
-        assert "concierge suggests:" in versions[0].text  # the built-in brain's
+        assert "needs you:" in versions[0].text  # the built-in brain's: no pick, only why
         assert "main is protected" not in versions[0].text
         assert "concierge suggests: no — main is protected" in versions[-1].text
         assert len(held.updated) == 1

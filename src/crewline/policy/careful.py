@@ -567,9 +567,13 @@ def _phrase(shape: Shape, start: int, end: int) -> str:
         return ""
     a, b = shape.words[start].start, shape.words[end - 1].end
     display = _DISPLAY.get()
-    if display is not None and len(display) == len(shape.text):
-        return display[a:b]
-    return shape.text[a:b]
+    said = display[a:b] if display is not None and len(display) == len(shape.text) else None
+    if said is None:
+        return shape.text[a:b]
+    first, _, rest = said.partition(" ")
+    if first in ("The", "A", "An", "This", "That", "These", "Those", "My", "Our"):
+        said = f"{first.lower()} {rest}"  # mid-sentence in the reason
+    return said.replace("**", "").replace("__", "")
 
 
 def _verb_says(shape: Shape, i: int, length: int, verb: str) -> str:

@@ -97,8 +97,6 @@ _NOT_VALUE = frozenset(
         "were",
         "am",
         "with",
-        "go",
-        "keep",
         "stay",
     ]
 )
@@ -193,9 +191,7 @@ _STOP_LEAD = frozenset(
         "as",
         "use",
         "using",
-        "keep",
         "set",
-        "go",
         "pick",
         "it",
         "this",
@@ -303,7 +299,6 @@ _SELF_ANSWER = frozenset(
         "okay",
         "approve",
         "approved",
-        "go",
         "proceed",
         "allow",
         "allowed",
@@ -315,7 +310,6 @@ _SELF_ANSWER = frozenset(
         "sure",
         "do",
         "it",
-        "go",
         "ahead",
     ]
 )
