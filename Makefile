@@ -54,9 +54,11 @@ bench-smoke: $(BIN)/.installed   ## every benchmark at its smoke size: does each
 	$(BIN)/python -m bench.run --smoke
 
 EVAL_RUNS ?= 3
+EVAL_FLAGS ?= --summary
 eval: $(BIN)/.installed          ## the concierge's eval: both sets, each policy, per category
 	$(BIN)/crewline eval concierge --questions evals/concierge/dev.yaml \
-		--questions evals/concierge/test.yaml --runs $(EVAL_RUNS) --summary
+		--questions evals/concierge/test.yaml --llm off --llm right --llm hostile \
+		--runs $(EVAL_RUNS) $(EVAL_FLAGS)
 
 screenshot: $(BIN)/.installed    ## docs/img/inbox.png from a running demo
 	$(BIN)/python scripts/screenshot
