@@ -54,6 +54,12 @@ async def test_the_demo_page_shows_the_crew_within_30_seconds(browser: Browser, 
         await expect(cards.first.get_by_role("button")).to_have_text(
             ["Run tonight", "Postpone a week", "Cancel it", "Send suggestion", "Edit", "Dismiss"]
         )
+        # The concierge's controls stand apart; its suggestion names no option, so no
+        # answer is drawn as the recommended one.
+        await expect(cards.first.locator(".controls button")).to_have_text(
+            ["Send suggestion", "Edit", "Dismiss"]
+        )
+        await expect(cards.first.locator(".choice.recommended")).to_have_count(0)
         await expect(cards.first.locator(".countdown")).to_contain_text("left")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         await page.screenshot(path=str(ARTIFACTS / "demo-01-radar.png"))

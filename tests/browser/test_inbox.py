@@ -246,7 +246,7 @@ async def test_the_concierges_keys_edit_and_send_the_suggestion(
 ) -> None:
     """On an empty composer Ctrl+E puts the suggestion in it; Ctrl+Y sends it as yours."""
     key = await crew.add_member()
-    result = await crew.escalate(key, message="Delete the old migrations directory?")
+    result = await crew.escalate(key, message="Delete the old migrations directory? Default: keep.")
     await inbox.open("radar")
     card = inbox.cards().first
     await expect(card).to_contain_text("concierge suggests:")
@@ -269,7 +269,7 @@ async def test_the_concierges_keys_act_on_an_empty_composer_only_and_esc_dismiss
 ) -> None:
     """With words in the composer Ctrl+Y sends nothing; on an empty one Esc dismisses."""
     key = await crew.add_member()
-    result = await crew.escalate(key, message="Delete the old migrations directory?")
+    result = await crew.escalate(key, message="Delete the old migrations directory? Default: keep.")
     await inbox.open("radar")
     card = inbox.cards().first
     await expect(card).to_contain_text("concierge suggests:")
