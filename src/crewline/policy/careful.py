@@ -401,6 +401,8 @@ def _mention(
     governor = _governor(shape, i)
     if noun and governor == "edit" and family in _MADE_FAMILIES and _creates(shape, i):
         return True  # "write the migration", "draft the announcement": made, not done
+    if noun and governor is None and family in _MADE_FAMILIES and _asks_about(shape, i):
+        return True  # "which branch holds the migration fix?": asked about, not asked for
     return governor == "read" and not _holds_secret(shape, i, length, family)
 
 
@@ -413,6 +415,13 @@ _CREATE_VERBS = word_set(
     """write draft prepare create add sketch outline spec scaffold mock stub document
     describe"""
 )
+
+
+def _asks_about(shape: Shape, i: int) -> bool:
+    """Is word ``i`` in a sentence that asks for information ("which…", "what…")?"""
+    words = shape.sentence_words(shape.words[i].sentence)
+    first = next((w for w in words if w.text not in FILLERS), None)
+    return first is not None and first.text in _WH and first.index < i
 
 
 def _creates(shape: Shape, i: int) -> bool:
