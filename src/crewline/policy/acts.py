@@ -378,7 +378,13 @@ WORD_ACTS: tuple[WordAct, ...] = (
         roll_out rollout cut_over""",
         needs="not_only_non_prod",
     ),
-    *_acts("deploy", "deployment rollout launch publication", noun=True, needs="not_only_non_prod"),
+    *_acts(
+        "deploy",
+        "deployment rollout launch publication hotfix cutover",
+        noun=True,
+        needs="not_only_non_prod",
+    ),
+    *_acts("deploy", "flip toggle enable turn_on switch_on", needs="everyone"),
     # telling customers or the public
     *_acts("send", "email mail tweet announce broadcast spam sms blast"),
     *_acts("send", "newsletter mailshot announcement press_release", noun=True),
@@ -436,9 +442,10 @@ WORD_ACTS: tuple[WordAct, ...] = (
     *_acts(
         "infrastructure",
         """shut_down shutdown power_off turn_off scale_down stop recreate reinstall reprovision
-        rebuild_from_scratch failover fail_over restart reboot""",
+        rebuild_from_scratch failover fail_over restart reboot archive downgrade upgrade""",
         needs="shared_thing",
     ),
+    *_acts("infrastructure", "dns nameserver", noun=True),
     # database migrations and backfills
     *_acts("migrate", "migrate backfill reindex", needs="not_code"),
     *_acts("migrate", "migration backfill", noun=True, needs="not_code"),

@@ -153,6 +153,7 @@ _VERB_POSITION_BEFORE = word_set(
     me us and then ll d also just now first go ahead or but so quickly simply actually
     really gonna wanna be been being get have has had ve already"""
 )
+_COPULAS = word_set("is are was were be being been")
 _NEGATORS = word_set("no not never without nothing none neither nor cannot dont don doesn didn won")
 _PAST_IRREGULAR = word_set(
     """was were had did went ran wrote took made found got sent put built began left saw
@@ -197,7 +198,8 @@ _SHARED_THINGS = word_set(
     instances node nodes host hosts machine machines vm vms worker workers queue queues
     pipeline pipelines site website api gateway broker brokers replica replicas primary
     production prod staging environment infra infrastructure fleet everything all index
-    indexes indices volume volumes bucket buckets network vpc dns"""
+    indexes indices volume volumes bucket buckets network vpc dns repo repository
+    repositories postgres postgresql mysql redis kafka elasticsearch"""
 )
 _LIVE_NOUNS = word_set("site system server servers database db environment traffic data cluster")
 
@@ -305,6 +307,8 @@ def _governor(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
         w = words[j]
         if w.sentence != words[i].sentence or words[j + 1].clause_start:
             return None
+        if w.text in _COPULAS:
+            return None  # "the next command is `DROP DATABASE app`": it is the thing itself
         if not read_only:
             if _dry_run(shape, j) or w.lemma in DOC_HEADS:
                 return "read"
@@ -564,6 +568,9 @@ def _context_holds(shape: Shape, i: int, length: int, act: WordAct, money: bool)
         case "shared_thing":
             local = {"local", "localhost", "my", "dev", "laptop", "docker", "container"}
             return bool(after & _SHARED_THINGS) and not (after & local)
+        case "everyone":
+            wide = {"all", "everyone", "everybody", "customer", "globally", "100", "public"}
+            return bool(clause & (wide | PROD_WORDS))
         case "pr_in_sentence":
             sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
             return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
@@ -656,7 +663,11 @@ def _word_acts(shape: Shape, money: bool) -> list[_Found]:
     while i < len(words):
         w = words[i]
         match = None
-        for act in _ACTS_BY_FIRST.get(w.lemma, ()) + _ACTS_BY_FIRST.get(w.text, ()):
+        candidates = _ACTS_BY_FIRST.get(w.lemma, ()) + _ACTS_BY_FIRST.get(w.text, ())
+        if not _verb_position(shape, i):
+            # not standing as a verb: the word's noun sense first ("the hotfix on master")
+            candidates = tuple(sorted(candidates, key=lambda a: not a.noun))
+        for act in candidates:
             n = len(act.lemmas)
             span = words[i : i + n]
             if len(span) == n and all(
@@ -736,8 +747,8 @@ def _production(shape: Shape) -> list[_Found]:
         )
         if not prod or w.ident or _negated(shape, i):
             continue
-        if _governor(shape, i, read_only=True) not in ("act", "edit"):
-            continue
+        if _governor(shape, i, read_only=True) == "read":
+            continue  # production read about ("summarize the prod incident report")
         verb_at = next(
             (
                 j

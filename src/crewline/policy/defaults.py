@@ -219,7 +219,7 @@ def _display(text: str) -> str:
 
 
 def _clean(value: str) -> str | None:
-    value = value.strip()
+    value = re.sub(r"^\s*default\s*[:=]\s*", "", value.strip(), flags=re.IGNORECASE)
     if "=" in value and not value.startswith(("`", '"', "'")):
         value = value.split("=", 1)[1]  # "defaults: region=eu-west-1"
     if value[:1] in "`\"'" and value[-1:] == value[:1] and len(value) > 2:
@@ -319,7 +319,11 @@ def answers_itself(question: str) -> str | None:
     """A default the question states that is an answer to it ("the default is yes"): a
     claim of the asker, never evidence. The phrase, or None."""
     value = _in_text(question)
-    if value is not None and value.strip().casefold() in _SELF_ANSWER:
+    if value is None:
+        return None
+    said = re.sub(r"^\s*default\s*[:=]\s*", "", value.strip(), flags=re.IGNORECASE).casefold()
+    words = said.replace(",", " ").split()
+    if said in _SELF_ANSWER or (words and len(words) <= 3 and words[-1] in _SELF_ANSWER):
         return value
     return None
 

@@ -66,6 +66,7 @@ class ValueAsk:
     cue_stems: frozenset[str] = frozenset()  # the asked noun's stems (and its synonyms')
     words: tuple[str, ...] = ()  # the request's content lemmas, for retrieval
     text_words: tuple[str, ...] = ()  # the request's words as written
+    decides: bool = False  # "where should …", "what would you like …": a decision asked
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -530,6 +531,12 @@ def _value_ask(code: str) -> ValueAsk | None:
         noun=noun,
         words=tuple(dict.fromkeys(x for x in lemmas if x not in _STOP and len(x) > 1)),
         text_words=tuple(w.text for w in all_words[clause_from:]),
+        decides=bool(
+            re.search(
+                r"\b(?:should|shall|would you|do you want|do you prefer|prefer|ought)\b",
+                " ".join(w.text for w in all_words[clause_from:]),
+            )
+        ),
     )
 
 
@@ -713,6 +720,10 @@ def read_fleet(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         roots = _roots_of(fact.text, fact.member)
         covered, score = _coverage(ask.subject, roots, fact.text)
         usable.append(_Row(fact=fact, roots=roots, text=fact.text, covered=covered, score=score))
+    if not ask.subject and ask.decides:
+        # "where should the new config file live?": a decision asked of you, about nothing
+        # a row can be known to answer
+        return FleetReading(found="it asks you to decide, about nothing the fleet said")
     need = len(ask.subject) - _allowed_misses(len(ask.subject))
     # (value, row, labelled by the asked noun) for every row about all of it
     found: list[tuple[str, _Row, bool]] = []
