@@ -63,7 +63,9 @@ async def test_edit_opens_the_reply_prefilled_with_the_suggestion(crew: Crew) ->
     """The receipt of Edit carries the suggestion's text for the reply box."""
     key = await crew.add_member()
     await crew.escalate(
-        key, message="Delete the old migrations directory? Default: keep.", options=["yes", "no"]
+        key,
+        message="Delete the old migrations directory? Default: keep.",
+        options=["keep", "delete"],
     )
     await crew.crewline.bot.concierge.idle()
     await crew.delivered()
