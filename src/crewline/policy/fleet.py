@@ -34,6 +34,7 @@ __all__ = [
     "FleetReading",
     "ValueAsk",
     "about",
+    "candidates",
     "contradicted",
     "injection_in",
     "loose_ask",
@@ -148,6 +149,15 @@ def _near(a: str, b: str) -> bool:
 _GENERIC_WORDS = frozenset(
     root(w)
     for w in [
+        "news",
+        "day",
+        "days",
+        "week",
+        "today",
+        "info",
+        "word",
+        "update",
+        "updates",
         "service",
         "app",
         "application",
@@ -836,23 +846,43 @@ def injection_in(text: str) -> bool:
 
 
 def about(ask: ValueAsk, fact: Fact) -> bool:
-    """Is the row about at least half of what the request is about (its member's name
-    counts), or — for a request about nothing more — does it name the asked noun?"""
+    """Is the row about what the request is about — every word of it that is not a generic
+    one ("service", "new"), exactly or by a thesaurus neighbour, its member's name counting,
+    as the offline reader requires — or, for a request about nothing more, does it name the
+    asked noun?"""
     roots = _roots_of(fact.text, fact.member)
-    if not ask.subject:
+    specific = [t for t in ask.subject if t not in _GENERIC_WORDS]
+    if not specific:
         return bool(roots & ask.cues)
-    covered = _covered(ask.subject, roots, fact.text)
-    return covered >= 1 and covered * 2 >= len(ask.subject)
+    covered = _covered(specific, roots, fact.text)
+    return covered >= len(specific) - _allowed_misses(len(specific))
+
+
+def candidates(ask: ValueAsk, fact: Fact) -> list[Value]:
+    """The values of a row the offline reader would take for the request: of the asked kind,
+    not negated, and — a bare number or word — next to the asked noun."""
+    roots = _roots_of(fact.text, fact.member)
+    covered, score = _coverage(ask.subject, roots, fact.text)
+    return _candidates(
+        ask, _Row(fact=fact, roots=roots, text=fact.text, covered=covered, score=score)
+    )
 
 
 def loose_ask(code: str) -> ValueAsk:
     """A request read loosely, for checking a model's fleet answer to a question the offline
-    path did not read as one: any kind of value, about the question's content words."""
+    path did not read as one: any kind of value, next to one of the question's words or a
+    thesaurus neighbour of one ("where staging listens" takes "port 4321"), about the
+    question's content words."""
     words = [t for t in tokens(code) if t.text not in _STOP and t.lemma not in _ASKING]
     subject = tuple(dict.fromkeys(root(t.lemma) for t in words if len(t.text) > 1))
+    near = {t.lemma for t in tokens(code) if t.text not in _STOP}
+    for word in list(near):
+        for n in _GROUP_OF.get(root(word), ()):
+            near |= set(_GROUP_WORDS[n])
     return ValueAsk(
         kinds=_GENERIC,
-        cues=frozenset(),
+        cues=frozenset(root(w) for w in near),
+        cue_stems=frozenset(stem(w) for w in near),
         subject=subject,
         words=tuple(dict.fromkeys(t.lemma for t in words)),
     )

@@ -29,7 +29,6 @@ from crewline.policy.careful import Careful, careful, is_yes_no
 from crewline.policy.clauses import FILLERS, Shape, shape_of
 from crewline.policy.fleet import Fact, FleetReading, ValueAsk
 from crewline.policy.lemmas import lemma
-from crewline.policy.values import values_in
 from crewline.policy.wording import code_form, word_set
 
 __all__ = [
@@ -389,7 +388,7 @@ def check_placement(
         cited = next((f for f in facts if f.row_id == placement.row), None)
         if cited is None or not answer or fleet.injection_in(cited.text):
             return refused  # an answer must cite a retrieved row that carries no instructions
-        held = [v.text for v in values_in(cited.text) if v.kind in ask.kinds]
+        held = [v.text for v in fleet.candidates(ask, cited)]
         value = next(
             (v for v in sorted(held, key=len, reverse=True) if v.casefold() in answer.casefold()),
             None,
