@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 

@@ -57,7 +57,7 @@ from crewline.policy.routine import (
     search_terms,
 )
 
-__all__ = ["Concierge", "ConciergeSettings", "Undone", "answer_allowed", "fleet_match"]
+__all__ = ["Concierge", "ConciergeSettings", "Undone", "answer_allowed"]
 
 log = logging.getLogger(__name__)
 FACTS = 10  # fleet rows handed to the gate per question
@@ -670,11 +670,6 @@ class Concierge:
             return Undone(answer=answer, outcome=outcome)
 
         return await self.hub.on_member(target.member, lambda: self.hub.change(write))
-
-
-def fleet_match(terms: Sequence[str]) -> str:
-    """The store's fleet query for ``terms``: any of them (each a plain word, quoted)."""
-    return " OR ".join(f'"{t}"' for t in terms if t.isalnum() and t.isascii())
 
 
 def _answer_policy(value: str) -> AnswerPolicy:
