@@ -278,8 +278,8 @@ async def test_a_reply_reaching_the_session_drops_its_suggestions(crew: Crew) ->
     session, so both suggestions (made for what it waited on) leave their cards; a Send on
     a card drawn before is refused."""
     key = await crew.add_member()
-    first = await _ask(crew, key, "Delete the old migrations directory?")
-    second = await _ask(crew, key, "Force-push to main?")
+    first = await _ask(crew, key, "Delete the old migrations directory? Default: keep.")
+    second = await _ask(crew, key, "Force-push to main? Default: no.")
     await _settled(crew)
     assert await crew.crewline.store.suggestion(first) is not None
     assert await crew.crewline.store.suggestion(second) is not None

@@ -139,7 +139,10 @@ async def test_slack_edit_opens_a_modal_whose_send_answers_the_question(crew: Cr
         key,
         "POST",
         "/api/session-control/ask",
-        json={"question": "Delete the old migrations directory?", "options": ["yes", "no"]},
+        json={
+            "question": "Delete the old migrations directory? Default: keep.",
+            "options": ["keep", "delete"],
+        },
     )
     question_id = asked.json()["question_id"]
     await crew.crewline.bot.concierge.idle()
