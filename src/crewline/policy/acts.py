@@ -412,7 +412,7 @@ WORD_ACTS: tuple[WordAct, ...] = (
     *_acts(
         "credentials",
         """password passwd passphrase passcode secret credential creds token bearer jwt otp
-        2fa mfa totp keychain keystore keyring vault kms pem pfx p12 certificate cert dotenv
+        2fa mfa totp keychain keystore keyring vault kms pem pfx p12 dotenv
         seed_phrase recovery_code recovery_key private_key ssh_key api_key access_key
         secret_key signing_key encryption_key master_key root_key deploy_key gpg_key pgp_key
         licence_key license_key""",

@@ -52,7 +52,15 @@ from crewline.policy.wording import (
     word_set,
 )
 
-__all__ = ["MAX_QUESTION_CHARS", "Act", "Careful", "careful", "find_act", "is_yes_no"]
+__all__ = [
+    "MAX_QUESTION_CHARS",
+    "Act",
+    "Careful",
+    "careful",
+    "find_act",
+    "is_yes_no",
+    "yes_option",
+]
 
 MAX_QUESTION_CHARS = 1500  # long context is fine; the whole text is read, never a window
 _SPACES = re.compile(r"\s+")
@@ -112,12 +120,13 @@ ARTIFACTS = word_set(
     cli runbook playbook checklist query statement call worker cron config
     configuration setting prompt modal dialog page template macro rule policy middleware
     controller view model schema validator parser util utility wrapper client sdk plugin
-    extension action target recipe alias function test"""
+    extension action target recipe alias function test plan build"""
 )
 # Secrets sit in these: a credential word in front of one names the secrets themselves.
 SECRET_HOLDERS = word_set("note notes file files list sheet txt vault store dump export backup env")
 READ_VERBS = word_set(
-    """read review skim study proofread inspect check lint grep search browse examine explore
+    """read review skim study proofread render preview plot display show inspect check lint
+    grep search browse examine explore
     investigate analyze analyse diagnose debug profile benchmark reproduce look summarize
     summarise explain translate understand diff list count compare audit trace watch monitor
     observe verify validate describe outline document annotate typecheck type_check find
@@ -254,12 +263,24 @@ def _head_after(shape: Shape, i: int, length: int) -> int | None:
     end = i + length
     if _verb_position(shape, i) and not words[i].dash_prev:
         return None  # "delete old logs": the act's own verb, not a modifier
-    for j in range(end, min(end + 4, len(words))):
+    for j in range(end, min(end + 5, len(words))):
         w = words[j]
         if w.clause_start or w.sentence != words[i].sentence:
             return None
+        if j + 1 < len(words) and words[j + 1].text == "s" and not words[j + 1].clause_start:
+            continue  # "the payment module's unit tests": the head is further on
+        if w.text == "dry" and j + 1 < len(words) and words[j + 1].lemma == "run":
+            return j + 1  # "the backfill dry-run"
         if w.lemma in DOC_HEADS or w.lemma in ARTIFACTS:
+            while (
+                j + 1 < len(words)
+                and not words[j + 1].clause_start
+                and (words[j + 1].lemma in DOC_HEADS or words[j + 1].lemma in ARTIFACTS)
+            ):
+                j += 1  # "the migration plan review": the compound's last noun
             return j
+        if w.text == "s":
+            continue
         if w.text in _DETERMINERS or w.text in _PREPOSITIONS or w.lemma in _VERB_LIKE:
             return None
     return None
@@ -350,9 +371,12 @@ def _negated(shape: Shape, i: int) -> bool:
 def _hypothetical(shape: Shape, i: int) -> bool:
     """ "the prune job would delete": what something would do, not what is asked."""
     words = shape.words
-    if i < 2 or words[i - 1].text not in ("would", "might"):
+    j = i - 1
+    while j > 0 and words[j].text in ("be", "been", "have", "get", "got"):
+        j -= 1  # "the branches that would be deleted"
+    if j < 1 or words[j].text not in ("would", "might"):
         return False
-    return words[i - 2].text not in ("i", "we", "you", "d")
+    return words[j - 1].text not in ("i", "we", "you", "d")
 
 
 def _past_form(w: Word) -> bool:
@@ -390,6 +414,10 @@ def _mention(
         return True  # 'Delete account' as a label, a message, a name: only words
     if _negated(shape, i) or _hypothetical(shape, i) or _reported(shape, i, noun):
         return True
+    if not code and _info_scope(shape, i):
+        # "how long did the prod migration take?": asked about, not asked for; a secret
+        # only when what is asked of it is not the secret ("when does the token expire?")
+        return family != "credentials" or _asks_property(shape, i)
     head = _head_after(shape, i, length)
     if head is not None:
         head_word = shape.words[head]
@@ -405,8 +433,6 @@ def _mention(
     governor = _governor(shape, i)
     if noun and governor == "edit" and family in _MADE_FAMILIES and _creates(shape, i):
         return True  # "write the migration", "draft the announcement": made, not done
-    if noun and governor is None and family in _MADE_FAMILIES and _asks_about(shape, i):
-        return True  # "which branch holds the migration fix?": asked about, not asked for
     return governor == "read" and not _holds_secret(shape, i, length, family)
 
 
@@ -421,11 +447,61 @@ _CREATE_VERBS = word_set(
 )
 
 
-def _asks_about(shape: Shape, i: int) -> bool:
-    """Is word ``i`` in a sentence that asks for information ("which…", "what…")?"""
-    words = shape.sentence_words(shape.words[i].sentence)
-    first = next((w for w in words if w.text not in FILLERS), None)
-    return first is not None and first.text in _WH and first.index < i
+_HARD_BOUNDARY = re.compile(r"[:;]|\s[-\u2013\u2014]+\s|[\u2013\u2014]")
+_ASKER = word_set("i we me us")
+_TO_COME = word_set("to should shall must will ll can could would going gonna")
+_SEQUENCE = word_set("and then also plus next finally afterwards so but or")
+# Verbs that open an embedded question the asker wants answered ("tell me which…",
+# "estimate how much…", "check whether…").
+_OPENS_QUESTION = READ_VERBS | word_set("tell remind show know wonder idea estimate guess say")
+# What is asked of a secret when it is not the secret itself ("the token's expiry date").
+_PROPERTIES = word_set(
+    """date day time expiry expiration expire expires age old long many much often size
+    length version type format count number ttl lifetime rotation schedule status issuer
+    algorithm owner when"""
+)
+
+
+def _info_scope(shape: Shape, i: int) -> bool:
+    return _info_opening(shape, i) is not None
+
+
+def _info_opening(shape: Shape, i: int) -> int | None:
+    """Is word ``i`` inside a request for information — a wh-question that opens its
+    sentence or follows a reading verb ("how long did the prod migration take?", "tell me
+    which tables it drops") — that does not ask about the asker's own act ("which branch
+    should I push?")? Its question word's index, or None. A colon, a semicolon or a dash
+    ends the request."""
+    words = shape.words
+    sentence = shape.sentences[words[i].sentence]
+    for j in range(i - 1, sentence.start - 1, -1):
+        if _HARD_BOUNDARY.search(shape.gap(j + 1)) or (
+            words[j].text in _SEQUENCE and words[j + 1].clause_start
+        ):
+            return None  # "which branch, then force-push it": a step of its own
+        if words[j].text not in _WH:
+            continue
+        k = j - 1
+        while k >= sentence.start and words[k].text in FILLERS:
+            k -= 1
+        opens = k < sentence.start or words[k].lemma in _OPENS_QUESTION or words[k].text in _ASKER
+        if not opens:
+            continue
+        between = {w.text for w in words[j + 1 : i]}
+        if between & (_ASKER | _TO_COME) or ("you" in between and "me" in between):
+            return None  # the asker's act, or one still to be done: asked for, not about
+        return j
+    return None
+
+
+def _asks_property(shape: Shape, i: int) -> bool:
+    """Does the request ask something of the secret at ``i`` that is not the secret
+    ("when does the cert expire?", "how old is the deploy key?")?"""
+    opening = _info_opening(shape, i)
+    if opening is None:
+        return False
+    asked = shape.words[opening:i]
+    return any(w.lemma in _PROPERTIES or w.text in _PROPERTIES for w in asked)
 
 
 def _creates(shape: Shape, i: int) -> bool:
@@ -747,8 +823,8 @@ def _production(shape: Shape) -> list[_Found]:
         )
         if not prod or w.ident or _negated(shape, i):
             continue
-        if _governor(shape, i, read_only=True) == "read":
-            continue  # production read about ("summarize the prod incident report")
+        if _governor(shape, i, read_only=True) == "read" or _info_scope(shape, i):
+            continue  # production read or asked about ("which version is prod on?")
         verb_at = next(
             (
                 j
@@ -972,8 +1048,32 @@ _PUSHY = re.compile(
 
 
 def _asks_count(code: str) -> int:
-    parts = [p.strip() for p in re.split(r"\?+", code)[:-1]]
-    return sum(1 for p in parts if p and not _TRIVIAL_QUESTION.search(p))
+    """How many things the text asks: each part ending in "?" (its last sentence), but a
+    tag ("ok?"), a heading with no verb ("Log level for my local run?") and the part that
+    states the default ("normally we use 20, keep it?") ask nothing of their own."""
+    parts = [re.split(r"[.!]\s|\n", p)[-1].strip() for p in re.split(r"\?+", code)[:-1]]
+    return sum(
+        1
+        for p in parts
+        if p
+        and not _TRIVIAL_QUESTION.search(p)
+        and not _heading(p)
+        and not defaults.mentions_default(p)
+    )
+
+
+_AUX = word_set("do does did is are was were can could shall should will would may might must")
+
+
+def _heading(part: str) -> bool:
+    """A short phrase with no question word and no verb first: what the question is about."""
+    words = [w for w in re.findall(r"[a-z0-9]+", part) if w not in FILLERS]
+    return (
+        0 < len(words) <= 6
+        and not set(words) & (_WH | _AUX)
+        and lemma(words[0]) not in _VERB_LIKE
+        and words[0] not in _VERB_LIKE
+    )
 
 
 _TRIVIAL_QUESTION = re.compile(
@@ -984,14 +1084,23 @@ _YES = word_set("yes y ok okay proceed continue go ahead confirm sure yep approv
 _NO = word_set("no n stop abort wait hold cancel skip not now later nope don t")
 
 
+_GO_ON = word_set("continue proceed go keep resume carry yes ok okay")
+_STOP = word_set("stop abort wait hold cancel skip no pause halt not")
+
+
+def yes_option(option: str) -> bool:
+    """An option that says yes, or to go on ("Yes", "Go on", "Continue the analysis")."""
+    said = re.findall(r"[a-z]+", code_form(option))
+    return bool(said) and (set(said) <= _YES or (said[0] in _GO_ON and not set(said) & _NO))
+
+
 def is_yes_no(options: Sequence[str]) -> bool:
-    """Options that only say yes or no ("Yes", "No", "Go on", "Stop")."""
-    said = [set(re.findall(r"[a-z]+", code_form(o))) for o in options]
-    return (
-        bool(said)
-        and all(s and s <= (_YES | _NO) for s in said)
-        and any(s & _YES and not s & _NO for s in said)
-    )
+    """Options that only say yes or no, or go on or stop ("Yes", "No", "Continue the
+    analysis", "Stop"): one says yes, the others no."""
+    said = [re.findall(r"[a-z]+", code_form(o)) for o in options]
+    noes = sum(1 for s in said if s and (set(s) <= _NO or s[0] in _STOP))
+    yeses = sum(map(yes_option, options))
+    return yeses >= 1 and yeses + noes == len(said)
 
 
 def _choice(

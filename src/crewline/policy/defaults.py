@@ -29,7 +29,7 @@ _UNIT = (
     r"|lines?|chars?|characters?|columns?|cols?|[kmgt]i?b|bytes?|%|percent|x|processes"
     r"|connections?|shards?|partitions?|pods?|nodes?|gb|mb)"
 )
-_TOKEN = r"[\w][\w./:@+%~#=-]*"
+_TOKEN = r"(?:[/~]|\.{1,2}/)?[\w][\w./:@+%~#=-]*"
 _QUOTED = r"`[^`\n]+`|\"[^\"\n]+\"|'[^'\n]{1,60}'"
 # A value: quoted or code, or a number with its unit, or one token.
 _VALUE = rf"(?:{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}\b)?|{_TOKEN})"
@@ -109,6 +109,12 @@ _AFTER = [
         rf"(?:\s+[a-z][\w-]*)?)\s*\(\s*(?P<v>{_QUOTED}|[^()\s][^()]{{0,30}}?)\s*\)",
         re.IGNORECASE,
     ),
+    # "as last time: 3 retries", "like before, 8080"
+    re.compile(
+        r"\b(?:as|like)\s+(?:last time|before|usual|always)\s*[:,(=]\s*"
+        rf"(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}\b)?|{_TOKEN})",
+        re.IGNORECASE,
+    ),
     # "the default is 8080", "defaults to 127.0.0.1", "default: info", "default of 300 s",
     # "the default timeout of 30s", "default one 5432", "the default, 5s", "defaulting to 3.12"
     re.compile(
@@ -139,7 +145,8 @@ _AFTER = [
     re.compile(rf"\busual\s+{_NOUN}(?:of|=|:|is)\s*(?P<v>{_VALUE})", re.IGNORECASE),
     # "we usually use 20", "normally 2", "I normally go with X", "typically 10"
     re.compile(
-        r"\b(?:usually|normally|typically|always|generally)\s+(?:(?:use|go with|pick|run|set"
+        r"\b(?:usually|normally|typically|always|generally)\s+(?:(?:we|i|you|they)\s+)?"
+        r"(?:(?:use|go with|pick|run|set"
         rf"|take|keep|choose|do)\s+)?(?:(?:it at|at|with)\s+)?(?P<v>{_VALUE})",
         re.IGNORECASE,
     ),
@@ -149,9 +156,10 @@ _AFTER = [
         rf"(?:(?:current|existing|present|same)\s+)?{_NOUN}(?:of|at|as|=|to|on)\s+(?P<v>{_VALUE})",
         re.IGNORECASE,
     ),
-    # "keep `pytest -q` as the test command?"
+    # "keep `pytest -q` as the test command?", "keep UTF-8?"
     re.compile(
-        rf"\b(?:keep|stay with|stick with|leave)\s+(?P<v>{_QUOTED}|\d[\w./:%-]*)", re.IGNORECASE
+        rf"\b(?:[Kk]eep|[Ss]tay with|[Ss]tick with|[Ll]eave)\s+(?P<v>{_QUOTED}|\d[\w./:%-]*"
+        r"|[\w]*[A-Z\d][\w.+#-]*(?=\s*(?:[?.!,;)]|$)))"
     ),
 ]
 _BEFORE = [
@@ -247,6 +255,20 @@ def _alternative_words(text: str, at: int) -> int:
 _PRONOUN = frozenset(["it", "s", "that", "this", "which"])
 
 
+def _phrase_words(text: str, start: int, value: str) -> int:
+    """How many plain words, up to 3, the phrase ending in ``value`` has back to a
+    punctuation mark or a leading word ("— conventional commits" → 2)."""
+    if not _plain(value):
+        return 1
+    before = re.split(r"[^\w\s-]|\s-+\s", text[:start])[-1].split()
+    n = 1
+    for word in reversed(before[-2:]):
+        if not _plain(word) or word in _STOP_LEAD or word in _NOT_VALUE:
+            break
+        n += 1
+    return n
+
+
 def _before_value(text: str, m: re.Match[str]) -> str | None:
     group = next(g for g in ("v", "w", "u") if m.group(g))
     value = m.group(group)
@@ -257,8 +279,9 @@ def _before_value(text: str, m: re.Match[str]) -> str | None:
             rf"{_QUOTED}|\d[\w./:%-]*|[\w][\w./:@+%~#-]*[\d/.:_-][\w./:@+%~#-]*", text[:start]
         )
         return _clean(earlier[-1]) if earlier else None
-    # "newest first like the default, or oldest first": as many words as the other side
-    wanted = _alternative_words(text, m.end())
+    # "newest first like the default, or oldest first": as many words as the other side;
+    # "— conventional commits as usual": the plain phrase back to the clause's start
+    wanted = max(_alternative_words(text, m.end()), _phrase_words(text, start, value))
     if wanted > 1 and not value.startswith(("`", '"', "'")):
         words = re.findall(r"[\w%./-]+", text[:start])[-(wanted - 1) :]
         value = " ".join([*words, value])
@@ -269,26 +292,66 @@ def _before_value(text: str, m: re.Match[str]) -> str | None:
     return _clean(value)
 
 
+# A value as a reader tells it from a plain word: a number, a path, a quoted or code span,
+# a name with capitals ("UTF-8", "Inter"), or a word glued with punctuation ("eu-west-1").
+_VALUE_LIKE = re.compile(
+    rf"{_QUOTED}|(?:[/~]|\.{{1,2}}/)?[\w][\w./:@+%~#=-]*\d[\w./:@+%~#=-]*(?:\s{_UNIT}\b)?"
+    r"|\d[\w./:%-]*(?:\s" + _UNIT + r"\b)?|(?:[/~]|\.{1,2}/)[\w][\w./:@+%~#=-]*"
+    r"|[\w]+(?:[./:@_][\w]+)+|[A-Z][\w+#-]*"
+)
+# What may stand between a plain word read as the value and the value that follows it
+# ("same as usual, 45 min", "the usual batch size of 500", "the usual pattern: feat/x").
+_LEADS_TO_VALUE = re.compile(
+    r"(?:\s*(?:[,:=]|of\b|is\b|at\b|to\b)?\s*[a-z][\w-]*){0,3}?\s*(?:[,:=]|of\b|is\b|at\b)?"
+    rf"\s*(?P<v>{_VALUE_LIKE.pattern})"
+)
+
+
+def _plain(value: str) -> bool:
+    return bool(re.fullmatch(r"[a-z][a-z-]*", value))
+
+
+def _value_after(text: str, end: int) -> str | None:
+    """A value-like token close after ``end`` in the same clause, for a plain word read as
+    the value ("same as usual, 45 min" → 45 min)."""
+    rest = re.split(r"[?!;]|\.(?:\s|$)", text[end:], maxsplit=1)[0][:60]
+    found = _LEADS_TO_VALUE.match(rest)
+    return _clean(found.group("v")) if found else None
+
+
+def _read_value(text: str, m: re.Match[str], value: str | None) -> str | None:
+    if value is None or not _plain(value):
+        return value
+    return _value_after(text, m.end()) or value
+
+
 def _in_text(question: str) -> str | None:
     """The first value the patterns read, in their order: "default is X" forms first."""
     text = _display(question)
-    for pattern in _AFTER[:3]:
+    for pattern in _AFTER[:4]:
         for m in pattern.finditer(text):
             groups = m.groupdict()
-            value = _clean(groups.get("v") or groups.get("w") or "")
+            value = _read_value(text, m, _clean(groups.get("v") or groups.get("w") or ""))
             if value is not None:
                 return value
     for pattern in _BEFORE:
         for m in pattern.finditer(text):
             value = _before_value(text, m)
+            if value is not None and value.lower() in _NOT_VALUE_BEFORE:
+                value = _value_after(text, m.end())
             if value is not None:
                 return value
-    for pattern in _AFTER[3:]:
+    for pattern in _AFTER[4:]:
         for m in pattern.finditer(text):
-            value = _clean(m.group("v"))
+            value = _read_value(text, m, _clean(m.group("v")))
             if value is not None:
                 return value
     return None
+
+
+# Words a phrase before "as usual" may end with that are not the value ("same as usual, 45
+# min", "like before: 3").
+_NOT_VALUE_BEFORE = frozenset(["same", "it", "that", "this", "them", "one", "keep", "stay"])
 
 
 _SELF_ANSWER = frozenset(
@@ -351,9 +414,10 @@ def stated(
         return Conflict(reason="it states two different defaults")
     chosen = given or in_text
     if chosen is None:
+        marked = [o for o in offered if _MARKED.search(o)]
         if len(offered) == 1:
             return offered[0]  # the only option offered
-        return None
+        return marked[0] if len(marked) == 1 else None  # "3.12 (default)"
     if offered:
         match = next((o for o in offered if _same(o, chosen)), None)
         if match is None:
@@ -364,8 +428,17 @@ def stated(
     return chosen
 
 
+_MARKED = re.compile(r"\((?:the\s+)?default\)|\[default\]|\s-\s*default$", re.IGNORECASE)
+
+
 def _same(a: str, b: str) -> bool:
-    return a.strip().casefold() == b.strip().casefold()
+    """The same default, said whole or inside the other ("use page size 50" and "50",
+    "3.12 (default)" and "3.12")."""
+    x, y = (_MARKED.sub("", v).strip().casefold() for v in (a, b))
+    if x == y:
+        return True
+    short, long = sorted((x, y), key=len)
+    return bool(short) and re.search(rf"(?<![\w.]){re.escape(short)}(?![\w.])", long) is not None
 
 
 def mentions_default(question: str) -> bool:

@@ -30,6 +30,7 @@ from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form, injection, word_set
 
 __all__ = [
+    "NOUN_VERBS",
     "Fact",
     "FleetReading",
     "ValueAsk",
@@ -372,7 +373,7 @@ def _requests(words: Sequence[str], at: int, clause_start: bool, after_noun: boo
 
 
 # Words that are verbs and nouns alike ("search service host?", "health check port?").
-_NOUN_VERBS = word_set(
+NOUN_VERBS = word_set(
     """search check load build test run release deploy review audit scan probe import export
     backup cache queue index health trace profile benchmark bench lint"""
 )
@@ -429,7 +430,7 @@ def _value_ask(code: str) -> ValueAsk | None:
         ) or (
             bool(texts)
             and (all_words[0].lemma in verbs or texts[0] in verbs)
-            and texts[0] not in _NOUN_VERBS
+            and texts[0] not in NOUN_VERBS
         )
         if named_at and not acting and not any(t in _VERBISH for t in texts):
             start, head_text = -1, "terse"

@@ -25,7 +25,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from crewline.policy import defaults, fleet
-from crewline.policy.careful import Careful, careful, is_yes_no
+from crewline.policy.careful import (
+    EDIT_VERBS,
+    PROCEED_VERBS,
+    READ_VERBS,
+    Careful,
+    careful,
+    is_yes_no,
+    yes_option,
+)
 from crewline.policy.clauses import FILLERS, Shape, shape_of
 from crewline.policy.fleet import Fact, FleetReading, ValueAsk
 from crewline.policy.lemmas import lemma
@@ -116,21 +124,24 @@ _TAG = re.compile(
     r"|yes/no|sound good|sounds good|fine by you|ok with you|good with you|correct|deal|shall i"
     r"|right away|please)\s*\?*\s*$"
 )
+_CLAIM = re.compile(
+    r"\b(?:is|are|was|were|s|equals|=)\s+(?!(?:ok|okay|fine|good|done|ready|green)\b)"
+)
 _INFO_LEAD = re.compile(
     r"^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+"
     r"(?!(?:i|we|it|this|that|everything|all|ok|okay|a|an|the|some|me|us)\b)"
 )
-_VERB_START = word_set(
-    """proceed continue go keep carry resume start begin finish complete wrap get move press
-    follow stick implement run rerun execute retry rebuild build compile read review check
-    look inspect skim study lint format typecheck test write add fix update improve draft
-    refactor rename split extract move clean tidy document investigate debug profile
-    benchmark reproduce translate summarize summarise explain search grep list open create
-    make bump pin try do tackle handle pick work address prepare set mark close answer
-    reply comment annotate generate regenerate port convert upgrade downgrade install
-    configure scaffold sketch prototype spike measure compare analyze analyse verify
-    validate audit outline note record capture type typecheck lint rerun mock stub fake
-    parametrize wire hook assert cover polish clarify simplify optimise optimize cache"""
+# Verbs a step to go on with starts with (besides the reading, editing and going-on verbs).
+_VERB_START = (
+    READ_VERBS
+    | EDIT_VERBS
+    | PROCEED_VERBS
+    | word_set(
+        """dry take estimate open carry start run rerun execute retry test try do pick work
+    address set mark close answer reply generate regenerate port convert upgrade
+    downgrade install configure prototype spike measure note record capture type fake
+    parametrize wire hook assert cover polish clarify optimise optimize cache"""
+    )
 )
 
 
@@ -157,13 +168,45 @@ def _sentence_proceeds(text: str) -> bool:
     ]
     if not clauses:
         return bool(re.search(r"[?]", text))  # "👍?" — an emoji and a question mark
-    if _TAG.search(text.strip()):
-        return True
     for clause in (clauses[-1], clauses[0]):
         words = [w for w in re.findall(r"[a-z0-9]+", clause.replace("'", " ")) if w]
         if words and _clause_proceeds(words):
             return True
-    return False
+    # "tests pass, go?": a tag asks to go on — unless what it tags is a claim of a value
+    # ("the queue is redis-3, right?"), which is for the fleet or the human to confirm
+    tag = _TAG.search(text.strip())
+    return tag is not None and not _CLAIM.search(text[: tag.start()])
+
+
+_ASKING_VERBS = word_set("tell remind give share send show let find know")
+
+
+def _imperative(shape: Shape) -> bool:
+    """Does the asking sentence start with a step the asker would take ("Open the script and
+    tell me which tables it touches?"), so that a question inside it is that step's?"""
+    asking = shape.asking
+    if not asking:
+        return False
+    words = shape.sentence_words(shape.sentences.index(asking[-1]))
+    at = next((n for n, w in enumerate(words) if w.text not in FILLERS), None)
+    if at is None or at + 1 >= len(words):
+        return False
+    first, then = words[at], words[at + 1].text
+    return (
+        first.text == first.lemma
+        and first.lemma in _VERB_START
+        and first.lemma not in _ASKING_VERBS | _AUXILIARIES
+        and (first.lemma not in fleet.NOUN_VERBS or then in _OBJECT_LEADS)
+    )
+
+
+_AUXILIARIES = word_set(
+    "do does did have has had get got be is are was were can could will would should shall"
+)
+_OBJECT_LEADS = word_set(
+    """the a an this that these those my our your its their it them which what how whether
+    all every each some any"""
+)
 
 
 def _proceeds(shape: Shape) -> bool:
@@ -185,7 +228,11 @@ def _read(question: str, options: tuple[str, ...], default: str | None) -> _Read
     stated = defaults.stated(question, options=offered, default=default)
     chosen = stated if isinstance(stated, str) else None
     shape = shape_of(code) if code else None
-    ask = fleet.value_ask(shape) if shape is not None and found is None else None
+    ask = (
+        fleet.value_ask(shape)
+        if shape is not None and found is None and not _imperative(shape)
+        else None
+    )
     proceeds = shape is not None and found is None and ask is None and _proceeds(shape)
     return _Reading(
         code=code,
@@ -248,10 +295,7 @@ def judge(
 
 
 def _proceed(reading: _Reading) -> Verdict:
-    answer = next(
-        (o for o in reading.offered if set(re.findall(r"[a-z]+", o.lower())) <= _AFFIRMATIVE),
-        None,
-    )
+    answer = next((o for o in reading.offered if yes_option(o)), None)
     if reading.offered and answer is None:
         return Verdict(
             kind=VerdictKind.UNKNOWN,
