@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from crewline.policy import Fact, Placement, Verdict
 
-__all__ = ["MAX_DRAFT_CHARS", "Brain", "BrainAsk", "Draft", "plain_text"]
+__all__ = ["MAX_DRAFT_CHARS", "Brain", "BrainAsk", "Draft", "as_reply", "plain_text"]
 
 MAX_DRAFT_CHARS = 500  # a reply sent for the human fits on a card; anything longer is refused
 
@@ -37,6 +37,15 @@ class Draft:
 
     text: str
     why: str
+
+
+def as_reply(value: str | None) -> str | None:
+    """A value as reply text: a path or anything else that would read as a ``/command`` or a
+    ``!shell`` line is sent in a code span ("`/healthz/ready`"), so it is sent as said."""
+    if value is None or not value.strip():
+        return None
+    value = value.strip()
+    return plain_text(f"`{value}`" if value[0] in "/!" and "`" not in value else value)
 
 
 def plain_text(text: str | None) -> str | None:

@@ -20,7 +20,7 @@ from typing import Any, Self
 
 import httpx
 
-from crewline.brains.base import Brain, BrainAsk, Draft, plain_text
+from crewline.brains.base import Brain, BrainAsk, Draft, as_reply, plain_text
 from crewline.brains.settings import LlmSettings
 from crewline.policy import Placement, Verdict
 
@@ -230,7 +230,10 @@ class LlmBrain(Brain):
             raise _Unusable("the reply is not a chat completion with a choice") from None
 
     def _checked(self, content: Any, verdict: Verdict) -> Draft | None:
-        text = plain_text(content) if isinstance(content, str) else None
+        said = content.strip() if isinstance(content, str) else None
+        # the gate's own answer may be a path ("/healthz/ready"): sent in a code span; any
+        # other text that reads as a command is no draft
+        text = as_reply(said) if said and said == verdict.answer else plain_text(said)
         if text is None:
             log.warning("concierge llm brain: empty, over-long or command-like text; no draft")
             return None

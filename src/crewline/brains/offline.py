@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from crewline.brains.base import Brain, BrainAsk, Draft, plain_text
+from crewline.brains.base import Brain, BrainAsk, Draft, as_reply
 from crewline.policy import Verdict
 
 __all__ = ["OfflineBrain"]
@@ -19,9 +19,9 @@ class OfflineBrain(Brain):
 
     async def draft(self, ask: BrainAsk, verdict: Verdict) -> Draft | None:
         if verdict.kind.routine:
-            text = plain_text(verdict.answer)
+            text = as_reply(verdict.answer)
             return Draft(text=text, why=verdict.why) if text else None
-        pick = plain_text(verdict.pick or ask.default)
+        pick = as_reply(verdict.pick or ask.default)
         if pick is not None:
             return Draft(
                 text=pick,

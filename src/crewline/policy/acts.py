@@ -358,7 +358,8 @@ WORD_ACTS: tuple[WordAct, ...] = (
         kill uninstall reset squash revert rollback reformat unpublish retract scrub flush toss
         rm rmdir
         nix axe cull raze evict unlink wipe get_rid_of tear_down clean_up clean_out clear_out
-        throw_away blow_away do_away_with roll_back zero_out hard_delete""",
+        throw_away blow_away do_away_with roll_back zero_out hard_delete start_over
+        fresh_start clean_slate""",
     ),
     *_acts("delete", "clear empty", needs="object"),
     *_acts(
@@ -368,7 +369,7 @@ WORD_ACTS: tuple[WordAct, ...] = (
         noun=True,
     ),
     # pushing, forcing, landing on a shared branch
-    *_acts("push", "force_push push force"),
+    *_acts("push", "force_push push force rewrite_history"),
     *_acts("push", "merge", needs="not_local"),
     *_acts("push", "land commit sync", needs="shared_branch"),
     # deploying, releasing, publishing

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Conflict", "answers_itself", "mentions_default", "stated"]
+__all__ = ["Conflict", "answers_itself", "beside_a_cue", "mentions_default", "stated"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -439,6 +439,36 @@ def _same(a: str, b: str) -> bool:
         return True
     short, long = sorted((x, y), key=len)
     return bool(short) and re.search(rf"(?<![\w.]){re.escape(short)}(?![\w.])", long) is not None
+
+
+def beside_a_cue(question: str, value: str) -> bool:
+    """Does the question state ``value`` as its default: the value is a value (not a word
+    of the question's grammar), said right by a default's cue ("8080 (the default)", "the
+    default is 8080", "tabs as usual", "keep UTF-8")?"""
+    value = value.strip()
+    if not value or value.lower() in _NOT_VALUE or value.lower() in _STOP_LEAD:
+        return False
+    said = re.escape(value)
+    text = _display(question)
+    cue_after = (
+        r"[\"'`]?,?\s*\(?\s*(?:(?:is|being|will be|would be)\s+)?(?:the\s+|our\s+)?default\b"
+        r"|[\"'`]?,?\s+(?:by default|as usual|as always|like always|as before|like before"
+        r"|like last time|as last time|as per usual)\b"
+    )
+    # a plain word needs the cue's own link ("the default is tabs"), not just a neighbour
+    # ("the default timeout" names no default)
+    link = (
+        r"\s*(?:is|was|of|=|:|to|at)" if _plain(value.lower()) else r"\s*(?:is|was|of|=|:|to|at)?"
+    )
+    cue_before = (
+        rf"\b(?:default(?:s|ing)?(?:\s+[a-z][\w-]*)?{link}"
+        rf"|usual(?:\s+[a-z][\w-]*)?{link}|(?:as|like)\s+(?:usual|always|before"
+        r"|last time)\s*[:,(]|keep|stay with|stick with|normally|usually)\s*[\"'`(]?\s*"
+    )
+    return bool(
+        re.search(rf"(?<![\w.-]){said}(?:{cue_after})", text, re.IGNORECASE)
+        or re.search(rf"(?:{cue_before}){said}(?![\w.-])", text, re.IGNORECASE)
+    )
 
 
 def mentions_default(question: str) -> bool:

@@ -21,11 +21,11 @@ import functools
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from crewline.policy.clauses import Shape, shape_of
-from crewline.policy.lemmas import lemma, root, stem, tokens
+from crewline.policy.clauses import Shape, Word, shape_of
+from crewline.policy.lemmas import Token, lemma, root, stem, tokens
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form, injection, word_set
 
@@ -34,9 +34,7 @@ __all__ = [
     "Fact",
     "FleetReading",
     "ValueAsk",
-    "about",
-    "candidates",
-    "contradicted",
+    "check_cited",
     "injection_in",
     "loose_ask",
     "read_fleet",
@@ -69,6 +67,8 @@ class ValueAsk:
     words: tuple[str, ...] = ()  # the request's content lemmas, for retrieval
     text_words: tuple[str, ...] = ()  # the request's words as written
     decides: bool = False  # "where should …", "what would you like …": a decision asked
+    verb_cues: frozenset[str] = frozenset()  # "what did the check return?": "returned 200"
+    question: str = ""  # the whole question (code form): its own values are no answer
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -99,6 +99,8 @@ _GROUPS = (
     "flaky flake intermittent",
     "duration time took take long timeout latency runtime wall elapsed",
     "count number many total",
+    "throughput rps qps",
+    "status code return returned result",
     "scan probe check scanner prober checker",
     "migration migrate migrator schema",
     "database db postgres postgresql mysql sqlite",
@@ -267,7 +269,10 @@ for _words, _kinds in (
         (Kind.DURATION,),
     ),
     ("memory ram heap rss", (Kind.SIZE,)),
-    ("count number total amount", (Kind.NUMBER,)),
+    ("count", (Kind.NUMBER,)),
+    ("number", (Kind.ID, Kind.NUMBER)),
+    ("total amount cost price spend bill revenue", (Kind.MONEY, Kind.NUMBER)),
+    ("status code result", (Kind.NUMBER, Kind.WORD)),
     ("size", (Kind.SIZE,)),
     ("rate percentage percent ratio coverage share", (Kind.PERCENT,)),
     ("date day", (Kind.DATE, Kind.TIME)),
@@ -294,6 +299,7 @@ _GENERIC = (
     Kind.SIZE,
     Kind.DURATION,
     Kind.PERCENT,
+    Kind.MONEY,
     Kind.VERSION,
     Kind.HOST,
     Kind.URL,
@@ -327,7 +333,8 @@ _ASKING = word_set(
     """find report say see get measure show tell know need give use take land end come return
     observe record note log mention detect discover spot run do be have go make look point
     sit live happen want remind anyone anybody someone somebody we you i me us they it one
-    count listen serve answer respond bind peak hit reach"""
+    count listen serve answer respond bind peak hit reach define hold contain include
+    reference produce create generate write make"""
 )
 _STOP = word_set(
     """a an the and or but if then so of to in on at by for with from into onto about as is
@@ -338,7 +345,7 @@ _STOP = word_set(
     any some just now still also hey hi quick q thanks thx pls again currently actually
     exactly last latest new current one ones according per said says during after before
     behind under over across through via between against without within since until while
-    around near inside outside instead"""
+    around near inside outside instead up down out off yo"""
 )
 _REQUEST = re.compile(
     r"\b(?:which|what|whats|where|when|how (?:long|many|much|often|big|large|fast|slow))\b"
@@ -363,8 +370,10 @@ def _requests(words: Sequence[str], at: int, clause_start: bool, after_noun: boo
     after = words[at + 1] if at + 1 < len(words) else ""
     if after in _RELATIVE_NEXT or after in ("i", "we", "you", "it", "they", "he", "she"):
         return False
-    if at == 0 or before in _FILLER_WORDS or before in _KNOW:
-        return True
+    if at == 0 or before in _FILLER_WORDS or before in _KNOW or (at == 1 and not after_noun):
+        return True  # "yo what port…": a word of greeting before it
+    if words[at] == "which" and after in _NOUN_KINDS:
+        return True  # "the ticket, which number?": a relative "which" is not before a noun
     if clause_start:
         return not after_noun  # "…, which only prints" after a noun is a relative
     if before in ("on", "at", "in", "from", "to", "for", "with", "by", "under", "of"):
@@ -421,7 +430,7 @@ def _value_ask(code: str) -> ValueAsk | None:
         named_at = [
             i
             for i, t in enumerate(all_words)
-            if t.lemma in _NOUN_KINDS and t.lemma not in ("day", "date", "time", "number")
+            if t.lemma in _NOUN_KINDS and t.lemma not in ("day", "time", "number")
         ]
         acting = any(
             (t.lemma in verbs or t.text in verbs)
@@ -452,11 +461,12 @@ def _value_ask(code: str) -> ValueAsk | None:
         if head_text.startswith(wh):
             kinds = wanted
     words = all_words[start:]
-    lemmas = [w.lemma for w in words]
     # the noun phrase after the question word; its last word that names a kind of value
     phrase: list[str] = []
     for w in words[skip:]:
         glued = w.start > 0 and code[w.start - 1] == "-" and code[w.end : w.end + 1] == "-"
+        if w.text == "s" and code[w.start - 1 : w.start] == "'":
+            continue  # "the canary's error rate": the phrase goes on
         if w.text in _NP_STOP and phrase and not glued:
             break
         if w.text in _NP_STOP:
@@ -473,23 +483,42 @@ def _value_ask(code: str) -> ValueAsk | None:
             noun = lemma(texts_after[-1])  # "how many of the vulnerable packages are critical"
             counted = {root(noun)}
         elif phrase:
-            counted = {root(p) for p in phrase if p not in _STOP}
-            noun = phrase[-1]
-            rest = [w.lemma for w in words[skip + len(phrase) :]]
-            if len(rest) == 1 and rest[0] not in _STOP and rest[0] not in _ASKING:
-                counted.add(root(rest[0]))  # "how many e2e tests failed": "3 failed"
+            # the counted noun: the phrase's last noun before its verb ("how many lint
+            # errors did…": errors, not warnings; "how many pods restarted during…": pods)
+            at = skip
+            while at + 1 < len(words) and (
+                _noun_goes_on(words[at], words[at + 1])
+                or code[words[at].end : words[at].end + 1] == "-"
+            ):
+                at += 1
+            noun = words[at].lemma
+            counted = {root(noun)}
+            verb = words[at + 1] if at + 1 < len(words) else None
+            if verb is not None and _past(verb) and verb.lemma not in _ASKING:
+                counted.add(root(verb.lemma))  # "how many e2e tests failed": "3 failed"
     elif head_text.startswith("how often"):
         counted = {root("time")}
+    elif head_text in ("what", "which") and phrase[:1] == ["time"]:
+        noun, kinds = "time", (Kind.TIME, Kind.DATE)  # "what time does the cron run?"
+    elif texts[-1] in ("called", "named") and head_text in ("what", "which"):
+        noun, kinds = "name", (Kind.ID, Kind.PATH, Kind.WORD)  # "what's the db called?"
     elif named and not kinds:
         noun = named[-1]
         kinds = _NOUN_KINDS[noun]
     elif named and set(_NOUN_KINDS[named[-1]]) & set(kinds):
         noun = named[-1]
+    verb_cues: set[str] = set()
+    if head_text == "what" and texts[start + 1 : start + 2] and texts[start + 1] in _DO_AUX:
+        # "what did the health check return?": what follows the verb in a row
+        verb = next((w for w in reversed(words[skip:]) if w.text not in _NP_STOP), None)
+        if verb is not None and not kinds and not named:
+            noun, kinds, phrase = verb.lemma, _GENERIC, [verb.lemma]
+            verb_cues = {stem(verb.lemma)}  # the value follows the verb: not a noun's cue
     if head_text == "terse":
         named_terse = [
             w.lemma
             for w in words
-            if w.lemma in _NOUN_KINDS and w.lemma not in ("day", "date", "time", "number")
+            if w.lemma in _NOUN_KINDS and w.lemma not in ("day", "time", "number")
         ]
         noun = named_terse[-1]
         kinds = _NOUN_KINDS[noun]
@@ -502,7 +531,13 @@ def _value_ask(code: str) -> ValueAsk | None:
             return None
         noun = content[-1]
         kinds = _GENERIC
-    also_named = set(named) if not head_text.startswith(("how", "where", "when")) else set()
+    # a noun that names another kind of thing stays what the request is about ("which Node
+    # version": node); one of the asked kind is the asked noun again ("host:port")
+    also_named = {
+        p
+        for p in named
+        if p == noun or _GROUP_OF.get(root(p), frozenset()) & _GROUP_OF.get(root(noun), frozenset())
+    }
     named = [p for p in named if set(_NOUN_KINDS[p]) & set(kinds)]
     cues = {root(noun)} if noun != "value" else set()
     cues |= {root(p) for p in named}
@@ -512,15 +547,40 @@ def _value_ask(code: str) -> ValueAsk | None:
     clause_from = start
     while clause_from > 0 and not shaped[clause_from].clause_start:
         clause_from -= 1
+    topic = clause_from - 1
+    while topic > 0 and not shaped[topic].clause_start:
+        topic -= 1
+    if (
+        clause_from > 0
+        and clause_from - topic <= 6
+        and code[all_words[clause_from - 1].end : all_words[clause_from].start].strip() == ","
+        and not any(
+            w.text in _VERBISH | _DO_AUX | _ASKING or w.lemma in _ASKING
+            for w in all_words[topic:clause_from]
+        )
+    ):
+        clause_from = topic  # "the ticket for the flaky login test, which number?"
     subject: list[str] = []
-    for w in [*all_words[clause_from:start], *words[skip:]]:
+    clause = [*all_words[clause_from:start], *words[skip:]]
+    # with "did", "does" … an asking word is the verb ("what did the probe record?"), else
+    # it may be a noun ("the TTL on the A record")
+    verbal = any(w.text in _DO_AUX for w in clause) or head_text == "need"
+    glued_to_noun = {
+        all_words[k].lemma
+        for k in range(len(shaped) - 1)
+        if shaped[k].ident
+        and shaped[k + 1].ident
+        and noun in (all_words[k].lemma, all_words[k + 1].lemma)
+    }
+    for w in clause:
         r = root(w.lemma)
         if (
-            w.text in _STOP
+            w.lemma in glued_to_noun  # "host:port"
+            or (noun == "name" and w.text in ("called", "named"))
+            or w.text in _STOP
             or w.lemma in _STOP
-            or w.lemma in _ASKING
+            or (w.lemma in _ASKING and (verbal or w.text not in _NOUNABLE))
             or w.lemma == noun
-            or w.lemma in named
             or w.lemma in also_named
             or r in counted
             or len(w.text) < 2
@@ -528,19 +588,34 @@ def _value_ask(code: str) -> ValueAsk | None:
             continue
         if r not in subject:
             subject.append(r)
-    cue_stems = {stem(noun)} if noun != "value" else set()
+    # a name glued with digits or dots ("api.acme.io", "eu-west-1", "products_v6") is one
+    # thing: a row must say it whole, so it is one term, not its pieces
+    for run in _glued_runs(code, shaped[clause_from:]):
+        pieces = {root(t.lemma) for t in tokens(run)}
+        if all(t.lemma in _NOUN_KINDS or t.text in _STOP for t in tokens(run)):
+            continue  # "host:port": the asked nouns, not a name
+        subject = [t for t in subject if t not in pieces] + [run]
+    cue_stems = {stem(noun)} if noun != "value" and not verb_cues else set()
     cue_stems |= {stem(p) for p in named}
     for n in _GROUP_OF.get(root(noun), ()):
         if noun in _GROUP_WORDS[n] and noun in _NOUN_KINDS:
             cue_stems |= {stem(w) for w in _GROUP_WORDS[n] if w in _NOUN_KINDS}
+    cue_stems |= {stem(w) for w in _STATED_BY.get(noun, ())}
     return ValueAsk(
+        verb_cues=frozenset(verb_cues),
         kinds=kinds,
         cues=frozenset(cues),
         cue_stems=frozenset(cue_stems),
         subject=tuple(subject),
         counted=frozenset(counted),
         noun=noun,
-        words=tuple(dict.fromkeys(x for x in lemmas if x not in _STOP and len(x) > 1)),
+        words=tuple(
+            dict.fromkeys(
+                w.lemma
+                for w in all_words[clause_from:]
+                if w.lemma not in _STOP and len(w.lemma) > 1
+            )
+        ),
         text_words=tuple(w.text for w in all_words[clause_from:]),
         decides=bool(
             re.search(
@@ -556,8 +631,55 @@ def value_ask(shape: Shape) -> ValueAsk | None:
     for sentence in reversed(shape.asking):
         ask = _value_ask(sentence.text)
         if ask is not None:
-            return ask
+            return replace(ask, question=shape.text)
     return None
+
+
+_PAST = word_set("ran took went got found made wrote broke left sent built saw kept came")
+
+
+def _past(word: Token) -> bool:
+    return word.text in _PAST or (word.text.endswith("ed") and word.text != word.lemma)
+
+
+def _noun_goes_on(word: Token, after: Token) -> bool:
+    """Does the noun phrase go on past ``word`` to ``after`` ("lint errors"), rather than end
+    at a verb or a preposition ("pods restarted", "errors did", "tables in")?"""
+    return not (_past(after) or after.text in _NP_STOP or after.text in _MORE_PREPOSITIONS)
+
+
+_MORE_PREPOSITIONS = word_set(
+    "during since until after before across over under per without within via than"
+)
+
+
+def _glued_runs(code: str, words: Sequence[Word]) -> list[str]:
+    """The names glued from words by dots, slashes, colons or underscores, or by dashes
+    with a digit in them ("api.acme.io", "eu-west-1"), as written."""
+    runs: list[str] = []
+    start = None
+    for i, w in enumerate(words):
+        glued_next = i + 1 < len(words) and (w.dash_next or (w.ident and words[i + 1].ident))
+        glued_next = glued_next and words[i + 1].start - w.end <= 1
+        if start is None:
+            start = w.start
+        if not glued_next:
+            run = code[start : w.end]
+            if start != w.start and re.search(r"\d|[._/:]", run):
+                runs.append(run)
+            start = None
+    return runs
+
+
+# Verbs a row states a value of the noun with ("listening on 8443", "returned 503").
+_STATED_BY = {
+    "port": ("listen", "bind", "serve", "answer", "expose"),
+    "status": ("return", "give", "respond", "answer"),
+    "code": ("return", "give", "respond", "answer"),
+}
+_DO_AUX = word_set("did does do will would can could should has have had")
+# Asking words that are nouns too, in their base form ("the TTL on the A record").
+_NOUNABLE = word_set("record report log note count point peak hit run")
 
 
 def search_terms(ask: ValueAsk, member_words: Sequence[str] = ()) -> tuple[str, ...]:
@@ -585,15 +707,38 @@ def search_terms(ask: ValueAsk, member_words: Sequence[str] = ()) -> tuple[str, 
 
 
 # ---------------------------------------------------------------- reading the rows
+#
+# A row answers only what it states as a fact. Each value of the asked kind is read with the
+# words of its own clause ("error rate 0.3%", not the "5% of traffic" before it), and is no
+# answer when that clause negates it ("not 8080"), says it is gone ("was on 8080 until
+# Tuesday", "down from 530 MB"), not yet so ("next planned", "not confirmed") — unless the
+# question asks about the plan — or a secret ("password for app_rw is …"), or when the
+# question itself says it. A row with several such values answers only when the question's
+# own words pick one. A question's specific values ("PR #483", "products_v6", "30 days")
+# must be in the row; a member it names must be the one that said it. Strict to answer,
+# loose to abstain: a row that is only partly about the question still counts against an
+# answer when it gives another value of the same kind.
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class _Row:
     fact: Fact
     roots: frozenset[str]
-    text: str
     covered: int  # how many of the subject's roots the row (and its member's name) has
     score: float  # the same, a thesaurus neighbour counting half
+    exact: int  # how many of the subject's specific roots it has as they are
+    in_text: int  # the same, in its text alone (its member's name aside)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Said:
+    """A live value of the asked kind in a row, with the words of its own clause."""
+
+    value: Value
+    labels: frozenset[str]  # roots and stems of its clause's words
+    cue: bool  # the asked noun (or a word that says it) stands right by it
+    near: frozenset[str] = frozenset()  # the lemmas of the words right by it
+    planned: bool = False  # said as a plan ("next planned migration is …")
 
 
 def _roots_of(text: str, member: str) -> frozenset[str]:
@@ -605,185 +750,428 @@ def _roots_of(text: str, member: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _coverage(subject: Sequence[str], roots: frozenset[str], text: str) -> tuple[int, float]:
+def _coverage(subject: Sequence[str], roots: frozenset[str], text: str) -> tuple[int, float, int]:
     """How many subject roots the row has (exactly or by a neighbour; a generic word the row
-    does not repeat counts as had), and a score where a neighbour counts half and an
-    unrepeated generic word nothing."""
+    does not repeat counts as had), a score where a neighbour counts half and an unrepeated
+    generic word nothing, and how many specific roots it has exactly."""
     joined = set()
     words = [t.text for t in tokens(code_form(text))]
     for i in range(len(words) - 1):
         joined.add(words[i] + words[i + 1])
-    n, score = 0, 0.0
+    n, score, exact = 0, 0.0, 0
+    lowered = text.lower()
     for term in subject:
+        if not term.isalnum():
+            literal = re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", lowered)
+            n, score, exact = (n + 1, score + 1, exact + 1) if literal else (n, score, exact)
+            continue
         if term in roots or term in joined:
             n, score = n + 1, score + 1
+            exact += term not in _GENERIC_WORDS
         elif any(_near(term, r) for r in roots):
             n, score = n + 1, score + 0.5
         elif term in _GENERIC_WORDS:
             n += 1
-    return n, score
+    return n, score, exact
 
 
-def _covered(subject: Sequence[str], roots: frozenset[str], text: str) -> int:
-    return _coverage(subject, roots, text)[0]
+def _row(ask: ValueAsk, fact: Fact) -> _Row:
+    roots = _roots_of(fact.text, fact.member)
+    covered, score, exact = _coverage(ask.subject, roots, fact.text)
+    in_text = _coverage(ask.subject, _roots_of(fact.text, ""), fact.text)[2]
+    return _Row(fact=fact, roots=roots, covered=covered, score=score, exact=exact, in_text=in_text)
 
 
-def _allowed_misses(n: int) -> int:
-    return 0 if n <= 3 else (n - 1) // 3
+def _strictly_about(ask: ValueAsk, row: _Row) -> bool:
+    n = len(ask.subject)
+    if not n:
+        return bool(row.roots & ask.cues)
+    return row.score > 0 and row.covered >= n  # a word the row lacks may be another thing
 
 
-_NEGATED = re.compile(
-    r"(?:\bnot|\binstead of|\bfrom|\bold|\bpreviously|\bno longer|\bexcept|\bnor)\s+$", re.I
+def _specific(ask: ValueAsk) -> list[str]:
+    return [t for t in ask.subject if t not in _GENERIC_WORDS]
+
+
+_CLAUSE_END = re.compile(r"[;,()\[\]]|[.!?](?=\s|$)|\s[-\u2013\u2014]+\s|\b(?:and|but|while)\b")
+_NEGATION = re.compile(
+    r"\b(?:not|no longer|never|isn'?t|wasn'?t|aren'?t|except|instead of|rather than|nor)\b"
+    r"(?:\s+\S+){0,2}\s*$"
+)
+_GONE = re.compile(r"\b(?:until|previously|formerly|used to|no longer|superseded|replaced)\b")
+_GONE_FROM = re.compile(
+    r"\b(?:down|up|changed|moved|migrated|increased|decreased|dropped|rose|fell|went|bumped"
+    r"|switched|upgraded|downgraded)\s+from\s*$"
+)
+_UNSETTLED = re.compile(
+    r"\b(?:plan|plans|planned|planning|next|will|going to|scheduled|proposed|tentative"
+    r"|tentatively|expected|expect|estimated?|should be|might|maybe|probably|pending|not yet"
+    r"|waiting|todo|tbd|target|unconfirmed|confirm|confirmed|guess|assume|assuming)\b"
+)
+_ASKS_PLAN = re.compile(
+    r"\b(?:plan|plans|planned|next|will|going to|scheduled|upcoming|expected|proposed)\b"
+)
+_UPDATE = re.compile(r"\b(?:now|actually|correction|update|updated|instead|changed|moved)\b")
+_SECRET_WORD = re.compile(
+    r"\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key|private[ _-]?key"
+    r"|secret[ _-]?key|credentials?|vault|pat)\b"
+)
+_SECRET_FORM = re.compile(
+    r"^(?:AKIA|ASIA)[A-Z0-9]{8,}$|^sk-|^ghp_|^gho_|^xox[bpa]-|^-----BEGIN|^eyJ[\w-]{10,}"
 )
 
 
-def _label_stems(text: str, value: Value) -> set[str]:
-    """The stems of the three words before a value and the one after it (as
-    ``_label_roots``), compared with the asked noun's own stem ("runner" is not "run")."""
-    before = list(tokens(code_form(text[: value.start]))[-3:])
-    rest = text[value.end : value.end + 32]
-    after = list(tokens(code_form(rest))[:1])
-    if after and re.match(r"[\s,;:]*[\w-]+\s+[\d/#]", rest):
+def _clause(text: str, value: Value) -> tuple[str, str]:
+    """The text of the value's clause before it, and after it."""
+    before = text[: value.start]
+    after = text[value.end :]
+    start = max((m.end() for m in _CLAUSE_END.finditer(before)), default=0)
+    end_at = _CLAUSE_END.search(after)
+    return before[start:], after[: end_at.start()] if end_at else after
+
+
+def _status(ask: ValueAsk, text: str, value: Value) -> str | None:
+    """How the row states the value: "fact", "plan" (asked about a plan), "gone" (no
+    longer so), or None when it is negated, unsettled or a secret."""
+    before, after = (part.lower() for part in _clause(text, value))
+    whole = f"{before} {after}"
+    if _NEGATION.search(before):
+        return None
+    if _GONE.search(whole) or _GONE_FROM.search(before):
+        return "gone"
+    if re.search(r"\bfrom\s*$", before) and re.match(r"\s*to\b", after):
+        return "gone"  # "from 530 MB to 412 MB"
+    if _SECRET_WORD.search(whole) or _SECRET_FORM.search(value.text):
+        return None
+    heading = text.lower().split(": ", 1)[0] if ": " in text else ""
+    if _UNSETTLED.search(whole) or _UNSETTLED.search(heading):
+        return "plan" if _ASKS_PLAN.search(ask.question) else None
+    return "fact"
+
+
+def _words_near(text: str, value: Value) -> tuple[list[str], list[str]]:
+    """The stems of the three words before a value and of the one after it, unless that
+    word labels the next value."""
+    head, tail = _clause(text, value)
+    before = [t.stem for t in tokens(code_form(head))[-3:]]
+    after = [t.stem for t in tokens(code_form(tail))[:1]]
+    if after and re.match(r"[\s,;:]*[\w-]+\s+[\d/#]", tail[:32]):
         after = []
-    return {t.stem for t in (*before, *after)}
+    return before, after
 
 
-def _label_roots(text: str, value: Value) -> set[str]:
-    """The roots of the three words before a value, and of the word after it unless that
-    word labels the next value (what the row says the value is)."""
-    before = list(tokens(code_form(text[: value.start]))[-3:])
-    rest = text[value.end : value.end + 32]
-    after = list(tokens(code_form(rest))[:1])
-    if after and re.match(r"[\s,;:]*[\w-]+\s+[\d/#]", rest):
-        after = []
-    return {t.stem for t in (*before, *after)} | {root(t.text) for t in (*before, *after)}
+def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
+    """The live values of the asked kind in a row, each with its clause's words."""
+    text = unicodedata.normalize("NFKC", fact.text)
+    out = []
+    for value in values_in(text):
+        status = _status(ask, text, value) if value.kind in ask.kinds else None
+        if status in (None, "gone") or _in_question(ask, value.text):
+            continue  # not a fact here, or the question's own value ("acme.io's MX")
+        before, after = _words_near(text, value)
+        cue = bool(set(before + after) & ask.cue_stems) or bool(set(before[-2:]) & ask.verb_cues)
+        labels = _labels(text, value)
+        if ask.kinds == _GENERIC and not cue:
+            continue  # a value for "what's the X?" stands next to X
+        near = {root(w) for w in before} | labels
+        named_by_subject = ask.noun in _NAMING and bool(near & set(ask.subject))
+        if value.kind not in _STRONG and not cue and not named_by_subject:
+            continue  # a bare number or word counts only by the asked noun ("port 4321")
+        out.append(
+            _Said(
+                value=value,
+                labels=labels,
+                cue=cue,
+                near=_lemmas_near(text, value),
+                planned=status == "plan",
+            )
+        )
+    return out
 
 
-def _count_value(text: str, counted: frozenset[str]) -> str | None:
-    """The number counted: "1834 files", "3 of 40 pods" (→ 3), "27 warnings", "2 of them
-    critical", "about 12k keys"."""
-    for m in re.finditer(r"(?<![\w.#])(\d+(?:[.,]\d+)?(?:k|m)?)(?![\w.%])", text, re.IGNORECASE):
+def _lemmas_near(text: str, value: Value) -> frozenset[str]:
+    """The lemmas of the two words before a value and of the one after it, in its clause."""
+    head, tail = _clause(text, value)
+    before = tokens(code_form(head))[-2:]
+    after = tokens(code_form(tail))[:1]
+    return frozenset(t.lemma for t in (*before, *after))
+
+
+def _owned_by_another(ask: ValueAsk, text: str, said: _Said) -> bool:
+    """Is the value named by a noun the question does not say, right before it ("Migration
+    0042_add_invoices", "Postgres 15.4"): that thing's value, not one of what is asked?"""
+    if said.cue:
+        return False
+    head, _ = _clause(text, said.value)
+    left = tokens(code_form(head))[-1:]
+    return bool(left) and (
+        left[0].text.isalpha()
+        and left[0].text not in _STOP | _NP_STOP | _VERBISH
+        and left[0].lemma not in _ASKING
+        and not _past(left[0])
+        and left[0].text not in ask.question
+    )
+
+
+def _in_question(ask: ValueAsk, value: str) -> bool:
+    pattern = rf"(?<![a-z0-9]){re.escape(value.lower())}(?![a-z0-9])"
+    return bool(ask.question) and re.search(pattern, ask.question) is not None
+
+
+def _labels(text: str, value: Value) -> frozenset[str]:
+    head, tail = _clause(text, value)
+    words = tokens(code_form(f"{head} {tail}"))
+    return frozenset({t.stem for t in words} | {root(t.text) for t in words})
+
+
+def _counted(ask: ValueAsk, fact: Fact) -> list[_Said]:
+    """The numbers that count the asked noun: "1834 files", "3 of 40 pods" (→ 3), "27
+    warnings" — the noun itself (or a short form of it), never a neighbour of it."""
+    text = fact.text
+    out = []
+    for m in re.finditer(r"(?<![\w.#])(\d[\d,]*(?:\.\d+)?(?:k|m)?)(?![\w.%])", text, re.I):
+        if re.search(r"\d\s*(?:of|out of|/)\s*$", text[: m.start()]):
+            continue  # "3 of 40 pods": 40 is the whole, 3 the count
         rest = re.sub(r"^\s+of\s+(?:\d[\d,.]*|them|those|these|which|all)\b", "", text[m.end() :])
         following = [
             w
             for w in re.findall(r"[a-z0-9][a-z0-9-]*", rest.lower()[:48])[:4]
             if w not in ("with", "known", "new", "total", "more", "are", "were", "have", "had")
         ][:2]
-        nouns = [w for w in following if not w[0].isdigit()][: len(following)]
-        if following and following[0][0].isdigit():
+        if not following or following[0][0].isdigit():
             continue
-        for n in nouns:
-            r = root(lemma(n))
-            if r in counted or any(_near(r, c) for c in counted):
-                return m.group(1)
-    return None
-
-
-def _candidates(ask: ValueAsk, row: _Row) -> list[Value]:
-    text = unicodedata.normalize("NFKC", row.fact.text)
-    out = []
-    values = values_in(text)
-    lowered = text.lower()
-    for value in values:
-        if value.kind not in ask.kinds:
-            continue
-        if _NEGATED.search(text[: value.start]):
-            continue
-        labels = _label_roots(text, value)
-        stems = _label_stems(text, value)
-        cue_next = bool(stems & ask.cue_stems)
-        generic = ask.kinds == _GENERIC
-        named_by_subject = ask.noun in _NAMING and bool(labels & set(ask.subject))
-        if generic and not cue_next and not named_by_subject:
-            continue  # a value for "what's the X?" stands next to X
-        if value.kind not in _STRONG and not cue_next and not named_by_subject:
-            continue
-        out.append(value)
-    del lowered
+        for word in following:
+            r = root(lemma(word))
+            if any(_same_noun(r, c) for c in ask.counted):
+                value = Value(text=m.group(1), kind=Kind.NUMBER, start=m.start(1), end=m.end(1))
+                status = _status(ask, text, value)
+                if status not in (None, "gone") and not _in_question(ask, value.text):
+                    out.append(
+                        _Said(
+                            value=value,
+                            labels=_labels(text, value),
+                            cue=True,
+                            near=_lemmas_near(text, value),
+                            planned=status == "plan",
+                        )
+                    )
+                break
     return out
 
 
-def _pick(ask: ValueAsk, row: _Row, values: list[Value]) -> Value | None:
-    """The value a row gives for the ask: the one labelled by the asked noun or the
-    subject, else the only one, else the first unlabelled by another measure."""
-    if not values:
-        return None
-    text = row.fact.text
-    scored = []
-    for order, value in enumerate(values):
-        labels = _label_roots(text, value)
-        own = sum(1 for s in ask.subject if s in labels or s in value.text.lower())
-        cue = 1 if _label_stems(text, value) & ask.cue_stems else 0
-        kind = len(ask.kinds) - ask.kinds.index(value.kind)
-        scored.append((cue, own, kind, -order, value))
-    scored.sort(key=lambda s: s[:4], reverse=True)
-    return scored[0][4]
+def _same_noun(a: str, b: str) -> bool:
+    """The same noun, or one a short form of the other ("doc" and "document")."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return a == b or (len(short) >= 3 and long.startswith(short) and short.isalpha())
+
+
+def _values(ask: ValueAsk, fact: Fact) -> list[_Said]:
+    return _counted(ask, fact) if ask.counted else _said(ask, fact)
+
+
+def _former(ask: ValueAsk, fact: Fact) -> bool:
+    """Does the row give a former value of the asked kind beside its present one ("now 412
+    MB, down from 530 MB"), while the question does not ask for the present one?"""
+    if _PRESENT.search(ask.question):
+        return False
+    text = unicodedata.normalize("NFKC", fact.text)
+    return any(v.kind in ask.kinds and _status(ask, text, v) == "gone" for v in values_in(text))
+
+
+_PRESENT = re.compile(r"\b(?:now|currently|current|today|latest|still|these days|at the moment)\b")
+
+
+def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
+    """The value a row gives: the only one, or the one the question's words mark there —
+    its asked noun when that names one measure ("p99", "digest"), a plan when it asks about
+    one, the kind it asks for first ("when": a date before a time), then a specific word
+    of the question that the other values' clauses lack; "several" when they do not."""
+    if _former(ask, row.fact):
+        return "several"  # "what's the image size?" of a row that gives it then and now
+    if root(ask.noun) not in _GROUP_OF and any(v.cue for v in values):
+        values = [v for v in values if v.cue]  # "the p99": the value "p99" labels
+    if any(v.planned for v in values):
+        values = [v for v in values if v.planned]
+    if values:
+        first = min(ask.kinds.index(v.value.kind) for v in values)
+        values = [v for v in values if ask.kinds.index(v.value.kind) == first]
+    if len({v.value.text.casefold() for v in values}) <= 1:
+        return values[0] if values else None
+    member = {root(p) for p in re.split(r"[-_]", row.fact.member.lower()) if p}
+    wanted = set(_specific(ask)) - member
+
+    def by_words(said: _Said) -> int:
+        near = {root(w) for w in said.near}
+        return sum((t in near) + (t in said.labels) for t in wanted)
+
+    def marks(said: _Said) -> int:
+        near = {root(w) for w in said.near}
+        return 2 * (ask.noun in said.near) + by_words(said) + sum(t in near for t in wanted)
+
+    scored = sorted(values, key=marks, reverse=True)
+    if marks(scored[0]) <= marks(scored[1]):
+        return "several"
+    if not by_words(scored[0]) and any(_other_measure(ask, v) for v in scored[1:]):
+        return "several"  # "latency" when the row says "p95 latency …, p99 …": which?
+    return scored[0]
+
+
+def _other_measure(ask: ValueAsk, said: _Said) -> bool:
+    """Is the value labelled by another noun of the asked kind that the question does not
+    say ("p99" when it asks the latency)?"""
+    return any(
+        w in _NOUN_KINDS and set(_NOUN_KINDS[w]) & set(ask.kinds) and w not in ask.question
+        for w in said.near
+    )
+
+
+def _sources(ask: ValueAsk, members: Sequence[str]) -> frozenset[str] | str | None:
+    """The members whose word the question asks for — called a source ("the radar
+    session", "according to scout") or an agent ("did the prober find", "did deployer-2
+    build"), by its whole name or a part of it ("prober": prober-eu and prober-us) — None
+    when it names none, or the name as said when it names one no member of the rows is."""
+    slugs = {m: " ".join(re.findall(r"[a-z0-9]+", m.lower())) for m in members}
+    found: set[str] = set()
+    marks = [m for pattern in _SOURCE_MARKS for m in pattern.finditer(ask.question)]
+    for m in marks:
+        name = next(g for g in m.groups() if g)
+        spelled = " ".join(re.findall(r"[a-z0-9]+", name))
+        exact = {x for x, s in slugs.items() if s == spelled or spelled.endswith(" " + s)}
+        matched = exact or {x for x, s in slugs.items() if spelled in s.split()}
+        if matched:
+            found |= matched
+        elif m.re is _SOURCE_MARKS[0] or _AGENT_NAME.fullmatch(name):
+            return name  # "the probe-eu session", "deployer-2": a member the rows lack
+    return frozenset(found) or None
+
+
+_SOURCE_MARKS = (
+    re.compile(r"\bthe\s+([a-z0-9][a-z0-9-]{0,40})\s+(?:session|member|agent|bot)\b"),
+    re.compile(r"\b(?:according to|per)\s+(?:the\s+)?([a-z0-9][a-z0-9-]*)"),
+    re.compile(
+        r"\b(?:did|does|has|have|had|will|would)\s+(?:the\s+)?"
+        r"([a-z][a-z0-9]*(?:er|or|bot|agent)(?:-[a-z0-9]+)*|[a-z][a-z0-9]*-[a-z0-9-]+)\s+"
+        r"(?!(?:be|been|get|go|session|member|agent|bot)\b)[a-z]+"
+    ),
+)
+# A name as agents are named: "deployer-2", "billing-agent".
+_AGENT_NAME = re.compile(r"[a-z]+(?:er|or)-[a-z0-9]+|[a-z0-9]+-(?:bot|agent|session|worker)")
+
+
+def _mentioned(ask: ValueAsk, members: Sequence[str]) -> frozenset[str]:
+    """The members whose whole name the question says ("how many did billing-bot draft?")."""
+    said = f" {' '.join(re.findall(r'[a-z0-9]+', ask.question))} "
+    return frozenset(
+        m for m in members if f" {' '.join(re.findall(r'[a-z0-9]+', m.lower()))} " in said
+    )
+
+
+def _has_specifics(ask: ValueAsk, fact: Fact) -> bool:
+    """Does the row hold every specific value the question names ("PR #483", "30 days",
+    "products_v6") — a member's name aside, and a guess of the asked kind aside?"""
+    row = f"{fact.text} {fact.member}".lower()
+    for value in values_in(ask.question):
+        text = value.text.lower()
+        if value.kind in ask.kinds or value.kind is Kind.WORD:
+            continue
+        if value.kind is Kind.ID and not re.search(r"\d|_|#", text):
+            continue  # a hyphenated word ("read-only") is what a row is about, not a value
+        if not re.search(rf"(?<![a-z0-9]){re.escape(text)}(?![a-z0-9])", row):
+            return False
+    return True
 
 
 def read_fleet(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
     """What ``facts`` say about ``ask``: one agreed value and its rows, or why none."""
-    usable: list[_Row] = []
-    ignored: list[Fact] = []
-    for fact in facts:
-        if injection(code_form(fact.text)) is not None:
-            ignored.append(fact)
-            continue
-        roots = _roots_of(fact.text, fact.member)
-        covered, score = _coverage(ask.subject, roots, fact.text)
-        usable.append(_Row(fact=fact, roots=roots, text=fact.text, covered=covered, score=score))
+    return _reading(ask, facts, cited=None)
+
+
+def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> FleetReading:
+    """The reading of ``facts``: by the rows strictly about the question, or only by the
+    ``cited`` one (a model's); any other row about most of it that gives another value of
+    the asked kind, by the asked noun or by the question's words, disputes the answer."""
+    usable = [f for f in facts if not injection_in(f.text)]
+    ignored = tuple(f for f in facts if injection_in(f.text))
     if not ask.subject and ask.decides:
         # "where should the new config file live?": a decision asked of you, about nothing
         # a row can be known to answer
         return FleetReading(found="it asks you to decide, about nothing the fleet said")
-    need = len(ask.subject) - _allowed_misses(len(ask.subject))
-    # (value, row, labelled by the asked noun) for every row about all of it
-    found: list[tuple[str, _Row, bool]] = []
-    near: dict[str, tuple[str, _Row]] = {}
-    for row in usable:
-        if ask.subject and row.score == 0:
-            continue
-        if not ask.subject and not (row.roots & ask.cues):
-            continue
-        if ask.counted:
-            value_text = _count_value(row.fact.text, ask.counted)
-            labelled = value_text is not None
-        else:
-            picked = _pick(ask, row, _candidates(ask, row))
-            value_text = picked.text if picked else None
-            labelled = picked is not None and bool(_label_roots(row.fact.text, picked) & ask.cues)
-        if value_text is None:
-            continue
-        if row.covered >= need:
-            found.append((value_text, row, labelled))
-        else:
-            near[row.fact.member] = (value_text, row)
-    marked = _marked_sources(ask)
-    if marked and not _named_members(ask, [row.fact for row in usable]):
-        who = ", ".join(sorted(marked))
+    members = sorted({f.member for f in usable})
+    sources = _sources(ask, members)
+    if isinstance(sources, str):
         return FleetReading(
-            found=f"it asks what {who} said, and {who} said nothing about it",
-            ignored=tuple(ignored),
+            found=f"it asks what {sources} said, and no member of that name said a thing about it",
+            ignored=ignored,
         )
-    named = _named_members(ask, [r.fact for _, r, _ in found])
-    if named:
-        found = [f for f in found if f[1].fact.member in named]
-    if found:
-        best = max(r.score for _, r, _ in found)
-        found = [f for f in found if f[1].score >= best - 0.5]
-    if any(labelled for _, _, labelled in found):
-        found = [f for f in found if f[2]]  # where the row names the asked noun, only those
-    latest: dict[str, tuple[str, _Row]] = {}
-    for value_text, row, _ in found:
-        held = latest.get(row.fact.member)
-        if held is None or row.fact.at >= held[1].fact.at:
-            latest[row.fact.member] = (value_text, row)
-    if not latest:
-        return FleetReading(found=_nothing(ask, usable, near), ignored=tuple(ignored))
-    said = tuple((v, r.fact) for v, r in sorted(latest.values(), key=lambda p: p[1].fact.at))
-    if len({v.casefold() for v, _ in said}) > 1:
-        listed = "; ".join(f"{f.member} said {v} at {f.at:%H:%M}" for v, f in said)
+    rows = [
+        _row(ask, f)
+        for f in usable
+        if (sources is None or f.member in sources) and _has_specifics(ask, f)
+    ]
+    specific = _specific(ask)
+    answering: list[tuple[_Said, _Row]] = []
+    against: list[tuple[_Said, _Row]] = []
+    several: list[_Row] = []
+    for row in rows:
+        values = _values(ask, row.fact)
+        if not values:
+            continue
+        if row.fact.row_id == cited if cited is not None else _strictly_about(ask, row):
+            picked = _pick(ask, row, values)
+            if isinstance(picked, _Said):
+                answering.append((picked, row))
+                continue  # its other values are the pick's neighbours, not a dispute
+            if picked == "several":
+                several.append(row)
+        # a row about all but one of its specific words (any row, when it names nothing
+        # specific) disputes with a value said by the asked noun or by the question's words
+        if not specific:
+            against += [(v, row) for v in values]  # "which version is running?": whose?
+        elif row.exact or sources is not None:
+            against += [(v, row) for v in values if v.cue or v.labels & set(specific)]
+    if several and not answering:
+        listed = "; ".join(f"{r.fact.member} said “{_short(r.fact.text)}”" for r in several)
         return FleetReading(
-            said=said, found=f"the fleet disagrees: {listed}", ignored=tuple(ignored)
+            found=f"a row gives several values and the question does not say which: {listed}",
+            ignored=ignored,
+        )
+    if cited is None and answering:
+        named = _mentioned(ask, [r.fact.member for _, r in answering])
+        if named:  # "what did billing-bot draft?": that member's rows
+            answering = [(v, r) for v, r in answering if r.fact.member in named]
+            against = [(v, r) for v, r in against if r.fact.member in named]
+        best = max(r.score for _, r in answering)
+        against += [(v, r) for v, r in answering if r.score < best]
+        answering = [(v, r) for v, r in answering if r.score >= best]
+    if not answering:
+        return FleetReading(found=_nothing(ask, rows), ignored=ignored)
+    if cited is None and any(v.cue for v, _ in answering):
+        answering = [(v, r) for v, r in answering if v.cue]  # "port 4321" over ":5432"
+    if cited is None and not all(_owned_by_another(ask, r.fact.text, v) for v, r in answering):
+        # "staging got v2.14.0" over "Postgres 15.4" for the version staging got
+        answering = [(v, r) for v, r in answering if not _owned_by_another(ask, r.fact.text, v)]
+    against = [(v, r) for v, r in against if not _owned_by_another(ask, r.fact.text, v)]
+    if specific and all(v.cue for v, _ in answering):
+        # a value said by the asked noun is disputed only by another said the same way,
+        # not by one of another thing's ("Postgres 15.4 … :5432")
+        against = [(v, r) for v, r in against if v.cue]
+    if specific:
+        # a dispute comes from a row as much about the question's specific words as the
+        # answer's ("809 tests passed" against "812 tests passed", both on main)
+        least = min(r.in_text for _, r in answering)
+        against = [(v, r) for v, r in against if r.in_text >= max(1, least)]
+    said = _latest(answering)
+    agreed = {v.casefold() for v, _ in said}
+    others = [
+        (v.value.text, r.fact)
+        for v, r in against
+        if v.value.text.casefold() not in agreed and not _updated_by(r.fact, said)
+    ]
+    if len(agreed) > 1 or others:
+        every = sorted(dict.fromkeys([*said, *others]), key=lambda p: p[1].at)
+        listed = "; ".join(f"{f.member} said {v} at {f.at:%H:%M}" for v, f in every)
+        return FleetReading(
+            said=tuple(every), found=f"the fleet disagrees: {listed}", ignored=ignored
         )
     value, source = max(said, key=lambda p: p[1].at)
     return FleetReading(
@@ -791,53 +1179,45 @@ def read_fleet(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         source=source,
         evidence=tuple(f for _, f in said),
         said=said,
-        ignored=tuple(ignored),
+        ignored=ignored,
     )
 
 
-_SOURCE_MARK = re.compile(
-    r"\b(?:the\s+)?([a-z0-9][a-z0-9 -]{0,40}?)\s+(?:session|member|agent|bot)\b"
-    r"|\b(?:according to|per|from)\s+(?:the\s+)?([a-z0-9][a-z0-9-]*)"
-)
+def _latest(found: list[tuple[_Said, _Row]]) -> tuple[tuple[str, Fact], ...]:
+    """Each member's value: its newest row's when that row says it changed ("now",
+    "actually"), else every value it gave."""
+    out: list[tuple[str, Fact]] = []
+    by_member: dict[str, list[tuple[str, Fact]]] = {}
+    for v, r in found:
+        by_member.setdefault(r.fact.member, []).append((v.value.text, r.fact))
+    for said in by_member.values():
+        said.sort(key=lambda p: p[1].at)
+        newest = said[-1]
+        if len({v.casefold() for v, _ in said}) > 1 and _UPDATE.search(newest[1].text.lower()):
+            out.append(newest)
+        else:
+            out += list(dict.fromkeys(said))
+    return tuple(sorted(out, key=lambda p: p[1].at))
 
 
-def _marked_sources(ask: ValueAsk) -> frozenset[str]:
-    """The names the request marks as a source ("the radar session", "according to scout"),
-    as said."""
-    said = " ".join(ask.text_words)
-    marked = set()
-    for m in re.finditer(r"\bthe ([a-z0-9]+) (?:session|member|agent|bot)\b", said):
-        if m.group(1) not in _STOP:
-            marked.add(m.group(1))
-    return frozenset(marked)
+def _updated_by(fact: Fact, said: Sequence[tuple[str, Fact]]) -> bool:
+    """Is ``fact`` an older row of a member whose newer row says its value changed?"""
+    return any(
+        f.member == fact.member and f.at > fact.at and _UPDATE.search(f.text.lower())
+        for _, f in said
+    )
 
 
-def _named_members(ask: ValueAsk, facts: Sequence[Fact]) -> frozenset[str]:
-    """The members the request names: "the schema session", "according to probe", or a
-    member's whole name among its words."""
-    members = {f.member for f in facts}
-    said = " " + " ".join(ask.text_words) + " "
-    marked: set[str] = set()
-    for m in _SOURCE_MARK.finditer(said.strip()):
-        name = (m.group(1) or m.group(2) or "").strip()
-        for member in members:
-            spelled = member.replace("-", " ")
-            if name == spelled or name.endswith(" " + spelled):
-                marked.add(member)
-    if marked:
-        return frozenset(marked)
-    return frozenset(m for m in members if f" {m.replace('-', ' ')} " in said)
+def _short(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _nothing(ask: ValueAsk, rows: Sequence[_Row], near: dict[str, tuple[str, _Row]]) -> str:
+def _nothing(ask: ValueAsk, rows: Sequence[_Row]) -> str:
     """What the card says when no row answers."""
-    if near:
-        listed = "; ".join(f"{r.fact.member} said {v}" for v, r in near.values())
-        return f"no row is about all of it; closest: {listed}"
     about = [r for r in rows if r.covered]
     if about:
         members = ", ".join(sorted({r.fact.member for r in about}))
-        return f"{members} said something about it, but no {ask.noun} in it"
+        return f"{members} said something about it, but no {ask.noun} in it stated as a fact"
     return f"no member has said a {ask.noun} for it"
 
 
@@ -846,27 +1226,21 @@ def injection_in(text: str) -> bool:
     return injection(code_form(text)) is not None
 
 
-def about(ask: ValueAsk, fact: Fact) -> bool:
-    """Is the row about what the request is about — every word of it that is not a generic
-    one ("service", "new"), exactly or by a thesaurus neighbour, its member's name counting,
-    as the offline reader requires — or, for a request about nothing more, does it name the
-    asked noun?"""
-    roots = _roots_of(fact.text, fact.member)
-    specific = [t for t in ask.subject if t not in _GENERIC_WORDS]
-    if not specific:
-        return bool(roots & ask.cues)
-    covered = _covered(specific, roots, fact.text)
-    return covered >= len(specific) - _allowed_misses(len(specific))
-
-
-def candidates(ask: ValueAsk, fact: Fact) -> list[Value]:
-    """The values of a row the offline reader would take for the request: of the asked kind,
-    not negated, and — a bare number or word — next to the asked noun."""
-    roots = _roots_of(fact.text, fact.member)
-    covered, score = _coverage(ask.subject, roots, fact.text)
-    return _candidates(
-        ask, _Row(fact=fact, roots=roots, text=fact.text, covered=covered, score=score)
-    )
+def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> str | None:
+    """A model's fleet answer checked as the offline reader checks its own: the row it cites
+    gives, as a live fact, a value of the asked kind the answer holds — the one the
+    question's words pick there — the row holds the question's specific values and is
+    partly about it, the member the question names said it, and no other row gives another
+    value. The value, or None."""
+    cited = next((f for f in facts if f.row_id == row_id), None)
+    if cited is None or injection_in(cited.text):
+        return None
+    if not _strictly_about(ask, _row(ask, cited)):
+        return None  # about all of the question, as the offline reader asks of a row
+    reading = _reading(ask, facts, cited=row_id)
+    if reading.answer is None or reading.answer.casefold() not in answer.casefold():
+        return None
+    return reading.answer
 
 
 def loose_ask(code: str) -> ValueAsk:
@@ -886,28 +1260,6 @@ def loose_ask(code: str) -> ValueAsk:
         cue_stems=frozenset(stem(w) for w in near),
         subject=subject,
         words=tuple(dict.fromkeys(t.lemma for t in words)),
+        text_words=tuple(t.text for t in tokens(code)),
+        question=code,
     )
-
-
-def contradicted(ask: ValueAsk, cited: Fact, value: str, facts: Sequence[Fact]) -> bool:
-    """Does another row about the same thing give another value of the same kind, said the
-    same way ("port 4321" in one row, "port 4400" in another)?"""
-    found = next((v for v in values_in(cited.text) if v.text == value), None)
-    if found is None:
-        return False
-    labels = _label_stems(cited.text, found) - _LABEL_NOISE
-    for fact in facts:
-        if fact.row_id == cited.row_id or injection_in(fact.text):
-            continue
-        roots = _roots_of(fact.text, fact.member)
-        if not any(term in roots for term in ask.subject):
-            continue
-        for other in values_in(fact.text):
-            if other.kind is not found.kind or other.text.casefold() == value.casefold():
-                continue
-            if labels & _label_stems(fact.text, other):
-                return True
-    return False
-
-
-_LABEL_NOISE = frozenset({"on", "at", "is", "in", "to", "the", "a", "of", "and", "for", "it"})

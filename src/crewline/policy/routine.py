@@ -99,20 +99,51 @@ class _Reading:
 # ---------------------------------------------------------------- yes/no to go on
 
 _AFFIRMATIVE = word_set("yes y ok okay proceed continue go ahead confirm sure yep approve do it on")
-_ASKER_LEAD = re.compile(
+# Leads after which the step's verb comes ("shall I run…", "ok to bump…", "I'll fix…"), and
+# leads that only ask to go on ("any objections?", "good to go?").
+_VERB_LEAD = re.compile(
     r"^(?:(?:shall|should|can|could|may|might|must|will|would|do|am|are)\s+(?:i|we)\b"
-    r"|(?:is|isn t|would|will)\s+it\s+(?:be\s+)?(?:ok|okay|fine|alright|all right|good|safe|cool)\b"
-    r"|(?:is|would)\s+(?:that|this)\s+(?:be\s+)?(?:ok|okay|fine|alright|good|cool|acceptable)\b"
-    r"|is\s+ok\b|(?:ok|okay|alright|fine|good|ready|clear|safe|cool|free|fine)\s+(?:for\s+(?:me|us)\s+)?"
-    r"(?:to|if|with)\b|(?:any\s+)?objections?\b|mind\s+if\b|(?:do|would)\s+you\s+(?:want|like)\s+(?:me|us)"
-    r"\s+to\b|(?:you\s+)?want\s+(?:me|us)\s+to\b|permission\s+to\b|let\s+me\s+know\s+if\s+(?:i|we)\b"
-    r"|(?:please\s+)?confirm\b|(?:can|could)\s+you\s+confirm\b|green\s+light\b|good\s+to\s+go\b"
-    r"|(?:i|we)\s*(?:ll|will|am going to|m going to|are going to|d like to|want to|plan to|am about"
-    r" to|m about to|would like to)\b|going\s+to\b|about\s+to\b|planning\s+to\b"
-    r"|proceeding\b|moving\s+on\b"
-    r"|(?:are|am)\s+(?:we|i)\s+(?:ok|okay|good|clear|cleared|set)\b|next\b|ready\b|to\s+\w+"
-    r"|me\s+(?:continue|go|do|start|proceed)\b|let(?:s|\s+s|\s+me|\s+us)\s+\w+)"
+    r"|(?:is|isn t|would|will)\s+it\s+(?:be\s+)?(?:ok|okay|fine|alright|all right|good|safe|cool)"
+    r"(?:\s+(?:if\s+(?:i|we)|to|for\s+(?:me|us)\s+to))?\b"
+    r"|is\s+ok\s+(?:for\s+(?:me|us)\s+)?(?:if\s+(?:i|we)|to)\b"
+    r"|(?:ok|okay|alright|fine|good|ready|clear|safe|cool|free)\s+(?:for\s+(?:me|us)\s+)?"
+    r"(?:to|if\s+(?:i|we))\b|mind\s+if\s+(?:i|we)\b"
+    r"|(?:do|would)\s+you\s+(?:want|like)\s+(?:me|us)\s+to\b|(?:you\s+)?want\s+(?:me|us)\s+to\b"
+    r"|permission\s+to\b|let\s+me\s+know\s+if\s+(?:i|we)(?:\s+(?:should|can|could|may))?\b"
+    r"|(?:i|we)\s*(?:ll|will|am going to|m going to|are going to|d like to|want to|plan to"
+    r"|am about to|m about to|would like to|d)\b|going\s+to\b|about\s+to\b|planning\s+to\b"
+    r"|to\b|let(?:s|\s+s|\s+me|\s+us)\b|me\b)"
 )
+_GO_ON_LEAD = re.compile(
+    r"^(?:(?:any\s+)?objections?|(?:please\s+)?confirm|(?:can|could)\s+you\s+confirm|green\s+light"
+    r"|good\s+to\s+go|proceeding|moving\s+on|(?:are|am)\s+(?:we|i)\s+(?:ok|okay|good|clear"
+    r"|cleared|set)|next|ready|(?:ok|okay|fine|good|alright)\s+with"
+    r"|(?:is|would)\s+(?:that|this)\s+(?:be\s+)?(?:ok|okay|fine|alright|good|cool|acceptable))\b"
+)
+# Words between a lead and the step's verb ("shall I just go ahead and fix…").
+_BEFORE_VERB = word_set("just quickly also now first then simply still please")
+
+
+def _step_is_known(words: list[str]) -> bool:
+    """Is the step after a lead one the gate knows to be harmless by its verb ("run",
+    "fix", "read"), or no step at all ("shall we?")? A verb it does not know ("shall I give
+    the bucket a fresh start?") is for the human."""
+    rest = list(words)
+    while True:
+        while rest and rest[0] in _BEFORE_VERB:
+            rest = rest[1:]
+        if not rest:
+            return True
+        if not (lemma(rest[0]) in _VERB_START or rest[0] in _VERB_START):
+            return False
+        if rest[0] in ("go", "carry") and rest[1:2] in (["on"], ["ahead"]):
+            rest = rest[2:]
+            if rest[:1] == ["and"]:
+                rest = rest[1:]  # "go ahead and <step>": the step's verb counts too
+                continue
+        return True
+
+
 _CONFIRM = re.compile(
     r"^(?:does|do|is|are|would)\s+(?:the|this|that|my|our|it|everything|all)\s*(?:\w+\s+){0,2}"
     r"(?:look|sound|seem|feel)s?\s+(?:ok|okay|good|fine|right|reasonable|sensible|correct|alright)"
@@ -137,7 +168,8 @@ _VERB_START = (
     | EDIT_VERBS
     | PROCEED_VERBS
     | word_set(
-        """dry take estimate open carry start run rerun execute retry test try do pick work
+        """dry take estimate open carry start run rerun execute retry test try do pick work kick
+    trigger invoke launch
     address set mark close answer reply generate regenerate port convert upgrade
     downgrade install configure prototype spike measure note record capture type fake
     parametrize wire hook assert cover polish clarify optimise optimize cache"""
@@ -145,19 +177,42 @@ _VERB_START = (
 )
 
 
+def _unknown_step(words: list[str]) -> bool:
+    """Does the clause name a step by a verb the gate does not know: after a lead ("shall I
+    give…") or as a gerund first ("giving the bucket a fresh start, ok?")?"""
+    while words and words[0] in FILLERS and not _lead(" ".join(words)):
+        words = words[1:]
+    if not words:
+        return False
+    plain = " ".join(words)
+    lead = None if _GO_ON_LEAD.match(plain) else _VERB_LEAD.match(plain)
+    if lead is not None:
+        return not _step_is_known(plain[lead.end() :].split())
+    first = words[0]
+    gerund = first.endswith("ing") and lemma(first) != first
+    return gerund and lemma(first) not in _VERB_START
+
+
+def _lead(plain: str) -> re.Match[str] | None:
+    return _GO_ON_LEAD.match(plain) or _VERB_LEAD.match(plain)
+
+
 def _clause_proceeds(raw: list[str]) -> bool:
     words = list(raw)
-    while words and words[0] in FILLERS and not _ASKER_LEAD.match(" ".join(words)):
+    while words and words[0] in FILLERS and not _lead(" ".join(words)):
         words = words[1:]
     plain = " ".join(words)
     if not plain:
         return False
-    if _INFO_LEAD.match(plain) and not _CONFIRM.match(plain) and not _ASKER_LEAD.match(plain):
+    if _INFO_LEAD.match(plain) and not _CONFIRM.match(plain) and not _lead(plain):
         return False
-    if re.match(r"(?:can|could|would|will)\s+you\b", plain) and not _ASKER_LEAD.match(plain):
+    if re.match(r"(?:can|could|would|will)\s+you\b", plain) and not _lead(plain):
         return False
-    if _ASKER_LEAD.match(plain) or _CONFIRM.match(plain):
+    if _GO_ON_LEAD.match(plain) or _CONFIRM.match(plain):
         return True
+    lead = _VERB_LEAD.match(plain)
+    if lead is not None:
+        return _step_is_known(plain[lead.end() :].split())
     first = words[0]
     return lemma(first) in _VERB_START or first in _VERB_START
 
@@ -168,8 +223,10 @@ def _sentence_proceeds(text: str) -> bool:
     ]
     if not clauses:
         return bool(re.search(r"[?]", text))  # "👍?" — an emoji and a question mark
-    for clause in (clauses[-1], clauses[0]):
-        words = [w for w in re.findall(r"[a-z0-9]+", clause.replace("'", " ")) if w]
+    said = [[w for w in re.findall(r"[a-z0-9]+", c.replace("'", " ")) if w] for c in clauses]
+    if any(_unknown_step(words) for words in said):
+        return False  # "…, shall I give the bucket a fresh start?": a step it does not know
+    for words in (said[-1], said[0]):
         if words and _clause_proceeds(words):
             return True
     # "tests pass, go?": a tag asks to go on — unless what it tags is a claim of a value
@@ -406,21 +463,13 @@ def check_placement(
     )
     answer = (placement.answer or "").strip()
     if placement.kind == "proceed":
-        if reading.ask is not None or (not reading.yes_no and _or_word(reading.code)):
-            return refused
         if answer and answer.casefold() not in _AFFIRMATIVE:
             return refused
-        return _proceed(reading)
+        return _proceed(reading) if _may_proceed(reading) else refused
     if placement.kind == "stated_default":
-        if (
-            not answer
-            or answer.casefold() not in reading.code
-            or not defaults.mentions_default(question)
-        ):
-            return refused
         match = next((o for o in reading.offered if o.casefold() == answer.casefold()), None)
-        if reading.offered and match is None:
-            return refused
+        if not defaults.beside_a_cue(question, answer) or (reading.offered and match is None):
+            return refused  # a default is one the question's text states as its default
         return Verdict(
             kind=VerdictKind.OBVIOUS_DEFAULT,
             answer=match or answer,
@@ -429,23 +478,10 @@ def check_placement(
         )
     if placement.kind == "fleet":
         ask = reading.ask or fleet.loose_ask(reading.code)
+        value = fleet.check_cited(ask, facts, placement.row or "", answer) if answer else None
         cited = next((f for f in facts if f.row_id == placement.row), None)
-        if cited is None or not answer or fleet.injection_in(cited.text):
-            return refused  # an answer must cite a retrieved row that carries no instructions
-        held = [v.text for v in fleet.candidates(ask, cited)]
-        value = next(
-            (v for v in sorted(held, key=len, reverse=True) if v.casefold() in answer.casefold()),
-            None,
-        )
-        if value is None or not fleet.about(ask, cited):
-            return refused  # no value of the asked kind from that row, or a row not about it
-        others = fleet.read_fleet(ask, facts)
-        if (
-            others.disagree
-            or (others.answer is not None and others.answer.casefold() != value.casefold())
-            or fleet.contradicted(ask, cited, value, facts)
-        ):
-            return refused  # the rows say otherwise, or disagree among themselves
+        if value is None or cited is None:
+            return refused  # not a live value of the asked kind that row gives, alone
         return Verdict(
             kind=VerdictKind.FLEET_FACT,
             answer=value,
@@ -456,5 +492,37 @@ def check_placement(
     return refused
 
 
-def _or_word(code: str) -> bool:
-    return bool(re.search(r"\b(?:or|vs|versus)\b", code))
+def _may_proceed(reading: _Reading) -> bool:
+    """May a model's "go on" hold: a yes/no to go on by its options, or a question asking
+    for no value and no choice, with no default in it, whose every step has a verb the gate
+    knows and one of whose sentences asks to go on ("Plan: … 3. write the summary. Next,
+    shall I start?")? What the gate cannot read as such stays with the human."""
+    if reading.yes_no:
+        return True
+    code = reading.code
+    if reading.ask is not None or defaults.mentions_default(code):
+        return False
+    if re.search(r"\b(?:or|vs|versus)\b", code):
+        return False
+    shape = shape_of(code)
+    for sentence in shape.sentences:
+        first = next(
+            (
+                w
+                for w in shape.sentence_words(shape.sentences.index(sentence))
+                if w.text not in FILLERS
+            ),
+            None,
+        )
+        if sentence.asks and first is not None and first.text in _WH_WORDS:
+            return False  # a request for something, not a go-ahead
+    clauses = [
+        [w for w in re.findall(r"[a-z0-9]+", c.replace("'", " ")) if w]
+        for c in re.split(r"[,:;()\n]|[.!?]\s|\s[-\u2013\u2014]\s", code)
+    ]
+    if any(_unknown_step(words) for words in clauses if words):
+        return False
+    return any(_sentence_proceeds(s.text) for s in shape.sentences if s.asks)
+
+
+_WH_WORDS = word_set("what which where when who whom whose how why whats")

@@ -27,6 +27,7 @@ class Kind(StrEnum):
     HOST = "host"
     IP = "ip address"
     PERCENT = "percentage"
+    MONEY = "amount of money"
     SIZE = "size"
     DATE = "date"
     TIME = "time"
@@ -87,6 +88,14 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     ),
     (Kind.PERCENT, re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?%")),
     (
+        Kind.MONEY,
+        re.compile(
+            r"[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn)\b)?"
+            r"|(?<![\w.,])\d[\d,]*(?:\.\d+)?\s?(?:usd|eur|gbp|dollars|euros)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
         Kind.SIZE,
         re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[kmgtp]i?b|bytes?)(?!\w)", re.IGNORECASE),
     ),
@@ -109,7 +118,7 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         Kind.PATH,
         re.compile(
             r"(?<![\w/:.-])(?:~|\.{1,2})?/?[\w.-]+(?:/[\w.:-]+)+/?(?:::[\w\[\]-]+)*"
-            rf"|(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.(?:{_FILE_EXT})(?![\w])(?:::[\w\[\]-]+)*"
+            rf"|(?<![\w/.-])\.?[\w-]+(?:\.[\w-]+)*\.(?:{_FILE_EXT})(?![\w])(?:::[\w\[\]-]+)*"
             rf"|(?<![\w/.-])\.(?:{_FILE_EXT}|[a-z]+rc)(?![\w.])",
             re.IGNORECASE,
         ),
@@ -118,7 +127,7 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         Kind.VERSION,
         re.compile(
             r"(?<![\w.])v\d+(?:\.\d+)*(?:[-+][0-9a-z.]+)?(?![\w.])"
-            r"|(?<![\w.])\d+\.\d+(?:\.\d+)*(?:[-+][0-9a-z.]+)?(?![\w])",
+            r"|(?<![\w.,])\d+\.\d+(?:\.\d+)*(?:[-+][0-9a-z.]+)?(?![\w])",
             re.IGNORECASE,
         ),
     ),
@@ -129,7 +138,8 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (
         Kind.ID,
         re.compile(
-            r"(?<![\w./-])(?:#\d+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|[a-z]+\d[\w-]*)(?![\w/-])"
+            r"(?<![\w./-])(?:#\d+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|[a-z]+\d[\w-]*"
+            r"|\d+(?:[-_][a-z0-9]+)*[-_][a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)(?![\w/-])"
             r"(?!\.\w)",
             re.IGNORECASE,
         ),
