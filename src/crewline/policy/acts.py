@@ -247,6 +247,14 @@ MONEY_WORDS = frozenset(
         "expense",
         "salary",
         "payroll",
+        "budget",
+        "billing",
+        "subscription",
+        "tier",
+        "seat",
+        "license",
+        "licence",
+        "pricing",
     ]
 )
 CUSTOMER_THINGS = frozenset(
@@ -355,13 +363,15 @@ WORD_ACTS: tuple[WordAct, ...] = (
         "delete",
         """delete undelete remove erase nuke purge truncate drop destroy obliterate shred expunge
         prune discard trash scrap zap annihilate eradicate decommission deprovision terminate
-        kill uninstall reset squash revert rollback reformat unpublish retract scrub flush toss
+        kill uninstall reset revert rollback reformat unpublish retract scrub flush toss
         rm rmdir
-        nix axe cull raze evict unlink wipe get_rid_of tear_down clean_up clean_out clear_out
+        nix axe cull raze evict unlink wipe get_rid_of tear_down clear_out
         throw_away blow_away do_away_with roll_back zero_out hard_delete start_over
         fresh_start clean_slate""",
     ),
     *_acts("delete", "clear empty", needs="object"),
+    *_acts("delete", "clean_up clean_out", needs="not_code"),
+    *_acts("delete", "squash", needs="not_local"),
     *_acts(
         "delete",
         """deletion removal cleanup teardown wipeout purge rollback destruction termination
@@ -381,7 +391,7 @@ WORD_ACTS: tuple[WordAct, ...] = (
     ),
     *_acts(
         "deploy",
-        "deployment rollout launch publication hotfix cutover",
+        "deployment rollout launch publication hotfix cutover traffic",
         noun=True,
         needs="not_only_non_prod",
     ),
@@ -398,13 +408,13 @@ WORD_ACTS: tuple[WordAct, ...] = (
     # money
     *_acts(
         "money",
-        """pay repay prepay refund reimburse remit invoice purchase buy spend donate withdraw
+        """pay repay prepay refund reimburse remit invoice purchase buy donate withdraw
         top_up subscribe tip bid invest sponsor fund finance wire_transfer""",
     ),
     *_acts(
         "money",
         """charge settle transfer wire bill credit debit approve process collect move send
-        release upgrade""",
+        release upgrade spend""",
         needs="money",
     ),
     *_acts("money", "payment refund invoice expense payout payroll salary bonus", noun=True),
@@ -431,7 +441,7 @@ WORD_ACTS: tuple[WordAct, ...] = (
         noun=True,
     ),
     *_acts("access", "grant invite elevate revoke unprotect expose impersonate make_public"),
-    *_acts("access", "give add open share disable make", needs="access"),
+    *_acts("access", "give add open share disable enable make", needs="access"),
     # cancelling a customer's thing
     *_acts(
         "cancel",

@@ -125,7 +125,8 @@ ARTIFACTS = word_set(
 # Secrets sit in these: a credential word in front of one names the secrets themselves.
 SECRET_HOLDERS = word_set("note notes file files list sheet txt vault store dump export backup env")
 READ_VERBS = word_set(
-    """read review skim study proofread render preview plot display show inspect check lint
+    """read review skim study proofread render preview plot display show print simulate
+    inspect check lint
     grep search browse examine explore
     investigate analyze analyse diagnose debug profile benchmark reproduce look summarize
     summarise explain translate understand diff list count compare audit trace watch monitor
@@ -196,7 +197,8 @@ _ACCESS_OBJECT = word_set(
     collaborator maintainer guest public publicly world readable port 2fa mfa auth
     authentication security ssl tls https firewall logging audit protection encryption sso
     root sudo alert alerts alerting monitoring monitor backup backups paging pager oncall
-    rate limit limiting branch"""
+    rate limit limiting branch contractor intern vendor auditor freelancer consultant
+    outsider external"""
 )
 _AGREEMENT_OBJECT = word_set(
     """contract agreement nda lease offer deal term terms document paperwork petition dpa msa
@@ -334,11 +336,19 @@ def _governor(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
             if _dry_run(shape, j) or w.lemma in DOC_HEADS:
                 return "read"
             if w.lemma in ARTIFACTS and not w.ident and not _executed(shape, j):
+                if (
+                    all(x.text in _LINKS for x in words[j + 1 : i])
+                    and _governor(shape, j) is None
+                    and not _subordinate(shape, j)
+                ):
+                    return None  # "the job will purge all users": what it does, asked to go on
                 return "read"
         elif w.lemma in PROD_DOC_HEADS:
             return "read"
         if w.lemma in READ_VERBS and not w.ident:
             return "read"
+        if _participle(shape, j):
+            continue  # "the Dockerfile used for prod builds": a thing described, not an act
         if w.lemma in EXEC_VERBS | PROCEED_VERBS and not w.ident:
             return "act"
         if w.lemma in EDIT_VERBS and not w.ident:
@@ -353,6 +363,32 @@ def _governor(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
         if w.clause_start:
             return None
     return None
+
+
+def _participle(shape: Shape, j: int) -> bool:
+    """Is word ``j`` a past participle right after a noun ("the Dockerfile used for…")?"""
+    w = shape.words[j]
+    if j == 0 or not _past_form(w) or w.text in _PAST_IRREGULAR - {"built", "made", "kept"}:
+        return False
+    before = shape.words[j - 1]
+    return not w.clause_start and before.text not in _AUX_BEFORE_PARTICIPLE | _SUBJECTS
+
+
+_AUX_BEFORE_PARTICIPLE = word_set("is are was were be been being has have had get got ve s")
+_SUBORDINATORS = word_set("before after when whenever once if unless until while since so")
+
+
+def _subordinate(shape: Shape, j: int) -> bool:
+    """Does word ``j``'s clause open with a subordinator ("before the script deletes…")?"""
+    words = shape.words
+    k = j
+    while k > 0 and not words[k].clause_start:
+        k -= 1
+    return k > 0 and words[k - 1].text in _SUBORDINATORS
+
+
+# Words between a thing and what it does ("the job that will purge…").
+_LINKS = word_set("will would can could shall should may might then also that which just only to")
 
 
 def _governed_read(shape: Shape, j: int) -> bool:
@@ -528,6 +564,8 @@ def _run_as_command(shape: Shape, i: int) -> bool:
     name = shape.text[words[start].start : words[end].end]
     if _TEST_NAME.search(name):
         return False
+    while start > 1 and words[start - 1].text in ("off", "up", "on", "out"):
+        start -= 1  # "kick off ./scripts/reset.sh"
     before = words[start - 1] if start > 0 else None
     if before is not None and before.text in _COMMANDS and before.code:
         return True

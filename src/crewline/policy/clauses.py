@@ -206,11 +206,14 @@ def shape_of(code: str) -> Shape:
                 and not set(before) - {" ", ".", ":"}
             )
             in_number = before == "," and previous.isdigit() and t.text.isdigit()
+            # "2/ email the board", "3) update the wiki": a list item starts a clause
+            numbered = (previous.isdigit() or len(previous) == 1) and before.strip() in ("/", ")")
             clause_start = (
                 i == first
                 or (bool(_GAP_BOUNDARY.search(before)) and not in_number)
                 or (previous in BOUNDARY_WORDS and not glued_before)
                 or listed
+                or (numbered and before.endswith(" "))
             )
             words.append(
                 Word(

@@ -69,6 +69,7 @@ class ValueAsk:
     decides: bool = False  # "where should …", "what would you like …": a decision asked
     verb_cues: frozenset[str] = frozenset()  # "what did the check return?": "returned 200"
     question: str = ""  # the whole question (code form): its own values are no answer
+    terse: bool = False  # named by a noun alone ("staging api port?"), with no question word
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -449,7 +450,7 @@ def _value_ask(code: str) -> ValueAsk | None:
     elif start is None:
         m = re.search(
             r"\b(?:tell me|remind me|need|give me|send me|got|have|know|share|find|idea of|post)"
-            r"\s+(the|its|their|our)\b",
+            r"\s+(the|its|their|our|a|an)\b",
             code,
         )
         if m is None:
@@ -477,7 +478,11 @@ def _value_ask(code: str) -> ValueAsk | None:
     noun = "value"
     counted: set[str] = set()
     named = [p for p in phrase if p in _NOUN_KINDS]
-    if head_text.startswith(("how many", "how much")):
+    measured = head_text == "how much" and named and set(_NOUN_KINDS[named[-1]]) - {Kind.NUMBER}
+    if measured:  # "how much memory…": a size, not a count of memories
+        noun = named[-1]
+        kinds = _NOUN_KINDS[noun]
+    elif head_text.startswith(("how many", "how much")):
         texts_after = [w.text for w in words[skip:]]
         if texts_after[:1] == ["of"] and texts_after[-2:-1] in (["are"], ["were"], ["is"]):
             noun = lemma(texts_after[-1])  # "how many of the vulnerable packages are critical"
@@ -602,6 +607,7 @@ def _value_ask(code: str) -> ValueAsk | None:
             cue_stems |= {stem(w) for w in _GROUP_WORDS[n] if w in _NOUN_KINDS}
     cue_stems |= {stem(w) for w in _STATED_BY.get(noun, ())}
     return ValueAsk(
+        terse=head_text == "terse",
         verb_cues=frozenset(verb_cues),
         kinds=kinds,
         cues=frozenset(cues),
@@ -738,6 +744,7 @@ class _Said:
     labels: frozenset[str]  # roots and stems of its clause's words
     cue: bool  # the asked noun (or a word that says it) stands right by it
     near: frozenset[str] = frozenset()  # the lemmas of the words right by it
+    clause: str = ""  # its clause's text, lower case, for names said whole ("src/api")
     planned: bool = False  # said as a plan ("next planned migration is …")
 
 
@@ -806,7 +813,7 @@ _GONE_FROM = re.compile(
 _UNSETTLED = re.compile(
     r"\b(?:plan|plans|planned|planning|next|will|going to|scheduled|proposed|tentative"
     r"|tentatively|expected|expect|estimated?|should be|might|maybe|probably|pending|not yet"
-    r"|waiting|todo|tbd|target|unconfirmed|confirm|confirmed|guess|assume|assuming)\b"
+    r"|waiting|tbd|target|unconfirmed|confirm|confirmed|guess|assume|assuming)\b"
 )
 _ASKS_PLAN = re.compile(
     r"\b(?:plan|plans|planned|next|will|going to|scheduled|upcoming|expected|proposed)\b"
@@ -884,6 +891,7 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
                 cue=cue,
                 near=_lemmas_near(text, value),
                 planned=status == "plan",
+                clause=" ".join(_clause(text, value)).lower(),
             )
         )
     return out
@@ -928,10 +936,15 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[_Said]:
     """The numbers that count the asked noun: "1834 files", "3 of 40 pods" (→ 3), "27
     warnings" — the noun itself (or a short form of it), never a neighbour of it."""
     text = fact.text
-    out = []
+    out: list[_Said] = []
+    counting = False  # the last number counted the asked noun ("57 TODOs, 12 of them…")
     for m in re.finditer(r"(?<![\w.#])(\d[\d,]*(?:\.\d+)?(?:k|m)?)(?![\w.%])", text, re.I):
         if re.search(r"\d\s*(?:of|out of|/)\s*$", text[: m.start()]):
             continue  # "3 of 40 pods": 40 is the whole, 3 the count
+        value = Value(text=m.group(1), kind=Kind.NUMBER, start=m.start(1), end=m.end(1))
+        if re.match(r"\s+of\s+(?:them|those|these)\b", text[m.end() :]) and counting:
+            out += _counted_value(ask, text, value)  # "57 TODOs, 12 of them in src/api"
+            continue
         rest = re.sub(r"^\s+of\s+(?:\d[\d,.]*|them|those|these|which|all)\b", "", text[m.end() :])
         following = [
             w
@@ -939,24 +952,33 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[_Said]:
             if w not in ("with", "known", "new", "total", "more", "are", "were", "have", "had")
         ][:2]
         if not following or following[0][0].isdigit():
+            counting = False
             continue
         for word in following:
             r = root(lemma(word))
             if any(_same_noun(r, c) for c in ask.counted):
-                value = Value(text=m.group(1), kind=Kind.NUMBER, start=m.start(1), end=m.end(1))
-                status = _status(ask, text, value)
-                if status not in (None, "gone") and not _in_question(ask, value.text):
-                    out.append(
-                        _Said(
-                            value=value,
-                            labels=_labels(text, value),
-                            cue=True,
-                            near=_lemmas_near(text, value),
-                            planned=status == "plan",
-                        )
-                    )
+                counting = True
+                out += _counted_value(ask, text, value)
                 break
+        else:
+            counting = False
     return out
+
+
+def _counted_value(ask: ValueAsk, text: str, value: Value) -> list[_Said]:
+    status = _status(ask, text, value)
+    if status in (None, "gone") or _in_question(ask, value.text):
+        return []
+    return [
+        _Said(
+            value=value,
+            labels=_labels(text, value),
+            cue=True,
+            near=_lemmas_near(text, value),
+            planned=status == "plan",
+            clause=" ".join(_clause(text, value)).lower(),
+        )
+    ]
 
 
 def _same_noun(a: str, b: str) -> bool:
@@ -997,12 +1019,18 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
         values = [v for v in values if ask.kinds.index(v.value.kind) == first]
     if len({v.value.text.casefold() for v in values}) <= 1:
         return values[0] if values else None
+    # what tells the values apart: the question's words, not the member's name nor the
+    # row's heading ("Profiling /api/search: p95 …, p99 …" heads both)
     member = {root(p) for p in re.split(r"[-_]", row.fact.member.lower()) if p}
-    wanted = set(_specific(ask)) - member
+    heading = row.fact.text.lower().split(": ", 1)[0] if ": " in row.fact.text else ""
+    wanted = {t for t in ask.subject if t not in member and t not in heading}
+
+    def has(said: _Said, term: str) -> bool:
+        return term in said.labels if term.isalnum() else term in said.clause
 
     def by_words(said: _Said) -> int:
         near = {root(w) for w in said.near}
-        return sum((t in near) + (t in said.labels) for t in wanted)
+        return sum((t in near) + has(said, t) for t in wanted)
 
     def marks(said: _Said) -> int:
         near = {root(w) for w in said.near}

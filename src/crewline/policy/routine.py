@@ -162,17 +162,22 @@ _INFO_LEAD = re.compile(
     r"^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+"
     r"(?!(?:i|we|it|this|that|everything|all|ok|okay|a|an|the|some|me|us)\b)"
 )
-# Verbs a step to go on with starts with (besides the reading, editing and going-on verbs).
+# Verbs a step to go on with starts with, besides the reading, editing and going-on verbs:
+# what they do is harmless in itself, and the careful judgement has read their objects.
 _VERB_START = (
     READ_VERBS
     | EDIT_VERBS
     | PROCEED_VERBS
     | word_set(
-        """dry take estimate open carry start run rerun execute retry test try do pick work kick
-    trigger invoke launch
-    address set mark close answer reply generate regenerate port convert upgrade
-    downgrade install configure prototype spike measure note record capture type fake
-    parametrize wire hook assert cover polish clarify optimise optimize cache"""
+        """dry take estimate open carry start run rerun execute retry test try do pick work
+    kick trigger invoke launch address set answer reply generate regenerate port convert
+    install configure prototype spike measure note record capture type fake parametrize
+    wire hook assert cover polish clarify optimise optimize cache wait leave skip pull
+    fetch include exclude experiment reorganise reorganize rearrange ping assign re
+    bisect backport cherry stash annotate gather poll copy duplicate
+    clone download save reload restart recompile reinstall resolve reword retitle ask
+    request nudge file raise flag label triage reopen link pair catch pin unpin
+    enable rebase benchmark spend squash merge"""
     )
 )
 
@@ -266,6 +271,18 @@ _OBJECT_LEADS = word_set(
 )
 
 
+def _led(shape: Shape) -> bool:
+    """Does the asking sentence open with a lead that asks to go on ("good to…", "mind if
+    I…", "shall I…")?"""
+    asking = shape.asking
+    if not asking:
+        return False
+    words = [w for w in re.findall(r"[a-z0-9]+", asking[-1].text.replace("'", " "))]
+    while words and words[0] in FILLERS and not _lead(" ".join(words)):
+        words = words[1:]
+    return _lead(" ".join(words)) is not None
+
+
 def _proceeds(shape: Shape) -> bool:
     """Is the asking sentence a yes/no to go on with a step (or to confirm a plan)?"""
     asking = shape.asking
@@ -290,6 +307,8 @@ def _read(question: str, options: tuple[str, ...], default: str | None) -> _Read
         if shape is not None and found is None and not _imperative(shape)
         else None
     )
+    if ask is not None and ask.terse and shape is not None and _led(shape):
+        ask = None  # "good to move on to the next ticket?": a go-ahead naming a thing
     proceeds = shape is not None and found is None and ask is None and _proceeds(shape)
     return _Reading(
         code=code,
