@@ -27,6 +27,8 @@ from tests.harnesses.local import LocalHarness
 
 # The buttons the concierge adds under every pending card's own answers.
 SUGGESTION_BUTTONS = ["Send suggestion", "Edit", "Dismiss"]
+# A card that needs the human with no evidence for a pick: only why, and Dismiss.
+NEEDS_YOU_BUTTONS = ["Dismiss"]
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "screenshots"

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.async_api import expect
 
-from tests.browser.conftest import SUGGESTION_BUTTONS, InboxPage
+from tests.browser.conftest import NEEDS_YOU_BUTTONS, InboxPage
 from tests.driver import Crew
 from tests.e2e.boundary_scene import EDITED_ANSWER_EVENTS
 
@@ -28,7 +28,7 @@ async def test_a_card_appears_live_with_its_buttons(crew: Crew, inbox: InboxPage
     await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
     card = inbox.cards().first
     await expect(card).to_contain_text("Ship v2 tonight?")
-    await expect(card.get_by_role("button")).to_have_text(["yes", "no", *SUGGESTION_BUTTONS])
+    await expect(card.get_by_role("button")).to_have_text(["yes", "no", *NEEDS_YOU_BUTTONS])
     await expect(inbox.member("radar")).to_contain_text("needs you · 1 open")
     await inbox.shot("card-live")
 
@@ -41,7 +41,7 @@ async def test_a_click_answers_the_card_and_the_agent_hears_it(
     result = await crew.escalate(key, message="Which region?", options=["eu-west", "us-east"])
     await inbox.open("radar")
     card = inbox.cards().first
-    await expect(card.get_by_role("button")).to_have_count(2 + len(SUGGESTION_BUTTONS))
+    await expect(card.get_by_role("button")).to_have_count(2 + len(NEEDS_YOU_BUTTONS))
     await inbox.shot("before-click")
     await card.get_by_role("button", name="us-east").click()
     event = await crew.wait_for_event(key, "escalation_answered")
@@ -59,7 +59,7 @@ async def test_a_typed_answer_with_one_pending_answers_it(crew: Crew, inbox: Inb
     await crew.escalate(key, message="Which port?", options=["8080", "9090"])
     await inbox.open("radar")
     await expect(inbox.cards().first.get_by_role("button")).to_have_count(
-        2 + len(SUGGESTION_BUTTONS)
+        2 + len(NEEDS_YOU_BUTTONS)
     )
     await inbox.type("9090")
     event = await crew.wait_for_event(key, "escalation_answered")

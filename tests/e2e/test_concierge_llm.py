@@ -142,7 +142,9 @@ async def _with_probe(crew: Crew) -> None:
         owners=[f"{h.name}:{h.owner}" for h in crew.harnesses],
         transports=[h.name for h in crew.harnesses],
     )
-    await crew.crewline.hub.post(created.session, "Scan done: staging answered on port 4321.")
+    await crew.crewline.bot.messages.post(
+        created.session, "Scan done: staging answered on port 4321."
+    )
 
 
 UNPLACED = "Any news from the probe about where staging listens these days?"
