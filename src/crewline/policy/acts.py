@@ -327,6 +327,7 @@ AUDIENCE = frozenset(
         "board",
         "ceo",
         "recipient",
+        "reporter",
         "contact",
         "lead",
         "prospect",
@@ -363,7 +364,7 @@ WORD_ACTS: tuple[WordAct, ...] = (
         "delete",
         """delete undelete remove erase nuke purge truncate drop destroy obliterate shred expunge
         prune discard trash scrap zap annihilate eradicate decommission deprovision terminate
-        kill uninstall reset revert rollback reformat unpublish retract scrub flush toss
+        kill uninstall reset revert rollback reformat unpublish retract scrub flush toss sunset
         rm rmdir
         nix axe cull raze evict unlink wipe get_rid_of tear_down clear_out
         throw_away blow_away do_away_with roll_back zero_out hard_delete start_over
@@ -402,9 +403,10 @@ WORD_ACTS: tuple[WordAct, ...] = (
     *_acts(
         "send",
         """send post share notify message dm reply respond forward contact reach_out submit
-        upload leak cc bcc ping tell inform write_to call text""",
+        upload leak cc bcc ping tell inform write_to call text comment""",
         needs="audience",
     ),
+    *_acts("send", "file", needs="verb_audience"),
     # money
     *_acts(
         "money",

@@ -163,6 +163,7 @@ _VERB_POSITION_BEFORE = word_set(
     me us and then ll d also just now first go ahead or but so quickly simply actually
     really gonna wanna be been being get have has had ve already"""
 )
+_ORDINALS = word_set("next last first previous other same each every")
 _COPULAS = word_set("is are was were be being been")
 _NEGATORS = word_set("no not never without nothing none neither nor cannot dont don doesn didn won")
 _PAST_IRREGULAR = word_set(
@@ -431,8 +432,8 @@ def _reported(shape: Shape, i: int, noun: bool) -> bool:
     if not _past_form(w):
         return False
     before = words[i - 1].text if i > 0 and words[i - 1].sentence == w.sentence else ""
-    if before in ("be", "been", "being", "get", "to", "is", "are"):
-        return False  # "should they be deleted?": asked, in the passive
+    if before in ("be", "been", "being", "get", "gets", "getting", "to", "is", "are"):
+        return False  # "should they be deleted?", "the old key gets destroyed": to come
     return not sentence.asks or before in _PERFECT
 
 
@@ -593,9 +594,13 @@ def _reveals(shape: Shape, i: int) -> bool:
     """A credential asked for, shown or handed over ("what is the password", "print the
     token")."""
     words = shape.words
-    for j in range(i - 1, max(-1, i - 6), -1):
+    for j in range(i - 1, max(-1, i - 9), -1):  # "print the private half of the signing key"
         if words[j].lemma in ("print", "show", "echo", "reveal", "display", "paste", "dump"):
             return True
+        if words[j].clause_start or words[j].sentence != words[i].sentence:
+            break
+        if words[j].lemma in DOC_HEADS:
+            break  # "show me the README section on the api key": a doc about it
     return False
 
 
@@ -658,7 +663,12 @@ def _context_holds(shape: Shape, i: int, length: int, act: WordAct, money: bool)
             return True
         case "object":
             return bool(after)
-        case "audience":
+        case "audience" | "verb_audience":
+            before = shape.words[i - 1].text if i else ""
+            if act.needs == "verb_audience" and (
+                not _verb_position(shape, i) or before in _DETERMINERS | _ORDINALS
+            ):
+                return False  # "the next file in the list": a thing, not filing
             clause_text = text[shape.words[i].start :]
             return bool(clause & AUDIENCE) or bool(re.search(r"#[a-z][\w-]*", clause_text))
         case "money":
