@@ -385,7 +385,7 @@ def _requests(words: Sequence[str], at: int, clause_start: bool, after_noun: boo
 # Words that are verbs and nouns alike ("search service host?", "health check port?").
 NOUN_VERBS = word_set(
     """search check load build test run release deploy review audit scan probe import export
-    backup cache queue index health trace profile benchmark bench lint"""
+    backup cache queue index health trace profile benchmark bench lint link port tag"""
 )
 _VERBISH = word_set(
     """shall should can could may might must will would do does did is are was were am have
@@ -856,6 +856,37 @@ def _status(ask: ValueAsk, text: str, value: Value) -> str | None:
     return "fact"
 
 
+# Qualifiers of which a thing has one: a value said of one is not a value of another.
+_EXCLUSIVE = tuple(
+    {w: n for n, group in enumerate(groups.split("|")) for w in group.split()}
+    for groups in (
+        "prod production prd live|staging stage stg preprod|dev development|qa uat|canary"
+        "|sandbox|local",
+        "hourly|nightly daily|weekly|monthly|quarterly|yearly annual annually",
+        "start starts started begin begins began kick kicks opens|end ends ended finish"
+        " finishes finished expire expires expired close closes closed stop stops",
+    )
+)
+
+
+def _qualifiers(text: str) -> list[set[int]]:
+    words = re.findall(r"[a-z]+", text.lower())
+    return [{table[w] for w in words if w in table} for table in _EXCLUSIVE]
+
+
+def _other_qualifier(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the row say the value of another one of a thing the question qualifies ("the
+    prod schema" of a row about dev, "weekly" of "nightly", the end of what "starts")? Its
+    clause's qualifiers count, else the row's."""
+    clause = " ".join(_clause(text, value))
+    for asked, said, whole in zip(
+        _qualifiers(ask.question), _qualifiers(clause), _qualifiers(text), strict=True
+    ):
+        if asked and not asked & (said or whole):
+            return bool(said or whole)
+    return False
+
+
 def _words_near(text: str, value: Value) -> tuple[list[str], list[str]]:
     """The stems of the three words before a value and of the one after it, unless that
     word labels the next value."""
@@ -875,6 +906,8 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
         status = _status(ask, text, value) if value.kind in ask.kinds else None
         if status in (None, "gone") or _in_question(ask, value.text):
             continue  # not a fact here, or the question's own value ("acme.io's MX")
+        if _other_qualifier(ask, text, value):
+            continue
         before, after = _words_near(text, value)
         cue = bool(set(before + after) & ask.cue_stems) or bool(set(before[-2:]) & ask.verb_cues)
         labels = _labels(text, value)
@@ -941,11 +974,13 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[_Said]:
     for m in re.finditer(r"(?<![\w.#])(\d[\d,]*(?:\.\d+)?(?:k|m)?)(?![\w.%])", text, re.I):
         if re.search(r"\d\s*(?:of|out of|/)\s*$", text[: m.start()]):
             continue  # "3 of 40 pods": 40 is the whole, 3 the count
-        value = Value(text=m.group(1), kind=Kind.NUMBER, start=m.start(1), end=m.end(1))
+        scale = re.match(r"\s+(?:thousand|million|billion|trillion)\b", text[m.end(1) :], re.I)
+        end = m.end(1) + (scale.end() if scale else 0)
+        value = Value(text=text[m.start(1) : end], kind=Kind.NUMBER, start=m.start(1), end=end)
         if re.match(r"\s+of\s+(?:them|those|these)\b", text[m.end() :]) and counting:
             out += _counted_value(ask, text, value)  # "57 TODOs, 12 of them in src/api"
             continue
-        rest = re.sub(r"^\s+of\s+(?:\d[\d,.]*|them|those|these|which|all)\b", "", text[m.end() :])
+        rest = re.sub(r"^\s+of\s+(?:\d[\d,.]*|them|those|these|which|all)\b", "", text[end:])
         following = [
             w
             for w in re.findall(r"[a-z0-9][a-z0-9-]*", rest.lower()[:48])[:4]
@@ -968,6 +1003,8 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[_Said]:
 def _counted_value(ask: ValueAsk, text: str, value: Value) -> list[_Said]:
     status = _status(ask, text, value)
     if status in (None, "gone") or _in_question(ask, value.text):
+        return []
+    if _other_qualifier(ask, text, value):
         return []
     return [
         _Said(
@@ -992,12 +1029,23 @@ def _values(ask: ValueAsk, fact: Fact) -> list[_Said]:
 
 
 def _former(ask: ValueAsk, fact: Fact) -> bool:
-    """Does the row give a former value of the asked kind beside its present one ("now 412
-    MB, down from 530 MB"), while the question does not ask for the present one?"""
+    """Does the row give a value of the asked kind that is not a present fact (a former one,
+    "down from 530 MB"; a planned one, "bump to 6.0.0 next sprint") beside its present one,
+    while the question does not ask for the present one? Which it asks is then a guess."""
     if _PRESENT.search(ask.question):
         return False
     text = unicodedata.normalize("NFKC", fact.text)
-    return any(v.kind in ask.kinds and _status(ask, text, v) == "gone" for v in values_in(text))
+    return any(v.kind in ask.kinds and _not_present(ask, text, v) for v in values_in(text))
+
+
+def _not_present(ask: ValueAsk, text: str, value: Value) -> bool:
+    """A value the row gives as former or unsettled (planned, when the question does not
+    ask about a plan) — not one it denies ("4321, not 8080": that row picks 4321 itself)."""
+    status = _status(ask, text, value)
+    if status is None:
+        before, after = (part.lower() for part in _clause(text, value))
+        return not _NEGATION.search(before) and bool(_UNSETTLED.search(f"{before} {after}"))
+    return status == "gone"  # "plan": the question asks about the plan it states
 
 
 _PRESENT = re.compile(r"\b(?:now|currently|current|today|latest|still|these days|at the moment)\b")
