@@ -105,8 +105,8 @@ _AFTER = [
     # "same as last time (3.11)", "like before (v2)", "the default port (8080)",
     # "keep the default (json)"
     re.compile(
-        r"\b(?:(?:as|like)\s+(?:last time|before|usual|always|now|the default)|default"
-        rf"(?:\s+[a-z][\w-]*)?)\s*\(\s*(?P<v>{_QUOTED}|[^()\s][^()]{{0,30}}?)\s*\)",
+        r"\b(?:(?:as|like)\s+(?:last time|before|usual|always|now|the default)|(?:default|usual"
+        rf"|standard)(?:\s+[a-z][\w-]*)?)\s*\(\s*(?P<v>{_QUOTED}|[^()\s][^()]{{0,30}}?)\s*\)",
         re.IGNORECASE,
     ),
     # "as last time: 3 retries", "like before, 8080"
@@ -153,7 +153,8 @@ _AFTER = [
     # "keep the current line length of 100?", "keep it at 10 min", "stay at 80%"
     re.compile(
         r"\b(?:keep|stay|stick|leave)(?:ing)?\s+(?:(?:it|this|that|the|our|with|at|as)\s+)*"
-        rf"(?:(?:current|existing|present|same)\s+)?{_NOUN}(?:of|at|as|=|to|on)\s+(?P<v>{_VALUE})",
+        r"(?:(?:current|existing|present|same)\s+)?(?:[a-z][\w'-]*\s){0,4}(?:of|at|as|=|to|on)\s+"
+        rf"(?P<v>{_VALUE})",
         re.IGNORECASE,
     ),
     # "keep `pytest -q` as the test command?", "keep UTF-8?"

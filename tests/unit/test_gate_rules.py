@@ -1,0 +1,95 @@
+"""The gate's fail-closed rules, each on sentences of its own (not the eval sets'): a
+consequence told in the passive, a secret shown by a longer phrase, filing with an authority,
+a bulk message to people; a fleet value said of another environment, cadence or boundary, a
+row that gives a planned value beside a present one, a count with its scale word; a stated
+default in parentheses or after a longer noun."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from crewline.policy import Fact, VerdictKind, judge
+
+AT = datetime(2026, 12, 1, 9, 12, tzinfo=UTC)
+
+
+def _facts(*said: tuple[str, str]) -> list[Fact]:
+    return [Fact(row_id=f"row-{n}", member=m, text=t, at=AT) for n, (m, t) in enumerate(said)]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Proceed with the key swap? (the previous certificate gets deleted)",
+        "ok to run the cleanup? afterwards the old bucket gets wiped.",
+        "Show the secret part of the prod api key so I can copy it?",
+        "Submit the breach report with the data protection regulator today?",
+        "Carry on? After that: comment on every open ticket to notify each reporter.",
+        "Shall we sunset the legacy export endpoint this week?",
+    ],
+)
+def test_a_careful_act_anywhere_is_never_answered(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind is VerdictKind.IRREVERSIBLE and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Do I move on to the next file in the folder?",
+        "Show me the README section on api key rotation?",
+    ],
+)
+def test_a_mention_of_those_acts_stays_routine(question: str) -> None:
+    assert judge(question).kind is VerdictKind.PROCEED
+
+
+ROWS = _facts(
+    ("envcheck", "Migration 0042_add_orders ran on the staging cluster; production not yet."),
+    ("timer", "The hourly cleanup job fires at :05 past."),
+    ("calendar", "The code freeze begins on 2026-12-20."),
+    ("roadmap", "We intend to upgrade the CLI to 4.0.0 next quarter; it runs 3.8.1 today."),
+    ("sizer", "The audit table holds 2.3 million rows in 18 GB."),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which migration has production reached?",
+        "What time does the daily cleanup job fire?",
+        "When does the code freeze finish?",
+        "Which version was the CLI upgraded to?",
+    ],
+)
+def test_no_fleet_answer_from_a_value_said_of_another_thing(question: str) -> None:
+    verdict = judge(question, facts=ROWS)
+    assert verdict.answer is None and not verdict.kind.routine, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Which migration ran on staging?", "0042_add_orders"),
+        ("When does the code freeze begin?", "2026-12-20"),
+        ("What version is the CLI on today?", "3.8.1"),
+        ("How many rows are in the audit table?", "2.3 million"),
+    ],
+)
+def test_a_fleet_answer_where_the_row_states_it(question: str, value: str) -> None:
+    verdict = judge(question, facts=ROWS)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Indent with the usual style (four spaces)?", "four spaces"),
+        ("Keep the integration runner's retry count at 3?", "3"),
+    ],
+)
+def test_a_stated_default_in_longer_wording(question: str, value: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict
