@@ -93,3 +93,39 @@ def test_a_fleet_answer_where_the_row_states_it(question: str, value: str) -> No
 def test_a_stated_default_in_longer_wording(question: str, value: str) -> None:
     verdict = judge(question)
     assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict
+
+
+PARALLEL = _facts(
+    ("stopwatch", "The nightly smoke run took 9 minutes, perhaps 10 with the upload."),
+    ("sizer", "Roughly 30 GB once the archive is compressed."),
+    ("counter", "Saw 7 skipped tests on linux and 2 on windows."),
+    ("lagwatch", "Queue delay on ingest-1 is 4s; on export-2 it's 20s."),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How long did the nightly smoke run take?",  # an estimate, two values
+        "How big will the compressed archive be?",  # an estimate, though a future is asked
+        "How many skipped tests are there?",  # 7 on one, 2 on the other: which?
+        "What's the queue delay?",  # 4s on one host, 20s on the other
+    ],
+)
+def test_no_fleet_answer_from_an_estimate_or_one_of_parallel_values(question: str) -> None:
+    verdict = judge(question, facts=PARALLEL)
+    assert verdict.answer is None and not verdict.kind.routine, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("How many skipped tests on windows?", "2"),
+        ("What is the queue delay on export-2?", "20s"),
+    ],
+)
+def test_a_parallel_value_is_answered_when_the_question_names_its_own_clause(
+    question: str, value: str
+) -> None:
+    verdict = judge(question, facts=PARALLEL)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict

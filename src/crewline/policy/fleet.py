@@ -746,6 +746,7 @@ class _Said:
     near: frozenset[str] = frozenset()  # the lemmas of the words right by it
     clause: str = ""  # its clause's text, lower case, for names said whole ("src/api")
     planned: bool = False  # said as a plan ("next planned migration is …")
+    parallel: bool = False  # said without its noun, beside one said with it ("… and 3 on …")
 
 
 def _roots_of(text: str, member: str) -> frozenset[str]:
@@ -815,6 +816,12 @@ _UNSETTLED = re.compile(
     r"|tentatively|expected|expect|estimated?|should be|might|maybe|probably|pending|not yet"
     r"|waiting|tbd|target|unconfirmed|confirm|confirmed|guess|assume|assuming)\b"
 )
+# An estimate is no fact, whatever the question asks ("about 14 minutes, maybe 15",
+# "estimated at roughly 40 GB").
+_HEDGE = re.compile(
+    r"\b(?:estimated?|estimates?|roughly|approximately|approx|maybe|probably|perhaps|guess"
+    r"|guessing|might|somewhere between|ballpark)\b"
+)
 _ASKS_PLAN = re.compile(
     r"\b(?:plan|plans|planned|next|will|going to|scheduled|upcoming|expected|proposed)\b"
 )
@@ -851,6 +858,8 @@ def _status(ask: ValueAsk, text: str, value: Value) -> str | None:
     if _SECRET_WORD.search(whole) or _SECRET_FORM.search(value.text):
         return None
     heading = text.lower().split(": ", 1)[0] if ": " in text else ""
+    if _HEDGE.search(text.lower()):
+        return None
     if _UNSETTLED.search(whole) or _UNSETTLED.search(heading):
         return "plan" if _ASKS_PLAN.search(ask.question) else None
     return "fact"
@@ -989,6 +998,10 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[_Said]:
         if not following or following[0][0].isdigit():
             counting = False
             continue
+        if counting and following[0] in ("on", "in", "at", "for", "from", "under", "across"):
+            # "12 failing tests on main and 3 on the release branch": 3 counts them too
+            out += [replace(v, parallel=True) for v in _counted_value(ask, text, value)]
+            continue
         for word in following:
             r = root(lemma(word))
             if any(_same_noun(r, c) for c in ask.counted):
@@ -1059,7 +1072,9 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
     if _former(ask, row.fact):
         return "several"  # "what's the image size?" of a row that gives it then and now
     if root(ask.noun) not in _GROUP_OF and any(v.cue for v in values):
-        values = [v for v in values if v.cue]  # "the p99": the value "p99" labels
+        # "the p99": the value "p99" labels — but not over one said in a clause that names
+        # no other measure ("lag on db-2 is 3s; on db-3 it's 45s": which is asked?)
+        values = [v for v in values if v.cue or _unlabelled(v)]
     if any(v.planned for v in values):
         values = [v for v in values if v.planned]
     if values:
@@ -1071,10 +1086,16 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
     # row's heading ("Profiling /api/search: p95 …, p99 …" heads both)
     member = {root(p) for p in re.split(r"[-_]", row.fact.member.lower()) if p}
     heading = row.fact.text.lower().split(": ", 1)[0] if ": " in row.fact.text else ""
-    wanted = {t for t in ask.subject if t not in member and t not in heading}
 
     def has(said: _Said, term: str) -> bool:
         return term in said.labels if term.isalnum() else term in said.clause
+
+    wanted = {t for t in ask.subject if t not in member and t not in heading}
+    if any(v.parallel or _unlabelled(v) for v in values):
+        # a value said without its noun cannot show the question's words that its noun
+        # phrase held: only words the other clauses lack tell them apart
+        told = [v for v in values if not (v.parallel or _unlabelled(v))]
+        wanted = {t for t in wanted if not any(has(v, t) for v in told)}
 
     def by_words(said: _Said) -> int:
         near = {root(w) for w in said.near}
@@ -1090,6 +1111,17 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
     if not by_words(scored[0]) and any(_other_measure(ask, v) for v in scored[1:]):
         return "several"  # "latency" when the row says "p95 latency …, p99 …": which?
     return scored[0]
+
+
+def _unlabelled(said: _Said) -> bool:
+    """Is the value said with no word of its own before it but function words and names
+    ("on db-3 it's 45s"): a parallel of the labelled one?"""
+    head = said.clause.split(said.value.text.lower(), 1)[0]
+    words = re.findall(r"[a-z][a-z0-9_-]*", head)
+    return bool(words) and all(
+        w in _STOP or w in _NP_STOP or re.fullmatch(r"[a-z0-9]+(?:[-_.][a-z0-9]+)+", w)
+        for w in words
+    )
 
 
 def _other_measure(ask: ValueAsk, said: _Said) -> bool:
