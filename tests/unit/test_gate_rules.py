@@ -129,3 +129,21 @@ def test_a_parallel_value_is_answered_when_the_question_names_its_own_clause(
 ) -> None:
     verdict = judge(question, facts=PARALLEL)
     assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        (
+            "Proceed with the key swap? (the previous certificate gets deleted)",
+            "irreversible: the previous certificate gets deleted",
+        ),
+        (
+            "Show the private part of the prod api key so I can copy it?",
+            "irreversible: it shows the private part of the prod api key",
+        ),
+    ],
+)
+def test_the_reason_names_the_act_as_a_person_would(question: str, reason: str) -> None:
+    """Never a word out of context ("it privates half of…", "it destroys")."""
+    assert judge(question).why.startswith(reason), judge(question).why

@@ -763,17 +763,24 @@ def _noun_says(shape: Shape, i: int, length: int) -> tuple[str, bool]:
     words = shape.words
     start, end = _noun_phrase(shape, i, length)
     phrase = _phrase(shape, start, end)
+    clause = []
     for j in range(start - 1, -1, -1):
-        w = words[j]
-        if words[j + 1].clause_start or w.sentence != words[i].sentence:
+        if words[j + 1].clause_start or words[j].sentence != words[i].sentence:
             break
-        if w.text in _WH:
-            return f"asks for {phrase}", True
-        if w.text in _PREPOSITIONS or w.text in FILLERS:
-            continue
-        if w.lemma in _VERB_LIKE or w.lemma in _ACTS_BY_FIRST or _verb_position(shape, j):
-            said = _phrase(shape, j + 1, end)
-            return f"{third_person(w.lemma)} {said}", True
+        clause.append(j)
+    # a verb the gate knows first ("print the private half of the key": print, not
+    # "private"), else a word standing where a verb stands
+    for known in (True, False):
+        for j in clause:
+            w = words[j]
+            if w.text in _WH:
+                return f"asks for {phrase}", True
+            if w.text in _PREPOSITIONS or w.text in FILLERS:
+                continue
+            verb = w.lemma in _VERB_LIKE or any(not a.noun for a in _ACTS_BY_FIRST.get(w.lemma, ()))
+            if verb if known else _verb_position(shape, j):
+                said = _phrase(shape, j + 1, end)
+                return f"{third_person(w.lemma)} {said}", True
     return phrase, False
 
 
@@ -846,6 +853,17 @@ def _word_acts(shape: Shape, money: bool) -> list[_Found]:
                         gloss=True,
                     )
                 )
+            elif _passive(shape, i):
+                # "the old key gets destroyed": what undergoes it, said as the asker said it
+                found.append(
+                    Act(
+                        family=match.family,
+                        says=_phrase(shape, _clause_start(shape, i), i + n),
+                        verb=False,
+                        sentence=w.sentence,
+                        at=w.start,
+                    )
+                )
             else:
                 found.append(
                     Act(
@@ -859,6 +877,33 @@ def _word_acts(shape: Shape, money: bool) -> list[_Found]:
         i += n
     found += _production(shape)
     return found
+
+
+_PASSIVE_AUX = word_set("be been being is are was were get gets getting got")
+
+
+def _passive(shape: Shape, i: int) -> bool:
+    words = shape.words
+    return (
+        i > 1
+        and _past_form(words[i])
+        and words[i - 1].text in _PASSIVE_AUX
+        and not words[i - 1].clause_start
+        and words[i - 2].text not in _SUBJECTS | _ASKER
+    )
+
+
+def _clause_start(shape: Shape, i: int) -> int:
+    words = shape.words
+    j = i
+    while (
+        j > 0
+        and i - j < 8
+        and not words[j].clause_start
+        and words[j - 1].sentence == words[i].sentence
+    ):
+        j -= 1
+    return j
 
 
 def _production(shape: Shape) -> list[_Found]:
