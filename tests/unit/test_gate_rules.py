@@ -147,3 +147,15 @@ def test_a_parallel_value_is_answered_when_the_question_names_its_own_clause(
 def test_the_reason_names_the_act_as_a_person_would(question: str, reason: str) -> None:
     """Never a word out of context ("it privates half of…", "it destroys")."""
     assert judge(question).why.startswith(reason), judge(question).why
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Merge? CI is green and it only touches the docs.",  # the next sentence is no object
+        "Squash-merge the docs PR into the release branch?",
+        "Tidy the imports? After that I'll hand the repo over to the platform team.",
+    ],
+)
+def test_a_step_the_gate_cannot_clear_in_any_sentence_goes_to_the_human(question: str) -> None:
+    assert not judge(question).kind.routine, judge(question)

@@ -381,8 +381,8 @@ WORD_ACTS: tuple[WordAct, ...] = (
     ),
     # pushing, forcing, landing on a shared branch
     *_acts("push", "force_push push force rewrite_history"),
-    *_acts("push", "merge", needs="not_local"),
-    *_acts("push", "land commit sync", needs="shared_branch"),
+    *_acts("push", "merge squash_merge rebase_merge", needs="not_local"),
+    *_acts("push", "land commit sync merge squash_merge rebase_merge", needs="shared_branch"),
     # deploying, releasing, publishing
     *_acts(
         "deploy",

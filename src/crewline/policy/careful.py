@@ -619,6 +619,8 @@ def _object_end(shape: Shape, start: int, *, limit: int = 8) -> int:
     """One past the last word of the object that starts at word ``start``."""
     words = shape.words
     end = start
+    if 0 < start < len(words) and words[start].sentence != words[start - 1].sentence:
+        return start  # "Merge? Tests pass.": the next sentence is not the object
     while end < len(words) and end - start < limit:
         w = words[end]
         if end > start and (w.clause_start or w.sentence != words[start].sentence):

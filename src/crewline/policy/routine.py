@@ -182,7 +182,7 @@ _VERB_START = (
 )
 
 
-def _unknown_step(words: list[str]) -> bool:
+def _unknown_step(words: list[str], *, gerunds: bool = True) -> bool:
     """Does the clause name a step by a verb the gate does not know: after a lead ("shall I
     give…") or as a gerund first ("giving the bucket a fresh start, ok?")?"""
     while words and words[0] in FILLERS and not _lead(" ".join(words)):
@@ -194,8 +194,23 @@ def _unknown_step(words: list[str]) -> bool:
     if lead is not None:
         return not _step_is_known(plain[lead.end() :].split())
     first = words[0]
-    gerund = first.endswith("ing") and lemma(first) != first
+    gerund = gerunds and first.endswith("ing") and lemma(first) != first
     return gerund and lemma(first) not in _VERB_START
+
+
+_ANNOUNCED = re.compile(
+    r"\b(?:i|we)\s*(?:ll|will|shall|am going to|m going to|are going to|re going to)\s+"
+    r"|\b(?:then|next|after that|afterwards)\s+(?:i|we)\s+"
+)
+
+
+def _announces_unknown(words: list[str]) -> bool:
+    """Does a clause of the context announce a step by a verb the gate does not know ("after
+    that I'll hand the repo over")?"""
+    plain = " ".join(words)
+    return any(
+        not _step_is_known(plain[m.end() :].split()) for m in _ANNOUNCED.finditer(plain)
+    ) or _unknown_step(words, gerunds=False)
 
 
 def _lead(plain: str) -> re.Match[str] | None:
@@ -222,13 +237,17 @@ def _clause_proceeds(raw: list[str]) -> bool:
     return lemma(first) in _VERB_START or first in _VERB_START
 
 
-def _sentence_proceeds(text: str) -> bool:
+def _clauses_of(text: str) -> list[list[str]]:
     clauses = [
         c for c in re.split(r"[,:;()]|\s[-\u2013\u2014]\s", text) if re.search(r"[a-z0-9]", c)
     ]
-    if not clauses:
+    return [[w for w in re.findall(r"[a-z0-9]+", c.replace("'", " ")) if w] for c in clauses]
+
+
+def _sentence_proceeds(text: str) -> bool:
+    said = _clauses_of(text)
+    if not said:
         return bool(re.search(r"[?]", text))  # "👍?" — an emoji and a question mark
-    said = [[w for w in re.findall(r"[a-z0-9]+", c.replace("'", " ")) if w] for c in clauses]
     if any(_unknown_step(words) for words in said):
         return False  # "…, shall I give the bucket a fresh start?": a step it does not know
     for words in (said[-1], said[0]):
@@ -288,6 +307,13 @@ def _proceeds(shape: Shape) -> bool:
     asking = shape.asking
     if not asking:
         return False
+    for sentence in shape.sentences:
+        # "… go on? Also, I'll transfer the repo afterwards.": a step announced anywhere
+        # by a verb the gate does not know is for the human
+        if sentence is not asking[-1] and any(
+            _announces_unknown(w) for w in _clauses_of(sentence.text)
+        ):
+            return False
     return _sentence_proceeds(asking[-1].text)
 
 
