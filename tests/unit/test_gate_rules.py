@@ -159,3 +159,10 @@ def test_the_reason_names_the_act_as_a_person_would(question: str, reason: str) 
 )
 def test_a_step_the_gate_cannot_clear_in_any_sentence_goes_to_the_human(question: str) -> None:
     assert not judge(question).kind.routine, judge(question)
+
+
+def test_a_count_of_another_outcome_is_no_answer() -> None:
+    """ "3 jobs failed, 41 passed": how many passed is never 3."""
+    rows = _facts(("ci", "Build 77: 5 checks failed, 30 passed."))
+    assert judge("How many checks passed?", facts=rows).answer != "5"
+    assert judge("How many checks failed?", facts=rows).answer == "5"

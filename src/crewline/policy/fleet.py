@@ -874,6 +874,8 @@ _EXCLUSIVE = tuple(
         "hourly|nightly daily|weekly|monthly|quarterly|yearly annual annually",
         "start starts started begin begins began kick kicks opens|end ends ended finish"
         " finishes finished expire expires expired close closes closed stop stops",
+        "pass passed passes passing succeeded green|fail failed fails failing broke broken"
+        " errored red|skip skipped skips skipping",
     )
 )
 
@@ -885,7 +887,8 @@ def _qualifiers(text: str) -> list[set[int]]:
 
 def _other_qualifier(ask: ValueAsk, text: str, value: Value) -> bool:
     """Does the row say the value of another one of a thing the question qualifies ("the
-    prod schema" of a row about dev, "weekly" of "nightly", the end of what "starts")? Its
+    prod schema" of a row about dev, "weekly" of "nightly", the end of what "starts", the
+    passed of what "failed")? Its
     clause's qualifiers count, else the row's."""
     clause = " ".join(_clause(text, value))
     for asked, said, whole in zip(
