@@ -53,6 +53,16 @@ async def test_member_escalation_lands_as_a_card_in_its_own_thread(crew: Crew) -
 
 
 @MEMORY
+async def test_an_escalation_to_its_own_transcript_says_so_in_the_reply(crew: Crew) -> None:
+    """The reply of an escalation that reaches no member (a plain session's, a conductor's)
+    says where it went and that it is unindexed (the rule: tests/core/test_escalations.py)."""
+    plain = await crew.add_session("plain")
+    result = await crew.escalate(plain, message="Anyone there?")
+    assert result["routed_to"] == {"own_transcript": True}
+    assert result["state"] == "unindexed"
+
+
+@MEMORY
 async def test_session_send_refuses_escalation_fields_as_unknown(crew: Crew) -> None:
     """session_send stays target + message: a deadline on it is refused, never dropped."""
     key = await crew.add_member()
