@@ -198,3 +198,92 @@ async def test_another_sessions_message_drops_the_suggestions_it_reached(kit: Ki
     third = (await kit.escalate(radar, "Drop the users table?")).id
     await kit.delivered()
     assert await store.suggestion(third) is not None
+
+
+async def test_a_strangers_undo_press_is_refused_privately_and_the_answer_stands(
+    kit: Kit,
+) -> None:
+    """Only the owner undoes: a stranger's press on Undo is refused to them alone (audited),
+    and the concierge's answer stands."""
+    await _routine_answered(kit)
+    line = await kit.shown_with("concierge answered:")
+    receipt = await kit.press(line, "Undo", user=STRANGER)
+    assert (receipt.accepted, receipt.code) == (False, "not_owner")
+    assert receipt.notice and "owner" in receipt.notice  # said to the presser alone
+    assert await kit.store.sel(action_prefix="click:not_owner")
+    assert [(e.state.value, e.answered_by) for e in await kit.store.escalations("radar")] == [
+        ("answered", "concierge")
+    ]
+    assert [a.undone_at for a in await kit.store.concierge_answers()] == [None]
+
+
+async def test_the_humans_answer_and_a_defaulted_window_are_ledger_records_too(kit: Kit) -> None:
+    """Decisions the concierge did not make are on the record: one entry each, with the
+    policy in force."""
+    radar = await kit.add_member()
+    typed = (await kit.escalate(radar, "Force-push to main?")).id
+    await kit.delivered()
+    said = await kit.say("no")
+    assert said.escalation_id == typed
+    windowed = (await kit.escalate(radar, "Quick one", deadline="PT1S", default_action="go")).id
+    kit.clock.advance(2)
+    closed = await kit.event(radar, "window_closed")
+    assert closed.body["state"] == "defaulted"
+    await kit.delivered()
+    mine = [
+        (e.record_id, e.decision, e.policy)
+        for e in await kit.store.ledger()
+        if e.decision in ("human", "defaulted")
+    ]
+    assert sorted(mine) == sorted([(typed, "human", "never"), (windowed, "defaulted", "never")])
+
+
+async def test_a_reply_reaching_the_session_drops_its_suggestions(kit: Kit) -> None:
+    """The owner's typed reply with two requests open answers neither but reaches the
+    session, so both suggestions (made for what it waited on) leave their cards; a Send on
+    a card drawn before is refused."""
+    radar = await kit.add_member()
+    first = (await kit.escalate(radar, "Delete the old migrations directory?")).id
+    second = (await kit.escalate(radar, "Force-push to main?")).id
+    await kit.delivered()
+    assert await kit.store.suggestion(first) is not None
+    assert await kit.store.suggestion(second) is not None
+    stale = await kit.shown_with("migrations")
+    stale_send = stale.current.buttons[labels(stale).index("Send suggestion")].payload
+    said = await kit.say("hold on, I am looking at both")
+    assert said.escalation_id is None  # ambiguous: answered neither
+    await kit.event(radar, "human_message")
+    assert await kit.store.suggestion(first) is None
+    assert await kit.store.suggestion(second) is None
+    await kit.delivered()
+    assert all("concierge suggests" not in c.current.text for c in kit.memory.cards("radar"))
+    receipt = await kit.press_payload(stale_send)
+    assert (receipt.accepted, receipt.code) == (False, "no_suggestion")
+    assert await kit.states() == ["pending"] * 2
+
+
+async def test_a_strangers_concierge_command_is_refused_privately_and_audited(kit: Kit) -> None:
+    """Someone who owns nothing types /concierge answer always: refused, SEL, nothing kept."""
+    await kit.add_member()
+    receipt = await kit.memory.command(STRANGER, "concierge", "answer", "always")
+    assert (receipt.accepted, receipt.code) == (False, "not_owner")
+    assert await kit.store.sel(action_prefix="command:not_owner")
+    assert (await kit.bot.concierge.policy()).answer.value == "never"
+
+
+async def test_a_fact_another_member_said_answers_a_which_question(kit: Kit) -> None:
+    """Fleet retrieval through the store's full-text search: under routine, "which port"
+    is answered with the value another member said; the asker's own rows are not facts,
+    and with no member having said it the question waits for the human."""
+    probe = await kit.add_member("probe", "Probe")
+    radar = await kit.add_member()
+    await kit.command("concierge", "answer", "routine")
+    await kit.bot.messages.post(probe, "Scan done: staging answered on port 4321, not 8080.")
+    await kit.escalate(radar, "Which port did the probe session find?")
+    event = await kit.event(radar, "escalation_answered")
+    assert event.body["by"] == "concierge"
+    assert "4321" in event.body["answer"]
+    scout = await kit.add_member("scout", "Scout")
+    await kit.escalate(scout, "Which version did the release session tag?")
+    await kit.delivered()
+    assert await kit.states("scout") == ["pending"]
