@@ -174,10 +174,12 @@ async def running(
         hub = bot.hub
         memory.attach(hub)
         await memory.start(hub.receive)
-        async with (
-            OutboxDispatcher(store, memory, CoreRenderer(store, clock)) as outbox,
-            WindowScheduler(hub, bot.escalations) as windows,
-        ):
-            hub.on_outbox(lambda transport, lanes: outbox.wake(lanes))
-            yield Kit(bot=bot, memory=memory, outbox=outbox, windows=windows, clock=clock)
-        await memory.stop()
+        try:
+            async with (
+                OutboxDispatcher(store, memory, CoreRenderer(store, clock)) as outbox,
+                WindowScheduler(hub, bot.escalations) as windows,
+            ):
+                hub.on_outbox(lambda transport, lanes: outbox.wake(lanes))
+                yield Kit(bot=bot, memory=memory, outbox=outbox, windows=windows, clock=clock)
+        finally:
+            await memory.stop()
