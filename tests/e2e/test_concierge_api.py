@@ -1,5 +1,8 @@
 """The concierge over the HTTP API: the owner's policy, the hub_* verbs of an external
 concierge session (the gate, the refusals, the acts), and the hostile cases of SPEC §4.
+The concierge's rules that need no HTTP (a stranger's presses and commands, the ledger's
+records of decisions it did not make, suggestions dropped by a reply, fleet facts) are
+tested in-process, in tests/core/test_concierge.py.
 """
 
 from __future__ import annotations
@@ -112,25 +115,6 @@ async def test_the_ledger_and_undo_are_the_owners(crew: Crew) -> None:
     assert undone.json()["undone"]["text"]
 
 
-async def test_a_strangers_undo_press_is_refused_privately_and_the_answer_stands(
-    crew: Crew,
-) -> None:
-    key = await crew.add_member()
-    assert (await _put_policy(crew, await crew.owner_token(), answer="routine")).status_code == 200
-    await _ask(crew, key, "Shall I proceed with the plan?")
-    await _settled(crew)
-    harness = crew.harness
-    assert isinstance(harness, MemoryHarness)
-    line = next(m for m in harness.messages("radar") if "concierge answered:" in m.text)
-    receipt = await harness.memory.press(harness.stranger, line.ref, line.buttons.index("Undo"))
-    assert (receipt.accepted, receipt.code) == (False, "not_owner")
-    assert receipt.notice and "owner" in receipt.notice  # said to the presser alone
-    assert await crew.crewline.store.sel(action_prefix="click:not_owner")
-    view = (await crew.conversation())["escalations"][0]
-    assert (view["state"], view["answered_by"]) == ("answered", "concierge")
-    assert [a.undone_at for a in await crew.crewline.store.concierge_answers()] == [None]
-
-
 async def test_undo_after_the_session_ended_only_marks_the_answer(crew: Crew) -> None:
     """The member's session read the answer and was then stopped: undo marks the answer
     withdrawn and tells nobody (no event for an ended session, the record stays answered)."""
@@ -182,32 +166,6 @@ async def test_undo_of_a_read_answer_to_a_question_is_told_as_a_reply(crew: Crew
     assert (told["body"]["question_id"], told["body"]["delivery"]) == (question_id, "reply")
     question = await crew.crewline.store.question(question_id)
     assert question is not None and question.state.value == "waiting"
-
-
-async def test_the_humans_answer_and_a_defaulted_window_are_ledger_records_too(
-    crew: Crew, clock: FakeClock
-) -> None:
-    """Decisions the concierge did not make are on the record: one entry each, with the
-    policy in force."""
-    key = await crew.add_member()
-    typed = await _ask(crew, key, "Force-push to main?")
-    await _settled(crew)
-    harness = crew.harness
-    assert isinstance(harness, MemoryHarness)
-    said = await harness.say("radar", "no")
-    assert said is not None and said.escalation_id == typed
-    windowed = await _ask(crew, key, "Quick one", deadline="PT1S", default_action="go")
-    clock.advance(2)
-    closed = await crew.wait_for_event(key, "window_closed")
-    assert closed["body"]["state"] == "defaulted"
-    await _settled(crew)
-    ledger = (await crew.call(await crew.owner_token(), "GET", "/api/concierge/ledger")).json()
-    mine = [
-        (e["record_id"], e["decision"], e["policy"])
-        for e in ledger["entries"]
-        if e["decision"] in ("human", "defaulted")
-    ]
-    assert sorted(mine) == sorted([(typed, "human", "never"), (windowed, "defaulted", "never")])
 
 
 # --- hub_reply: the gate and its refusals -------------------------------------------------------
@@ -268,39 +226,6 @@ async def test_a_members_session_may_not_use_hub_reply(crew: Crew) -> None:
     record = await _ask(crew, key, "Shall I proceed?")
     refused = await _reply(crew, key, record, "yes")
     assert (refused.status_code, refused.json()["error"]["code"]) == (403, "caller_blocked")
-
-
-# --- suggestions belong to their question ------------------------------------------------------
-
-
-async def test_a_reply_reaching_the_session_drops_its_suggestions(crew: Crew) -> None:
-    """The owner's typed reply with two requests open answers neither but reaches the
-    session, so both suggestions (made for what it waited on) leave their cards; a Send on
-    a card drawn before is refused."""
-    key = await crew.add_member()
-    first = await _ask(crew, key, "Delete the old migrations directory? Default: keep.")
-    second = await _ask(crew, key, "Force-push to main? Default: no.")
-    await _settled(crew)
-    assert await crew.crewline.store.suggestion(first) is not None
-    assert await crew.crewline.store.suggestion(second) is not None
-    harness = crew.harness
-    assert isinstance(harness, MemoryHarness)
-    stale = next(m for m in harness.cards("radar") if "migrations" in m.text)
-    assert "Send suggestion" in stale.buttons
-    said = await harness.say("radar", "hold on, I am looking at both")
-    assert said is not None and said.escalation_id is None  # ambiguous: answered neither
-    await crew.wait_for_event(key, "human_message")
-    assert await crew.crewline.store.suggestion(first) is None
-    assert await crew.crewline.store.suggestion(second) is None
-    await _settled(crew)
-    assert all("concierge suggests" not in card.text for card in harness.cards("radar"))
-    receipt = await harness.memory.press_payload(
-        harness.owner,
-        harness.memory.threads["radar"],
-        stale.payloads[stale.buttons.index("Send suggestion")],
-    )
-    assert (receipt.accepted, receipt.code) == (False, "no_suggestion")
-    assert [r["state"] for r in (await crew.conversation())["escalations"]] == ["pending"] * 2
 
 
 # --- hostile questions ------------------------------------------------------------------------
@@ -391,42 +316,3 @@ async def test_stop_and_dispatch_with_act_on(crew: Crew, tmp_path: Path, monkeyp
         concierge, "POST", "/api/concierge/stop", json={"session_id": new_session, "why": "y"}
     )
     assert (gone.status_code, gone.json()["error"]["code"]) == (404, "unknown_session")
-
-
-async def test_a_strangers_concierge_command_is_refused_privately_and_audited(
-    crew: Crew,
-) -> None:
-    """Someone who owns nothing types /concierge answer always: refused, SEL, nothing kept."""
-    await crew.add_member()
-    harness = crew.harness
-    assert isinstance(harness, MemoryHarness)
-    receipt = await harness.memory.command(harness.stranger, "concierge", "answer", "always")
-    assert (receipt.accepted, receipt.code) == (False, "not_owner")
-    assert await crew.crewline.store.sel(action_prefix="command:not_owner")
-    assert (await crew.crewline.bot.concierge.policy()).answer.value == "never"
-
-
-async def test_a_fact_another_member_said_answers_a_which_question(crew: Crew) -> None:
-    """Fleet retrieval through the store's full-text search: under routine, "which port"
-    is answered with the value another member said; the asker's own rows are not facts,
-    and with no member having said it the question waits for the human."""
-    probe = await crew.add_member("probe", "Probe")
-    radar = await crew.add_member()
-    token = await crew.owner_token()
-    assert (await _put_policy(crew, token, answer="routine")).status_code == 200
-    said = await crew.call(
-        probe,
-        "POST",
-        "/api/session/messages",
-        json={"text": "Scan done: staging answered on port 4321, not 8080."},
-    )
-    assert said.status_code == 200, said.text
-    await crew.escalate(radar, message="Which port did the probe session find?")
-    event = await crew.wait_for_event(radar, "escalation_answered")
-    assert event["body"]["by"] == "concierge"
-    assert "4321" in event["body"]["answer"]
-    other = await crew.add_member("scout", "Scout")
-    await crew.escalate(other, message="Which version did the release session tag?")
-    await _settled(crew)
-    records = (await crew.conversation("scout"))["escalations"]
-    assert [r["state"] for r in records] == ["pending"]
