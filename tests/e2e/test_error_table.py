@@ -43,7 +43,8 @@ NOT_PER_OPERATION = {
     "host_not_allowed": 403,
 }
 # Codes only a fault inside crewline, or a server set up otherwise, brings: the test that
-# provokes each over HTTP.
+# provokes each — over HTTP, or in-process where its rule is tested (tests/core), asserting
+# the outcome's code that the API sends as it is.
 ELSEWHERE = {
     "metrics_token_required": (
         "tests/e2e/test_metrics_access.py",
@@ -62,7 +63,7 @@ ELSEWHERE = {
         "test_12_a_generation_moved_meanwhile_records_1",
     ),
     "boundary_target_changed": (
-        "tests/e2e/test_boundaries.py",
+        "tests/core/test_boundaries.py",
         "test_a_member_recreated_during_the_boundary_keeps_its_transcript",
     ),
 }
