@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from crewline import crew as crew_admin
+from crewline.app.crew_watch import WATCH_INTERVAL
 from crewline.app.server import Crewline
 from crewline.config import Config
 from crewline.models import CallerKind
@@ -27,11 +28,15 @@ class Crew:
         harnesses: Sequence[Harness],
         *,
         outbox_poll_interval: float = 0.2,
+        crew_watch_interval: float = WATCH_INTERVAL,
     ) -> None:
+        """``crew_watch_interval``: seconds between the server's looks for crew writes made
+        beside it (``add_member`` here); each look that finds one wakes every outbox lane."""
         self.config = config
         self.clock = clock
         self.harnesses = list(harnesses)
         self.outbox_poll_interval = outbox_poll_interval
+        self.crew_watch_interval = crew_watch_interval
         self.running: Crewline | None = None
 
     @property
@@ -48,6 +53,7 @@ class Crew:
             # (tests/e2e/test_first_run.py does): replies come back as soon as committed, so
             # a timer armed at the commit is not raced by a wait for the platform.
             delivery_wait=0.0,
+            crew_watch_interval=self.crew_watch_interval,
         )
         await self.running.__aenter__()
         for harness in self.harnesses:

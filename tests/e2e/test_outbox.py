@@ -189,9 +189,11 @@ async def _held_crew(config: Config, clock: FakeClock) -> tuple[Crew, _HeldFirst
     harness = MemoryHarness()
     held = _HeldFirstPost()
     harness._transport = held
-    # The poll far off: a card's lane is started by what the test does (the concierge holds
-    # a new card's lane until its judgement is written), not by the clock.
-    crew = Crew(config, clock, [harness], outbox_poll_interval=3600)
+    # The poll and the crew watch far off: a card's lane is started by what the test does
+    # (the concierge holds a new card's lane until its judgement is written), not by the
+    # clock. Either wakes every lane: the watch, once it saw ``add_member``'s write, at its
+    # next tick, which under load fell between a card's escalation and its judgement.
+    crew = Crew(config, clock, [harness], outbox_poll_interval=3600, crew_watch_interval=3600)
     await crew.start()
     return crew, held
 
