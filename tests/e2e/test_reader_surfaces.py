@@ -90,7 +90,8 @@ async def test_slack_shows_the_deadline_once_in_each_readers_zone(
         token = f"<!date^{unix}^{{date_short_pretty}} at {{time}}|{_utc_words(deadline)}>"
         sections = [b["text"]["text"] for b in card["blocks"] if b["type"] == "section"]
         assert f"Unless you reply by {token}, Radar will: rotate them" in "\n".join(sections)
-        assert [b["type"] for b in card["blocks"]] == ["section", "actions"]
+        # the answers' row, then the concierge's controls in a row apart (Dismiss: no pick)
+        assert [b["type"] for b in card["blocks"]] == ["section", "actions", "actions"]
         assert f"Unless you reply by {_utc_words(deadline)}, Radar" in card["text"]
     finally:
         await crew.stop()

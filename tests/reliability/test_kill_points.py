@@ -164,7 +164,8 @@ async def _burst(run: Round, ledger: Ledger, key: str, member: str, *, agents: i
     async def agent(client: httpx.AsyncClient) -> None:
         while True:
             tag = f"k{next(ledger.tags):05d}x"
-            body = {"message": f"decide {tag}", "options": ["ok"]}
+            # a choice with no default stated: the concierge leaves it to the human
+            body = {"message": f"decide {tag}", "options": ["ok", "not yet"]}
             try:
                 response = await client.post("/api/session-control/escalate", json=body)
             except httpx.HTTPError:

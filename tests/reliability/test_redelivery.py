@@ -322,7 +322,7 @@ async def test_a_redelivered_edit_press_opens_no_second_reply_box(crew: Crew) ->
     the first's receipt (the suggestion to edit), and Telegram sends no second prompt."""
     wire = wire_for(crew.harness)
     key = await crew.add_member()
-    await crew.escalate(key, message="Delete the old migrations directory?")
+    await crew.escalate(key, message="Delete the old migrations directory? Default: keep.")
     await crew.crewline.bot.concierge.idle()
     await crew.delivered()
     card = next(c for c in crew.harness.cards("radar") if "migrations" in c.text)
