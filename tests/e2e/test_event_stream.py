@@ -8,11 +8,11 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.bounds import WAIT
 from tests.driver import Crew
+from tests.sse import sse_frames
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 
@@ -24,21 +24,6 @@ async def _send(crew: Crew, key: str, text: str) -> None:
         key, "POST", "/api/session-control/send", json={"target": "radar", "message": text}
     )
     assert response.status_code == 200, response.text
-
-
-async def _frames(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
-    """Each SSE frame as its fields (``comment`` for a comment line), in order."""
-    fields: dict[str, Any] = {}
-    async for line in response.aiter_lines():
-        if not line:
-            if fields:
-                yield fields
-            fields = {}
-        elif line.startswith(":"):
-            yield {"comment": line[1:].strip()}
-        else:
-            name, _, value = line.partition(":")
-            fields[name] = value.removeprefix(" ")
 
 
 async def _events(frames: AsyncIterator[dict[str, Any]], count: int) -> list[dict[str, Any]]:
@@ -64,7 +49,7 @@ async def test_events_stream_in_order_then_live(crew: Crew) -> None:
     async with crew.client(radar) as client, client.stream("GET", STREAM) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
-        frames = _frames(response)
+        frames = sse_frames(response)
         past = await _events(frames, 2)
         await _send(crew, sender, "three")
         live = await _events(frames, 1)
@@ -89,7 +74,7 @@ async def test_a_stream_resumes_after_the_last_event_id(crew: Crew, how: str) ->
         else {"params": {"after": cursors[0]}}
     )
     async with crew.client(radar) as client, client.stream("GET", STREAM, **options) as response:
-        got = await _events(_frames(response), 2)
+        got = await _events(sse_frames(response), 2)
     assert [int(f["id"]) for f in got] == cursors[1:]
 
 
@@ -100,7 +85,7 @@ async def test_an_idle_stream_sends_keep_alive_comments(crew: Crew) -> None:
     seen: list[dict[str, Any]] = []
     async with crew.client(radar) as client, client.stream("GET", STREAM) as response:
         async with asyncio.timeout(WAIT):
-            async for frame in _frames(response):
+            async for frame in sse_frames(response):
                 seen.append(frame)
                 if frame.get("comment") == "keep-alive":
                     break
@@ -112,7 +97,7 @@ async def test_stopping_crewline_ends_the_stream_cleanly(crew: Crew) -> None:
     """An open stream ends with a complete response when crewline stops: no error."""
     radar = await crew.add_member()
     async with crew.client(radar) as client, client.stream("GET", STREAM) as response:
-        frames = _frames(response)
+        frames = sse_frames(response)
         first = await anext(frames)
         assert "retry" in first  # the precondition: the stream is open
         assert crew.crewline.streams.open == 1

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,26 +21,12 @@ from crewline.testing import FakeClock
 from crewline.transports.memory import MemoryTransport
 from tests.bounds import HTTP_TIMEOUT, WAIT
 from tests.driver import Crew
+from tests.sse import sse_frames
 
 MEMORY = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 
 STREAM = "/api/session/events/stream"
 EVENTS = "/api/session/events"
-
-
-async def _frames(response: httpx.Response) -> AsyncIterator[dict[str, str]]:
-    """Each SSE frame as its fields (``comment`` for a comment line), in order."""
-    fields: dict[str, str] = {}
-    async for line in response.aiter_lines():
-        if not line:
-            if fields:
-                yield fields
-            fields = {}
-        elif line.startswith(":"):
-            yield {"comment": line[1:].strip()}
-        else:
-            name, _, value = line.partition(":")
-            fields[name] = value.removeprefix(" ")
 
 
 async def _stream_until_end(
@@ -53,7 +38,7 @@ async def _stream_until_end(
         assert response.status_code == 200, await response.aread()
         opened.set()
         async with asyncio.timeout(WAIT):
-            frames = [frame async for frame in _frames(response)]
+            frames = [frame async for frame in sse_frames(response)]
     return frames
 
 

@@ -7,7 +7,6 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from crewline.keys import hash_key
 from tests.bounds import WAIT
 from tests.driver import Crew
+from tests.sse import sse_frames
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 
@@ -57,21 +57,6 @@ async def test_stopping_answers_a_hundred_open_long_polls_at_once(
     assert errors == [], [r.getMessage() for r in errors]
 
 
-async def _frames(response: httpx.Response) -> AsyncIterator[dict[str, str]]:
-    """Each SSE frame as its fields (``comment`` for a comment line), in order."""
-    fields: dict[str, str] = {}
-    async for line in response.aiter_lines():
-        if not line:
-            if fields:
-                yield fields
-            fields = {}
-        elif line.startswith(":"):
-            yield {"comment": line[1:].strip()}
-        else:
-            name, _, value = line.partition(":")
-            fields[name] = value.removeprefix(" ")
-
-
 @pytest.mark.sqlite_only("the readers and the HTTP server's stop are the same on both stores")
 async def test_stopping_ends_an_open_event_stream_with_a_complete_response(
     crew: Crew, caplog: pytest.LogCaptureFixture
@@ -94,7 +79,7 @@ async def test_stopping_ends_an_open_event_stream_with_a_complete_response(
     assert session is not None
     async with crew.client(radar) as client, client.stream("GET", STREAM) as response:
         assert response.status_code == 200
-        frames = _frames(response)
+        frames = sse_frames(response)
         seen: list[dict[str, str]] = []
         async with asyncio.timeout(WAIT):
             while len([f for f in seen if "event" in f]) < 2:
