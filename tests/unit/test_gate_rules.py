@@ -166,18 +166,3 @@ def test_a_count_of_another_outcome_is_no_answer() -> None:
     rows = _facts(("ci", "Build 77: 5 checks failed, 30 passed."))
     assert judge("How many checks passed?", facts=rows).answer != "5"
     assert judge("How many checks failed?", facts=rows).answer == "5"
-
-
-@pytest.mark.parametrize("text", ["open 3", "Format the readme.", "rerun the flaky suite"])
-def test_a_step_stated_with_no_question_is_not_said_yes_to(text: str) -> None:
-    """A note or an order (no question mark, no lead asking to go on, no tag) is no yes/no."""
-    verdict = judge(text)
-    assert verdict.kind is VerdictKind.UNKNOWN and verdict.answer is None, verdict
-
-
-@pytest.mark.parametrize(
-    "text", ["rerun the flaky suite?", "ok to rerun the flaky suite", "rerun the flaky suite, ok?"]
-)
-def test_the_same_step_asked_is_a_yes_no_to_go_on(text: str) -> None:
-    verdict = judge(text)
-    assert verdict.kind is VerdictKind.PROCEED and verdict.answer == "yes", verdict

@@ -314,12 +314,7 @@ def _proceeds(shape: Shape) -> bool:
             _announces_unknown(w) for w in _clauses_of(sentence.text)
         ):
             return False
-    text = asking[-1].text.strip()
-    if not text.endswith("?") and not _led(shape) and _TAG.search(text) is None:
-        # "open 3", "Deploy the hotfix.": a step stated with no question mark, no lead that
-        # asks to go on and no tag is a note or an order, not a yes/no to say yes to
-        return False
-    return _sentence_proceeds(text)
+    return _sentence_proceeds(asking[-1].text)
 
 
 # ---------------------------------------------------------------- reading and placing
