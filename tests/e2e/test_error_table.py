@@ -325,7 +325,10 @@ async def test_every_code_of_the_table_is_sent_with_its_status(crew: Crew) -> No
     await p.call("unsupported_media_type", radar, "POST", esc, content=b'{"message": "x"}')
     busy = await crew.add_member("busy", "Busy")
     for n in range(50):
-        await crew.escalate(busy, message=f"open {n}", wait_for_delivery=False)
+        # a choice with no default: left to the human under any policy, so all 50 stay open
+        await crew.escalate(
+            busy, message=f"open {n}", options=["left", "right"], wait_for_delivery=False
+        )
     await p.call("escalation_backlog_full", busy, "POST", esc, json={"message": "one more"})
 
     # the HTTP server's own: 408, 431 ----------------------------------------------------------
