@@ -61,7 +61,9 @@ async def test_a_new_key_ends_the_old_keys_stream_and_long_poll_at_once(crew: Cr
         poll = asyncio.create_task(polling.get(EVENTS, params={"after": cursor, "wait": 60}))
         await opened.wait()
         async with asyncio.timeout(WAIT):
-            while not served.hub.feed.waiting(session.id):  # noqa: ASYNC110 - both wait now
+            # both readers are open (either alone sets the session's signal waiting); each
+            # registered before its read, so a revocation from here on reaches both
+            while served.hub.feed.reading_count(session.id) < 2:  # noqa: ASYNC110
                 await asyncio.sleep(0.01)
         async with open_store(served.config.database_url, served.config.data_dir) as cli:
             fresh = await crew_admin.issue_member_key(cli, "radar")
@@ -99,7 +101,9 @@ async def test_a_removed_member_ends_its_stream_with_a_final_frame(crew: Crew) -
         poll = asyncio.create_task(polling.get(EVENTS, params={"wait": 60}))
         await opened.wait()
         async with asyncio.timeout(WAIT):
-            while not served.hub.feed.waiting(session.id):  # noqa: ASYNC110
+            # both readers are open (either alone sets the session's signal waiting); each
+            # registered before its read, so a revocation from here on reaches both
+            while served.hub.feed.reading_count(session.id) < 2:  # noqa: ASYNC110
                 await asyncio.sleep(0.01)
         await crew_admin.remove_member(served.store, "radar")
         frames = await stream

@@ -91,6 +91,10 @@ class EventFeed:
                 del self._readers[session]
                 self._ended.discard(session)
 
+    def reading_count(self, session: str) -> int:
+        """How many long polls and event streams of ``session`` are open now."""
+        return self._readers.get(session, 0)
+
     def readers(self) -> frozenset[str]:
         """The sessions with an open long poll or event stream."""
         return frozenset(self._readers)
