@@ -55,9 +55,10 @@ bench-smoke: $(BIN)/.installed   ## every benchmark at its smoke size: does each
 
 EVAL_RUNS ?= 3
 EVAL_FLAGS ?= --summary
-eval: $(BIN)/.installed          ## the concierge's eval: both sets, each policy, per category
+eval: $(BIN)/.installed          ## the concierge's eval: the development and held-out sets, each policy, per category
 	$(BIN)/crewline eval concierge --questions evals/concierge/dev.yaml \
-		--questions evals/concierge/test.yaml --llm off --llm right --llm hostile \
+		--questions evals/concierge/test.yaml --questions evals/concierge/test-2.yaml \
+		--llm off --llm right --llm hostile \
 		--runs $(EVAL_RUNS) $(EVAL_FLAGS)
 
 screenshot: $(BIN)/.installed    ## docs/img/inbox.png from a running demo
