@@ -368,7 +368,7 @@ WORD_ACTS: tuple[WordAct, ...] = (
         rm rmdir
         nix axe cull raze evict unlink wipe get_rid_of tear_down clear_out
         throw_away blow_away do_away_with roll_back zero_out hard_delete start_over
-        fresh_start clean_slate""",
+        fresh_start clean_slate clean_house""",
     ),
     *_acts("delete", "clear empty", needs="object"),
     *_acts("delete", "clean_up clean_out", needs="not_code"),
@@ -397,6 +397,13 @@ WORD_ACTS: tuple[WordAct, ...] = (
         needs="not_only_non_prod",
     ),
     *_acts("deploy", "flip toggle enable turn_on switch_on", needs="everyone"),
+    # a euphemism for the same: made live, or taken off the air
+    *_acts(
+        "deploy",
+        "make_live put_live push_live set_live take_live bring_live bring_online",
+        needs="not_only_non_prod",
+    ),
+    *_acts("infrastructure", "take_offline take_down bring_down knock_over knock_out"),
     # telling customers or the public
     *_acts("send", "email mail tweet announce broadcast spam sms blast"),
     *_acts("send", "newsletter mailshot announcement press_release", noun=True),

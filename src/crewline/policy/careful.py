@@ -385,6 +385,8 @@ def _subordinate(shape: Shape, j: int) -> bool:
     k = j
     while k > 0 and not words[k].clause_start:
         k -= 1
+    if words[k].text in ("that", "this") and words[k - 1].text in ("after", "before"):
+        return False  # "after that the script drops…": a step in sequence, not a condition
     return k > 0 and words[k - 1].text in _SUBORDINATORS
 
 
@@ -655,9 +657,12 @@ def _clause_lemmas(shape: Shape, i: int) -> set[str]:
     return {w.lemma for w in words[start:end]}
 
 
-def _context_holds(shape: Shape, i: int, length: int, act: WordAct, money: bool) -> bool:
-    """Does the object (or the clause) show what ``act`` needs to count?"""
-    after = _object_lemmas(shape, i + length)
+def _context_holds(
+    shape: Shape, i: int, length: int, act: WordAct, money: bool, *, obj: set[str] | None = None
+) -> bool:
+    """Does the object (or the clause) show what ``act`` needs to count? ``obj``: the
+    object's lemmas when it does not follow the act's words (a phrasal verb split by it)."""
+    after = _object_lemmas(shape, i + length) if obj is None else obj
     clause = _clause_lemmas(shape, i)
     text = shape.text
     match act.needs:
@@ -688,7 +693,7 @@ def _context_holds(shape: Shape, i: int, length: int, act: WordAct, money: bool)
         case "access":
             return bool(after & _ACCESS_OBJECT)
         case "not_code":
-            return not (_object_lemmas(shape, i + length, limit=6) & _CODE_WORDS)
+            return not ((obj or _object_lemmas(shape, i + length, limit=6)) & _CODE_WORDS)
         case "agreement":
             return bool(after & _AGREEMENT_OBJECT)
         case "shared_thing":
@@ -810,6 +815,12 @@ def _word_acts(shape: Shape, money: bool) -> list[_Found]:
                 if _context_holds(shape, i, n, act, money):
                     match = act  # of the acts a word can be, the one its context shows
                     break
+        if match is None or not _context_holds(shape, i, len(match.lemmas), match, money):
+            split = _split_phrasal(shape, i, candidates, money)
+            if split is not None:
+                found.append(split[0])
+                i = split[1] + 1
+                continue
         if match is None:
             i += 1
             continue
@@ -879,6 +890,67 @@ def _word_acts(shape: Shape, money: bool) -> list[_Found]:
         i += n
     found += _production(shape)
     return found
+
+
+# The particles of phrasal acts, which may stand after the object ("turn the old cluster
+# off", "make the pricing page live", "tear the stack down").
+_PARTICLES = word_set("off on out down up away back over live offline online")
+# What may follow a particle that ends its phrase: a preposition, a time word, an adverb.
+_PARTICLE_FOLLOWERS = (
+    _PREPOSITIONS
+    | _TIME_WORDS
+    | word_set("for good entirely completely everywhere too as well first")
+)
+_PRONOUNS = word_set("it they them this that these those one")
+
+
+def _split_phrasal(
+    shape: Shape, i: int, candidates: tuple[WordAct, ...], money: bool
+) -> tuple[Act, int] | None:
+    """A phrasal act whose object stands between its verb and its particle ("turn the old
+    cluster off" is "turn off the old cluster"), and the particle's index."""
+    words = shape.words
+    if not _verb_position(shape, i) or words[i].ident:
+        return None
+    for act in candidates:
+        if len(act.lemmas) != 2 or act.noun or act.lemmas[1] not in _PARTICLES:
+            continue
+        for j in range(i + 2, min(i + 7, len(words))):
+            w = words[j]
+            if w.clause_start or w.sentence != words[i].sentence:
+                break
+            if w.text != act.lemmas[1]:
+                if w.text in _PREPOSITIONS | _COPULAS or (
+                    w.lemma in _VERB_LIKE and _verb_position(shape, j)
+                ):
+                    break
+                continue
+            after = words[j + 1] if j + 1 < len(words) else None
+            if w.dash_next or (
+                after is not None
+                and not after.clause_start
+                and after.sentence == w.sentence
+                and (after.text in _DETERMINERS or after.lemma not in _PARTICLE_FOLLOWERS)
+            ):
+                break  # "a pass over the error messages", "live-update": no particle
+            obj = {x.lemma for x in words[i + 1 : j]}
+            if obj <= _PRONOUNS:
+                # "clean them up": what the pronoun stands for was named before it
+                obj |= {x.lemma for x in words[max(0, i - 12) : i]}
+            obj |= _object_lemmas(shape, j + 1)
+            if not _context_holds(shape, i, 2, act, money, obj=obj) or _mention(
+                shape, i, 1, act.family
+            ):
+                break
+            said = Act(
+                family=act.family,
+                says=f"{third_person(act.lemmas[0])} {_phrase(shape, i + 1, j + 1)}",
+                verb=True,
+                sentence=words[i].sentence,
+                at=words[i].start,
+            )
+            return said, j
+    return None
 
 
 _PASSIVE_AUX = word_set("be been being is are was were get gets getting got")

@@ -162,6 +162,11 @@ _MARKUP_INJECTION = re.compile(
     r"|gate)\s*(?:message|prompt|note|override)?\s*:"
     r"|```\s*(?:system|instructions?)"
 )
+# Who may give the word a question cannot claim to have.
+_HOLDER = (
+    r"(?:the |my |our |your )?(?:owner|human|boss|admin|operator|manager|management|lead"
+    r"|team lead|tech lead|cto|ceo|supervisor|principal|maintainer|stakeholder|product owner)"
+)
 # Claims of the human's word or of an approval the question cannot show, and orders to
 # answer a given way, in more words than the list above (a second net, same verdict).
 _AUTHORITY = re.compile(
@@ -190,6 +195,17 @@ _AUTHORITY = re.compile(
     r"|necessary)\b|\bmark (?:it|this|that) (?:as )?(?:approved|done|accepted)\b"
     r"|\bapproved\s*(?:=|is)\s*true\b|\bwithout (?:waking|bothering|pinging|involving) (?:the )?"
     r"(?:human|owner|user|boss)"
+    # the human's word claimed in other words: "per the owner's OK", "as agreed with the
+    # lead", "you have the authority to answer"
+    rf"|\b{_HOLDER} s? ?(?:ok|okay|go ahead|blessing|approval|sign off|permission|green light"
+    r"|consent|say so|nod|thumbs up)\b"
+    rf"|\b(?:agreed|approved|confirmed|cleared|discussed|settled|decided|signed off|okayed)"
+    rf" (?:with|by) {_HOLDER}\b"
+    r"|\byou (?:have|ve|got|hold|are given) (?:the |full |my |our )?(?:authority|clearance|mandate"
+    r"|go ahead|green light|blessing|sign off|say so)\b"
+    rf"|\b(?:{_HOLDER}|the human|the user) (?:said|says|told (?:me|us)|gave|has given|signalled)"
+    r"(?: (?:me|us))?(?: to)? (?:go|yes|ok|okay|go ahead|proceed|continue|fine|the go ahead)\b"
+    r"|\bapproval (?:is )?(?:granted|given|obtained|received|confirmed)\b"
 )
 
 
