@@ -226,3 +226,34 @@ def test_a_step_after_that_or_the_owners_word_claimed_goes_to_the_human(question
 )
 def test_their_routine_twins_stay_routine(question: str) -> None:
     assert judge(question).kind is VerdictKind.PROCEED, judge(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Batch size: 32 is the default, 64 would be faster. Which one?", "32"),
+        ("Cache dir for my runs: keep .cache/ (the default) or move it to /tmp?", ".cache/"),
+        ("Keep UTF-8 as the encoding for the generated files?", "UTF-8"),
+        ("Sort the draft report by date (the usual) or by size?", "by date"),
+    ],
+)
+def test_the_default_the_question_states_is_the_one_answered(question: str, value: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "default"),
+    [
+        ("At what time does the nightly job usually finish?", None),  # "usually" + a verb
+        ("Do you want the audit summary in Markdown or in HTML?", "wait for an answer"),
+        ("Bump the version and upload 2.8.1 to PyPI?", None),
+        ("Submit the app to the App Store?", None),
+    ],
+)
+def test_no_default_from_a_verb_or_outside_the_choice_and_no_upload(
+    question: str, default: str | None
+) -> None:
+    verdict = judge(question, default=default)
+    assert not verdict.kind.routine and verdict.answer is None, verdict
+

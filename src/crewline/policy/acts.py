@@ -21,6 +21,7 @@ __all__ = [
     "NON_PROD",
     "PROD_WORDS",
     "PUBLIC_TARGETS",
+    "REGISTRIES",
     "SPELLED",
     "WORD_ACTS",
     "CodeAct",
@@ -224,6 +225,27 @@ PUBLIC_TARGETS = frozenset(
         "internet",
     ]
 )
+# Where a package or an app is published for everyone.
+REGISTRIES = frozenset(
+    [
+        "npm",
+        "pypi",
+        "crates",
+        "rubygems",
+        "cran",
+        "maven",
+        "nuget",
+        "packagist",
+        "homebrew",
+        "dockerhub",
+        "registry",
+        "marketplace",
+        "store",
+        "appstore",
+        "testflight",
+        "play",
+    ]
+)
 MONEY_WORDS = frozenset(
     [
         "customer",
@@ -397,6 +419,7 @@ WORD_ACTS: tuple[WordAct, ...] = (
         needs="not_only_non_prod",
     ),
     *_acts("deploy", "flip toggle enable turn_on switch_on", needs="everyone"),
+    *_acts("deploy", "upload submit", needs="registry"),  # "upload 2.8.1 to PyPI"
     # a euphemism for the same: made live, or taken off the air
     *_acts(
         "deploy",

@@ -37,6 +37,7 @@ from crewline.policy.acts import (
     NON_PROD,
     PROD_WORDS,
     PUBLIC_TARGETS,
+    REGISTRIES,
     SPELLED,
     WORD_ACTS,
     WordAct,
@@ -696,6 +697,8 @@ def _context_holds(
             return not ((obj or _object_lemmas(shape, i + length, limit=6)) & _CODE_WORDS)
         case "agreement":
             return bool(after & _AGREEMENT_OBJECT)
+        case "registry":
+            return bool(clause & REGISTRIES) and not (clause & NON_PROD)
         case "shared_thing":
             local = {"local", "localhost", "my", "dev", "laptop", "docker", "container"}
             return bool(after & _SHARED_THINGS) and not (after & local)
@@ -1278,6 +1281,15 @@ def _choice(
     if isinstance(default, defaults.Conflict):
         return Careful(kind="ambiguous", reason=default.reason)
     if default is not None:
+        if not offered and stated and stated.casefold() not in code:
+            for s in shape.asking:
+                alternative = _or_choice(s.text)
+                if alternative is not None:
+                    # "Markdown or HTML?" with the default "wait for an answer": no choice
+                    return Careful(
+                        kind="ambiguous",
+                        reason=f"a choice ({alternative}) whose default is neither",
+                    )
         return None
     if len(offered) >= 2 and not is_yes_no(offered):
         listed = ", ".join(offered[:-1]) + f" and {offered[-1]}"

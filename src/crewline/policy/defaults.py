@@ -119,7 +119,9 @@ _AFTER = [
     # "the default timeout of 30s", "default one 5432", "the default, 5s", "defaulting to 3.12"
     re.compile(
         r"\bdefault(?:s|ing)?(?:\s+(?:value|answer|choice|option|one|setting))?\s*"
-        rf"(?:{_NOUN}(?:is|was|would be|will be|being|of|=|:|to|at)\s*|[:=,]\s*)"
+        rf"(?:{_NOUN}(?:is|was|would be|will be|being|of|=|:|to|at)\s*"
+        # "the default, 5s" — but "32 is the default, 64 …" names its default before
+        r"|(?:[:=]|(?<!is the default)(?<!s the default),)\s*)"
         rf"(?:(?:is|set to)\s+)?(?P<v>{_VALUE})(?P<w>)",
         re.IGNORECASE,
     ),
@@ -146,8 +148,9 @@ _AFTER = [
     # "we usually use 20", "normally 2", "I normally go with X", "typically 10"
     re.compile(
         r"\b(?:usually|normally|typically|always|generally)\s+(?:(?:we|i|you|they)\s+)?"
-        r"(?:(?:use|go with|pick|run|set"
-        rf"|take|keep|choose|do)\s+)?(?:(?:it at|at|with)\s+)?(?P<v>{_VALUE})",
+        r"(?:(?:(?:use|go with|pick|run|set|take|keep|choose|do)\s+)(?:(?:it at|at|with)\s+)?"
+        rf"(?P<v>{_VALUE})|(?:(?:it at|at|with)\s+)?(?P<w>{_QUOTED}|\d[\w./:%-]*"
+        rf"(?:\s{_UNIT}\b)?|(?-i:[\w]*[A-Z\d][\w.+#-]*)|[\w]+(?:[./:@_][\w]+)+))",
         re.IGNORECASE,
     ),
     # "keep the current line length of 100?", "keep it at 10 min", "stay at 80%"
@@ -160,22 +163,24 @@ _AFTER = [
     # "keep `pytest -q` as the test command?", "keep UTF-8?"
     re.compile(
         rf"\b(?:[Kk]eep|[Ss]tay with|[Ss]tick with|[Ll]eave)\s+(?P<v>{_QUOTED}|\d[\w./:%-]*"
-        r"|[\w]*[A-Z\d][\w.+#-]*(?=\s*(?:[?.!,;)]|$)))"
+        r"|[\w]*[A-Z\d][\w.+#-]*(?=\s*(?:[?.!,;)]|$)|\s+as\s))"
     ),
 ]
 _BEFORE = [
     # "plain is the default", "3 (the default)", "commas (the default delimiter)",
     # "ISO 8601 (the default)", "UTF-8 by default", "build/ as usual", "main, as always"
     re.compile(
-        rf"(?P<v>{_QUOTED}|[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s*(?:\(\s*)?"
+        rf"(?P<v>{_QUOTED}|(?:[/~]|\.{{1,2}}/?)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s*"
+        r"(?:\(\s*)?"
         r"(?:which\s+)?(?:(?:is|being|will be|would be|stays)\s+)?(?:the\s+|our\s+|its\s+)?"
         r"default\b"
         r"(?!\s*(?:is|was|would|will|=|:|of|to|value|one)\b)(?!\s+[a-z]+\s+(?:of|is|=|:|to)\b)"
         rf"|(?P<w>[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s+by default\b"
-        rf"|(?P<u>[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?|`[^`\n]+`)[\"'`]?,?\s+(?:as usual|as always"
+        rf"|(?P<u>[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?|`[^`\n]+`)[\"'`]?,?\s+(?:(?:as usual|as always"
         r"|like always|like usual|like now|like before|as before|like last time|as last time"
         r"|like the default|as is the default|as per usual|is what (?:we|i) (?:always|usually"
-        r"|normally) use|is (?:our|the) usual|is standard)\b",
+        r"|normally) use|is (?:our|the) usual|is standard)\b"
+        r"|\((?:the |our |as )?usual\)|\(as always\))",
         re.IGNORECASE,
     ),
 ]
@@ -283,7 +288,7 @@ def _before_value(text: str, m: re.Match[str]) -> str | None:
     # "newest first like the default, or oldest first": as many words as the other side;
     # "— conventional commits as usual": the plain phrase back to the clause's start
     wanted = max(_alternative_words(text, m.end()), _phrase_words(text, start, value))
-    if wanted > 1 and not value.startswith(("`", '"', "'")):
+    if wanted > 1 and _plain(value.lower()):
         words = re.findall(r"[\w%./-]+", text[:start])[-(wanted - 1) :]
         value = " ".join([*words, value])
     elif re.fullmatch(r"\d[\w./:%-]*(?:\s\S+)?", value):
@@ -344,7 +349,7 @@ def _in_text(question: str) -> str | None:
                 return value
     for pattern in _AFTER[4:]:
         for m in pattern.finditer(text):
-            value = _read_value(text, m, _clean(m.group("v")))
+            value = _read_value(text, m, _clean(m.group("v") or m.groupdict().get("w") or ""))
             if value is not None:
                 return value
     return None
