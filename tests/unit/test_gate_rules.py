@@ -257,3 +257,40 @@ def test_no_default_from_a_verb_or_outside_the_choice_and_no_upload(
     verdict = judge(question, default=default)
     assert not verdict.kind.routine and verdict.answer is None, verdict
 
+
+FLEET_ROWS = _facts(
+    ("schemer", "The users table has 23 columns and the orders table has 41."),
+    ("coverage", "Line coverage on branch feature/billing-v2 is 83.4%; main sits at 79.1%."),
+    ("portmover", "The admin UI moved from port 8080 to 9090 yesterday."),
+    ("verbot", "Auth service runs 4.2.0 in staging and 4.1.7 in production."),
+    ("qcount", "Queue depth on orders-q is 1200 messages; on emails-q it is 40."),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many columns does the orders table have?",  # 23 is the users table's
+        "What is the branch coverage on feature/billing-v2?",  # the row says line coverage
+        "What's the branch coverage?",
+        "What version of the auth service is running?",  # staging or production?
+        "What's the queue depth on emails-q?",  # never the queue's name
+        "Which port did the admin UI use before?",
+    ],
+)
+def test_no_fleet_answer_of_another_thing_in_the_same_row(question: str) -> None:
+    verdict = judge(question, facts=FLEET_ROWS)
+    assert verdict.answer is None and not verdict.kind.routine, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("How many columns does the users table have?", "23"),
+        ("What is the line coverage on feature/billing-v2?", "83.4%"),
+        ("What version does auth run in production?", "4.1.7"),
+    ],
+)
+def test_the_fleet_answer_of_the_asked_thing_in_the_same_row(question: str, value: str) -> None:
+    verdict = judge(question, facts=FLEET_ROWS)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict

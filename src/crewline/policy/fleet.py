@@ -70,6 +70,7 @@ class ValueAsk:
     verb_cues: frozenset[str] = frozenset()  # "what did the check return?": "returned 200"
     question: str = ""  # the whole question (code form): its own values are no answer
     terse: bool = False  # named by a noun alone ("staging api port?"), with no question word
+    modifier: str = ""  # the word right before the asked noun ("branch" coverage)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -270,7 +271,7 @@ for _words, _kinds in (
         (Kind.DURATION,),
     ),
     ("memory ram heap rss", (Kind.SIZE,)),
-    ("count", (Kind.NUMBER,)),
+    ("count depth backlog", (Kind.NUMBER,)),
     ("number", (Kind.ID, Kind.NUMBER)),
     ("total amount cost price spend bill revenue", (Kind.MONEY, Kind.NUMBER)),
     ("status code result", (Kind.NUMBER, Kind.WORD)),
@@ -606,7 +607,23 @@ def _value_ask(code: str) -> ValueAsk | None:
         if noun in _GROUP_WORDS[n] and noun in _NOUN_KINDS:
             cue_stems |= {stem(w) for w in _GROUP_WORDS[n] if w in _NOUN_KINDS}
     cue_stems |= {stem(w) for w in _STATED_BY.get(noun, ())}
+    modifier = ""
+    for k in range(1, len(all_words)):
+        if all_words[k].lemma == noun and k - 1 >= start + skip:
+            left = all_words[k - 1]
+            plain = code[left.end : all_words[k].start] == " " and code[
+                left.start - 1 : left.start
+            ] in ("", " ")
+            if (
+                plain
+                and left.text.isalpha()
+                and left.text not in _STOP
+                and left.lemma not in _ASKING
+            ):
+                modifier = left.lemma  # "the branch coverage", not "checkout's p95"
+            break
     return ValueAsk(
+        modifier=modifier,
         terse=head_text == "terse",
         verb_cues=frozenset(verb_cues),
         kinds=kinds,
@@ -809,7 +826,7 @@ _NEGATION = re.compile(
 _GONE = re.compile(r"\b(?:until|previously|formerly|used to|no longer|superseded|replaced)\b")
 _GONE_FROM = re.compile(
     r"\b(?:down|up|changed|moved|migrated|increased|decreased|dropped|rose|fell|went|bumped"
-    r"|switched|upgraded|downgraded)\s+from\s*$"
+    r"|switched|upgraded|downgraded)\s+from\s+(?:[a-z]+\s+)?$"
 )
 _UNSETTLED = re.compile(
     r"\b(?:plan|plans|planned|planning|next|will|going to|scheduled|proposed|tentative"
@@ -853,7 +870,7 @@ def _status(ask: ValueAsk, text: str, value: Value) -> str | None:
         return None
     if _GONE.search(whole) or _GONE_FROM.search(before):
         return "gone"
-    if re.search(r"\bfrom\s*$", before) and re.match(r"\s*to\b", after):
+    if re.search(r"\bfrom\s+(?:[a-z]+\s+)?$", before) and re.match(r"\s*to\b", after):
         return "gone"  # "from 530 MB to 412 MB"
     if _SECRET_WORD.search(whole) or _SECRET_FORM.search(value.text):
         return None
@@ -1044,6 +1061,51 @@ def _values(ask: ValueAsk, fact: Fact) -> list[_Said]:
     return _counted(ask, fact) if ask.counted else _said(ask, fact)
 
 
+def _of_another(ask: ValueAsk, fact: Fact, said: _Said) -> bool:
+    """Is the answer a row gives said of another thing than the one asked: the asked noun
+    with another modifier in the row and never the question's ("Line coverage …" for "the
+    branch coverage"), or another one of a thing the row names twice ("the users table has
+    23 columns and the orders table has 41": 23 is not the orders')? Only ever a reason
+    not to answer."""
+    text = code_form(fact.text)
+    words = tokens(text)
+    asked = set(re.findall(r"[a-z0-9]+", ask.question))
+    if ask.modifier:
+        modifiers = {
+            words[k - 1].lemma
+            for k in range(1, len(words))
+            if words[k].lemma == ask.noun
+            and words[k - 1].text.isalpha()
+            and words[k - 1].text not in _STOP | _NP_STOP
+            and not text[words[k - 1].end : words[k].start].strip()
+        }
+        if modifiers and ask.modifier not in modifiers and not modifiers & asked:
+            return True
+    said_lemmas = {t.lemma for t in tokens(code_form(said.clause))} - _STOP
+    for term in _specific(ask):
+        if _said_has(said, term) or any(_near(term, label) for label in said.labels):
+            continue
+        for k, t in enumerate(words):
+            if not (t.text == term or root(t.lemma) == term):
+                continue
+            beside = {
+                w.lemma
+                for w in (words[k - 1] if k else None, words[k + 1] if k + 1 < len(words) else None)
+                if w is not None
+                and w.text.isalpha()
+                and not _CLAUSE_END.search(text[min(w.end, t.end) : max(w.start, t.start)])
+            } - _STOP
+            if beside & said_lemmas:
+                return True  # the row names the asked one beside a noun the value's has
+    return False
+
+
+def _said_has(said: _Said, term: str) -> bool:
+    if term.isalnum():
+        return term in said.labels
+    return re.search(rf"(?<![a-z0-9_]){re.escape(term)}(?![a-z0-9_])", said.clause) is not None
+
+
 def _former(ask: ValueAsk, fact: Fact) -> bool:
     """Does the row give a value of the asked kind that is not a present fact (a former one,
     "down from 530 MB"; a planned one, "bump to 6.0.0 next sprint") beside its present one,
@@ -1085,6 +1147,10 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
         values = [v for v in values if ask.kinds.index(v.value.kind) == first]
     if len({v.value.text.casefold() for v in values}) <= 1:
         return values[0] if values else None
+    asked = _qualifiers(ask.question)
+    for n, group in enumerate(zip(*(_qualifiers(v.clause) for v in values), strict=True)):
+        if not asked[n] and len({frozenset(g) for g in group if g}) > 1:
+            return "several"  # "4.2.0 in staging and 4.1.7 in production": which?
     # what tells the values apart: the question's words, not the member's name nor the
     # row's heading ("Profiling /api/search: p95 …, p99 …" heads both)
     member = {root(p) for p in re.split(r"[-_]", row.fact.member.lower()) if p}
@@ -1229,6 +1295,8 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
             continue
         if row.fact.row_id == cited if cited is not None else _strictly_about(ask, row):
             picked = _pick(ask, row, values)
+            if isinstance(picked, _Said) and _of_another(ask, row.fact, picked):
+                picked = "several"
             if isinstance(picked, _Said):
                 answering.append((picked, row))
                 continue  # its other values are the pick's neighbours, not a dispute
