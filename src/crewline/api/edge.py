@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from crewline.errors import PayloadTooLarge
 
-__all__ = ["MAX_BODY_BYTES", "BodyLimit", "JsonBodies"]
+__all__ = ["MAX_BODY_BYTES", "BodyLimit", "JsonBodies", "replay"]
 
 # The largest valid API body is an escalation: 4,000 characters of message and 10 options of
 # 80, at most 4 bytes a character in UTF-8, plus JSON: about 20 KiB. Platform webhooks
@@ -65,7 +65,7 @@ class BodyLimit:
                 await self._timed_out(scope, receive, send)
                 return
             if message["type"] != "http.request":
-                await self.app(scope, _replay([message], receive), send)
+                await self.app(scope, replay([message], receive), send)
                 return
             body = message.get("body", b"")
             size += len(body)
@@ -76,7 +76,7 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         whole: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-        await self.app(scope, _replay([whole], receive), send)
+        await self.app(scope, replay([whole], receive), send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         error = PayloadTooLarge(
@@ -98,7 +98,7 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-def _replay(messages: list[Message], receive: Receive) -> Receive:
+def replay(messages: list[Message], receive: Receive) -> Receive:
     """A receive that hands out ``messages`` first, then whatever ``receive`` brings (the
     client's disconnect, which a streaming response waits for)."""
     pending = list(messages)

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from crewline import __version__
 from crewline.api.concierge_ops import ConciergeOperations
 from crewline.api.edge import BODY_TIMEOUT, MAX_BODY_BYTES, BodyLimit, JsonBodies
+from crewline.api.lean import lean_routes
 from crewline.api.openapi import errors, without_422
 from crewline.api.operations import Caller, Operations
 from crewline.api.responses import (
@@ -159,6 +160,22 @@ async def _caller(
 
 
 Who = Annotated[Caller, Depends(_caller)]
+
+
+async def _lean_caller(request: Request) -> Caller:
+    """A lean route's caller: what ``Who`` resolves to, by the same two steps."""
+    return await _caller(request, await _bearer(request))
+
+
+# The agents' hot verbs, served lean (crewline.api.lean): their plain calls skip FastAPI's
+# per-request machinery, and anything else is FastAPI's to answer, as before.
+LEAN_PATHS = (
+    "/api/session-control/escalate",
+    "/api/session-control/send",
+    "/api/session-control/ask",
+    "/api/session/messages",
+    "/api/session/events",
+)
 IdempotencyKey = Annotated[
     str | None,
     Header(
@@ -180,6 +197,7 @@ def create_app(
     metrics_access: MetricsAccess | None = None,
     max_body_bytes: int = MAX_BODY_BYTES,
     body_timeout: float = BODY_TIMEOUT,
+    lean: bool = True,
 ) -> FastAPI:
     """The agents' API. ``routes`` are ASGI apps served at exactly their path (``/mcp``),
     ``mounts`` whole subtrees (a transport's webhooks, the local inbox). ``streams``: the
@@ -188,7 +206,8 @@ def create_app(
     webhook routes. ``readiness`` names the transports ``/readyz`` checks (without it, only
     the store); ``metrics`` is shared with the outboxes and the scheduler so ``/metrics``
     shows theirs too, and ``metrics_access`` says who may read it (without it: anyone);
-    ``body_timeout``: seconds a request's body may take to arrive."""
+    ``body_timeout``: seconds a request's body may take to arrive; ``lean``: False sends
+    the LEAN_PATHS through FastAPI's handler too (the tests compare the two)."""
     hub = bot.hub
     ops = Operations(bot)
     streams = streams or EventStreams(hub)
@@ -615,6 +634,8 @@ def create_app(
     async def hub_dispatch(body: HubDispatchBody, who: Who) -> dict[str, Any]:
         return await concierge.dispatch(who, body.launcher, body.member, body.why)
 
+    if lean:
+        lean_routes(app, LEAN_PATHS, authenticate=_lean_caller)
     for path, endpoint in routes:
         app.router.routes.append(Route(path, endpoint=endpoint))
     for path, mounted in mounts:
