@@ -294,3 +294,48 @@ def test_no_fleet_answer_of_another_thing_in_the_same_row(question: str) -> None
 def test_the_fleet_answer_of_the_asked_thing_in_the_same_row(question: str, value: str) -> None:
     verdict = judge(question, facts=FLEET_ROWS)
     assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict
+
+
+LABELLED_ROWS = _facts(
+    ("profiler", "Checkout: p50 is 80 ms and p99 is 900 ms."),
+    ("timer", "search latency is 120 ms at p50 and 700 ms at p99"),
+    ("lister", "list latency: 30 ms (p50), 250 ms (p99)"),
+    (
+        "indexer",
+        "Indexed 18432 documents into table search_docs_v2; the old table search_docs stays.",
+    ),
+    ("diskcheck", "Disk /var/lib/postgres is at 91% on db-2 and at 64% on db-1."),
+    ("sizer", "The Docker image is down to 212 MB, from 640 MB before."),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the checkout latency?",  # p50 or p99: the row labels both
+        "What's the search latency?",
+        "What is the list latency?",
+        "How many documents are in the old search_docs table?",  # the count is search_docs_v2's
+    ],
+)
+def test_no_fleet_answer_when_the_question_names_no_value_of_several_labelled(
+    question: str,
+) -> None:
+    verdict = judge(question, facts=LABELLED_ROWS)
+    assert verdict.answer is None and not verdict.kind.routine, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("What is the p99 checkout latency?", "900 ms"),
+        ("What's the p99 search latency?", "700 ms"),
+        ("What is the p50 list latency?", "30 ms"),
+        ("How many documents are in search_docs_v2?", "18432"),
+        ("How full is the Postgres disk on db-2?", "91%"),
+        ("How big is the Docker image now?", "212 MB"),
+    ],
+)
+def test_the_fleet_answer_whose_own_label_the_question_names(question: str, value: str) -> None:
+    verdict = judge(question, facts=LABELLED_ROWS)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict

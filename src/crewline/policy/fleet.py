@@ -1081,6 +1081,12 @@ def _of_another(ask: ValueAsk, fact: Fact, said: _Said) -> bool:
         }
         if modifiers and ask.modifier not in modifiers and not modifiers & asked:
             return True
+    for value in values_in(ask.question):
+        name = re.escape(value.text.lower())
+        whole = re.search(rf"(?<![\w.-]){name}(?![\w.-])", said.clause)
+        longer = re.search(rf"(?<![\w.-]){name}[_-]\w", said.clause)
+        if value.kind is Kind.ID and longer and not whole:
+            return True  # "search_docs" asked, the value said of "search_docs_v2"
     said_lemmas = {t.lemma for t in tokens(code_form(said.clause))} - _STOP
     for term in _specific(ask):
         if _said_has(said, term) or any(_near(term, label) for label in said.labels):
@@ -1151,6 +1157,15 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
     for n, group in enumerate(zip(*(_qualifiers(v.clause) for v in values), strict=True)):
         if not asked[n] and len({frozenset(g) for g in group if g}) > 1:
             return "several"  # "4.2.0 in staging and 4.1.7 in production": which?
+    # each value's own label ("p50 is 80 ms", "91% on db-2", "main sits at 79.1%"): the
+    # question names exactly one value's, or, when every value has a label and the question
+    # names none, none is the answer ("checkout latency" of "p50 … 80 ms, p99 … 900 ms")
+    own = _own_labels(ask, row.fact, values)
+    hits = {v.value.text.casefold(): v for v, label in own if _names_label(ask, label)}
+    if len(hits) == 1:
+        return next(iter(hits.values()))
+    if hits or all(label for _, label in own):
+        return "several"
     # what tells the values apart: the question's words, not the member's name nor the
     # row's heading ("Profiling /api/search: p95 …, p99 …" heads both)
     member = {root(p) for p in re.split(r"[-_]", row.fact.member.lower()) if p}
@@ -1180,6 +1195,74 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
     if not by_words(scored[0]) and any(_other_measure(ask, v) for v in scored[1:]):
         return "several"  # "latency" when the row says "p95 latency …, p99 …": which?
     return scored[0]
+
+
+# What stands between a value and the word that labels it ("p99 is at 900 ms").
+_LINKING = word_set(
+    "is are was were be been sits sit stands reads shows at to now currently down up of by "
+    "around about just only still the a an its our it s"
+)
+_LABEL_AFTER = word_set("at on in for under with per across of")
+_WHEN_WORDS = word_set("before after previously earlier ago today yesterday now")
+
+
+def _own_labels(
+    ask: ValueAsk, fact: Fact, values: Sequence[_Said]
+) -> list[tuple[_Said, frozenset[str]]]:
+    """Each value with the words that tell it apart from the row's other values of its
+    kind: up to two content words right before it ("p50 is 80 ms", "cold start takes 4.2
+    s", "main sits at 79.1%") back to the asked noun, and the phrase right after it ("91% on
+    db-2", "900 ms at p99", "640 MB before") — less the member's name and the words every
+    value's label has."""
+    text = unicodedata.normalize("NFKC", fact.text)
+    member = {p for p in re.split(r"[-_]", fact.member.lower()) if p}
+    if ": " in text:  # the row's heading heads every value ("Checkout: p50 is …")
+        member |= set(_LABEL_WORDS.findall(text.lower().split(": ", 1)[0]))
+    labels = []
+    for said in values:
+        head, tail = (part.lower() for part in _clause(text, said.value))
+        label: set[str] = set()
+        for word in reversed(_LABEL_WORDS.findall(head)):
+            skip = word in _LINKING or lemma(word) in _ASKING
+            if skip and not label:
+                continue
+            asked_noun = (root(word) in ask.cues or stem(word) in ask.cue_stems) and (
+                root(word) in _GROUP_OF or root(word) == root(ask.noun)
+            )
+            if skip or word in _STOP or asked_noun:
+                break
+            label.add(word)
+            if len(label) == 2:
+                break
+        after = [w for w in _LABEL_WORDS.findall(tail) if w not in ("the", "a", "an")]
+        if len(after) >= 2 and after[0] in _LABEL_AFTER:
+            label.add(after[1])
+        elif after and after[0] in _WHEN_WORDS:
+            label.add(after[0])
+        bracketed = re.match(r"\s*\(([a-z0-9][\w.-]*)\)", text[said.value.end :].lower())
+        if bracketed:
+            label.add(bracketed.group(1))  # "900 ms (p99)"
+        labels.append(frozenset(label - member))
+    common = frozenset.intersection(*labels) if labels else frozenset()
+    return [(v, label - common) for v, label in zip(values, labels, strict=True)]
+
+
+_LABEL_WORDS = re.compile(r"[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]")
+
+
+def _names_label(ask: ValueAsk, label: frozenset[str]) -> bool:
+    """Does the question say one of a value's label words: the word whole, or two of the
+    parts of a compound one ("billing v2" for "feature/billing-v2")?"""
+    said = set(_LABEL_WORDS.findall(ask.question))
+    parts = {p for w in said for p in re.split(r"[-_./]", w) if p}
+    roots = {root(w) for w in said | parts}
+    for word in label:
+        pieces = [p for p in re.split(r"[-_./]", word) if p]
+        if word in said or root(word) in roots:
+            return True
+        if len(pieces) > 1 and sum(p in parts for p in pieces) >= 2:
+            return True
+    return False
 
 
 def _unlabelled(said: _Said) -> bool:
