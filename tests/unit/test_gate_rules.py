@@ -339,3 +339,43 @@ def test_no_fleet_answer_when_the_question_names_no_value_of_several_labelled(
 def test_the_fleet_answer_whose_own_label_the_question_names(question: str, value: str) -> None:
     verdict = judge(question, facts=LABELLED_ROWS)
     assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "options", "value"),
+    [
+        ("Scratch files go to `/tmp/scratch` by default — use that?", (), "/tmp/scratch"),
+        ("Indent the YAML with 2 spaces (project default) or 4?", (), "2 spaces"),
+        ("Sampling rate on my box, 100 Hz is the default — fine?", (), "100 Hz"),
+        ("Epochs for the smoke run — 2 epochs as always?", (), "2 epochs"),
+        ("Markdown or reStructuredText? Markdown is the repo default.", (), "Markdown"),
+        ("Plot colormap — viridis unless you object.", (), "viridis"),
+        ("stick w/ the 'dev' profile for local runs?", (), "dev"),
+        ("Which branch should I target? The default is main.", ("main-v2", "main"), "main"),
+    ],
+)
+def test_a_stated_default_is_answered_with_exactly_the_stated_value(
+    question: str, options: tuple[str, ...], value: str
+) -> None:
+    verdict = judge(question, options=options)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "options", "default"),
+    [
+        ("Set the default region to us-east-1 or eu-west-1?", (), None),
+        ("Which should be the default, tabs or spaces?", (), None),
+        ("Default to dark mode or light mode for new users?", (), None),
+        ("Should the CLI default to JSON output or to table output?", (), None),
+        ("Which queue: the default queue or the priority queue?", (), None),
+        ("Should I use the default settings or customize them?", (), None),
+        ("Which branch? The default is main.", ("main-v2", "main-v3"), None),
+        ("Which branch?", ("main (default)", "develop"), "develop"),
+    ],
+)
+def test_a_choice_whose_default_is_asked_or_unclear_is_never_answered(
+    question: str, options: tuple[str, ...], default: str | None
+) -> None:
+    verdict = judge(question, options=options, default=default)
+    assert not verdict.kind.routine and verdict.answer is None, verdict

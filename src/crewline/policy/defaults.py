@@ -160,7 +160,14 @@ _AFTER = [
         rf"(?P<v>{_VALUE})",
         re.IGNORECASE,
     ),
-    # "keep `pytest -q` as the test command?", "keep UTF-8?"
+    # "keep `pytest -q` as the test command?", "keep UTF-8?", "stick w/ the 'dev' profile?"
+    re.compile(rf"\b(?:[Ss]tay|[Ss]tick)\s+(?:with|w/)\s+(?:the\s+|our\s+)?(?P<v>{_QUOTED})"),
+    # "Plot colormap — viridis unless you object.", "pytest unless you say otherwise"
+    re.compile(
+        r"(?:^|[-:,.?!\u2013\u2014]\s)\s*(?P<v>[\w][\w./:@+%~#-]*(?:\s[\w][\w./:@+%~#-]*)?)"
+        r"\s+unless\s+(?:you|u|someone|anyone)\s+(?:object|objects|say|says|tell|prefer)\b",
+        re.IGNORECASE,
+    ),
     re.compile(
         rf"\b(?:[Kk]eep|[Ss]tay with|[Ss]tick with|[Ll]eave)\s+(?P<v>{_QUOTED}|\d[\w./:%-]*"
         r"|[\w]*[A-Z\d][\w.+#-]*(?=\s*(?:[?.!,;)]|$)|\s+as\s))"
@@ -173,10 +180,12 @@ _BEFORE = [
         rf"(?P<v>{_QUOTED}|(?:[/~]|\.{{1,2}}/?)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s*"
         r"(?:\(\s*)?"
         r"(?:which\s+)?(?:(?:is|being|will be|would be|stays)\s+)?(?:the\s+|our\s+|its\s+)?"
-        r"default\b"
+        r"(?:(?!or\b|and\b|by\b)[a-z][\w-]*\s+)?default\b"
         r"(?!\s*(?:is|was|would|will|=|:|of|to|value|one)\b)(?!\s+[a-z]+\s+(?:of|is|=|:|to)\b)"
-        rf"|(?P<w>[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s+by default\b"
-        rf"|(?P<u>[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?|`[^`\n]+`)[\"'`]?,?\s+(?:(?:as usual|as always"
+        rf"|(?P<w>{_QUOTED}|(?:[/~]|\.{{1,2}}/)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s+"
+        r"by default\b"
+        rf"|(?P<u>(?:[/~]|\.{{1,2}}/)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?|`[^`\n]+`)[\"'`]?,?\s+"
+        r"(?:(?:as usual|as always"
         r"|like always|like usual|like now|like before|as before|like last time|as last time"
         r"|like the default|as is the default|as per usual|is what (?:we|i) (?:always|usually"
         r"|normally) use|is (?:our|the) usual|is standard)\b"
@@ -279,6 +288,19 @@ def _before_value(text: str, m: re.Match[str]) -> str | None:
     group = next(g for g in ("v", "w", "u") if m.group(g))
     value = m.group(group)
     start = m.start(group)
+    if group == "v":
+        between = text[m.end(group) : m.end()].lower()
+        said_as = re.search(r"[(,]|\b(?:is|being|will be|would be|stays|which)\b", between)
+        if not said_as and (
+            not re.search(r"\b(?:the|our|its)\s+default$", between)
+            or re.match(r"\s+[a-z]", text[m.end() :])
+        ):
+            # "the project default", "use the default settings": a modifier of the word
+            # "default", or "default" the modifier of a thing — no default said
+            return None
+    number = re.search(r"(\d[\d.,]*)\s+$", text[:start])
+    if number and re.fullmatch(r"[A-Za-z]+", value):
+        return f"{number.group(1)} {value}"  # "100 Hz is the default", "2 epochs as always"
     if value.lower() in _PRONOUN:
         # "Use 3.12? It's the default.": the value named just before
         earlier = re.findall(
@@ -408,6 +430,21 @@ def _mentions_default(question: str) -> bool:
     )
 
 
+# The default itself is what is asked: "set the default region to …", "which should be the
+# default", "should the CLI default to JSON or table?", "Default to dark or light mode?".
+_DECIDES_DEFAULT = re.compile(
+    r"\b(?:set|change|make|pick|choose|select|switch|update|decide on)\s+(?:\w+\s+)?"
+    r"(?:the|a|our|its|their)\s+(?:new\s+)?(?:[\w-]+\s+)?default\b"
+    r"|\b(?:should|would|shall|will|could)\s+(?:\w+\s+){0,2}?be\s+(?:the|our|its|a)\s+"
+    r"(?:new\s+)?default\b"
+    r"|\bwhat\s+(?:should|would|shall)\s+(?:the|our|its)\s+(?:new\s+)?(?:[\w-]+\s+)?default\b"
+    r"|\bas\s+the\s+(?:new\s+)?default\b[^.?!]*\bor\b"
+    r"|(?:\b(?:should|shall|do|does|will|would)\s+(?:[\w'-]+\s+){1,3}?|^\s*|[.?!:]\s+)"
+    r"default\s+to\b[^.?!]*\bor\b",
+    re.IGNORECASE,
+)
+
+
 def stated(
     question: str, *, options: Sequence[str] = (), default: str | None = None
 ) -> str | Conflict | None:
@@ -415,17 +452,27 @@ def stated(
     when it states none, or a ``Conflict``."""
     offered = [o.strip() for o in options if o.strip()]
     given = default.strip() if default is not None and default.strip() else None
+    if given is None and _DECIDES_DEFAULT.search(_display(question)):
+        return Conflict(reason="it asks what the default should be")
+    marked = [o for o in offered if _MARKED.search(o)]
+    if given is not None and marked and not any(_same(o, given) for o in marked):
+        return Conflict(reason="its default is not the option marked as the default")
     in_text = _in_text(question)
     if given is not None and in_text is not None and not _same(given, in_text):
         return Conflict(reason="it states two different defaults")
     chosen = given or in_text
     if chosen is None:
-        marked = [o for o in offered if _MARKED.search(o)]
         if len(offered) == 1:
             return offered[0]  # the only option offered
         return marked[0] if len(marked) == 1 else None  # "3.12 (default)"
     if offered:
-        match = next((o for o in offered if _same(o, chosen)), None)
+        exact = [o for o in offered if _MARKED.sub("", o).strip().casefold() == chosen.casefold()]
+        near = [o for o in offered if _same(o, chosen)]
+        # the option that is the default as said, else the only one that holds it: "main"
+        # among "main-v2" and "main" is "main", and among "main-v2" and "main-v3" none
+        match = exact[0] if len(exact) == 1 else near[0] if len(near) == 1 else None
+        if match is None and len(near) > 1:
+            return Conflict(reason="its default matches more than one of its options")
         if match is None:
             if given is None:
                 return None  # a word read near "default" that is no option: not a default
