@@ -379,3 +379,17 @@ def test_a_choice_whose_default_is_asked_or_unclear_is_never_answered(
 ) -> None:
     verdict = judge(question, options=options, default=default)
     assert not verdict.kind.routine and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Confirm the plan: format code ✅ update changelog ✅ email the changelog to the "
+        "4000-subscriber mailing list ✅ — all good?",
+        "Everything is green 🎉 ship it?",
+        "tidy imports ☑ bump version ➡ publish to PyPI — ok?",
+    ],
+)
+def test_a_pictograph_between_steps_ends_a_step(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind is VerdictKind.IRREVERSIBLE and verdict.answer is None, verdict

@@ -57,6 +57,8 @@ def code_form(text: str) -> str:
         return _SPACES.sub(" ", text.lower()).strip()
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text)
+    # a pictograph between words ends a step ("format code ✅ email the list ✅"): a comma
+    text = "".join(", " if unicodedata.category(c) == "So" else c for c in text)
     text = _DASHES.sub("-", text).translate(_QUOTES)
     text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return _SPACES.sub(" ", text.lower()).strip()
