@@ -393,3 +393,45 @@ def test_a_choice_whose_default_is_asked_or_unclear_is_never_answered(
 def test_a_pictograph_between_steps_ends_a_step(question: str) -> None:
     verdict = judge(question)
     assert verdict.kind is VerdictKind.IRREVERSIBLE and verdict.answer is None, verdict
+
+
+DISPUTED_ROWS = _facts(
+    ("db-check-a", "The staging database reports Postgres 14.9."),
+    ("db-check-b", "Re-checked staging myself: the server says Postgres 15.4."),
+    ("indexer", "Reindex complete: 812 documents went into the index, 17 were rejected."),
+    ("backup-watch", "Last night's backup archive came out at 38.2 GB."),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which Postgres version does the staging database run?",  # 14.9 or 15.4
+        "How many documents did the indexer reject?",  # never 812
+        "How big was the backup archive the night before last?",  # said of last night
+        "How big was yesterday's backup archive?",
+    ],
+)
+def test_no_fleet_answer_disputed_counted_apart_or_of_another_time(question: str) -> None:
+    verdict = judge(question, facts=DISPUTED_ROWS)
+    assert verdict.answer is None and not verdict.kind.routine, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("How many documents went into the index?", "812"),
+        ("How big was last night's backup archive?", "38.2 GB"),
+    ],
+)
+def test_the_fleet_answer_beside_those(question: str, value: str) -> None:
+    verdict = judge(question, facts=DISPUTED_ROWS)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict
+
+
+def test_the_noun_of_a_value_is_no_stated_default() -> None:
+    """ "the standard port" names no port; "the usual port, 8080" does."""
+    rows = _facts(("probe", "On the dev box Redis answers at 6380, moved off the standard port."))
+    asked = "Redis doesn't answer on the standard port. Which port did someone move it to?"
+    assert judge(asked, facts=rows).answer == "6380"
+    assert judge("Which port? The usual port, 8080.").answer == "8080"

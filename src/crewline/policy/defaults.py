@@ -347,10 +347,31 @@ def _value_after(text: str, end: int) -> str | None:
     return _clean(found.group("v")) if found else None
 
 
+# The nouns a value is of, never a value ("the standard port", "the usual path").
+_KIND_NOUNS = frozenset(
+    [
+        "port",
+        "host",
+        "hostname",
+        "address",
+        "version",
+        "path",
+        "file",
+        "folder",
+        "directory",
+        "location",
+        "region",
+        "timeout",
+        "size",
+        "name",
+    ]
+)
+
+
 def _read_value(text: str, m: re.Match[str], value: str | None) -> str | None:
     if value is None or not _plain(value):
         return value
-    return _value_after(text, m.end()) or value
+    return _value_after(text, m.end()) or (None if value in _KIND_NOUNS else value)
 
 
 def _in_text(question: str) -> str | None:

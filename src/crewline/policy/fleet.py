@@ -1087,6 +1087,15 @@ def _of_another(ask: ValueAsk, fact: Fact, said: _Said) -> bool:
         longer = re.search(rf"(?<![\w.-]){name}[_-]\w", said.clause)
         if value.kind is Kind.ID and longer and not whole:
             return True  # "search_docs" asked, the value said of "search_docs_v2"
+    for term in ask.subject if ask.counted else ():
+        if not term.isalnum() or _said_has(said, term):
+            continue
+        for part in _CLAUSE_END.split(fact.text.lower()):
+            if said.value.text.lower() in part or not re.match(r"\s*\d", part):
+                continue  # only a clause that counts something else ("17 were rejected")
+            words = tokens(code_form(part))
+            if term in {root(t.lemma) for t in words} | {t.stem for t in words}:
+                return True  # "how many did it reject?" of "812 went in, 17 were rejected"
     said_lemmas = {t.lemma for t in tokens(code_form(said.clause))} - _STOP
     for term in _specific(ask):
         if _said_has(said, term) or any(_near(term, label) for label in said.labels):
@@ -1376,7 +1385,11 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
         values = _values(ask, row.fact)
         if not values:
             continue
-        if row.fact.row_id == cited if cited is not None else _strictly_about(ask, row):
+        if (
+            row.fact.row_id == cited
+            if cited is not None
+            else _strictly_about(ask, row) and not _another_time(ask, row.fact)
+        ):
             picked = _pick(ask, row, values)
             if isinstance(picked, _Said) and _of_another(ask, row.fact, picked):
                 picked = "several"
@@ -1421,7 +1434,15 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
         # a dispute comes from a row as much about the question's specific words as the
         # answer's ("809 tests passed" against "812 tests passed", both on main)
         least = min(r.in_text for _, r in answering)
-        against = [(v, r) for v, r in against if r.in_text >= max(1, least)]
+        owners = {o for v, _ in answering if (o := _owner(v)) and root(o) not in ask.cues}
+        against = [
+            (v, r)
+            for v, r in against
+            if r.in_text >= max(1, least)
+            # one specific word short, but the value named by the same asked word:
+            # "Postgres 15.4" against "Postgres 14.9" for the staging database's
+            or (r.in_text >= max(1, least - 1) and _owner(v) in owners & _asked_words(ask))
+        ]
     said = _latest(answering)
     agreed = {v.casefold() for v, _ in said}
     others = [
@@ -1443,6 +1464,32 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
         said=said,
         ignored=ignored,
     )
+
+
+def _owner(said: _Said) -> str:
+    """The word right before a value in its clause ("Postgres" of "Postgres 15.4")."""
+    head = said.clause.split(said.value.text.lower(), 1)[0]
+    words = _LABEL_WORDS.findall(head)
+    return words[-1] if words else ""
+
+
+def _asked_words(ask: ValueAsk) -> set[str]:
+    return set(_LABEL_WORDS.findall(ask.question))
+
+
+# Words that place a value in time: a question that says one asks of that time only.
+_TIME_WORDS = re.compile(
+    r"\b(?:before last|ago|yesterday|today|tonight|previous|prior|earlier|original|initial"
+    r"|former|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|morning"
+    r"|evening|afternoon)\b"
+)
+
+
+def _another_time(ask: ValueAsk, fact: Fact) -> bool:
+    """Does the question place what it asks in a time the row does not say ("the night
+    before last" of "last night's backup")?"""
+    asked = set(_TIME_WORDS.findall(ask.question))
+    return bool(asked - set(_TIME_WORDS.findall(fact.text.lower())))
 
 
 def _latest(found: list[tuple[_Said, _Row]]) -> tuple[tuple[str, Fact], ...]:
