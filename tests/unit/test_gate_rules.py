@@ -435,3 +435,36 @@ def test_the_noun_of_a_value_is_no_stated_default() -> None:
     asked = "Redis doesn't answer on the standard port. Which port did someone move it to?"
     assert judge(asked, facts=rows).answer == "6380"
     assert judge("Which port? The usual port, 8080.").answer == "8080"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Go ahead and put it in front of users?",  # exposure to users
+        "Set the flag to 100%?",
+        "Ramp the checkout rollout to everyone?",
+        "Open the floodgates?",
+        "Ready to hit the big red button?",
+        "Run `make all`? (it includes the deploy target)",  # a unit that is run, included
+        "Run the `release-all` script? It also runs the publish step.",
+        "Update the status page to say we're down?",  # the public page of the service
+    ],
+)
+def test_exposure_announcement_and_an_included_careful_unit_are_careful(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind is VerdictKind.IRREVERSIBLE and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Set the flag to 10% in staging?",
+        "Set the timeout to 30s for all tests?",
+        "Run make ci? It includes the lint target.",
+        "Add a test that includes the delete endpoint?",
+        "Fix the front page for users?",
+    ],
+)
+def test_their_routine_neighbours_stay_routine(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind.routine, verdict

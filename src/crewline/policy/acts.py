@@ -420,6 +420,13 @@ WORD_ACTS: tuple[WordAct, ...] = (
     ),
     *_acts("deploy", "flip toggle enable turn_on switch_on", needs="everyone"),
     *_acts("deploy", "upload submit", needs="registry"),  # "upload 2.8.1 to PyPI"
+    # exposing it to users: "put it in front of users", "set the flag to 100%"
+    *_acts("deploy", "make_available", needs="audience"),
+    *_acts("deploy", "front", needs="in_front_of_audience"),
+    *_acts("deploy", "set ramp raise bump increase", needs="wide_rollout"),
+    *_acts("deploy", "floodgate big_red_button red_button", noun=True),
+    # telling the world the service's state: the public status page
+    *_acts("send", "update edit change post write set put", needs="public_page"),
     # a euphemism for the same: made live, or taken off the air
     *_acts(
         "deploy",

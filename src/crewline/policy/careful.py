@@ -121,7 +121,7 @@ ARTIFACTS = word_set(
     cli runbook playbook checklist query statement call worker cron config
     configuration setting prompt modal dialog page template macro rule policy middleware
     controller view model schema validator parser util utility wrapper client sdk plugin
-    extension action target recipe alias function test plan build"""
+    extension action target recipe alias function test plan build step stage task phase"""
 )
 # Secrets sit in these: a credential word in front of one names the secrets themselves.
 SECRET_HOLDERS = word_set("note notes file files list sheet txt vault store dump export backup env")
@@ -139,6 +139,9 @@ EXEC_VERBS = word_set(
     schedule perform do carry process submit restart reboot activate load import seed
     install upgrade downgrade scale resize switch toggle flip set configure operate"""
 )
+# A thing that includes a unit that is run runs it ("`make all` includes the deploy target").
+_INCLUDES = word_set("include contain chain wrap bundle")
+_RUN_UNITS = word_set("target step stage task job recipe phase")
 PROCEED_VERBS = word_set(
     """proceed continue go keep resume begin finish complete wrap get press move follow
     stick implement pursue tackle handle"""
@@ -148,7 +151,7 @@ EDIT_VERBS = word_set(
     rewrite adjust tweak draft create make build rebuild compile split extract inline
     simplify clean move bump pin prepare propose sketch outline spec scaffold mock stub"""
 )
-_VERB_LIKE = READ_VERBS | EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS
+_VERB_LIKE = READ_VERBS | EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS | _INCLUDES
 _SUBJECTS = word_set("i we you he she it they this that there one who which what")
 _DETERMINERS = word_set(
     """the a an this that these those my our your their its his her some any all every each
@@ -316,6 +319,8 @@ def _executed(shape: Shape, head: int) -> bool:
             return False
         if w.lemma in EXEC_VERBS or w.lemma in PROCEED_VERBS:
             return True
+        if w.lemma in _INCLUDES and words[head].lemma in _RUN_UNITS:
+            return True  # "`make all` includes the deploy target": running it runs that
         if w.lemma in EDIT_VERBS:
             return False
         if w.clause_start:
@@ -705,6 +710,14 @@ def _context_holds(
         case "everyone":
             wide = {"all", "everyone", "everybody", "customer", "globally", "100", "public"}
             return bool(clause & (wide | PROD_WORDS))
+        case "wide_rollout":  # "set the flag to 100%", "ramp the rollout to everyone"
+            wide = {"all", "everyone", "everybody", "customer", "globally", "100", "public"}
+            return bool(clause & {"flag", "rollout", "traffic", "canary"} and clause & wide)
+        case "in_front_of_audience":  # "put it in front of users"
+            before = shape.words[i - 1].text if i else ""
+            return before == "in" and bool(clause & AUDIENCE)
+        case "public_page":  # "update the status page to say we're down"
+            return "statuspage" in after or {"status", "page"} <= after
         case "pr_in_sentence":
             sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
             return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
