@@ -468,3 +468,28 @@ def test_exposure_announcement_and_an_included_careful_unit_are_careful(question
 def test_their_routine_neighbours_stay_routine(question: str) -> None:
     verdict = judge(question)
     assert verdict.kind.routine, verdict
+
+
+PARAPHRASED_ROWS = _facts(
+    ("queue-watch", "Dead-letter queue holds 37 messages, the oldest from Tuesday."),
+    ("mail-check", "Outgoing mail goes through smtp-relay.corp.example.net on port 587."),
+    ("blame-bot", "git blame puts the retry loop on Dana Okafor, commit e81d0f4."),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("How many messages are sitting in the dead-letter queue?", "37"),
+        ("Which SMTP relay host do we send through?", "smtp-relay.corp.example.net"),
+        ("Which commit introduced the retry loop?", "e81d0f4"),
+    ],
+)
+def test_a_light_verb_of_the_question_need_not_be_in_the_row(question: str, value: str) -> None:
+    verdict = judge(question, facts=PARAPHRASED_ROWS)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict
+
+
+def test_a_verb_that_tells_counts_apart_still_must_be_in_the_row() -> None:
+    rows = _facts(("indexer", "Reindex complete: 812 documents went into the index."))
+    assert judge("How many documents did the indexer reject?", facts=rows).answer is None
