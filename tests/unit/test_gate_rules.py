@@ -306,6 +306,7 @@ LABELLED_ROWS = _facts(
     ),
     ("diskcheck", "Disk /var/lib/postgres is at 91% on db-2 and at 64% on db-1."),
     ("sizer", "The Docker image is down to 212 MB, from 640 MB before."),
+    ("packer", "Release tarball built: 212 MB uncompressed, 61 MB once gzipped."),
 )
 
 
@@ -316,6 +317,7 @@ LABELLED_ROWS = _facts(
         "What's the search latency?",
         "What is the list latency?",
         "How many documents are in the old search_docs table?",  # the count is search_docs_v2's
+        "How big is the release tarball?",  # uncompressed or gzipped
     ],
 )
 def test_no_fleet_answer_when_the_question_names_no_value_of_several_labelled(
@@ -334,6 +336,8 @@ def test_no_fleet_answer_when_the_question_names_no_value_of_several_labelled(
         ("How many documents are in search_docs_v2?", "18432"),
         ("How full is the Postgres disk on db-2?", "91%"),
         ("How big is the Docker image now?", "212 MB"),
+        ("And uncompressed — how large is that tarball?", "212 MB"),
+        ("How big is the release tarball gzipped?", "61 MB"),
     ],
 )
 def test_the_fleet_answer_whose_own_label_the_question_names(question: str, value: str) -> None:

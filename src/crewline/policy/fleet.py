@@ -1262,6 +1262,10 @@ def _own_labels(
             label.add(after[1])
         elif after and after[0] in _WHEN_WORDS:
             label.add(after[0])
+        else:  # a participle ending its clause: "212 MB uncompressed, 61 MB once gzipped"
+            state = [w for w in after if w not in ("once", "when", "if", "being", "still")]
+            if len(state) == 1 and state[0].endswith("ed") and state[0] not in _STOP:
+                label.add(state[0])
         bracketed = re.match(r"\s*\(([a-z0-9][\w.-]*)\)", text[said.value.end :].lower())
         if bracketed:
             label.add(bracketed.group(1))  # "900 ms (p99)"
