@@ -497,3 +497,16 @@ def test_a_light_verb_of_the_question_need_not_be_in_the_row(question: str, valu
 def test_a_verb_that_tells_counts_apart_still_must_be_in_the_row() -> None:
     rows = _facts(("indexer", "Reindex complete: 812 documents went into the index."))
     assert judge("How many documents did the indexer reject?", facts=rows).answer is None
+
+
+def test_a_partitive_put_first_is_the_count_it_asks() -> None:
+    """ "Of the TODOs, how many are FIXMEs?" asks how many of them are, never the whole."""
+    rows = _facts(
+        ("todo-counter", "There are 63 TODO comments under src/, 11 of those are FIXMEs.")
+    )
+    for asked in (
+        "Of the TODOs someone counted, how many are FIXMEs?",
+        "Of the TODOs, how many are FIXMEs?",
+    ):
+        verdict = judge(asked, facts=rows)
+        assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, "11"), verdict

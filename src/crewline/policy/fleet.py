@@ -663,10 +663,22 @@ def _value_ask(code: str) -> ValueAsk | None:
     )
 
 
+# A partitive put first: "of the TODOs someone counted, how many are FIXMEs?" asks "how many
+# of the TODOs someone counted are FIXMEs?".
+_FRONTED_PART = re.compile(
+    r"^\s*of\s+((?:the|these|those|all|our|its)\s+[^,;]{1,60}),\s*(how many|how much)\s+(.*)$"
+)
+
+
 def value_ask(shape: Shape) -> ValueAsk | None:
     """The value the asking sentence requests, if it requests one."""
     for sentence in reversed(shape.asking):
-        ask = _value_ask(sentence.text)
+        fronted = _FRONTED_PART.match(sentence.text)
+        said = sentence.text
+        if fronted:
+            whole, how, rest = fronted.groups()
+            said = f"{how} of {whole} {rest}"
+        ask = _value_ask(said)
         if ask is not None:
             return replace(ask, question=shape.text)
     return None
