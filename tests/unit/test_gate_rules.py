@@ -510,3 +510,17 @@ def test_a_partitive_put_first_is_the_count_it_asks() -> None:
     ):
         verdict = judge(asked, facts=rows)
         assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, "11"), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("At what time did last night's ETL finish?", "03:47"),  # "wrapped up" is the end
+        ("When did the nightly ETL start?", "01:00"),  # "kicked off" is the start
+    ],
+)
+def test_a_boundary_asked_in_other_words_picks_its_value(question: str, value: str) -> None:
+    rows = _facts(("etl-watch", "Nightly ETL kicked off at 01:00 and wrapped up at 03:47."))
+    verdict = judge(question, facts=rows)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict
+    assert judge("At what time did the ETL run?", facts=rows).answer is None

@@ -819,11 +819,22 @@ def _coverage(subject: Sequence[str], roots: frozenset[str], text: str) -> tuple
         if term in roots or term in joined:
             n, score = n + 1, score + 1
             exact += term not in _GENERIC_WORDS
-        elif any(_near(term, r) for r in roots):
+        elif any(_near(term, r) for r in roots) or _same_qualifier(term, lowered):
             n, score = n + 1, score + 0.5
         elif term in _GENERIC_WORDS:
             n += 1
     return n, score, exact
+
+
+def _same_qualifier(term: str, text: str) -> bool:
+    """Does the row say the asked qualifier in other words ("finish" by "wrapped up", one
+    of the end's words)?"""
+    words = set(re.findall(r"[a-z]+", text))
+    for table in _EXCLUSIVE:
+        group = next((g for w, g in table.items() if root(w) == term), None)
+        if group is not None and any(table.get(w) == group for w in words):
+            return True
+    return False
 
 
 def _row(ask: ValueAsk, fact: Fact) -> _Row:
@@ -915,8 +926,8 @@ _EXCLUSIVE = tuple(
         "prod production prd live|staging stage stg preprod|dev development|qa uat|canary"
         "|sandbox|local",
         "hourly|nightly daily|weekly|monthly|quarterly|yearly annual annually",
-        "start starts started begin begins began kick kicks opens|end ends ended finish"
-        " finishes finished expire expires expired close closes closed stop stops",
+        "start starts started begin begins began kick kicks kicked opens|end ends ended finish"
+        " finishes finished expire expires expired close closes closed stop stops wrapped",
         "pass passed passes passing succeeded green|fail failed fails failing broke broken"
         " errored red|skip skipped skips skipping",
     )
