@@ -56,7 +56,11 @@ class GatedPlatform(MemoryTransport):
 @asynccontextmanager
 async def _replicas(
     tmp_path: Path, postgres_url: str, clock: FakeClock, *, wait_on_a: float
-) -> AsyncIterator[tuple[Crewline, Crewline, MemoryTransport, GatedPlatform, str]]:
+) -> AsyncIterator[tuple[Crewline, MemoryTransport, GatedPlatform, str]]:
+    """Replica A, with replica B holding the member's lane (B's first card in the call, its
+    gate closed). A starts only once B holds the lane: started together, A's outbox could take
+    the lane first (its scan beating B's own wake on a loaded machine), and the case under
+    test would never arise."""
     config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
     on_a, on_b = MemoryTransport("memory"), GatedPlatform()
 
@@ -70,11 +74,16 @@ async def _replicas(
             concierge=False,
         )
 
-    async with gated("a", on_a, wait_on_a) as a, gated("b", on_b, 0.0) as b:
+    async with gated("b", on_b, 0.0) as b:
         created = await crew_admin.add_member(
-            a.store, slug="radar", name="Radar", owners=["memory:alice"], transports=["memory"]
+            b.store, slug="radar", name="Radar", owners=["memory:alice"], transports=["memory"]
         )
-        yield a, b, on_a, on_b, created.key
+        first = await _escalate(b, created.key, "first")
+        assert first["delivery"] == {"memory": "queued"}  # B's own wait is 0
+        async with asyncio.timeout(WAIT):
+            await on_b.calling.wait()
+        async with gated("a", on_a, wait_on_a) as a:
+            yield a, on_a, on_b, created.key
 
 
 async def _escalate(replica: Crewline, key: str, message: str) -> dict[str, object]:
@@ -89,19 +98,10 @@ async def _escalate(replica: Crewline, key: str, message: str) -> dict[str, obje
     return result
 
 
-async def _lane_held_by_b(b: Crewline, on_b: GatedPlatform, key: str) -> None:
-    """B takes the member's lane: its first card is in the platform call, gate closed."""
-    first = await _escalate(b, key, "first")
-    assert first["delivery"] == {"memory": "queued"}  # B's own wait is 0
-    async with asyncio.timeout(WAIT):
-        await on_b.calling.wait()
-
-
 async def test_a_card_posted_by_the_replica_holding_its_lane_is_delivered(
     tmp_path: Path, postgres_url: str, clock: FakeClock
 ) -> None:
-    async with _replicas(tmp_path, postgres_url, clock, wait_on_a=WAIT) as (a, b, on_a, on_b, key):
-        await _lane_held_by_b(b, on_b, key)
+    async with _replicas(tmp_path, postgres_url, clock, wait_on_a=WAIT) as (a, on_a, on_b, key):
         asking = asyncio.create_task(_escalate(a, key, "second"))
         async with asyncio.timeout(WAIT):  # the request's card is queued behind B's first
             while len(await a.store.escalations("radar")) < 2:  # noqa: ASYNC110
@@ -117,8 +117,7 @@ async def test_a_card_posted_by_the_replica_holding_its_lane_is_delivered(
 async def test_a_card_the_lane_holder_has_not_posted_in_time_is_queued(
     tmp_path: Path, postgres_url: str, clock: FakeClock
 ) -> None:
-    async with _replicas(tmp_path, postgres_url, clock, wait_on_a=0.3) as (a, b, on_a, on_b, key):
-        await _lane_held_by_b(b, on_b, key)
+    async with _replicas(tmp_path, postgres_url, clock, wait_on_a=0.3) as (a, on_a, on_b, key):
         reply = await _escalate(a, key, "second")
         assert reply["delivery"] == {"memory": "queued"}
         assert not on_b.messages  # truthful: nothing was posted yet
