@@ -10,6 +10,7 @@ shape, so what one calls the act the other does too.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass
@@ -173,8 +174,11 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+@functools.lru_cache(maxsize=256)
 def shape_of(code: str) -> Shape:
-    """The shape of a code-form text (``wording.code_form``)."""
+    """The shape of a code-form text (``wording.code_form``). Kept for the last wordings
+    read: the careful judgement, the routine reading and the fleet reader each shape the
+    same question, and a shape is immutable."""
     spans = _sentences(code)
     code_spans = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(code)]
     found: list[Token] = list(tokens(code))

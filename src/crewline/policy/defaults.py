@@ -8,6 +8,7 @@ the options when there are options, and two different defaults are a conflict.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -193,6 +194,12 @@ _BEFORE = [
         re.IGNORECASE,
     ),
 ]
+# Every form of _BEFORE ends in one of these words, so a text with none of them cannot match;
+# and since those forms try each word of the text as the value, not running them on such a
+# text (most questions) saves about half of the gate's time on a new wording.
+_BEFORE_ANCHOR = re.compile(
+    r"default|usual|always|normally|like now|before|last time|standard", re.IGNORECASE
+)
 _LEAD_WORD = re.compile(r"([A-Za-z]{2,})\s+$")
 _STOP_LEAD = frozenset(
     [
@@ -374,8 +381,10 @@ def _read_value(text: str, m: re.Match[str], value: str | None) -> str | None:
     return _value_after(text, m.end()) or (None if value in _KIND_NOUNS else value)
 
 
+@functools.lru_cache(maxsize=256)
 def _in_text(question: str) -> str | None:
-    """The first value the patterns read, in their order: "default is X" forms first."""
+    """The first value the patterns read, in their order: "default is X" forms first. Kept
+    for the last questions read: both readings of a question's default ask it."""
     text = _display(question)
     for pattern in _AFTER[:4]:
         for m in pattern.finditer(text):
@@ -383,7 +392,7 @@ def _in_text(question: str) -> str | None:
             value = _read_value(text, m, _clean(groups.get("v") or groups.get("w") or ""))
             if value is not None:
                 return value
-    for pattern in _BEFORE:
+    for pattern in _BEFORE if _BEFORE_ANCHOR.search(text) else ():
         for m in pattern.finditer(text):
             value = _before_value(text, m)
             if value is not None and value.lower() in _NOT_VALUE_BEFORE:
