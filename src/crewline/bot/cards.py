@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
+from functools import lru_cache
 
 from crewline.bot.words import plain_words, sentence
 from crewline.models import (
@@ -293,13 +294,13 @@ def escalation_bell(
     else:
         parts = []
         for e in pending:
-            words = sentence(plain_words(e.message))
+            words = _said(e.message)
             if e.deadline and e.window_held:
                 words += f" Answered, then taken back: {member_name} waits for your reply."
             elif e.deadline and e.default_action:
                 words += (
                     f" Unless you reply by {format_time(e.deadline)},"
-                    f" {member_name} will: {sentence(plain_words(e.default_action))}"
+                    f" {member_name} will: {_said(e.default_action)}"
                 )
             elif e.deadline:
                 words += f" Reply by {format_time(e.deadline)}."
@@ -327,8 +328,7 @@ def question_bell(member_name: str, member_slug: str, waiting: Sequence[Question
         body = f"{member_name} has no questions waiting any more."
     else:
         parts = [
-            sentence(plain_words(q.question))
-            + (f" Options: {_in_words(q.options)}." if q.options else "")
+            _said(q.question) + (f" Options: {_in_words(q.options)}." if q.options else "")
             for q in waiting
         ]
         count = "a question" if len(waiting) == 1 else f"{len(waiting)} questions"
@@ -344,6 +344,15 @@ def question_bell(member_name: str, member_slug: str, waiting: Sequence[Question
         body=body,
         count=len(waiting),
     )
+
+
+# Each ring words every open request of its member again, and all but the newest were
+# worded at the rings before: kept by text (a pure function of it), about a backlog's worth
+# for each of twenty members.
+@lru_cache(maxsize=1024)
+def _said(markdown: str) -> str:
+    """``markdown`` as a bell says it: its words without markup, one sentence."""
+    return sentence(plain_words(markdown))
 
 
 def _in_words(options: Sequence[str]) -> str:
