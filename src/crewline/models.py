@@ -23,6 +23,7 @@ __all__ = [
     "AnsweredBy",
     "AnsweredVia",
     "Bell",
+    "BellLine",
     "Button",
     "CallerKind",
     "Clock",
@@ -216,6 +217,18 @@ class Escalation:
     def window_open(self) -> bool:
         """Whether a veto window of this record can still close by itself."""
         return self.is_pending and self.deadline is not None and not self.window_held
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BellLine:
+    """What a bell says of one open escalation, read alone: each ring reads every open one
+    of its member again, and the whole record's other fields would be decoded for nothing."""
+
+    message: str
+    deadline: datetime | None = None
+    default_action: str | None = None
+    options: tuple[str, ...] = ()
+    window_held: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -12,6 +12,7 @@ import pytest
 
 from crewline.errors import Conflict, NotFound
 from crewline.models import (
+    BellLine,
     CallerKind,
     Escalation,
     EscalationState,
@@ -125,6 +126,41 @@ async def test_escalation_records_round_trip_and_count_pending(store: Store) -> 
     await store.write(lambda tx: tx.put_escalation(answered))
     assert await store.pending_counts() == {}
     assert await store.due_windows(NOW + timedelta(hours=2)) == []
+
+
+async def test_a_bell_reads_what_it_says_of_the_open_requests_of_one_goal(store: Store) -> None:
+    """bell_lines: the member's pending records about one goal ("": none), oldest first,
+    each as the bell words it; answered ones, other goals and other members are left out."""
+    await _member(store)
+    await _member(store, "quill")
+
+    def record(n: int, **fields: object) -> Escalation:
+        made: dict[str, object] = {
+            "id": f"{n:016x}",
+            "member": "radar",
+            "row_id": f"r{n}",
+            "session": "s1",
+            "message": f"m{n}",
+            "created_at": NOW + timedelta(seconds=n),
+        }
+        return Escalation(**(made | fields))  # type: ignore[arg-type]
+
+    records = [
+        record(3, deadline=NOW, default_action="ship", options=("yes", "no")),
+        record(1, window_held=True, deadline=NOW),
+        record(2, goal="release"),
+        record(4, state=EscalationState.ANSWERED),
+        record(5, member="quill"),
+        record(6, goal=""),
+    ]
+    await store.write(lambda tx: [tx.put_escalation(r) for r in records])
+    assert await store.bell_lines("radar", "") == [
+        BellLine(message="m1", deadline=NOW, window_held=True),
+        BellLine(message="m3", deadline=NOW, default_action="ship", options=("yes", "no")),
+        BellLine(message="m6"),
+    ]
+    assert await store.bell_lines("radar", "release") == [BellLine(message="m2")]
+    assert await store.bell_lines("nobody", "") == []
 
 
 async def test_waiting_questions_are_listed_per_member_oldest_first(store: Store) -> None:

@@ -18,6 +18,7 @@ from crewline.bot.words import plain_words, sentence
 from crewline.models import (
     AnsweredBy,
     Bell,
+    BellLine,
     Button,
     Escalation,
     EscalationState,
@@ -284,7 +285,10 @@ def ambiguity_notice(pending: Sequence[Escalation]) -> str:
 
 
 def escalation_bell(
-    member_name: str, member_slug: str, goal: str | None, pending: Sequence[Escalation]
+    member_name: str,
+    member_slug: str,
+    goal: str | None,
+    pending: Sequence[Escalation] | Sequence[BellLine],
 ) -> Bell:
     """The stacked notification of one goal's open escalations, in words: no glyphs."""
     group_key = f"escalation:{member_slug}:{goal or ''}"

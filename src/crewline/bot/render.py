@@ -85,11 +85,7 @@ class CoreRenderer:
             waiting = await self.store.waiting_questions(member_slug)
             return cards.question_bell(member.name, member.slug, waiting)
         goal = goal_part[0] if goal_part else ""
-        pending = [
-            e
-            for e in await self.store.escalations(member_slug, pending_only=True)
-            if (e.goal or "") == goal
-        ]
+        pending = await self.store.bell_lines(member_slug, goal)
         return cards.escalation_bell(member.name, member.slug, goal or None, pending)
 
     async def roster(self) -> list[RosterEntry]:

@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from datetime import datetime
 
-from crewline.models import Escalation, EscalationState, Question
+from crewline.models import BellLine, Escalation, EscalationState, Question
 
 __all__ = ["RecordsReads", "RecordsTx"]
 
@@ -67,6 +67,11 @@ class RecordsReads(ABC):
     @abstractmethod
     async def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
         """The member's records, oldest first; ``pending_only``: the open ones alone."""
+
+    @abstractmethod
+    async def bell_lines(self, member: str, goal: str) -> list[BellLine]:
+        """What the bell of the member's open escalations about ``goal`` ("": those without
+        a goal) says of each, oldest first (insertion order breaks ties)."""
 
     @abstractmethod
     async def pending_counts(self) -> dict[str, int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from crewline.models import Escalation, EscalationState, Question
+from crewline.models import BellLine, Escalation, EscalationState, Question
 from crewline.store.ports.records import RecordsReads, RecordsTx
 from crewline.store.sql.dialect import BACKLOG_LOCKS, upsert
 from crewline.store.sql.parts import ReadPart, TxPart
@@ -37,6 +37,12 @@ _PUT_QUESTION = upsert("questions", QUESTION, ("id",))
 _ESCALATION_BY_ID = f"{ESCALATIONS} WHERE id = ?"
 _QUESTION_BY_ID = f"{QUESTIONS} WHERE id = ?"
 _PENDING = "SELECT count(*) FROM escalations WHERE member = ? AND state = 'pending'"
+BELL_LINE = ("message", "deadline", "default_action", "options", "window_held")
+_bell_line = decoder(BellLine, BELL_LINE)
+_BELL_LINES = (
+    f"SELECT {', '.join(BELL_LINE)} FROM escalations WHERE member = ? AND state = 'pending'"
+    " AND coalesce(goal, '') = ? ORDER BY created_at, {ord}"
+)
 
 
 _OF_MEMBER = {  # pending_only: the statement
@@ -102,6 +108,10 @@ class SqlRecordsReads(ReadPart, RecordsReads):
         # Pending ones are at most a backlog's worth (50): a lookup. All of them: a scan.
         rows = await self._fetch_index(_OF_MEMBER[pending_only], (member,), lookup=pending_only)
         return [_escalation(r) for r in rows]
+
+    async def bell_lines(self, member: str, goal: str) -> list[BellLine]:
+        rows = await self._fetch_index(_BELL_LINES, (member, goal), lookup=True)
+        return [_bell_line(r) for r in rows]
 
     async def pending_counts(self) -> dict[str, int]:
         rows = await self._fetch_index(
