@@ -524,3 +524,30 @@ def test_a_boundary_asked_in_other_words_picks_its_value(question: str, value: s
     verdict = judge(question, facts=rows)
     assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict
     assert judge("At what time did the ETL run?", facts=rows).answer is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Merge the dependency bump? CI is green on all 3 targets.",  # a code word, still a merge
+        "Shall I merge the docs typo fix now?",
+        "Merge the lodash upgrade?",
+        "Merge the config changes into one file?",
+    ],
+)
+def test_merging_a_change_is_careful_whatever_part_of_the_code_it_touches(question: str) -> None:
+    verdict = judge(question, options=("yes", "no"))
+    assert verdict.kind is VerdictKind.IRREVERSIBLE and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Merge the two helper functions into one?",  # an edit of the code, not a merge of it
+        "Merge the duplicate test helpers?",
+        "Merge the upgrade locally?",
+    ],
+)
+def test_merging_code_in_an_edit_or_locally_stays_routine(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind.routine, verdict

@@ -189,6 +189,12 @@ _CODE_WORDS = word_set(
     dependency dependencies package packages endpoint endpoints version handler handlers
     decorator decorators hook hooks snippet snippets"""
 )
+# What a merge of is a change to the shared code, whatever part of the code it touches: "merge
+# the dependency bump", "merge the docs typo fix".
+_CHANGES = word_set(
+    """bump bumps fix fixes change changes update updates upgrade upgrades patch patches hotfix
+    hotfixes bugfix bugfixes"""
+)
 _SHARED_BRANCH = word_set(
     "main master trunk release prod production origin remote upstream pr pull mr develop"
 )
@@ -690,8 +696,10 @@ def _context_holds(
             return bool(after & CUSTOMER_THINGS)
         case "shared_branch":
             return bool(clause & _SHARED_BRANCH)
-        case "not_local":
-            return not (after & (_CODE_WORDS | {"local", "locally", "feature"}))
+        case "not_local":  # "merge the two helper functions" is an edit; "merge the bump" is not
+            if after & {"local", "locally"}:
+                return False
+            return bool(clause & _CHANGES) or not (after & (_CODE_WORDS | {"feature"}))
         case "not_only_non_prod":
             return not (clause & NON_PROD) or bool(clause & PUBLIC_TARGETS)
         case "data":
