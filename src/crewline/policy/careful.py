@@ -699,7 +699,9 @@ def _context_holds(
         case "not_local":  # "merge the two helper functions" is an edit; "merge the bump" is not
             if after & {"local", "locally"}:
                 return False
-            return bool(clause & _CHANGES) or not (after & (_CODE_WORDS | {"feature"}))
+            # The words as written too: the lemmatiser reads "fixes" as "fixe".
+            said = clause | {w.text for w in shape.words[i : _object_end(shape, i + length)]}
+            return bool(said & _CHANGES) or not (after & (_CODE_WORDS | {"feature"}))
         case "not_only_non_prod":
             return not (clause & NON_PROD) or bool(clause & PUBLIC_TARGETS)
         case "data":
