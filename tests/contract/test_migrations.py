@@ -1,7 +1,6 @@
 """Migrations: the schema is written once for both engines, a database at the last version
-before the baseline is adopted as it is (its schema is the baseline's) and migrated on from
-there, one at the baseline gets the migrations after it with its rows kept, and an older one
-is refused before anything is changed. The migrations before the baseline are kept as
+before the baseline is adopted as it is (its schema is the baseline's), and an older one is
+refused before anything is changed. The migrations before the baseline are kept as
 fixtures (``tests/fixtures/schema``) to make such databases."""
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from crewline.errors import ConfigError
 from crewline.models import RowRole
 from crewline.store import schema
 from crewline.store.postgres import PostgresStore
-from crewline.store.sql.outbox import OBJECT_IDS
 from crewline.store.sqlite import SqliteStore
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "schema"
@@ -29,24 +27,6 @@ def _old_scripts(engine: str, through: int) -> list[str]:
     found = sorted((FIXTURES / engine).glob("*.sql"))
     assert [int(p.name[:3]) for p in found] == list(range(1, len(found) + 1))
     return [p.read_text() for p in found[:through]]
-
-
-def _baseline(engine: schema.Engine) -> str:
-    (first, *_) = schema.migrations(engine)
-    assert first.version == schema.BASELINE
-    return first.sql
-
-
-def _later(engine: schema.Engine) -> list[int]:
-    """The versions after the baseline (each must apply on a database at the baseline)."""
-    return [m.version for m in schema.migrations(engine)[1:]]
-
-
-_OUTBOX = (
-    "INSERT INTO outbox (id, transport, lane, op, object_key, body, created_at)"
-    " VALUES (?, 'memory', 'dm:m1', ?, ?, '{}', 0)"
-)
-_ENTRIES = [(1, "post", "card:e1"), (2, "post", "card:e2"), (3, "update", "card:e1")]
 
 
 def _normal(sql: str) -> str:
@@ -87,61 +67,29 @@ def _sqlite_schema(path: Path) -> dict[str, Any]:
 
 
 async def test_a_sqlite_database_at_the_last_version_is_adopted_as_it_is(tmp_path: Path) -> None:
-    """A file at SQLite's last version before the baseline has the baseline's schema, so it
-    is adopted at the baseline's version and only the later migrations run: it then has a
-    new one's schema, and its rows are read as before."""
-    old, baseline, new = tmp_path / "old.db", tmp_path / "baseline.db", tmp_path / "new.db"
+    """A file at SQLite's last version before the baseline opens at the baseline's version
+    with nothing run: its schema was already the baseline's, and its rows are read as before."""
+    old, new = tmp_path / "old.db", tmp_path / "new.db"
     _sqlite_at(old, schema.ADOPTED["sqlite"])
-    _sqlite_at_baseline(baseline)
     with sqlite3.connect(old) as raw:
         raw.executemany(
             "INSERT INTO rows (id, conversation, seq, generation, role, author, text, meta,"
             " created_at, record) VALUES (?, 'radar', ?, 1, ?, 'x', 't', '{}', 0, ?)",
             [("card", 1, "escalation", "e1"), ("chat", 2, "member", None)],
         )
-    before, made = _sqlite_schema(old), _sqlite_schema(baseline)
-    assert before.pop("user_version") == (schema.ADOPTED["sqlite"],)
-    assert made.pop("user_version") == (schema.BASELINE,)
-    assert before == made  # the baseline's schema: adopted as it is
+    before = _sqlite_schema(old)
     async with SqliteStore(old) as store:
-        assert await store.schema_version() == store.latest_schema_version()
+        assert await store.schema_version() == schema.BASELINE
         rows = await store.write(lambda tx: tx.record_rows("radar"))
         assert [r.id for r in rows] == ["card"]
         assert [r.id for r in await store.fleet_rows(["t"], excluding="probe")] == ["chat"]
     async with SqliteStore(new):
         pass
-    assert _sqlite_schema(old) == _sqlite_schema(new)
-
-
-def _sqlite_at_baseline(path: Path) -> None:
-    with sqlite3.connect(path) as raw:
-        raw.executescript(_baseline("sqlite"))
-        raw.execute(f"PRAGMA user_version = {schema.BASELINE}")
-
-
-async def test_a_sqlite_database_at_the_baseline_gets_the_later_migrations(
-    tmp_path: Path,
-) -> None:
-    """A file at the baseline, with entries in its outbox, gets every migration after the
-    baseline on open, in order: its schema is then a new one's and its entries are read as
-    before, a post's redraws by a seek on outbox_by_object (014), not a walk of its lane."""
-    old, new = tmp_path / "old.db", tmp_path / "new.db"
-    _sqlite_at_baseline(old)
-    with sqlite3.connect(old) as raw:
-        raw.executemany(_OUTBOX, _ENTRIES)
-    assert _later("sqlite")  # the test would prove nothing with none
-    async with SqliteStore(old) as store:
-        assert await store.schema_version() == _later("sqlite")[-1]
-        assert await store.outbox_object_ids("memory", "dm:m1", "post", "card:e1") == [1]
-        assert await store.outbox_object_ids("memory", "dm:m1", "update", "card:e1") == [3]
-    async with SqliteStore(new):
-        pass
-    assert _sqlite_schema(old) == _sqlite_schema(new)
-    with sqlite3.connect(old) as raw:
-        plan = raw.execute(f"EXPLAIN QUERY PLAN {OBJECT_IDS}", ("m", "l", "op", "k")).fetchall()
-    assert [step[-1] for step in plan] == [
-        "SEARCH outbox USING INDEX outbox_by_object (transport=? AND lane=? AND object_key=?)"
-    ]
+    adopted, fresh = _sqlite_schema(old), _sqlite_schema(new)
+    assert before.pop("user_version") == (schema.ADOPTED["sqlite"],)
+    assert adopted.pop("user_version") == fresh.pop("user_version") == (schema.BASELINE,)
+    assert adopted == before  # nothing ran
+    assert adopted == fresh
 
 
 @pytest.mark.parametrize("version", [1, 7])
@@ -193,25 +141,16 @@ _CATALOG = {
 
 def _postgresql_schema(url: str) -> dict[str, Any]:
     with psycopg.connect(url) as raw:
-        return _catalog(raw)
-
-
-def _catalog(raw: psycopg.Connection[Any]) -> dict[str, Any]:
-    return {name: sorted(raw.execute(sql).fetchall()) for name, sql in _CATALOG.items()}
+        return {name: sorted(raw.execute(sql).fetchall()) for name, sql in _CATALOG.items()}
 
 
 async def test_a_postgresql_database_at_the_last_version_is_adopted_as_it_is(
     postgres_empty_url: str, postgres_url: str
 ) -> None:
-    """A database at PostgreSQL's last version before the baseline has the baseline's
-    tables, keys, indexes, triggers, functions, sequences and text search configuration, so
-    it is adopted at the baseline's version and only the later migrations run: it then has a
-    new one's schema, and its rows are read as before."""
+    """A database at PostgreSQL's last version before the baseline opens at the baseline's
+    version with nothing run: its tables, keys, indexes, triggers, functions, sequences and
+    text search configuration are the baseline's, and its rows are read as before."""
     old = postgres_empty_url
-    with psycopg.connect(old) as raw:  # the baseline's catalog, then none of it
-        raw.execute(_baseline("postgresql").encode())
-        made = _catalog(raw)
-        raw.rollback()
     _postgresql_at(old, schema.ADOPTED["postgresql"])
     with psycopg.connect(old) as raw:
         raw.execute(
@@ -219,42 +158,13 @@ async def test_a_postgresql_database_at_the_last_version_is_adopted_as_it_is(
             " created_at, record) VALUES ('card', 'radar', 1, 1, %s, 'x', 't', '{}', 0, 'e1')",
             (RowRole.ESCALATION.value,),
         )
-    assert _postgresql_schema(old) == made  # the baseline's schema: adopted as it is
+    before = _postgresql_schema(old)
     async with PostgresStore(old) as store:
-        assert await store.schema_version() == store.latest_schema_version()
+        assert await store.schema_version() == schema.BASELINE
         rows = await store.write(lambda tx: tx.record_rows("radar"))
         assert [r.id for r in rows] == ["card"]
+    assert _postgresql_schema(old) == before  # nothing ran
     assert _postgresql_schema(old) == _postgresql_schema(postgres_url)
-
-
-def _postgresql_at_baseline(url: str) -> None:
-    with psycopg.connect(url) as raw:
-        raw.execute(_baseline("postgresql").encode())
-        raw.execute("UPDATE crewline_schema SET version = %s", (schema.BASELINE,))
-
-
-async def test_a_postgresql_database_at_the_baseline_gets_the_later_migrations(
-    postgres_empty_url: str, postgres_url: str
-) -> None:
-    """A database at the baseline, with entries in its outbox, gets every migration after
-    the baseline on open, in order: its schema is then a new one's and its entries are read
-    as before; the index 014 adds can serve a post's redraws."""
-    old = postgres_empty_url
-    _postgresql_at_baseline(old)
-    with psycopg.connect(old) as raw:
-        raw.cursor().executemany(_OUTBOX.replace("?", "%s"), _ENTRIES)
-    assert _later("postgresql")
-    async with PostgresStore(old) as store:
-        assert await store.schema_version() == _later("postgresql")[-1]
-        assert await store.outbox_object_ids("memory", "dm:m1", "post", "card:e1") == [1]
-        assert await store.outbox_object_ids("memory", "dm:m1", "update", "card:e1") == [3]
-    assert _postgresql_schema(old) == _postgresql_schema(postgres_url)
-    with psycopg.connect(old) as raw:
-        raw.execute("SET enable_seqscan = off")  # three rows: the planner would scan them
-        plan = raw.execute(
-            f"EXPLAIN {OBJECT_IDS.replace('?', '%s')}", ("memory", "dm:m1", "post", "card:e1")
-        ).fetchall()
-    assert "outbox_by_object" in " ".join(step[0] for step in plan)
 
 
 async def test_an_older_postgresql_database_is_refused_and_left_as_it_was(

@@ -18,7 +18,7 @@ from crewline.store.sql.dialect import OUTBOX_ENTRY
 from crewline.store.sql.parts import ReadPart, TxPart
 from crewline.store.sql.rowmap import decoder, dumps, epoch, moment
 
-__all__ = ["ENTRY", "OBJECT_IDS", "SqlOutboxReads", "SqlOutboxTx"]
+__all__ = ["ENTRY", "SqlOutboxReads", "SqlOutboxTx"]
 
 ENTRY = (
     "id",
@@ -37,11 +37,6 @@ _entry = decoder(OutboxEntry, ENTRY)
 _platform_message = decoder(PlatformMessage, PLATFORM_MESSAGE)
 _HEAD = f"{ENTRIES} WHERE transport = ? AND lane = ? ORDER BY id LIMIT 1"
 _SETTLE = "DELETE FROM outbox WHERE id = ?"
-# A seek on outbox_by_object (migration 014): a lane may hold many entries, an object few.
-OBJECT_IDS = (
-    "SELECT id FROM outbox WHERE transport = ? AND lane = ? AND op = ? AND object_key = ?"
-    " ORDER BY id"
-)
 # Each post's entry is found from its lane's newest entries back (a post waiting to be
 # judged was queued moments ago), its lane's head from the oldest: two index seeks.
 # SQLite's JSON functions: only a single writer asks (see posts_not_begun).
@@ -155,7 +150,12 @@ class SqlOutboxReads(ReadPart, OutboxReads):
     async def outbox_object_ids(
         self, transport: str, lane: str, op: str, object_key: str
     ) -> list[int]:
-        rows = await self._fetch(OBJECT_IDS, (transport, lane, op, object_key), lookup=True)
+        rows = await self._fetch(
+            "SELECT id FROM outbox WHERE transport = ? AND lane = ? AND op = ?"
+            " AND object_key = ? ORDER BY id",
+            (transport, lane, op, object_key),
+            lookup=True,
+        )
         return [int(r[0]) for r in rows]
 
     async def outbox_size(self, transport: str | None = None) -> int:
