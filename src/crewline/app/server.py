@@ -16,6 +16,7 @@ import socket
 import time
 from collections.abc import Callable, Iterator, Sequence, Set
 from contextlib import AsyncExitStack
+from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 
@@ -69,8 +70,18 @@ log = logging.getLogger(__name__)
 # made than freed (CPython's default is 700): a request makes and frees hundreds, so at the
 # default one in five requests paid for a collection that found little (docs/performance.md).
 YOUNG_COLLECTION_THRESHOLD = 10_000
-_SERVING: list[object] = []  # a token per server serving in this process
-_FOUND: list[tuple[int, int, int]] = []  # the collector's thresholds before the first one
+
+
+@dataclass(slots=True)
+class _Collections:
+    """How many servers of this process serve, and the collector's thresholds before the
+    first of them started."""
+
+    serving: int = 0
+    found: tuple[int, int, int] = (0, 0, 0)
+
+
+_COLLECTIONS = _Collections()
 
 
 @contextlib.contextmanager
@@ -79,18 +90,17 @@ def serving_collections() -> Iterator[None]:
     stops: what start-up made (modules, the app's routes and schemas) is frozen out of every
     collection, since it lives as long as the server, and the youngest generation is
     collected less often."""
-    token = object()
-    if not _SERVING:
-        _FOUND[:] = [gc.get_threshold()]
-    _SERVING.append(token)
+    if not _COLLECTIONS.serving:
+        _COLLECTIONS.found = gc.get_threshold()
+    _COLLECTIONS.serving += 1
     gc.freeze()
-    gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *_FOUND[0][1:])
+    gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *_COLLECTIONS.found[1:])
     try:
         yield
     finally:
-        _SERVING.remove(token)
-        if not _SERVING:
-            gc.set_threshold(*_FOUND[0])
+        _COLLECTIONS.serving -= 1
+        if not _COLLECTIONS.serving:
+            gc.set_threshold(*_COLLECTIONS.found)
             gc.unfreeze()
 
 
