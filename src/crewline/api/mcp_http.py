@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 __all__ = ["InProcessVerbs", "McpEndpoint"]
 
 _CALLER = "crewline.caller"
+# The headers the origin policy reads (the rest are the SDK's to read).
+_POLICED = ((b"origin", "origin"), (b"host", "host"))
 
 
 class InProcessVerbs:
@@ -130,7 +132,7 @@ class McpEndpoint:
         headers = dict(scope.get("headers", ()))
         scheme, _, key = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
         refused = self.origins.refusal(
-            {name.decode("latin-1"): value.decode("latin-1") for name, value in headers.items()}
+            {name: headers[raw].decode("latin-1") for raw, name in _POLICED if raw in headers}
         )
         if refused is not None:
             await _refuse(send, refused)

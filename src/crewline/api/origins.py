@@ -12,6 +12,7 @@ behind a proxy the names are the operator's.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,9 +30,10 @@ def _name_of(host_header: str) -> str:
     return host.rpartition(":")[0] if host.count(":") == 1 else host
 
 
+@functools.lru_cache(maxsize=256)
 def is_loopback_host(host_header: str) -> bool:
     """Whether a ``Host`` header names this machine: localhost, ``*.localhost``, a loopback
-    address."""
+    address. Kept by value: every ``/mcp`` request asks it of the same few names."""
     name = _name_of(host_header)
     if name == "localhost" or name.endswith(".localhost"):
         return True
