@@ -12,7 +12,10 @@ Baseline (same run, same server): the same number of escalations from 50 agents 
 ``POST /api/session-control/escalate``, right before and right after the MCP load,
 averaged.
 
-Also, without a target: the same calls made with the official SDK's client
+Also, without a target: the server loop thread's CPU per call, from the load's first request
+to its cards delivered, MCP against the HTTP escalate (CPU time moves less than calls/s on a
+shared machine, so it shows a cut of the MCP path that the rate cannot); and the same calls
+made with the official SDK's client
 (``bench.mcp_load``, one ``mcp.Client`` per agent in one process), which is what an agent
 really runs; its own cost is part of that round trip. Every load drains the outbox before
 the next starts, and each uses members of its own (a member holds at most 50 open
@@ -22,6 +25,7 @@ escalations).
 from __future__ import annotations
 
 import asyncio
+import resource
 import time
 from typing import Any
 
@@ -58,6 +62,15 @@ MCP_HEADERS = {
 }
 
 
+# This thread runs the server's event loop; elsewhere than Linux, the whole process.
+_LOOP_THREAD = getattr(resource, "RUSAGE_THREAD", resource.RUSAGE_SELF)
+
+
+def _loop_cpu() -> float:
+    used = resource.getrusage(_LOOP_THREAD)
+    return used.ru_utime + used.ru_stime
+
+
 def _rate(load: dict[str, Any], ok: str = "200") -> tuple[float, float, float]:
     done = int(load["statuses"].get(ok, 0))
     if done != load["requests"]:
@@ -76,6 +89,7 @@ async def one_run(options: Options, per_agent: int) -> dict[str, float]:
             batches = [keys[n * AGENTS : (n + 1) * AGENTS] for n in range(4)]
 
             async def load(batch: list[str], path: str, body: Any, **extra: Any) -> Any:
+                """The load's result, with the loop's CPU per call (to its cards delivered)."""
                 spec = {
                     "url": crewline.url,
                     "method": "POST",
@@ -84,12 +98,15 @@ async def one_run(options: Options, per_agent: int) -> dict[str, float]:
                     "workers": [{"keys": [key], "count": per_agent} for key in batch],
                     **extra,
                 }
+                started = _loop_cpu()
                 result = await helper_process("loadgen", spec, timeout=600)
                 await crewline.outboxes["memory"].wait_idle(timeout=300)
+                result["cpu_us"] = 1e6 * (_loop_cpu() - started) / max(1, result["requests"])
                 return result
 
-            before = _rate(await load(batches[0], "/api/session-control/escalate", ARGUMENTS))
-            subject = _rate(await load(batches[1], "/mcp", CALL, headers=MCP_HEADERS))
+            first = await load(batches[0], "/api/session-control/escalate", ARGUMENTS)
+            mcp = await load(batches[1], "/mcp", CALL, headers=MCP_HEADERS)
+            before, subject = _rate(first), _rate(mcp)
             opened = 0
             for n in range(AGENTS, 2 * AGENTS):
                 opened += len(await crewline.store.escalations(f"agent{n}"))
@@ -103,8 +120,11 @@ async def one_run(options: Options, per_agent: int) -> dict[str, float]:
             }
             sdk = _rate(await helper_process("mcp_load", sdk_spec, timeout=900), "ok")
             await crewline.outboxes["memory"].wait_idle(timeout=300)
-            after = _rate(await load(batches[3], "/api/session-control/escalate", ARGUMENTS))
+            last = await load(batches[3], "/api/session-control/escalate", ARGUMENTS)
+            after = _rate(last)
     return {
+        "mcp_cpu_us": mcp["cpu_us"],
+        "http_cpu_us": (first["cpu_us"] + last["cpu_us"]) / 2,
         "mcp_per_s": subject[0],
         "mcp_p50": subject[1],
         "mcp_p99": subject[2],
@@ -144,6 +164,17 @@ async def main(options: Options) -> None:
             higher_is_better=False,
             baseline=col("http_p50", 1000),
             baseline_label="HTTP API escalate p50, same load",
+        ),
+        figure(
+            "mcp_server_cpu_us",
+            "server loop-thread CPU per session_escalate over MCP, from its request to its"
+            " delivered cards",
+            "us",
+            col("mcp_cpu_us"),
+            higher_is_better=False,
+            baseline=col("http_cpu_us"),
+            baseline_label="per HTTP API escalate, same server, same load",
+            note="the first MCP load of a server also imports the MCP SDK (on another thread)",
         ),
         figure(
             "mcp_sdk_escalations_per_s",
