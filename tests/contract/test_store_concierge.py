@@ -148,6 +148,48 @@ async def test_members_and_records_read_together_are_those_read_one_by_one(
     )
 
 
+async def test_a_card_row_is_read_with_its_record_and_suggestion(store: Store) -> None:
+    """row_with_escalation gives what row, escalation and suggestion give one by one: the
+    record and suggestion only for an escalation's card row, None for an unknown row."""
+    await _member(store)
+    record = Escalation(
+        id="a" * 16,
+        member="radar",
+        row_id="card1",
+        session="s1",
+        message="Ship it?",
+        options=("yes", "no"),
+        created_at=NOW,
+    )
+
+    def write(tx: Tx) -> str:
+        tx.append_row(
+            conversation="radar",
+            role=RowRole.ESCALATION,
+            author="Radar",
+            text="Ship it?",
+            meta={"escalation_id": record.id},
+            now=NOW,
+            row_id="card1",
+            record=record.id,
+        )
+        tx.put_escalation(record)
+        return tx.append_row(
+            conversation="radar", role=RowRole.MEMBER, author="Radar", text="hi", meta={}, now=NOW
+        ).id
+
+    plain = await store.write(write)
+    card = await store.row("card1")
+    assert card is not None
+    assert await store.row_with_escalation("card1") == (card, record, None)
+    await store.write(lambda tx: tx.put_suggestion(_suggestion()))
+    suggestion = await store.suggestion(record.id)
+    assert suggestion is not None
+    assert await store.row_with_escalation("card1") == (card, record, suggestion)
+    assert await store.row_with_escalation(plain) == (await store.row(plain), None, None)
+    assert await store.row_with_escalation("nowhere") is None
+
+
 async def test_only_the_last_twenty_answers_are_kept_and_undo_takes_the_newest(
     store: Store,
 ) -> None:

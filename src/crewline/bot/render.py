@@ -31,9 +31,10 @@ class CoreRenderer:
 
     async def message(self, object_key: str) -> tuple[Member, OutboundMessage] | None:
         kind, _, row_id = object_key.partition(":")
-        row = await self.store.row(row_id, include_rewound=True) if kind == "row" else None
-        if row is None:
+        found = await self.store.row_with_escalation(row_id) if kind == "row" else None
+        if found is None:
             return None
+        row, escalation, suggestion = found
         member = await self.store.member(row.conversation)
         if member is None:
             if row.role not in (RowRole.ESCALATION, RowRole.QUESTION):
@@ -42,10 +43,12 @@ class CoreRenderer:
             # buttons, under the name it was posted with.
             member = _gone(row.conversation, row.author)
         if row.role is RowRole.ESCALATION:
-            escalation = await self.store.escalation(str(row.meta["escalation_id"]))
-            if escalation is None:
-                return None
-            suggestion = await self.store.suggestion(escalation.id)
+            named = str(row.meta["escalation_id"])
+            if escalation is None or escalation.id != named:  # not read with its row
+                escalation = await self.store.escalation(named)
+                if escalation is None:
+                    return None
+                suggestion = await self.store.suggestion(escalation.id)
             return member, cards.escalation_card(escalation, member.name, suggestion=suggestion)
         if row.role is RowRole.QUESTION:
             question = await self.store.question(str(row.meta["question_id"]))

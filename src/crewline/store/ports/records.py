@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from datetime import datetime
 
-from crewline.models import BellLine, Escalation, EscalationState, Question
+from crewline.models import BellLine, Escalation, EscalationState, Question, Row, Suggestion
 
 __all__ = ["RecordsReads", "RecordsTx"]
 
@@ -67,6 +67,16 @@ class RecordsReads(ABC):
     @abstractmethod
     async def escalations(self, member: str, *, pending_only: bool = False) -> list[Escalation]:
         """The member's records, oldest first; ``pending_only``: the open ones alone."""
+
+    @abstractmethod
+    async def row_with_escalation(
+        self, row_id: str
+    ) -> tuple[Row, Escalation | None, Suggestion | None] | None:
+        """The row (a rewound one too) and, when it is an escalation's card row, its index
+        record and the record's suggestion, in one read: what drawing a card needs. None
+        when there is no such row. The record comes as None whenever it is not found this
+        way, an unreadable index included (never Unavailable here): its reader then asks
+        ``escalation`` for the record its row names, as before."""
 
     @abstractmethod
     async def bell_lines(self, member: str, goal: str) -> list[BellLine]:

@@ -14,7 +14,7 @@ from crewline.store.sql.parts import ReadPart, TxPart
 from crewline.store.sql.rowmap import decoder, encoder, epoch
 from crewline.store.sql.transcript import row_of
 
-__all__ = ["SqlConciergeReads", "SqlConciergeTx"]
+__all__ = ["SUGGESTION", "SqlConciergeReads", "SqlConciergeTx", "suggestion_of"]
 
 SUGGESTION = ("record_id", "member", "text", "why", "brain", "at", "dismissed")
 ANSWER = (
@@ -25,7 +25,7 @@ LEDGER = (
     "id", "at", "member", "record_id", "decision", "verdict", "policy", "brain", "rationale",
     "evidence", "actor",
 )  # fmt: skip
-_suggestion = decoder(Suggestion, SUGGESTION)
+suggestion_of = decoder(Suggestion, SUGGESTION)
 _answer = decoder(ConciergeAnswer, ANSWER)
 _answer_values = encoder(ConciergeAnswer, ANSWER[1:])
 _ledger = decoder(LedgerEntry, LEDGER)
@@ -69,7 +69,7 @@ class SqlConciergeTx(TxPart, ConciergeTx):
 
     def suggestion(self, record_id: str) -> Suggestion | None:
         r = self._one(_SUGGESTION, (record_id,))
-        return None if r is None else _suggestion(r)
+        return None if r is None else suggestion_of(r)
 
     def drop_suggestion(self, record_id: str) -> bool:
         return (
@@ -135,7 +135,7 @@ class SqlConciergeTx(TxPart, ConciergeTx):
 class SqlConciergeReads(ReadPart, ConciergeReads):
     async def suggestion(self, record_id: str) -> Suggestion | None:
         rows = await self._fetch(_SUGGESTION, (record_id,), lookup=True)
-        return _suggestion(rows[0]) if rows else None
+        return suggestion_of(rows[0]) if rows else None
 
     async def ledger(self, *, limit: int = 100) -> list[LedgerEntry]:
         rows = await self._fetch(

@@ -9,11 +9,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from crewline.models import BellLine, Escalation, EscalationState, Question
+from crewline.models import (
+    BellLine,
+    Escalation,
+    EscalationState,
+    Question,
+    Row,
+    RowRole,
+    Suggestion,
+)
 from crewline.store.ports.records import RecordsReads, RecordsTx
+from crewline.store.sql.concierge import SUGGESTION, suggestion_of
 from crewline.store.sql.dialect import BACKLOG_LOCKS, upsert
 from crewline.store.sql.parts import ReadPart, TxPart
 from crewline.store.sql.rowmap import decoder, encoder, epoch, moment
+from crewline.store.sql.transcript import ROW, row_of
 
 __all__ = ["SqlRecordsReads", "SqlRecordsTx"]
 
@@ -43,6 +53,18 @@ _BELL_LINES = (
     f"SELECT {', '.join(BELL_LINE)} FROM escalations WHERE member = ? AND state = 'pending'"
     " AND coalesce(goal, '') = ? ORDER BY created_at, {ord}"
 )
+
+
+# A card's row, its record and the record's suggestion: three lookups in one.
+_ROW_WITH_ESCALATION = (
+    f"SELECT {', '.join(f'r.{c}' for c in ROW)}, {', '.join(f'e.{c}' for c in ESCALATION)},"
+    f" {', '.join(f's.{c}' for c in SUGGESTION)} FROM rows r"
+    " LEFT JOIN escalations e ON r.role = ? AND e.id = r.record"
+    " LEFT JOIN concierge_suggestions s ON s.record_id = e.id WHERE r.id = ?"
+)
+_ROW_ALONE = f"SELECT {', '.join(ROW)} FROM rows WHERE id = ?"
+_ESCALATION_AT = len(ROW)
+_SUGGESTION_AT = _ESCALATION_AT + len(ESCALATION)
 
 
 _OF_MEMBER = {  # pending_only: the statement
@@ -108,6 +130,26 @@ class SqlRecordsReads(ReadPart, RecordsReads):
         # Pending ones are at most a backlog's worth (50): a lookup. All of them: a scan.
         rows = await self._fetch_index(_OF_MEMBER[pending_only], (member,), lookup=pending_only)
         return [_escalation(r) for r in rows]
+
+    async def row_with_escalation(
+        self, row_id: str
+    ) -> tuple[Row, Escalation | None, Suggestion | None] | None:
+        try:
+            found = await self._fetch(
+                _ROW_WITH_ESCALATION, (RowRole.ESCALATION.value, row_id), lookup=True
+            )
+        except Exception as error:
+            if not self.dialect.index_damage(error, reading=True):
+                raise
+            alone = await self._fetch(_ROW_ALONE, (row_id,), lookup=True)  # the record: later
+            return (row_of(alone[0]), None, None) if alone else None
+        if not found:
+            return None
+        r = found[0]
+        if r[_ESCALATION_AT] is None:
+            return row_of(r[:_ESCALATION_AT]), None, None
+        suggestion = None if r[_SUGGESTION_AT] is None else suggestion_of(r[_SUGGESTION_AT:])
+        return row_of(r[:_ESCALATION_AT]), _escalation(r[_ESCALATION_AT:_SUGGESTION_AT]), suggestion
 
     async def bell_lines(self, member: str, goal: str) -> list[BellLine]:
         rows = await self._fetch_index(_BELL_LINES, (member, goal), lookup=True)
