@@ -23,7 +23,7 @@ from crewline.models import (
     RowRole,
     Session,
 )
-from crewline.store import PlatformMessage, Store, Tx
+from crewline.store import PlatformMessage, PostContext, Store, Tx
 from crewline.store.sqlite import SqliteStore
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -383,6 +383,40 @@ async def test_platform_messages_map_both_ways(store: Store) -> None:
     await store.write(lambda tx: tx.record_platform_message(shown))
     assert await store.platform_message("slack", "row:x") == shown
     assert await store.object_for_message("slack", "2.0") == "row:x"
+
+
+async def test_a_posts_look_ups_read_together_are_those_read_one_by_one(store: Store) -> None:
+    """post_context gives the object's redraws in the lane, its recorded message and the
+    lane's member's thread, as outbox_object_ids, platform_message and thread_ref do."""
+    await _member(store)
+
+    async def one_by_one() -> PostContext:
+        return PostContext(
+            redraws=tuple(await store.outbox_object_ids("memory", "radar", "update", "row:x")),
+            shown=await store.platform_message("memory", "row:x"),
+            thread_ref=await store.thread_ref("radar", "memory"),
+        )
+
+    nothing = PostContext(redraws=(), shown=None, thread_ref=None)
+    assert await store.post_context("memory", "radar", "row:x") == nothing == await one_by_one()
+
+    def queue(tx: Tx) -> None:
+        for op, key in [("post", "row:x"), ("update", "row:x"), ("update", "row:y")]:
+            tx.queue_call(transport="memory", lane="radar", op=op, object_key=key, now=NOW)
+        tx.queue_call(transport="memory", lane="other", op="update", object_key="row:x", now=NOW)
+        tx.queue_call(transport="memory", lane="radar", op="update", object_key="row:x", now=NOW)
+        tx.record_thread("radar", "memory", "T1")
+        tx.record_platform_message(
+            PlatformMessage(
+                transport="memory", object_key="row:x", thread_ref="T1", message_ref="M1"
+            )
+        )
+
+    await store.write(queue)
+    both = await store.post_context("memory", "radar", "row:x")
+    assert both == await one_by_one()
+    assert len(both.redraws) == 2 and both.shown is not None and both.thread_ref == "T1"
+    assert await store.post_context("slack", "radar", "row:x") == nothing
 
 
 async def test_sessions_are_found_by_key_hash_only_while_live(store: Store) -> None:

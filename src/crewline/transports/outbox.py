@@ -37,7 +37,7 @@ from crewline.errors import PermanentTransportError, RateLimited, ThreadGone
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry, RowRole
 from crewline.ops.metrics import Metrics
 from crewline.replication.replicas import Claim, LaneClaims
-from crewline.store import OutboxEntry, PlatformMessage, Store, Tx
+from crewline.store import OutboxEntry, PlatformMessage, PostContext, Store, Tx
 from crewline.tasks import cancel_and_wait
 from crewline.transports.base import Transport
 
@@ -340,15 +340,15 @@ class OutboxDispatcher:
             if entry.op in _COLLAPSIBLE
             else [entry.id]
         )
-        redraws_before = (
-            await self.store.outbox_object_ids(
-                entry.transport, entry.lane, "update", entry.object_key
-            )
+        # A post's own look-ups (its redraws, its message if recorded, its thread) in one.
+        post = (
+            await self.store.post_context(entry.transport, entry.lane, entry.object_key)
             if entry.op == "post"
-            else []
+            else None
         )
+        redraws_before = list(post.redraws) if post is not None else []
         try:
-            recorded = await self._deliver(entry)
+            recorded = await self._deliver(entry, post)
         except RateLimited as error:
             self.rate_limited += 1
             self._count_retry("rate_limited")
@@ -438,12 +438,19 @@ class OutboxDispatcher:
         await self.store.write(transaction)
 
     # one call -------------------------------------------------------------------------------
-    async def _deliver(self, entry: OutboxEntry) -> PlatformMessage | None:
+    async def _deliver(
+        self, entry: OutboxEntry, post: PostContext | None = None
+    ) -> PlatformMessage | None:
+        """Make ``entry``'s call; ``post``: a post's look-ups, read just before."""
         name = self.transport.name
         if entry.op == "roster":
             await self._call(entry, self.transport.show_roster(await self.renderer.roster()))
             return None
-        shown = await self.store.platform_message(name, entry.object_key)
+        shown = (
+            post.shown
+            if post is not None
+            else await self.store.platform_message(name, entry.object_key)
+        )
         if entry.op == "ring":
             bell = await self.renderer.bell(entry.object_key)
             if bell is None:
@@ -466,7 +473,8 @@ class OutboxDispatcher:
             member, message = rendered
             if not member.transports:
                 return None  # its member was removed: there is no thread to post it in
-            thread = await self._thread(member)
+            # The lane is its member's: the thread read with the post's look-ups is its own.
+            thread = await self._thread(member, read=post if member.slug == entry.lane else None)
             retry = self._retried(entry)
             since = entry.created_at if retry else None
             try:
@@ -541,9 +549,20 @@ class OutboxDispatcher:
                 time.perf_counter() - started
             )
 
-    async def _thread(self, member: Member, *, reopen: bool = False) -> str:
+    async def _thread(
+        self,
+        member: Member,
+        *,
+        reopen: bool = False,
+        read: PostContext | None = None,
+    ) -> str:
+        """The member's thread here, opened (and recorded) if it has none or ``reopen``;
+        as ``read`` found it a moment ago, when given."""
         name = self.transport.name
-        thread = await self.store.thread_ref(member.slug, name)
+        if read is not None:
+            thread = read.thread_ref
+        else:
+            thread = await self.store.thread_ref(member.slug, name)
         if thread is None or reopen:
             thread = await self.transport.open_thread(member)
             await self.store.write(lambda tx: tx.record_thread(member.slug, name, thread))

@@ -13,6 +13,7 @@ from crewline.store.ports.outbox import (
     OutboxReads,
     OutboxTx,
     PlatformMessage,
+    PostContext,
 )
 from crewline.store.ports.push import PushReads, PushTx, Webhook
 from crewline.store.ports.receipts import IdempotencyRecord, ReceiptsReads, ReceiptsTx, SeenEvent
@@ -38,6 +39,7 @@ __all__ = [
     "OutboxReads",
     "OutboxTx",
     "PlatformMessage",
+    "PostContext",
     "PushReads",
     "PushTx",
     "ReceiptsReads",

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-__all__ = ["OutboxBacklog", "OutboxEntry", "OutboxReads", "OutboxTx", "PlatformMessage"]
+__all__ = [
+    "OutboxBacklog",
+    "OutboxEntry",
+    "OutboxReads",
+    "OutboxTx",
+    "PlatformMessage",
+    "PostContext",
+]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -51,6 +58,15 @@ class PlatformMessage:
     object_key: str
     thread_ref: str
     message_ref: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PostContext:
+    """What a post of an object reads before it draws it (``OutboxReads.post_context``)."""
+
+    redraws: tuple[int, ...]  # the object's redraws queued in the lane, oldest first
+    shown: PlatformMessage | None  # the message recorded as showing it
+    thread_ref: str | None  # the lane's member's thread on the transport
 
 
 class OutboxTx(ABC):
@@ -148,6 +164,12 @@ class OutboxReads(ABC):
     ) -> list[int]:
         """The committed entries of ``lane`` that would ``op`` ``object_key`` (a redraw
         reads them before it renders: those are the ones its render covers)."""
+
+    @abstractmethod
+    async def post_context(self, transport: str, lane: str, object_key: str) -> PostContext:
+        """In one read, what posting ``object_key`` in a member's ``lane`` looks up before
+        it draws the object: ``outbox_object_ids(transport, lane, "update", object_key)``,
+        ``platform_message(transport, object_key)`` and ``thread_ref(lane, transport)``."""
 
     @abstractmethod
     async def outbox_size(self, transport: str | None = None) -> int:

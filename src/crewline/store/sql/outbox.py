@@ -13,6 +13,7 @@ from crewline.store.ports.outbox import (
     OutboxReads,
     OutboxTx,
     PlatformMessage,
+    PostContext,
 )
 from crewline.store.sql.dialect import OUTBOX_ENTRY
 from crewline.store.sql.parts import ReadPart, TxPart
@@ -37,6 +38,16 @@ _entry = decoder(OutboxEntry, ENTRY)
 _platform_message = decoder(PlatformMessage, PLATFORM_MESSAGE)
 _HEAD = f"{ENTRIES} WHERE transport = ? AND lane = ? ORDER BY id LIMIT 1"
 _SETTLE = "DELETE FROM outbox WHERE id = ?"
+# A post's three look-ups in one statement, each part tagged: 0, the object's redraws in the
+# lane; 1, the message showing it; 2, the lane's member's thread.
+_POST_CONTEXT = (
+    "SELECT 0, id, NULL, NULL FROM outbox"
+    " WHERE transport = ? AND lane = ? AND op = 'update' AND object_key = ?"
+    " UNION ALL SELECT 1, NULL, thread_ref, message_ref FROM platform_messages"
+    " WHERE transport = ? AND object_key = ?"
+    " UNION ALL SELECT 2, NULL, thread_ref, NULL FROM threads WHERE member = ? AND transport = ?"
+    " ORDER BY 1, 2"
+)
 # Each post's entry is found from its lane's newest entries back (a post waiting to be
 # judged was queued moments ago), its lane's head from the oldest: two index seeks.
 # SQLite's JSON functions: only a single writer asks (see posts_not_begun).
@@ -157,6 +168,29 @@ class SqlOutboxReads(ReadPart, OutboxReads):
             lookup=True,
         )
         return [int(r[0]) for r in rows]
+
+    async def post_context(self, transport: str, lane: str, object_key: str) -> PostContext:
+        rows = await self._fetch(
+            _POST_CONTEXT,
+            (transport, lane, object_key, transport, object_key, lane, transport),
+            lookup=True,
+        )
+        redraws: list[int] = []
+        shown: PlatformMessage | None = None
+        thread_ref: str | None = None
+        for part, entry_id, thread, message in rows:
+            if part == 0:
+                redraws.append(int(entry_id))
+            elif part == 1:
+                shown = PlatformMessage(
+                    transport=transport,
+                    object_key=object_key,
+                    thread_ref=thread,
+                    message_ref=message,
+                )
+            else:
+                thread_ref = str(thread)
+        return PostContext(redraws=tuple(redraws), shown=shown, thread_ref=thread_ref)
 
     async def outbox_size(self, transport: str | None = None) -> int:
         if transport is None:
