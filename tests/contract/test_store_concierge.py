@@ -18,7 +18,7 @@ from crewline.models import (
     RowRole,
     Suggestion,
 )
-from crewline.store import Store, Tx
+from crewline.store import CardRead, Store, Tx
 from tests.contract.test_store_contract import NOW, _member
 
 
@@ -148,13 +148,16 @@ async def test_members_and_records_read_together_are_those_read_one_by_one(
     )
 
 
-async def test_a_card_row_is_read_with_its_record_and_suggestion(store: Store) -> None:
-    """row_with_escalation gives what row, escalation and suggestion give one by one: the
-    record and suggestion only for an escalation's card row, None for an unknown row."""
-    await _member(store)
+async def test_a_card_row_is_read_with_its_member_record_and_suggestion(store: Store) -> None:
+    """card_read gives what row, member, escalation and suggestion give one by one: the
+    record and suggestion only for an escalation's card row, no member for a conversation
+    that is no member's, None for an unknown row."""
+    radar = await _member(store)
+    probe = replace(radar, slug="probe", name="Probe", transports=("slack", "memory"))
+    await store.write(lambda tx: tx.add_member(probe, NOW))
     record = Escalation(
         id="a" * 16,
-        member="radar",
+        member="probe",
         row_id="card1",
         session="s1",
         message="Ship it?",
@@ -162,11 +165,11 @@ async def test_a_card_row_is_read_with_its_record_and_suggestion(store: Store) -
         created_at=NOW,
     )
 
-    def write(tx: Tx) -> str:
+    def write(tx: Tx) -> tuple[str, str]:
         tx.append_row(
-            conversation="radar",
+            conversation="probe",
             role=RowRole.ESCALATION,
-            author="Radar",
+            author="Probe",
             text="Ship it?",
             meta={"escalation_id": record.id},
             now=NOW,
@@ -174,20 +177,35 @@ async def test_a_card_row_is_read_with_its_record_and_suggestion(store: Store) -
             record=record.id,
         )
         tx.put_escalation(record)
-        return tx.append_row(
+        plain = tx.append_row(
             conversation="radar", role=RowRole.MEMBER, author="Radar", text="hi", meta={}, now=NOW
-        ).id
+        )
+        own = tx.append_row(
+            conversation="~s1", role=RowRole.MEMBER, author="s1", text="mine", meta={}, now=NOW
+        )
+        return plain.id, own.id
 
-    plain = await store.write(write)
+    plain, own = await store.write(write)
     card = await store.row("card1")
     assert card is not None
-    assert await store.row_with_escalation("card1") == (card, record, None)
-    await store.write(lambda tx: tx.put_suggestion(_suggestion()))
+    member = await store.member("probe")
+    assert member is not None and member.transports == ("memory", "slack")
+    assert await store.card_read("card1") == CardRead(
+        row=card, member=member, escalation=record, suggestion=None
+    )
+    await store.write(lambda tx: tx.put_suggestion(replace(_suggestion(), member="probe")))
     suggestion = await store.suggestion(record.id)
     assert suggestion is not None
-    assert await store.row_with_escalation("card1") == (card, record, suggestion)
-    assert await store.row_with_escalation(plain) == (await store.row(plain), None, None)
-    assert await store.row_with_escalation("nowhere") is None
+    assert await store.card_read("card1") == CardRead(
+        row=card, member=member, escalation=record, suggestion=suggestion
+    )
+    assert await store.card_read(plain) == CardRead(
+        row=await store.row(plain), member=radar, escalation=None, suggestion=None
+    )
+    assert await store.card_read(own) == CardRead(
+        row=await store.row(own), member=None, escalation=None, suggestion=None
+    )
+    assert await store.card_read("nowhere") is None
 
 
 async def test_only_the_last_twenty_answers_are_kept_and_undo_takes_the_newest(

@@ -27,7 +27,7 @@ LOOKUPS: dict[str, Callable[[SqliteStore], Awaitable[Any]]] = {
     "row": lambda s: s.row("r1", include_rewound=False),
     "escalation": lambda s: s.escalation("e1"),
     "escalations": lambda s: s.escalations("scout", pending_only=True),
-    "row_with_escalation": lambda s: s.row_with_escalation("r1"),
+    "card_read": lambda s: s.card_read("r1"),
     "bell_lines": lambda s: s.bell_lines("scout", ""),
     "question": lambda s: s.question("q1"),
     "outbox_head": lambda s: s.outbox_head("slack", "scout"),

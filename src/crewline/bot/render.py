@@ -31,11 +31,11 @@ class CoreRenderer:
 
     async def message(self, object_key: str) -> tuple[Member, OutboundMessage] | None:
         kind, _, row_id = object_key.partition(":")
-        found = await self.store.row_with_escalation(row_id) if kind == "row" else None
+        found = await self.store.card_read(row_id) if kind == "row" else None
         if found is None:
             return None
-        row, escalation, suggestion = found
-        member = await self.store.member(row.conversation)
+        row, member = found.row, found.member
+        escalation, suggestion = found.escalation, found.suggestion
         if member is None:
             if row.role not in (RowRole.ESCALATION, RowRole.QUESTION):
                 return None

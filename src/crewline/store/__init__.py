@@ -4,6 +4,7 @@
 from crewline.store.base import Store, Tx
 from crewline.store.ports import (
     BoundaryRecord,
+    CardRead,
     IdempotencyRecord,
     OutboxBacklog,
     OutboxEntry,
@@ -16,6 +17,7 @@ from crewline.store.ports import (
 
 __all__ = [
     "BoundaryRecord",
+    "CardRead",
     "IdempotencyRecord",
     "OutboxBacklog",
     "OutboxEntry",

@@ -17,7 +17,7 @@ from crewline.store.ports.outbox import (
 )
 from crewline.store.ports.push import PushReads, PushTx, Webhook
 from crewline.store.ports.receipts import IdempotencyRecord, ReceiptsReads, ReceiptsTx, SeenEvent
-from crewline.store.ports.records import RecordsReads, RecordsTx
+from crewline.store.ports.records import CardRead, RecordsReads, RecordsTx
 from crewline.store.ports.settings import SettingsReads, SettingsTx
 from crewline.store.ports.transcript import TranscriptReads, TranscriptTx
 
@@ -26,6 +26,7 @@ __all__ = [
     "AuditTx",
     "BoundariesTx",
     "BoundaryRecord",
+    "CardRead",
     "ConciergeReads",
     "ConciergeTx",
     "CoordinationTx",

@@ -8,11 +8,20 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
-from crewline.models import BellLine, Escalation, EscalationState, Question, Row, Suggestion
+from crewline.models import (
+    BellLine,
+    Escalation,
+    EscalationState,
+    Member,
+    Question,
+    Row,
+    Suggestion,
+)
 
-__all__ = ["RecordsReads", "RecordsTx"]
+__all__ = ["CardRead", "RecordsReads", "RecordsTx"]
 
 
 class RecordsTx(ABC):
@@ -56,6 +65,16 @@ class RecordsTx(ABC):
         """The member's question cards still waiting for an answer, oldest first."""
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CardRead:
+    """What ``RecordsReads.card_read`` finds of a card's row."""
+
+    row: Row
+    member: Member | None  # the row's conversation's member; None: no member's (any more)
+    escalation: Escalation | None  # an escalation card row's record, as read with it
+    suggestion: Suggestion | None  # that record's suggestion
+
+
 class RecordsReads(ABC):
     """Escalations and questions as committed, and the index's own upkeep."""
 
@@ -69,14 +88,12 @@ class RecordsReads(ABC):
         """The member's records, oldest first; ``pending_only``: the open ones alone."""
 
     @abstractmethod
-    async def row_with_escalation(
-        self, row_id: str
-    ) -> tuple[Row, Escalation | None, Suggestion | None] | None:
-        """The row (a rewound one too) and, when it is an escalation's card row, its index
-        record and the record's suggestion, in one read: what drawing a card needs. None
-        when there is no such row. The record comes as None whenever it is not found this
-        way, an unreadable index included (never Unavailable here): its reader then asks
-        ``escalation`` for the record its row names, as before."""
+    async def card_read(self, row_id: str) -> CardRead | None:
+        """The row (a rewound one too), its conversation's member and, when it is an
+        escalation's card row, its index record and the record's suggestion, in one read:
+        what drawing a card needs. None when there is no such row. The record comes as None
+        whenever it is not found this way, an unreadable index included (never Unavailable
+        here): its reader then asks ``escalation`` for the record its row names, as before."""
 
     @abstractmethod
     async def bell_lines(self, member: str, goal: str) -> list[BellLine]:

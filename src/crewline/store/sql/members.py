@@ -13,7 +13,7 @@ from crewline.store.ports.members import MembersReads, MembersTx
 from crewline.store.sql.parts import ReadPart, TxPart
 from crewline.store.sql.rowmap import decoder, epoch
 
-__all__ = ["SqlMembersReads", "SqlMembersTx"]
+__all__ = ["ONE_MEMBER", "SqlMembersReads", "SqlMembersTx", "members_of"]
 
 # A member with its transports, comma-joined; ``{where}`` narrows, ``{{string_agg}}`` is the
 # engine's aggregate.
@@ -32,7 +32,7 @@ _session = decoder(Session, SESSION)
 _identity = decoder(Identity, ("platform", "user_id"))
 
 
-def _members(rows: list[Any]) -> list[Member]:
+def members_of(rows: list[Any]) -> list[Member]:
     """Members from ``_MEMBERS`` rows (the transports aggregated, not a stored column)."""
     return [
         Member(
@@ -102,12 +102,12 @@ class SqlMembersTx(TxPart, MembersTx):
         return self._s.count("DELETE FROM members WHERE slug = ?", (slug,)) > 0
 
     def member(self, slug: str) -> Member | None:
-        found = _members(self._all(ONE_MEMBER, (slug,)))
+        found = members_of(self._all(ONE_MEMBER, (slug,)))
         return found[0] if found else None
 
     def members_by_slug(self, slugs: Sequence[str]) -> list[Member]:
         wanted = self._d.array(list(dict.fromkeys(slugs)))
-        return _members(self._all(SOME_MEMBERS, (wanted,)))
+        return members_of(self._all(SOME_MEMBERS, (wanted,)))
 
     def member_incarnation(self, slug: str) -> str | None:
         r = self._one("SELECT incarnation FROM members WHERE slug = ?", (slug,))
@@ -183,11 +183,11 @@ class SqlMembersTx(TxPart, MembersTx):
 
 class SqlMembersReads(ReadPart, MembersReads):
     async def member(self, slug: str) -> Member | None:
-        found = _members(await self._fetch(ONE_MEMBER, (slug,), lookup=True))
+        found = members_of(await self._fetch(ONE_MEMBER, (slug,), lookup=True))
         return found[0] if found else None
 
     async def members(self) -> list[Member]:
-        return _members(await self._fetch(ALL_MEMBERS))
+        return members_of(await self._fetch(ALL_MEMBERS))
 
     async def session_by_key_hash(self, key_hash: str) -> Session | None:
         rows = await self._fetch(

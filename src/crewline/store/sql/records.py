@@ -14,13 +14,12 @@ from crewline.models import (
     Escalation,
     EscalationState,
     Question,
-    Row,
     RowRole,
-    Suggestion,
 )
-from crewline.store.ports.records import RecordsReads, RecordsTx
+from crewline.store.ports.records import CardRead, RecordsReads, RecordsTx
 from crewline.store.sql.concierge import SUGGESTION, suggestion_of
 from crewline.store.sql.dialect import BACKLOG_LOCKS, upsert
+from crewline.store.sql.members import ONE_MEMBER, members_of
 from crewline.store.sql.parts import ReadPart, TxPart
 from crewline.store.sql.rowmap import decoder, encoder, epoch, moment
 from crewline.store.sql.transcript import ROW, row_of
@@ -55,15 +54,19 @@ _BELL_LINES = (
 )
 
 
-# A card's row, its record and the record's suggestion: three lookups in one.
-_ROW_WITH_ESCALATION = (
-    f"SELECT {', '.join(f'r.{c}' for c in ROW)}, {', '.join(f'e.{c}' for c in ESCALATION)},"
-    f" {', '.join(f's.{c}' for c in SUGGESTION)} FROM rows r"
+# A card's row, its member, its record and the record's suggestion: four lookups in one.
+# The member's transports as ONE_MEMBER aggregates them, for the one member.
+_CARD_READ = (
+    f"SELECT {', '.join(f'r.{c}' for c in ROW)}, m.slug, m.name, m.owner,"
+    " (SELECT {string_agg}(t.transport, ',') FROM member_transports t WHERE t.member = m.slug),"
+    f" {', '.join(f'e.{c}' for c in ESCALATION)}, {', '.join(f's.{c}' for c in SUGGESTION)}"
+    " FROM rows r LEFT JOIN members m ON m.slug = r.conversation"
     " LEFT JOIN escalations e ON r.role = ? AND e.id = r.record"
     " LEFT JOIN concierge_suggestions s ON s.record_id = e.id WHERE r.id = ?"
 )
 _ROW_ALONE = f"SELECT {', '.join(ROW)} FROM rows WHERE id = ?"
-_ESCALATION_AT = len(ROW)
+_MEMBER_AT = len(ROW)
+_ESCALATION_AT = _MEMBER_AT + 4
 _SUGGESTION_AT = _ESCALATION_AT + len(ESCALATION)
 
 
@@ -131,25 +134,36 @@ class SqlRecordsReads(ReadPart, RecordsReads):
         rows = await self._fetch_index(_OF_MEMBER[pending_only], (member,), lookup=pending_only)
         return [_escalation(r) for r in rows]
 
-    async def row_with_escalation(
-        self, row_id: str
-    ) -> tuple[Row, Escalation | None, Suggestion | None] | None:
+    async def card_read(self, row_id: str) -> CardRead | None:
         try:
-            found = await self._fetch(
-                _ROW_WITH_ESCALATION, (RowRole.ESCALATION.value, row_id), lookup=True
-            )
+            found = await self._fetch(_CARD_READ, (RowRole.ESCALATION.value, row_id), lookup=True)
         except Exception as error:
             if not self.dialect.index_damage(error, reading=True):
                 raise
-            alone = await self._fetch(_ROW_ALONE, (row_id,), lookup=True)  # the record: later
-            return (row_of(alone[0]), None, None) if alone else None
+            # The record: read on its own later. The rest as ever, one by one.
+            alone = await self._fetch(_ROW_ALONE, (row_id,), lookup=True)
+            if not alone:
+                return None
+            row = row_of(alone[0])
+            member = members_of(await self._fetch(ONE_MEMBER, (row.conversation,), lookup=True))
+            return CardRead(
+                row=row, member=member[0] if member else None, escalation=None, suggestion=None
+            )
         if not found:
             return None
         r = found[0]
-        if r[_ESCALATION_AT] is None:
-            return row_of(r[:_ESCALATION_AT]), None, None
-        suggestion = None if r[_SUGGESTION_AT] is None else suggestion_of(r[_SUGGESTION_AT:])
-        return row_of(r[:_ESCALATION_AT]), _escalation(r[_ESCALATION_AT:_SUGGESTION_AT]), suggestion
+        member = members_of([r[_MEMBER_AT:_ESCALATION_AT]]) if r[_MEMBER_AT] is not None else []
+        escalation = suggestion = None
+        if r[_ESCALATION_AT] is not None:
+            escalation = _escalation(r[_ESCALATION_AT:_SUGGESTION_AT])
+            if r[_SUGGESTION_AT] is not None:
+                suggestion = suggestion_of(r[_SUGGESTION_AT:])
+        return CardRead(
+            row=row_of(r[:_MEMBER_AT]),
+            member=member[0] if member else None,
+            escalation=escalation,
+            suggestion=suggestion,
+        )
 
     async def bell_lines(self, member: str, goal: str) -> list[BellLine]:
         rows = await self._fetch_index(_BELL_LINES, (member, goal), lookup=True)
