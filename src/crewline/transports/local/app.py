@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -247,44 +248,28 @@ class InboxApp:
         return _receipt(receipt)
 
     async def edit(self, request: Request) -> Response:
-        body = await self._write_body(
-            request,
-            {"thread": _Optional(str), "message": str, "text": str, "event_id": _Optional(str)},
-        )
-        receipt = await self._act(
-            self.transport.edit(
-                thread=body.get("thread"),
-                message_ref=body["message"],
-                text=body["text"],
-                event_id=body.get("event_id"),
-            )
-        )
-        return _receipt(receipt)
+        return await self._on_message(request, self.transport.edit, text=str)
 
     async def rewind(self, request: Request) -> Response:
-        body = await self._write_body(
-            request, {"thread": _Optional(str), "message": str, "event_id": _Optional(str)}
-        )
-        receipt = await self._act(
-            self.transport.rewind_to(
-                thread=body.get("thread"),
-                message_ref=body["message"],
-                event_id=body.get("event_id"),
-            )
-        )
-        return _receipt(receipt)
+        return await self._on_message(request, self.transport.rewind_to)
 
     async def fork(self, request: Request) -> Response:
+        return await self._on_message(request, self.transport.fork_from, slug=str)
+
+    async def _on_message(
+        self, request: Request, action: Callable[..., Awaitable[Receipt]], **fields: type
+    ) -> Response:
+        """An action on one of a thread's messages (``message``), with the fields it adds."""
         body = await self._write_body(
             request,
-            {"thread": _Optional(str), "message": str, "slug": str, "event_id": _Optional(str)},
+            {"thread": _Optional(str), "message": str, **fields, "event_id": _Optional(str)},
         )
         receipt = await self._act(
-            self.transport.fork_from(
+            action(
                 thread=body.get("thread"),
                 message_ref=body["message"],
-                slug=body["slug"],
                 event_id=body.get("event_id"),
+                **{name: body[name] for name in fields},
             )
         )
         return _receipt(receipt)
