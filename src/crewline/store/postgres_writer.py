@@ -37,7 +37,7 @@ import contextlib
 import logging
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,6 +142,12 @@ class GroupWriter:
             return []
         return self._one_by_one(batch)
 
+    @contextlib.contextmanager
+    def _batch_transaction(self) -> Iterator[tuple[psycopg.Connection[Any], psycopg.Pipeline]]:
+        """A batch's one transaction: a pooled connection, pipelined, committed on leaving."""
+        with self._pool.connection() as conn, conn.pipeline() as pipeline, conn.transaction():
+            yield conn, pipeline
+
     def _all_at_once(self, batch: list[_Queued]) -> bool:
         """The common case, cheaply: every transaction of the batch succeeds, so none needs a
         savepoint, nor the pipeline synced between them. True when the batch committed (or
@@ -149,11 +155,7 @@ class GroupWriter:
         back because one of them failed or stepped out: then it runs one by one instead."""
         committing = False
         try:
-            with (
-                self._pool.connection() as conn,
-                conn.pipeline() as pipeline,
-                conn.transaction(),
-            ):
+            with self._batch_transaction() as (conn, pipeline):
                 for n, queued in enumerate(batch):
                     if n == 1:  # the first waits for its locks; the later ones do not
                         conn.execute(f"SET LOCAL lock_timeout = '{DEFER_AFTER}'")
@@ -179,11 +181,7 @@ class GroupWriter:
         """Each transaction in its own savepoint, so one that fails rolls back alone."""
         deferred: list[_Queued] = []
         try:
-            with (
-                self._pool.connection() as conn,
-                conn.pipeline() as pipeline,
-                conn.transaction(),
-            ):
+            with self._batch_transaction() as (conn, pipeline):
                 for n, queued in enumerate(batch):
                     if n == 1:  # the first waits for its locks; the later ones do not
                         conn.execute(f"SET LOCAL lock_timeout = '{DEFER_AFTER}'")
