@@ -185,20 +185,11 @@ class SlackInbound:
         if not body.get("trigger_id"):
             return
         view = edit_modal(text, thread=click.thread, record=record, channel=order_key(body))
-        try:
-            await self.api.call("views.open", trigger_id=body["trigger_id"], view=view)
-        except TransportError as error:
-            log.warning("could not open the edit modal: %s", error.message)
+        await self._open_modal(body["trigger_id"], view, "edit")
 
     async def _on_edit_submitted(self, ack: AsyncAck, body: dict[str, Any]) -> None:
         await ack()
-        submitted = parse_edit_submission(body, transport=self.host.name)
-        if submitted is None:
-            return
-        message, channel = submitted
-        receipt = await self.host.deliver(message)
-        if receipt is not None and receipt.notice_to_post and channel:
-            await self._whisper(message, channel, receipt.notice_to_post)
+        await self._deliver_submitted(parse_edit_submission(body, transport=self.host.name))
 
     async def _on_shortcut(
         self, ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond
@@ -219,20 +210,27 @@ class SlackInbound:
         view = fork_modal(body)
         if view is None or not body.get("trigger_id"):
             return
-        try:
-            await self.api.call("views.open", trigger_id=body["trigger_id"], view=view)
-        except TransportError as error:
-            log.warning("could not open the fork modal: %s", error.message)
+        await self._open_modal(body["trigger_id"], view, "fork")
 
     async def _on_fork_submitted(self, ack: AsyncAck, body: dict[str, Any]) -> None:
         await ack()
-        submitted = parse_fork_submission(body, transport=self.host.name)
+        await self._deliver_submitted(parse_fork_submission(body, transport=self.host.name))
+
+    async def _open_modal(self, trigger_id: str, view: dict[str, Any], name: str) -> None:
+        try:
+            await self.api.call("views.open", trigger_id=trigger_id, view=view)
+        except TransportError as error:
+            log.warning("could not open the %s modal: %s", name, error.message)
+
+    async def _deliver_submitted(self, submitted: tuple[HumanEvent, str] | None) -> None:
+        """A modal's submission to the core; its notice goes to the sender alone, where the
+        modal was opened (``channel``)."""
         if submitted is None:
             return
-        command, channel = submitted
-        receipt = await self.host.deliver(command)
+        event, channel = submitted
+        receipt = await self.host.deliver(event)
         if receipt is not None and receipt.notice_to_post and channel:
-            await self._whisper(command, channel, receipt.notice_to_post)
+            await self._whisper(event, channel, receipt.notice_to_post)
 
     async def _on_command(self, ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
         await ack()

@@ -275,22 +275,16 @@ def parse_fork_submission(
 ) -> tuple[HumanCommand, str] | None:
     """The fork a "Fork from here" modal asks for (``/fork SLUG`` on its message), and the
     DM channel to answer in."""
-    view, user = body.get("view"), body.get("user")
-    if not isinstance(view, Mapping) or not isinstance(user, Mapping):
+    submitted = _modal_input(body, _FORK_BLOCK, _FORK_ACTION)
+    if submitted is None:
         return None
-    try:
-        meta = json.loads(str(view.get("private_metadata") or ""))
-        value = view["state"]["values"][_FORK_BLOCK][_FORK_ACTION]["value"]
-    except (ValueError, KeyError, TypeError):
-        return None
-    if not isinstance(meta, dict):
-        return None
-    user_id, message, thread = user.get("id"), meta.get("message"), meta.get("thread")
-    if not isinstance(user_id, str) or not isinstance(value, str) or not isinstance(message, str):
+    event_id, user_id, meta, value = submitted
+    message, thread = meta.get("message"), meta.get("thread")
+    if not isinstance(message, str):
         return None
     command = HumanCommand(
         transport=transport,
-        event_id=f"view:{view.get('id')}:{view.get('hash', '')}",
+        event_id=event_id,
         user_id=user_id,
         thread=thread if isinstance(thread, str) else None,
         name="fork",
@@ -398,24 +392,39 @@ def parse_edit_submission(
     body: Mapping[str, Any], *, transport: str
 ) -> tuple[HumanMessage, str] | None:
     """The reply an Edit modal sends (naming the record it answers), and the DM channel."""
-    view, user = body.get("view"), body.get("user")
-    if not isinstance(view, Mapping) or not isinstance(user, Mapping):
+    submitted = _modal_input(body, _EDIT_BLOCK, _EDIT_ACTION)
+    if submitted is None:
         return None
-    try:
-        meta = json.loads(str(view.get("private_metadata") or ""))
-        value = view["state"]["values"][_EDIT_BLOCK][_EDIT_ACTION]["value"]
-    except (ValueError, KeyError, TypeError):
+    event_id, user_id, meta, value = submitted
+    record, thread, channel = meta.get("record"), meta.get("thread"), meta.get("channel")
+    if not isinstance(record, str):
         return None
-    user_id, record = user.get("id"), meta.get("record") if isinstance(meta, dict) else None
-    if not isinstance(user_id, str) or not isinstance(value, str) or not isinstance(record, str):
-        return None
-    thread, channel = meta.get("thread"), meta.get("channel")
     message = HumanMessage(
         transport=transport,
-        event_id=f"view:{view.get('id')}:{view.get('hash', '')}",
+        event_id=event_id,
         user_id=user_id,
         thread=thread if isinstance(thread, str) else None,
         text=value,
         escalation_id=record,
     )
     return message, channel if isinstance(channel, str) else ""
+
+
+def _modal_input(
+    body: Mapping[str, Any], block: str, action: str
+) -> tuple[str, str, dict[str, Any], str] | None:
+    """A modal's submission as its parsers read it: its event id, the sender, the private
+    metadata it was opened with, and the text typed into ``block``'s ``action``; None when
+    any of them is missing or malformed."""
+    view, user = body.get("view"), body.get("user")
+    if not isinstance(view, Mapping) or not isinstance(user, Mapping):
+        return None
+    try:
+        meta = json.loads(str(view.get("private_metadata") or ""))
+        value = view["state"]["values"][block][action]["value"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    user_id = user.get("id")
+    if not isinstance(meta, dict) or not isinstance(user_id, str) or not isinstance(value, str):
+        return None
+    return f"view:{view.get('id')}:{view.get('hash', '')}", user_id, meta, value
