@@ -37,6 +37,7 @@ __all__ = [
     "is_postgresql",
     "reach",
     "restore",
+    "schema_version",
     "server_facts",
     "shown",
 ]
@@ -107,7 +108,7 @@ def server_facts(url: str) -> ServerFacts:
         with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT, autocommit=True) as conn:
             major = conn.info.server_version // 10000
             shown = conn.execute("SHOW server_version").fetchone()
-            version = _schema_version(conn)
+            version = schema_version(conn)
             unaccent = _unaccent_problem(conn)
     except psycopg.OperationalError as error:
         raise Unavailable(
@@ -170,7 +171,7 @@ def backup(url: str, destination: Path) -> PgBackupReport:
         conn.read_only = True
         with conn.transaction():
             snapshot = conn.execute("SELECT pg_export_snapshot()").fetchone()
-            version = _schema_version(conn)
+            version = schema_version(conn)
             if version == 0:
                 raise InvalidInput("the database holds no crewline data", code="no_database")
             counted = conn.execute("SELECT count(*) FROM escalations").fetchone()
@@ -220,7 +221,7 @@ def restore(url: str, source: Path, *, latest: int) -> PgBackupReport:
                 " (every replica) before restoring",
                 code="database_in_use",
             )
-        current = _schema_version(conn)
+        current = schema_version(conn)
         if current > version:
             raise Conflict(
                 f"the database is at schema version {current}, newer than the backup's"
@@ -290,7 +291,8 @@ def _connect(url: str) -> Iterator[Connection[tuple[Any, ...]]]:
         yield conn
 
 
-def _schema_version(conn: Connection[Any]) -> int:
+def schema_version(conn: Connection[Any]) -> int:
+    """The schema version a database records; 0 for one crewline has not created yet."""
     exists = conn.execute("SELECT to_regclass('crewline_schema')").fetchone()
     if exists is None or exists[0] is None:
         return 0

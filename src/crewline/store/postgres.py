@@ -137,7 +137,7 @@ class PostgresStore(SqlStore):
         try:
             with self._pool.connection() as conn, conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-                current = _schema_version(conn)
+                current = pg_admin.schema_version(conn)
                 start = schema.adopt("postgresql", current, where=pg_admin.shown(self.url))
                 if start != current:
                     log.info("adopting schema version %d as the baseline %03d", current, start)
@@ -166,7 +166,7 @@ class PostgresStore(SqlStore):
         def read() -> int:
             assert self._pool is not None
             with self._pool.connection() as conn:
-                return _schema_version(conn)
+                return pg_admin.schema_version(conn)
 
         return await self._on_thread(read)
 
@@ -233,11 +233,3 @@ class PostgresStore(SqlStore):
                     conn.execute(statement.encode())
 
         await self._on_thread(rebuild)
-
-
-def _schema_version(conn: psycopg.Connection[Any]) -> int:
-    exists = conn.execute("SELECT to_regclass('crewline_schema')").fetchone()
-    if exists is None or exists[0] is None:
-        return 0
-    row = conn.execute("SELECT version FROM crewline_schema").fetchone()
-    return int(row[0]) if row else 0
