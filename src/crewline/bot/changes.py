@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from crewline.bot.domain import DomainEvent
-from crewline.models import Escalation, Member, Question
+from crewline.models import Escalation, Member, Question, Row, RowRole
 from crewline.store import Tx
 
 __all__ = ["Change", "Effects", "escalation_bell", "question_bell"]
@@ -168,6 +168,26 @@ class Change:
         **details: Any,
     ) -> None:
         self.tx.audit(action, outcome, self.now, actor=actor, member=member, details=details)
+
+    def system_row(
+        self,
+        conversation: str,
+        text: str,
+        *,
+        meta: Mapping[str, Any],
+        author: str = "crewline",
+        record: str | None = None,
+    ) -> Row:
+        """A row that crewline (or ``author``, the concierge) writes in a conversation."""
+        return self.tx.append_row(
+            conversation=conversation,
+            role=RowRole.SYSTEM,
+            author=author,
+            text=text,
+            now=self.now,
+            record=record,
+            meta=meta,
+        )
 
     def _bound(self, member: Member) -> tuple[str, ...]:
         # A binding to a transport that is not running waits in the outbox until it is.

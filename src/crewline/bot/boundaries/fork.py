@@ -72,12 +72,9 @@ def fork(ch: Change, request: BoundaryRequest, *, new_slug: str) -> Forked:
         f"Forked from {source.name}: {copied} message{'s' if copied != 1 else ''} copied."
         f" Give its agent a key with `crewline member key {new_slug}`."
     )
-    notice = ch.tx.append_row(
-        conversation=new_slug,
-        role=RowRole.SYSTEM,
-        author="crewline",
-        text=notice_text,
-        now=ch.now,
+    notice = ch.system_row(
+        new_slug,
+        notice_text,
         meta={"forked_from_member": source.slug},
     )
     ch.show(member, "post", f"row:{notice.id}")

@@ -459,12 +459,9 @@ def _notice(ch: Change, member: Member, frozen: Frozen, count: int) -> Row:
     text = f"{what}: {count} {messages} left {member.name}'s conversation."
     if kind is BoundaryKind.REGENERATE:
         text += f" {member.name} answers your last message again."
-    return ch.tx.append_row(
-        conversation=member.slug,
-        role=RowRole.SYSTEM,
-        author="crewline",
-        text=text,
-        now=ch.now,
+    return ch.system_row(
+        member.slug,
+        text,
         meta={"boundary": frozen.id},
     )
 
@@ -530,12 +527,9 @@ def abort(
         + _CLEARED.get(native_cleared or "", "")
     )
     if write_notice and alive and member is not None:
-        row = ch.tx.append_row(
-            conversation=member.slug,
-            role=RowRole.SYSTEM,
-            author="crewline",
-            text=text,
-            now=ch.now,
+        row = ch.system_row(
+            member.slug,
+            text,
             meta={"boundary": frozen.id, "failed": reason},
         )
         ch.show(member, "post", f"row:{row.id}")
@@ -578,13 +572,10 @@ def close_abandoned(ch: Change, boundary_id: str, *, older_than: timedelta) -> b
             "context_boundary_aborted",
             {"boundary_id": record.id, "reason": "interrupted"},
         )
-    row = ch.tx.append_row(
-        conversation=member.slug,
-        role=RowRole.SYSTEM,
-        author="crewline",
-        text=f"Not rewound: {_WHY['interrupted']}. {member.name}'s conversation is unchanged."
+    row = ch.system_row(
+        member.slug,
+        f"Not rewound: {_WHY['interrupted']}. {member.name}'s conversation is unchanged."
         + _CLEARED[cleared],
-        now=ch.now,
         meta={"boundary": record.id, "failed": "interrupted"},
     )
     ch.show(member, "post", f"row:{row.id}")

@@ -23,7 +23,6 @@ from crewline.models import (
     LedgerEntry,
     Member,
     QuestionState,
-    RowRole,
     Suggestion,
 )
 from crewline.store import Tx
@@ -227,13 +226,9 @@ def give_answer(
     The thread line (a row naming the record, so reconciliation knows the record was
     answered) carries the Undo button; the answer is kept among the last 20 for undo.
     """
-    line = ch.tx.append_row(
-        conversation=member.slug,
-        role=RowRole.SYSTEM,
-        author=CONCIERGE,
-        text=f"concierge answered: {text} — {why}",
-        now=ch.now,
-        record=asked.id if asked.kind == ESCALATION else None,
+    line = ch.system_row(
+        member.slug,
+        f"concierge answered: {text} — {why}",
         meta={
             "concierge_answer": True,
             f"{asked.kind}_id": asked.id,
@@ -244,6 +239,8 @@ def give_answer(
             "by": AnsweredBy.CONCIERGE.value,
             "via": AnsweredVia.CONCIERGE.value,
         },
+        author=CONCIERGE,
+        record=asked.id if asked.kind == ESCALATION else None,
     )
     if asked.kind == ESCALATION:
         record = ch.tx.escalation(asked.id)
@@ -299,14 +296,12 @@ def withdraw_answer(ch: Change, member: Member, answer: ConciergeAnswer) -> str:
         return "rewound"
     if ch.tx.session_ended(answer.session):
         return "marked"
-    ch.tx.append_row(
-        conversation=member.slug,
-        role=RowRole.SYSTEM,
-        author=CONCIERGE,
-        text="concierge answer withdrawn",
-        now=ch.now,
-        record=answer.record_id if answer.record_kind == ESCALATION else None,
+    ch.system_row(
+        member.slug,
+        "concierge answer withdrawn",
         meta={"silent": True, "withdrawn_answer": answer.row_id, "record": answer.record_id},
+        author=CONCIERGE,
+        record=answer.record_id if answer.record_kind == ESCALATION else None,
     )
     withdrawn = answer.event_cursor is not None and _unread(ch.tx, answer)
     if withdrawn:

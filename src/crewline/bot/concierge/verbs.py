@@ -20,7 +20,7 @@ from crewline.bot.ports import Core
 from crewline.errors import Forbidden, InvalidInput, NotFound
 from crewline.keys import hash_key, new_session_key
 from crewline.launchers import Launchers
-from crewline.models import AnswerPolicy, CallerKind, Member, RowRole, Session, new_id
+from crewline.models import AnswerPolicy, CallerKind, Member, Session, new_id
 from crewline.policy import Verb, authorize
 from crewline.policy.routine import Verdict, judge
 from crewline.store import Tx
@@ -264,13 +264,11 @@ class ConciergeVerbs:
         member = ch.tx.member(slug)
         if member is None:
             return
-        row = ch.tx.append_row(
-            conversation=member.slug,
-            role=RowRole.SYSTEM,
-            author="concierge",
-            text=text,
-            now=ch.now,
+        row = ch.system_row(
+            member.slug,
+            text,
             meta={"concierge_act": True},
+            author="concierge",
         )
         ch.show(member, "post", f"row:{row.id}")
 

@@ -22,7 +22,6 @@ from crewline.models import (
     EscalationState,
     Member,
     Row,
-    RowRole,
     Session,
 )
 
@@ -227,14 +226,11 @@ def _mark(
 ) -> None:
     """A silent system row about ``record`` in the member's transcript (the card's redraw
     is what the human sees), so an index rebuilt from the transcript knows what happened."""
-    ch.tx.append_row(
-        conversation=member.slug,
-        role=RowRole.SYSTEM,
-        author="crewline",
-        text=text,
-        now=ch.now,
-        record=record.id,
+    ch.system_row(
+        member.slug,
+        text,
         meta={"silent": True, **meta},
+        record=record.id,
     )
 
 

@@ -204,12 +204,9 @@ def take_reply(
         return Taken(decision=decision, row=row)
     row = write_row(text, {}, None)
     if isinstance(decision, Ambiguous):
-        notice = ch.tx.append_row(
-            conversation=member.slug,
-            role=RowRole.SYSTEM,
-            author="crewline",
-            text=cards.ambiguity_notice(decision.pending),
-            now=ch.now,
+        notice = ch.system_row(
+            member.slug,
+            cards.ambiguity_notice(decision.pending),
             meta={"ambiguous": [e.id for e in decision.pending]},
         )
         ch.show(member, "post", f"row:{notice.id}")
