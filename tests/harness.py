@@ -109,8 +109,15 @@ class Harness(ABC):
         return [m for m in self.messages(member) if any(mark in m.text for mark in CARD_MARKS)]
 
 
+# The memory platform is a local push, as the local inbox is: its roster is redrawn at once
+# (``roster_interval=0``, the local transport's own setting) rather than at most once a
+# second, so a test waiting for delivery does not wait out the pacing after each change.
+# The pacing itself is the outbox's rule: tests/core/test_outbox_pacing.py.
+UNPACED = DeliveryLimits(roster_interval=0)
+
+
 class MemoryHarness(Harness):
-    def __init__(self, name: str = "memory", *, limits: DeliveryLimits | None = None) -> None:
+    def __init__(self, name: str = "memory", *, limits: DeliveryLimits = UNPACED) -> None:
         self.name = name
         self._transport = MemoryTransport(name, limits=limits)
 

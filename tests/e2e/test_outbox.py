@@ -16,7 +16,7 @@ from crewline.errors import PermanentTransportError, RateLimited, TransientTrans
 from crewline.models import OutboundMessage
 from crewline.store.open import open_store
 from crewline.testing import FakeClock
-from crewline.transports.base import HumanEventSink
+from crewline.transports.base import DeliveryLimits, HumanEventSink
 from crewline.transports.memory import MemoryTransport
 from tests.bounds import WAIT
 from tests.driver import Crew
@@ -26,7 +26,10 @@ from tests.harness import MemoryHarness
 
 @pytest.fixture
 async def memory_crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
-    driver = Crew(config, clock, [MemoryHarness()])
+    """The memory platform paced as a platform is (its roster redrawn at most once a
+    second): the failures set up here fall on the next call, which must be the row's post,
+    not a roster redraw the crew watch queued meanwhile."""
+    driver = Crew(config, clock, [MemoryHarness(limits=DeliveryLimits())])
     await driver.start()
     yield driver
     await driver.stop()
