@@ -21,7 +21,8 @@ from crewline import crew as crew_admin
 from crewline.bot.boundaries import BoundaryKind, BoundaryRequest, HookPoint, Outcome
 from crewline.bot.boundaries.run import outcome_error
 from crewline.models import Event, Row, Session
-from tests.core.kit import OWNER, Kit
+from crewline.transports.memory import MemoryMessage
+from tests.core.kit import OWNER, STRANGER, Kit, labels
 
 AWAITS = [HookPoint.SENT, HookPoint.WAITING, HookPoint.COMMITTING]
 
@@ -324,3 +325,66 @@ async def test_by_default_a_session_mid_turn_is_asked_all_the_same(scene: Scene)
     outcome = await asked
     assert not outcome.committed
     assert _code(outcome) == "boundary_refused"
+
+
+# --- §5 regenerate: the button on the member's last turn ---------------------------------------
+# Drawn and pressed on every platform: tests/e2e/test_boundaries_regenerate.py's journey.
+
+REGENERATE = "Regenerate"
+
+
+def _shown(kit: Kit, text: str) -> MemoryMessage:
+    found = [m for m in kit.shown() if text in m.current.text]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def _has_regenerate(kit: Kit, text: str) -> bool:
+    return REGENERATE in labels(_shown(kit, text))
+
+
+async def test_the_regenerate_button_goes_when_the_turn_ends_and_a_stale_press_is_refused(
+    stateless: Scene,
+) -> None:
+    """The owner writes h3: m3 loses the button; its old payload is refused, nothing done."""
+    s, kit = stateless, stateless.kit
+    await kit.delivered()
+    m3 = _shown(kit, "m3")
+    payload = m3.current.buttons[labels(m3).index(REGENERATE)].payload
+    receipt = await kit.say("h3")
+    assert receipt.accepted, receipt
+    await kit.delivered()
+    await kit.wait_until(lambda: not _has_regenerate(kit, "m3"))
+    notice = (await kit.press_payload(payload)).notice
+    assert notice is not None and "no longer Radar's last turn" in notice, notice
+    assert await s.live() == ["m1", "h1", "m2", "h2", "m3", "h3"]
+    assert not [e for e in await s.read() if e.kind == "context_boundary"]
+
+
+async def test_the_member_writing_again_moves_the_regenerate_button_to_its_new_message(
+    stateless: Scene,
+) -> None:
+    """m4 after m3: the button leaves m3 for m4."""
+    s, kit = stateless, stateless.kit
+    await kit.delivered()
+    assert _has_regenerate(kit, "m3")
+    assert not _has_regenerate(kit, "m2")  # h2 came after it
+    await s.post("m4")
+    await kit.delivered()
+    await kit.wait_until(lambda: not _has_regenerate(kit, "m3"))
+    assert _has_regenerate(kit, "m4")
+
+
+async def test_someone_elses_regenerate_press_is_refused_and_changes_nothing(
+    stateless: Scene,
+) -> None:
+    """A press by a person who does not own the member: refused privately and audited."""
+    s, kit = stateless, stateless.kit
+    await kit.delivered()
+    m3 = _shown(kit, "m3")
+    assert _has_regenerate(kit, "m3")
+    notice = (await kit.press(m3, REGENERATE, user=STRANGER)).notice
+    assert notice is not None and "owner" in notice, notice
+    assert await s.live() == ["m1", "h1", "m2", "h2", "m3"]
+    audit = await kit.store.sel(action_prefix="click:")
+    assert [r.action for r in audit] == ["click:not_owner"]

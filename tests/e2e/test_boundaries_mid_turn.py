@@ -63,8 +63,10 @@ async def test_a_bad_turn_state_is_refused(crew: Crew, state: str | None) -> Non
     assert response.json()["error"]["code"]
 
 
+@pytest.mark.parametrize("harness", ["memory"], indirect=True)
 async def test_the_regenerate_button_mid_turn_is_refused_with_why(crew: Crew) -> None:
-    """On every transport: the press is answered privately with why; nothing changes."""
+    """The press is answered privately with why; nothing changes. (How each platform says a
+    refusal privately: test_escalations.py's stranger's click, over every transport.)"""
     s = await scene(crew, stateless=True)
     await crew.delivered()
     m3 = next(m for m in crew.harness.messages("radar") if "m3" in m.text)
