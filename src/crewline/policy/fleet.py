@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from crewline.policy.clauses import Shape, Word, shape_of
-from crewline.policy.lemmas import Token, lemma, root, stem, tokens
+from crewline.policy.lemmas import Token, known, lemma, root, stem, tokens
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form, injection, word_set
 
@@ -125,6 +125,8 @@ _GROUPS = (
     "dependency dep package library",
     "restart reboot",
     "environment env",
+    "person people owner reviewer assignee maintainer engineer contact team squad",
+    "own owns owned assign assigned give gave hand handed belong",
 )
 
 
@@ -198,6 +200,7 @@ _GENERIC_WORDS = frozenset(
         "area",
         "component",
         "module",
+        "code",
         "tool",
         "team",
         "job",
@@ -293,9 +296,12 @@ for _words, _kinds in (
     ("rate percentage percent ratio coverage share", (Kind.PERCENT,)),
     ("date day", (Kind.DATE, Kind.TIME)),
     ("region zone", (Kind.REGION,)),
+    # people, and the teams that own things: a person's name, or a team's slug
+    ("person owner author reviewer assignee maintainer engineer contact", (Kind.PERSON, Kind.ID)),
+    ("team squad", (Kind.ID, Kind.PERSON)),
     (
         "id identifier name key ticket issue pr runner job pod node queue bucket test image "
-        "cluster namespace table index topic channel user account owner",
+        "cluster namespace table index topic channel user account",
         (
             Kind.ID,
             Kind.PATH,
@@ -343,6 +349,7 @@ _WH_KINDS: dict[str, tuple[Kind, ...]] = {
     "how high": (Kind.PERCENT, Kind.NUMBER, Kind.SIZE),
     "where": (Kind.PATH, Kind.URL_PATH, Kind.URL, Kind.HOST),
     "when": (Kind.DATE, Kind.TIME),
+    "who": (Kind.PERSON, Kind.ID),
 }
 # Words that only ask ("did the probe find", "can you tell me"), never what it is about.
 _ASKING = word_set(
@@ -361,7 +368,7 @@ _STOP = word_set(
     any some just now still also hey hi quick q thanks thx pls again currently actually
     exactly last latest new current one ones according per said says during after before
     behind under over across through via between against without within since until while
-    around near inside outside instead up down out off yo"""
+    around near inside outside instead up down out off yo something anything"""
 )
 _REQUEST = re.compile(
     r"\b(?:which|what|whats|where|when|how (?:long|many|much|often|big|large|fast|slow))\b"
@@ -429,7 +436,7 @@ def _value_ask(code: str) -> ValueAsk | None:
             and code[all_words[i - 1].end : all_words[i].start].strip() in (",", "(")
             and i > 1
         )
-        if text in ("which", "what", "whats", "where", "when", "how") and _requests(
+        if text in ("which", "what", "whats", "where", "when", "how", "who") and _requests(
             texts, i, shaped[i].clause_start, after_noun
         ):
             nxt = texts[i + 1] if i + 1 < len(texts) else ""
@@ -487,6 +494,13 @@ def _value_ask(code: str) -> ValueAsk | None:
             break
         if w.text in _NP_STOP:
             continue
+        if (
+            head_text in ("which", "what", "who")
+            and len(phrase) == 1
+            and phrase[0] in _NOUN_KINDS
+            and _verb_form(w)
+        ):
+            break  # "which team owns the module": the phrase ends at its verb
         phrase.append(w.lemma)
         if len(phrase) >= 4:
             break
@@ -527,6 +541,11 @@ def _value_ask(code: str) -> ValueAsk | None:
         kinds = _NOUN_KINDS[noun]
     elif named and set(_NOUN_KINDS[named[-1]]) & set(kinds):
         noun = named[-1]
+    if head_text == "who":
+        if re.search(r"\b(?:should|shall|would|could|can|will|must|ought)\b", code):
+            return None  # "who should review it?": a decision asked of you, not a fact
+        if noun == "value":
+            noun = "person"
     verb_cues: set[str] = set()
     if head_text == "what" and texts[start + 1 : start + 2] and texts[start + 1] in _DO_AUX:
         # "what did the health check return?": what follows the verb in a row
@@ -685,6 +704,14 @@ def value_ask(shape: Shape) -> ValueAsk | None:
 
 
 _PAST = word_set("ran took went got found made wrote broke left sent built saw kept came")
+
+
+def _verb_form(word: Token) -> bool:
+    """Is ``word`` a verb's inflected form ("owns", "keeps", "failed"), not a noun of a
+    kind of value ("numbers", "files")?"""
+    if word.lemma in _NOUN_KINDS or word.lemma == word.text:
+        return False
+    return _past(word) or (word.text.endswith("s") and not word.text.endswith("ss"))
 
 
 def _past(word: Token) -> bool:
@@ -976,6 +1003,12 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
             continue
         before, after = _words_near(text, value)
         cue = bool(set(before + after) & ask.cue_stems) or bool(set(before[-2:]) & ask.verb_cues)
+        if value.kind is Kind.ID and not cue:
+            # a name that says what it is ("team-ledger" for the team, "ci-runner-07" for
+            # the runner)
+            cue = any(t.stem in ask.cue_stems for t in tokens(value.text.lower()))
+        if value.kind is Kind.PERSON and not cue and all(known(w) for w in value.text.split()):
+            continue  # "Google Cloud Monitoring": words of the language, not a person's name
         labels = _labels(text, value)
         if ask.kinds == _GENERIC and not cue:
             continue  # a value for "what's the X?" stands next to X

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import simplemma
 import snowballstemmer
 
-__all__ = ["Token", "lemma", "preload", "root", "stem", "tokens"]
+__all__ = ["Token", "known", "lemma", "preload", "root", "stem", "tokens"]
 
 # Where the dictionary's entry is not the word a reader of agents' questions means (simplemma
 # keeps "fixed" as an adjective "fixe", "gone" as "gan"): the verb, as the gate needs it.
@@ -69,6 +69,13 @@ def lemma(word: str) -> str:
     if not word.isalpha() or len(word) < 3:
         return word
     return str(simplemma.lemmatize(word, lang="en")).lower()
+
+
+@functools.lru_cache(maxsize=65536)
+def known(word: str) -> bool:
+    """Is the word one of the dictionary's ("Cloud", "Monitoring"), as a person's name
+    mostly is not ("Okafor")?"""
+    return bool(simplemma.is_known(word.lower(), lang="en"))
 
 
 @functools.lru_cache(maxsize=65536)

@@ -33,6 +33,7 @@ class Kind(StrEnum):
     TIME = "time"
     REGION = "region"
     ID = "identifier"
+    PERSON = "person's name"
     NUMBER = "number"
     WORD = "name"
 
@@ -142,6 +143,15 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
             r"|\d+(?:[-_][a-z0-9]+)*[-_][a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)(?![\w/-])"
             r"(?!\.\w)",
             re.IGNORECASE,
+        ),
+    ),
+    (
+        # a person's name as written: two or three capitalised words ("Priya Raman", "Tomasz
+        # Wójcik"), never a word in capitals ("CODEOWNERS") nor one glued to a name
+        Kind.PERSON,
+        re.compile(
+            r"(?<![\w@/.-])(?!(?:The|A|An|This|That|Our|My|Its|Their|Her|His)\b)"
+            r"[A-Z][^\W\d_A-Z][^\W\d_]*(?:[ ][A-Z][^\W\d_A-Z][^\W\d_]*){1,2}(?![\w@/-])"
         ),
     ),
     (
