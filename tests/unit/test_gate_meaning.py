@@ -75,3 +75,38 @@ def test_two_rows_naming_different_people_disagree() -> None:
         ("lead-bot", "Correction from the board: the login loop bug went to Sanna Lindqvist."),
     )
     _no_answer("Who has the login loop bug?", rows)
+
+
+# ---------------------------------------------------------------- a port by its place
+
+PLACES = _facts(
+    ("netscan", "Only the grafana proxy is listening, on 3000; the rest is closed."),
+    ("infra-notes", "The qa admin console sits on 9443 behind the VPN."),
+    ("mail-notes", "Mailhog lives at 8025 on the dev box."),
+    ("k8s", "The reporting worker runs on 3 nodes in qa."),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("What port is the grafana proxy listening on?", "3000"),
+        ("which port did netscan see grafana proxy on?", "3000"),
+        ("Which port is the qa admin console on?", "9443"),
+        ("qa admin console port?", "9443"),
+        ("what port is mailhog at on the dev box?", "8025"),
+    ],
+)
+def test_a_port_is_the_number_a_row_places_the_thing_at(question: str, value: str) -> None:
+    _answers(question, PLACES, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which port is the reporting worker on?",  # "runs on 3 nodes" counts nodes
+        "What port is the billing api on?",  # no row places it
+    ],
+)
+def test_a_number_that_counts_something_is_no_port(question: str) -> None:
+    _no_answer(question, PLACES)

@@ -984,11 +984,34 @@ def _words_near(text: str, value: Value) -> tuple[list[str], list[str]]:
     """The stems of the three words before a value and of the one after it, unless that
     word labels the next value."""
     head, tail = _clause(text, value)
+    if re.fullmatch(r"\s*(?:on|at)\s*", head):
+        head = text[: value.start]  # "is listening, on 9187": the comma sets off the place
     before = [t.stem for t in tokens(code_form(head))[-3:]]
     after = [t.stem for t in tokens(code_form(tail))[:1]]
     if after and re.match(r"[\s,;:]*[\w-]+\s+[\d/#]", tail[:32]):
         after = []
     return before, after
+
+
+# Verbs that place a service at a port: "the admin UI sits on 8443", "it lives at 9000".
+_PLACED = frozenset(stem(w) for w in ("sit", "live", "run", "be", "listen", "serve", "answer"))
+_NOT_A_PORT_NEXT = re.compile(r"\s*(?:[.,;:)!?]|$|(?:with|and|but|for|in|on|now|since|behind)\b)")
+
+
+def _placed_at_port(ask: ValueAsk, text: str, value: Value, before: list[str]) -> bool:
+    """Is a bare number a port because the row places the asked thing at it ("sits on 8443
+    with a self-signed cert") — a verb of place, "on" or "at", and no noun it counts after
+    it ("runs on 3 nodes")?"""
+    return (
+        Kind.PORT in ask.kinds
+        and value.kind is Kind.NUMBER
+        and re.fullmatch(r"\d{2,5}", value.text) is not None
+        and 0 < int(value.text) < 65536
+        and before[-1:] in (["on"], ["at"])
+        and len(before) >= 2
+        and before[-2] in _PLACED
+        and _NOT_A_PORT_NEXT.match(text[value.end :]) is not None
+    )
 
 
 def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
@@ -1003,6 +1026,7 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
             continue
         before, after = _words_near(text, value)
         cue = bool(set(before + after) & ask.cue_stems) or bool(set(before[-2:]) & ask.verb_cues)
+        cue = cue or _placed_at_port(ask, text, value, before)
         if value.kind is Kind.ID and not cue:
             # a name that says what it is ("team-ledger" for the team, "ci-runner-07" for
             # the runner)
