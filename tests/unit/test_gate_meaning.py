@@ -110,3 +110,46 @@ def test_a_port_is_the_number_a_row_places_the_thing_at(question: str, value: st
 )
 def test_a_number_that_counts_something_is_no_port(question: str) -> None:
     _no_answer(question, PLACES)
+
+
+# ---------------------------------------------------------------- "the US": a country
+
+REGIONS = _facts(
+    ("release-planner", "Ops agreed to do the US region cutover on 2027-01-12."),
+    ("release-planner", "The EU region cutover is fixed for 2027-02-02."),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("What date did ops agree on for the US region cutover?", "2027-01-12"),
+        ("Which day did ops settle on for the US region cutover?", "2027-01-12"),
+        ("when is the US region cutover, per release-planner?", "2027-01-12"),
+    ],
+)
+def test_the_us_after_a_determiner_is_a_country_not_the_asker(question: str, value: str) -> None:
+    _answers(question, REGIONS, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What date did ops agree on for the APAC region cutover?",  # no row about it
+        "What date is the region cutover on?",  # US or EU?
+    ],
+)
+def test_a_region_the_rows_do_not_name_gets_no_date(question: str) -> None:
+    _no_answer(question, REGIONS)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which date should we pick for the US region cutover?",  # the asker's act
+        "What date did you give us for the cutover?",  # "us" the asker
+        "When do I deploy the US cluster?",
+    ],
+)
+def test_the_askers_own_act_stays_careful(question: str) -> None:
+    assert judge(question, facts=REGIONS).kind is VerdictKind.IRREVERSIBLE

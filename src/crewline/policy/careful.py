@@ -538,7 +538,11 @@ def _info_opening(shape: Shape, i: int) -> int | None:
         opens = k < sentence.start or words[k].lemma in _OPENS_QUESTION or words[k].text in _ASKER
         if not opens:
             continue
-        between = {w.text for w in words[j + 1 : i]}
+        between = {
+            w.text
+            for k, w in enumerate(words[j + 1 : i], start=j + 1)
+            if not (w.text == "us" and words[k - 1].text in _DETERMINERS)  # "the US cluster"
+        }
         if between & (_ASKER | _TO_COME) or ("you" in between and "me" in between):
             return None  # the asker's act, or one still to be done: asked for, not about
         return j

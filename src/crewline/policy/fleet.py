@@ -127,6 +127,7 @@ _GROUPS = (
     "environment env",
     "person people owner reviewer assignee maintainer engineer contact team squad",
     "own owns owned assign assigned give gave hand handed belong",
+    "agree agreed settle settled decide decided",
 )
 
 
@@ -611,8 +612,18 @@ def _value_ask(code: str) -> ValueAsk | None:
         and shaped[k + 1].ident
         and noun in (all_words[k].lemma, all_words[k + 1].lemma)
     }
+    # "the US cluster": a country after a determiner, not the pronoun
+    country = {
+        all_words[k].start
+        for k in range(1, len(all_words))
+        if all_words[k].text == "us" and all_words[k - 1].text in ("the", "a", "an")
+    }
     for w in clause:
         r = root(w.lemma)
+        if w.start in country:
+            if "us" not in subject:
+                subject.append("us")
+            continue
         if (
             w.lemma in glued_to_noun  # "host:port"
             or (noun == "name" and w.text in ("called", "named"))
