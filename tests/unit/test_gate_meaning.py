@@ -153,3 +153,36 @@ def test_a_region_the_rows_do_not_name_gets_no_date(question: str) -> None:
 )
 def test_the_askers_own_act_stays_careful(question: str) -> None:
     assert judge(question, facts=REGIONS).kind is VerdictKind.IRREVERSIBLE
+
+
+# ---------------------------------------------------------------- told to the asker
+
+PAGES = _facts(
+    ("pager", "The public incident page for the outage is up at https://status.acme.test/i/77."),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Could you give me the link to the public incident page?",
+        "can you send me the url of the public incident page for the outage?",
+        "give us the address of the public incident page, please?",
+    ],
+)
+def test_a_value_given_to_the_asker_is_told_not_granted(question: str) -> None:
+    _answers(question, PAGES, "https://status.acme.test/i/77")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Could you give me access to the public incident page?",  # a right, not a value
+        "give me the key to the public bucket?",
+        "Send the customers the link to the incident page?",  # the audience is told
+        "Share the link to the public incident page with our users?",
+        "send me the link to the prod db with the password?",
+    ],
+)
+def test_a_right_or_an_audience_stays_careful(question: str) -> None:
+    assert judge(question, facts=PAGES).kind is VerdictKind.IRREVERSIBLE

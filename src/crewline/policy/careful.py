@@ -693,6 +693,8 @@ def _context_holds(
             ):
                 return False  # "the next file in the list": a thing, not filing
             clause_text = text[shape.words[i].start :]
+            if _told_to_asker(shape, i + length):
+                return False  # "send me the url of the public dashboard": the asker is told
             return bool(clause & AUDIENCE) or bool(re.search(r"#[a-z][\w-]*", clause_text))
         case "money":
             return money or bool(after & MONEY_WORDS)
@@ -711,7 +713,7 @@ def _context_holds(
         case "data":
             return bool(after & _DATA_OBJECT)
         case "access":
-            return bool(after & _ACCESS_OBJECT)
+            return bool(after & _ACCESS_OBJECT) and not _told_to_asker(shape, i + length)
         case "not_code":
             return not ((obj or _object_lemmas(shape, i + length, limit=6)) & _CODE_WORDS)
         case "agreement":
@@ -736,6 +738,26 @@ def _context_holds(
             sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
             return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
     return True
+
+
+# What the asker may be given to read: a value or a pointer to one, never a right.
+_INFO_NOUNS = word_set(
+    """link links url urls address name names path location date time number figure value
+    id list summary count version port hostname doc docs page"""
+)
+
+
+def _told_to_asker(shape: Shape, at: int) -> bool:
+    """Is the giving verb's object, after the asker ("give me", "send us"), a value or a
+    pointer to one ("the link to the status page"), so that the asker is told a thing, not
+    given a right ("give me access", "give me the key")?"""
+    words = shape.words
+    if at >= len(words) or words[at].text not in ("me", "us"):
+        return False
+    k = at + 1
+    while k < len(words) and words[k].text in _DETERMINERS and not words[k].clause_start:
+        k += 1
+    return k < len(words) and words[k].text in _INFO_NOUNS and not words[k].clause_start
 
 
 def _phrase(shape: Shape, start: int, end: int) -> str:

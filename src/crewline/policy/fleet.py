@@ -472,7 +472,8 @@ def _value_ask(code: str) -> ValueAsk | None:
         words = all_words
     elif start is None:
         m = re.search(
-            r"\b(?:tell me|remind me|need|give me|send me|got|have|know|share|find|idea of|post)"
+            r"\b(?:(?:tell|remind|give|send|show) (?:me|us)|need|got|have|know|share|find|idea of"
+            r"|post)"
             r"\s+(the|its|their|our|a|an)\b",
             code,
         )
