@@ -186,3 +186,40 @@ def test_a_value_given_to_the_asker_is_told_not_granted(question: str) -> None:
 )
 def test_a_right_or_an_audience_stays_careful(question: str) -> None:
     assert judge(question, facts=PAGES).kind is VerdictKind.IRREVERSIBLE
+
+
+# ---------------------------------------------------------------- "which one", per a source
+
+TABLES = _facts(
+    ("schema-bot", "The invoices view reads from the table ledger_invoices_v3."),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "The invoices view reads some underlying table — which one, per schema-bot?",
+        "there is a table under the invoices view - which one, according to schema-bot?",
+    ],
+)
+def test_which_one_of_what_a_source_said_is_a_look_up(question: str) -> None:
+    _answers(question, TABLES, "ledger_invoices_v3")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Two tables back the invoices view — which one should I query?",
+        "Which one, according to you?",
+        "which one per the runbook do we restart?",
+        "There are two configs — which one is better, per the docs?",
+        "Pick one: which one?",
+    ],
+)
+def test_which_one_put_to_the_human_stays_a_choice(question: str) -> None:
+    verdict = judge(question, facts=TABLES)
+    assert verdict.kind is VerdictKind.AMBIGUOUS and verdict.answer is None, verdict
+
+
+def test_which_one_a_source_never_said_gets_no_answer() -> None:
+    _no_answer("The orders view wraps some table — which one, according to the schema bot?", TABLES)

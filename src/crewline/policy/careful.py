@@ -1230,6 +1230,25 @@ def _or_choice(sentence: str) -> str | None:
     return None
 
 
+_NOT_A_SOURCE = r"(?!(?:you|me|us|we|i|your|my|our)\b)"
+_SOURCE = re.compile(
+    rf"\b(?:according to|per|as per)\s+(?:the\s+)?{_NOT_A_SOURCE}[a-z0-9][\w-]*"
+    rf"|\b(?:did|does|has|had)\s+(?:the\s+)?{_NOT_A_SOURCE}[a-z0-9][\w-]*\s+(?:say|find"
+    r"|report|mention|name|pick|log|note|flag|see)\b"
+)
+_ASKS_DECISION = re.compile(
+    r"\b(?:should|shall|would you|do you want|do you prefer|prefer|ought|better|best|rather"
+    r"|recommend)\b|\b(?:do|can|could|will|may|must|would)\s+(?:we|i)\b"
+)
+
+
+def _asks_a_source(sentence: str) -> bool:
+    """Is "which one" asked of what a source said ("which one, according to the schema
+    reader?", "which one did the probe find?") — a look-up the fleet may answer — rather
+    than a choice put to the human ("which one should I use?")?"""
+    return _SOURCE.search(sentence) is not None and _ASKS_DECISION.search(sentence) is None
+
+
 def _chooses(shape: Shape) -> str | None:
     """A choice verb asked about ("switch the test runner to pytest-xdist?"), not going on
     with a plan ("go with the plan")."""
@@ -1349,7 +1368,7 @@ def _choice(
             return Careful(
                 kind="ambiguous", reason=f"a choice ({alternative}) with no stated default"
             )
-        if re.search(r"\b(?:which one|either|which of)\b", s.text):
+        if re.search(r"\b(?:which one|either|which of)\b", s.text) and not _asks_a_source(s.text):
             return Careful(kind="ambiguous", reason="a choice with no stated default")
     chosen = _chooses(shape)
     if chosen is not None:

@@ -220,6 +220,7 @@ _GENERIC_WORDS = frozenset(
         "default",
         "actual",
         "real",
+        "underlying",
         "final",
         "overall",
         "total",
@@ -506,6 +507,15 @@ def _value_ask(code: str) -> ValueAsk | None:
         phrase.append(w.lemma)
         if len(phrase) >= 4:
             break
+    # "some underlying table — which one?": "one" stands for the noun named before it
+    antecedent = None
+    if head_text == "which" and texts[start + 1 : start + 2] in (["one"], ["ones"]):
+        antecedent = next(
+            (k for k in range(start - 1, -1, -1) if all_words[k].lemma in _NOUN_KINDS), None
+        )
+        if antecedent is None:
+            return None
+        phrase, skip = [all_words[antecedent].lemma], 2
     noun = "value"
     counted: set[str] = set()
     named = [p for p in phrase if p in _NOUN_KINDS]
@@ -601,6 +611,8 @@ def _value_ask(code: str) -> ValueAsk | None:
         )
     ):
         clause_from = topic  # "the ticket for the flaky login test, which number?"
+    if antecedent is not None:
+        clause_from = 0  # what "one" stands for is said before it
     subject: list[str] = []
     clause = [*all_words[clause_from:start], *words[skip:]]
     # with "did", "does" … an asking word is the verb ("what did the probe record?"), else
