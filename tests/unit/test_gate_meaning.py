@@ -223,3 +223,21 @@ def test_which_one_put_to_the_human_stays_a_choice(question: str) -> None:
 
 def test_which_one_a_source_never_said_gets_no_answer() -> None:
     _no_answer("The orders view wraps some table — which one, according to the schema bot?", TABLES)
+
+
+# ---------------------------------------------------------------- a value ending a sentence
+
+
+@pytest.mark.parametrize(
+    ("row", "question", "value"),
+    [
+        ("Bumped the sdk; we now pin httpx v0.27.2.", "Which httpx version do we pin?", "v0.27.2"),
+        ("The cli got its fresh tag, v3.0.0.", "what tag did the cli get?", "v3.0.0"),
+    ],
+)
+def test_a_version_that_ends_its_sentence_is_a_version(row: str, question: str, value: str) -> None:
+    _answers(question, _facts(("deps-bot", row)), value)
+
+
+def test_a_file_named_like_a_version_is_no_version() -> None:
+    _no_answer("Which notes version is it?", _facts(("docs-bot", "Wrote the notes to v3.1.4.txt.")))

@@ -127,7 +127,7 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (
         Kind.VERSION,
         re.compile(
-            r"(?<![\w.])v\d+(?:\.\d+)*(?:[-+][0-9a-z.]+)?(?![\w.])"
+            r"(?<![\w.])v\d+(?:\.\d+)*(?:[-+][0-9a-z.]+)?(?!\w)(?!\.\w)"
             r"|(?<![\w.,])\d+\.\d+(?:\.\d+)*(?:[-+][0-9a-z.]+)?(?![\w])",
             re.IGNORECASE,
         ),
