@@ -241,3 +241,36 @@ def test_a_version_that_ends_its_sentence_is_a_version(row: str, question: str, 
 
 def test_a_file_named_like_a_version_is_no_version() -> None:
     _no_answer("Which notes version is it?", _facts(("docs-bot", "Wrote the notes to v3.1.4.txt.")))
+
+
+# ---------------------------------------------------------------- recency and generic words
+
+RECENT = _facts(
+    ("release-bot", "Latest tag in the repo at this point: v9.4.1."),
+    ("db-watch", "The reporting database reports Postgres 16.2."),
+    ("py-env", "Local box is on Python 3.13."),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What's the most recent tag in the repo?",
+        "newest tag on the repo?",
+        "which tag is the most recent one in the repo?",
+    ],
+)
+def test_recency_words_say_no_more_than_latest(question: str) -> None:
+    _answers(question, RECENT, "v9.4.1")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What version is running?",  # of what? every version disputes
+        "What's the newest release?",
+        "What's the most recent version on the server?",  # no row says the server
+    ],
+)
+def test_a_request_about_nothing_named_gets_no_version(question: str) -> None:
+    _no_answer(question, RECENT)

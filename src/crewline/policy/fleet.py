@@ -370,7 +370,8 @@ _STOP = word_set(
     any some just now still also hey hi quick q thanks thx pls again currently actually
     exactly last latest new current one ones according per said says during after before
     behind under over across through via between against without within since until while
-    around near inside outside instead up down out off yo something anything"""
+    around near inside outside instead up down out off yo something anything recent recently
+    newest most"""
 )
 _REQUEST = re.compile(
     r"\b(?:which|what|whats|where|when|how (?:long|many|much|often|big|large|fast|slow))\b"
@@ -870,8 +871,10 @@ def _coverage(subject: Sequence[str], roots: frozenset[str], text: str) -> tuple
         if term in roots or term in joined:
             n, score = n + 1, score + 1
             exact += term not in _GENERIC_WORDS
-        elif any(_near(term, r) for r in roots) or _same_qualifier(term, lowered):
-            n, score = n + 1, score + 0.5
+        elif term not in _GENERIC_WORDS and (
+            any(_near(term, r) for r in roots) or _same_qualifier(term, lowered)
+        ):
+            n, score = n + 1, score + 0.5  # a generic word counts only as it is ("repo")
         elif term in _GENERIC_WORDS:
             n += 1
     return n, score, exact
@@ -1523,7 +1526,11 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
         # a row about all but one of its specific words (any row, when it names nothing
         # specific) disputes with a value said by the asked noun or by the question's words
         if not specific:
-            against += [(v, row) for v in values]  # "which version is running?": whose?
+            # "which version is running?": whose? Every row disputes — but where the request
+            # names what it is about in generic words ("the newest tag on the repo"), a row
+            # that says none of them nor the asked noun is of another thing ("Postgres 14.9")
+            if not ask.subject or row.score > 0 or root(ask.noun) in row.roots:
+                against += [(v, row) for v in values]
         elif row.exact or sources is not None:
             against += [(v, row) for v in values if v.cue or v.labels & set(specific)]
     if several and not answering:
@@ -1547,7 +1554,10 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
     if cited is None and not all(_owned_by_another(ask, r.fact.text, v) for v, r in answering):
         # "staging got v2.14.0" over "Postgres 15.4" for the version staging got
         answering = [(v, r) for v, r in answering if not _owned_by_another(ask, r.fact.text, v)]
-    against = [(v, r) for v, r in against if not _owned_by_another(ask, r.fact.text, v)]
+    if ask.subject:
+        # "Postgres 15.4" is Postgres's version, not the asked thing's — but a request that
+        # names nothing ("which version is running?") may mean any of them
+        against = [(v, r) for v, r in against if not _owned_by_another(ask, r.fact.text, v)]
     if specific and all(v.cue for v, _ in answering):
         # a value said by the asked noun is disputed only by another said the same way,
         # not by one of another thing's ("Postgres 15.4 … :5432")
