@@ -274,3 +274,38 @@ def test_recency_words_say_no_more_than_latest(question: str) -> None:
 )
 def test_a_request_about_nothing_named_gets_no_version(question: str) -> None:
     _no_answer(question, RECENT)
+
+
+# ---------------------------------------------------------------- a terse request's head
+
+TERSE = _facts(
+    ("doc-bot", "The billing service's runbook is https://wiki.acme.test/runbooks/billing."),
+    ("pins", "The lockfile pins grpcio at 1.62.1."),
+    ("scan", "On build-04 the cache proxy listens on 3128; 8080 is closed."),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("link to the billing service runbook?", "https://wiki.acme.test/runbooks/billing"),
+        ("grpcio version in the lockfile?", "1.62.1"),
+        ("cache proxy port on build-04?", "3128"),
+        ("version of grpcio in the lockfile?", "1.62.1"),
+        ("port of the cache proxy on build-04?", "3128"),
+    ],
+)
+def test_a_terse_request_asks_the_noun_before_its_preposition(question: str, value: str) -> None:
+    _answers(question, TERSE, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "cache proxy port on build-05?",  # another host
+        "grpcio version in the poetry lock?",  # another file
+        "link to the search service runbook?",
+    ],
+)
+def test_a_terse_request_of_another_thing_gets_no_answer(question: str) -> None:
+    _no_answer(question, TERSE)

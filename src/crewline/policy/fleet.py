@@ -567,7 +567,16 @@ def _value_ask(code: str) -> ValueAsk | None:
             noun, kinds, phrase = verb.lemma, _GENERIC, [verb.lemma]
             verb_cues = {stem(verb.lemma)}  # the value follows the verb: not a noun's cue
     if head_text == "terse":
+        # the phrase's head: its last noun of a kind of value before its first preposition
+        # ("link to the partner portal status page?", "protobuf version in the lockfile?")
+        head_end = next(
+            (k for k, w in enumerate(words) if k and w.text in _TERSE_PREPOSITIONS), len(words)
+        )
         named_terse = [
+            w.lemma
+            for w in words[:head_end]
+            if w.lemma in _NOUN_KINDS and w.lemma not in ("day", "time", "number")
+        ] or [
             w.lemma
             for w in words
             if w.lemma in _NOUN_KINDS and w.lemma not in ("day", "time", "number")
@@ -729,6 +738,7 @@ def value_ask(shape: Shape) -> ValueAsk | None:
 
 
 _PAST = word_set("ran took went got found made wrote broke left sent built saw kept came")
+_TERSE_PREPOSITIONS = word_set("of in on for at from to under with behind inside")
 
 
 def _verb_form(word: Token) -> bool:
