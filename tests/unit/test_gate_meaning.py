@@ -309,3 +309,30 @@ def test_a_terse_request_asks_the_noun_before_its_preposition(question: str, val
 )
 def test_a_terse_request_of_another_thing_gets_no_answer(question: str) -> None:
     _no_answer(question, TERSE)
+
+
+# ---------------------------------------------------------------- another row's value disputes
+
+RELEASES = [
+    ("notes-bot", "The readme says the current release is v2.0.4."),
+    ("tags", "Newest release tag upstream is v2.0.6."),
+]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What's our latest released version?",
+        "which release are we on now?",
+        "latest release version?",
+    ],
+)
+def test_a_value_another_row_says_without_the_noun_still_disputes(question: str) -> None:
+    _no_answer(question, _facts(*RELEASES))
+    _answers(question, _facts(RELEASES[0]), "v2.0.4")  # alone, each row answers
+
+
+@pytest.mark.parametrize("question", ["which port is the api on?", "which port?", "api port?"])
+def test_a_value_by_the_asked_noun_is_never_dropped_for_anothers_kind(question: str) -> None:
+    # ":5432" is a port by its form, "4321" one by the word "port": no guess between them
+    _no_answer(question, _facts(("probe", "Postgres sits at :5432 and the api on port 4321.")))

@@ -125,7 +125,8 @@ _GROUPS = (
     "dependency dep package library",
     "restart reboot",
     "environment env",
-    "person people owner reviewer assignee maintainer engineer contact team squad",
+    "person people owner reviewer approver assignee maintainer engineer contact lead",
+    "team squad",
     "own owns owned assign assigned give gave hand handed belong",
     "agree agreed settle settled decide decided",
 )
@@ -299,7 +300,10 @@ for _words, _kinds in (
     ("date day", (Kind.DATE, Kind.TIME)),
     ("region zone", (Kind.REGION,)),
     # people, and the teams that own things: a person's name, or a team's slug
-    ("person owner author reviewer assignee maintainer engineer contact", (Kind.PERSON, Kind.ID)),
+    (
+        "person owner author reviewer approver assignee maintainer engineer contact",
+        (Kind.PERSON, Kind.ID),
+    ),
     ("team squad", (Kind.ID, Kind.PERSON)),
     (
         "id identifier name key ticket issue pr runner job pod node queue bucket test image "
@@ -1290,7 +1294,12 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
         values = [v for v in values if v.planned]
     if values:
         first = min(ask.kinds.index(v.value.kind) for v in values)
-        values = [v for v in values if ask.kinds.index(v.value.kind) == first]
+        kept = [v for v in values if ask.kinds.index(v.value.kind) == first]
+        if not any(v.cue for v in kept) and any(v.cue for v in values if v not in kept):
+            # "Postgres sits at :5432 and the api on port 4321": the value by the asked noun
+            # is not dropped for another's kind
+            return "several"
+        values = kept
     if len({v.value.text.casefold() for v in values}) <= 1:
         return values[0] if values else None
     asked = _qualifiers(ask.question)
@@ -1560,7 +1569,11 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
     if not answering:
         return FleetReading(found=_nothing(ask, rows), ignored=ignored)
     if cited is None and any(v.cue for v, _ in answering):
-        answering = [(v, r) for v, r in answering if v.cue]  # "port 4321" over ":5432"
+        # "port 4321" over ":5432" in a row; another row's value said without the asked
+        # noun still disputes ("latest release is v4.12.1" against "release tag … v4.12.3")
+        cued_rows = {r.fact.row_id for v, r in answering if v.cue}
+        against += [(v, r) for v, r in answering if r.fact.row_id not in cued_rows]
+        answering = [(v, r) for v, r in answering if v.cue]
     if cited is None and not all(_owned_by_another(ask, r.fact.text, v) for v, r in answering):
         # "staging got v2.14.0" over "Postgres 15.4" for the version staging got
         answering = [(v, r) for v, r in answering if not _owned_by_another(ask, r.fact.text, v)]
