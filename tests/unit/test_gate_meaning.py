@@ -336,3 +336,38 @@ def test_a_value_another_row_says_without_the_noun_still_disputes(question: str)
 def test_a_value_by_the_asked_noun_is_never_dropped_for_anothers_kind(question: str) -> None:
     # ":5432" is a port by its form, "4321" one by the word "port": no guess between them
     _no_answer(question, _facts(("probe", "Postgres sits at :5432 and the api on port 4321.")))
+
+
+# ---------------------------------------------------------------- "count of …?": a noun
+
+COUNTS = _facts(
+    ("tracker", "The web repo has 52 open issues tagged regression right now."),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "count of open regression issues in the web repo?",
+        "number of open issues tagged regression in the web repo?",
+        "count of the open regression issues?",
+    ],
+)
+def test_count_of_a_noun_asks_the_count_never_a_go_ahead(question: str) -> None:
+    _answers(question, COUNTS, "52")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "count of open issues in the docs repo?",  # another repo
+        "count of closed regression issues in the web repo?",
+    ],
+)
+def test_count_of_another_thing_is_neither_answered_nor_a_yes(question: str) -> None:
+    _no_answer(question, COUNTS)
+    assert judge(question).kind is not VerdictKind.PROCEED
+
+
+def test_count_as_a_step_is_still_a_step() -> None:
+    assert judge("Count the open issues and post the total here?").kind is VerdictKind.PROCEED

@@ -470,6 +470,7 @@ def _value_ask(code: str) -> ValueAsk | None:
             bool(texts)
             and (all_words[0].lemma in verbs or texts[0] in verbs)
             and texts[0] not in NOUN_VERBS
+            and texts[1:2] != ["of"]  # "count of open bugs?": a noun, never a step
         )
         if named_at and not acting and not any(t in _VERBISH for t in texts):
             start, head_text = -1, "terse"
@@ -586,8 +587,24 @@ def _value_ask(code: str) -> ValueAsk | None:
             if w.lemma in _NOUN_KINDS and w.lemma not in ("day", "time", "number")
         ]
         noun = named_terse[-1]
+        if texts[1:2] == ["of"] and texts[0] in ("count", "number", "total"):
+            noun = texts[0]  # "number of open issues tagged …?"
         kinds = _NOUN_KINDS[noun]
         named = [noun]
+        of = next((k for k, w in enumerate(words) if w.lemma == noun), 0) + 1
+        if noun in ("count", "number", "total") and texts[start + of : start + of + 1] == ["of"]:
+            # "count of open bug issues in the repo?": a count of the phrase's last noun
+            end = next(
+                (
+                    k
+                    for k in range(of + 1, len(words))
+                    if words[k].text in _TERSE_PREPOSITIONS or _past(words[k])
+                ),
+                len(words),
+            )
+            if end > of + 1:
+                counted = {root(words[end - 1].lemma), root(noun)}  # the "count" is no topic
+                noun, kinds = words[end - 1].lemma, (Kind.NUMBER,)
     if not kinds:
         if head_text == "need":
             return None  # "I need the…" names no kind of value: not a request for one

@@ -273,6 +273,8 @@ def _imperative(shape: Shape) -> bool:
     if at is None or at + 1 >= len(words):
         return False
     first, then = words[at], words[at + 1].text
+    if then == "of":
+        return False  # "count of open bugs in the repo?": a noun names a value, no step
     return (
         first.text == first.lemma
         and first.lemma in _VERB_START
