@@ -371,3 +371,31 @@ def test_count_of_another_thing_is_neither_answered_nor_a_yes(question: str) -> 
 
 def test_count_as_a_step_is_still_a_step() -> None:
     assert judge("Count the open issues and post the total here?").kind is VerdictKind.PROCEED
+
+
+# ---------------------------------------------------------------- a hyphenated name, whole
+
+BUCKETS = _facts(
+    ("quota-bot", "Bucket media-exports: 4.1 TB in 2.2M objects."),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many objects are in the media-logs bucket?",  # "logs" names it, never asks
+        "How much data does the media-report bucket hold?",
+        "how many objects sit in the media-finds bucket?",
+    ],
+)
+def test_a_word_inside_a_hyphenated_name_names_the_thing(question: str) -> None:
+    _no_answer(question, BUCKETS)
+
+
+def test_the_bucket_the_row_names_whole_is_answered() -> None:
+    _answers("How many objects are in the media-exports bucket?", BUCKETS, "2.2M")
+
+
+def test_a_hyphenated_phrase_with_a_word_of_grammar_is_no_name() -> None:
+    rows = _facts(("ci-stats", "Last run: 41 e2e tests passed, 2 failed."))
+    _answers("How many end-to-end tests passed in the last run?", rows, "41")

@@ -662,8 +662,21 @@ def _value_ask(code: str) -> ValueAsk | None:
         for k in range(1, len(all_words))
         if all_words[k].text == "us" and all_words[k - 1].text in ("the", "a", "an")
     }
+    # a word inside a hyphenated name ("the acme-logs bucket") names the thing, never asks
+    # ("end-to-end", with a word of grammar in it, is a phrase, not a name)
+    hyphenated = {
+        w.start
+        for run in re.finditer(r"(?<![\w-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-])", code)
+        if not any(part in _STOP for part in run.group(0).split("-"))
+        for w in clause
+        if run.start() <= w.start < run.end()
+    }
     for w in clause:
         r = root(w.lemma)
+        if w.start in hyphenated and w.lemma in _ASKING and w.text not in _STOP:
+            if r not in subject:
+                subject.append(r)
+            continue
         if w.start in country:
             if "us" not in subject:
                 subject.append("us")
