@@ -399,3 +399,18 @@ def test_the_bucket_the_row_names_whole_is_answered() -> None:
 def test_a_hyphenated_phrase_with_a_word_of_grammar_is_no_name() -> None:
     rows = _facts(("ci-stats", "Last run: 41 e2e tests passed, 2 failed."))
     _answers("How many end-to-end tests passed in the last run?", rows, "41")
+
+
+# ---------------------------------------------------------------- "3 hours ago" is a moment
+
+UPTIME = ("uptime-x", "build-07 uptime: 12 days.")
+RESTART = ("ops-log", "build-07 was restarted 3 hours ago after a kernel patch.")
+
+
+@pytest.mark.parametrize(
+    "question", ["How long has build-07 been up?", "how long has build-07 been running for?"]
+)
+def test_a_moment_ago_is_no_duration_but_disputes_one(question: str) -> None:
+    _answers(question, _facts(UPTIME), "12 days")
+    _no_answer(question, _facts(UPTIME, RESTART))  # up 12 days, or 3 hours?
+    _no_answer(question, _facts(RESTART))  # "3 hours ago" says when, not how long

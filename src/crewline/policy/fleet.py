@@ -886,6 +886,7 @@ class _Said:
     clause: str = ""  # its clause's text, lower case, for names said whole ("src/api")
     planned: bool = False  # said as a plan ("next planned migration is …")
     parallel: bool = False  # said without its noun, beside one said with it ("… and 3 on …")
+    moment: bool = False  # a duration that places a moment ("2 days ago"): disputes only
 
 
 def _roots_of(text: str, member: str) -> frozenset[str]:
@@ -1093,6 +1094,11 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
         status = _status(ask, text, value) if value.kind in ask.kinds else None
         if status in (None, "gone") or _in_question(ask, value.text):
             continue  # not a fact here, or the question's own value ("acme.io's MX")
+        # "rebooted 2 days ago": a moment, not how long something lasts — no answer to
+        # "how long", but it disputes one ("uptime: 41 days")
+        moment = value.kind is Kind.DURATION and bool(
+            re.match(r"\s*(?:ago|back|earlier)\b", text[value.end :])
+        )
         if _other_qualifier(ask, text, value):
             continue
         before, after = _words_near(text, value)
@@ -1119,6 +1125,7 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
                 near=_lemmas_near(text, value),
                 planned=status == "plan",
                 clause=" ".join(_clause(text, value)).lower(),
+                moment=moment,
             )
         )
     return out
@@ -1557,6 +1564,9 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
     several: list[_Row] = []
     for row in rows:
         values = _values(ask, row.fact)
+        if row.covered:
+            against += [(v, row) for v in values if v.moment]
+        values = [v for v in values if not v.moment]
         if not values:
             continue
         if (
