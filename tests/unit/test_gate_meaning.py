@@ -414,3 +414,28 @@ def test_a_moment_ago_is_no_duration_but_disputes_one(question: str) -> None:
     _answers(question, _facts(UPTIME), "12 days")
     _no_answer(question, _facts(UPTIME, RESTART))  # up 12 days, or 3 hours?
     _no_answer(question, _facts(RESTART))  # "3 hours ago" says when, not how long
+
+
+# ---------------------------------------------------------------- the same thing, other words
+
+LIMITS = [
+    ("conf-a", "The proxy config caps request bodies at 10 MB for the billing api."),
+    ("conf-b", "The billing api's max request body size is 20 MB (app settings)."),
+]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What's the max request body size on the billing api?",
+        "max request body size for the billing api?",
+    ],
+)
+def test_a_value_said_of_the_same_thing_in_other_words_disputes(question: str) -> None:
+    _no_answer(question, _facts(*LIMITS))
+    _answers(question, _facts(LIMITS[1]), "20 MB")
+
+
+def test_a_value_of_another_thing_in_the_row_does_not_dispute() -> None:
+    rows = _facts(LIMITS[1], ("conf-c", "The search api caps request bodies at 5 MB."))
+    _answers("What's the max request body size on the billing api?", rows, "20 MB")

@@ -1624,7 +1624,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
     if specific and all(v.cue for v, _ in answering):
         # a value said by the asked noun is disputed only by another said the same way,
         # not by one of another thing's ("Postgres 15.4 … :5432")
-        against = [(v, r) for v, r in against if v.cue]
+        against = [(v, r) for v, r in against if v.cue or _said_of_same(ask, v)]
     if specific:
         # a dispute comes from a row as much about the question's specific words as the
         # answer's ("809 tests passed" against "812 tests passed", both on main)
@@ -1637,6 +1637,10 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
             # one specific word short, but the value named by the same asked word:
             # "Postgres 15.4" against "Postgres 14.9" for the staging database's
             or (r.in_text >= max(1, least - 1) and _owner(v) in owners & _asked_words(ask))
+            # or said in a clause of its own about all but one of them, three or more:
+            # "caps uploads at 25 MB for the web service" against "the web service's max
+            # upload size is 50 MB"
+            or _said_of_same(ask, v)
         ]
     said = _latest(answering)
     agreed = {v.casefold() for v, _ in said}
@@ -1659,6 +1663,13 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
         said=said,
         ignored=ignored,
     )
+
+
+def _said_of_same(ask: ValueAsk, said: _Said) -> bool:
+    """Does the value's own clause say all but one of the request's specific words, where
+    it has three or more — the same thing, whatever noun it is said by?"""
+    specific = _specific(ask)
+    return len(specific) >= 3 and sum(_said_has(said, t) for t in specific) >= len(specific) - 1
 
 
 def _owner(said: _Said) -> str:
