@@ -439,3 +439,24 @@ def test_a_value_said_of_the_same_thing_in_other_words_disputes(question: str) -
 def test_a_value_of_another_thing_in_the_row_does_not_dispute() -> None:
     rows = _facts(LIMITS[1], ("conf-c", "The search api caps request bodies at 5 MB."))
     _answers("What's the max request body size on the billing api?", rows, "20 MB")
+
+
+# ---------------------------------------------------------------- a label that only says whose
+
+HELD = _facts(("deps-x", "Held urllib3 at 1.26.18 in the lockfile because 2.2.1 breaks our proxy."))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which urllib3 release is the one that breaks our proxy?",
+        "What urllib3 version breaks the proxy?",
+    ],
+)
+def test_a_label_that_only_says_whose_picks_no_value(question: str) -> None:
+    verdict = judge(question, facts=HELD)
+    assert verdict.answer != "1.26.18" and verdict.answer is None, verdict
+
+
+def test_the_value_its_own_words_pick_is_still_answered() -> None:
+    _answers("which urllib3 version is in the lockfile?", HELD, "1.26.18")

@@ -1349,7 +1349,10 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
     own = _own_labels(ask, row.fact, values)
     hits = {v.value.text.casefold(): v for v, label in own if _names_label(ask, label)}
     if len(hits) == 1:
-        return next(iter(hits.values()))
+        hit = next(iter(hits.values()))
+        if _outsaid(ask, row, hit, values):
+            return "several"  # "pinned pydantic to 2.7.4 because 2.8 breaks our validators"
+        return hit
     if hits or all(label for _, label in own):
         return "several"
     # what tells the values apart: the question's words, not the member's name nor the
@@ -1381,6 +1384,27 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
     if not by_words(scored[0]) and any(_other_measure(ask, v) for v in scored[1:]):
         return "several"  # "latency" when the row says "p95 latency …, p99 …": which?
     return scored[0]
+
+
+def _outsaid(ask: ValueAsk, row: _Row, hit: _Said, values: Sequence[_Said]) -> bool:
+    """Does another value's own clause say more of what the request is about than the one
+    its label picked ("which pydantic release breaks our validators?" of "pinned pydantic
+    to 2.7.4 because 2.8 breaks our validators": the label "pydantic" picks 2.7.4, the
+    words pick 2.8)? Then the label only said whose value it is, and which is a guess."""
+    member = {root(p) for p in re.split(r"[-_]", row.fact.member.lower()) if p}
+    wanted = [t for t in _specific(ask) if t not in member]
+    text = unicodedata.normalize("NFKC", row.fact.text)
+
+    def said(v: _Said) -> int:
+        after = _clause(text, v.value)[1].lower()
+        own = re.split(r"\b(?:because|although|though|whereas|unless|since|as)\b", after)[0]
+        for other in values:
+            if other is not v and other.value.text.lower() in own:
+                own = own.split(other.value.text.lower(), 1)[0]
+        words = {t.stem for t in tokens(own)} | {root(t.text) for t in tokens(own)}
+        return sum(t in words for t in wanted)
+
+    return any(said(v) > said(hit) for v in values if v is not hit)
 
 
 # What stands between a value and the word that labels it ("p99 is at 900 ms").
