@@ -460,3 +460,43 @@ def test_a_label_that_only_says_whose_picks_no_value(question: str) -> None:
 
 def test_the_value_its_own_words_pick_is_still_answered() -> None:
     _answers("which urllib3 version is in the lockfile?", HELD, "1.26.18")
+
+
+# ---------------------------------------------------------------- a span's ends, a named month
+
+SPANS = _facts(
+    ("cal-bot", "The release freeze runs from 2027-03-02 to 2027-03-16."),
+    ("planner-x", "The docs embargo lifts on April 9."),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("When does the release freeze kick in?", "2027-03-02"),
+        ("when does the release freeze begin?", "2027-03-02"),
+        ("When does the release freeze end?", "2027-03-16"),
+        ("When does the docs embargo end?", "April 9"),
+        ("what date does the docs embargo lift?", "April 9"),
+    ],
+)
+def test_a_span_gives_its_start_and_its_end_by_the_asked_boundary(
+    question: str, value: str
+) -> None:
+    _answers(question, SPANS, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When is the release freeze?",  # the start or the end?
+        "When does the docs embargo start?",  # only its end is said
+    ],
+)
+def test_a_span_asked_without_its_boundary_gets_no_date(question: str) -> None:
+    _no_answer(question, SPANS)
+
+
+def test_a_change_from_one_size_to_another_is_still_a_change() -> None:
+    rows = _facts(("img", "The api image went from 530 MB to 412 MB."))
+    _answers("How big is the api image now?", rows, "412 MB")

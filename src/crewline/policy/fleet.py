@@ -929,11 +929,16 @@ def _same_qualifier(term: str, text: str) -> bool:
     """Does the row say the asked qualifier in other words ("finish" by "wrapped up", one
     of the end's words)?"""
     words = set(re.findall(r"[a-z]+", text))
-    for table in _EXCLUSIVE:
+    for n, table in enumerate(_EXCLUSIVE):
         group = next((g for w, g in table.items() if root(w) == term), None)
         if group is not None and any(table.get(w) == group for w in words):
             return True
+        if group is not None and n == _BOUNDARY and _SPAN.search(text):
+            return True  # "runs from 2026-12-18 to 2027-01-04" says its start and its end
     return False
+
+
+_SPAN = re.compile(r"\bfrom\s+\S*\d\S*\s+(?:to|until|till|through)\s+\S*\d")
 
 
 def _row(ask: ValueAsk, fact: Fact) -> _Row:
@@ -1006,8 +1011,12 @@ def _status(ask: ValueAsk, text: str, value: Value) -> str | None:
         return None
     if _GONE.search(whole) or _GONE_FROM.search(before):
         return "gone"
-    if re.search(r"\bfrom\s+(?:[a-z]+\s+)?$", before) and re.match(r"\s*to\b", after):
-        return "gone"  # "from 530 MB to 412 MB"
+    if (
+        re.search(r"\bfrom\s+(?:[a-z]+\s+)?$", before)
+        and re.match(r"\s*to\b", after)
+        and value.kind not in (Kind.DATE, Kind.TIME)
+    ):
+        return "gone"  # "from 530 MB to 412 MB"; "from 12-18 to 01-04" is a span
     if _SECRET_WORD.search(whole) or _SECRET_FORM.search(value.text):
         return None
     heading = text.lower().split(": ", 1)[0] if ": " in text else ""
@@ -1026,7 +1035,8 @@ _EXCLUSIVE = tuple(
         "|sandbox|local",
         "hourly|nightly daily|weekly|monthly|quarterly|yearly annual annually",
         "start starts started begin begins began kick kicks kicked opens|end ends ended finish"
-        " finishes finished expire expires expired close closes closed stop stops wrapped",
+        " finishes finished expire expires expired close closes closed stop stops wrapped"
+        " lift lifts lifted",
         "pass passed passes passing succeeded green|fail failed fails failing broke broken"
         " errored red|skip skipped skips skipping",
     )
@@ -1044,12 +1054,37 @@ def _other_qualifier(ask: ValueAsk, text: str, value: Value) -> bool:
     passed of what "failed")? Its
     clause's qualifiers count, else the row's."""
     clause = " ".join(_clause(text, value))
+    said_by = _qualifiers(clause)
+    span = _span_end(text, value)
+    if span is not None:
+        said_by[_BOUNDARY] = {span}  # "runs from 2026-12-18 to 2027-01-04": which end
     for asked, said, whole in zip(
-        _qualifiers(ask.question), _qualifiers(clause), _qualifiers(text), strict=True
+        _qualifiers(ask.question), said_by, _qualifiers(text), strict=True
     ):
         if asked and not asked & (said or whole):
             return bool(said or whole)
     return False
+
+
+_BOUNDARY = 2  # the table of a thing's start and end in ``_EXCLUSIVE``
+
+
+def _span_end(text: str, value: Value) -> int | None:
+    """Which end of a span a date or a time is ("from 2026-12-18 to 2027-01-04": the start,
+    then the end), by the word right before it; None when it is no span's."""
+    if value.kind not in (Kind.DATE, Kind.TIME):
+        return None
+    before = text[: value.start].lower()
+    table = _EXCLUSIVE[_BOUNDARY]
+    if re.search(r"\b(?:from|between)\s+$", before) and re.match(
+        r"\s*(?:to|until|till|through|and)\b", text[value.end :].lower()
+    ):
+        return table["start"]
+    if re.search(r"\b(?:to|until|till|through|and)\s+$", before) and re.search(
+        r"\b(?:from|between)\s+\S+\s+(?:to|until|till|through|and)\s+$", before
+    ):
+        return table["end"]
+    return None
 
 
 def _words_near(text: str, value: Value) -> tuple[list[str], list[str]]:

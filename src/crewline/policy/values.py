@@ -62,6 +62,10 @@ _DURATION_UNIT = (
     r"(?:ms|msec|milliseconds?|µs|us|microseconds?|ns|s|secs?|seconds?|m|mins?|minutes?|h|hrs?"
     r"|hours?|d|days?|w|wks?|weeks?)"
 )
+_MONTH = (
+    "January|February|March|April|May|June|July|August|September|October|November|December"
+    "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
+)
 _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (Kind.URL, re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s,;)\"'<>`]+", re.IGNORECASE)),
     (Kind.IP, re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")),
@@ -74,6 +78,14 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         ),
     ),
     (Kind.DATE, re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")),
+    # a date with its month named, as a member writes it ("March 3", "3 March 2025")
+    (
+        Kind.DATE,
+        re.compile(
+            rf"\b(?:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?(?:,? \d{{4}})?(?![\w:])"
+            rf"|(?<![\w.])\d{{1,2}}(?:st|nd|rd|th)? (?:{_MONTH})\.?(?: \d{{4}})?\b"
+        ),
+    ),
     (
         Kind.TIME,
         re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:utc|gmt|z))?(?![\d:])", re.I),
