@@ -500,3 +500,33 @@ def test_a_span_asked_without_its_boundary_gets_no_date(question: str) -> None:
 def test_a_change_from_one_size_to_another_is_still_a_change() -> None:
     rows = _facts(("img", "The api image went from 530 MB to 412 MB."))
     _answers("How big is the api image now?", rows, "412 MB")
+
+
+# ---------------------------------------------------------------- "how much of X": a share
+
+BUDGET = _facts(("slo-bot", "We've spent 63% of the quarter's latency budget."))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much of the quarter's latency budget have we spent?",
+        "how much of the latency budget did we use this quarter?",
+        "How much of this quarter's latency budget have we used?",
+    ],
+)
+def test_how_much_of_a_thing_asks_a_share(question: str) -> None:
+    _answers(question, BUDGET, "63%")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much of the latency budget is left?",  # what is left is not what was spent
+        "How much of the quarter's latency budget remains?",
+        "How much of the quarter's error budget have we spent?",
+        "How much have we spent on latency budget so far?",  # an amount, not a share
+    ],
+)
+def test_how_much_of_what_the_row_does_not_say_gets_no_share(question: str) -> None:
+    _no_answer(question, BUDGET)

@@ -526,7 +526,14 @@ def _value_ask(code: str) -> ValueAsk | None:
     counted: set[str] = set()
     named = [p for p in phrase if p in _NOUN_KINDS]
     measured = head_text == "how much" and named and set(_NOUN_KINDS[named[-1]]) - {Kind.NUMBER}
-    if measured:  # "how much memory…": a size, not a count of memories
+    share_of = (
+        head_text == "how much"
+        and [w.text for w in words[skip : skip + 1]] == ["of"]
+        and [w.text for w in words][-2:-1] not in (["are"], ["were"], ["is"])
+    )
+    if share_of:  # "how much of this month's error budget have we used?": a share of it
+        noun, kinds = "share", (Kind.PERCENT,)
+    elif measured:  # "how much memory…": a size, not a count of memories
         noun = named[-1]
         kinds = _NOUN_KINDS[noun]
     elif head_text.startswith(("how many", "how much")):
