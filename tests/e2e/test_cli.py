@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import httpx
@@ -135,19 +136,26 @@ def test_doctor_says_what_to_run_when_the_role_may_not_create_unaccent(
     runs; once it has run, the finding is gone."""
     import psycopg
 
-    role = f"plain_{os.getpid()}"
+    # A role is the cluster's, not the database's: a name of its own, dropped after, so no
+    # other test of this worker's cluster finds it taken.
+    role = f"doctor_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(postgres_url, autocommit=True) as admin:
         admin.execute("DROP EXTENSION unaccent")
         admin.execute(f"CREATE ROLE {role} LOGIN")
         admin.execute(f"GRANT SELECT ON crewline_schema TO {role}")
-    as_role = ("--database", postgres_url.replace("://crewline@", f"://{role}@"))
-    refused = run("doctor", *as_role, data_dir=tmp_path, check=False)
-    assert refused.returncode == 1
-    assert "may not create the unaccent extension" in refused.stdout
-    assert "`CREATE EXTENSION unaccent;`" in refused.stdout
-    with psycopg.connect(postgres_url, autocommit=True) as admin:
-        admin.execute("CREATE EXTENSION unaccent")
-    assert "unaccent" not in run("doctor", *as_role, data_dir=tmp_path, check=False).stdout
+    try:
+        as_role = ("--database", postgres_url.replace("://crewline@", f"://{role}@"))
+        refused = run("doctor", *as_role, data_dir=tmp_path, check=False)
+        assert refused.returncode == 1
+        assert "may not create the unaccent extension" in refused.stdout
+        assert "`CREATE EXTENSION unaccent;`" in refused.stdout
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute("CREATE EXTENSION unaccent")
+        assert "unaccent" not in run("doctor", *as_role, data_dir=tmp_path, check=False).stdout
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute(f"DROP OWNED BY {role}")  # its grant here, so the role can go
+            admin.execute(f"DROP ROLE {role}")
 
 
 async def test_serve_listens_on_loopback_and_answers_healthz(tmp_path: Path) -> None:

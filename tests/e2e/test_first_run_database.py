@@ -7,9 +7,9 @@ not create crewline's tables is refused the same way, naming what the server sai
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -69,7 +69,7 @@ def test_a_database_that_cannot_be_reached_is_one_line_with_its_code(
 def plain_role(postgres_server: str) -> Iterator[str]:
     """A role that may log in and nothing more (its name). Asked for before the test's
     database, so it is dropped after that database is, with what was granted to it there."""
-    name = f"plain_{os.getpid()}"
+    name = f"plain_{uuid.uuid4().hex[:12]}"  # a role is the cluster's: a name of its own
     with psycopg.connect(postgres_server, autocommit=True) as admin:
         admin.execute(f"CREATE ROLE {name} LOGIN")
     yield name
