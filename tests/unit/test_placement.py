@@ -104,3 +104,142 @@ def test_a_yes_only_for_a_yes_no_question_and_a_default_only_one_the_text_holds(
         ).kind
         is VerdictKind.UNKNOWN
     )
+
+
+# A model's fleet answer is checked for what makes it safe, not for the offline reader's own
+# reading of the question: the model finds the row and picks its value.
+LAYOUT = Fact(
+    row_id="row-20",
+    member="schema-scout",
+    text="Invoice lines live in billing.invoice_items_v4 now; the old table is only a view.",
+    at=AT,
+)
+STORE = Fact(
+    row_id="row-21", member="bucket-audit", text="Bucket media-prod: 4.7 TB in 2.1M objects.", at=AT
+)
+DOCS = Fact(
+    row_id="row-22",
+    member="docs-crawler",
+    text="Indexed 5120 pages into table docs_pages_v2; the old table docs_pages is still there.",
+    at=AT,
+)
+RESTARTS = Fact(
+    row_id="row-23", member="canary", text="Canary finished: 3 of 40 pods restarted.", at=AT
+)
+CERT = Fact(
+    row_id="row-24",
+    member="cert-watch",
+    text="The TLS cert on the staging ingress expires 2027-03-02.",
+    at=AT,
+)
+SIZES = Fact(
+    row_id="row-25",
+    member="schema-count",
+    text="The users table has 23 columns and the orders table has 41.",
+    at=AT,
+)
+LIMIT_A = Fact(
+    row_id="row-26",
+    member="conf-a",
+    text="nginx sets the upload limit of the web service to 25 MB.",
+    at=AT,
+)
+LIMIT_B = Fact(
+    row_id="row-27", member="conf-b", text="The web service's upload limit is 50 MB.", at=AT
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "placement", "facts", "answer"),
+    [
+        (
+            "Which table actually holds the invoice lines these days?",
+            Placement(kind="fleet", answer="billing.invoice_items_v4", row="row-20"),
+            [LAYOUT],
+            "billing.invoice_items_v4",
+        ),
+        (
+            "How much data is stored in the media-prod bucket?",
+            Placement(kind="fleet", answer="4.7 TB", row="row-21"),
+            [STORE],
+            "4.7 TB",
+        ),
+        (
+            # a number the model gives without its unit is the row's value, unit and all
+            "How much data is stored in the media-prod bucket?",
+            Placement(kind="fleet", answer="4.7", row="row-21"),
+            [STORE],
+            "4.7 TB",
+        ),
+    ],
+    ids=["table-these-days", "data-in-a-bucket", "number-without-its-unit"],
+)
+def test_a_model_finds_the_value_the_offline_reader_misses(
+    question: str, placement: Placement, facts: list[Fact], answer: str
+) -> None:
+    """Offline these stay with the human (the reader reads "holds" or "data" as the asked
+    thing); the model's cited value, verbatim in its row, of the asked kind, is the answer."""
+    assert not judge(question, facts=facts).kind.routine
+    verdict = check_placement(question, placement, facts=facts)
+    assert (verdict.kind, verdict.answer, verdict.evidence) == (
+        VerdictKind.FLEET_FACT,
+        answer,
+        (placement.row,),
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "placement", "facts"),
+    [
+        (  # a row of another environment: a near miss, not the answer
+            "When does the TLS cert on the production ingress expire?",
+            Placement(kind="fleet", answer="2027-03-02", row="row-24"),
+            [CERT],
+        ),
+        (  # a bare number not said by the asked noun
+            "Which port did the canary find?",
+            Placement(kind="fleet", answer="3", row="row-23"),
+            [RESTARTS],
+        ),
+        (  # a name said whole elsewhere in the row: "docs_pages_v2" is another table
+            "How many pages are in the old docs_pages table?",
+            Placement(kind="fleet", answer="5120", row="row-22"),
+            [DOCS],
+        ),
+        (  # several values of the kind, and the question's words pick the other one
+            "How many columns does the orders table have?",
+            Placement(kind="fleet", answer="23", row="row-25"),
+            [SIZES],
+        ),
+        (  # a value another retrieved row disputes
+            "What's the upload limit of the web service?",
+            Placement(kind="fleet", answer="25 MB", row="row-26"),
+            [LIMIT_A, LIMIT_B],
+        ),
+        (  # a value the question itself states
+            "Staging was on port 4321 last week; which port does it answer on now?",
+            Placement(kind="fleet", answer="4321", row="row-7"),
+            [PROBE],
+        ),
+        (  # part of a row's value is no value of it
+            "How much data is stored in the media-prod bucket?",
+            Placement(kind="fleet", answer="TB in", row="row-21"),
+            [STORE],
+        ),
+    ],
+    ids=[
+        "another-environment",
+        "bare-number",
+        "another-name",
+        "several-values",
+        "disputed",
+        "in-the-question",
+        "piece-of-a-value",
+    ],
+)
+def test_a_hostile_fleet_answer_stays_with_the_human(
+    question: str, placement: Placement, facts: list[Fact]
+) -> None:
+    verdict = check_placement(question, placement, facts=facts)
+    assert verdict.kind is VerdictKind.UNKNOWN
+    assert verdict.answer is None

@@ -1808,20 +1808,151 @@ def injection_in(text: str) -> bool:
 
 
 def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> str | None:
-    """A model's fleet answer checked as the offline reader checks its own: the row it cites
-    gives, as a live fact, a value of the asked kind the answer holds — the one the
-    question's words pick there — the row holds the question's specific values and is
-    partly about it, the member the question names said it, and no other row gives another
-    value. The value, or None."""
-    cited = next((f for f in facts if f.row_id == row_id), None)
-    if cited is None or injection_in(cited.text):
+    """A model's fleet answer, checked in code for what makes it safe, not for the offline
+    reader's own reading of the question: the model does the matching. The value is said
+    verbatim in the row it cites (a typed value, or a name of at most four words that is
+    no piece of one), is of the asked kind (a bare number, name or identifier only in a row
+    that names the asked noun), is a live fact there (not negated, former, planned, hedged
+    or a secret) and not a value the question itself states; the row was retrieved, carries
+    no instructions, is by the member the question names, holds the question's specific
+    values, qualifiers ("staging", "nightly") and every word of what it is about but those
+    that only place the question in time or hedge it ("these days", "roughly"), each name
+    ("orion-3") in the value's own clause; a row giving several values of that kind is
+    answered only where the question's words pick the model's there; and no other row as
+    much about the question gives another value of that kind. The value, or None."""
+    usable = [f for f in facts if not injection_in(f.text)]
+    cited = next((f for f in usable if f.row_id == row_id), None)
+    if cited is None:
         return None
-    if not _strictly_about(ask, _row(ask, cited)):
-        return None  # about all of the question, as the offline reader asks of a row
-    reading = _reading(ask, facts, cited=row_id)
-    if reading.answer is None or reading.answer.casefold() not in answer.casefold():
+    sources = _sources(ask, sorted({f.member for f in usable}))
+    if isinstance(sources, str) or (sources is not None and cited.member not in sources):
+        return None  # "what did the prober find?" of a row no member of that name said
+    value = _value_cited(cited.text, answer)
+    if value is None or not _of_kind(ask, value) or _in_question(ask, value.text):
         return None
-    return reading.answer
+    if value.kind in _WEAK and not _by_its_noun(ask, cited, value):
+        return None  # "3 of 40 pods" is no port: a bare value counts by its noun
+    if _status(ask, cited.text, value) != "fact" or _other_qualifier(ask, cited.text, value):
+        return None
+    if _another_time(ask, cited):
+        return None  # "the night before last" of "last night's backup"
+    if not _about_all(ask, cited) or not _names_in_clause(ask, cited.text, value):
+        return None
+    if _several(ask, cited, value):
+        return None
+    # whoever said it: a row of another member about the same thing disputes too
+    members = frozenset(root(p) for f in usable for p in re.split(r"[-_]", f.member.lower()) if p)
+    for other in usable:
+        if other.row_id == cited.row_id or not _about_all(ask, other, besides=members):
+            continue
+        if any(
+            v.kind is value.kind
+            and v.text.casefold() != value.text.casefold()
+            and _status(ask, other.text, v) == "fact"
+            for v in values_in(other.text)
+        ):
+            return None  # disputed: "25 MB" against "50 MB" for the web service's limit
+    return value.text
+
+
+# Words that only place a question in time or hedge it: what it is about without them.
+_UNTIMED = frozenset(
+    root(w)
+    for w in word_set("moment days roughly actually overall really exactly currently still now")
+)
+_WEAK = frozenset({Kind.NUMBER, Kind.ID, Kind.WORD})
+_MEASURES = frozenset({Kind.COUNT, Kind.PERCENT, Kind.SIZE, Kind.PORT})
+
+
+def _value_cited(text: str, answer: str) -> Value | None:
+    """The value of ``text`` the model's ``answer`` holds: its longest typed value the
+    answer says whole; else the one typed value whose number the answer is ("310" of "310
+    ms"); else the answer itself (a name of at most four words) said whole in the row and
+    overlapping none of its typed values."""
+    said = answer.strip().casefold()
+    typed = values_in(text)
+    held = [
+        v for v in typed if re.search(rf"(?<![\w.-]){re.escape(v.text.casefold())}(?![\w-])", said)
+    ]
+    if held:
+        return max(held, key=lambda v: len(v.text))
+    said = said.rstrip(".").strip()
+    if not said or len(said) > 60 or len(said.split()) > 4:
+        return None
+    if re.fullmatch(r"[$€£]?\d[\d,.]*", said):
+        led = [v for v in typed if re.match(rf"[$€£]?{re.escape(said)}(?![\d.,])", v.text)]
+        return led[0] if len(led) == 1 else None
+    found = re.search(rf"(?<![\w./-]){re.escape(said)}(?![\w/-])", text.casefold())
+    if found is None or any(v.start < found.end() and found.start() < v.end for v in typed):
+        return None
+    return Value(
+        text=text[found.start() : found.end()], kind=Kind.WORD, start=found.start(), end=found.end()
+    )
+
+
+def _of_kind(ask: ValueAsk, value: Value) -> bool:
+    if value.kind in ask.kinds:
+        return True
+    return value.kind is Kind.NUMBER and bool(set(ask.kinds) & _MEASURES)
+
+
+def _by_its_noun(ask: ValueAsk, fact: Fact, value: Value) -> bool:
+    """Is a bare value (a number, a name, an identifier) said by the asked noun, as the
+    offline reader finds one ("port 9464", "team-ledger owns"), where the row names it?"""
+    wanted = set(ask.cues) | set(ask.counted)
+    if ask.noun != "value":
+        wanted.add(root(ask.noun))
+    if not _roots_of(fact.text, fact.member) & wanted:
+        return False
+    if value.kind is Kind.WORD:
+        return True  # a name the reader has no pattern for: the row names what is asked
+    return any(s.value.text.casefold() == value.text.casefold() for s in _values(ask, fact))
+
+
+def _about_all(ask: ValueAsk, fact: Fact, *, besides: frozenset[str] = frozenset()) -> bool:
+    """Is the row about all the question is about: its specific values, its qualifiers and
+    every word of its subject (by a neighbour too), but for words of time and hedging (and
+    ``besides``: the members' names, for a row that disputes)?"""
+    asked = _qualifiers(ask.question)
+    if any(a and not a & s for a, s in zip(asked, _qualifiers(fact.text), strict=True)):
+        return False
+    if not _has_specifics(ask, fact):
+        return False
+    row = _row(ask, fact)
+    spared = _UNTIMED | besides
+    terms = [t for t in ask.subject if t not in spared]
+    if not terms:
+        return bool(row.roots & ask.cues) or not ask.subject
+    return row.score > 0 and all(_coverage((t,), row.roots, fact.text)[0] for t in terms)
+
+
+def _names_in_clause(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is each name of the question ("orion-3", "search_docs") said whole in the value's own
+    clause ("search_docs_v2" is another table)?"""
+    before, after = _clause(text, value)
+    clause = f"{before}{value.text}{after}".lower()
+    return all(
+        re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", clause)
+        for t in ask.subject
+        if not t.isalnum()
+    )
+
+
+def _several(ask: ValueAsk, fact: Fact, value: Value) -> bool:
+    """Does the row give other live values of the value's kind, among which the question's
+    words do not pick this one (the offline reader's pick, over every one of them)?"""
+    others = {
+        v.text.casefold()
+        for v in values_in(fact.text)
+        if v.kind is value.kind and _status(ask, fact.text, v) == "fact"
+    } - {value.text.casefold()}
+    if not others:
+        return False
+    said = [s for s in _values(ask, fact) if not s.moment]
+    if not others <= {s.value.text.casefold() for s in said}:
+        return True  # a value of that kind the reader cannot weigh: which is a guess
+    picked = _pick(ask, _row(ask, fact), said)
+    return not isinstance(picked, _Said) or picked.value.text.casefold() != value.text.casefold()
 
 
 def loose_ask(code: str) -> ValueAsk:
