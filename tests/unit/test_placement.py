@@ -243,3 +243,43 @@ def test_a_hostile_fleet_answer_stays_with_the_human(
     verdict = check_placement(question, placement, facts=facts)
     assert verdict.kind is VerdictKind.UNKNOWN
     assert verdict.answer is None
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Typeface for the exported slides: Lato, same as the last two decks?", "Lato"),
+        ("Line endings for the generated files: LF, like in every other repo here?", "LF"),
+        ("Page size for the printable report, A4 per usual?", "A4"),
+        ("Timezone for the local log viewer, UTC (the usual one)?", "UTC"),
+    ],
+)
+def test_a_default_said_by_precedent_is_the_default(question: str, answer: str) -> None:
+    """Offline these stay with the human (the reader knows no such cue); the model's
+    reading holds: the value is said whole beside a precedent, with no alternative."""
+    assert not judge(question).kind.routine
+    verdict = check_placement(question, Placement(kind="stated_default", answer=answer))
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # an alternative offered: a choice, not a default
+        ("Typeface for the slides: Lato, same as the last two decks, or Inter this time?", "Lato"),
+        # a second value of the kind: which is the default is not the text's to say
+        (
+            "Retention for the audit logs: 30 days, same as the last audit? Legal wants 90 days.",
+            "30 days",
+        ),
+        # a value the text does not say beside a precedent
+        ("Typeface for the slides: same as the last two decks?", "Lato"),
+        # a value of the question's grammar
+        ("Same as the last two decks?", "yes"),
+    ],
+    ids=["alternative", "second-value", "not-said", "not-a-value"],
+)
+def test_a_default_the_text_does_not_state_stays_with_the_human(question: str, answer: str) -> None:
+    verdict = check_placement(question, Placement(kind="stated_default", answer=answer))
+    assert not verdict.kind.routine
+    assert verdict.answer is None

@@ -14,7 +14,16 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Conflict", "answers_itself", "beside_a_cue", "mentions_default", "stated"]
+from crewline.policy.values import values_in
+
+__all__ = [
+    "Conflict",
+    "answers_itself",
+    "beside_a_cue",
+    "mentions_default",
+    "said_as_default",
+    "stated",
+]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -552,6 +561,42 @@ def beside_a_cue(question: str, value: str) -> bool:
         re.search(rf"(?<![\w.-]){said}(?:{cue_after})", text, re.IGNORECASE)
         or re.search(rf"(?:{cue_before}){said}(?![\w.-])", text, re.IGNORECASE)
     )
+
+
+# What a question says a value is by precedent: "same as the last three reports", "like every
+# week", "like in every other repo", "per usual", "the usual one", "the default of …".
+_PRECEDENT = re.compile(
+    r"\bdefault|\busual(?:ly)?\b|\bas always\b|\blike always\b|\bnormally\b|\bstandard\b"
+    r"|\blast time\b|\bas before\b|\bsame as\b|\blike (?:every|in every|all|the other|the last"
+    r"|last)\b|\bas (?:in|with) (?:every|all|the other)\b|\bas we (?:always|usually) do\b",
+    re.IGNORECASE,
+)
+_ALTERNATIVE = re.compile(r"\b(?:or|vs|versus|instead|rather than|either)\b", re.IGNORECASE)
+
+
+def said_as_default(question: str, value: str) -> bool:
+    """Does the question say ``value`` is the default or what was done before — a model's
+    reading, checked in the text: the value is said whole in a sentence that names a
+    default or a precedent ("Inter, same as the last three reports?"), the question offers
+    no alternative ("or", "instead"), names no second value of the value's kind ("the usual
+    30 days; legal wants 90"), and does not ask what the default should be?"""
+    value = value.strip()
+    if not value or value.lower() in _NOT_VALUE or value.lower() in _STOP_LEAD:
+        return False
+    text = _display(question)
+    if _ALTERNATIVE.search(text) or _DECIDES_DEFAULT.search(text):
+        return False
+    said = rf"(?<![\w.-]){re.escape(value)}(?![\w-])"
+    sentences = re.split(r"(?<=[.!?])\s+", text)
+    if not any(re.search(said, s, re.IGNORECASE) and _PRECEDENT.search(s) for s in sentences):
+        return False
+    kinds = {v.kind for v in values_in(value) if v.text.casefold() == value.casefold()}
+    others = {
+        v.text.casefold()
+        for v in values_in(text)
+        if v.kind in kinds and v.text.casefold() != value.casefold()
+    }
+    return not others
 
 
 def mentions_default(question: str) -> bool:

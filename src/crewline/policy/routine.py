@@ -515,7 +515,9 @@ def check_placement(
         return _proceed(reading) if _may_proceed(reading) else refused
     if placement.kind == "stated_default":
         match = next((o for o in reading.offered if o.casefold() == answer.casefold()), None)
-        if not defaults.beside_a_cue(question, answer) or (reading.offered and match is None):
+        if not (
+            defaults.beside_a_cue(question, answer) or defaults.said_as_default(question, answer)
+        ) or (reading.offered and match is None):
             return refused  # a default is one the question's text states as its default
         return Verdict(
             kind=VerdictKind.OBVIOUS_DEFAULT,
