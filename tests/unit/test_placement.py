@@ -283,3 +283,26 @@ def test_a_default_the_text_does_not_state_stays_with_the_human(question: str, a
     verdict = check_placement(question, Placement(kind="stated_default", answer=answer))
     assert not verdict.kind.routine
     assert verdict.answer is None
+
+
+SLO = Fact(
+    row_id="row-30",
+    member="slo-watch",
+    text="Billing API error rate over the last day: 0.4%, budget is 2%.",
+    at=AT,
+)
+
+
+def test_of_several_values_the_one_whose_clause_says_the_question_is_the_answer() -> None:
+    """The row gives two percentages; the question's words are in 0.4%'s own clause, not in
+    2%'s: the model's 0.4% holds, a hostile 2% does not."""
+    question = "billing api error rate, last day?"
+    assert not judge(question, facts=[SLO]).kind.routine
+    right = check_placement(
+        question, Placement(kind="fleet", answer="0.4%", row="row-30"), facts=[SLO]
+    )
+    assert (right.kind, right.answer) == (VerdictKind.FLEET_FACT, "0.4%")
+    wrong = check_placement(
+        question, Placement(kind="fleet", answer="2%", row="row-30"), facts=[SLO]
+    )
+    assert (wrong.kind, wrong.answer) == (VerdictKind.UNKNOWN, None)
