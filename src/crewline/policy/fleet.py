@@ -1599,13 +1599,13 @@ def _has_specifics(ask: ValueAsk, fact: Fact) -> bool:
 
 def read_fleet(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
     """What ``facts`` say about ``ask``: one agreed value and its rows, or why none."""
-    return _reading(ask, facts, cited=None)
+    return _reading(ask, facts)
 
 
-def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> FleetReading:
-    """The reading of ``facts``: by the rows strictly about the question, or only by the
-    ``cited`` one (a model's); any other row about most of it that gives another value of
-    the asked kind, by the asked noun or by the question's words, disputes the answer."""
+def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
+    """The reading of ``facts``: by the rows strictly about the question; any other row
+    about most of it that gives another value of the asked kind, by the asked noun or by the
+    question's words, disputes the answer."""
     usable = [f for f in facts if not injection_in(f.text)]
     ignored = tuple(f for f in facts if injection_in(f.text))
     if not ask.subject and ask.decides:
@@ -1635,11 +1635,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
         values = [v for v in values if not v.moment]
         if not values:
             continue
-        if (
-            row.fact.row_id == cited
-            if cited is not None
-            else _strictly_about(ask, row) and not _another_time(ask, row.fact)
-        ):
+        if _strictly_about(ask, row) and not _another_time(ask, row.fact):
             picked = _pick(ask, row, values)
             if isinstance(picked, _Said) and _of_another(ask, row.fact, picked):
                 picked = "several"
@@ -1664,7 +1660,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
             found=f"a row gives several values and the question does not say which: {listed}",
             ignored=ignored,
         )
-    if cited is None and answering:
+    if answering:
         named = _mentioned(ask, [r.fact.member for _, r in answering])
         if named:  # "what did billing-bot draft?": that member's rows
             answering = [(v, r) for v, r in answering if r.fact.member in named]
@@ -1674,13 +1670,13 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact], *, cited: str | None) -> Flee
         answering = [(v, r) for v, r in answering if r.score >= best]
     if not answering:
         return FleetReading(found=_nothing(ask, rows), ignored=ignored)
-    if cited is None and any(v.cue for v, _ in answering):
+    if any(v.cue for v, _ in answering):
         # "port 4321" over ":5432" in a row; another row's value said without the asked
         # noun still disputes ("latest release is v4.12.1" against "release tag … v4.12.3")
         cued_rows = {r.fact.row_id for v, r in answering if v.cue}
         against += [(v, r) for v, r in answering if r.fact.row_id not in cued_rows]
         answering = [(v, r) for v, r in answering if v.cue]
-    if cited is None and not all(_owned_by_another(ask, r.fact.text, v) for v, r in answering):
+    if not all(_owned_by_another(ask, r.fact.text, v) for v, r in answering):
         # "staging got v2.14.0" over "Postgres 15.4" for the version staging got
         answering = [(v, r) for v, r in answering if not _owned_by_another(ask, r.fact.text, v)]
     if ask.subject:
