@@ -306,3 +306,40 @@ def test_of_several_values_the_one_whose_clause_says_the_question_is_the_answer(
         question, Placement(kind="fleet", answer="2%", row="row-30"), facts=[SLO]
     )
     assert (wrong.kind, wrong.answer) == (VerdictKind.UNKNOWN, None)
+
+
+MIRROR = Fact(
+    row_id="row-30",
+    member="mirror-watch",
+    text="Docs mirror upgraded to nginx 1.25.3, serving from mirror-2.internal.example.net.",
+    at=AT,
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("hostname of the docs mirror pls", "1.25.3"),
+        ("docs mirror, its box name?", "1.25.3"),
+        ("nginx release on the docs mirror, quick?", "mirror-2.internal.example.net"),
+    ],
+)
+def test_a_value_of_another_kind_than_the_question_names_is_no_answer(
+    question: str, answer: str
+) -> None:
+    """A question the offline reader reads only loosely still names the kind it asks: a
+    version is no hostname, a hostname no release, whatever row the model cites."""
+    placed = check_placement(
+        question, Placement(kind="fleet", answer=answer, row="row-30"), facts=[MIRROR]
+    )
+    assert placed.answer is None
+
+
+def test_the_named_kind_is_still_answered_from_a_loosely_read_question() -> None:
+    """The near-miss: the value of the named kind, cited from its row, holds."""
+    placed = check_placement(
+        "hostname of the docs mirror pls",
+        Placement(kind="fleet", answer="mirror-2.internal.example.net", row="row-30"),
+        facts=[MIRROR],
+    )
+    assert placed.answer == "mirror-2.internal.example.net"

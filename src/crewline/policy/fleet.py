@@ -1971,6 +1971,21 @@ def _clause_about(ask: ValueAsk, text: str, value: Value) -> frozenset[str]:
     )
 
 
+def _named_kinds(words: Sequence[Token]) -> tuple[Kind, ...]:
+    """The kinds the question's own nouns name ("hostname" a host, "version" a version), in
+    order; none when it names no kind. A question read loosely still asks what its nouns
+    say: a version is no answer to "hostname of the staging box?"."""
+    kinds: dict[Kind, None] = {}
+    for t in words:
+        if t.lemma in _NOUN_KINDS and t.lemma not in _LOOSE_NOUNS:
+            kinds.update(dict.fromkeys(_NOUN_KINDS[t.lemma]))
+    return tuple(kinds)
+
+
+# Nouns too general to say what kind of value is asked ("the day", "the result").
+_LOOSE_NOUNS = frozenset({"day", "time", "number", "result", "status", "code"})
+
+
 def loose_ask(code: str) -> ValueAsk:
     """A request read loosely, for checking a model's fleet answer to a question the offline
     path did not read as one: any kind of value, next to one of the question's words or a
@@ -1983,7 +1998,7 @@ def loose_ask(code: str) -> ValueAsk:
         for n in _GROUP_OF.get(root(word), ()):
             near |= set(_GROUP_WORDS[n])
     return ValueAsk(
-        kinds=_GENERIC,
+        kinds=_named_kinds(words) or _GENERIC,
         cues=frozenset(root(w) for w in near),
         cue_stems=frozenset(stem(w) for w in near),
         subject=subject,
