@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from crewline.store import Tx
 from crewline.store.sqlite import SqliteStore
 from tests.bounds import WAIT
 
@@ -109,3 +110,46 @@ async def test_the_audit_log_refuses_a_raw_delete(store: SqliteStore) -> None:
     with sqlite3.connect(store.path) as raw, pytest.raises(sqlite3.DatabaseError, match="append"):
         raw.execute("DELETE FROM sel")
     assert len(await store.sel()) == 1
+
+
+async def test_a_batch_runs_without_savepoints_unless_one_of_it_raises(store: SqliteStore) -> None:
+    """The common batch costs no savepoint; one that raises sends its batch round again, each
+    transaction in its own savepoint, so it is rolled back alone (and a lone one that raises
+    commits nothing)."""
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+    assert store._writer is not None
+    said: list[str] = []
+    store._writer.set_trace_callback(said.append)
+
+    def fails(tx: Tx) -> None:
+        tx.add_event("s", "k", {"n": "failed"}, now)
+        raise ValueError("refused")
+
+    try:
+        await asyncio.gather(
+            *[store.write(lambda tx, n=n: tx.add_event("s", "k", {"n": n}, now)) for n in range(5)]
+        )
+        assert not [s for s in said if s.startswith("SAVEPOINT")]
+        assert said.count("COMMIT") >= 1
+
+        said.clear()
+        outcomes = await asyncio.gather(
+            store.write(lambda tx: tx.add_event("s", "k", {"n": 5}, now)),
+            store.write(fails),
+            store.write(lambda tx: tx.add_event("s", "k", {"n": 6}, now)),
+            return_exceptions=True,
+        )
+        assert isinstance(outcomes[1], ValueError)
+        assert not isinstance(outcomes[0], Exception) and not isinstance(outcomes[2], Exception)
+        assert [s for s in said if s.startswith("SAVEPOINT")]  # the batch ran again, one by one
+
+        said.clear()
+        with pytest.raises(ValueError, match="refused"):
+            await store.write(fails)
+        assert "COMMIT" not in said and "ROLLBACK" in said
+    finally:
+        store._writer.set_trace_callback(None)
+    bodies = [event.body["n"] for event in await store.events_after("s", 0, limit=50)]
+    assert sorted(bodies, key=str) == sorted([0, 1, 2, 3, 4, 5, 6], key=str)

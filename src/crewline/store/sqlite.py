@@ -5,11 +5,13 @@ module holds what only SQLite does: its dialect, its statements, and three conne
 one WAL database, each used where it costs least:
 
 - **The writer** takes whole transactions from a queue and commits many at once (group
-  commit: one fsync per batch). What may wait runs on the writer's own thread: ``COMMIT``
-  (the disk), and ``BEGIN IMMEDIATE`` when another process holds the write lock. The
-  transactions themselves run on the event loop, as plain CPU work. Running them on the
-  thread, as aiosqlite does, made every statement hand the GIL to and fro between the loop
-  and the thread: a transaction's ten statements cost more in hand-overs than in SQLite.
+  commit: one fsync per batch), with no savepoint unless one of them raises (then the
+  batch runs again, each transaction in its own). What may wait runs on the writer's own
+  thread: ``COMMIT`` (the disk), and ``BEGIN IMMEDIATE`` when another process holds the
+  write lock. The transactions themselves run on the event loop, as plain CPU work.
+  Running them on the thread, as aiosqlite does, made every statement hand the GIL to and
+  fro between the loop and the thread: a transaction's ten statements cost more in
+  hand-overs than in SQLite.
   A transaction that may take seconds (reconciling a long transcript) is written with
   ``heavy=True`` and its batch runs on the thread, so the loop keeps serving meanwhile.
 - **The reader** (aiosqlite) answers scans — lists, counts, event pages — one
@@ -250,18 +252,23 @@ class SqliteStore(SqlStore):
                     pending.future.set_exception(value)
 
     async def _commit(self, conn: sqlite3.Connection, batch: list[_Pending]) -> list[Outcome]:
-        """One group commit: each transaction in its own savepoint inside one COMMIT."""
-        try:
-            conn.execute("BEGIN IMMEDIATE")  # the lock is free (busy_timeout 0: no waiting)
-        except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode not in _BUSY:
-                raise
-            await self._on_writer_thread(_begin_waiting, conn)  # the CLI is writing
+        """One group commit: the batch's transactions inside one COMMIT, each one that raises
+        rolled back alone. The common case runs them as they come, with no savepoint (each
+        would journal the pages its transaction changes); if one raises, the batch is rolled
+        back and runs again, each transaction in its own savepoint (as PostgresStore's)."""
+        await self._begin(conn)
         try:
             if any(pending.heavy for pending in batch):  # seconds of work: not on the loop
                 outcomes = await self._on_writer_thread(_in_savepoints, conn, batch)
             else:
-                outcomes = _in_savepoints(conn, batch)
+                outcomes, failed = _all_at_once(conn, batch)
+                if failed is not None:
+                    if conn.in_transaction:  # (an I/O error may have ended it already)
+                        conn.execute("ROLLBACK")
+                    if len(batch) == 1:  # its outcome is known, and nothing is left to commit
+                        return [(False, failed)]
+                    await self._begin(conn)
+                    outcomes = _in_savepoints(conn, batch)
             await self._on_writer_thread(conn.execute, "COMMIT")
         except asyncio.CancelledError:
             raise  # closing: the thread finishes what it was given (COMMIT) before the close
@@ -270,6 +277,14 @@ class SqliteStore(SqlStore):
                 await self._on_writer_thread(conn.execute, "ROLLBACK")
             raise
         return outcomes
+
+    async def _begin(self, conn: sqlite3.Connection) -> None:
+        try:
+            conn.execute("BEGIN IMMEDIATE")  # the lock is free (busy_timeout 0: no waiting)
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode not in _BUSY:
+                raise
+            await self._on_writer_thread(_begin_waiting, conn)  # the CLI is writing
 
     # reads ----------------------------------------------------------------------------------
     async def _fetch(
@@ -329,6 +344,22 @@ async def _connect(path: Path) -> aiosqlite.Connection:
     for pragma in _PRAGMAS:
         await conn.execute(f"PRAGMA {pragma}")
     return conn
+
+
+def _all_at_once(
+    conn: sqlite3.Connection, batch: list[_Pending]
+) -> tuple[list[Outcome], Exception | None]:
+    """Run the batch's transactions one after another in the open transaction; stop at the
+    first that raises and give what it raised (the batch's writes are then the caller's to
+    roll back)."""
+    statements = SqliteStatements(conn)  # nothing of one transaction's: shared by the batch
+    outcomes: list[Outcome] = []
+    for pending in batch:
+        try:
+            outcomes.append((True, pending.transaction(SqlTx(statements))))
+        except Exception as error:
+            return outcomes, error
+    return outcomes, None
 
 
 def _in_savepoints(conn: sqlite3.Connection, batch: list[_Pending]) -> list[Outcome]:
