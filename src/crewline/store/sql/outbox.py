@@ -63,6 +63,10 @@ WHERE (SELECT min(id) FROM outbox WHERE transport = asked.transport AND lane = a
 """
 
 
+def _body(body: Mapping[str, Any] | None) -> str:
+    return dumps(body) if body else "{}"  # most calls carry none: no encoder for an empty one
+
+
 class SqlOutboxTx(TxPart, OutboxTx):
     def enqueue(
         self,
@@ -78,7 +82,7 @@ class SqlOutboxTx(TxPart, OutboxTx):
         return self._s.insert_next(
             "outbox",
             OUTBOX_ENTRY,
-            (transport, lane, op, object_key, dumps(body or {}), epoch(now)),
+            (transport, lane, op, object_key, _body(body), epoch(now)),
             stream=f"{transport}\n{lane}" if ordered else None,
         )
 
@@ -94,7 +98,7 @@ class SqlOutboxTx(TxPart, OutboxTx):
         ordered: bool = True,
     ) -> None:
         self._s.queue(
-            (transport, lane, op, object_key, dumps(body or {}), epoch(now)),
+            (transport, lane, op, object_key, _body(body), epoch(now)),
             stream=f"{transport}\n{lane}" if ordered else None,
         )
 
@@ -102,7 +106,10 @@ class SqlOutboxTx(TxPart, OutboxTx):
         self._s.execute(_SETTLE, (entry_id,))
 
     def settle_outbox_entries(self, entry_ids: Sequence[int]) -> None:
-        self._s.execute("DELETE FROM outbox WHERE id {in_array}", (self._d.array(entry_ids),))
+        if len(entry_ids) == 1:  # the usual case (a post): a seek, no array to encode
+            self._s.execute(_SETTLE, (entry_ids[0],))
+        elif entry_ids:
+            self._s.execute("DELETE FROM outbox WHERE id {in_array}", (self._d.array(entry_ids),))
 
     def posts_not_begun(
         self, transport: str, posts: Sequence[tuple[str, str]]
