@@ -163,8 +163,20 @@ Who = Annotated[Caller, Depends(_caller)]
 
 
 async def _lean_caller(request: Request) -> Caller:
-    """A lean route's caller: what ``Who`` resolves to, by the same two steps."""
-    return await _caller(request, await _bearer(request))
+    """A lean route's caller: what ``Who`` resolves to, the key read as ``_bearer`` reads it."""
+    operations: Operations = request.app.state.operations
+    return await operations.authenticate(bearer_key(request.scope))
+
+
+def bearer_key(scope: Scope) -> str | None:
+    """The credentials of the request's first Authorization header where ``_bearer`` finds
+    Bearer credentials there, else None, as it answers them (without its model)."""
+    for name, value in scope["headers"]:
+        if name == b"authorization":
+            scheme, _, key = value.decode("latin-1").partition(" ")
+            key = key.strip()
+            return key if scheme and key and scheme.lower() == "bearer" else None
+    return None
 
 
 # The agents' hot verbs, served lean (crewline.api.lean): their plain calls skip FastAPI's
