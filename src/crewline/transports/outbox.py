@@ -169,16 +169,23 @@ class OutboxDispatcher:
             self._lanes[lane] = asyncio.create_task(self._drain_lane(lane))
 
     async def wait_idle(self, *, timeout: float = 10.0) -> None:
-        """Wait (bounded) until this transport's outbox is empty."""
+        """Wait (bounded) until this transport's outbox is empty. Every lane is looked at
+        first (entries nobody woke), and again whenever a poll interval passes with no
+        delivery; a delivery means the lanes are being drained, so it only counts again."""
+        scan = True
         async with asyncio.timeout(timeout):
             while True:
                 async with self._progress:
                     if await self.store.outbox_size(self.transport.name) == 0:
                         return
-                    self.wake()
-                    with contextlib.suppress(TimeoutError):
+                    if scan:
+                        self.wake()
+                    try:
                         async with asyncio.timeout(self.poll_interval):
                             await self._progress.wait()
+                        scan = False
+                    except TimeoutError:
+                        scan = True
 
     async def wait_posted(
         self,
