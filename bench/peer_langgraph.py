@@ -30,7 +30,15 @@ import time
 from pathlib import Path
 from typing import Any, TypedDict
 
-from bench.common import Options, figure, parse_options, percentile, scratch, write_result
+from bench.common import (
+    Options,
+    Target,
+    figure,
+    parse_options,
+    percentile,
+    scratch,
+    write_result,
+)
 from bench.serving import add_members, serving
 from crewline.bot.escalations import EscalationRequest
 from crewline.transports.memory import MemoryTransport
@@ -197,6 +205,8 @@ async def main(options: Options) -> None:
                 higher_is_better=True,
                 baseline=peers("per_s"),
                 baseline_label=f"LangGraph interrupt/resume decisions/s, {label}",
+                # issue 29: ten times the peer with many agents, three times with one
+                target=Target(kind="ratio_at_least", value=10.0 if agents > 1 else 3.0),
             ),
             figure(
                 f"agents{agents}.p50_ms",
@@ -215,6 +225,7 @@ async def main(options: Options) -> None:
                 higher_is_better=False,
                 baseline=peers("p99", 1000),
                 baseline_label=f"LangGraph round trip p99, {label}",
+                target=Target(kind="ratio_at_most", value=0.2) if agents > 1 else None,
             ),
         ]
     write_result(
