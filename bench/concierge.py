@@ -19,10 +19,12 @@ and the store's reader thread; nothing else runs in the bench process meanwhile)
 Also the concierge's cost on ``bench.api_escalate``'s load (50 agents escalating over HTTP):
 escalations/s with the concierge judging every escalation under ``routine`` against the same
 server with no concierge at all, measured in the same run (off then on, and on then off,
-pair by pair). The target is ≥ 0.9x. Beside it, the server's event-loop CPU per
-escalation (from its request until its cards are delivered, the concierge's judging
-included), on against off: what the concierge costs the loop that the HTTP path shares,
-whatever the machine's load. The load average before and after is in the notes.
+pair by pair), each server on a fresh database of its own: the member rows above are the
+retrieval's, and this load's question needs no fleet fact. The target is ≥ 0.9x. Beside it,
+the server's event-loop CPU per escalation (from its request until its cards are
+delivered, the concierge's judging included), on against off: what the concierge costs the
+loop that the HTTP path shares, whatever the machine's load. The load average before and
+after is in the notes.
 """
 
 from __future__ import annotations
