@@ -149,6 +149,31 @@ async def test_a_silent_holders_lease_is_taken_over_once_it_expires(postgres_url
             assert [v.holder for v in views] == [live.holder]
 
 
+async def test_a_refused_acquire_writes_nothing_and_waits_for_no_lock(postgres_url: str) -> None:
+    """A replica asking for a lease another live replica holds (a lane that one sends) is
+    refused by a read: it neither writes nor takes the lease row's lock, so it is not held
+    up by a transaction locking that row, and the holder's lease is untouched."""
+    async with PostgresStore(postgres_url):
+        pass  # the migrations
+    async with (
+        PostgresCoordination(postgres_url, holder_tag("holder")) as holder,
+        PostgresCoordination(postgres_url, holder_tag("other")) as other,
+    ):
+        held = await holder.acquire("outbox:memory:radar", TTL, from_gone=True)
+        assert held is not None
+        with psycopg.connect(postgres_url) as conn:  # a transaction holding the row's lock
+            conn.execute(
+                "SELECT 1 FROM crewline_leases WHERE name = 'outbox:memory:radar' FOR UPDATE"
+            )
+            async with asyncio.timeout(BOUND):
+                refused = await other.acquire("outbox:memory:radar", TTL, from_gone=True)
+            assert refused is None
+            conn.rollback()
+        views = await other.leases("outbox:")
+        assert [(v.holder, v.epoch) for v in views] == [(holder.holder, held.epoch)]
+        assert await holder.renew(held, TTL)
+
+
 async def test_a_holder_whose_lease_was_taken_stops_at_once(postgres_url: str) -> None:
     """Fencing: when another replica holds the lease under a newer epoch, the old holder's
     next renewal fails and it stops its transport, never running beside the new one."""

@@ -51,19 +51,27 @@ LEASES_CHANNEL = "crewline_leases"  # a lease taken from a gone holder; a name s
 BOUNDARY_KEY = "boundary:"  # a notification about a boundary's answers, not a session's events
 RECONNECT_MAX = 5.0  # seconds between attempts to listen again
 
-_ACQUIRE = """
+# Whether the lease may be taken: free, ours, expired, or (``from_gone``) held by a run that
+# is gone. Judged twice: before the insert (a lease held elsewhere is refused by a plain
+# read, writing nothing) and again on the conflicting row under its lock (the same test,
+# now atomic). A refusal by the upsert alone would lock the row, so each refused attempt
+# (a replica looking at a lane another one sends) cost a transaction id and a WAL flush.
+_TAKEABLE = """(l.holder IS NULL OR l.holder = {holder} OR l.expires_at < clock_timestamp()
+    OR (%(from_gone)s AND (
+        EXISTS (SELECT 1 FROM crewline_incarnations i
+                WHERE i.holder = {holder} AND i.name = split_part(l.holder, '/', 1))
+        OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = l.holder))))"""
+_ACQUIRE = f"""
 INSERT INTO crewline_leases AS l (name, holder, epoch, expires_at, previous)
-VALUES (%(name)s, %(holder)s, 1, clock_timestamp() + make_interval(secs => %(ttl)s), NULL)
+SELECT %(name)s, %(holder)s, 1, clock_timestamp() + make_interval(secs => %(ttl)s), NULL
+WHERE NOT EXISTS (SELECT 1 FROM crewline_leases l
+                  WHERE l.name = %(name)s AND NOT {_TAKEABLE.format(holder="%(holder)s")})
 ON CONFLICT (name) DO UPDATE SET
     holder = excluded.holder,
     epoch = CASE WHEN l.holder = excluded.holder THEN l.epoch ELSE l.epoch + 1 END,
     expires_at = excluded.expires_at,
     previous = CASE WHEN l.holder = excluded.holder THEN l.previous ELSE l.holder END
-WHERE l.holder IS NULL OR l.holder = excluded.holder OR l.expires_at < clock_timestamp()
-    OR (%(from_gone)s AND (
-        EXISTS (SELECT 1 FROM crewline_incarnations i
-                WHERE i.holder = excluded.holder AND i.name = split_part(l.holder, '/', 1))
-        OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = l.holder)))
+WHERE {_TAKEABLE.format(holder="excluded.holder")}
 RETURNING epoch, previous
 """
 # The previous run of this replica's name (NULL: the first), as the name is registered.
