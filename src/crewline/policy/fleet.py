@@ -1065,12 +1065,20 @@ def _other_qualifier(ask: ValueAsk, text: str, value: Value) -> bool:
     span = _span_end(text, value)
     if span is not None:
         said_by[_BOUNDARY] = {span}  # "runs from 2026-12-18 to 2027-01-04": which end
-    for asked, said, whole in zip(
-        _qualifiers(ask.question), said_by, _qualifiers(text), strict=True
+    for n, (asked, said, whole) in enumerate(
+        zip(_qualifiers(_request_sentence(ask)), said_by, _qualifiers(text), strict=True)
     ):
         if asked and not asked & (said or whole):
-            return bool(said or whole)
+            # an environment or a cadence the question names must be the row's own
+            return bool(said or whole) or n < _BOUNDARY
     return False
+
+
+def _request_sentence(ask: ValueAsk) -> str:
+    """The question's sentence that names the asked noun (the request), not its context
+    ("Which branch has the fix? I'd like to base my local work on it.")."""
+    sentences = re.split(r"(?<=[.?!])\s+", ask.question)
+    return next((x for x in sentences if ask.noun in x), ask.question)
 
 
 _BOUNDARY = 2  # the table of a thing's start and end in ``_EXCLUSIVE``
@@ -1794,6 +1802,13 @@ def _nothing(ask: ValueAsk, rows: Sequence[_Row]) -> str:
     about = [r for r in rows if r.covered]
     if about:
         members = ", ".join(sorted({r.fact.member for r in about}))
+        asked = re.findall(r"[a-z]+", _request_sentence(ask))
+        said = [set().union(*(_qualifiers(r.fact.text)[n] for r in about)) for n in (0, 1)]
+        unsaid = [
+            w for w in asked for n in (0, 1) if _EXCLUSIVE[n].get(w, -1) not in said[n] | {-1}
+        ]
+        if unsaid:
+            return f"{members} said something about it, but not of the {unsaid[0]} one"
         return f"{members} said something about it, but no {ask.noun} in it stated as a fact"
     return f"no member has said a {ask.noun} for it"
 

@@ -1,0 +1,84 @@
+"""The gate's fifth round, by structure: a fleet answer only from one row about the asked
+thing and one value of it there; each rule on sentences of its own, with the near-misses
+of the same shape that must still be answered."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from crewline.policy import Fact, VerdictKind, judge
+
+AT = datetime(2026, 12, 1, 9, 12, tzinfo=UTC)
+
+
+def _facts(*said: tuple[str, str]) -> list[Fact]:
+    return [
+        Fact(row_id=f"row-{n}", member=m, text=t, at=AT + timedelta(minutes=n))
+        for n, (m, t) in enumerate(said)
+    ]
+
+
+def _answers(question: str, rows: list[Fact], value: str) -> None:
+    verdict = judge(question, facts=rows)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict
+
+
+def _no_answer(question: str, rows: list[Fact]) -> None:
+    verdict = judge(question, facts=rows)
+    assert verdict.answer is None and not verdict.kind.routine, verdict
+
+
+# ------------------------------------------- a qualifier the question states, in the row
+
+PLAIN = _facts(
+    ("backup-bot", "The backup job takes 14 min."),
+    ("portscan", "The api listens on port 4321."),
+    ("exporter", "The export pipeline took 22 min."),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How long does the nightly backup take?",
+        "What port does the live api listen on?",
+        "How long did the weekly export take?",
+        "which port is the api on in staging?",
+    ],
+)
+def test_an_environment_or_cadence_the_row_does_not_state_gets_no_answer(question: str) -> None:
+    _no_answer(question, PLAIN)
+
+
+@pytest.mark.parametrize(
+    ("question", "rows", "value"),
+    [
+        (
+            "How long does the nightly backup take?",
+            _facts(("backup-bot", "The nightly backup job takes 14 min.")),
+            "14 min",
+        ),
+        (
+            "What port does the staging api listen on?",
+            _facts(("portscan", "On staging the api listens on port 4321.")),
+            "4321",
+        ),
+        (
+            # a qualifier in the asker's own context is not one of the asked thing
+            "Which branch has the upload retry fix? I'll base my local work on it.",
+            _facts(("branch-scout", "The upload retry fix is on branch fix/upload-retry.")),
+            "fix/upload-retry",
+        ),
+    ],
+)
+def test_the_same_qualifier_in_the_row_still_answers(
+    question: str, rows: list[Fact], value: str
+) -> None:
+    _answers(question, rows, value)
+
+
+def test_the_card_says_the_qualifier_the_row_does_not_state() -> None:
+    verdict = judge("How long does the nightly backup take?", facts=PLAIN)
+    assert "backup-bot" in verdict.why and "not of the nightly one" in verdict.why, verdict
