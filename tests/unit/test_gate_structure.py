@@ -79,6 +79,43 @@ def test_the_same_qualifier_in_the_row_still_answers(
     _answers(question, rows, value)
 
 
+# ------------------------------------- one value of the asked kind, told by the question
+
+TWO = _facts(("deploy-timer", "the eu worker deploy time is 9 min; the api deploy takes 4 min"))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the "eu" the question says is said only of the other value
+        "What is the eu api deploy time?",
+        "how long does the api deploy take in the eu?",
+    ],
+)
+def test_a_value_whose_clause_lacks_a_word_another_clause_says_is_no_answer(
+    question: str,
+) -> None:
+    _no_answer(question, TWO)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("How long does the api deploy take?", "4 min"),
+        ("What is the eu worker deploy time?", "9 min"),
+    ],
+)
+def test_the_one_value_whose_clause_states_every_word_is_answered(
+    question: str, value: str
+) -> None:
+    _answers(question, TWO, value)
+
+
+def test_a_word_only_the_rows_other_clauses_say_tells_no_value_apart() -> None:
+    rows = _facts(("bench", "The api answered in 120 ms and the worker in 300 ms, on staging."))
+    _answers("What was the staging api latency?", rows, "120 ms")
+
+
 def test_the_card_says_the_qualifier_the_row_does_not_state() -> None:
     verdict = judge("How long does the nightly backup take?", facts=PLAIN)
     assert "backup-bot" in verdict.why and "not of the nightly one" in verdict.why, verdict

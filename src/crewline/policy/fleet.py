@@ -1369,8 +1369,9 @@ _PRESENT = re.compile(r"\b(?:now|currently|current|today|latest|still|these days
 def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
     """The value a row gives: the only one, or the one the question's words mark there —
     its asked noun when that names one measure ("p99", "digest"), a plan when it asks about
-    one, the kind it asks for first ("when": a date before a time), then a specific word
-    of the question that the other values' clauses lack; "several" when they do not."""
+    one, the kind it asks for first ("when": a date before a time), then the one value
+    whose own clause states every word of the question any value's clause says (the one
+    label the question names, or none); "several" when not exactly one does."""
     if _former(ask, row.fact):
         return "several"  # "what's the image size?" of a row that gives it then and now
     if root(ask.noun) not in _GROUP_OF and any(v.cue for v in values):
@@ -1393,20 +1394,9 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
     for n, group in enumerate(zip(*(_qualifiers(v.clause) for v in values), strict=True)):
         if not asked[n] and len({frozenset(g) for g in group if g}) > 1:
             return "several"  # "4.2.0 in staging and 4.1.7 in production": which?
-    # each value's own label ("p50 is 80 ms", "91% on db-2", "main sits at 79.1%"): the
-    # question names exactly one value's, or, when every value has a label and the question
-    # names none, none is the answer ("checkout latency" of "p50 … 80 ms, p99 … 900 ms")
-    own = _own_labels(ask, row.fact, values)
-    hits = {v.value.text.casefold(): v for v, label in own if _names_label(ask, label)}
-    if len(hits) == 1:
-        hit = next(iter(hits.values()))
-        if _outsaid(ask, row, hit, values):
-            return "several"  # "pinned pydantic to 2.7.4 because 2.8 breaks our validators"
-        return hit
-    if hits or all(label for _, label in own):
-        return "several"
     # what tells the values apart: the question's words, not the member's name nor the
-    # row's heading ("Profiling /api/search: p95 …, p99 …" heads both)
+    # row's heading ("Profiling /api/search: p95 …, p99 …" heads both), and only those some
+    # value's own clause says (a word said only elsewhere in the row tells none apart)
     member = {root(p) for p in re.split(r"[-_]", row.fact.member.lower()) if p}
     heading = row.fact.text.lower().split(": ", 1)[0] if ": " in row.fact.text else ""
 
@@ -1417,23 +1407,35 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
     if any(v.parallel or _unlabelled(v) for v in values):
         # a value said without its noun cannot show the question's words that its noun
         # phrase held: only words the other clauses lack tell them apart
-        told = [v for v in values if not (v.parallel or _unlabelled(v))]
-        wanted = {t for t in wanted if not any(has(v, t) for v in told)}
+        labelled = [v for v in values if not (v.parallel or _unlabelled(v))]
+        wanted = {t for t in wanted if not any(has(v, t) for v in labelled)}
+    wanted = {t for t in wanted if any(has(v, t) for v in values)}
 
-    def by_words(said: _Said) -> int:
+    def states_all(said: _Said, shared: frozenset[str] = frozenset()) -> bool:
         near = {root(w) for w in said.near}
-        return sum((t in near) + has(said, t) for t in wanted)
+        return all(t in near or has(said, t) for t in wanted - shared)
 
-    def marks(said: _Said) -> int:
-        near = {root(w) for w in said.near}
-        return 2 * (ask.noun in said.near) + by_words(said) + sum(t in near for t in wanted)
-
-    scored = sorted(values, key=marks, reverse=True)
-    if marks(scored[0]) <= marks(scored[1]):
+    # each value's own label ("p50 is 80 ms", "91% on db-2", "main sits at 79.1%"): the
+    # question names exactly one value's, or, when every value has a label and the question
+    # names none, none is the answer ("checkout latency" of "p50 … 80 ms, p99 … 900 ms")
+    own = _own_labels(ask, row.fact, values)
+    hits = {v.value.text.casefold(): v for v, label in own if _names_label(ask, label)}
+    if len(hits) == 1:
+        hit = next(iter(hits.values()))
+        # the words that name the measure ("search latency is 120 ms at p50 and 700 ms at
+        # p99") are every labelled value's, said once
+        words = tokens(code_form(row.fact.text))
+        named = frozenset(
+            root(words[k - 1].lemma) for k in range(1, len(words)) if words[k].lemma == ask.noun
+        )
+        if not states_all(hit, named) or _outsaid(ask, row, hit, values):
+            return "several"  # "pinned pydantic to 2.7.4 because 2.8 breaks our validators"
+        return hit
+    if hits or all(label for _, label in own) or not wanted:
         return "several"
-    if not by_words(scored[0]) and any(_other_measure(ask, v) for v in scored[1:]):
-        return "several"  # "latency" when the row says "p95 latency …, p99 …": which?
-    return scored[0]
+    # else exactly one value whose own clause states every one of those words
+    told = {v.value.text.casefold(): v for v in values if states_all(v)}
+    return next(iter(told.values())) if len(told) == 1 else "several"
 
 
 def _outsaid(ask: ValueAsk, row: _Row, hit: _Said, values: Sequence[_Said]) -> bool:
@@ -1537,15 +1539,6 @@ def _unlabelled(said: _Said) -> bool:
     return bool(words) and all(
         w in _STOP or w in _NP_STOP or re.fullmatch(r"[a-z0-9]+(?:[-_.][a-z0-9]+)+", w)
         for w in words
-    )
-
-
-def _other_measure(ask: ValueAsk, said: _Said) -> bool:
-    """Is the value labelled by another noun of the asked kind that the question does not
-    say ("p99" when it asks the latency)?"""
-    return any(
-        w in _NOUN_KINDS and set(_NOUN_KINDS[w]) & set(ask.kinds) and w not in ask.question
-        for w in said.near
     )
 
 
