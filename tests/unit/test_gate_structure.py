@@ -119,3 +119,49 @@ def test_a_word_only_the_rows_other_clauses_say_tells_no_value_apart() -> None:
 def test_the_card_says_the_qualifier_the_row_does_not_state() -> None:
     verdict = judge("How long does the nightly backup take?", facts=PLAIN)
     assert "backup-bot" in verdict.why and "not of the nightly one" in verdict.why, verdict
+
+
+# ------------------------------------ a modifier of the asked thing the row does not say
+
+
+@pytest.mark.parametrize(
+    ("question", "rows"),
+    [
+        ("What port does the main api listen on?", PLAIN),
+        ("How big is the old orders table?", _facts(("db", "The orders table is 40 GB."))),
+        ("What's the final bundle size?", _facts(("build", "The bundle is 2.1 MB."))),
+        (
+            "What's the default timeout of the client?",
+            _facts(("lib", "The client timeout is 30 s.")),
+        ),
+    ],
+)
+def test_a_modifier_the_row_does_not_say_gets_no_answer(question: str, rows: list[Fact]) -> None:
+    _no_answer(question, rows)
+
+
+@pytest.mark.parametrize(
+    ("question", "rows", "value"),
+    [
+        (
+            "How big is the old orders table?",
+            _facts(("db", "The old orders table is 40 GB.")),
+            "40 GB",
+        ),
+        # "live" as a place is no environment
+        (
+            "Where does the deploy config live?",
+            _facts(("gh-scout", "The deploy config is at deploy/config.toml.")),
+            "deploy/config.toml",
+        ),
+        (
+            "Where do the nightly reports live?",
+            _facts(("gh-scout", "The nightly reports are written to out/reports/.")),
+            "out/reports/",
+        ),
+    ],
+)
+def test_the_modifier_said_in_the_row_still_answers(
+    question: str, rows: list[Fact], value: str
+) -> None:
+    _answers(question, rows, value)

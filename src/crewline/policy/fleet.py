@@ -215,14 +215,9 @@ _GENERIC_WORDS = frozenset(
         "state",
         "current",
         "latest",
-        "new",
-        "old",
-        "main",
-        "default",
         "actual",
         "real",
         "underlying",
-        "final",
         "overall",
         "total",
         "whole",
@@ -240,7 +235,6 @@ _GENERIC_WORDS = frozenset(
         "published",
         "running",
         "deployed",
-        "live",
         "set",
         "configured",
         "configure",
@@ -1078,7 +1072,11 @@ def _request_sentence(ask: ValueAsk) -> str:
     """The question's sentence that names the asked noun (the request), not its context
     ("Which branch has the fix? I'd like to base my local work on it.")."""
     sentences = re.split(r"(?<=[.?!])\s+", ask.question)
-    return next((x for x in sentences if ask.noun in x), ask.question)
+    asked = next((x for x in sentences if ask.noun in x), ask.question)
+    return _LIVES.sub(" ", asked)  # "where does the config live?": a place, not production
+
+
+_LIVES = re.compile(r"\blive(?=\s*(?:[?.!,;]|$|(?:in|on|at|under|inside|now)\b))")
 
 
 _BOUNDARY = 2  # the table of a thing's start and end in ``_EXCLUSIVE``
