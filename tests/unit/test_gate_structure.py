@@ -165,3 +165,53 @@ def test_the_modifier_said_in_the_row_still_answers(
     question: str, rows: list[Fact], value: str
 ) -> None:
     _answers(question, rows, value)
+
+
+# ------------------------------------------------- a stated default is a value it states
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which commit is the default branch at?",
+        "What region is the default bucket in?",
+        "Which node is the default gateway on?",
+        "which version is the default in the base image?",
+    ],
+)
+def test_what_a_question_asks_is_never_its_stated_default(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind is not VerdictKind.OBVIOUS_DEFAULT and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Which port, 8080 as usual?", "8080"),
+        ("What port? The default is 8080.", "8080"),
+        ("Which region, eu-west-1 as always?", "eu-west-1"),
+        ("Which shell? bash is the default.", "bash"),
+    ],
+)
+def test_a_value_the_question_states_as_default_is_still_its_answer(
+    question: str, value: str
+) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Keep 8080 as usual, or switch to 9090 like the default config?",
+        "Port 8080 as usual? The default config says 9090 though.",
+    ],
+)
+def test_two_values_each_stated_as_the_default_are_no_default(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.answer is None and not verdict.kind.routine, verdict
+
+
+def test_the_same_value_stated_twice_is_still_the_default() -> None:
+    verdict = judge("Port 8080 as usual? The default config says 8080 too.")
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, "8080"), verdict

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from crewline.policy.values import values_in
+from crewline.policy.values import Kind, values_in
 
 __all__ = [
     "Conflict",
@@ -497,6 +497,10 @@ def stated(
     if given is not None and marked and not any(_same(o, given) for o in marked):
         return Conflict(reason="its default is not the option marked as the default")
     in_text = _in_text(question)
+    if in_text is not None and _asked(question, in_text):
+        in_text = None  # "which commit is the default branch at?": what is asked, not a default
+    if given is None and in_text is not None and _another_stated(question, in_text):
+        return Conflict(reason="it states two different defaults")
     if given is not None and in_text is not None and not _same(given, in_text):
         return Conflict(reason="it states two different defaults")
     chosen = given or in_text
@@ -518,6 +522,31 @@ def stated(
             return Conflict(reason="its default is not one of its options")
         return match
     return chosen
+
+
+def _another_stated(question: str, value: str) -> bool:
+    """Does the question state another value beside a default's cue too ("keep 8080 as
+    usual, or switch to 9090 like the default config?")?"""
+    return any(
+        not _same(other.text, value) and beside_a_cue(question, other.text)
+        for other in values_in(_display(question))
+        if other.kind not in (Kind.WORD, Kind.PERSON)
+    )
+
+
+def _asked(question: str, value: str) -> bool:
+    """Is the value read as the default what the question asks for, not a value it states:
+    a wh-word's phrase ("which commit", "what region") or a word of it?"""
+    said = re.escape(_MARKED.sub("", value).strip())
+    text = _display(question)
+    return bool(said) and (
+        re.search(r"\b(?:which|what|whose|how\s+many|how\s+much)\b", value, re.IGNORECASE)
+        is not None
+        or re.search(
+            rf"\b(?:which|what|whose)\s+(?:[\w-]+\s+)?{said}(?![\w.-])", text, re.IGNORECASE
+        )
+        is not None
+    )
 
 
 _MARKED = re.compile(r"\((?:the\s+)?default\)|\[default\]|\s-\s*default$", re.IGNORECASE)
@@ -545,7 +574,7 @@ def beside_a_cue(question: str, value: str) -> bool:
     cue_after = (
         r"[\"'`]?,?\s*\(?\s*(?:(?:is|being|will be|would be)\s+)?(?:the\s+|our\s+)?default\b"
         r"|[\"'`]?,?\s+(?:by default|as usual|as always|like always|as before|like before"
-        r"|like last time|as last time|as per usual)\b"
+        r"|like last time|as last time|as per usual|like the default|as in the default)\b"
     )
     # a plain word needs the cue's own link ("the default is tabs"), not just a neighbour
     # ("the default timeout" names no default)
@@ -553,7 +582,7 @@ def beside_a_cue(question: str, value: str) -> bool:
         r"\s*(?:is|was|of|=|:|to|at)" if _plain(value.lower()) else r"\s*(?:is|was|of|=|:|to|at)?"
     )
     cue_before = (
-        rf"\b(?:default(?:s|ing)?(?:\s+[a-z][\w-]*)?{link}"
+        rf"\b(?:default(?:s|ing)?(?:\s+[a-z][\w-]*)?(?:{link}|\s+(?:says|uses|has))"
         rf"|usual(?:\s+[a-z][\w-]*)?{link}|(?:as|like)\s+(?:usual|always|before"
         r"|last time)\s*[:,(]|keep|stay with|stick with|normally|usually)\s*[\"'`(]?\s*"
     )
