@@ -215,3 +215,35 @@ def test_two_values_each_stated_as_the_default_are_no_default(question: str) -> 
 def test_the_same_value_stated_twice_is_still_the_default() -> None:
     verdict = judge("Port 8080 as usual? The default config says 8080 too.")
     assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, "8080"), verdict
+
+
+# ---------------------------------- a risky word that only names what is read or tested
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Open the production deploy runbook and summarise it for me?",
+        "Can I open the prod on-call runbook and read the escalation steps?",
+        "Can I open the Terraform file defining the prod database, just to read its size?",
+    ],
+)
+def test_a_risky_word_naming_a_document_opened_or_a_test_run_is_routine(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind is VerdictKind.PROCEED, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Open the production firewall port 8443?",
+        "Open the prod config file and change the timeout to 30s?",
+        "Open the production database to the public?",
+        "Open the prod runbook and run step 3?",
+        "Open the production runbook and follow it?",
+        "Open the production migration file and apply it?",
+    ],
+)
+def test_the_act_itself_stays_careful(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.final and verdict.answer is None, verdict

@@ -1044,6 +1044,8 @@ def _production(shape: Shape) -> list[_Found]:
             continue
         if _governor(shape, i, read_only=True) == "read" or _info_scope(shape, i):
             continue  # production read or asked about ("which version is prod on?")
+        if _opens_to_read(shape, i):
+            continue  # "open the production deploy runbook and summarise it"
         verb_at = next(
             (
                 j
@@ -1065,6 +1067,43 @@ def _production(shape: Shape) -> list[_Found]:
             )
         )
     return found
+
+
+_OPENED = PROD_DOC_HEADS | word_set("file files source sql yaml")
+
+
+def _opens_to_read(shape: Shape, i: int) -> bool:
+    """Is the prod word at ``i`` in a document that is opened and only read: "open", then a
+    document or a file before the word's phrase ends, and no verb after it in its sentence
+    but reading ones ("open the Terraform file defining the prod database to read it")?"""
+    words = shape.words
+    sentence = [w for w in words if w.sentence == words[i].sentence]
+    opens = [w.index for w in sentence if w.lemma == "open" and w.index < i and i - w.index <= 8]
+    if not opens or any(x.ident for x in words[opens[-1] : i]):
+        return False
+    end = next(
+        (
+            w.index
+            for w in sentence
+            if w.index > i
+            and (w.clause_start or (w.text in _PREPOSITIONS and not _joined(shape, w.index)))
+        ),
+        sentence[-1].index + 1,
+    )
+    if not any(w.lemma in _OPENED for w in words[opens[-1] + 1 : end]):
+        return False
+    later = words[opens[-1] + 1 : sentence[-1].index + 1]
+    return not any(
+        (w.lemma in EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS or w.lemma in _ACTS_BY_FIRST)
+        and w.lemma not in READ_VERBS
+        and _verb_position(shape, w.index)
+        for w in later
+    )
+
+
+def _joined(shape: Shape, k: int) -> bool:
+    """Is word ``k`` the first of a hyphenated compound ("on-call")?"""
+    return k + 1 < len(shape.words) and shape.words[k + 1].dash_prev
 
 
 def _code_acts(shape: Shape, code: str) -> list[_Found]:
