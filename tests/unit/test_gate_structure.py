@@ -226,6 +226,9 @@ def test_the_same_value_stated_twice_is_still_the_default() -> None:
         "Open the production deploy runbook and summarise it for me?",
         "Can I open the prod on-call runbook and read the escalation steps?",
         "Can I open the Terraform file defining the prod database, just to read its size?",
+        "Run the delete-endpoint integration tests against the local mock server?",
+        "Run the refund-flow unit tests on my machine?",
+        "Run the drop-table regression tests locally?",
     ],
 )
 def test_a_risky_word_naming_a_document_opened_or_a_test_run_is_routine(question: str) -> None:
@@ -242,6 +245,9 @@ def test_a_risky_word_naming_a_document_opened_or_a_test_run_is_routine(question
         "Open the prod runbook and run step 3?",
         "Open the production runbook and follow it?",
         "Open the production migration file and apply it?",
+        "Run the delete-endpoint integration job against the staging db?",
+        "Run the drop-table regression job?",
+        "Run the delete endpoint on the old users?",
     ],
 )
 def test_the_act_itself_stays_careful(question: str) -> None:

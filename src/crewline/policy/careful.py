@@ -291,6 +291,15 @@ def _head_after(shape: Shape, i: int, length: int) -> int | None:
                 and (words[j + 1].lemma in DOC_HEADS or words[j + 1].lemma in ARTIFACTS)
             ):
                 j += 1  # "the migration plan review": the compound's last noun
+            for k in range(j + 1, min(j + 3, len(words))):
+                x = words[k]
+                if x.clause_start or x.text in _DETERMINERS | _PREPOSITIONS:
+                    break
+                if x.lemma in _VERB_LIKE:
+                    break
+                if x.lemma in DOC_HEADS:
+                    j = k  # "the delete-endpoint integration tests": the phrase's head
+                    break
             return j
         if w.text == "s":
             continue
