@@ -15,6 +15,7 @@ from crewline.models import (
     EscalationState,
     LedgerEntry,
     Member,
+    Question,
     RowRole,
     Suggestion,
 )
@@ -291,6 +292,69 @@ async def test_judged_means_a_judgement_of_the_concierges_own(store: Store) -> N
     for decision in JUDGEMENTS:
         await store.write(lambda tx, d=decision: tx.add_ledger(entry(d[:16], d)))
         assert await store.write(lambda tx, d=decision: tx.judged(d[:16])) is True
+
+
+async def test_unjudged_open_records_are_read_by_id_a_page_at_a_time(store: Store) -> None:
+    """Open records without a judgement of the concierge's own, by id from ``after``; a
+    settled record, a judged one and a human's decision's record leave or stay as they
+    should."""
+    await _member(store)
+    escalations = [
+        Escalation(
+            id=f"{n:016x}",
+            member="radar",
+            row_id=f"r{n}",
+            session="s1",
+            message=f"Ship {n}?",
+            options=("yes", "no"),
+            state=EscalationState.ANSWERED if n == 4 else EscalationState.PENDING,
+            created_at=NOW,
+        )
+        for n in range(1, 7)
+    ]
+    questions = [
+        Question(
+            id=f"{n:016x}",
+            member=None if n == 9 else "radar",
+            session="s1",
+            row_id=f"q{n}",
+            question=f"Question {n}?",
+            options=("a", "b"),
+            created_at=NOW,
+        )
+        for n in (7, 8, 9)
+    ]
+
+    def entry(record_id: str, decision: str) -> LedgerEntry:
+        return LedgerEntry(
+            at=NOW,
+            member="radar",
+            record_id=record_id,
+            decision=decision,
+            verdict=None,
+            policy="never",
+            brain="offline",
+            rationale="r",
+        )
+
+    def put(tx: Tx) -> None:
+        for escalation in escalations:
+            tx.put_escalation(escalation)
+        for question in questions:
+            tx.put_question(question)
+        tx.add_ledger(entry(f"{2:016x}", "escalated"))
+        tx.add_ledger(entry(f"{3:016x}", "human"))
+        tx.add_ledger(entry(f"{8:016x}", "suggested"))
+
+    await store.write(put)
+    first = await store.unjudged_escalations(limit=2)
+    assert [e.id for e in first] == [f"{n:016x}" for n in (1, 3)]
+    assert first[0] == escalations[0]
+    rest = await store.unjudged_escalations(after=first[-1].id, limit=2)
+    assert [e.id for e in rest] == [f"{n:016x}" for n in (5, 6)]
+    assert await store.unjudged_escalations(after=rest[-1].id, limit=2) == []
+    assert await store.unjudged_questions(limit=10) == [questions[0]]
+    assert await store.unjudged_questions(after=questions[0].id, limit=10) == []
 
 
 async def test_fleet_rows_find_other_members_words_while_they_are_live(store: Store) -> None:

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from crewline.models import Session
+import pytest
+
+from crewline.bot.concierge import ConciergeSettings, feature
+from crewline.models import JUDGEMENTS, Session
 from tests.core.kit import STRANGER, Kit, labels, running
 
 SUGGESTION_BUTTONS = ("Send suggestion", "Edit", "Dismiss")
@@ -290,3 +293,25 @@ async def test_a_fact_another_member_said_answers_a_which_question(kit: Kit) -> 
     await kit.escalate(scout, "Which version did the release session tag?")
     await kit.delivered()
     assert await kit.states("scout") == ["pending"]
+
+
+async def test_a_start_judges_every_unjudged_open_record_a_page_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Records made while the concierge was off have no judgement: the next start with it
+    on judges each of them once, over more than one page, and the start after judges
+    none again."""
+    monkeypatch.setattr(feature, "RESUME_PAGE", 2)
+    async with running(tmp_path, concierge=ConciergeSettings(enabled=False)) as kit:
+        radar = await kit.add_member()
+        for n in range(5):
+            await kit.escalate(radar, f"Shall I run step {n}?")
+        await kit.delivered()
+        assert await kit.store.ledger() == []
+        records = {e.id for e in await kit.store.escalations("radar", pending_only=True)}
+    assert len(records) == 5
+    for _ in range(2):
+        async with running(tmp_path, clock=kit.clock, memory=kit.memory) as again:
+            await again.delivered()
+            judged = [e.record_id for e in await again.store.ledger() if e.decision in JUDGEMENTS]
+            assert sorted(judged) == sorted(records)

@@ -61,6 +61,7 @@ __all__ = ["Concierge", "ConciergeSettings", "Undone", "answer_allowed"]
 
 log = logging.getLogger(__name__)
 FACTS = 10  # fleet rows handed to the gate per question
+RESUME_PAGE = 256  # open records a start reads, and has judged, at a time
 NEVER_OFF = ConciergePolicy()
 CAREFUL_ALWAYS = frozenset({VerdictKind.IRREVERSIBLE, VerdictKind.AMBIGUOUS})
 SHOWN = frozenset({"answered", "suggested", "escalated"})  # decisions that draw in the thread
@@ -132,6 +133,9 @@ class Concierge:
         self._judging: set[asyncio.Task[None]] = set()
         self._waiting: list[tuple[Asked, bool]] = []  # (question, resumed), arrival order
         self._worker: asyncio.Task[None] | None = None
+        # Batches the judging task has taken and finished, and the finish waited for next.
+        self._taken = self._finished = 0
+        self._batch_done = asyncio.Event()
         # Cards whose first draw waits for their judgement (record id -> member): see hold.
         self._held: dict[str, str] = {}
         # Each new question as hold read it (record id -> Asked), until _on_event takes it.
@@ -285,34 +289,54 @@ class Concierge:
         check of the queue can be missed, since none awaits between it and the end)."""
         while self._waiting:
             batch, self._waiting = self._waiting, []
+            self._taken += 1
             try:
                 await self._judge_batch(batch)
             except Exception:  # logged; the questions queued after it are still judged
                 log.exception("the concierge failed on a question")
+            finally:
+                self._finished += 1
+                done, self._batch_done = self._batch_done, asyncio.Event()
+                done.set()
 
-    async def resume_judging(self) -> int:
+    async def resume_judging(self) -> None:
         """At start: judge the open records whose judgement a stop or a crash cut short (the
-        ledger holds none of the concierge's decisions about them); returns how many."""
+        ledger holds none of the concierge's decisions about them). They are read and
+        judged a page at a time in the background, so a start holds a page of them, not
+        every open record (a million pending windows are a million records)."""
         if not self.settings.enabled:
-            return 0
+            return
         # The lemmatiser's dictionary is read once, off the loop, before any question is.
         await asyncio.to_thread(preload)
+        task = asyncio.create_task(self._resume(self.hub.clock.now()), name="concierge-resume")
+        self._judging.add(task)
+        task.add_done_callback(self._judged)
+
+    async def _resume(self, started: datetime) -> None:
+        # Records made since the start are judged as they come; only older ones are resumed.
         store = self.hub.store
-        waiting: list[Asked] = []
-        for member in await store.members():
-            waiting += [
-                Asked.of_escalation(e)
-                for e in await store.escalations(member.slug, pending_only=True)
-            ]
-            waiting += [
-                a for q in await store.waiting_questions(member.slug) if (a := Asked.of_question(q))
-            ]
-        if not waiting:
-            return 0
-        unjudged = await self.hub.change(lambda ch: [a for a in waiting if not ch.tx.judged(a.id)])
-        for asked in unjudged:
+        after = ""
+        while escalations := await store.unjudged_escalations(after=after, limit=RESUME_PAGE):
+            after = escalations[-1].id
+            await self._judge_resumed(
+                [Asked.of_escalation(e) for e in escalations if e.created_at <= started]
+            )
+        after = ""
+        while questions := await store.unjudged_questions(after=after, limit=RESUME_PAGE):
+            after = questions[-1].id
+            await self._judge_resumed(
+                [a for q in questions if q.created_at <= started and (a := Asked.of_question(q))]
+            )
+
+    async def _judge_resumed(self, page: list[Asked]) -> None:
+        """Queue ``page`` and wait until the judging task has finished the batch taking it."""
+        if not page:
+            return
+        for asked in page:
             self._start_judging(asked, resumed=True)
-        return len(unjudged)
+        taking = self._taken + 1  # the next batch taken off the queue holds the page
+        while self._finished < taking:
+            await self._batch_done.wait()
 
     async def _record_settled(self, event: EscalationSettled | QuestionSettled) -> None:
         """The ledger record of a decision the concierge did not make: the human's answer,

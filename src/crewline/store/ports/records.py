@@ -121,6 +121,16 @@ class RecordsReads(ABC):
         """The member's questions still waiting for an answer, oldest first."""
 
     @abstractmethod
+    async def unjudged_escalations(self, *, after: str = "", limit: int) -> list[Escalation]:
+        """At most ``limit`` pending records with an id above ``after``, by id, that the
+        ledger holds none of the concierge's own judgements of (``ConciergeTx.judged``):
+        what a start judges again, read a page at a time."""
+
+    @abstractmethod
+    async def unjudged_questions(self, *, after: str = "", limit: int) -> list[Question]:
+        """``unjudged_escalations`` for the questions still waiting for an answer."""
+
+    @abstractmethod
     async def escalation_counts(self) -> dict[str, int]:
         """Escalation records per state (states with none are absent)."""
 

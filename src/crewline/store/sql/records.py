@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from crewline.models import (
+    JUDGEMENTS,
     BellLine,
     Escalation,
     EscalationState,
@@ -69,6 +70,20 @@ _MEMBER_AT = len(ROW)
 _ESCALATION_AT = _MEMBER_AT + 4
 _SUGGESTION_AT = _ESCALATION_AT + len(ESCALATION)
 
+# Open records without a judgement of the concierge's own, a page at a time by id (the
+# primary key's index): a start reads only these, not every open record.
+_NOT_JUDGED = (
+    "NOT EXISTS (SELECT 1 FROM concierge_ledger l WHERE l.record_id = {table}.id AND"
+    f" l.decision IN ({', '.join(repr(d) for d in sorted(JUDGEMENTS))}))"
+)
+_UNJUDGED_ESCALATIONS = (
+    f"{ESCALATIONS} WHERE state = 'pending' AND id > ?"
+    f" AND {_NOT_JUDGED.format(table='escalations')} ORDER BY id LIMIT ?"
+)
+_UNJUDGED_QUESTIONS = (
+    f"{QUESTIONS} WHERE state = 'waiting' AND member IS NOT NULL AND id > ?"
+    f" AND {_NOT_JUDGED.format(table='questions')} ORDER BY id LIMIT ?"
+)
 
 _OF_MEMBER = {  # pending_only: the statement
     pending_only: f"{ESCALATIONS} WHERE member = ?{where} ORDER BY created_at, {{ord}}"
@@ -183,6 +198,14 @@ class SqlRecordsReads(ReadPart, RecordsReads):
             (epoch(before),),
         )
         return [(r[0], r[1], moment(r[2])) for r in rows]
+
+    async def unjudged_escalations(self, *, after: str = "", limit: int) -> list[Escalation]:
+        rows = await self._fetch_index(_UNJUDGED_ESCALATIONS, (after, limit))
+        return [_escalation(r) for r in rows]
+
+    async def unjudged_questions(self, *, after: str = "", limit: int) -> list[Question]:
+        rows = await self._fetch(_UNJUDGED_QUESTIONS, (after, limit))
+        return [_question(r) for r in rows]
 
     async def escalation_counts(self) -> dict[str, int]:
         rows = await self._fetch_index("SELECT state, count(*) FROM escalations GROUP BY state")
