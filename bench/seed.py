@@ -73,7 +73,8 @@ async def seed_pending_windows(
     transports: Sequence[str] = ("memory",),
 ) -> int:
     """``members`` members, each with ``per_member`` pending escalations whose deadlines
-    (epoch seconds) are spread at random over ``deadlines``; returns how many windows."""
+    (epoch seconds) are spread at random over ``deadlines``, each with the concierge's
+    judgement in the ledger as a running crewline leaves it; returns how many windows."""
     now = time.time()
     low, high = deadlines
     rng = random.Random(8)
@@ -155,6 +156,14 @@ def _insert(conn: Any, rows: list[tuple[Any, ...]], records: list[tuple[Any, ...
             " answer_row_id, default_applied, created_at, settled_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             records,
+        )
+        # Judged, as the concierge (on by default) judges each record right after its
+        # commit: a record without a judgement is one a stop cut short, judged at start.
+        conn.executemany(
+            "INSERT INTO concierge_ledger (at, member, record_id, decision, verdict, policy,"
+            " brain, rationale) VALUES (?, ?, ?, 'escalated', NULL, 'never', 'offline',"
+            " 'seeded')",
+            [(r[16], r[1], r[0]) for r in records],
         )
 
 
