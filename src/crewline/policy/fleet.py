@@ -132,7 +132,12 @@ _GROUPS = (
 )
 
 
-def _group_table() -> dict[str, frozenset[int]]:
+# The tables built from roots and stems are built at their first use, not at import: a root
+# reads the lemmatiser's dictionary (about 30 MiB and a second), which a process that never
+# judges a question (the CLI, a server with the concierge off) need not hold.
+@functools.cache
+def _group_of() -> dict[str, frozenset[int]]:
+    """The thesaurus: each word's root to the groups it is in."""
     table: dict[str, set[int]] = {}
     for n, group in enumerate(_GROUPS):
         for word in group.split():
@@ -140,14 +145,13 @@ def _group_table() -> dict[str, frozenset[int]]:
     return {k: frozenset(v) for k, v in table.items()}
 
 
-_GROUP_OF = _group_table()
 _GROUP_WORDS = tuple(tuple(g.split()) for g in _GROUPS)
 
 
 def _near(a: str, b: str) -> bool:
     """Same root, the same group of the thesaurus, or one a short form of the other ("dep"
     and "depend", "repo" and "repositori", "env" and "environ")."""
-    if a == b or _GROUP_OF.get(a, frozenset()) & _GROUP_OF.get(b, frozenset()):
+    if a == b or _group_of().get(a, frozenset()) & _group_of().get(b, frozenset()):
         return True
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     return len(short) >= 3 and long.startswith(short) and short.isalpha()
@@ -155,102 +159,105 @@ def _near(a: str, b: str) -> bool:
 
 # Words that say little about which thing is meant ("the staging *service*", "the new *app*"):
 # a row need not repeat them.
-_GENERIC_WORDS = frozenset(
-    root(w)
-    for w in [
-        # light verbs whose meaning the noun carries: a row says "holds 37 messages" for
-        # "how many messages are sitting …", "goes through" for "which host we send through"
-        "sit",
-        "sitting",
-        "send",
-        "sustain",
-        "sustained",
-        "hold",
-        "handle",
-        "carry",
-        "introduce",
-        "introduced",
-        "land",
-        "stand",
-        "news",
-        "day",
-        "days",
-        "week",
-        "today",
-        "info",
-        "word",
-        "update",
-        "updates",
-        "service",
-        "app",
-        "application",
-        "server",
-        "system",
-        "instance",
-        "environment",
-        "env",
-        "box",
-        "machine",
-        "thing",
-        "stuff",
-        "project",
-        "repo",
-        "repository",
-        "setup",
-        "side",
-        "part",
-        "area",
-        "component",
-        "module",
-        "code",
-        "tool",
-        "team",
-        "job",
-        "process",
-        "run",
-        "result",
-        "results",
-        "output",
-        "status",
-        "state",
-        "current",
-        "latest",
-        "actual",
-        "real",
-        "underlying",
-        "overall",
-        "total",
-        "whole",
-        "full",
-        "exposed",
-        "expose",
-        "reachable",
-        "available",
-        "located",
-        "locate",
-        "stored",
-        "store",
-        "kept",
-        "keep",
-        "published",
-        "running",
-        "deployed",
-        "set",
-        "configured",
-        "configure",
-        "pinned",
-        "pin",
-        "used",
-        "use",
-        "get",
-        "got",
-        "put",
-        "right",
-        "correct",
-        "exact",
-        "specific",
-        "particular",
-    ]
+@functools.cache
+def _generic_words() -> frozenset[str]:
+    """The roots of ``_GENERIC_WORDS``."""
+    return frozenset(root(w) for w in _GENERIC_WORDS)
+
+
+_GENERIC_WORDS = (
+    # light verbs whose meaning the noun carries: a row says "holds 37 messages" for
+    # "how many messages are sitting …", "goes through" for "which host we send through"
+    "sit",
+    "sitting",
+    "send",
+    "sustain",
+    "sustained",
+    "hold",
+    "handle",
+    "carry",
+    "introduce",
+    "introduced",
+    "land",
+    "stand",
+    "news",
+    "day",
+    "days",
+    "week",
+    "today",
+    "info",
+    "word",
+    "update",
+    "updates",
+    "service",
+    "app",
+    "application",
+    "server",
+    "system",
+    "instance",
+    "environment",
+    "env",
+    "box",
+    "machine",
+    "thing",
+    "stuff",
+    "project",
+    "repo",
+    "repository",
+    "setup",
+    "side",
+    "part",
+    "area",
+    "component",
+    "module",
+    "code",
+    "tool",
+    "team",
+    "job",
+    "process",
+    "run",
+    "result",
+    "results",
+    "output",
+    "status",
+    "state",
+    "current",
+    "latest",
+    "actual",
+    "real",
+    "underlying",
+    "overall",
+    "total",
+    "whole",
+    "full",
+    "exposed",
+    "expose",
+    "reachable",
+    "available",
+    "located",
+    "locate",
+    "stored",
+    "store",
+    "kept",
+    "keep",
+    "published",
+    "running",
+    "deployed",
+    "set",
+    "configured",
+    "configure",
+    "pinned",
+    "pin",
+    "used",
+    "use",
+    "get",
+    "got",
+    "put",
+    "right",
+    "correct",
+    "exact",
+    "specific",
+    "particular",
 )
 
 
@@ -619,12 +626,13 @@ def _value_ask(code: str) -> ValueAsk | None:
     also_named = {
         p
         for p in named
-        if p == noun or _GROUP_OF.get(root(p), frozenset()) & _GROUP_OF.get(root(noun), frozenset())
+        if p == noun
+        or _group_of().get(root(p), frozenset()) & _group_of().get(root(noun), frozenset())
     }
     named = [p for p in named if set(_NOUN_KINDS[p]) & set(kinds)]
     cues = {root(noun)} if noun != "value" else set()
     cues |= {root(p) for p in named}
-    for n in _GROUP_OF.get(root(noun), ()):
+    for n in _group_of().get(root(noun), ()):
         if noun in _GROUP_WORDS[n] and noun in _NOUN_KINDS:
             cues |= {root(w) for w in _GROUP_WORDS[n] if w in _NOUN_KINDS}
     clause_from = start
@@ -705,7 +713,7 @@ def _value_ask(code: str) -> ValueAsk | None:
         subject = [t for t in subject if t not in pieces] + [run]
     cue_stems = {stem(noun)} if noun != "value" and not verb_cues else set()
     cue_stems |= {stem(p) for p in named}
-    for n in _GROUP_OF.get(root(noun), ()):
+    for n in _group_of().get(root(noun), ()):
         if noun in _GROUP_WORDS[n] and noun in _NOUN_KINDS:
             cue_stems |= {stem(w) for w in _GROUP_WORDS[n] if w in _NOUN_KINDS}
     cue_stems |= {stem(w) for w in _STATED_BY.get(noun, ())}
@@ -844,7 +852,7 @@ def search_terms(ask: ValueAsk, member_words: Sequence[str] = ()) -> tuple[str, 
     if ask.noun != "value":
         add(ask.noun)
     for word in about:
-        for n in _GROUP_OF.get(root(word), ()):
+        for n in _group_of().get(root(word), ()):
             for other in _GROUP_WORDS[n]:
                 add(other)
     for word in ask.words:
@@ -916,12 +924,12 @@ def _coverage(subject: Sequence[str], roots: frozenset[str], text: str) -> tuple
             continue
         if term in roots or term in joined:
             n, score = n + 1, score + 1
-            exact += term not in _GENERIC_WORDS
-        elif term not in _GENERIC_WORDS and (
+            exact += term not in _generic_words()
+        elif term not in _generic_words() and (
             any(_near(term, r) for r in roots) or _same_qualifier(term, lowered)
         ):
             n, score = n + 1, score + 0.5  # a generic word counts only as it is ("repo")
-        elif term in _GENERIC_WORDS:
+        elif term in _generic_words():
             n += 1
     return n, score, exact
 
@@ -957,7 +965,7 @@ def _strictly_about(ask: ValueAsk, row: _Row) -> bool:
 
 
 def _specific(ask: ValueAsk) -> list[str]:
-    return [t for t in ask.subject if t not in _GENERIC_WORDS]
+    return [t for t in ask.subject if t not in _generic_words()]
 
 
 _CLAUSE_END = re.compile(r"[;,()\[\]]|[.!?](?=\s|$)|\s[-\u2013\u2014]+\s|\b(?:and|but|while)\b")
@@ -1114,8 +1122,13 @@ def _words_near(text: str, value: Value) -> tuple[list[str], list[str]]:
 
 
 # Verbs that place a service at a port: "the admin UI sits on 8443", "it lives at 9000".
-_PLACED = frozenset(stem(w) for w in ("sit", "live", "run", "be", "listen", "serve", "answer"))
+_PLACING = ("sit", "live", "run", "be", "listen", "serve", "answer")
 _NOT_A_PORT_NEXT = re.compile(r"\s*(?:[.,;:)!?]|$|(?:with|and|but|for|in|on|now|since|behind)\b)")
+
+
+@functools.cache
+def _placed() -> frozenset[str]:
+    return frozenset(stem(w) for w in _PLACING)
 
 
 def _placed_at_port(ask: ValueAsk, text: str, value: Value, before: list[str]) -> bool:
@@ -1129,7 +1142,7 @@ def _placed_at_port(ask: ValueAsk, text: str, value: Value, before: list[str]) -
         and 0 < int(value.text) < 65536
         and before[-1:] in (["on"], ["at"])
         and len(before) >= 2
-        and before[-2] in _PLACED
+        and before[-2] in _placed()
         and _NOT_A_PORT_NEXT.match(text[value.end :]) is not None
     )
 
@@ -1372,7 +1385,7 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
     label the question names, or none); "several" when not exactly one does."""
     if _former(ask, row.fact):
         return "several"  # "what's the image size?" of a row that gives it then and now
-    if root(ask.noun) not in _GROUP_OF and any(v.cue for v in values):
+    if root(ask.noun) not in _group_of() and any(v.cue for v in values):
         # "the p99": the value "p99" labels — but not over one said in a clause that names
         # no other measure ("lag on db-2 is 3s; on db-3 it's 45s": which is asked?)
         values = [v for v in values if v.cue or _unlabelled(v)]
@@ -1487,7 +1500,7 @@ def _own_labels(
             if skip and not label:
                 continue
             asked_noun = (root(word) in ask.cues or stem(word) in ask.cue_stems) and (
-                root(word) in _GROUP_OF or root(word) == root(ask.noun)
+                root(word) in _group_of() or root(word) == root(ask.noun)
             )
             if skip or word in _STOP or asked_noun:
                 break
@@ -1858,10 +1871,15 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
 
 
 # Words that only place a question in time or hedge it: what it is about without them.
-_UNTIMED = frozenset(
-    root(w)
-    for w in word_set("moment days roughly actually overall really exactly currently still now")
-)
+_UNTIMING = "moment days roughly actually overall really exactly currently still now"
+
+
+@functools.cache
+def _untimed() -> frozenset[str]:
+    """The roots of ``_UNTIMING`` (built at first use, as the thesaurus is)."""
+    return frozenset(root(w) for w in word_set(_UNTIMING))
+
+
 _WEAK = frozenset({Kind.NUMBER, Kind.ID, Kind.WORD})
 _MEASURES = frozenset({Kind.COUNT, Kind.PERCENT, Kind.SIZE, Kind.PORT})
 
@@ -1921,7 +1939,7 @@ def _about_all(ask: ValueAsk, fact: Fact, *, besides: frozenset[str] = frozenset
     if not _has_specifics(ask, fact):
         return False
     row = _row(ask, fact)
-    spared = _UNTIMED | besides
+    spared = _untimed() | besides
     terms = [t for t in ask.subject if t not in spared]
     if not terms:
         return bool(row.roots & ask.cues) or not ask.subject
@@ -1973,7 +1991,7 @@ def _clause_about(ask: ValueAsk, text: str, value: Value) -> frozenset[str]:
     clause = " ".join(_clause(text, value))
     roots = _roots_of(clause, "")
     return frozenset(
-        t for t in _specific(ask) if _coverage((t,), roots, clause)[0] and t not in _UNTIMED
+        t for t in _specific(ask) if _coverage((t,), roots, clause)[0] and t not in _untimed()
     )
 
 
@@ -2001,7 +2019,7 @@ def loose_ask(code: str) -> ValueAsk:
     subject = tuple(dict.fromkeys(root(t.lemma) for t in words if len(t.text) > 1))
     near = {t.lemma for t in tokens(code) if t.text not in _STOP}
     for word in list(near):
-        for n in _GROUP_OF.get(root(word), ()):
+        for n in _group_of().get(root(word), ()):
             near |= set(_GROUP_WORDS[n])
     return ValueAsk(
         kinds=_named_kinds(words) or _GENERIC,
