@@ -295,9 +295,9 @@ async def test_judged_means_a_judgement_of_the_concierges_own(store: Store) -> N
 
 
 async def test_unjudged_open_records_are_read_by_id_a_page_at_a_time(store: Store) -> None:
-    """Open records without a judgement of the concierge's own, by id from ``after``; a
-    settled record, a judged one and a human's decision's record leave or stay as they
-    should."""
+    """Open records without a judgement of the concierge's own, by id from ``after``, each
+    read examining at most ``limit`` records; a settled record and a judged one leave, one
+    with only a human's decision stays."""
     await _member(store)
     escalations = [
         Escalation(
@@ -347,14 +347,23 @@ async def test_unjudged_open_records_are_read_by_id_a_page_at_a_time(store: Stor
         tx.add_ledger(entry(f"{8:016x}", "suggested"))
 
     await store.write(put)
-    first = await store.unjudged_escalations(limit=2)
-    assert [e.id for e in first] == [f"{n:016x}" for n in (1, 3)]
-    assert first[0] == escalations[0]
-    rest = await store.unjudged_escalations(after=first[-1].id, limit=2)
-    assert [e.id for e in rest] == [f"{n:016x}" for n in (5, 6)]
-    assert await store.unjudged_escalations(after=rest[-1].id, limit=2) == []
-    assert await store.unjudged_questions(limit=10) == [questions[0]]
-    assert await store.unjudged_questions(after=questions[0].id, limit=10) == []
+    pages = []
+    after = ""
+    while True:
+        page, after = await store.unjudged_escalations(after=after, limit=2)
+        pages.append(([e.id for e in page], after))
+        if not after:
+            break
+    assert pages == [
+        ([f"{1:016x}"], f"{2:016x}"),
+        ([f"{3:016x}"], f"{4:016x}"),
+        ([f"{5:016x}", f"{6:016x}"], f"{6:016x}"),
+        ([], ""),
+    ]
+    first, _ = await store.unjudged_escalations(limit=1)
+    assert first == [escalations[0]]
+    assert await store.unjudged_questions(limit=10) == ([questions[0]], f"{9:016x}")
+    assert await store.unjudged_questions(after=f"{9:016x}", limit=10) == ([], "")
 
 
 async def test_fleet_rows_find_other_members_words_while_they_are_live(store: Store) -> None:

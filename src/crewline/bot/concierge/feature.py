@@ -61,7 +61,7 @@ __all__ = ["Concierge", "ConciergeSettings", "Undone", "answer_allowed"]
 
 log = logging.getLogger(__name__)
 FACTS = 10  # fleet rows handed to the gate per question
-RESUME_PAGE = 256  # open records a start reads, and has judged, at a time
+RESUME_PAGE = 1024  # records a start examines at a time (and at most judges at a time)
 NEVER_OFF = ConciergePolicy()
 CAREFUL_ALWAYS = frozenset({VerdictKind.IRREVERSIBLE, VerdictKind.AMBIGUOUS})
 SHOWN = frozenset({"answered", "suggested", "escalated"})  # decisions that draw in the thread
@@ -316,17 +316,20 @@ class Concierge:
         # Records made since the start are judged as they come; only older ones are resumed.
         store = self.hub.store
         after = ""
-        while escalations := await store.unjudged_escalations(after=after, limit=RESUME_PAGE):
-            after = escalations[-1].id
+        while True:
+            escalations, after = await store.unjudged_escalations(after=after, limit=RESUME_PAGE)
             await self._judge_resumed(
                 [Asked.of_escalation(e) for e in escalations if e.created_at <= started]
             )
-        after = ""
-        while questions := await store.unjudged_questions(after=after, limit=RESUME_PAGE):
-            after = questions[-1].id
+            if not after:
+                break
+        while True:
+            questions, after = await store.unjudged_questions(after=after, limit=RESUME_PAGE)
             await self._judge_resumed(
                 [a for q in questions if q.created_at <= started and (a := Asked.of_question(q))]
             )
+            if not after:
+                break
 
     async def _judge_resumed(self, page: list[Asked]) -> None:
         """Queue ``page`` and wait until the judging task has finished the batch taking it."""

@@ -121,13 +121,18 @@ class RecordsReads(ABC):
         """The member's questions still waiting for an answer, oldest first."""
 
     @abstractmethod
-    async def unjudged_escalations(self, *, after: str = "", limit: int) -> list[Escalation]:
-        """At most ``limit`` pending records with an id above ``after``, by id, that the
-        ledger holds none of the concierge's own judgements of (``ConciergeTx.judged``):
-        what a start judges again, read a page at a time."""
+    async def unjudged_escalations(
+        self, *, after: str = "", limit: int
+    ) -> tuple[list[Escalation], str]:
+        """Of the next ``limit`` records by id above ``after`` (settled ones count), the
+        pending ones the ledger holds none of the concierge's own judgements of
+        (``ConciergeTx.judged``), by id, and the id to read on from ("" at the end): what a
+        start judges again, a page at a time, each page's read bounded by ``limit``."""
 
     @abstractmethod
-    async def unjudged_questions(self, *, after: str = "", limit: int) -> list[Question]:
+    async def unjudged_questions(
+        self, *, after: str = "", limit: int
+    ) -> tuple[list[Question], str]:
         """``unjudged_escalations`` for the questions still waiting for an answer."""
 
     @abstractmethod

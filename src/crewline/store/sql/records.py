@@ -70,19 +70,21 @@ _MEMBER_AT = len(ROW)
 _ESCALATION_AT = _MEMBER_AT + 4
 _SUGGESTION_AT = _ESCALATION_AT + len(ESCALATION)
 
-# Open records without a judgement of the concierge's own, a page at a time by id (the
-# primary key's index): a start reads only these, not every open record.
+# Open records without a judgement of the concierge's own, a page of ids at a time (the
+# primary key's index, so each read examines at most a page of records, whatever the
+# store holds): a start reads only these, not every open record.
+_PAGE_END = "SELECT max(id) FROM (SELECT id FROM {table} WHERE id > ? ORDER BY id LIMIT ?) page"
 _NOT_JUDGED = (
-    "NOT EXISTS (SELECT 1 FROM concierge_ledger l WHERE l.record_id = {table}.id AND"
-    f" l.decision IN ({', '.join(repr(d) for d in sorted(JUDGEMENTS))}))"
+    "id > ? AND id <= ? AND NOT EXISTS (SELECT 1 FROM concierge_ledger l"
+    " WHERE l.record_id = {table}.id AND"
+    f" l.decision IN ({', '.join(repr(d) for d in sorted(JUDGEMENTS))})) ORDER BY id"
 )
 _UNJUDGED_ESCALATIONS = (
-    f"{ESCALATIONS} WHERE state = 'pending' AND id > ?"
-    f" AND {_NOT_JUDGED.format(table='escalations')} ORDER BY id LIMIT ?"
+    f"{ESCALATIONS} WHERE state = 'pending' AND {_NOT_JUDGED.format(table='escalations')}"
 )
 _UNJUDGED_QUESTIONS = (
-    f"{QUESTIONS} WHERE state = 'waiting' AND member IS NOT NULL AND id > ?"
-    f" AND {_NOT_JUDGED.format(table='questions')} ORDER BY id LIMIT ?"
+    f"{QUESTIONS} WHERE state = 'waiting' AND member IS NOT NULL"
+    f" AND {_NOT_JUDGED.format(table='questions')}"
 )
 
 _OF_MEMBER = {  # pending_only: the statement
@@ -199,13 +201,23 @@ class SqlRecordsReads(ReadPart, RecordsReads):
         )
         return [(r[0], r[1], moment(r[2])) for r in rows]
 
-    async def unjudged_escalations(self, *, after: str = "", limit: int) -> list[Escalation]:
-        rows = await self._fetch_index(_UNJUDGED_ESCALATIONS, (after, limit))
-        return [_escalation(r) for r in rows]
+    async def unjudged_escalations(
+        self, *, after: str = "", limit: int
+    ) -> tuple[list[Escalation], str]:
+        end = await self._fetch_index(_PAGE_END.format(table="escalations"), (after, limit))
+        if not end or end[0][0] is None:
+            return [], ""
+        rows = await self._fetch_index(_UNJUDGED_ESCALATIONS, (after, end[0][0]))
+        return [_escalation(r) for r in rows], str(end[0][0])
 
-    async def unjudged_questions(self, *, after: str = "", limit: int) -> list[Question]:
-        rows = await self._fetch(_UNJUDGED_QUESTIONS, (after, limit))
-        return [_question(r) for r in rows]
+    async def unjudged_questions(
+        self, *, after: str = "", limit: int
+    ) -> tuple[list[Question], str]:
+        end = await self._fetch(_PAGE_END.format(table="questions"), (after, limit))
+        if not end or end[0][0] is None:
+            return [], ""
+        rows = await self._fetch(_UNJUDGED_QUESTIONS, (after, end[0][0]))
+        return [_question(r) for r in rows], str(end[0][0])
 
     async def escalation_counts(self) -> dict[str, int]:
         rows = await self._fetch_index("SELECT state, count(*) FROM escalations GROUP BY state")
