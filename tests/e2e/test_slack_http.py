@@ -21,6 +21,7 @@ import pytest
 from crewline.app.server import Crewline
 from crewline.config import Config
 from crewline.errors import ConfigError
+from crewline.transports.refusals import AUDIT_EVERY
 from crewline.transports.slack import SlackTransport
 from crewline.transports.slack.blocks import BELL_BODY_BLOCK
 from tests.driver import Crew
@@ -494,6 +495,18 @@ async def test_slacks_url_check_is_answered_and_a_flood_of_forgeries_is_logged_o
         assert forged.status_code == 401
     audit = await crew.crewline.store.sel()
     assert [(r.action, r.details["also_refused"]) for r in audit] == [("request:bad_signature", 0)]
+    crew.clock.advance(AUDIT_EVERY)  # the window is crewline's clock's: a slow flood is one
+    forged = await harness._http.post(
+        harness._url(),
+        content=body,
+        headers={"X-Slack-Request-Timestamp": str(sent_at), "X-Slack-Signature": "v0=00"},
+    )
+    assert forged.status_code == 401
+    audit = await crew.crewline.store.sel()
+    assert [(r.action, r.details["also_refused"]) for r in audit] == [
+        ("request:bad_signature", 0),
+        ("request:bad_signature", 4),
+    ]
 
 
 async def test_a_refused_bot_token_stops_crewline_at_start_naming_the_setting(

@@ -7,6 +7,7 @@ import pytest
 
 from crewline.config import Config
 from crewline.testing import FakeClock
+from crewline.transports.refusals import AUDIT_EVERY
 from crewline.transports.telegram.refs import TopicThread
 from tests.harnesses.telegram import telegram_crew
 
@@ -16,7 +17,9 @@ MODES = pytest.mark.parametrize("webhook", [False, True], ids=["polling", "webho
 async def test_a_webhook_push_without_or_with_a_wrong_secret_is_refused_and_audited(
     config: Config, clock: FakeClock
 ) -> None:
-    """Pushes lacking the registered secret get 403, reach nothing, and are audited."""
+    """Pushes lacking the registered secret get 403, reach nothing, and are audited: once
+    per kind per ``AUDIT_EVERY`` of crewline's clock, the next record counting the others
+    (the clock stands still here however long the flood takes)."""
     async with telegram_crew(config, clock, webhook=True) as (harness, crew):
         fake = harness.fake
         key = await crew.add_member()
@@ -44,6 +47,15 @@ async def test_a_webhook_push_without_or_with_a_wrong_secret_is_refused_and_audi
         assert {sent.status for sent in flood} == {403}
         audit = await crew.crewline.store.sel(action_prefix="request:")
         assert len(audit) == 2  # a flood of forged pushes does not flood the log
+        clock.advance(AUDIT_EVERY)
+        after = await fake.send_text(fake.owner, "yes", secret="one-more-guess")
+        assert after.status == 403
+        audit = await crew.crewline.store.sel(action_prefix="request:")
+        assert [(r.action, r.details["unrecorded_since"]) for r in audit] == [
+            ("request:webhook_secret_wrong", 0),
+            ("request:webhook_secret_missing", 0),
+            ("request:webhook_secret_wrong", len(flood)),
+        ]
         good = await fake.send_text(fake.owner, "yes", message_thread_id=thread.topic_id)
         assert good.status == 200
         await crew.wait_for_event(key, "escalation_answered")

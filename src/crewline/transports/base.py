@@ -12,11 +12,19 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from crewline.errors import NotFound, PermanentTransportError
-from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
+from crewline.models import (
+    Bell,
+    Clock,
+    HumanEvent,
+    Member,
+    OutboundMessage,
+    Receipt,
+    RosterEntry,
+)
 
 __all__ = [
     "Connection",
@@ -39,6 +47,8 @@ class TransportContext(Protocol):
     request refused before it became a human event (a forged signature, an unknown
     workspace) still deserves a SEL record.
     """
+
+    clock: Clock  # crewline's time: a transport's own windows (refusals' records) follow it
 
     async def owner_ids(self, transport: str, *, member: str | None = None) -> list[str]:
         """User ids on ``transport`` of ``member``'s owner (of every member's owner if None)."""
@@ -124,6 +134,10 @@ class Transport(ABC):
     def attach(self, context: TransportContext) -> None:
         """Called by crewline before ``start``: how to look up owners and audit refusals."""
         self.context = context
+
+    def now(self) -> datetime:
+        """crewline's time: its clock once attached, the wall clock before."""
+        return self.context.clock.now() if self.context is not None else datetime.now(UTC)
 
     def share_pacing(self, pace: Callable[[str, float], Awaitable[float]]) -> None:
         """Called by crewline on a shared PostgreSQL (several replicas): ``await

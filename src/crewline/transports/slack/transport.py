@@ -32,6 +32,7 @@ from crewline.errors import (
 )
 from crewline.models import Bell, HumanEvent, Member, OutboundMessage, Receipt, RosterEntry
 from crewline.transports.base import Connection, DeliveryLimits, HumanEventSink, Transport
+from crewline.transports.refusals import RefusalThrottle
 from crewline.transports.slack import blocks
 from crewline.transports.slack.inbound import (
     MOUNT_PATH,
@@ -58,7 +59,6 @@ THREAD_PAGES = 10  # how far a thread is searched for a post that may have lande
 # signed requests anyway).
 CLOCK_SKEW = timedelta(seconds=TIMESTAMP_WINDOW)
 DRAIN_TIMEOUT = 5.0
-AUDIT_EVERY = 1.0  # seconds between two SEL records of one refusal code
 
 
 class SlackTransport(Transport):
@@ -100,8 +100,7 @@ class SlackTransport(Transport):
         self._open_locks: dict[str, asyncio.Lock] = {}
         self._roster: dict[str, RosterEntry] = {}
         self._homes: dict[str, dict[str, Any]] = {}  # user -> the view last published
-        self._audited_at: dict[str, float] = {}
-        self._unaudited: dict[str, int] = {}
+        self._refusals = RefusalThrottle(self.now)  # on crewline's clock, not the pacing's
 
     # lifecycle ------------------------------------------------------------------------------
     async def start(self, sink: HumanEventSink) -> None:
@@ -217,12 +216,9 @@ class SlackTransport(Transport):
     async def audit(self, code: str, *, actor: str | None = None, **details: Any) -> None:
         """A SEL record for a refused request; at most one per code a second, so a flood of
         forged requests is counted in the next record rather than flooding the log."""
-        now = self.clock()
-        if now - self._audited_at.get(code, -AUDIT_EVERY) < AUDIT_EVERY:
-            self._unaudited[code] = self._unaudited.get(code, 0) + 1
+        also = self._refusals.admit(code)
+        if also is None:
             return
-        self._audited_at[code] = now
-        also = self._unaudited.pop(code, 0)
         log.warning("slack: refused a request (%s) from %s", code, actor or "unknown")
         if self.context is not None:
             await self.context.audit_refusal(

@@ -214,7 +214,10 @@ class TelegramTransport(Transport):
             return None
         assert self.settings.webhook_secret is not None
         return MOUNT_PATH, webhook_app(
-            secret=self.settings.webhook_secret, handle=self._pushed, refuse=self._refused
+            secret=self.settings.webhook_secret,
+            handle=self._pushed,
+            refuse=self._refused,
+            now=self.now,
         )
 
     def forget_member(self, slug: str) -> None:

@@ -2,8 +2,9 @@
 
 Every push must carry the secret registered with ``setWebhook`` in the
 ``X-Telegram-Bot-Api-Secret-Token`` header; anything else is answered 403, audited, and
-never reaches the bot. Refusals are audited at most once a second per kind, counting the
-others, so a flood of forged pushes cannot flood the security log. An accepted update is
+never reaches the bot. Refusals are audited at most once a second per kind of crewline's
+clock, counting the others, so a flood of forged pushes cannot flood the security log
+(:mod:`crewline.transports.refusals`). An accepted update is
 handled before the answer, so a 200 means crewline has it (Telegram keeps and retries an
 update until it gets a 2xx).
 """
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 import hmac
 import json
-import time
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any
 
 from starlette.applications import Starlette
@@ -21,13 +22,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-__all__ = ["AUDIT_EVERY", "MOUNT_PATH", "SECRET_HEADER", "WEBHOOK_PATH", "webhook_app"]
+from crewline.transports.refusals import RefusalThrottle
+
+__all__ = ["MOUNT_PATH", "SECRET_HEADER", "WEBHOOK_PATH", "webhook_app"]
 
 MOUNT_PATH = "/telegram"
 WEBHOOK_PATH = "/webhook"  # served at MOUNT_PATH + WEBHOOK_PATH
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 1 << 20  # updates are a few KB; a bigger body is not Telegram's
-AUDIT_EVERY = 1.0  # seconds between two security-log records of one kind of refusal
 
 
 def webhook_app(
@@ -35,24 +37,21 @@ def webhook_app(
     secret: str,
     handle: Callable[[dict[str, Any]], Awaitable[bool]],
     refuse: Callable[[str, str | None, int], Awaitable[None]],
-    clock: Callable[[], float] = time.monotonic,
+    now: Callable[[], datetime],
 ) -> Starlette:
     """The endpoint: checks the secret, then ``handle(update_json)`` (False: not ready).
 
     ``refuse(code, client, unrecorded)`` audits a push refused for its secret, with the
-    number of refusals of that kind left unrecorded since the last one.
+    number of refusals of that kind left unrecorded since the last one; ``now``: crewline's
+    clock, which the records' window is kept on.
     """
     expected = secret.encode()
-    last_audit: dict[str, float] = {}
-    unrecorded: dict[str, int] = {}
+    throttle = RefusalThrottle(now)
 
     async def refused(code: str, client: str | None) -> Response:
-        now = clock()
-        if now - last_audit.get(code, -AUDIT_EVERY) < AUDIT_EVERY:
-            unrecorded[code] = unrecorded.get(code, 0) + 1
-        else:
-            last_audit[code] = now
-            await refuse(code, client, unrecorded.pop(code, 0))
+        unrecorded = throttle.admit(code)
+        if unrecorded is not None:
+            await refuse(code, client, unrecorded)
         return Response(status_code=403)
 
     async def receive(request: Request) -> Response:
