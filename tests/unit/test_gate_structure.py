@@ -253,3 +253,56 @@ def test_a_risky_word_naming_a_document_opened_or_a_test_run_is_routine(question
 def test_the_act_itself_stays_careful(question: str) -> None:
     verdict = judge(question)
     assert verdict.final and verdict.answer is None, verdict
+
+
+# ------------------------------------------- a value is the whole of what the row wrote
+
+
+@pytest.mark.parametrize(
+    ("question", "rows", "value"),
+    [
+        (
+            "Which LOINC code does the lab mapping use for sodium?",
+            _facts(("hl7-mapper", "In the lab mapping, sodium is coded as LOINC 2951-2.")),
+            "2951-2",
+        ),
+        (
+            "What is the order number of the laptop order?",
+            _facts(("procurement", "The laptop order is order number 4410-17.")),
+            "4410-17",
+        ),
+        (
+            "What exit code did the import job end with?",
+            _facts(("job-watch", "The import job exited with code 137.")),
+            "137",
+        ),
+        (
+            "How many nodes does the analytics cluster have?",
+            _facts(("node-inventory", "The analytics cluster runs on 12 nodes.")),
+            "12",
+        ),
+        (
+            "How long does the export take?",
+            _facts(("exporter", "The export takes 15 minutes.")),
+            "15 minutes",
+        ),
+    ],
+)
+def test_a_code_of_joined_digits_is_answered_whole(
+    question: str, rows: list[Fact], value: str
+) -> None:
+    _answers(question, rows, value)
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        # never the number before a code's hyphen, nor the end of a range
+        ("How many laptops are in the order?", "The laptop order is 4410-17."),
+        ("How long does the export take?", "The export takes 10-15 minutes."),
+        ("How big is the nightly dump?", "The nightly dump is 40-45 GB."),
+        ("How many replicas does the worker run?", "The worker runs 3-5 replicas under load."),
+    ],
+)
+def test_a_number_cut_from_a_code_or_a_range_is_no_answer(question: str, row: str) -> None:
+    _no_answer(question, _facts(("reporter", row)))

@@ -295,7 +295,9 @@ for _words, _kinds in (
     ("count depth backlog", (Kind.NUMBER,)),
     ("number", (Kind.ID, Kind.NUMBER)),
     ("total amount cost price spend bill revenue", (Kind.MONEY, Kind.NUMBER)),
-    ("status code result", (Kind.NUMBER, Kind.WORD)),
+    ("status result", (Kind.NUMBER, Kind.WORD)),
+    # a code may be a number ("exit code 137") or one of digits joined ("LOINC 2823-3")
+    ("code", (Kind.NUMBER, Kind.ID, Kind.WORD)),
     ("size", (Kind.SIZE,)),
     ("rate percentage percent ratio coverage share", (Kind.PERCENT,)),
     ("date day", (Kind.DATE, Kind.TIME)),
@@ -1233,7 +1235,10 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[_Said]:
     text = fact.text
     out: list[_Said] = []
     counting = False  # the last number counted the asked noun ("57 TODOs, 12 of them…")
-    for m in re.finditer(r"(?<![\w.#])(\d[\d,]*(?:\.\d+)?(?:k|m)?)(?![\w.%])", text, re.I):
+    number = (
+        r"(?<![\w.#])(?<!\w-)(?<!\d\u2013)(\d[\d,]*(?:\.\d+)?(?:k|m)?)(?![\w.%])(?![-\u2013]\w)"
+    )
+    for m in re.finditer(number, text, re.I):
         if re.search(r"\d\s*(?:of|out of|/)\s*$", text[: m.start()]):
             continue  # "3 of 40 pods": 40 is the whole, 3 the count
         scale = re.match(r"\s+(?:thousand|million|billion|trillion)\b", text[m.end(1) :], re.I)

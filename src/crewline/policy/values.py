@@ -152,7 +152,10 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         Kind.ID,
         re.compile(
             r"(?<![\w./-])(?:#\d+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|[a-z]+\d[\w-]*"
-            r"|\d+(?:[-_][a-z0-9]+)*[-_][a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)(?![\w/-])"
+            r"|\d+(?:[-_][a-z0-9]+)*[-_][a-z][a-z0-9]*(?:[-_][a-z0-9]+)*"
+            # a code of digits joined by hyphens ("LOINC 2823-3", "ticket 4410-17"): one
+            # identifier, never the number before its hyphen
+            r"|\d+(?:-\d+)+)(?![\w/-])"
             r"(?!\.\w)",
             re.IGNORECASE,
         ),
@@ -168,9 +171,14 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     ),
     (
         Kind.NUMBER,
-        re.compile(r"(?<![\w.#])\d+(?:[.,]\d+)*(?:k|m)?(?![\w%])(?!\.\d)", re.IGNORECASE),
+        re.compile(
+            r"(?<![\w.#])(?<!\w-)\d+(?:[.,]\d+)*(?:k|m)?(?![\w%])(?!\.\d)(?!-\w)", re.IGNORECASE
+        ),
     ),
 )
+
+
+_RANGE_END = re.compile(r"\d\s?[-\u2013]\s?$")
 
 
 def values_in(text: str) -> list[Value]:
@@ -189,6 +197,8 @@ def values_in(text: str) -> list[Value]:
                 continue
             if kind is Kind.HOST and raw.count(".") == 1 and raw.split(".")[0].isdigit():
                 continue
+            if _RANGE_END.search(text[:start]):
+                continue  # "10-15 minutes": the end of a range, never a value of its own
             taken.append((start, end))
             found.append(Value(text=raw, kind=kind, start=start, end=end))
     return sorted(found, key=lambda v: v.start)
