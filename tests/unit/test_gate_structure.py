@@ -306,3 +306,41 @@ def test_a_code_of_joined_digits_is_answered_whole(
 )
 def test_a_number_cut_from_a_code_or_a_range_is_no_answer(question: str, row: str) -> None:
     _no_answer(question, _facts(("reporter", row)))
+
+
+# ------------------------------------------- a whole and a part of it: which is asked
+
+WHOLE_AND_PART = _facts(
+    ("gpu-scout", "The training cluster has 64 GPUs, 40 of them allocated."),
+    ("facilities", "The north garage has 310 parking spots, 288 of them occupied this morning."),
+    ("booking-sync", "The east wing has 42 rooms, 35 of them reserved for the offsite."),
+    ("licence-bot", "We own 120 Figma licences, 97 of them assigned."),
+    ("inspector", "Inspection finished: 31 rusted bolts, 4 of them cracked."),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many training cluster GPUs are taken right now?",
+        "How many parking spots in the north garage are taken?",
+        "How many rooms of the east wing got booked?",
+        "how many Figma licences are being used?",
+    ],
+)
+def test_a_word_the_row_does_not_say_never_picks_the_whole_over_its_part(question: str) -> None:
+    _no_answer(question, WHOLE_AND_PART)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("How many GPUs does the training cluster have in total?", "64"),
+        ("How many parking spots does the north garage have?", "310"),
+        ("How many Figma licences do we own?", "120"),
+        ("How many rusted bolts did the inspection find?", "31"),
+        ("How many of the rusted bolts are cracked?", "4"),
+    ],
+)
+def test_the_whole_or_the_part_the_question_names_is_answered(question: str, value: str) -> None:
+    _answers(question, WHOLE_AND_PART, value)

@@ -1454,6 +1454,38 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
     return next(iter(told.values())) if len(told) == 1 else "several"
 
 
+# Words a question may say of a whole count that its row need not: the whole itself, the
+# present, and the verbs that only report a count ("found", "have", "there are").
+_OF_THE_WHOLE = word_set(
+    """many much number total all altogether overall whole entire in now right currently today find
+    found count counted report reported see saw show list have has had there get got"""
+)
+
+
+def _whole_for_a_part(ask: ValueAsk, row: _Row, picked: _Said) -> bool:
+    """Is the pick the whole of a row that gives a part of it too ("250 seats, 231 of them
+    in use"), asked with a word the row does not say ("how many seats are taken?"): a word
+    that may name the part in other words, so which count is asked is a guess?"""
+    parts = [m.start() for m in _PART.finditer(row.fact.text)]
+    return bool(parts) and picked.value.start not in parts and _unsaid(ask, row)
+
+
+_PART = re.compile(r"(?<![\w.])\d[\d,]*(?=\s+(?:of|out of)\s+(?:them|those|these|which)\b)")
+
+
+def _unsaid(ask: ValueAsk, row: _Row) -> bool:
+    """Does the question say a word the row does not, beside the words of any question and
+    of a whole count? Of a row giving a whole and a part of it, such a word ("taken", "free",
+    "left") may name the part in other words: which count is asked is then a guess."""
+    said = _roots_of(row.fact.text, "")  # the row's own words, not its member's name
+    for t in tokens(code_form(ask.question)):
+        if t.text in _STOP or t.text in _OF_THE_WHOLE or t.lemma in _OF_THE_WHOLE:
+            continue
+        if not {root(t.lemma), root(t.text), t.stem} & said:
+            return True
+    return False
+
+
 def _outsaid(ask: ValueAsk, row: _Row, hit: _Said, values: Sequence[_Said]) -> bool:
     """Does another value's own clause say more of what the request is about than the one
     its label picked ("which pydantic release breaks our validators?" of "pinned pydantic
@@ -1655,6 +1687,8 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         if _strictly_about(ask, row) and not _another_time(ask, row.fact):
             picked = _pick(ask, row, values)
             if isinstance(picked, _Said) and _of_another(ask, row.fact, picked):
+                picked = "several"
+            if isinstance(picked, _Said) and _whole_for_a_part(ask, row, picked):
                 picked = "several"
             if isinstance(picked, _Said):
                 answering.append((picked, row))
