@@ -344,3 +344,87 @@ def test_a_word_the_row_does_not_say_never_picks_the_whole_over_its_part(questio
 )
 def test_the_whole_or_the_part_the_question_names_is_answered(question: str, value: str) -> None:
     _answers(question, WHOLE_AND_PART, value)
+
+
+# ------------------------------------------- a dispute said in other words still disputes
+
+
+@pytest.mark.parametrize(
+    ("question", "rows"),
+    [
+        (
+            "Who owns the billing database?",
+            _facts(
+                ("cmdb-reader", "The DBA who owns the billing database is Marta Silva."),
+                ("planner", "Owner of the billing DB is Daniel Cho, per the project charter."),
+            ),
+        ),
+        (
+            "Who maintains the payments repository?",
+            _facts(
+                ("codeowners-bot", "The payments repository is maintained by Ana Lopes."),
+                ("wiki-reader", "Maintainer of the payments repo is Bo Chen, per the team page."),
+            ),
+        ),
+        (
+            "Which version of the mobile app runs in production?",
+            _facts(
+                ("release-bot", "The mobile app version running in production is v3.2.0."),
+                ("smoke", "Prod mobile app release: v3.3.1."),
+            ),
+        ),
+        (
+            "Which port does the metrics database listen on?",
+            _facts(
+                ("portscan", "The metrics database listens on port 5433."),
+                ("cfg-reader", "metrics DB port is 5434 in the compose file."),
+            ),
+        ),
+    ],
+)
+def test_a_row_saying_the_question_in_other_words_disputes(question: str, rows: list[Fact]) -> None:
+    verdict = judge(question, facts=rows)
+    assert verdict.answer is None and "the fleet disagrees" in (verdict.why or ""), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "rows", "value"),
+    [
+        (
+            # said only in other words, it answers
+            "Who owns the billing database?",
+            _facts(("planner", "Owner of the billing DB is Daniel Cho.")),
+            "Daniel Cho",
+        ),
+        (
+            # another database's owner disputes nothing
+            "Who owns the billing database?",
+            _facts(
+                ("cmdb-reader", "The DBA who owns the billing database is Marta Silva."),
+                ("planner", "Owner of the reporting DB is Daniel Cho."),
+            ),
+            "Marta Silva",
+        ),
+        (
+            # two rows naming the same person agree
+            "Who maintains the payments repository?",
+            _facts(
+                ("codeowners-bot", "The payments repository is maintained by Ana Lopes."),
+                ("wiki-reader", "Maintainer of the payments repo is Ana Lopes."),
+            ),
+            "Ana Lopes",
+        ),
+        (
+            "Which port does the metrics database listen on?",
+            _facts(
+                ("portscan", "The metrics database listens on port 5433."),
+                ("cfg-reader", "the logs DB port is 5434 in the compose file."),
+            ),
+            "5433",
+        ),
+    ],
+)
+def test_a_row_of_another_thing_or_the_same_value_still_answers(
+    question: str, rows: list[Fact], value: str
+) -> None:
+    _answers(question, rows, value)

@@ -1167,6 +1167,9 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
         before, after = _words_near(text, value)
         cue = bool(set(before + after) & ask.cue_stems) or bool(set(before[-2:]) & ask.verb_cues)
         cue = cue or _placed_at_port(ask, text, value, before)
+        if not cue:  # "Owner of the billing DB is Daniel Cho": the asked noun heads the clause
+            role = _ROLE_OF.match(_clause(text, value)[0].lower())
+            cue = role is not None and stem(role.group(1)) in ask.cue_stems
         if value.kind is Kind.ID and not cue:
             # a name that says what it is ("team-ledger" for the team, "ci-runner-07" for
             # the runner)
@@ -1192,6 +1195,9 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
             )
         )
     return out
+
+
+_ROLE_OF = re.compile(r"\s*(?:the\s+|our\s+)?([a-z]+)\s+of\s+[^.;:]*?\b(?:is|are|was|were)\s*$")
 
 
 def _lemmas_near(text: str, value: Value) -> frozenset[str]:
@@ -1747,6 +1753,9 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
             (v, r)
             for v, r in against
             if r.in_text >= max(1, least)
+            # about every word of the question, some in other words ("Owner of the billing
+            # DB is …" against "who owns the billing database?")
+            or _about_in_other_words(ask, r)
             # one specific word short, but the value named by the same asked word:
             # "Postgres 15.4" against "Postgres 14.9" for the staging database's
             or (r.in_text >= max(1, least - 1) and _owner(v) in owners & _asked_words(ask))
@@ -1776,6 +1785,14 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         said=said,
         ignored=ignored,
     )
+
+
+def _about_in_other_words(ask: ValueAsk, row: _Row) -> bool:
+    """Does the row's own text say every word of the request, one at least as it is and the
+    others by a neighbour ("Owner of the billing DB" for "who owns the billing
+    database?"): as much about the asked thing as a row that says them all as they are?"""
+    covered, _, exact = _coverage(ask.subject, _roots_of(row.fact.text, ""), row.fact.text)
+    return bool(ask.subject) and covered >= len(ask.subject) and exact >= 1
 
 
 def _said_of_same(ask: ValueAsk, said: _Said) -> bool:
