@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from crewline.policy import Fact, VerdictKind, judge
+from crewline.policy import Fact, Placement, VerdictKind, check_placement, judge
 
 AT = datetime(2026, 12, 1, 9, 12, tzinfo=UTC)
 
@@ -428,3 +428,83 @@ def test_a_row_of_another_thing_or_the_same_value_still_answers(
     question: str, rows: list[Fact], value: str
 ) -> None:
     _answers(question, rows, value)
+
+
+# ------------------------------------------- a value said of another named place
+
+
+OTHER_PLACE = _facts(
+    (
+        "vpn-probe",
+        "Site-to-site VPN to the Harlowe clinic comes up on 10.9.4.1; the Dunmere tunnel is "
+        "still down.",
+    ),
+    (
+        "scan-probe",
+        "The scanner at the Oakhurst depot answers on port 9100; the Brightholm one is offline.",
+    ),
+    (
+        "tenant-map",
+        "The Norrland tenant is served from app-7.acme.internal, Zephyrine not migrated yet.",
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which IP does the Dunmere clinic tunnel use?",
+        "Which port does the Brightholm depot scanner use?",
+        "Which host serves the Zephyrine tenant?",
+    ],
+)
+def test_a_value_said_of_another_named_place_is_no_answer(question: str) -> None:
+    _no_answer(question, OTHER_PLACE)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Which IP does the Harlowe clinic tunnel come up on?", "10.9.4.1"),
+        ("Which port does the Oakhurst depot scanner use?", "9100"),
+        ("Which host serves the Norrland tenant?", "app-7.acme.internal"),
+    ],
+)
+def test_the_value_of_the_named_place_is_answered(question: str, value: str) -> None:
+    _answers(question, OTHER_PLACE, value)
+
+
+def test_a_state_after_the_asked_thing_is_no_other_name() -> None:
+    rows = _facts(("packer", "Release tarball built: 212 MB uncompressed, 61 MB once gzipped."))
+    _answers("How big is the release tarball gzipped?", rows, "61 MB")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "row"),
+    [
+        ("Which IP does the Dunmere clinic tunnel use?", "10.9.4.1", "row-0"),
+        ("Which port does the Brightholm depot scanner use?", "9100", "row-1"),
+    ],
+)
+def test_a_model_citing_another_named_places_value_stays_with_the_human(
+    question: str, answer: str, row: str
+) -> None:
+    verdict = check_placement(
+        question, Placement(kind="fleet", answer=answer, row=row), facts=OTHER_PLACE
+    )
+    assert verdict.answer is None, verdict
+
+
+def test_a_model_citing_the_whole_for_a_part_stays_with_the_human() -> None:
+    question = "How many parking spots in the north garage are taken?"
+    rows = [f for f in WHOLE_AND_PART if f.member == "facilities"]
+    whole = check_placement(
+        question, Placement(kind="fleet", answer="310", row=rows[0].row_id), facts=rows
+    )
+    assert whole.answer is None, whole
+    asked_whole = check_placement(
+        "How many parking spots does the north garage have?",
+        Placement(kind="fleet", answer="310", row=rows[0].row_id),
+        facts=rows,
+    )
+    assert asked_whole.answer == "310", asked_whole

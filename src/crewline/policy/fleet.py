@@ -18,6 +18,7 @@ plain terms, any of which may match).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -1325,6 +1326,8 @@ def _of_another(ask: ValueAsk, fact: Fact, said: _Said) -> bool:
         }
         if modifiers and ask.modifier not in modifiers and not modifiers & asked:
             return True
+    if _another_named(ask, said.clause):
+        return True
     for value in values_in(ask.question):
         name = re.escape(value.text.lower())
         whole = re.search(rf"(?<![\w.-]){name}(?![\w.-])", said.clause)
@@ -1356,6 +1359,37 @@ def _of_another(ask: ValueAsk, fact: Fact, said: _Said) -> bool:
             } - _STOP
             if beside & said_lemmas:
                 return True  # the row names the asked one beside a noun the value's has
+    return False
+
+
+def _another_named(ask: ValueAsk, clause: str) -> bool:
+    """Does the value's own clause name a word of the request after another name than the
+    question's, and never the question's ("the Westbrook clinic" asked, the value said of
+    "the Eastfield clinic"): that one's value, whatever the rest of the row says?"""
+    question = code_form(ask.question)
+    asked = tokens(question)
+    specific = set(_specific(ask))
+    words = tokens(clause)
+    roots = {root(t.lemma) for t in words} | {t.text for t in words}
+
+    def named(t: Token) -> bool:  # a name, not a word of the language ("Westbrook")
+        return t.text.isalpha() and len(t.text) > 2 and not known(t.text)
+
+    for mod, head in itertools.pairwise(asked):
+        if question[mod.end : head.start].strip() or not named(mod):
+            continue
+        if root(head.lemma) not in specific or root(mod.lemma) not in specific:
+            continue
+        if root(mod.lemma) in roots or mod.text in roots:
+            continue  # the question's own word is the value's too
+        for other, word in itertools.pairwise(words):
+            if (
+                word.lemma == head.lemma
+                and named(other)
+                and not clause[other.end : word.start].strip()
+                and other.text not in ask.question
+            ):
+                return True
     return False
 
 
@@ -1468,22 +1502,22 @@ _OF_THE_WHOLE = word_set(
 )
 
 
-def _whole_for_a_part(ask: ValueAsk, row: _Row, picked: _Said) -> bool:
+def _whole_for_a_part(ask: ValueAsk, text: str, picked: Value) -> bool:
     """Is the pick the whole of a row that gives a part of it too ("250 seats, 231 of them
     in use"), asked with a word the row does not say ("how many seats are taken?"): a word
     that may name the part in other words, so which count is asked is a guess?"""
-    parts = [m.start() for m in _PART.finditer(row.fact.text)]
-    return bool(parts) and picked.value.start not in parts and _unsaid(ask, row)
+    parts = [m.start() for m in _PART.finditer(text)]
+    return bool(parts) and picked.start not in parts and _unsaid(ask, text)
 
 
 _PART = re.compile(r"(?<![\w.])\d[\d,]*(?=\s+(?:of|out of)\s+(?:them|those|these|which)\b)")
 
 
-def _unsaid(ask: ValueAsk, row: _Row) -> bool:
+def _unsaid(ask: ValueAsk, text: str) -> bool:
     """Does the question say a word the row does not, beside the words of any question and
     of a whole count? Of a row giving a whole and a part of it, such a word ("taken", "free",
     "left") may name the part in other words: which count is asked is then a guess."""
-    said = _roots_of(row.fact.text, "")  # the row's own words, not its member's name
+    said = _roots_of(text, "")  # the row's own words, not its member's name
     for t in tokens(code_form(ask.question)):
         if t.text in _STOP or t.text in _OF_THE_WHOLE or t.lemma in _OF_THE_WHOLE:
             continue
@@ -1694,7 +1728,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
             picked = _pick(ask, row, values)
             if isinstance(picked, _Said) and _of_another(ask, row.fact, picked):
                 picked = "several"
-            if isinstance(picked, _Said) and _whole_for_a_part(ask, row, picked):
+            if isinstance(picked, _Said) and _whole_for_a_part(ask, row.fact.text, picked.value):
                 picked = "several"
             if isinstance(picked, _Said):
                 answering.append((picked, row))
@@ -1911,6 +1945,10 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
         return None
     if _several(ask, cited, value):
         return None
+    if _another_named(ask, " ".join(_clause(cited.text, value)).lower()):
+        return None  # "the Eastfield clinic"'s value for "the Westbrook clinic"
+    if _whole_for_a_part(ask, cited.text, value):
+        return None  # the whole of "250 seats, 231 of them in use" for "how many are taken?"
     # whoever said it: a row of another member about the same thing disputes too
     members = frozenset(root(p) for f in usable for p in re.split(r"[-_]", f.member.lower()) if p)
     for other in usable:
