@@ -508,3 +508,49 @@ def test_a_model_citing_the_whole_for_a_part_stays_with_the_human() -> None:
         facts=rows,
     )
     assert asked_whole.answer == "310", asked_whole
+
+
+# ------------------------------------------- a value joined to the first shares its subject
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (
+            "npm version in the web image?",
+            "The web image pins Node 20.11.1 and npm 10.2.4.",
+            "10.2.4",
+        ),
+        (
+            "cmake version on the build host?",
+            "The build host runs GCC 13.2.0 and CMake 3.28.1.",
+            "3.28.1",
+        ),
+        (
+            "Which Node version does the web image pin?",
+            "The web image pins Node 20.11.1 and npm 10.2.4.",
+            "20.11.1",
+        ),
+    ],
+)
+def test_a_value_joined_by_its_label_alone_shares_the_rows_subject(
+    question: str, row: str, value: str
+) -> None:
+    _answers(question, _facts(("pinner", row)), value)
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        # the joined value names a subject of its own
+        (
+            "npm version in the web image?",
+            "The web image pins Node 20.11.1 and the api image npm 10.2.4.",
+        ),
+        # the subject the question names is not the row's
+        ("npm version in the api image?", "The web image pins Node 20.11.1 and npm 10.2.4."),
+        ("numpy version in the web image?", "The web image pins Node 20.11.1 and npm 10.2.4."),
+    ],
+)
+def test_a_joined_value_of_another_subject_is_no_answer(question: str, row: str) -> None:
+    _no_answer(question, _facts(("pinner", row)))

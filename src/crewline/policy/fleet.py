@@ -1484,6 +1484,7 @@ def _pick(ask: ValueAsk, row: _Row, values: list[_Said]) -> _Said | str | None:
         named = frozenset(
             root(words[k - 1].lemma) for k in range(1, len(words)) if words[k].lemma == ask.noun
         )
+        named |= _coordinated_head(row.fact.text, hit, own)
         if not states_all(hit, named) or _outsaid(ask, row, hit, values):
             return "several"  # "pinned pydantic to 2.7.4 because 2.8 breaks our validators"
         return hit
@@ -1524,6 +1525,28 @@ def _unsaid(ask: ValueAsk, text: str) -> bool:
         if not {root(t.lemma), root(t.text), t.stem} & said:
             return True
     return False
+
+
+def _coordinated_head(
+    text: str, hit: _Said, own: Sequence[tuple[_Said, frozenset[str]]]
+) -> frozenset[str]:
+    """The words a value joined to the row's first one shares with it: "The ETL image pins
+    Python 3.11.9 and pandas 2.2.2" says of pandas too what it says before Python — when the
+    joined value's clause holds nothing but its label ("and pandas"), so no subject of its
+    own ("and the API image pandas 2.2.2" shares none)."""
+    first = min(v.value.start for v, _ in own)
+    if hit.value.start == first:
+        return frozenset()
+    label = next(lab for v, lab in own if v is hit)
+    head = _clause(text, hit.value)[0].lower()
+    rest = [w for w in _LABEL_WORDS.findall(head) if w not in _STOP and w not in label]
+    if rest or not label:
+        return frozenset()
+    firsts = [lab for v, lab in own if v.value.start == first]
+    before = tokens(code_form(text[:first]))
+    return frozenset(root(t.lemma) for t in before if t.text not in firsts[0]) | frozenset(
+        t.stem for t in before if t.text not in firsts[0]
+    )
 
 
 def _outsaid(ask: ValueAsk, row: _Row, hit: _Said, values: Sequence[_Said]) -> bool:
