@@ -554,3 +554,39 @@ def test_a_value_joined_by_its_label_alone_shares_the_rows_subject(
 )
 def test_a_joined_value_of_another_subject_is_no_answer(question: str, row: str) -> None:
     _no_answer(question, _facts(("pinner", row)))
+
+
+# ------------------------------------------- a value inside a URL or ending its sentence
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (
+            "On which port is the Grafana console served?",
+            "The Grafana console is served at https://grafana.corp.internal:3443/login",
+            "3443",
+        ),
+        ("What is the IP of the lab gateway?", "The lab gateway sits at 10.1.2.3.", "10.1.2.3"),
+        # the row's own port, not a URL's of another thing
+        (
+            "Which port does the api listen on?",
+            "The api listens on port 4321; its docs are at https://docs.corp.internal:8443",
+            "4321",
+        ),
+        (
+            "Which host serves the Grafana console?",
+            "The Grafana console is served from grafana.corp.internal:3443.",
+            "grafana.corp.internal",
+        ),
+    ],
+)
+def test_a_port_in_a_url_or_an_address_ending_its_sentence_is_read(
+    question: str, row: str, value: str
+) -> None:
+    _answers(question, _facts(("endpoint-mapper", row)), value)
+
+
+def test_a_url_without_a_port_gives_no_port() -> None:
+    row = "The Grafana console is served at https://grafana.corp.internal/login"
+    _no_answer("Which port is the Grafana console on?", _facts(("endpoint-mapper", row)))

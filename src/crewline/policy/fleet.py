@@ -1154,7 +1154,7 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
     """The live values of the asked kind in a row, each with its clause's words."""
     text = unicodedata.normalize("NFKC", fact.text)
     out = []
-    for value in values_in(text):
+    for value in _with_ports(ask, text, values_in(text)):
         status = _status(ask, text, value) if value.kind in ask.kinds else None
         if status in (None, "gone") or _in_question(ask, value.text):
             continue  # not a fact here, or the question's own value ("acme.io's MX")
@@ -1199,6 +1199,32 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
 
 
 _ROLE_OF = re.compile(r"\s*(?:the\s+|our\s+)?([a-z]+)\s+of\s+[^.;:]*?\b(?:is|are|was|were)\s*$")
+
+
+def _with_ports(ask: ValueAsk, text: str, values: list[Value]) -> list[Value]:
+    """The values, and for a request of a port, the port a URL or host names after its
+    colon ("served at https://mirth-admin.example:8443": 8443) — in a row that states no
+    port of its own ("the api listens on port 4321; its docs are at …:8443": 4321 alone)."""
+    if Kind.PORT not in ask.kinds or Kind.URL in ask.kinds or Kind.HOST in ask.kinds:
+        return values
+    if _PORT_WORD.search(text) or any(v.kind is Kind.PORT for v in values):
+        return values
+    out = []
+    for value in values:
+        out.append(value)
+        port = _PORT_IN.search(value.text) if value.kind in (Kind.URL, Kind.HOST) else None
+        if port is not None:
+            start = value.start + port.start(1)
+            out.append(
+                Value(
+                    text=port.group(1), kind=Kind.PORT, start=start, end=start + len(port.group(1))
+                )
+            )
+    return out
+
+
+_PORT_WORD = re.compile(r"\bports?\b", re.IGNORECASE)
+_PORT_IN = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?[^/:@\s]+:(\d{2,5})(?=/|$)", re.IGNORECASE)
 
 
 def _lemmas_near(text: str, value: Value) -> frozenset[str]:

@@ -68,7 +68,8 @@ _MONTH = (
 )
 _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (Kind.URL, re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s,;)\"'<>`]+", re.IGNORECASE)),
-    (Kind.IP, re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")),
+    # an address ending its sentence ("… sits at 172.20.14.30.") is one too
+    (Kind.IP, re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?!\w)(?!\.\w)")),
     (
         Kind.HOST,
         re.compile(
