@@ -590,3 +590,31 @@ def test_a_port_in_a_url_or_an_address_ending_its_sentence_is_read(
 def test_a_url_without_a_port_gives_no_port() -> None:
     row = "The Grafana console is served at https://grafana.corp.internal/login"
     _no_answer("Which port is the Grafana console on?", _facts(("endpoint-mapper", row)))
+
+
+# ------------------------------------------- a default's cue is never its value
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Line endings for the generated files — LF as usual (default)?", "LF"),
+        ("Encoding for the export, UTF-8 like before (the default)?", "UTF-8"),
+        ("Indent width for the new module: 4 as always (default)?", "4"),
+    ],
+)
+def test_a_value_with_two_cues_of_one_default_is_that_default(question: str, value: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Port for the local dev server: 8080 as usual (default), or 9090 like the default config?",
+        "Which default should the export use, CSV or JSON?",
+    ],
+)
+def test_two_defaults_or_a_choice_of_the_default_stay_with_the_human(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.answer is None and not verdict.kind.routine, verdict

@@ -399,21 +399,27 @@ def _in_text(question: str) -> str | None:
         for m in pattern.finditer(text):
             groups = m.groupdict()
             value = _read_value(text, m, _clean(groups.get("v") or groups.get("w") or ""))
-            if value is not None:
+            if value is not None and not _only_the_cue(value):
                 return value
     for pattern in _BEFORE if _BEFORE_ANCHOR.search(text) else ():
         for m in pattern.finditer(text):
             value = _before_value(text, m)
             if value is not None and value.lower() in _NOT_VALUE_BEFORE:
                 value = _value_after(text, m.end())
-            if value is not None:
+            if value is not None and not _only_the_cue(value):
                 return value
     for pattern in _AFTER[4:]:
         for m in pattern.finditer(text):
             value = _read_value(text, m, _clean(m.group("v") or m.groupdict().get("w") or ""))
-            if value is not None:
+            if value is not None and not _only_the_cue(value):
                 return value
     return None
+
+
+def _only_the_cue(value: str) -> bool:
+    """Is the value read only the cue's own word ("ISO 8601 as usual (default)" read as
+    "default")?"""
+    return _MARKED.sub("", value).strip(" ()'\"`").casefold() in ("", "default", "the default")
 
 
 # Words a phrase before "as usual" may end with that are not the value ("same as usual, 45
