@@ -3,31 +3,12 @@ sets'), with the careful near-misses of the same shape that must stay with the h
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
-from crewline.policy import Fact, VerdictKind, judge
-
-AT = datetime(2026, 12, 1, 9, 12, tzinfo=UTC)
-
-
-def _facts(*said: tuple[str, str]) -> list[Fact]:
-    return [
-        Fact(row_id=f"row-{n}", member=m, text=t, at=AT + timedelta(minutes=n))
-        for n, (m, t) in enumerate(said)
-    ]
-
-
-def _answers(question: str, rows: list[Fact], value: str) -> None:
-    verdict = judge(question, facts=rows)
-    assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict
-
-
-def _no_answer(question: str, rows: list[Fact]) -> None:
-    verdict = judge(question, facts=rows)
-    assert verdict.answer is None and not verdict.kind.routine, verdict
-
+from crewline.policy import VerdictKind, judge
+from tests.unit.gate_kit import answers as _answers
+from tests.unit.gate_kit import facts as _facts
+from tests.unit.gate_kit import no_answer as _no_answer
 
 # ---------------------------------------------------------------- who, and which team
 

@@ -1,0 +1,28 @@
+"""What the gate's rule tests share: fleet rows said a minute apart, and the two outcomes a
+fleet question can have (its value from the rows, or no answer and the human decides)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from crewline.policy import Fact, VerdictKind, judge
+
+AT = datetime(2026, 12, 1, 9, 12, tzinfo=UTC)
+
+
+def facts(*said: tuple[str, str]) -> list[Fact]:
+    """Rows of (member, what it said), in that order, a minute apart."""
+    return [
+        Fact(row_id=f"row-{n}", member=m, text=t, at=AT + timedelta(minutes=n))
+        for n, (m, t) in enumerate(said)
+    ]
+
+
+def answers(question: str, rows: list[Fact], value: str) -> None:
+    verdict = judge(question, facts=rows)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict
+
+
+def no_answer(question: str, rows: list[Fact]) -> None:
+    verdict = judge(question, facts=rows)
+    assert verdict.answer is None and not verdict.kind.routine, verdict
