@@ -176,8 +176,7 @@ class Bus(Protocol):
 
     def hold_delivery(self, hold: DeliveryHold) -> None:
         """Ask ``hold`` after each commit that published domain events which members'
-        thread lanes not to wake for it, and at a lane's head whether a post is held back
-        (its release, or ``unhold``, wakes the lane)."""
+        thread lanes not to wake for it (their next commit, or ``unhold``, wakes them)."""
         ...
 
     def unhold(self, record_id: str) -> None:
@@ -337,13 +336,8 @@ class DeliveryHold(Protocol):
         wake: the holder wakes them once it has written what the card should first show."""
         ...
 
-    def holds(self, object_key: str) -> bool:
-        """Whether the post of ``object_key`` is still held back: an outbox that finds it at
-        its lane's head leaves the lane there (whatever woke it) until the holder wakes it."""
-        ...
-
     def unhold(self, record_id: str) -> None:
-        """Release the card held for ``record_id`` and wake its lane now."""
+        """Wake the lane held for ``record_id`` now."""
         ...
 
 
