@@ -270,27 +270,29 @@ async def test_ledger_entries_added_together_keep_their_order(store: Store) -> N
     assert [e.id for e in kept] == sorted((e.id for e in kept), reverse=True)
 
 
+def _ledger_entry(record_id: str, decision: str) -> LedgerEntry:
+    """A ledger row of radar's about ``record_id``: ``decision`` is whose and what."""
+    return LedgerEntry(
+        at=NOW,
+        member="radar",
+        record_id=record_id,
+        decision=decision,
+        verdict=None,
+        policy="never",
+        brain="offline",
+        rationale="r",
+    )
+
+
 async def test_judged_means_a_judgement_of_the_concierges_own(store: Store) -> None:
     """Only the concierge's own decisions count; another record's, or the human's, do not."""
 
-    def entry(record_id: str, decision: str) -> LedgerEntry:
-        return LedgerEntry(
-            at=NOW,
-            member="radar",
-            record_id=record_id,
-            decision=decision,
-            verdict=None,
-            policy="never",
-            brain="offline",
-            rationale="r",
-        )
-
-    await store.write(lambda tx: tx.add_ledger(entry("a" * 16, "human")))
-    await store.write(lambda tx: tx.add_ledger(entry("b" * 16, "escalated")))
+    await store.write(lambda tx: tx.add_ledger(_ledger_entry("a" * 16, "human")))
+    await store.write(lambda tx: tx.add_ledger(_ledger_entry("b" * 16, "escalated")))
     judged = await store.write(lambda tx: [tx.judged(r * 16) for r in "abc"])
     assert judged == [False, True, False]
     for decision in JUDGEMENTS:
-        await store.write(lambda tx, d=decision: tx.add_ledger(entry(d[:16], d)))
+        await store.write(lambda tx, d=decision: tx.add_ledger(_ledger_entry(d[:16], d)))
         assert await store.write(lambda tx, d=decision: tx.judged(d[:16])) is True
 
 
@@ -325,26 +327,14 @@ async def test_unjudged_open_records_are_read_by_id_a_page_at_a_time(store: Stor
         for n in (7, 8, 9)
     ]
 
-    def entry(record_id: str, decision: str) -> LedgerEntry:
-        return LedgerEntry(
-            at=NOW,
-            member="radar",
-            record_id=record_id,
-            decision=decision,
-            verdict=None,
-            policy="never",
-            brain="offline",
-            rationale="r",
-        )
-
     def put(tx: Tx) -> None:
         for escalation in escalations:
             tx.put_escalation(escalation)
         for question in questions:
             tx.put_question(question)
-        tx.add_ledger(entry(f"{2:016x}", "escalated"))
-        tx.add_ledger(entry(f"{3:016x}", "human"))
-        tx.add_ledger(entry(f"{8:016x}", "suggested"))
+        tx.add_ledger(_ledger_entry(f"{2:016x}", "escalated"))
+        tx.add_ledger(_ledger_entry(f"{3:016x}", "human"))
+        tx.add_ledger(_ledger_entry(f"{8:016x}", "suggested"))
 
     await store.write(put)
     pages = []
