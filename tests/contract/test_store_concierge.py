@@ -97,6 +97,20 @@ async def test_suggestions_put_together_are_stored_in_order(store: Store) -> Non
     assert await store.suggestion("d" * 16) is None  # the refused transaction wrote nothing
 
 
+def _escalation(n: int, state: EscalationState) -> Escalation:
+    """Radar's escalation number ``n`` (its id ``n`` in hex, so ids sort by ``n``)."""
+    return Escalation(
+        id=f"{n:016x}",
+        member="radar",
+        row_id=f"r{n}",
+        session="s1",
+        message=f"Ship {n}?",
+        options=("yes", "no"),
+        state=state,
+        created_at=NOW,
+    )
+
+
 async def test_members_and_records_read_together_are_those_read_one_by_one(
     store: Store,
 ) -> None:
@@ -106,17 +120,7 @@ async def test_members_and_records_read_together_are_those_read_one_by_one(
     probe = replace(radar, slug="probe", name="Probe", transports=("slack", "memory", "discord"))
     await store.write(lambda tx: tx.add_member(probe, NOW))
     records = [
-        Escalation(
-            id=f"{n:016x}",
-            member="radar",
-            row_id=f"r{n}",
-            session="s1",
-            message=f"Ship {n}?",
-            options=("yes", "no"),
-            state=EscalationState.PENDING if n else EscalationState.ANSWERED,
-            created_at=NOW,
-        )
-        for n in range(3)
+        _escalation(n, EscalationState.PENDING if n else EscalationState.ANSWERED) for n in range(3)
     ]
 
     def put(tx: Tx) -> None:
@@ -302,16 +306,7 @@ async def test_unjudged_open_records_are_read_by_id_a_page_at_a_time(store: Stor
     with only a human's decision stays."""
     await _member(store)
     escalations = [
-        Escalation(
-            id=f"{n:016x}",
-            member="radar",
-            row_id=f"r{n}",
-            session="s1",
-            message=f"Ship {n}?",
-            options=("yes", "no"),
-            state=EscalationState.ANSWERED if n == 4 else EscalationState.PENDING,
-            created_at=NOW,
-        )
+        _escalation(n, EscalationState.ANSWERED if n == 4 else EscalationState.PENDING)
         for n in range(1, 7)
     ]
     questions = [
