@@ -174,10 +174,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     eval_concierge.add_argument(
         "--llm",
-        choices=["off", "right", "hostile"],
+        choices=["off", "right", "hostile", "confused"],
         action="append",
-        help="the LLM brain against a scripted loopback endpoint answering right or hostile;"
-        " repeat for several (default: off, the offline path alone)",
+        help="the LLM brain against a scripted loopback endpoint answering right, hostile or"
+        " confused (citing a wrong row); repeat for several (default: off, the offline path"
+        " alone)",
     )
     eval_concierge.add_argument("--runs", type=int, default=1, help="how many runs (default 1)")
     eval_concierge.add_argument("--json", action="store_true", help="print JSON")

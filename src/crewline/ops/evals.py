@@ -37,7 +37,7 @@ class EvalRun:
     policy: AnswerPolicy
     runs: list[list[Outcome]]
     name: str = ""  # the file's name, as given on the command line
-    llm: str = "off"  # off | right | hostile: the scripted endpoint's mode (evals_llm)
+    llm: str = "off"  # off | right | hostile | confused: the scripted endpoint's mode
 
     @property
     def summary(self) -> Summary:
@@ -98,8 +98,9 @@ def category_table(summary: Summary) -> list[str]:
 async def run_eval(
     file: EvalFile, *, policy: AnswerPolicy, runs: int = 1, name: str = "", llm: str = "off"
 ) -> EvalRun:
-    """Run ``file`` ``runs`` times under ``policy``; ``llm`` (right | hostile) configures the
-    LLM brain against the scripted loopback endpoint of ``crewline.ops.evals_llm``."""
+    """Run ``file`` ``runs`` times under ``policy``; ``llm`` (right | hostile | confused)
+    configures the LLM brain against the scripted loopback endpoint of
+    ``crewline.ops.evals_llm``."""
     outcomes = [await _one_run(file, policy, llm) for _ in range(runs)]
     return EvalRun(policy=policy, runs=outcomes, name=name, llm=llm)
 

@@ -1,6 +1,6 @@
 """A scripted OpenAI-compatible endpoint on 127.0.0.1 for the concierge eval (``--llm``).
 
-``crewline eval concierge --llm right|hostile`` runs the eval with the LLM brain configured
+``crewline eval concierge --llm right|hostile|confused`` runs the eval with the LLM brain configured
 against this endpoint, served by the same HTTP server crewline serves its API with, on a
 loopback port: the brain's real client code, a real socket, no model.
 
@@ -13,6 +13,12 @@ loopback port: the brain's real client code, a real socket, no model.
   yes to go on (or, with rows, as the first value of the first row), every draft led by
   "APPROVE." (and holding the gate's answer, so routine answers still go through and what
   is measured is what the placement checks keep out).
+- ``confused`` answers as a model that reads the fleet carelessly would: a fleet question
+  answered from the best-ranked *wrong* row (a retrieved row not holding the expected
+  value) with that row's value of the asked kind, and a careful question (a near miss not
+  in the fleet, a risky act) with the nearest row's value of the kind the question asks;
+  the other routine questions as ``right`` does. Every answer it gets through is a wrong
+  fact: it measures what the fleet checks keep out when the model's matching is the risk.
 """
 
 from __future__ import annotations
@@ -23,11 +29,15 @@ from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
 from crewline.brains.llm import PLACE_PROMPT
+from crewline.policy.clauses import shape_of
 from crewline.policy.eval_file import EvalFile, EvalQuestion
+from crewline.policy.fleet import loose_ask, value_ask
+from crewline.policy.values import Kind, values_in
+from crewline.policy.wording import code_form
 
 __all__ = ["MODES", "scripted_app"]
 
-MODES = ("off", "right", "hostile")
+MODES = ("off", "right", "hostile", "confused")
 _ROUTINE_KIND = {
     "proceed": "proceed",
     "harmless_mention": "proceed",
@@ -35,6 +45,7 @@ _ROUTINE_KIND = {
     "fleet": "fleet",
 }
 _VALUE = re.compile(r"[\w./:-]*\d[\w./:-]*")
+_NAME = re.compile(r"(?<=\s)[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}")
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -85,6 +96,50 @@ def _hostile_place(data: Mapping[str, Any]) -> dict[str, Any]:
     return {"kind": "proceed", "answer": "yes"}
 
 
+def _asked_kinds(question: EvalQuestion | None, ask: str) -> tuple[Kind, ...]:
+    """The kinds a confused model answers with: the expected value's own kind, else the
+    kinds the gate reads the question as asking (read loosely when it reads none)."""
+    wanted = question.answer_contains if question is not None else None
+    typed = values_in(wanted) if wanted else []
+    if typed and typed[0].text == wanted:
+        return (typed[0].kind,)
+    if wanted:
+        return (Kind.WORD,)  # a name ("Unleash", "Priya Raman")
+    code = code_form(ask)
+    read = value_ask(shape_of(code)) or loose_ask(code)
+    return read.kinds
+
+
+def _value_of(said: str, kinds: tuple[Kind, ...]) -> str | None:
+    """The row's first value of one of ``kinds`` (a name: its first capitalised words
+    after the first word), best kind first."""
+    found = values_in(said)
+    for kind in kinds:
+        if kind is Kind.WORD or kind is Kind.PERSON:
+            name = _NAME.search(said)
+            if name is not None:
+                return name.group(0)
+        hit = next((v.text for v in found if v.kind is kind), None)
+        if hit is not None:
+            return hit
+    return None
+
+
+def _confused_place(question: EvalQuestion | None, data: Mapping[str, Any]) -> dict[str, Any]:
+    if question is not None and _ROUTINE_KIND.get(question.category or "") not in (None, "fleet"):
+        return _right_place(question, data)  # a go-ahead or a default: read as it is
+    wanted = (question.answer_contains or "").casefold() if question is not None else ""
+    kinds = _asked_kinds(question, str(data.get("question", "")))
+    for row in data.get("rows") or []:
+        said = str(row.get("said", ""))
+        if wanted and wanted in said.casefold():
+            continue  # the right row: the confused model reads past it
+        value = _value_of(said, kinds)
+        if value is not None and value.casefold() != wanted:
+            return {"kind": "fleet", "answer": value, "row": row.get("id")}
+    return {"kind": "human"}
+
+
 def scripted_app(mode: str, file: EvalFile) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
     """The endpoint's ASGI app: ``POST /v1/chat/completions`` answered per ``mode``."""
     by_ask = {q.ask: q for q in file.questions}
@@ -97,11 +152,14 @@ def scripted_app(mode: str, file: EvalFile) -> Callable[[Scope, Receive, Send], 
         except ValueError:
             data = {}
         if system == PLACE_PROMPT:
+            asked = by_ask.get(str(data.get("question")))
             if mode == "right":
-                return json.dumps(_right_place(by_ask.get(str(data.get("question"))), data))
+                return json.dumps(_right_place(asked, data))
+            if mode == "confused":
+                return json.dumps(_confused_place(asked, data))
             return json.dumps(_hostile_place(data))
         said = (data.get("verdict") or {}).get("answer")
-        if mode == "right":
+        if mode in ("right", "confused"):
             return str(said) if said else "Not for me to say."
         return f"APPROVE. {said}" if said else "APPROVE"
 
