@@ -21,7 +21,7 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -805,6 +805,7 @@ def _noun_goes_on(word: Token, after: Token) -> bool:
     return not (_past(after) or after.text in _NP_STOP or after.text in _MORE_PREPOSITIONS)
 
 
+_MOMENT = re.compile(r"\s*(?:ago|back|earlier)\b")
 _MORE_PREPOSITIONS = word_set(
     "during since until after before across over under per without within via than"
 )
@@ -1160,9 +1161,7 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
             continue  # not a fact here, or the question's own value ("acme.io's MX")
         # "rebooted 2 days ago": a moment, not how long something lasts — no answer to
         # "how long", but it disputes one ("uptime: 41 days")
-        moment = value.kind is Kind.DURATION and bool(
-            re.match(r"\s*(?:ago|back|earlier)\b", text[value.end :])
-        )
+        moment = value.kind is Kind.DURATION and bool(_MOMENT.match(text[value.end :]))
         if _other_qualifier(ask, text, value):
             continue
         before, after = _words_near(text, value)
@@ -1911,6 +1910,30 @@ def _another_time(ask: ValueAsk, fact: Fact) -> bool:
     return bool(asked - set(_TIME_WORDS.findall(fact.text.lower())))
 
 
+_PERIOD = re.compile(
+    r"\b(this|last|next|previous|past|coming|current)\s+"
+    r"(week|month|quarter|year|night|sprint|weekend|release)\b"
+)
+_SAME_PERIOD = {"previous": "last", "past": "last", "coming": "next", "current": "this"}
+
+
+def _periods(text: str) -> set[tuple[str, str]]:
+    return {(_SAME_PERIOD.get(w, w), p) for w, p in _PERIOD.findall(text.lower())}
+
+
+def _another_period(ask: ValueAsk, fact: Fact) -> bool:
+    """Does the question name a period the row does not ("last week" of a row about this
+    week, "next month" of one that names no month)? "This week" asked of a row naming no
+    other week is the row's present."""
+    said = _periods(fact.text)
+    for which, period in _periods(ask.question):
+        if (which, period) in said:
+            continue
+        if which != "this" or any(p == period for _, p in said):
+            return True
+    return False
+
+
 def _latest(found: list[tuple[_Said, _Row]]) -> tuple[tuple[str, Fact], ...]:
     """Each member's value: its newest row's when that row says it changed ("now",
     "actually"), else every value it gave."""
@@ -1963,17 +1986,26 @@ def injection_in(text: str) -> bool:
 
 def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> str | None:
     """A model's fleet answer, checked in code for what makes it safe, not for the offline
-    reader's own reading of the question: the model does the matching. The value is said
-    verbatim in the row it cites (a typed value, or a name of at most four words that is
-    no piece of one), is of the asked kind (a bare number, name or identifier only in a row
-    that names the asked noun), is a live fact there (not negated, former, planned, hedged
-    or a secret) and not a value the question itself states; the row was retrieved, carries
-    no instructions, is by the member the question names, holds the question's specific
-    values, qualifiers ("staging", "nightly") and every word of what it is about but those
-    that only place the question in time or hedge it ("these days", "roughly"), each name
-    ("orion-3") in the value's own clause; a row giving several values of that kind is
-    answered only where the question's words pick the model's there; and no other row as
-    much about the question gives another value of that kind. The value, or None."""
+    reader's own reading of the question: the model does the matching. The question asks
+    for a fact, not a decision; the value is said verbatim in the row it cites (a typed
+    value, or a name of at most four words that is no piece of one), is of the asked kind
+    (a bare number, name or identifier only in a row that names the asked noun; an amount
+    never for "which <thing>"; a moment never for "how long"), is a live fact there (not
+    negated, former, planned, hedged or a secret) and not a value the question itself
+    states; the row was retrieved, carries no instructions, is by the member the question
+    names, of the time and period it asks, holds the question's specific values, qualifiers
+    ("staging", "nightly") and every word of the thing it is about — but the relation asked
+    (its verbs, by where they stand: "receives", "are taken", "does … begin"), a noun that
+    only names a kind of value the value's form proves ("IP"), and words of time and
+    hedging — each name ("orion-3") in the value's own clause, no other modifier of the
+    asked noun there ("line" for "branch coverage") and no other thing of a noun the
+    question names bare ("the image" of "Docker image" and "build image"); a row giving
+    several values of that kind is answered only where the question's words pick the
+    model's there (or it is the part of a whole asked in a word the row does not say); and
+    no other row about the question, by every word or by the thing alone, gives another
+    value of that kind. The value, or None."""
+    if ask.decides:
+        return None  # "what should I call the new service?" asks a decision, not a fact
     usable = [f for f in facts if not injection_in(f.text)]
     cited = next((f for f in usable if f.row_id == row_id), None)
     if cited is None:
@@ -1984,14 +2016,20 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
     value = _value_cited(cited.text, answer)
     if value is None or not _of_kind(ask, value) or _in_question(ask, value.text):
         return None
+    if value.kind is Kind.DURATION and _MOMENT.match(cited.text[value.end :]):
+        return None  # "rebooted 2 days ago" places a moment: no answer to "how long"
+    if value.kind in _AMOUNTS and _asks_a_thing(ask):
+        return None  # "which part of checkout …?" asks a thing, not "1.9 s"
     if value.kind in _WEAK and not _by_its_noun(ask, cited, value):
         return None  # "3 of 40 pods" is no port: a bare value counts by its noun
     if _status(ask, cited.text, value) != "fact" or _other_qualifier(ask, cited.text, value):
         return None
-    if _another_time(ask, cited):
-        return None  # "the night before last" of "last night's backup"
-    if not _about_all(ask, cited) or not _names_in_clause(ask, cited.text, value):
-        return None
+    if _another_time(ask, cited) or _another_period(ask, cited):
+        return None  # "the night before last" of "last night's backup"; "last week" of this
+    if not _about_entity(ask, cited, value.kind) or not _names_in_clause(ask, cited.text, value):
+        return None  # the thing asked about, with its names and qualifiers, is not this row's
+    if _another_modifier(ask, cited, value, usable):
+        return None  # "branch coverage" of "line coverage"; "the image" of two images
     if _several(ask, cited, value):
         return None
     if _another_named(ask, " ".join(_clause(cited.text, value)).lower()):
@@ -2001,7 +2039,10 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
     # whoever said it: a row of another member about the same thing disputes too
     members = frozenset(root(p) for f in usable for p in re.split(r"[-_]", f.member.lower()) if p)
     for other in usable:
-        if other.row_id == cited.row_id or not _about_all(ask, other, besides=members):
+        if other.row_id == cited.row_id or not (
+            _about_all(ask, other, besides=members)
+            or _about_entity(ask, other, value.kind, besides=members)
+        ):
             continue
         if any(
             v.kind is value.kind
@@ -2014,7 +2055,7 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
 
 
 # Words that only place a question in time or hedge it: what it is about without them.
-_UNTIMING = "moment days roughly actually overall really exactly currently still now"
+_UNTIMING = "moment days roughly actually overall really exactly currently still now atm rn right"
 
 
 @functools.cache
@@ -2053,9 +2094,24 @@ def _value_cited(text: str, answer: str) -> Value | None:
     )
 
 
+# Kinds of value that measure or count, never name a thing.
+_AMOUNTS = frozenset({Kind.DURATION, Kind.SIZE, Kind.PERCENT, Kind.MONEY, Kind.COUNT, Kind.NUMBER})
+
+
+def _asks_a_thing(ask: ValueAsk) -> bool:
+    """Does the request ask which thing ("which part of checkout", "what tool"), by a noun
+    that names no kind of value: its answer names a thing, never an amount?"""
+    noun = ask.noun
+    if noun == "value" or noun in _NOUN_KINDS or not noun.isalpha():
+        return False
+    return bool(re.search(rf"\b(?:which|what)\s+{re.escape(noun)}\b", ask.question))
+
+
 def _of_kind(ask: ValueAsk, value: Value) -> bool:
     if value.kind in ask.kinds:
         return True
+    if ask.noun in _LOOSE_NOUNS and value.kind in _named_kinds(tokens(ask.question)):
+        return True  # "availability … what number did it get?": the availability's kind
     return value.kind is Kind.NUMBER and bool(set(ask.kinds) & _MEASURES)
 
 
@@ -2089,6 +2145,236 @@ def _about_all(ask: ValueAsk, fact: Fact, *, besides: frozenset[str] = frozenset
     return row.score > 0 and all(_coverage((t,), row.roots, fact.text)[0] for t in terms)
 
 
+def _about_entity(
+    ask: ValueAsk, fact: Fact, kind: Kind, *, besides: frozenset[str] = frozenset()
+) -> bool:
+    """Is the row about the thing the question asks of — its specific values, qualifiers and
+    every word of its subject but the words of the relation asked (its verbs, read from
+    where they stand: "which team *receives* the alerts", "how many seats are *taken*",
+    "when does the cutover *begin*") and a word of the asked noun that only names the kind
+    of value the model gave ("IP" of an IP address)? The relation is the model's reading;
+    the thing is not: a name, a modifier or a qualifier the row does not say refuses."""
+    spared = _relation_words(ask) | _kind_words(ask, kind)
+    return _about_all(ask, fact, besides=besides | spared)
+
+
+# Verbs of an outcome that tells a row's values apart ("how many were rejected?", "which
+# sha fixed it?" of the one that caused it): never the model's reading, a row must say them
+# (the exclusive qualifiers — passed, failed, started, finished — are checked as such).
+_TELLING = word_set(
+    """reject accept refuse deny drop add remove lose gain miss block allow approve decline
+    retry skip fail pass succeed break fix introduce cause revert regress resolve"""
+)
+_BE = word_set("is are was were be been being")
+_AUX = word_set("do does did will would can could should shall may might must has have had")
+_DETERMINERS = word_set("the a an its their our your my his her this that these those")
+_PARTICLES = word_set(
+    "up down on off out in into to through at for from over with by under within onto"
+)
+_GAP = re.compile(r"[,;:?.!()\[\]]|\s[-\u2013\u2014]\s")
+
+
+@functools.lru_cache(maxsize=4096)
+def _relation_words_of(sentence: str, named: frozenset[str]) -> frozenset[str]:
+    """The roots of the verbs of ``sentence``'s relation, by where they stand: a participle
+    after a form of "be" ("are taken", "is waiting"); the verb that ends the subject of an
+    inverted question ("does the billing DB cutover begin?", "must the vendor react to");
+    an inflected verb before its object or particle ("receives the alerts", "turned on").
+    A word of a name (glued by "-", "_", ".") or of ``named`` (the asked noun's) is none."""
+    words = tokens(sentence)
+    n = len(words)
+
+    def glued(i: int) -> bool:
+        t = words[i]
+        return sentence[t.start - 1 : t.start] in ("-", "_", ".", "/") or sentence[
+            t.end : t.end + 1
+        ] in ("-", "_", ".", "/")
+
+    def ends(i: int) -> bool:  # no word after, or punctuation between it and the next
+        return i + 1 >= n or bool(_GAP.search(sentence[words[i].end : words[i + 1].start]))
+
+    def inflected(t: Token) -> bool:
+        return t.text != t.lemma and not t.text.endswith("s")  # "taken", "stuck", "turned"
+
+    found: set[int] = set()
+    for i, t in enumerate(words):
+        if (t.text in _STOP and t.text not in _AUX) or glued(i) or t.lemma in named:
+            continue
+        prev = words[i - 1].text if i > 0 and not ends(i - 1) else ""
+        nxt = words[i + 1].text if not ends(i) else ""
+        if prev in _BE and (inflected(t) or t.text.endswith("ing")):
+            found.add(i)  # "are taken", "is waiting"
+        elif (
+            inflected(t)
+            and prev
+            and prev not in _DETERMINERS
+            and (nxt in _DETERMINERS or nxt in _PARTICLES)
+        ):
+            found.add(i)  # "turned on", "went through the"
+        elif t.text.endswith("s") and t.text != t.lemma and nxt in _DETERMINERS and prev:
+            found.add(i)  # "receives the", "carries the"
+    for a, t in enumerate(words):
+        if t.text not in _AUX or ends(a):
+            continue
+        verb = _inverted_verb(words, a + 1, ends)
+        if verb is None or glued(verb) or words[verb].lemma in named:
+            continue
+        last = words[verb]
+        perfect = t.text in ("has", "have", "had")
+        if (perfect and inflected(last)) or (not perfect and last.text == last.lemma):
+            found.add(verb)  # "does the cutover begin", "has the flag turned on"
+    return frozenset(
+        r
+        for i in found
+        for r in (root(words[i].lemma), root(words[i].text), words[i].stem)
+        if words[i].lemma not in _TELLING
+    )
+
+
+_PRONOUNS = word_set("i we you they it he she")
+
+
+def _inverted_verb(words: Sequence[Token], at: int, ends: Callable[[int], bool]) -> int | None:
+    """The verb after an auxiliary's subject, from ``at``: the word after a pronoun ("do we
+    *map* sodium to"); else the last word of a noun phrase (a determiner, words, "of" and
+    another phrase) that ends the clause or meets a particle or an object's determiner ("does
+    the billing DB cutover *begin*?", "did the tracer *write* its flamegraph"). None where
+    the phrase stops at any other word ("does the cluster have …", "find most expensive")."""
+    if at >= len(words):
+        return None
+    if words[at].text in _PRONOUNS:
+        nxt = at + 1
+        ok = nxt < len(words) and not ends(at) and words[nxt].text not in _STOP
+        return nxt if ok else None
+    run: list[int] = []
+    j = at
+    while j < len(words):
+        w = words[j]
+        if w.text in _DETERMINERS and (not run or words[j - 1].text == "of"):
+            pass  # the subject's own determiner, or one after "of"
+        elif (w.text == "of" and run) or (w.text in _RELATIVE_NEXT and run):
+            pass  # "of" and a phrase, or an adverb ("did shipwright just cut")
+        elif w.text in _STOP or root(w.text) in _untimed():
+            stop = w.text in _DETERMINERS or w.text in _PARTICLES or root(w.text) in _untimed()
+            return run[-1] if stop and len(run) >= 2 and words[j - 1].text != "of" else None
+        else:
+            run.append(j)
+        if ends(j):
+            return run[-1] if len(run) >= 2 and j == run[-1] else None
+        j += 1
+    return None
+
+
+def _relation_words(ask: ValueAsk) -> frozenset[str]:
+    """The roots of the request's relation words (``_relation_words_of``)."""
+    sentence = _request_sentence(ask)
+    if not (_REQUEST.search(sentence) or _HOW_SOON.search(sentence) or _WHO.search(sentence)):
+        return frozenset()  # no request for a value ("Shall I retire the v1 endpoints?")
+    return _relation_words_of(sentence, frozenset(_asked_lemmas(ask))) | _condition(sentence)
+
+
+_CONDITION = re.compile(r"^\s*(?:if|unless|once|when|in case)\b([^,;:?]*),")
+
+
+def _condition(sentence: str) -> frozenset[str]:
+    """The roots of a leading condition ("If the primary is away, who …?"): when the asker
+    would need the value, not what it is of — where the rest still names a thing."""
+    found = _CONDITION.match(sentence)
+    if found is None:
+        return frozenset()
+    rest = tokens(sentence[found.end() :])
+    named = any(
+        a.text in _DETERMINERS and b.text not in _STOP and b.text not in _PERIOD_WORDS
+        for a, b in itertools.pairwise(rest)
+    )
+    if not named:
+        return frozenset()  # "If the billing API is down, who gets paged?": the API is asked
+    kept = {root(t.lemma) for t in rest}
+    return frozenset(root(t.lemma) for t in tokens(found.group(1)) if t.text not in _STOP) - kept
+
+
+_PERIOD_WORDS = word_set("week month quarter year night sprint weekend day morning")
+
+
+def _asked_lemmas(ask: ValueAsk) -> set[str]:
+    """The lemmas of the asked noun and of the counted one: never a relation word."""
+    out = {ask.noun}
+    out |= {t.lemma for t in tokens(_request_sentence(ask)) if root(t.lemma) in ask.counted}
+    return out
+
+
+def _kind_words(ask: ValueAsk, kind: Kind) -> frozenset[str]:
+    """The roots of the question's nouns that name only a kind of value a form proves ("IP",
+    "URL", "path"), when the value is of such a kind: its form says what the noun does."""
+    if kind not in _FORMS:
+        return frozenset()  # "median", "uptime", "coverage" name a measure, not a form
+    return frozenset(
+        r
+        for t in tokens(_request_sentence(ask))
+        if set(_NOUN_KINDS.get(t.lemma, (Kind.WORD,))) <= _FORMS
+        for r in (root(t.lemma), root(t.text), t.stem)
+    )
+
+
+# Kinds whose form says what the value is: an IP address, a URL, a path, a commit.
+_FORMS = frozenset(
+    {Kind.IP, Kind.URL, Kind.URL_PATH, Kind.HOST, Kind.PATH, Kind.COMMIT, Kind.VERSION}
+)
+
+
+def _modifiers(text: str, term: str) -> frozenset[str]:
+    """The roots of the words right before ``term`` wherever ``text`` says it as a word of
+    its own ("line" of "Line coverage", "build" of "the build image"): no stop word, number
+    or punctuation before it, no piece of a name ("db-stage", "acme-artifacts")."""
+    lowered = code_form(text)
+    words = tokens(lowered)
+    out = set()
+    for i, t in enumerate(words[1:], 1):
+        if term not in (root(t.lemma), root(t.text), t.stem):
+            continue
+        prev = words[i - 1]
+        if _GLUED.search(lowered[t.start - 1 : t.start]) or _GLUED_AFTER.match(lowered, t.end):
+            continue
+        if lowered[prev.end : t.start] != " ":
+            continue
+        if prev.text in _STOP or prev.text in _QUANTITY or not prev.text.isalpha():
+            continue
+        out.add(root(prev.lemma))
+    return frozenset(out)
+
+
+_QUANTITY = word_set("many much few more less")
+_GLUED = re.compile(r"[-_./]")
+_GLUED_AFTER = re.compile(r"[-_/]|\.\w")
+
+
+def _another_modifier(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact]) -> bool:
+    """Is the cited value of another one of the thing asked: the question modifies the asked
+    noun ("branch coverage") and the value's own clause says it only with another modifier
+    ("Line coverage"); or the question names a noun of its subject bare ("the image size")
+    while the cited row and another retrieved row about it say that noun with different
+    modifiers ("Docker image", "build image"): which one is asked is a guess."""
+    asked = _request_sentence(ask)
+    if ask.noun in _NOUN_KINDS:
+        noun = root(ask.noun)
+        wanted = _modifiers(asked, noun)
+        before, after = _clause(cited.text, value)
+        mine = _modifiers(f"{before}{value.text}{after}", noun)
+        if wanted and mine and not wanted & _modifiers(cited.text, noun):
+            return True
+    for noun in dict.fromkeys(t for t in ask.subject if t.isalpha()):
+        mine = _modifiers(cited.text, noun)
+        if not mine or _modifiers(asked, noun) or noun in _generic_words():
+            continue
+        for other in usable:
+            if other.row_id == cited.row_id:
+                continue
+            theirs = _modifiers(other.text, noun)
+            if theirs and not theirs & mine and not (theirs | mine) & set(ask.subject):
+                return True
+    return False
+
+
 def _names_in_clause(ask: ValueAsk, text: str, value: Value) -> bool:
     """Is each name of the question ("orion-3", "search_docs") said whole in the value's own
     clause ("search_docs_v2" is another table)?"""
@@ -2111,6 +2397,8 @@ def _several(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     } - {value.text.casefold()}
     if not others:
         return False
+    if _the_part(ask, fact.text, value):
+        return False  # "231 of them in use" for "how many are taken?": the part, by the model
     said = [s for s in _values(ask, fact) if not s.moment]
     if others <= {s.value.text.casefold() for s in said}:
         picked = _pick(ask, _row(ask, fact), said)
@@ -2119,6 +2407,8 @@ def _several(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     # else the value whose own clause says more of what the question is about than every
     # other one's ("search API error rate … 0.7%" over "budget is 1%"), its member aside
     member = frozenset(root(p) for p in re.split(r"[-_]", fact.member.lower()) if p)
+    # a heading ("Profiling /api/search: p95 … 212ms, p99 480ms") is every value's
+    member |= _words_about(ask, _heading(fact.text, value.kind))
     mine = _clause_about(ask, fact.text, value) - member
     return not all(
         mine > _clause_about(ask, fact.text, v) - member
@@ -2129,9 +2419,37 @@ def _several(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     )
 
 
+def _heading(text: str, kind: Kind) -> str:
+    """A row's heading: what it says before its first colon and space, when that holds no
+    value of ``kind`` and the first value after it has words of its own ("Profiling
+    /api/search: p95 latency 212ms, p99 480ms"), not when it labels the value that follows
+    it ("error rate over the last day: 0.4%, budget is 2%")."""
+    head, colon, _ = text.partition(": ")
+    if not colon or any(v.kind is kind for v in values_in(head)):
+        return ""
+    after = len(head) + len(colon)
+    first = next((v for v in values_in(text) if v.kind is kind and v.start >= after), None)
+    own = text[after : first.start] if first is not None else ""
+    return head if re.search(r"[a-z]", own, re.IGNORECASE) else ""
+
+
+def _the_part(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is the value the part of a whole the row gives before it ("250 seats …, 231 of them in
+    use"), every other value of its kind before it, asked with a word the row does not say
+    ("taken")? Which of the two is asked is then the model's reading of that word."""
+    if value.start not in {m.start() for m in _PART.finditer(text)}:
+        return False
+    before = [v for v in values_in(text) if v.kind is value.kind and v.start != value.start]
+    return all(v.end <= value.start for v in before) and _unsaid(ask, text)
+
+
 def _clause_about(ask: ValueAsk, text: str, value: Value) -> frozenset[str]:
     """The specific words of the question that the value's own clause says."""
-    clause = " ".join(_clause(text, value))
+    return _words_about(ask, " ".join(_clause(text, value)))
+
+
+def _words_about(ask: ValueAsk, clause: str) -> frozenset[str]:
+    """The specific words of the question that ``clause`` says."""
     roots = _roots_of(clause, "")
     return frozenset(
         t for t in _specific(ask) if _coverage((t,), roots, clause)[0] and t not in _untimed()
@@ -2153,19 +2471,33 @@ def _named_kinds(words: Sequence[Token]) -> tuple[Kind, ...]:
 _LOOSE_NOUNS = frozenset({"day", "time", "number", "result", "status", "code"})
 
 
+_HOW_SOON = re.compile(r"\bhow (?:quickly|soon)\b")
+_WHO = re.compile(r"\bwho\b")
+_HOW_WORDS = word_set("quickly soon")
+
+
 def loose_ask(code: str) -> ValueAsk:
     """A request read loosely, for checking a model's fleet answer to a question the offline
     path did not read as one: any kind of value, next to one of the question's words or a
     thesaurus neighbour of one ("where staging listens" takes "port 4321"), about the
     question's content words."""
-    words = [t for t in tokens(code) if t.text not in _STOP and t.lemma not in _ASKING]
+    words = [
+        t
+        for t in tokens(code)
+        if t.text not in _STOP and t.lemma not in _ASKING and t.text not in _HOW_WORDS
+    ]
     subject = tuple(dict.fromkeys(root(t.lemma) for t in words if len(t.text) > 1))
     near = {t.lemma for t in tokens(code) if t.text not in _STOP}
     for word in list(near):
         for n in _group_of().get(root(word), ()):
             near |= set(_GROUP_WORDS[n])
+    kinds = _named_kinds(words) or _GENERIC
+    if _HOW_SOON.search(code):
+        kinds = (Kind.DURATION,)  # "how quickly must the vendor react to a P1 ticket?"
+    elif _WHO.search(code) and Kind.PERSON not in kinds:
+        kinds = (Kind.PERSON, *kinds)  # "…, who is the backup on-call?"
     return ValueAsk(
-        kinds=_named_kinds(words) or _GENERIC,
+        kinds=kinds,
         cues=frozenset(root(w) for w in near),
         cue_stems=frozenset(stem(w) for w in near),
         subject=subject,
