@@ -143,6 +143,16 @@ def test_a_relation_said_in_other_words_is_the_models_reading(
             "Profiling /api/items: p95 latency 90ms, p99 300ms.",
             "90ms",
         ),
+        (  # a word that only starts the row is no name
+            "Which image is the api tier built from?",
+            "Current api-tier base image: img-7f3a9c.",
+            "Current",
+        ),
+        (  # the value a thing went to, for what it was before
+            "What was the p95 before the index change?",
+            "After the index change, p95 went from 480 ms down to 120 ms.",
+            "120 ms",
+        ),
         (  # a condition that names the only thing asked about
             "If the billing API is down, who gets paged?",
             "Pages for the search API go to Dana Whitfield.",
@@ -164,6 +174,8 @@ def test_a_relation_said_in_other_words_is_the_models_reading(
         "amount-for-a-thing",
         "moment",
         "heading",
+        "sentence-start-no-name",
+        "went-to-for-before",
         "condition-names-the-thing",
         "go-ahead",
     ],

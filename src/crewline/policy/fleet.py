@@ -2020,6 +2020,10 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
         return None  # "rebooted 2 days ago" places a moment: no answer to "how long"
     if value.kind in _AMOUNTS and _asks_a_thing(ask):
         return None  # "which part of checkout …?" asks a thing, not "1.9 s"
+    if value.kind is Kind.WORD and not _a_name(cited.text, value):
+        return None  # "Current" of "Current web-tier base AMI: …" is no name
+    if _former_asked(ask, cited, value):
+        return None  # "what was it before the cache change?" of the value it went to
     if value.kind in _WEAK and not _by_its_noun(ask, cited, value):
         return None  # "3 of 40 pods" is no port: a bare value counts by its noun
     if _status(ask, cited.text, value) != "fact" or _other_qualifier(ask, cited.text, value):
@@ -2096,6 +2100,35 @@ def _value_cited(text: str, answer: str) -> Value | None:
 
 # Kinds of value that measure or count, never name a thing.
 _AMOUNTS = frozenset({Kind.DURATION, Kind.SIZE, Kind.PERCENT, Kind.MONEY, Kind.COUNT, Kind.NUMBER})
+
+
+def _a_name(text: str, value: Value) -> bool:
+    """Is a value read as a name one: it has a capital, a digit or a joining mark, and when
+    it is made of words of the language only, it does not merely start a sentence ("Current
+    web-tier base AMI: …", "Indexed 18432 documents …")?"""
+    said = value.text
+    if not re.search(r"[A-Z0-9_.@/-]", said):
+        return False
+    words = re.findall(r"[A-Za-z]+", said)
+    if words and all(known(w) for w in words) and not re.search(r"[0-9_.@/-]", said):
+        return not re.search(r"(?:^|[.!?:;]\s+)$", text[: value.start])
+    return True
+
+
+_FORMER_ASKED = re.compile(r"\b(?:before|previously|originally|formerly|used to|prior to)\b")
+
+
+def _former_asked(ask: ValueAsk, fact: Fact, value: Value) -> bool:
+    """Does the question ask what a thing was before a change ("what was p95 before the
+    cache change?") of a row that gives a former value of the kind beside the live one
+    cited ("went from 310 ms down to 245 ms")?"""
+    if not _FORMER_ASKED.search(_request_sentence(ask)):
+        return False
+    return any(
+        v.kind is value.kind and _status(ask, fact.text, v) == "gone"
+        for v in values_in(fact.text)
+        if v.start != value.start
+    )
 
 
 def _asks_a_thing(ask: ValueAsk) -> bool:
