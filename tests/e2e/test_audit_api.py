@@ -41,6 +41,8 @@ async def test_the_owner_reads_the_audit_log_page_by_page(crew: Crew) -> None:
     )
     assert rewound.status_code == 200, rewound.text
     await crew.escalate(radar, message="Deploy?", options=["yes", "no"])
+    # the concierge judges after the escalation's commit: its ledger record follows it
+    await crew.crewline.bot.concierge.idle()
 
     whole = await _page(crew, token)
     kinds = [e["kind"] for e in whole["entries"]]
