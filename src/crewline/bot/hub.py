@@ -242,9 +242,11 @@ class Hub:
             held |= hold.hold(events)
         return held
 
-    async def on_member(self, slug: str, job: Callable[[], Awaitable[T]]) -> T:
+    async def on_member(
+        self, slug: str, job: Callable[[], Awaitable[T]], *, linger: bool = False
+    ) -> T:
         """Run ``job`` on the member's actor, after everything that arrived before it."""
-        return await self.actors.run(slug, job)
+        return await self.actors.run(slug, job, linger=linger)
 
     async def member(self, slug: str) -> Member:
         member = await self.store.member(slug)

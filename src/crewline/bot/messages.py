@@ -66,7 +66,9 @@ class Messages:
             ch.publish(ReplyReached(member=member.slug, row_id=row.id))
             return row
 
-        return await core.on_member(member.slug, lambda: core.change(guarded(once, write)))
+        return await core.on_member(
+            member.slug, lambda: core.change(guarded(once, write)), linger=True
+        )
 
     async def post(self, caller: Session, text: str, *, once: KeyedWrite | None = None) -> Row:
         """A session writes into its own member's thread (or its own transcript)."""
@@ -91,7 +93,9 @@ class Messages:
                 ch.show(member, "post", f"row:{row.id}")
             return row
 
-        return await core.on_member(conversation, lambda: core.change(guarded(once, write)))
+        return await core.on_member(
+            conversation, lambda: core.change(guarded(once, write)), linger=True
+        )
 
     async def events(self, caller: Session, *, after: int, wait: float) -> list[Event]:
         """The session's events after ``after``; waits up to ``wait`` s when there are none,

@@ -147,9 +147,12 @@ class Changes(Protocol):
 
 
 class Actors(Protocol):
-    async def on_member(self, slug: str, job: Callable[[], Awaitable[T]]) -> T:
+    async def on_member(
+        self, slug: str, job: Callable[[], Awaitable[T]], *, linger: bool = False
+    ) -> T:
         """Run ``job`` on the member's actor after everything that arrived before it; it
-        runs to its end even if the caller stops waiting."""
+        runs to its end even if the caller stops waiting. ``linger``: an agent's call (its
+        next one likely soon): the actor waits a moment for it after."""
         ...
 
     def submit(self, key: str, job: Callable[[], Awaitable[T]]) -> asyncio.Future[T]:

@@ -121,7 +121,7 @@ class Escalations:
             )
 
         receipt = await core.on_member(
-            routing.conversation, lambda: core.change(guarded(once, record))
+            routing.conversation, lambda: core.change(guarded(once, record)), linger=True
         )
         if member is None:
             return receipt

@@ -65,7 +65,7 @@ class Questions:
                 ch, caller=caller, member=member, question=question, options=chosen, dialog=dialog
             )
 
-        return await core.on_member(key, lambda: core.change(guarded(once, write)))
+        return await core.on_member(key, lambda: core.change(guarded(once, write)), linger=True)
 
     async def answer(self, member: Member, question_id: str, answer: str) -> Question:
         """The owner answers a question card through the API."""
