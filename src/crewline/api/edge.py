@@ -124,9 +124,17 @@ class JsonBodies:
             for route in router.routes
             if isinstance(route, APIRoute) and route.body_field is not None
         ]
+        self.methods = frozenset(method for _, methods in self.routes for method in methods)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not self._takes_json(scope) or _is_json(scope):
+        # A JSON body is let through before the routes are matched: most calls that take
+        # one send one, and the match walks the regex of every such route.
+        if (
+            scope["type"] != "http"
+            or scope["method"] not in self.methods
+            or _is_json(scope)
+            or not self._takes_json(scope)
+        ):
             await self.app(scope, receive, send)
             return
         body = {
