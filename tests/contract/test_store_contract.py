@@ -428,6 +428,36 @@ async def test_sessions_are_found_by_key_hash_only_while_live(store: Store) -> N
     assert await store.session_by_key_hash("hash-2") is None
 
 
+async def test_a_session_is_found_with_its_member_by_key_hash(store: Store) -> None:
+    """What a call's key check reads: the session and the member it speaks for, as
+    ``member`` reads it; no member for a session of none; nothing for a revoked or unknown
+    key, or a removed member's."""
+
+    def two_transports(tx: Tx) -> Member:
+        human = tx.ensure_human([Identity(platform="memory", user_id="alice")], NOW)
+        member = Member(slug="radar", name="Radar", owner=human, transports=("slack", "memory"))
+        tx.add_member(member, NOW)
+        return member
+
+    await store.write(two_transports)
+    await _member(store, "probe")
+    own = Session(id="s1", kind=CallerKind.MEMBER, member="radar")
+    probe = Session(id="s2", kind=CallerKind.MEMBER, member="probe")
+    nobody = Session(id="s3", kind=CallerKind.MEMBER, member=None)
+    for session, key_hash in ((own, "hash-1"), (probe, "hash-2"), (nobody, "hash-3")):
+        await store.write(lambda tx, s=session, h=key_hash: tx.add_session(s, h, NOW))
+    radar = await store.member("radar")
+    assert radar is not None and radar.transports == ("memory", "slack")
+    assert await store.session_and_member("hash-1") == (own, radar)
+    assert await store.session_and_member("hash-2") == (probe, await store.member("probe"))
+    await store.write(lambda tx: tx.remove_member("probe"))
+    assert await store.session_and_member("hash-2") is None  # its sessions went with it
+    assert await store.session_and_member("hash-3") == (nobody, None)
+    await store.write(lambda tx: tx.revoke_member_sessions("radar", NOW))
+    assert await store.session_and_member("hash-1") is None
+    assert await store.session_and_member("hash-4") is None
+
+
 async def test_live_sessions_leave_out_the_revoked_and_the_removed(store: Store) -> None:
     """What an open stream is checked by: a revoked key, a removed member or an id never
     given is not live."""

@@ -6,6 +6,7 @@ in tests/e2e/test_escalations.py."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -39,6 +40,22 @@ async def test_worker_escalation_lands_in_the_creating_members_thread(kit: Kit) 
     assert record.member == "radar"
     await kit.card()
     assert [e.id for e in await kit.store.escalations("radar")] == [record.id]
+
+
+async def test_an_escalation_takes_its_member_as_read_with_the_callers_key(kit: Kit) -> None:
+    """The member read with the key this call came with is not read again; a member that is
+    not the caller's own is not taken."""
+    radar = await kit.add_member()
+    await kit.add_member("probe", "Probe")
+    with_key = await kit.store.member("radar")
+    assert with_key is not None and with_key.transports == ("memory",)
+    as_read = replace(with_key, transports=())  # told apart from what a read would find
+    taken = await kit.bot.escalations.escalate(radar, _request("One?"), member=as_read)
+    assert taken.transports == () and taken.escalation.member == "radar"
+    other = await kit.store.member("probe")
+    assert other is not None
+    read = await kit.bot.escalations.escalate(radar, _request("Two?"), member=other)
+    assert read.transports == ("memory",) and read.escalation.member == "radar"
 
 
 async def test_plain_session_escalation_stays_in_its_own_transcript(kit: Kit) -> None:

@@ -20,6 +20,7 @@ from crewline.store.sqlite import SqliteStore
 LOOKUPS: dict[str, Callable[[SqliteStore], Awaitable[Any]]] = {
     "member": lambda s: s.member("scout"),
     "session_by_key_hash": lambda s: s.session_by_key_hash("0" * 64),
+    "session_and_member": lambda s: s.session_and_member("0" * 64),
     "human_by_token_hash": lambda s: s.human_by_token_hash("0" * 64),
     "human_of": lambda s: s.human_of("slack", "U1"),
     "thread_ref": lambda s: s.thread_ref("scout", "slack"),

@@ -26,6 +26,7 @@ from crewline.models import (
     Escalation,
     Event,
     HumanMessage,
+    Member,
     Question,
     Session,
     is_slug,
@@ -46,6 +47,9 @@ class Caller:
 
     session: Session | None = None
     human: int | None = None
+    # The member the session speaks for, read with its key: a verb that needs it as of the
+    # call (escalate) need not read it again.
+    member: Member | None = None
 
 
 class Operations:
@@ -61,9 +65,9 @@ class Operations:
                 "send your key as 'Authorization: Bearer <key>'", code="missing_key"
             )
         digest = hash_key(key)
-        session = await self.store.session_by_key_hash(digest)
-        if session is not None:
-            return Caller(session=session)
+        found = await self.store.session_and_member(digest)
+        if found is not None:
+            return Caller(session=found[0], member=found[1])
         human = await self.store.human_by_token_hash(digest)
         if human is not None:
             return Caller(human=human)
@@ -106,7 +110,9 @@ class Operations:
             idempotency_key,
             body,
             _escalation_receipt,
-            lambda once: self.bot.escalations.escalate(session, request, once=once),
+            lambda once: self.bot.escalations.escalate(
+                session, request, once=once, member=caller.member
+            ),
             restate=True,  # delivery is found after the commit that kept the first outcome
         )
 

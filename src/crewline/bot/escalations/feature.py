@@ -97,14 +97,23 @@ class Escalations:
 
     # the verbs ------------------------------------------------------------------------------
     async def escalate(
-        self, caller: Session, request: EscalationRequest, *, once: KeyedWrite | None = None
+        self,
+        caller: Session,
+        request: EscalationRequest,
+        *,
+        once: KeyedWrite | None = None,
+        member: Member | None = None,
     ) -> EscalationReceipt:
-        """``once``: the call's Idempotency-Key (a retry raises :class:`Replayed`)."""
+        """``once``: the call's Idempotency-Key (a retry raises :class:`Replayed`);
+        ``member``: the caller's member as read with its key, this call (else it is read)."""
         core = self.core
         await core.gate(caller, Verb.SESSION_ESCALATE, action="escalate")
         valid = validate(request, core.clock.now())
         routing = route(caller)
-        member = await core.member(routing.member) if routing.member else None
+        if routing.member is None:
+            member = None
+        elif member is None or member.slug != routing.member:
+            member = await core.member(routing.member)
 
         def record(ch: Change) -> EscalationReceipt:
             escalation, _ = record_escalation(

@@ -96,6 +96,11 @@ class MembersReads(ABC):
         """The live (unrevoked) session whose key hashes to ``key_hash``, or None."""
 
     @abstractmethod
+    async def session_and_member(self, key_hash: str) -> tuple[Session, Member | None] | None:
+        """``session_by_key_hash``'s session and, in the same read, the member it speaks
+        for (None: it speaks for none, or that member is gone); None: no live session."""
+
+    @abstractmethod
     async def live_sessions(self, session_ids: Collection[str]) -> set[str]:
         """Those of ``session_ids`` that name a session whose key still works (neither
         revoked nor removed with its member): what an open event stream is checked by."""

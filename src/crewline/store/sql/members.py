@@ -29,6 +29,14 @@ SOME_MEMBERS = _MEMBERS.format(where="WHERE m.slug {in_array}")
 SESSION = ("id", "kind", "member", "parent", "stateless", "turn_since")
 SESSIONS = f"SELECT {', '.join(SESSION)} FROM sessions"
 _session = decoder(Session, SESSION)
+# A session by its key hash with its member (its transports aggregated, as ONE_MEMBER's).
+_SESSION_AND_MEMBER = (
+    f"SELECT {', '.join(f's.{c}' for c in SESSION)}, m.slug, m.name, m.owner,"
+    " (SELECT {string_agg}(t.transport, ',') FROM member_transports t WHERE t.member = m.slug)"
+    " FROM sessions s LEFT JOIN members m ON m.slug = s.member"
+    " WHERE s.key_hash = ? AND s.revoked_at IS NULL"
+)
+_MEMBER_AT = len(SESSION)
 _identity = decoder(Identity, ("platform", "user_id"))
 
 
@@ -194,6 +202,14 @@ class SqlMembersReads(ReadPart, MembersReads):
             f"{SESSIONS} WHERE key_hash = ? AND revoked_at IS NULL", (key_hash,), lookup=True
         )
         return _session(rows[0]) if rows else None
+
+    async def session_and_member(self, key_hash: str) -> tuple[Session, Member | None] | None:
+        rows = await self._fetch(_SESSION_AND_MEMBER, (key_hash,), lookup=True)
+        if not rows:
+            return None
+        r = rows[0]
+        member = members_of([r[_MEMBER_AT:]])[0] if r[_MEMBER_AT] is not None else None
+        return _session(r[:_MEMBER_AT]), member
 
     async def live_sessions(self, session_ids: Collection[str]) -> set[str]:
         if not session_ids:
