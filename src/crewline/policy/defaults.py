@@ -390,6 +390,131 @@ def _read_value(text: str, m: re.Match[str], value: str | None) -> str | None:
     return _value_after(text, m.end()) or (None if value in _KIND_NOUNS else value)
 
 
+# ---------------------------------------------------------------- a plan open to a veto
+
+# "unless you object", "unless you'd rather something else", "unless told otherwise", "if
+# you don't mind": the speaker leaves a plan open to the human's veto, so what the plan
+# names is the default the question asks to confirm.
+_VETO = re.compile(
+    r"\bunless\s+(?:(?:you|u|someone|anyone|somebody|anybody)\b[^.?!;]{0,40}?\b(?:object"
+    r"|objects|objection|otherwise|prefer|rather|else|different|another|disagree|veto)\b"
+    r"|(?:(?:i|we)\s*(?:['\u2019]?m|['\u2019]?re|am|are)\s+)?(?:told|instructed|advised)\s+otherwise"
+    r"|(?:i|we)\s+hear\s+otherwise)"
+    r"|\bif\s+(?:you|u)\s+(?:don['\u2019]?t|do\s+not)\s+mind\b"
+    r"|\bif\s+(?:there\s+are\s+)?no\s+objections?\b|\bif\s+(?:nobody|no\s+one)\s+objects\b",
+    re.IGNORECASE,
+)
+# Who plans: "I'll", "we will", "I'd", "I'm going to" — or a plan said as a gerund at a
+# clause's start ("Going with UTC unless you say otherwise").
+_PLANNER = (
+    r"\b(?:i|we)\s*(?:['\u2019]?ll|['\u2019]d|\s(?:will|would|shall|plan\s+to|intend\s+to))"
+    r"|\b(?:i|we)\s*(?:['\u2019]?m|['\u2019]re|\sam|\sare)\s+(?:going\s+to|gonna|about\s+to)"
+)
+# Verbs whose object is the value chosen ("go with Node 20", "use UTC"); a plain word is a
+# value only after the verbs that choose ("go with pytest").
+_CHOOSING = (
+    r"go(?:ing)?\s+with|stick(?:ing)?\s+with|stay(?:ing)?\s+with|pick(?:ing)?|choos(?:e|ing)"
+)
+_OBJECT_VERBS = rf"{_CHOOSING}|us(?:e|ing)|tak(?:e|ing)|target(?:ing)?|default(?:ing)?\s+to"
+# Verbs that name the value after their object ("call the file `a.md`", "name it fix/x").
+_NAMING_VERBS = r"call(?:ing)?|nam(?:e|ing)"
+# Verbs that place a thing at the value ("put the helper into utils/dates.py", "set it to 5").
+_PLACING_VERBS = r"put(?:ting)?|writ(?:e|ing)|sav(?:e|ing)|stor(?:e|ing)|set(?:ting)?|pin(?:ning)?"
+_PLAN = re.compile(
+    rf"(?:(?:{_PLANNER})\s+(?:just\s+|simply\s+|probably\s+|then\s+)?|(?:^|[-:,;.?!(\u2013\u2014]\s*))"
+    rf"(?:(?P<choose>{_CHOOSING})|(?P<object>{_OBJECT_VERBS})|(?P<name>{_NAMING_VERBS})"
+    rf"|(?P<place>{_PLACING_VERBS}))\s+(?P<rest>[^\n]+)",
+    re.IGNORECASE,
+)
+# Where the object of a plan's verb ends: a preposition, a clause's mark, the veto.
+_OBJECT_END = re.compile(
+    r"\s(?:for|in|into|on|at|as|to|from|with|under|unless|if|so|because|since|and|but|then"
+    r"|when|instead|rather|by)\b|[,;:?!()]|\.(?:\s|$)|\s[-\u2013\u2014]+\s",
+    re.IGNORECASE,
+)
+_DETERMINER = re.compile(r"^(?:the|a|an|our|my|your|its|their|this|that)\s+", re.IGNORECASE)
+_CUES = frozenset(["default", "usual", "standard", "normal", "regular"])
+_PLAN_PRONOUN = frozenset(["it", "that", "this", "those", "them", "one", "that one", "this one"])
+
+
+def _planned(text: str) -> str | None:
+    """The value a plan open to a veto names: "Unless you object I'll go with Node 20 for
+    the worker. OK?" → Node 20, "I'll call the file `report_v2.md` unless you'd rather
+    something else — fine?" → report_v2.md, "… says 3.11, so I'd go with that unless told
+    otherwise" → 3.11. The plan and its veto are said in one sentence."""
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        if not _VETO.search(sentence):
+            continue
+        for m in _PLAN.finditer(sentence):
+            value = _plan_value(sentence, m)
+            if value is not None:
+                return value
+    return None
+
+
+def _plan_value(sentence: str, m: re.Match[str]) -> str | None:
+    rest = m.group("rest")
+    if m.group("place"):
+        # the value is where the thing is put: "into utils/dates.py", "to 30 s"
+        at = re.match(
+            r"(?:(?!unless\b|if\b)[^\s,;:?!]+\s+){0,4}?(?:to|into|in|under|as|at)\s+(?P<v>.+)",
+            rest,
+            re.IGNORECASE,
+        )
+        return _object_value(at.group("v"), plain=False) if at else None
+    said = _object_value(rest, plain=bool(m.group("choose")))
+    if said is not None and said.lower() in _PLAN_PRONOUN and not m.group("name"):
+        # "… says 3.11, so I'd go with that": the value named just before, in the sentence
+        earlier = [w for w in re.findall(rf"{_QUOTED}|[^\s,;:?!()]+", sentence[: m.start()])]
+        named = [w for w in earlier if _valueish(w.rstrip("."))]
+        return _clean(named[-1]) if named else None
+    return None if said is not None and said.lower() in _PLAN_PRONOUN else said
+
+
+def _valueish(word: str) -> bool:
+    """A word a reader takes for a value, not a plain word: it has a digit, a capital, a
+    mark inside ("en-US", "utils/dates.py", "UTC", "20"), or it is quoted or code."""
+    return (
+        bool(re.search(r"\w", word))
+        and word not in ("I", "I'm", "I'll", "I'd")
+        and not _plain(word)
+    ) or bool(re.fullmatch(_QUOTED, word))
+
+
+def _object_value(rest: str, *, plain: bool) -> str | None:
+    """The value in a plan's object: a quoted or code span as written, else the phrase up to
+    its end with its determiner and the plain words naming what it is dropped ("the default
+    locale en-US" → en-US, "Node 20" kept whole); a plain phrase only when ``plain`` ("go
+    with the local mock"); a pronoun as said, for the caller to resolve."""
+    end = _OBJECT_END.search(rest)
+    raw = (rest[: end.start()] if end else rest).strip()
+    if raw.lower() in _PLAN_PRONOUN:
+        return raw
+    quoted = re.search(_QUOTED, raw)
+    if quoted is not None:
+        return _clean(quoted.group(0))
+    words = _DETERMINER.sub("", raw).split()
+    first = next((n for n, w in enumerate(words) if _valueish(w)), None)
+    if first is not None:
+        before = [w.lower() for w in words[:first]]
+        if (
+            before
+            and re.fullmatch(r"\d[\d.]*", words[first])
+            and not set(before) & _CUES
+            and before[-1] not in _KIND_NOUNS | _NOT_VALUE
+        ):
+            first -= 1  # "pnpm 9", "python 3.11": a number names the version of a name
+        kept = words[first:]
+        if len(kept) > 3 or any(w.lower() in _NOT_VALUE for w in kept):
+            kept = kept[:1]
+        return _clean(" ".join(kept))
+    if plain and 0 < len(words) <= 3 and all(_plain(w.lower()) for w in words):
+        if words[-1].lower() in _NOT_VALUE or words[-1].lower() in _KIND_NOUNS:
+            return None
+        return " ".join(words)
+    return None
+
+
 @functools.lru_cache(maxsize=256)
 def _in_text(question: str) -> str | None:
     """The first value the patterns read, in their order: "default is X" forms first. Kept
@@ -401,6 +526,9 @@ def _in_text(question: str) -> str | None:
             value = _read_value(text, m, _clean(groups.get("v") or groups.get("w") or ""))
             if value is not None and not _only_the_cue(value):
                 return value
+    planned = _planned(text)
+    if planned is not None and not _only_the_cue(planned):
+        return planned
     for pattern in _BEFORE if _BEFORE_ANCHOR.search(text) else ():
         for m in pattern.finditer(text):
             value = _before_value(text, m)

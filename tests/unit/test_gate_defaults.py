@@ -1,0 +1,82 @@
+"""Stated defaults and go-aheads the gate reads by their structure: a plan open to a veto,
+"the default X" naming its value, a value by convention or precedent, "X as usual, or Y", and
+go-aheads in other words. Each rule on sentences of its own in several registers, with the
+near-misses of the same shape that must keep their verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy import VerdictKind, judge
+
+
+def _default(question: str, value: str, options: tuple[str, ...] = ()) -> None:
+    verdict = judge(question, options=options)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict
+
+
+def _not_answered(question: str, options: tuple[str, ...] = ()) -> None:
+    verdict = judge(question, options=options)
+    assert verdict.answer is None and not verdict.kind.routine, verdict
+
+
+def _careful(question: str, options: tuple[str, ...] = ()) -> None:
+    verdict = judge(question, options=options)
+    assert verdict.final and verdict.answer is None, verdict
+
+
+# ------------------------------------------- 1. a plan open to a veto, then a tag question
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Unless you object I'll go with Node 20 for the worker. OK?", "Node 20"),
+        (
+            "I'll call the file `report_v2.md` unless you'd rather something else — fine?",
+            "report_v2.md",
+        ),
+        ("Going with UTC unless you say otherwise, alright?", "UTC"),
+        ("Unless you say otherwise I'll use UTC for the timestamps, yes?", "UTC"),
+        ("unless u object ill use pnpm 9, ok?", "pnpm 9"),
+        ("We'll name the branch fix/tz-offsets unless someone objects. Good?", "fix/tz-offsets"),
+        ("I'd set the timeout to 45 s unless you prefer a different value — ok?", "45 s"),
+        ("I'll go with the local mock unless you object 🙂", "local mock"),
+        (
+            "Context: the worker crashed twice on Node 18 and nothing pins a version. "
+            "Unless you object I'll go with Node 20 for the worker. OK?",
+            "Node 20",
+        ),
+        ("The lockfile says 3.12, so I'd go with that unless told otherwise. Fine?", "3.12"),
+        ("Batch size: I'll take 256 if you don't mind, yes?", "256"),
+        ("I will use Postgres unless you would rather SQLite, ok?", "Postgres"),
+    ],
+)
+def test_a_plan_open_to_a_veto_states_its_value_as_the_default(question: str, value: str) -> None:
+    _default(question, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a step to go on with, no value chosen: still a go-ahead
+        "I'll carry on with the README cleanup unless you object.",
+        "I'll write the docs for the new --verbose flag unless you say otherwise.",
+        "I'll keep going with the local refactor of `utils/dates.py` unless you object.",
+    ],
+)
+def test_a_plan_to_go_on_stays_a_go_ahead(question: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I'll use the prod database unless you object, ok?",
+        "I'll use `rm -rf build/` to clean up unless you object",
+        "I'll go with yes unless you object.",  # its own answer as the default
+    ],
+)
+def test_a_plan_open_to_a_veto_keeps_the_careful_judgement(question: str) -> None:
+    _careful(question)
