@@ -80,3 +80,52 @@ def test_a_plan_to_go_on_stays_a_go_ahead(question: str) -> None:
 )
 def test_a_plan_open_to_a_veto_keeps_the_careful_judgement(question: str) -> None:
     _careful(question)
+
+
+# ------------------------------------------- 2. "the default X" naming its value
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Use the default profile `LOCALDEV` for the fixtures?", "LOCALDEV"),
+        (
+            "ok I take the default settings file `conf/local.toml` for the run, yes?",
+            "conf/local.toml",
+        ),
+        ("Use the default seed 42 for the synthetic data generator?", "42"),
+        ("shall I keep the usual settings file conf/dev.toml?", "conf/dev.toml"),
+        ("the standard image python:3.12-slim for the dev container?", "python:3.12-slim"),
+        ("Cache dir: the usual .cache/ in the repo?", ".cache/"),
+        ("go with our default region eu-west-1, right?", "eu-west-1"),
+        ("pls use the default locale en-GB 🙏", "en-GB"),
+        ("Use the default port 8080 for the mock server?", "8080"),
+        ("Sample window — the default of the last 14 days?", "14 days"),
+        # a quoted default is the value as said, never a value read after it
+        ("Which fixture set for the tests, the default 'small' one or 'full'?", "small"),
+    ],
+)
+def test_the_default_named_in_a_noun_phrase_is_the_stated_default(
+    question: str, value: str
+) -> None:
+    _default(question, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Use the default timeout?",  # no value named: the human knows which it is
+        "What is the default profile for the fixtures?",  # the value is asked for
+        "Set the default profile to LOCALDEV?",  # the default itself is decided
+        "Routine one: confirm the merge of the rewritten history. It's the default anyway.",
+    ],
+)
+def test_a_default_with_no_value_named_is_not_answered(question: str) -> None:
+    _not_answered(question)
+
+
+@pytest.mark.parametrize(
+    "question", ["Deploy with the default profile PROD?", "Use the usual PROD profile?"]
+)
+def test_the_default_named_keeps_the_careful_judgement(question: str) -> None:
+    _careful(question)

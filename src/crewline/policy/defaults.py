@@ -39,7 +39,7 @@ _UNIT = (
     r"|lines?|chars?|characters?|columns?|cols?|[kmgt]i?b|bytes?|%|percent|x|processes"
     r"|connections?|shards?|partitions?|pods?|nodes?|gb|mb)"
 )
-_TOKEN = r"(?:[/~]|\.{1,2}/)?[\w][\w./:@+%~#=-]*"
+_TOKEN = r"(?:[/~]|\.{1,2}/?)?[\w][\w./:@+%~#=-]*"
 _QUOTED = r"`[^`\n]+`|\"[^\"\n]+\"|'[^'\n]{1,60}'"
 # A value: quoted or code, or a number with its unit, or one token.
 _VALUE = rf"(?:{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}\b)?|{_TOKEN})"
@@ -132,7 +132,7 @@ _AFTER = [
         rf"(?:{_NOUN}(?:is|was|would be|will be|being|of|=|:|to|at)\s*"
         # "the default, 5s" — but "32 is the default, 64 …" names its default before
         r"|(?:[:=]|(?<!is the default)(?<!s the default),)\s*)"
-        rf"(?:(?:is|set to)\s+)?(?P<v>{_VALUE})(?P<w>)",
+        rf"(?:(?:is|set to)\s+)?(?:the\s+(?=\S+\s))?(?P<v>{_VALUE})(?P<w>)",
         re.IGNORECASE,
     ),
     # bare: "the default 80%", "(default 500)", "Default: info." — a value-like word only
@@ -140,6 +140,17 @@ _AFTER = [
         rf"\bdefault(?:\s+one)?\s+(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}\b)?)"
         rf"|(?<!the )(?<!a )(?<!our )(?<!its )(?<!your )(?<!my )(?<!their )\bdefault\s+"
         r"(?P<w>[\w][\w./:@+%~#-]*)(?=\s*(?:[.?!)]|$))",
+        re.IGNORECASE,
+    ),
+    # "the default profile `LOCALDEV`", "our usual settings file conf/local.toml", "the
+    # default seed 42": the noun phrase names the default's kind, then the value itself
+    re.compile(
+        r"\b(?:the|our|its|my|your|their)\s+(?:[a-z][\w-]*\s+)?(?:default|usual|standard)\s+"
+        rf"(?:[a-z][\w-]*\s+){{0,3}}?(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}(?!\w))?"
+        r"|(?:[/~]|\.{1,2}/?)?[\w][\w./:@+%~#=-]*(?:[\d/:_@]|\.(?=\w)|(?<=\w)-(?=\w))[\w./:@+%~#=-]*"
+        r"|(?-i:[A-Z][A-Z\d_-]+))"
+        r"(?=\s*(?:[,;:?!)]|\.(?:\s|$)|$|\s(?:for|in|on|at|as|to|from|with|unless|if|or|and"
+        r"|instead|ok|okay|right|yes|fine|please)\b|\s*[^\w\s]+\s*$))",
         re.IGNORECASE,
     ),
     # "by default we use 4 spaces", "by default it's eu-west-1"
@@ -385,8 +396,9 @@ _KIND_NOUNS = frozenset(
 
 
 def _read_value(text: str, m: re.Match[str], value: str | None) -> str | None:
-    if value is None or not _plain(value):
-        return value
+    said = m.groupdict().get("v") or m.groupdict().get("w") or ""
+    if value is None or not _plain(value) or re.fullmatch(_QUOTED, said.strip()):
+        return value  # a quoted value is the value as said ("the default 'small' one")
     return _value_after(text, m.end()) or (None if value in _KIND_NOUNS else value)
 
 
@@ -520,7 +532,7 @@ def _in_text(question: str) -> str | None:
     """The first value the patterns read, in their order: "default is X" forms first. Kept
     for the last questions read: both readings of a question's default ask it."""
     text = _display(question)
-    for pattern in _AFTER[:4]:
+    for pattern in _AFTER[:5]:
         for m in pattern.finditer(text):
             groups = m.groupdict()
             value = _read_value(text, m, _clean(groups.get("v") or groups.get("w") or ""))
@@ -536,7 +548,7 @@ def _in_text(question: str) -> str | None:
                 value = _value_after(text, m.end())
             if value is not None and not _only_the_cue(value):
                 return value
-    for pattern in _AFTER[4:]:
+    for pattern in _AFTER[5:]:
         for m in pattern.finditer(text):
             value = _read_value(text, m, _clean(m.group("v") or m.groupdict().get("w") or ""))
             if value is not None and not _only_the_cue(value):
