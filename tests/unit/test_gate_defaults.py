@@ -129,3 +129,54 @@ def test_a_default_with_no_value_named_is_not_answered(question: str) -> None:
 )
 def test_the_default_named_keeps_the_careful_judgement(question: str) -> None:
     _careful(question)
+
+
+# ------------------------------------------- 3. a value by convention or precedent
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Python version for the venv: same 3.11 as the CI image?", "3.11"),
+        ("Coverage threshold: the team standard of 90 %, right?", "90 %"),
+        ("Line length 100 like the rest of the repo?", "100"),
+        ("Use 4 spaces as we always do?", "4 spaces"),
+        ("Node 20 like the other services, ok?", "Node 20"),
+        ("timezone UTC, in line w/ the other services?", "UTC"),
+        ("Heading font for the slides: Lato, same as the last two decks?", "Lato"),
+        ("Output dir `out/` like in every other package here?", "out/"),
+        ("Charset for the dump — latin-1 per usual?", "latin-1"),
+        ("Order of the changelog — newest first, like every sprint?", "newest first"),
+        ("Dev image: node:20-alpine as in the compose default?", "node:20-alpine"),
+        ("Name the fixture file cases.json, following the naming of the others?", "cases.json"),
+        (
+            "Long context first: the flaky test retried twice today. "
+            "retries 3 like all the other jobs, ok?",
+            "3",
+        ),
+    ],
+)
+def test_a_convention_or_precedent_states_the_value_it_names(question: str, value: str) -> None:
+    _default(question, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Same as last time?",  # a precedent with no value named: never guessed
+        "Timeout for the retry loop: same as last time?",
+        "Is the API slow like the old one?",  # a question about a state
+        "Is the API on v2 like the old one?",
+        "Was the build green as usual?",
+        "Is the default port 8080?",
+        "Tabs like the rest of the repo, or spaces like PEP 8?",  # an alternative offered
+        "Backup landed at backups/2024-05-14/ per the backup member; archive the older ones?",
+    ],
+)
+def test_a_precedent_with_no_value_or_about_a_state_is_not_answered(question: str) -> None:
+    _not_answered(question)
+
+
+def test_a_convention_keeps_the_careful_judgement() -> None:
+    _careful("Deploy to prod like every friday?")
+    _careful("Release the payroll run, is same like every month yes?")

@@ -166,6 +166,12 @@ _AFTER = [
         re.IGNORECASE,
     ),
     re.compile(rf"\busual\s+{_NOUN}(?:of|=|:|is)\s*(?P<v>{_VALUE})", re.IGNORECASE),
+    # "the team standard of 90 %", "our convention: snake_case" — a value, never a word
+    re.compile(
+        rf"\b(?:standard|convention|norm)\s+{_NOUN}(?:of|=|:|is)\s*(?P<v>{_QUOTED}"
+        rf"|\d[\w./:%-]*(?:\s?{_UNIT}(?!\w))?|[\w]+(?:[./:@_-][\w]+)+)",
+        re.IGNORECASE,
+    ),
     # "we usually use 20", "normally 2", "I normally go with X", "typically 10"
     re.compile(
         r"\b(?:usually|normally|typically|always|generally)\s+(?:(?:we|i|you|they)\s+)?"
@@ -527,6 +533,120 @@ def _object_value(rest: str, *, plain: bool) -> str | None:
     return None
 
 
+# ---------------------------------------------------------------- a value by convention
+
+_REFERENCE = (
+    r"(?:the|our|every|all|each|its|their|other|last|previous|this|that)\b[^,;:?!.()]{0,40}?"
+)
+# A tail that says the value is what a convention or a precedent has: "like the rest of the
+# repo", "as in the template default", "in line with the other services", "same as the last
+# three reports", "per usual", "following the default naming", "as we always do".
+_PRECEDENT_TAIL = re.compile(
+    r"(?:,\s*|\s+)(?:just\s+)?(?:"
+    rf"like\s+(?:in\s+|with\s+|for\s+|on\s+)?{_REFERENCE}"
+    rf"|as\s+(?:in|with|for|on)\s+{_REFERENCE}"
+    r"|as\s+(?:is\s+)?(?:the|our)\s+(?:[\w-]+\s+){0,2}(?:default|standard|convention)"
+    rf"|(?:the\s+)?same\s+as\s+(?:in\s+)?{_REFERENCE}"
+    rf"|(?:in\s+line|consistent|aligned|in\s+keeping)\s+(?:with|w/)\s+{_REFERENCE}"
+    rf"|following\s+(?:the|our)\s+[^,;:?!.()]{{0,40}}?|matching\s+{_REFERENCE}"
+    r"|(?:as\s+)?per\s+usual"
+    r"|(?:as|like)\s+(?:we|i|you|they|everyone)\s+(?:always|usually|normally|typically)"
+    r"(?:\s+(?:do|did|have|use|go|set\s+it))?)"
+    r"\s*(?=[,;:?!)]|\.(?:\s|$)|$|[^\w\s]+\s*$)",
+    re.IGNORECASE,
+)
+# "same 3.11 as the CI image": the value between "same" and the precedent.
+_SAME_AS = re.compile(
+    rf"\bsame\s+(?P<v>{_QUOTED}|[^\s,;:?!()]+(?:\s{_UNIT}(?!\w))?)\s+as\s+{_REFERENCE}"
+    r"\s*(?=[,;:?!)]|\.(?:\s|$)|$|[^\w\s]+\s*$)",
+    re.IGNORECASE,
+)
+_STATE_QUESTION = re.compile(
+    r"^(?:(?:so|and|but|also|btw|hey|ok|okay|quick\s+q)\W+)*(?:is|are|was|were|does|did|has|have"
+    r"|had)\b(?!\s+(?:it|that|this)\s+(?:ok|okay|fine|alright|good|cool|safe)\b)",
+    re.IGNORECASE,
+)
+_ALTERNATIVE_OFFERED = re.compile(r"\b(?:or|vs|versus|instead|rather than)\b", re.IGNORECASE)
+
+
+def _by_precedent(text: str) -> str | None:
+    """The value a convention or precedent the question names is said to hold: "Line length
+    100 like the rest of the repo?" → 100, "Encoding: utf-8 per usual?" → utf-8, "same 3.11
+    as the CI image?" → 3.11. A value a reader tells from a word, or plain words right after
+    a heading's mark ("Style — conventional commits as the repo default?"); never in a
+    question about a state ("Is the API slow like the old one?"), never beside an
+    alternative, and a precedent with no value named ("same as last time?") names none."""
+    if _ALTERNATIVE_OFFERED.search(text):
+        return None
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        if _STATE_QUESTION.match(sentence):
+            continue
+        same = _SAME_AS.search(sentence)
+        if same is not None and _valueish(same.group("v")):
+            return _clean(same.group("v"))
+        for m in _PRECEDENT_TAIL.finditer(sentence):
+            value = _value_before(sentence[: m.start()])
+            if value is not None:
+                return value
+    return None
+
+
+def _value_before(head: str) -> str | None:
+    """The value that ends ``head``: its last token when a reader tells it from a word (with
+    the number before a unit: "4 spaces"), or up to four plain words after a mark."""
+    clause = re.split(r"[;?!()]|:(?:\s|$)|\.\s|\s[-\u2013\u2014]+\s|[\u2013\u2014]|,", head)
+    words = clause[-1].split()
+    if not words:
+        return None
+    last = words[-1]
+    if _valueish(last.rstrip(".")):
+        if len(words) >= 2 and re.fullmatch(r"\d[\d.]*", last) and re.match(r"[A-Z]", words[-2]):
+            return f"{words[-2]} {last}"  # "Node 20", "Python 3.12"
+        return _clean(last)
+    if len(words) >= 2 and re.fullmatch(r"\d[\d.,]*", words[-2]) and re.fullmatch(_UNIT, last):
+        return f"{words[-2]} {last}"
+    after_mark = len(clause) > 1 and len(words) <= 4
+    said = [w.lower() for w in words]
+    if (
+        after_mark
+        and all(_plain(w) for w in said)
+        and not {said[0], said[-1]} & (_NOT_VALUE | _NOT_VALUE_BEFORE | _KIND_NOUNS)
+        and not set(said) & _AUX_WORDS
+    ):
+        return " ".join(words)
+    return None
+
+
+# Words that make a phrase a clause, not a value ("is same like every month").
+_AUX_WORDS = frozenset(
+    [
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "do",
+        "does",
+        "did",
+        "have",
+        "has",
+        "had",
+        "shall",
+        "should",
+        "will",
+        "would",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+    ]
+)
+
+
 @functools.lru_cache(maxsize=256)
 def _in_text(question: str) -> str | None:
     """The first value the patterns read, in their order: "default is X" forms first. Kept
@@ -548,6 +668,9 @@ def _in_text(question: str) -> str | None:
                 value = _value_after(text, m.end())
             if value is not None and not _only_the_cue(value):
                 return value
+    by_precedent = _by_precedent(text)
+    if by_precedent is not None and not _only_the_cue(by_precedent):
+        return by_precedent
     for pattern in _AFTER[5:]:
         for m in pattern.finditer(text):
             value = _read_value(text, m, _clean(m.group("v") or m.groupdict().get("w") or ""))
@@ -645,6 +768,8 @@ def stated(
     in_text = _in_text(question)
     if in_text is not None and _asked(question, in_text):
         in_text = None  # "which commit is the default branch at?": what is asked, not a default
+    if in_text is not None and _in_state_question(question, in_text):
+        in_text = None  # "is the default port 8080?": a claim asked about, not a default
     if given is None and in_text is not None and _another_stated(question, in_text):
         return Conflict(reason="it states two different defaults")
     if given is not None and in_text is not None and not _same(given, in_text):
@@ -677,6 +802,17 @@ def _another_stated(question: str, value: str) -> bool:
         not _same(other.text, value) and beside_a_cue(question, other.text)
         for other in values_in(_display(question))
         if other.kind not in (Kind.WORD, Kind.PERSON)
+    )
+
+
+def _in_state_question(question: str, value: str) -> bool:
+    """Is the value read as the default said in a question about a state ("Is the default
+    port 8080?", "Was the build green as usual?", "Does the repo use 4 spaces like the
+    other services?"): a claim asked about, for the fleet or the human, not a default?"""
+    said = _MARKED.sub("", value).strip().casefold()
+    return any(
+        said in sentence.casefold() and _STATE_QUESTION.match(sentence) is not None
+        for sentence in re.split(r"(?<=[.!?])\s+", _display(question))
     )
 
 
