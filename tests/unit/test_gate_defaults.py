@@ -180,3 +180,76 @@ def test_a_precedent_with_no_value_or_about_a_state_is_not_answered(question: st
 def test_a_convention_keeps_the_careful_judgement() -> None:
     _careful("Deploy to prod like every friday?")
     _careful("Release the payroll run, is same like every month yes?")
+
+
+# ------------------------------------------- 5. go-aheads in other words
+
+
+def _goes(question: str, answer: str = "yes", options: tuple[str, ...] = ()) -> None:
+    verdict = judge(question, options=options)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, answer), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "options", "answer"),
+    [
+        ("Lint is clean and the local build passed.", ("Run it", "Wait"), "Run it"),
+        ("Step 2 of 4 done, next is the local benchmark 🚀", ("Start", "Not yet"), "Start"),
+        ("next: rebuild the docs locally", ("Kick it off", "Later"), "Kick it off"),
+        ("Ready for the next file?", ("Go", "Hold"), "Go"),
+    ],
+)
+def test_a_go_stop_pair_in_other_words_is_a_go_ahead(
+    question: str, options: tuple[str, ...], answer: str
+) -> None:
+    _goes(question, answer, options)
+
+
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        ("Which one first?", ("Run tests", "Run lint")),  # two steps: a choice
+        ("Which one first?", ("Run tests", "Run lint", "Wait")),
+        ("The migration is ready.", ("Run it", "Wait")),  # the step is careful
+        ("Ready to publish the release notes.", ("Start", "Not yet")),
+    ],
+)
+def test_a_go_stop_pair_keeps_choices_and_careful_steps(
+    question: str, options: tuple[str, ...]
+) -> None:
+    _not_answered(question, options)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "contniue with step 3?",
+        "procede with step 2?",
+        "cary on?",
+        "ok to proceeed with the docs?",
+        "shall I resme the local test run?",
+        "weiter? tests are green.",
+        "on continue ? the build passed.",
+        "seguimos? linter is clean.",
+        "doorgaan? all unit tests pass.",
+        "All unit tests pass locally. Weiter?",
+    ],
+)
+def test_a_go_on_with_a_typo_or_in_another_language_is_a_go_ahead(question: str) -> None:
+    _goes(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "weiter? next I'll push to main.",  # the English status is read as any other
+        "seguimos? the prod deploy is half done",
+    ],
+)
+def test_a_go_on_in_another_language_keeps_the_careful_judgement(question: str) -> None:
+    _careful(question)
+
+
+def test_only_the_go_on_verbs_are_mended() -> None:
+    _not_answered("I presume the tests pass?")  # one edit from "resume", a word of its own
+    _not_answered("weiter")  # not asked

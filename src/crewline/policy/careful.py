@@ -59,6 +59,7 @@ __all__ = [
     "Careful",
     "careful",
     "find_act",
+    "go_option",
     "is_yes_no",
     "yes_option",
 ]
@@ -1382,11 +1383,32 @@ def yes_option(option: str) -> bool:
 
 def is_yes_no(options: Sequence[str]) -> bool:
     """Options that only say yes or no, or go on or stop ("Yes", "No", "Continue the
-    analysis", "Stop"): one says yes, the others no."""
+    analysis", "Stop"): one says yes, the others no — or a go/stop pair in other words
+    (``go_option``)."""
     said = [re.findall(r"[a-z]+", code_form(o)) for o in options]
     noes = sum(1 for s in said if s and (set(s) <= _NO or s[0] in _STOP))
     yeses = sum(map(yes_option, options))
-    return yeses >= 1 and yeses + noes == len(said)
+    return (yeses >= 1 and yeses + noes == len(said)) or go_option(options) is not None
+
+
+# The verbs a go option of a go/stop pair starts with ("Run it", "Start", "Kick it off").
+_GO_STEP = word_set("run start begin launch kick execute rerun retry resume continue proceed go")
+
+
+def go_option(options: Sequence[str]) -> str | None:
+    """The go option of a go/stop pair said in other words (["Run it", "Wait"], ["Start",
+    "Not yet"]): exactly one short option starting with a verb that starts the step, every
+    other one a stop. The careful judgement has read every option."""
+    said = [re.findall(r"[a-z]+", code_form(o)) for o in options]
+    stops = [s for s in said if s and (set(s) <= _NO or s[0] in _STOP)]
+    goes = [
+        o
+        for o, s in zip(options, said, strict=True)
+        if s and len(s) <= 4 and lemma(s[0]) in _GO_STEP and not set(s) & _NO
+    ]
+    if len(goes) == 1 and stops and len(stops) + 1 == len(said):
+        return goes[0]
+    return None
 
 
 def _choice(

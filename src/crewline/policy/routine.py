@@ -31,12 +31,13 @@ from crewline.policy.careful import (
     READ_VERBS,
     Careful,
     careful,
+    go_option,
     is_yes_no,
     yes_option,
 )
 from crewline.policy.clauses import FILLERS, Shape, shape_of
 from crewline.policy.fleet import Fact, FleetReading, ValueAsk
-from crewline.policy.lemmas import lemma
+from crewline.policy.lemmas import known, lemma
 from crewline.policy.wording import code_form, word_set
 
 __all__ = [
@@ -304,6 +305,52 @@ def _led(shape: Shape) -> bool:
     return _lead(" ".join(words)) is not None
 
 
+# The go-on verbs a typo is read back to, by one edit ("contniue", "procede", "cary on");
+# no other word is mended. The short ones must not be words of their own ("presume").
+_GO_ON_VERBS = ("continue", "proceed", "resume", "carry")
+# Short go-ons in other languages a speaker may ask in before an English status ("weiter?
+# tests are green."), read as "continue"; the status is read as any other (docs/concierge.md).
+_FOREIGN_GO_ON = (
+    "weiter|weitermachen|fortfahren|mach weiter|machen wir weiter|soll ich weitermachen"
+    "|on continue|je continue|je continue alors|continuer|on y va|on poursuit|je poursuis"
+    "|seguimos|sigo|continuo|continuamos|procedo|sigo adelante"
+    "|doorgaan|verder|ga ik door|zal ik doorgaan"
+    "|continuiamo|vado avanti|andiamo avanti|prossigo|posso continuar|vamos"
+)
+_FOREIGN_ASK = re.compile(rf"(^|[.!?]\s+)(?:ok\s+)?(?:{_FOREIGN_GO_ON})\s*\?")
+
+
+def _one_edit(word: str, target: str) -> bool:
+    """Are the two words one edit apart: a letter changed, added, dropped or two swapped?"""
+    if word == target or abs(len(word) - len(target)) > 1:
+        return False
+    if len(word) == len(target):
+        diff = [n for n, (a, b) in enumerate(zip(word, target, strict=True)) if a != b]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and word[diff[0]] == target[diff[1]]
+            and word[diff[1]] == target[diff[0]]
+        )
+    short, long = sorted((word, target), key=len)
+    return any(long[:n] + long[n + 1 :] == short for n in range(len(long)))
+
+
+def _mend_go_on(match: re.Match[str]) -> str:
+    word = match.group(0)
+    for verb in _GO_ON_VERBS:
+        if _one_edit(word, verb) and (len(verb) >= 7 or not known(word)):
+            return verb
+    return word
+
+
+def _go_on_read(code: str) -> str:
+    """The text with a go-on verb's typo and a short go-on in another language read as the
+    English go-on verb, for the go-ahead reading only."""
+    mended = re.sub(r"\b[a-z]{4,9}\b", _mend_go_on, code)
+    return _FOREIGN_ASK.sub(r"\1continue?", mended)
+
+
 def _proceeds(shape: Shape) -> bool:
     """Is the asking sentence a yes/no to go on with a step (or to confirm a plan)?"""
     asking = shape.asking
@@ -338,6 +385,9 @@ def _read(question: str, options: tuple[str, ...], default: str | None) -> _Read
     if ask is not None and ask.terse and shape is not None and _led(shape):
         ask = None  # "good to move on to the next ticket?": a go-ahead naming a thing
     proceeds = shape is not None and found is None and ask is None and _proceeds(shape)
+    if not proceeds and shape is not None and found is None and ask is None:
+        read = _go_on_read(code)
+        proceeds = read != code and _proceeds(shape_of(read))
     return _Reading(
         code=code,
         careful=found,
@@ -399,7 +449,7 @@ def judge(
 
 
 def _proceed(reading: _Reading) -> Verdict:
-    answer = next((o for o in reading.offered if yes_option(o)), None)
+    answer = next((o for o in reading.offered if yes_option(o)), None) or go_option(reading.offered)
     if reading.offered and answer is None:
         return Verdict(
             kind=VerdictKind.UNKNOWN,
