@@ -182,6 +182,42 @@ def test_a_convention_keeps_the_careful_judgement() -> None:
     _careful("Release the payroll run, is same like every month yes?")
 
 
+# ------------------------------------------- 4. "X as usual, or Y" with a risky word in Y
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("the local mock as usual, or the paid service?", "the local mock"),
+        ("the cached copy as usual or a fresh download?", "the cached copy"),
+        ("the sandbox as usual, or the prod API?", "the sandbox"),
+        (
+            "For the load test: the stub gateway as usual, or the real payment provider?",
+            "the stub gateway",
+        ),
+        ("cached data as usual or the live database? 🙏", "cached data"),
+        ("the fake mailer as usual, or real emails?", "fake mailer"),
+    ],
+)
+def test_a_risky_word_describing_the_other_option_is_no_act(question: str, value: str) -> None:
+    _default(question, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "the local branch as usual, or force-push it?",  # the other option is an act
+        "the local branch as usual, or `git push -f`?",
+        "the cached copy as usual, or wipe the cache and refetch?",
+        "the mock as usual, or the prod API and then drop the old tables?",
+        "the prod db as usual, or staging?",  # the default itself is the risky one
+        "Deploy the mock as usual, or the prod API?",
+    ],
+)
+def test_an_act_in_an_option_or_the_default_stays_careful(question: str) -> None:
+    _careful(question)
+
+
 # ------------------------------------------- 5. go-aheads in other words
 
 

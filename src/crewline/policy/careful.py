@@ -1448,6 +1448,42 @@ def _choice(
     return None
 
 
+# "X as usual, or Y?": a default said with its cue, then the other option as a noun phrase
+# ending the sentence ("the local mock as usual, or the paid service?").
+_USUAL_OR = re.compile(
+    r"\b(?:as usual|as always|like always|as before|like before|per usual|like last time"
+    r"|\(?(?:the\s+)?default\)?)\s*,?\s+(?P<or>or)\s+(?P<y>[^?.!;:]+?)\s*[?.!]*(?:\s*[^\w\s]+)*\s*$",
+    re.IGNORECASE,
+)
+_SEQUENCE_WORDS = re.compile(r"\b(?:and|then|also|plus|after|before|so|to)\b|[,(]", re.IGNORECASE)
+
+
+def _only_in_the_other_option(question: str) -> bool:
+    """Is every act the question names in the other option of "X as usual, or Y?", said as
+    a thing rather than done ("the paid service", "the prod API", "real emails"), with the
+    default X free of any act? Then the risky word describes what the default is chosen
+    over, and answering the default does none of it; "or force-push it?" names an act."""
+    text = _SPACES.sub(" ", question).strip()
+    m = _USUAL_OR.search(text)
+    if m is None:
+        return False
+    other = code_form(m.group("y"))
+    said = re.findall(r"[a-z0-9]+", other)
+    first = next((w for w in said if w not in _DETERMINERS), None)
+    if (
+        not said
+        or len(said) > 6
+        or first is None
+        or _SEQUENCE_WORDS.search(other)
+        or re.search(r"[`$/\\|<>=]|(?:^|\s)-", other)
+    ):
+        return False
+    if lemma(first) in _ACTS_BY_FIRST or lemma(first) in _VERB_LIKE or first in _ACTS_BY_FIRST:
+        return False  # "or force-push it", "or wipe the cache": the other option is an act
+    rest = text[: m.start("or")]
+    return find_act(rest) is None and isinstance(defaults.stated(rest), str)
+
+
 # ---------------------------------------------------------------- the judgement
 
 
@@ -1463,7 +1499,7 @@ def careful(
     answers = [a for a in (*options, default or "") if a.strip()]
     for text in (question, *answers):
         found = find_act(text)
-        if found is not None:
+        if found is not None and not (text is question and _only_in_the_other_option(text)):
             return Careful(kind="irreversible", reason=_reason(found))
     for text in (question, *answers):
         said = injection(code_form(text))
