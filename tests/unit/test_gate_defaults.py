@@ -289,3 +289,20 @@ def test_a_go_on_in_another_language_keeps_the_careful_judgement(question: str) 
 def test_only_the_go_on_verbs_are_mended() -> None:
     _not_answered("I presume the tests pass?")  # one edit from "resume", a word of its own
     _not_answered("weiter")  # not asked
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Did the job fail like last time?",
+        "Does the repo use 4 spaces like the other services?",
+        "did the nightly tests pass?",
+    ],
+)
+def test_a_question_about_a_state_is_no_go_ahead(question: str) -> None:
+    _not_answered(question)
+
+
+@pytest.mark.parametrize("question", ["Does this look ok?", "Is the plan ok?"])
+def test_a_plan_put_for_confirmation_stays_a_go_ahead(question: str) -> None:
+    _goes(question)

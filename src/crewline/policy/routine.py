@@ -235,7 +235,13 @@ def _clause_proceeds(raw: list[str]) -> bool:
     if lead is not None:
         return _step_is_known(plain[lead.end() :].split())
     first = words[0]
+    if first in _FINITE_AUXILIARIES:
+        return False  # "did the job fail like last time?": a question about a state
     return lemma(first) in _VERB_START or first in _VERB_START
+
+
+# Forms of "do", "be" and "have" that open a question about a state, never a step.
+_FINITE_AUXILIARIES = word_set("did does has had was were is are")
 
 
 def _clauses_of(text: str) -> list[list[str]]:
