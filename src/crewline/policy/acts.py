@@ -362,6 +362,28 @@ AUDIENCE = frozenset(
         "newsletter",
         "channel",
         "list",
+        # parties outside the company a message to cannot be taken back from
+        "carrier",
+        "courier",
+        "shipper",
+        "merchant",
+        "seller",
+        "buyer",
+        "reseller",
+        "distributor",
+        "affiliate",
+        "agency",
+        "insurer",
+        "lawyer",
+        "counsel",
+        "auditor",
+        "payee",
+        "donor",
+        "shareholder",
+        "stakeholder",
+        "applicant",
+        "patient",
+        "bank",
     ]
 )
 

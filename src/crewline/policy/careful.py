@@ -356,16 +356,16 @@ def _governor(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
         if w.text in _COPULAS:
             return None  # "the next command is `DROP DATABASE app`": it is the thing itself
         if not read_only:
+            if w.lemma in _ACTORS and _does_itself(shape, j, i):
+                return None  # "the bot notifies every customer": what the member does next
             if _dry_run(shape, j) or w.lemma in DOC_HEADS:
                 return "read"
             if w.lemma in ARTIFACTS and not w.ident and not _executed(shape, j):
-                if (
-                    all(x.text in _LINKS for x in words[j + 1 : i])
-                    and _governor(shape, j) is None
-                    and not _subordinate(shape, j)
-                ):
+                if _does_itself(shape, j, i):
                     return None  # "the job will purge all users": what it does, asked to go on
                 return "read"
+            if w.lemma in _SKIPS and _verb_position(shape, j):
+                return "read"  # "I'll skip the step that emails the customers": not done
         elif w.lemma in PROD_DOC_HEADS:
             return "read"
         if w.lemma in READ_VERBS and not w.ident:
@@ -386,6 +386,52 @@ def _governor(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
         if w.clause_start:
             return None
     return None
+
+
+# Members, not documents: what one of them does ("the bot notifies…") is its act.
+_ACTORS = word_set("bot agent member")
+_SKIPS = word_set("skip omit")
+
+
+def _between_subject_and_verb(shape: Shape, x: Word) -> bool:
+    """May word ``x`` stand between a thing and what it does: a link or an adverb ("will
+    now", "automatically"), or a word of a phrase describing the thing ("the next task in
+    the queue notifies…") — never a verb, a subject or a clause's start?"""
+    if x.clause_start:
+        return False
+    if x.text in _LINKS or x.text.endswith("ly"):
+        return True
+    if x.text in _SUBJECTS or x.text in _ASKER:
+        return False
+    if x.text in _PREPOSITIONS or x.text in _DETERMINERS or x.text.isdigit():
+        return True
+    return not (x.lemma in _VERB_LIKE or x.lemma in _ACTS_BY_FIRST or x.lemma in _SKIPS)
+
+
+def _does_itself(shape: Shape, j: int, i: int) -> bool:
+    """Is the thing at ``j`` the subject of the act at ``i`` — nothing but links between
+    them ("my script will now wire…"), not in a subordinate clause, and no verb before it in
+    its clause, so that it is not the object of one ("the next stage of the pipeline
+    emails…", not "lint the script that emails…")? Then the act is what the thing does."""
+    words = shape.words
+    between = words[j + 1 : i]
+    if not all(_between_subject_and_verb(shape, x) for x in between) or _subordinate(shape, j):
+        return False
+    if not all(x.text in _LINKS or x.text.endswith("ly") for x in between) and not (
+        _verb_position(shape, i)
+    ):
+        return False  # "an email template for the password notice": no verb, no act
+    k = j
+    while k > 0 and not words[k].clause_start and words[k - 1].sentence == words[j].sentence:
+        k -= 1
+    return not any(
+        (x.lemma in _VERB_LIKE or x.lemma in _SKIPS or x.lemma in _ACTS_BY_FIRST)
+        and (
+            _verb_position(shape, x.index)
+            or (x.dash_prev and _verb_position(shape, x.index - 1))  # "type-check the …"
+        )
+        for x in words[k:j]
+    )
 
 
 def _participle(shape: Shape, j: int) -> bool:
@@ -413,7 +459,10 @@ def _subordinate(shape: Shape, j: int) -> bool:
 
 
 # Words between a thing and what it does ("the job that will purge…").
-_LINKS = word_set("will would can could shall should may might then also that which just only to")
+_LINKS = word_set(
+    """will would can could shall should may might then also that which just only to now
+    next automatically immediately soon first is are gonna going about"""
+)
 
 
 def _governed_read(shape: Shape, j: int) -> bool:

@@ -101,9 +101,12 @@ FILLERS = frozenset(
         "actually",
     ]
 )
-_GAP_BOUNDARY = re.compile(r"[,;:()\[\]{}|]|\s[-\u2013\u2014]+\s|[\u2013\u2014]|\.\.\.|=>|->|\d\)")
+_GAP_BOUNDARY = re.compile(
+    r"[,;:()\[\]{}|]|\s[-\u2013\u2014]+\s|[\u2013\u2014]|\.\.\.|=>|->|\d\)|\s=\s"
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?=\s|$)|\n+")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
+_DETERMINERS = frozenset(["the", "a", "an", "this", "that", "my", "our", "your", "its", "their"])
 _LIST_WORDS = frozenset(["step", "phase", "stage", "item", "part", "task", "point"])
 # Glue that makes two words one identifier or path ("users_v1", "docs/api", "parser.py").
 _IDENT_GLUE = frozenset("_./@:#\\")
@@ -210,12 +213,18 @@ def shape_of(code: str) -> Shape:
                 and not set(before) - {" ", ".", ":"}
             )
             in_number = before == "," and previous.isdigit() and t.text.isdigit()
+            # "the next stage": a boundary word after a determiner modifies a noun
+            modifies = (
+                i - 2 >= first
+                and found[i - 2].text in _DETERMINERS
+                and not code[found[i - 2].end : found[i - 1].start].strip()
+            )
             # "2/ email the board", "3) update the wiki": a list item starts a clause
             numbered = (previous.isdigit() or len(previous) == 1) and before.strip() in ("/", ")")
             clause_start = (
                 i == first
                 or (bool(_GAP_BOUNDARY.search(before)) and not in_number)
-                or (previous in BOUNDARY_WORDS and not glued_before)
+                or (previous in BOUNDARY_WORDS and not glued_before and not modifies)
                 or listed
                 or (numbered and before.endswith(" "))
             )

@@ -1,0 +1,86 @@
+"""The careful judgement's scope, by structure: a careful step described before "go on?" is
+the step asked about; a request for a value does no act, and a risky word in it is its
+topic; a risky word that names an identifier, or the object of a harmless act, is not the
+act; and a request for a value is never answered "yes"."""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy import VerdictKind, judge
+
+# ------------------------------------------- a careful step described before "go on?"
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        (
+            "Heads-up: the next stage of the pipeline emails the revised quote to every "
+            "customer on the list. Carry on?",
+            "emails the revised quote",
+        ),
+        ("my script will now wire the refunds to the 12 merchants. continue?", "wires the refunds"),
+        (
+            "The next step sends the shipment manifest to the carrier. OK to continue?",
+            "sends the shipment manifest to the carrier",
+        ),
+        (
+            "Next, the bot notifies every customer whose order is late. Proceed?",
+            "notifies every customer",
+        ),
+        (
+            "fyi the next phase of the sync job posts the new prices to our resellers 🙂 go ahead?",
+            "posts the new prices to our resellers",
+        ),
+        (
+            "Context first: the ledger tool moved to v3 last week. The nightly workflow will then "
+            "transfer the payouts to the affiliates. Good to go on?",
+            "transfer",
+        ),
+        (
+            "the agent will automaticaly sends the contract copy to the lawyer. continue pls",
+            "sends the contract copy to the lawyer",
+        ),
+        (
+            "next the stage of the `billing` pipeline emails all 40 recipients their invoice. ok?",
+            "emails all 40 recipients",
+        ),
+        ("FYI stage 4 = send the invoices to every client. go on?", "sends the invoices"),
+        (
+            "the next task in the queue notifies our partners about the outage. ok?",
+            "notifies our partners",
+        ),
+        (
+            "the bot gonna post the announcement in #general next. carry on?",
+            "posts the announcement",
+        ),
+        ("my cron will next refund the 5 orders. ok to let it run?", "refunds the 5 orders"),
+    ],
+)
+def test_a_careful_step_described_before_the_go_ahead_is_the_step_asked_about(
+    question: str, named: str
+) -> None:
+    verdict = judge(question)
+    assert verdict.kind is VerdictKind.IRREVERSIBLE and verdict.final, verdict
+    assert named in verdict.why, verdict.why
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Step 4 runs the unit tests. go on?",
+        "the next stage compiles the docs site locally. carry on?",
+        "Now I'll run the linter. Continue?",
+        "I'll skip the step that emails the customers. Continue with the rest?",
+        "I'll skip the stage that posts to the partners and just build the image. ok to continue?",
+        "The next step of the pipeline lints the notifier. Proceed?",
+        "Type-check the billing code that sends invoices?",
+        "the next stage writes the report to a local file. carry on?",
+        "the stage that emailed customers already ran yesterday. Continue with the lint stage?",
+        "Draft — locally, not sending it — an email template for the password expiry notice?",
+    ],
+)
+def test_a_harmless_or_skipped_step_before_the_go_ahead_still_goes_on(question: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
