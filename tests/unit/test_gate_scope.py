@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from crewline.policy import VerdictKind, judge
+from crewline.policy import Placement, VerdictKind, check_placement, judge
 
 # ------------------------------------------- a careful step described before "go on?"
 
@@ -82,5 +82,51 @@ def test_a_careful_step_described_before_the_go_ahead_is_the_step_asked_about(
     ],
 )
 def test_a_harmless_or_skipped_step_before_the_go_ahead_still_goes_on(question: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+# ------------------------------------------- a request for a value is never a "yes"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "link to the on-call rota pls?",
+        "the staging broker's hostname, pls",
+        "can you confirm the cut-off time so I put it in the config?",
+        "could you tell me the TTL?",
+        "confirm the timeout value for the retry job?",
+        "Hi! quick one 🙏 — the build number of last night's run, please?",
+        "mind sharing the path of the coverage report?",
+        "pls remind me the version of `parser-core`?",
+        "could u confirm the deadline for the freeze, i write it in my notes",
+        "build number?",
+        "just confirm the version we pinned for ruff",
+        "quick confirm: the deadline for the freeze is friday, yes?",
+    ],
+)
+def test_a_request_for_a_value_is_never_answered_yes(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind is not VerdictKind.PROCEED and verdict.answer != "yes", verdict
+    placed = check_placement(question, Placement(kind="proceed"))
+    assert placed.kind is not VerdictKind.PROCEED, placed
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "bump the version?",
+        "pin the version of ruff?",
+        "set the timeout to 30s?",
+        "update the link in the README?",
+        "ok to bump the version?",
+        "confirm the plan?",
+        "please confirm I can continue with task 3.",
+        "Alright if I resume indexing our own docs folder for the local search?",
+        "Estimate the disk the old table takes (just query the table size)?",
+    ],
+)
+def test_a_step_on_a_value_still_goes_on(question: str) -> None:
     verdict = judge(question)
     assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict

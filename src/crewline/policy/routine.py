@@ -19,6 +19,7 @@ Anything else is ``unknown`` and goes to the human — unless a model places it 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -251,10 +252,71 @@ def _clauses_of(text: str) -> list[list[str]]:
     return [[w for w in re.findall(r"[a-z0-9]+", c.replace("'", " ")) if w] for c in clauses]
 
 
+# A value's names: a phrase headed by one asks to be told that value.
+_VALUE_HEADS = word_set(
+    """value values name names id ids number count total port host hostname ip address url
+    link links path endpoint route version tag sha hash commit revision time timeout ttl
+    date deadline cutoff eta duration latency limit size threshold email channel owner
+    contact region zone location directory folder dir branch figure setting"""
+)
+# What asks to be told the phrase after it ("can you confirm the cut-off time").
+_TELL_LEAD = re.compile(
+    r"^(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:(?:please|pls|plz|kindly|just)\s+)?"
+    r"(?:confirm|tell\s+(?:me|us)|give\s+(?:me|us)|send\s+(?:me|us)|share|remind\s+(?:me|us)"
+    r"(?:\s+of)?|let\s+(?:me|us)\s+know|mind\s+(?:sharing|giving|confirming))\s+"
+)
+# Where a value's noun phrase ends: "link | to the on-call rota", "the cut-off time | so I…".
+_PHRASE_END = word_set(
+    """of to for in on at from with by so because since that which when while and or but
+    then if is are was were i we you they it"""
+)
+_POLITE = word_set("pls plz please thanks thx ty kindly again")
+_NOT_A_PHRASE = word_set("no not without never i we you it they he she me us")
+
+
+def _asks_value(words: list[str]) -> bool:
+    """Is the clause a request to be told a value — a bare noun phrase or one after a
+    polite lead, headed by a value's name ("link to the on-call rota pls", "the staging
+    broker's hostname", "can you confirm the cut-off time", "could you tell me the TTL")?
+    Such a clause asks for a value, never leave to go on."""
+    while words and (words[0] in FILLERS or words[0] in _POLITE):
+        words = words[1:]
+    plain = " ".join(words)
+    lead = _TELL_LEAD.match(plain + " ")
+    if lead is not None:
+        words = plain[lead.end() :].split()
+    elif _lead(plain):
+        return False  # "ok to bump the version?": leave to take a step
+    phrase: list[str] = []
+    for word in words:
+        if word in _PHRASE_END and phrase:
+            break
+        phrase.append(word)
+    while phrase and (phrase[-1] in _POLITE or phrase[-1] in FILLERS):
+        phrase = phrase[:-1]
+    if not phrase or (lemma(phrase[-1]) not in _VALUE_HEADS and phrase[-1] not in _VALUE_HEADS):
+        return False
+    first = phrase[0]
+    if first in _PHRASE_END or first in _NOT_A_PHRASE:
+        return False  # "if I resume indexing the docs folder", "no values": no noun phrase
+    if len(phrase) > 1 and phrase[1] in _OBJECT_LEADS and first not in _OBJECT_LEADS:
+        return lead is not None  # "query the table size": a verb, known or not, and its object
+    if lead is None and len(phrase) > 1 and (first in _VERB_START or lemma(first) in _VERB_START):
+        # "bump the version?" is a step; "build number?", "run time?" name a value
+        return first in fleet.NOUN_VERBS and phrase[1] not in _OBJECT_LEADS
+    return True
+
+
 def _sentence_proceeds(text: str) -> bool:
     said = _clauses_of(text)
     if not said:
         return bool(re.search(r"[?]", text))  # "👍?" — an emoji and a question mark
+    if any(_asks_value(words) for words in {0: said[0], 1: said[-1]}.values() if words):
+        return False  # "link to the on-call rota pls?": a value asked for, not a go-ahead
+    for words, after in itertools.pairwise(said):
+        bare = [w for w in words if w not in FILLERS and w not in _POLITE]
+        if bare and bare[-1] == "confirm" and _asks_value(["confirm", *after]):
+            return False  # "quick confirm: the deadline for the freeze is friday, yes?"
     if any(_unknown_step(words) for words in said):
         return False  # "…, shall I give the bucket a fresh start?": a step it does not know
     for words in (said[-1], said[0]):
