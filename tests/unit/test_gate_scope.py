@@ -130,3 +130,55 @@ def test_a_request_for_a_value_is_never_answered_yes(question: str) -> None:
 def test_a_step_on_a_value_still_goes_on(question: str) -> None:
     verdict = judge(question)
     assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+# ------------------------------------------- a request for a value does no act
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When is the payments service's go-live planned?",
+        "Which host serves the invoice SFTP?",
+        "The DNS in the lab is flaky — what's the IP of the staging broker?",
+        "Whom do I put as the contact for the deploy approvals in my note?",
+        "Which Slack channel gets the release alerts? I'm adding it to my alert rule.",
+        "when was the last deploy to production?",
+        "who approves the deployments to production?",
+        "who do I contact about the payment gateway outage?",
+        "the newsletter goes out on which day?",
+        "Which mail provider server name do we use for transactional mail?",
+        "At what time on Sundays does the archive purge job run? I want to avoid it.",
+        "hey 👋 under which public DNS name did the new gateway go out?",
+        "the refund job is slow today. what's its queue name?",
+        "plz what is the adress of the `billing-db` replica, the migration runs from there",
+    ],
+)
+def test_a_request_for_a_value_is_not_careful_for_the_words_it_is_about(question: str) -> None:
+    verdict = judge(question)
+    assert not verdict.final and verdict.kind is not VerdictKind.IRREVERSIBLE, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("What's the tag of the release? then push it to prod", "pushes it to prod"),
+        ("What's the tag? I'll push it to prod after.", "pushes it to prod"),
+        ("what's the password for the staging db?", "password"),
+        ("which day should I run the payment batch?", "runs the payment"),
+        ("when should the newsletter go out? I'll send it then", "newsletter"),
+        (
+            "The deletion of the old buckets is next — which region are they in? then go "
+            "ahead with it",
+            "deletion of the old buckets",
+        ),
+        ("The payout to the vendor is queued — what's the batch id? and release it", "payout"),
+        ("what's the ip of the dns server? also flush the dns cache on prod", "flushes"),
+    ],
+)
+def test_a_careful_act_asked_for_beside_the_request_stays_careful(
+    question: str, named: str
+) -> None:
+    verdict = judge(question)
+    assert verdict.kind is VerdictKind.IRREVERSIBLE and verdict.final, verdict
+    assert named in verdict.why, verdict.why

@@ -528,6 +528,8 @@ def _mention(
         # "how long did the prod migration take?": asked about, not asked for; a secret
         # only when what is asked of it is not the secret ("when does the token expire?")
         return family != "credentials" or _asks_property(shape, i)
+    if noun and family != "credentials" and _topic_of_request(shape, i):
+        return True  # "the newsletter goes out on which day?": what is asked about
     head = _head_after(shape, i, length)
     if head is not None:
         head_word = shape.words[head]
@@ -601,11 +603,152 @@ def _info_opening(shape: Shape, i: int) -> int | None:
             w.text
             for k, w in enumerate(words[j + 1 : i], start=j + 1)
             if not (w.text == "us" and words[k - 1].text in _DETERMINERS)  # "the US cluster"
+            and not (w.text == "to" and not _infinitive(shape, k))  # "the deploy to prod"
         }
         if between & (_ASKER | _TO_COME) or ("you" in between and "me" in between):
             return None  # the asker's act, or one still to be done: asked for, not about
         return j
     return None
+
+
+_HOW_VALUE = word_set("long many much often big large fast slow old soon far")
+
+
+def _asks_a_value(shape: Shape, n: int) -> bool:
+    """Is sentence ``n`` a request to be told a value: a question word first ("when is…",
+    "who approves…", "how long…"), or "which/what <noun>" ending it ("the newsletter goes
+    out on which day?")?"""
+    if not shape.sentences[n].asks:
+        return False
+    words = shape.sentence_words(n)
+    for k, w in enumerate(words):
+        if not w.clause_start or (k > 0 and not _HARD_BOUNDARY.search(shape.gap(w.index))):
+            continue  # a clause opened by the sentence or a colon or a dash, not "and"
+        rest = [x for x in words[k:] if x.text not in FILLERS]
+        if len(rest) > 1 and rest[0].text in _PREPOSITIONS and rest[1].text in _WH:
+            rest = rest[1:]  # "At what time…", "Under which name…"
+        if not rest:
+            continue
+        if rest[0].text == "how":
+            if len(rest) > 1 and rest[1].text in _HOW_VALUE:
+                return True
+        elif rest[0].text in _WH:
+            return True
+    tail = [w.text for w in words[-3:]]
+    return len(tail) == 3 and tail[1] in ("which", "what") and tail[0] in _PREPOSITIONS
+
+
+def _topic_of_request(shape: Shape, i: int) -> bool:
+    """Is the act named by the noun at ``i`` what a request for a value is about — in a
+    question asking to be told a value, the noun is the subject of its clause or governed
+    by no act ("The DNS in the lab is flaky — what's the IP of the broker?", "who approves
+    the deployments?"), never the object of a step the asker is to take ("which day should
+    I run the payment batch?")? A request for a value does no act."""
+    if not any(_asks_a_value(shape, n) for n in range(len(shape.sentences))):
+        return False
+    if _step_on_it(shape):
+        return False  # "who approves the refund? approve it for me": the act is asked for
+    words = shape.words
+    for j in range(i - 1, -1, -1):
+        w = words[j]
+        if w.sentence != words[i].sentence or words[j + 1].clause_start:
+            return True
+        if w.text in _WH:
+            return not _askers_act(shape, j, i)
+        if w.text in _COPULAS:
+            return True
+        if w.ident or not _verb_position(shape, j) or _topic_verb(shape, j):
+            continue  # "which server do we use for mail?": the request's own verb
+        if w.lemma in EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS:
+            return False  # "…should I run the payment batch?": a step on the act
+        acts = _ACTS_BY_FIRST.get(w.lemma, ())
+        if any(not a.noun and _context_holds(shape, j, len(a.lemmas), a, False) for a in acts):
+            return False
+    return True
+
+
+_ANAPHORS = word_set("it them this that these those")
+
+
+def _step_on_it(shape: Shape) -> bool:
+    """Does a clause ask for a step on what was named before — a verb standing as one,
+    with "it" or "them" for its object ("I'll send it then", "approve it", "and release
+    it") or going on ("then go ahead", "proceed with it")? Then a noun's act is not only
+    asked about."""
+    words = shape.words
+    for w in words:
+        if w.text in _WH or not _verb_position(shape, w.index):
+            continue
+        if _clause_words(shape, w.index) & _WH:
+            continue  # "when should the newsletter go out?": the request's own verb
+        verb = w.lemma in _VERB_LIKE or any(not a.noun for a in _ACTS_BY_FIRST.get(w.lemma, ()))
+        if not verb or w.lemma in READ_VERBS:
+            continue
+        if w.lemma in PROCEED_VERBS:
+            return True
+        after = words[w.index + 1 : w.index + 4]
+        if any(x.text in _ANAPHORS and x.sentence == w.sentence for x in after):
+            return True
+    return False
+
+
+def _clause_words(shape: Shape, i: int) -> set[str]:
+    """The words of word ``i``'s clause, as written."""
+    words = shape.words
+    start = i
+    while (
+        start > 0
+        and not words[start].clause_start
+        and words[start - 1].sentence == words[i].sentence
+    ):
+        start -= 1
+    end = i + 1
+    while (
+        end < len(words)
+        and not words[end].clause_start
+        and words[end].sentence == words[i].sentence
+    ):
+        end += 1
+    return {w.text for w in words[start:end]}
+
+
+def _askers_act(shape: Shape, j: int, i: int) -> bool:
+    """Between the question word at ``j`` and the noun at ``i``, is the act the asker's to
+    come ("which date should we pick for the cutover?") or one done to the asker ("what
+    date did you give us for the cutover?")?"""
+    between = {
+        w.text
+        for k, w in enumerate(shape.words[j + 1 : i], start=j + 1)
+        if w.text != "to" or _infinitive(shape, k)
+    }
+    return bool(between & _TO_COME) or ("you" in between and bool(between & {"me", "us"}))
+
+
+def _topic_verb(shape: Shape, j: int) -> bool:
+    """Is the verb at ``j`` what a question word asks about ("who approves the
+    deployments?", "which server do we use?", "when does the purge job run?"): in the
+    request's own clause, with no step to come before it ("which day should I…")?"""
+    words = shape.words
+    for k in range(j - 1, -1, -1):
+        if words[k].sentence != words[j].sentence or words[k + 1].clause_start:
+            return False
+        if words[k].text in _TO_COME:
+            return False
+        if words[k].text in _WH:
+            return True
+    return False
+
+
+def _infinitive(shape: Shape, k: int) -> bool:
+    """Is the "to" at ``k`` before a verb ("which branch to push"), not a preposition
+    ("when was the last deploy to production?")?"""
+    words = shape.words
+    if k + 1 >= len(words) or words[k + 1].clause_start:
+        return True  # "…to?": what it goes to is asked, keep it the asker's
+    after = words[k + 1]
+    if after.text in _DETERMINERS or after.text in PROD_WORDS or after.text in NON_PROD:
+        return False
+    return after.lemma in _VERB_LIKE or any(not a.noun for a in _ACTS_BY_FIRST.get(after.lemma, ()))
 
 
 def _asks_property(shape: Shape, i: int) -> bool:
@@ -754,7 +897,9 @@ def _context_holds(
             clause_text = text[shape.words[i].start :]
             if _told_to_asker(shape, i + length):
                 return False  # "send me the url of the public dashboard": the asker is told
-            return bool(clause & AUDIENCE) or bool(re.search(r"#[a-z][\w-]*", clause_text))
+            own = {x.lemma for x in shape.words[i : i + length]}
+            # "who do I contact about the outage?": the act's own word is no audience
+            return bool((clause - own) & AUDIENCE) or bool(re.search(r"#[a-z][\w-]*", clause_text))
         case "money":
             return money or bool(after & MONEY_WORDS)
         case "customer":
@@ -772,6 +917,8 @@ def _context_holds(
         case "data":
             return bool(after & _DATA_OBJECT)
         case "access":
+            if obj is None:
+                after = _object_lemmas(shape, i + length, limit=_own_destination(shape, i + length))
             return bool(after & _ACCESS_OBJECT) and not _told_to_asker(shape, i + length)
         case "not_code":
             return not ((obj or _object_lemmas(shape, i + length, limit=6)) & _CODE_WORDS)
@@ -797,6 +944,18 @@ def _context_holds(
             sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
             return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
     return True
+
+
+def _own_destination(shape: Shape, start: int, limit: int = 8) -> int:
+    """How far an access act's object reaches before a destination that is the asker's
+    own ("add it | to my alert rule"): what is added to it grants nobody anything."""
+    words = shape.words
+    for k in range(start, min(start + limit, len(words) - 1)):
+        if words[k].clause_start and k > start:
+            break
+        if words[k].text in ("to", "into", "in") and words[k + 1].text == "my":
+            return max(1, k - start)
+    return limit
 
 
 # What the asker may be given to read: a value or a pointer to one, never a right.
