@@ -182,3 +182,52 @@ def test_a_careful_act_asked_for_beside_the_request_stays_careful(
     verdict = judge(question)
     assert verdict.kind is VerdictKind.IRREVERSIBLE and verdict.final, verdict
     assert named in verdict.why, verdict.why
+
+
+# ------------------------------------------- a name, or the object of a harmless act
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "write a docstring for `purge_cache()`?",
+        "rename the variable `send` to `send_fn`?",
+        "rename `pay` to `pay_invoice` in utils.py, ok?",
+        "the variable `refund` shadows a builtin, rename it to `refund_amt`?",
+        "add a docstring to `send`?",
+        "count how many rows the old overwrite bug touched (SELECT on the replica)?",
+        "draft a note comparing how we publish events vs how consumers read them?",
+        "Write up the differences between the blue and green pools vs the canary ones?",
+        "run the cleanup with `--dry-run` — it only lists what it would delete. ok?",
+        "execute the prune script with --dry-run? it only prints",
+        "should I run `test_drop_column_flow` again? it flaked",
+        "Write up the differences between how we deploy and how they release? just prose",
+        "write a doc on how we deploy to prod?",
+    ],
+)
+def test_a_name_or_the_object_of_a_harmless_act_is_not_the_act(question: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "just run `purge_cache()`, it's harmless. ok?",  # a claim of safety is no flag
+        "run the cleanup, it's a dry run really. ok?",
+        "run the cleanup with --dry-run and then for real?",
+        "run the prune job with --dry-run, then run it again to apply?",
+        "run `purge` now?",
+        "`deploy` it?",
+        "shall I `push`?",
+        "run the purge_all job?",
+        "run the `purge_all` job?",
+        "kick off `refund_all`?",
+        "compare redis vs memcached and pick one?",
+        "document how we deploy to prod, then do it?",
+        "write down how I should deploy to prod?",
+    ],
+)
+def test_the_act_itself_stays_careful(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.final and verdict.answer is None, verdict

@@ -355,6 +355,8 @@ def _governor(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
             return None
         if w.text in _COPULAS:
             return None  # "the next command is `DROP DATABASE app`": it is the thing itself
+        if w.text in _WH and _written_about(shape, j, i) and not _done_after(shape, i):
+            return "read"  # "write up the differences between how we deploy and …"
         if not read_only:
             if w.lemma in _ACTORS and _does_itself(shape, j, i):
                 return None  # "the bot notifies every customer": what the member does next
@@ -432,6 +434,52 @@ def _does_itself(shape: Shape, j: int, i: int) -> bool:
         )
         for x in words[k:j]
     )
+
+
+def _done_after(shape: Shape, i: int) -> bool:
+    """Does a later clause run or go on with what was named ("summarize how the purge
+    works and then run it?", "document how we deploy to prod, then do it?")? Then what was
+    only read or written about is the act that step does."""
+    words = shape.words
+    for w in words[i + 1 :]:
+        if not w.clause_start and not _verb_position(shape, w.index):
+            continue
+        if w.lemma in READ_VERBS or w.ident:
+            continue
+        if w.lemma not in EXEC_VERBS | PROCEED_VERBS:
+            continue  # an act's own verb ("then push it") is found as that act
+        after = words[w.index + 1 : w.index + 4]
+        if any(x.text in _ANAPHORS and x.sentence == w.sentence for x in after):
+            return True
+    return False
+
+
+def _written_about(shape: Shape, wh: int, i: int) -> bool:
+    """Is the question word at ``wh`` the start of what a making or reading verb works on
+    ("write up how we deploy", "a note comparing how we publish…"), with no step to come
+    between it and the act at ``i`` ("write down how I should deploy")?"""
+    words = shape.words
+    if any(words[k].text in _TO_COME for k in range(wh + 1, i)):
+        return False
+    for j in range(wh - 1, -1, -1):
+        w = words[j]
+        if w.sentence != words[wh].sentence:
+            return False
+        if w.text in ("and", "or") and j + 1 == wh:
+            # "… how we deploy and how they release": one object in two parts
+            first = next((k for k in range(j - 1, -1, -1) if words[k].text in _WH), None)
+            return (
+                first is not None
+                and words[first].sentence == words[wh].sentence
+                and _written_about(shape, first, first + 1)
+            )
+        if words[j + 1].clause_start:
+            return False
+        if w.lemma in _CREATE_VERBS or w.lemma in READ_VERBS or w.lemma in DOC_HEADS:
+            return not w.ident
+        if w.lemma in EXEC_VERBS | PROCEED_VERBS or w.lemma in _ACTS_BY_FIRST:
+            return False
+    return False
 
 
 def _participle(shape: Shape, j: int) -> bool:
@@ -518,8 +566,15 @@ def _mention(
     w = shape.words[i]
     if family == "own_word":
         return False
-    if w.ident and not code and not _run_as_command(shape, i):
-        return True
+    if (
+        (w.ident or _lone_name(shape, i))
+        and not code
+        and not _run_as_command(shape, i)
+        and not _runs_named(shape, i)
+    ):
+        return True  # `refund_all()`, "rename `pay`": a name, not the act
+    if not code and _dry_run_clause(shape, i):
+        return True  # "run the cleanup with `--dry-run`": the flag says nothing is done
     if _quoted(shape, i):
         return True  # 'Delete account' as a label, a message, a name: only words
     if _negated(shape, i) or _hypothetical(shape, i) or _reported(shape, i, noun):
@@ -791,6 +846,92 @@ def _run_as_command(shape: Shape, i: int) -> bool:
     if before is not None and before.text in _COMMANDS and before.code:
         return True
     return before is not None and before.lemma in EXEC_VERBS and not words[start].clause_start
+
+
+def _ident_span(shape: Shape, i: int) -> tuple[int, int]:
+    """The first and last word of the name word ``i`` is in ("purge_all", "send_fn()")."""
+    start = end = i
+    while start > 0 and _glued(shape, start):
+        start -= 1
+    while end + 1 < len(shape.words) and _glued(shape, end + 1):
+        end += 1
+    return start, end
+
+
+def _glued(shape: Shape, k: int) -> bool:
+    """Is word ``k`` glued to the word before it into one name (no space between)?"""
+    gap = shape.gap(k)
+    return (
+        k > 0
+        and shape.words[k].sentence == shape.words[k - 1].sentence
+        and gap != ""
+        and not any(c.isspace() for c in gap)
+        and "`" not in gap
+    )
+
+
+def _lone_name(shape: Shape, i: int) -> bool:
+    """Is word ``i`` a name in backticks — one identifier, no spaces, not standing where a
+    verb stands ("rename `pay` to `pay_invoice`", "the variable `refund`"), rather than a
+    command (`` `make deploy` ``) or the step itself ("shall I `push`?")?"""
+    w = shape.words[i]
+    if not w.code:
+        return False
+    at = w.start
+    opened = shape.text.rfind("`", 0, at)
+    closed = shape.text.find("`", at)
+    if opened < 0 or closed < 0 or any(c.isspace() for c in shape.text[opened + 1 : closed]):
+        return False
+    first = next(x for x in shape.words if x.end > opened)
+    return not _verb_position(shape, first.index)
+
+
+def _runs_named(shape: Shape, i: int) -> bool:
+    """Is the name at ``i`` what a thing that is run is called ("run the `purge_all`
+    job")?"""
+    _, end = _ident_span(shape, i)
+    words = shape.words
+    k = end + 1
+    return (
+        k < len(words)
+        and not words[k].clause_start
+        and words[k].lemma in ARTIFACTS
+        and _executed(shape, k)
+    )
+
+
+_DRY_FLAGS = word_set("noop no_op simulate whatif what_if")
+
+
+def _dry_run_clause(shape: Shape, i: int) -> bool:
+    """Is the act at ``i`` in a clause run with a dry-run flag ("run the cleanup with
+    `--dry-run`", "execute the prune script with --dry-run"), and nothing else in the
+    question a step to take ("… and then for real")? The flag and the verb say it only
+    shows what it would do; a claim that it is safe says nothing."""
+    words = shape.words
+    start = _clause_start(shape, i)
+    end = i + 1
+    while (
+        end < len(words)
+        and not words[end].clause_start
+        and words[end].sentence == words[i].sentence
+    ):
+        end += 1
+    flagged = any(
+        (_dry_run(shape, k) and "-" in shape.gap(k - 1)) or words[k].text in _DRY_FLAGS
+        for k in range(max(start, 1), end)
+    )
+    if not flagged:
+        return False
+    for w in words:
+        if start <= w.index < end or not _verb_position(shape, w.index):
+            continue
+        steps = w.lemma in EXEC_VERBS | PROCEED_VERBS or any(
+            not a.noun for a in _ACTS_BY_FIRST.get(w.lemma, ())
+        )
+        if steps and not _hypothetical(shape, w.index) and w.lemma not in READ_VERBS:
+            return False  # "… and then for real", "then run it again"
+    return not re.search(r"\bfor real\b|\bwithout\b|\bactual", shape.text)
 
 
 def _quoted(shape: Shape, i: int) -> bool:
@@ -1273,6 +1414,13 @@ def _production(shape: Shape) -> list[_Found]:
             ),
             i,
         )
+        if (
+            verb_at != i
+            and words[verb_at].lemma not in EXEC_VERBS | PROCEED_VERBS
+            and _governor(shape, verb_at) == "read"
+            and not _done_after(shape, i)
+        ):
+            continue  # "write a doc on how we deploy to prod": the act is only written about
         says = _verb_says(shape, verb_at, 1, words[verb_at].lemma)
         found.append(
             Act(
@@ -1463,6 +1611,10 @@ _DECIDE = re.compile(
 )
 
 
+# What sets two things side by side to write about them, not to pick one.
+_COMPARED = re.compile(r"\b(?:compar\w*|contrast\w*|differences?\s+between)\b")
+
+
 def _or_choice(sentence: str) -> str | None:
     """ "X or Y" between two real alternatives, as said ("redis or memcached")."""
     for m in re.finditer(r"\b(?:or|vs|versus)\b", sentence):
@@ -1470,6 +1622,8 @@ def _or_choice(sentence: str) -> str | None:
         right = sentence[m.end() :].strip(" ?.!,;:)")
         if not left or not right or _TRIVIAL_ALTERNATIVE.match(right):
             continue
+        if _COMPARED.search(left):
+            continue  # "a note comparing how we publish vs how they read": compared, not chosen
         left_words = re.findall(r"[a-z0-9/.+#-]+", left)
         if left_words and left_words[-1] in ("yes", "no", "y", "either", "whether"):
             continue
