@@ -273,6 +273,15 @@ class OutboxDispatcher:
     async def _drain_lane(self, lane: str) -> None:
         while True:
             self._queued.discard(lane)
+            claim: Claim | None = None
+            if self.claims is not None and lane in self._elsewhere:
+                # Last found held by another replica, which most likely holds it still:
+                # ask for the lease first, and read the head only once it is ours (the
+                # holder drains the lane and looks again once it releases it).
+                claim = await self.claims.hold(lane)
+                if claim is Claim.ELSEWHERE:
+                    return
+                self._elsewhere.discard(lane)
             entry = await self.store.outbox_head(self.transport.name, lane)
             if entry is None:
                 if lane in self._queued:
@@ -289,7 +298,8 @@ class OutboxDispatcher:
                     continue
                 return
             if self.claims is not None:
-                claim = await self.claims.hold(lane)
+                if claim is None:
+                    claim = await self.claims.hold(lane)
                 if claim is Claim.ELSEWHERE:
                     self._elsewhere.add(lane)
                     return  # its holder sends it (and releases it when it is empty)
