@@ -34,6 +34,21 @@ async def test_threads_map_members_both_ways_and_move(store: Store) -> None:
     assert await store.member_for_thread("slack", "D1") is None
 
 
+async def test_a_thread_settled_first_stays_unless_it_is_the_one_replaced(store: Store) -> None:
+    """settle_thread records a thread just opened, but keeps one another process recorded
+    first (returning it), unless that is the thread being replaced (gone)."""
+    await _member(store)
+    assert await store.write(lambda tx: tx.settle_thread("radar", "telegram", "T1")) == "T1"
+    assert await store.write(lambda tx: tx.settle_thread("radar", "telegram", "T2")) == "T1"
+    assert await store.write(lambda tx: tx.settle_thread("radar", "telegram", "T1")) == "T1"
+    moved = await store.write(
+        lambda tx: tx.settle_thread("radar", "telegram", "T3", replacing="T1")
+    )
+    assert moved == "T3"
+    assert await store.thread_ref("radar", "telegram") == "T3"
+    assert await store.member_for_thread("telegram", "T1") is None
+
+
 async def test_removing_a_member_takes_its_sessions_and_retracts_its_records(
     store: Store,
 ) -> None:

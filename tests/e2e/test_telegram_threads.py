@@ -7,7 +7,9 @@ from typing import Any
 import pytest
 
 from crewline.config import Config
+from crewline.models import Bell
 from crewline.testing import FakeClock
+from crewline.transports.telegram import TelegramTransport
 from crewline.transports.telegram.refs import ReplyThread, TopicThread, parse_message_ref
 from tests.fakes.telegram import ApiError, FakeChat
 from tests.harnesses.telegram import telegram_crew
@@ -102,6 +104,66 @@ async def test_a_first_bell_rung_before_its_topic_exists_links_to_it(
         assert [link in str(params.get("reply_markup")) for params in drawn] == [True]
         bells = [m for m in fake.messages(fake.owner) if "Radar needs you</b>" in (m.text or "")]
         assert [m.buttons for m in bells] == [[{"text": "Open Radar's topic", "url": link}]]
+
+
+async def test_a_topic_a_bell_opened_is_the_one_another_process_posts_cards_in(
+    config: Config, clock: FakeClock
+) -> None:
+    """A bell rung before the member's first card opens its topic, and records it: another
+    process (a replica, or this one restarted, knowing only the record: Telegram cannot list
+    topics) posts the member's cards there, and opens no second topic beside it."""
+    async with telegram_crew(config, clock, has_topics_enabled=False, forum=True) as (
+        harness,
+        crew,
+    ):
+        fake = harness.fake
+        assert fake.forum is not None
+        key = await crew.add_member("radar", "Radar")
+        await crew.delivered()
+        transport = crew.crewline.transport("telegram")
+        bell = Bell(
+            group_key="escalation:radar:first",
+            member="radar",
+            title="Radar needs you",
+            body="Radar needs you with a request.",
+            count=1,
+        )
+        await transport.ring(bell, message_ref=None)
+        opened = list(fake.chat(fake.forum).topics)
+        assert len(opened) == 1, "precondition: the bell opened the member's topic"
+        await crew.restart()
+        await crew.escalate(key, message="Ship?", options=["yes"])
+        await crew.delivered()
+        assert list(fake.chat(fake.forum).topics) == opened
+        cards = fake.messages(fake.forum.id, message_thread_id=opened[0])
+        assert [m.text.startswith("Ship?") for m in cards if m.text] == [True]
+
+
+async def test_a_topic_opened_beside_a_recorded_one_is_deleted_and_the_recorded_kept(
+    config: Config, clock: FakeClock
+) -> None:
+    """Two processes opening one member's topic at once (one's bell, the other's card
+    lane): the one that records second deletes its topic and uses the first."""
+    async with telegram_crew(config, clock, has_topics_enabled=False, forum=True) as (
+        harness,
+        crew,
+    ):
+        fake = harness.fake
+        assert fake.forum is not None
+        await crew.add_member("radar", "Radar")
+        await crew.delivered()
+        member = await crew.crewline.hub.member("radar")
+        first = await crew.crewline.transport("telegram").open_thread(member)
+        await crew.restart()  # a process that knows the member's topic only by the record
+        again = crew.crewline.transport("telegram")
+        assert isinstance(again, TelegramTransport)
+        assert "radar" not in again.opened_threads, "precondition: it opens a topic itself"
+        # As if it had read no record before opening: it opens one, then finds the first.
+        assert await again.open_thread(member) == first
+        topics = fake.chat(fake.forum).topics
+        assert len(topics) == 2, "precondition: a second topic was opened"
+        assert [t.state for t in topics.values()].count("deleted") == 1
+        assert again.opened_threads["radar"] == first
 
 
 async def test_reply_chains_head_each_message_with_the_members_name(

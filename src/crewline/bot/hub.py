@@ -336,6 +336,15 @@ class Hub:
         """The member's thread on ``transport``, as the outbox recorded it."""
         return await self.store.thread_ref(member, transport)
 
+    async def settle_thread(
+        self, transport: str, member: str, thread_ref: str, *, replacing: str | None = None
+    ) -> str:
+        """The member's thread on ``transport`` once ``thread_ref`` was opened: the first
+        recorded (``Tx.settle_thread``)."""
+        return await self.store.write(
+            lambda tx: tx.settle_thread(member, transport, thread_ref, replacing=replacing)
+        )
+
     # human events ---------------------------------------------------------------------------
     async def receive(self, event: HumanEvent) -> Receipt:
         """One human event from a transport; the receipt says what to tell the person.

@@ -70,6 +70,16 @@ class TransportContext(Protocol):
         bell links to it, also after a restart."""
         ...
 
+    async def settle_thread(
+        self, transport: str, member: str, thread_ref: str, *, replacing: str | None = None
+    ) -> str:
+        """Record ``thread_ref``, just opened, as the member's thread on ``transport``,
+        unless another process recorded one meanwhile (other than ``replacing``, a thread
+        gone): the member's thread as recorded, which the transport then uses. A platform
+        with no way to find a thread it opened (Telegram's topics) keeps one per member so
+        across replicas: a bell rung on one opens it, a card posted on another finds it."""
+        ...
+
     async def member(self, slug: str) -> Member:
         """The member named ``slug`` (NotFound when there is none): a transport whose bell
         is rung before the member's thread was opened opens it to link to it."""

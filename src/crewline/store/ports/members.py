@@ -72,6 +72,15 @@ class MembersTx(ABC):
         and taking the ref from any other member that held it)."""
 
     @abstractmethod
+    def settle_thread(
+        self, member: str, transport: str, thread_ref: str, *, replacing: str | None = None
+    ) -> str:
+        """The member's thread on ``transport``: ``thread_ref``, just opened, recorded as
+        ``record_thread`` does unless a thread other than ``replacing`` (one gone) is
+        recorded already, opened meanwhile by another process (a replica's other lane):
+        then that one stays, and is returned, so the member keeps one thread everywhere."""
+
+    @abstractmethod
     def session_ended(self, session_id: str) -> bool:
         """True when the session is unknown or was stopped (its key revoked)."""
 

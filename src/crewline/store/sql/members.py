@@ -175,6 +175,30 @@ class SqlMembersTx(TxPart, MembersTx):
             (member, transport, thread_ref),
         )
 
+    def settle_thread(
+        self, member: str, transport: str, thread_ref: str, *, replacing: str | None = None
+    ) -> str:
+        # One statement decides (a concurrent writer's row is waited for, then judged), so
+        # two processes opening the member's thread at once keep the first one recorded.
+        self._s.execute(
+            "INSERT INTO threads (member, transport, thread_ref) VALUES (?, ?, ?)"
+            " ON CONFLICT (member, transport) DO UPDATE SET thread_ref = excluded.thread_ref"
+            " WHERE threads.thread_ref = ? OR threads.thread_ref = excluded.thread_ref",
+            (member, transport, thread_ref, replacing),
+        )
+        recorded = str(
+            self._one(
+                "SELECT thread_ref FROM threads WHERE member = ? AND transport = ?",
+                (member, transport),
+            )[0]
+        )
+        if recorded == thread_ref:  # ours: the ref leaves any other member that held it
+            self._s.execute(
+                "DELETE FROM threads WHERE transport = ? AND thread_ref = ? AND member <> ?",
+                (transport, thread_ref, member),
+            )
+        return recorded
+
     def session_ended(self, session_id: str) -> bool:
         r = self._one("SELECT revoked_at FROM sessions WHERE id = ?", (session_id,))
         return r is None or r[0] is not None

@@ -228,17 +228,45 @@ class TelegramTransport(Transport):
         """The member's thread: a topic, or a reply chain where topics do not work (``_open``).
 
         One member's thread is opened by one call at a time: a bell rung before the member's
-        first card opens it too (``ring``), and the thread's lane then finds it here.
+        first card opens it too (``ring``), and the thread's lane then finds it here. What is
+        opened is recorded at once, the first recorded kept: Telegram cannot list a chat's
+        topics, so another replica (whose bell, or whose lane after a takeover, opened the
+        member's thread too) is known only by the record, and a topic opened twice is
+        closed again rather than left empty beside the member's.
         """
         async with self._open_locks.setdefault(member.slug, asyncio.Lock()):
             known = self.opened_threads.get(member.slug)
             if known is not None and known not in self._gone:
                 return known
             owner_chat = await self._owner_chat(member.slug)
-            ref = str(await self._open(member, owner_chat))
+            opened = str(await self._open(member, owner_chat))
+            ref = await self._settle(member.slug, opened, replacing=known)
+            if ref != opened:
+                await self._discard(opened)
             self.opened_threads[member.slug] = ref
             self._names[ref] = member.name
             return ref
+
+    async def _settle(self, slug: str, opened: str, *, replacing: str | None) -> str:
+        """The member's thread once ``opened`` was: the one recorded first (by any process);
+        a recorded thread Telegram no longer has is replaced."""
+        if self.context is None:
+            return opened
+        ref = await self.context.settle_thread(self.name, slug, opened, replacing=replacing)
+        if ref != opened and ref in self._gone:
+            ref = await self.context.settle_thread(self.name, slug, opened, replacing=ref)
+        return ref
+
+    async def _discard(self, opened: str) -> None:
+        """Delete a topic opened for a member that already had one (best effort)."""
+        self._fresh.discard(opened)
+        thread = parse_thread(opened)
+        if not isinstance(thread, TopicThread):
+            return  # a reply chain is no object of its own: nothing was made
+        try:
+            await self._calls.bot.delete_forum_topic(thread.chat_id, thread.topic_id)
+        except TelegramError as error:
+            log.warning("telegram: a second topic %s is left: %s", opened, error)
 
     async def _open(self, member: Member, owner_chat: int | None) -> Thread:
         """A topic where topics work (the owner's chat, else the forum), else a reply chain."""
