@@ -68,6 +68,9 @@ FULL = os.environ.get("CREWLINE_RELIABILITY") == "full"
 DURATION = 600.0 if FULL else 36.0
 EVERY = 2.0
 WARM_UP = 10.0
+# Samples after the warm-up a trend is judged on; the load goes on past DURATION until they
+# are taken (a sample's reads are slow on a loaded machine: 8 in 36 s at load 20).
+STEADY_SAMPLES = 10
 STALL = WAIT  # seconds the draining outbox may go without shrinking to a new low
 SEED = int(os.environ.get("CREWLINE_RELIABILITY_SEED") or random.SystemRandom().randrange(2**32))
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -171,7 +174,9 @@ def problems(soaked: Soaked) -> list[str]:
     """What the run shows wrong: a series that trends upward, an outbox that did not drain."""
     found: list[str] = []
     steady = [s for s in soaked.samples if s.at >= WARM_UP]
-    assert len(steady) >= 10, f"precondition: enough samples for a trend ({len(steady)})"
+    assert len(steady) >= STEADY_SAMPLES, (
+        f"precondition: enough samples for a trend ({len(steady)})"
+    )
     times = [s.at for s in steady]
     for name, floor in FLOOR.items():  # lag: late_s, the part the CPU wait does not explain
         values = [getattr(s, name) for s in steady]
@@ -396,7 +401,11 @@ async def _load(
     tasks += [asyncio.create_task(reader()), asyncio.create_task(owner())]
     started = time.monotonic()
     read, before = _cpu_wait_s(pid), 0.0  # before: the last interval's wait
-    while time.monotonic() - started < DURATION:
+
+    def steady() -> int:
+        return sum(sample.at >= WARM_UP for sample in soaked.samples)
+
+    while time.monotonic() - started < DURATION or steady() < STEADY_SAMPLES:
         await asyncio.sleep(EVERY)  # the sampling period itself
         window, lags[:] = list(lags), []
         total = _cpu_wait_s(pid)
