@@ -46,6 +46,7 @@ import csv
 import os
 import random
 import re
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -135,6 +136,7 @@ class Soaked:
     closings: list[str] = field(default_factory=list)
     faults: int = 0
     typed: int = 0
+    stuck: list[str] = field(default_factory=list)  # the lanes' heads when it stopped draining
 
 
 def _rss_mib(pid: int) -> float:
@@ -187,7 +189,7 @@ def problems(soaked: Soaked) -> list[str]:
     if soaked.drained_in is None:
         found.append(
             f"the outbox stopped draining: {soaked.left:.0f} entries left,"
-            f" none fewer for {STALL:.0f} s"
+            f" none fewer for {STALL:.0f} s" + "".join(f"; {head}" for head in soaked.stuck)
         )
     return found
 
@@ -347,11 +349,30 @@ async def _soak(name: str, tmp_path: Path, *, webhook: bool, leak: bool = False)
             if "relay" in fakes:
                 fakes["relay"].upstream = url
             await _load(soaked, fakes["telegram"], client, process.pid)
+            if soaked.drained_in is None:  # what each lane waits on, for the report
+                soaked.stuck = _heads(tmp_path / "crewline.db")
         soaked.faults = sum(
             fake.faults.injected.total() for fake in fakes.values() if hasattr(fake, "faults")
         )
     _write(name, soaked.samples)
     return soaked
+
+
+def _heads(database: Path) -> list[str]:
+    """Each outbox lane's head in the server's database: its op, attempts, wait and error."""
+    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+        rows = db.execute(
+            "SELECT transport, lane, op, attempts, not_before, last_error,"
+            " (SELECT count(*) FROM outbox AS o WHERE o.transport = h.transport"
+            " AND o.lane = h.lane) FROM outbox AS h WHERE id IN"
+            " (SELECT min(id) FROM outbox GROUP BY transport, lane)"
+        ).fetchall()
+    now = time.time()
+    return [
+        f"{transport}/{lane}: {count} queued, head {op} after {attempts} attempts,"
+        f" due in {max(0.0, not_before - now):.0f} s, last error {error!r}"
+        for transport, lane, op, attempts, not_before, error, count in rows
+    ]
 
 
 async def _load(
