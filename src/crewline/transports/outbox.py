@@ -436,9 +436,11 @@ class OutboxDispatcher:
                 # before them: then they stay.)
                 tx.settle_outbox_entries(moot)
 
-        await self._write(settle)
         if entry.op == "post" and recorded is not None:
+            # The platform accepted it: a reply waiting to say ``delivered`` is told now,
+            # not after the record's commit (an fsync of its own, behind any in flight).
             self._posted(entry.object_key)
+        await self._write(settle)
 
     def _retried(self, entry: OutboxEntry) -> bool:
         """Might an earlier attempt (this process's, or one before a crash) have made it?"""
