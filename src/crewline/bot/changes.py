@@ -15,7 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from crewline.bot.domain import DomainEvent
-from crewline.models import Escalation, Member, Question, Row, RowRole
+from crewline.bot.feed import Taker
+from crewline.models import Escalation, Event, Member, Question, Row, RowRole
 from crewline.store import Tx
 
 __all__ = ["Change", "Effects", "escalation_bell", "question_bell"]
@@ -40,6 +41,8 @@ class Effects:
     deadlines: list[tuple[str, datetime]] = field(default_factory=list)
     reconcile: set[str] = field(default_factory=set)
     domain: list[DomainEvent] = field(default_factory=list)
+    # session -> (its parked long poll, the events the change took for it)
+    taken: dict[str, tuple[Taker, list[Event]]] = field(default_factory=dict)
 
 
 @dataclass(slots=True, eq=False)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from contextlib import contextmanager
 
 from crewline.models import Event
 
-__all__ = ["EventFeed", "until_final"]
+__all__ = ["EventFeed", "Taker", "until_final"]
 
 
 def until_final(events: Sequence[Event]) -> list[Event]:
@@ -19,6 +19,18 @@ def until_final(events: Sequence[Event]) -> list[Event]:
         if event.is_final:
             return list(events[: index + 1])
     return list(events)
+
+
+class Taker:
+    """A long poll parked for its session's events after ``after``: the change that adds
+    them takes them for it in its own transaction (``events``, handed over after the
+    commit), so the poll answers without a transaction and a commit of its own."""
+
+    __slots__ = ("after", "events")
+
+    def __init__(self, after: int) -> None:
+        self.after = after
+        self.events: list[Event] | None = None
 
 
 class EventFeed:
@@ -31,6 +43,12 @@ class EventFeed:
     streams are open: ``end`` wakes the readers of sessions whose key stopped working (each
     then finishes with what its key may still read, and says so), and ``close`` wakes every
     reader when crewline stops.
+
+    A long poll that waits alone for its session is also parked as a :class:`Taker`
+    (``park``): a change in this process that adds events for the session takes them for
+    it, read and remembered as delivered in the change's own transaction, and they are
+    handed over (``hand``) before the wake. With two readers of one session waiting, or
+    events written elsewhere, each reader takes its events itself after the wake.
     """
 
     def __init__(self) -> None:
@@ -39,6 +57,8 @@ class EventFeed:
         self._readers: Counter[str] = Counter()
         self._ended: set[str] = set()
         self._closed = False
+        self._takers: dict[str, Taker] = {}
+        self._parked: Counter[str] = Counter()
 
     def waiting(self, session: str) -> bool:
         """Whether a reader waits for the session's next event now."""
@@ -53,6 +73,41 @@ class EventFeed:
             done.set()
             return done
         return self._signals.setdefault(session, asyncio.Event())
+
+    def park(self, session: str, after: int) -> Taker:
+        """A long poll of ``session`` waits for events after ``after``; ``unpark`` it when
+        it stops waiting. Only a lone reader's events are taken for it."""
+        taker = Taker(after)
+        self._parked[session] += 1
+        if self._parked[session] == 1:
+            self._takers[session] = taker
+        else:
+            self._takers.pop(session, None)  # two readers: each takes its own
+        return taker
+
+    def unpark(self, session: str, taker: Taker) -> None:
+        if self._takers.get(session) is taker:
+            del self._takers[session]
+        self._parked[session] -= 1
+        if self._parked[session] <= 0:
+            del self._parked[session]
+
+    def parked(self, session: str) -> int:
+        """How many long polls of ``session`` wait now."""
+        return self._parked.get(session, 0)
+
+    def taker(self, session: str) -> Taker | None:
+        """The lone parked reader of ``session``, for a change that adds its events (read
+        from the store's writer: one lookup, nothing changed)."""
+        return self._takers.get(session)
+
+    def hand(self, taken: Mapping[str, tuple[Taker, list[Event]]]) -> None:
+        """Give parked readers the events a committed change took for them (before
+        ``notify`` wakes them); a reader that stopped waiting meanwhile gets nothing, and
+        reads its events by cursor when it asks again."""
+        for session, (taker, events) in taken.items():
+            if self._takers.get(session) is taker:
+                taker.events = events
 
     def on_notify(self, listener: Callable[[Set[str]], None]) -> None:
         """``listener(sessions)`` is called (synchronously: it must only schedule work)

@@ -212,6 +212,8 @@ class Hub:
                 tx.serialize(serial)
             change = Change(tx, now, self.transports, self._reactions)
             result = transaction(change)
+            if change.effects.sessions:
+                self._take_for_parked(tx, change.effects)
             holder.append(change.effects)
             return result
 
@@ -223,7 +225,20 @@ class Hub:
         self._after_commit(holder[-1])  # a store may run the transaction again
         return result
 
+    def _take_for_parked(self, tx: Tx, effects: Effects) -> None:
+        """Take the new events of each session a long poll waits for alone, read and
+        remembered as delivered in this change's transaction: its commit makes them the
+        poll's answer, with no transaction (and no commit to wait for) of the poll's own."""
+        for session in effects.sessions:
+            taker = self.feed.taker(session)
+            if taker is not None:
+                events = tx.take_events(session, taker.after)
+                if events:
+                    effects.taken[session] = (taker, events)
+
     def _after_commit(self, effects: Effects) -> None:
+        if effects.taken:
+            self.feed.hand(effects.taken)
         self.feed.notify(effects.sessions)
         held = self._held(effects.domain) if effects.domain and self._holds else frozenset()
         for transport, lanes in effects.lanes.items():
@@ -294,7 +309,8 @@ class Hub:
     # the event streams ----------------------------------------------------------------------
     async def take_events(self, session: str, after: int, *, limit: int = 100) -> list[Event]:
         """The session's events after ``after``, remembered as delivered: every reader that
-        delivers events (the long poll, the event stream, webhooks) reads through here."""
+        delivers events (the long poll, the event stream, webhooks) reads through here, or
+        is handed what a change took for it the same way (``_take_for_parked``)."""
         # Read and remembered as delivered in one transaction: a boundary's commit sees an
         # event either as undelivered (and may move it) or as read (and never appends it
         # again), never both; a concierge undo likewise withdraws it or tells the session.

@@ -110,27 +110,36 @@ class Messages:
         with feed.reading(caller.id):
             _not_closing(feed)
             signal = feed.register(caller.id)
-            found = await core.store.events_after(caller.id, after)
-            if found:
-                return until_final(await core.take_events(caller.id, after))
-            if wait <= 0:
-                return found
-            deadline = asyncio.get_running_loop().time() + wait
-            while True:
-                try:
-                    async with asyncio.timeout_at(deadline):
-                        await signal.wait()
-                except TimeoutError:
-                    return []
-                _not_closing(feed)
-                # Registered before reading: an event committed after the read wakes it.
-                signal = feed.register(caller.id)
-                found = until_final(await core.take_events(caller.id, after))
+            # Parked before the first read: a change here that adds this session's events
+            # from now on takes them for us (what the read below finds, it takes itself).
+            taker = feed.park(caller.id, after) if wait > 0 else None
+            try:
+                found = await core.store.events_after(caller.id, after)
                 if found:
+                    return until_final(await core.take_events(caller.id, after))
+                if taker is None:
                     return found
-                if feed.ended(caller.id):
-                    raise _revoked()
-                # Woken with nothing new (a look after another process's write): wait on.
+                deadline = asyncio.get_running_loop().time() + wait
+                while True:
+                    try:
+                        async with asyncio.timeout_at(deadline):
+                            await signal.wait()
+                    except TimeoutError:
+                        # Taken for us as the wait ended: they are ours (remembered as read).
+                        return until_final(taker.events or [])
+                    _not_closing(feed)
+                    # Registered before reading: an event committed after the read wakes it.
+                    signal = feed.register(caller.id)
+                    handed, taker.events = taker.events, None
+                    found = until_final(handed or await core.take_events(caller.id, after))
+                    if found:
+                        return found
+                    if feed.ended(caller.id):
+                        raise _revoked()
+                    # Woken with nothing new (a look after another process's write): wait on.
+            finally:
+                if taker is not None:
+                    feed.unpark(caller.id, taker)
 
 
 def _revoked() -> Unauthenticated:
