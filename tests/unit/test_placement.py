@@ -255,9 +255,9 @@ def test_a_hostile_fleet_answer_stays_with_the_human(
     ],
 )
 def test_a_default_said_by_precedent_is_the_default(question: str, answer: str) -> None:
-    """Offline these stay with the human (the reader knows no such cue); the model's
-    reading holds: the value is said whole beside a precedent, with no alternative."""
-    assert not judge(question).kind.routine
+    """The model's reading holds on its own: the value is said whole beside a precedent,
+    with no alternative (the offline reader reads most of these cues too, by the same
+    text)."""
     verdict = check_placement(question, Placement(kind="stated_default", answer=answer))
     assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, answer)
 
