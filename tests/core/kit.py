@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from crewline import crew as crew_admin
 from crewline.app.assembly import Bot
@@ -18,7 +18,7 @@ from crewline.bot.concierge import ConciergeSettings
 from crewline.bot.escalations import EscalationRequest
 from crewline.bot.render import CoreRenderer
 from crewline.models import CallerKind, Escalation, Event, Receipt, Session
-from crewline.store import Store
+from crewline.store import OutboxEntry, Store, Tx
 from crewline.store.sqlite import SqliteStore
 from crewline.testing import FakeClock
 from crewline.transports.base import DeliveryLimits
@@ -28,6 +28,7 @@ from tests.bounds import WAIT
 
 OWNER = "alice"
 STRANGER = "mallory"
+T = TypeVar("T")
 
 
 @dataclass(kw_only=True)
@@ -144,6 +145,34 @@ class Kit:
         return await self.memory.command(OWNER, name, *args, member=member)
 
 
+class HeldStore(SqliteStore):
+    """SQLite holding back what a test picks: every write made on the domain-event task
+    while ``writes`` is clear, and the next read of ``lane``'s head, which reads and then
+    waits for ``heads`` (``head_read`` is set meanwhile)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.writes = asyncio.Event()
+        self.writes.set()
+        self.lane: str | None = None
+        self.head_read = asyncio.Event()
+        self.heads = asyncio.Event()
+
+    async def write(self, transaction: Callable[[Tx], T], *, heavy: bool = False) -> T:
+        task = asyncio.current_task()
+        if task is not None and task.get_name() == "domain-events":
+            await self.writes.wait()
+        return await super().write(transaction, heavy=heavy)
+
+    async def outbox_head(self, transport: str, lane: str) -> OutboxEntry | None:
+        entry = await super().outbox_head(transport, lane)
+        if lane == self.lane:
+            self.lane = None
+            self.head_read.set()
+            await self.heads.wait()
+        return entry
+
+
 def labels(message: MemoryMessage) -> tuple[str, ...]:
     return tuple(b.label for b in message.current.buttons)
 
@@ -160,13 +189,15 @@ async def running(
     clock: FakeClock | None = None,
     memory: MemoryTransport | None = None,
     concierge: ConciergeSettings | None = None,
+    store_type: type[SqliteStore] = SqliteStore,
 ) -> AsyncIterator[Kit]:
     """The core on a SQLite store in ``directory``; the same directory (with the same clock
-    and platform) again is a restart."""
+    and platform) again is a restart. ``store_type``: a SQLite store a test holds back
+    (``HeldStore``)."""
     clock = clock or FakeClock()
     memory = memory or MemoryTransport(limits=DeliveryLimits(roster_interval=0))  # no pacing
     async with (
-        SqliteStore.in_directory(directory) as store,
+        store_type.in_directory(directory) as store,
         Bot(
             store, clock=clock, transports=["memory"], delivery_wait=0.0, concierge=concierge
         ) as bot,

@@ -11,7 +11,7 @@ import pytest
 
 from crewline.bot.concierge import ConciergeSettings, feature
 from crewline.models import JUDGEMENTS, Session
-from tests.core.kit import STRANGER, Kit, labels, running
+from tests.core.kit import STRANGER, HeldStore, Kit, labels, running
 
 SUGGESTION_BUTTONS = ("Send suggestion", "Edit", "Dismiss")
 ROUTINE = "Shall I proceed with the plan?"
@@ -242,6 +242,38 @@ async def test_the_humans_answer_and_a_defaulted_window_are_ledger_records_too(k
         if e.decision in ("human", "defaulted")
     ]
     assert sorted(mine) == sorted([(typed, "human", "never"), (windowed, "defaulted", "never")])
+
+
+async def test_a_new_question_is_judged_while_an_answers_ledger_record_waits_to_be_written(
+    tmp_path: Path,
+) -> None:
+    """The domain-event task hands each new question to the judging, in commit order; the
+    ledger record of a human's answer is written by a task of the concierge's, never there:
+    one write after another there put every later question (and the first draw of its card,
+    which waits for the judgement) behind them, seconds behind under many agents."""
+    async with running(tmp_path, store_type=HeldStore) as kit:
+        store = kit.store
+        assert isinstance(store, HeldStore)
+        radar = await kit.add_member()
+        first = (await kit.escalate(radar, "Force-push to main?", options=["yes", "no"])).id
+        await kit.delivered()
+        store.writes.clear()  # from here the domain-event task's writes wait
+        try:
+            said = await kit.say("no")
+            assert said.escalation_id == first
+            second = (await kit.escalate(radar, "Drop the legacy users table?")).id
+            await kit.wait_until(
+                lambda: any(
+                    "Drop the legacy" in m.current.text and "needs you:" in m.current.text
+                    for m in kit.shown()
+                )
+            )
+            judged = [e.decision for e in await kit.store.ledger() if e.record_id == second]
+            assert judged == ["escalated"]
+        finally:
+            store.writes.set()
+        await kit.delivered()
+        assert "human" in [e.decision for e in await kit.store.ledger() if e.record_id == first]
 
 
 async def test_a_reply_reaching_the_session_drops_its_suggestions(kit: Kit) -> None:

@@ -91,6 +91,17 @@ class _Judged:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class _Settled:
+    """The ledger record of a decision the concierge did not make, waiting for its write."""
+
+    decision: str
+    brain: str
+    rationale: str
+    member: str | None
+    record_id: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Undone:
     answer: ConciergeAnswer
     outcome: str  # withdrawn_before_delivery | told | marked | rewound
@@ -141,6 +152,10 @@ class Concierge:
         # Each new question as hold read it (record id -> Asked), until _on_event takes it.
         self._read: dict[str, Asked] = {}
         self._status_timers: set[asyncio.Task[None]] = set()
+        # Ledger records of decisions made elsewhere, and the task writing them (see
+        # _record_settled); the task is one of _judging, so idle() waits for it too.
+        self._settled: list[_Settled] = []
+        self._recorder: asyncio.Task[None] | None = None
         # Its suggestions leave with what they were for, in the change that settles it.
         hub.react(ctx.on_published)
         hub.press(ConciergePresses(hub, self))
@@ -272,7 +287,7 @@ class Concierge:
             case QuestionRaised():
                 asked = self._read.pop(event.question.id, None) or Asked.of_question(event.question)
             case EscalationSettled() | QuestionSettled():
-                await self._record_settled(event)
+                self._record_settled(event)
         if asked is not None:
             self._start_judging(asked)
 
@@ -341,9 +356,11 @@ class Concierge:
         while self._finished < taking:
             await self._batch_done.wait()
 
-    async def _record_settled(self, event: EscalationSettled | QuestionSettled) -> None:
-        """The ledger record of a decision the concierge did not make: the human's answer,
-        a window closing, a retraction (its own answers were recorded when given)."""
+    def _record_settled(self, event: EscalationSettled | QuestionSettled) -> None:
+        """Queue the ledger record of a decision the concierge did not make: the human's
+        answer, a window closing, a retraction (its own answers were recorded when given).
+        The domain-event task never waits for its write: new questions reach the judging
+        behind it at once, and a card held for its judgement is not kept waiting."""
         member: str | None
         if isinstance(event, EscalationSettled):
             record_id, member = event.escalation.id, event.escalation.member
@@ -360,21 +377,45 @@ class Concierge:
             return
         decision = "human" if state == "answered" else state
         how = f" via {via.value}" if via else ""
-
-        def write(ch: Change) -> None:
-            ch.tx.add_ledger(
-                ctx.ledger_entry(
-                    ch,
-                    decision=decision,
-                    policy=ctx.policy_in(ch.tx, self.settings.start),
-                    brain="human" if decision == "human" else "crewline",
-                    rationale=f"{state}{how}",
-                    member=member,
-                    record_id=record_id,
-                )
+        self._settled.append(
+            _Settled(
+                decision=decision,
+                brain="human" if decision == "human" else "crewline",
+                rationale=f"{state}{how}",
+                member=member,
+                record_id=record_id,
             )
+        )
+        if self._recorder is None or self._recorder.done():
+            self._recorder = asyncio.create_task(self._write_settled(), name="concierge-ledger")
+            self._judging.add(self._recorder)
+            self._recorder.add_done_callback(self._judged)
 
-        await self.hub.change(write)
+    async def _write_settled(self) -> None:
+        """Write the queued ledger records, all those waiting in one change, until none wait
+        (the task then ends: nothing awaits between the last check and the end)."""
+        while self._settled:
+            batch, self._settled = self._settled, []
+
+            def write(ch: Change, batch: list[_Settled] = batch) -> None:
+                policy = ctx.policy_in(ch.tx, self.settings.start)
+                for settled in batch:
+                    ch.tx.add_ledger(
+                        ctx.ledger_entry(
+                            ch,
+                            decision=settled.decision,
+                            policy=policy,
+                            brain=settled.brain,
+                            rationale=settled.rationale,
+                            member=settled.member,
+                            record_id=settled.record_id,
+                        )
+                    )
+
+            try:
+                await self.hub.change(write)
+            except Exception:  # logged; the records queued after them are still written
+                log.exception("the concierge's ledger lost %d records", len(batch))
 
     # the status line: an answer shows on the roster for a minute ----------------------------
     async def resume_status(self) -> None:
@@ -405,6 +446,7 @@ class Concierge:
         """Stop the status timers and the judgements under way (a restart re-arms the
         timers and judges again what has no judgement in the ledger)."""
         self._waiting.clear()
+        self._settled.clear()
         self._held.clear()
         self._read.clear()
         stopping = [*self._status_timers, *self._judging]
