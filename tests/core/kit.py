@@ -207,7 +207,9 @@ async def running(
         await memory.start(hub.receive)
         try:
             async with (
-                OutboxDispatcher(store, memory, CoreRenderer(store, clock)) as outbox,
+                OutboxDispatcher(
+                    store, memory, CoreRenderer(store, clock), held=hub.holds
+                ) as outbox,
                 WindowScheduler(hub, bot.escalations) as windows,
             ):
                 hub.on_outbox(lambda transport, lanes: outbox.wake(lanes))

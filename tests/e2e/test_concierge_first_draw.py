@@ -1,9 +1,11 @@
 """A new card the concierge judges without I/O (the offline brain, a question no fleet fact
-can change) is drawn once, already carrying its suggestion or its answer: its thread's
-outbox lane is woken by the judgement's commit rather than by the escalation's, so the
-platform gets one post and no redraw — unless a reply waits for the card's post, for a
-reply never waits for the concierge (docs/concierge.md). The suites' replies do not wait
-(the driver's delivery wait is 0), except in the last two tests here."""
+can change) is drawn once, already carrying its suggestion or its answer: its post is held
+back until the judgement's commit, whatever starts its thread's outbox lane meanwhile (the
+outbox's poll, its look after ``add_member``'s crew write), so the platform gets one post
+and no redraw — unless a reply waits for the card's post, for a reply never waits for the
+concierge (docs/concierge.md). The suites' replies do not wait (the driver's delivery wait
+is 0), except in the last two tests here. What holds the judgement back to prove it is in
+tests/core/test_concierge_first_draw.py."""
 
 from __future__ import annotations
 
@@ -24,9 +26,9 @@ SUGGESTION_BUTTONS = ("Send suggestion", "Edit", "Dismiss")
 async def crew(config: Config, clock: FakeClock) -> AsyncIterator[Crew]:
     harness = MemoryHarness()
     async with harness.running() as running:
-        # The outbox's poll starts any lane with entries by itself, a held one too: far off
-        # here, so the card's lane is woken only by what the test is about.
-        driver = Crew(config, clock, [running], outbox_poll_interval=3600)
+        # The outbox's poll (the driver's 0.2 s) starts any lane with entries, a held one
+        # too: the card stays held all the same.
+        driver = Crew(config, clock, [running])
         await driver.start()
         yield driver
         await driver.stop()

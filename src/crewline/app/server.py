@@ -466,6 +466,7 @@ class Crewline:
             poll_interval=self.outbox_poll_interval,
             metrics=self.metrics,
             claims=None if transport.exclusive else self._claims(f"outbox:{transport.name}:"),
+            held=self.hub.holds,
         )
         try:
             await outbox.__aenter__()

@@ -175,6 +175,11 @@ class Hub:
         for hold in self._holds:
             hold.unhold(record_id)
 
+    def holds(self, object_key: str) -> bool:
+        """Whether a hold keeps the post of ``object_key`` back for now: the outboxes ask
+        at a lane's head, and leave the lane there until its holder wakes it."""
+        return any(hold.holds(object_key) for hold in self._holds)
+
     def on_index_torn(self, repair: Repair) -> None:
         """``repair()`` runs (one at a time) after a change found the index unreadable."""
         self._repairs.append(repair)

@@ -179,7 +179,8 @@ class Bus(Protocol):
 
     def hold_delivery(self, hold: DeliveryHold) -> None:
         """Ask ``hold`` after each commit that published domain events which members'
-        thread lanes not to wake for it (their next commit, or ``unhold``, wakes them)."""
+        thread lanes not to wake for it, and at a lane's head whether a post is held back
+        (its release, or ``unhold``, wakes the lane)."""
         ...
 
     def unhold(self, record_id: str) -> None:
@@ -339,8 +340,13 @@ class DeliveryHold(Protocol):
         wake: the holder wakes them once it has written what the card should first show."""
         ...
 
+    def holds(self, object_key: str) -> bool:
+        """Whether the post of ``object_key`` is still held back: an outbox that finds it at
+        its lane's head leaves the lane there (whatever woke it) until the holder wakes it."""
+        ...
+
     def unhold(self, record_id: str) -> None:
-        """Wake the lane held for ``record_id`` now."""
+        """Release the card held for ``record_id`` and wake its lane now."""
         ...
 
 

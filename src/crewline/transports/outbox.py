@@ -108,11 +108,15 @@ class OutboxDispatcher:
         clock: Callable[[], float] = time.time,
         metrics: Metrics | None = None,
         claims: LaneClaims | None = None,
+        held: Callable[[str], bool] | None = None,
     ) -> None:
         """``claims``: the lane leases shared with other replicas (None: this process is
-        the only one sending)."""
+        the only one sending). ``held(object_key)``: whether the core holds a post back for
+        now (``Hub.holds``); a lane whose head it is stops there, whatever woke it, until
+        the hold's release wakes it again."""
         self.store = store
         self.claims = claims
+        self.held = held
         self.metrics = metrics
         self.transport = transport
         self.renderer = renderer
@@ -120,6 +124,7 @@ class OutboxDispatcher:
         self.clock = clock
         self.sent = 0
         self.rate_limited = 0
+        self.held_back = 0  # times a lane stopped at a post held back (``held``)
         self._scan = asyncio.Event()
         self._queued: set[str] = set()  # lanes with entries newer than their drain's last read
         self._progress = asyncio.Condition()
@@ -306,6 +311,11 @@ class OutboxDispatcher:
                 self._elsewhere.discard(lane)
                 if claim is Claim.TAKEN_OVER:
                     self._uncertain[lane] = entry.id
+            if entry.op == "post" and self.held is not None and self.held(entry.object_key):
+                # Its first draw waits for what holds it (a card's judgement), which wakes
+                # the lane once released; the lane stays ours meanwhile (its order too).
+                self.held_back += 1
+                return
             if lane not in self._taken_up:
                 self._taken_up.add(lane)
                 if entry.id <= self._inherited_through:

@@ -13,7 +13,7 @@ changes are never queued behind the concierge's write. What may be answered is d
 that change, against the policy in force at that moment and each record as it then stands:
 the gate's verdict decides, a brain's text never does. Nothing is remembered between two
 questions, so no answer becomes a standing grant. A card judged without any I/O is drawn
-once, with its suggestion: its lane is woken by the judgement's commit (``hold``).
+once, with its suggestion: its post is held back until the judgement's commit (``hold``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from crewline.bot.changes import Change
 from crewline.bot.concierge import transactions as ctx
@@ -64,7 +64,10 @@ FACTS = 10  # fleet rows handed to the gate per question
 RESUME_PAGE = 1024  # records a start examines at a time (and at most judges at a time)
 NEVER_OFF = ConciergePolicy()
 CAREFUL_ALWAYS = frozenset({VerdictKind.IRREVERSIBLE, VerdictKind.AMBIGUOUS})
-SHOWN = frozenset({"answered", "suggested", "escalated"})  # decisions that draw in the thread
+# How long a held card's post waits for its judgement at most, by the Hub's clock: a
+# judgement that never comes (a stuck domain-event subscriber, a store that stalls) must not
+# keep a card off the platform; past it the outbox's next look draws the card as it stands.
+HOLD_BOUND = timedelta(seconds=5)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -88,6 +91,16 @@ class _Judged:
     verdict: Verdict
     draft: Draft | None
     failure: str | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Hold:
+    """A card whose first draw waits for its judgement: its member (its thread's lane), its
+    post's object key, and since when (by the Hub's clock, for ``HOLD_BOUND``)."""
+
+    member: str
+    card: str
+    since: datetime
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -147,8 +160,9 @@ class Concierge:
         # Batches the judging task has taken and finished, and the finish waited for next.
         self._taken = self._finished = 0
         self._batch_done = asyncio.Event()
-        # Cards whose first draw waits for their judgement (record id -> member): see hold.
-        self._held: dict[str, str] = {}
+        # Cards whose first draw waits for their judgement (record id -> its hold): see hold.
+        self._held: dict[str, _Hold] = {}
+        self._cards: dict[str, datetime] = {}  # the same, by the post's object key -> since
         # Each new question as hold read it (record id -> Asked), until _on_event takes it.
         self._read: dict[str, Asked] = {}
         self._status_timers: set[asyncio.Task[None]] = set()
@@ -223,11 +237,13 @@ class Concierge:
         after the commit of a change that published ``events``, before its outbox wake.
 
         A new card the concierge judges without I/O (the offline brain, a question no
-        fleet fact can change) is first drawn with its suggestion: its lane is woken once
+        fleet fact can change) is first drawn with its suggestion: its post is held back
+        (:meth:`holds`: whatever wakes its lane — the outbox's poll, a crew change's look,
+        a later entry of the thread — the outbox leaves the post at the lane's head) until
         the judgement is written (that commit queues the redraw there, which the post then
-        covers), or by :meth:`_release` when the judgement redrew nothing or failed; the
-        outbox's poll starts any lane left unwoken. Nothing waits on the concierge inside
-        the change, nor does a reply (``unhold``): only a card nobody waits for comes one
+        covers) or fails, and :meth:`_release` wakes the lane, or ``HOLD_BOUND`` passes
+        (the outbox's poll then draws it). Nothing waits on the concierge inside the
+        change, nor does a reply (``unhold``): only a card nobody waits for comes one
         commit later, instead of being drawn twice. A reply told ``queued`` at once (a busy
         outbox) does not wait for its card either, so its card stays held too.
         """
@@ -246,17 +262,28 @@ class Concierge:
                 continue
             self._read[asked.id] = asked
             if self._judged_offline(asked):
-                self._held[asked.id] = asked.member
+                since = self.hub.clock.now()
+                hold = _Hold(member=asked.member, card=f"row:{asked.row_id}", since=since)
+                self._held[asked.id] = hold
+                self._cards[hold.card] = since
                 held.add(asked.member)
         return frozenset(held)
 
+    def holds(self, object_key: str) -> bool:
+        """Whether the post of ``object_key`` is held back for its judgement (the outbox
+        asks at its lane's head): until the judgement's write or failure releases it, or
+        ``HOLD_BOUND`` has passed by the Hub's clock since its card was recorded."""
+        since = self._cards.get(object_key)
+        return since is not None and self.hub.clock.now() - since < HOLD_BOUND
+
     def unhold(self, record_id: str) -> None:
-        """Wake the held lane of ``record_id`` now: a reply is about to wait for its card's
-        post, and a reply never waits for the concierge (the card is then redrawn with its
-        suggestion, unless the judgement lands before the post is drawn)."""
-        member = self._held.pop(record_id, None)
-        if member is not None:
-            self.hub.wake_lanes({member})
+        """Release the held card of ``record_id`` and wake its lane now: a reply is about
+        to wait for its card's post, and a reply never waits for the concierge (the card is
+        then redrawn with its suggestion, unless the judgement lands before it is drawn)."""
+        hold = self._held.pop(record_id, None)
+        if hold is not None:
+            self._cards.pop(hold.card, None)
+            self.hub.wake_lanes({hold.member})
 
     def _judged_offline(self, asked: Asked) -> bool:
         """Judged without I/O: by the offline brain, needing no fleet facts."""
@@ -267,15 +294,20 @@ class Concierge:
         except Exception:  # judged (and its failure logged) with the facts, like any other
             return False
 
-    def _release(self, judged: Sequence[Asked], redrawn: set[str]) -> None:
-        """Wake the held lanes of ``judged`` whose judgement's write redrew nothing there."""
-        quiet = {
-            member
-            for asked in judged
-            if (member := self._held.pop(asked.id, None)) is not None and member not in redrawn
-        }
-        if quiet:
-            self.hub.wake_lanes(quiet)
+    def _release(self, judged: Sequence[Asked]) -> None:
+        """Release the held cards of ``judged`` (written, or failed) and wake their lanes,
+        every one, after the hold is gone: a drain that stopped at a held card has ended,
+        so only a wake starts its lane again, and waking a lane whose drain still runs
+        costs nothing (that drain reads its head again, and finds the card released). The
+        write's own commit may have woken a lane before the release: not counted on."""
+        lanes: set[str] = set()
+        for asked in judged:
+            hold = self._held.pop(asked.id, None)
+            if hold is not None:
+                self._cards.pop(hold.card, None)
+                lanes.add(hold.member)
+        if lanes:
+            self.hub.wake_lanes(lanes)
 
     async def _on_event(self, event: DomainEvent) -> None:
         asked: Asked | None = None
@@ -448,6 +480,7 @@ class Concierge:
         self._waiting.clear()
         self._settled.clear()
         self._held.clear()
+        self._cards.clear()
         self._read.clear()
         stopping = [*self._status_timers, *self._judging]
         for task in stopping:
@@ -488,20 +521,17 @@ class Concierge:
             asked = waiting[0]
             held = asked.id in self._held
             (offline if held or self._judged_offline(asked) else others).append(waiting)
-        redrawn: set[str] = set()
         try:
             if offline:
-                await self._judge_some(offline, redrawn, fetch=False)
+                await self._judge_some(offline, fetch=False)
         finally:
-            self._release([a for a, _ in offline], redrawn)
+            # Each write released its own cards; what is left failed, or was cut short.
+            self._release([a for a, _ in offline])
         if others:
-            await self._judge_some(others, redrawn, fetch=True)
+            await self._judge_some(others, fetch=True)
 
-    async def _judge_some(
-        self, batch: list[tuple[Asked, bool]], redrawn: set[str], *, fetch: bool
-    ) -> None:
+    async def _judge_some(self, batch: list[tuple[Asked, bool]], *, fetch: bool) -> None:
         """Judge each question of ``batch``, then write all the judgements in one change;
-        ``redrawn``: gets the members whose thread the write queued a redraw in.
         ``fetch``: retrieve fleet facts (else none: they could not change the verdict)."""
         # One fleet read per member and wording, all sent at once: the reader runs them
         # back to back instead of waiting for the loop between two.
@@ -547,7 +577,7 @@ class Concierge:
         if not judged:
             return
         try:
-            redrawn |= await self._write(judged)
+            await self._write(judged)
         except Exception:
             if len(judged) == 1:
                 raise
@@ -555,33 +585,30 @@ class Concierge:
             log.warning("the concierge's batch of %d could not be written together", len(judged))
             for one in judged:
                 try:
-                    redrawn |= await self._write([one])
+                    await self._write([one])
                 except Exception:
                     log.exception("the concierge failed on a question")
 
-    async def _write(self, judged: list[_Judged]) -> set[str]:
+    async def _write(self, judged: list[_Judged]) -> None:
         """One change: each judgement's decision in the order asked, under its member's lock;
-        returns the members whose card it redrew (or whose thread it posted in)."""
+        then the held cards it judged are released (their post draws what it wrote)."""
 
-        def decide(ch: Change) -> set[str]:
+        def decide(ch: Change) -> None:
             # Every member's lock first, in one order, as a member's own change takes its
             # own first: no two transactions can wait for each other.
             for member in sorted({j.asked.member for j in judged}):
                 ch.tx.serialize(member)
             policy = ctx.policy_in(ch.tx, self.settings.start)
             batch = ctx.JudgementBatch(ch, [j.asked for j in judged])
-            shown: set[str] = set()
             for j in judged:
                 # A judgement resumed at start may meet one another replica made meanwhile.
                 if j.resumed and batch.judged(j.asked.id):
                     continue
-                if self._decide(batch, policy, j) in SHOWN:
-                    shown.add(j.asked.member)
+                self._decide(batch, policy, j)
             batch.flush()
-            return shown
 
         try:
-            return await self.hub.change(decide)
+            await self.hub.change(decide)
         except Unavailable:
             # The escalation index was found torn: the change started its rebuild from the
             # transcript. The judgements stand; write them once into the rebuilt index (each
@@ -591,7 +618,8 @@ class Concierge:
                 ", ".join(j.asked.id for j in judged),
             )
             await self.hub.index_repaired()
-            return await self.hub.change(decide)
+            await self.hub.change(decide)
+        self._release([j.asked for j in judged])
 
     async def _placed(self, judged: _Judged) -> Verdict:
         """A model's reading of a question the offline path could not place, checked in code
