@@ -120,6 +120,7 @@ _GROUPS = (
     "url link site address",
     "route endpoint path api",
     "size big large space disk",
+    "limit max maximum cap ceiling quota",
     "rate percentage percent ratio share",
     "staging stage",
     "production prod live",
@@ -282,7 +283,12 @@ for _words, _kinds in (
         "binary dump log lockfile manifest",
         (Kind.PATH,),
     ),
-    ("throughput rps qps", (Kind.NUMBER,)),
+    ("throughput rps qps", (Kind.RATE, Kind.NUMBER)),
+    # a limit is of whatever it limits: a rate, a size, a time, an amount
+    (
+        "limit quota cap ceiling maximum max",
+        (Kind.RATE, Kind.SIZE, Kind.DURATION, Kind.MONEY, Kind.PERCENT, Kind.NUMBER),
+    ),
     ("uptime availability cpu utilisation utilization usage", (Kind.PERCENT,)),
     ("checksum digest", (Kind.COMMIT, Kind.ID)),
     ("path", (Kind.PATH, Kind.URL_PATH)),
@@ -330,6 +336,7 @@ _GENERIC = (
     Kind.NUMBER,
     Kind.SIZE,
     Kind.DURATION,
+    Kind.RATE,
     Kind.PERCENT,
     Kind.MONEY,
     Kind.VERSION,
@@ -1848,10 +1855,10 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         ]
     said = _latest(answering)
     agreed = {v.casefold() for v, _ in said}
+    against_facts = [(v.value.text, r.fact) for v, r in against]
+    against_facts += _said_in_other_words(ask, answering, rows)
     others = [
-        (v.value.text, r.fact)
-        for v, r in against
-        if v.value.text.casefold() not in agreed and not _updated_by(r.fact, said)
+        (v, f) for v, f in against_facts if v.casefold() not in agreed and not _updated_by(f, said)
     ]
     if len(agreed) > 1 or others:
         every = sorted(dict.fromkeys([*said, *others]), key=lambda p: p[1].at)
@@ -1866,6 +1873,140 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         evidence=tuple(f for _, f in said),
         said=said,
         ignored=ignored,
+    )
+
+
+def _said_in_other_words(
+    ask: ValueAsk, answering: Sequence[tuple[_Said, _Row]], rows: Sequence[_Row]
+) -> list[tuple[str, Fact]]:
+    """The values other rows give of the same thing in other words: a row that names the
+    question's thing (all its distinguishing words but one, and every name of it whole) and
+    states, whatever its verb, another live value of the answer's kind ("the broker
+    throttles us at 60 req/min" against "the broker API limit is 120 requests per minute";
+    "cut-off moved to 15:00" against "the cut-off is 14:30"). A bare number, name or
+    identifier counts only where the row says it by the asked noun, as an answer would."""
+    kinds = {v.value.kind for v, _ in answering}
+    given = {v.value.text.casefold() for v, _ in answering}
+    sources = {r.fact.row_id for _, r in answering}
+    qualifiers = {root(w) for table in _EXCLUSIVE for w in table}
+    entity = [t for t in _specific(ask) if t not in ask.cues and t not in qualifiers]
+    if not entity:
+        return []
+    out: list[tuple[str, Fact]] = []
+    for row in rows:
+        text = unicodedata.normalize("NFKC", row.fact.text)
+        if row.fact.row_id in sources or not _names_thing(ask, entity, _unvalued(text)):
+            continue
+        cued = {s.value.text.casefold() for s in _values(ask, row.fact) if s.cue}
+        for value in values_in(text):
+            if value.kind not in kinds or value.text.casefold() in given:
+                continue
+            if value.kind in _WEAK and value.text.casefold() not in cued:
+                continue
+            if _status(ask, text, value) not in ("fact", "plan") or _in_question(ask, value.text):
+                continue
+            if re.match(r"\s*(?:ago|back|earlier)\b", text[value.end :]):
+                continue  # "2 days ago": a moment, not a length
+            if _other_qualifier(ask, text, value) or _named_by_other(ask, text, value):
+                continue
+            if _another_named(ask, " ".join(_clause(text, value)).lower()):
+                continue
+            if not _names_before(entity, _unvalued(_clause(text, value)[0])):
+                continue  # "Pipeline #8812 went green in 17 minutes on runner …": its own
+            out.append((value.text, row.fact))
+    return out
+
+
+def _names_thing(ask: ValueAsk, entity: Sequence[str], text: str) -> bool:
+    """Does a row name the thing the question is about, as it is said: every name of it
+    whole ("orion-3") and all its other distinguishing words but one, at least one of them
+    — and, one short, none of them beside a noun the question does not say ("the staging
+    API" is another thing than "the staging database")?"""
+    lowered = text.lower()
+    words = tokens(code_form(text))
+    found = {root(t.lemma) for t in words} | {t.stem for t in words} | {t.text for t in words}
+    # a name ("orion-3", "radiology-reporting", "Siemens") is said whole, never left out
+    joined = re.findall(r"(?<![\w.-])[a-z0-9]+(?:[-_][a-z0-9]+)+(?![\w-])", ask.question)
+    # ("end-to-end", with a word of grammar inside, is a phrase, not a name)
+    joined = [j for j in joined if not any(p in _STOP for p in re.split(r"[-_]", j)[1:-1])]
+    names = [t for t in entity if not t.isalnum()] + joined
+    pieces = {root(lemma(p)) for j in joined for p in re.split(r"[-_]", j)}
+    plain = [t for t in entity if t.isalnum() and t not in pieces]
+    if not all(re.search(rf"(?<![a-z0-9]){re.escape(t)}(?![a-z0-9])", lowered) for t in names):
+        return False
+    have = [t for t in plain if t in found]
+    if (not have and not names) or len(have) < len(plain) - 1:
+        return False
+    if len(have) == len(plain):
+        return True
+    question = tokens(code_form(ask.question))
+    asked = {t.text for t in question}
+    missing = set(plain) - set(have)
+    # the present word heads a compound with the missing one in the question ("the schema
+    # generator"): in the row it must not head another ("schema version v2")
+    compound = {
+        root(a.lemma)
+        for a, b in itertools.pairwise(question)
+        if root(a.lemma) in have and root(b.lemma) in missing
+    }
+    for k, t in enumerate(words):
+        if root(t.lemma) not in have and t.text not in have:
+            continue
+        for n in (k - 1, k + 1):
+            if not 0 <= n < len(words) or _CLAUSE_END.search(
+                text[min(t.end, words[n].end) : max(t.start, words[n].start)]
+            ):
+                continue
+            other = words[n]
+            if (
+                other.text.isalpha()
+                and (other.text not in asked or (n > k and root(t.lemma) in compound))
+                and root(other.lemma) not in entity
+                and other.text not in _STOP | _NP_STOP | _VERBISH
+                and other.lemma not in _ASKING
+                and not _verb_form(other)
+                # "the broker throttles", "intake caps bodies": a verb after its subject
+                and not (n > k and other.text.endswith("s") and not other.text.endswith("ss"))
+            ):
+                return False  # "the staging API" for "the staging database"
+    return True
+
+
+def _unvalued(text: str) -> str:
+    """The text with its typed values blanked: a word inside a host or a path
+    ("search-qa.internal") names no thing a row is about."""
+    for value in reversed(values_in(text)):
+        if value.kind not in _WEAK:
+            text = text[: value.start] + " " * (value.end - value.start) + text[value.end :]
+    return text
+
+
+def _names_before(entity: Sequence[str], head: str) -> bool:
+    """Does the value's clause name a word of the asked thing before the value — as its
+    subject ("the broker throttles us at 60 req/min"), not as a place after it?"""
+    words = tokens(code_form(head))
+    found = {root(t.lemma) for t in words} | {t.stem for t in words} | {t.text for t in words}
+    lowered = head.lower()
+    return any(
+        t in found if t.isalnum() else re.search(rf"(?<![a-z0-9]){re.escape(t)}", lowered)
+        for t in entity
+    )
+
+
+def _named_by_other(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is the value named by a noun right before it that the question does not say
+    ("Postgres 15.4", "Migration 0042"): that thing's value, not a dispute of the asked
+    one's?"""
+    head, _ = _clause(text, value)
+    left = tokens(code_form(head))[-1:]
+    return bool(left) and (
+        left[0].text.isalpha()
+        and left[0].text not in _STOP | _NP_STOP | _VERBISH
+        and left[0].lemma not in _ASKING
+        and not _past(left[0])
+        and not _verb_form(left[0])
+        and left[0].text not in ask.question
+        and root(left[0].lemma) not in ask.cues
     )
 
 

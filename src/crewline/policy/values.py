@@ -19,6 +19,7 @@ class Kind(StrEnum):
     PORT = "port"
     COUNT = "count"
     DURATION = "duration"
+    RATE = "rate"
     VERSION = "version"
     COMMIT = "commit"
     PATH = "path"
@@ -62,6 +63,7 @@ _DURATION_UNIT = (
     r"(?:ms|msec|milliseconds?|µs|us|microseconds?|ns|s|secs?|seconds?|m|mins?|minutes?|h|hrs?"
     r"|hours?|d|days?|w|wks?|weeks?)"
 )
+_RATE_UNIT = r"s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|d"
 _MONTH = (
     "January|February|March|April|May|June|July|August|September|October|November|December"
     "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
@@ -92,6 +94,17 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:utc|gmt|z))?(?![\d:])", re.I),
     ),
     (Kind.PORT, re.compile(r"(?:(?<=[a-z0-9])|(?<=\s)):(\d{2,5})(?!\d)", re.IGNORECASE)),
+    # so much per unit of time ("120 requests per minute", "60 req/min", "800 rps"): one
+    # value, never a count and a path
+    (
+        Kind.RATE,
+        re.compile(
+            rf"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:[a-z]+\.?\s?)?(?:/\s?|\bper\s|\ban?\s)"
+            rf"(?:{_RATE_UNIT})\b"
+            r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:rps|qps|rpm|tps)\b",
+            re.IGNORECASE,
+        ),
+    ),
     (
         Kind.DURATION,
         re.compile(

@@ -1,0 +1,96 @@
+"""The offline fleet reader by the structure of a value and of its row: disputes said in other
+words, a state the question asks that the row does not state, a value said of another
+subject, asked nouns read to kinds of value, and a value said after its label. Each on
+sentences of its own (not the eval sets'), in several registers, with the near-misses that
+must stay with the human."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.gate_kit import answers, facts, no_answer
+
+# ---------------------------------------------------------------- disputes in other words
+
+DISPUTES = [
+    (
+        "What's the broker API limit?",
+        ("gateway", "The broker API limit is 120 requests per minute."),
+        ("trader", "the broker throttles us at 60 req/min, 429s above that"),
+    ),
+    (
+        "when is the order cut-off?",
+        ("ops", "The order cut-off is 14:30."),
+        ("planner", "heads up, cut-off moved to 15:00"),
+    ),
+    (
+        "Which port does the billing API listen on?",
+        ("probe", "billing API listens on port 8081"),
+        ("scan", "billing answers on 9090 since the redeploy"),
+    ),
+    (
+        "hey, what's the portal session timeout?",
+        ("auth", "Portal session timeout is 30 min."),
+        ("sec-audit", "the portal logs users out after 15 minutes idle"),
+    ),
+    (
+        "Quick one — how big can an upload to the intake service be?",
+        ("intake", "Intake service upload limit: 25 MB."),
+        ("edge", "nginx in front of intake caps bodies at 10 MB"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), DISPUTES)
+def test_a_row_in_other_words_disputes_the_answer(
+    question: str, first: tuple[str, str], second: tuple[str, str]
+) -> None:
+    no_answer(question, facts(first, second))
+    no_answer(question, facts(second, first))
+
+
+def test_a_dispute_says_what_each_member_said() -> None:
+    from crewline.policy import judge
+
+    question, first, second = DISPUTES[0]
+    verdict = judge(question, facts=facts(first, second))
+    assert "120 requests per minute" in verdict.why and "60 req/min" in verdict.why, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "rows", "value"),
+    [
+        # another thing named by the same word: "the staging API" is not "the staging DB"
+        (
+            "Which port does the billing API listen on?",
+            [
+                ("probe", "billing API listens on port 8081"),
+                ("db-scout", "billing database answers on 5432"),
+            ],
+            "8081",
+        ),
+        # a value of the row's own subject, the asked thing only named after it
+        (
+            "What's the CI timeout on the shared runners?",
+            [
+                ("runner", "CI timeout is 45 minutes on the shared runners."),
+                ("ci-watch", "Pipeline #771 went green in 17 minutes on the shared runners."),
+            ],
+            "45 minutes",
+        ),
+        # a value of another environment, or of a thing named like it
+        (
+            "How long is the staging cache TTL?",
+            [
+                ("cachebot", "staging cache TTL is 10 min"),
+                ("prod-watch", "prod cache TTL is 30 min"),
+                ("cdn", "the staging CDN holds assets for 7 days"),
+            ],
+            "10 min",
+        ),
+    ],
+)
+def test_rows_about_another_thing_do_not_dispute(
+    question: str, rows: list[tuple[str, str]], value: str
+) -> None:
+    answers(question, facts(*rows), value)
