@@ -94,3 +94,73 @@ def test_rows_about_another_thing_do_not_dispute(
     question: str, rows: list[tuple[str, str]], value: str
 ) -> None:
     answers(question, facts(*rows), value)
+
+
+# ---------------------------------------------------------------- the state a value is in
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        (
+            "Which build of the driver app is live in the store?",
+            ("release", "driver app build 4182 is in TestFlight review"),
+        ),
+        (
+            "which version of the driver app is live rn?",
+            ("release", "driver app 3.4.1 is in App Store review"),
+        ),
+        (
+            "What version of checkout is deployed?",
+            ("deployer", "checkout v2.3 is staged for tonight"),
+        ),
+        (
+            "What's the current version of the pricing service?",
+            ("deployer", "pricing service v5.1 is in draft"),
+        ),
+        (
+            "Which pricing service version got released?",
+            ("deployer", "pricing service v5.1 is still a draft"),
+        ),
+        (
+            "The onboarding docs, which version is in review?",
+            ("docs-bot", "onboarding docs v7 went live on Monday"),
+        ),
+    ],
+)
+def test_a_state_the_question_asks_must_be_the_rows(question: str, row: tuple[str, str]) -> None:
+    no_answer(question, facts(row))
+
+
+@pytest.mark.parametrize(
+    ("question", "rows", "value"),
+    [
+        (
+            "Which build of the driver app is live in the store?",
+            [("release", "driver app build 4180 is live in the store; build 4182 is in review")],
+            "4180",
+        ),
+        (
+            "which version of the driver app is in review?",
+            [("release", "driver app 3.4.1 is in App Store review")],
+            "3.4.1",
+        ),
+        (
+            "What version of checkout is deployed?",
+            [("deployer", "checkout v2.3 deployed to prod at 10:02")],
+            "v2.3",
+        ),
+        (
+            "What's the current version of the pricing service?",
+            [
+                ("deployer", "pricing service runs v5.0"),
+                ("release", "pricing service v5.1 is in draft"),
+            ],
+            "v5.0",
+        ),
+    ],
+)
+def test_a_row_in_the_asked_state_answers(
+    question: str, rows: list[tuple[str, str]], value: str
+) -> None:
+    answers(question, facts(*rows), value)

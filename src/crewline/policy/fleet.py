@@ -1087,6 +1087,38 @@ def _other_qualifier(ask: ValueAsk, text: str, value: Value) -> bool:
     return False
 
 
+# The states a version or a build is in, one at a time: live (deployed, released, current),
+# in review, staged, draft. A question that asks one is not answered by a row that states
+# another ("which build is live?" of "build 4182 is in TestFlight review").
+_STATES = tuple(
+    re.compile(p)
+    for p in (
+        r"\b(?:(?:is|are|was|were|be|been|being|went|gone|goes|go|going|now|the|a|our|its)"
+        r"\s+live|deployed|released|shipped|published|rolled out|current)\b",
+        r"\b(?:review|reviewing|submitted|testflight|beta)\b",
+        r"\bstaged\b",
+        r"\b(?:draft|drafted|unreleased|unpublished)\b",
+    )
+)
+
+
+def _states(text: str) -> set[int]:
+    lowered = text.lower()
+    return {n for n, pattern in enumerate(_STATES) if pattern.search(lowered)}
+
+
+def _other_state(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the row state the value in another state than the one the question asks
+    ("which version is deployed?" of "v2.3 is staged"; "the current build" of "build 4182
+    is in TestFlight review")? Its clause's states count, else the row's."""
+    sentences = re.split(r"(?<=[.?!])\s+", ask.question)
+    asked = _states(next((x for x in sentences if ask.noun in x), ask.question))
+    if not asked:
+        return False
+    said = _states(" ".join(_clause(text, value))) or _states(text)
+    return bool(said) and not asked & said
+
+
 def _request_sentence(ask: ValueAsk) -> str:
     """The question's sentence that names the asked noun (the request), not its context
     ("Which branch has the fix? I'd like to base my local work on it.")."""
@@ -1169,7 +1201,7 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
         # "rebooted 2 days ago": a moment, not how long something lasts — no answer to
         # "how long", but it disputes one ("uptime: 41 days")
         moment = value.kind is Kind.DURATION and bool(_MOMENT.match(text[value.end :]))
-        if _other_qualifier(ask, text, value):
+        if _other_qualifier(ask, text, value) or _other_state(ask, text, value):
             continue
         before, after = _words_near(text, value)
         cue = bool(set(before + after) & ask.cue_stems) or bool(set(before[-2:]) & ask.verb_cues)
@@ -1314,7 +1346,7 @@ def _counted_value(ask: ValueAsk, text: str, value: Value) -> list[_Said]:
     status = _status(ask, text, value)
     if status in (None, "gone") or _in_question(ask, value.text):
         return []
-    if _other_qualifier(ask, text, value):
+    if _other_qualifier(ask, text, value) or _other_state(ask, text, value):
         return []
     return [
         _Said(
@@ -1905,10 +1937,12 @@ def _said_in_other_words(
                 continue
             if _status(ask, text, value) not in ("fact", "plan") or _in_question(ask, value.text):
                 continue
-            if re.match(r"\s*(?:ago|back|earlier)\b", text[value.end :]):
+            if _MOMENT.match(text[value.end :]):
                 continue  # "2 days ago": a moment, not a length
             if _other_qualifier(ask, text, value) or _named_by_other(ask, text, value):
                 continue
+            if _other_state(ask, text, value):
+                continue  # "3.5.0 is in review" disputes no live version
             if _another_named(ask, " ".join(_clause(text, value)).lower()):
                 continue
             if not _names_before(entity, _unvalued(_clause(text, value)[0])):
