@@ -164,3 +164,68 @@ def test_a_row_in_the_asked_state_answers(
     question: str, rows: list[tuple[str, str]], value: str
 ) -> None:
     answers(question, facts(*rows), value)
+
+
+# ---------------------------------------------------------------- a value of another subject
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        (
+            "Which warehouse do the dashboards use?",
+            ("dbt-bot", "dbt runs on warehouse ETL_WH_L; the dashboards use a separate one"),
+        ),
+        (
+            "hey which bucket do the invoice PDFs go to?",
+            (
+                "s3-scout",
+                "thumbnails are written to bucket media-thumbs-eu, invoice PDFs elsewhere",
+            ),
+        ),
+        (
+            "What port does the admin console listen on? need it for the tunnel",
+            ("portscan", "grafana listens on 3000 and the admin console sits behind it"),
+        ),
+        (
+            "Which queue do the refund events use?",
+            ("mq-scout", "payment events flow through queue pay-events-2; refunds have their own"),
+        ),
+    ],
+)
+def test_a_value_of_another_subject_in_its_own_clause_is_no_answer(
+    question: str, row: tuple[str, str]
+) -> None:
+    no_answer(question, facts(row))
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (
+            "Which warehouse does dbt use?",
+            ("dbt-bot", "dbt runs on warehouse ETL_WH_L; the dashboards use a separate one"),
+            "ETL_WH_L",
+        ),
+        (
+            "who's the contact for the billing-export repo?",
+            (
+                "owners",
+                "billing-export repo belongs to the finance team, contact person is Ada Obi",
+            ),
+            "Ada Obi",
+        ),
+        (
+            "Which IP does the Northgate office tunnel come up on?",
+            (
+                "vpn",
+                "VPN to the Northgate office comes up on 10.8.0.1; the Southgate tunnel is down",
+            ),
+            "10.8.0.1",
+        ),
+    ],
+)
+def test_a_value_of_the_asked_subject_beside_another_answers(
+    question: str, row: tuple[str, str], value: str
+) -> None:
+    answers(question, facts(row), value)

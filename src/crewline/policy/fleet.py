@@ -1119,6 +1119,45 @@ def _other_state(ask: ValueAsk, text: str, value: Value) -> bool:
     return bool(said) and not asked & said
 
 
+_COPULA = word_set("is are was were be been being has have had sits lives runs uses")
+
+
+def _of_other_subject(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is the value said of another subject in its own clause, while another clause of the
+    row names as much of the asked one, and a word of it this clause lacks ("Which
+    warehouse do the dashboards use?" of "dbt runs on warehouse ETL_WH_L; the dashboards
+    use a separate one")? The clause's subject is the words before its first verb; one the
+    question says in no word nor neighbour of a word ("dbt") makes the value its own."""
+    head, tail = _clause(text, value)
+    start = value.start - len(head)
+    end = value.end + len(tail)
+    qualifiers = {root(w) for table in _EXCLUSIVE for w in table}
+    wanted = [t for t in _specific(ask) if t.isalpha() and t not in qualifiers]
+
+    def said(part: str) -> set[str]:
+        found = tokens(code_form(part))
+        roots = {root(t.lemma) for t in found} | {t.stem for t in found}
+        return {t for t in wanted if t in roots}
+
+    elsewhere, own = said(f"{text[:start]} {text[end:]}"), said(text[start:end])
+    if not elsewhere - own or len(elsewhere) < len(own):
+        return False  # no other clause says as much of the asked subject, and more
+    words = tokens(code_form(head))
+    verb = next(
+        (k for k, t in enumerate(words) if k and (t.text in _COPULA or _verb_form(t))), None
+    )
+    if verb is None:
+        return False
+    asked = {root(t.lemma) for t in tokens(code_form(ask.question))}
+    return any(
+        t.text.isalpha()
+        and t.text not in _STOP | _NP_STOP
+        and root(t.lemma) not in qualifiers
+        and not any(_near(root(t.lemma), a) for a in asked)
+        for t in words[:verb]
+    )
+
+
 def _request_sentence(ask: ValueAsk) -> str:
     """The question's sentence that names the asked noun (the request), not its context
     ("Which branch has the fix? I'd like to base my local work on it.")."""
@@ -1815,6 +1854,8 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
             picked = _pick(ask, row, values)
             if isinstance(picked, _Said) and _of_another(ask, row.fact, picked):
                 picked = "several"
+            if isinstance(picked, _Said) and _of_other_subject(ask, row.fact.text, picked.value):
+                picked = None  # "dbt runs on warehouse ETL_WH_L; the dashboards use another"
             if isinstance(picked, _Said) and _whole_for_a_part(ask, row.fact.text, picked.value):
                 picked = "several"
             if isinstance(picked, _Said):
