@@ -229,3 +229,63 @@ def test_a_value_of_the_asked_subject_beside_another_answers(
     question: str, row: tuple[str, str], value: str
 ) -> None:
     answers(question, facts(row), value)
+
+
+# ---------------------------------------------------------------- a value after its label
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (
+            "What's the flag key for offline mode?",
+            ("mobile", "offline mode is behind flag `driver.offline_v2` for 10% of drivers"),
+            "driver.offline_v2",
+        ),
+        (
+            "which flag is offline mode behind?",
+            ("mobile", "offline mode is behind flag `driver.offline_v2`"),
+            "driver.offline_v2",
+        ),
+        (
+            "Which ticket tracks the outage?",
+            ("ops", "the outage is tracked in OPS-4471"),
+            "OPS-4471",
+        ),
+        (
+            "what's the incident number for the printer outage?",
+            ("scribe", "printer outage is INC-20931, opened by Grace Okafor"),
+            "INC-20931",
+        ),
+        ("jira ticket for the login bug?", ("triage", "login bug filed as WEB-118"), "WEB-118"),
+    ],
+)
+def test_a_value_by_its_label_or_its_shape_answers(
+    question: str, row: tuple[str, str], value: str
+) -> None:
+    answers(question, facts(row), value)
+
+
+@pytest.mark.parametrize(
+    ("question", "rows"),
+    [
+        # two tickets, and the question's words pick neither
+        (
+            "Which Jira ticket is the login bug in?",
+            [("triage", "login bug filed as WEB-118; the signup bug is WEB-120")],
+        ),
+        # two members, two tickets
+        (
+            "Which ticket tracks the login bug?",
+            [("triage", "login bug filed as WEB-118"), ("qa", "login bug is tracked in WEB-131")],
+        ),
+        # an id of no tracker's shape
+        ("Which ticket tracks the outage?", [("ops", "the outage was caused by build-4471")]),
+        # a ticket of another thing
+        ("Which ticket is the login bug in?", [("triage", "the signup bug is WEB-120")]),
+    ],
+)
+def test_a_ticket_stays_with_the_human_unless_one_row_gives_one(
+    question: str, rows: list[tuple[str, str]]
+) -> None:
+    no_answer(question, facts(*rows))

@@ -1252,6 +1252,8 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
             # a name that says what it is ("team-ledger" for the team, "ci-runner-07" for
             # the runner)
             cue = any(t.stem in ask.cue_stems for t in tokens(value.text.lower()))
+        if value.kind is Kind.ID and not cue:
+            cue = _ticket_for(ask, value)  # "tracked in OPS-4471" for "which ticket"
         if value.kind is Kind.PERSON and not cue and all(known(w) for w in value.text.split()):
             continue  # "Google Cloud Monitoring": words of the language, not a person's name
         labels = _labels(text, value)
@@ -1273,6 +1275,27 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
             )
         )
     return out
+
+
+# A tracker's id has the tracker's key in capitals before its number ("OPS-4471",
+# "INC-20931"): by its shape it is the ticket asked for, wherever the row says it.
+_TICKET_ID = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+")
+_TICKET_NOUNS = frozenset({"ticket", "incident", "issue", "jira", "case"})
+
+
+def _ticket_for(ask: ValueAsk, value: Value) -> bool:
+    """Is the value a tracker's id and the asked noun a ticket (or an incident, an issue)?"""
+    asked = ask.noun in _TICKET_NOUNS or (ask.noun in _NAMING and ask.modifier in _TICKET_NOUNS)
+    return asked and _TICKET_ID.fullmatch(value.text) is not None
+
+
+def _tracker_words_aside(ask: ValueAsk) -> ValueAsk:
+    """A request for a ticket, the words that name the ticket ("the *Jira* ticket", "the
+    *incident* number") aside from what it is about: the id's shape says them."""
+    if not (ask.noun in _TICKET_NOUNS or (ask.noun in _NAMING and ask.modifier in _TICKET_NOUNS)):
+        return ask
+    aside = {root(w) for w in (*_TICKET_NOUNS, ask.modifier) if w}
+    return replace(ask, subject=tuple(t for t in ask.subject if t not in aside))
 
 
 _ROLE_OF = re.compile(r"\s*(?:the\s+|our\s+)?([a-z]+)\s+of\s+[^.;:]*?\b(?:is|are|was|were)\s*$")
@@ -1823,6 +1846,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
     question's words, disputes the answer."""
     usable = [f for f in facts if not injection_in(f.text)]
     ignored = tuple(f for f in facts if injection_in(f.text))
+    ask = _tracker_words_aside(ask)
     if not ask.subject and ask.decides:
         # "where should the new config file live?": a decision asked of you, about nothing
         # a row can be known to answer

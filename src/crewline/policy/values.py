@@ -174,6 +174,9 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
             re.IGNORECASE,
         ),
     ),
+    # a name set in code quotes ("behind flag `driver.offline_v2`"): one identifier, as
+    # written, whatever its dots and underscores
+    (Kind.ID, re.compile(r"(?<=`)[a-z_][\w.:-]*[\w](?=`)", re.IGNORECASE)),
     (
         # a person's name as written: two or three capitalised words ("Priya Raman", "Tomasz
         # Wójcik"), never a word in capitals ("CODEOWNERS") nor one glued to a name
