@@ -1,0 +1,84 @@
+"""A right model's cited answer is refused only for what makes it unsafe.
+
+Each rule of ``check_cited`` a model's fleet answer meets, with answers in words a gate's
+own reading missed (each refused before its rule) and the near misses that must stay with
+the human: another environment, place, period, or the wrong row a confused model cites.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy import Fact, Placement, VerdictKind, check_placement
+from tests.unit.gate_kit import facts
+
+
+def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
+    """The answer a model's fleet placement gets through the checks, or None."""
+    verdict = check_placement(
+        question, Placement(kind="fleet", answer=answer, row=rows[row].row_id), facts=rows
+    )
+    assert verdict.kind in (VerdictKind.FLEET_FACT, VerdictKind.UNKNOWN), verdict
+    return verdict.answer
+
+
+def _one(row: str) -> list[Fact]:
+    return facts(("scout", row))
+
+
+# ----------------------------------------- a status is read where its word stands
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (  # "plan" names a thing the value's verb acts on, after a determiner
+            "How long did the route solver take?",
+            "The route solver took 38.6 s to solve the Monday route plan.",
+            "38.6 s",
+        ),
+        (  # "Vault" names what the service is backed by; a host is never a secret
+            "Which host is the config service up on?",
+            "Config service for vault is up at cfg-01.internal.",
+            "cfg-01.internal",
+        ),
+        (  # a hedge of another sentence is not this value's
+            "How long did the route solver take?",
+            "The route solver took 38.6 s. Tomorrow's run will probably be slower.",
+            "38.6 s",
+        ),
+    ],
+)
+def test_a_word_that_is_no_status_of_the_value_leaves_it_a_fact(
+    question: str, row: str, value: str
+) -> None:
+    assert _model(question, _one(row), value) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # a hedge of the value's own sentence
+            "How long will the route solver take?",
+            "The route solver will probably take 38.6 s.",
+            "38.6 s",
+        ),
+        (  # a plan stated as such
+            "What's the checkout timeout?",
+            "Checkout timeout: the plan is 90 s.",
+            "90 s",
+        ),
+        (  # a secret stays one: a number beside a secret's word
+            "What's the pin for the staging kiosk?",
+            "The staging kiosk vault pin is 483920.",
+            "483920",
+        ),
+        (  # a count of a target, not of what was done
+            "How many stops did the route solver solve?",
+            "Route solver target: 1,300 stops, waiting on the depot data.",
+            "1,300",
+        ),
+    ],
+)
+def test_a_status_of_the_value_still_refuses(question: str, row: str, answer: str) -> None:
+    assert _model(question, _one(row), answer) is None
