@@ -82,3 +82,54 @@ def test_a_word_that_is_no_status_of_the_value_leaves_it_a_fact(
 )
 def test_a_status_of_the_value_still_refuses(question: str, row: str, answer: str) -> None:
     assert _model(question, _one(row), answer) is None
+
+
+# ----------------------------------------- the asked kind: a folder is a path in any form
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (  # a URL's path for "folder"
+            "Which folder do the nightly exports land in?",
+            "Nightly exports land in /data/exports/nightly.",
+            "/data/exports/nightly",
+        ),
+        (  # a bucket URL with a path for "directory"
+            "Which directory does the archiver write to?",
+            "Archiver writes to s3://acme-archive/daily/.",
+            "s3://acme-archive/daily/",
+        ),
+        (  # the head of the wh-phrase is the asked noun, not the one after "per"
+            "What's the max size per upload photo?",
+            "Photo uploads: max size per photo 12 MB.",
+            "12 MB",
+        ),
+    ],
+)
+def test_a_folder_is_answered_by_a_path_in_any_form(question: str, row: str, value: str) -> None:
+    assert _model(question, _one(row), value) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # a site is no folder
+            "Which folder do the nightly exports land in?",
+            "Nightly exports are browsable at https://exports.example.com.",
+            "https://exports.example.com",
+        ),
+        (  # another environment's folder
+            "Which folder do the staging exports land in?",
+            "Prod exports land in /data/exports/prod.",
+            "/data/exports/prod",
+        ),
+        (  # the wrong row of two: the confused model's pick
+            "Which folder do the nightly exports land in?",
+            "Weekly exports land in /data/exports/weekly.",
+            "/data/exports/weekly",
+        ),
+    ],
+)
+def test_a_folder_of_another_thing_still_refuses(question: str, row: str, answer: str) -> None:
+    assert _model(question, _one(row), answer) is None

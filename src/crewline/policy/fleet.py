@@ -2440,9 +2440,22 @@ def _asks_a_thing(ask: ValueAsk) -> bool:
     return bool(re.search(rf"\b(?:which|what)\s+{re.escape(noun)}\b", ask.question))
 
 
+# Nouns of a place in a tree of files: a path, a URL's path or a URL with one answers them.
+_FOLDER_NOUNS = word_set("folder directory dir path prefix location")
+_URL_WITH_PATH = re.compile(r"^[a-z][a-z0-9+.-]*://[^/\s]+/\S*[^/\s.]\S*", re.IGNORECASE)
+
+
 def _of_kind(ask: ValueAsk, value: Value) -> bool:
+    """Is the cited value of the kind the request asks, by the asked noun's kinds (a loose
+    noun's by the kinds its neighbours name; a bare number for a measure), and a folder's
+    by a path in any form: "/data/exports/nightly", "s3://acme-archive/daily/"?"""
     if value.kind in ask.kinds:
         return True
+    pathed = value.kind is Kind.URL_PATH or (
+        value.kind is Kind.URL and bool(_URL_WITH_PATH.match(value.text))
+    )
+    if pathed and Kind.PATH in ask.kinds and ask.noun in _FOLDER_NOUNS:
+        return True  # "which folder do the exports land in?" of a URL's path
     if ask.noun in _LOOSE_NOUNS and value.kind in _named_kinds(tokens(ask.question)):
         return True  # "availability … what number did it get?": the availability's kind
     return value.kind is Kind.NUMBER and bool(set(ask.kinds) & _MEASURES)
