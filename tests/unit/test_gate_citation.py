@@ -133,3 +133,88 @@ def test_a_folder_is_answered_by_a_path_in_any_form(question: str, row: str, val
 )
 def test_a_folder_of_another_thing_still_refuses(question: str, row: str, answer: str) -> None:
     assert _model(question, _one(row), answer) is None
+
+
+# ----------------------------------------- a bare value is said by its noun, or by its form
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (  # the head of the asked noun phrase names the number
+            "What's the iOS build number we shipped?",
+            "Shipped iOS build 4182 to TestFlight.",
+            "4182",
+        ),
+        (  # a listener is what a port is of
+            "What's the TLS port on the mqtt broker?",
+            "The mqtt broker has its TLS listener on 8883.",
+            "8883",
+        ),
+        (  # the head of "flag key"
+            "What's the flag key for the new checkout?",
+            "New checkout is behind flag `checkout.flow_v2`.",
+            "checkout.flow_v2",
+        ),
+        (  # the counted noun after the number
+            "How many stops did the route solver handle overnight?",
+            "Route solver overnight: 1,204 stops solved.",
+            "1,204",
+        ),
+        (  # the counted things' state after the number
+            "How many messages are in the payments DLQ?",
+            "312 messages waiting in the payments DLQ.",
+            "312",
+        ),
+        (  # an instance type by its form
+            "What instance type does the ingest worker run on?",
+            "The ingest worker runs on the c6i.4xlarge box.",
+            "c6i.4xlarge",
+        ),
+    ],
+)
+def test_a_bare_value_counts_by_the_head_of_its_noun_or_its_form(
+    question: str, row: str, value: str
+) -> None:
+    assert _model(question, _one(row), value) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # a number beside another noun
+            "What's the iOS build number we shipped?",
+            "Shipped the iOS build to 4182 testers.",
+            "4182",
+        ),
+        (  # another build's number: the confused model's wrong row
+            "What's the iOS build number we shipped?",
+            "Shipped Android build 4182 to the Play Store.",
+            "4182",
+        ),
+        (  # a count of the pods, not a port
+            "What's the TLS port on the mqtt broker?",
+            "The mqtt broker runs 3 of 4 pods with a TLS listener.",
+            "3",
+        ),
+        (  # another period
+            "How many stops did the route solver handle last week?",
+            "Route solver this week: 1,204 stops solved.",
+            "1,204",
+        ),
+        (  # an instance type asked of another worker
+            "What instance type does the ingest worker run on?",
+            "The export worker runs on the c6i.4xlarge box.",
+            "c6i.4xlarge",
+        ),
+        (  # a ticket's key is no port
+            "What's the TLS port on the mqtt broker?",
+            "The mqtt broker TLS listener change is OPS-8883.",
+            "OPS-8883",
+        ),
+    ],
+)
+def test_a_bare_value_beside_another_noun_still_refuses(
+    question: str, row: str, answer: str
+) -> None:
+    assert _model(question, _one(row), answer) is None

@@ -2464,14 +2464,101 @@ def _of_kind(ask: ValueAsk, value: Value) -> bool:
 def _by_its_noun(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     """Is a bare value (a number, a name, an identifier) said by the asked noun, as the
     offline reader finds one ("port 9464", "team-ledger owns"), where the row names it?"""
+    if _proven_by_form(ask, value):
+        return True  # "INC-2231" for "the incident number"; "c6i.4xlarge" for "instance type"
     wanted = set(ask.cues) | set(ask.counted)
     if ask.noun != "value":
         wanted.add(root(ask.noun))
-    if not _roots_of(fact.text, fact.member) & wanted:
-        return False
+    heads = wanted | _head_words(ask)
+    if Kind.PORT in ask.kinds:
+        heads.add(root("listener"))  # a listener is what a port is of: "TLS listener on 8883"
+    if value.kind is not Kind.WORD and _beside_noun(fact.text, value, heads):
+        return True  # "iOS build 4182", "1,204 stops solved", "failures last week: 19"
+    roots = _roots_of(fact.text, fact.member)
+    if not roots & wanted:
+        return value.kind is Kind.WORD and _beside_noun(fact.text, value, heads)
     if value.kind is Kind.WORD:
         return True  # a name the reader has no pattern for: the row names what is asked
     return any(s.value.text.casefold() == value.text.casefold() for s in _values(ask, fact))
+
+
+def _derived(a: str, b: str) -> bool:
+    """Are two roots one word's, or derived one from the other ("fail" and "failur",
+    "sign" and "signatur", "success" and "succeed"): one the other's start (of four letters
+    at least), or sharing the first five?"""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= 4 and long_.startswith(short):
+        return True
+    return len(short) >= 5 and short[:5] == long_[:5]
+
+
+def _head_words(ask: ValueAsk) -> set[str]:
+    """The root of the word before a noun that only names ("*build* number", "*flag* key",
+    "*instance* type"): what the value is the name of, which a row names it by."""
+    if ask.noun not in _NAMING and ask.noun != "type":
+        return set()
+    words = tokens(_request_sentence(ask))
+    return {
+        root(words[i - 1].lemma)
+        for i in range(1, len(words))
+        if words[i].lemma == ask.noun and words[i - 1].text not in _STOP
+    }
+
+
+# Between a noun and the value it names, or a heading's noun and its value.
+_NOUN_TO_VALUE = re.compile(r"^\s*(?:[:=#]\s*|is\s+|of\s+|on\s+|at\s+)?`?\s*$")
+
+
+def _beside_noun(text: str, value: Value, wanted: set[str]) -> bool:
+    """Is the bare value said right beside a word of the asked noun: after it ("build
+    4182", "listener on 8883", "flag `x.y_v2`"), before it ("1,204 stops", "19 failures"),
+    or after a heading of its clause that names it ("Sync failures last week: 19")?"""
+    before = text[: value.start]
+    after = text[value.end :]
+    lead = re.search(
+        r"([A-Za-z][\w-]*)([^A-Za-z0-9]*(?:\b(?:is|of|on|at)\b)?[^A-Za-z0-9]*)$", before
+    )
+    if lead and _NOUN_TO_VALUE.match(lead.group(2)) and _wanted_word(lead.group(1), wanted):
+        return True
+    trail = re.match(r"`?\s*([A-Za-z][\w-]*)", after)
+    if trail and _wanted_word(trail.group(1), wanted):
+        return True
+    clause, _ = _clause(text, value)
+    heading = re.fullmatch(r"(.*?):\s*`?", clause)
+    return heading is not None and any(
+        _wanted_word(t.text, wanted) for t in tokens(heading.group(1).lower())
+    )
+
+
+def _wanted_word(word: str, wanted: set[str]) -> bool:
+    found = tokens(word.lower())
+    return bool(found) and any(
+        _derived(r, w) for t in found for r in (root(t.lemma), root(t.text)) for w in wanted
+    )
+
+
+# Forms that prove what a value names: a ticket's key ("INC-2231", "OPS-4411") for a
+# ticket's, an incident's or an issue's number; a cloud instance type ("c6i.4xlarge").
+_TICKET_FORM = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+")
+_TICKET_NOUNS = word_set("ticket incident issue bug case jira")
+_INSTANCE_FORM = re.compile(
+    r"[a-z][a-z0-9-]*\d[a-z0-9-]*\.(?:\d*x?large|medium|small|micro|nano|metal)", re.IGNORECASE
+)
+
+
+def _proven_by_form(ask: ValueAsk, value: Value) -> bool:
+    """Does the value's form prove it the asked noun's: a ticket key for a ticket, incident
+    or issue (or its number or id), an instance type for an instance type?"""
+    asked = {ask.noun} | {t.lemma for t in tokens(_request_sentence(ask))}
+    if _TICKET_FORM.fullmatch(value.text):
+        return ask.noun in _TICKET_NOUNS or (
+            ask.noun in _NAMING and bool(_head_words(ask) & {root(w) for w in _TICKET_NOUNS})
+        )
+    if _INSTANCE_FORM.fullmatch(value.text):
+        return ask.noun == "type" and "instance" in asked
+    return False
 
 
 def _about_all(ask: ValueAsk, fact: Fact, *, besides: frozenset[str] = frozenset()) -> bool:
