@@ -218,3 +218,106 @@ def test_a_bare_value_beside_another_noun_still_refuses(
     question: str, row: str, answer: str
 ) -> None:
     assert _model(question, _one(row), answer) is None
+
+
+# ----------------------------------------- verbs wherever they stand, derivations and degree
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (  # a verb after a relative pronoun
+            "Which service is the one that checks webhook signatures?",
+            "Webhook signatures are checked by the service hook-guard.",
+            "hook-guard",
+        ),
+        (  # a participle after a noun, before a particle
+            "How many messages are sitting in the payments DLQ right now?",
+            "Payments DLQ depth: 312 messages.",
+            "312",
+        ),
+        (  # a participle after a noun, before "by"
+            "Which bucket has the logs shipped by the edge proxies?",
+            "Edge proxy logs land in bucket edge-logs-2026.",
+            "edge-logs-2026",
+        ),
+        (  # "successful" of "succeeded": one word's derivations
+            "When was the last successful run of the nightly export?",
+            "Nightly export last succeeded at 03:12 UTC.",
+            "03:12 UTC",
+        ),
+        (  # "failed" of "failures", the qualifier too
+            "How many syncs failed last week?",
+            "Sync failures last week: 19.",
+            "19",
+        ),
+        (  # a hedge of how often, and "how far"
+            "How far behind is the analytics replica usually?",
+            "Analytics replica lag: 42 s.",
+            "42 s",
+        ),
+        (  # a bound the row's one value answers; "replication" of "replica"
+            "What is the replication lag at worst for the analytics replica?",
+            "Analytics replica lag peaks at 42 s.",
+            "42 s",
+        ),
+        (  # "max" of a row that says one bound
+            "What's the max upload size per photo for the driver app?",
+            "Driver app photo uploads are capped at 12 MB.",
+            "12 MB",
+        ),
+        (  # "incident" of "incident number" for a ticket's key
+            "What's the incident number for the login outage?",
+            "Login outage tracked as INC-2231.",
+            "INC-2231",
+        ),
+    ],
+)
+def test_a_verb_a_derivation_or_a_degree_is_the_models_reading(
+    question: str, row: str, value: str
+) -> None:
+    assert _model(question, _one(row), value) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # another thing in the relative clause
+            "Which service is the one that checks payment signatures?",
+            "Webhook signatures are checked by the service hook-guard.",
+            "hook-guard",
+        ),
+        (  # a participle before a noun is the thing's modifier
+            "How many cached builds are sitting in the build queue?",
+            "Build queue holds 57 builds.",
+            "57",
+        ),
+        (  # the other outcome
+            "When was the last failed run of the nightly export?",
+            "Nightly export last succeeded at 03:12 UTC.",
+            "03:12 UTC",
+        ),
+        (  # another period
+            "How many syncs failed this week?",
+            "Sync failures last week: 19.",
+            "19",
+        ),
+        (  # another environment
+            "How far behind is the staging analytics replica usually?",
+            "Prod analytics replica lag: 42 s.",
+            "42 s",
+        ),
+        (  # the row says the other bound too
+            "What's the min upload size per photo for the driver app?",
+            "Driver app photo uploads: at least 1 KB, at most 12 MB.",
+            "12 MB",
+        ),
+        (  # another outage's ticket: the confused model's wrong row
+            "What's the incident number for the login outage?",
+            "Checkout outage tracked as INC-2231.",
+            "INC-2231",
+        ),
+    ],
+)
+def test_the_thing_asked_about_still_refuses(question: str, row: str, answer: str) -> None:
+    assert _model(question, _one(row), answer) is None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -1061,6 +1062,29 @@ _EXCLUSIVE = tuple(
         " errored red|skip skipped skips skipping",
     )
 )
+
+
+@functools.lru_cache(maxsize=4096)
+def _qualifier_of(word: str) -> tuple[tuple[int, int], ...]:
+    """The (table, group) of each exclusive qualifier a word is, or is derived from
+    ("failures" of "fail", "successful" of "succeeded")."""
+    mine = root(word)
+    return tuple(
+        (n, group)
+        for n, table in enumerate(_EXCLUSIVE)
+        for w, group in table.items()
+        if _derived(root(w), mine)
+    )
+
+
+def _derived_qualifiers(text: str) -> list[set[int]]:
+    """``_qualifiers`` with a word's derivations too, for a model's cited row: "Sync
+    failures last week" says the "failed" a question asks."""
+    out = _qualifiers(text)
+    for word in set(re.findall(r"[a-z]{4,}", text.lower())):
+        for n, group in _qualifier_of(word):
+            out[n].add(group)
+    return out
 
 
 def _qualifiers(text: str) -> list[set[int]]:
@@ -2270,7 +2294,9 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
         return None
     if _another_time(ask, cited) or _another_period(ask, cited):
         return None  # "the night before last" of "last night's backup"; "last week" of this
-    if not _about_entity(ask, cited, value.kind) or not _names_in_clause(ask, cited.text, value):
+    if not _about_entity(ask, cited, value.kind, value=value) or not _names_in_clause(
+        ask, cited.text, value
+    ):
         return None  # the thing asked about, with its names and qualifiers, is not this row's
     if _another_modifier(ask, cited, value, usable):
         return None  # "branch coverage" of "line coverage"; "the image" of two images
@@ -2483,15 +2509,19 @@ def _by_its_noun(ask: ValueAsk, fact: Fact, value: Value) -> bool:
 
 
 def _derived(a: str, b: str) -> bool:
-    """Are two roots one word's, or derived one from the other ("fail" and "failur",
-    "sign" and "signatur", "success" and "succeed"): one the other's start (of four letters
-    at least), or sharing the first five?"""
+    """Are two roots one word's, or derived one from the other by an ending ("fail" and
+    "failur", "sign" and "signatur", "deploy" and "deployment"), or two endings of one
+    stem of five letters ("success" and "succeed")?"""
     if a == b:
         return True
     short, long_ = sorted((a, b), key=len)
-    if len(short) >= 4 and long_.startswith(short):
+    if len(short) >= 4 and long_.startswith(short) and long_[len(short) :] in _ENDINGS:
         return True
-    return len(short) >= 5 and short[:5] == long_[:5]
+    shared = len(os.path.commonprefix([short, long_]))  # noqa: RUF071 - letters, not paths
+    return shared >= 5 and len(short) - shared <= 2 and len(long_) - shared <= 3
+
+
+_ENDINGS = word_set("atur ation at ment ur ful ing ion ed er or abl iv iti e s y ic ical")
 
 
 def _head_words(ask: ValueAsk) -> set[str]:
@@ -2561,12 +2591,18 @@ def _proven_by_form(ask: ValueAsk, value: Value) -> bool:
     return False
 
 
-def _about_all(ask: ValueAsk, fact: Fact, *, besides: frozenset[str] = frozenset()) -> bool:
+def _about_all(
+    ask: ValueAsk,
+    fact: Fact,
+    *,
+    besides: frozenset[str] = frozenset(),
+    derived: frozenset[str] = frozenset(),
+) -> bool:
     """Is the row about all the question is about: its specific values, its qualifiers and
     every word of its subject (by a neighbour too), but for words of time and hedging (and
     ``besides``: the members' names, for a row that disputes)?"""
     asked = _qualifiers(ask.question)
-    if any(a and not a & s for a, s in zip(asked, _qualifiers(fact.text), strict=True)):
+    if any(a and not a & s for a, s in zip(asked, _derived_qualifiers(fact.text), strict=True)):
         return False
     if not _has_specifics(ask, fact):
         return False
@@ -2575,11 +2611,18 @@ def _about_all(ask: ValueAsk, fact: Fact, *, besides: frozenset[str] = frozenset
     terms = [t for t in ask.subject if t not in spared]
     if not terms:
         return bool(row.roots & ask.cues) or not ask.subject
-    return row.score > 0 and all(_coverage((t,), row.roots, fact.text)[0] for t in terms)
+    return row.score > 0 and all(
+        t in derived or _coverage((t,), row.roots, fact.text)[0] for t in terms
+    )
 
 
 def _about_entity(
-    ask: ValueAsk, fact: Fact, kind: Kind, *, besides: frozenset[str] = frozenset()
+    ask: ValueAsk,
+    fact: Fact,
+    kind: Kind,
+    *,
+    besides: frozenset[str] = frozenset(),
+    value: Value | None = None,
 ) -> bool:
     """Is the row about the thing the question asks of — its specific values, qualifiers and
     every word of its subject but the words of the relation asked (its verbs, read from
@@ -2587,8 +2630,75 @@ def _about_entity(
     "when does the cutover *begin*") and a word of the asked noun that only names the kind
     of value the model gave ("IP" of an IP address)? The relation is the model's reading;
     the thing is not: a name, a modifier or a qualifier the row does not say refuses."""
-    spared = _relation_words(ask) | _kind_words(ask, kind)
-    return _about_all(ask, fact, besides=besides | spared)
+    spared = _relation_words(ask) | _kind_words(ask, kind) | _verbs_anywhere(ask)
+    spared |= _degree_words(ask, fact)
+    if value is not None and _proven_by_form(ask, value):
+        spared |= _head_words(ask)  # "incident" of "incident number" for "INC-2231"
+    roots = _roots_of(fact.text, fact.member)
+    derived = frozenset(
+        t for t in ask.subject if t.isalpha() and any(_derived(t, r) for r in roots)
+    )  # "successful" of "succeeded", "signatures" of "signing"
+    return _about_all(ask, fact, besides=besides | spared, derived=derived)
+
+
+_RELATIVE = word_set("that which who whom")
+_AFTER_PARTICIPLE = word_set(
+    "up down on off out in into to through at for from over with by under within onto as"
+)
+
+
+def _verbs_anywhere(ask: ValueAsk) -> frozenset[str]:
+    """The roots of the request's verbs where they stand outside its main clause: a verb
+    after a relative pronoun ("the service that *checks* signatures") and a participle after
+    a noun, before a particle or the clause's end ("messages *sitting* in the DLQ", "the job
+    *closed* as resolved"). A participle before a noun is a modifier ("the *failed* jobs")
+    and stays the thing's; an outcome verb (``_TELLING``) stays required."""
+    sentence = _request_sentence(ask)
+    words = tokens(sentence)
+    named = _asked_lemmas(ask)
+    found: set[int] = set()
+    for i in range(1, len(words)):
+        t, prev = words[i], words[i - 1]
+        if t.text in _STOP or t.lemma in named or t.lemma in _TELLING:
+            continue
+        if _GAP.search(sentence[prev.end : t.start]):
+            continue
+        inflected = t.text != t.lemma or t.text.endswith(("ing", "ed"))
+        if prev.text in _RELATIVE and inflected:
+            found.add(i)  # "that checks", "which sits"
+            continue
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        ends = nxt is None or bool(_GAP.search(sentence[t.end : nxt.start]))
+        participle = t.text.endswith("ing") or (t.text != t.lemma and not t.text.endswith("s"))
+        if (
+            participle
+            and prev.text not in _STOP
+            and (ends or (nxt is not None and nxt.text in _AFTER_PARTICIPLE))
+        ):
+            found.add(i)  # "messages sitting in", "the job closed as"
+    return frozenset(
+        r for i in found for r in (root(words[i].lemma), root(words[i].text), words[i].stem)
+    )
+
+
+# Words of degree: a hedge of how often ("usually"), or the bound asked ("max", "at worst"),
+# which a row's single value answers unless it says the other bound.
+_HEDGING_DEGREE = word_set("usually typically normally generally ordinarily far")
+_UPPER = word_set("max maximum most worst peak peaks highest top upper cap capped ceiling")
+_LOWER = word_set("min minimum least lowest floor lower bottom")
+
+
+def _degree_words(ask: ValueAsk, fact: Fact) -> frozenset[str]:
+    """The roots of the request's words of degree the row's value answers: a hedge of how
+    often or "how far", and a bound ("max", "at worst") when the row says no other bound."""
+    said = {t.text for t in tokens(fact.text.lower())}
+    out: set[str] = set()
+    for t in tokens(_request_sentence(ask)):
+        if t.text in _HEDGING_DEGREE or t.lemma in _HEDGING_DEGREE:
+            out.add(root(t.lemma))
+        elif (t.text in _UPPER and not said & _LOWER) or (t.text in _LOWER and not said & _UPPER):
+            out |= {root(t.lemma), root(t.text)}  # "max" of a row saying one bound
+    return frozenset(out)
 
 
 # Verbs of an outcome that tells a row's values apart ("how many were rejected?", "which
@@ -2793,8 +2903,9 @@ def _another_modifier(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence
         wanted = _modifiers(asked, noun)
         before, after = _clause(cited.text, value)
         mine = _modifiers(f"{before}{value.text}{after}", noun)
-        if wanted and mine and not wanted & _modifiers(cited.text, noun):
-            return True
+        theirs = _modifiers(cited.text, noun)
+        if wanted and mine and not any(_derived(w, m) for w in wanted for m in theirs):
+            return True  # ("replica lag" is the "replication lag": one word's derivations)
     for noun in dict.fromkeys(t for t in ask.subject if t.isalpha()):
         mine = _modifiers(cited.text, noun)
         if not mine or _modifiers(asked, noun) or noun in _generic_words():
