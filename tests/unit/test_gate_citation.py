@@ -321,3 +321,35 @@ def test_a_verb_a_derivation_or_a_degree_is_the_models_reading(
 )
 def test_the_thing_asked_about_still_refuses(question: str, row: str, answer: str) -> None:
     assert _model(question, _one(row), answer) is None
+
+
+# ----------------------------------------- the asked noun is the head of the wh-phrase
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer", "value"),
+    [
+        (  # "migration", not "applied": the wh-phrase's last word before its verb
+            "What's the newest migration applied on staging?",
+            "Staging is at migration 0047_add_invoice_currency; nothing newer has been applied.",
+            "0047_add_invoice_currency",
+            "0047_add_invoice_currency",
+        ),
+        (  # another environment's migration
+            "What's the newest migration applied on prod?",
+            "Staging is at migration 0047_add_invoice_currency; nothing newer has been applied.",
+            "0047_add_invoice_currency",
+            None,
+        ),
+        (  # an identifier beside another noun
+            "What's the newest migration applied on staging?",
+            "Staging is at schema 0047_add_invoice_currency after the migration run.",
+            "0047_add_invoice_currency",
+            None,
+        ),
+    ],
+)
+def test_the_head_of_the_wh_phrase_names_a_bare_value(
+    question: str, row: str, answer: str, value: str | None
+) -> None:
+    assert _model(question, _one(row), answer) == value

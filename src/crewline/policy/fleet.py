@@ -2495,7 +2495,7 @@ def _by_its_noun(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     wanted = set(ask.cues) | set(ask.counted)
     if ask.noun != "value":
         wanted.add(root(ask.noun))
-    heads = wanted | _head_words(ask)
+    heads = wanted | _head_words(ask) | _wh_head(ask)
     if Kind.PORT in ask.kinds:
         heads.add(root("listener"))  # a listener is what a port is of: "TLS listener on 8883"
     if value.kind is not Kind.WORD and _beside_noun(fact.text, value, heads):
@@ -2506,6 +2506,31 @@ def _by_its_noun(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     if value.kind is Kind.WORD:
         return True  # a name the reader has no pattern for: the row names what is asked
     return any(s.value.text.casefold() == value.text.casefold() for s in _values(ask, fact))
+
+
+_WH = word_set("which what whats")
+_WH_SKIP = word_set("s is the a an our your its their")
+
+
+def _wh_head(ask: ValueAsk) -> set[str]:
+    """The root of the head of the request's wh-phrase: its last word before a verb ("which
+    *field* disappeared", "what's the newest *migration* applied"), where the reader took
+    the verb for the asked noun. Empty where the phrase meets no verb by its form."""
+    words = tokens(_request_sentence(ask))
+    for i, t in enumerate(words):
+        if t.text not in _WH:
+            continue
+        run: list[Token] = []
+        for w in words[i + 1 :]:
+            if (w.text in _WH_SKIP or w.text.endswith("est")) and not run:
+                continue  # "what's the newest …": a superlative before the head
+            if w.text in _STOP or w.text in _AUX:
+                break
+            if run and (w.text.endswith("ed") or (w.text != w.lemma and not w.text.endswith("s"))):
+                return {root(run[-1].lemma)}  # the verb after the phrase: its last word heads it
+            run.append(w)
+        return set()
+    return set()
 
 
 def _derived(a: str, b: str) -> bool:
