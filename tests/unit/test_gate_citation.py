@@ -353,3 +353,46 @@ def test_the_head_of_the_wh_phrase_names_a_bare_value(
     question: str, row: str, answer: str, value: str | None
 ) -> None:
     assert _model(question, _one(row), answer) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (  # an acronym the row spells out
+            "How many messages are stuck in the orders-events DLQ right now?",
+            "orders-events dead-letter queue currently holds 212 messages.",
+            "212",
+        ),
+        (  # spelled out for another thing's
+            "How many messages are stuck in the payments DLQ right now?",
+            "orders-events dead-letter queue currently holds 212 messages.",
+            None,
+        ),
+        (  # initials of words that spell no acronym the question writes
+            "How many messages are stuck in the orders-events dlq right now?",
+            "orders-events: 212 messages, down low quickly.",
+            None,
+        ),
+    ],
+)
+def test_an_acronym_is_the_rows_words_spelled_out(
+    question: str, row: str, value: str | None
+) -> None:
+    assert _model(question, _one(row), "212") == value
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        (  # a participle that ends the clause is its event
+            "When was the cert for api.acme.io issued?",
+            "TLS cert for api.acme.io expires on 2024-07-02.",
+        ),
+        (  # "which" asking, not a relative clause's
+            "Which cert expires first?",
+            "TLS cert for api.acme.io was issued on 2024-07-02.",
+        ),
+    ],
+)
+def test_the_event_a_moment_is_asked_of_stays_the_rows(question: str, row: str) -> None:
+    assert _model(question, _one(row), "2024-07-02") is None

@@ -2660,10 +2660,32 @@ def _about_entity(
     if value is not None and _proven_by_form(ask, value):
         spared |= _head_words(ask)  # "incident" of "incident number" for "INC-2231"
     roots = _roots_of(fact.text, fact.member)
+    initials = _initials(fact.text)
     derived = frozenset(
-        t for t in ask.subject if t.isalpha() and any(_derived(t, r) for r in roots)
-    )  # "successful" of "succeeded", "signatures" of "signing"
+        t
+        for t in ask.subject
+        if t.isalpha()
+        and (
+            any(_derived(t, r) for r in roots)
+            or (3 <= len(t) <= 5 and not known(t) and t in initials)
+        )
+    )  # "successful" of "succeeded", "signatures" of "signing", "DLQ" of "dead-letter queue"
     return _about_all(ask, fact, besides=besides | spared, derived=derived)
+
+
+def _initials(text: str) -> frozenset[str]:
+    """The initials of each run of three to five consecutive words of ``text``, none a stop
+    word and no punctuation between ("dlq" of "dead-letter queue", "sla" of "service level
+    agreement"): an acronym, a word of no dictionary, the question uses for them."""
+    out: set[str] = set()
+    for run in re.split(r"[^a-z0-9 -]+", text.lower()):
+        words = re.findall(r"[a-z][a-z0-9]*", run)
+        for i in range(len(words)):
+            for n in range(3, 6):
+                part = words[i : i + n]
+                if len(part) == n and not any(w in _STOP for w in part):
+                    out.add("".join(w[0] for w in part))
+    return frozenset(out)
 
 
 _RELATIVE = word_set("that which who whom")
@@ -2675,9 +2697,10 @@ _AFTER_PARTICIPLE = word_set(
 def _verbs_anywhere(ask: ValueAsk) -> frozenset[str]:
     """The roots of the request's verbs where they stand outside its main clause: a verb
     after a relative pronoun ("the service that *checks* signatures") and a participle after
-    a noun, before a particle or the clause's end ("messages *sitting* in the DLQ", "the job
-    *closed* as resolved"). A participle before a noun is a modifier ("the *failed* jobs")
-    and stays the thing's; an outcome verb (``_TELLING``) stays required."""
+    a noun and before a particle ("messages *sitting* in the DLQ", "logs *shipped* by"). A
+    participle before a noun is a modifier ("the *failed* jobs") and one that ends the
+    clause is its event ("when was the cert *issued*?" of one that expires): both stay the
+    thing's, as an outcome verb (``_TELLING``) does."""
     sentence = _request_sentence(ask)
     words = tokens(sentence)
     named = _asked_lemmas(ask)
@@ -2689,7 +2712,8 @@ def _verbs_anywhere(ask: ValueAsk) -> frozenset[str]:
         if _GAP.search(sentence[prev.end : t.start]):
             continue
         inflected = t.text != t.lemma or t.text.endswith(("ing", "ed"))
-        if prev.text in _RELATIVE and inflected:
+        head = words[i - 2].text if i >= 2 else ""
+        if prev.text in _RELATIVE and inflected and (head == "one" or (head and head not in _STOP)):
             found.add(i)  # "that checks", "which sits"
             continue
         nxt = words[i + 1] if i + 1 < len(words) else None
@@ -2698,7 +2722,9 @@ def _verbs_anywhere(ask: ValueAsk) -> frozenset[str]:
         if (
             participle
             and prev.text not in _STOP
-            and (ends or (nxt is not None and nxt.text in _AFTER_PARTICIPLE))
+            and not ends
+            and nxt is not None
+            and nxt.text in _AFTER_PARTICIPLE
         ):
             found.add(i)  # "messages sitting in", "the job closed as"
     return frozenset(
