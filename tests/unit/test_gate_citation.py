@@ -396,3 +396,26 @@ def test_an_acronym_is_the_rows_words_spelled_out(
 )
 def test_the_event_a_moment_is_asked_of_stays_the_rows(question: str, row: str) -> None:
     assert _model(question, _one(row), "2024-07-02") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # "week" of another qualifier's row is not "weekly"
+            "How many rows did the weekly report export?",
+            "Daily report exported 4,210 rows this week.",
+            "4,210",
+        ),
+    ],
+)
+def test_a_word_of_the_same_root_is_no_derivation(question: str, row: str, answer: str) -> None:
+    assert _model(question, _one(row), answer) is None
+
+
+def test_a_qualifier_is_derived_by_an_ending_only() -> None:
+    from crewline.policy.fleet import _derived_qualifiers, _qualifiers
+
+    weekly = _qualifiers("the weekly report")[1]
+    assert not weekly & _derived_qualifiers("Daily report exported 4,210 rows this week.")[1]
+    failed = _qualifiers("how many syncs failed")[3]
+    assert failed <= _derived_qualifiers("Sync failures last week: 19.")[3]

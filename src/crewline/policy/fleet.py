@@ -1073,8 +1073,8 @@ def _qualifier_of(word: str) -> tuple[tuple[int, int], ...]:
         (n, group)
         for n, table in enumerate(_EXCLUSIVE)
         for w, group in table.items()
-        if _derived(root(w), mine)
-    )
+        if root(w) != mine and _derived(root(w), mine)
+    )  # a word of the same root is no qualifier: "week" is not "weekly"
 
 
 def _derived_qualifiers(text: str) -> list[set[int]]:
@@ -2546,7 +2546,7 @@ def _derived(a: str, b: str) -> bool:
     return shared >= 5 and len(short) - shared <= 2 and len(long_) - shared <= 3
 
 
-_ENDINGS = word_set("atur ation at ment ur ful ing ion ed er or abl iv iti e s y ic ical")
+_ENDINGS = word_set("atur ation at ment ur ful ing ion ed er or abl iv iti e s y")
 
 
 def _head_words(ask: ValueAsk) -> set[str]:
