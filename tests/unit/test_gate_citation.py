@@ -419,3 +419,42 @@ def test_a_qualifier_is_derived_by_an_ending_only() -> None:
     assert not weekly & _derived_qualifiers("Daily report exported 4,210 rows this week.")[1]
     failed = _qualifiers("how many syncs failed")[3]
     assert failed <= _derived_qualifiers("Sync failures last week: 19.")[3]
+
+
+# ------------------- the offline reader's safety rules hold for a cited answer too
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # an adverb between the copula and the state: "is currently live"
+            "Which Android build is currently live in the Play Store?",
+            "Android build 9120 is in beta review since Monday.",
+            "9120",
+        ),
+        (
+            "what version is deployed to prod rn?",
+            "payments v3.4.0 is staged, waiting for the Thursday window",
+            "v3.4.0",
+        ),
+        (  # the value's clause is about another subject than the one asked
+            "Which cluster do the nightly reports run on?",
+            "The ad-hoc notebooks run on cluster ana-big-2; the nightly reports use their own.",
+            "ana-big-2",
+        ),
+    ],
+    ids=["adverb-state", "staged-for-deployed", "another-subject"],
+)
+def test_a_cited_value_in_another_state_or_of_another_subject_is_refused(
+    question: str, row: str, answer: str
+) -> None:
+    assert _model(question, _one(row), answer) is None
+
+
+def test_a_cited_value_another_row_disputes_in_other_words_is_refused() -> None:
+    rows = facts(
+        ("gateway", "The broker API limit is 120 requests per minute."),
+        ("trader", "the broker throttles us at 60 req/min, 429s above that"),
+    )
+    assert _model("What's the broker API limit?", rows, "120") is None
+    assert _model("What's the broker API limit?", rows, "60 req/min", row=1) is None

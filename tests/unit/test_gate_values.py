@@ -289,3 +289,11 @@ def test_a_ticket_stays_with_the_human_unless_one_row_gives_one(
     question: str, rows: list[tuple[str, str]]
 ) -> None:
     no_answer(question, facts(*rows))
+
+
+def test_a_state_asked_with_an_adverb_before_it_is_still_the_state_asked() -> None:
+    """ "is currently live" asks the live state as "is live" does."""
+    no_answer(
+        "Which desktop client build is currently live?",
+        facts(("release-ci", "Desktop client build 5120 is in beta review since Monday.")),
+    )

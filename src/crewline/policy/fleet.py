@@ -1118,7 +1118,7 @@ _STATES = tuple(
     re.compile(p)
     for p in (
         r"\b(?:(?:is|are|was|were|be|been|being|went|gone|goes|go|going|now|the|a|our|its)"
-        r"\s+live|deployed|released|shipped|published|rolled out|current)\b",
+        r"\s+(?:[a-z]+ly\s+)?live|deployed|released|shipped|published|rolled out|current)\b",
         r"\b(?:review|reviewing|submitted|testflight|beta)\b",
         r"\bstaged\b",
         r"\b(?:draft|drafted|unreleased|unpublished)\b",
@@ -2306,6 +2306,11 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
         return None  # "the Eastfield clinic"'s value for "the Westbrook clinic"
     if _whole_for_a_part(ask, cited.text, value):
         return None  # the whole of "250 seats, 231 of them in use" for "how many are taken?"
+    if _other_state(ask, cited.text, value) or _of_other_subject(ask, cited.text, value):
+        return None  # "in TestFlight review" for "live"; "dbt runs on X; the dashboards …"
+    quoted = (_Said(value=value, labels=frozenset(), cue=False), _row(ask, cited))
+    if _said_in_other_words(ask, [quoted], [_row(ask, f) for f in usable]):
+        return None  # "throttles us at 60 req/min" against the cited "limit is 120 …"
     # whoever said it: a row of another member about the same thing disputes too
     members = frozenset(root(p) for f in usable for p in re.split(r"[-_]", f.member.lower()) if p)
     for other in usable:
