@@ -9,6 +9,11 @@ from crewline.bot.actors import MemberActors
 from tests.bounds import WAIT
 
 
+async def _job() -> int:
+    """A job whose work is beside the point: it gives 1."""
+    return 1
+
+
 async def test_jobs_of_one_key_run_one_at_a_time_in_order() -> None:
     actors = MemberActors()
     ran: list[str] = []
@@ -34,36 +39,27 @@ async def test_jobs_of_one_key_run_one_at_a_time_in_order() -> None:
 async def test_an_idle_actor_ends_and_the_next_job_starts_another() -> None:
     actors = MemberActors()
 
-    async def job() -> int:
-        return 1
-
-    assert await actors.run("radar", job) == 1  # the actor left as its queue ran dry
+    assert await actors.run("radar", _job) == 1  # the actor left as its queue ran dry
     assert actors._tasks == {} and actors._queues == {}
-    assert await actors.run("radar", job) == 1  # a new actor takes it
+    assert await actors.run("radar", _job) == 1  # a new actor takes it
     await actors.aclose()
 
 
 async def test_an_actor_waits_only_when_its_last_job_asked_to() -> None:
     actors = MemberActors()
 
-    async def job() -> int:
-        return 1
-
-    await actors.run("radar", job, linger=True)
+    await actors.run("radar", _job, linger=True)
     waiting = actors._tasks["radar"]
-    await actors.run("radar", job)  # not an agent's call: it ends after this one
+    await actors.run("radar", _job)  # not an agent's call: it ends after this one
     assert waiting.done() and actors._tasks == {}
-    await actors.run("radar", job, linger=True)
+    await actors.run("radar", _job, linger=True)
     await actors.aclose()
 
 
 async def test_with_no_linger_an_agents_call_ends_its_actor_too() -> None:
     actors = MemberActors(linger=0)
 
-    async def job() -> int:
-        return 1
-
-    assert await actors.run("radar", job, linger=True) == 1
+    assert await actors.run("radar", _job, linger=True) == 1
     assert actors._tasks == {} and actors._queues == {}
     await actors.aclose()
 
@@ -71,12 +67,9 @@ async def test_with_no_linger_an_agents_call_ends_its_actor_too() -> None:
 async def test_an_idle_actor_takes_the_next_job_until_two_sweeps_found_it_idle() -> None:
     actors = MemberActors()
 
-    async def job() -> int:
-        return 1
-
-    assert await actors.run("radar", job, linger=True) == 1
+    assert await actors.run("radar", _job, linger=True) == 1
     lingering = actors._tasks["radar"]
-    assert await actors.run("radar", job, linger=True) == 1
+    assert await actors.run("radar", _job, linger=True) == 1
     assert actors._tasks["radar"] is lingering  # woken, not started anew
     actors.sweep()  # the first sweep only notes it idle
     await asyncio.sleep(0)
@@ -84,7 +77,7 @@ async def test_an_idle_actor_takes_the_next_job_until_two_sweeps_found_it_idle()
     actors.sweep()  # idle since the last one: it ends
     await asyncio.wait_for(lingering, WAIT)
     assert actors._tasks == {} and actors._queues == {}
-    assert await actors.run("radar", job, linger=True) == 1  # a new actor takes the next job
+    assert await actors.run("radar", _job, linger=True) == 1  # a new actor takes the next job
     assert actors._tasks["radar"] is not lingering
     await actors.aclose()
 
@@ -92,11 +85,8 @@ async def test_an_idle_actor_takes_the_next_job_until_two_sweeps_found_it_idle()
 async def test_beyond_the_most_that_may_wait_an_idle_actor_ends_at_once() -> None:
     actors = MemberActors(max_idle=1)
 
-    async def job() -> int:
-        return 1
-
-    await actors.run("radar", job, linger=True)
-    await actors.run("probe", job, linger=True)
+    await actors.run("radar", _job, linger=True)
+    await actors.run("probe", _job, linger=True)
     assert set(actors._tasks) == {"radar"}  # the first waits; the second found no room
     await actors.aclose()
 
@@ -104,13 +94,10 @@ async def test_beyond_the_most_that_may_wait_an_idle_actor_ends_at_once() -> Non
 async def test_an_actor_that_worked_between_two_sweeps_is_not_ended() -> None:
     actors = MemberActors()
 
-    async def job() -> int:
-        return 1
-
-    await actors.run("radar", job, linger=True)
+    await actors.run("radar", _job, linger=True)
     lingering = actors._tasks["radar"]
     actors.sweep()
-    await actors.run("radar", job, linger=True)  # idle again since, but not since the last sweep
+    await actors.run("radar", _job, linger=True)  # idle again since, but not since the last sweep
     actors.sweep()
     await asyncio.sleep(0)
     assert not lingering.done()
@@ -120,15 +107,12 @@ async def test_an_actor_that_worked_between_two_sweeps_is_not_ended() -> None:
 async def test_a_job_that_comes_as_a_sweep_ends_the_actor_still_runs() -> None:
     actors = MemberActors()
 
-    async def job() -> int:
-        return 1
-
-    await actors.run("radar", job, linger=True)
+    await actors.run("radar", _job, linger=True)
     lingering = actors._tasks["radar"]
     actors.sweep()
     actors.sweep()  # the actor is told to end, and has not run since
-    assert await asyncio.wait_for(actors.submit("radar", job, linger=True), WAIT) == 1
-    assert actors._tasks["radar"] is lingering  # it found the job, and went on serving
+    assert await asyncio.wait_for(actors.submit("radar", _job, linger=True), WAIT) == 1
+    assert actors._tasks["radar"] is lingering  # it found the _job, and went on serving
     await actors.aclose()
 
 
