@@ -9,6 +9,13 @@ import pytest
 
 from crewline.policy import Placement, VerdictKind, check_placement, judge
 
+
+def _goes_on(question: str) -> None:
+    """The question is a step the agent may take: the verdict says go on, with "yes"."""
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
 # ------------------------------------------- a careful step described before "go on?"
 
 
@@ -82,8 +89,7 @@ def test_a_careful_step_described_before_the_go_ahead_is_the_step_asked_about(
     ],
 )
 def test_a_harmless_or_skipped_step_before_the_go_ahead_still_goes_on(question: str) -> None:
-    verdict = judge(question)
-    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+    _goes_on(question)
 
 
 # ------------------------------------------- a request for a value is never a "yes"
@@ -128,8 +134,7 @@ def test_a_request_for_a_value_is_never_answered_yes(question: str) -> None:
     ],
 )
 def test_a_step_on_a_value_still_goes_on(question: str) -> None:
-    verdict = judge(question)
-    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+    _goes_on(question)
 
 
 # ------------------------------------------- a request for a value does no act
@@ -206,8 +211,7 @@ def test_a_careful_act_asked_for_beside_the_request_stays_careful(
     ],
 )
 def test_a_name_or_the_object_of_a_harmless_act_is_not_the_act(question: str) -> None:
-    verdict = judge(question)
-    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+    _goes_on(question)
 
 
 @pytest.mark.parametrize(
