@@ -44,6 +44,14 @@ def _card(kit: Kit, question: str = QUESTION) -> MemoryMessage | None:
     return found[0] if found else None
 
 
+async def _escalated_while_drafting(kit: Kit, brain: HeldBrain) -> None:
+    """A member escalates the question; returns once its judgement is being drafted."""
+    radar = await kit.add_member()
+    await kit.escalate(radar, QUESTION, options=["yes", "no"])
+    async with asyncio.timeout(WAIT):
+        await brain.drafting.wait()
+
+
 async def _looked_at_every_lane(kit: Kit) -> None:
     """What the outbox's poll and a crew change's look do: start every lane with entries;
     returns once the card's lane stopped at its held post, or drew the card."""
@@ -59,10 +67,7 @@ async def test_a_look_at_every_lane_leaves_a_held_card_for_its_judgement(
 ) -> None:
     brain = HeldBrain()
     async with running(tmp_path, concierge=ConciergeSettings(brain=brain)) as kit:
-        radar = await kit.add_member()
-        await kit.escalate(radar, QUESTION, options=["yes", "no"])
-        async with asyncio.timeout(WAIT):
-            await brain.drafting.wait()
+        await _escalated_while_drafting(kit, brain)
         await _looked_at_every_lane(kit)
         assert _card(kit) is None  # held: not drawn bare
         brain.go.set()
@@ -77,10 +82,7 @@ async def test_a_judgement_that_never_comes_holds_its_card_only_until_the_bound(
 ) -> None:
     brain = HeldBrain()
     async with running(tmp_path, concierge=ConciergeSettings(brain=brain)) as kit:
-        radar = await kit.add_member()
-        await kit.escalate(radar, QUESTION, options=["yes", "no"])
-        async with asyncio.timeout(WAIT):
-            await brain.drafting.wait()
+        await _escalated_while_drafting(kit, brain)
         kit.clock.advance(HOLD_BOUND / 2)
         await _looked_at_every_lane(kit)
         assert _card(kit) is None  # within the bound: still held
@@ -103,10 +105,7 @@ async def test_a_release_while_the_lane_reads_its_head_draws_the_card(tmp_path: 
     ) as kit:
         store = kit.store
         assert isinstance(store, HeldStore)
-        radar = await kit.add_member()
-        await kit.escalate(radar, QUESTION, options=["yes", "no"])
-        async with asyncio.timeout(WAIT):
-            await brain.drafting.wait()
+        await _escalated_while_drafting(kit, brain)
         store.lane = "radar"
         kit.outbox.wake()  # a look at every lane: the card's reads its head, and waits
         async with asyncio.timeout(WAIT):
