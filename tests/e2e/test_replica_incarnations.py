@@ -12,7 +12,6 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,8 +27,8 @@ from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination
 from crewline.testing import FakeClock
 from tests.bounds import HTTP_TIMEOUT
+from tests.e2e.replica_kit import WAIT, until
 
-WAIT = 20.0  # the bound on any one wait (a loaded machine)
 log = logging.getLogger(__name__)
 
 
@@ -50,15 +49,6 @@ def _connected(url: str, holder: str) -> int:
 
 async def _now(value: bool) -> bool:
     return value
-
-
-async def _until(check: Callable[[], Awaitable[bool]]) -> None:
-    """Until ``check()`` holds, looking every few milliseconds (bounded by ``WAIT``)."""
-    async with asyncio.timeout(WAIT):
-        while True:
-            if await check():
-                return
-            await asyncio.sleep(0.01)
 
 
 def _seconds_since(url: str, lease: str) -> float:
@@ -122,7 +112,7 @@ async def test_two_processes_under_one_name_are_reported_by_readyz_and_doctor(
             assert two.coordination is not None and one.coordination is not None
             later = two.coordination.holder
             coordination = one.coordination
-            await _until(lambda: _now(coordination.superseded_by is not None))  # its listener
+            await until(lambda: _now(coordination.superseded_by is not None))  # its listener
             status, checks = await _readyz(one)
             assert status == 503 and not checks["replica"]["ok"]
             assert later in str(checks["replica"]["detail"]), checks
@@ -179,7 +169,7 @@ async def test_a_replica_killed_with_sigkill_leaves_its_lanes_at_once(postgres_u
                 claims.append(await lanes.hold("s1"))
                 return claims[-1] is not Claim.ELSEWHERE
 
-            await _until(taken)
+            await until(taken)
             claim = claims[-1]
             log.info(
                 "a SIGKILLed replica's lane taken %.3f s after the kill", time.monotonic() - killed
@@ -231,7 +221,7 @@ async def test_a_replica_that_could_not_be_heard_asks_again_before_its_next_call
                 (b.holder,),
             ).fetchall()
             assert ended == [(True,)]  # its listening connection, and only that one
-            await _until(lambda: _now(b.presence != before))
+            await until(lambda: _now(b.presence != before))
             # A takeover it could not hear (as if made while it looked gone).
             conn.execute(
                 "UPDATE crewline_leases SET holder = %s, epoch = epoch + 1"

@@ -4,9 +4,7 @@ next wake takes it and sends what it holds."""
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry
@@ -16,8 +14,8 @@ from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination
 from crewline.transports.memory import MemoryTransport
 from crewline.transports.outbox import OutboxDispatcher
+from tests.e2e.replica_kit import WAIT, until
 
-WAIT = 20.0  # the bound on any one wait (a loaded machine)
 NOW = datetime(2026, 12, 5, tzinfo=UTC)
 PREFIX = "outbox:memory:"
 
@@ -61,14 +59,6 @@ class NothingToDraw:
         return []
 
 
-async def _until(check: Callable[[], Awaitable[bool]]) -> None:
-    async with asyncio.timeout(WAIT):
-        while True:
-            if await check():
-                return
-            await asyncio.sleep(0.01)
-
-
 async def test_a_lane_last_found_held_elsewhere_is_asked_for_before_its_head_is_read(
     postgres_url: str,
 ) -> None:
@@ -95,10 +85,10 @@ async def test_a_lane_last_found_held_elsewhere_is_asked_for_before_its_head_is_
             async def refused(times: int) -> bool:
                 return a.requests[PREFIX + "radar"] == times
 
-            await _until(lambda: refused(1))  # the start's scan: the head read, then refused
+            await until(lambda: refused(1))  # the start's scan: the head read, then refused
             assert store.head_reads["radar"] == 1
             outbox.wake(["radar"])
-            await _until(lambda: refused(2))
+            await until(lambda: refused(2))
             assert store.head_reads["radar"] == 1  # asked for first: refused, nothing read
             assert await store.outbox_size("memory") == 1
 
@@ -108,5 +98,5 @@ async def test_a_lane_last_found_held_elsewhere_is_asked_for_before_its_head_is_
             async def sent() -> bool:
                 return await store.outbox_size("memory") == 0
 
-            await _until(sent)
+            await until(sent)
             assert a.requests[PREFIX + "radar"] == 3
