@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -11,8 +13,27 @@ from crewline.models import Bell
 from crewline.testing import FakeClock
 from crewline.transports.telegram import TelegramTransport
 from crewline.transports.telegram.refs import ReplyThread, TopicThread, parse_message_ref
+from tests.driver import Crew
 from tests.fakes.telegram import ApiError, FakeChat
-from tests.harnesses.telegram import telegram_crew
+from tests.harnesses.telegram import TelegramHarness, telegram_crew
+
+
+@asynccontextmanager
+async def _forum_crew(
+    config: Config, clock: FakeClock
+) -> AsyncIterator[tuple[TelegramHarness, Crew]]:
+    """crewline on Telegram in forum mode: no private topics, members' topics in a forum."""
+    async with telegram_crew(config, clock, has_topics_enabled=False, forum=True) as (
+        harness,
+        crew,
+    ):
+        assert harness.fake.forum is not None
+        yield harness, crew
+
+
+def _topic_link(forum: FakeChat, thread: TopicThread) -> str:
+    """The t.me link that opens ``thread``'s topic in the forum supergroup."""
+    return f"https://t.me/c/{str(-forum.id)[3:]}/{thread.topic_id}"
 
 
 async def test_private_topics_give_each_member_a_topic_in_the_owners_chat(
@@ -39,12 +60,8 @@ async def test_forum_mode_puts_topics_in_the_supergroup_and_the_bell_in_the_owne
     config: Config, clock: FakeClock
 ) -> None:
     """Without private topics, member topics go to the forum; bell and status stay private."""
-    async with telegram_crew(config, clock, has_topics_enabled=False, forum=True) as (
-        harness,
-        crew,
-    ):
+    async with _forum_crew(config, clock) as (harness, crew):
         fake = harness.fake
-        assert fake.forum is not None
         key = await crew.add_member("radar", "Radar")
         await crew.escalate(key, message="Ship?", options=["yes"], goal="release")
         await harness.wait_until(lambda: bool(harness.cards("radar") and harness.bells()))
@@ -52,7 +69,7 @@ async def test_forum_mode_puts_topics_in_the_supergroup_and_the_bell_in_the_owne
         assert isinstance(thread, TopicThread) and thread.chat_id == fake.forum.id
         assert [t.name for t in fake.chat(fake.forum).topics.values()] == ["Radar"]
         bell = next(m for m in fake.messages(fake.owner) if "Radar needs you</b>" in (m.text or ""))
-        link = f"https://t.me/c/{str(-fake.forum.id)[3:]}/{thread.topic_id}"
+        link = _topic_link(fake.forum, thread)
         assert bell.buttons == [{"text": "Open Radar's topic", "url": link}]
         await harness.wait_until(lambda: fake.chat(fake.owner).pinned_message_id is not None)
 
@@ -74,12 +91,8 @@ async def test_a_first_bell_rung_before_its_topic_exists_links_to_it(
     """The bell's lane does not wait for the thread's: while Telegram refuses the member's
     topic, the first bell is rung all the same. It is sent only with its button to the
     topic, which is created once whichever lane gets there first."""
-    async with telegram_crew(config, clock, has_topics_enabled=False, forum=True) as (
-        harness,
-        crew,
-    ):
+    async with _forum_crew(config, clock) as (harness, crew):
         fake = harness.fake
-        assert fake.forum is not None
         lift = fake.refuse("createForumTopic")
         key = await crew.add_member("radar", "Radar")
         await crew.escalate(key, message="Ship?", options=["yes"], goal="release")
@@ -92,7 +105,7 @@ async def test_a_first_bell_rung_before_its_topic_exists_links_to_it(
         thread = harness.thread("radar")
         assert isinstance(thread, TopicThread) and thread.chat_id == fake.forum.id
         assert [t.name for t in fake.chat(fake.forum).topics.values()] == ["Radar"]
-        link = f"https://t.me/c/{str(-fake.forum.id)[3:]}/{thread.topic_id}"
+        link = _topic_link(fake.forum, thread)
         drawn = [
             c.params
             for c in fake.calls
@@ -112,12 +125,8 @@ async def test_a_topic_a_bell_opened_is_the_one_another_process_posts_cards_in(
     """A bell rung before the member's first card opens its topic, and records it: another
     process (a replica, or this one restarted, knowing only the record: Telegram cannot list
     topics) posts the member's cards there, and opens no second topic beside it."""
-    async with telegram_crew(config, clock, has_topics_enabled=False, forum=True) as (
-        harness,
-        crew,
-    ):
+    async with _forum_crew(config, clock) as (harness, crew):
         fake = harness.fake
-        assert fake.forum is not None
         key = await crew.add_member("radar", "Radar")
         await crew.delivered()
         transport = crew.crewline.transport("telegram")
@@ -144,12 +153,8 @@ async def test_a_topic_opened_beside_a_recorded_one_is_deleted_and_the_recorded_
 ) -> None:
     """Two processes opening one member's topic at once (one's bell, the other's card
     lane): the one that records second deletes its topic and uses the first."""
-    async with telegram_crew(config, clock, has_topics_enabled=False, forum=True) as (
-        harness,
-        crew,
-    ):
+    async with _forum_crew(config, clock) as (harness, crew):
         fake = harness.fake
-        assert fake.forum is not None
         await crew.add_member("radar", "Radar")
         await crew.delivered()
         member = await crew.crewline.hub.member("radar")
