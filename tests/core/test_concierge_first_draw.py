@@ -11,12 +11,15 @@ finds that drain going on to the card."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from crewline.bot.concierge import ConciergeSettings
 from crewline.bot.concierge.feature import HOLD_BOUND
 from crewline.brains import BrainAsk, Draft, OfflineBrain
 from crewline.policy.routine import Verdict
+from crewline.store.sqlite import SqliteStore
 from crewline.transports.memory import MemoryMessage
 from tests.bounds import WAIT
 from tests.core.kit import HeldStore, Kit, running
@@ -44,12 +47,21 @@ def _card(kit: Kit, question: str = QUESTION) -> MemoryMessage | None:
     return found[0] if found else None
 
 
-async def _escalated_while_drafting(kit: Kit, brain: HeldBrain) -> None:
-    """A member escalates the question; returns once its judgement is being drafted."""
-    radar = await kit.add_member()
-    await kit.escalate(radar, QUESTION, options=["yes", "no"])
-    async with asyncio.timeout(WAIT):
-        await brain.drafting.wait()
+@asynccontextmanager
+async def _drafting(
+    tmp_path: Path, *, store_type: type[SqliteStore] = SqliteStore
+) -> AsyncIterator[tuple[Kit, HeldBrain]]:
+    """A Hub whose brain is held, where a member escalated the question: entered once the
+    question's judgement is being drafted."""
+    brain = HeldBrain()
+    async with running(
+        tmp_path, concierge=ConciergeSettings(brain=brain), store_type=store_type
+    ) as kit:
+        radar = await kit.add_member()
+        await kit.escalate(radar, QUESTION, options=["yes", "no"])
+        async with asyncio.timeout(WAIT):
+            await brain.drafting.wait()
+        yield kit, brain
 
 
 async def _looked_at_every_lane(kit: Kit) -> None:
@@ -65,9 +77,7 @@ async def _looked_at_every_lane(kit: Kit) -> None:
 async def test_a_look_at_every_lane_leaves_a_held_card_for_its_judgement(
     tmp_path: Path,
 ) -> None:
-    brain = HeldBrain()
-    async with running(tmp_path, concierge=ConciergeSettings(brain=brain)) as kit:
-        await _escalated_while_drafting(kit, brain)
+    async with _drafting(tmp_path) as (kit, brain):
         await _looked_at_every_lane(kit)
         assert _card(kit) is None  # held: not drawn bare
         brain.go.set()
@@ -80,9 +90,7 @@ async def test_a_look_at_every_lane_leaves_a_held_card_for_its_judgement(
 async def test_a_judgement_that_never_comes_holds_its_card_only_until_the_bound(
     tmp_path: Path,
 ) -> None:
-    brain = HeldBrain()
-    async with running(tmp_path, concierge=ConciergeSettings(brain=brain)) as kit:
-        await _escalated_while_drafting(kit, brain)
+    async with _drafting(tmp_path) as (kit, brain):
         kit.clock.advance(HOLD_BOUND / 2)
         await _looked_at_every_lane(kit)
         assert _card(kit) is None  # within the bound: still held
@@ -99,13 +107,9 @@ async def test_a_judgement_that_never_comes_holds_its_card_only_until_the_bound(
 async def test_a_release_while_the_lane_reads_its_head_draws_the_card(tmp_path: Path) -> None:
     """The judgement is released (and the lane woken) while the lane's drain is reading
     the held post at its head: that drain goes on to draw the card, with its suggestion."""
-    brain = HeldBrain()
-    async with running(
-        tmp_path, concierge=ConciergeSettings(brain=brain), store_type=HeldStore
-    ) as kit:
+    async with _drafting(tmp_path, store_type=HeldStore) as (kit, brain):
         store = kit.store
         assert isinstance(store, HeldStore)
-        await _escalated_while_drafting(kit, brain)
         store.lane = "radar"
         kit.outbox.wake()  # a look at every lane: the card's reads its head, and waits
         async with asyncio.timeout(WAIT):
