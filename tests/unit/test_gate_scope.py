@@ -16,6 +16,13 @@ def _goes_on(question: str) -> None:
     assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
 
 
+def _stays_careful_naming(question: str, named: str) -> None:
+    """The question is an irreversible step, final, and the verdict's reason names it."""
+    verdict = judge(question)
+    assert verdict.kind is VerdictKind.IRREVERSIBLE and verdict.final, verdict
+    assert named in verdict.why, verdict.why
+
+
 # ------------------------------------------- a careful step described before "go on?"
 
 
@@ -68,9 +75,7 @@ def _goes_on(question: str) -> None:
 def test_a_careful_step_described_before_the_go_ahead_is_the_step_asked_about(
     question: str, named: str
 ) -> None:
-    verdict = judge(question)
-    assert verdict.kind is VerdictKind.IRREVERSIBLE and verdict.final, verdict
-    assert named in verdict.why, verdict.why
+    _stays_careful_naming(question, named)
 
 
 @pytest.mark.parametrize(
@@ -184,9 +189,7 @@ def test_a_request_for_a_value_is_not_careful_for_the_words_it_is_about(question
 def test_a_careful_act_asked_for_beside_the_request_stays_careful(
     question: str, named: str
 ) -> None:
-    verdict = judge(question)
-    assert verdict.kind is VerdictKind.IRREVERSIBLE and verdict.final, verdict
-    assert named in verdict.why, verdict.why
+    _stays_careful_naming(question, named)
 
 
 # ------------------------------------------- a name, or the object of a harmless act
