@@ -747,8 +747,21 @@ def _step_on_it(shape: Shape) -> bool:
     return False
 
 
-def _clause_words(shape: Shape, i: int) -> set[str]:
-    """The words of word ``i``'s clause, as written."""
+def _clause_end(shape: Shape, i: int) -> int:
+    """Where word ``i``'s clause ends: the next clause start or the sentence's end."""
+    words = shape.words
+    end = i + 1
+    while (
+        end < len(words)
+        and not words[end].clause_start
+        and words[end].sentence == words[i].sentence
+    ):
+        end += 1
+    return end
+
+
+def _clause(shape: Shape, i: int) -> tuple[Word, ...]:
+    """The words of word ``i``'s whole clause, from its start however far back."""
     words = shape.words
     start = i
     while (
@@ -757,14 +770,12 @@ def _clause_words(shape: Shape, i: int) -> set[str]:
         and words[start - 1].sentence == words[i].sentence
     ):
         start -= 1
-    end = i + 1
-    while (
-        end < len(words)
-        and not words[end].clause_start
-        and words[end].sentence == words[i].sentence
-    ):
-        end += 1
-    return {w.text for w in words[start:end]}
+    return words[start : _clause_end(shape, i)]
+
+
+def _clause_words(shape: Shape, i: int) -> set[str]:
+    """The words of word ``i``'s clause, as written."""
+    return {w.text for w in _clause(shape, i)}
 
 
 def _askers_act(shape: Shape, j: int, i: int) -> bool:
@@ -910,13 +921,7 @@ def _dry_run_clause(shape: Shape, i: int) -> bool:
     shows what it would do; a claim that it is safe says nothing."""
     words = shape.words
     start = _clause_start(shape, i)
-    end = i + 1
-    while (
-        end < len(words)
-        and not words[end].clause_start
-        and words[end].sentence == words[i].sentence
-    ):
-        end += 1
+    end = _clause_end(shape, i)
     flagged = any(
         (_dry_run(shape, k) and "-" in shape.gap(k - 1)) or words[k].text in _DRY_FLAGS
         for k in range(max(start, 1), end)
@@ -998,22 +1003,7 @@ def _object_lemmas(shape: Shape, start: int, *, limit: int = 8) -> set[str]:
 
 def _clause_lemmas(shape: Shape, i: int) -> set[str]:
     """The lemmas of word ``i``'s clause."""
-    words = shape.words
-    start = i
-    while (
-        start > 0
-        and not words[start].clause_start
-        and words[start - 1].sentence == words[i].sentence
-    ):
-        start -= 1
-    end = i + 1
-    while (
-        end < len(words)
-        and not words[end].clause_start
-        and words[end].sentence == words[i].sentence
-    ):
-        end += 1
-    return {w.lemma for w in words[start:end]}
+    return {w.lemma for w in _clause(shape, i)}
 
 
 def _context_holds(
