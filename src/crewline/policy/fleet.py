@@ -1364,15 +1364,25 @@ def _owned_by_another(ask: ValueAsk, text: str, said: _Said) -> bool:
     0042_add_invoices", "Postgres 15.4"): that thing's value, not one of what is asked?"""
     if said.cue:
         return False
-    head, _ = _clause(text, said.value)
+    return _naming_noun(ask, text, said.value) is not None
+
+
+def _naming_noun(ask: ValueAsk, text: str, value: Value) -> Token | None:
+    """The word right before the value in its clause when it can be a noun naming the
+    value's owner, one the question does not say ("Postgres" in "Postgres 15.4")."""
+    head, _ = _clause(text, value)
     left = tokens(code_form(head))[-1:]
-    return bool(left) and (
-        left[0].text.isalpha()
-        and left[0].text not in _STOP | _NP_STOP | _VERBISH
-        and left[0].lemma not in _ASKING
-        and not _past(left[0])
-        and left[0].text not in ask.question
+    if not left:
+        return None
+    word = left[0]
+    named = (
+        word.text.isalpha()
+        and word.text not in _STOP | _NP_STOP | _VERBISH
+        and word.lemma not in _ASKING
+        and not _past(word)
+        and word.text not in ask.question
     )
+    return word if named else None
 
 
 def _in_question(ask: ValueAsk, value: str) -> bool:
@@ -2120,17 +2130,8 @@ def _named_by_other(ask: ValueAsk, text: str, value: Value) -> bool:
     """Is the value named by a noun right before it that the question does not say
     ("Postgres 15.4", "Migration 0042"): that thing's value, not a dispute of the asked
     one's?"""
-    head, _ = _clause(text, value)
-    left = tokens(code_form(head))[-1:]
-    return bool(left) and (
-        left[0].text.isalpha()
-        and left[0].text not in _STOP | _NP_STOP | _VERBISH
-        and left[0].lemma not in _ASKING
-        and not _past(left[0])
-        and not _verb_form(left[0])
-        and left[0].text not in ask.question
-        and root(left[0].lemma) not in ask.cues
-    )
+    noun = _naming_noun(ask, text, value)
+    return noun is not None and not _verb_form(noun) and root(noun.lemma) not in ask.cues
 
 
 def _about_in_other_words(ask: ValueAsk, row: _Row) -> bool:
