@@ -538,6 +538,8 @@ def _object_value(rest: str, *, plain: bool) -> str | None:
 _REFERENCE = (
     r"(?:the|our|every|all|each|its|their|other|last|previous|this|that)\b[^,;:?!.()]{0,40}?"
 )
+# Where a precedent's reference ends: a clause's mark, the text's end, trailing punctuation.
+_PRECEDENT_END = r"\s*(?=[,;:?!)]|\.(?:\s|$)|$|[^\w\s]+\s*$)"
 # A tail that says the value is what a convention or a precedent has: "like the rest of the
 # repo", "as in the template default", "in line with the other services", "same as the last
 # three reports", "per usual", "following the default naming", "as we always do".
@@ -552,13 +554,13 @@ _PRECEDENT_TAIL = re.compile(
     r"|(?:as\s+)?per\s+usual"
     r"|(?:as|like)\s+(?:we|i|you|they|everyone)\s+(?:always|usually|normally|typically)"
     r"(?:\s+(?:do|did|have|use|go|set\s+it))?)"
-    r"\s*(?=[,;:?!)]|\.(?:\s|$)|$|[^\w\s]+\s*$)",
+    rf"{_PRECEDENT_END}",
     re.IGNORECASE,
 )
 # "same 3.11 as the CI image": the value between "same" and the precedent.
 _SAME_AS = re.compile(
     rf"\bsame\s+(?P<v>{_QUOTED}|[^\s,;:?!()]+(?:\s{_UNIT}(?!\w))?)\s+as\s+{_REFERENCE}"
-    r"\s*(?=[,;:?!)]|\.(?:\s|$)|$|[^\w\s]+\s*$)",
+    rf"{_PRECEDENT_END}",
     re.IGNORECASE,
 )
 _STATE_QUESTION = re.compile(
