@@ -1,5 +1,6 @@
-"""What the gate's rule tests share: fleet rows said a minute apart, and the two outcomes a
-fleet question can have (its value from the rows, or no answer and the human decides)."""
+"""What the gate's rule tests share: fleet rows said a minute apart, the two outcomes a fleet
+question can have (its value from the rows, or no answer and the human decides), and a
+careful question's (final, and no answer)."""
 
 from __future__ import annotations
 
@@ -26,3 +27,9 @@ def answers(question: str, rows: list[Fact], value: str) -> None:
 def no_answer(question: str, rows: list[Fact]) -> None:
     verdict = judge(question, facts=rows)
     assert verdict.answer is None and not verdict.kind.routine, verdict
+
+
+def careful(question: str, options: tuple[str, ...] = ()) -> None:
+    """The question stays careful: the verdict is final, and answers nothing."""
+    verdict = judge(question, options=options)
+    assert verdict.final and verdict.answer is None, verdict

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy import VerdictKind, judge
+from tests.unit.gate_kit import careful as _careful
 
 
 def _default(question: str, value: str, options: tuple[str, ...] = ()) -> None:
@@ -18,11 +19,6 @@ def _default(question: str, value: str, options: tuple[str, ...] = ()) -> None:
 def _not_answered(question: str, options: tuple[str, ...] = ()) -> None:
     verdict = judge(question, options=options)
     assert verdict.answer is None and not verdict.kind.routine, verdict
-
-
-def _careful(question: str, options: tuple[str, ...] = ()) -> None:
-    verdict = judge(question, options=options)
-    assert verdict.final and verdict.answer is None, verdict
 
 
 # ------------------------------------------- 1. a plan open to a veto, then a tag question

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy import Placement, VerdictKind, check_placement, judge
+from tests.unit.gate_kit import careful as _careful
 
 
 def _goes_on(question: str) -> None:
@@ -236,5 +237,4 @@ def test_a_name_or_the_object_of_a_harmless_act_is_not_the_act(question: str) ->
     ],
 )
 def test_the_act_itself_stays_careful(question: str) -> None:
-    verdict = judge(question)
-    assert verdict.final and verdict.answer is None, verdict
+    _careful(question)

@@ -8,6 +8,7 @@ import pytest
 
 from crewline.policy import Fact, Placement, VerdictKind, check_placement, judge
 from tests.unit.gate_kit import answers as _answers
+from tests.unit.gate_kit import careful as _careful
 from tests.unit.gate_kit import facts as _facts
 from tests.unit.gate_kit import no_answer as _no_answer
 
@@ -232,8 +233,7 @@ def test_a_risky_word_naming_a_document_opened_or_a_test_run_is_routine(question
     ],
 )
 def test_the_act_itself_stays_careful(question: str) -> None:
-    verdict = judge(question)
-    assert verdict.final and verdict.answer is None, verdict
+    _careful(question)
 
 
 # ------------------------------------------- a value is the whole of what the row wrote
