@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 
@@ -230,6 +231,87 @@ async def test_a_batch_never_waits_for_a_lock_held_elsewhere_after_its_first(
         keys = await store.outbox_object_ids("memory", "L", "post", "replica")
         assert keys == [ids[0]]
         assert [r.text for r in await store.live_rows("radar")] == ["x", "z"]
+
+
+def _member_event(member: str, *, postgres_url: str | None = None) -> Callable[[Tx], int]:
+    """One member's change as the core writes it: the member's lock (its result not read),
+    then an event on the member's session. With ``postgres_url``, the event is sent only
+    once the server answered the lock (gave up on it, or waits for it, as the first of a
+    batch does), so a lock given up reaches the client as the event is sent, leaving the
+    event's statement in the aborted pipeline."""
+
+    def change(tx: Tx) -> int:
+        tx.serialize(member)
+        if postgres_url is not None:
+            _until_a_lock_is_answered(postgres_url)
+        return tx.add_event(f"session-{member}", "note", {}, NOW)
+
+    return change
+
+
+def _until_a_lock_is_answered(postgres_url: str) -> None:
+    """Until a backend's last statement is a lock it no longer waits for (given up), or one
+    it has been waiting for over two looks (the first of a batch, which waits)."""
+    waited = 0
+    with psycopg.connect(postgres_url, autocommit=True) as raw:
+        for _ in range(int(HOLD / 0.005)):
+            waits = [
+                wait
+                for (wait,) in raw.execute(
+                    "SELECT wait_event_type FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    " AND query LIKE 'SELECT pg_advisory_xact_lock%%'"
+                )
+            ]
+            waited = waited + 1 if "Lock" in waits else 0
+            if waited >= 2 or any(w != "Lock" for w in waits):
+                return
+            time.sleep(0.005)  # a poll's interval, not a wait for something to happen
+
+
+@pytest.mark.parametrize("batched", [False, True], ids=["at-once", "one-by-one"])
+async def test_a_transaction_stepping_out_of_its_batch_leaves_no_pipeline_aborted(
+    postgres_url: str, batched: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Another replica holds member m's lock. A later transaction of a batch that needs it
+    gives up on the lock (``DEFER_AFTER``), which aborts what its pipeline holds after the
+    lock; the pipeline is brought back before the batch (or the savepoint) is rolled back,
+    so psycopg has no aborted pipeline to warn of, and every change commits exactly once.
+    ``one-by-one``: a neighbour fails too, so the batch runs again in savepoints."""
+    writes: list[Callable[[Tx], object]] = [
+        _member_event("free"),
+        _member_event("m", postgres_url=postgres_url),
+    ]
+    if batched:
+        writes.insert(1, _failing)
+    async with (
+        PostgresStore(postgres_url, writers=1) as store,
+        PostgresStore(postgres_url) as replica,
+    ):
+        held_release, held_took = threading.Event(), threading.Event()
+
+        def replica_changes_m(tx: Tx) -> int:
+            cursor = _member_event("m")(tx)
+            held_took.set()
+            held_release.wait(HOLD)
+            return cursor
+
+        elsewhere = asyncio.create_task(replica.write(replica_changes_m))
+        assert await asyncio.to_thread(held_took.wait, HOLD), "the replica holds m's lock"
+        first, tasks, release = await _queued_behind_a_held_batch(store, *writes)
+        free, m = tasks[0], tasks[-1]
+        release.set()
+        await first
+        done, _ = await asyncio.wait({free}, timeout=HOLD)
+        assert done == {free} and not m.done(), "precondition: m's change stepped out"
+        held_release.set()
+        await asyncio.gather(elsewhere, *tasks, return_exceptions=True)
+        assert isinstance(m.result(), int) and isinstance(free.result(), int)
+    with psycopg.connect(postgres_url, autocommit=True) as raw:
+        counts = dict(raw.execute("SELECT session, count(*) FROM events GROUP BY session"))
+    assert counts == {"session-free": 1, "session-m": 2}
+    aborted = [r.getMessage() for r in caplog.records if "pipeline aborted" in r.getMessage()]
+    assert aborted == []
 
 
 def _failing(tx: Tx) -> None:

@@ -42,7 +42,12 @@ from psycopg_pool import ConnectionPool
 from crewline.errors import ConfigError
 from crewline.store import pg_admin, schema
 from crewline.store.base import Tx
-from crewline.store.postgres_statements import DIALECT, INDEX_DAMAGE, PostgresStatements
+from crewline.store.postgres_statements import (
+    DIALECT,
+    INDEX_DAMAGE,
+    PostgresStatements,
+    synced_on_error,
+)
 from crewline.store.postgres_writer import RETRIES, GroupWriter
 from crewline.store.schema import Migration
 from crewline.store.sql import SqlStore, SqlTx
@@ -189,6 +194,7 @@ class PostgresStore(SqlStore):
                     self._pool.connection() as conn,
                     conn.pipeline() as pipeline,
                     conn.transaction(),
+                    synced_on_error(pipeline),
                 ):
                     tx = SqlTx(PostgresStatements(conn, pipeline))
                     result = transaction(tx)

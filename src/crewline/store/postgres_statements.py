@@ -24,7 +24,8 @@ What only PostgreSQL does, because several connections and replicas write at onc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import psycopg
@@ -35,7 +36,7 @@ from crewline.store.sql import Dialect, Statements
 from crewline.store.sql.dialect import FLEET_WINDOW, OUTBOX_ENTRY, Cursor
 from crewline.store.sql.transcript import ROW
 
-__all__ = ["DIALECT", "INDEX_DAMAGE", "PostgresDialect", "PostgresStatements"]
+__all__ = ["DIALECT", "INDEX_DAMAGE", "PostgresDialect", "PostgresStatements", "synced_on_error"]
 
 STREAM_LOCKS = 18  # the advisory key space of streams (a session's events, a lane)
 INDEX_DAMAGE = (pg_errors.UndefinedTable, pg_errors.DataCorrupted)
@@ -185,6 +186,24 @@ class PostgresStatements(Statements):
             self._conn.execute(*_one(queued[0]))
         elif queued:
             self._conn.execute(*_several(queued))
+
+
+@contextlib.contextmanager
+def synced_on_error(pipeline: psycopg.Pipeline) -> Iterator[None]:
+    """Around a transaction's statements in pipeline mode (innermost, inside its
+    ``conn.transaction()``): when one fails, the statements sent after it are aborted by
+    the server up to the pipeline's next sync. A lock given up under a batch's
+    ``lock_timeout`` often surfaces as the next statement is sent, so that statement is
+    among them. Syncing here ends the aborted stretch before the rollback, which would
+    otherwise meet it as the block exits (psycopg then logs "pipeline aborted" and goes
+    on). The transaction's own error is what its caller gets; the sync's can only repeat it.
+    """
+    try:
+        yield
+    except psycopg.Error:
+        with contextlib.suppress(psycopg.Error):
+            pipeline.sync()
+        raise
 
 
 _INSERTS: dict[tuple[str, tuple[str, ...], bool], str] = {}

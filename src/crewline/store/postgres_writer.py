@@ -46,7 +46,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool
 
-from crewline.store.postgres_statements import INDEX_DAMAGE, PostgresStatements
+from crewline.store.postgres_statements import INDEX_DAMAGE, PostgresStatements, synced_on_error
 from crewline.store.sql import SqlTx
 from crewline.store.sql.dialect import index_unavailable
 
@@ -148,7 +148,12 @@ class GroupWriter:
     @contextlib.contextmanager
     def _batch_transaction(self) -> Iterator[tuple[psycopg.Connection[Any], psycopg.Pipeline]]:
         """A batch's one transaction: a pooled connection, pipelined, committed on leaving."""
-        with self._pool.connection() as conn, conn.pipeline() as pipeline, conn.transaction():
+        with (
+            self._pool.connection() as conn,
+            conn.pipeline() as pipeline,
+            conn.transaction(),
+            synced_on_error(pipeline),
+        ):
             yield conn, pipeline
 
     def _all_at_once(self, batch: list[_Queued]) -> bool:
@@ -239,7 +244,7 @@ class GroupWriter:
         """Run one transaction in its savepoint; False when it is to run again later."""
         tx = SqlTx(PostgresStatements(conn, pipeline))
         try:
-            with conn.transaction():
+            with conn.transaction(), synced_on_error(pipeline):
                 result = queued.transaction(tx)
                 tx.finish()
                 pipeline.sync()  # its unread statements' errors are its own, not a neighbour's
