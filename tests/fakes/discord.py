@@ -93,6 +93,7 @@ _EVENT_INTENTS: Mapping[str, int] = {
     "CHANNEL_CREATE": INTENT_GUILDS,
     "CHANNEL_PINS_UPDATE": INTENT_GUILDS,
     "THREAD_CREATE": INTENT_GUILDS,
+    "THREAD_UPDATE": INTENT_GUILDS,
     "THREAD_MEMBERS_UPDATE": INTENT_GUILD_MEMBERS,
     "GUILD_MEMBER_ADD": INTENT_GUILD_MEMBERS,
     "MESSAGE_CREATE": INTENT_GUILD_MESSAGES,
@@ -1271,7 +1272,13 @@ class FakeDiscord:
             "voice_states": [],
             "members": members,
             "channels": [dict(c) for c in self._channels.values() if c["type"] not in THREAD_TYPES],
-            "threads": [self._thread_payload(int(t["id"])) for t in self.threads],
+            # Discord lists the active threads only: an archived one is not in the cache of a
+            # client that connects after it was archived.
+            "threads": [
+                self._thread_payload(int(t["id"]))
+                for t in self.threads
+                if not t["thread_metadata"]["archived"]
+            ],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -1564,6 +1571,7 @@ class FakeDiscord:
             ("GET", "/guilds/{guild_id}/channels", self._get_guild_channels, True),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member, True),
             ("GET", "/channels/{channel_id}", self._get_channel, True),
+            ("PATCH", "/channels/{channel_id}", self._patch_thread, True),
             ("GET", "/channels/{channel_id}/messages", self._list_messages, True),
             ("POST", "/channels/{channel_id}/messages", self._post_message, True),
             ("GET", "/channels/{channel_id}/messages/pins", self._list_pins_v2, True),
@@ -1695,6 +1703,28 @@ class FakeDiscord:
             return _json_response(self._thread_payload(channel_id, for_user=self.bot_user.id))
         return _json_response(dict(channel))
 
+    async def _patch_thread(self, req: _Req) -> web.StreamResponse:
+        """Modify Channel, for a thread's ``archived`` and ``locked`` (all crewline sets)."""
+        thread_id = req.int_param("channel_id")
+        channel = self._require_channel(thread_id)
+        body = req.body if isinstance(req.body, dict) else {}
+        if channel["type"] not in THREAD_TYPES or set(body) - {"archived", "locked"}:
+            raise _error(400, 50035, "Invalid Form Body")
+        await self._set_thread_state(thread_id, **{k: bool(v) for k, v in body.items()})
+        return _json_response(self._thread_payload(thread_id, for_user=self.bot_user.id))
+
+    async def archive_thread(self, thread_id: int) -> None:
+        """Archive a thread as Discord does after its ``auto_archive_duration`` without
+        activity: it leaves the active threads a newly connected client is given."""
+        await self._set_thread_state(thread_id, archived=True)
+
+    async def _set_thread_state(self, thread_id: int, **state: bool) -> None:
+        metadata = self._channels[thread_id]["thread_metadata"]
+        metadata.update(state)
+        if "archived" in state:
+            metadata["archive_timestamp"] = _now_iso()
+        await self._dispatch("THREAD_UPDATE", self._thread_payload(thread_id))
+
     async def _list_messages(self, req: _Req) -> web.StreamResponse:
         channel_id = req.int_param("channel_id")
         self._require_channel(channel_id)
@@ -1769,9 +1799,19 @@ class FakeDiscord:
         earlier = self._same_nonce(channel_id, body)
         if earlier is not None:  # Discord returns the first message and creates none
             return _json_response(dict(earlier), headers=headers)
+        await self._reopen_if_archived(channel_id)
         message = self._create_message(channel_id, self.bot_user, body)
         await self._dispatch("MESSAGE_CREATE", self._gateway_message(message))
         return _json_response(dict(message), headers=headers)
+
+    async def _reopen_if_archived(self, channel_id: int) -> None:
+        """A message sent into an archived thread unarchives it; a locked one refuses it."""
+        metadata = self._channels[channel_id].get("thread_metadata")
+        if metadata is None or not metadata["archived"]:
+            return
+        if metadata["locked"]:
+            raise _error(400, 50083, "Thread is archived")
+        await self._set_thread_state(channel_id, archived=False)
 
     def _same_nonce(self, channel_id: int, body: Json) -> Json | None:
         """The bot's earlier message in the channel with this nonce, when ``enforce_nonce``

@@ -446,3 +446,26 @@ async def test_an_identify_beside_a_connected_session_is_counted(fake: FakeDisco
     async with running(third, fake):
         await fake.wait_for_ready(count=3)
     assert fake.overlapping_identifies == 1
+
+
+async def test_an_archived_thread_is_left_out_of_a_new_session_and_reopened_by_a_send(
+    fake: FakeDiscord,
+) -> None:
+    """As Discord does: a client connecting after a thread was archived is not given it (the
+    active threads only); the bot archives one of its threads with Modify Channel; a message
+    sent into an archived thread unarchives it."""
+    first = CrewClient()
+    async with running(first, fake):
+        channel = first.get_channel(fake.crew_channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        kept = await channel.create_thread(name="kept", type=discord.ChannelType.private_thread)
+        idle = await channel.create_thread(name="idle", type=discord.ChannelType.private_thread)
+        await first.http.edit_channel(kept.id, archived=True)
+        await fake.archive_thread(idle.id)
+    assert [t["thread_metadata"]["archived"] for t in fake.threads] == [True, True]
+    later = CrewClient()
+    async with running(later, fake):
+        guild = later.get_guild(fake.guild_id)
+        assert guild is not None and list(guild.threads) == []
+        await later.get_partial_messageable(idle.id).send("back")
+    assert fake.channel(idle.id)["thread_metadata"]["archived"] is False
