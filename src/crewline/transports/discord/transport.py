@@ -255,24 +255,22 @@ class DiscordTransport(Transport):
 
         Found again (not created twice) by its name while it is in discord.py's cache. One
         member's thread is opened by one call at a time: a bell rung before the member's
-        first card opens it too (``ring``).
+        first card opens it too (``ring``). What is opened is recorded at once, the first
+        recorded kept (``TransportContext.settle_thread``): the cache is this process's
+        alone (a replica that took the gateway over, or this one restarted, is not given an
+        archived thread), so the record is what another process finds the thread by, and a
+        thread opened beside a recorded one is archived before its owner is added, never
+        shown.
         """
         client = self._require_client()
         async with self._open_locks.setdefault(member.slug, asyncio.Lock()):
-            thread_id = self._threads.get(member.slug) or self._cached_thread(member.slug)
+            thread_id = self._threads.get(member.slug)
             if thread_id is None:
-                name = thread_name(member.name, member.slug)
-                data = await self._call(
-                    lambda: client.http.start_thread_without_message(
-                        self.settings.channel_id,
-                        name=name,
-                        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                        type=PRIVATE_THREAD,
-                        invitable=False,
-                        reason="crewline: a member's thread",
-                    )
-                )
-                thread_id = int(data["id"])
+                found = self._cached_thread(member.slug)
+                opened = found or await self._start_thread(client, member)
+                thread_id = await self._settle(member.slug, opened)
+                if found is None and thread_id != opened:
+                    await self._archive(client, opened)
             owner = await self._owner(member.slug)
             if owner is None:
                 log.warning(
@@ -281,9 +279,41 @@ class DiscordTransport(Transport):
                     member.slug,
                 )
             else:
-                await self._call(lambda: client.http.add_user_to_thread(thread_id, int(owner)))
+                added = thread_id
+                await self._call(lambda: client.http.add_user_to_thread(added, int(owner)))
             self._threads[member.slug] = thread_id
             return str(thread_id)
+
+    async def _start_thread(self, client: CrewClient, member: Member) -> int:
+        data = await self._call(
+            lambda: client.http.start_thread_without_message(
+                self.settings.channel_id,
+                name=thread_name(member.name, member.slug),
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                type=PRIVATE_THREAD,
+                invitable=False,
+                reason="crewline: a member's thread",
+            )
+        )
+        return int(data["id"])
+
+    async def _settle(self, slug: str, opened: int) -> int:
+        """The member's thread once ``opened`` was found or made: the one recorded first."""
+        if self.context is None:
+            return opened
+        return int(await self.context.settle_thread(self.name, slug, str(opened)))
+
+    async def _archive(self, client: CrewClient, opened: int) -> None:
+        """Archive a thread opened for a member that already had one (best effort): it
+        holds nothing, and nobody was added to it."""
+        try:
+            await self._call(
+                lambda: client.http.edit_channel(
+                    opened, archived=True, reason="crewline: the member has a thread already"
+                )
+            )
+        except (PermanentTransportError, TransientTransportError) as error:
+            log.warning("discord: a second thread %s is left open: %s", opened, error)
 
     async def post(
         self,
