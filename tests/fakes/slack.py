@@ -39,6 +39,7 @@ from tests.fakes.chaos import FaultPlan
 
 __all__ = [
     "ApiCall",
+    "Delayed",
     "FakeSlack",
     "HttpReply",
     "ResponseUrlPost",
@@ -146,6 +147,17 @@ class _RateLimited(Exception):
         self.retry_after = retry_after
 
 
+class Delayed:
+    """A call held back by ``FakeSlack.delay_next`` until ``release()``."""
+
+    def __init__(self) -> None:
+        self.arrived = asyncio.Event()
+        self.released = asyncio.Event()
+
+    def release(self) -> None:
+        self.released.set()
+
+
 class FakeSlack:
     """A loopback Slack: Web API, Socket Mode and response_url server plus the human side.
 
@@ -188,6 +200,7 @@ class FakeSlack:
         self._faults: defaultdict[str, deque[tuple[int, str]]] = defaultdict(deque)
         self._holds: list[tuple[str, Callable[[JsonDict], bool]]] = []
         self._resets: list[tuple[str, Callable[[JsonDict], bool]]] = []
+        self._delays: list[tuple[str, Callable[[JsonDict], bool], Delayed]] = []
         self._refusals: list[tuple[str, Callable[[JsonDict], bool], int, str]] = []
         self.faults: FaultPlan | None = None  # seeded random faults (tests/fakes/chaos.py)
         self._stopping = asyncio.Event()
@@ -211,6 +224,7 @@ class FakeSlack:
         self._methods: dict[str, Callable[[JsonDict], JsonDict]] = {
             "auth.test": self._auth_test,
             "apps.connections.open": self._apps_connections_open,
+            "chat.delete": self._chat_delete,
             "chat.getPermalink": self._chat_get_permalink,
             "chat.postEphemeral": self._chat_post_ephemeral,
             "chat.postMessage": self._chat_post_message,
@@ -382,6 +396,16 @@ class FakeSlack:
         """
         self._holds.append((method, where))
 
+    def delay_next(
+        self, method: str, *, where: Callable[[JsonDict], bool] = lambda _params: True
+    ) -> Delayed:
+        """Carry out the next call to ``method`` whose parameters satisfy ``where`` only once
+        the returned handle is released: a request slow on its way to Slack, which other
+        callers' requests overtake. ``arrived`` is set when the call has come in."""
+        delayed = Delayed()
+        self._delays.append((method, where, delayed))
+        return delayed
+
     def reset_next(
         self, method: str, *, where: Callable[[JsonDict], bool] = lambda _params: True
     ) -> None:
@@ -471,6 +495,12 @@ class FakeSlack:
         form_token = params.pop("token", None)
         token = _bearer_token(request) or form_token
         held = self._take(self._holds, method, params)
+        for entry in self._delays:
+            if entry[0] == method and entry[1](params):
+                self._delays.remove(entry)
+                entry[2].arrived.set()
+                await entry[2].released.wait()
+                break
         fault = self.faults.draw(method) if self.faults is not None else None
         if self._take(self._resets, method, params):
             fault = "landed-reset"
@@ -615,6 +645,16 @@ class FakeSlack:
             "text": message["text"],
             "message": copy.deepcopy(message),
         }
+
+    def _chat_delete(self, params: JsonDict) -> JsonDict:
+        channel = self._resolve_channel(_require(params, "channel"))
+        message = self._find(channel, str(_require(params, "ts")))
+        if message is None:
+            raise _ApiError("message_not_found")
+        if message.get("bot_id") != self.bot_id:
+            raise _ApiError("cant_delete_message")
+        channel.messages.remove(message)
+        return {"channel": channel.id, "ts": message["ts"]}
 
     def _chat_post_ephemeral(self, params: JsonDict) -> JsonDict:
         channel = self._resolve_channel(_require(params, "channel"))

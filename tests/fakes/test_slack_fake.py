@@ -116,6 +116,36 @@ async def test_chat_update_of_an_unknown_ts_is_message_not_found(fake: FakeSlack
     assert fake.messages(dm)[0]["text"] == "real"
 
 
+async def test_chat_delete_removes_the_bots_own_message_only_once(fake: FakeSlack) -> None:
+    """The bot deletes a message it posted; deleting it again is ``message_not_found``."""
+    client = web_client(fake)
+    dm = fake.dm_channel(fake.owner_user_id)
+    kept = await client.chat_postMessage(channel=dm, text="kept")
+    gone = await client.chat_postMessage(channel=dm, text="gone")
+    await client.chat_delete(channel=dm, ts=gone["ts"])
+    with pytest.raises(SlackApiError) as refused:
+        await client.chat_delete(channel=dm, ts=gone["ts"])
+    assert refused.value.response["error"] == "message_not_found"
+    assert [m["ts"] for m in fake.messages(dm)] == [kept["ts"]]
+
+
+async def test_a_delayed_call_is_overtaken_and_carried_out_when_released(
+    fake: FakeSlack,
+) -> None:
+    """``delay_next`` holds one call before Slack carries it out; later calls overtake it."""
+    client = web_client(fake)
+    dm = fake.dm_channel(fake.owner_user_id)
+    slow = fake.delay_next("chat.postMessage")
+    first = asyncio.create_task(client.chat_postMessage(channel=dm, text="slow"))
+    async with asyncio.timeout(5):
+        await slow.arrived.wait()
+    await client.chat_postMessage(channel=dm, text="fast")
+    assert [m["text"] for m in fake.messages(dm)] == ["fast"]
+    slow.release()
+    await first
+    assert [m["text"] for m in fake.messages(dm)] == ["fast", "slow"]
+
+
 async def test_form_encoded_blocks_are_parsed_and_checked(fake: FakeSlack) -> None:
     """Form bodies with ``blocks`` as a JSON string are parsed, and repeated action_ids refused."""
     client = web_client(fake)
