@@ -236,6 +236,15 @@ class SlackTransport(Transport):
 
     # threads --------------------------------------------------------------------------------
     async def open_thread(self, member: Member) -> str:
+        """The member's root in its owner's DM: found in the DM's history, else posted.
+
+        What is found or posted is recorded at once, the first recorded kept
+        (``TransportContext.settle_thread``): two replicas may open the member's thread at
+        once (its bell's lane and its thread's lane held by different replicas), each
+        reading the DM's history before the other's root landed. The one that records
+        second deletes the root it posted and uses the first, so cards never split between
+        two roots. A recorded root in another DM (the owner changed) is replaced.
+        """
         lock = self._open_locks.setdefault(member.slug, asyncio.Lock())
         async with lock:
             if member.slug in self._threads:
@@ -267,8 +276,34 @@ class SlackTransport(Transport):
                     self._roots.pop(channel, None)
                     raise
                 roots[member.slug] = (str(posted["ts"]), blocks.root_drawn(status, concierge))
-            self._threads[member.slug] = thread_ref(channel, roots[member.slug][0])
-            return self._threads[member.slug]
+                made = str(posted["ts"])
+            else:
+                made = None
+            ts, drawn = roots[member.slug]
+            recorded = await self._settle(member.slug, thread_ref(channel, ts))
+            if recorded != thread_ref(channel, ts):
+                roots[member.slug] = (split_ref(recorded)[1], drawn)
+                if made is not None:
+                    await self._delete_root(channel, made)
+            self._threads[member.slug] = recorded
+            return recorded
+
+    async def _settle(self, slug: str, found: str) -> str:
+        """The member's thread once ``found`` was found or posted: the one recorded first,
+        unless that one is in another DM (then ``found`` replaces it)."""
+        if self.context is None:
+            return found
+        recorded = await self.context.settle_thread(self.name, slug, found)
+        if split_ref(recorded)[0] != split_ref(found)[0]:
+            recorded = await self.context.settle_thread(self.name, slug, found, replacing=recorded)
+        return recorded
+
+    async def _delete_root(self, channel: str, ts: str) -> None:
+        """Delete a root posted for a member that already had one (best effort)."""
+        try:
+            await self.api.call("chat.delete", channel=channel, ts=ts)
+        except TransportError as error:
+            log.warning("slack: a second root %s in %s is left: %s", ts, channel, error.message)
 
     async def _dm_of(self, member: str) -> str:
         owners = await self._owners(member)
