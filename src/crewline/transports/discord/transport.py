@@ -392,7 +392,7 @@ class DiscordTransport(Transport):
                         )
                     )
             return ""  # no message shows this group now: the next request posts (and pings)
-        known = self._threads.get(bell.member) or self._cached_thread(bell.member)
+        known = self._threads.get(bell.member)  # else the record, else open_thread's
         linked = await self.bell_thread(bell.member, known=str(known) if known else None)
         thread = int(linked) if linked and linked.isdigit() else None
         owner = await self._owner(bell.member)
@@ -508,6 +508,8 @@ class DiscordTransport(Transport):
         return self._owners.get(slug)
 
     def _cached_thread(self, slug: str) -> int | None:
+        """The member's thread by its name in discord.py's cache: the active threads of the
+        crew channel this process was given or saw made."""
         client = self._client
         guild = client.get_guild(self.settings.guild_id) if client is not None else None
         if guild is None:
@@ -517,7 +519,6 @@ class DiscordTransport(Transport):
                 thread.parent_id == self.settings.channel_id
                 and slug_from_thread_name(thread.name) == slug
             ):
-                self._threads[slug] = thread.id
                 return thread.id
         return None
 
