@@ -66,7 +66,10 @@ async def test_a_root_posted_beside_a_recorded_one_is_deleted_and_the_recorded_k
     async with contextlib.AsyncExitStack() as stack:
         a, b = await _two_replicas(stack, tmp_path, postgres_url, clock, slack, ["radar"])
         member = await a.hub.member("radar")
-        slow = slack.fake.delay_next("chat.postMessage")
+        slow = slack.fake.delay_next(
+            "chat.postMessage",
+            where=lambda params: params.get("username") == "Radar" and not params.get("thread_ts"),
+        )
         opening = asyncio.create_task(b.transport("slack").open_thread(member))
         async with asyncio.timeout(WAIT):
             await slow.arrived.wait()
