@@ -12,12 +12,14 @@ from typing import Any
 
 import pytest
 
-from crewline.bot import questions
+from crewline.bot import cards, questions
+from crewline.bot.cards import parse_payload
 from crewline.bot.escalations import EscalationRequest
+from crewline.bot.escalations.replies import EscalationPresses
 from crewline.errors import BacklogFull, Conflict, Forbidden
 from crewline.limits import MAX_PENDING
-from crewline.models import AnsweredBy, Row
-from tests.core.kit import STRANGER, Kit, choices
+from crewline.models import AnsweredBy, HumanClick, Row
+from tests.core.kit import OWNER, STRANGER, Kit, choices
 
 
 async def _rows(kit: Kit, member: str = "radar") -> list[Row]:
@@ -137,6 +139,55 @@ async def test_backlog_ceiling_holds_under_concurrent_calls(kit: Kit) -> None:
 
 
 # --- §2 reply matching -------------------------------------------------------------------------
+
+
+async def test_a_press_answers_with_the_card_its_change_left_reading_its_record_once(
+    kit: Kit,
+) -> None:
+    """A press's receipt carries its card as the answer left it (what Discord draws in the
+    click's own response), the card the outbox then draws; the record is read by id once on
+    the press's way in, not again after its commit."""
+    radar = await kit.add_member()
+    record = await kit.escalate(radar, "Ship it?", options=["yes", "no"])
+    card = await kit.card()
+    await kit.delivered()
+    lookups = kit.store._lookups  # type: ignore[attr-defined]
+    statements: list[str] = []
+    lookups.set_trace_callback(statements.append)
+    try:
+        receipt = await kit.press(card, "yes")
+    finally:
+        lookups.set_trace_callback(None)
+    answered = await kit.record(record.id)
+    assert receipt.accepted and answered.answer == "yes"
+    assert receipt.redraw == cards.escalation_card(answered, "Radar")
+    assert receipt.redraw.settled and receipt.redraw.buttons == ()
+    await kit.delivered()
+    assert card.current == receipt.redraw  # the outbox's redraw of the same state
+    by_id = [s for s in statements if "FROM escalations" in s and "WHERE id = " in s]
+    assert len(by_id) == 1
+
+
+async def test_a_press_in_its_members_thread_is_judged_with_that_member_as_read(
+    kit: Kit,
+) -> None:
+    """The member found for the thread a press came from is the member it is judged under
+    (not read again); a press from no member's thread reads the record's member."""
+    radar = await kit.add_member()
+    record = await kit.escalate(radar, "Ship it?", options=["yes", "no"])
+    await kit.card()
+    found = await kit.store.member("radar")
+    assert found is not None and found.transports == ("memory",)
+    as_read = replace(found, transports=())  # told apart from what a read would find
+    handler = EscalationPresses(kit.store)
+    payload = f"e:{record.id}:0"
+    press = parse_payload(payload)
+    assert press is not None
+    click = HumanClick(
+        transport="memory", event_id="ev-1", user_id=OWNER, thread="t", payload=payload
+    )
+    assert (await handler.check(click, press, as_read)).member is as_read
+    assert (await handler.check(click, press, None)).member.transports == ("memory",)
 
 
 async def test_a_click_on_a_settled_card_is_refused(kit: Kit) -> None:

@@ -14,7 +14,7 @@ message, or a row crewline posts for a boundary), so the caller passes that in.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from crewline.bot import cards, last_turn
 from crewline.bot.cards import ButtonPress
@@ -311,7 +311,8 @@ class EscalationPresses(PressHandler):
                 ),
                 member=in_thread.slug if in_thread else None,
             )
-        member = await self.store.member(record.member)
+        # Pressed in the record's member's thread: that member was read a moment ago.
+        member = in_thread if in_thread is not None else await self.store.member(record.member)
         if member is None:
             raise NotFound(f"no member named {record.member!r}", code="unknown_member")
         return Pressed(member=member, stranger="Only this member's owner can answer its requests.")
@@ -328,21 +329,17 @@ class EscalationPresses(PressHandler):
         )
         if isinstance(decision, Refusal):
             raise Refused(decision)
-        answer(ch, member, decision, row_writer(ch, member, event))
+        _, answered = answer(ch, member, decision, row_writer(ch, member, event))
         return Receipt(
             accepted=True,
             notice=f"Answered: {decision.text}",
             outcome=ReplyOutcome.ANSWERED,
             escalation_id=decision.escalation.id,
+            # For platforms that settle the card in the click's own response (Discord): the
+            # card as this change leaves it, with no read after the commit. The outbox's
+            # redraw of the same state follows and changes nothing.
+            redraw=cards.escalation_card(answered, member.name),
         )
-
-    async def committed(self, receipt: Receipt, press: ButtonPress, pressed: Pressed) -> Receipt:
-        settled = await self.store.escalation(press.record_id) if receipt.accepted else None
-        if settled is None:
-            return receipt
-        # For platforms that settle the card in the click's own response (Discord); the
-        # outbox's redraw of the same state follows and changes nothing.
-        return replace(receipt, redraw=cards.escalation_card(settled, pressed.member.name))
 
 
 class TypedReplies(MessageHandler):
