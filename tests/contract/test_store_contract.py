@@ -198,6 +198,10 @@ async def test_events_are_read_by_cursor_per_session(store: Store) -> None:
     assert [e.body["n"] for e in events] == [0, 2]
     assert [e.body["n"] for e in await store.events_after("a", cursors[0])] == [2]
     assert await store.events_after("a", cursors[2]) == []
+    assert await store.has_events_after("a", cursors[0])
+    assert not await store.has_events_after("a", cursors[2])
+    await store.write(lambda tx: tx.withdraw_events([cursors[2]], generation=1))
+    assert not await store.has_events_after("a", cursors[0])  # a withdrawn one is none
 
 
 async def test_the_outbox_offers_one_head_per_lane_in_order(store: Store) -> None:

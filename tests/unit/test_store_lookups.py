@@ -38,6 +38,7 @@ LOOKUPS: dict[str, Callable[[SqliteStore], Awaitable[Any]]] = {
     "post_context": lambda s: s.post_context("memory", "L", "row:r1"),
     "object_for_message": lambda s: s.object_for_message("slack", "C1/1.0"),
     "setting": lambda s: s.setting("generation"),
+    "has_events_after": lambda s: s.has_events_after("s1", 0),
     "idempotency_record": lambda s: s.idempotency_record("s1", "key-1"),
     "webhook": lambda s: s.webhook("s1"),
     "suggestion": lambda s: s.suggestion("e1"),

@@ -112,7 +112,7 @@ class EventStreams:
                     # never moves (and so never repeats) an event this stream has sent.
                     found = (
                         await self.hub.take_events(session.id, cursor)
-                        if await self.hub.store.events_after(session.id, cursor, limit=1)
+                        if await self.hub.store.has_events_after(session.id, cursor)
                         else []
                     )
                     for event in found:

@@ -114,11 +114,10 @@ class Messages:
             # from now on takes them for us (what the read below finds, it takes itself).
             taker = feed.park(caller.id, after) if wait > 0 else None
             try:
-                found = await core.store.events_after(caller.id, after)
-                if found:
+                if await core.store.has_events_after(caller.id, after):
                     return until_final(await core.take_events(caller.id, after))
                 if taker is None:
-                    return found
+                    return []
                 deadline = asyncio.get_running_loop().time() + wait
                 while True:
                     try:

@@ -270,7 +270,7 @@ class WebhookDispatcher:
                 if (
                     self.claims is not None
                     and await self.claims.release(session)
-                    and await self.store.events_after(session, hook.delivered_through, limit=1)
+                    and await self.store.has_events_after(session, hook.delivered_through)
                 ):
                     continue
                 return

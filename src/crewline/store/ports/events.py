@@ -53,3 +53,8 @@ class EventsReads(ABC):
     async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]:
         """Up to ``limit`` of the session's events after ``cursor``, in cursor order. Paging
         on from the last cursor read skips nothing (cursors are visible in commit order)."""
+
+    @abstractmethod
+    async def has_events_after(self, session: str, cursor: int) -> bool:
+        """Whether the session has an event after ``cursor`` (withdrawn ones left out): what
+        a reader asks before it takes them (``EventsTx.take_events``) in a transaction."""

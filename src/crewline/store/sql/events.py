@@ -19,6 +19,9 @@ _AFTER = (
     "SELECT cursor, session, kind, body, created_at FROM events"
     " WHERE session = ? AND cursor > ? AND withdrawn_in IS NULL ORDER BY cursor LIMIT ?"
 )
+_ANY_AFTER = (
+    "SELECT 1 FROM events WHERE session = ? AND cursor > ? AND withdrawn_in IS NULL LIMIT 1"
+)
 
 
 class SqlEventsTx(TxPart, EventsTx):
@@ -75,3 +78,8 @@ class SqlEventsTx(TxPart, EventsTx):
 class SqlEventsReads(ReadPart, EventsReads):
     async def events_after(self, session: str, cursor: int, *, limit: int = 100) -> list[Event]:
         return [_event(r) for r in await self._fetch(_AFTER, (session, cursor, limit))]
+
+    async def has_events_after(self, session: str, cursor: int) -> bool:
+        # One row of the session's index at most: a lookup (on SQLite's event loop), where
+        # a page of events goes to the reader.
+        return bool(await self._fetch(_ANY_AFTER, (session, cursor), lookup=True))
