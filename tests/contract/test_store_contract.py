@@ -23,7 +23,7 @@ from crewline.models import (
     RowRole,
     Session,
 )
-from crewline.store import PlatformMessage, PostContext, Store, Tx
+from crewline.store import PlatformMessage, PostContext, RedrawContext, Store, Tx
 from crewline.store.sqlite import SqliteStore
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -421,6 +421,42 @@ async def test_a_posts_look_ups_read_together_are_those_read_one_by_one(store: S
     assert both == await one_by_one()
     assert len(both.redraws) == 2 and both.shown is not None and both.thread_ref == "T1"
     assert await store.post_context("slack", "radar", "row:x") == nothing
+
+
+async def test_a_redraws_look_ups_read_together_are_those_read_one_by_one(store: Store) -> None:
+    """redraw_context gives the object's entries of the op in the lane and its recorded
+    message, as outbox_object_ids and platform_message do."""
+    await _member(store)
+
+    async def one_by_one(op: str, key: str) -> RedrawContext:
+        return RedrawContext(
+            covered=tuple(await store.outbox_object_ids("memory", "radar", op, key)),
+            shown=await store.platform_message("memory", key),
+        )
+
+    nothing = RedrawContext(covered=(), shown=None)
+    assert await store.redraw_context("memory", "radar", "update", "row:x") == nothing
+    assert nothing == await one_by_one("update", "row:x")
+
+    def queue(tx: Tx) -> None:
+        for op, key in [("post", "row:x"), ("update", "row:x"), ("ring", "bell:x")]:
+            tx.queue_call(transport="memory", lane="radar", op=op, object_key=key, now=NOW)
+        tx.queue_call(transport="memory", lane="other", op="update", object_key="row:x", now=NOW)
+        tx.queue_call(transport="memory", lane="radar", op="update", object_key="row:x", now=NOW)
+        tx.record_platform_message(
+            PlatformMessage(
+                transport="memory", object_key="row:x", thread_ref="T1", message_ref="M1"
+            )
+        )
+
+    await store.write(queue)
+    update = await store.redraw_context("memory", "radar", "update", "row:x")
+    assert update == await one_by_one("update", "row:x")
+    assert len(update.covered) == 2 and update.shown is not None
+    ring = await store.redraw_context("memory", "radar", "ring", "bell:x")
+    assert ring == await one_by_one("ring", "bell:x")
+    assert len(ring.covered) == 1 and ring.shown is None
+    assert await store.redraw_context("slack", "radar", "update", "row:x") == nothing
 
 
 async def test_sessions_are_found_by_key_hash_only_while_live(store: Store) -> None:

@@ -36,6 +36,7 @@ LOOKUPS: dict[str, Callable[[SqliteStore], Awaitable[Any]]] = {
     "outbox_object_ids": lambda s: s.outbox_object_ids("memory", "L", "update", "card:x"),
     "platform_message": lambda s: s.platform_message("slack", "row:r1"),
     "post_context": lambda s: s.post_context("memory", "L", "row:r1"),
+    "redraw_context": lambda s: s.redraw_context("memory", "L", "update", "row:r1"),
     "object_for_message": lambda s: s.object_for_message("slack", "C1/1.0"),
     "setting": lambda s: s.setting("generation"),
     "has_events_after": lambda s: s.has_events_after("s1", 0),

@@ -37,7 +37,7 @@ from crewline.errors import PermanentTransportError, RateLimited, ThreadGone
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry, RowRole
 from crewline.ops.metrics import Metrics
 from crewline.replication.replicas import Claim, LaneClaims
-from crewline.store import OutboxEntry, PlatformMessage, PostContext, Store, Tx
+from crewline.store import OutboxEntry, PlatformMessage, PostContext, RedrawContext, Store, Tx
 from crewline.tasks import cancel_and_wait
 from crewline.transports.base import Transport
 
@@ -62,6 +62,7 @@ POST_LOOK_INTERVAL = 0.05
 # Ops that show an object's current state: later entries for one object are redundant
 # once one call has rendered it.
 _COLLAPSIBLE = frozenset({"update", "ring", "roster"})
+_REDRAWN = frozenset({"update", "ring"})  # of them, those that redraw an object's message
 
 
 class Renderer(Protocol):
@@ -360,13 +361,21 @@ class OutboxDispatcher:
         # of now too, so it also covers the redraws of that object committed before it (a
         # card's suggestion that landed while the card waited in the outbox is on the card
         # as posted).
-        covered = (
-            await self.store.outbox_object_ids(
+        # A redraw of an object's message (an update, a ring) reads what it covers and the
+        # message showing the object in one look-up.
+        redraw = (
+            await self.store.redraw_context(entry.transport, entry.lane, entry.op, entry.object_key)
+            if entry.op in _REDRAWN
+            else None
+        )
+        if redraw is not None:
+            covered = list(redraw.covered)
+        elif entry.op in _COLLAPSIBLE:
+            covered = await self.store.outbox_object_ids(
                 entry.transport, entry.lane, entry.op, entry.object_key
             )
-            if entry.op in _COLLAPSIBLE
-            else [entry.id]
-        )
+        else:
+            covered = [entry.id]
         # A post's own look-ups (its redraws, its message if recorded, its thread) in one.
         post = (
             await self.store.post_context(entry.transport, entry.lane, entry.object_key)
@@ -375,7 +384,7 @@ class OutboxDispatcher:
         )
         redraws_before = list(post.redraws) if post is not None else []
         try:
-            recorded = await self._deliver(entry, post)
+            recorded = await self._deliver(entry, post, redraw=redraw)
         except RateLimited as error:
             self.rate_limited += 1
             self._count_retry("rate_limited")
@@ -468,16 +477,22 @@ class OutboxDispatcher:
 
     # one call -------------------------------------------------------------------------------
     async def _deliver(
-        self, entry: OutboxEntry, post: PostContext | None = None
+        self,
+        entry: OutboxEntry,
+        post: PostContext | None = None,
+        *,
+        redraw: RedrawContext | None = None,
     ) -> PlatformMessage | None:
-        """Make ``entry``'s call; ``post``: a post's look-ups, read just before."""
+        """Make ``entry``'s call; ``post``, ``redraw``: a post's or a redraw's look-ups, read
+        just before."""
         name = self.transport.name
         if entry.op == "roster":
             await self._call(entry, self.transport.show_roster(await self.renderer.roster()))
             return None
+        read = post or redraw
         shown = (
-            post.shown
-            if post is not None
+            read.shown
+            if read is not None
             else await self.store.platform_message(name, entry.object_key)
         )
         if entry.op == "ring":

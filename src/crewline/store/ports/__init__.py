@@ -14,6 +14,7 @@ from crewline.store.ports.outbox import (
     OutboxTx,
     PlatformMessage,
     PostContext,
+    RedrawContext,
 )
 from crewline.store.ports.push import PushReads, PushTx, Webhook
 from crewline.store.ports.receipts import IdempotencyRecord, ReceiptsReads, ReceiptsTx, SeenEvent
@@ -47,6 +48,7 @@ __all__ = [
     "ReceiptsTx",
     "RecordsReads",
     "RecordsTx",
+    "RedrawContext",
     "SeenEvent",
     "SelRecord",
     "SettingsReads",

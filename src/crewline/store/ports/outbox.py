@@ -22,6 +22,7 @@ __all__ = [
     "OutboxTx",
     "PlatformMessage",
     "PostContext",
+    "RedrawContext",
 ]
 
 
@@ -67,6 +68,15 @@ class PostContext:
     redraws: tuple[int, ...]  # the object's redraws queued in the lane, oldest first
     shown: PlatformMessage | None  # the message recorded as showing it
     thread_ref: str | None  # the lane's member's thread on the transport
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RedrawContext:
+    """What a redraw of an object (an update, a ring) reads before it draws it
+    (``OutboxReads.redraw_context``)."""
+
+    covered: tuple[int, ...]  # the object's entries of this op queued in the lane, oldest first
+    shown: PlatformMessage | None  # the message recorded as showing it
 
 
 class OutboxTx(ABC):
@@ -170,6 +180,14 @@ class OutboxReads(ABC):
         """In one read, what posting ``object_key`` in a member's ``lane`` looks up before
         it draws the object: ``outbox_object_ids(transport, lane, "update", object_key)``,
         ``platform_message(transport, object_key)`` and ``thread_ref(lane, transport)``."""
+
+    @abstractmethod
+    async def redraw_context(
+        self, transport: str, lane: str, op: str, object_key: str
+    ) -> RedrawContext:
+        """In one read, what redrawing ``object_key`` (``op``: an update or a ring) in
+        ``lane`` looks up before it draws the object: ``outbox_object_ids(transport, lane,
+        op, object_key)`` and ``platform_message(transport, object_key)``."""
 
     @abstractmethod
     async def outbox_size(self, transport: str | None = None) -> int:

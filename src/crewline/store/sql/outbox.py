@@ -14,6 +14,7 @@ from crewline.store.ports.outbox import (
     OutboxTx,
     PlatformMessage,
     PostContext,
+    RedrawContext,
 )
 from crewline.store.sql.dialect import OUTBOX_ENTRY
 from crewline.store.sql.parts import ReadPart, TxPart
@@ -46,6 +47,15 @@ _POST_CONTEXT = (
     " UNION ALL SELECT 1, NULL, thread_ref, message_ref FROM platform_messages"
     " WHERE transport = ? AND object_key = ?"
     " UNION ALL SELECT 2, NULL, thread_ref, NULL FROM threads WHERE member = ? AND transport = ?"
+    " ORDER BY 1, 2"
+)
+# A redraw's two look-ups in one statement, tagged as a post's are: 0, the object's entries
+# of this op in the lane; 1, the message showing it.
+_REDRAW_CONTEXT = (
+    "SELECT 0, id, NULL, NULL FROM outbox"
+    " WHERE transport = ? AND lane = ? AND op = ? AND object_key = ?"
+    " UNION ALL SELECT 1, NULL, thread_ref, message_ref FROM platform_messages"
+    " WHERE transport = ? AND object_key = ?"
     " ORDER BY 1, 2"
 )
 # Each post's entry is found from its lane's newest entries back (a post waiting to be
@@ -198,6 +208,28 @@ class SqlOutboxReads(ReadPart, OutboxReads):
             else:
                 thread_ref = str(thread)
         return PostContext(redraws=tuple(redraws), shown=shown, thread_ref=thread_ref)
+
+    async def redraw_context(
+        self, transport: str, lane: str, op: str, object_key: str
+    ) -> RedrawContext:
+        rows = await self._fetch(
+            _REDRAW_CONTEXT,
+            (transport, lane, op, object_key, transport, object_key),
+            lookup=True,
+        )
+        covered: list[int] = []
+        shown: PlatformMessage | None = None
+        for part, entry_id, thread, message in rows:
+            if part == 0:
+                covered.append(int(entry_id))
+            else:
+                shown = PlatformMessage(
+                    transport=transport,
+                    object_key=object_key,
+                    thread_ref=thread,
+                    message_ref=message,
+                )
+        return RedrawContext(covered=tuple(covered), shown=shown)
 
     async def outbox_size(self, transport: str | None = None) -> int:
         if transport is None:
