@@ -440,6 +440,13 @@ def _done_after(shape: Shape, i: int) -> bool:
     """Does a later clause run or go on with what was named ("summarize how the purge
     works and then run it?", "document how we deploy to prod, then do it?")? Then what was
     only read or written about is the act that step does."""
+    return _step_after(shape, i) is not None
+
+
+def _step_after(shape: Shape, i: int) -> tuple[int, int] | None:
+    """A later step that runs or goes on with what was named before it, by a pronoun ("…
+    and then run it", "Kick it off?", "go ahead with it"): its verb's index and the
+    pronoun's, or None."""
     words = shape.words
     for w in words[i + 1 :]:
         if not w.clause_start and not _verb_position(shape, w.index):
@@ -448,9 +455,61 @@ def _done_after(shape: Shape, i: int) -> bool:
             continue
         if w.lemma not in EXEC_VERBS | PROCEED_VERBS:
             continue  # an act's own verb ("then push it") is found as that act
-        after = words[w.index + 1 : w.index + 4]
-        if any(x.text in _ANAPHORS and x.sentence == w.sentence for x in after):
-            return True
+        if _negated(shape, w.index) or _hypothetical(shape, w.index):
+            continue
+        for x in words[w.index + 1 : w.index + 4]:
+            if x.clause_start or x.sentence != w.sentence or x.lemma in _VERB_LIKE:
+                break  # "what the job does, then run it": the pronoun is the next verb's
+            if x.text in _ANAPHORS:
+                return w.index, x.index
+    return None
+
+
+def _referred_back(shape: Shape, i: int, length: int, family: str) -> Act | None:
+    """The act a later step does to the thing the mention at ``i`` names: "summarize how
+    the purge works and then run it?" runs the purge, "lint the deploy script, then run
+    it" runs the deploy script. Not when the thing is a doc or a test, or what one is of
+    ("run the tests for the delete-account endpoint, then rerun them"): the pronoun is
+    theirs."""
+    head = _head_after(shape, i, length)
+    if head is not None and shape.words[head].lemma in DOC_HEADS:
+        return None
+    if _of_a_doc(shape, i):
+        return None
+    step = _step_after(shape, i)
+    if step is None:
+        return None
+    start, end = _noun_phrase(shape, i, length)
+    if head is not None:
+        end = max(end, head + 1)
+    words = shape.words
+    verb, pronoun = words[step[0]], step[1]
+    # the step's words around its pronoun: "goes ahead with", "kicks off"
+    said = [third_person(verb.lemma), _phrase(shape, verb.index + 1, pronoun)]
+    if pronoun + 1 < len(words) and words[pronoun + 1].text in _PARTICLES:
+        said.append(words[pronoun + 1].text)
+    return Act(
+        family=family,
+        says=" ".join(x for x in [*said, _phrase(shape, start, end)] if x),
+        verb=True,
+        sentence=verb.sentence,
+        at=verb.start,
+        gloss=True,
+    )
+
+
+def _of_a_doc(shape: Shape, i: int) -> bool:
+    """Is the phrase of word ``i`` what a doc or a test is of or for ("the tests for the
+    refund endpoint", "a note on the cleanup")?"""
+    words = shape.words
+    for j in range(i - 1, max(-1, i - 6), -1):
+        if words[j + 1].clause_start or words[j].sentence != words[i].sentence:
+            return False
+        if words[j].text in _PREPOSITIONS:
+            k = j - 1
+            return k >= 0 and words[k].lemma in DOC_HEADS and not words[j].clause_start
+        if words[j].lemma in _VERB_LIKE:
+            return False
     return False
 
 
@@ -1239,11 +1298,19 @@ def _word_acts(shape: Shape, money: bool) -> list[_Found]:
             if not runs and (
                 not _nominal_head(shape, i + n) or (i > 0 and words[i - 1].text in _WH)
             ):
+                back = _referred_back(shape, i, n, match.family)
+                if back is not None:
+                    found.append(back)
                 i += n
                 continue
-        if _context_holds(shape, i, n, match, money) and not _mention(
+        mentioned = _context_holds(shape, i, n, match, money) and _mention(
             shape, i, n, match.family, noun=noun
-        ):
+        )
+        if mentioned and noun and match.family != "own_word":
+            back = _referred_back(shape, i, n, match.family)
+            if back is not None:
+                found.append(back)
+        elif _context_holds(shape, i, n, match, money) and not mentioned:
             if match.family == "own_word":
                 said = _phrase(shape, i, i + n)
                 found.append(

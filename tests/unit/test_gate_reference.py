@@ -1,0 +1,52 @@
+"""A later step whose pronoun refers back to a risky thing named before it does that thing:
+"summarize how the purge works and then run it?" runs the purge, however harmless the first
+step that named it. A pronoun that stands for a doc or a test ("run the tests for the
+delete-account endpoint, then rerun them") is theirs, and the question stays routine."""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy import VerdictKind, judge
+from tests.unit.gate_kit import careful
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("summarize how the purge works and then run it?", "runs the purge"),
+        ("Read how the purge works. Then run it?", "runs the purge"),
+        ("Summarize what the cleanup job does, then run it?", "runs the cleanup job"),
+        ("Explain the migration and then apply it?", "applies the migration"),
+        ("Read the teardown script and then execute it?", "executes the teardown script"),
+        ("Look at the purge job, then kick it off?", "kicks off the purge job"),
+        ("Lint the deploy script and then run it?", "runs the deploy script"),
+        (
+            "Explain what the cleanup would delete and then go ahead with it?",
+            "goes ahead with the cleanup",
+        ),
+    ],
+)
+def test_a_pronoun_that_refers_back_to_a_risky_thing_is_that_act(question: str, named: str) -> None:
+    """The later step is the act, and the reason names it with the step's verb."""
+    careful(question)
+    verdict = judge(question)
+    assert verdict.kind is VerdictKind.IRREVERSIBLE, verdict
+    assert named in verdict.why, verdict.why
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run the tests for the delete-account endpoint and rerun them if they fail?",
+        "Write a test for the refund endpoint and run it?",
+        "Read the password-reset docs and then summarize them?",
+        "Read the deploy docs and then run them?",
+        "Lint the deploy script and fix it?",
+        "Summarize how the purge works, but don't run it?",
+    ],
+)
+def test_a_pronoun_for_a_doc_or_a_test_or_no_step_on_it_stays_routine(question: str) -> None:
+    """The pronoun stands for the doc or the test, or nothing is run: the question goes on."""
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
