@@ -182,6 +182,9 @@ _TIME_WORDS = word_set(
     afterwards ok okay right yes thanks thx quickly"""
 )
 _OBJECT_STOP = word_set("so because since as unless until while when whenever if that which who")
+# A subject after the object opens a relative clause of its own ("the helpers I wrote"): what
+# it says ("wrote") is no part of the object.
+_CLAUSE_SUBJECTS = word_set("i we they he she")
 
 _CODE_WORDS = word_set(
     """call calls import imports code function functions test tests helper helpers component
@@ -333,6 +336,14 @@ def _executed(shape: Shape, head: int) -> bool:
             return False
         if _dry_run(shape, j) or w.lemma in READ_VERBS or w.lemma in DOC_HEADS:
             return False
+        if w.lemma in EDIT_VERBS and not _goes_on(shape, j):
+            return False  # "move the deploy helper into utils": the code is edited
+        if (
+            w.lemma in EXEC_VERBS | PROCEED_VERBS
+            and not w.clause_start
+            and any(x.text in _DETERMINERS for x in words[max(0, j - 2) : j])
+        ):
+            continue  # "the unused import from the cleanup module": a thing, not running it
         if w.lemma in EXEC_VERBS or w.lemma in PROCEED_VERBS:
             return True
         if w.lemma in _INCLUDES and words[head].lemma in _RUN_UNITS:
@@ -342,6 +353,21 @@ def _executed(shape: Shape, head: int) -> bool:
         if w.clause_start:
             return False
     return False
+
+
+_ONWARD = word_set("on ahead forward along with onto")
+
+
+def _goes_on(shape: Shape, j: int) -> bool:
+    """Is the verb at ``j`` one of going on ("move on to the deploy job"), not an edit of
+    what follows ("move the deploy helper")?"""
+    words = shape.words
+    return (
+        words[j].lemma in PROCEED_VERBS
+        and j + 1 < len(words)
+        and words[j + 1].text in _ONWARD
+        and not words[j + 1].clause_start
+    )
 
 
 def _governor(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
@@ -374,7 +400,11 @@ def _governor(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
             return "read"
         if _participle(shape, j):
             continue  # "the Dockerfile used for prod builds": a thing described, not an act
-        if w.lemma in EXEC_VERBS | PROCEED_VERBS and not w.ident:
+        if (
+            w.lemma in EXEC_VERBS | PROCEED_VERBS
+            and not w.ident
+            and (w.lemma not in EDIT_VERBS or _goes_on(shape, j))
+        ):
             return "act"
         if w.lemma in EDIT_VERBS and not w.ident:
             return "edit"
@@ -585,6 +615,72 @@ def _negated(shape: Shape, i: int) -> bool:
     return False
 
 
+# What says a thing is no part of what was named ("nothing to do with payments").
+_UNRELATED = re.compile(r"\b(?:nothing|not anything) to do with|\b(?:unrelated|not related) to")
+_MODIFIER_STOPS = _PREPOSITIONS | _COPULAS | _NEGATORS
+
+
+def _noun_phrase_start(shape: Shape, i: int) -> int:
+    """Where the noun phrase that ends at word ``i`` starts: back over its determiner and
+    up to two modifiers ("a database drop", "a dummy API key")."""
+    words = shape.words
+    j = i
+    while (
+        j > 0
+        and i - j < 3
+        and not words[j].clause_start
+        and words[j - 1].sentence == words[i].sentence
+        and words[j - 1].text not in _MODIFIER_STOPS
+        and words[j - 1].lemma not in _VERB_LIKE
+    ):
+        j -= 1
+        if words[j].text in _DETERMINERS:
+            break
+    return j
+
+
+def _unrelated(shape: Shape, i: int) -> bool:
+    """Is word ``i``'s noun phrase what something is said to have nothing to do with?"""
+    start = _noun_phrase_start(shape, i)
+    if start == 0 or shape.words[start].clause_start:
+        return False
+    before = shape.text[max(0, shape.words[start].start - 30) : shape.words[start].start]
+    return bool(re.search(_UNRELATED.pattern + r"\s*$", before))
+
+
+# Words that say a credential is a stand-in, not a secret ("a fake token").
+_STAND_INS = word_set("fake dummy mock stub placeholder bogus fixture example madeup made_up")
+
+
+def _not_real(shape: Shape, i: int) -> bool:
+    """Is the credential at ``i`` a stand-in: a word before it in its phrase says so ("a
+    fake token", "the dummy API key")?"""
+    start = _noun_phrase_start(shape, i)
+    return any(w.lemma in _STAND_INS for w in shape.words[start:i])
+
+
+# What a line of code is: removing one is an edit ("remove the unused import").
+_CODE_ELEMENTS = word_set(
+    """print prints import imports comment comments todo todos variable variables param
+    params parameter parameters argument arguments docstring docstrings decorator
+    decorators breakpoint breakpoints assert asserts hint hints annotation annotations
+    whitespace statement statements"""
+)
+
+
+def _code_element(shape: Shape, start: int) -> bool:
+    """Is the object that starts at word ``start`` a line of code — its head, before any
+    preposition, one ("the leftover debug print from the rollback helper") — and nothing
+    in it data, production or a shared thing?"""
+    words = shape.words
+    end = _object_end(shape, start)
+    head = next((k for k in range(start, end) if words[k].text in _PREPOSITIONS and k > start), end)
+    if head <= start or words[head - 1].lemma not in _CODE_ELEMENTS:
+        return False
+    said = {w.lemma for w in words[start:end]} | {w.text for w in words[start:end]}
+    return not (said & (_DATA_OBJECT | _SHARED_THINGS | PROD_WORDS))
+
+
 def _hypothetical(shape: Shape, i: int) -> bool:
     """ "the prune job would delete": what something would do, not what is asked."""
     words = shape.words
@@ -638,6 +734,12 @@ def _mention(
         return True  # 'Delete account' as a label, a message, a name: only words
     if _negated(shape, i) or _hypothetical(shape, i) or _reported(shape, i, noun):
         return True
+    if _unrelated(shape, i):
+        return True  # "it has nothing to do with payments": said to be no part of it
+    if family == "credentials" and _not_real(shape, i):
+        return True  # "a fake token", "a dummy API key": a stand-in, no secret
+    if family == "delete" and not noun and _code_element(shape, i + length):
+        return True  # "remove the leftover debug print": a line of code, edited
     if not code and _info_scope(shape, i):
         # "how long did the prod migration take?": asked about, not asked for; a secret
         # only when what is asked of it is not the secret ("when does the token expire?")
@@ -1052,6 +1154,8 @@ def _object_end(shape: Shape, start: int, *, limit: int = 8) -> int:
             break
         if w.text in _TIME_WORDS or w.text in _OBJECT_STOP or w.text in BOUNDARY_WORDS:
             break
+        if end > start and w.text in _CLAUSE_SUBJECTS:
+            break
         end += 1
     return end
 
@@ -1063,6 +1167,27 @@ def _object_lemmas(shape: Shape, start: int, *, limit: int = 8) -> set[str]:
 def _clause_lemmas(shape: Shape, i: int) -> set[str]:
     """The lemmas of word ``i``'s clause."""
     return {w.lemma for w in _clause(shape, i)}
+
+
+# What a board of people is named with ("the company board", "the advisory board").
+_PEOPLES_BOARDS = word_set("company advisory executive supervisory school governing our their")
+
+
+def _people_board(shape: Shape, i: int) -> bool:
+    """Is a "board" in word ``i``'s clause one of people — "the board", "the company
+    board", "the board of directors" — not one named for what it shows ("the grafana
+    board", "the jira board")?"""
+    for w in _clause(shape, i):
+        if w.lemma != "board":
+            continue
+        k = w.index
+        before = shape.words[k - 1] if k > 0 and not w.clause_start else None
+        after = shape.words[k + 1] if k + 1 < len(shape.words) else None
+        if before is None or before.text in _DETERMINERS or before.lemma in _PEOPLES_BOARDS:
+            return True
+        if after is not None and after.text == "of" and not after.clause_start:
+            return True
+    return False
 
 
 def _context_holds(
@@ -1088,6 +1213,8 @@ def _context_holds(
             if _told_to_asker(shape, i + length):
                 return False  # "send me the url of the public dashboard": the asker is told
             own = {x.lemma for x in shape.words[i : i + length]}
+            if not _people_board(shape, i):
+                own.add("board")  # "the grafana board": a dashboard, nobody on it
             # "who do I contact about the outage?": the act's own word is no audience
             return bool((clause - own) & AUDIENCE) or bool(re.search(r"#[a-z][\w-]*", clause_text))
         case "money":
@@ -1725,6 +1852,13 @@ def _chooses(shape: Shape) -> str | None:
         for k, w in enumerate(words):
             if w.lemma not in _CHOICE_VERBS or not _verb_position(shape, w.index):
                 continue
+            if (
+                w.text.endswith("ing")
+                and not w.clause_start
+                and k > 0
+                and words[k - 1].text not in _VERB_POSITION_BEFORE
+            ):
+                continue  # "a test for the handler using a fake token": how, no choice
             if any(x.text in _WH for x in words[:k]):
                 break  # "which port should I use?": a value asked for, the fleet may know
             rest = [x.text for x in words[k + 1 : k + 4]]

@@ -179,7 +179,7 @@ _VERB_START = (
     bisect backport cherry stash annotate gather poll copy duplicate
     clone download save reload restart recompile reinstall resolve reword retitle ask
     request nudge file raise flag label triage reopen link pair catch pin unpin
-    enable rebase benchmark spend squash merge"""
+    enable rebase benchmark spend squash merge remove strip delete"""
     )
 )
 
@@ -203,6 +203,7 @@ def _unknown_step(words: list[str], *, gerunds: bool = True) -> bool:
 _ANNOUNCED = re.compile(
     r"\b(?:i|we)\s*(?:ll|will|shall|am going to|m going to|are going to|re going to)\s+"
     r"|\b(?:then|next|after that|afterwards)\s+(?:i|we)\s+"
+    r"(?:(?:d|would|want to|plan to)\s+(?:like\s+to\s+)?)?"
 )
 
 
