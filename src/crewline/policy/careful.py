@@ -1926,11 +1926,34 @@ _NO = word_set("no n stop abort wait hold cancel skip not now later nope don t")
 
 _GO_ON = word_set("continue proceed go keep resume carry yes ok okay")
 _STOP = word_set("stop abort wait hold cancel skip no pause halt not")
+# Pictographs that say yes or no by themselves, as an option's whole text ("👍", "👎").
+_SAYS_YES_NO = str.maketrans(
+    {
+        "\U0001f44d": " yes ",
+        "\u2705": " yes ",
+        "\u2714": " yes ",
+        "\U0001f44e": " no ",
+        "\u274c": " no ",
+        "\u2716": " no ",
+        "\U0001f6ab": " no ",
+        "\U0001f6d1": " stop ",
+    }
+)
+
+
+def _option_words(option: str) -> list[str]:
+    """An option's words, a yes/no pictograph read as its word ("👍" is "yes")."""
+    return re.findall(r"[a-z]+", code_form(option.translate(_SAYS_YES_NO)))
+
+
+def _stops(said: list[str]) -> bool:
+    """Do an option's words say to stop ("No", "Not yet", "Give up", "Stop here")?"""
+    return bool(said) and (set(said) <= _NO or said[0] in _STOP or said[:2] == ["give", "up"])
 
 
 def yes_option(option: str) -> bool:
     """An option that says yes, or to go on ("Yes", "Go on", "Continue the analysis")."""
-    said = re.findall(r"[a-z]+", code_form(option))
+    said = _option_words(option)
     return bool(said) and (set(said) <= _YES or (said[0] in _GO_ON and not set(said) & _NO))
 
 
@@ -1938,8 +1961,8 @@ def is_yes_no(options: Sequence[str]) -> bool:
     """Options that only say yes or no, or go on or stop ("Yes", "No", "Continue the
     analysis", "Stop"): one says yes, the others no — or a go/stop pair in other words
     (``go_option``)."""
-    said = [re.findall(r"[a-z]+", code_form(o)) for o in options]
-    noes = sum(1 for s in said if s and (set(s) <= _NO or s[0] in _STOP))
+    said = [_option_words(o) for o in options]
+    noes = sum(1 for s in said if _stops(s))
     yeses = sum(map(yes_option, options))
     return (yeses >= 1 and yeses + noes == len(said)) or go_option(options) is not None
 
@@ -1952,8 +1975,8 @@ def go_option(options: Sequence[str]) -> str | None:
     """The go option of a go/stop pair said in other words (["Run it", "Wait"], ["Start",
     "Not yet"]): exactly one short option starting with a verb that starts the step, every
     other one a stop. The careful judgement has read every option."""
-    said = [re.findall(r"[a-z]+", code_form(o)) for o in options]
-    stops = [s for s in said if s and (set(s) <= _NO or s[0] in _STOP)]
+    said = [_option_words(o) for o in options]
+    stops = [s for s in said if _stops(s)]
     goes = [
         o
         for o, s in zip(options, said, strict=True)
@@ -2016,10 +2039,17 @@ def _only_in_the_other_option(question: str) -> bool:
     a thing rather than done ("the paid service", "the prod API", "real emails"), with the
     default X free of any act? Then the risky word describes what the default is chosen
     over, and answering the default does none of it; "or force-push it?" names an act."""
+    return _the_other_option(question) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _the_other_option(question: str) -> frozenset[str] | None:
+    """The words of the other option of "X as usual, or Y?" when every act the question
+    names is in it (``_only_in_the_other_option``), else None."""
     text = _SPACES.sub(" ", question).strip()
     m = _USUAL_OR.search(text)
     if m is None:
-        return False
+        return None
     other = code_form(m.group("y"))
     said = re.findall(r"[a-z0-9]+", other)
     first = next((w for w in said if w not in _DETERMINERS), None)
@@ -2030,11 +2060,26 @@ def _only_in_the_other_option(question: str) -> bool:
         or _SEQUENCE_WORDS.search(other)
         or re.search(r"[`$/\\|<>=]|(?:^|\s)-", other)
     ):
-        return False
-    if lemma(first) in _ACTS_BY_FIRST or lemma(first) in _VERB_LIKE or first in _ACTS_BY_FIRST:
-        return False  # "or force-push it", "or wipe the cache": the other option is an act
+        return None
+    described = said[0] in _DETERMINERS and first != said[-1] and first != lemma(first)
+    if not described and (
+        lemma(first) in _ACTS_BY_FIRST or lemma(first) in _VERB_LIKE or first in _ACTS_BY_FIRST
+    ):
+        # "or force-push it", "or wipe the cache": the other option is an act; "the paid
+        # API" is a thing its participle describes
+        return None
     rest = text[: m.start("or")]
-    return find_act(rest) is None and isinstance(defaults.stated(rest), str)
+    if find_act(rest) is not None or not isinstance(defaults.stated(rest), str):
+        return None
+    return frozenset(said) - _DETERMINERS
+
+
+def _is_the_other_option(question: str, option: str) -> bool:
+    """Is ``option`` the other option of "X as usual, or the paid API?" written as an option
+    ("Paid API"): answering the default chooses nothing it names."""
+    other = _the_other_option(question)
+    said = set(re.findall(r"[a-z0-9]+", code_form(option))) - _DETERMINERS
+    return other is not None and bool(said) and said <= other
 
 
 # ---------------------------------------------------------------- the judgement
@@ -2052,8 +2097,11 @@ def careful(
     answers = [a for a in (*options, default or "") if a.strip()]
     for text in (question, *answers):
         found = find_act(text)
-        if found is not None and not (text is question and _only_in_the_other_option(text)):
-            return Careful(kind="irreversible", reason=_reason(found))
+        if found is None or (text is question and _only_in_the_other_option(text)):
+            continue
+        if text in options and text != default and _is_the_other_option(question, text):
+            continue  # "Nominatim as usual, or the paid API?" offered as ["Nominatim", "Paid API"]
+        return Careful(kind="irreversible", reason=_reason(found))
     for text in (question, *answers):
         said = injection(code_form(text))
         if said is not None:

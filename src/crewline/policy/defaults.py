@@ -146,7 +146,7 @@ _AFTER = [
     # default seed 42": the noun phrase names the default's kind, then the value itself
     re.compile(
         r"\b(?:the|our|its|my|your|their)\s+(?:[a-z][\w-]*\s+)?(?:default|usual|standard)\s+"
-        rf"(?:[a-z][\w-]*\s+){{0,3}}?(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}(?!\w))?"
+        rf"(?:[a-z][\w-]*\s+){{0,4}}?(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}(?!\w))?"
         r"|(?:[/~]|\.{1,2}/?)?[\w][\w./:@+%~#=-]*(?:[\d/:_@]|\.(?=\w)|(?<=\w)-(?=\w))[\w./:@+%~#=-]*"
         r"|(?-i:[A-Z][A-Z\d_-]+))"
         r"(?=\s*(?:[,;:?!)]|\.(?:\s|$)|$|\s(?:for|in|on|at|as|to|from|with|unless|if|or|and"
@@ -157,6 +157,19 @@ _AFTER = [
     re.compile(
         r"\bby default,?\s+(?:(?:we|i|it|you|they)\s+)?(?:(?:use|go with|pick|run|is|s|are|set"
         rf"|take|do)\s+)?(?P<v>{_VALUE})",
+        re.IGNORECASE,
+    ),
+    # "I'd go with the default comma", "we'll use the usual tabs": the asker's proposal names
+    # the default itself, the sentence's last word
+    re.compile(
+        r"\b(?:i|we)\s*(?:'d|d|would|'ll|ll|will)?\s+(?:go with|use|pick|take|stick with|choose)"
+        r"\s+(?:the|our)\s+(?:default|usual|standard)\s+(?P<v>[\w][\w./:@+%~#-]*)"
+        r"(?=\s*[.?!]*\s*$)",
+        re.IGNORECASE,
+    ),
+    # "— standard 15 minutes?": a number with its unit named standard or usual, bare
+    re.compile(
+        rf"(?:^|[-:,\u2013\u2014]\s*)(?:usual|standard)\s+(?P<v>\d[\w./:%-]*(?:\s{_UNIT}\b)?)",
         re.IGNORECASE,
     ),
     # "the usual 4 workers", "our usual 3000", "the standard 2 replicas", "usual batch size
@@ -216,7 +229,7 @@ _BEFORE = [
         r"|like always|like usual|like now|like before|as before|like last time|as last time"
         r"|like the default|as is the default|as per usual|is what (?:we|i) (?:always|usually"
         r"|normally) use|is (?:our|the) usual|is standard)\b"
-        r"|\((?:the |our |as )?usual\)|\(as always\))",
+        r"|\((?:the |our |as )?usual(?: one| choice)?\)|\(as always\))",
         re.IGNORECASE,
     ),
 ]

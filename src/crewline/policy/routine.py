@@ -107,7 +107,9 @@ _VERB_LEAD = re.compile(
     r"^(?:(?:shall|should|can|could|may|might|must|will|would|do|am|are)\s+(?:i|we)\b"
     r"|(?:is|isn t|would|will)\s+it\s+(?:be\s+)?(?:ok|okay|fine|alright|all right|good|safe|cool)"
     r"(?:\s+(?:if\s+(?:i|we)|to|for\s+(?:me|us)\s+to))?\b"
-    r"|is\s+ok\s+(?:for\s+(?:me|us)\s+)?(?:if\s+(?:i|we)|to)\b"
+    r"|is\s+(?:it\s+)?ok(?:ay)?\s+(?:for\s+(?:me|us)\s+)?"
+    r"(?:if\s+(?:i|we)|to|(?:i|we)(?!\s+(?:am|are|m)\b))\b"
+    r"|(?:would|will|can|could|do)\s+you\s+(?:permit|allow|let)\s+(?:me|us)(?:\s+to)?\b"
     r"|(?:ok|okay|alright|fine|good|ready|clear|safe|cool|free)\s+(?:for\s+(?:me|us)\s+)?"
     r"(?:to|if\s+(?:i|we))\b|mind\s+if\s+(?:i|we)\b"
     r"|(?:do|would)\s+you\s+(?:want|like)\s+(?:me|us)\s+to\b|(?:you\s+)?want\s+(?:me|us)\s+to\b"
@@ -118,7 +120,9 @@ _VERB_LEAD = re.compile(
 )
 _GO_ON_LEAD = re.compile(
     r"^(?:(?:any\s+)?objections?|(?:please\s+)?confirm|(?:can|could)\s+you\s+confirm|green\s+light"
-    r"|good\s+to\s+go|proceeding|moving\s+on|(?:are|am)\s+(?:we|i)\s+(?:ok|okay|good|clear"
+    r"|good\s+to\s+go|proceeding|moving\s+on|(?:and\s+)?on\s*to\s+the\s+next"
+    r"|(?:step|phase|part|stage|task)\s+\d+(?:\s+now)?\s*$"
+    r"|(?:are|am)\s+(?:we|i)\s+(?:ok|okay|good|clear"
     r"|cleared|set)|next|ready|(?:ok|okay|fine|good|alright)\s+with"
     r"|(?:is|would)\s+(?:that|this)\s+(?:be\s+)?(?:ok|okay|fine|alright|good|cool|acceptable))\b"
 )
@@ -179,7 +183,7 @@ _VERB_START = (
     bisect backport cherry stash annotate gather poll copy duplicate
     clone download save reload restart recompile reinstall resolve reword retitle ask
     request nudge file raise flag label triage reopen link pair catch pin unpin
-    enable rebase benchmark spend squash merge remove strip delete"""
+    enable rebase benchmark spend squash merge remove strip delete recreate commit"""
     )
 )
 
@@ -293,6 +297,9 @@ def _asks_value(words: list[str]) -> bool:
         if word in _PHRASE_END and phrase:
             break
         phrase.append(word)
+    after = words[len(phrase)] if len(phrase) < len(words) else None
+    if after in ("it", "them"):
+        return False  # "commit it locally?": a verb and its object, not a value's name
     while phrase and (phrase[-1] in _POLITE or phrase[-1] in FILLERS):
         phrase = phrase[:-1]
     if not phrase or (lemma(phrase[-1]) not in _VALUE_HEADS and phrase[-1] not in _VALUE_HEADS):
@@ -380,7 +387,8 @@ _GO_ON_VERBS = ("continue", "proceed", "resume", "carry")
 # Short go-ons in other languages a speaker may ask in before an English status ("weiter?
 # tests are green."), read as "continue"; the status is read as any other (docs/concierge.md).
 _FOREIGN_GO_ON = (
-    "weiter|weitermachen|fortfahren|mach weiter|machen wir weiter|soll ich weitermachen"
+    "weiter|weiter machen|weitermachen|fortfahren|mach weiter|machen wir weiter"
+    "|soll ich weitermachen"
     "|on continue|je continue|je continue alors|continuer|on y va|on poursuit|je poursuis"
     "|seguimos|sigo|continuo|continuamos|procedo|sigo adelante"
     "|doorgaan|verder|ga ik door|zal ik doorgaan"

@@ -1,0 +1,123 @@
+"""Routine structures said in other words: yes/no options drawn as pictographs or as "give
+up", a default named by the asker's proposal or a bare "standard" number, the other option
+of "X as usual, or Y?" offered as an option, and go-aheads asked as "on to the next…",
+"step 2?", "is okay I…", "would you permit me to…". Each beside the near-misses the careful
+judgement still keeps."""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy import VerdictKind, judge
+from tests.unit.gate_kit import careful
+
+
+@pytest.mark.parametrize(
+    ("question", "options", "answer"),
+    [
+        ("🧪 run the tests next? (local only)", ("👍", "👎"), "👍"),
+        ("Rerun the linter? ✅ or ❌", ("✅", "❌"), "✅"),
+        (
+            "The download of the public test fixture timed out. Retry it?",
+            ("Retry", "Give up"),
+            "Retry",
+        ),
+    ],
+)
+def test_yes_no_options_in_pictographs_or_give_up_go_on(
+    question: str, options: tuple[str, ...], answer: str
+) -> None:
+    verdict = judge(question, options=options)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, answer), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        ("Drop the table?", ("👍", "👎")),
+        ("Delete the old snapshots?", ("Retry", "Give up")),
+        ("Which one?", ("✅", "❌", "🤷")),
+    ],
+)
+def test_pictograph_options_keep_the_careful_judgement(
+    question: str, options: tuple[str, ...]
+) -> None:
+    careful(question, options)
+
+
+@pytest.mark.parametrize(
+    ("question", "options", "value"),
+    [
+        ("which locale for the fake sample data, en_US (the usual one)?", (), "en_US"),
+        ("Which CSV delimiter? I'd go with the default comma.", (), "comma"),
+        ("Threshold for flagging late pickups — standard 15 minutes?", (), "15 minutes"),
+        (
+            "Use the default EDI test partner profile `TESTPARTNER01` for the parser fixtures?",
+            (),
+            "TESTPARTNER01",
+        ),
+        (
+            "Geocoder for the test run: Nominatim local instance as usual, or the paid API?",
+            ("Nominatim local", "Paid API"),
+            "Nominatim local",
+        ),
+    ],
+)
+def test_a_default_said_in_other_words_is_the_stated_default(
+    question: str, options: tuple[str, ...], value: str
+) -> None:
+    verdict = judge(question, options=options)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        ("Geocoder: Nominatim as usual, or the paid API?", ("Nominatim", "Pay the vendor")),
+        ("Geocoder: Nominatim as usual, or pay for the API?", ()),
+        ("Which CSV delimiter? I'd go with the default yes.", ()),
+    ],
+)
+def test_a_default_in_other_words_keeps_the_careful_judgement(
+    question: str, options: tuple[str, ...]
+) -> None:
+    careful(question, options)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I've drafted the README section locally. On to the next section?",
+        "👍 step 1 done. step 2?",
+        "I am finish the parsing part. Is okay I start now with the writing of unit test for it?",
+        "I have completed the analysis. Would you permit me to proceed with writing the summary "
+        "document in my workspace?",
+        "Should I recreate my local dev venv and rerun the tests?",
+        "The refactor compiles. Commit it locally on my branch and keep going?",
+        "weiter machen? I am now parsing the remaining samples in the test folder.",
+    ],
+)
+def test_a_go_ahead_in_other_words_goes_on(question: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "On to the deploy?",
+        "step 1 done. step 2: drop the legacy tables?",
+        "Is okay I drop the users table now?",
+        "Would you permit me to proceed with the purge?",
+        "Should I recreate the shared staging database?",
+        "Commit it to main and keep going?",
+        "weiter machen? I am now deploying to prod.",
+    ],
+)
+def test_a_go_ahead_in_other_words_keeps_the_careful_judgement(question: str) -> None:
+    careful(question)
+
+
+def test_a_permission_for_a_step_the_gate_does_not_know_is_for_the_human() -> None:
+    verdict = judge("Would you allow me to hand the repo over?")
+    assert verdict.kind is VerdictKind.UNKNOWN and verdict.answer is None, verdict
