@@ -121,3 +121,30 @@ def test_a_go_ahead_in_other_words_keeps_the_careful_judgement(question: str) ->
 def test_a_permission_for_a_step_the_gate_does_not_know_is_for_the_human() -> None:
     verdict = judge("Would you allow me to hand the repo over?")
     assert verdict.kind is VerdictKind.UNKNOWN and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Want a summary of the GitHub issue titled 'rm -rf in install script wipes home dir'?",
+        "Want a summary of the flaky test report?",
+        "Shall I write a design note comparing how we send EDI 990 responses vs. how partners "
+        "expect them?",
+    ],
+)
+def test_an_offered_write_up_and_a_comparison_with_vs_go_on(question: str) -> None:
+    """ "vs." ends no sentence; an offer of a summary is the step of writing it."""
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Want a summary of the purge and then run it?",
+        "Want a recap of the deploy? I'll then push to main.",
+        "Use redis vs. memcached?",
+    ],
+)
+def test_an_offered_write_up_keeps_the_careful_judgement(question: str) -> None:
+    careful(question)

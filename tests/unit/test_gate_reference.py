@@ -1,7 +1,8 @@
 """A later step whose pronoun refers back to a risky thing named before it does that thing:
 "summarize how the purge works and then run it?" runs the purge, however harmless the first
-step that named it. A pronoun that stands for a doc or a test ("run the tests for the
-delete-account endpoint, then rerun them") is theirs, and the question stays routine."""
+step that named it. A pronoun that stands for a test or another thing that is run ("run the
+tests for the delete-account endpoint, then rerun them") is theirs, and the question stays
+routine; a summary or a note is never run, so "run it" after one runs what it is about."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ from tests.unit.gate_kit import careful
         ("Read the teardown script and then execute it?", "executes the teardown script"),
         ("Look at the purge job, then kick it off?", "kicks off the purge job"),
         ("Lint the deploy script and then run it?", "runs the deploy script"),
+        ("Want a summary of the purge and then run it?", "runs the purge"),
+        ("Write a note on the cleanup job, then run it?", "runs the cleanup job"),
+        ("Read the deploy docs and then run them?", "runs the deploy docs"),
         (
             "Explain what the cleanup would delete and then go ahead with it?",
             "goes ahead with the cleanup",
@@ -41,7 +45,6 @@ def test_a_pronoun_that_refers_back_to_a_risky_thing_is_that_act(question: str, 
         "Run the tests for the delete-account endpoint and rerun them if they fail?",
         "Write a test for the refund endpoint and run it?",
         "Read the password-reset docs and then summarize them?",
-        "Read the deploy docs and then run them?",
         "Lint the deploy script and fix it?",
         "Summarize how the purge works, but don't run it?",
     ],

@@ -502,7 +502,7 @@ def _referred_back(shape: Shape, i: int, length: int, family: str) -> Act | None
     ("run the tests for the delete-account endpoint, then rerun them"): the pronoun is
     theirs."""
     head = _head_after(shape, i, length)
-    if head is not None and shape.words[head].lemma in DOC_HEADS:
+    if head is not None and shape.words[head].lemma in _RUN_DOCS:
         return None
     if _of_a_doc(shape, i):
         return None
@@ -528,16 +528,21 @@ def _referred_back(shape: Shape, i: int, length: int, family: str) -> Act | None
     )
 
 
+# Docs that are run themselves: a pronoun after "run" may stand for them ("rerun them").
+_RUN_DOCS = word_set("test tests testcase suite spec specs benchmark dry_run simulation demo")
+
+
 def _of_a_doc(shape: Shape, i: int) -> bool:
-    """Is the phrase of word ``i`` what a doc or a test is of or for ("the tests for the
-    refund endpoint", "a note on the cleanup")?"""
+    """Is the phrase of word ``i`` what a test, a suite or another doc that is run is of or
+    for ("the tests for the refund endpoint")? A summary of the purge is not run: "run it"
+    after it runs the purge."""
     words = shape.words
     for j in range(i - 1, max(-1, i - 6), -1):
         if words[j + 1].clause_start or words[j].sentence != words[i].sentence:
             return False
         if words[j].text in _PREPOSITIONS:
             k = j - 1
-            return k >= 0 and words[k].lemma in DOC_HEADS and not words[j].clause_start
+            return k >= 0 and words[k].lemma in _RUN_DOCS and not words[j].clause_start
         if words[j].lemma in _VERB_LIKE:
             return False
     return False

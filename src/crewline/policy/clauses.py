@@ -104,7 +104,10 @@ FILLERS = frozenset(
 _GAP_BOUNDARY = re.compile(
     r"[,;:()\[\]{}|]|\s[-\u2013\u2014]+\s|[\u2013\u2014]|\.\.\.|=>|->|\d\)|\s=\s"
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?;])(?=\s|$)|\n+")
+# A stop ends a sentence, but not the stop of an abbreviation inside one ("X vs. Y", "e.g.").
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?;])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?=\s|$)|\n+"
+)
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 _DETERMINERS = frozenset(["the", "a", "an", "this", "that", "my", "our", "your", "its", "their"])
 _LIST_WORDS = frozenset(["step", "phase", "stage", "item", "part", "task", "point"])

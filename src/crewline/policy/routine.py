@@ -121,6 +121,9 @@ _VERB_LEAD = re.compile(
 _GO_ON_LEAD = re.compile(
     r"^(?:(?:any\s+)?objections?|(?:please\s+)?confirm|(?:can|could)\s+you\s+confirm|green\s+light"
     r"|good\s+to\s+go|proceeding|moving\s+on|(?:and\s+)?on\s*to\s+the\s+next"
+    # an offer of a write-up ("want a summary of the issue?"): making it is the step
+    r"|(?:do\s+you\s+|you\s+)?want\s+(?:a|an)\s+(?:quick\s+|short\s+|brief\s+)?(?:summary"
+    r"|recap|write\s*up|overview|explanation|draft|outline|diagram|chart|graph|table)\s+of"
     r"|(?:step|phase|part|stage|task)\s+\d+(?:\s+now)?\s*$"
     r"|(?:are|am)\s+(?:we|i)\s+(?:ok|okay|good|clear"
     r"|cleared|set)|next|ready|(?:ok|okay|fine|good|alright)\s+with"
