@@ -23,7 +23,7 @@ def _goes_on(question: str) -> None:
     [
         "Remove the leftover debug print from the rollback helper?",
         "Remove the unused import from the cleanup module?",
-        "Strip the trailing whitespace from the deploy script?",
+        "Remove the trailing whitespace from the deploy script?",
         "Add a unit test for the revoke-token handler using a fake token?",
         "Rename the local variable `pay` to `payload`? It has nothing to do with payments.",
         "move the `deploy` helper into utils?",

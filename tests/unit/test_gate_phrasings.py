@@ -148,3 +148,25 @@ def test_an_offered_write_up_and_a_comparison_with_vs_go_on(question: str) -> No
 )
 def test_an_offered_write_up_keeps_the_careful_judgement(question: str) -> None:
     careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Shall I commit to the annual contract?",
+        "Commit to the terms of the NDA?",
+        "Should I recreate the users table?",
+        "Recreate the orders topic?",
+        "Recreate it?",
+    ],
+)
+def test_a_newly_known_step_keeps_the_careful_judgement(question: str) -> None:
+    """ "commit" and "recreate" start known steps only because the careful judgement reads
+    their objects: a pledge, or anything not the asker's own recreated, stays careful."""
+    careful(question)
+
+
+def test_a_verb_whose_objects_are_never_read_is_no_known_step() -> None:
+    """ "strip" names no act, so the careful judgement never read its object: the human."""
+    verdict = judge("Strip the PII columns from the export?")
+    assert verdict.kind is VerdictKind.UNKNOWN and verdict.answer is None, verdict

@@ -518,13 +518,15 @@ WORD_ACTS: tuple[WordAct, ...] = (
         needs="shared_thing",
     ),
     *_acts("infrastructure", "dns nameserver", noun=True),
+    # recreating anything not the asker's own throws away what was there
+    *_acts("delete", "recreate", needs="not_own"),
     # database migrations and backfills
     *_acts("migrate", "migrate backfill reindex", needs="not_code"),
     *_acts("migrate", "migration backfill", noun=True, needs="not_code"),
     # approving someone's change (a pull request) lets it land
     *_acts("push", "approve", needs="pr_in_sentence"),
     # agreements
-    *_acts("agreement", "sign accept agree", needs="agreement"),
+    *_acts("agreement", "sign accept agree commit", needs="agreement"),
     *_acts("agreement", "docusign e_sign esign"),
     # the question's own word
     *_acts(

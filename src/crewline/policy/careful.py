@@ -1195,6 +1195,10 @@ def _people_board(shape: Shape, i: int) -> bool:
     return False
 
 
+# What marks a thing as the asker's own machine's ("my local venv", "the docker container").
+_OWN = word_set("local localhost my dev laptop docker container")
+
+
 def _context_holds(
     shape: Shape, i: int, length: int, act: WordAct, money: bool, *, obj: set[str] | None = None
 ) -> bool:
@@ -1249,8 +1253,9 @@ def _context_holds(
         case "registry":
             return bool(clause & REGISTRIES) and not (clause & NON_PROD)
         case "shared_thing":
-            local = {"local", "localhost", "my", "dev", "laptop", "docker", "container"}
-            return bool(after & _SHARED_THINGS) and not (after & local)
+            return bool(after & _SHARED_THINGS) and not (after & _OWN)
+        case "not_own":  # "recreate the users table"; "recreate my local venv" is the asker's
+            return bool(after) and not (after & (_OWN | {"venv", "virtualenv", "sandbox"}))
         case "everyone":
             wide = {"all", "everyone", "everybody", "customer", "globally", "100", "public"}
             return bool(clause & (wide | PROD_WORDS))

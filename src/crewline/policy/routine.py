@@ -186,7 +186,7 @@ _VERB_START = (
     bisect backport cherry stash annotate gather poll copy duplicate
     clone download save reload restart recompile reinstall resolve reword retitle ask
     request nudge file raise flag label triage reopen link pair catch pin unpin
-    enable rebase benchmark spend squash merge remove strip delete recreate commit"""
+    enable rebase benchmark spend squash merge remove delete recreate commit"""
     )
 )
 
