@@ -170,3 +170,23 @@ def test_a_verb_whose_objects_are_never_read_is_no_known_step() -> None:
     """ "strip" names no act, so the careful judgement never read its object: the human."""
     verdict = judge("Strip the PII columns from the export?")
     assert verdict.kind is VerdictKind.UNKNOWN and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("Want a summary of the outage posted to the status page?", "posts to the status page"),
+        ("Want a draft of the release notes published to npm?", "publishes to npm"),
+    ],
+)
+def test_an_act_a_wanting_verb_asks_done_is_that_act(question: str, named: str) -> None:
+    """ "want X posted to Y": the participle is what is to be done, not a description."""
+    careful(question)
+    verdict = judge(question)
+    assert named in verdict.why, verdict.why
+
+
+def test_a_participle_of_a_past_time_describes_a_thing() -> None:
+    """ "the branches merged last week" were merged before: nothing is asked to be done."""
+    verdict = judge("Want a list of the branches merged last week?")
+    assert not verdict.final, verdict

@@ -565,7 +565,9 @@ FAMILY_SAYS = {
 def third_person(verb: str) -> str:
     """'drop' → 'drops', 'push' → 'pushes', 'apply' → 'applies', 'get rid of' → 'gets rid of'."""
     first, _, rest = verb.partition(" ")
-    if first.endswith(("s", "sh", "ch", "x", "z", "o")):
+    if first in ("have", "be"):
+        first = {"have": "has", "be": "is"}[first]
+    elif first.endswith(("s", "sh", "ch", "x", "z", "o")):
         first += "es"
     elif first.endswith("y") and len(first) > 1 and first[-2] not in "aeiou":
         first = first[:-1] + "ies"

@@ -686,6 +686,30 @@ def _code_element(shape: Shape, start: int) -> bool:
     return not (said & (_DATA_OBJECT | _SHARED_THINGS | PROD_WORDS))
 
 
+_CAUSATIVES = word_set("want have get need like")
+_PAST_TIME = word_set("yesterday earlier ago already last previously recently before")
+
+
+def _causative(shape: Shape, i: int) -> bool:
+    """Is the act at ``i`` a past participle that a wanting or having verb asks to be done
+    to its object ("want a summary of the outage posted to the status page?", "shall I have
+    the invoices sent to every client?"), not one describing a thing already done?"""
+    words = shape.words
+    if not _past_form(words[i]) or not shape.sentences[words[i].sentence].asks:
+        return False
+    if any(w.text in _PAST_TIME for w in words[i + 1 : _clause_end(shape, i)]):
+        return False  # "the branches merged last week": a thing described by when it was done
+    for j in range(i - 1, -1, -1):
+        w = words[j]
+        if w.sentence != words[i].sentence:
+            return False
+        if w.lemma in _CAUSATIVES and _verb_position(shape, j):
+            return True
+        if words[j + 1].clause_start or (w.lemma in _VERB_LIKE and _verb_position(shape, j)):
+            return False
+    return False
+
+
 def _hypothetical(shape: Shape, i: int) -> bool:
     """ "the prune job would delete": what something would do, not what is asked."""
     words = shape.words
@@ -751,6 +775,8 @@ def _mention(
         return family != "credentials" or _asks_property(shape, i)
     if noun and family != "credentials" and _topic_of_request(shape, i):
         return True  # "the newsletter goes out on which day?": what is asked about
+    if not noun and _causative(shape, i):
+        return False  # "want a summary of the outage posted to the status page?": to be done
     head = _head_after(shape, i, length)
     if head is not None:
         head_word = shape.words[head]
