@@ -24,6 +24,8 @@ def _goes_on(question: str) -> None:
         "Remove the leftover debug print from the rollback helper?",
         "Remove the unused import from the cleanup module?",
         "Remove the trailing whitespace from the deploy script?",
+        "Remove the TODO comments?",
+        "Move the deploy helper from utils.py to helpers/deploy.py?",
         "Add a unit test for the revoke-token handler using a fake token?",
         "Rename the local variable `pay` to `payload`? It has nothing to do with payments.",
         "move the `deploy` helper into utils?",
@@ -50,6 +52,13 @@ def test_a_risky_word_in_code_or_a_stand_in_is_not_the_act(question: str) -> Non
         "Run the cleanup job?",
         "Kick off the purge job, using the new flag?",
         "Grant access to the bucket I made?",
+        "Give the account I created admin rights?",
+        "Remove the variables from the customer export?",
+        "Delete all comments by spam users?",
+        "Print the dummy account's password?",
+        "Move the deploy job to tonight?",
+        "Move the deploy job to 2am?",
+        "Move the purge job to Friday?",
     ],
 )
 def test_the_near_misses_stay_careful(question: str) -> None:

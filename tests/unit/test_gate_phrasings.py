@@ -166,6 +166,12 @@ def test_a_newly_known_step_keeps_the_careful_judgement(question: str) -> None:
     careful(question)
 
 
+def test_a_proposal_using_a_real_thing_stays_a_choice() -> None:
+    """ "using Postgres" chooses; only "using a fake token" (a stand-in) does not."""
+    verdict = judge("Build it using Postgres?")
+    assert verdict.kind is VerdictKind.AMBIGUOUS and verdict.final, verdict
+
+
 def test_a_verb_whose_objects_are_never_read_is_no_known_step() -> None:
     """ "strip" names no act, so the careful judgement never read its object: the human."""
     verdict = judge("Strip the PII columns from the export?")

@@ -182,8 +182,8 @@ _TIME_WORDS = word_set(
     afterwards ok okay right yes thanks thx quickly"""
 )
 _OBJECT_STOP = word_set("so because since as unless until while when whenever if that which who")
-# A subject after the object opens a relative clause of its own ("the helpers I wrote"): what
-# it says ("wrote") is no part of the object.
+# A subject after the object opens a relative clause of its own ("the helpers I wrote"): it
+# and its verb ("wrote") are no part of the object.
 _CLAUSE_SUBJECTS = word_set("i we they he she")
 
 _CODE_WORDS = word_set(
@@ -356,18 +356,22 @@ def _executed(shape: Shape, head: int) -> bool:
 
 
 _ONWARD = word_set("on ahead forward along with onto")
+_WHEN_WORDS = _TIME_WORDS | word_set(
+    """am pm morning evening night noon midnight weekend monday tuesday wednesday thursday
+    friday saturday sunday earlier later week"""
+)
 
 
 def _goes_on(shape: Shape, j: int) -> bool:
-    """Is the verb at ``j`` one of going on ("move on to the deploy job"), not an edit of
-    what follows ("move the deploy helper")?"""
+    """Is the verb at ``j`` one of going on ("move on to the deploy job") or of moving in
+    time ("move the deploy job to tonight": it then runs), not an edit of what follows
+    ("move the deploy helper into utils")?"""
     words = shape.words
-    return (
-        words[j].lemma in PROCEED_VERBS
-        and j + 1 < len(words)
-        and words[j + 1].text in _ONWARD
-        and not words[j + 1].clause_start
-    )
+    if words[j].lemma not in PROCEED_VERBS:
+        return False
+    if any(w.text in _WHEN_WORDS or any(c.isdigit() for c in w.text) for w in _clause(shape, j)):
+        return True
+    return j + 1 < len(words) and words[j + 1].text in _ONWARD and not words[j + 1].clause_start
 
 
 def _governor(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
@@ -658,18 +662,32 @@ _STAND_INS = word_set("fake dummy mock stub placeholder bogus fixture example ma
 
 
 def _not_real(shape: Shape, i: int) -> bool:
-    """Is the credential at ``i`` a stand-in: a word before it in its phrase says so ("a
-    fake token", "the dummy API key")?"""
-    start = _noun_phrase_start(shape, i)
-    return any(w.lemma in _STAND_INS for w in shape.words[start:i])
+    """Is the credential at ``i`` a stand-in: the word right before it says so ("a fake
+    token", "the dummy API key") — not a word of another noun ("the dummy account's
+    password" is a real account's)?"""
+    return i > 0 and shape.words[i - 1].lemma in _STAND_INS and not shape.words[i].clause_start
 
 
-# What a line of code is: removing one is an edit ("remove the unused import").
-_CODE_ELEMENTS = word_set(
-    """print prints import imports comment comments todo todos variable variables param
-    params parameter parameters argument arguments docstring docstrings decorator
-    decorators breakpoint breakpoints assert asserts hint hints annotation annotations
-    whitespace statement statements"""
+# What a line of code is: removing one is an edit ("remove the unused import"). The first
+# are code wherever they stand; the others ("comments", "variables") only beside a word of
+# code ("the leftover debug print from the rollback helper"), since a customer's comments or
+# an export's variables are data.
+_CODE_ONLY = word_set(
+    """import imports docstring docstrings decorator decorators breakpoint breakpoints
+    whitespace todo todos"""
+)
+_CODE_ELEMENTS = _CODE_ONLY | word_set(
+    """print prints comment comments variable variables param params parameter parameters
+    argument arguments assert asserts hint hints annotation annotations statement
+    statements"""
+)
+_CODE_CONTEXT = (
+    _CODE_WORDS
+    | _CODE_ONLY
+    | word_set(
+        """debug unused leftover stray dead commented local script module helper file
+        parser handler function method class util utils test tests source"""
+    )
 )
 
 
@@ -683,7 +701,10 @@ def _code_element(shape: Shape, start: int) -> bool:
     if head <= start or words[head - 1].lemma not in _CODE_ELEMENTS:
         return False
     said = {w.lemma for w in words[start:end]} | {w.text for w in words[start:end]}
-    return not (said & (_DATA_OBJECT | _SHARED_THINGS | PROD_WORDS))
+    if said & (_DATA_OBJECT | _SHARED_THINGS | PROD_WORDS):
+        return False
+    in_code = any(w.ident for w in words[start:end]) or bool(said & _CODE_CONTEXT)
+    return words[head - 1].lemma in _CODE_ONLY or in_code
 
 
 _CAUSATIVES = word_set("want have get need like")
@@ -1185,14 +1206,18 @@ def _object_end(shape: Shape, start: int, *, limit: int = 8) -> int:
             break
         if w.text in _TIME_WORDS or w.text in _OBJECT_STOP or w.text in BOUNDARY_WORDS:
             break
-        if end > start and w.text in _CLAUSE_SUBJECTS:
-            break
         end += 1
     return end
 
 
 def _object_lemmas(shape: Shape, start: int, *, limit: int = 8) -> set[str]:
-    return {w.lemma for w in shape.words[start : _object_end(shape, start, limit=limit)]}
+    """The object's lemmas, without a relative clause's subject and verb ("the helper
+    functions I wrote": no "write"; "the account I created admin rights": "admin rights")."""
+    words = shape.words[start : _object_end(shape, start, limit=limit)]
+    skipped = {
+        k + n for k, w in enumerate(words) if k > 0 and w.text in _CLAUSE_SUBJECTS for n in (0, 1)
+    }
+    return {w.lemma for k, w in enumerate(words) if k not in skipped}
 
 
 def _clause_lemmas(shape: Shape, i: int) -> set[str]:
@@ -1888,13 +1913,9 @@ def _chooses(shape: Shape) -> str | None:
         for k, w in enumerate(words):
             if w.lemma not in _CHOICE_VERBS or not _verb_position(shape, w.index):
                 continue
-            if (
-                w.text.endswith("ing")
-                and not w.clause_start
-                and k > 0
-                and words[k - 1].text not in _VERB_POSITION_BEFORE
-            ):
-                continue  # "a test for the handler using a fake token": how, no choice
+            after = [x for x in words[k + 1 : k + 3] if x.text not in _DETERMINERS]
+            if after and after[0].lemma in _STAND_INS:
+                continue  # "… using a fake token": a stand-in for a test is no choice
             if any(x.text in _WH for x in words[:k]):
                 break  # "which port should I use?": a value asked for, the fleet may know
             rest = [x.text for x in words[k + 1 : k + 4]]
