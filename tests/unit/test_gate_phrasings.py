@@ -196,3 +196,36 @@ def test_a_participle_of_a_past_time_describes_a_thing() -> None:
     """ "the branches merged last week" were merged before: nothing is asked to be done."""
     verdict = judge("Want a list of the branches merged last week?")
     assert not verdict.final, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Add a --dry-run flag (on by default) to the cleanup script?",
+        "Run terraform plan in the staging workspace (plan only, nothing applied) to see what "
+        "the 'destroy old buckets' change would remove?",
+        "Run the linter (it's quick) and continue?",
+        "Tests pass, and I pushed a fix. Continue?",
+    ],
+)
+def test_a_clause_reads_on_past_an_aside(question: str) -> None:
+    """An aside in brackets is read on its own; the clause around it reads as one."""
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Proceed, and hand the repo over?",
+        "Proceed (and hand the repo over)?",
+        "Run the linter (then hand the repo over) and continue?",
+        "Run the build, and then archive the old artifacts?",
+    ],
+)
+def test_a_step_joined_by_a_verb_the_gate_does_not_know_is_for_the_human(
+    question: str,
+) -> None:
+    """A step after "and" or "then", in an aside or not, is read like the step it joins."""
+    verdict = judge(question)
+    assert verdict.kind is VerdictKind.UNKNOWN and verdict.answer is None, verdict

@@ -186,18 +186,29 @@ _VERB_START = (
     bisect backport cherry stash annotate gather poll copy duplicate
     clone download save reload restart recompile reinstall resolve reword retitle ask
     request nudge file raise flag label triage reopen link pair catch pin unpin
-    enable rebase benchmark spend squash merge remove delete recreate commit"""
+    enable rebase benchmark spend squash merge remove delete recreate commit see pop"""
     )
 )
 
 
 def _unknown_step(words: list[str], *, gerunds: bool = True) -> bool:
     """Does the clause name a step by a verb the gate does not know: after a lead ("shall I
-    give…") or as a gerund first ("giving the bucket a fresh start, ok?")?"""
-    while words and words[0] in FILLERS and not _lead(" ".join(words)):
+    give…"), as a gerund first ("giving the bucket a fresh start, ok?") or after "and" or
+    "then" with its object ("proceed, and hand the repo over?")?"""
+    joined = bool(words) and words[0] in _JOINS
+    while words and (words[0] in FILLERS or words[0] in _JOINS) and not _lead(" ".join(words)):
         words = words[1:]
     if not words:
         return False
+    if (
+        joined
+        and len(words) > 1
+        and words[1] in _OBJECT_LEADS | _PRONOUN_OBJECTS
+        and words[0] not in _OBJECT_LEADS | _PRONOUN_OBJECTS
+        and not (lemma(words[0]) in _VERB_START or words[0] in _VERB_START)
+        and not (words[0].endswith("ed") and lemma(words[0]) != words[0])
+    ):
+        return True  # a step joined to the go-ahead, by a verb the gate does not know
     plain = " ".join(words)
     lead = None if _GO_ON_LEAD.match(plain) else _VERB_LEAD.match(plain)
     if lead is not None:
@@ -205,6 +216,11 @@ def _unknown_step(words: list[str], *, gerunds: bool = True) -> bool:
     first = words[0]
     gerund = gerunds and first.endswith("ing") and lemma(first) != first
     return gerund and lemma(first) not in _VERB_START
+
+
+# What joins a step to the one before it ("…, and hand the repo over", "…, then archive it").
+_JOINS = word_set("and then also plus")
+_PRONOUN_OBJECTS = word_set("me us him her them it everyone everything")
 
 
 _ANNOUNCED = re.compile(
@@ -253,7 +269,14 @@ def _clause_proceeds(raw: list[str]) -> bool:
 _FINITE_AUXILIARIES = word_set("did does has had was were is are")
 
 
+# An aside in brackets inside a clause ("add a flag (on by default) to the script"): the
+# clause reads on past it, and the aside is read as clauses of its own after it.
+_ASIDE = re.compile(r"(?<=\w)\s*\(([^()]*)\)\s*(?=\w)")
+
+
 def _clauses_of(text: str) -> list[list[str]]:
+    asides = [m.group(1) for m in _ASIDE.finditer(text)]
+    text = "; ".join([_ASIDE.sub(" ", text), *asides])
     clauses = [
         c for c in re.split(r"[,:;()]|\s[-\u2013\u2014]\s", text) if re.search(r"[a-z0-9]", c)
     ]
