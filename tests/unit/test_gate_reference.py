@@ -23,6 +23,7 @@ from tests.unit.gate_kit import careful
         ("Look at the purge job, then kick it off?", "kicks off the purge job"),
         ("Lint the deploy script and then run it?", "runs the deploy script"),
         ("Want a summary of the purge and then run it?", "runs the purge"),
+        ("Explain the purge job to me, then start it?", "starts the purge job, which"),
         ("Write a note on the cleanup job, then run it?", "runs the cleanup job"),
         ("Read the deploy docs and then run them?", "runs the deploy docs"),
         (

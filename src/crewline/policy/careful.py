@@ -517,6 +517,14 @@ def _referred_back(shape: Shape, i: int, length: int, family: str) -> Act | None
     if head is not None:
         end = max(end, head + 1)
     words = shape.words
+    end = next(  # "explain the purge job to me, then start it": the job, not "to me"
+        (
+            k
+            for k in range(i + length, end - 1)
+            if words[k].text in _PREPOSITIONS and words[k + 1].text in _ASKER | _PRONOUNS
+        ),
+        end,
+    )
     verb, pronoun = words[step[0]], step[1]
     # the step's words around its pronoun: "goes ahead with", "kicks off"
     said = [third_person(verb.lemma), _phrase(shape, verb.index + 1, pronoun)]
