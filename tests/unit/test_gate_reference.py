@@ -2,7 +2,9 @@
 "summarize how the purge works and then run it?" runs the purge, however harmless the first
 step that named it. A pronoun that stands for a test or another thing that is run ("run the
 tests for the delete-account endpoint, then rerun them") is theirs, and the question stays
-routine; a summary or a note is never run, so "run it" after one runs what it is about."""
+routine; a summary or a note is never run, so "run it" after one runs what it is about. A
+later act of the thing's own kind ("draft the announcement for customers and then send it")
+is that act whatever the thing is, unless it goes back to the asker ("send it to me")."""
 
 from __future__ import annotations
 
@@ -27,6 +29,11 @@ from tests.unit.gate_kit import careful
         ("Write a note on the cleanup job, then run it?", "runs the cleanup job"),
         ("Read the deploy docs and then run them?", "runs the deploy docs"),
         (
+            "Draft the announcement for customers and then send it?",
+            "sends the announcement for customers",
+        ),
+        ("Prepare the payment to the vendor and approve it?", "approves the payment to the vendor"),
+        (
             "Explain what the cleanup would delete and then go ahead with it?",
             "goes ahead with the cleanup",
         ),
@@ -48,9 +55,25 @@ def test_a_pronoun_that_refers_back_to_a_risky_thing_is_that_act(question: str, 
         "Read the password-reset docs and then summarize them?",
         "Lint the deploy script and fix it?",
         "Summarize how the purge works, but don't run it?",
+        "Draft the announcement, but don't send it?",
     ],
 )
 def test_a_pronoun_for_a_doc_or_a_test_or_no_step_on_it_stays_routine(question: str) -> None:
     """The pronoun stands for the doc or the test, or nothing is run: the question goes on."""
     verdict = judge(question)
     assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+def test_a_thing_sent_back_to_the_asker_is_nobody_told() -> None:
+    """ "send it to me for review": the asker is given the draft, no audience is told."""
+    verdict = judge("Write the newsletter, then send it to me for review?")
+    assert not verdict.final and verdict.answer is None, verdict
+
+
+def test_a_later_act_on_people_of_no_audience_tells_nobody() -> None:
+    """ "ping them", them being the on-call: the act's own need (an audience) is read on the
+    thing the pronoun stands for, and the on-call is nobody outside."""
+    verdict = judge(
+        "Who is the radiology systems on-call this week? I want to ping them about the crash."
+    )
+    assert not verdict.final, verdict

@@ -491,26 +491,79 @@ def _step_after(shape: Shape, i: int) -> tuple[int, int] | None:
             continue  # an act's own verb ("then push it") is found as that act
         if _negated(shape, w.index) or _hypothetical(shape, w.index):
             continue
-        for x in words[w.index + 1 : w.index + 4]:
-            if x.clause_start or x.sentence != w.sentence or x.lemma in _VERB_LIKE:
-                break  # "what the job does, then run it": the pronoun is the next verb's
-            if x.text in _ANAPHORS:
-                return w.index, x.index
+        pronoun = _its_pronoun(shape, w.index)
+        if pronoun is not None:
+            return w.index, pronoun
     return None
+
+
+def _its_pronoun(shape: Shape, j: int) -> int | None:
+    """The pronoun that is the object of the verb at ``j`` ("run it", "go ahead with it",
+    "kick it off"), or None: none before the next verb ("what the job does, then run it":
+    the pronoun is "run"'s), none of an auxiliary ("don't send it": "do" is none), and none
+    given back to the asker ("send it to me for review")."""
+    words = shape.words
+    for x in words[j + 1 : j + 4]:
+        if x.clause_start or x.sentence != words[j].sentence or x.text in ("t", "not"):
+            return None
+        if x.lemma in _VERB_LIKE or (x.lemma in _ACTS_BY_FIRST and _verb_position(shape, x.index)):
+            return None
+        if x.text in _ANAPHORS:
+            after = words[x.index + 1 : x.index + 3]
+            if len(after) == 2 and after[0].text == "to" and after[1].text in _ASKER:
+                return None
+            return x.index
+    return None
+
+
+def _act_on_it_after(shape: Shape, i: int, family: str) -> tuple[int, int] | None:
+    """A later step by a verb of the same family as the thing named at ``i``, on a pronoun:
+    "draft the announcement for customers and then send it" (an announcement is sent),
+    "prepare the payment to the vendor and approve it" (a payment is approved). Its verb's
+    index and the pronoun's, or None."""
+    words = shape.words
+    start, end = _noun_phrase(shape, i, 1)
+    referent = {w.lemma for w in words[start:end]}
+    for w in words[i + 1 :]:
+        if w.ident or not _verb_position(shape, w.index):
+            continue
+        acts = [
+            a
+            for a in _ACTS_BY_FIRST.get(w.lemma, ())
+            if a.family == family and not a.noun and len(a.lemmas) == 1
+        ]
+        if not any(_holds_for(shape, w.index, a, referent) for a in acts):
+            continue
+        if _negated(shape, w.index) or _hypothetical(shape, w.index):
+            continue
+        pronoun = _its_pronoun(shape, w.index)
+        if pronoun is not None:
+            return w.index, pronoun
+    return None
+
+
+def _holds_for(shape: Shape, j: int, act: WordAct, referent: set[str]) -> bool:
+    """Does the act's word at ``j`` count with the thing a pronoun stands for as its object
+    ("send it", it being "the announcement for customers": an audience; "ping them", them
+    being the on-call: nobody outside)?"""
+    if act.needs in ("audience", "verb_audience"):
+        return bool(referent & AUDIENCE) or _context_holds(shape, j, 1, act, False)
+    return _context_holds(shape, j, 1, act, False, obj=referent | _object_lemmas(shape, j + 1))
 
 
 def _referred_back(shape: Shape, i: int, length: int, family: str) -> Act | None:
     """The act a later step does to the thing the mention at ``i`` names: "summarize how
     the purge works and then run it?" runs the purge, "lint the deploy script, then run
-    it" runs the deploy script. Not when the thing is a doc or a test, or what one is of
-    ("run the tests for the delete-account endpoint, then rerun them"): the pronoun is
-    theirs."""
+    it" runs the deploy script, "draft the announcement for customers and then send it"
+    sends the announcement. A step that only runs is not the thing's when the thing is a
+    test, or what one is of ("run the tests for the delete-account endpoint, then rerun
+    them"): the pronoun is theirs."""
     head = _head_after(shape, i, length)
-    if head is not None and shape.words[head].lemma in _RUN_DOCS:
-        return None
-    if _of_a_doc(shape, i):
-        return None
-    step = _step_after(shape, i)
+    step = _act_on_it_after(shape, i, family)
+    if step is None:
+        if (head is not None and shape.words[head].lemma in _RUN_DOCS) or _of_a_doc(shape, i):
+            return None
+        step = _step_after(shape, i)
     if step is None:
         return None
     start, end = _noun_phrase(shape, i, length)
