@@ -33,6 +33,8 @@ from tests.unit.gate_kit import careful
             "sends the announcement for customers",
         ),
         ("Prepare the payment to the vendor and approve it?", "approves the payment to the vendor"),
+        ("Prepare the refund for order 1234 and issue it?", "issues the refund"),
+        ("Write the tweet about the launch and post it?", "posts the tweet"),
         (
             "Explain what the cleanup would delete and then go ahead with it?",
             "goes ahead with the cleanup",

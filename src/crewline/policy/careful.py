@@ -477,6 +477,10 @@ def _done_after(shape: Shape, i: int) -> bool:
     return _step_after(shape, i) is not None
 
 
+# Verbs that carry out a thing prepared before ("prepare the refund and issue it").
+_CARRY_OUT = word_set("issue finalize finalise")
+
+
 def _step_after(shape: Shape, i: int) -> tuple[int, int] | None:
     """A later step that runs or goes on with what was named before it, by a pronoun ("…
     and then run it", "Kick it off?", "go ahead with it"): its verb's index and the
@@ -487,7 +491,7 @@ def _step_after(shape: Shape, i: int) -> tuple[int, int] | None:
             continue
         if w.lemma in READ_VERBS or w.ident:
             continue
-        if w.lemma not in EXEC_VERBS | PROCEED_VERBS:
+        if w.lemma not in EXEC_VERBS | PROCEED_VERBS | _CARRY_OUT:
             continue  # an act's own verb ("then push it") is found as that act
         if _negated(shape, w.index) or _hypothetical(shape, w.index):
             continue
@@ -516,7 +520,7 @@ def _its_pronoun(shape: Shape, j: int) -> int | None:
     return None
 
 
-def _act_on_it_after(shape: Shape, i: int, family: str) -> tuple[int, int] | None:
+def _act_on_it_after(shape: Shape, i: int, named: WordAct) -> tuple[int, int] | None:
     """A later step by a verb of the same family as the thing named at ``i``, on a pronoun:
     "draft the announcement for customers and then send it" (an announcement is sent),
     "prepare the payment to the vendor and approve it" (a payment is approved). Its verb's
@@ -530,10 +534,12 @@ def _act_on_it_after(shape: Shape, i: int, family: str) -> tuple[int, int] | Non
         acts = [
             a
             for a in _ACTS_BY_FIRST.get(w.lemma, ())
-            if a.family == family and not a.noun and len(a.lemmas) == 1
+            if a.family == named.family and not a.noun and len(a.lemmas) == 1
         ]
-        if not any(_holds_for(shape, w.index, a, referent) for a in acts):
-            continue
+        if not acts or not (
+            named.needs is None or any(_holds_for(shape, w.index, a, referent) for a in acts)
+        ):
+            continue  # a tweet or a payment is its act wherever it goes; a call needs someone
         if _negated(shape, w.index) or _hypothetical(shape, w.index):
             continue
         pronoun = _its_pronoun(shape, w.index)
@@ -551,7 +557,7 @@ def _holds_for(shape: Shape, j: int, act: WordAct, referent: set[str]) -> bool:
     return _context_holds(shape, j, 1, act, False, obj=referent | _object_lemmas(shape, j + 1))
 
 
-def _referred_back(shape: Shape, i: int, length: int, family: str) -> Act | None:
+def _referred_back(shape: Shape, i: int, length: int, named: WordAct) -> Act | None:
     """The act a later step does to the thing the mention at ``i`` names: "summarize how
     the purge works and then run it?" runs the purge, "lint the deploy script, then run
     it" runs the deploy script, "draft the announcement for customers and then send it"
@@ -559,7 +565,7 @@ def _referred_back(shape: Shape, i: int, length: int, family: str) -> Act | None
     test, or what one is of ("run the tests for the delete-account endpoint, then rerun
     them"): the pronoun is theirs."""
     head = _head_after(shape, i, length)
-    step = _act_on_it_after(shape, i, family)
+    step = _act_on_it_after(shape, i, named)
     if step is None:
         if (head is not None and shape.words[head].lemma in _RUN_DOCS) or _of_a_doc(shape, i):
             return None
@@ -584,7 +590,7 @@ def _referred_back(shape: Shape, i: int, length: int, family: str) -> Act | None
     if pronoun + 1 < len(words) and words[pronoun + 1].text in _PARTICLES:
         said.append(words[pronoun + 1].text)
     return Act(
-        family=family,
+        family=named.family,
         says=" ".join(x for x in [*said, _phrase(shape, start, end)] if x),
         verb=True,
         sentence=verb.sentence,
@@ -1547,7 +1553,7 @@ def _word_acts(shape: Shape, money: bool) -> list[_Found]:
             if not runs and (
                 not _nominal_head(shape, i + n) or (i > 0 and words[i - 1].text in _WH)
             ):
-                back = _referred_back(shape, i, n, match.family)
+                back = _referred_back(shape, i, n, match)
                 if back is not None:
                     found.append(back)
                 i += n
@@ -1556,7 +1562,7 @@ def _word_acts(shape: Shape, money: bool) -> list[_Found]:
             shape, i, n, match.family, noun=noun
         )
         if mentioned and noun and match.family != "own_word":
-            back = _referred_back(shape, i, n, match.family)
+            back = _referred_back(shape, i, n, match)
             if back is not None:
                 found.append(back)
         elif _context_holds(shape, i, n, match, money) and not mentioned:
