@@ -293,7 +293,8 @@ for _words, _kinds in (
     ("uptime availability cpu utilisation utilization usage", (Kind.PERCENT,)),
     ("checksum digest", (Kind.COMMIT, Kind.ID)),
     ("path", (Kind.PATH, Kind.URL_PATH)),
-    ("directory dir folder location", (Kind.PATH,)),
+    # "files under /outbound/invoices": a folder off the system's own is written as a route
+    ("directory dir folder location", (Kind.PATH, Kind.URL_PATH)),
     ("branch", (Kind.PATH, Kind.ID, Kind.WORD)),
     (
         "duration time timeout latency runtime p50 p90 p95 p99 p999 median lag delay",
@@ -1126,6 +1127,30 @@ _STATES = tuple(
 )
 
 
+def _other_instance(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is the value said of another instance than the asked one: another qualifier, another
+    state, or another label of the same thing?"""
+    return (
+        _other_qualifier(ask, text, value)
+        or _other_state(ask, text, value)
+        or _other_label(ask, value)
+    )
+
+
+def _other_label(ask: ValueAsk, value: Value) -> bool:
+    """Does the value name the asked thing with another one-letter or numbered label than
+    the question's ("cohort_b.parquet" for "the cohort A extract", "wave-3" for "wave 2")?"""
+    words = ask.text_words
+    said = value.text.lower()
+    for thing, label in itertools.pairwise(words):
+        if len(thing) < 3 or not thing.isalpha() or not re.fullmatch(r"[a-z]|\d+", label):
+            continue
+        glued = re.search(rf"(?<![a-z0-9]){thing}[_-]([a-z]|\d+)(?![a-z0-9])", said)
+        if glued and glued.group(1) != label:
+            return True
+    return False
+
+
 def _states(text: str) -> set[int]:
     lowered = text.lower()
     return {n for n, pattern in enumerate(_STATES) if pattern.search(lowered)}
@@ -1264,7 +1289,7 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
         # "rebooted 2 days ago": a moment, not how long something lasts — no answer to
         # "how long", but it disputes one ("uptime: 41 days")
         moment = value.kind is Kind.DURATION and bool(_MOMENT.match(text[value.end :]))
-        if _other_qualifier(ask, text, value) or _other_state(ask, text, value):
+        if _other_instance(ask, text, value):
             continue
         before, after = _words_near(text, value)
         cue = bool(set(before + after) & ask.cue_stems) or bool(set(before[-2:]) & ask.verb_cues)
@@ -1442,7 +1467,7 @@ def _counted_value(ask: ValueAsk, text: str, value: Value) -> list[_Said]:
     status = _status(ask, text, value)
     if status in (None, "gone") or _in_question(ask, value.text):
         return []
-    if _other_qualifier(ask, text, value) or _other_state(ask, text, value):
+    if _other_instance(ask, text, value):
         return []
     return [
         _Said(

@@ -153,7 +153,8 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (
         Kind.VERSION,
         re.compile(
-            r"(?<![\w.])v\d+(?:\.\d+)*(?:[-+][0-9a-z.]+)?(?!\w)(?!\.\w)"
+            # a firmware's letter after its dotted number ("V92.21.23Z") is the version's own
+            r"(?<![\w.])v\d+(?:(?:\.\d+)+[a-z]?)?(?:[-+][0-9a-z.]+)?(?!\w)(?!\.\w)"
             r"|(?<![\w.,])\d+\.\d+(?:\.\d+)*(?:[-+][0-9a-z.]+)?(?![\w])",
             re.IGNORECASE,
         ),
@@ -165,7 +166,10 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (
         Kind.ID,
         re.compile(
-            r"(?<![\w./-])(?:#\d+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|[a-z]+\d[\w-]*"
+            # a dotted name with a digit or an underscore in it (a topic "icu.vitals.v2", a
+            # table "billing.order_lines_v3", an instance type "c6i.4xlarge"): one identifier
+            r"(?<![\w./-])(?:(?=[a-z0-9_.]*[\d_])[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+"
+            r"|#\d+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|[a-z]+\d[\w-]*"
             r"|\d+(?:[-_][a-z0-9]+)*[-_][a-z][a-z0-9]*(?:[-_][a-z0-9]+)*"
             # a code of digits joined by hyphens ("LOINC 2823-3", "ticket 4410-17"): one
             # identifier, never the number before its hyphen
@@ -214,6 +218,8 @@ def values_in(text: str) -> list[Value]:
                 continue
             if kind is Kind.HOST and raw.count(".") == 1 and raw.split(".")[0].isdigit():
                 continue
+            if kind is Kind.DATE and text[start - 1 : start] == "/":
+                continue  # ".../extracts/2026-12-04/cohort_b.parquet": a folder of a path
             if _RANGE_END.search(text[:start]):
                 continue  # "10-15 minutes": the end of a range, never a value of its own
             taken.append((start, end))

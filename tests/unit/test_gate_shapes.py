@@ -1,0 +1,101 @@
+"""The offline fleet reader on kinds of value by their shape: dotted names, a firmware's
+lettered version, a date that is a folder of a path, a folder written as a route, a name
+labelled for another instance. Each on sentences of its own (not the eval sets'), with the
+neighbouring value the fleet does not hold, which stays unanswered."""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy.values import Kind, values_in
+from tests.unit.gate_kit import answers, facts, no_answer
+
+# ---------------------------------------------------------------- shapes of value
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [
+        ("payments events flow through topic pay.events.v4 now", "pay.events.v4", Kind.ID),
+        ("rows moved to ledger.entries_v2 last night", "ledger.entries_v2", Kind.ID),
+        ("the soak test ran on an m7g.2xlarge node", "m7g.2xlarge", Kind.ID),
+        ("the kiosks run firmware V4.18.2B", "V4.18.2B", Kind.VERSION),
+        ("export written to /srv/exports/2026-11-30/orders_eu.csv", None, Kind.PATH),
+    ],
+)
+def test_a_value_is_read_whole_by_its_shape(text: str, value: str | None, kind: Kind) -> None:
+    """A dotted name with a digit or an underscore is one identifier, a lettered firmware
+    number one version, and a date between a path's slashes a folder of that path."""
+    whole = value or text.rsplit(" ", 1)[-1]
+    assert whole in text
+    assert [(v.text, v.kind) for v in values_in(text) if whole in v.text] == [(whole, kind)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # no digit nor underscore: a file or a word with a dot, never an identifier
+        (
+            "runs on node.js, see e.g. config.yaml",
+            [("node.js", Kind.PATH), ("config.yaml", Kind.PATH)],
+        ),
+        # a host stays a host, a version a version
+        ("api.acme.io serves 3.12.4", [("api.acme.io", Kind.HOST), ("3.12.4", Kind.VERSION)]),
+        # a date said on its own stays a date
+        ("cut over on 2026-12-04/05 as planned", [("2026-12-04", Kind.DATE), ("05", Kind.NUMBER)]),
+    ],
+)
+def test_the_neighbouring_shapes_keep_their_kinds(
+    text: str, expected: list[tuple[str, Kind]]
+) -> None:
+    """The shapes next to those are read as before."""
+    assert [(v.text, v.kind) for v in values_in(text)] == expected
+
+
+SHAPES = [
+    (
+        "Which Kafka topic are the payment events on?",
+        ("stream-scout", "Payment events flow through Kafka topic pay.events.v4, 24 partitions."),
+        "pay.events.v4",
+        "Which Kafka topic are the refund events on?",
+    ),
+    (
+        "What firmware are the lobby kiosks on?",
+        ("kiosk-fleet", "Lobby kiosks are on firmware V4.18.2B."),
+        "V4.18.2B",
+        "What firmware are the gate scanners on?",
+    ),
+    (
+        "Where was the EU orders export written?",
+        ("exporter", "EU orders export written to /srv/exports/2026-11-30/orders_eu.csv."),
+        "/srv/exports/2026-11-30/orders_eu.csv",
+        "Where was the US orders export written?",
+    ),
+    (
+        "On the carrier SFTP, which folder are the manifest files in?",
+        (
+            "sftp-scout",
+            "Carrier SFTP is sftp.carrier.example:2222, manifest files under /inbound/manifests.",
+        ),
+        "/inbound/manifests",
+        "On the carrier SFTP, which folder are the invoice files in?",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "row", "value", "neighbour"), SHAPES)
+def test_a_value_of_its_shape_answers_and_its_neighbour_does_not(
+    question: str, row: tuple[str, str], value: str, neighbour: str
+) -> None:
+    """The row's value answers the question it is about; the neighbouring question (another
+    topic, device, region, folder) stays with the human."""
+    answers(question, facts(row), value)
+    no_answer(neighbour, facts(row))
+
+
+def test_a_value_labelled_for_another_instance_is_no_answer() -> None:
+    """A name glued to another one-letter label ("cohort_b") is of another instance than
+    the one asked ("the cohort A extract"); the same label answers."""
+    rows = facts(("extractor", "The extract was written to /srv/research/cohort_b.parquet."))
+    no_answer("Where was the cohort A extract written?", rows)
+    answers("Where was the cohort B extract written?", rows, "/srv/research/cohort_b.parquet")
