@@ -1,14 +1,15 @@
 """The offline fleet reader on kinds of value by their shape: dotted names, a firmware's
 lettered version, a date that is a folder of a path, a folder written as a route, a name
-labelled for another instance. Each on sentences of its own (not the eval sets'), with the
-neighbouring value the fleet does not hold, which stays unanswered."""
+labelled for another instance; and on kinds of phrasing: a request closed by a courtesy.
+Each on sentences of its own (not the eval sets'), with the neighbouring value the fleet does
+not hold, which stays unanswered."""
 
 from __future__ import annotations
 
 import pytest
 
 from crewline.policy.values import Kind, values_in
-from tests.unit.gate_kit import answers, facts, no_answer
+from tests.unit.gate_kit import answers, careful, facts, no_answer
 
 # ---------------------------------------------------------------- shapes of value
 
@@ -99,3 +100,27 @@ def test_a_value_labelled_for_another_instance_is_no_answer() -> None:
     rows = facts(("extractor", "The extract was written to /srv/research/cohort_b.parquet."))
     no_answer("Where was the cohort A extract written?", rows)
     answers("Where was the cohort B extract written?", rows, "/srv/research/cohort_b.parquet")
+
+
+# ---------------------------------------------------------------- phrasings
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "db host of the billing replica pls",
+        "billing replica db host please?",
+        "db host of the billing replica, thx",
+    ],
+)
+def test_a_request_closed_by_a_courtesy_asks_for_the_value(question: str) -> None:
+    """ "… pls", "… please?", ", thx": the phrase before it is the request; another
+    replica's host is not its answer."""
+    row = ("db-scout", "Billing replica db host is pg-bill-r1.corp.example.")
+    answers(question, facts(row), "pg-bill-r1.corp.example")
+    no_answer(question, facts(("db-scout", "Ledger replica db host is pg-led-r1.corp.example.")))
+
+
+def test_a_courtesy_does_not_make_a_careful_step_a_request() -> None:
+    """ "drop the billing replica pls" stays careful, whatever the courtesy."""
+    careful("drop the billing replica pls")

@@ -778,11 +778,16 @@ _FRONTED_PART = re.compile(
 )
 
 
+# A courtesy that ends a request ("hostname of the staging Orthanc pls"): the request is the
+# phrase before it, asked as a question.
+_COURTESY_END = re.compile(r"[\s,]+(?:pls|plz|please|thanks|thx|ty)\s*[?!.]*\s*$")
+
+
 def value_ask(shape: Shape) -> ValueAsk | None:
     """The value the asking sentence requests, if it requests one."""
     for sentence in reversed(shape.asking):
         fronted = _FRONTED_PART.match(sentence.text)
-        said = sentence.text
+        said = _COURTESY_END.sub("?", sentence.text)
         if fronted:
             whole, how, rest = fronted.groups()
             said = f"{how} of {whole} {rest}"
