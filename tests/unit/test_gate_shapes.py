@@ -1,8 +1,8 @@
 """The offline fleet reader on kinds of value by their shape: dotted names, a firmware's
 lettered version, a date that is a folder of a path, a folder written as a route, a name
-labelled for another instance; and on kinds of phrasing: a request closed by a courtesy.
-Each on sentences of its own (not the eval sets'), with the neighbouring value the fleet does
-not hold, which stays unanswered."""
+labelled for another instance; and on kinds of phrasing: a request closed by a courtesy,
+a plan word that names a thing, a schedule that recurs. Each on sentences of its own (not the
+eval sets'), with the neighbouring value the fleet does not hold, which stays unanswered."""
 
 from __future__ import annotations
 
@@ -124,3 +124,36 @@ def test_a_request_closed_by_a_courtesy_asks_for_the_value(question: str) -> Non
 def test_a_courtesy_does_not_make_a_careful_step_a_request() -> None:
     """ "drop the billing replica pls" stays careful, whatever the courtesy."""
     careful("drop the billing replica pls")
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value", "unsettled"),
+    [
+        (
+            "Which host is the capacity planning API on?",
+            "The capacity planning API is up at cap-api.corp.example.",
+            "cap-api.corp.example",
+            "We are planning to move the capacity planning API to cap-2.corp.example.",
+        ),
+        (
+            "Which host does the route-plan service run on?",
+            "route-plan service runs on rp-01.corp.example.",
+            "rp-01.corp.example",
+            "route-plan service will run on rp-02.corp.example after the move.",
+        ),
+        (
+            "At what time does the log purge run on Saturdays?",
+            "The log purge is scheduled at 04:30 every Saturday.",
+            "04:30",
+            "The log purge is scheduled at 04:30 on Saturday, once.",
+        ),
+    ],
+)
+def test_a_plan_word_that_names_a_thing_or_a_recurring_schedule_is_a_fact(
+    question: str, row: str, value: str, unsettled: str
+) -> None:
+    """ "capacity planning", "route-plan" name a thing and "scheduled … every Saturday" is a
+    standing schedule: facts. A plan the row makes ("we are planning to", "will", a one-off
+    schedule) still is no answer."""
+    answers(question, facts(("ops", row)), value)
+    no_answer(question, facts(("ops", unsettled)))

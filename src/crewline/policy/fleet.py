@@ -1007,6 +1007,28 @@ _HEDGE = re.compile(
     r"\b(?:estimated?|estimates?|roughly|approximately|approx|maybe|probably|perhaps|guess"
     r"|guessing|might|somewhere between|ballpark)\b"
 )
+# A plan word that names a thing ("route-plan", "route planning") or a schedule that recurs
+# ("scheduled at 03:15 every Sunday") states what is so, not what may be.
+_NAMING_PLAN = re.compile(
+    r"\w[-_]plan\w*|\bplan\w*[-_]\w|\b([a-z]+)\s+planning\b(?!\s+(?:to|on|for)\b)"
+)
+_PLANNER = word_set("are is am was were be been being re m s still currently now also we i they")
+_RECURS = re.compile(r"\b(?:every|each|nightly|daily|weekly|hourly|monthly)\b")
+
+
+def _without_named_plans(text: str) -> str:
+    """``text`` without the plan words that name a thing ("route-plan", "route planning")."""
+    return _NAMING_PLAN.sub(lambda m: m.group(0) if m.group(1) in _PLANNER else " ", text)
+
+
+def _unsettled(text: str) -> bool:
+    """Does ``text`` say its value is not settled yet (planned, expected, a guess)?"""
+    kept = _without_named_plans(text)
+    if _RECURS.search(kept):
+        kept = re.sub(r"\bscheduled\b", " ", kept)
+    return bool(_UNSETTLED.search(kept))
+
+
 _ASKS_PLAN = re.compile(
     r"\b(?:plan|plans|planned|next|will|going to|scheduled|upcoming|expected|proposed)\b"
 )
@@ -1049,8 +1071,8 @@ def _status(ask: ValueAsk, text: str, value: Value) -> str | None:
     heading = text.lower().split(": ", 1)[0] if ": " in text else ""
     if _HEDGE.search(text.lower()):
         return None
-    if _UNSETTLED.search(whole) or _UNSETTLED.search(heading):
-        return "plan" if _ASKS_PLAN.search(ask.question) else None
+    if _unsettled(whole) or _unsettled(heading):
+        return "plan" if _ASKS_PLAN.search(_without_named_plans(ask.question)) else None
     return "fact"
 
 
@@ -1605,7 +1627,7 @@ def _not_present(ask: ValueAsk, text: str, value: Value) -> bool:
     status = _status(ask, text, value)
     if status is None:
         before, after = (part.lower() for part in _clause(text, value))
-        return not _NEGATION.search(before) and bool(_UNSETTLED.search(f"{before} {after}"))
+        return not _NEGATION.search(before) and _unsettled(f"{before} {after}")
     return status == "gone"  # "plan": the question asks about the plan it states
 
 
