@@ -1,7 +1,7 @@
-"""The offline fleet reader on kinds of value by their shape: dotted names, a firmware's
-lettered version, a date that is a folder of a path, a folder written as a route, a name
-labelled for another instance; and on kinds of phrasing: a request closed by a courtesy,
-a plan word that names a thing, a schedule that recurs. Each on sentences of its own (not the
+"""The offline fleet reader on kinds of value by their shape and on kinds of phrasing: dotted
+names, a firmware's lettered version, a date that is a folder of a path, a folder written as
+a route, a request closed by a courtesy, a plan word that names a thing, a schedule that
+recurs, the kind's own name and a hedge in the request. Each on sentences of its own (not the
 eval sets'), with the neighbouring value the fleet does not hold, which stays unanswered."""
 
 from __future__ import annotations
@@ -157,3 +157,43 @@ def test_a_plan_word_that_names_a_thing_or_a_recurring_schedule_is_a_fact(
     schedule) still is no answer."""
     answers(question, facts(("ops", row)), value)
     no_answer(question, facts(("ops", unsettled)))
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value", "neighbour"),
+    [
+        (
+            "what's the IP address of the prod NATS server?",
+            "Prod NATS server is 10.8.1.14, TLS on.",
+            "10.8.1.14",
+            "what's the IP address of the staging NATS server?",
+        ),
+        (
+            "Roughly how many objects are in the exports bucket?",
+            "The exports bucket holds 1,840,221 objects.",
+            "1,840,221",
+            "Roughly how many objects are in the imports bucket?",
+        ),
+        (
+            "How long does the nightly compaction usually take?",
+            "Nightly compaction took 38 minutes on average this month.",
+            "38 minutes",
+            "How long does the weekly compaction usually take?",
+        ),
+    ],
+)
+def test_the_kinds_own_name_and_a_hedge_ask_nothing_of_the_row(
+    question: str, row: str, value: str, neighbour: str
+) -> None:
+    """ "IP" of "the IP address" is what any address said is, and "roughly", "usually" only
+    hedge the request: a row need not say them. Another environment or schedule still
+    differs."""
+    answers(question, facts(("scout", row)), value)
+    no_answer(neighbour, facts(("scout", row)))
+
+
+def test_a_measure_named_is_not_the_kinds_name() -> None:
+    """ "median" is a duration, but not any duration: a row with the p99 alone does not
+    answer the median."""
+    rows = facts(("perf", "Load test result: /search p99 = 412 ms at 800 rps."))
+    no_answer("What's the median latency on /search from the load test?", rows)

@@ -331,6 +331,9 @@ for _words, _kinds in (
     for _word in _words.split():
         _NOUN_KINDS[_word] = _kinds
 _NAMING = frozenset({"id", "identifier", "name", "key", "number"})
+# The words that name a kind of value itself ("ip", "url", "host"), not a measure of one
+# ("median" is a duration, but not every duration is the median)
+_KIND_NAMES = frozenset(kind.value.split()[0] for kind in Kind)
 _GENERIC = (
     Kind.ID,
     Kind.PATH,
@@ -388,7 +391,7 @@ _STOP = word_set(
     exactly last latest new current one ones according per said says during after before
     behind under over across through via between against without within since until while
     around near inside outside instead up down out off yo something anything recent recently
-    newest most"""
+    newest most roughly approximately approx usually typically normally generally"""
 )
 _REQUEST = re.compile(
     r"\b(?:which|what|whats|where|when|how (?:long|many|much|often|big|large|fast|slow))\b"
@@ -634,12 +637,14 @@ def _value_ask(code: str) -> ValueAsk | None:
         noun = content[-1]
         kinds = _GENERIC
     # a noun that names another kind of thing stays what the request is about ("which Node
-    # version": node); one of the asked kind is the asked noun again ("host:port")
+    # version": node); one of the asked kind is the asked noun again ("host:port"), and so is
+    # the name of a kind the asked ones hold ("the IP address": any address said is an IP's)
     also_named = {
         p
         for p in named
         if p == noun
         or _group_of().get(root(p), frozenset()) & _group_of().get(root(noun), frozenset())
+        or (p in _KIND_NAMES and set(_NOUN_KINDS[p]) <= set(kinds))
     }
     named = [p for p in named if set(_NOUN_KINDS[p]) & set(kinds)]
     cues = {root(noun)} if noun != "value" else set()
