@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from crewline.policy import Placement, check_placement
 from crewline.policy.values import Kind, values_in
 from tests.unit.gate_kit import answers, careful, facts, no_answer
 
@@ -100,6 +101,20 @@ def test_a_value_labelled_for_another_instance_is_no_answer() -> None:
     rows = facts(("extractor", "The extract was written to /srv/research/cohort_b.parquet."))
     no_answer("Where was the cohort A extract written?", rows)
     answers("Where was the cohort B extract written?", rows, "/srv/research/cohort_b.parquet")
+
+
+def test_a_model_citing_a_value_labelled_for_another_instance_is_refused() -> None:
+    """A model that cites "cohort_b.parquet" for "the cohort A extract" (a confused or a
+    hostile one) is refused by the same reading; the cohort B extract's is let through."""
+    rows = facts(("extractor", "The extract was written to /srv/research/cohort_b.parquet."))
+    path = "/srv/research/cohort_b.parquet"
+
+    def cited(question: str) -> str | None:
+        placement = Placement(kind="fleet", answer=path, row=rows[0].row_id)
+        return check_placement(question, placement, facts=rows).answer
+
+    assert cited("Where was the cohort B extract written?") == path
+    assert cited("Where was the cohort A extract written?") is None
 
 
 # ---------------------------------------------------------------- phrasings

@@ -1128,8 +1128,10 @@ def _qualifiers(text: str) -> list[set[int]]:
 def _other_qualifier(ask: ValueAsk, text: str, value: Value) -> bool:
     """Does the row say the value of another one of a thing the question qualifies ("the
     prod schema" of a row about dev, "weekly" of "nightly", the end of what "starts", the
-    passed of what "failed")? Its
-    clause's qualifiers count, else the row's."""
+    passed of what "failed"), or names it with another label than the question's? Its
+    clause's qualifiers count, else the row's; a model's cited value is held to the same."""
+    if _other_label(ask, value):
+        return True
     clause = " ".join(_clause(text, value))
     said_by = _qualifiers(clause)
     span = _span_end(text, value)
@@ -1157,16 +1159,6 @@ _STATES = tuple(
         r"\b(?:draft|drafted|unreleased|unpublished)\b",
     )
 )
-
-
-def _other_instance(ask: ValueAsk, text: str, value: Value) -> bool:
-    """Is the value said of another instance than the asked one: another qualifier, another
-    state, or another label of the same thing?"""
-    return (
-        _other_qualifier(ask, text, value)
-        or _other_state(ask, text, value)
-        or _other_label(ask, value)
-    )
 
 
 def _other_label(ask: ValueAsk, value: Value) -> bool:
@@ -1321,7 +1313,7 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
         # "rebooted 2 days ago": a moment, not how long something lasts — no answer to
         # "how long", but it disputes one ("uptime: 41 days")
         moment = value.kind is Kind.DURATION and bool(_MOMENT.match(text[value.end :]))
-        if _other_instance(ask, text, value):
+        if _other_qualifier(ask, text, value) or _other_state(ask, text, value):
             continue
         before, after = _words_near(text, value)
         cue = bool(set(before + after) & ask.cue_stems) or bool(set(before[-2:]) & ask.verb_cues)
@@ -1499,7 +1491,7 @@ def _counted_value(ask: ValueAsk, text: str, value: Value) -> list[_Said]:
     status = _status(ask, text, value)
     if status in (None, "gone") or _in_question(ask, value.text):
         return []
-    if _other_instance(ask, text, value):
+    if _other_qualifier(ask, text, value) or _other_state(ask, text, value):
         return []
     return [
         _Said(
