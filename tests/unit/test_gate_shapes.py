@@ -212,3 +212,35 @@ def test_a_measure_named_is_not_the_kinds_name() -> None:
     answer the median."""
     rows = facts(("perf", "Load test result: /search p99 = 412 ms at 800 rps."))
     no_answer("What's the median latency on /search from the load test?", rows)
+
+
+@pytest.mark.parametrize(
+    ("question", "own", "value", "plain"),
+    [
+        (
+            "In which region does the logging cluster run?",
+            "The logging cluster runs in eu-west-3.",
+            "eu-west-3",
+            "The cluster runs in eu-central-1.",
+        ),
+        (
+            "how many worker nodes does the reporting cluster have?",
+            "Reporting cluster has 9 worker nodes.",
+            "9",
+            "The cluster has 14 worker nodes.",
+        ),
+        (
+            "Which port is our recording service on?",
+            "Our recording service listens on port 7443.",
+            "7443",
+            "Our service listens on port 8443.",
+        ),
+    ],
+)
+def test_an_asking_word_after_a_determiner_names_the_thing(
+    question: str, own: str, value: str, plain: str
+) -> None:
+    """ "the logging cluster" is not "the cluster": a row about the cluster alone does not
+    answer it, one about the logging cluster does."""
+    answers(question, facts(("scout", own)), value)
+    no_answer(question, facts(("scout", plain)))

@@ -675,6 +675,16 @@ def _value_ask(code: str) -> ValueAsk | None:
     # with "did", "does" … an asking word is the verb ("what did the probe record?"), else
     # it may be a noun ("the TTL on the A record")
     verbal = any(w.text in _DO_AUX for w in clause) or head_text == "need"
+    # an asking word between an article and a noun names a thing, never asks: "the logging
+    # cluster", "our reporting DB" are other things than "the cluster", "our DB"
+    determined = {
+        all_words[k].start
+        for k in range(1, len(all_words) - 1)
+        if all_words[k - 1].text in _ARTICLES
+        and all_words[k].lemma in _ASKING
+        and code[all_words[k].end : all_words[k + 1].start] == " "
+        and all_words[k + 1].text not in _STOP
+    }
     glued_to_noun = {
         all_words[k].lemma
         for k in range(len(shaped) - 1)
@@ -712,7 +722,11 @@ def _value_ask(code: str) -> ValueAsk | None:
             or (noun == "name" and w.text in ("called", "named"))
             or w.text in _STOP
             or w.lemma in _STOP
-            or (w.lemma in _ASKING and (verbal or w.text not in _NOUNABLE))
+            or (
+                w.lemma in _ASKING
+                and w.start not in determined
+                and (verbal or w.text not in _NOUNABLE)
+            )
             or w.lemma == noun
             or w.lemma in also_named
             or r in counted
@@ -856,6 +870,7 @@ _STATED_BY = {
 }
 _DO_AUX = word_set("did does do will would can could should has have had")
 # Asking words that are nouns too, in their base form ("the TTL on the A record").
+_ARTICLES = word_set("the a an our your its their my his her")
 _NOUNABLE = word_set("record report log note count point peak hit run")
 
 
