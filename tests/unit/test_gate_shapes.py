@@ -244,3 +244,75 @@ def test_an_asking_word_after_a_determiner_names_the_thing(
     answer it, one about the logging cluster does."""
     answers(question, facts(("scout", own)), value)
     no_answer(question, facts(("scout", plain)))
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value", "neighbour"),
+    [
+        # the thesaurus: a port bound is one listened on, an SLA a guarantee, an expiry the
+        # end of a validity
+        (
+            "which port is the search exporter bound to on node-7?",
+            "node-7 has the search exporter listening on 9310.",
+            "9310",
+            "which port is the search exporter bound to on node-8?",
+        ),
+        (
+            "What uptime does our contract with Acme guarantee?",
+            "The Acme contract's SLA is 99.95% monthly uptime.",
+            "99.95%",
+            "What uptime does our contract with Globex guarantee?",
+        ),
+        (
+            "Until when is the TLS certificate of the billing portal valid?",
+            "Billing portal TLS cert expires 2027-05-02.",
+            "2027-05-02",
+            "Until when is the TLS certificate of the ledger portal valid?",
+        ),
+        # light verbs of where a thing is: stuck, waiting, received; "cloud" of a region
+        (
+            "How many messages are stuck in the payments dead-letter queue?",
+            "Payments dead-letter queue currently holds 41 messages.",
+            "41",
+            "How many messages are stuck in the refunds dead-letter queue?",
+        ),
+        (
+            "Which version of the Android app is waiting in Play review?",
+            "Android app 7.2.0 has been in the Play review queue since Monday.",
+            "7.2.0",
+            "Which version of the desktop app is waiting in Play review?",
+        ),
+        (
+            "Which team receives the billing alerts?",
+            "Alerts of the billing service go to the team payments-core.",
+            "payments-core",
+            "Which team receives the ledger alerts?",
+        ),
+        (
+            "In which cloud region does the search cluster run?",
+            "The search cluster runs in eu-central-1.",
+            "eu-central-1",
+            "In which cloud region does the analytics cluster run?",
+        ),
+        # the present, in a chat's words: "atm", "at the moment"
+        (
+            "how many worker nodes does the search cluster have atm?",
+            "Search cluster currently has 14 worker nodes.",
+            "14",
+            "how many worker nodes does the analytics cluster have atm?",
+        ),
+        (
+            "What's the search cluster's line coverage at the moment?",
+            "Search cluster CI: total line coverage 81.2%.",
+            "81.2%",
+            "What's the analytics cluster's line coverage at the moment?",
+        ),
+    ],
+)
+def test_a_request_in_other_words_than_its_row(
+    question: str, row: str, value: str, neighbour: str
+) -> None:
+    """A paraphrase by the thesaurus, a light verb or a chat's word for "now" need not be in
+    the row; the thing the question names must, so the neighbouring thing stays unanswered."""
+    answers(question, facts(("scout", row)), value)
+    no_answer(neighbour, facts(("scout", row)))

@@ -132,6 +132,8 @@ _GROUPS = (
     "team squad",
     "own owns owned assign assigned give gave hand handed belong",
     "agree agreed settle settled decide decided",
+    "guarantee sla",
+    "expire expiry valid validity",
 )
 
 
@@ -173,7 +175,12 @@ _GENERIC_WORDS = (
     # "how many messages are sitting …", "goes through" for "which host we send through"
     "sit",
     "sitting",
+    "stuck",
+    "wait",
+    "waiting",
     "send",
+    "receive",
+    "received",
     "sustain",
     "sustained",
     "hold",
@@ -202,6 +209,7 @@ _GENERIC_WORDS = (
     "env",
     "box",
     "machine",
+    "cloud",
     "thing",
     "stuff",
     "project",
@@ -391,7 +399,8 @@ _STOP = word_set(
     exactly last latest new current one ones according per said says during after before
     behind under over across through via between against without within since until while
     around near inside outside instead up down out off yo something anything recent recently
-    newest most roughly approximately approx usually typically normally generally"""
+    newest most moment atm rn nowadays roughly approximately approx usually typically normally
+    generally"""
 )
 _REQUEST = re.compile(
     r"\b(?:which|what|whats|where|when|how (?:long|many|much|often|big|large|fast|slow))\b"

@@ -34,6 +34,7 @@ _OVERRIDES = {
     "canceled": "cancel",
     "writing": "write",
     "left": "leave",
+    "bound": "bind",
     "broke": "break",
     "ok": "ok",
     "data": "data",
