@@ -166,10 +166,7 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (
         Kind.ID,
         re.compile(
-            # a dotted name with a digit or an underscore in it (a topic "icu.vitals.v2", a
-            # table "billing.order_lines_v3", an instance type "c6i.4xlarge"): one identifier
-            r"(?<![\w./-])(?:(?=[a-z0-9_.]*[\d_])[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+"
-            r"|#\d+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|[a-z]+\d[\w-]*"
+            r"(?<![\w./-])(?:#\d+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|[a-z]+\d[\w-]*"
             r"|\d+(?:[-_][a-z0-9]+)*[-_][a-z][a-z0-9]*(?:[-_][a-z0-9]+)*"
             # a code of digits joined by hyphens ("LOINC 2823-3", "ticket 4410-17"): one
             # identifier, never the number before its hyphen
