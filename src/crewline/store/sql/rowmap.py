@@ -74,7 +74,7 @@ def _conversions(kind: Any) -> tuple[Decode | None, Decode | None]:
 
 def _compile(
     cls: type, columns: tuple[str, ...], *, decoding: bool
-) -> tuple[list[str], Callable[[str, str], Callable[..., Any]]]:
+) -> tuple[list[str], Callable[..., Callable[..., Any]]]:
     """Each column's value as Python text (an item of the row ``r`` when ``decoding``, else
     an attribute of the value ``r``, converted), and what compiles a function of ``r``
     returning a given expression of them."""
@@ -92,9 +92,13 @@ def _compile(
             value = f"(None if {value} is None else {call})" if optional else call
         texts.append(value)
 
-    def compiled(name: str, body: str) -> Callable[..., Any]:
+    def compiled(
+        name: str, body: str, *, steps: Sequence[str] = (), extra: Mapping[str, Any] | None = None
+    ) -> Callable[..., Any]:
+        """``def name(r)``: ``steps``, one statement each, then ``return body``."""
         namespace: dict[str, Any] = {}
-        exec(f"def {name}(r):\n    return {body}\n", scope, namespace)
+        lines = "".join(f"    {step}\n" for step in (*steps, f"return {body}"))
+        exec(f"def {name}(r):\n{lines}", {**scope, **(extra or {})}, namespace)
         function: Callable[..., Any] = namespace[name]
         return function
 
@@ -103,10 +107,38 @@ def _compile(
 
 def decoder(cls: type[T], columns: tuple[str, ...]) -> Callable[[Sequence[Any]], T]:
     """A function making a ``cls`` from a row holding ``columns`` in that order (each a
-    field of ``cls``; fields not among them take their defaults)."""
+    field of ``cls``; fields not among them take their defaults).
+
+    A dataclass with slots is filled slot by slot, as its ``__init__`` would fill it, without
+    calling it: a frozen dataclass's ``__init__`` takes its fields as keywords and sets each
+    through ``object.__setattr__``, about half of what decoding a small value cost. A class
+    without slots, or with a ``__post_init__`` (which this would skip), is made by its
+    ``__init__``."""
     texts, compiled = _compile(cls, columns, decoding=True)
-    arguments = ", ".join(f"{c}={text}" for c, text in zip(columns, texts, strict=True))
-    return compiled(f"decode_{cls.__name__}", f"_cls({arguments})")
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    slots = {f.name: cls.__dict__.get(f.name) for f in fields}
+    if hasattr(cls, "__post_init__") or not all(
+        isinstance(slot, types.MemberDescriptorType) for slot in slots.values()
+    ):
+        arguments = ", ".join(f"{c}={text}" for c, text in zip(columns, texts, strict=True))
+        return compiled(f"decode_{cls.__name__}", f"_cls({arguments})")
+    given = dict(zip(columns, texts, strict=True))
+    scope: dict[str, Any] = {"_new": object.__new__}
+    steps = ["o = _new(_cls)"]
+    for n, field in enumerate(fields):
+        scope[f"_s{n}"] = slots[field.name].__set__  # type: ignore[union-attr]
+        if field.name in given:
+            value = given[field.name]
+        elif field.default is not dataclasses.MISSING:
+            scope[f"_d{n}"] = field.default
+            value = f"_d{n}"
+        elif field.default_factory is not dataclasses.MISSING:
+            scope[f"_f{n}"] = field.default_factory
+            value = f"_f{n}()"
+        else:
+            raise ValueError(f"{cls.__name__}.{field.name} has no default and no column")
+        steps.append(f"_s{n}(o, {value})")
+    return compiled(f"decode_{cls.__name__}", "o", steps=steps, extra=scope)
 
 
 def encoder(cls: type[T], columns: tuple[str, ...]) -> Callable[[T], tuple[Any, ...]]:
