@@ -458,3 +458,69 @@ def test_a_cited_value_another_row_disputes_in_other_words_is_refused() -> None:
     )
     assert _model("What's the broker API limit?", rows, "120") is None
     assert _model("What's the broker API limit?", rows, "60 req/min", row=1) is None
+
+
+# ----------------------------------------- a value the row states whole is given whole
+
+DAG_RUN = "Airflow DAG nightly_etl last succeeded at 2026-12-05 03:12 UTC."
+SFTP = "Partner SFTP is sftp.partner.example:2222, files under /outbound."
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer", "value"),
+    [
+        (  # a moment: the date and its time of day, as the row says them
+            "When was the last successful run of the `nightly_etl` DAG?",
+            DAG_RUN,
+            "2026-12-05 03:12 UTC",
+            "2026-12-05 03:12 UTC",
+        ),
+        (  # the date alone, asked by its own noun
+            "What date did the `nightly_etl` DAG last succeed?",
+            DAG_RUN,
+            "2026-12-05",
+            "2026-12-05",
+        ),
+        (  # the port alone, asked by its own noun
+            "Which port does the partner SFTP listen on?",
+            SFTP,
+            "2222",
+            "2222",
+        ),
+        (  # the host alone, asked by its own noun
+            "Which host is the partner SFTP on?",
+            SFTP,
+            "sftp.partner.example",
+            "sftp.partner.example",
+        ),
+        (  # an address: the host with its port
+            "What's the address of the partner SFTP?",
+            SFTP,
+            "sftp.partner.example:2222",
+            "sftp.partner.example:2222",
+        ),
+    ],
+)
+def test_a_whole_value_or_the_part_its_noun_asks_is_answered(
+    question: str, row: str, answer: str, value: str
+) -> None:
+    assert _model(question, _one(row), answer) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # the date of a date and time, for "when"
+            "When was the last successful run of the `nightly_etl` DAG?",
+            DAG_RUN,
+            "2026-12-05",
+        ),
+        (  # the host of a host and port, for "the address"
+            "What's the address of the partner SFTP?",
+            SFTP,
+            "sftp.partner.example",
+        ),
+    ],
+)
+def test_a_part_given_for_the_whole_value_is_refused(question: str, row: str, answer: str) -> None:
+    assert _model(question, _one(row), answer) is None

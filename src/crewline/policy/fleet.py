@@ -2352,6 +2352,7 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
     if isinstance(sources, str) or (sources is not None and cited.member not in sources):
         return None  # "what did the prober find?" of a row no member of that name said
     value = _value_cited(cited.text, answer)
+    value = _whole_cited(ask, cited.text, value, answer) if value is not None else None
     if value is None or not _of_kind(ask, value) or _in_question(ask, value.text):
         return None
     if value.kind is Kind.DURATION and _MOMENT.match(cited.text[value.end :]):
@@ -2501,6 +2502,53 @@ def _value_cited(text: str, answer: str) -> Value | None:
     return Value(
         text=text[found.start() : found.end()], kind=Kind.WORD, start=found.start(), end=found.end()
     )
+
+
+# Values the row states whole across two of the reader's values: a moment (a date and its
+# time of day: "2026-12-05 03:12 UTC") and an address (a host with its port:
+# "sftp.example:2222"); and the nouns that ask for one part alone.
+_WHOLES = (
+    (Kind.DATE, re.compile(r"\s+(?:at\s+)?|T"), Kind.TIME),
+    (Kind.HOST, re.compile(":"), Kind.PORT),
+    (Kind.IP, re.compile(":"), Kind.PORT),
+)
+_PART_NOUNS = {
+    Kind.DATE: word_set("date day"),
+    Kind.TIME: word_set("time"),
+    Kind.HOST: word_set("host hostname server machine box domain"),
+    Kind.IP: word_set("ip"),
+    Kind.PORT: word_set("port"),
+}
+
+
+def _whole_cited(ask: ValueAsk, text: str, value: Value, answer: str) -> Value | None:
+    """The cited value as the row states it: a part of a whole value (the date of a date and
+    time, the host of a host and port) answers only a question that asks that part by its
+    own noun ("what date …?", "which port …?"); for any other ("when …?", "host and port
+    …?") the answer must give the whole, and the whole is the value. A part given for the
+    whole is not the row's value: None."""
+    said = answer.casefold()
+    typed = values_in(text)
+    for first, second in itertools.pairwise(typed):
+        joined = next(
+            (
+                gap
+                for one, gap, two in _WHOLES
+                if first.kind is one
+                and second.kind is two
+                and gap.fullmatch(text[first.end : second.start])
+            ),
+            None,
+        )
+        if joined is None or value.start not in (first.start, second.start):
+            continue
+        if ask.noun in _PART_NOUNS[value.kind]:
+            return value  # "which port is it on?" of "sftp.example:2222": the port
+        if first.text.casefold() in said and second.text.casefold() in said:
+            whole = text[first.start : second.end]
+            return Value(text=whole, kind=first.kind, start=first.start, end=second.end)
+        return None
+    return value
 
 
 # Kinds of value that measure or count, never name a thing.
@@ -3067,7 +3115,7 @@ def _several(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     others = {
         v.text.casefold()
         for v in values_in(fact.text)
-        if v.kind is value.kind and _status(ask, fact.text, v) == "fact"
+        if v.kind is value.kind and not _within(v, value) and _status(ask, fact.text, v) == "fact"
     } - {value.text.casefold()}
     if not others:
         return False
@@ -3088,9 +3136,15 @@ def _several(ask: ValueAsk, fact: Fact, value: Value) -> bool:
         mine > _clause_about(ask, fact.text, v) - member
         for v in values_in(fact.text)
         if v.kind is value.kind
+        and not _within(v, value)
         and v.text.casefold() != value.text.casefold()
         and _status(ask, fact.text, v) == "fact"
     )
+
+
+def _within(part: Value, whole: Value) -> bool:
+    """Is ``part`` a piece of ``whole`` as the row states it (the date of a date and time)?"""
+    return whole.start <= part.start and part.end <= whole.end
 
 
 def _heading(text: str, kind: Kind) -> str:
