@@ -524,3 +524,113 @@ def test_a_whole_value_or_the_part_its_noun_asks_is_answered(
 )
 def test_a_part_given_for_the_whole_value_is_refused(question: str, row: str, answer: str) -> None:
     assert _model(question, _one(row), answer) is None
+
+
+# ----------------------------------------- the thing named otherwise: a head, never a modifier
+
+GEO_CACHE = "Planner geocoding cache is 2.3 GB, lives in /var/cache/geo."
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (  # "host": the head after a word the row says ("planner")
+            "Which directory holds the geocoding cache on the planner host?",
+            GEO_CACHE,
+            "/var/cache/geo",
+        ),
+        (  # "board": the row calls it a dashboard
+            "link to the grafana board for the reefer temp alerts?",
+            "Reefer temperature alert dashboard: https://grafana.example.local/d/reefer",
+            "https://grafana.example.local/d/reefer",
+        ),
+    ],
+)
+def test_a_row_naming_the_thing_by_another_head_word_answers(
+    question: str, row: str, value: str
+) -> None:
+    assert _model(question, _one(row), value) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "rows", "answer"),
+    [
+        (  # a name the row does not say
+            "What port is the redis exporter on the billing host bound to?",
+            ["The postgres exporter on the billing host is on port 9187."],
+            "9187",
+        ),
+        (  # a name of no dictionary
+            "Which k8s namespace runs the ingest gateway?",
+            ["The ingest gateway deployment runs in namespace telematics-prod."],
+            "telematics-prod",
+        ),
+        (  # a modifier: the row says another one in its place
+            "What port does the staging search replica listen on?",
+            ["Staging search primary listens on port 9201."],
+            "9201",
+        ),
+        (  # a modifier the row does not say: another thing of the kind
+            "What's the median latency of /search in the load test?",
+            ["Load test: /search p95 latency 412 ms."],
+            "412 ms",
+        ),
+        (  # a qualifier after a preposition
+            "What port is the search service on in staging?",
+            ["The search service answered on port 4321."],
+            "4321",
+        ),
+        (  # another month
+            "Where is the HS code table for December?",
+            ["HS code table for November is at s3://ref/2026-11/hs.parquet."],
+            "s3://ref/2026-11/hs.parquet",
+        ),
+        (  # another row says the head word: the confused model's pick of the two
+            "Which directory holds the geocoding cache on the planner host?",
+            [GEO_CACHE, "The planner host keeps its geocoding cache in /srv/geo-cache."],
+            "/var/cache/geo",
+        ),
+    ],
+)
+def test_a_row_leaving_out_a_name_or_a_modifier_or_rivalled_is_refused(
+    question: str, rows: list[str], answer: str
+) -> None:
+    assert _model(question, facts(*(("scout", r) for r in rows)), answer) is None
+
+
+# ----------------------------------------- a count by the noun it counts, as the question says it
+
+
+def test_a_count_with_the_questions_own_modifiers_before_its_noun_answers() -> None:
+    rows = facts(("tally", "Counted 617 stale feature flags across 38 services."))
+    assert _model("How many stale feature flags did tally find?", rows, "617") == "617"
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # a modifier the question does not say: another thing counted
+            "How many builds ran overnight?",
+            "Overnight: 12 failed builds, 40 in all.",
+            "12",
+        ),
+        (  # the question says the modifier, but not of the noun: the whole is asked
+            "How many feature flags are there in total, stale or not?",
+            "Counted 617 stale feature flags across 38 services.",
+            "617",
+        ),
+    ],
+)
+def test_a_count_of_another_thing_before_its_noun_is_refused(
+    question: str, row: str, answer: str
+) -> None:
+    assert _model(question, _one(row), answer) is None
+
+
+def test_a_row_that_says_the_thing_but_for_one_word_disputes_a_cited_value() -> None:
+    rows = facts(
+        ("customs-docs", "Customs broker API rate limit is 120 requests per minute."),
+        ("customs-filer", "Broker API throttles us at 60 requests/minute, saw 429s above that."),
+    )
+    question = "What is the customs broker API's request limit per minute?"
+    assert _model(question, rows, "120 requests per minute") is None

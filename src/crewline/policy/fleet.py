@@ -2335,13 +2335,16 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
     ("staging", "nightly") and every word of the thing it is about — but the relation asked
     (its verbs, by where they stand: "receives", "are taken", "does … begin"), a noun that
     only names a kind of value the value's form proves ("IP"), and words of time and
-    hedging — each name ("orion-3") in the value's own clause, no other modifier of the
+    hedging, and a plain head word the row names by its modifier ("the grafana *board*":
+    ``_about_mostly``) — each name ("orion-3") in the value's own clause, no other modifier of the
     asked noun there ("line" for "branch coverage") and no other thing of a noun the
     question names bare ("the image" of "Docker image" and "build image"); a row giving
     several values of that kind is answered only where the question's words pick the
     model's there (or it is the part of a whole asked in a word the row does not say); and
-    no other row about the question, by every word or by the thing alone, gives another
-    value of that kind. The value, or None."""
+    no other row about the question, by every word, by the thing alone or by all of it but
+    one word, gives another value of that kind. A value the row states whole (a date and
+    time, a host and port) is given whole, but where its own noun asks a piece. The value,
+    or None."""
     if ask.decides:
         return None  # "what should I call the new service?" asks a decision, not a fact
     usable = [f for f in facts if not injection_in(f.text)]
@@ -2365,13 +2368,16 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
         return None  # "what was it before the cache change?" of the value it went to
     if value.kind in _WEAK and not _by_its_noun(ask, cited, value):
         return None  # "3 of 40 pods" is no port: a bare value counts by its noun
+    if (
+        value.kind in _AMOUNTS
+        and _counted_by(cited.text[value.end :], _noun_heads(ask), tokens(ask.question)) is False
+    ):
+        return None  # "12 failed builds" for "how many builds ran?": another thing counted
     if _cited_status(ask, cited.text, value) != "fact" or _other_qualifier(ask, cited.text, value):
         return None
     if _another_time(ask, cited) or _another_period(ask, cited):
         return None  # "the night before last" of "last night's backup"; "last week" of this
-    if not _about_entity(ask, cited, value.kind, value=value) or not _names_in_clause(
-        ask, cited.text, value
-    ):
+    if not _about_mostly(ask, cited, value, usable) or not _names_in_clause(ask, cited.text, value):
         return None  # the thing asked about, with its names and qualifiers, is not this row's
     if _another_modifier(ask, cited, value, usable):
         return None  # "branch coverage" of "line coverage"; "the image" of two images
@@ -2391,7 +2397,7 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
     for other in usable:
         if other.row_id == cited.row_id or not (
             _about_all(ask, other, besides=members)
-            or _about_entity(ask, other, value.kind, besides=members)
+            or _nearly_about(_entity_unsaid(ask, other, value.kind, besides=members))
         ):
             continue
         if any(
@@ -2619,20 +2625,35 @@ def _by_its_noun(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     offline reader finds one ("port 9464", "team-ledger owns"), where the row names it?"""
     if _proven_by_form(ask, value):
         return True  # "INC-2231" for "the incident number"; "c6i.4xlarge" for "instance type"
-    wanted = set(ask.cues) | set(ask.counted)
-    if ask.noun != "value":
-        wanted.add(root(ask.noun))
-    heads = wanted | _head_words(ask) | _wh_head(ask)
-    if Kind.PORT in ask.kinds:
-        heads.add(root("listener"))  # a listener is what a port is of: "TLS listener on 8883"
-    if value.kind is not Kind.WORD and _beside_noun(fact.text, value, heads):
+    wanted = _wanted_nouns(ask)
+    heads = _noun_heads(ask)
+    if value.kind is not Kind.WORD and _beside_noun(fact.text, value, heads, tokens(ask.question)):
         return True  # "iOS build 4182", "1,204 stops solved", "failures last week: 19"
     roots = _roots_of(fact.text, fact.member)
     if not roots & wanted:
-        return value.kind is Kind.WORD and _beside_noun(fact.text, value, heads)
+        return value.kind is Kind.WORD and _beside_noun(
+            fact.text, value, heads, tokens(ask.question)
+        )
     if value.kind is Kind.WORD:
         return True  # a name the reader has no pattern for: the row names what is asked
     return any(s.value.text.casefold() == value.text.casefold() for s in _values(ask, fact))
+
+
+def _wanted_nouns(ask: ValueAsk) -> set[str]:
+    """The roots of the asked noun, its cues and the noun a count counts."""
+    wanted = set(ask.cues) | set(ask.counted)
+    if ask.noun != "value":
+        wanted.add(root(ask.noun))
+    return wanted
+
+
+def _noun_heads(ask: ValueAsk) -> set[str]:
+    """``_wanted_nouns`` and the words that head the asked noun phrase: what a bare value
+    is said beside."""
+    heads = _wanted_nouns(ask) | _head_words(ask) | _wh_head(ask)
+    if Kind.PORT in ask.kinds:
+        heads.add(root("listener"))  # a listener is what a port is of: "TLS listener on 8883"
+    return heads
 
 
 _WH = word_set("which what whats")
@@ -2693,12 +2714,16 @@ def _head_words(ask: ValueAsk) -> set[str]:
 _NOUN_TO_VALUE = re.compile(r"^\s*(?:[:=#]\s*|is\s+|of\s+|on\s+|at\s+)?`?\s*$")
 
 
-def _beside_noun(text: str, value: Value, wanted: set[str]) -> bool:
+def _beside_noun(text: str, value: Value, wanted: set[str], asked: Sequence[Token]) -> bool:
     """Is the bare value said right beside a word of the asked noun: after it ("build
-    4182", "listener on 8883", "flag `x.y_v2`"), before it ("1,204 stops", "19 failures"),
-    or after a heading of its clause that names it ("Sync failures last week: 19")?"""
+    4182", "listener on 8883", "flag `x.y_v2`"), before it ("1,204 stops", "19 failures",
+    or with the question's own modifiers between, ``asked`` being its roots: "617 stale
+    feature flags" for "how many stale feature flags"), or after a heading of its clause
+    that names it ("Sync failures last week: 19")?"""
     before = text[: value.start]
     after = text[value.end :]
+    if _counted_by(after, wanted, asked):
+        return True
     lead = re.search(
         r"([A-Za-z][\w-]*)([^A-Za-z0-9]*(?:\b(?:is|of|on|at)\b)?[^A-Za-z0-9]*)$", before
     )
@@ -2712,6 +2737,31 @@ def _beside_noun(text: str, value: Value, wanted: set[str]) -> bool:
     return heading is not None and any(
         _wanted_word(t.text, wanted) for t in tokens(heading.group(1).lower())
     )
+
+
+def _counted_by(after: str, wanted: set[str], asked: Sequence[Token]) -> bool | None:
+    """Reading the words right after a number up to a word of the asked noun (three words
+    between at most): True when the question says those words and the noun in a row
+    (``asked``: its words), "617 *stale feature* flags" for "how many stale feature flags";
+    False when it does not, "12 *failed* builds" for "how many builds" (it counts another
+    thing), "617 stale feature flags" for "how many feature flags, stale or not?"; None when
+    no word of the noun follows before a word like "is" or "in"."""
+    run = re.match(r"(?:\s+[A-Za-z][\w-]*){1,4}", after)
+    said = tokens(run.group(0).lower()) if run else ()
+    for n in range(1, len(said)):
+        if said[n - 1].text in _STOP:
+            return None  # "4182 is in TestFlight review": no noun of the number's own
+        if _wanted_word(said[n].text, wanted):
+            return any(
+                all(_forms(said[k]) & _forms(asked[at + k]) for k in range(n + 1))
+                for at in range(len(asked) - n)
+            )
+    return None
+
+
+def _forms(word: Token) -> frozenset[str]:
+    """A word's stem and roots: what two words are compared by."""
+    return frozenset((word.stem, root(word.lemma), root(word.text)))
 
 
 def _wanted_word(word: str, wanted: set[str]) -> bool:
@@ -2753,19 +2803,36 @@ def _about_all(
     """Is the row about all the question is about: its specific values, its qualifiers and
     every word of its subject (by a neighbour too), but for words of time and hedging (and
     ``besides``: the members' names, for a row that disputes)?"""
+    unsaid = _subject_unsaid(ask, fact, besides=besides, derived=derived)
+    return unsaid is not None and not unsaid[0]
+
+
+def _subject_unsaid(
+    ask: ValueAsk,
+    fact: Fact,
+    *,
+    besides: frozenset[str] = frozenset(),
+    derived: frozenset[str] = frozenset(),
+) -> tuple[tuple[str, ...], int] | None:
+    """The words of the question's subject the row does not say (``_about_all``'s reading)
+    and how many it does; None when it is about another thing by a qualifier or a specific
+    value, or says nothing of the subject."""
     asked = _qualifiers(ask.question)
     if any(a and not a & s for a, s in zip(asked, _derived_qualifiers(fact.text), strict=True)):
-        return False
+        return None
     if not _has_specifics(ask, fact):
-        return False
+        return None
     row = _row(ask, fact)
     spared = _untimed() | besides
     terms = [t for t in ask.subject if t not in spared]
     if not terms:
-        return bool(row.roots & ask.cues) or not ask.subject
-    return row.score > 0 and all(
-        t in derived or _coverage((t,), row.roots, fact.text)[0] for t in terms
+        return ((), 0) if bool(row.roots & ask.cues) or not ask.subject else None
+    if row.score <= 0:
+        return None
+    missing = tuple(
+        t for t in terms if t not in derived and not _coverage((t,), row.roots, fact.text)[0]
     )
+    return missing, len(terms) - len(missing)
 
 
 def _about_entity(
@@ -2782,6 +2849,19 @@ def _about_entity(
     "when does the cutover *begin*") and a word of the asked noun that only names the kind
     of value the model gave ("IP" of an IP address)? The relation is the model's reading;
     the thing is not: a name, a modifier or a qualifier the row does not say refuses."""
+    unsaid = _entity_unsaid(ask, fact, kind, besides=besides, value=value)
+    return unsaid is not None and not unsaid[0]
+
+
+def _entity_unsaid(
+    ask: ValueAsk,
+    fact: Fact,
+    kind: Kind,
+    *,
+    besides: frozenset[str] = frozenset(),
+    value: Value | None = None,
+) -> tuple[tuple[str, ...], int] | None:
+    """``_subject_unsaid`` of the thing asked about, as ``_about_entity`` reads it."""
     spared = _relation_words(ask) | _kind_words(ask, kind) | _verbs_anywhere(ask)
     spared |= _degree_words(ask, fact)
     if value is not None and _proven_by_form(ask, value):
@@ -2797,7 +2877,138 @@ def _about_entity(
             or (3 <= len(t) <= 5 and not known(t) and t in initials)
         )
     )  # "successful" of "succeeded", "signatures" of "signing", "DLQ" of "dead-letter queue"
-    return _about_all(ask, fact, besides=besides | spared, derived=derived)
+    return _subject_unsaid(ask, fact, besides=besides | spared, derived=derived)
+
+
+def _nearly_about(unsaid: tuple[tuple[str, ...], int] | None) -> bool:
+    """Is a row, by ``_entity_unsaid``, about the thing asked but for one word at most, of
+    two thirds of its words at least? Such a row disputes a cited value: a row the model
+    might have cited with a paraphrase of the thing ("throttles us at 60 requests/minute"
+    beside "rate limit is 120 requests per minute") gives a rival answer."""
+    if unsaid is None:
+        return False
+    missing, said = unsaid
+    return not missing or (len(missing) == 1 and said >= 2)
+
+
+def _about_mostly(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact]) -> bool:
+    """Is the cited row about the thing asked, as the model read it: ``_about_entity``, or a
+    row that says its qualifiers, specific values and names and at least two thirds of the
+    words of its subject (two at least), leaving out only words of the language ("the
+    grafana *board*", "the planner *host*") — and no other retrieved row with a value of the
+    kind says as many of them, or a word this one leaves out. A paraphrase is the model's to
+    read; the thing is not: a name is never left out, and a row another row rivals is
+    refused."""
+    unsaid = _entity_unsaid(ask, cited, value.kind, value=value)
+    if unsaid is None:
+        return False
+    missing, said = unsaid
+    if not missing:
+        return True
+    if said < 2 or said < 2 * len(missing):
+        return False
+    words = tokens(ask.question)
+    said_roots = _roots_of(cited.text, cited.member)
+    for term in missing:
+        at = [i for i, w in enumerate(words) if term in _forms(w)]
+        if not at or not all(
+            _plain_noun(ask.question, words[i])
+            and _renamed_head(ask.question, words, i, said_roots)
+            for i in at
+        ):
+            return False  # "k8s", "ledger-api", "fixed", "the *staging* service": not a head
+    if _said_instead(ask.question, cited.text, missing):
+        return False  # "the search *primary*" for "the search replica": another thing
+    for other in usable:
+        if other.row_id == cited.row_id or all(
+            v.kind is not value.kind for v in values_in(other.text)
+        ):
+            continue
+        theirs = _entity_unsaid(ask, other, value.kind)
+        if theirs is not None and (theirs[1] >= said or set(missing) - set(theirs[0])):
+            return False  # another row is as much about it, or says what this one leaves out
+    return True
+
+
+def _plain_noun(question: str, word: Token) -> bool:
+    """Is a word of the question a plain word of the language that may name the thing in
+    other words ("board", "host", "envelope"): a known word, no verb's participle ("fixed",
+    "issued", "running": the relation asked is the row's to state) and no part of a name
+    joined by a mark ("ledger" of "ledger-api", "orders" of "orders_v2")?"""
+    joined = question[max(0, word.start - 1) : word.start] + question[word.end : word.end + 1]
+    return (
+        known(word.text)
+        and not word.text.endswith(("ed", "ing"))
+        and not re.search(r"[-_./@:]\w", question[word.end : word.end + 2])
+        and not re.search(r"\w[-_./@:]$", question[max(0, word.start - 2) : word.start])
+        and "`" not in joined
+    )
+
+
+def _renamed_head(question: str, words: Sequence[Token], i: int, said: frozenset[str]) -> bool:
+    """Is ``words[i]`` the head of a noun phrase whose modifier right before it the row says
+    (``said``: its roots), "the grafana *board*", "the planner *host*": the row names the
+    thing by its modifier and calls it otherwise? A modifier itself ("the *staging*
+    service", "*median* latency", "the *April* export") or a word after a preposition
+    ("the table for *December*") is what tells one thing from its near miss: never left out.
+    """
+    if (
+        i == 0
+        or words[i - 1].text in _STOP
+        or _GAP.search(question[words[i - 1].end : words[i].start])
+    ):
+        return False
+    before = words[i - 1]
+    if not _forms(before) & said:
+        return False
+    after = words[i + 1] if i + 1 < len(words) else None
+    return (
+        after is None
+        or after.text in _STOP
+        or bool(_GAP.search(question[words[i].end : after.start]))
+    )
+
+
+def _said_instead(question: str, text: str, missing: Sequence[str]) -> bool:
+    """Does the row say another word where the question says one the row leaves out: beside
+    the same neighbour, on the same side ("search *primary*" where the question asks of the
+    "search *replica*", "invoice *export*" for "invoice import")? Then the row names another
+    thing of the same family, not the asked one in other words. Words inside the row's
+    values (a URL's "grafana") stand beside nothing."""
+
+    def adjacent(words: Sequence[Token], said: str, i: int, j: int) -> bool:
+        return (
+            min(i, j) >= 0
+            and max(i, j) < len(words)
+            and not _GAP.search(said[words[min(i, j)].end : words[max(i, j)].start])
+        )
+
+    asked = tokens(question)
+    asked_roots = frozenset(r for w in asked for r in _forms(w))
+    spans = [(v.start, v.end) for v in values_in(text)]
+    lowered = text.lower()
+    row = [w for w in tokens(lowered) if not any(a <= w.start and w.end <= b for a, b in spans)]
+    for i, word in enumerate(asked):
+        if not _forms(word) & set(missing):
+            continue
+        for side in (-1, 1):
+            if not adjacent(asked, question, i, i + side):
+                continue
+            neighbour = _forms(asked[i + side])
+            if asked[i + side].text in _STOP:
+                continue
+            for k, said in enumerate(row):
+                if not _forms(said) & neighbour or not adjacent(row, lowered, k, k - side):
+                    continue
+                other = row[k - side]
+                if (
+                    other.text not in _STOP
+                    and other.text.isalpha()
+                    and len(other.text) > 2
+                    and not _forms(other) & asked_roots
+                ):
+                    return True
+    return False
 
 
 def _initials(text: str) -> frozenset[str]:
@@ -3121,6 +3332,13 @@ def _several(ask: ValueAsk, fact: Fact, value: Value) -> bool:
         return False
     if _the_part(ask, fact.text, value):
         return False  # "231 of them in use" for "how many are taken?": the part, by the model
+    heads, asked = _noun_heads(ask), tokens(ask.question)
+    if _counted_by(fact.text[value.end :], heads, asked) and not any(
+        _counted_by(fact.text[v.end :], heads, asked)
+        for v in values_in(fact.text)
+        if v.kind is value.kind and v.text.casefold() in others
+    ):
+        return False  # "617 stale feature flags across 38 services": what the question counts
     said = [s for s in _values(ask, fact) if not s.moment]
     if others <= {s.value.text.casefold() for s in said}:
         picked = _pick(ask, _row(ask, fact), said)
