@@ -619,12 +619,26 @@ def test_a_count_with_the_questions_own_modifiers_before_its_noun_answers() -> N
             "Counted 617 stale feature flags across 38 services.",
             "617",
         ),
+        (  # the whole of a part and its whole, right beside the noun
+            "How many pods restarted during the canary?",
+            "Canary run finished: 3 of 40 pods restarted, error rate held at 0.2%.",
+            "40",
+        ),
     ],
 )
 def test_a_count_of_another_thing_before_its_noun_is_refused(
     question: str, row: str, answer: str
 ) -> None:
     assert _model(question, _one(row), answer) is None
+
+
+def test_a_row_leaving_out_a_head_word_another_row_says_is_refused_whatever_its_values() -> None:
+    rows = facts(
+        ("customs-docs", "Customs broker API rate limit is 120 requests per minute."),
+        ("customs-filer", "Broker API throttles us at 60 requests/minute, saw 429s above that."),
+    )
+    question = "What is the customs broker API's request limit per minute?"
+    assert _model(question, rows, "429s", row=1) is None
 
 
 def test_a_row_that_says_the_thing_but_for_one_word_disputes_a_cited_value() -> None:

@@ -2748,6 +2748,8 @@ def _counted_by(after: str, wanted: set[str], asked: Sequence[Token]) -> bool | 
     no word of the noun follows before a word like "is" or "in"."""
     run = re.match(r"(?:\s+[A-Za-z][\w-]*){1,4}", after)
     said = tokens(run.group(0).lower()) if run else ()
+    if said and _wanted_word(said[0].text, wanted):
+        return None  # "40 pods" of "3 of 40 pods": right beside it, no modifier to read
     for n in range(1, len(said)):
         if said[n - 1].text in _STOP:
             return None  # "4182 is in TestFlight review": no noun of the number's own
@@ -2894,11 +2896,12 @@ def _nearly_about(unsaid: tuple[tuple[str, ...], int] | None) -> bool:
 def _about_mostly(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact]) -> bool:
     """Is the cited row about the thing asked, as the model read it: ``_about_entity``, or a
     row that says its qualifiers, specific values and names and at least two thirds of the
-    words of its subject (two at least), leaving out only words of the language ("the
-    grafana *board*", "the planner *host*") — and no other retrieved row with a value of the
-    kind says as many of them, or a word this one leaves out. A paraphrase is the model's to
-    read; the thing is not: a name is never left out, and a row another row rivals is
-    refused."""
+    words of its subject (two at least), leaving out only plain head words the row names by
+    their modifier ("the grafana *board*", "the planner *host*": ``_renamed_head``) and
+    saying no other word in their place — and no other retrieved row says as many of them,
+    or a word this one leaves out (whatever its values: it is the row about the thing). A
+    paraphrase is the model's to read; the thing is not: a name is never left out, and a
+    row another row rivals is refused."""
     unsaid = _entity_unsaid(ask, cited, value.kind, value=value)
     if unsaid is None:
         return False
@@ -2920,9 +2923,7 @@ def _about_mostly(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fac
     if _said_instead(ask.question, cited.text, missing):
         return False  # "the search *primary*" for "the search replica": another thing
     for other in usable:
-        if other.row_id == cited.row_id or all(
-            v.kind is not value.kind for v in values_in(other.text)
-        ):
+        if other.row_id == cited.row_id:
             continue
         theirs = _entity_unsaid(ask, other, value.kind)
         if theirs is not None and (theirs[1] >= said or set(missing) - set(theirs[0])):
