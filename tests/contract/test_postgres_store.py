@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
+from typing import TypeVar
 
 import psycopg
 import pytest
@@ -116,14 +117,24 @@ async def test_the_due_index_leaves_out_records_without_a_deadline(
 # One writer thread (writers=1), so what is queued while it works forms its next batch: a
 # first transaction held open on the writer's thread makes the others queue behind it.
 
+T = TypeVar("T")
 HOLD = 10.0  # seconds a held transaction waits at most (released long before)
 
 
-def _holding(release: threading.Event, took: threading.Event) -> Callable[[Tx], None]:
-    def hold(tx: Tx) -> None:
-        tx.audit("held", "ok", NOW)
+def _audited(tx: Tx) -> None:
+    tx.audit("held", "ok", NOW)
+
+
+def _holding(
+    release: threading.Event, took: threading.Event, change: Callable[[Tx], T]
+) -> Callable[[Tx], T]:
+    """``change``, then its transaction held open (its locks kept) until ``release``."""
+
+    def hold(tx: Tx) -> T:
+        result = change(tx)
         took.set()
         release.wait(HOLD)
+        return result
 
     return hold
 
@@ -140,7 +151,7 @@ async def _queued_behind_a_held_batch(
     store: PostgresStore, *writes: Callable[[Tx], object]
 ) -> tuple[asyncio.Task[None], list[asyncio.Task[object]], threading.Event]:
     release, took = threading.Event(), threading.Event()
-    first = asyncio.create_task(store.write(_holding(release, took)))
+    first = asyncio.create_task(store.write(_holding(release, took, _audited)))
     assert await asyncio.to_thread(took.wait, HOLD), "the first batch is running"
     tasks = [asyncio.create_task(store.write(w)) for w in writes]
     await asyncio.sleep(0)  # each task's first step puts its transaction on the queue
@@ -175,7 +186,7 @@ async def test_a_write_returns_only_once_its_batch_has_committed(postgres_url: s
     async with PostgresStore(postgres_url, writers=1) as store:
         first, (early,), release = await _queued_behind_a_held_batch(store, _row("early"))
         later_took, later_release = threading.Event(), threading.Event()
-        later = asyncio.create_task(store.write(_holding(later_release, later_took)))
+        later = asyncio.create_task(store.write(_holding(later_release, later_took, _audited)))
         await asyncio.sleep(0)  # later is on the queue before the writer is let go
         release.set()
         await first
@@ -208,13 +219,7 @@ async def test_a_batch_never_waits_for_a_lock_held_elsewhere_after_its_first(
         PostgresStore(postgres_url) as replica,
     ):
         held_release, held_took = threading.Event(), threading.Event()
-
-        def replica_posts(tx: Tx) -> int:
-            entry = post("replica")(tx)
-            held_took.set()
-            held_release.wait(HOLD)
-            return entry
-
+        replica_posts = _holding(held_release, held_took, post("replica"))
         elsewhere = asyncio.create_task(replica.write(replica_posts))
         assert await asyncio.to_thread(held_took.wait, HOLD), "the replica holds lane L"
         first, (x, y, z), release = await _queued_behind_a_held_batch(
@@ -289,13 +294,7 @@ async def test_a_transaction_stepping_out_of_its_batch_leaves_no_pipeline_aborte
         PostgresStore(postgres_url) as replica,
     ):
         held_release, held_took = threading.Event(), threading.Event()
-
-        def replica_changes_m(tx: Tx) -> int:
-            cursor = _member_event("m")(tx)
-            held_took.set()
-            held_release.wait(HOLD)
-            return cursor
-
+        replica_changes_m = _holding(held_release, held_took, _member_event("m"))
         elsewhere = asyncio.create_task(replica.write(replica_changes_m))
         assert await asyncio.to_thread(held_took.wait, HOLD), "the replica holds m's lock"
         first, tasks, release = await _queued_behind_a_held_batch(store, *writes)
