@@ -302,3 +302,33 @@ def test_a_question_about_a_state_is_no_go_ahead(question: str) -> None:
 @pytest.mark.parametrize("question", ["Does this look ok?", "Is the plan ok?"])
 def test_a_plan_put_for_confirmation_stays_a_go_ahead(question: str) -> None:
     _goes(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which CSV delimiter? We'll use the default.",
+        "Which CSV delimiter? We\u2019ll go with the default.",
+        "Which CSV delimiter? I'll keep the default.",
+    ],
+)
+def test_the_default_named_with_no_value_answers_nothing(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.answer is None and verdict.kind is not VerdictKind.OBVIOUS_DEFAULT, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "options", "value"),
+    [
+        ("Which CSV delimiter? I'd go with the default comma.", (), "comma"),
+        ("Which CSV delimiter? Comma is the default.", (), "Comma"),
+        ("Which CSV delimiter? We'll use the default, comma.", (), "comma"),
+        ("Which CSV delimiter? We'll use the default.", ("comma (default)", "tab"), None),
+    ],
+)
+def test_the_default_with_its_value_or_button_answers_it(
+    question: str, options: tuple[str, ...], value: str | None
+) -> None:
+    verdict = judge(question, options=options)
+    assert verdict.kind is VerdictKind.OBVIOUS_DEFAULT, verdict
+    assert verdict.answer == (value or options[0]), verdict

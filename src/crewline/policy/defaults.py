@@ -330,10 +330,42 @@ def _phrase_words(text: str, start: int, value: str) -> int:
     return n
 
 
+# Words that take "the default" as their object ("we'll use the default", "go with the
+# default"): the default is chosen, its value not said.
+_TAKES_DEFAULT = frozenset(
+    [
+        "use",
+        "using",
+        "keep",
+        "keeping",
+        "with",
+        "pick",
+        "take",
+        "choose",
+        "stick",
+        "want",
+        "prefer",
+        "apply",
+        "follow",
+        "leave",
+        "stay",
+        "accept",
+        "select",
+        "try",
+        "go",
+        "need",
+    ]
+)
+
+
 def _before_value(text: str, m: re.Match[str]) -> str | None:
     group = next(g for g in ("v", "w", "u") if m.group(g))
     value = m.group(group)
     start = m.start(group)
+    if text[:start].endswith(("'", "\u2019")):
+        return None  # "we'll use the default": a contraction's tail is no value
+    if group == "v" and value.lower() in _TAKES_DEFAULT:
+        return None
     if group == "v":
         between = text[m.end(group) : m.end()].lower()
         said_as = re.search(r"[(,]|\b(?:is|being|will be|would be|stays|which)\b", between)
