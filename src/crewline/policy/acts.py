@@ -491,6 +491,8 @@ WORD_ACTS: tuple[WordAct, ...] = (
         noun=True,
     ),
     *_acts("credentials", "rotate rekey"),
+    # "the key rotation plan" is that act; "the on-call rotation" is a schedule
+    *_acts("credentials", "rotation rekeying", noun=True, needs="secret_modifier"),
     # overwriting
     *_acts("overwrite", "overwrite clobber write_over force_write"),
     *_acts("overwrite", "replace restore", needs="data"),

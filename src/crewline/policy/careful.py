@@ -61,6 +61,7 @@ __all__ = [
     "find_act",
     "go_option",
     "is_yes_no",
+    "names_a_value",
     "yes_option",
 ]
 
@@ -715,6 +716,19 @@ def _noun_phrase_start(shape: Shape, i: int) -> int:
     return j
 
 
+def _named_after_preposition(shape: Shape, i: int) -> bool:
+    """Is word ``i`` a noun in a phrase after a preposition other than "to" ("for ICS2
+    release 3 go-live"), not a verb of the clause?"""
+    start = _noun_phrase_start(shape, i)
+    before = shape.words[start - 1] if start else None
+    return (
+        not _verb_position(shape, i)
+        and before is not None
+        and before.text in _PREPOSITIONS - {"to"}
+        and not shape.words[start].clause_start
+    )
+
+
 def _unrelated(shape: Shape, i: int) -> bool:
     """Is word ``i``'s noun phrase what something is said to have nothing to do with?"""
     start = _noun_phrase_start(shape, i)
@@ -921,6 +935,8 @@ def _info_opening(shape: Shape, i: int) -> int | None:
     ends the request."""
     words = shape.words
     sentence = shape.sentences[words[i].sentence]
+    if _names_a_value(shape, words[i].sentence, i):
+        return sentence.start
     for j in range(i - 1, sentence.start - 1, -1):
         if _HARD_BOUNDARY.search(shape.gap(j + 1)) or (
             words[j].text in _SEQUENCE and words[j + 1].clause_start
@@ -929,7 +945,7 @@ def _info_opening(shape: Shape, i: int) -> int | None:
         if words[j].text not in _WH:
             continue
         k = j - 1
-        while k >= sentence.start and words[k].text in FILLERS:
+        while k >= sentence.start and words[k].text in FILLERS | _HEDGES:
             k -= 1
         opens = k < sentence.start or words[k].lemma in _OPENS_QUESTION or words[k].text in _ASKER
         if not opens:
@@ -940,10 +956,79 @@ def _info_opening(shape: Shape, i: int) -> int | None:
             if not (w.text == "us" and words[k - 1].text in _DETERMINERS)  # "the US cluster"
             and not (w.text == "to" and not _infinitive(shape, k))  # "the deploy to prod"
         }
+        if (
+            between & _ASKER
+            and between & _COPULAS
+            and not between & (_TO_COME | {"you"})
+            and _named_after_preposition(shape, i)
+        ):
+            return j  # "what date are we aiming at for the go-live?": a thing named, not done
         if between & (_ASKER | _TO_COME) or ("you" in between and "me" in between):
             return None  # the asker's act, or one still to be done: asked for, not about
         return j
     return None
+
+
+# Words that hedge a request without changing it ("roughly how many rows…").
+_HEDGES = word_set("roughly approximately approx about exactly currently current latest")
+# A value's names: a phrase headed by one asks to be told that value.
+VALUE_HEADS = word_set(
+    """value values name names id ids number count total port host hostname ip address url
+    link links path endpoint route version tag sha hash commit revision time timeout ttl
+    date deadline cutoff eta duration latency limit size threshold email channel owner
+    contact region zone location directory folder dir branch figure setting"""
+)
+# What else a bare phrase may ask to be told ("Replica lag in prod?", "Rows in the table?").
+_ASKED_NOUNS = VALUE_HEADS | word_set("row rows lag status state percentage")
+_NOUN_LINKS = word_set("and or")
+_DIRECTIONS = word_set("to into onto with")
+
+
+def _names_a_value(shape: Shape, n: int, i: int) -> bool:
+    """Is sentence ``n`` a request for a value said as a bare noun phrase ("Host and port for
+    the Geodis invoice SFTP?", "Replica lag in prod?", "ICS2 go-live date?") with word ``i``
+    in it? The phrase's head is a value's name and a preposition, "and" or the end follows
+    it — never a determiner: "Port the billing service to production?" is a verb and its
+    object. No clause follows: a step joined after it is a step of its own."""
+    sentence = shape.sentences[n]
+    if not sentence.asks:
+        return False
+    words = shape.sentence_words(n)
+    rest = [w for w in words if w.text not in FILLERS | _HEDGES]
+    k = 0
+    while k < len(rest) and k < 4 and rest[k].text not in _PREPOSITIONS | _NOUN_LINKS:
+        if rest[k].text in _DETERMINERS | _WH | _COPULAS | _SUBJECTS:
+            return False
+        k += 1
+    if k == 0 or not _asked_noun(rest[k - 1]):
+        return False  # the phrase's head, its last word before "for", "in", "and"…
+    linked = None
+    if k < len(rest) and rest[k].text in _NOUN_LINKS:
+        # "Host and port for …": one phrase; "Host for X and port the service": a step
+        if not (k + 1 < len(rest) and _asked_noun(rest[k + 1])):
+            return False
+        if k + 2 < len(rest) and rest[k + 2].text not in _PREPOSITIONS:
+            return False
+        linked = rest[k + 1].index
+        k += 2
+    if k < len(rest) and rest[k].text in _DIRECTIONS and (k == 1 or linked is not None):
+        return False  # "Port to prod?", "Commit to the NDA?": a bare verb and where it goes
+    return not any(
+        w.clause_start and rest[0].index < w.index <= i and w.index != linked for w in rest
+    )
+
+
+def names_a_value(shape: Shape) -> bool:
+    """Is the asking sentence a request for a value said as a bare noun phrase ("Go-live
+    date for ICS2?")? It asks to be told a value, never leave to go on."""
+    if not shape.asking:
+        return False
+    n = shape.sentences.index(shape.asking[-1])
+    return _names_a_value(shape, n, shape.sentences[n].end - 1)
+
+
+def _asked_noun(w: Word) -> bool:
+    return w.lemma in _ASKED_NOUNS or w.text in _ASKED_NOUNS
 
 
 _HOW_VALUE = word_set("long many much often big large fast slow old soon far")
@@ -1317,6 +1402,10 @@ def _people_board(shape: Shape, i: int) -> bool:
 _OWN = word_set("local localhost my dev laptop docker container")
 
 
+# What a rotation rotates when it is a credentials act, besides the secrets' own words.
+_ROTATED_SECRETS = word_set("key keys cert certs certificate certificates credential")
+
+
 def _context_holds(
     shape: Shape, i: int, length: int, act: WordAct, money: bool, *, obj: set[str] | None = None
 ) -> bool:
@@ -1385,6 +1474,11 @@ def _context_holds(
             return before == "in" and bool(clause & AUDIENCE)
         case "public_page":  # "update the status page to say we're down"
             return "statuspage" in after or {"status", "page"} <= after
+        case "secret_modifier":  # "the key rotation": what is rotated, said right before
+            rotated = shape.words[i - 1].lemma if i else ""
+            return rotated in _ROTATED_SECRETS or any(
+                a.family == "credentials" for a in _ACTS_BY_FIRST.get(rotated, ())
+            )
         case "pr_in_sentence":
             sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
             return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
@@ -1423,8 +1517,21 @@ def _told_to_asker(shape: Shape, at: int) -> bool:
     return k < len(words) and words[k].text in _INFO_NOUNS and not words[k].clause_start
 
 
+# Chat filler at a phrase's edge is no part of what is done ("drops the staging table pls").
+_CHAT_FILLER = word_set("pls plz please thx thanks thank ty tia")
+
+
+def _filler(w: Word) -> bool:
+    return w.text in _CHAT_FILLER and not w.ident and not w.code
+
+
 def _phrase(shape: Shape, start: int, end: int) -> str:
-    """The words ``start`` to ``end`` as written (the asker's case where it can be kept)."""
+    """The words ``start`` to ``end`` as written (the asker's case where it can be kept),
+    without chat filler at either edge."""
+    while end > start and _filler(shape.words[end - 1]):
+        end -= 1
+    while start < end and _filler(shape.words[start]):
+        start += 1
     if start >= end:
         return ""
     a, b = shape.words[start].start, shape.words[end - 1].end
@@ -1733,18 +1840,36 @@ def _production(shape: Shape) -> list[_Found]:
             and not _done_after(shape, i)
         ):
             continue  # "write a doc on how we deploy to prod": the act is only written about
-        says = _verb_says(shape, verb_at, 1, words[verb_at].lemma)
+        start = _clause_start(shape, i)
+        if verb_at == i and start < i and _unknown_verb(shape, start):
+            verb_at = start  # "port the billing service to production": a verb it does not know
+        if verb_at == i:
+            # no verb at all: the phrase as said, never the prod word made a verb ("it prods")
+            says, verb = _phrase(shape, start, _object_end(shape, i)), False
+        else:
+            says, verb = _verb_says(shape, verb_at, 1, words[verb_at].lemma), True
         found.append(
             Act(
                 family="production",
                 says=says,
-                verb=True,
+                verb=verb,
                 sentence=w.sentence,
                 at=words[verb_at].start,
                 gloss=True,
             )
         )
     return found
+
+
+_INDEFINITES = word_set("everything everyone everybody nothing something anything all")
+
+
+def _unknown_verb(shape: Shape, i: int) -> bool:
+    """Does word ``i``, a clause's first, stand as a verb the gate does not know ("port the
+    billing service")?"""
+    w = shape.words[i]
+    no_verb = _DETERMINERS | _SUBJECTS | _WH | _COPULAS | _PREPOSITIONS | _INDEFINITES
+    return _verb_position(shape, i) and w.text not in no_verb and not w.code
 
 
 _OPENED = PROD_DOC_HEADS | word_set("file files source sql yaml")
@@ -1965,6 +2090,23 @@ _ASKS_DECISION = re.compile(
 )
 
 
+# "Which port is the staging WMS database on?": a question word and its noun, then a state.
+_STATE_QUESTION = re.compile(
+    r"^\W*(?:which|what)\s+(?!one\b|of\b)(?:[\w-]+\s+){1,3}?(?:is|are|was|were|does|did)\s+"
+    r"(?:the|our|this|its)\b(?!.*\b(?:right|correct|preferred|ideal|safest|one)\b)"
+)
+
+
+def _asks_a_state(shape: Shape) -> bool:
+    """Is the asking sentence a request for a value of a thing as it is ("Which port is the
+    staging WMS database on?"), the options the values it may have, rather than a choice put
+    to the human ("Which carrier do we onboard first?", "Which port should I use?")?"""
+    return bool(shape.asking) and all(
+        _STATE_QUESTION.search(s.text) is not None and _ASKS_DECISION.search(s.text) is None
+        for s in shape.asking
+    )
+
+
 def _asks_a_source(sentence: str) -> bool:
     """Is "which one" asked of what a source said ("which one, according to the schema
     reader?", "which one did the probe find?") — a look-up the fleet may answer — rather
@@ -2129,7 +2271,7 @@ def _choice(
                         reason=f"a choice ({alternative}) whose default is neither",
                     )
         return None
-    if len(offered) >= 2 and not is_yes_no(offered):
+    if len(offered) >= 2 and not is_yes_no(offered) and not _asks_a_state(shape):
         listed = ", ".join(offered[:-1]) + f" and {offered[-1]}"
         return Careful(kind="ambiguous", reason=f"a choice between {listed} with no stated default")
     for s in shape.asking:

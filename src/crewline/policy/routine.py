@@ -34,6 +34,7 @@ from crewline.policy.careful import (
     careful,
     go_option,
     is_yes_no,
+    names_a_value,
     yes_option,
 )
 from crewline.policy.clauses import FILLERS, Shape, shape_of
@@ -457,8 +458,8 @@ def _go_on_read(code: str) -> str:
 def _proceeds(shape: Shape) -> bool:
     """Is the asking sentence a yes/no to go on with a step (or to confirm a plan)?"""
     asking = shape.asking
-    if not asking:
-        return False
+    if not asking or names_a_value(shape):
+        return False  # "Go-live date for ICS2?": a value asked for, not a go-ahead
     for sentence in shape.sentences:
         # "… go on? Also, I'll transfer the repo afterwards.": a step announced anywhere
         # by a verb the gate does not know is for the human
