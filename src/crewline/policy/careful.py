@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from crewline.policy import defaults
@@ -697,23 +697,36 @@ _UNRELATED = re.compile(r"\b(?:nothing|not anything) to do with|\b(?:unrelated|n
 _MODIFIER_STOPS = _PREPOSITIONS | _COPULAS | _NEGATORS
 
 
-def _noun_phrase_start(shape: Shape, i: int) -> int:
-    """Where the noun phrase that ends at word ``i`` starts: back over its determiner and
-    up to two modifiers ("a database drop", "a dummy API key")."""
+def _run_start(
+    shape: Shape, i: int, most: int, steps_over: Callable[[Word], bool] | None = None
+) -> int:
+    """Where the run of words that ends at word ``i`` starts: back at most ``most`` words,
+    never over a clause's or a sentence's start, and only over words ``steps_over``
+    accepts."""
     words = shape.words
     j = i
     while (
         j > 0
-        and i - j < 3
+        and i - j < most
         and not words[j].clause_start
         and words[j - 1].sentence == words[i].sentence
-        and words[j - 1].text not in _MODIFIER_STOPS
-        and words[j - 1].lemma not in _VERB_LIKE
+        and (steps_over is None or steps_over(words[j - 1]))
     ):
         j -= 1
-        if words[j].text in _DETERMINERS:
-            break
     return j
+
+
+def _noun_phrase_start(shape: Shape, i: int) -> int:
+    """Where the noun phrase that ends at word ``i`` starts: back over its determiner and
+    up to two modifiers ("a database drop", "a dummy API key"), never over a preposition,
+    copula, negator or verb; a determiner is the phrase's first word."""
+    start = _run_start(shape, i, 3, _modifier)
+    determiners = (k for k in range(start, i) if shape.words[k].text in _DETERMINERS)
+    return max(determiners, default=start)
+
+
+def _modifier(word: Word) -> bool:
+    return word.text not in _MODIFIER_STOPS and word.lemma not in _VERB_LIKE
 
 
 def _named_after_preposition(shape: Shape, i: int) -> bool:
@@ -1798,16 +1811,7 @@ def _passive(shape: Shape, i: int) -> bool:
 
 
 def _clause_start(shape: Shape, i: int) -> int:
-    words = shape.words
-    j = i
-    while (
-        j > 0
-        and i - j < 8
-        and not words[j].clause_start
-        and words[j - 1].sentence == words[i].sentence
-    ):
-        j -= 1
-    return j
+    return _run_start(shape, i, 8)
 
 
 def _production(shape: Shape) -> list[_Found]:
