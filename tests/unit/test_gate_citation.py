@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy import Fact, Placement, VerdictKind, check_placement
-from tests.unit.gate_kit import facts
+from tests.unit.gate_kit import answers, facts, no_answer
 
 
 def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
@@ -648,3 +648,73 @@ def test_a_row_that_says_the_thing_but_for_one_word_disputes_a_cited_value() -> 
     )
     question = "What is the customs broker API's request limit per minute?"
     assert _model(question, rows, "120 requests per minute") is None
+
+
+# -------------- the offline reader answers from a row as a model's citation of it is read
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (  # "sitting" is the relation asked; the row says the queue, its count and the time
+            "How many jobs were sitting in the billing DLQ this morning?",
+            "Dead-letter queue for billing had 418 jobs this morning, mostly timeouts.",
+            "418",
+        ),
+        (  # "turned on" is the relation asked; the row's one percentage is the rollout
+            "What percentage of stores have self-checkout turned on right now?",
+            "Self-checkout is behind flag `pos.self_checkout`, currently at 40% of stores.",
+            "40%",
+        ),
+    ],
+)
+def test_a_row_a_model_may_cite_answers_offline_too(question: str, row: str, value: str) -> None:
+    rows = _one(row)
+    assert _model(question, rows, value) == value
+    answers(question, rows, value)
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # an environment
+            "What is the staging disk size of the search node? I need it for the resize.",
+            "The search node disk is 500 GB in production.",
+            "500 GB",
+        ),
+        (  # a month
+            "What was the December total of the carrier invoices? Need it for the audit.",
+            "November carrier invoices total: €12,400.",
+            "€12,400",
+        ),
+        (  # a statistic
+            "What is the median latency of the search endpoint? I am tuning the cache.",
+            "Search endpoint p95 latency is 420 ms.",
+            "420 ms",
+        ),
+        (  # a state
+            "What is the uncompressed size of the nightly dump? I need it for the restore.",
+            "The nightly dump weighs 3.2 GB compressed.",
+            "3.2 GB",
+        ),
+        (  # a named instance
+            "Which port does the Westbrook gateway listen on? I am writing the firewall rule.",
+            "The Eastfield gateway listens on port 8443.",
+            "8443",
+        ),
+        (  # a release state
+            "Which version is deployed to the EU cluster? I need it for the release note.",
+            "Version 3.4.1 of the EU cluster is staged.",
+            "3.4.1",
+        ),
+        (  # a verb that is the difference
+            "How many documents did the indexer reject?",
+            "Reindex complete: 812 documents went into the index.",
+            "812",
+        ),
+    ],
+)
+def test_a_near_miss_is_refused_on_both_paths(question: str, row: str, answer: str) -> None:
+    rows = _one(row)
+    assert _model(question, rows, answer) is None
+    no_answer(question, rows)
