@@ -718,3 +718,89 @@ def test_a_near_miss_is_refused_on_both_paths(question: str, row: str, answer: s
     rows = _one(row)
     assert _model(question, rows, answer) is None
     no_answer(question, rows)
+
+
+# ------------------ a period the row contradicts, a count of another outcome: on both paths
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # the row's period is another month than the question's
+            "How much has the render farm cost so far this month?",
+            "Last month's spend on the render farm was $2,310.",
+            "$2,310",
+        ),
+        (  # another week, in other words of the question
+            "what did the render farm cost us this week?",
+            "render farm spend last week: $610",
+            "$610",
+        ),
+        (  # the question counts the failed jobs, the row all it ran
+            "How many jobs failed in the ingest queue last night?",
+            "The ingest queue ran 41 jobs last night.",
+            "41",
+        ),
+        (  # an outcome of two words
+            "how many requests timed out on the gateway today?",
+            "The gateway served 9,400 requests today.",
+            "9,400",
+        ),
+        (
+            "How many jobs retried in the ingest queue last night?",
+            "Ingest queue: 41 jobs last night, all green.",
+            "41",
+        ),
+    ],
+)
+def test_another_period_or_outcome_is_left_to_the_human(
+    question: str, row: str, answer: str
+) -> None:
+    rows = _one(row)
+    assert _model(question, rows, answer) is None
+    no_answer(question, rows)
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (
+            "How much has the render farm cost so far this month?",
+            "Render farm: this month's spend so far is $1,980.",
+            "$1,980",
+        ),
+        (  # the row names no other week: this week's is its present
+            "what did the render farm cost us this week?",
+            "render farm spend this week: $640",
+            "$640",
+        ),
+        (
+            "How many jobs failed in the ingest queue last night?",
+            "In the ingest queue, 41 jobs failed last night.",
+            "41",
+        ),
+        (  # the outcome by a word derived from the question's
+            "How many jobs failed in the ingest queue last night?",
+            "Ingest queue last night: 41 job failures.",
+            "41",
+        ),
+        (
+            "how many requests timed out on the gateway today?",
+            "On the gateway today, 212 requests timed out.",
+            "212",
+        ),
+    ],
+)
+def test_the_period_or_outcome_asked_is_answered(question: str, row: str, value: str) -> None:
+    rows = _one(row)
+    assert _model(question, rows, value) == value
+    answers(question, rows, value)
+
+
+def test_a_schedule_word_is_no_other_night() -> None:
+    """ "nightly" names when the ETL runs, not another night than "last night's"."""
+    answers(
+        "At what time did last night's ETL finish?",
+        facts(("etl-watch", "Nightly ETL kicked off at 01:00 and wrapped up at 03:47.")),
+        "03:47",
+    )

@@ -73,6 +73,7 @@ class ValueAsk:
     question: str = ""  # the whole question (code form): its own values are no answer
     terse: bool = False  # named by a noun alone ("staging api port?"), with no question word
     modifier: str = ""  # the word right before the asked noun ("branch" coverage)
+    outcome: frozenset[str] = frozenset()  # "how many jobs failed": what the count is of
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -549,6 +550,7 @@ def _value_ask(code: str) -> ValueAsk | None:
         phrase, skip = [all_words[antecedent].lemma], 2
     noun = "value"
     counted: set[str] = set()
+    outcome: set[str] = set()
     named = [p for p in phrase if p in _NOUN_KINDS]
     measured = head_text == "how much" and named and set(_NOUN_KINDS[named[-1]]) - {Kind.NUMBER}
     share_of = (
@@ -579,7 +581,8 @@ def _value_ask(code: str) -> ValueAsk | None:
             counted = {root(noun)}
             verb = words[at + 1] if at + 1 < len(words) else None
             if verb is not None and _past(verb) and verb.lemma not in _ASKING:
-                counted.add(root(verb.lemma))  # "how many e2e tests failed": "3 failed"
+                outcome.add(root(verb.lemma))  # "how many e2e tests failed": "3 failed"
+                counted |= outcome
     elif head_text.startswith("how often"):
         counted = {root("time")}
     elif head_text in ("what", "which") and phrase[:1] == ["time"]:
@@ -781,6 +784,7 @@ def _value_ask(code: str) -> ValueAsk | None:
         cue_stems=frozenset(cue_stems),
         subject=tuple(subject),
         counted=frozenset(counted),
+        outcome=frozenset(outcome),
         noun=noun,
         words=tuple(
             dict.fromkeys(
@@ -1517,6 +1521,8 @@ def _counted_value(ask: ValueAsk, text: str, value: Value) -> list[_Said]:
         return []
     if _other_qualifier(ask, text, value) or _other_state(ask, text, value):
         return []
+    if _of_another_outcome(ask, text, value):
+        return []  # "ran 41 jobs" for "how many jobs failed?"
     return [
         _Said(
             value=value,
@@ -1981,7 +1987,11 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         values = [v for v in values if not v.moment]
         if not values:
             continue
-        picked = None if _another_time(ask, row.fact) else _pick(ask, row, values)
+        picked = (
+            None
+            if _another_time(ask, row.fact) or _period_contradicted(ask, row.fact)
+            else _pick(ask, row, values)
+        )
         if not _strictly_about(ask, row) and not (
             isinstance(picked, _Said) and _about_as_cited(ask, row.fact, picked, usable)
         ):
@@ -2268,12 +2278,31 @@ def _another_period(ask: ValueAsk, fact: Fact) -> bool:
     week, "next month" of one that names no month)? "This week" asked of a row naming no
     other week is the row's present."""
     said = _periods(fact.text)
-    for which, period in _periods(ask.question):
-        if (which, period) in said:
-            continue
-        if which != "this" or any(p == period for _, p in said):
-            return True
-    return False
+    return _period_contradicted(ask, fact) or any(
+        which != "this" and (which, period) not in said for which, period in _periods(ask.question)
+    )
+
+
+def _period_contradicted(ask: ValueAsk, fact: Fact) -> bool:
+    """Does the row name another period of the scale the question names ("last month's
+    spend" for "this month so far")? A row naming none of that scale contradicts nothing:
+    "the nightly ETL" is a schedule, no other night than "last night's"."""
+    said = _periods(fact.text)
+    return any(
+        (which, period) not in said and any(p == period for _, p in said)
+        for which, period in _periods(ask.question)
+    )
+
+
+def _of_another_outcome(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the question count things of an outcome ("how many jobs *failed*", "timed
+    out") that the value's own clause does not say ("the queue ran 41 jobs"): a count of
+    all of them, not of those?"""
+    if not ask.outcome:
+        return False
+    clause = " ".join(_clause(text, value)).lower()
+    said = {root(t.lemma) for t in tokens(code_form(clause))} | {t.stem for t in tokens(clause)}
+    return not any(_derived(o, r) for o in ask.outcome for r in said)
 
 
 def _latest(found: list[tuple[_Said, _Row]]) -> tuple[tuple[str, Fact], ...]:
@@ -2347,8 +2376,8 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
     model's there (or it is the part of a whole asked in a word the row does not say); and
     no other row about the question, by every word, by the thing alone or by all of it but
     one word, gives another value of that kind. A value the row states whole (a date and
-    time, a host and port) is given whole, but where its own noun asks a piece. The value,
-    or None."""
+    time, a host and port) is given whole, but where its own noun asks a piece. A count is
+    of the outcome its question names ("failed"). The value, or None."""
     if ask.decides:
         return None  # "what should I call the new service?" asks a decision, not a fact
     usable = [f for f in facts if not injection_in(f.text)]
@@ -2377,6 +2406,8 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
         and _counted_by(cited.text[value.end :], _noun_heads(ask), tokens(ask.question)) is False
     ):
         return None  # "12 failed builds" for "how many builds ran?": another thing counted
+    if _of_another_outcome(ask, cited.text, value):
+        return None  # "ran 41 jobs" for "how many jobs failed?"
     if _cited_status(ask, cited.text, value) != "fact" or _other_qualifier(ask, cited.text, value):
         return None
     if _another_time(ask, cited) or _another_period(ask, cited):
