@@ -650,28 +650,7 @@ def test_a_row_that_says_the_thing_but_for_one_word_disputes_a_cited_value() -> 
     assert _model(question, rows, "120 requests per minute") is None
 
 
-# -------------- the offline reader answers from a row as a model's citation of it is read
-
-
-@pytest.mark.parametrize(
-    ("question", "row", "value"),
-    [
-        (  # "sitting" is the relation asked; the row says the queue, its count and the time
-            "How many jobs were sitting in the billing DLQ this morning?",
-            "Dead-letter queue for billing had 418 jobs this morning, mostly timeouts.",
-            "418",
-        ),
-        (  # "turned on" is the relation asked; the row's one percentage is the rollout
-            "What percentage of stores have self-checkout turned on right now?",
-            "Self-checkout is behind flag `pos.self_checkout`, currently at 40% of stores.",
-            "40%",
-        ),
-    ],
-)
-def test_a_row_a_model_may_cite_answers_offline_too(question: str, row: str, value: str) -> None:
-    rows = _one(row)
-    assert _model(question, rows, value) == value
-    answers(question, rows, value)
+# ----------------------------------------- near misses refused on both paths
 
 
 @pytest.mark.parametrize(

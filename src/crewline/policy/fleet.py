@@ -1989,13 +1989,11 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
             continue
         picked = (
             None
-            if _another_time(ask, row.fact) or _period_contradicted(ask, row.fact)
+            if not _strictly_about(ask, row)
+            or _another_time(ask, row.fact)
+            or _period_contradicted(ask, row.fact)
             else _pick(ask, row, values)
         )
-        if not _strictly_about(ask, row) and not (
-            isinstance(picked, _Said) and _about_as_cited(ask, row.fact, picked, usable)
-        ):
-            picked = None  # a word of the question the row does not say may be another thing
         if picked is not None:
             if isinstance(picked, _Said) and _of_another(ask, row.fact, picked):
                 picked = "several"
@@ -2915,17 +2913,6 @@ def _entity_unsaid(
         )
     )  # "successful" of "succeeded", "signatures" of "signing", "DLQ" of "dead-letter queue"
     return _subject_unsaid(ask, fact, besides=besides | spared, derived=derived)
-
-
-def _about_as_cited(ask: ValueAsk, fact: Fact, said: _Said, usable: Sequence[Fact]) -> bool:
-    """Is a row the offline reader finds short of a word of the question about the thing as
-    a model's cited row is read (``_about_entity``: the relation asked, a noun its value's
-    form proves, words of time, degree and hedging need not be said), and would its value
-    pass every check of a model's citation of it (``check_cited``: qualifiers, period,
-    state, status, rival rows)? Both paths then answer from the same rows."""
-    if not _about_entity(ask, fact, said.value.kind, value=said.value):
-        return False
-    return check_cited(ask, usable, fact.row_id, said.value.text) is not None
 
 
 def _nearly_about(unsaid: tuple[tuple[str, ...], int] | None) -> bool:
