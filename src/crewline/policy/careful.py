@@ -494,12 +494,17 @@ def _step_after(shape: Shape, i: int) -> tuple[int, int] | None:
             continue
         if w.lemma not in EXEC_VERBS | PROCEED_VERBS | _CARRY_OUT:
             continue  # an act's own verb ("then push it") is found as that act
-        if _negated(shape, w.index) or _hypothetical(shape, w.index):
-            continue
-        pronoun = _its_pronoun(shape, w.index)
+        pronoun = _done_to_a_pronoun(shape, w.index)
         if pronoun is not None:
             return w.index, pronoun
     return None
+
+
+def _done_to_a_pronoun(shape: Shape, j: int) -> int | None:
+    """The pronoun the verb at ``j`` acts on, unless the verb is negated or hypothetical."""
+    if _negated(shape, j) or _hypothetical(shape, j):
+        return None
+    return _its_pronoun(shape, j)
 
 
 def _its_pronoun(shape: Shape, j: int) -> int | None:
@@ -541,9 +546,7 @@ def _act_on_it_after(shape: Shape, i: int, named: WordAct) -> tuple[int, int] | 
             named.needs is None or any(_holds_for(shape, w.index, a, referent) for a in acts)
         ):
             continue  # a tweet or a payment is its act wherever it goes; a call needs someone
-        if _negated(shape, w.index) or _hypothetical(shape, w.index):
-            continue
-        pronoun = _its_pronoun(shape, w.index)
+        pronoun = _done_to_a_pronoun(shape, w.index)
         if pronoun is not None:
             return w.index, pronoun
     return None
