@@ -12,7 +12,12 @@ from crewline.config import Config
 from crewline.models import Bell
 from crewline.testing import FakeClock
 from crewline.transports.telegram import TelegramTransport
-from crewline.transports.telegram.refs import ReplyThread, TopicThread, parse_message_ref
+from crewline.transports.telegram.refs import (
+    ReplyThread,
+    TopicThread,
+    parse_message_ref,
+    parse_thread,
+)
 from tests.driver import Crew
 from tests.fakes.telegram import ApiError, FakeChat
 from tests.harnesses.telegram import TelegramHarness, telegram_crew
@@ -146,6 +151,38 @@ async def test_a_topic_a_bell_opened_is_the_one_another_process_posts_cards_in(
         assert list(fake.chat(fake.forum).topics) == opened
         cards = fake.messages(fake.forum.id, message_thread_id=opened[0])
         assert [m.text.startswith("Ship?") for m in cards if m.text] == [True]
+
+
+async def test_a_bell_linking_to_a_topic_known_only_by_its_record_names_the_member(
+    config: Config, clock: FakeClock
+) -> None:
+    """A topic is recorded before its member's name reaches the process that rings the bell
+    (another lane between the two, another replica, a restart): the bell's button still says
+    whose topic it opens."""
+    async with _forum_crew(config, clock) as (harness, crew):
+        fake = harness.fake
+        await crew.add_member("radar", "Radar")
+        await crew.delivered()
+        member = await crew.crewline.hub.member("radar")
+        thread = await crew.crewline.transport("telegram").open_thread(member)
+        await crew.restart()
+        again = crew.crewline.transport("telegram")
+        assert isinstance(again, TelegramTransport)
+        assert "radar" not in again.opened_threads, "precondition: known only by the record"
+        bell = Bell(
+            group_key="escalation:radar:first",
+            member="radar",
+            title="Radar needs you",
+            body="Radar needs you with a request.",
+            count=1,
+        )
+        sent = await again.ring(bell, message_ref=None)
+        _, message_id = parse_message_ref(sent)
+        where = parse_thread(thread)
+        assert isinstance(where, TopicThread), "precondition: members get forum topics"
+        assert fake.message(fake.owner, message_id).buttons == [
+            {"text": "Open Radar's topic", "url": _topic_link(fake.forum, where)}
+        ]
 
 
 async def test_a_topic_opened_beside_a_recorded_one_is_deleted_and_the_recorded_kept(

@@ -20,7 +20,7 @@ from telegram import BotCommand, Message, Update
 from telegram.error import BadRequest, InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder, TypeHandler
 
-from crewline.errors import ConfigError, PermanentTransportError, ThreadGone
+from crewline.errors import ConfigError, NotFound, PermanentTransportError, ThreadGone
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry
 from crewline.transports.base import Connection, DeliveryLimits, Fence, HumanEventSink, Transport
 from crewline.transports.telegram import failures, render
@@ -398,7 +398,7 @@ class TelegramTransport(Transport):
                 f"no Telegram chat to ring {bell.member!r}'s bell in", code="no_owner"
             )
         thread = await self.bell_thread(bell.member, known=self.opened_threads.get(bell.member))
-        text, links = render.bell_html(bell), self._links(thread)
+        text, links = render.bell_html(bell), await self._links(thread, bell.member)
         if message_ref is not None:
             shown_chat, message_id = _message(message_ref)
             try:
@@ -499,7 +499,7 @@ class TelegramTransport(Transport):
             return None
         return render.chain_header(self._names.get(ref) or where.slug, where.slug)
 
-    def _links(self, thread: str | None) -> render.Keyboard:
+    async def _links(self, thread: str | None, slug: str) -> render.Keyboard:
         """A button opening the member's topic, where Telegram has links (supergroups)."""
         where = parse_thread(thread) if thread is not None else None
         if not isinstance(where, TopicThread):
@@ -507,8 +507,19 @@ class TelegramTransport(Transport):
         url = render.topic_link(where.chat_id, where.topic_id)
         if url is None:
             return render.Keyboard()
-        name = self._names.get(str(where))
+        name = self._names.get(str(where)) or await self._member_name(slug)
         return render.Keyboard(links=((f"Open {name}'s topic" if name else "Open the topic", url),))
+
+    async def _member_name(self, slug: str) -> str | None:
+        """The member's name as the store has it. A thread is recorded before its name is
+        known here: another lane of this process may be between the two, and another
+        replica may have opened it."""
+        if self.context is None:
+            return None
+        try:
+            return (await self.context.member(slug)).name
+        except NotFound:
+            return None
 
 
 async def _close(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
