@@ -37,6 +37,7 @@ __all__ = [
     "FleetReading",
     "ValueAsk",
     "check_cited",
+    "dispute",
     "injection_in",
     "loose_ask",
     "read_fleet",
@@ -1444,6 +1445,14 @@ def _owned_by_another(ask: ValueAsk, text: str, said: _Said) -> bool:
     return _naming_noun(ask, text, said.value) is not None
 
 
+# Words that say when a value held, never whose it is ("false positives last week: 0.8%",
+# "p99 over the last hour: 180 ms").
+_WHEN_NOUNS = word_set(
+    """hour hours day days week weeks month months quarter year night sprint weekend morning
+    evening afternoon today yesterday tonight"""
+)
+
+
 def _naming_noun(ask: ValueAsk, text: str, value: Value) -> Token | None:
     """The word right before the value in its clause when it can be a noun naming the
     value's owner, one the question does not say ("Postgres" in "Postgres 15.4")."""
@@ -1454,7 +1463,7 @@ def _naming_noun(ask: ValueAsk, text: str, value: Value) -> Token | None:
     word = left[0]
     named = (
         word.text.isalpha()
-        and word.text not in _STOP | _NP_STOP | _VERBISH
+        and word.text not in _STOP | _NP_STOP | _VERBISH | _WHEN_NOUNS
         and word.lemma not in _ASKING
         and not _past(word)
         and word.text not in ask.question
@@ -2078,10 +2087,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
     ]
     if len(agreed) > 1 or others:
         every = sorted(dict.fromkeys([*said, *others]), key=lambda p: p[1].at)
-        listed = "; ".join(f"{f.member} said {v} at {f.at:%H:%M}" for v, f in every)
-        return FleetReading(
-            said=tuple(every), found=f"the fleet disagrees: {listed}", ignored=ignored
-        )
+        return FleetReading(said=tuple(every), found=_disagreement(every), ignored=ignored)
     value, source = max(said, key=lambda p: p[1].at)
     return FleetReading(
         answer=value,
@@ -2100,7 +2106,12 @@ def _said_in_other_words(
     states, whatever its verb, another live value of the answer's kind ("the broker
     throttles us at 60 req/min" against "the broker API limit is 120 requests per minute";
     "cut-off moved to 15:00" against "the cut-off is 14:30"). A bare number, name or
-    identifier counts only where the row says it by the asked noun, as an answer would."""
+    identifier counts only where the row says it by the asked noun, as an answer would, or
+    where it supersedes the answer: the answer's own form with other digits
+    ("game_events_v4" for "game_events_v3"), or said by a word of change ("dashboards now
+    read …", "we cut over"). A row that supersedes may name the thing without the relation
+    asked (the dashboards "query" or "read" a dataset), and one that says the answer itself
+    is retired ("v3 is frozen") disputes it with no value of its own."""
     kinds = {v.value.kind for v, _ in answering}
     given = {v.value.text.casefold() for v, _ in answering}
     sources = {r.fact.row_id for _, r in answering}
@@ -2108,31 +2119,152 @@ def _said_in_other_words(
     entity = [t for t in _specific(ask) if t not in ask.cues and t not in qualifiers]
     if not entity:
         return []
+    thing = [t for t in entity if t not in _relation_words(ask)] or entity
     out: list[tuple[str, Fact]] = []
     for row in rows:
         text = unicodedata.normalize("NFKC", row.fact.text)
-        if row.fact.row_id in sources or not _names_thing(ask, entity, _unvalued(text)):
+        if row.fact.row_id in sources:
             continue
+        named = _names_thing(ask, entity, _unvalued(text))
+        if not named and (thing == entity or not _names_thing(ask, thing, _unvalued(text))):
+            continue
+        out += [(said, row.fact) for said in _retired(ask, text, given)]
         cued = {s.value.text.casefold() for s in _values(ask, row.fact) if s.cue}
         for value in values_in(text):
             if value.kind not in kinds or value.text.casefold() in given:
                 continue
-            if value.kind in _WEAK and value.text.casefold() not in cued:
+            sibling = _sibling(value, given)
+            superseding = sibling or _said_changed(text, value)
+            if not named and not superseding:
+                continue
+            if value.kind in _WEAK and value.text.casefold() not in cued and not superseding:
                 continue
             if _status(ask, text, value) not in ("fact", "plan") or _in_question(ask, value.text):
                 continue
             if _MOMENT.match(text[value.end :]):
                 continue  # "2 days ago": a moment, not a length
-            if _other_qualifier(ask, text, value) or _named_by_other(ask, text, value):
+            if _other_qualifier(ask, text, value):
                 continue
+            if not sibling and _named_by_other(ask, text, value):
+                continue  # "Postgres 15.4"; but "read `game_events_v4`" of "game_events_v3"
             if _other_state(ask, text, value):
                 continue  # "3.5.0 is in review" disputes no live version
             if _another_named(ask, " ".join(_clause(text, value)).lower()):
                 continue
-            if not _names_before(entity, _unvalued(_clause(text, value)[0])):
+            if not _names_before(thing, _unvalued(_clause(text, value)[0])):
                 continue  # "Pipeline #8812 went green in 17 minutes on runner …": its own
             out.append((value.text, row.fact))
     return out
+
+
+# Words by which a row says a thing's value changed ("dashboards *now* read v4", "we *cut
+# over*", "*moved to*"), and words that say a value is no longer the thing's ("v3 is
+# *frozen*").
+_CHANGED = re.compile(
+    r"\b(?:now|cut\s*over|cutover|moved|migrated|switched|replaced|renamed|rolled|upgraded"
+    r"|bumped|no longer|instead|since)\b"
+)
+_RETIRED = re.compile(
+    r"\b(?:frozen|deprecated|retired|decommissioned|no longer|replaced|superseded|obsolete"
+    r"|outdated|read-only|sunset|sunsetted|archived|legacy)\b"
+)
+
+
+def _form(text: str) -> str:
+    """A value's form, its digits aside: "game_events_v#" of "game_events_v3"."""
+    return re.sub(r"\d+", "#", text.casefold())
+
+
+def _sibling(value: Value, given: set[str]) -> bool:
+    """Is ``value`` a name of an answer's own form with other digits ("exports_2026" for
+    "exports_2025"): the same kind of thing, whatever word names it? (Bare numbers share
+    their form with every other number.)"""
+    form = _form(value.text)
+    return re.search(r"[a-z]", form) is not None and any(form == _form(g) for g in given)
+
+
+def _said_changed(text: str, value: Value) -> bool:
+    """Does the value's clause say a change ("now writes to …", "we cut over: …")?"""
+    before, after = _clause(text, value)
+    return _CHANGED.search(f"{before} {after}".lower()) is not None
+
+
+def _retired(ask: ValueAsk, text: str, given: set[str]) -> list[str]:
+    """The clauses of the row that say an answer, or the numbered end of its name ("v3" of
+    "game_events_v3"), is retired ("v3 is frozen", "3.8.2 is deprecated") — of the asked
+    thing, not of another environment."""
+    out: list[str] = []
+    lowered = text.lower()
+    for answer in given:
+        ends = re.split(r"[-_./]", answer)
+        pieces = {answer} | {p for p in (ends[0], ends[-1]) if re.search(r"\d", p) and len(p) > 1}
+        for piece in pieces:
+            for m in re.finditer(rf"(?<![\w./-]){re.escape(piece)}(?![\w/-]|\.\w)", lowered):
+                mention = Value(
+                    text=text[m.start() : m.end()], kind=Kind.ID, start=m.start(), end=m.end()
+                )
+                before, after = _clause(text, mention)
+                if _RETIRED.search(f"{before} {after}".lower()) is None:
+                    continue
+                if _other_qualifier(ask, text, mention):
+                    continue  # "4.2.1 is gone from staging" of production's
+                out.append(f"{mention.text}{after}".strip())
+    return out
+
+
+def _rivals(
+    ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact]
+) -> list[tuple[str, Fact]]:
+    """The other rows' values that dispute a model's cited ``value``: of a row that says the
+    same thing in other words or supersedes it (``_said_in_other_words``), or of a row of
+    any member about the thing asked — by every word, or all but one where it names no
+    other thing in that word's place — that gives another live value of its kind ("25 MB"
+    against "50 MB" for the web service's limit; "the search endpoint's p99" is no rival of
+    the login one's)."""
+    quoted = (_Said(value=value, labels=frozenset(), cue=False), _row(ask, cited))
+    out = _said_in_other_words(ask, [quoted], [_row(ask, f) for f in usable])
+    members = frozenset(root(p) for f in usable for p in re.split(r"[-_]", f.member.lower()) if p)
+    specific = _specific(ask)
+    for other in usable:
+        if other.row_id == cited.row_id:
+            continue
+        if not _about_all(ask, other, besides=members):
+            unsaid = _entity_unsaid(ask, other, value.kind, besides=members)
+            if not _nearly_about(unsaid) or (
+                unsaid is not None
+                and unsaid[0]
+                and _another_beside(ask, specific, specific, set(unsaid[0]), other.text)
+            ):
+                continue
+        out += [
+            (v.text, other)
+            for v in values_in(other.text)
+            if v.kind is value.kind
+            and v.text.casefold() != value.text.casefold()
+            and _status(ask, other.text, v) == "fact"
+        ][:1]
+    return out
+
+
+def dispute(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> str:
+    """What the fleet says against a model's answer citing ``row_id``, for the card: the
+    rows that dispute it ("the fleet disagrees: analytics said game_events_v3 at 09:33;
+    data-eng said game_events_v4 at 09:38"), or "" when none does."""
+    usable = [f for f in facts if not injection_in(f.text)]
+    cited = next((f for f in usable if f.row_id == row_id), None)
+    value = _value_cited(cited.text, answer) if cited is not None and answer else None
+    if cited is None or value is None:
+        return ""
+    rivals = _rivals(ask, cited, value, usable)
+    return _disagreement([(value.text, cited), *rivals]) if rivals else ""
+
+
+def _disagreement(said: Sequence[tuple[str, Fact]]) -> str:
+    """The card's words for rows that disagree, in the order they were said."""
+    every = sorted(dict.fromkeys(said), key=lambda p: p[1].at)
+    return "the fleet disagrees: " + "; ".join(
+        f"{f.member} said {v} at {f.at:%H:%M}" for v, f in every
+    )
 
 
 def _names_thing(ask: ValueAsk, entity: Sequence[str], text: str) -> bool:
@@ -2157,9 +2289,19 @@ def _names_thing(ask: ValueAsk, entity: Sequence[str], text: str) -> bool:
         return False
     if len(have) == len(plain):
         return True
+    return not _another_beside(ask, entity, have, set(plain) - set(have), text)
+
+
+def _another_beside(
+    ask: ValueAsk, entity: Sequence[str], have: Sequence[str], missing: set[str], text: str
+) -> bool:
+    """Does a row that names the asked thing but for the ``missing`` words name, right
+    beside a word of it it ``has``, a noun the question does not say: another thing ("the
+    staging API" for "the staging database", "the search endpoint" for the login one)? A
+    heading's word before a colon is none ("last week: dashboards …")."""
+    words = tokens(code_form(text))
     question = tokens(code_form(ask.question))
     asked = {t.text for t in question}
-    missing = set(plain) - set(have)
     # the present word heads a compound with the missing one in the question ("the schema
     # generator"): in the row it must not head another ("schema version v2")
     compound = {
@@ -2171,9 +2313,10 @@ def _names_thing(ask: ValueAsk, entity: Sequence[str], text: str) -> bool:
         if root(t.lemma) not in have and t.text not in have:
             continue
         for n in (k - 1, k + 1):
-            if not 0 <= n < len(words) or _CLAUSE_END.search(
-                text[min(t.end, words[n].end) : max(t.start, words[n].start)]
-            ):
+            if not 0 <= n < len(words):
+                continue
+            between = text[min(t.end, words[n].end) : max(t.start, words[n].start)]
+            if _CLAUSE_END.search(between) or ":" in between:
                 continue
             other = words[n]
             if (
@@ -2186,8 +2329,8 @@ def _names_thing(ask: ValueAsk, entity: Sequence[str], text: str) -> bool:
                 # "the broker throttles", "intake caps bodies": a verb after its subject
                 and not (n > k and other.text.endswith("s") and not other.text.endswith("ss"))
             ):
-                return False  # "the staging API" for "the staging database"
-    return True
+                return True  # "the staging API" for "the staging database"
+    return False
 
 
 def _unvalued(text: str) -> str:
@@ -2229,9 +2372,37 @@ def _about_in_other_words(ask: ValueAsk, row: _Row) -> bool:
 
 def _said_of_same(ask: ValueAsk, said: _Said) -> bool:
     """Does the value's own clause say all but one of the request's specific words, where
-    it has three or more — the same thing, whatever noun it is said by?"""
+    it has three or more — the same thing, whatever noun it is said by? One short, the
+    clause must not name another thing in the missing word's place ("the search endpoint
+    p99" for the login endpoint's)."""
     specific = _specific(ask)
-    return len(specific) >= 3 and sum(_said_has(said, t) for t in specific) >= len(specific) - 1
+    said_words = sum(_said_has(said, t) for t in specific)
+    if len(specific) < 3 or said_words < len(specific) - 1:
+        return False
+    return said_words == len(specific) or not _other_modifier_in_place(ask, said.clause)
+
+
+def _other_modifier_in_place(ask: ValueAsk, clause: str) -> bool:
+    """Does the clause name a thing by a modifier the question does not say, right after a
+    determiner (or the clause's start) and before a word of the request: "the *search*
+    endpoint" of "the login endpoint"? ("the config caps request bodies" has none: "caps"
+    follows no determiner.)"""
+    words = tokens(code_form(clause))
+    asked = {t.text for t in tokens(code_form(ask.question))}
+    specific = set(_specific(ask))
+    for k, (word, head) in enumerate(itertools.pairwise(words)):
+        if k and words[k - 1].text not in _DETERMINERS:
+            continue
+        if (
+            word.text.isalpha()
+            and word.text not in asked
+            and word.text not in _STOP | _NP_STOP
+            and root(word.lemma) not in specific
+            and root(head.lemma) in specific
+            and not clause[word.end : head.start].strip()
+        ):
+            return True
+    return False
 
 
 def _owner(said: _Said) -> str:
@@ -2422,24 +2593,8 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
         return None  # the whole of "250 seats, 231 of them in use" for "how many are taken?"
     if _other_state(ask, cited.text, value) or _of_other_subject(ask, cited.text, value):
         return None  # "in TestFlight review" for "live"; "dbt runs on X; the dashboards …"
-    quoted = (_Said(value=value, labels=frozenset(), cue=False), _row(ask, cited))
-    if _said_in_other_words(ask, [quoted], [_row(ask, f) for f in usable]):
+    if _rivals(ask, cited, value, usable):
         return None  # "throttles us at 60 req/min" against the cited "limit is 120 …"
-    # whoever said it: a row of another member about the same thing disputes too
-    members = frozenset(root(p) for f in usable for p in re.split(r"[-_]", f.member.lower()) if p)
-    for other in usable:
-        if other.row_id == cited.row_id or not (
-            _about_all(ask, other, besides=members)
-            or _nearly_about(_entity_unsaid(ask, other, value.kind, besides=members))
-        ):
-            continue
-        if any(
-            v.kind is value.kind
-            and v.text.casefold() != value.text.casefold()
-            and _status(ask, other.text, v) == "fact"
-            for v in values_in(other.text)
-        ):
-            return None  # disputed: "25 MB" against "50 MB" for the web service's limit
     return value.text
 
 

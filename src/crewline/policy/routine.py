@@ -22,7 +22,7 @@ import functools
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from crewline.policy import defaults, fleet
@@ -684,7 +684,10 @@ def check_placement(
         value = fleet.check_cited(ask, facts, placement.row or "", answer) if answer else None
         cited = next((f for f in facts if f.row_id == placement.row), None)
         if value is None or cited is None:
-            return refused  # not a live value of the asked kind that row gives, alone
+            # not a live value of the asked kind that row gives, alone; where other rows
+            # dispute it, the card says what each said
+            against = fleet.dispute(ask, facts, placement.row or "", answer) if answer else ""
+            return replace(refused, why=f"{refused.why}: {against}") if against else refused
         return Verdict(
             kind=VerdictKind.FLEET_FACT,
             answer=value,

@@ -1,0 +1,171 @@
+"""A rival row nobody sees is a wrong fact: a row that names the asked thing in other words
+with another value of its kind, or says the value was superseded ("now", "cut over", "moved
+to", "frozen", "deprecated"), leaves the question with the human, offline and with a model —
+and the card names both rows. A row about another thing, environment or period does not.
+
+Each case is of another domain than the eval sets' (a version replaced, a host moved, a
+path renamed, two probes disagreeing on a latency).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy import Fact, Placement, VerdictKind, check_placement, judge
+from tests.unit.gate_kit import answers, facts
+
+
+def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
+    """The answer a model's fleet placement citing ``rows[row]`` gets through the checks."""
+    verdict = check_placement(
+        question, Placement(kind="fleet", answer=answer, row=rows[row].row_id), facts=rows
+    )
+    assert verdict.kind in (VerdictKind.FLEET_FACT, VerdictKind.UNKNOWN), verdict
+    return verdict.answer
+
+
+# ---------------------------------------------------------------- rivals the reader must see
+
+RIVALS = [
+    (  # an identifier replaced by its next one, said without the asked noun
+        "Which bucket does the nightly export write to?",
+        ("storage-bot", "The nightly export writes to bucket `exports_2025`."),
+        ("platform", "We cut over on Monday: the nightly export now writes to `exports_2026`."),
+        "exports_2025",
+        "exports_2026",
+    ),
+    (  # the same, the question naming the thing in a word the rival row leaves out
+        "Which GCS bucket does the nightly export write to?",
+        ("storage-bot", "The nightly export writes to bucket `exports_2025` in GCS."),
+        ("platform", "We cut over on Monday: the nightly export now writes to `exports_2026`."),
+        "exports_2025",
+        "exports_2026",
+    ),
+    (  # a version frozen, and no new value said
+        "Which schema does the orders service use?",
+        ("schema-bot", "The orders service uses schema `orders_v7`."),
+        ("migrator", "Heads up: the orders service moved off it, v7 is frozen since Tuesday."),
+        "orders_v7",
+        "v7 is frozen since Tuesday",
+    ),
+    (  # a host moved
+        "Which host serves the metrics API?",
+        ("infra", "The metrics API is served from metrics-1.internal."),
+        ("ops-bot", "metrics API moved to metrics-2.internal this morning."),
+        "metrics-1.internal",
+        "metrics-2.internal",
+    ),
+    (  # a path renamed, the old one deprecated
+        "where do the runbooks live?",
+        ("docs-bot", "Runbooks live in docs/runbooks/."),
+        (
+            "wiki-bot",
+            "Heads up: runbooks were renamed to docs/ops/playbooks/, the old one is gone.",
+        ),
+        "docs/runbooks/",
+        "docs/ops/playbooks/",
+    ),
+    (  # a version replaced
+        "Which ledger-client version does billing pin?",
+        ("deps-bot", "Billing pins ledger-client 3.8.2."),
+        ("billing", "billing moved on: ledger-client 3.9.0 is pinned now, 3.8.2 is deprecated."),
+        "3.8.2",
+        "3.9.0",
+    ),
+    (  # two probes disagreeing on a latency, one said under a heading of its period
+        "What's the p99 latency of the login endpoint?",
+        ("probe-eu", "p99 latency of the login endpoint over the last hour: 180 ms"),
+        ("probe-us", "Login endpoint p99 latency is sitting at 420 ms from here."),
+        "180 ms",
+        "420 ms",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "rival", "value", "other"), RIVALS)
+def test_a_rival_row_leaves_the_question_with_the_human_and_says_both_rows(
+    question: str,
+    answer: tuple[str, str],
+    rival: tuple[str, str],
+    value: str,
+    other: str,
+) -> None:
+    answers(question, facts(answer), value)  # alone, the row answers
+    verdict = judge(question, facts=facts(answer, rival))
+    assert verdict.answer is None and verdict.final, verdict
+    assert value in verdict.why and other in verdict.why, verdict.why
+    assert answer[0] in verdict.why and rival[0] in verdict.why, verdict.why
+
+
+@pytest.mark.parametrize(("question", "answer", "rival", "value", "other"), RIVALS)
+def test_a_model_citing_the_row_a_rival_supersedes_is_refused(
+    question: str,
+    answer: tuple[str, str],
+    rival: tuple[str, str],
+    value: str,
+    other: str,
+) -> None:
+    rows = facts(answer, rival)
+    assert _model(question, facts(answer), value) == value  # alone, the citation holds
+    verdict = check_placement(
+        question, Placement(kind="fleet", answer=value, row=rows[0].row_id), facts=rows
+    )
+    assert verdict.answer is None and not verdict.kind.routine, verdict
+    assert f"{answer[0]} said {value}" in verdict.why, verdict.why
+    assert f"{rival[0]} said" in verdict.why and other in verdict.why, verdict.why
+
+
+# ---------------------------------------------------------------- rows that are no rival
+
+ANSWERED = [
+    (  # a row that says another thing's value superseded
+        "Which dataset do the dashboards read from?",
+        ("analytics", "The dashboards read from dataset `events_v3` in BigQuery."),
+        ("ml-bot", "The ML feature store moved to `features_v4` last week, features_v3 is frozen."),
+        "events_v3",
+    ),
+    (  # another environment's value moved
+        "Which payments version runs in production?",
+        ("release-bot", "Production runs payments 4.2.1."),
+        ("stager", "Staging now runs payments 4.3.0-rc1; 4.2.1 is gone from staging."),
+        "4.2.1",
+    ),
+    (  # the present of a period the question does not ask
+        "What was the October DAU?",
+        ("analytics", "October DAU averaged 1.24M."),
+        ("growth-bot", "DAU is now 1.41M since the winter event started."),
+        "1.24M",
+    ),
+    (  # another endpoint's latency, said "now"
+        "What's the p99 latency of the login endpoint?",
+        ("probe-eu", "p99 latency of the login endpoint over the last hour: 180 ms"),
+        ("probe-us", "The search endpoint p99 latency is now 420 ms."),
+        "180 ms",
+    ),
+    (  # a sibling identifier of another thing
+        "Which bucket does the nightly export write to?",
+        ("storage-bot", "The nightly export writes to bucket `exports_2025`."),
+        ("platform", "The audit log now writes to `exports_2026`."),
+        "exports_2025",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "other", "value"), ANSWERED)
+def test_a_row_of_another_thing_environment_or_period_is_no_rival(
+    question: str, answer: tuple[str, str], other: tuple[str, str], value: str
+) -> None:
+    rows = facts(answer, other)
+    answers(question, rows, value)
+    assert _model(question, rows, value) == value
+
+
+def test_another_count_of_the_same_thing_is_no_sibling() -> None:
+    """Bare numbers share every number's form: a count of tests is no rival of a count of
+    type errors. (Offline: a model's citation of it meets the check's own rival reading,
+    which does not tell counted nouns apart, and offline answers first.)"""
+    rows = facts(
+        ("typecheck", "mypy on the release branch: 14 type errors, 2 notes."),
+        ("tester", "Unit tests on the release branch: 640 passed."),
+    )
+    answers("How many type errors are on the release branch?", rows, "14")
