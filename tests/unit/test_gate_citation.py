@@ -783,3 +783,24 @@ def test_a_schedule_word_is_no_other_night() -> None:
         facts(("etl-watch", "Nightly ETL kicked off at 01:00 and wrapped up at 03:47.")),
         "03:47",
     )
+
+
+# ----------------------------------------- the kind and the label of what is asked
+
+
+def test_a_noun_of_no_known_kind_is_answered_only_by_a_row_that_says_it() -> None:
+    # "MAU" names no kind: any value may answer it, so only the row's own word says which
+    assert _model("What was MAU in March?", _one("MAU in March was 1.2M, up from Feb."), "1.2M")
+    churn = _one("Churn for March came out at 2.3%, mostly trial users.")
+    assert _model("What was MAU in March?", churn, "2.3%") is None  # shares only the month
+
+
+def test_a_label_of_the_thing_asked_is_no_value_of_it() -> None:
+    rows = _one("D7 retention for the May 3 cohort: 18.2%, D30 is 6.1%.")
+    assert _model("Day-7 retention of the May 3 cohort?", rows, "18.2%") == "18.2%"
+    assert _model("Day-7 retention of the May 3 cohort?", rows, "D7") is None  # "D7 retention"
+
+
+def test_a_label_of_the_asked_noun_itself_is_the_answer() -> None:
+    row = _one("v3 dropped the legacy_id field from GET /customers responses.")
+    assert _model("Which field disappeared from the customers endpoint in v3?", row, "legacy_id")

@@ -2530,7 +2530,9 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
     for a fact, not a decision; the value is said verbatim in the row it cites (a typed
     value, or a name of at most four words that is no piece of one), is of the asked kind
     (a bare number, name or identifier only in a row that names the asked noun; an amount
-    never for "which <thing>"; a moment never for "how long"), is a live fact there (not
+    never for "which <thing>"; a moment never for "how long"; for a noun of no known kind,
+    "DAU", only in a row that says it or the thing besides its time), is no label of a word
+    of the question ("D1" of "D1 retention"), is a live fact there (not
     negated, former, planned, hedged or a secret) and not a value the question itself
     states; the row was retrieved, carries no instructions, is by the member the question
     names, of the time and period it asks, holds the question's specific values, qualifiers
@@ -2562,6 +2564,10 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
         return None
     if value.kind is Kind.DURATION and _MOMENT.match(cited.text[value.end :]):
         return None  # "rebooted 2 days ago" places a moment: no answer to "how long"
+    if not _kind_said(ask, cited):
+        return None  # "1.7%" of "Refund rate for November" for "what was DAU in November?"
+    if _labels_the_thing(ask, cited.text, value):
+        return None  # "D1" of "D1 retention for …": the name of what is asked, not its value
     if value.kind in _AMOUNTS and _asks_a_thing(ask):
         return None  # "which part of checkout …?" asks a thing, not "1.9 s"
     if value.kind is Kind.WORD and not _a_name(cited.text, value):
@@ -2743,6 +2749,50 @@ def _whole_cited(ask: ValueAsk, text: str, value: Value, answer: str) -> Value |
             return Value(text=whole, kind=first.kind, start=first.start, end=second.end)
         return None
     return value
+
+
+def _kind_said(ask: ValueAsk, fact: Fact) -> bool:
+    """For a noun the reader knows no kind of ("DAU", "MAU"), which any kind may answer:
+    does the row say that noun (by itself or a neighbour), or a word of the thing asked
+    besides its time? A row that shares only the question's month or period with it
+    ("Refund rate for November …" for "what was DAU in November?") gives a value of another
+    thing, whatever its kind."""
+    if ask.noun == "value" or ask.kinds != _GENERIC:
+        return True
+    roots = _roots_of(fact.text, fact.member)
+    if any(_derived(w, r) for w in _wanted_nouns(ask) for r in roots):
+        return True
+    timeless = _untimed() | _period_roots()
+    return any(_coverage((t,), roots, fact.text)[0] for t in ask.subject if t not in timeless)
+
+
+_MONTHS = word_set(
+    """january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec"""
+)
+
+
+@functools.cache
+def _period_roots() -> frozenset[str]:
+    """The roots of the months and of the words of a period ("week", "quarter")."""
+    return frozenset(root(w) for w in _MONTHS | _PERIOD_WORDS)
+
+
+def _labels_the_thing(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is a name or an identifier the row gives (any value, for a question that names no
+    kind of value) the label of a word of the question's subject, right before it ("*D1*
+    retention", "the *December 1* cohort"): part of what the question names, not the
+    value it asks? A label of the asked noun itself ("the orders-dlq *topic*" for "which
+    topic", "the legacy_id *field*" for "which field …") names the asked thing: the
+    answer."""
+    if value.kind not in (Kind.ID, Kind.WORD) and ask.kinds != _GENERIC:
+        return False  # a question that names the kind it asks reads a date as its value
+    after = re.match(r" +([a-z][a-z0-9]*)\b", text[value.end :].lower())
+    if after is None:
+        return False
+    forms = _forms(tokens(after.group(1))[0])
+    asked = _wh_head(ask) | (_wanted_nouns(ask) if ask.noun != "value" else set())
+    return not forms & asked and bool(forms & set(ask.subject))
 
 
 # Kinds of value that measure or count, never name a thing.
