@@ -785,6 +785,53 @@ def test_a_schedule_word_is_no_other_night() -> None:
     )
 
 
+# ----------------------------------------- a word left out, forgiven by rank alone
+
+_LOAD_TEST = "In the 500 rps load test, what p95 did the bench measure for the billing API?"
+_CITED = "p95 latency of the billing API under 500 rps load is 210 ms."
+
+
+def test_the_row_ranked_first_by_a_margin_is_forgiven_the_word_it_leaves_out() -> None:
+    # the cited row says every word of the question but "test"; the only other row that
+    # says "test" says two of its words: this row is the one the question is about
+    rows = facts(
+        ("bench", _CITED),
+        ("scout", "The flaky test in the billing suite was fixed."),
+        ("scout", "The search API p95 is 90 ms."),
+    )
+    assert _model(_LOAD_TEST, rows, "210 ms") == "210 ms"
+
+
+def test_a_row_as_much_about_the_question_takes_the_rank_away() -> None:
+    rows = facts(
+        ("bench", _CITED),
+        ("scout", "The 500 rps load test of the billing API ran on the bench host for 20 min."),
+    )
+    assert _model(_LOAD_TEST, rows, "210 ms") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # a modifier tells the thing from its near miss: "test" of "test environment"
+            "Which port does the MLLP listener use in the test environment?",
+            "The MLLP listener on the production engine answers on port 2575.",
+            "2575",
+        ),
+        (  # a month is a period, never a paraphrase
+            "Where is the HS code table for December?",
+            "HS code table for November is at s3://customs-ref/hs/2026-11/codes.parquet.",
+            "s3://customs-ref/hs/2026-11/codes.parquet",
+        ),
+    ],
+)
+def test_rank_never_forgives_what_tells_a_near_miss_apart(
+    question: str, row: str, answer: str
+) -> None:
+    rows = facts(("scout", row), ("scout", "The customs API is up; MLLP handshake takes 30 s."))
+    assert _model(question, rows, answer) is None
+
+
 # ----------------------------------------- the kind and the label of what is asked
 
 
