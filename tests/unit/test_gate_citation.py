@@ -851,3 +851,13 @@ def test_a_label_of_the_thing_asked_is_no_value_of_it() -> None:
 def test_a_label_of_the_asked_noun_itself_is_the_answer() -> None:
     row = _one("v3 dropped the legacy_id field from GET /customers responses.")
     assert _model("Which field disappeared from the customers endpoint in v3?", row, "legacy_id")
+
+
+def test_a_name_is_no_amount() -> None:
+    # "how far behind …" asks an amount: "Postgres" is a name the row gives beside it
+    question = "How far behind the primary is the orders replica?"
+    row = _one(
+        "Orders DB is Postgres 15.4 on the primary; the replica lags about 2 seconds behind."
+    )
+    assert _model(question, row, "2 seconds") == "2 seconds"
+    assert _model(question, row, "Postgres") is None

@@ -2530,26 +2530,27 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
     not a decision; the value is said verbatim in the row it cites (a typed value, or a name
     of at most four words that is no piece of one), is of the asked kind (a bare number,
     name or identifier only in a row that names the asked noun; an amount never for "which
-    <thing>"; a moment never for "how long"; for a noun of no known kind, "DAU", only in a
-    row that says it or the thing besides its time), is no label of a word of the question
-    ("D1" of "D1 retention"), is a live fact there (not negated, former, planned, hedged or
-    a secret) and not a value the question itself states; the row was retrieved, carries no
-    instructions, is by the member the question names, of the time and period it asks, holds
-    the question's specific values, qualifiers ("staging", "nightly") and every word of the
-    thing it is about — but the relation asked (its verbs, by where they stand: "receives",
-    "are taken", "does … begin"), a noun that only names a kind of value the value's form
-    proves ("IP"), and words of time and hedging, and a plain head word the row names by its
-    modifier ("the grafana *board*": ``_about_mostly``), or but one plain word the row
-    leaves out where it is the retrieved row most about the question by a margin
-    (``_ranked_first``) — each name ("orion-3") in the value's own clause, no other modifier
-    of the asked noun there ("line" for "branch coverage") and no other thing of a noun the
-    question names bare ("the image" of "Docker image" and "build image"); a row giving
-    several values of that kind is answered only where the question's words pick the model's
-    there (or it is the part of a whole asked in a word the row does not say); and no other
-    row about the question, by every word, by the thing alone or by all of it but one word,
-    gives another value of that kind. A value the row states whole (a date and time, a host
-    and port) is given whole, but where its own noun asks a piece. A count is of the outcome
-    its question names ("failed"). The value, or None."""
+    <thing>", never a name for "how many"; a moment never for "how long"; for a noun of no
+    known kind, "DAU", only in a row that says it or the thing besides its time), is no
+    label of a word of the question ("D1" of "D1 retention"), is a live fact there (not
+    negated, former, planned, hedged or a secret) and not a value the question itself
+    states; the row was retrieved, carries no instructions, is by the member the question
+    names, of the time and period it asks, holds the question's specific values, qualifiers
+    ("staging", "nightly") and every word of the thing it is about — but the relation asked
+    (its verbs, by where they stand: "receives", "are taken", "does … begin"), a noun that
+    only names a kind of value the value's form proves ("IP"), and words of time and
+    hedging, and a plain head word the row names by its modifier ("the grafana *board*":
+    ``_about_mostly``), or but one plain word the row leaves out where it is the retrieved
+    row most about the question by a margin (``_ranked_first``) — each name ("orion-3") in
+    the value's own clause, no other modifier of the asked noun there ("line" for "branch
+    coverage") and no other thing of a noun the question names bare ("the image" of "Docker
+    image" and "build image"); a row giving several values of that kind is answered only
+    where the question's words pick the model's there (or it is the part of a whole asked in
+    a word the row does not say); and no other row about the question, by every word, by the
+    thing alone or by all of it but one word, gives another value of that kind. A value the
+    row states whole (a date and time, a host and port) is given whole, but where its own
+    noun asks a piece. A count is of the outcome its question names ("failed"). The value,
+    or None."""
     if ask.decides:
         return None  # "what should I call the new service?" asks a decision, not a fact
     usable = [f for f in facts if not injection_in(f.text)]
@@ -2569,6 +2570,8 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
         return None  # "1.7%" of "Refund rate for November" for "what was DAU in November?"
     if _labels_the_thing(ask, cited.text, value):
         return None  # "D1" of "D1 retention for …": the name of what is asked, not its value
+    if value.kind not in _AMOUNTS | {Kind.RATE} and _HOW_MUCH.search(_request_sentence(ask)):
+        return None  # "GDPR" for "after how many days …?": a name is no amount
     if value.kind in _AMOUNTS and _asks_a_thing(ask):
         return None  # "which part of checkout …?" asks a thing, not "1.9 s"
     if value.kind is Kind.WORD and not _a_name(cited.text, value):
@@ -2796,6 +2799,12 @@ def _labels_the_thing(ask: ValueAsk, text: str, value: Value) -> bool:
     forms = _forms(tokens(after.group(1))[0])
     asked = _wh_head(ask) | (_wanted_nouns(ask) if ask.noun != "value" else set())
     return not forms & asked and bool(forms & set(ask.subject))
+
+
+# A request for an amount: "how many …", "how far behind …", "how long …".
+_HOW_MUCH = re.compile(
+    r"\bhow\s+(?:many|much|far|long|big|large|small|often|fast|slow|wide|full|high|low|deep)\b"
+)
 
 
 # Kinds of value that measure or count, never name a thing.
