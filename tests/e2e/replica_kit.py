@@ -1,19 +1,25 @@
 """What the lease tests share: a short lease, its bound, a replica of crewline that runs
-one harness's transport under it, and a bounded wait for a condition."""
+one harness's transport under it, an event loop of its own that the test can freeze, and a
+bounded wait for a condition."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import replace
+from typing import Any, TypeVar
 
 from crewline.app.server import Crewline
 from crewline.config import Config
 from crewline.testing import FakeClock
 from tests.harness import Harness
 
-__all__ = ["BOUND", "TTL", "WAIT", "replica", "until"]
+__all__ = ["BOUND", "TTL", "WAIT", "OwnLoop", "replica", "until"]
+
+T = TypeVar("T")
 
 TTL = 5.0  # seconds: short, so a takeover is quick, yet longer than a loaded loop stalls
 WAIT = 20.0  # the bound on any one wait (a loaded machine)
@@ -50,3 +56,56 @@ async def until(check: Callable[[], Awaitable[bool]]) -> None:
             if await check():
                 return
             await asyncio.sleep(0.01)
+
+
+class OwnLoop:
+    """An event loop on a thread of its own, for a replica the test freezes as a process
+    freezes (a stop signal, a paused virtual machine): every task of it at once, its
+    monotonic clock going on meanwhile, its sockets left open; thawed, each task goes on
+    where it stopped, in whatever order they become ready."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="own-loop")
+        self._frozen = threading.Event()
+        self._thawed = threading.Event()
+
+    async def __aenter__(self) -> OwnLoop:
+        self._thread.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.thaw()
+        await self.run(self.loop.shutdown_asyncgens())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        await asyncio.to_thread(self._thread.join, WAIT)
+        self.loop.close()
+
+    async def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """``coroutine`` run on this loop, awaited from the caller's."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coroutine, self.loop))
+
+    @contextlib.asynccontextmanager
+    async def entered(self, manager: contextlib.AbstractAsyncContextManager[T]) -> AsyncIterator[T]:
+        """``manager`` entered and left on this loop (thawed first, should a test fail
+        while it is frozen)."""
+        entered = await self.run(manager.__aenter__())
+        try:
+            yield entered
+        finally:
+            self.thaw()
+            await self.run(manager.__aexit__(None, None, None))
+
+    async def freeze(self) -> None:
+        """Stop the loop between two of its callbacks; return once it stopped."""
+        self._frozen.clear()
+        self._thawed.clear()
+        self.loop.call_soon_threadsafe(self._stall)
+        assert await asyncio.to_thread(self._frozen.wait, WAIT), "the loop did not freeze"
+
+    def thaw(self) -> None:
+        self._thawed.set()
+
+    def _stall(self) -> None:
+        self._frozen.set()
+        self._thawed.wait()

@@ -21,7 +21,7 @@ from crewline.config import Config
 from crewline.models import Bell
 from crewline.testing import FakeClock
 from crewline.transports.discord import DiscordTransport
-from tests.e2e.replica_kit import BOUND, replica
+from tests.e2e.replica_kit import BOUND, OwnLoop, replica
 from tests.e2e.test_replica_discord_lease import _escalate, _holder
 from tests.fakes.discord import Json
 from tests.harnesses.discord import DiscordHarness, _shown
@@ -148,3 +148,49 @@ async def test_a_thread_opened_beside_a_recorded_one_is_archived_and_never_shown
         second = next(t for t in threads if t["id"] != first)
         assert second["thread_metadata"]["archived"] is True
         assert int(discord.owner) not in discord.fake.thread_member_ids(int(second["id"]))
+
+
+async def test_a_holder_frozen_as_it_opens_a_thread_resumes_into_the_successors(
+    tmp_path: Path, postgres_url: str, clock: FakeClock, discord: DiscordHarness
+) -> None:
+    """Replica a, holding the gateway, freezes (every task of it, as a stopped process) as
+    its request to open Radar's thread is on its way. Replica b takes the gateway over once
+    a's lease expired, opens Radar's thread, records it and posts the card. Then a's request
+    lands, making a second thread, and a runs again: the owner is in the recorded thread
+    alone, and the card is in it once."""
+    config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
+    async with OwnLoop() as own, contextlib.AsyncExitStack() as stack:
+
+        async def made() -> Crewline:  # built on the loop it runs on
+            return replica(config, "a", discord, clock)
+
+        async with own.entered(await own.run(made())) as frozen:
+            await own.run(frozen.leases["discord"].wait(held=True, timeout=BOUND))
+            successor = await stack.enter_async_context(replica(config, "b", discord, clock))
+            created = await crew_admin.add_member(
+                successor.store, slug="radar", name="Radar", owners=[f"discord:{discord.owner}"],
+                transports=["discord"],
+            )  # fmt: skip
+            assert not successor.leases["discord"].status().held, "precondition: a holds it"
+            opening = discord.fake.delay_next(
+                "POST", f"/channels/{discord.fake.crew_channel_id}/threads"
+            )
+            await _escalate(successor, created.key, "Ship?")  # a's outbox sends the card
+            async with asyncio.timeout(BOUND):
+                await opening.arrived.wait()
+            await own.freeze()
+            await successor.leases["discord"].wait(held=True, timeout=BOUND)
+            await _cards_shown(discord, "Ship?")
+            (recorded,) = _threads(discord)
+            assert await successor.store.thread_ref("radar", "discord") == recorded["id"]
+            opening.release()  # Discord carries out a's request, answered into a's socket
+            await discord.wait_until(lambda: len(_threads(discord)) == 2, timeout=BOUND)
+            own.thaw()
+            await own.run(frozen.leases["discord"].wait(held=False, timeout=BOUND))
+        # Every task of a has ended: what it did on waking is all on Discord now.
+        stray = next(t for t in _threads(discord) if t["id"] != recorded["id"])
+        assert int(discord.owner) in discord.fake.thread_member_ids(int(recorded["id"]))
+        assert int(discord.owner) not in discord.fake.thread_member_ids(int(stray["id"]))
+        cards = [c for t in _threads(discord) for c in _cards_in(discord, t) if "Ship?" in c]
+        assert len(cards) == 1, cards
+        assert await successor.store.thread_ref("radar", "discord") == recorded["id"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import pytest
 from crewline import crew as crew_admin
 from crewline.app.server import Crewline
 from crewline.config import Config
+from crewline.models import Bell
 from crewline.testing import FakeClock
 from tests.e2e.replica_kit import WAIT, replica
 from tests.harnesses.slack import SlackHarness
@@ -80,6 +82,43 @@ async def test_a_root_posted_beside_a_recorded_one_is_deleted_and_the_recorded_k
         assert [f"{slack.dm}:{ts}" for ts in _roots(slack)] == [first]
         assert await a.store.thread_ref("radar", "slack") == first
         assert len(slack.fake.calls_to("chat.delete")) == 1
+
+
+async def test_a_bell_rung_as_its_replica_loses_the_root_race_links_the_recorded_root(
+    tmp_path: Path, postgres_url: str, clock: FakeClock, slack: SlackHarness
+) -> None:
+    """Replica b rings Radar's first bell, which opens Radar's thread: b's root is slow on
+    its way. Replica a posts and records its root meanwhile. b's root lands; b deletes it
+    and the bell, still in flight, links a's root: one root, one bell, no link to a root
+    that is gone."""
+    async with contextlib.AsyncExitStack() as stack:
+        a, b = await _two_replicas(stack, tmp_path, postgres_url, clock, slack, ["radar"])
+        member = await a.hub.member("radar")
+        slow = slack.fake.delay_next(
+            "chat.postMessage",
+            where=lambda params: params.get("username") == "Radar" and not params.get("thread_ts"),
+        )
+        bell = Bell(
+            group_key="escalation:radar:first",
+            member="radar",
+            title="Radar needs you",
+            body="Radar needs you with a request.",
+            count=1,
+        )
+        ringing = asyncio.create_task(b.transport("slack").ring(bell, message_ref=None))
+        async with asyncio.timeout(WAIT):
+            await slow.arrived.wait()
+        assert _roots(slack) == [], "precondition: b read no root, its own not landed yet"
+        first = await a.transport("slack").open_thread(member)
+        slow.release()
+        rung = await ringing
+        top = [f"{slack.dm}:{ts}" for ts in _roots(slack)]
+        assert [ref for ref in top if ref != rung] == [first], "b's root deleted"
+        assert len(slack.fake.calls_to("chat.delete")) == 1
+        shown = [m for m in slack.fake.messages(slack.dm) if f"{slack.dm}:{m['ts']}" == rung]
+        assert len(shown) == 1, "the bell, once"
+        linked = json.dumps(shown[0].get("blocks"))
+        assert f"p{first.split(':')[1].replace('.', '')}" in linked, linked
 
 
 async def test_two_replicas_opening_members_threads_at_once_make_one_root_each(

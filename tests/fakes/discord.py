@@ -195,6 +195,17 @@ class RecordedCall:
     status: int
 
 
+class Delayed:
+    """A call held back by ``FakeDiscord.delay_next`` until ``release()``."""
+
+    def __init__(self) -> None:
+        self.arrived = asyncio.Event()
+        self.released = asyncio.Event()
+
+    def release(self) -> None:
+        self.released.set()
+
+
 @dataclass(frozen=True)
 class InteractionCallback:
     """One POST /interactions/{id}/{token}/callback, accepted or refused."""
@@ -544,6 +555,7 @@ class FakeDiscord:
         self.calls: list[RecordedCall] = []
         self.faults: FaultPlan | None = None  # seeded random faults (tests/fakes/chaos.py)
         self._refusals: list[tuple[str, re.Pattern[str]]] = []
+        self._delays: list[tuple[str, re.Pattern[str], Delayed]] = []
         self.interaction_callbacks: list[InteractionCallback] = []
         self.gateway_connections: list[str] = []  # path?query of every websocket opened
         self.heartbeats = 0
@@ -673,6 +685,14 @@ class FakeDiscord:
         refusal = (method, re.compile(path_pattern))
         self._refusals.append(refusal)
         return lambda: self._refusals.remove(refusal)
+
+    def delay_next(self, method: str, path_pattern: str) -> Delayed:
+        """Carry out the next ``method`` call whose path fully matches the regex only once
+        the returned handle is released: a request slow on its way to Discord, or one whose
+        caller froze as it sent it. ``arrived`` is set when the call has come in."""
+        delayed = Delayed()
+        self._delays.append((method, re.compile(path_pattern), delayed))
+        return delayed
 
     def clear_rate_limits(self) -> None:
         """Lift every message rate limit."""
@@ -1501,6 +1521,12 @@ class FakeDiscord:
             return _json_response({"message": "404: Not Found", "code": 0}, status=404)
         path = request.path[len(API_PREFIX) :]
         body = await self._read_body(request)
+        for delay in self._delays:
+            if delay[0] == request.method and delay[1].fullmatch(path):
+                self._delays.remove(delay)
+                delay[2].arrived.set()
+                await delay[2].released.wait()
+                break
         response: web.StreamResponse
         fault = self._random_fault(request.method, path)
         if fault == "reset":  # the connection drops before Discord saw the call
