@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import pytest
 
-from crewline.store.sql.rowmap import decoder
+from crewline.store.sql.rowmap import decoder, loads
 
 AT = datetime(2026, 12, 5, 9, 30, tzinfo=UTC)
 
@@ -82,3 +83,27 @@ def test_a_class_without_slots_or_with_a_post_init_is_made_by_its_init() -> None
 def test_a_field_with_neither_column_nor_default_is_refused_when_the_decoder_is_made() -> None:
     with pytest.raises(ValueError, match=r"Slotted\.at"):
         decoder(Slotted, ("name", "shade"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"k":1,"options":["yes","no"],"at":null}',
+        "[]",
+        '"é"',
+        ' {"k": 1} ',  # whitespace around it: what json.loads reads past
+        '{"k":1}\n',
+        "1e400",
+    ],
+)
+def test_a_stored_json_text_is_read_as_json_loads_reads_it(text: str) -> None:
+    assert json.dumps(loads(text)) == json.dumps(json.loads(text))
+
+
+@pytest.mark.parametrize("text", ['{"k":1} {}', "{", "", "nope", '{"k":1}x'])
+def test_a_damaged_json_text_raises_what_json_loads_raises(text: str) -> None:
+    with pytest.raises(json.JSONDecodeError) as raised:
+        loads(text)
+    with pytest.raises(json.JSONDecodeError) as expected:
+        json.loads(text)
+    assert str(raised.value) == str(expected.value)
