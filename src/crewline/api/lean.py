@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import ResponseValidationError
 from fastapi.routing import APIRoute
-from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from crewline.api.edge import replay
@@ -32,6 +31,8 @@ __all__ = ["lean_routes"]
 
 # The route's caller from its request, raising what the route's dependency raises.
 Authenticate = Callable[[Request], Awaitable[Any]]
+# A query parameter's or a header's value as the request gives it, None when it does not.
+Given = Callable[[Request], str | None]
 
 
 def lean_routes(app: FastAPI, paths: Sequence[str], *, authenticate: Authenticate) -> None:
@@ -67,9 +68,9 @@ class LeanRoute:
         self.body_field = route.body_field
         self.response_field = route.response_field
         self.caller_name = dependant.dependencies[0].name
-        self.params = [
-            (f.name, "query", f.alias, f, request_query) for f in dependant.query_params
-        ] + [(f.name, "header", f.alias, f, request_headers) for f in dependant.header_params]
+        self.params: list[tuple[str, str, str, Any, Given]] = [
+            (f.name, "query", f.alias, f, _query(f.alias)) for f in dependant.query_params
+        ] + [(f.name, "header", f.alias, f, _header(f.alias)) for f in dependant.header_params]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         messages: list[Message] = []
@@ -91,11 +92,12 @@ class LeanRoute:
         for name, where, alias, field, given_in in self.params:
             if errors:
                 break
-            given = given_in(request).get(alias)
+            given = given_in(request)
             if given is None:  # FastAPI's default, as it takes it (required: its refusal)
                 if field.field_info.is_required():
                     errors = ["missing"]
-                values[name] = copy.deepcopy(field.default)
+                default = field.default  # a copy, as FastAPI takes it (None is its own)
+                values[name] = None if default is None else copy.deepcopy(default)
                 if field.field_info.validate_default:
                     errors = ["validated default"]  # none here: FastAPI's path has them
                 continue
@@ -108,15 +110,34 @@ class LeanRoute:
         if errors:  # crewline's bug, not the caller's: a 500, as from FastAPI's handler
             raise ResponseValidationError(errors=errors, body=result)
         content = self.response_field.serialize_json(answer)
-        await Response(content=content, media_type="application/json")(scope, receive, send)
+        # The two messages Starlette's Response(content, media_type="application/json")
+        # sends, without building one for each answer.
+        length = str(len(content)).encode("latin-1")
+        head = [(b"content-length", length), (b"content-type", b"application/json")]
+        await send({"type": "http.response.start", "status": 200, "headers": head})
+        await send({"type": "http.response.body", "body": content})
 
 
-def request_query(request: Request) -> Mapping[str, str]:
-    return request.query_params
+def _query(alias: str) -> Given:
+    def given(request: Request) -> str | None:
+        return request.query_params.get(alias)
+
+    return given
 
 
-def request_headers(request: Request) -> Mapping[str, str]:
-    return request.headers
+def _header(alias: str) -> Given:
+    """The first value of the header ``alias`` names, as Starlette's ``Headers.get`` reads
+    it, from the request's raw headers (without building a ``Headers`` for each call)."""
+    key = alias.lower().encode("latin-1")
+
+    def given(request: Request) -> str | None:
+        headers: list[tuple[bytes, bytes]] = request.scope["headers"]
+        for name, value in headers:
+            if name == key:
+                return value.decode("latin-1")
+        return None
+
+    return given
 
 
 async def _body(receive: Receive) -> tuple[list[Message], bytes | None]:
