@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
+import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from urllib.parse import urlsplit
@@ -91,3 +93,37 @@ async def test_a_head_over_64_kib_is_refused_before_it_fills_memory(crew: Crew) 
     async with httpx.AsyncClient(base_url=crew.url, timeout=WAIT) as client:
         fine = await client.get("/healthz", headers={"X-Filler": "a" * 4000})
     assert fine.status_code == 200  # the precondition: a large but bounded head passes
+
+
+@pytest.mark.sqlite_only("the HTTP server is the same on both stores")
+async def test_a_head_landing_as_the_deadline_fires_still_reads_the_408(crew: Crew) -> None:
+    """The interleaving a loaded machine makes, driven: the server's loop stalls until the
+    head deadline is due, and the client's head lands in the same turn, after the loop
+    polled its sockets, so the deadline fires with the head unread. The client reads the
+    408; it used to get a reset (ECONNRESET), the server having closed a socket with unread
+    bytes, which makes the kernel send RST and drop the 408 the client had not read."""
+    url = urlsplit(crew.url)
+    loop = asyncio.get_running_loop()
+    server = crew.crewline.http._server
+    assert server is not None
+    before = set(server.server_state.connections)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setblocking(False)
+    try:
+        await loop.sock_connect(sock, (url.hostname, url.port))
+        async with asyncio.timeout(WAIT):
+            while not (accepted := set(server.server_state.connections) - before):  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
+        (connection,) = accepted
+        deadline = connection._head_timer.when()  # type: ignore[attr-defined]
+        # the head is sent by the first callback of the turn the deadline fires in ...
+        loop.call_at(deadline - 0.001, sock.send, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        # ... because the loop gets no CPU until both are due (a machine at load 20)
+        time.sleep(max(0.0, deadline - loop.time()))  # noqa: ASYNC251
+        answer = b""
+        async with asyncio.timeout(WAIT):
+            while chunk := await loop.sock_recv(sock, 65536):
+                answer += chunk
+    finally:
+        sock.close()
+    assert _error(answer) == ("HTTP/1.1 408 Request Timeout", "header_timeout")

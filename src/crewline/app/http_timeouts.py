@@ -19,11 +19,12 @@ import json
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-__all__ = ["HEADER_TIMEOUT", "KEEP_ALIVE", "MAX_HEAD", "head_deadline_protocol"]
+__all__ = ["HEADER_TIMEOUT", "KEEP_ALIVE", "LINGER", "MAX_HEAD", "head_deadline_protocol"]
 
 HEADER_TIMEOUT = 10.0  # seconds from a request's first byte to the end of its head
 KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open (uvicorn's default)
 MAX_HEAD = 64 * 1024  # bytes of request line and headers (h11's own default is 16 KiB)
+LINGER = 2.0  # seconds a refused client's bytes are read and dropped, so its answer survives
 
 
 def _response(status: str, code: str, message: str) -> bytes:
@@ -55,6 +56,7 @@ def head_deadline_protocol(header_timeout: float) -> type[HttpToolsProtocol]:
         _head_timer: asyncio.TimerHandle | None = None
         _head_size = 0
         _refused = False  # the connection is being closed: read nothing more of it
+        _linger: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -99,6 +101,8 @@ def head_deadline_protocol(header_timeout: float) -> type[HttpToolsProtocol]:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
+            if self._linger is not None:
+                self._linger.cancel()
             super().connection_lost(exc)
 
         def _arm(self) -> None:
@@ -116,13 +120,23 @@ def head_deadline_protocol(header_timeout: float) -> type[HttpToolsProtocol]:
 
         def _refuse(self, response: bytes) -> None:
             self._disarm()
-            self._refused = True
-            if self.transport.is_closing():
+            if self._refused or self.transport.is_closing():
+                self._refused = True
                 return
+            self._refused = True
             # A response of an earlier request may still be streaming on this connection:
             # then closing is all that can be said.
-            if self.cycle is None or self.cycle.response_complete:
-                self.transport.write(response)
-            self.transport.close()
+            if self.cycle is not None and not self.cycle.response_complete:
+                self.transport.close()
+                return
+            # Not closed at once: a socket closed with bytes of the client's unread (its
+            # head landing as the deadline fires, the rest of a head over the cap) is reset
+            # by the kernel, and the reset destroys the answer before the client reads it.
+            # So the answer and an end of writing, then the client's bytes are read and
+            # dropped until it closes, for at most LINGER seconds.
+            self.transport.write(response)
+            self.transport.write_eof()
+            self.transport.resume_reading()
+            self._linger = self.loop.call_later(LINGER, self.transport.close)
 
     return HeadDeadlineProtocol
