@@ -120,10 +120,10 @@ def head_deadline_protocol(header_timeout: float) -> type[HttpToolsProtocol]:
 
         def _refuse(self, response: bytes) -> None:
             self._disarm()
-            if self._refused or self.transport.is_closing():
-                self._refused = True
-                return
+            already = self._refused or self.transport.is_closing()
             self._refused = True
+            if already:
+                return
             # A response of an earlier request may still be streaming on this connection:
             # then closing is all that can be said.
             if self.cycle is not None and not self.cycle.response_complete:
