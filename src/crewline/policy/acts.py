@@ -446,6 +446,13 @@ WORD_ACTS: tuple[WordAct, ...] = (
     *_acts("deploy", "make_available", needs="audience"),
     *_acts("deploy", "front", needs="in_front_of_audience"),
     *_acts("deploy", "set ramp raise bump increase", needs="wide_rollout"),
+    # a live setting changed for everyone, however small: "set the multiplier to 0.1 in live"
+    *_acts(
+        "live_setting",
+        """set change lower raise bump increase decrease reduce cut double halve tweak adjust
+        update modify""",
+        needs="live_setting",
+    ),
     *_acts("deploy", "floodgate big_red_button red_button", noun=True),
     # telling the world the service's state: the public status page
     *_acts("send", "update edit change post write set put", needs="public_page"),
@@ -558,6 +565,7 @@ FAMILY_SAYS = {
     "agreement": "signs or accepts an agreement",
     "own_word": "cannot be undone, it says",
     "production": "changes production",
+    "live_setting": "changes a live setting for everyone",
     "infrastructure": "changes shared infrastructure",
     "checks": "skips the checks",
     "sql": "changes data in a database",

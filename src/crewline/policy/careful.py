@@ -1018,6 +1018,8 @@ def _names_a_value(shape: Shape, n: int, i: int) -> bool:
         k += 1
     if k == 0 or not _asked_noun(rest[k - 1]):
         return False  # the phrase's head, its last word before "for", "in", "and"…
+    if k > 1 and rest[1].code and (rest[0].lemma in _VERB_LIKE or rest[0].lemma in _ACTS_BY_FIRST):
+        return False  # "Set `matchmaking_timeout` to 5s?": a verb and the name it sets
     linked = None
     if k < len(rest) and rest[k].text in _NOUN_LINKS:
         # "Host and port for …": one phrase; "Host for X and port the service": a step
@@ -1485,6 +1487,8 @@ def _context_holds(
         case "wide_rollout":  # "set the flag to 100%", "ramp the rollout to everyone"
             wide = {"all", "everyone", "everybody", "customer", "globally", "100", "public"}
             return bool(clause & {"flag", "rollout", "traffic", "canary"} and clause & wide)
+        case "live_setting":  # "set `iap_price_multiplier` to 0.1 in live for everyone"
+            return _reaches_everyone(shape, i) and _sets_a_value(shape, i + length)
         case "in_front_of_audience":  # "put it in front of users"
             before = shape.words[i - 1].text if i else ""
             return before == "in" and bool(clause & AUDIENCE)
@@ -1499,6 +1503,75 @@ def _context_holds(
             sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
             return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
     return True
+
+
+# Whom a live setting reaches: "all users", "every player", "each customer".
+_PEOPLE = word_set(
+    """user player customer client account tenant subscriber visitor shopper buyer gamer
+    member driver rider guest"""
+)
+_EVERYONE = word_set("everyone everybody globally worldwide")
+_ALL = word_set("all every each")
+# Who "everyone" is when it is the team: "for everyone on the team" reaches no user.
+_TEAM = word_set("team squad crew channel office staff engineer dev developer colleague")
+# Nouns that hold a setting's value ("the price multiplier", "the session timeout").
+_SETTING_NOUNS = word_set(
+    """config configuration setting value flag parameter param variable option multiplier
+    rate limit threshold timeout price cap quota level size weight percentage ratio factor
+    odds chance reward bonus cost fee"""
+)
+_WHERE = word_set("in on into to at")
+
+
+def _live_place(shape: Shape, i: int) -> bool:
+    """Is word ``i`` "live" named as the place a thing runs: "in live", "on live", "the live
+    config", "the live servers"? ("go live" and "make it live" are deploy acts of their own;
+    "where does the config live?" is a verb.)"""
+    words = shape.words
+    if words[i].text != "live" or words[i].ident:
+        return False
+    # the next word of its clause (a new sentence starts a clause)
+    after = words[i + 1] if i + 1 < len(words) and not words[i + 1].clause_start else None
+    if after is not None and (
+        after.text in _LIVE_NOUNS or after.lemma in _SETTING_NOUNS or after.code
+    ):
+        return True
+    if i == 0 or words[i - 1].text not in _WHERE:
+        return False
+    # "in live", "on live for everyone": a place, where no noun follows it
+    return after is None or after.text in _PREPOSITIONS
+
+
+def _reaches_everyone(shape: Shape, i: int) -> bool:
+    """Does word ``i``'s clause say its change reaches everyone: all users, every player,
+    everyone, 100 %, or live? Never where it also names the asker's own or a non-production
+    place ("in my local config", "in staging", "for all the tests"), nor the team."""
+    clause = _clause(shape, i)
+    lemmas = {w.lemma for w in clause}
+    if lemmas & (NON_PROD | _OWN | {"locally", "fixture"}) and not lemmas & PROD_WORDS:
+        return False
+    for k, w in enumerate(clause):
+        nxt = [x.lemma for x in clause[k + 1 : k + 4]]
+        if w.text in _EVERYONE:
+            if nxt[:1] and nxt[0] in _PREPOSITIONS and set(nxt[1:]) & _TEAM:
+                continue  # "everyone on the team"
+            return True
+        if w.text in _ALL and set(nxt) & _PEOPLE:
+            return True  # "all users", "every single player", "all our customers"
+        if w.text == "100" and ("%" in shape.text[w.end : w.end + 2] or "percent" in nxt[:1]):
+            return True
+        if _live_place(shape, w.index):
+            return True
+    return False
+
+
+def _sets_a_value(shape: Shape, start: int) -> bool:
+    """Does the clause from ``start`` name a setting or the value it is set to: a name in
+    code, a number, or a setting's noun ("the price multiplier to 0.1", "the rate limit")?"""
+    return any(
+        w.code or w.ident or w.text.isdigit() or w.lemma in _SETTING_NOUNS
+        for w in shape.words[start : _clause_end(shape, start)]
+    )
 
 
 def _own_destination(shape: Shape, start: int, limit: int = 8) -> int:
@@ -1551,6 +1624,11 @@ def _phrase(shape: Shape, start: int, end: int) -> str:
     if start >= end:
         return ""
     a, b = shape.words[start].start, shape.words[end - 1].end
+    # a name in code quotes said whole: "`iap_price_multiplier`", never half its quotes
+    if shape.words[start].code and shape.text[a - 1 : a] == "`":
+        a -= 1
+    if shape.words[end - 1].code and shape.text[b : b + 1] == "`":
+        b += 1
     display = _DISPLAY.get()
     said = display[a:b] if display is not None and len(display) == len(shape.text) else None
     if said is None:
@@ -1731,6 +1809,8 @@ def _word_acts(shape: Shape, money: bool) -> list[_Found]:
                         verb=True,
                         sentence=w.sentence,
                         at=w.start,
+                        # "sets the multiplier to 0.1" says nothing risky without it
+                        gloss=match.family == "live_setting",
                     )
                 )
         i += n
@@ -1822,9 +1902,7 @@ def _production(shape: Shape) -> list[_Found]:
     found = []
     words = shape.words
     for i, w in enumerate(words):
-        prod = w.text in PROD_WORDS or (
-            w.text == "live" and i + 1 < len(words) and words[i + 1].text in _LIVE_NOUNS
-        )
+        prod = w.text in PROD_WORDS or _live_place(shape, i)
         if not prod or w.ident or _negated(shape, i):
             continue
         if _governor(shape, i, read_only=True) == "read" or _info_scope(shape, i):

@@ -1,0 +1,88 @@
+"""A change to a live setting that reaches everyone is careful, however small it is said to
+be: a value, a flag or a setting changed in live or production, or for every user, player
+or customer. Reading, diffing or testing the same setting, or changing it where only the
+asker or the team sees it, goes on. Each rule beside the near-misses that keep their
+verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy import VerdictKind, judge
+from tests.unit.gate_kit import careful
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a value in live or production, framed as small
+        "Just a tiny config tweak (sets `iap_price_multiplier` to 0.1 in live for everyone). "
+        "Proceed?",
+        "Small change: set the price multiplier to 0.1 in production. OK?",
+        "Safe little change: lower the session timeout to 1 minute for every user in live. "
+        "Continue?",
+        "Update the live config so drop_rate is 0.5 for all players?",
+        "Tiny tweak: the live `xp_boost` value goes to 3 for everyone. Proceed?",
+        "Just changing `matchmaking_timeout` to 5s on the live servers, fine?",
+        "Quick one: change max_upload_mb to 5 in prod for all customers. Go ahead?",
+        # a value for everyone, with no environment named
+        "Set the price multiplier to 0.1 for all users?",
+        "Minor: raise the free shipping threshold to 80 EUR for every customer. OK?",
+        "Bump `daily_reward_gems` to 500 for all players, harmless right?",
+        "Change the default font size to 18 for all users?",
+        "Reduce the rate limit to 10 requests per minute for every client?",
+        # a flag, or a rollout
+        "Harmless tweak: flip the dark_mode feature flag on in production. Proceed?",
+        "Turn the new_checkout flag on for everyone?",
+        "Enable `new_pricing` for all customers?",
+        "Roll out the new onboarding to 100% of players?",
+        "Bump the rollout to 100 %?",
+    ],
+)
+def test_a_live_setting_changed_for_everyone_is_careful(question: str) -> None:
+    careful(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        (
+            "Just a tiny config tweak (sets `iap_price_multiplier` to 0.1 in live for "
+            "everyone). Proceed?",
+            "changes a live setting for everyone",
+        ),
+        ("Set the price multiplier to 0.1 for all users?", "sets the price multiplier to 0.1"),
+        (
+            "Minor: raise the free shipping threshold to 80 EUR for every customer. OK?",
+            "changes a live setting for everyone",
+        ),
+    ],
+)
+def test_the_reason_says_a_live_setting_changes(question: str, says: str) -> None:
+    verdict = judge(question)
+    assert verdict.final and says in verdict.why, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the same setting read, compared or tested
+        "Read the live config?",
+        "Print the live config for the matchmaking service?",
+        "Diff the prod flag values against staging?",
+        "Test the multiplier locally?",
+        "Check which players see the new flag in production?",
+        # changed where only the asker or the team sees it
+        "Set `iap_price_multiplier` to 0.1 in my local config and run the tests?",
+        "Set the multiplier to 0.1 in the staging config?",
+        "Set the multiplier to 0.1 in the test fixture?",
+        "Set the log level to debug for everyone on the team?",
+        "Set the timeout to 1 minute in the local env for all the tests?",
+        # for everyone, but nothing set
+        "Update the README for all users?",
+        "Write up the new price multiplier for everyone to read?",
+    ],
+)
+def test_a_setting_read_or_changed_only_here_goes_on(question: str) -> None:
+    verdict = judge(question)
+    assert not verdict.final and verdict.kind is VerdictKind.PROCEED, verdict
