@@ -450,7 +450,7 @@ WORD_ACTS: tuple[WordAct, ...] = (
     *_acts(
         "live_setting",
         """set change lower raise bump increase decrease reduce cut double halve tweak adjust
-        update modify""",
+        update modify switch""",
         needs="live_setting",
     ),
     *_acts("deploy", "floodgate big_red_button red_button", noun=True),
@@ -522,8 +522,9 @@ WORD_ACTS: tuple[WordAct, ...] = (
     # stopping or recreating shared things
     *_acts(
         "infrastructure",
-        """shut_down shutdown power_off turn_off scale_down stop recreate reinstall reprovision
-        rebuild_from_scratch failover fail_over restart reboot archive downgrade upgrade""",
+        """shut_down shutdown power_off turn_off switch_off scale_down stop recreate reinstall
+        reprovision rebuild_from_scratch failover fail_over restart reboot archive downgrade
+        upgrade""",
         needs="shared_thing",
     ),
     *_acts("infrastructure", "dns nameserver", noun=True),

@@ -2215,6 +2215,8 @@ def _chooses(shape: Shape) -> str | None:
             rest = [x.text for x in words[k + 1 : k + 4]]
             if w.lemma == "pick" and rest[:1] == ["up"]:
                 continue
+            if w.lemma == "switch" and _moves_to_workspace(shape, w.index):
+                continue  # "switch to the bugfix branch": where the asker works, no choice
             if (
                 rest
                 and rest[0] in _PLAN_NOUNS | {"the", "my", "our"}
@@ -2223,6 +2225,28 @@ def _chooses(shape: Shape) -> str | None:
                 continue
             return _phrase(shape, w.index, _object_end(shape, w.index + 1))
     return None
+
+
+# Where an asker works: switching to one is moving there, not choosing a tool.
+_WORKSPACES = word_set(
+    """branch worktree directory dir folder tab window workspace checkout clone terminal
+    shell pane buffer"""
+)
+
+
+def _moves_to_workspace(shape: Shape, i: int) -> bool:
+    """Is the "switch" at ``i`` a move to where the asker works ("switch to the bugfix
+    branch", "switch back to my worktree")? Never a switch of production or of a thing to
+    another ("switch the test runner to pytest-xdist", "switch to Postgres")."""
+    words = shape.words
+    k = i + 1
+    while k < len(words) and words[k].text in ("over", "back"):
+        k += 1
+    if k >= len(words) or words[k].text != "to":
+        return False
+    place = words[k + 1 : _object_end(shape, k + 1)]
+    lemmas = {x.lemma for x in place}
+    return bool(lemmas & _WORKSPACES) and not lemmas & (PROD_WORDS | _SHARED_BRANCH)
 
 
 # Insisting a step is safe is not how a routine question reads: it is pressure, and the

@@ -187,7 +187,8 @@ _VERB_START = (
     bisect backport cherry stash annotate gather poll copy duplicate
     clone download save reload restart recompile reinstall resolve reword retitle ask
     request nudge file raise flag label triage reopen link pair catch pin unpin
-    enable rebase benchmark spend squash merge remove delete recreate commit see pop"""
+    enable rebase benchmark spend squash merge remove delete recreate commit see pop
+    switch"""
     )
 )
 

@@ -1,0 +1,56 @@
+"""What a question only mentions, or a step said in other words, is no careful act and no
+choice: moving to a branch or a folder one works in, a phrasal verb that starts the asker's
+own thing, a word glued into a compound noun, a stop word inside a name. Each rule beside
+the near-misses that keep their verdict: the careful act in the same words stays careful."""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy import VerdictKind, judge
+from tests.unit.gate_kit import careful
+
+
+def _goes_on(question: str) -> None:
+    verdict = judge(question)
+    assert not verdict.final and verdict.kind is VerdictKind.PROCEED, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Okay to stash my current changes and switch to the bugfix branch locally?",
+        "Switch to the bugfix branch?",
+        "switch over to the `feature/ledger-export` branch and rerun the tests?",
+        "Can I switch back to my worktree for the parser and keep going?",
+        "Switch to the docs folder and build them?",
+    ],
+)
+def test_moving_to_where_one_works_is_a_step(question: str) -> None:
+    _goes_on(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Switch the test runner to pytest-xdist?",
+        "Switch to Postgres for the job queue?",
+        "Switch to the new payment provider?",
+        "Switch production to the bugfix branch?",
+        "Switch to the main branch and push?",
+    ],
+)
+def test_switching_a_tool_or_production_stays_with_the_human(question: str) -> None:
+    careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Switch off the shared staging database?",
+        "Switch the checkout flag to on for all users?",
+        "Switch the prod traffic to the new cluster?",
+    ],
+)
+def test_a_switch_that_acts_stays_careful(question: str) -> None:
+    careful(question)
