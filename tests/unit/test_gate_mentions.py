@@ -54,3 +54,28 @@ def test_switching_a_tool_or_production_stays_with_the_human(question: str) -> N
 )
 def test_a_switch_that_acts_stays_careful(question: str) -> None:
     careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "spin up the dev server on my box to repro the bug?",
+        "Spin up a local Postgres in docker for the integration tests?",
+        "Boot up the Android emulator and run the UI tests?",
+        "fire up the storybook locally so I can check the button states?",
+    ],
+)
+def test_a_phrasal_start_of_the_askers_own_thing_is_a_step(question: str) -> None:
+    _goes_on(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Spin up the prod cluster again?",
+        "Spin up the dev server and drop the users table?",
+        "Fire up the refund batch for the 40 merchants?",
+    ],
+)
+def test_a_phrasal_start_of_a_careful_thing_stays_careful(question: str) -> None:
+    careful(question)

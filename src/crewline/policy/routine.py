@@ -474,6 +474,11 @@ def _proceeds(shape: Shape) -> bool:
 # ---------------------------------------------------------------- reading and placing
 
 
+# A phrasal verb that starts a thing is "start" ("spin up the dev server on my box"), for
+# the routine reading only: the careful judgement has read the words as written.
+_STARTS_UP = re.compile(r"\b(?:spin|boot|fire|power)\s+up\b")
+
+
 @functools.lru_cache(maxsize=4096)
 def _read(question: str, options: tuple[str, ...], default: str | None) -> _Reading:
     code = code_form(question)
@@ -481,7 +486,8 @@ def _read(question: str, options: tuple[str, ...], default: str | None) -> _Read
     found = careful(question, offered, default)
     stated = defaults.stated(question, options=offered, default=default)
     chosen = stated if isinstance(stated, str) else None
-    shape = shape_of(code) if code else None
+    said = _STARTS_UP.sub("start", code)
+    shape = shape_of(said) if said else None
     ask = (
         fleet.value_ask(shape)
         if shape is not None and found is None and not _imperative(shape)
@@ -491,8 +497,8 @@ def _read(question: str, options: tuple[str, ...], default: str | None) -> _Read
         ask = None  # "good to move on to the next ticket?": a go-ahead naming a thing
     proceeds = shape is not None and found is None and ask is None and _proceeds(shape)
     if not proceeds and shape is not None and found is None and ask is None:
-        read = _go_on_read(code)
-        proceeds = read != code and _proceeds(shape_of(read))
+        read = _go_on_read(said)
+        proceeds = read != said and _proceeds(shape_of(read))
     return _Reading(
         code=code,
         careful=found,
