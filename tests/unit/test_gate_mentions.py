@@ -79,3 +79,29 @@ def test_a_phrasal_start_of_the_askers_own_thing_is_a_step(question: str) -> Non
 )
 def test_a_phrasal_start_of_a_careful_thing_stays_careful(question: str) -> None:
     careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Draft the on-call rotation plan and run it?",
+        "Write the call-tree checklist for the outage drill and run it?",
+        "Draft the notify helper for my local test harness and run it?",
+    ],
+)
+def test_a_thing_named_by_an_act_without_its_context_is_no_act_when_run(question: str) -> None:
+    _goes_on(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Write the call script for the customers and run it?",
+        "Draft the on-call rotation plan and send it to the customers?",
+        "Draft the key rotation plan and run it?",
+        "Prepare the refund batch and run it?",
+        "Lint the deploy script and then run it?",
+    ],
+)
+def test_a_thing_named_by_an_act_in_its_context_is_that_act_when_run(question: str) -> None:
+    careful(question)

@@ -1754,7 +1754,13 @@ def _word_acts(shape: Shape, money: bool) -> list[_Found]:
             if not runs and (
                 not _nominal_head(shape, i + n) or (i > 0 and words[i - 1].text in _WH)
             ):
-                back = _referred_back(shape, i, n, match)
+                # a thing named by an act's word is that act, run, only where the act's
+                # own context holds: "the on-call rotation plan" calls nobody
+                back = (
+                    _referred_back(shape, i, n, match)
+                    if _context_holds(shape, i, n, match, money)
+                    else None
+                )
                 if back is not None:
                     found.append(back)
                 i += n
