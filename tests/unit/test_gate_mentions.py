@@ -105,3 +105,19 @@ def test_a_thing_named_by_an_act_without_its_context_is_no_act_when_run(question
 )
 def test_a_thing_named_by_an_act_in_its_context_is_that_act_when_run(question: str) -> None:
     careful(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        ("Drop the please_table?", "it drops the please_table"),
+        ("Truncate the then_logs table?", "it truncates the then_logs table"),
+        ("Purge the so_far cache?", "it purges the so_far cache"),
+        ("Delete the old_when_ready queue now?", "it deletes the old_when_ready queue"),
+        ("Drop the table please?", "it drops the table"),
+        ("TRUNCATE TABLE then_logs?", "it empties the table then_logs"),
+    ],
+)
+def test_a_stop_word_inside_a_name_is_the_names(question: str, says: str) -> None:
+    verdict = judge(question)
+    assert verdict.final and verdict.why.endswith(says), verdict

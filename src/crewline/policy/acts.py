@@ -54,6 +54,9 @@ def _c(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
+# A table's name in SQL is never an article: "truncate the then_logs table" is English, and
+# its word act says what it truncates.
+_NOT_AN_ARTICLE = r"(?!(?:the|a|an|this|that|these|those|my|our|your|all|every)\b)"
 _CURRENCY_PREFIXES = (
     "usd|eur|gbp|jpy|cny|rmb|inr|chf|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|brl|mxn|zar|rub"
     "|krw|sgd|hkd|ils|aed|sar|thb|idr|vnd|ngn|uah|btc|usdt|usdc|xmr"
@@ -127,18 +130,18 @@ CODE_ACTS: tuple[CodeAct, ...] = (
         family="sql",
         pattern=_c(
             r"\bdrop\s+(table|database|schema|index|view|column|collection)\s+"
-            r"(?:if\s+exists\s+)?([\w.\"`]+)"
+            rf"(?:if\s+exists\s+)?{_NOT_AN_ARTICLE}([\w.\"`]+)"
         ),
         says="drops the {2} {1}",
     ),
     CodeAct(
         family="sql",
-        pattern=_c(r"\bdelete\s+from\s+([\w.\"`]+)"),
+        pattern=_c(rf"\bdelete\s+from\s+{_NOT_AN_ARTICLE}([\w.\"`]+)"),
         says="deletes rows from {1}",
     ),
     CodeAct(
         family="sql",
-        pattern=_c(r"\btruncate\s+(?:table\s+)?([\w\"`][\w.\"`]*)"),
+        pattern=_c(rf"\btruncate\s+(?:table\s+)?{_NOT_AN_ARTICLE}([\w\"`][\w.\"`]*)"),
         says="empties the table {1}",
     ),
     CodeAct(

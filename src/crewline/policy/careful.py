@@ -1374,8 +1374,10 @@ def _object_end(shape: Shape, start: int, *, limit: int = 8) -> int:
         w = words[end]
         if end > start and (w.clause_start or w.sentence != words[start].sentence):
             break
-        if w.text in _TIME_WORDS or w.text in _OBJECT_STOP or w.text in BOUNDARY_WORDS:
-            break
+        if not w.ident and (
+            w.text in _TIME_WORDS or w.text in _OBJECT_STOP or w.text in BOUNDARY_WORDS
+        ):
+            break  # a stop word inside a name ("please_table", "then_logs") is the name's
         end += 1
     return end
 
