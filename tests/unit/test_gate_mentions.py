@@ -121,3 +121,34 @@ def test_a_thing_named_by_an_act_in_its_context_is_that_act_when_run(question: s
 def test_a_stop_word_inside_a_name_is_the_names(question: str, says: str) -> None:
     verdict = judge(question)
     assert verdict.final and verdict.why.endswith(says), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Add a section on soft delete vs hard delete to the design doc?",
+        "Explain soft delete vs hard delete in the README for new contributors?",
+        "Should the export treat soft delete vs hard delete the same way in the report?",
+        "Write up the trade-offs of REST vs gRPC for the wiki page?",
+        "Summarize optimistic vs pessimistic locking for my notes?",
+    ],
+)
+def test_two_things_set_side_by_side_as_a_topic_are_no_choice(question: str) -> None:
+    verdict = judge(question)
+    assert not verdict.final, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "soft delete vs hard delete?",
+        "Soft delete vs hard delete for the user purge job?",
+        "REST vs gRPC for the new inventory service?",
+        "Add a section on soft delete vs hard delete, then hard delete the old rows?",
+        "Write up REST vs gRPC and pick one for the new service?",
+        "Decide on REST vs gRPC for the new service?",
+        "Settle on soft delete vs hard delete for the user records?",
+    ],
+)
+def test_a_choice_or_an_act_beside_it_stays_with_the_human(question: str) -> None:
+    careful(question)

@@ -2145,6 +2145,27 @@ _DECIDE = re.compile(
 _COMPARED = re.compile(r"\b(?:compar\w*|contrast\w*|differences?\s+between)\b")
 
 
+# "a section on X vs Y", "explain X vs Y", "treat X vs Y the same way": two things set side
+# by side as what is written about or treated alike, not two options to pick from.
+_TOPIC_LEAD = re.compile(
+    r"\b(?:on|about|regarding|of|around|explain\w*|describ\w*|document\w*|summari[sz]\w*"
+    r"|write\s+up|outline\w*)\s+(?:[\w/.+#-]+\s+){0,2}[\w/.+#-]+$"
+)
+_ALIKE_AFTER = re.compile(
+    r"^(?:[\w/.+#-]+\s+){1,3}(?:the\s+same|alike|differently|consistently|identically)\b"
+)
+_DECIDING = re.compile(r"\b(?:decid\w*|settle|agree|vote|choose|pick|prefer\w*|go with)\b")
+
+
+def _side_by_side(left: str, right: str) -> bool:
+    """Are the two sides of "vs" a topic ("a section on soft delete vs hard delete") or
+    treated alike ("treat soft delete vs hard delete the same way"), with no decision asked
+    ("decide on REST vs gRPC")?"""
+    return bool(_TOPIC_LEAD.search(left) or _ALIKE_AFTER.match(right)) and not (
+        _DECIDING.search(left)
+    )
+
+
 def _or_choice(sentence: str) -> str | None:
     """ "X or Y" between two real alternatives, as said ("redis or memcached")."""
     for m in re.finditer(r"\b(?:or|vs|versus)\b", sentence):
@@ -2154,6 +2175,8 @@ def _or_choice(sentence: str) -> str | None:
             continue
         if _COMPARED.search(left):
             continue  # "a note comparing how we publish vs how they read": compared, not chosen
+        if m.group() != "or" and _side_by_side(left, right):
+            continue  # "a section on soft delete vs hard delete": a topic, not a pick
         left_words = re.findall(r"[a-z0-9/.+#-]+", left)
         if left_words and left_words[-1] in ("yes", "no", "y", "either", "whether"):
             continue
