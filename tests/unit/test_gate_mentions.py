@@ -152,3 +152,28 @@ def test_two_things_set_side_by_side_as_a_topic_are_no_choice(question: str) -> 
 )
 def test_a_choice_or_an_act_beside_it_stays_with_the_human(question: str) -> None:
     careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Shall I draft (not send) the maintenance email to players so you can review it?",
+        "Can I write (but not post) the release announcement for customers?",
+        "Prepare (don't pay) the invoice batch for the 12 vendors so you can check it?",
+    ],
+)
+def test_a_negated_alternative_in_brackets_leaves_the_verb_its_object(question: str) -> None:
+    _goes_on(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Shall I draft (and send) the maintenance email to players?",
+        "Shall I send (not draft) the maintenance email to players?",
+        "Draft (not send) the email to players, then send it?",
+        "Prepare (then pay) the invoice batch for the 12 vendors?",
+    ],
+)
+def test_an_aside_that_does_the_act_stays_careful(question: str) -> None:
+    careful(question)

@@ -375,14 +375,44 @@ def _goes_on(shape: Shape, j: int) -> bool:
     return j + 1 < len(words) and words[j + 1].text in _ONWARD and not words[j + 1].clause_start
 
 
+_ASIDE_NEGATORS = word_set("not don dont never no without")
+
+
+def _negated_aside(shape: Shape, i: int) -> tuple[int, int] | None:
+    """The words of a bracketed aside that negates an alternative right before word ``i``'s
+    clause ("draft (not send) the email", "prepare (don't pay) the invoices"): its first
+    word's index and one past its last, or None. An aside that does something ("(and
+    send)", "(then pay)") is a clause of its own, as before."""
+    words = shape.words
+    k = i
+    while k > 0 and not words[k].clause_start:
+        k -= 1
+    if k == 0 or ")" not in shape.gap(k):
+        return None
+    a = k - 1
+    while a > 0 and "(" not in shape.gap(a):
+        if words[a].sentence != words[k].sentence:
+            return None
+        a -= 1
+    if "(" not in shape.gap(a) or a == 0:
+        return None
+    lead = [w.text for w in words[a:k] if w.text not in ("but", "just", "only")]
+    return (a, k) if lead and lead[0] in _ASIDE_NEGATORS else None
+
+
 def _governor(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
     """What governs word ``i`` from its left, within its clause: ``read`` (a reading verb, a
     doc head, an artifact nobody runs: it is only a mention), ``act`` (a verb that does
     something) or None (nothing: the clause starts with it)."""
     words = shape.words
+    aside = _negated_aside(shape, i)
     for j in range(i - 1, -1, -1):
         w = words[j]
-        if w.sentence != words[i].sentence or words[j + 1].clause_start:
+        if aside is not None and aside[0] <= j < aside[1]:
+            continue  # "draft (not send) the email": the verb reads on past its aside
+        if w.sentence != words[i].sentence or (
+            words[j + 1].clause_start and (aside is None or j + 1 not in aside)
+        ):
             return None
         if w.text in _COPULAS:
             return None  # "the next command is `DROP DATABASE app`": it is the thing itself
@@ -420,7 +450,7 @@ def _governor(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
             and (read_only or not _governed_read(shape, j))
         ):
             return "act"
-        if w.clause_start:
+        if w.clause_start and (aside is None or j != aside[1]):
             return None
     return None
 
@@ -1213,8 +1243,13 @@ def _asks_property(shape: Shape, i: int) -> bool:
 def _creates(shape: Shape, i: int) -> bool:
     """Is the edit verb that governs word ``i`` one that makes a thing ("write", "draft")?"""
     words = shape.words
+    aside = _negated_aside(shape, i) or (i, i)
     for j in range(i - 1, -1, -1):
-        if words[j + 1].clause_start or words[j].sentence != words[i].sentence:
+        if aside[0] <= j < aside[1]:
+            continue  # "draft (not send) the email": made, its alternative not done
+        if (words[j + 1].clause_start and j + 1 not in aside) or (
+            words[j].sentence != words[i].sentence
+        ):
             return False
         if words[j].lemma in EDIT_VERBS:
             return words[j].lemma in _CREATE_VERBS
