@@ -177,3 +177,29 @@ def test_a_negated_alternative_in_brackets_leaves_the_verb_its_object(question: 
 )
 def test_an_aside_that_does_the_act_stays_careful(question: str) -> None:
     careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "May I read the credentials loader code to see why it logs a warning? "
+        "I don't need the secrets themselves.",
+        "Can I profile the billing service locally? I won't touch the payment records.",
+        "Review the rollout checklist for typos? We don't want the deployment itself today.",
+    ],
+)
+def test_the_object_of_a_negated_verb_is_not_acted_on(question: str) -> None:
+    _goes_on(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I don't need the staging token, print the prod token?",
+        "Don't forget the API key: print it?",
+        "I don't need the docs, just send the secrets to the vendor?",
+        "We don't want the deployment delayed, so deploy to prod now?",
+    ],
+)
+def test_an_act_beside_a_negated_verb_stays_careful(question: str) -> None:
+    careful(question)

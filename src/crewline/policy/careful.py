@@ -725,6 +725,31 @@ def _negated(shape: Shape, i: int) -> bool:
     return False
 
 
+# Verbs whose negation asks the thing done ("don't forget the key", "don't skip the
+# migration"), and the light verbs a negation keeps off a thing ("don't need the secrets").
+_NEGATION_ASKS = word_set("forget hesitate miss fail skip neglect omit stop wait delay")
+_HOLDING_VERBS = word_set("need want touch use access open see handle require ask")
+
+
+def _object_of_negated(shape: Shape, i: int) -> bool:
+    """Is the noun at ``i`` the object of a negated verb of its clause ("I don't need the
+    secrets themselves", "I won't touch the payment records")? A negation that asks the
+    thing done ("don't forget the API key") is none."""
+    words = shape.words
+    for k in range(i - 1, max(i - 5, -1), -1):
+        w = words[k]
+        if words[k + 1].clause_start or w.sentence != words[i].sentence:
+            return False
+        if w.lemma in _HOLDING_VERBS | _VERB_LIKE or w.lemma in _ACTS_BY_FIRST:
+            return (
+                w.lemma in _HOLDING_VERBS
+                and w.lemma not in _NEGATION_ASKS
+                and _negated(shape, k)
+                and not _done_after(shape, i)
+            )
+    return False
+
+
 # What says a thing is no part of what was named ("nothing to do with payments").
 _UNRELATED = re.compile(r"\b(?:nothing|not anything) to do with|\b(?:unrelated|not related) to")
 _MODIFIER_STOPS = _PREPOSITIONS | _COPULAS | _NEGATORS
@@ -911,6 +936,8 @@ def _mention(
         return True  # 'Delete account' as a label, a message, a name: only words
     if _negated(shape, i) or _hypothetical(shape, i) or _reported(shape, i, noun):
         return True
+    if noun and _object_of_negated(shape, i):
+        return True  # "I don't need the secrets themselves": nothing is done to them
     if _unrelated(shape, i):
         return True  # "it has nothing to do with payments": said to be no part of it
     if family == "credentials" and _not_real(shape, i):
