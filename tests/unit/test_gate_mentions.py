@@ -203,3 +203,29 @@ def test_the_object_of_a_negated_verb_is_not_acted_on(question: str) -> None:
 )
 def test_an_act_beside_a_negated_verb_stays_careful(question: str) -> None:
     careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "could I search the moderation docs for how 'permanent ban' is defined, need it for "
+        "my summary",
+        'Grep the codebase for "irreversible" to see where the warning text comes from?',
+        "Look up how the glossary defines 'permanent deletion' for my notes?",
+    ],
+)
+def test_the_questions_own_word_quoted_as_a_term_looked_up_is_a_mention(question: str) -> None:
+    _goes_on(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "This change is 'permanent', proceed?",
+        "Search the docs for 'permanent ban' and then permanently ban the account?",
+        "It's irreversible, but grep the logs first and go ahead?",
+        "Apply the 'permanent' retention policy to the prod bucket?",
+    ],
+)
+def test_the_questions_own_word_said_of_the_step_stays_careful(question: str) -> None:
+    careful(question)

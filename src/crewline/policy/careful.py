@@ -922,7 +922,9 @@ def _mention(
     hypothetical, already done, or the object of a harmless act?"""
     w = shape.words[i]
     if family == "own_word":
-        return False
+        # "search the docs for how 'permanent ban' is defined": a term looked up, quoted;
+        # said of the step, even quoted, it is the question's own word
+        return _term(shape, i) and _governor(shape, i) == "read" and not _done_after(shape, i)
     if (
         (w.ident or _lone_name(shape, i))
         and not code
@@ -1399,6 +1401,15 @@ def _quoted(shape: Shape, i: int) -> bool:
         if opened % 2 == 1 and mark in text[at:]:
             return True
     return False
+
+
+def _term(shape: Shape, i: int) -> bool:
+    """Is word ``i`` a quoted term ("how 'permanent ban' is defined"): inside quotation
+    marks, its first word too?"""
+    at = shape.words[i].start
+    mark = shape.text[at - 1 : at]
+    opens = mark in ("'", '"') and shape.text[at - 2 : at - 1] in ("", " ", "(")
+    return _quoted(shape, i) or (opens and mark in shape.text[shape.words[i].end :])
 
 
 def _reveals(shape: Shape, i: int) -> bool:
