@@ -229,3 +229,30 @@ def test_the_questions_own_word_quoted_as_a_term_looked_up_is_a_mention(question
 )
 def test_the_questions_own_word_said_of_the_step_stays_careful(question: str) -> None:
     careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run `actionlint` on the deploy pipeline workflow files?",
+        "Run `shellcheck` on the purge script?",
+        "Run `yamllint` against the release workflow?",
+        "Run `sqlfluff lint` over the migration files?",
+    ],
+)
+def test_a_checker_run_on_a_thing_reads_it(question: str) -> None:
+    _goes_on(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run `actionlint` on the workflow files, then run the deploy pipeline?",
+        "Run the purge script, then `shellcheck` it?",
+        "Run `purge_check` on the prod database?",
+        "Run `deploy` on the checkout service?",
+        "Run `shellcheck` on the purge script and then run it?",
+    ],
+)
+def test_what_is_run_beside_a_checker_stays_careful(question: str) -> None:
+    careful(question)

@@ -337,6 +337,8 @@ def _executed(shape: Shape, head: int) -> bool:
             return False
         if _dry_run(shape, j) or w.lemma in READ_VERBS or w.lemma in DOC_HEADS:
             return False
+        if _checker(shape, j):
+            return False  # "run `actionlint` on the deploy workflow": the checker is run
         if w.lemma in EDIT_VERBS and not _goes_on(shape, j):
             return False  # "move the deploy helper into utils": the code is edited
         if (
@@ -354,6 +356,26 @@ def _executed(shape: Shape, head: int) -> bool:
         if w.clause_start:
             return False
     return False
+
+
+# A tool named for checking ("actionlint", "shellcheck", "yamllint", "go vet").
+_CHECKER_NAME = re.compile(r"lint|check|vet$|fmt$|validat|verif|audit|scan")
+_CHECKED = word_set("on against over across")
+
+
+def _checker(shape: Shape, j: int) -> bool:
+    """Is word ``j`` a checker named in code that is run on what follows it ("run
+    `actionlint` on the workflow files", "`sqlfluff lint` over the migrations")? What it
+    runs on is read, not run."""
+    words = shape.words
+    w = words[j]
+    return (
+        w.code
+        and j + 1 < len(words)
+        and words[j + 1].text in _CHECKED
+        and not words[j + 1].code
+        and any(_CHECKER_NAME.search(x.text) for x in words[max(0, j - 2) : j + 1] if x.code)
+    )
 
 
 _ONWARD = word_set("on ahead forward along with onto")
