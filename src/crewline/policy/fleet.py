@@ -75,6 +75,7 @@ class ValueAsk:
     terse: bool = False  # named by a noun alone ("staging api port?"), with no question word
     modifier: str = ""  # the word right before the asked noun ("branch" coverage)
     outcome: frozenset[str] = frozenset()  # "how many jobs failed": what the count is of
+    pair: tuple[str, ...] = ()  # "which host and port …": the two things asked, when two
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -641,6 +642,9 @@ def _value_ask(code: str) -> ValueAsk | None:
             if end > of + 1:
                 counted = {root(words[end - 1].lemma), root(noun)}  # the "count" is no topic
                 noun, kinds = words[end - 1].lemma, (Kind.NUMBER,)
+    pair = _two_asked(code, words[skip:])
+    if pair and _one_value(pair):
+        noun, kinds = "address", (Kind.HOST, Kind.IP)  # "host and port": "mm.internal:7450"
     if not kinds:
         if head_text == "need":
             return None  # "I need the…" names no kind of value: not a request for one
@@ -658,7 +662,7 @@ def _value_ask(code: str) -> ValueAsk | None:
         if p == noun
         or _group_of().get(root(p), frozenset()) & _group_of().get(root(noun), frozenset())
         or (p in _KIND_NAMES and set(_NOUN_KINDS[p]) <= set(kinds))
-    }
+    } | set(pair)
     named = [p for p in named if set(_NOUN_KINDS[p]) & set(kinds)]
     cues = {root(noun)} if noun != "value" else set()
     cues |= {root(p) for p in named}
@@ -778,6 +782,7 @@ def _value_ask(code: str) -> ValueAsk | None:
             break
     return ValueAsk(
         modifier=modifier,
+        pair=pair,
         terse=head_text == "terse",
         verb_cues=frozenset(verb_cues),
         kinds=kinds,
@@ -802,6 +807,54 @@ def _value_ask(code: str) -> ValueAsk | None:
             )
         ),
     )
+
+
+# What joins two asked things in one request ("host and port", "host & port", "host:port").
+_JOINS = word_set("and plus")
+_JOIN_MARKS = ("&", "+", ":")
+# Two asked things a row writes as one value ("mm-staging.internal:7450"): the whole
+# answers both.
+_ONE_VALUE = ((word_set("host hostname server machine box domain ip address"), word_set("port")),)
+
+
+def _two_asked(code: str, words: Sequence[Token]) -> tuple[str, ...]:
+    """The two things a request's noun phrase joins ("which host and port", "p50 and p99
+    latency?", "region & zone of …", "host:port"): the word before the join and the asked
+    noun after it. Empty when it asks one thing."""
+    phrase: list[Token] = []
+    for w in words:
+        if w.text in _NP_STOP and not phrase:
+            continue  # "what's the host:port": its article
+        if w.text in _NP_STOP or (phrase and w.text in _TERSE_PREPOSITIONS):
+            break
+        phrase.append(w)
+    for k in range(1, len(phrase)):
+        left = phrase[k - 1]
+        if phrase[k].text in _JOINS:
+            after = phrase[k + 1 :]
+        elif code[left.end : phrase[k].start].strip() in _JOIN_MARKS:
+            after = phrase[k:]
+        else:
+            continue
+        asked = next((w for w in after if w.lemma in _NOUN_KINDS), None)
+        if asked is not None and left.text not in _STOP and left.lemma != asked.lemma:
+            return left.lemma, asked.lemma
+    return ()
+
+
+def _one_value(pair: tuple[str, ...]) -> bool:
+    """Is what a request asks two things of one value a row writes whole ("host and port")?"""
+    first, second = pair
+    return any(first in a and second in b for a, b in _ONE_VALUE)
+
+
+def _both_given(ask: ValueAsk, value: Value) -> bool:
+    """Does a value answer all a request asks: for a request of two things, the whole that
+    gives both ("mm.internal:7450" for "host and port", never "7450")?"""
+    if not ask.pair:
+        return True
+    parts = [v.kind for v in values_in(value.text)]
+    return _one_value(ask.pair) and any(parts == [one, two] for one, _, two in _WHOLES)
 
 
 # A partitive put first: "of the TODOs someone counted, how many are FIXMEs?" asks "how many
@@ -1335,7 +1388,7 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
     """The live values of the asked kind in a row, each with its clause's words."""
     text = unicodedata.normalize("NFKC", fact.text)
     out = []
-    for value in _with_ports(ask, text, values_in(text)):
+    for value in _with_ports(ask, text, _read_whole(ask, text, values_in(text))):
         status = _status(ask, text, value) if value.kind in ask.kinds else None
         if status in (None, "gone") or _in_question(ask, value.text):
             continue  # not a fact here, or the question's own value ("acme.io's MX")
@@ -1422,6 +1475,35 @@ def _with_ports(ask: ValueAsk, text: str, values: list[Value]) -> list[Value]:
                     text=port.group(1), kind=Kind.PORT, start=start, end=start + len(port.group(1))
                 )
             )
+    return out
+
+
+def _read_whole(ask: ValueAsk, text: str, values: list[Value]) -> list[Value]:
+    """The values, a value the row states whole across two of them (a host with its port:
+    "mm-staging.internal:7450"; a date with its time) read as one — but where the asked
+    noun asks a part ("which port", "what date"). A request of both ("host and port") is
+    answered by a whole alone: a host without its port answers half of it."""
+    out: list[Value] = []
+    k = 0
+    while k < len(values):
+        first = values[k]
+        second = values[k + 1] if k + 1 < len(values) else None
+        joined = second is not None and any(
+            first.kind is one
+            and second.kind is two
+            and first.kind in ask.kinds
+            and ask.noun not in _PART_NOUNS[one] | _PART_NOUNS[two]
+            and gap.fullmatch(text[first.end : second.start])
+            for one, gap, two in _WHOLES
+        )
+        if joined and second is not None:
+            whole = text[first.start : second.end]
+            out.append(Value(text=whole, kind=first.kind, start=first.start, end=second.end))
+            k += 2
+            continue
+        if not (ask.pair and first.kind in ask.kinds):
+            out.append(first)
+        k += 1
     return out
 
 
@@ -1973,6 +2055,13 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         # "where should the new config file live?": a decision asked of you, about nothing
         # a row can be known to answer
         return FleetReading(found="it asks you to decide, about nothing the fleet said")
+    if ask.pair and not _one_value(ask.pair):
+        # "which version and commit …": one of the two is a partial answer
+        first, second = ask.pair
+        return FleetReading(
+            found=f"it asks two things, the {first} and the {second}, and a value answers one",
+            ignored=ignored,
+        )
     members = sorted({f.member for f in usable})
     sources = _sources(ask, members)
     if isinstance(sources, str):
@@ -2564,6 +2653,8 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
     value = _whole_cited(ask, cited.text, value, answer) if value is not None else None
     if value is None or not _of_kind(ask, value) or _in_question(ask, value.text):
         return None
+    if not _both_given(ask, value):
+        return None  # "7450" for "which host and port": half of what is asked
     if value.kind is Kind.DURATION and _MOMENT.match(cited.text[value.end :]):
         return None  # "rebooted 2 days ago" places a moment: no answer to "how long"
     if not _kind_said(ask, cited):

@@ -59,6 +59,8 @@ _HOST_TLD = (
     "internal|local|localhost|lan|corp|com|net|org|io|dev|test|example|cloud|svc|cluster|intra"
     "|home|app|ai|co|uk|de|fr|eu|us|info|biz|me|sh|tech|site|online|xyz|private|invalid"
 )
+# The labels a network names its own hosts under ("db1.prod.internal.acme.games")
+_NETWORK_LABEL = "internal|svc|cluster|corp|intra|lan|local|private"
 _DURATION_UNIT = (
     r"(?:ms|msec|milliseconds?|µs|us|microseconds?|ns|s|secs?|seconds?|m|mins?|minutes?|h|hrs?"
     r"|hours?|d|days?|w|wks?|weeks?)"
@@ -76,6 +78,19 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         Kind.HOST,
         re.compile(
             rf"(?<![\w./@-])[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*\.(?:{_HOST_TLD})"
+            r"(?![\w-])(?!\.\w)",
+            re.IGNORECASE,
+        ),
+    ),
+    # a host under a name of no known domain ("mm-staging.internal.kraken.games"): by the
+    # port glued after it, or by a network's own label inside it
+    (
+        Kind.HOST,
+        re.compile(
+            r"(?<![\w./@-])[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*"
+            rf"\.(?!(?:{_FILE_EXT})\b)[a-z]{{2,24}}(?=:\d{{2,5}}(?!\d)(?!\.\d))"
+            r"|(?<![\w./@-])[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*"
+            rf"\.(?:{_NETWORK_LABEL})(?:\.[a-z0-9-]+)*\.(?!(?:{_FILE_EXT})\b)[a-z]{{2,24}}"
             r"(?![\w-])(?!\.\w)",
             re.IGNORECASE,
         ),
