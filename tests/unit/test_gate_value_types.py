@@ -159,3 +159,207 @@ def test_a_host_of_no_known_domain_is_read_by_its_port_or_its_network(
 ) -> None:
     hosts = [v.text for v in values_in(text) if v.kind is Kind.HOST]
     assert hosts == ([host] if host else [])
+
+
+# ---------------------------------------------------------------- types of value
+
+# (question, row, the value) — each row holds a value of another type beside the asked one
+TYPED = [
+    # an email address, never the host of the same row
+    (
+        "what's the email for the payments on-call?",
+        "payments on-call inbox is pay-oncall@acme.io, the API is on pay.internal.acme.io:8443",
+        "pay-oncall@acme.io",
+    ),
+    (
+        "which host is the payments API on?",
+        "payments on-call inbox is pay-oncall@acme.io, the API is on pay.internal.acme.io:8443",
+        "pay.internal.acme.io",
+    ),
+    (
+        "pharmacy escalation email address?",
+        "Pharmacy escalations go to rx-escalations@stmarys.health (Ward 4 handles nights).",
+        "rx-escalations@stmarys.health",
+    ),
+    # a cron expression, never its numbers, and never picked for how long
+    (
+        "what's the cron schedule of the nightly cleanup job?",
+        "the nightly cleanup job runs on cron `30 2 * * *` and takes 12 min",
+        "30 2 * * *",
+    ),
+    (
+        "how long does the nightly cleanup job take?",
+        "the nightly cleanup job runs on cron `30 2 * * *` and takes 12 min",
+        "12 min",
+    ),
+    (
+        "what's the crontab for the invoice reminder?",
+        "invoice reminder crontab: */15 8-18 * * MON-FRI, mails go out from billing@acme.io",
+        "*/15 8-18 * * MON-FRI",
+    ),
+    # a size with a thousands separator, whole
+    (
+        "how big is the nightly dump?",
+        "nightly dump is 1,024 MB, written to /backups/nightly.sql.gz in 4 min",
+        "1,024 MB",
+    ),
+    # money with its currency's code before it, never the size beside it
+    (
+        "what was the total on the October CDN invoice?",
+        "the October CDN invoice came to USD 1,450 for 14 TB of egress",
+        "USD 1,450",
+    ),
+    # a machine type in each cloud's form, never the size or the region beside it
+    (
+        "which instance type is the search cluster on?",
+        "search cluster: 6 nodes of r6g.2xlarge, 512 GiB each, in eu-west-1",
+        "r6g.2xlarge",
+    ),
+    (
+        "which region is the search cluster in?",
+        "search cluster: 6 nodes of r6g.2xlarge, 512 GiB each, in eu-west-1",
+        "eu-west-1",
+    ),
+    (
+        "which machine type does the render farm use?",
+        "the render farm uses n2-standard-8 machines, 12 of them, 30 GB disks",
+        "n2-standard-8",
+    ),
+    (
+        "VM size for the build agents?",
+        "Build agents run on Standard_D4s_v5 in westeurope, 3.5 GiB free on each",
+        "Standard_D4s_v5",
+    ),
+    # a rate per unit of time against a rate that is a share, each by what it is a rate of
+    (
+        "what's the send rate of the mailer?",
+        "mailer send rate is 40 msgs/sec, bounce rate 1.2%",
+        "40 msgs/sec",
+    ),
+    (
+        "what's the bounce rate of the mailer?",
+        "mailer send rate is 40 msgs/sec, bounce rate 1.2%",
+        "1.2%",
+    ),
+    (
+        "how often does the weekly report go out?",
+        "the weekly report goes out 3 per day (cron `0 8,13,18 * * *`)",
+        "3 per day",
+    ),
+    (
+        "how often does the triage digest go out?",
+        "the triage digest goes out 3 times a day",
+        "3 times a day",
+    ),
+    # a count in millions, never a duration
+    (
+        "how long did the archive copy take?",
+        "archive copy moved 1.1M objects in 47 min",
+        "47 min",
+    ),
+    (
+        "how many objects did the archive copy move?",
+        "archive copy moved 1.1M objects in 47 min",
+        "1.1M",
+    ),
+    # a dotted name, whole, never the size beside it
+    (
+        "which table holds the shipment events?",
+        "shipment events land in logistics.shipment_events_v2, 40 GB so far",
+        "logistics.shipment_events_v2",
+    ),
+    (
+        "which kafka topic carries the vitals?",
+        "bedside vitals flow through kafka topic icu.vitals.v2 at 300 msgs/sec",
+        "icu.vitals.v2",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "row", "value"), TYPED)
+def test_a_value_of_the_asked_type_is_picked_beside_one_of_another(
+    question: str, row: str, value: str
+) -> None:
+    assert value in row
+    answers(question, _one(row), value)
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        (  # no email in the row: its host is not one
+            "what's the email for the payments on-call?",
+            "payments on-call pages go through pay.internal.acme.io:8443",
+        ),
+        (  # no cron in the row: a time of day is not one
+            "what's the cron schedule of the nightly cleanup job?",
+            "the nightly cleanup job runs at 02:30 UTC and takes 12 min",
+        ),
+        (  # no machine type: a size is not one
+            "which instance type is the search cluster on?",
+            "search cluster: 6 nodes, 512 GiB each, in eu-west-1",
+        ),
+        (  # a share asked, only a rate per second said
+            "what's the bounce rate of the mailer?",
+            "mailer send rate is 40 msgs/sec",
+        ),
+        (  # a rate per second asked, only a share said
+            "what's the send rate of the mailer?",
+            "mailer bounce rate is 1.2%",
+        ),
+        (  # a count of users asked, only a share said
+            "What was DAU in November?",
+            "Refund rate for November came out at 1.7%",
+        ),
+    ],
+)
+def test_no_value_of_the_asked_type_is_no_answer(question: str, row: str) -> None:
+    no_answer(question, _one(row))
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [
+        ("mail appeals@kraken.games for it", "appeals@kraken.games", Kind.EMAIL),
+        ("cron `0 0 * * 1` in the reset job", "0 0 * * 1", Kind.CRON),
+        ("runs @daily since May", "@daily", Kind.CRON),
+        ("soak ran on an m5.xlarge node", "m5.xlarge", Kind.MACHINE),
+        ("the primary is a db.r6g.large", "db.r6g.large", Kind.MACHINE),
+        ("pool of e2-medium workers", "e2-medium", Kind.MACHINE),
+        ("topic icu.vitals.v2 carries it", "icu.vitals.v2", Kind.QUALIFIED),
+        ("the bucket holds 1.1M objects", "1.1M", Kind.NUMBER),
+        ("restore took 5m flat", "5m", Kind.DURATION),
+        ("limit is 1,024 MB per pod", "1,024 MB", Kind.SIZE),
+        ("budget is EUR 2,500 a quarter", "EUR 2,500", Kind.MONEY),
+        ("throttled at 60 requests per minute", "60 requests per minute", Kind.RATE),
+        ("it pages 3 per day at most", "3 per day", Kind.RATE),
+    ],
+)
+def test_a_value_is_read_whole_by_its_type(text: str, value: str, kind: Kind) -> None:
+    assert [(v.text, v.kind) for v in values_in(text) if value in v.text or v.text in value] == [
+        (value, kind)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "scored 1 2 3 4 5 points",  # numbers in a row, no star: no schedule
+        "see config.prod.yaml for it",  # a file, never a dotted name
+        "pinned to v2.8.3 in the chart",  # a version, never a dotted name
+        "the module crewline.policy.fleet reads rows",  # a dotted name of words only
+    ],
+)
+def test_near_shapes_are_not_read_as_the_new_types(text: str) -> None:
+    assert not [v for v in values_in(text) if v.kind in (Kind.CRON, Kind.QUALIFIED, Kind.MACHINE)]
+
+
+def test_a_dotted_name_is_answered_offline_and_by_a_model_alike() -> None:
+    """A dotted name typed whole (where 831fa15 took it back, the model's check held a
+    typed identifier to the asked noun beside it): the offline reader and a model's cited
+    answer give it alike, and a model citing the old table's view is refused."""
+    question = "Which table actually holds the invoice lines these days?"
+    rows = _one("Invoice lines live in billing.invoice_items_v4 now; the old table is only a view.")
+    answers(question, rows, "billing.invoice_items_v4")
+    assert _model(question, rows, "billing.invoice_items_v4") == "billing.invoice_items_v4"
+    assert _model(question, rows, "view") is None

@@ -108,12 +108,6 @@ def test_a_yes_only_for_a_yes_no_question_and_a_default_only_one_the_text_holds(
 
 # A model's fleet answer is checked for what makes it safe, not for the offline reader's own
 # reading of the question: the model finds the row and picks its value.
-LAYOUT = Fact(
-    row_id="row-20",
-    member="schema-scout",
-    text="Invoice lines live in billing.invoice_items_v4 now; the old table is only a view.",
-    at=AT,
-)
 STORE = Fact(
     row_id="row-21", member="bucket-audit", text="Bucket media-prod: 4.7 TB in 2.1M objects.", at=AT
 )
@@ -153,12 +147,6 @@ LIMIT_B = Fact(
     ("question", "placement", "facts", "answer"),
     [
         (
-            "Which table actually holds the invoice lines these days?",
-            Placement(kind="fleet", answer="billing.invoice_items_v4", row="row-20"),
-            [LAYOUT],
-            "billing.invoice_items_v4",
-        ),
-        (
             "How much data is stored in the media-prod bucket?",
             Placement(kind="fleet", answer="4.7 TB", row="row-21"),
             [STORE],
@@ -172,7 +160,7 @@ LIMIT_B = Fact(
             "4.7 TB",
         ),
     ],
-    ids=["table-these-days", "data-in-a-bucket", "number-without-its-unit"],
+    ids=["data-in-a-bucket", "number-without-its-unit"],
 )
 def test_a_model_finds_the_value_the_offline_reader_misses(
     question: str, placement: Placement, facts: list[Fact], answer: str

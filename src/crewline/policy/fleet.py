@@ -319,9 +319,17 @@ for _words, _kinds in (
     # a code may be a number ("exit code 137") or one of digits joined ("LOINC 2823-3")
     ("code", (Kind.NUMBER, Kind.ID, Kind.WORD)),
     ("size", (Kind.SIZE,)),
-    ("rate percentage percent ratio coverage share", (Kind.PERCENT,)),
+    # a rate is a share ("error rate 0.3%") or so much per unit of time ("450 req/s"),
+    # told apart by what it is a rate of (``_KIND_BY_MODIFIER``)
+    ("rate", (Kind.PERCENT, Kind.RATE)),
+    ("percentage percent ratio coverage share retention churn conversion", (Kind.PERCENT,)),
+    # the users active in a day, a week, a month: a count
+    ("dau wau mau", (Kind.NUMBER,)),
     ("date day", (Kind.DATE, Kind.TIME)),
     ("region zone", (Kind.REGION,)),
+    ("email e-mail mail inbox mailbox", (Kind.EMAIL,)),
+    ("cron crontab", (Kind.CRON,)),
+    ("schedule", (Kind.CRON, Kind.TIME)),
     # people, and the teams that own things: a person's name, or a team's slug
     (
         "person owner author reviewer approver assignee maintainer engineer contact",
@@ -333,11 +341,13 @@ for _words, _kinds in (
         "cluster namespace table index topic channel user account",
         (
             Kind.ID,
+            Kind.QUALIFIED,
             Kind.PATH,
             Kind.NUMBER,
             Kind.WORD,
         ),
     ),
+    ("dataset schema", (Kind.QUALIFIED, Kind.ID, Kind.WORD)),
 ):
     for _word in _words.split():
         _NOUN_KINDS[_word] = _kinds
@@ -347,6 +357,10 @@ _NAMING = frozenset({"id", "identifier", "name", "key", "number"})
 _KIND_NAMES = frozenset(kind.value.split()[0] for kind in Kind)
 _GENERIC = (
     Kind.ID,
+    Kind.QUALIFIED,
+    Kind.MACHINE,
+    Kind.EMAIL,
+    Kind.CRON,
     Kind.PATH,
     Kind.WORD,
     Kind.NUMBER,
@@ -371,7 +385,7 @@ _WH_KINDS: dict[str, tuple[Kind, ...]] = {
     "how long": (Kind.DURATION,),
     "how many": (Kind.NUMBER,),
     "how much": (Kind.NUMBER, Kind.SIZE, Kind.PERCENT),
-    "how often": (Kind.NUMBER,),
+    "how often": (Kind.RATE, Kind.NUMBER),
     "how big": (Kind.SIZE,),
     "how large": (Kind.SIZE,),
     "how fast": (Kind.DURATION,),
@@ -653,16 +667,34 @@ def _value_ask(code: str) -> ValueAsk | None:
             return None
         noun = content[-1]
         kinds = _GENERIC
+    kind_words: set[str] = set()  # the words that say which kind is asked ("instance type")
+    machine = _MACHINE_ASKED.search(code)
+    if machine is not None and noun in (*_MACHINES, "value", "type", "size"):
+        kind_words = {machine.group(1), machine.group(2), noun}
+        noun, kinds = "type", (Kind.MACHINE,)  # "which machine type", "VM size"
+    if noun in _KIND_BY_MODIFIER:
+        # "instance type", "email address", "ingest rate": the word before the noun says
+        # which kind of it is asked
+        by = _KIND_BY_MODIFIER[noun]
+        before = next((w.lemma for w in reversed(all_words[: _at(all_words, noun)])), "")
+        if before in by:
+            asked = noun
+            noun, kinds = by[before]
+            kind_words = {asked} - {noun}  # "email address": the address is the email
     # a noun that names another kind of thing stays what the request is about ("which Node
     # version": node); one of the asked kind is the asked noun again ("host:port"), and so is
     # the name of a kind the asked ones hold ("the IP address": any address said is an IP's)
-    also_named = {
-        p
-        for p in named
-        if p == noun
-        or _group_of().get(root(p), frozenset()) & _group_of().get(root(noun), frozenset())
-        or (p in _KIND_NAMES and set(_NOUN_KINDS[p]) <= set(kinds))
-    } | set(pair)
+    also_named = (
+        {
+            p
+            for p in named
+            if p == noun
+            or _group_of().get(root(p), frozenset()) & _group_of().get(root(noun), frozenset())
+            or (p in _KIND_NAMES and set(_NOUN_KINDS[p]) <= set(kinds))
+        }
+        | set(pair)
+        | kind_words
+    )
     named = [p for p in named if set(_NOUN_KINDS[p]) & set(kinds)]
     cues = {root(noun)} if noun != "value" else set()
     cues |= {root(p) for p in named}
@@ -807,6 +839,36 @@ def _value_ask(code: str) -> ValueAsk | None:
             )
         ),
     )
+
+
+def _at(words: Sequence[Token], lemma: str) -> int:
+    """Where the last word of ``lemma`` stands in ``words`` (0 when none does)."""
+    return next((k for k in range(len(words) - 1, -1, -1) if words[k].lemma == lemma), 0)
+
+
+# Asked nouns whose kind the word before them decides: the noun and kinds it asks then.
+_SHARES = word_set(
+    """error failure success refund retention hit miss churn conversion bounce click open pass
+    drop loss crash abandonment cancellation return adoption positive negative utilisation
+    utilization cache"""
+)
+_FLOWS = word_set(
+    """request req message msg event ingest ingestion send write read publish arrival order
+    call query transaction job poll polling refresh frame packet throughput"""
+)
+_KIND_BY_MODIFIER: dict[str, dict[str, tuple[str, tuple[Kind, ...]]]] = {
+    "rate": {
+        **{w: ("rate", (Kind.PERCENT,)) for w in _SHARES},
+        **{w: ("rate", (Kind.RATE,)) for w in _FLOWS},
+    },
+    "address": {w: ("email", (Kind.EMAIL,)) for w in ("email", "e-mail", "mail")},
+    "schedule": {w: ("cron", (Kind.CRON,)) for w in ("cron", "crontab")},
+}
+# "instance type", "machine type", "VM size", "node class": a cloud's machine type
+_MACHINES = word_set("instance machine vm node server host")
+_MACHINE_ASKED = re.compile(
+    r"\b(instance|machine|vm|node|server|host)s?\s+(type|size|class|family|shape|flavou?r|sku)s?\b"
+)
 
 
 # What joins two asked things in one request ("host and port", "host & port", "host:port").
@@ -1633,7 +1695,16 @@ def _same_noun(a: str, b: str) -> bool:
 
 
 def _values(ask: ValueAsk, fact: Fact) -> list[_Said]:
-    return _counted(ask, fact) if ask.counted else _said(ask, fact)
+    if not ask.counted:
+        return _said(ask, fact)
+    if Kind.RATE in ask.kinds:
+        # "how often": so much per unit of time, whole ("3 times a day"), never its number
+        rates = [
+            s for s in _said(replace(ask, counted=frozenset()), fact) if s.value.kind is Kind.RATE
+        ]
+        if rates:
+            return rates
+    return _counted(ask, fact)
 
 
 def _of_another(ask: ValueAsk, fact: Fact, said: _Said) -> bool:
@@ -1837,6 +1908,8 @@ def _whole_for_a_part(ask: ValueAsk, text: str, picked: Value) -> bool:
     """Is the pick the whole of a row that gives a part of it too ("250 seats, 231 of them
     in use"), asked with a word the row does not say ("how many seats are taken?"): a word
     that may name the part in other words, so which count is asked is a guess?"""
+    if picked.kind not in _AMOUNTS:
+        return False  # "n2-standard-8 machines, 12 of them": a name is no count's whole
     parts = [m.start() for m in _PART.finditer(text)]
     return bool(parts) and picked.start not in parts and _unsaid(ask, text)
 

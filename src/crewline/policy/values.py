@@ -33,6 +33,10 @@ class Kind(StrEnum):
     DATE = "date"
     TIME = "time"
     REGION = "region"
+    MACHINE = "machine type"
+    EMAIL = "email address"
+    CRON = "cron expression"
+    QUALIFIED = "qualified name"
     ID = "identifier"
     PERSON = "person's name"
     NUMBER = "number"
@@ -61,10 +65,15 @@ _HOST_TLD = (
 )
 # The labels a network names its own hosts under ("db1.prod.internal.acme.games")
 _NETWORK_LABEL = "internal|svc|cluster|corp|intra|lan|local|private"
+# a capital M is a million ("1.1M objects"), never minutes
 _DURATION_UNIT = (
-    r"(?:ms|msec|milliseconds?|µs|us|microseconds?|ns|s|secs?|seconds?|m|mins?|minutes?|h|hrs?"
+    r"(?:ms|msec|milliseconds?|µs|us|microseconds?|ns|s|secs?|seconds?|(?-i:m)|mins?|minutes?|h|hrs?"
     r"|hours?|d|days?|w|wks?|weeks?)"
 )
+# one field of a cron schedule: "*", "*/15", "0", "1-5", "MON,WED", "0-30/10"
+_CRON_NAME = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun"
+_CRON_ONE = rf"(?:\d{{1,2}}|{_CRON_NAME})(?:-(?:\d{{1,2}}|{_CRON_NAME}))?"
+_CRON_FIELD = rf"(?:\*|{_CRON_ONE})(?:/\d{{1,2}})?(?:,{_CRON_ONE})*"
 _RATE_UNIT = r"s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|d"
 _MONTH = (
     "January|February|March|April|May|June|July|August|September|October|November|December"
@@ -72,6 +81,36 @@ _MONTH = (
 )
 _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (Kind.URL, re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s,;)\"'<>`]+", re.IGNORECASE)),
+    (
+        Kind.EMAIL,
+        re.compile(
+            r"(?<![\w.%+-])[a-z0-9][\w.%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,24}\b", re.I
+        ),
+    ),
+    # a schedule in cron's five (or six) fields, one of them a star ("0 0 * * 1",
+    # "*/15 * * * *"), or its named form ("@daily"): one value, never numbers and a route
+    (
+        Kind.CRON,
+        re.compile(
+            rf"(?<![\w*/,@-])(?=[^\n`]*?\*)(?:{_CRON_FIELD})(?: (?:{_CRON_FIELD})){{4,5}}"
+            r"(?![\w*/-])(?!,\S)"
+            r"|(?<![\w@])@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    # a cloud's machine type: AWS "m5.xlarge", "db.r6g.large"; GCP "n2-standard-8";
+    # Azure "Standard_D4s_v5" — one name, never a host, a number or an identifier's piece
+    (
+        Kind.MACHINE,
+        re.compile(
+            r"(?<![\w./-])(?:(?:db|cache|ml|search)\.)?[a-z]{1,3}\d[a-z0-9-]*"
+            r"\.(?:\d*x?large|\d+xl|medium|small|micro|nano|metal(?:-\d+xl)?)(?![\w.-])"
+            r"|(?<![\w./-])[a-z]\d[a-z]?-(?:standard|highmem|highcpu|megamem|ultramem|highgpu"
+            r"|ultragpu|micro|small|medium)(?:-\d+[a-z]?)?(?![\w.-])"
+            r"|(?<![\w./-])Standard_[A-Z][A-Za-z0-9]*(?:_v\d+)?(?![\w.-])",
+            re.IGNORECASE,
+        ),
+    ),
     # an address ending its sentence ("… sits at 172.20.14.30.") is one too
     (Kind.IP, re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?!\w)(?!\.\w)")),
     (
@@ -133,13 +172,18 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         Kind.MONEY,
         re.compile(
             r"[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn)\b)?"
-            r"|(?<![\w.,])\d[\d,]*(?:\.\d+)?\s?(?:usd|eur|gbp|dollars|euros)\b",
+            r"|(?<![\w.,])\d[\d,]*(?:\.\d+)?\s?(?:k|m|bn)?\s?(?:usd|eur|gbp|chf|jpy|cad|aud|dollars|euros|pounds)\b"
+            r"|\b(?:usd|eur|gbp|chf|jpy|cad|aud)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn)\b)?",
             re.IGNORECASE,
         ),
     ),
     (
         Kind.SIZE,
-        re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[kmgtp]i?b|bytes?)(?!\w)", re.IGNORECASE),
+        re.compile(
+            r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?\s?(?:[kmgtp]i?b|bytes?)(?!\w)"
+            r"|(?<![\w.,])\d+(?:\.\d+)?\s?(?:[kmgtp]i?b|bytes?)(?!\w)",
+            re.IGNORECASE,
+        ),
     ),
     (
         Kind.REGION,
@@ -177,6 +221,15 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (
         Kind.COMMIT,
         re.compile(r"(?<![\w-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w-])"),
+    ),
+    # a dotted name with a digit or an underscore in it (a topic "icu.vitals.v2", a table
+    # "billing.order_lines_v3", a package "com.acme.gems.500"): one name, whole
+    (
+        Kind.QUALIFIED,
+        re.compile(
+            r"(?<![\w./-])(?=[a-z0-9_.]*[\d_])[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+(?![\w/-])(?!\.\w)",
+            re.IGNORECASE,
+        ),
     ),
     (
         Kind.ID,
