@@ -74,6 +74,7 @@ _DURATION_UNIT = (
 _CRON_NAME = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun"
 _CRON_ONE = rf"(?:\d{{1,2}}|{_CRON_NAME})(?:-(?:\d{{1,2}}|{_CRON_NAME}))?"
 _CRON_FIELD = rf"(?:\*|{_CRON_ONE})(?:/\d{{1,2}})?(?:,{_CRON_ONE})*"
+_CRON_MINUTE = r"(?:\*|\d{1,2}(?:-\d{1,2})?)(?:/\d{1,2})?(?:,\d{1,2}(?:-\d{1,2})?)*"
 _RATE_UNIT = r"s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|d"
 _MONTH = (
     "January|February|March|April|May|June|July|August|September|October|November|December"
@@ -88,11 +89,12 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         ),
     ),
     # a schedule in cron's five (or six) fields, one of them a star ("0 0 * * 1",
-    # "*/15 * * * *"), or its named form ("@daily"): one value, never numbers and a route
+    # "*/15 * * * *"; ``values_in`` drops one without), or its named form ("@daily"): one
+    # value, never numbers and a route
     (
         Kind.CRON,
         re.compile(
-            rf"(?<![\w*/,@-])(?=[^\n`]*?\*)(?:{_CRON_FIELD})(?: (?:{_CRON_FIELD})){{4,5}}"
+            rf"(?<![\w*/,@-])(?:{_CRON_MINUTE})(?: (?:{_CRON_FIELD})){{4,5}}"
             r"(?![\w*/-])(?!,\S)"
             r"|(?<![\w@])@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)\b",
             re.IGNORECASE,
@@ -103,11 +105,12 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (
         Kind.MACHINE,
         re.compile(
-            r"(?<![\w./-])(?:(?:db|cache|ml|search)\.)?[a-z]{1,3}\d[a-z0-9-]*"
-            r"\.(?:\d*x?large|\d+xl|medium|small|micro|nano|metal(?:-\d+xl)?)(?![\w.-])"
-            r"|(?<![\w./-])[a-z]\d[a-z]?-(?:standard|highmem|highcpu|megamem|ultramem|highgpu"
-            r"|ultragpu|micro|small|medium)(?:-\d+[a-z]?)?(?![\w.-])"
-            r"|(?<![\w./-])Standard_[A-Z][A-Za-z0-9]*(?:_v\d+)?(?![\w.-])",
+            r"(?<![\w./-])(?=(?:(?:db|cache|ml|search)\.)?[a-z]{1,3}\d|standard_)"
+            r"(?:(?:(?:db|cache|ml|search)\.)?[a-z]{1,3}\d[a-z0-9-]*"
+            r"\.(?:\d*x?large|\d+xl|medium|small|micro|nano|metal(?:-\d+xl)?)"
+            r"|[a-z]\d[a-z]?-(?:standard|highmem|highcpu|megamem|ultramem|highgpu|ultragpu"
+            r"|micro|small|medium)(?:-\d+[a-z]?)?"
+            r"|Standard_[A-Z][A-Za-z0-9]*(?:_v\d+)?)(?![\w.-])",
             re.IGNORECASE,
         ),
     ),
@@ -126,11 +129,12 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (
         Kind.HOST,
         re.compile(
-            r"(?<![\w./@-])[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*"
+            rf"(?<![\w./@-])(?=[\w.-]*?(?::\d|\.(?:{_NETWORK_LABEL})\.))"
+            r"(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*"
             rf"\.(?!(?:{_FILE_EXT})\b)[a-z]{{2,24}}(?=:\d{{2,5}}(?!\d)(?!\.\d))"
-            r"|(?<![\w./@-])[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*"
+            r"|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*"
             rf"\.(?:{_NETWORK_LABEL})(?:\.[a-z0-9-]+)*\.(?!(?:{_FILE_EXT})\b)[a-z]{{2,24}}"
-            r"(?![\w-])(?!\.\w)",
+            r"(?![\w-])(?!\.\w))",
             re.IGNORECASE,
         ),
     ),
@@ -283,6 +287,8 @@ def values_in(text: str) -> list[Value]:
                 continue
             if kind is Kind.HOST and raw.count(".") == 1 and raw.split(".")[0].isdigit():
                 continue
+            if kind is Kind.CRON and "*" not in raw and not raw.startswith("@"):
+                continue  # "scored 1 2 3 4 5": numbers in a row, no schedule
             if kind is Kind.DATE and text[start - 1 : start] == "/":
                 continue  # ".../extracts/2026-12-04/cohort_b.parquet": a folder of a path
             if _RANGE_END.search(text[:start]):
