@@ -333,6 +333,9 @@ def test_no_value_of_the_asked_type_is_no_answer(question: str, row: str) -> Non
         ("budget is EUR 2,500 a quarter", "EUR 2,500", Kind.MONEY),
         ("throttled at 60 requests per minute", "60 requests per minute", Kind.RATE),
         ("it pages 3 per day at most", "3 per day", Kind.RATE),
+        ("Unity for the client is 2022.3.41f1 now", "2022.3.41f1", Kind.VERSION),
+        ("the SDK beta 2.0.0b3 crashes", "2.0.0b3", Kind.VERSION),
+        ("about 1.5k rows left", "1.5k", Kind.NUMBER),
     ],
 )
 def test_a_value_is_read_whole_by_its_type(text: str, value: str, kind: Kind) -> None:

@@ -218,7 +218,8 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         re.compile(
             # a firmware's letter after its dotted number ("V92.21.23Z") is the version's own
             r"(?<![\w.])v\d+(?:(?:\.\d+)+[a-z]?)?(?:[-+][0-9a-z.]+)?(?!\w)(?!\.\w)"
-            r"|(?<![\w.,])\d+\.\d+(?:\.\d+)*(?:[-+][0-9a-z.]+)?(?![\w])",
+            # a build's letter and number after the last part ("2022.3.41f1", "2.0.0b3")
+            r"|(?<![\w.,])\d+\.\d+(?:\.\d+)*(?:[a-z]{1,2}\d+)?(?:[-+][0-9a-z.]+)?(?![\w])",
             re.IGNORECASE,
         ),
     ),
