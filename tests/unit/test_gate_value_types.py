@@ -366,3 +366,62 @@ def test_a_dotted_name_is_answered_offline_and_by_a_model_alike() -> None:
     answers(question, rows, "billing.invoice_items_v4")
     assert _model(question, rows, "billing.invoice_items_v4") == "billing.invoice_items_v4"
     assert _model(question, rows, "view") is None
+
+
+# ---------------------------------------------------------------- a metric, a cohort's age
+
+
+def test_a_count_asked_by_its_metric_is_read_in_the_clause_the_metric_heads() -> None:
+    """A count of users ("DAU") the row's clause gives its metric, with the period between
+    ("DAU in November was 48,200"), answers offline and from a model; another metric's
+    count, said in the same words, answers neither."""
+    question = "What was DAU in November?"
+    row = _one("DAU in November was 48,200, down 3% on October.")
+    answers(question, row, "48,200")
+    assert _model(question, row, "48,200") == "48,200"
+    other = _one("MAU in November was 48,200, down 3% on October.")
+    no_answer(question, other)
+    assert _model(question, other, "48,200") is None
+    both = _one("DAU in November was 48,200; MAU in November was 1.2M.")
+    assert _model(question, both, "1.2M") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value", "other", "another_age"),
+    [
+        (
+            "Day-7 retention of the May 3 cohort?",
+            "D7 retention for the May 3 cohort: 18.2%, D30 is 6.1%.",
+            "18.2%",
+            "6.1%",
+            "D30 retention for the May 3 cohort: 6.1%.",
+        ),
+        (
+            "Week-4 retention of the March cohort?",
+            "W4 retention for the March cohort: 22%, W8 is 15%.",
+            "22%",
+            "15%",
+            "W8 retention for the March cohort: 15%.",
+        ),
+        (
+            "Month-1 retention of the June cohort?",
+            "M1 retention for the June cohort: 31.5%, M3 is 19.0%.",
+            "31.5%",
+            "19.0%",
+            "M3 retention for the June cohort: 19.0%.",
+        ),
+    ],
+)
+def test_a_cohorts_age_is_one_label_in_full_or_short(
+    question: str, row: str, value: str, other: str, another_age: str
+) -> None:
+    """A cohort's age asked in full ("Day-7") is the row's short label ("D7"): its value
+    answers; the other age's value beside it, the label itself ("D7 retention") and the
+    value of a row of another age alone do not."""
+    rows = _one(row)
+    label = row.split()[0]
+    assert value in row and other in row and label not in another_age
+    assert _model(question, rows, value) == value
+    assert _model(question, rows, other) is None
+    assert _model(question, rows, label) is None
+    assert _model(question, _one(another_age), other) is None

@@ -1086,7 +1086,7 @@ def _coverage(subject: Sequence[str], roots: frozenset[str], text: str) -> tuple
     lowered = text.lower()
     for term in subject:
         if not term.isalnum():
-            literal = re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", lowered)
+            literal = _says(lowered, term)
             n, score, exact = (n + 1, score + 1, exact + 1) if literal else (n, score, exact)
             continue
         if term in roots or term in joined:
@@ -1462,7 +1462,8 @@ def _said(ask: ValueAsk, fact: Fact) -> list[_Said]:
         before, after = _words_near(text, value)
         cue = bool(set(before + after) & ask.cue_stems) or bool(set(before[-2:]) & ask.verb_cues)
         cue = cue or _placed_at_port(ask, text, value, before)
-        if not cue:  # "Owner of the billing DB is Daniel Cho": the asked noun heads the clause
+        if not cue:  # "Owner of the billing DB is Daniel Cho", "MAU in March was 1.2M": the
+            # asked noun heads the clause
             role = _ROLE_OF.match(_clause(text, value)[0].lower())
             cue = role is not None and stem(role.group(1)) in ask.cue_stems
         if value.kind is Kind.ID and not cue:
@@ -1515,7 +1516,9 @@ def _tracker_words_aside(ask: ValueAsk) -> ValueAsk:
     return replace(ask, subject=tuple(t for t in ask.subject if t not in aside))
 
 
-_ROLE_OF = re.compile(r"\s*(?:the\s+|our\s+)?([a-z]+)\s+of\s+[^.;:]*?\b(?:is|are|was|were)\s*$")
+_ROLE_OF = re.compile(
+    r"\s*(?:the\s+|our\s+)?([a-z]+)\s+(?:of|in|for)\s+[^.;:]*?\b(?:is|are|was|were)\s*$"
+)
 
 
 def _with_ports(ask: ValueAsk, text: str, values: list[Value]) -> list[Value]:
@@ -2107,9 +2110,31 @@ def _has_specifics(ask: ValueAsk, fact: Fact) -> bool:
             continue
         if value.kind is Kind.ID and not re.search(r"\d|_|#", text):
             continue  # a hyphenated word ("read-only") is what a row is about, not a value
-        if not re.search(rf"(?<![a-z0-9]){re.escape(text)}(?![a-z0-9])", row):
+        if not _says(row, text):
             return False
     return True
+
+
+# A cohort's age as analytics labels it, in full or short: "Day-7", "day 7", "D7"; "W4",
+# "M3".
+_AGE_LABEL = re.compile(r"(day|week|month|d|w|m)[- ]?(\d{1,3})")
+_AGE_UNITS = {"d": "day", "w": "week", "m": "month"}
+
+
+def _says(text: str, term: str, *, edge: str = "a-z0-9") -> bool:
+    """Does a lower-case text say a lower-case term of the question whole (no character of
+    ``edge`` either side), as the question writes it or, for a cohort's age, in its other
+    form ("d7" for "day-7")?"""
+    age = _AGE_LABEL.fullmatch(term)
+    forms: tuple[str, ...] = (term,)
+    if age is not None:
+        short, number = age.group(1)[0], age.group(2)
+        forms = tuple(  # "d7", "d-7", "day7", "day-7", "day 7": never "d 7", a letter apart
+            f"{unit}{gap}{number}"
+            for unit, gaps in ((short, ("", "-")), (_AGE_UNITS[short], ("", "-", " ")))
+            for gap in gaps
+        )
+    return any(re.search(rf"(?<![{edge}]){re.escape(f)}(?![{edge}])", text) for f in forms)
 
 
 def read_fleet(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
@@ -3818,11 +3843,7 @@ def _names_in_clause(ask: ValueAsk, text: str, value: Value) -> bool:
     clause ("search_docs_v2" is another table)?"""
     before, after = _clause(text, value)
     clause = f"{before}{value.text}{after}".lower()
-    return all(
-        re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", clause)
-        for t in ask.subject
-        if not t.isalnum()
-    )
+    return all(_says(clause, t, edge=r"\w-") for t in ask.subject if not t.isalnum())
 
 
 def _several(ask: ValueAsk, fact: Fact, value: Value) -> bool:
