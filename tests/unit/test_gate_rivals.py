@@ -169,3 +169,41 @@ def test_another_count_of_the_same_thing_is_no_sibling() -> None:
         ("tester", "Unit tests on the release branch: 640 passed."),
     )
     answers("How many type errors are on the release branch?", rows, "14")
+
+
+# ------------------------------------- offline, a row read as a model's citation of it is read
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (  # "sitting" is the relation asked; the row says the queue, its count and the time
+            "How many jobs were sitting in the billing DLQ this morning?",
+            "Dead-letter queue for billing had 418 jobs this morning, mostly timeouts.",
+            "418",
+        ),
+        (  # "turned on" is the relation asked; the row's one percentage is the rollout
+            "What percentage of stores have self-checkout turned on right now?",
+            "Self-checkout is behind flag `pos.self_checkout`, currently at 40% of stores.",
+            "40%",
+        ),
+    ],
+)
+def test_a_row_a_model_may_cite_answers_offline_too(question: str, row: str, value: str) -> None:
+    rows = facts(("scout", row))
+    assert _model(question, rows, value) == value
+    answers(question, rows, value)
+
+
+def test_a_row_read_as_a_citation_that_a_rival_supersedes_leaves_it_with_the_human() -> None:
+    """The row says the backup job *writes to* the bucket, the question asks where it
+    *uploads*: answered offline as a model's citation would be — until a row says the job
+    cut over to another bucket, in words that name neither "S3" nor "upload"."""
+    question = "Which S3 bucket does the backup job upload to?"
+    answer = ("storage-bot", "The backup job writes to bucket `backups_2025` in S3.")
+    rival = ("platform", "We cut over on Monday: the backup job now writes to `backups_2026`.")
+    answers(question, facts(answer), "backups_2025")
+    verdict = judge(question, facts=facts(answer, rival))
+    assert verdict.answer is None and verdict.final, verdict
+    assert "storage-bot said backups_2025" in verdict.why, verdict.why
+    assert "platform said backups_2026" in verdict.why, verdict.why

@@ -2176,6 +2176,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
     answering: list[tuple[_Said, _Row]] = []
     against: list[tuple[_Said, _Row]] = []
     several: list[_Row] = []
+    rivals: list[tuple[str, Fact]] = []  # the rows disputing a row read as a citation
     for row in rows:
         values = _values(ask, row.fact)
         if row.covered:
@@ -2185,11 +2186,23 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
             continue
         picked = (
             None
-            if not _strictly_about(ask, row)
-            or _another_time(ask, row.fact)
-            or _period_contradicted(ask, row.fact)
+            if _another_time(ask, row.fact) or _period_contradicted(ask, row.fact)
             else _pick(ask, row, values)
         )
+        if not _strictly_about(ask, row):
+            # a row short of a word of the question answers where a model's citation of its
+            # value would hold: about the thing as ``check_cited`` reads it (the relation
+            # asked, a noun the value's form proves, words of time and degree need not be
+            # said) and passing every check of it; rows disputing it are said on the card
+            cited = picked if isinstance(picked, _Said) else None
+            picked = None
+            if cited is not None and _about_entity(
+                ask, row.fact, cited.value.kind, value=cited.value
+            ):
+                found = _rivals(ask, row.fact, cited.value, usable)
+                rivals += [(cited.value.text, row.fact), *found] if found else []
+                if check_cited(ask, usable, row.fact.row_id, cited.value.text) is not None:
+                    picked = cited
         if picked is not None:
             if isinstance(picked, _Said) and _of_another(ask, row.fact, picked):
                 picked = "several"
@@ -2226,6 +2239,9 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         best = max(r.score for _, r in answering)
         against += [(v, r) for v, r in answering if r.score < best]
         answering = [(v, r) for v, r in answering if r.score >= best]
+    if not answering and rivals:
+        every = sorted(dict.fromkeys(rivals), key=lambda p: p[1].at)
+        return FleetReading(said=tuple(every), found=_disagreement(every), ignored=ignored)
     if not answering:
         return FleetReading(found=_nothing(ask, rows), ignored=ignored)
     if any(v.cue for v, _ in answering):
