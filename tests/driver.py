@@ -12,7 +12,7 @@ from crewline import crew as crew_admin
 from crewline.app.crew_watch import WATCH_INTERVAL
 from crewline.app.server import Crewline
 from crewline.config import Config
-from crewline.models import CallerKind
+from crewline.models import Bell, CallerKind
 from crewline.testing import FakeClock
 from tests.bounds import WAIT
 from tests.harness import Harness
@@ -174,3 +174,14 @@ class Crew:
         assert response.status_code == 200, response.text
         result: dict[str, Any] = response.json()
         return result
+
+
+def bell_for(slug: str, name: str, *, group: str = "first") -> Bell:
+    """A member's bell as the outbox rings it for one escalation, to ring by hand."""
+    return Bell(
+        group_key=f"escalation:{slug}:{group}",
+        member=slug,
+        title=f"{name} needs you",
+        body=f"{name} needs you with a request.",
+        count=1,
+    )

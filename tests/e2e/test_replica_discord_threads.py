@@ -18,9 +18,9 @@ import pytest
 from crewline import crew as crew_admin
 from crewline.app.server import Crewline
 from crewline.config import Config
-from crewline.models import Bell
 from crewline.testing import FakeClock
 from crewline.transports.discord import DiscordTransport
+from tests.driver import bell_for
 from tests.e2e.replica_kit import BOUND, OwnLoop, replica
 from tests.e2e.test_replica_discord_lease import _escalate, _holder
 from tests.fakes.discord import Json
@@ -99,13 +99,7 @@ async def test_the_thread_a_bell_opened_is_the_one_the_next_holder_posts_in(
     is not given the archived thread, yet posts Radar's card in it, opening no other."""
     async with contextlib.AsyncExitStack() as stack:
         holder, standby, key = await _two_replicas(stack, tmp_path, postgres_url, clock, discord)
-        bell = Bell(
-            group_key="escalation:radar:first",
-            member="radar",
-            title="Radar needs you",
-            body="Radar needs you with a request.",
-            count=1,
-        )
+        bell = bell_for("radar", "Radar")
         await holder.transport("discord").ring(bell, message_ref=None)
         (opened,) = _threads(discord)
         assert await holder.store.thread_ref("radar", "discord") in (None, opened["id"])

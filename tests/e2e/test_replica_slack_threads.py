@@ -20,8 +20,8 @@ import pytest
 from crewline import crew as crew_admin
 from crewline.app.server import Crewline
 from crewline.config import Config
-from crewline.models import Bell
 from crewline.testing import FakeClock
+from tests.driver import bell_for
 from tests.e2e.replica_kit import WAIT, replica
 from tests.harnesses.slack import SlackHarness
 
@@ -98,13 +98,7 @@ async def test_a_bell_rung_as_its_replica_loses_the_root_race_links_the_recorded
             "chat.postMessage",
             where=lambda params: params.get("username") == "Radar" and not params.get("thread_ts"),
         )
-        bell = Bell(
-            group_key="escalation:radar:first",
-            member="radar",
-            title="Radar needs you",
-            body="Radar needs you with a request.",
-            count=1,
-        )
+        bell = bell_for("radar", "Radar")
         ringing = asyncio.create_task(b.transport("slack").ring(bell, message_ref=None))
         async with asyncio.timeout(WAIT):
             await slow.arrived.wait()

@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from crewline.models import Bell, OutboundMessage
+from crewline.models import OutboundMessage
 from crewline.transports.slack import SlackTransport
-from tests.driver import Crew
+from tests.driver import Crew, bell_for
 from tests.harnesses.slack import SlackHarness
 
 
@@ -90,13 +90,7 @@ async def test_a_bell_shown_before_a_crash_is_redrawn_not_posted_again(
     await crew.add_member()
     await crew.delivered()
     transport = _transport(crew)
-    bell = Bell(
-        group_key="escalation:radar:lost",
-        member="radar",
-        title="Radar needs you",
-        body="Radar needs you with a request.",
-        count=1,
-    )
+    bell = bell_for("radar", "Radar", group="lost")
     first = await transport.ring(bell, message_ref=None)
     await crew.restart()
     second = await _transport(crew).ring(bell, message_ref=None)

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from crewline.config import Config
-from crewline.models import Bell
 from crewline.testing import FakeClock
 from crewline.transports.telegram import TelegramTransport
 from crewline.transports.telegram.refs import (
@@ -18,7 +17,7 @@ from crewline.transports.telegram.refs import (
     parse_message_ref,
     parse_thread,
 )
-from tests.driver import Crew
+from tests.driver import Crew, bell_for
 from tests.fakes.telegram import ApiError, FakeChat
 from tests.harnesses.telegram import TelegramHarness, telegram_crew
 
@@ -135,13 +134,7 @@ async def test_a_topic_a_bell_opened_is_the_one_another_process_posts_cards_in(
         key = await crew.add_member("radar", "Radar")
         await crew.delivered()
         transport = crew.crewline.transport("telegram")
-        bell = Bell(
-            group_key="escalation:radar:first",
-            member="radar",
-            title="Radar needs you",
-            body="Radar needs you with a request.",
-            count=1,
-        )
+        bell = bell_for("radar", "Radar")
         await transport.ring(bell, message_ref=None)
         opened = list(fake.chat(fake.forum).topics)
         assert len(opened) == 1, "precondition: the bell opened the member's topic"
@@ -169,13 +162,7 @@ async def test_a_bell_linking_to_a_topic_known_only_by_its_record_names_the_memb
         again = crew.crewline.transport("telegram")
         assert isinstance(again, TelegramTransport)
         assert "radar" not in again.opened_threads, "precondition: known only by the record"
-        bell = Bell(
-            group_key="escalation:radar:first",
-            member="radar",
-            title="Radar needs you",
-            body="Radar needs you with a request.",
-            count=1,
-        )
+        bell = bell_for("radar", "Radar")
         sent = await again.ring(bell, message_ref=None)
         _, message_id = parse_message_ref(sent)
         where = parse_thread(thread)
