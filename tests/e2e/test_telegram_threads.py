@@ -146,6 +146,20 @@ async def test_a_topic_a_bell_opened_is_the_one_another_process_posts_cards_in(
         assert [m.text.startswith("Ship?") for m in cards if m.text] == [True]
 
 
+async def _radar_restarted_after_its_topic(crew: Crew) -> tuple[str, TelegramTransport]:
+    """Radar's topic, opened by one process, and the transport of the process restarted after
+    it, which knows the topic only by its record (Telegram cannot list topics)."""
+    await crew.add_member("radar", "Radar")
+    await crew.delivered()
+    member = await crew.crewline.hub.member("radar")
+    thread = await crew.crewline.transport("telegram").open_thread(member)
+    await crew.restart()
+    again = crew.crewline.transport("telegram")
+    assert isinstance(again, TelegramTransport)
+    assert "radar" not in again.opened_threads, "precondition: known only by the record"
+    return thread, again
+
+
 async def test_a_bell_linking_to_a_topic_known_only_by_its_record_names_the_member(
     config: Config, clock: FakeClock
 ) -> None:
@@ -154,14 +168,7 @@ async def test_a_bell_linking_to_a_topic_known_only_by_its_record_names_the_memb
     whose topic it opens."""
     async with _forum_crew(config, clock) as (harness, crew):
         fake = harness.fake
-        await crew.add_member("radar", "Radar")
-        await crew.delivered()
-        member = await crew.crewline.hub.member("radar")
-        thread = await crew.crewline.transport("telegram").open_thread(member)
-        await crew.restart()
-        again = crew.crewline.transport("telegram")
-        assert isinstance(again, TelegramTransport)
-        assert "radar" not in again.opened_threads, "precondition: known only by the record"
+        thread, again = await _radar_restarted_after_its_topic(crew)
         bell = bell_for("radar", "Radar")
         sent = await again.ring(bell, message_ref=None)
         _, message_id = parse_message_ref(sent)
@@ -179,14 +186,8 @@ async def test_a_topic_opened_beside_a_recorded_one_is_deleted_and_the_recorded_
     lane): the one that records second deletes its topic and uses the first."""
     async with _forum_crew(config, clock) as (harness, crew):
         fake = harness.fake
-        await crew.add_member("radar", "Radar")
-        await crew.delivered()
+        first, again = await _radar_restarted_after_its_topic(crew)
         member = await crew.crewline.hub.member("radar")
-        first = await crew.crewline.transport("telegram").open_thread(member)
-        await crew.restart()  # a process that knows the member's topic only by the record
-        again = crew.crewline.transport("telegram")
-        assert isinstance(again, TelegramTransport)
-        assert "radar" not in again.opened_threads, "precondition: it opens a topic itself"
         # As if it had read no record before opening: it opens one, then finds the first.
         assert await again.open_thread(member) == first
         topics = fake.chat(fake.forum).topics
