@@ -413,12 +413,12 @@ def test_a_word_of_the_same_root_is_no_derivation(question: str, row: str, answe
 
 
 def test_a_qualifier_is_derived_by_an_ending_only() -> None:
-    from crewline.policy.fleet import _derived_qualifiers, _qualifiers
+    from crewline.policy.fleet.rows import derived_qualifiers, qualifiers
 
-    weekly = _qualifiers("the weekly report")[1]
-    assert not weekly & _derived_qualifiers("Daily report exported 4,210 rows this week.")[1]
-    failed = _qualifiers("how many syncs failed")[3]
-    assert failed <= _derived_qualifiers("Sync failures last week: 19.")[3]
+    weekly = qualifiers("the weekly report")[1]
+    assert not weekly & derived_qualifiers("Daily report exported 4,210 rows this week.")[1]
+    failed = qualifiers("how many syncs failed")[3]
+    assert failed <= derived_qualifiers("Sync failures last week: 19.")[3]
 
 
 # ------------------- the offline reader's safety rules hold for a cited answer too

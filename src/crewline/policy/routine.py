@@ -8,7 +8,7 @@ by its *structure*, not its words:
 - a default the question states ("the default is 8080", "3 (the default)", "as usual",
   "keep X?") → that default;
 - a request for a value ("which port did the scan land on?") → the value a fleet row gives,
-  naming the row (``policy/fleet.py``);
+  naming the row (``policy/fleet/``);
 - a yes/no to go on with a step ("ok to continue?", "Run the linter?", "Step 3 next, go?") →
   yes, since nothing careful is in it.
 

@@ -1,0 +1,35 @@
+"""Fleet facts by meaning: which row another member said answers a request for a value.
+
+A question that asks for a value ("which port did the scan land on?", "how long did the load
+test take?", "I need the staging DB hostname") is read into a ``ValueAsk``: the kind of value
+wanted (by the asked noun and a small domain thesaurus: port/host/address/endpoint,
+version/release/tag, commit/sha/revision, file/path/doc, duration/time/took, count/how many…)
+and what it is about (its other words, as roots, so "the migration" matches the migrator's
+rows and "the scan" the probe's). A row answers when it is about all of that — its words and
+its member's name together — and holds a value of the wanted kind where the row says it
+("port 4321, not 8080" gives 4321). Rows that disagree, or no value of the wanted kind, give
+no answer, and the reading says what was found. A row that carries instructions to the
+concierge is never evidence.
+
+``search_terms`` gives the words the store retrieves candidate rows with (engine-neutral:
+plain terms, any of which may match).
+"""
+
+from crewline.policy.fleet.asking import NOUN_VERBS, ValueAsk, loose_ask, search_terms, value_ask
+from crewline.policy.fleet.citing import check_cited, dispute, injection_in
+from crewline.policy.fleet.reading import FleetReading, read_fleet
+from crewline.policy.fleet.rows import Fact
+
+__all__ = [
+    "NOUN_VERBS",
+    "Fact",
+    "FleetReading",
+    "ValueAsk",
+    "check_cited",
+    "dispute",
+    "injection_in",
+    "loose_ask",
+    "read_fleet",
+    "search_terms",
+    "value_ask",
+]

@@ -1,0 +1,657 @@
+"""Whether a row is about the thing asked: the question's subject, entity, relation verbs,
+degree and modifiers said by the row (or said in other words, or forgivable when it ranks
+first), so a value of another thing is never taken for it."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections.abc import Callable, Sequence
+
+from crewline.policy.fleet.asking import (
+    HOW_SOON,
+    KIND_NAMES,
+    NOUN_KINDS,
+    RELATIVE_NEXT,
+    REQUEST,
+    STOP,
+    WHO,
+    ValueAsk,
+)
+from crewline.policy.fleet.nouns import AUX, forms_of, head_words, proven_by_form, wanted_nouns
+from crewline.policy.fleet.picking import has_specifics
+from crewline.policy.fleet.rows import (
+    Fact,
+    clause_of,
+    coverage,
+    derived_from,
+    derived_qualifiers,
+    qualifiers,
+    request_sentence,
+    roots_of,
+    row_of,
+)
+from crewline.policy.fleet.thesaurus import generic_words
+from crewline.policy.lemmas import Token, known, root, tokens
+from crewline.policy.values import Kind, Value, values_in
+from crewline.policy.wording import code_form, word_set
+
+# Words that only place a question in time or hedge it: what it is about without them.
+_UNTIMING = "moment days roughly actually overall really exactly currently still now atm rn right"
+
+
+@functools.cache
+def untimed() -> frozenset[str]:
+    """The roots of ``_UNTIMING`` (built at first use, as the thesaurus is)."""
+    return frozenset(root(w) for w in word_set(_UNTIMING))
+
+
+MONTHS = word_set(
+    """january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec"""
+)
+
+
+def about_all(
+    ask: ValueAsk,
+    fact: Fact,
+    *,
+    besides: frozenset[str] = frozenset(),
+    derived: frozenset[str] = frozenset(),
+) -> bool:
+    """Is the row about all the question is about: its specific values, its qualifiers and
+    every word of its subject (by a neighbour too), but for words of time and hedging (and
+    ``besides``: the members' names, for a row that disputes)?"""
+    unsaid = _subject_unsaid(ask, fact, besides=besides, derived=derived)
+    return unsaid is not None and not unsaid[0]
+
+
+def _subject_unsaid(
+    ask: ValueAsk,
+    fact: Fact,
+    *,
+    besides: frozenset[str] = frozenset(),
+    derived: frozenset[str] = frozenset(),
+) -> tuple[tuple[str, ...], int] | None:
+    """The words of the question's subject the row does not say (``about_all``'s reading)
+    and how many it does; None when it is about another thing by a qualifier or a specific
+    value, or says nothing of the subject."""
+    asked = qualifiers(ask.question)
+    if any(a and not a & s for a, s in zip(asked, derived_qualifiers(fact.text), strict=True)):
+        return None
+    if not has_specifics(ask, fact):
+        return None
+    row = row_of(ask, fact)
+    spared = untimed() | besides
+    terms = [t for t in ask.subject if t not in spared]
+    if not terms:
+        return ((), 0) if bool(row.roots & ask.cues) or not ask.subject else None
+    if row.score <= 0:
+        return None
+    missing = tuple(
+        t for t in terms if t not in derived and not coverage((t,), row.roots, fact.text)[0]
+    )
+    return missing, len(terms) - len(missing)
+
+
+def about_entity(
+    ask: ValueAsk,
+    fact: Fact,
+    kind: Kind,
+    *,
+    besides: frozenset[str] = frozenset(),
+    value: Value | None = None,
+) -> bool:
+    """Is the row about the thing the question asks of — its specific values, qualifiers and
+    every word of its subject but the words of the relation asked (its verbs, read from
+    where they stand: "which team *receives* the alerts", "how many seats are *taken*",
+    "when does the cutover *begin*") and a word of the asked noun that only names the kind
+    of value the model gave ("IP" of an IP address)? The relation is the model's reading;
+    the thing is not: a name, a modifier or a qualifier the row does not say refuses."""
+    unsaid = entity_unsaid(ask, fact, kind, besides=besides, value=value)
+    return unsaid is not None and not unsaid[0]
+
+
+def entity_unsaid(
+    ask: ValueAsk,
+    fact: Fact,
+    kind: Kind,
+    *,
+    besides: frozenset[str] = frozenset(),
+    value: Value | None = None,
+) -> tuple[tuple[str, ...], int] | None:
+    """``_subject_unsaid`` of the thing asked about, as ``about_entity`` reads it."""
+    spared = relation_words(ask) | _kind_words(ask, kind) | _verbs_anywhere(ask)
+    spared |= _degree_words(ask, fact)
+    if value is not None and proven_by_form(ask, value):
+        spared |= head_words(ask)  # "incident" of "incident number" for "INC-2231"
+    roots = roots_of(fact.text, fact.member)
+    initials = _initials(fact.text)
+    derived = frozenset(
+        t
+        for t in ask.subject
+        if t.isalpha()
+        and (
+            any(derived_from(t, r) for r in roots)
+            or (3 <= len(t) <= 5 and not known(t) and t in initials)
+        )
+    )  # "successful" of "succeeded", "signatures" of "signing", "DLQ" of "dead-letter queue"
+    return _subject_unsaid(ask, fact, besides=besides | spared, derived=derived)
+
+
+def nearly_about(unsaid: tuple[tuple[str, ...], int] | None) -> bool:
+    """Is a row, by ``entity_unsaid``, about the thing asked but for one word at most, of
+    two thirds of its words at least? Such a row disputes a cited value: a row the model
+    might have cited with a paraphrase of the thing ("throttles us at 60 requests/minute"
+    beside "rate limit is 120 requests per minute") gives a rival answer."""
+    if unsaid is None:
+        return False
+    missing, said = unsaid
+    return not missing or (len(missing) == 1 and said >= 2)
+
+
+def about_mostly(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact]) -> bool:
+    """Is the cited row about the thing asked, as the model read it: ``about_entity``, or a
+    row that says its qualifiers, specific values and names and at least two thirds of the
+    words of its subject (two at least), leaving out only plain head words the row names by
+    their modifier ("the grafana *board*", "the planner *host*": ``_renamed_head``) and
+    saying no other word in their place — and no other retrieved row says as many of them,
+    or a word this one leaves out (whatever its values: it is the row about the thing). A
+    paraphrase is the model's to read; the thing is not: a name is never left out, and a
+    row another row rivals is refused."""
+    unsaid = entity_unsaid(ask, cited, value.kind, value=value)
+    if unsaid is None:
+        return False
+    missing, said = unsaid
+    if not missing:
+        return True
+    if said < 2 or said < 2 * len(missing):
+        return False
+    words = tokens(ask.question)
+    said_roots = roots_of(cited.text, cited.member)
+    for term in missing:
+        at = [i for i, w in enumerate(words) if term in forms_of(w)]
+        if not at or not all(
+            _plain_noun(ask.question, words[i])
+            and _renamed_head(ask.question, words, i, said_roots)
+            for i in at
+        ):
+            return False  # "k8s", "ledger-api", "fixed", "the *staging* service": not a head
+    if _said_instead(ask.question, cited.text, missing):
+        return False  # "the search *primary*" for "the search replica": another thing
+    for other in usable:
+        if other.row_id == cited.row_id:
+            continue
+        theirs = entity_unsaid(ask, other, value.kind)
+        if theirs is not None and (theirs[1] >= said or set(missing) - set(theirs[0])):
+            return False  # another row is as much about it, or says what this one leaves out
+    return True
+
+
+# How many more of the question's words the cited row must say than any other retrieved row
+# for the one word it leaves out to be forgiven (``ranked_first``), measured with
+# scripts/cited-exhaustive over the dev sets (docs/concierge.md).
+_RANK_MARGIN = 1
+
+
+def ranked_first(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact]) -> bool:
+    """Is the cited row, by how many words of the thing asked it says (``entity_unsaid``:
+    its qualifiers and specific values all said), the one retrieved row most about the
+    question, ahead of every other by ``_RANK_MARGIN`` at least, saying two words of it or
+    more and the asked noun, and leaving out one word only, a forgivable one
+    (``_forgivable``)? Then that word is the model's to read as a paraphrase ("the depot
+    geocoding cache on the planner *host*" of a row about the planner's cache): the row the
+    question is about is this one, whatever it calls the thing. By rank, not phrasing."""
+    unsaid = entity_unsaid(ask, cited, value.kind, value=value)
+    if unsaid is None:
+        return False
+    missing, said = unsaid
+    if len(missing) != 1 or said < 2 or not _forgivable(ask, missing[0]):
+        return False
+    if _said_instead(ask.question, cited.text, missing):
+        return False  # "the *Lisbon* lab" for "the Porto lab": another thing of the family
+    if ask.noun != "value" and ask.noun not in KIND_NAMES:
+        roots = roots_of(cited.text, cited.member)
+        if not any(derived_from(w, r) for w in wanted_nouns(ask) for r in roots):
+            return False  # "RSS peaks at 1.7 GiB" for "what memory limit": not the noun asked
+    rivals = (entity_unsaid(ask, other, value.kind) for other in usable if other is not cited)
+    best = max((theirs[1] for theirs in rivals if theirs is not None), default=0)
+    return said - best >= _RANK_MARGIN
+
+
+def _forgivable(ask: ValueAsk, term: str) -> bool:
+    """May a row leave out this word of the question, wherever the question says it: a
+    plain word of the language (``_plain_noun``: no name, no participle), in its own form
+    or a plural (no verb's inflection: "shrank", "went"), no month, no part of the asked
+    noun's phrase ("*ticket* number", "*host* and port") and modifying no word after it
+    ("the *test* environment", "*median* latency", the "*farm*'s" build time): what tells
+    one thing from its near miss is never left out."""
+    if not term.isalpha():
+        return False
+    question = ask.question
+    words = tokens(question)
+    phrase = _asked_phrase(ask)
+    at = [i for i, w in enumerate(words) if term in forms_of(w)]
+    for i in at:
+        word = words[i]
+        if not _plain_noun(question, word) or i in phrase or word.lemma in MONTHS:
+            return False
+        if word.text != word.lemma and not word.text.endswith("s"):
+            return False
+        after = words[i + 1] if i + 1 < len(words) else None
+        if question[word.end : word.end + 1] == "'" or (
+            after is not None
+            and after.text not in STOP
+            and not _GAP.search(question[word.end : after.start])
+        ):
+            return False
+    return bool(at)
+
+
+def _asked_phrase(ask: ValueAsk) -> frozenset[int]:
+    """The indexes in the question's words of the asked noun's phrase: the noun and the
+    words joined to it with no stop word or mark between, and a noun coordinated with it
+    ("host and port")."""
+    question = ask.question
+    words = tokens(question)
+
+    def joined(i: int, j: int) -> bool:
+        return not _GAP.search(question[words[i].end : words[j].start])
+
+    out: set[int] = set()
+    for i, w in enumerate(words):
+        if w.lemma != ask.noun and w.text != ask.noun:
+            continue
+        lo = hi = i
+        while lo > 0 and words[lo - 1].text not in STOP and joined(lo - 1, lo):
+            lo -= 1
+        while hi + 1 < len(words) and words[hi + 1].text not in STOP and joined(hi, hi + 1):
+            hi += 1
+        for conj, other in ((lo - 1, lo - 2), (hi + 1, hi + 2)):
+            if (
+                0 <= other < len(words)
+                and words[conj].text in ("and", "or")
+                and words[other].text not in STOP
+            ):
+                out.add(other)  # "host and port": both are asked
+        out.update(range(lo, hi + 1))
+    return frozenset(out)
+
+
+def _plain_noun(question: str, word: Token) -> bool:
+    """Is a word of the question a plain word of the language that may name the thing in
+    other words ("board", "host", "envelope"): a known word, no verb's participle ("fixed",
+    "issued", "running": the relation asked is the row's to state) and no part of a name
+    joined by a mark ("ledger" of "ledger-api", "orders" of "orders_v2")?"""
+    joined = question[max(0, word.start - 1) : word.start] + question[word.end : word.end + 1]
+    return (
+        known(word.text)
+        and not word.text.endswith(("ed", "ing"))
+        and not re.search(r"[-_./@:]\w", question[word.end : word.end + 2])
+        and not re.search(r"\w[-_./@:]$", question[max(0, word.start - 2) : word.start])
+        and "`" not in joined
+    )
+
+
+def _renamed_head(question: str, words: Sequence[Token], i: int, said: frozenset[str]) -> bool:
+    """Is ``words[i]`` the head of a noun phrase whose modifier right before it the row says
+    (``said``: its roots), "the grafana *board*", "the planner *host*": the row names the
+    thing by its modifier and calls it otherwise? A modifier itself ("the *staging*
+    service", "*median* latency", "the *April* export") or a word after a preposition
+    ("the table for *December*") is what tells one thing from its near miss: never left out.
+    """
+    if (
+        i == 0
+        or words[i - 1].text in STOP
+        or _GAP.search(question[words[i - 1].end : words[i].start])
+    ):
+        return False
+    before = words[i - 1]
+    if not forms_of(before) & said:
+        return False
+    after = words[i + 1] if i + 1 < len(words) else None
+    return (
+        after is None
+        or after.text in STOP
+        or bool(_GAP.search(question[words[i].end : after.start]))
+    )
+
+
+def _said_instead(question: str, text: str, missing: Sequence[str]) -> bool:
+    """Does the row say another word where the question says one the row leaves out: beside
+    the same neighbour, on the same side ("search *primary*" where the question asks of the
+    "search *replica*", "invoice *export*" for "invoice import")? Then the row names another
+    thing of the same family, not the asked one in other words. Words inside the row's
+    values (a URL's "grafana") stand beside nothing."""
+
+    def adjacent(words: Sequence[Token], said: str, i: int, j: int) -> bool:
+        return (
+            min(i, j) >= 0
+            and max(i, j) < len(words)
+            and not _GAP.search(said[words[min(i, j)].end : words[max(i, j)].start])
+        )
+
+    asked = tokens(question)
+    asked_roots = frozenset(r for w in asked for r in forms_of(w))
+    spans = [(v.start, v.end) for v in values_in(text)]
+    lowered = text.lower()
+    row = [w for w in tokens(lowered) if not any(a <= w.start and w.end <= b for a, b in spans)]
+    for i, word in enumerate(asked):
+        if not forms_of(word) & set(missing):
+            continue
+        for side in (-1, 1):
+            if not adjacent(asked, question, i, i + side):
+                continue
+            neighbour = forms_of(asked[i + side])
+            if asked[i + side].text in STOP:
+                continue
+            for k, said in enumerate(row):
+                if not forms_of(said) & neighbour or not adjacent(row, lowered, k, k - side):
+                    continue
+                other = row[k - side]
+                if (
+                    other.text not in STOP
+                    and other.text.isalpha()
+                    and len(other.text) > 2
+                    and not forms_of(other) & asked_roots
+                ):
+                    return True
+    return False
+
+
+def _initials(text: str) -> frozenset[str]:
+    """The initials of each run of three to five consecutive words of ``text``, none a stop
+    word and no punctuation between ("dlq" of "dead-letter queue", "sla" of "service level
+    agreement"): an acronym, a word of no dictionary, the question uses for them."""
+    out: set[str] = set()
+    for run in re.split(r"[^a-z0-9 -]+", text.lower()):
+        words = re.findall(r"[a-z][a-z0-9]*", run)
+        for i in range(len(words)):
+            for n in range(3, 6):
+                part = words[i : i + n]
+                if len(part) == n and not any(w in STOP for w in part):
+                    out.add("".join(w[0] for w in part))
+    return frozenset(out)
+
+
+_RELATIVE = word_set("that which who whom")
+_AFTER_PARTICIPLE = word_set(
+    "up down on off out in into to through at for from over with by under within onto as"
+)
+
+
+def _verbs_anywhere(ask: ValueAsk) -> frozenset[str]:
+    """The roots of the request's verbs where they stand outside its main clause: a verb
+    after a relative pronoun ("the service that *checks* signatures") and a participle after
+    a noun and before a particle ("messages *sitting* in the DLQ", "logs *shipped* by"). A
+    participle before a noun is a modifier ("the *failed* jobs") and one that ends the
+    clause is its event ("when was the cert *issued*?" of one that expires): both stay the
+    thing's, as an outcome verb (``_TELLING``) does."""
+    sentence = request_sentence(ask)
+    words = tokens(sentence)
+    named = _asked_lemmas(ask)
+    found: set[int] = set()
+    for i in range(1, len(words)):
+        t, prev = words[i], words[i - 1]
+        if t.text in STOP or t.lemma in named or t.lemma in _TELLING:
+            continue
+        if _GAP.search(sentence[prev.end : t.start]):
+            continue
+        inflected = t.text != t.lemma or t.text.endswith(("ing", "ed"))
+        head = words[i - 2].text if i >= 2 else ""
+        if prev.text in _RELATIVE and inflected and (head == "one" or (head and head not in STOP)):
+            found.add(i)  # "that checks", "which sits"
+            continue
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        ends = nxt is None or bool(_GAP.search(sentence[t.end : nxt.start]))
+        participle = t.text.endswith("ing") or (t.text != t.lemma and not t.text.endswith("s"))
+        if (
+            participle
+            and prev.text not in STOP
+            and not ends
+            and nxt is not None
+            and nxt.text in _AFTER_PARTICIPLE
+        ):
+            found.add(i)  # "messages sitting in", "the job closed as"
+    return frozenset(
+        r for i in found for r in (root(words[i].lemma), root(words[i].text), words[i].stem)
+    )
+
+
+# Words of degree: a hedge of how often ("usually"), or the bound asked ("max", "at worst"),
+# which a row's single value answers unless it says the other bound.
+_HEDGING_DEGREE = word_set("usually typically normally generally ordinarily far")
+_UPPER = word_set("max maximum most worst peak peaks highest top upper cap capped ceiling")
+_LOWER = word_set("min minimum least lowest floor lower bottom")
+
+
+def _degree_words(ask: ValueAsk, fact: Fact) -> frozenset[str]:
+    """The roots of the request's words of degree the row's value answers: a hedge of how
+    often or "how far", and a bound ("max", "at worst") when the row says no other bound."""
+    said = {t.text for t in tokens(fact.text.lower())}
+    out: set[str] = set()
+    for t in tokens(request_sentence(ask)):
+        if t.text in _HEDGING_DEGREE or t.lemma in _HEDGING_DEGREE:
+            out.add(root(t.lemma))
+        elif (t.text in _UPPER and not said & _LOWER) or (t.text in _LOWER and not said & _UPPER):
+            out |= {root(t.lemma), root(t.text)}  # "max" of a row saying one bound
+    return frozenset(out)
+
+
+# Verbs of an outcome that tells a row's values apart ("how many were rejected?", "which
+# sha fixed it?" of the one that caused it): never the model's reading, a row must say them
+# (the exclusive qualifiers — passed, failed, started, finished — are checked as such).
+_TELLING = word_set(
+    """reject accept refuse deny drop add remove lose gain miss block allow approve decline
+    retry skip fail pass succeed break fix introduce cause revert regress resolve"""
+)
+_BE = word_set("is are was were be been being")
+
+DETERMINERS = word_set("the a an its their our your my his her this that these those")
+_PARTICLES = word_set(
+    "up down on off out in into to through at for from over with by under within onto"
+)
+_GAP = re.compile(r"[,;:?.!()\[\]]|\s[-\u2013\u2014]\s")
+
+
+@functools.lru_cache(maxsize=4096)
+def _relation_words_of(sentence: str, named: frozenset[str]) -> frozenset[str]:
+    """The roots of the verbs of ``sentence``'s relation, by where they stand: a participle
+    after a form of "be" ("are taken", "is waiting"); the verb that ends the subject of an
+    inverted question ("does the billing DB cutover begin?", "must the vendor react to");
+    an inflected verb before its object or particle ("receives the alerts", "turned on").
+    A word of a name (glued by "-", "_", ".") or of ``named`` (the asked noun's) is none."""
+    words = tokens(sentence)
+    n = len(words)
+
+    def glued(i: int) -> bool:
+        t = words[i]
+        return sentence[t.start - 1 : t.start] in ("-", "_", ".", "/") or sentence[
+            t.end : t.end + 1
+        ] in ("-", "_", ".", "/")
+
+    def ends(i: int) -> bool:  # no word after, or punctuation between it and the next
+        return i + 1 >= n or bool(_GAP.search(sentence[words[i].end : words[i + 1].start]))
+
+    def inflected(t: Token) -> bool:
+        return t.text != t.lemma and not t.text.endswith("s")  # "taken", "stuck", "turned"
+
+    found: set[int] = set()
+    for i, t in enumerate(words):
+        if (t.text in STOP and t.text not in AUX) or glued(i) or t.lemma in named:
+            continue
+        prev = words[i - 1].text if i > 0 and not ends(i - 1) else ""
+        nxt = words[i + 1].text if not ends(i) else ""
+        if prev in _BE and (inflected(t) or t.text.endswith("ing")):
+            found.add(i)  # "are taken", "is waiting"
+        elif (
+            inflected(t)
+            and prev
+            and prev not in DETERMINERS
+            and (nxt in DETERMINERS or nxt in _PARTICLES)
+        ):
+            found.add(i)  # "turned on", "went through the"
+        elif t.text.endswith("s") and t.text != t.lemma and nxt in DETERMINERS and prev:
+            found.add(i)  # "receives the", "carries the"
+    for a, t in enumerate(words):
+        if t.text not in AUX or ends(a):
+            continue
+        verb = _inverted_verb(words, a + 1, ends)
+        if verb is None or glued(verb) or words[verb].lemma in named:
+            continue
+        last = words[verb]
+        perfect = t.text in ("has", "have", "had")
+        if (perfect and inflected(last)) or (not perfect and last.text == last.lemma):
+            found.add(verb)  # "does the cutover begin", "has the flag turned on"
+    return frozenset(
+        r
+        for i in found
+        for r in (root(words[i].lemma), root(words[i].text), words[i].stem)
+        if words[i].lemma not in _TELLING
+    )
+
+
+_PRONOUNS = word_set("i we you they it he she")
+
+
+def _inverted_verb(words: Sequence[Token], at: int, ends: Callable[[int], bool]) -> int | None:
+    """The verb after an auxiliary's subject, from ``at``: the word after a pronoun ("do we
+    *map* sodium to"); else the last word of a noun phrase (a determiner, words, "of" and
+    another phrase) that ends the clause or meets a particle or an object's determiner ("does
+    the billing DB cutover *begin*?", "did the tracer *write* its flamegraph"). None where
+    the phrase stops at any other word ("does the cluster have …", "find most expensive")."""
+    if at >= len(words):
+        return None
+    if words[at].text in _PRONOUNS:
+        nxt = at + 1
+        ok = nxt < len(words) and not ends(at) and words[nxt].text not in STOP
+        return nxt if ok else None
+    run: list[int] = []
+    j = at
+    while j < len(words):
+        w = words[j]
+        if w.text in DETERMINERS and (not run or words[j - 1].text == "of"):
+            pass  # the subject's own determiner, or one after "of"
+        elif (w.text == "of" and run) or (w.text in RELATIVE_NEXT and run):
+            pass  # "of" and a phrase, or an adverb ("did shipwright just cut")
+        elif w.text in STOP or root(w.text) in untimed():
+            stop = w.text in DETERMINERS or w.text in _PARTICLES or root(w.text) in untimed()
+            return run[-1] if stop and len(run) >= 2 and words[j - 1].text != "of" else None
+        else:
+            run.append(j)
+        if ends(j):
+            return run[-1] if len(run) >= 2 and j == run[-1] else None
+        j += 1
+    return None
+
+
+def relation_words(ask: ValueAsk) -> frozenset[str]:
+    """The roots of the request's relation words (``_relation_words_of``)."""
+    sentence = request_sentence(ask)
+    if not (REQUEST.search(sentence) or HOW_SOON.search(sentence) or WHO.search(sentence)):
+        return frozenset()  # no request for a value ("Shall I retire the v1 endpoints?")
+    return _relation_words_of(sentence, frozenset(_asked_lemmas(ask))) | _condition(sentence)
+
+
+_CONDITION = re.compile(r"^\s*(?:if|unless|once|when|in case)\b([^,;:?]*),")
+
+
+def _condition(sentence: str) -> frozenset[str]:
+    """The roots of a leading condition ("If the primary is away, who …?"): when the asker
+    would need the value, not what it is of — where the rest still names a thing."""
+    found = _CONDITION.match(sentence)
+    if found is None:
+        return frozenset()
+    rest = tokens(sentence[found.end() :])
+    named = any(
+        a.text in DETERMINERS and b.text not in STOP and b.text not in PERIOD_WORDS
+        for a, b in itertools.pairwise(rest)
+    )
+    if not named:
+        return frozenset()  # "If the billing API is down, who gets paged?": the API is asked
+    kept = {root(t.lemma) for t in rest}
+    return frozenset(root(t.lemma) for t in tokens(found.group(1)) if t.text not in STOP) - kept
+
+
+PERIOD_WORDS = word_set("week month quarter year night sprint weekend day morning")
+
+
+def _asked_lemmas(ask: ValueAsk) -> set[str]:
+    """The lemmas of the asked noun and of the counted one: never a relation word."""
+    out = {ask.noun}
+    out |= {t.lemma for t in tokens(request_sentence(ask)) if root(t.lemma) in ask.counted}
+    return out
+
+
+def _kind_words(ask: ValueAsk, kind: Kind) -> frozenset[str]:
+    """The roots of the question's nouns that name only a kind of value a form proves ("IP",
+    "URL", "path"), when the value is of such a kind: its form says what the noun does."""
+    if kind not in _FORMS:
+        return frozenset()  # "median", "uptime", "coverage" name a measure, not a form
+    return frozenset(
+        r
+        for t in tokens(request_sentence(ask))
+        if set(NOUN_KINDS.get(t.lemma, (Kind.WORD,))) <= _FORMS
+        for r in (root(t.lemma), root(t.text), t.stem)
+    )
+
+
+# Kinds whose form says what the value is: an IP address, a URL, a path, a commit.
+_FORMS = frozenset(
+    {Kind.IP, Kind.URL, Kind.URL_PATH, Kind.HOST, Kind.PATH, Kind.COMMIT, Kind.VERSION}
+)
+
+
+def _modifiers(text: str, term: str) -> frozenset[str]:
+    """The roots of the words right before ``term`` wherever ``text`` says it as a word of
+    its own ("line" of "Line coverage", "build" of "the build image"): no stop word, number
+    or punctuation before it, no piece of a name ("db-stage", "acme-artifacts")."""
+    lowered = code_form(text)
+    words = tokens(lowered)
+    out = set()
+    for i, t in enumerate(words[1:], 1):
+        if term not in (root(t.lemma), root(t.text), t.stem):
+            continue
+        prev = words[i - 1]
+        if _GLUED.search(lowered[t.start - 1 : t.start]) or _GLUED_AFTER.match(lowered, t.end):
+            continue
+        if lowered[prev.end : t.start] != " ":
+            continue
+        if prev.text in STOP or prev.text in _QUANTITY or not prev.text.isalpha():
+            continue
+        out.add(root(prev.lemma))
+    return frozenset(out)
+
+
+_QUANTITY = word_set("many much few more less")
+_GLUED = re.compile(r"[-_./]")
+_GLUED_AFTER = re.compile(r"[-_/]|\.\w")
+
+
+def another_modifier(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact]) -> bool:
+    """Is the cited value of another one of the thing asked: the question modifies the asked
+    noun ("branch coverage") and the value's own clause says it only with another modifier
+    ("Line coverage"); or the question names a noun of its subject bare ("the image size")
+    while the cited row and another retrieved row about it say that noun with different
+    modifiers ("Docker image", "build image"): which one is asked is a guess."""
+    asked = request_sentence(ask)
+    if ask.noun in NOUN_KINDS:
+        noun = root(ask.noun)
+        wanted = _modifiers(asked, noun)
+        before, after = clause_of(cited.text, value)
+        mine = _modifiers(f"{before}{value.text}{after}", noun)
+        theirs = _modifiers(cited.text, noun)
+        if wanted and mine and not any(derived_from(w, m) for w in wanted for m in theirs):
+            return True  # ("replica lag" is the "replication lag": one word's derivations)
+    for noun in dict.fromkeys(t for t in ask.subject if t.isalpha()):
+        mine = _modifiers(cited.text, noun)
+        if not mine or _modifiers(asked, noun) or noun in generic_words():
+            continue
+        for other in usable:
+            if other.row_id == cited.row_id:
+                continue
+            theirs = _modifiers(other.text, noun)
+            if theirs and not theirs & mine and not (theirs | mine) & set(ask.subject):
+                return True
+    return False

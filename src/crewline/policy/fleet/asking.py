@@ -1,0 +1,850 @@
+"""What the question asks: the ``ValueAsk`` a request for a value is read into (the kinds
+wanted, the asked noun, what it is about), the looser one a model's citation is checked
+against (``loose_ask``), and the words the store retrieves candidate rows with
+(``search_terms``)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from crewline.policy.clauses import Shape, Word, shape_of
+from crewline.policy.fleet.thesaurus import GROUP_WORDS, group_of
+from crewline.policy.lemmas import Token, lemma, root, stem, tokens
+from crewline.policy.values import Kind, Value, values_in
+from crewline.policy.wording import word_set
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ValueAsk:
+    """A request for a value: the kinds wanted (best first), the asked noun's roots (and
+    its synonyms'), what it is about, and for a count the counted noun."""
+
+    kinds: tuple[Kind, ...]
+    cues: frozenset[str]
+    subject: tuple[str, ...]  # roots, in the question's order
+    counted: frozenset[str] = frozenset()
+    noun: str = "value"  # how the suggestion names it ("port", "commit")
+    cue_stems: frozenset[str] = frozenset()  # the asked noun's stems (and its synonyms')
+    words: tuple[str, ...] = ()  # the request's content lemmas, for retrieval
+    text_words: tuple[str, ...] = ()  # the request's words as written
+    decides: bool = False  # "where should …", "what would you like …": a decision asked
+    verb_cues: frozenset[str] = frozenset()  # "what did the check return?": "returned 200"
+    question: str = ""  # the whole question (code form): its own values are no answer
+    terse: bool = False  # named by a noun alone ("staging api port?"), with no question word
+    modifier: str = ""  # the word right before the asked noun ("branch" coverage)
+    outcome: frozenset[str] = frozenset()  # "how many jobs failed": what the count is of
+    pair: tuple[str, ...] = ()  # "which host and port …": the two things asked, when two
+
+
+# The asked noun → the kinds of value that answer it, best first.
+NOUN_KINDS: dict[str, tuple[Kind, ...]] = {}
+for _words, _kinds in (
+    ("port", (Kind.PORT, Kind.NUMBER)),
+    ("host hostname server machine box domain", (Kind.HOST, Kind.IP, Kind.ID)),
+    ("address", (Kind.HOST, Kind.IP, Kind.URL)),
+    ("ip", (Kind.IP,)),
+    ("endpoint", (Kind.URL_PATH, Kind.URL, Kind.HOST)),
+    ("route", (Kind.URL_PATH,)),
+    ("url link site", (Kind.URL,)),
+    ("version release tag rc", (Kind.VERSION,)),
+    ("commit sha hash", (Kind.COMMIT,)),
+    ("revision rev", (Kind.COMMIT, Kind.VERSION)),
+    (
+        "file doc document module report config script artifact wheel tarball bundle archive "
+        "binary dump log lockfile manifest",
+        (Kind.PATH,),
+    ),
+    ("throughput rps qps", (Kind.RATE, Kind.NUMBER)),
+    # a limit is of whatever it limits: a rate, a size, a time, an amount
+    (
+        "limit quota cap ceiling maximum max",
+        (Kind.RATE, Kind.SIZE, Kind.DURATION, Kind.MONEY, Kind.PERCENT, Kind.NUMBER),
+    ),
+    ("uptime availability cpu utilisation utilization usage", (Kind.PERCENT,)),
+    ("checksum digest", (Kind.COMMIT, Kind.ID)),
+    ("path", (Kind.PATH, Kind.URL_PATH)),
+    # "files under /outbound/invoices": a folder off the system's own is written as a route
+    ("directory dir folder location", (Kind.PATH, Kind.URL_PATH)),
+    ("branch", (Kind.PATH, Kind.ID, Kind.WORD)),
+    (
+        "duration time timeout latency runtime p50 p90 p95 p99 p999 median lag delay",
+        (Kind.DURATION,),
+    ),
+    ("memory ram heap rss", (Kind.SIZE,)),
+    ("count depth backlog", (Kind.NUMBER,)),
+    ("number", (Kind.ID, Kind.NUMBER)),
+    ("total amount cost price spend bill revenue", (Kind.MONEY, Kind.NUMBER)),
+    ("status result", (Kind.NUMBER, Kind.WORD)),
+    # a code may be a number ("exit code 137") or one of digits joined ("LOINC 2823-3")
+    ("code", (Kind.NUMBER, Kind.ID, Kind.WORD)),
+    ("size", (Kind.SIZE,)),
+    # a rate is a share ("error rate 0.3%") or so much per unit of time ("450 req/s"),
+    # told apart by what it is a rate of (``_KIND_BY_MODIFIER``)
+    ("rate", (Kind.PERCENT, Kind.RATE)),
+    ("percentage percent ratio coverage share retention churn conversion", (Kind.PERCENT,)),
+    # the users active in a day, a week, a month: a count
+    ("dau wau mau", (Kind.NUMBER,)),
+    ("date day", (Kind.DATE, Kind.TIME)),
+    ("region zone", (Kind.REGION,)),
+    ("email e-mail mail inbox mailbox", (Kind.EMAIL,)),
+    ("cron crontab", (Kind.CRON,)),
+    ("schedule", (Kind.CRON, Kind.TIME)),
+    # people, and the teams that own things: a person's name, or a team's slug
+    (
+        "person owner author reviewer approver assignee maintainer engineer contact",
+        (Kind.PERSON, Kind.ID),
+    ),
+    ("team squad", (Kind.ID, Kind.PERSON)),
+    (
+        "id identifier name key ticket issue pr runner job pod node queue bucket test image "
+        "cluster namespace table index topic channel user account",
+        (
+            Kind.ID,
+            Kind.QUALIFIED,
+            Kind.PATH,
+            Kind.NUMBER,
+            Kind.WORD,
+        ),
+    ),
+    ("dataset schema", (Kind.QUALIFIED, Kind.ID, Kind.WORD)),
+):
+    for _word in _words.split():
+        NOUN_KINDS[_word] = _kinds
+NAMING = frozenset({"id", "identifier", "name", "key", "number"})
+# The words that name a kind of value itself ("ip", "url", "host"), not a measure of one
+# ("median" is a duration, but not every duration is the median)
+KIND_NAMES = frozenset(kind.value.split()[0] for kind in Kind)
+GENERIC = (
+    Kind.ID,
+    Kind.QUALIFIED,
+    Kind.MACHINE,
+    Kind.EMAIL,
+    Kind.CRON,
+    Kind.PATH,
+    Kind.WORD,
+    Kind.NUMBER,
+    Kind.SIZE,
+    Kind.DURATION,
+    Kind.RATE,
+    Kind.PERCENT,
+    Kind.MONEY,
+    Kind.VERSION,
+    Kind.HOST,
+    Kind.URL,
+    Kind.URL_PATH,
+    Kind.COMMIT,
+    Kind.DATE,
+    Kind.TIME,
+)
+# Kinds that stand on their own in a row; the others (a bare number, a word) only count
+# right next to the asked noun ("port 4321", "runner ci-large-3").
+STRONG = frozenset(Kind) - {Kind.NUMBER, Kind.WORD, Kind.ID}
+
+_WH_KINDS: dict[str, tuple[Kind, ...]] = {
+    "how long": (Kind.DURATION,),
+    "how many": (Kind.NUMBER,),
+    "how much": (Kind.NUMBER, Kind.SIZE, Kind.PERCENT),
+    "how often": (Kind.RATE, Kind.NUMBER),
+    "how big": (Kind.SIZE,),
+    "how large": (Kind.SIZE,),
+    "how fast": (Kind.DURATION,),
+    "how slow": (Kind.DURATION,),
+    "how full": (Kind.PERCENT, Kind.SIZE),
+    "how busy": (Kind.PERCENT,),
+    "how old": (Kind.DURATION, Kind.DATE, Kind.VERSION),
+    "how high": (Kind.PERCENT, Kind.NUMBER, Kind.SIZE),
+    "where": (Kind.PATH, Kind.URL_PATH, Kind.URL, Kind.HOST),
+    "when": (Kind.DATE, Kind.TIME),
+    "who": (Kind.PERSON, Kind.ID),
+}
+# Words that only ask ("did the probe find", "can you tell me"), never what it is about.
+ASKING = word_set(
+    """find report say see get measure show tell know need give use take land end come return
+    observe record note log mention detect discover spot run do be have go make look point
+    sit live happen want remind anyone anybody someone somebody we you i me us they it one
+    count listen serve answer respond bind peak hit reach define hold contain include
+    reference produce create generate write make"""
+)
+STOP = word_set(
+    """a an the and or but if then so of to in on at by for with from into onto about as is
+    are was were be been being am do does did doing done has have had having i me my we our
+    you your he she it its they them their this that these those there here what which who
+    whom whose where when why how whats s t d ll ve re shall should will would can could may
+    might must please ok okay yes no not session sessions member members agent agents bot
+    any some just now still also hey hi quick q thanks thx pls again currently actually
+    exactly last latest new current one ones according per said says during after before
+    behind under over across through via between against without within since until while
+    around near inside outside instead up down out off yo something anything recent recently
+    newest most moment atm rn nowadays roughly approximately approx usually typically normally
+    generally"""
+)
+REQUEST = re.compile(
+    r"\b(?:which|what|whats|where|when|how (?:long|many|much|often|big|large|fast|slow))\b"
+    r"|\b(?:tell me|remind me|need|want|give me|share|send me|know)\s+"
+    r"(?:the|what|which|its|their)\b"
+)
+_SPLIT = re.compile(r"\b(?:which|what|whats|where|when|how)\b")
+
+
+NP_STOP = word_set(
+    """is are was were be been did does do has have had can could should shall will would may
+    might must of in on at by for with from to into about as that which who whom where when
+    the a an this these those s"""
+)
+RELATIVE_NEXT = word_set("only just also still then never always already")
+
+
+def _requests(words: Sequence[str], at: int, clause_start: bool, after_noun: bool) -> bool:
+    """Is the question word at ``at`` a request, not a relative ("pick up where I left off",
+    "…script, which only prints")?"""
+    before = words[at - 1] if at > 0 else ""
+    after = words[at + 1] if at + 1 < len(words) else ""
+    if after in RELATIVE_NEXT or after in ("i", "we", "you", "it", "they", "he", "she"):
+        return False
+    if at == 0 or before in _FILLER_WORDS or before in _KNOW or (at == 1 and not after_noun):
+        return True  # "yo what port…": a word of greeting before it
+    if words[at] == "which" and after in NOUN_KINDS:
+        return True  # "the ticket, which number?": a relative "which" is not before a noun
+    if clause_start:
+        return not after_noun  # "…, which only prints" after a noun is a relative
+    if before in ("on", "at", "in", "from", "to", "for", "with", "by", "under", "of"):
+        return at == 1 or words[at - 2] in _FILLER_WORDS or at + 2 >= len(words)
+    return at + 2 >= len(words)  # "the nightly build passed on which sha?"
+
+
+# Words that are verbs and nouns alike ("search service host?", "health check port?").
+NOUN_VERBS = word_set(
+    """search check load build test run release deploy review audit scan probe import export
+    backup cache queue index health trace profile benchmark bench lint link port tag"""
+)
+VERBISH = word_set(
+    """shall should can could may might must will would do does did is are was were am have
+    has had ok okay continue proceed go run keep use deploy push delete merge ship start
+    let please pls"""
+)
+_FILLER_WORDS = word_set(
+    """ok okay so hey hi hello quick one q question also and but then now well btw fyi again
+    thanks sorry just"""
+)
+_KNOW = word_set("know tell remind idea sure wonder remember say find check me us")
+
+
+@functools.lru_cache(maxsize=4096)
+def _value_ask(code: str) -> ValueAsk | None:
+    shaped = shape_of(code).words
+    all_words = tokens(code)
+    texts = [w.text for w in all_words]
+    start = None
+    kinds: tuple[Kind, ...] = ()
+    head_text = ""
+    for i, text in enumerate(texts):
+        after_noun = (
+            i > 0
+            and texts[i - 1] not in _FILLER_WORDS
+            and code[all_words[i - 1].end : all_words[i].start].strip() in (",", "(")
+            and i > 1
+        )
+        if text in ("which", "what", "whats", "where", "when", "how", "who") and _requests(
+            texts, i, shaped[i].clause_start, after_noun
+        ):
+            nxt = texts[i + 1] if i + 1 < len(texts) else ""
+            if text == "how" and f"how {nxt}" not in _WH_KINDS:
+                continue
+            start, head_text = i, f"{text} {nxt}" if text == "how" else text
+            break
+    if start is None and len(texts) <= 12 and code.rstrip().endswith("?"):
+        # terse: "staging api port?", "p95 for the load test?" — a phrase naming a value
+        from crewline.policy.careful import EDIT_VERBS, EXEC_VERBS, PROCEED_VERBS, READ_VERBS
+
+        verbs = READ_VERBS | EDIT_VERBS | EXEC_VERBS | PROCEED_VERBS
+        objects = {"the", "a", "an", "this", "that", "these", "those", "it", "them", "to", "my"}
+        named_at = [
+            i
+            for i, t in enumerate(all_words)
+            if t.lemma in NOUN_KINDS and t.lemma not in ("day", "time", "number")
+        ]
+        acting = any(
+            (t.lemma in verbs or t.text in verbs)
+            and ((i + 1 < len(texts) and texts[i + 1] in objects) or (i == 0 and len(texts) == 1))
+            for i, t in enumerate(all_words)
+        ) or (
+            bool(texts)
+            and (all_words[0].lemma in verbs or texts[0] in verbs)
+            and texts[0] not in NOUN_VERBS
+            and texts[1:2] != ["of"]  # "count of open bugs?": a noun, never a step
+        )
+        if named_at and not acting and not any(t in VERBISH for t in texts):
+            start, head_text = -1, "terse"
+    if start == -1:
+        start = 0
+        words = all_words
+    elif start is None:
+        m = re.search(
+            r"\b(?:(?:tell|remind|give|send|show) (?:me|us)|need|got|have|know|share|find|idea of"
+            r"|post)"
+            r"\s+(the|its|their|our|a|an)\b",
+            code,
+        )
+        if m is None:
+            return None
+        start = next(i for i, w in enumerate(all_words) if w.start >= m.start(1))
+        head_text = "need"
+    skip = 0 if head_text == "terse" else 2 if head_text.startswith("how") else 1
+    for wh, wanted in _WH_KINDS.items():
+        if head_text.startswith(wh):
+            kinds = wanted
+    words = all_words[start:]
+    # the noun phrase after the question word; its last word that names a kind of value
+    phrase: list[str] = []
+    for w in words[skip:]:
+        glued = w.start > 0 and code[w.start - 1] == "-" and code[w.end : w.end + 1] == "-"
+        if w.text == "s" and code[w.start - 1 : w.start] == "'":
+            continue  # "the canary's error rate": the phrase goes on
+        if w.text in NP_STOP and phrase and not glued:
+            break
+        if w.text in NP_STOP:
+            continue
+        if (
+            head_text in ("which", "what", "who")
+            and len(phrase) == 1
+            and phrase[0] in NOUN_KINDS
+            and verb_form(w)
+        ):
+            break  # "which team owns the module": the phrase ends at its verb
+        phrase.append(w.lemma)
+        if len(phrase) >= 4:
+            break
+    # "some underlying table — which one?": "one" stands for the noun named before it
+    antecedent = None
+    if head_text == "which" and texts[start + 1 : start + 2] in (["one"], ["ones"]):
+        antecedent = next(
+            (k for k in range(start - 1, -1, -1) if all_words[k].lemma in NOUN_KINDS), None
+        )
+        if antecedent is None:
+            return None
+        phrase, skip = [all_words[antecedent].lemma], 2
+    noun = "value"
+    counted: set[str] = set()
+    outcome: set[str] = set()
+    named = [p for p in phrase if p in NOUN_KINDS]
+    measured = head_text == "how much" and named and set(NOUN_KINDS[named[-1]]) - {Kind.NUMBER}
+    share_of = (
+        head_text == "how much"
+        and [w.text for w in words[skip : skip + 1]] == ["of"]
+        and [w.text for w in words][-2:-1] not in (["are"], ["were"], ["is"])
+    )
+    if share_of:  # "how much of this month's error budget have we used?": a share of it
+        noun, kinds = "share", (Kind.PERCENT,)
+    elif measured:  # "how much memory…": a size, not a count of memories
+        noun = named[-1]
+        kinds = NOUN_KINDS[noun]
+    elif head_text.startswith(("how many", "how much")):
+        texts_after = [w.text for w in words[skip:]]
+        if texts_after[:1] == ["of"] and texts_after[-2:-1] in (["are"], ["were"], ["is"]):
+            noun = lemma(texts_after[-1])  # "how many of the vulnerable packages are critical"
+            counted = {root(noun)}
+        elif phrase:
+            # the counted noun: the phrase's last noun before its verb ("how many lint
+            # errors did…": errors, not warnings; "how many pods restarted during…": pods)
+            at = skip
+            while at + 1 < len(words) and (
+                _noun_goes_on(words[at], words[at + 1])
+                or code[words[at].end : words[at].end + 1] == "-"
+            ):
+                at += 1
+            noun = words[at].lemma
+            counted = {root(noun)}
+            verb = words[at + 1] if at + 1 < len(words) else None
+            if verb is not None and past(verb) and verb.lemma not in ASKING:
+                outcome.add(root(verb.lemma))  # "how many e2e tests failed": "3 failed"
+                counted |= outcome
+    elif head_text.startswith("how often"):
+        counted = {root("time")}
+    elif head_text in ("what", "which") and phrase[:1] == ["time"]:
+        noun, kinds = "time", (Kind.TIME, Kind.DATE)  # "what time does the cron run?"
+    elif texts[-1] in ("called", "named") and head_text in ("what", "which"):
+        noun, kinds = "name", (Kind.ID, Kind.PATH, Kind.WORD)  # "what's the db called?"
+    elif named and not kinds:
+        noun = named[-1]
+        kinds = NOUN_KINDS[noun]
+    elif named and set(NOUN_KINDS[named[-1]]) & set(kinds):
+        noun = named[-1]
+    if head_text == "who":
+        if re.search(r"\b(?:should|shall|would|could|can|will|must|ought)\b", code):
+            return None  # "who should review it?": a decision asked of you, not a fact
+        if noun == "value":
+            noun = "person"
+    verb_cues: set[str] = set()
+    if head_text == "what" and texts[start + 1 : start + 2] and texts[start + 1] in _DO_AUX:
+        # "what did the health check return?": what follows the verb in a row
+        verb = next((w for w in reversed(words[skip:]) if w.text not in NP_STOP), None)
+        if verb is not None and not kinds and not named:
+            noun, kinds, phrase = verb.lemma, GENERIC, [verb.lemma]
+            verb_cues = {stem(verb.lemma)}  # the value follows the verb: not a noun's cue
+    if head_text == "terse":
+        # the phrase's head: its last noun of a kind of value before its first preposition
+        # ("link to the partner portal status page?", "protobuf version in the lockfile?")
+        head_end = next(
+            (k for k, w in enumerate(words) if k and w.text in _TERSE_PREPOSITIONS), len(words)
+        )
+        named_terse = [
+            w.lemma
+            for w in words[:head_end]
+            if w.lemma in NOUN_KINDS and w.lemma not in ("day", "time", "number")
+        ] or [
+            w.lemma
+            for w in words
+            if w.lemma in NOUN_KINDS and w.lemma not in ("day", "time", "number")
+        ]
+        noun = named_terse[-1]
+        if texts[1:2] == ["of"] and texts[0] in ("count", "number", "total"):
+            noun = texts[0]  # "number of open issues tagged …?"
+        kinds = NOUN_KINDS[noun]
+        named = [noun]
+        of = next((k for k, w in enumerate(words) if w.lemma == noun), 0) + 1
+        if noun in ("count", "number", "total") and texts[start + of : start + of + 1] == ["of"]:
+            # "count of open bug issues in the repo?": a count of the phrase's last noun
+            end = next(
+                (
+                    k
+                    for k in range(of + 1, len(words))
+                    if words[k].text in _TERSE_PREPOSITIONS or past(words[k])
+                ),
+                len(words),
+            )
+            if end > of + 1:
+                counted = {root(words[end - 1].lemma), root(noun)}  # the "count" is no topic
+                noun, kinds = words[end - 1].lemma, (Kind.NUMBER,)
+    pair = _two_asked(code, words[skip:])
+    if pair and one_value(pair):
+        noun, kinds = "address", (Kind.HOST, Kind.IP)  # "host and port": "mm.internal:7450"
+    if not kinds:
+        if head_text == "need":
+            return None  # "I need the…" names no kind of value: not a request for one
+        content = [p for p in phrase if p not in STOP and p not in ASKING]
+        if not content:
+            return None
+        noun = content[-1]
+        kinds = GENERIC
+    kind_words: set[str] = set()  # the words that say which kind is asked ("instance type")
+    machine = _MACHINE_ASKED.search(code)
+    if machine is not None and noun in (*_MACHINES, "value", "type", "size"):
+        kind_words = {machine.group(1), machine.group(2), noun}
+        noun, kinds = "type", (Kind.MACHINE,)  # "which machine type", "VM size"
+    if noun in _KIND_BY_MODIFIER:
+        # "instance type", "email address", "ingest rate": the word before the noun says
+        # which kind of it is asked
+        by = _KIND_BY_MODIFIER[noun]
+        before = next((w.lemma for w in reversed(all_words[: _at(all_words, noun)])), "")
+        if before in by:
+            asked = noun
+            noun, kinds = by[before]
+            kind_words = {asked} - {noun}  # "email address": the address is the email
+    # a noun that names another kind of thing stays what the request is about ("which Node
+    # version": node); one of the asked kind is the asked noun again ("host:port"), and so is
+    # the name of a kind the asked ones hold ("the IP address": any address said is an IP's)
+    also_named = (
+        {
+            p
+            for p in named
+            if p == noun
+            or group_of().get(root(p), frozenset()) & group_of().get(root(noun), frozenset())
+            or (p in KIND_NAMES and set(NOUN_KINDS[p]) <= set(kinds))
+        }
+        | set(pair)
+        | kind_words
+    )
+    named = [p for p in named if set(NOUN_KINDS[p]) & set(kinds)]
+    cues = {root(noun)} if noun != "value" else set()
+    cues |= {root(p) for p in named}
+    for n in group_of().get(root(noun), ()):
+        if noun in GROUP_WORDS[n] and noun in NOUN_KINDS:
+            cues |= {root(w) for w in GROUP_WORDS[n] if w in NOUN_KINDS}
+    clause_from = start
+    while clause_from > 0 and not shaped[clause_from].clause_start:
+        clause_from -= 1
+    topic = clause_from - 1
+    while topic > 0 and not shaped[topic].clause_start:
+        topic -= 1
+    if (
+        clause_from > 0
+        and clause_from - topic <= 6
+        and code[all_words[clause_from - 1].end : all_words[clause_from].start].strip() == ","
+        and not any(
+            w.text in VERBISH | _DO_AUX | ASKING or w.lemma in ASKING
+            for w in all_words[topic:clause_from]
+        )
+    ):
+        clause_from = topic  # "the ticket for the flaky login test, which number?"
+    if antecedent is not None:
+        clause_from = 0  # what "one" stands for is said before it
+    subject: list[str] = []
+    clause = [*all_words[clause_from:start], *words[skip:]]
+    # with "did", "does" … an asking word is the verb ("what did the probe record?"), else
+    # it may be a noun ("the TTL on the A record")
+    verbal = any(w.text in _DO_AUX for w in clause) or head_text == "need"
+    # an asking word between an article and a noun names a thing, never asks: "the logging
+    # cluster", "our reporting DB" are other things than "the cluster", "our DB"
+    determined = {
+        all_words[k].start
+        for k in range(1, len(all_words) - 1)
+        if all_words[k - 1].text in _ARTICLES
+        and all_words[k].lemma in ASKING
+        and code[all_words[k].end : all_words[k + 1].start] == " "
+        and all_words[k + 1].text not in STOP
+    }
+    glued_to_noun = {
+        all_words[k].lemma
+        for k in range(len(shaped) - 1)
+        if shaped[k].ident
+        and shaped[k + 1].ident
+        and noun in (all_words[k].lemma, all_words[k + 1].lemma)
+    }
+    # "the US cluster": a country after a determiner, not the pronoun
+    country = {
+        all_words[k].start
+        for k in range(1, len(all_words))
+        if all_words[k].text == "us" and all_words[k - 1].text in ("the", "a", "an")
+    }
+    # a word inside a hyphenated name ("the acme-logs bucket") names the thing, never asks
+    # ("end-to-end", with a word of grammar in it, is a phrase, not a name)
+    hyphenated = {
+        w.start
+        for run in re.finditer(r"(?<![\w-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-])", code)
+        if not any(part in STOP for part in run.group(0).split("-"))
+        for w in clause
+        if run.start() <= w.start < run.end()
+    }
+    for w in clause:
+        r = root(w.lemma)
+        if w.start in hyphenated and w.lemma in ASKING and w.text not in STOP:
+            if r not in subject:
+                subject.append(r)
+            continue
+        if w.start in country:
+            if "us" not in subject:
+                subject.append("us")
+            continue
+        if (
+            w.lemma in glued_to_noun  # "host:port"
+            or (noun == "name" and w.text in ("called", "named"))
+            or w.text in STOP
+            or w.lemma in STOP
+            or (
+                w.lemma in ASKING
+                and w.start not in determined
+                and (verbal or w.text not in _NOUNABLE)
+            )
+            or w.lemma == noun
+            or w.lemma in also_named
+            or r in counted
+            or len(w.text) < 2
+        ):
+            continue
+        if r not in subject:
+            subject.append(r)
+    # a name glued with digits or dots ("api.acme.io", "eu-west-1", "products_v6") is one
+    # thing: a row must say it whole, so it is one term, not its pieces
+    for run in _glued_runs(code, shaped[clause_from:]):
+        pieces = {root(t.lemma) for t in tokens(run)}
+        if all(t.lemma in NOUN_KINDS or t.text in STOP for t in tokens(run)):
+            continue  # "host:port": the asked nouns, not a name
+        subject = [t for t in subject if t not in pieces] + [run]
+    cue_stems = {stem(noun)} if noun != "value" and not verb_cues else set()
+    cue_stems |= {stem(p) for p in named}
+    for n in group_of().get(root(noun), ()):
+        if noun in GROUP_WORDS[n] and noun in NOUN_KINDS:
+            cue_stems |= {stem(w) for w in GROUP_WORDS[n] if w in NOUN_KINDS}
+    cue_stems |= {stem(w) for w in _STATED_BY.get(noun, ())}
+    modifier = ""
+    for k in range(1, len(all_words)):
+        if all_words[k].lemma == noun and k - 1 >= start + skip:
+            left = all_words[k - 1]
+            plain = code[left.end : all_words[k].start] == " " and code[
+                left.start - 1 : left.start
+            ] in ("", " ")
+            if plain and left.text.isalpha() and left.text not in STOP and left.lemma not in ASKING:
+                modifier = left.lemma  # "the branch coverage", not "checkout's p95"
+            break
+    return ValueAsk(
+        modifier=modifier,
+        pair=pair,
+        terse=head_text == "terse",
+        verb_cues=frozenset(verb_cues),
+        kinds=kinds,
+        cues=frozenset(cues),
+        cue_stems=frozenset(cue_stems),
+        subject=tuple(subject),
+        counted=frozenset(counted),
+        outcome=frozenset(outcome),
+        noun=noun,
+        words=tuple(
+            dict.fromkeys(
+                w.lemma for w in all_words[clause_from:] if w.lemma not in STOP and len(w.lemma) > 1
+            )
+        ),
+        text_words=tuple(w.text for w in all_words[clause_from:]),
+        decides=bool(
+            re.search(
+                r"\b(?:should|shall|would you|do you want|do you prefer|prefer|ought)\b",
+                " ".join(w.text for w in all_words[clause_from:]),
+            )
+        ),
+    )
+
+
+def _at(words: Sequence[Token], lemma: str) -> int:
+    """Where the last word of ``lemma`` stands in ``words`` (0 when none does)."""
+    return next((k for k in range(len(words) - 1, -1, -1) if words[k].lemma == lemma), 0)
+
+
+# Asked nouns whose kind the word before them decides: the noun and kinds it asks then.
+_SHARES = word_set(
+    """error failure success refund retention hit miss churn conversion bounce click open pass
+    drop loss crash abandonment cancellation return adoption positive negative utilisation
+    utilization cache"""
+)
+_FLOWS = word_set(
+    """request req message msg event ingest ingestion send write read publish arrival order
+    call query transaction job poll polling refresh frame packet throughput"""
+)
+_KIND_BY_MODIFIER: dict[str, dict[str, tuple[str, tuple[Kind, ...]]]] = {
+    "rate": {
+        **{w: ("rate", (Kind.PERCENT,)) for w in _SHARES},
+        **{w: ("rate", (Kind.RATE,)) for w in _FLOWS},
+    },
+    "address": {w: ("email", (Kind.EMAIL,)) for w in ("email", "e-mail", "mail")},
+    "schedule": {w: ("cron", (Kind.CRON,)) for w in ("cron", "crontab")},
+}
+# "instance type", "machine type", "VM size", "node class": a cloud's machine type
+_MACHINES = word_set("instance machine vm node server host")
+_MACHINE_ASKED = re.compile(
+    r"\b(instance|machine|vm|node|server|host)s?\s+(type|size|class|family|shape|flavou?r|sku)s?\b"
+)
+
+
+# What joins two asked things in one request ("host and port", "host & port", "host:port").
+_JOINS = word_set("and plus")
+_JOIN_MARKS = ("&", "+", ":")
+# Two asked things a row writes as one value ("mm-staging.internal:7450"): the whole
+# answers both.
+_ONE_VALUE = ((word_set("host hostname server machine box domain ip address"), word_set("port")),)
+
+
+def _two_asked(code: str, words: Sequence[Token]) -> tuple[str, ...]:
+    """The two things a request's noun phrase joins ("which host and port", "p50 and p99
+    latency?", "region & zone of …", "host:port"): the word before the join and the asked
+    noun after it. Empty when it asks one thing."""
+    phrase: list[Token] = []
+    for w in words:
+        if w.text in NP_STOP and not phrase:
+            continue  # "what's the host:port": its article
+        if w.text in NP_STOP or (phrase and w.text in _TERSE_PREPOSITIONS):
+            break
+        phrase.append(w)
+    for k in range(1, len(phrase)):
+        left = phrase[k - 1]
+        if phrase[k].text in _JOINS:
+            after = phrase[k + 1 :]
+        elif code[left.end : phrase[k].start].strip() in _JOIN_MARKS:
+            after = phrase[k:]
+        else:
+            continue
+        asked = next((w for w in after if w.lemma in NOUN_KINDS), None)
+        if asked is not None and left.text not in STOP and left.lemma != asked.lemma:
+            return left.lemma, asked.lemma
+    return ()
+
+
+def one_value(pair: tuple[str, ...]) -> bool:
+    """Is what a request asks two things of one value a row writes whole ("host and port")?"""
+    first, second = pair
+    return any(first in a and second in b for a, b in _ONE_VALUE)
+
+
+def both_given(ask: ValueAsk, value: Value) -> bool:
+    """Does a value answer all a request asks: for a request of two things, the whole that
+    gives both ("mm.internal:7450" for "host and port", never "7450")?"""
+    if not ask.pair:
+        return True
+    parts = [v.kind for v in values_in(value.text)]
+    return one_value(ask.pair) and any(parts == [one, two] for one, _, two in WHOLES)
+
+
+# A partitive put first: "of the TODOs someone counted, how many are FIXMEs?" asks "how many
+# of the TODOs someone counted are FIXMEs?".
+_FRONTED_PART = re.compile(
+    r"^\s*of\s+((?:the|these|those|all|our|its)\s+[^,;]{1,60}),\s*(how many|how much)\s+(.*)$"
+)
+
+
+# A courtesy that ends a request ("hostname of the staging Orthanc pls"): the request is the
+# phrase before it, asked as a question.
+_COURTESY_END = re.compile(r"[\s,]+(?:pls|plz|please|thanks|thx|ty)\s*[?!.]*\s*$")
+
+
+def value_ask(shape: Shape) -> ValueAsk | None:
+    """The value the asking sentence requests, if it requests one."""
+    for sentence in reversed(shape.asking):
+        fronted = _FRONTED_PART.match(sentence.text)
+        said = _COURTESY_END.sub("?", sentence.text)
+        if fronted:
+            whole, how, rest = fronted.groups()
+            said = f"{how} of {whole} {rest}"
+        ask = _value_ask(said)
+        if ask is not None:
+            return replace(ask, question=shape.text)
+    return None
+
+
+_PAST = word_set("ran took went got found made wrote broke left sent built saw kept came")
+_TERSE_PREPOSITIONS = word_set("of in on for at from to under with behind inside")
+
+
+def verb_form(word: Token) -> bool:
+    """Is ``word`` a verb's inflected form ("owns", "keeps", "failed"), not a noun of a
+    kind of value ("numbers", "files")?"""
+    if word.lemma in NOUN_KINDS or word.lemma == word.text:
+        return False
+    return past(word) or (word.text.endswith("s") and not word.text.endswith("ss"))
+
+
+def past(word: Token) -> bool:
+    return word.text in _PAST or (word.text.endswith("ed") and word.text != word.lemma)
+
+
+def _noun_goes_on(word: Token, after: Token) -> bool:
+    """Does the noun phrase go on past ``word`` to ``after`` ("lint errors"), rather than end
+    at a verb or a preposition ("pods restarted", "errors did", "tables in")?"""
+    return not (past(after) or after.text in NP_STOP or after.text in _MORE_PREPOSITIONS)
+
+
+MOMENT = re.compile(r"\s*(?:ago|back|earlier)\b")
+_MORE_PREPOSITIONS = word_set(
+    "during since until after before across over under per without within via than"
+)
+
+
+def _glued_runs(code: str, words: Sequence[Word]) -> list[str]:
+    """The names glued from words by dots, slashes, colons or underscores, or by dashes
+    with a digit in them ("api.acme.io", "eu-west-1"), as written."""
+    runs: list[str] = []
+    start = None
+    for i, w in enumerate(words):
+        glued_next = i + 1 < len(words) and (w.dash_next or (w.ident and words[i + 1].ident))
+        glued_next = glued_next and words[i + 1].start - w.end <= 1
+        if start is None:
+            start = w.start
+        if not glued_next:
+            run = code[start : w.end]
+            if start != w.start and re.search(r"\d|[._/:]", run):
+                runs.append(run)
+            start = None
+    return runs
+
+
+# Verbs a row states a value of the noun with ("listening on 8443", "returned 503").
+_STATED_BY = {
+    "port": ("listen", "bind", "serve", "answer", "expose"),
+    "status": ("return", "give", "respond", "answer"),
+    "code": ("return", "give", "respond", "answer"),
+}
+_DO_AUX = word_set("did does do will would can could should has have had")
+# Asking words that are nouns too, in their base form ("the TTL on the A record").
+_ARTICLES = word_set("the a an our your its their my his her")
+_NOUNABLE = word_set("record report log note count point peak hit run")
+
+
+def search_terms(ask: ValueAsk, member_words: Sequence[str] = ()) -> tuple[str, ...]:
+    """The words to retrieve candidate rows with, any of which may match: what the request
+    is about, then its asked noun, then the thesaurus's neighbours of what it is about; at
+    most 16."""
+    terms: list[str] = []
+
+    def add(word: str) -> None:
+        if re.fullmatch(r"[a-z0-9]+", word) and word not in terms and word not in STOP:
+            terms.append(word)
+
+    about = [w for w in ask.words if root(w) in ask.subject or w in ask.subject]
+    for word in (*about, *member_words):
+        add(word)
+    if ask.noun != "value":
+        add(ask.noun)
+    for word in about:
+        for n in group_of().get(root(word), ()):
+            for other in GROUP_WORDS[n]:
+                add(other)
+    for word in ask.words:
+        add(word)
+    return tuple(terms[:16])
+
+
+# Values the row states whole across two of the reader's values: a moment (a date and its
+# time of day: "2026-12-05 03:12 UTC") and an address (a host with its port:
+# "sftp.example:2222"); and the nouns that ask for one part alone.
+WHOLES = (
+    (Kind.DATE, re.compile(r"\s+(?:at\s+)?|T"), Kind.TIME),
+    (Kind.HOST, re.compile(":"), Kind.PORT),
+    (Kind.IP, re.compile(":"), Kind.PORT),
+)
+PART_NOUNS = {
+    Kind.DATE: word_set("date day"),
+    Kind.TIME: word_set("time"),
+    Kind.HOST: word_set("host hostname server machine box domain"),
+    Kind.IP: word_set("ip"),
+    Kind.PORT: word_set("port"),
+}
+
+
+def named_kinds(words: Sequence[Token]) -> tuple[Kind, ...]:
+    """The kinds the question's own nouns name ("hostname" a host, "version" a version), in
+    order; none when it names no kind. A question read loosely still asks what its nouns
+    say: a version is no answer to "hostname of the staging box?"."""
+    kinds: dict[Kind, None] = {}
+    for t in words:
+        if t.lemma in NOUN_KINDS and t.lemma not in LOOSE_NOUNS:
+            kinds.update(dict.fromkeys(NOUN_KINDS[t.lemma]))
+    return tuple(kinds)
+
+
+# Nouns too general to say what kind of value is asked ("the day", "the result").
+LOOSE_NOUNS = frozenset({"day", "time", "number", "result", "status", "code"})
+
+
+HOW_SOON = re.compile(r"\bhow (?:quickly|soon)\b")
+WHO = re.compile(r"\bwho\b")
+_HOW_WORDS = word_set("quickly soon")
+
+
+def loose_ask(code: str) -> ValueAsk:
+    """A request read loosely, for checking a model's fleet answer to a question the offline
+    path did not read as one: any kind of value, next to one of the question's words or a
+    thesaurus neighbour of one ("where staging listens" takes "port 4321"), about the
+    question's content words."""
+    words = [
+        t
+        for t in tokens(code)
+        if t.text not in STOP and t.lemma not in ASKING and t.text not in _HOW_WORDS
+    ]
+    subject = tuple(dict.fromkeys(root(t.lemma) for t in words if len(t.text) > 1))
+    near = {t.lemma for t in tokens(code) if t.text not in STOP}
+    for word in list(near):
+        for n in group_of().get(root(word), ()):
+            near |= set(GROUP_WORDS[n])
+    kinds = named_kinds(words) or GENERIC
+    if HOW_SOON.search(code):
+        kinds = (Kind.DURATION,)  # "how quickly must the vendor react to a P1 ticket?"
+    elif WHO.search(code) and Kind.PERSON not in kinds:
+        kinds = (Kind.PERSON, *kinds)  # "…, who is the backup on-call?"
+    return ValueAsk(
+        kinds=kinds,
+        cues=frozenset(root(w) for w in near),
+        cue_stems=frozenset(stem(w) for w in near),
+        subject=subject,
+        words=tuple(dict.fromkeys(t.lemma for t in words)),
+        text_words=tuple(t.text for t in tokens(code)),
+        question=code,
+    )

@@ -1,0 +1,511 @@
+"""A model's citation checked in code: the value it cites must be stated, live, of the asked
+kind and about the asked thing in the row it names, with no rival row against it
+(``check_cited``, ``dispute``); a row that carries instructions is never evidence
+(``injection_in``)."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections.abc import Sequence
+
+from crewline.policy.fleet.about import (
+    MONTHS,
+    PERIOD_WORDS,
+    about_mostly,
+    another_modifier,
+    ranked_first,
+    untimed,
+)
+from crewline.policy.fleet.asking import (
+    GENERIC,
+    LOOSE_NOUNS,
+    MOMENT,
+    NOUN_KINDS,
+    PART_NOUNS,
+    WHOLES,
+    ValueAsk,
+    both_given,
+    named_kinds,
+)
+from crewline.policy.fleet.nouns import (
+    beside_noun,
+    counted_by,
+    forms_of,
+    noun_heads,
+    proven_by_form,
+    wanted_nouns,
+    wh_head,
+)
+from crewline.policy.fleet.picking import (
+    AMOUNTS,
+    PART,
+    another_named,
+    in_question,
+    of_another_outcome,
+    pick,
+    sources_of,
+    unsaid,
+    values_of,
+    whole_for_a_part,
+)
+from crewline.policy.fleet.rivals import WEAK, another_period, another_time, disagreement, rivals_of
+from crewline.policy.fleet.rows import (
+    HEDGE,
+    SECRET_WORD,
+    Fact,
+    Said,
+    clause_of,
+    coverage,
+    derived_from,
+    of_other_subject,
+    other_qualifier,
+    other_state,
+    request_sentence,
+    roots_of,
+    row_of,
+    says,
+    specific_of,
+    status_of,
+)
+from crewline.policy.lemmas import known, root, tokens
+from crewline.policy.values import Kind, Value, values_in
+from crewline.policy.wording import code_form, injection, word_set
+
+
+def dispute(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> str:
+    """What the fleet says against a model's answer citing ``row_id``, for the card: the
+    rows that dispute it ("the fleet disagrees: analytics said game_events_v3 at 09:33;
+    data-eng said game_events_v4 at 09:38"), or "" when none does."""
+    usable = [f for f in facts if not injection_in(f.text)]
+    cited = next((f for f in usable if f.row_id == row_id), None)
+    value = _value_cited(cited.text, answer) if cited is not None and answer else None
+    if cited is None or value is None:
+        return ""
+    rivals = rivals_of(ask, cited, value, usable)
+    return disagreement([(value.text, cited), *rivals]) if rivals else ""
+
+
+def injection_in(text: str) -> bool:
+    """Does a row carry instructions to the concierge (so it is never evidence)?"""
+    return injection(code_form(text)) is not None
+
+
+def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> str | None:
+    """A model's fleet answer, checked in code for what makes it safe, not for the offline reader's
+    own reading of the question: the model does the matching. The question asks for a fact,
+    not a decision; the value is said verbatim in the row it cites (a typed value, or a name
+    of at most four words that is no piece of one), is of the asked kind (a bare number,
+    name or identifier only in a row that names the asked noun; an amount never for "which
+    <thing>", never a name for "how many"; a moment never for "how long"; for a noun of no
+    known kind, "DAU", only in a row that says it or the thing besides its time), is no
+    label of a word of the question ("D1" of "D1 retention"), is a live fact there (not
+    negated, former, planned, hedged or a secret) and not a value the question itself
+    states; the row was retrieved, carries no instructions, is by the member the question
+    names, of the time and period it asks, holds the question's specific values, qualifiers
+    ("staging", "nightly") and every word of the thing it is about — but the relation asked
+    (its verbs, by where they stand: "receives", "are taken", "does … begin"), a noun that
+    only names a kind of value the value's form proves ("IP"), and words of time and
+    hedging, and a plain head word the row names by its modifier ("the grafana *board*":
+    ``about_mostly``), or but one plain word the row leaves out where it is the retrieved
+    row most about the question by a margin (``ranked_first``) — each name ("orion-3") in
+    the value's own clause, no other modifier of the asked noun there ("line" for "branch
+    coverage") and no other thing of a noun the question names bare ("the image" of "Docker
+    image" and "build image"); a row giving several values of that kind is answered only
+    where the question's words pick the model's there (or it is the part of a whole asked in
+    a word the row does not say); and no other row about the question, by every word, by the
+    thing alone or by all of it but one word, gives another value of that kind. A value the
+    row states whole (a date and time, a host and port) is given whole, but where its own
+    noun asks a piece. A count is of the outcome its question names ("failed"). The value,
+    or None."""
+    if ask.decides:
+        return None  # "what should I call the new service?" asks a decision, not a fact
+    usable = [f for f in facts if not injection_in(f.text)]
+    cited = next((f for f in usable if f.row_id == row_id), None)
+    if cited is None:
+        return None
+    sources = sources_of(ask, sorted({f.member for f in usable}))
+    if isinstance(sources, str) or (sources is not None and cited.member not in sources):
+        return None  # "what did the prober find?" of a row no member of that name said
+    value = _value_cited(cited.text, answer)
+    value = _whole_cited(ask, cited.text, value, answer) if value is not None else None
+    if value is None or not _of_kind(ask, value) or in_question(ask, value.text):
+        return None
+    if not both_given(ask, value):
+        return None  # "7450" for "which host and port": half of what is asked
+    if value.kind is Kind.DURATION and MOMENT.match(cited.text[value.end :]):
+        return None  # "rebooted 2 days ago" places a moment: no answer to "how long"
+    if not _kind_said(ask, cited):
+        return None  # "1.7%" of "Refund rate for November" for "what was DAU in November?"
+    if _labels_the_thing(ask, cited.text, value):
+        return None  # "D1" of "D1 retention for …": the name of what is asked, not its value
+    if value.kind not in AMOUNTS | {Kind.RATE} and _HOW_MUCH.search(request_sentence(ask)):
+        return None  # "GDPR" for "after how many days …?": a name is no amount
+    if value.kind in AMOUNTS and _asks_a_thing(ask):
+        return None  # "which part of checkout …?" asks a thing, not "1.9 s"
+    if value.kind is Kind.WORD and not _a_name(cited.text, value):
+        return None  # "Current" of "Current web-tier base AMI: …" is no name
+    if _former_asked(ask, cited, value):
+        return None  # "what was it before the cache change?" of the value it went to
+    if value.kind in WEAK and not _by_its_noun(ask, cited, value):
+        return None  # "3 of 40 pods" is no port: a bare value counts by its noun
+    if (
+        value.kind in AMOUNTS
+        and counted_by(cited.text[value.end :], noun_heads(ask), tokens(ask.question)) is False
+    ):
+        return None  # "12 failed builds" for "how many builds ran?": another thing counted
+    if of_another_outcome(ask, cited.text, value):
+        return None  # "ran 41 jobs" for "how many jobs failed?"
+    if _cited_status(ask, cited.text, value) != "fact" or other_qualifier(ask, cited.text, value):
+        return None
+    if another_time(ask, cited) or another_period(ask, cited):
+        return None  # "the night before last" of "last night's backup"; "last week" of this
+    if not (about_mostly(ask, cited, value, usable) or ranked_first(ask, cited, value, usable)):
+        return None  # the thing asked about, with its qualifiers, is not this row's
+    if not _names_in_clause(ask, cited.text, value):
+        return None  # "search_docs_v2" is another table than "search_docs"
+    if another_modifier(ask, cited, value, usable):
+        return None  # "branch coverage" of "line coverage"; "the image" of two images
+    if _several(ask, cited, value):
+        return None
+    if another_named(ask, " ".join(clause_of(cited.text, value)).lower()):
+        return None  # "the Eastfield clinic"'s value for "the Westbrook clinic"
+    if whole_for_a_part(ask, cited.text, value):
+        return None  # the whole of "250 seats, 231 of them in use" for "how many are taken?"
+    if other_state(ask, cited.text, value) or of_other_subject(ask, cited.text, value):
+        return None  # "in TestFlight review" for "live"; "dbt runs on X; the dashboards …"
+    if rivals_of(ask, cited, value, usable):
+        return None  # "throttles us at 60 req/min" against the cited "limit is 120 …"
+    return value.text
+
+
+# Where a word the status reading keys on is no status of the value, by where it stands: a
+# thing named by a determiner after the value ("to solve the Monday route *plan*", "within
+# the *target*"), the state of the things a count counts ("312 messages *waiting* in the
+# DLQ"), a hedge in another sentence, a secret's word beside a value no secret can be.
+_NOUN_AFTER = re.compile(
+    r"\b(?:the|a|an|our|its|their|this|that|each)\s+(?:[\w-]+\s+){0,3}?"
+    r"(plan|target|estimate|guess)\b(?!\s*(?:is|are|was|were|:|to|of|for)\b|\s*:)"
+)
+_COUNT_STATE = re.compile(r"^\s*[a-z][\w-]*\s+(waiting|pending|queued|sitting)\b")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_NO_SECRET = frozenset(
+    {
+        Kind.HOST,
+        Kind.IP,
+        Kind.PORT,
+        Kind.DURATION,
+        Kind.DATE,
+        Kind.TIME,
+        Kind.SIZE,
+        Kind.COUNT,
+        Kind.PERCENT,
+        Kind.VERSION,
+        Kind.REGION,
+    }
+)
+
+
+def _cited_status(ask: ValueAsk, text: str, value: Value) -> str | None:
+    """``status_of`` of the value a model cites, with the words it keys on that are no status
+    of that value masked out by structure (``_NOUN_AFTER``, ``_COUNT_STATE``, a hedge of
+    another sentence, "vault" beside a host): "took 38.6 s to solve the route plan" and
+    "Vault is up at vault-02.internal" are facts. The offline reader keeps its own reading."""
+    status = status_of(ask, text, value)
+    if status == "fact":
+        return status
+    chars = list(text)
+
+    def mask(start: int, end: int) -> None:
+        chars[start:end] = "x" * (end - start)
+
+    _, after = clause_of(text, value)
+    at = value.end + text[value.end :].find(after) if after else value.end
+    for found in _NOUN_AFTER.finditer(after.lower()):
+        mask(at + found.start(1), at + found.end(1))
+    counting = _COUNT_STATE.match(after.lower())
+    if counting and value.kind in (Kind.COUNT, Kind.NUMBER):
+        mask(at + counting.start(1), at + counting.end(1))
+    starts = [0, *(m.end() for m in _SENTENCE_END.finditer(text))]
+    begin = max(s for s in starts if s <= value.start)
+    finish = next((m.end() for m in _SENTENCE_END.finditer(text, value.end)), len(text))
+    for found in HEDGE.finditer(text.lower()):
+        if found.end() <= begin or found.start() >= finish:
+            mask(found.start(), found.end())
+    if value.kind in _NO_SECRET or (value.kind is Kind.URL and not re.search(r"[=@]", value.text)):
+        for found in SECRET_WORD.finditer(text.lower()):
+            mask(found.start(), found.end())
+    masked = "".join(chars)
+    return status if masked == text else status_of(ask, masked, value)
+
+
+_MEASURES = frozenset({Kind.COUNT, Kind.PERCENT, Kind.SIZE, Kind.PORT})
+
+
+def _value_cited(text: str, answer: str) -> Value | None:
+    """The value of ``text`` the model's ``answer`` holds: its longest typed value the
+    answer says whole; else the one typed value whose number the answer is ("310" of "310
+    ms"); else the answer itself (a name of at most four words) said whole in the row and
+    overlapping none of its typed values."""
+    said = answer.strip().casefold()
+    typed = values_in(text)
+    held = [
+        v for v in typed if re.search(rf"(?<![\w.-]){re.escape(v.text.casefold())}(?![\w-])", said)
+    ]
+    if held:
+        return max(held, key=lambda v: len(v.text))
+    said = said.rstrip(".").strip()
+    if not said or len(said) > 60 or len(said.split()) > 4:
+        return None
+    if re.fullmatch(r"[$€£]?\d[\d,.]*", said):
+        led = [v for v in typed if re.match(rf"[$€£]?{re.escape(said)}(?![\d.,])", v.text)]
+        return led[0] if len(led) == 1 else None
+    found = re.search(rf"(?<![\w./-]){re.escape(said)}(?![\w/-])", text.casefold())
+    if found is None or any(v.start < found.end() and found.start() < v.end for v in typed):
+        return None
+    return Value(
+        text=text[found.start() : found.end()], kind=Kind.WORD, start=found.start(), end=found.end()
+    )
+
+
+def _whole_cited(ask: ValueAsk, text: str, value: Value, answer: str) -> Value | None:
+    """The cited value as the row states it: a part of a whole value (the date of a date and
+    time, the host of a host and port) answers only a question that asks that part by its
+    own noun ("what date …?", "which port …?"); for any other ("when …?", "host and port
+    …?") the answer must give the whole, and the whole is the value. A part given for the
+    whole is not the row's value: None."""
+    said = answer.casefold()
+    typed = values_in(text)
+    for first, second in itertools.pairwise(typed):
+        joined = next(
+            (
+                gap
+                for one, gap, two in WHOLES
+                if first.kind is one
+                and second.kind is two
+                and gap.fullmatch(text[first.end : second.start])
+            ),
+            None,
+        )
+        if joined is None or value.start not in (first.start, second.start):
+            continue
+        if ask.noun in PART_NOUNS[value.kind]:
+            return value  # "which port is it on?" of "sftp.example:2222": the port
+        if first.text.casefold() in said and second.text.casefold() in said:
+            whole = text[first.start : second.end]
+            return Value(text=whole, kind=first.kind, start=first.start, end=second.end)
+        return None
+    return value
+
+
+def _kind_said(ask: ValueAsk, fact: Fact) -> bool:
+    """For a noun the reader knows no kind of ("DAU", "MAU"), which any kind may answer:
+    does the row say that noun (by itself or a neighbour), or a word of the thing asked
+    besides its time? A row that shares only the question's month or period with it
+    ("Refund rate for November …" for "what was DAU in November?") gives a value of another
+    thing, whatever its kind."""
+    if ask.noun == "value" or ask.kinds != GENERIC:
+        return True
+    roots = roots_of(fact.text, fact.member)
+    if any(derived_from(w, r) for w in wanted_nouns(ask) for r in roots):
+        return True
+    timeless = untimed() | _period_roots()
+    return any(coverage((t,), roots, fact.text)[0] for t in ask.subject if t not in timeless)
+
+
+@functools.cache
+def _period_roots() -> frozenset[str]:
+    """The roots of the months and of the words of a period ("week", "quarter")."""
+    return frozenset(root(w) for w in MONTHS | PERIOD_WORDS)
+
+
+def _labels_the_thing(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is a name or an identifier the row gives (any value, for a question that names no
+    kind of value) the label of a word of the question's subject, right before it ("*D1*
+    retention", "the *December 1* cohort"): part of what the question names, not the
+    value it asks? A label of the asked noun itself ("the orders-dlq *topic*" for "which
+    topic", "the legacy_id *field*" for "which field …") names the asked thing: the
+    answer."""
+    if value.kind not in (Kind.ID, Kind.WORD) and ask.kinds != GENERIC:
+        return False  # a question that names the kind it asks reads a date as its value
+    after = re.match(r" +([a-z][a-z0-9]*)\b", text[value.end :].lower())
+    if after is None:
+        return False
+    forms = forms_of(tokens(after.group(1))[0])
+    asked = wh_head(ask) | (wanted_nouns(ask) if ask.noun != "value" else set())
+    return not forms & asked and bool(forms & set(ask.subject))
+
+
+# A request for an amount: "how many …", "how far behind …", "how long …".
+_HOW_MUCH = re.compile(
+    r"\bhow\s+(?:many|much|far|long|big|large|small|often|fast|slow|wide|full|high|low|deep)\b"
+)
+
+
+def _a_name(text: str, value: Value) -> bool:
+    """Is a value read as a name one: it has a capital, a digit or a joining mark, and when
+    it is made of words of the language only, it does not merely start a sentence ("Current
+    web-tier base AMI: …", "Indexed 18432 documents …")?"""
+    said = value.text
+    if not re.search(r"[A-Z0-9_.@/-]", said):
+        return False
+    words = re.findall(r"[A-Za-z]+", said)
+    if words and all(known(w) for w in words) and not re.search(r"[0-9_.@/-]", said):
+        return not re.search(r"(?:^|[.!?:;]\s+)$", text[: value.start])
+    return True
+
+
+_FORMER_ASKED = re.compile(r"\b(?:before|previously|originally|formerly|used to|prior to)\b")
+
+
+def _former_asked(ask: ValueAsk, fact: Fact, value: Value) -> bool:
+    """Does the question ask what a thing was before a change ("what was p95 before the
+    cache change?") of a row that gives a former value of the kind beside the live one
+    cited ("went from 310 ms down to 245 ms")?"""
+    if not _FORMER_ASKED.search(request_sentence(ask)):
+        return False
+    return any(
+        v.kind is value.kind and status_of(ask, fact.text, v) == "gone"
+        for v in values_in(fact.text)
+        if v.start != value.start
+    )
+
+
+def _asks_a_thing(ask: ValueAsk) -> bool:
+    """Does the request ask which thing ("which part of checkout", "what tool"), by a noun
+    that names no kind of value: its answer names a thing, never an amount?"""
+    noun = ask.noun
+    if noun == "value" or noun in NOUN_KINDS or not noun.isalpha():
+        return False
+    return bool(re.search(rf"\b(?:which|what)\s+{re.escape(noun)}\b", ask.question))
+
+
+# Nouns of a place in a tree of files: a path, a URL's path or a URL with one answers them.
+_FOLDER_NOUNS = word_set("folder directory dir path prefix location")
+_URL_WITH_PATH = re.compile(r"^[a-z][a-z0-9+.-]*://[^/\s]+/\S*[^/\s.]\S*", re.IGNORECASE)
+
+
+def _of_kind(ask: ValueAsk, value: Value) -> bool:
+    """Is the cited value of the kind the request asks, by the asked noun's kinds (a loose
+    noun's by the kinds its neighbours name; a bare number for a measure), and a folder's
+    by a path in any form: "/data/exports/nightly", "s3://acme-archive/daily/"?"""
+    if value.kind in ask.kinds:
+        return True
+    pathed = value.kind is Kind.URL_PATH or (
+        value.kind is Kind.URL and bool(_URL_WITH_PATH.match(value.text))
+    )
+    if pathed and Kind.PATH in ask.kinds and ask.noun in _FOLDER_NOUNS:
+        return True  # "which folder do the exports land in?" of a URL's path
+    if ask.noun in LOOSE_NOUNS and value.kind in named_kinds(tokens(ask.question)):
+        return True  # "availability … what number did it get?": the availability's kind
+    return value.kind is Kind.NUMBER and bool(set(ask.kinds) & _MEASURES)
+
+
+def _by_its_noun(ask: ValueAsk, fact: Fact, value: Value) -> bool:
+    """Is a bare value (a number, a name, an identifier) said by the asked noun, as the
+    offline reader finds one ("port 9464", "team-ledger owns"), where the row names it?"""
+    if proven_by_form(ask, value):
+        return True  # "INC-2231" for "the incident number"; "c6i.4xlarge" for "instance type"
+    wanted = wanted_nouns(ask)
+    heads = noun_heads(ask)
+    if value.kind is not Kind.WORD and beside_noun(fact.text, value, heads, tokens(ask.question)):
+        return True  # "iOS build 4182", "1,204 stops solved", "failures last week: 19"
+    roots = roots_of(fact.text, fact.member)
+    if not roots & wanted:
+        return value.kind is Kind.WORD and beside_noun(
+            fact.text, value, heads, tokens(ask.question)
+        )
+    if value.kind is Kind.WORD:
+        return True  # a name the reader has no pattern for: the row names what is asked
+    return any(s.value.text.casefold() == value.text.casefold() for s in values_of(ask, fact))
+
+
+def _names_in_clause(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is each name of the question ("orion-3", "search_docs") said whole in the value's own
+    clause ("search_docs_v2" is another table)?"""
+    before, after = clause_of(text, value)
+    clause = f"{before}{value.text}{after}".lower()
+    return all(says(clause, t, edge=r"\w-") for t in ask.subject if not t.isalnum())
+
+
+def _several(ask: ValueAsk, fact: Fact, value: Value) -> bool:
+    """Does the row give other live values of the value's kind, among which the question's
+    words do not pick this one (the offline reader's pick, over every one of them)?"""
+    others = {
+        v.text.casefold()
+        for v in values_in(fact.text)
+        if v.kind is value.kind and not _within(v, value) and status_of(ask, fact.text, v) == "fact"
+    } - {value.text.casefold()}
+    if not others:
+        return False
+    if _the_part(ask, fact.text, value):
+        return False  # "231 of them in use" for "how many are taken?": the part, by the model
+    heads, asked = noun_heads(ask), tokens(ask.question)
+    if counted_by(fact.text[value.end :], heads, asked) and not any(
+        counted_by(fact.text[v.end :], heads, asked)
+        for v in values_in(fact.text)
+        if v.kind is value.kind and v.text.casefold() in others
+    ):
+        return False  # "617 stale feature flags across 38 services": what the question counts
+    said = [s for s in values_of(ask, fact) if not s.moment]
+    if others <= {s.value.text.casefold() for s in said}:
+        picked = pick(ask, row_of(ask, fact), said)
+        if isinstance(picked, Said) and picked.value.text.casefold() == value.text.casefold():
+            return False
+    # else the value whose own clause says more of what the question is about than every
+    # other one's ("search API error rate … 0.7%" over "budget is 1%"), its member aside
+    member = frozenset(root(p) for p in re.split(r"[-_]", fact.member.lower()) if p)
+    # a heading ("Profiling /api/search: p95 … 212ms, p99 480ms") is every value's
+    member |= _words_about(ask, _heading(fact.text, value.kind))
+    mine = _clause_about(ask, fact.text, value) - member
+    return not all(
+        mine > _clause_about(ask, fact.text, v) - member
+        for v in values_in(fact.text)
+        if v.kind is value.kind
+        and not _within(v, value)
+        and v.text.casefold() != value.text.casefold()
+        and status_of(ask, fact.text, v) == "fact"
+    )
+
+
+def _within(part: Value, whole: Value) -> bool:
+    """Is ``part`` a piece of ``whole`` as the row states it (the date of a date and time)?"""
+    return whole.start <= part.start and part.end <= whole.end
+
+
+def _heading(text: str, kind: Kind) -> str:
+    """A row's heading: what it says before its first colon and space, when that holds no
+    value of ``kind`` and the first value after it has words of its own ("Profiling
+    /api/search: p95 latency 212ms, p99 480ms"), not when it labels the value that follows
+    it ("error rate over the last day: 0.4%, budget is 2%")."""
+    head, colon, _ = text.partition(": ")
+    if not colon or any(v.kind is kind for v in values_in(head)):
+        return ""
+    after = len(head) + len(colon)
+    first = next((v for v in values_in(text) if v.kind is kind and v.start >= after), None)
+    own = text[after : first.start] if first is not None else ""
+    return head if re.search(r"[a-z]", own, re.IGNORECASE) else ""
+
+
+def _the_part(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is the value the part of a whole the row gives before it ("250 seats …, 231 of them in
+    use"), every other value of its kind before it, asked with a word the row does not say
+    ("taken")? Which of the two is asked is then the model's reading of that word."""
+    if value.start not in {m.start() for m in PART.finditer(text)}:
+        return False
+    before = [v for v in values_in(text) if v.kind is value.kind and v.start != value.start]
+    return all(v.end <= value.start for v in before) and unsaid(ask, text)
+
+
+def _clause_about(ask: ValueAsk, text: str, value: Value) -> frozenset[str]:
+    """The specific words of the question that the value's own clause says."""
+    return _words_about(ask, " ".join(clause_of(text, value)))
+
+
+def _words_about(ask: ValueAsk, clause: str) -> frozenset[str]:
+    """The specific words of the question that ``clause`` says."""
+    roots = roots_of(clause, "")
+    return frozenset(
+        t for t in specific_of(ask) if coverage((t,), roots, clause)[0] and t not in untimed()
+    )

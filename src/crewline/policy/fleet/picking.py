@@ -1,0 +1,732 @@
+"""Which of a row's values answers: the live values of the asked kind it says (or counts), whose
+they are, the one its own labels pick when it says several, and the members and specifics the
+question names."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import replace
+
+from crewline.policy.fleet.asking import (
+    ASKING,
+    GENERIC,
+    MOMENT,
+    NAMING,
+    NP_STOP,
+    PART_NOUNS,
+    STOP,
+    STRONG,
+    VERBISH,
+    WHOLES,
+    ValueAsk,
+    past,
+)
+from crewline.policy.fleet.rows import (
+    CLAUSE_END,
+    NEGATION,
+    Fact,
+    Row,
+    Said,
+    clause_of,
+    derived_from,
+    other_qualifier,
+    other_state,
+    placed_at_port,
+    qualifiers,
+    roots_of,
+    says,
+    specific_of,
+    status_of,
+    unsettled,
+    words_near,
+)
+from crewline.policy.fleet.thesaurus import group_of, near
+from crewline.policy.lemmas import Token, known, lemma, root, stem, tokens
+from crewline.policy.values import Kind, Value, values_in
+from crewline.policy.wording import code_form, word_set
+
+
+def _said(ask: ValueAsk, fact: Fact) -> list[Said]:
+    """The live values of the asked kind in a row, each with its clause's words."""
+    text = unicodedata.normalize("NFKC", fact.text)
+    out = []
+    for value in _with_ports(ask, text, _read_whole(ask, text, values_in(text))):
+        status = status_of(ask, text, value) if value.kind in ask.kinds else None
+        if status in (None, "gone") or in_question(ask, value.text):
+            continue  # not a fact here, or the question's own value ("acme.io's MX")
+        # "rebooted 2 days ago": a moment, not how long something lasts — no answer to
+        # "how long", but it disputes one ("uptime: 41 days")
+        moment = value.kind is Kind.DURATION and bool(MOMENT.match(text[value.end :]))
+        if other_qualifier(ask, text, value) or other_state(ask, text, value):
+            continue
+        before, after = words_near(text, value)
+        cue = bool(set(before + after) & ask.cue_stems) or bool(set(before[-2:]) & ask.verb_cues)
+        cue = cue or placed_at_port(ask, text, value, before)
+        if not cue:  # "Owner of the billing DB is Daniel Cho", "MAU in March was 1.2M": the
+            # asked noun heads the clause
+            role = _ROLE_OF.match(clause_of(text, value)[0].lower())
+            cue = role is not None and stem(role.group(1)) in ask.cue_stems
+        if value.kind is Kind.ID and not cue:
+            # a name that says what it is ("team-ledger" for the team, "ci-runner-07" for
+            # the runner)
+            cue = any(t.stem in ask.cue_stems for t in tokens(value.text.lower()))
+        if value.kind is Kind.ID and not cue:
+            cue = _ticket_for(ask, value)  # "tracked in OPS-4471" for "which ticket"
+        if value.kind is Kind.PERSON and not cue and all(known(w) for w in value.text.split()):
+            continue  # "Google Cloud Monitoring": words of the language, not a person's name
+        labels = _labels(text, value)
+        if ask.kinds == GENERIC and not cue:
+            continue  # a value for "what's the X?" stands next to X
+        near = {root(w) for w in before} | labels
+        named_by_subject = ask.noun in NAMING and bool(near & set(ask.subject))
+        if value.kind not in STRONG and not cue and not named_by_subject:
+            continue  # a bare number or word counts only by the asked noun ("port 4321")
+        out.append(
+            Said(
+                value=value,
+                labels=labels,
+                cue=cue,
+                near=_lemmas_near(text, value),
+                planned=status == "plan",
+                clause=" ".join(clause_of(text, value)).lower(),
+                moment=moment,
+            )
+        )
+    return out
+
+
+# A tracker's id has the tracker's key in capitals before its number ("OPS-4471",
+# "INC-20931"): by its shape it is the ticket asked for, wherever the row says it.
+_TICKET_ID = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+")
+TICKET_NOUNS = word_set("ticket incident issue bug case jira")
+
+
+def _ticket_for(ask: ValueAsk, value: Value) -> bool:
+    """Is the value a tracker's id and the asked noun a ticket (or an incident, an issue)?"""
+    asked = ask.noun in TICKET_NOUNS or (ask.noun in NAMING and ask.modifier in TICKET_NOUNS)
+    return asked and _TICKET_ID.fullmatch(value.text) is not None
+
+
+def tracker_words_aside(ask: ValueAsk) -> ValueAsk:
+    """A request for a ticket, the words that name the ticket ("the *Jira* ticket", "the
+    *incident* number") aside from what it is about: the id's shape says them."""
+    if not (ask.noun in TICKET_NOUNS or (ask.noun in NAMING and ask.modifier in TICKET_NOUNS)):
+        return ask
+    aside = {root(w) for w in (*TICKET_NOUNS, ask.modifier) if w}
+    return replace(ask, subject=tuple(t for t in ask.subject if t not in aside))
+
+
+_ROLE_OF = re.compile(
+    r"\s*(?:the\s+|our\s+)?([a-z]+)\s+(?:of|in|for)\s+[^.;:]*?\b(?:is|are|was|were)\s*$"
+)
+
+
+def _with_ports(ask: ValueAsk, text: str, values: list[Value]) -> list[Value]:
+    """The values, and for a request of a port, the port a URL or host names after its
+    colon ("served at https://mirth-admin.example:8443": 8443) — in a row that states no
+    port of its own ("the api listens on port 4321; its docs are at …:8443": 4321 alone)."""
+    if Kind.PORT not in ask.kinds or Kind.URL in ask.kinds or Kind.HOST in ask.kinds:
+        return values
+    if _PORT_WORD.search(text) or any(v.kind is Kind.PORT for v in values):
+        return values
+    out = []
+    for value in values:
+        out.append(value)
+        port = _PORT_IN.search(value.text) if value.kind in (Kind.URL, Kind.HOST) else None
+        if port is not None:
+            start = value.start + port.start(1)
+            out.append(
+                Value(
+                    text=port.group(1), kind=Kind.PORT, start=start, end=start + len(port.group(1))
+                )
+            )
+    return out
+
+
+def _read_whole(ask: ValueAsk, text: str, values: list[Value]) -> list[Value]:
+    """The values, a value the row states whole across two of them (a host with its port:
+    "mm-staging.internal:7450"; a date with its time) read as one — but where the asked
+    noun asks a part ("which port", "what date"). A request of both ("host and port") is
+    answered by a whole alone: a host without its port answers half of it."""
+    out: list[Value] = []
+    k = 0
+    while k < len(values):
+        first = values[k]
+        second = values[k + 1] if k + 1 < len(values) else None
+        joined = second is not None and any(
+            first.kind is one
+            and second.kind is two
+            and first.kind in ask.kinds
+            and ask.noun not in PART_NOUNS[one] | PART_NOUNS[two]
+            and gap.fullmatch(text[first.end : second.start])
+            for one, gap, two in WHOLES
+        )
+        if joined and second is not None:
+            whole = text[first.start : second.end]
+            out.append(Value(text=whole, kind=first.kind, start=first.start, end=second.end))
+            k += 2
+            continue
+        if not (ask.pair and first.kind in ask.kinds):
+            out.append(first)
+        k += 1
+    return out
+
+
+_PORT_WORD = re.compile(r"\bports?\b", re.IGNORECASE)
+_PORT_IN = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?[^/:@\s]+:(\d{2,5})(?=/|$)", re.IGNORECASE)
+
+
+def _lemmas_near(text: str, value: Value) -> frozenset[str]:
+    """The lemmas of the two words before a value and of the one after it, in its clause."""
+    head, tail = clause_of(text, value)
+    before = tokens(code_form(head))[-2:]
+    after = tokens(code_form(tail))[:1]
+    return frozenset(t.lemma for t in (*before, *after))
+
+
+def owned_by_another(ask: ValueAsk, text: str, said: Said) -> bool:
+    """Is the value named by a noun the question does not say, right before it ("Migration
+    0042_add_invoices", "Postgres 15.4"): that thing's value, not one of what is asked?"""
+    if said.cue:
+        return False
+    return naming_noun(ask, text, said.value) is not None
+
+
+# Words that say when a value held, never whose it is ("false positives last week: 0.8%",
+# "p99 over the last hour: 180 ms").
+_WHEN_NOUNS = word_set(
+    """hour hours day days week weeks month months quarter year night sprint weekend morning
+    evening afternoon today yesterday tonight"""
+)
+
+
+def naming_noun(ask: ValueAsk, text: str, value: Value) -> Token | None:
+    """The word right before the value in its clause when it can be a noun naming the
+    value's owner, one the question does not say ("Postgres" in "Postgres 15.4")."""
+    head, _ = clause_of(text, value)
+    left = tokens(code_form(head))[-1:]
+    if not left:
+        return None
+    word = left[0]
+    named = (
+        word.text.isalpha()
+        and word.text not in STOP | NP_STOP | VERBISH | _WHEN_NOUNS
+        and word.lemma not in ASKING
+        and not past(word)
+        and word.text not in ask.question
+    )
+    return word if named else None
+
+
+def in_question(ask: ValueAsk, value: str) -> bool:
+    pattern = rf"(?<![a-z0-9]){re.escape(value.lower())}(?![a-z0-9])"
+    return bool(ask.question) and re.search(pattern, ask.question) is not None
+
+
+def _labels(text: str, value: Value) -> frozenset[str]:
+    head, tail = clause_of(text, value)
+    words = tokens(code_form(f"{head} {tail}"))
+    return frozenset({t.stem for t in words} | {root(t.text) for t in words})
+
+
+def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
+    """The numbers that count the asked noun: "1834 files", "3 of 40 pods" (→ 3), "27
+    warnings" — the noun itself (or a short form of it), never a neighbour of it."""
+    text = fact.text
+    out: list[Said] = []
+    counting = False  # the last number counted the asked noun ("57 TODOs, 12 of them…")
+    number = (
+        r"(?<![\w.#])(?<!\w-)(?<!\d\u2013)(\d[\d,]*(?:\.\d+)?(?:k|m)?)(?![\w.%])(?![-\u2013]\w)"
+    )
+    for m in re.finditer(number, text, re.I):
+        if re.search(r"\d\s*(?:of|out of|/)\s*$", text[: m.start()]):
+            continue  # "3 of 40 pods": 40 is the whole, 3 the count
+        scale = re.match(r"\s+(?:thousand|million|billion|trillion)\b", text[m.end(1) :], re.I)
+        end = m.end(1) + (scale.end() if scale else 0)
+        value = Value(text=text[m.start(1) : end], kind=Kind.NUMBER, start=m.start(1), end=end)
+        if re.match(r"\s+of\s+(?:them|those|these)\b", text[m.end() :]) and counting:
+            out += _counted_value(ask, text, value)  # "57 TODOs, 12 of them in src/api"
+            continue
+        rest = re.sub(r"^\s+of\s+(?:\d[\d,.]*|them|those|these|which|all)\b", "", text[end:])
+        following = [
+            w
+            for w in re.findall(r"[a-z0-9][a-z0-9-]*", rest.lower()[:48])[:4]
+            if w not in ("with", "known", "new", "total", "more", "are", "were", "have", "had")
+        ][:2]
+        if not following or following[0][0].isdigit():
+            counting = False
+            continue
+        if counting and following[0] in ("on", "in", "at", "for", "from", "under", "across"):
+            # "12 failing tests on main and 3 on the release branch": 3 counts them too
+            out += [replace(v, parallel=True) for v in _counted_value(ask, text, value)]
+            continue
+        for word in following:
+            r = root(lemma(word))
+            if any(_same_noun(r, c) for c in ask.counted):
+                counting = True
+                out += _counted_value(ask, text, value)
+                break
+        else:
+            counting = False
+    return out
+
+
+def _counted_value(ask: ValueAsk, text: str, value: Value) -> list[Said]:
+    status = status_of(ask, text, value)
+    if status in (None, "gone") or in_question(ask, value.text):
+        return []
+    if other_qualifier(ask, text, value) or other_state(ask, text, value):
+        return []
+    if of_another_outcome(ask, text, value):
+        return []  # "ran 41 jobs" for "how many jobs failed?"
+    return [
+        Said(
+            value=value,
+            labels=_labels(text, value),
+            cue=True,
+            near=_lemmas_near(text, value),
+            planned=status == "plan",
+            clause=" ".join(clause_of(text, value)).lower(),
+        )
+    ]
+
+
+def _same_noun(a: str, b: str) -> bool:
+    """The same noun, or one a short form of the other ("doc" and "document")."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return a == b or (len(short) >= 3 and long.startswith(short) and short.isalpha())
+
+
+def values_of(ask: ValueAsk, fact: Fact) -> list[Said]:
+    if not ask.counted:
+        return _said(ask, fact)
+    if Kind.RATE in ask.kinds:
+        # "how often": so much per unit of time, whole ("3 times a day"), never its number
+        rates = [
+            s for s in _said(replace(ask, counted=frozenset()), fact) if s.value.kind is Kind.RATE
+        ]
+        if rates:
+            return rates
+    return _counted(ask, fact)
+
+
+def of_another(ask: ValueAsk, fact: Fact, said: Said) -> bool:
+    """Is the answer a row gives said of another thing than the one asked: the asked noun
+    with another modifier in the row and never the question's ("Line coverage …" for "the
+    branch coverage"), or another one of a thing the row names twice ("the users table has
+    23 columns and the orders table has 41": 23 is not the orders')? Only ever a reason
+    not to answer."""
+    text = code_form(fact.text)
+    words = tokens(text)
+    asked = set(re.findall(r"[a-z0-9]+", ask.question))
+    if ask.modifier:
+        modifiers = {
+            words[k - 1].lemma
+            for k in range(1, len(words))
+            if words[k].lemma == ask.noun
+            and words[k - 1].text.isalpha()
+            and words[k - 1].text not in STOP | NP_STOP
+            and not text[words[k - 1].end : words[k].start].strip()
+        }
+        if modifiers and ask.modifier not in modifiers and not modifiers & asked:
+            return True
+    if another_named(ask, said.clause):
+        return True
+    for value in values_in(ask.question):
+        name = re.escape(value.text.lower())
+        whole = re.search(rf"(?<![\w.-]){name}(?![\w.-])", said.clause)
+        longer = re.search(rf"(?<![\w.-]){name}[_-]\w", said.clause)
+        if value.kind is Kind.ID and longer and not whole:
+            return True  # "search_docs" asked, the value said of "search_docs_v2"
+    for term in ask.subject if ask.counted else ():
+        if not term.isalnum() or said_has(said, term):
+            continue
+        for part in CLAUSE_END.split(fact.text.lower()):
+            if said.value.text.lower() in part or not re.match(r"\s*\d", part):
+                continue  # only a clause that counts something else ("17 were rejected")
+            words = tokens(code_form(part))
+            if term in {root(t.lemma) for t in words} | {t.stem for t in words}:
+                return True  # "how many did it reject?" of "812 went in, 17 were rejected"
+    said_lemmas = {t.lemma for t in tokens(code_form(said.clause))} - STOP
+    for term in specific_of(ask):
+        if said_has(said, term) or any(near(term, label) for label in said.labels):
+            continue
+        for k, t in enumerate(words):
+            if not (t.text == term or root(t.lemma) == term):
+                continue
+            beside = {
+                w.lemma
+                for w in (words[k - 1] if k else None, words[k + 1] if k + 1 < len(words) else None)
+                if w is not None
+                and w.text.isalpha()
+                and not CLAUSE_END.search(text[min(w.end, t.end) : max(w.start, t.start)])
+            } - STOP
+            if beside & said_lemmas:
+                return True  # the row names the asked one beside a noun the value's has
+    return False
+
+
+def another_named(ask: ValueAsk, clause: str) -> bool:
+    """Does the value's own clause name a word of the request after another name than the
+    question's, and never the question's ("the Westbrook clinic" asked, the value said of
+    "the Eastfield clinic"): that one's value, whatever the rest of the row says?"""
+    question = code_form(ask.question)
+    asked = tokens(question)
+    specific = set(specific_of(ask))
+    words = tokens(clause)
+    roots = {root(t.lemma) for t in words} | {t.text for t in words}
+
+    def named(t: Token) -> bool:  # a name, not a word of the language ("Westbrook")
+        return t.text.isalpha() and len(t.text) > 2 and not known(t.text)
+
+    for mod, head in itertools.pairwise(asked):
+        if question[mod.end : head.start].strip() or not named(mod):
+            continue
+        if root(head.lemma) not in specific or root(mod.lemma) not in specific:
+            continue
+        if root(mod.lemma) in roots or mod.text in roots:
+            continue  # the question's own word is the value's too
+        for other, word in itertools.pairwise(words):
+            if (
+                word.lemma == head.lemma
+                and named(other)
+                and not clause[other.end : word.start].strip()
+                and other.text not in ask.question
+            ):
+                return True
+    return False
+
+
+def said_has(said: Said, term: str) -> bool:
+    if term.isalnum():
+        return term in said.labels
+    return re.search(rf"(?<![a-z0-9_]){re.escape(term)}(?![a-z0-9_])", said.clause) is not None
+
+
+def _former(ask: ValueAsk, fact: Fact) -> bool:
+    """Does the row give a value of the asked kind that is not a present fact (a former one,
+    "down from 530 MB"; a planned one, "bump to 6.0.0 next sprint") beside its present one,
+    while the question does not ask for the present one? Which it asks is then a guess."""
+    if _PRESENT.search(ask.question):
+        return False
+    text = unicodedata.normalize("NFKC", fact.text)
+    return any(v.kind in ask.kinds and _not_present(ask, text, v) for v in values_in(text))
+
+
+def _not_present(ask: ValueAsk, text: str, value: Value) -> bool:
+    """A value the row gives as former or unsettled (planned, when the question does not
+    ask about a plan) — not one it denies ("4321, not 8080": that row picks 4321 itself)."""
+    status = status_of(ask, text, value)
+    if status is None:
+        before, after = (part.lower() for part in clause_of(text, value))
+        return not NEGATION.search(before) and unsettled(f"{before} {after}")
+    return status == "gone"  # "plan": the question asks about the plan it states
+
+
+_PRESENT = re.compile(r"\b(?:now|currently|current|today|latest|still|these days|at the moment)\b")
+
+
+def pick(ask: ValueAsk, row: Row, values: list[Said]) -> Said | str | None:
+    """The value a row gives: the only one, or the one the question's words mark there —
+    its asked noun when that names one measure ("p99", "digest"), a plan when it asks about
+    one, the kind it asks for first ("when": a date before a time), then the one value
+    whose own clause states every word of the question any value's clause says (the one
+    label the question names, or none); "several" when not exactly one does."""
+    if _former(ask, row.fact):
+        return "several"  # "what's the image size?" of a row that gives it then and now
+    if root(ask.noun) not in group_of() and any(v.cue for v in values):
+        # "the p99": the value "p99" labels — but not over one said in a clause that names
+        # no other measure ("lag on db-2 is 3s; on db-3 it's 45s": which is asked?)
+        values = [v for v in values if v.cue or _unlabelled(v)]
+    if any(v.planned for v in values):
+        values = [v for v in values if v.planned]
+    if values:
+        first = min(ask.kinds.index(v.value.kind) for v in values)
+        kept = [v for v in values if ask.kinds.index(v.value.kind) == first]
+        if not any(v.cue for v in kept) and any(v.cue for v in values if v not in kept):
+            # "Postgres sits at :5432 and the api on port 4321": the value by the asked noun
+            # is not dropped for another's kind
+            return "several"
+        values = kept
+    if len({v.value.text.casefold() for v in values}) <= 1:
+        return values[0] if values else None
+    asked = qualifiers(ask.question)
+    for n, group in enumerate(zip(*(qualifiers(v.clause) for v in values), strict=True)):
+        if not asked[n] and len({frozenset(g) for g in group if g}) > 1:
+            return "several"  # "4.2.0 in staging and 4.1.7 in production": which?
+    # what tells the values apart: the question's words, not the member's name nor the
+    # row's heading ("Profiling /api/search: p95 …, p99 …" heads both), and only those some
+    # value's own clause says (a word said only elsewhere in the row tells none apart)
+    member = {root(p) for p in re.split(r"[-_]", row.fact.member.lower()) if p}
+    heading = row.fact.text.lower().split(": ", 1)[0] if ": " in row.fact.text else ""
+
+    def has(said: Said, term: str) -> bool:
+        return term in said.labels if term.isalnum() else term in said.clause
+
+    wanted = {t for t in ask.subject if t not in member and t not in heading}
+    if any(v.parallel or _unlabelled(v) for v in values):
+        # a value said without its noun cannot show the question's words that its noun
+        # phrase held: only words the other clauses lack tell them apart
+        labelled = [v for v in values if not (v.parallel or _unlabelled(v))]
+        wanted = {t for t in wanted if not any(has(v, t) for v in labelled)}
+    wanted = {t for t in wanted if any(has(v, t) for v in values)}
+
+    def states_all(said: Said, shared: frozenset[str] = frozenset()) -> bool:
+        near = {root(w) for w in said.near}
+        return all(t in near or has(said, t) for t in wanted - shared)
+
+    # each value's own label ("p50 is 80 ms", "91% on db-2", "main sits at 79.1%"): the
+    # question names exactly one value's, or, when every value has a label and the question
+    # names none, none is the answer ("checkout latency" of "p50 … 80 ms, p99 … 900 ms")
+    own = _own_labels(ask, row.fact, values)
+    hits = {v.value.text.casefold(): v for v, label in own if _names_label(ask, label)}
+    if len(hits) == 1:
+        hit = next(iter(hits.values()))
+        # the words that name the measure ("search latency is 120 ms at p50 and 700 ms at
+        # p99") are every labelled value's, said once
+        words = tokens(code_form(row.fact.text))
+        named = frozenset(
+            root(words[k - 1].lemma) for k in range(1, len(words)) if words[k].lemma == ask.noun
+        )
+        named |= _coordinated_head(row.fact.text, hit, own)
+        if not states_all(hit, named) or _outsaid(ask, row, hit, values):
+            return "several"  # "pinned pydantic to 2.7.4 because 2.8 breaks our validators"
+        return hit
+    if hits or all(label for _, label in own) or not wanted:
+        return "several"
+    # else exactly one value whose own clause states every one of those words
+    told = {v.value.text.casefold(): v for v in values if states_all(v)}
+    return next(iter(told.values())) if len(told) == 1 else "several"
+
+
+# Words a question may say of a whole count that its row need not: the whole itself, the
+# present, and the verbs that only report a count ("found", "have", "there are").
+_OF_THE_WHOLE = word_set(
+    """many much number total all altogether overall whole entire in now right currently today find
+    found count counted report reported see saw show list have has had there get got"""
+)
+
+
+def whole_for_a_part(ask: ValueAsk, text: str, picked: Value) -> bool:
+    """Is the pick the whole of a row that gives a part of it too ("250 seats, 231 of them
+    in use"), asked with a word the row does not say ("how many seats are taken?"): a word
+    that may name the part in other words, so which count is asked is a guess?"""
+    if picked.kind not in AMOUNTS:
+        return False  # "n2-standard-8 machines, 12 of them": a name is no count's whole
+    parts = [m.start() for m in PART.finditer(text)]
+    return bool(parts) and picked.start not in parts and unsaid(ask, text)
+
+
+PART = re.compile(r"(?<![\w.])\d[\d,]*(?=\s+(?:of|out of)\s+(?:them|those|these|which)\b)")
+
+
+def unsaid(ask: ValueAsk, text: str) -> bool:
+    """Does the question say a word the row does not, beside the words of any question and
+    of a whole count? Of a row giving a whole and a part of it, such a word ("taken", "free",
+    "left") may name the part in other words: which count is asked is then a guess."""
+    said = roots_of(text, "")  # the row's own words, not its member's name
+    for t in tokens(code_form(ask.question)):
+        if t.text in STOP or t.text in _OF_THE_WHOLE or t.lemma in _OF_THE_WHOLE:
+            continue
+        if not {root(t.lemma), root(t.text), t.stem} & said:
+            return True
+    return False
+
+
+def _coordinated_head(
+    text: str, hit: Said, own: Sequence[tuple[Said, frozenset[str]]]
+) -> frozenset[str]:
+    """The words a value joined to the row's first one shares with it: "The ETL image pins
+    Python 3.11.9 and pandas 2.2.2" says of pandas too what it says before Python — when the
+    joined value's clause holds nothing but its label ("and pandas"), so no subject of its
+    own ("and the API image pandas 2.2.2" shares none)."""
+    first = min(v.value.start for v, _ in own)
+    if hit.value.start == first:
+        return frozenset()
+    label = next(lab for v, lab in own if v is hit)
+    head = clause_of(text, hit.value)[0].lower()
+    rest = [w for w in LABEL_WORDS.findall(head) if w not in STOP and w not in label]
+    if rest or not label:
+        return frozenset()
+    firsts = [lab for v, lab in own if v.value.start == first]
+    before = tokens(code_form(text[:first]))
+    return frozenset(root(t.lemma) for t in before if t.text not in firsts[0]) | frozenset(
+        t.stem for t in before if t.text not in firsts[0]
+    )
+
+
+def _outsaid(ask: ValueAsk, row: Row, hit: Said, values: Sequence[Said]) -> bool:
+    """Does another value's own clause say more of what the request is about than the one
+    its label picked ("which pydantic release breaks our validators?" of "pinned pydantic
+    to 2.7.4 because 2.8 breaks our validators": the label "pydantic" picks 2.7.4, the
+    words pick 2.8)? Then the label only said whose value it is, and which is a guess."""
+    member = {root(p) for p in re.split(r"[-_]", row.fact.member.lower()) if p}
+    wanted = [t for t in specific_of(ask) if t not in member]
+    text = unicodedata.normalize("NFKC", row.fact.text)
+
+    def said(v: Said) -> int:
+        after = clause_of(text, v.value)[1].lower()
+        own = re.split(r"\b(?:because|although|though|whereas|unless|since|as)\b", after)[0]
+        for other in values:
+            if other is not v and other.value.text.lower() in own:
+                own = own.split(other.value.text.lower(), 1)[0]
+        words = {t.stem for t in tokens(own)} | {root(t.text) for t in tokens(own)}
+        return sum(t in words for t in wanted)
+
+    return any(said(v) > said(hit) for v in values if v is not hit)
+
+
+# What stands between a value and the word that labels it ("p99 is at 900 ms").
+_LINKING = word_set(
+    "is are was were be been sits sit stands reads shows at to now currently down up of by "
+    "around about just only still the a an its our it s"
+)
+_LABEL_AFTER = word_set("at on in for under with per across of")
+_WHEN_WORDS = word_set("before after previously earlier ago today yesterday now")
+
+
+def _own_labels(
+    ask: ValueAsk, fact: Fact, values: Sequence[Said]
+) -> list[tuple[Said, frozenset[str]]]:
+    """Each value with the words that tell it apart from the row's other values of its
+    kind: up to two content words right before it ("p50 is 80 ms", "cold start takes 4.2
+    s", "main sits at 79.1%") back to the asked noun, and the phrase right after it ("91% on
+    db-2", "900 ms at p99", "640 MB before") — less the member's name and the words every
+    value's label has."""
+    text = unicodedata.normalize("NFKC", fact.text)
+    member = {p for p in re.split(r"[-_]", fact.member.lower()) if p}
+    if ": " in text:  # the row's heading heads every value ("Checkout: p50 is …")
+        member |= set(LABEL_WORDS.findall(text.lower().split(": ", 1)[0]))
+    labels = []
+    for said in values:
+        head, tail = (part.lower() for part in clause_of(text, said.value))
+        label: set[str] = set()
+        for word in reversed(LABEL_WORDS.findall(head)):
+            skip = word in _LINKING or lemma(word) in ASKING
+            if skip and not label:
+                continue
+            asked_noun = (root(word) in ask.cues or stem(word) in ask.cue_stems) and (
+                root(word) in group_of() or root(word) == root(ask.noun)
+            )
+            if skip or word in STOP or asked_noun:
+                break
+            label.add(word)
+            if len(label) == 2:
+                break
+        after = [w for w in LABEL_WORDS.findall(tail) if w not in ("the", "a", "an")]
+        if len(after) >= 2 and after[0] in _LABEL_AFTER:
+            label.add(after[1])
+        elif after and after[0] in _WHEN_WORDS:
+            label.add(after[0])
+        else:  # a participle ending its clause: "212 MB uncompressed, 61 MB once gzipped"
+            state = [w for w in after if w not in ("once", "when", "if", "being", "still")]
+            if len(state) == 1 and state[0].endswith("ed") and state[0] not in STOP:
+                label.add(state[0])
+        bracketed = re.match(r"\s*\(([a-z0-9][\w.-]*)\)", text[said.value.end :].lower())
+        if bracketed:
+            label.add(bracketed.group(1))  # "900 ms (p99)"
+        labels.append(frozenset(label - member))
+    common = frozenset.intersection(*labels) if labels else frozenset()
+    return [(v, label - common) for v, label in zip(values, labels, strict=True)]
+
+
+LABEL_WORDS = re.compile(r"[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]")
+
+
+def _names_label(ask: ValueAsk, label: frozenset[str]) -> bool:
+    """Does the question say one of a value's label words: the word whole, or two of the
+    parts of a compound one ("billing v2" for "feature/billing-v2")?"""
+    said = set(LABEL_WORDS.findall(ask.question))
+    parts = {p for w in said for p in re.split(r"[-_./]", w) if p}
+    roots = {root(w) for w in said | parts}
+    for word in label:
+        pieces = [p for p in re.split(r"[-_./]", word) if p]
+        if word in said or root(word) in roots:
+            return True
+        if len(pieces) > 1 and sum(p in parts for p in pieces) >= 2:
+            return True
+    return False
+
+
+def _unlabelled(said: Said) -> bool:
+    """Is the value said with no word of its own before it but function words and names
+    ("on db-3 it's 45s"): a parallel of the labelled one?"""
+    head = said.clause.split(said.value.text.lower(), 1)[0]
+    words = re.findall(r"[a-z][a-z0-9_-]*", head)
+    return bool(words) and all(
+        w in STOP or w in NP_STOP or re.fullmatch(r"[a-z0-9]+(?:[-_.][a-z0-9]+)+", w) for w in words
+    )
+
+
+def sources_of(ask: ValueAsk, members: Sequence[str]) -> frozenset[str] | str | None:
+    """The members whose word the question asks for — called a source ("the radar
+    session", "according to scout") or an agent ("did the prober find", "did deployer-2
+    build"), by its whole name or a part of it ("prober": prober-eu and prober-us) — None
+    when it names none, or the name as said when it names one no member of the rows is."""
+    slugs = {m: " ".join(re.findall(r"[a-z0-9]+", m.lower())) for m in members}
+    found: set[str] = set()
+    marks = [m for pattern in _SOURCE_MARKS for m in pattern.finditer(ask.question)]
+    for m in marks:
+        name = next(g for g in m.groups() if g)
+        spelled = " ".join(re.findall(r"[a-z0-9]+", name))
+        exact = {x for x, s in slugs.items() if s == spelled or spelled.endswith(" " + s)}
+        matched = exact or {x for x, s in slugs.items() if spelled in s.split()}
+        if matched:
+            found |= matched
+        elif m.re is _SOURCE_MARKS[0] or _AGENT_NAME.fullmatch(name):
+            return name  # "the probe-eu session", "deployer-2": a member the rows lack
+    return frozenset(found) or None
+
+
+_SOURCE_MARKS = (
+    re.compile(r"\bthe\s+([a-z0-9][a-z0-9-]{0,40})\s+(?:session|member|agent|bot)\b"),
+    re.compile(r"\b(?:according to|per)\s+(?:the\s+)?([a-z0-9][a-z0-9-]*)"),
+    re.compile(
+        r"\b(?:did|does|has|have|had|will|would)\s+(?:the\s+)?"
+        r"([a-z][a-z0-9]*(?:er|or|bot|agent)(?:-[a-z0-9]+)*|[a-z][a-z0-9]*-[a-z0-9-]+)\s+"
+        r"(?!(?:be|been|get|go|session|member|agent|bot)\b)[a-z]+"
+    ),
+)
+# A name as agents are named: "deployer-2", "billing-agent".
+_AGENT_NAME = re.compile(r"[a-z]+(?:er|or)-[a-z0-9]+|[a-z0-9]+-(?:bot|agent|session|worker)")
+
+
+def mentioned(ask: ValueAsk, members: Sequence[str]) -> frozenset[str]:
+    """The members whose whole name the question says ("how many did billing-bot draft?")."""
+    said = f" {' '.join(re.findall(r'[a-z0-9]+', ask.question))} "
+    return frozenset(
+        m for m in members if f" {' '.join(re.findall(r'[a-z0-9]+', m.lower()))} " in said
+    )
+
+
+def has_specifics(ask: ValueAsk, fact: Fact) -> bool:
+    """Does the row hold every specific value the question names ("PR #483", "30 days",
+    "products_v6") — a member's name aside, and a guess of the asked kind aside?"""
+    row = f"{fact.text} {fact.member}".lower()
+    for value in values_in(ask.question):
+        text = value.text.lower()
+        if value.kind in ask.kinds or value.kind is Kind.WORD:
+            continue
+        if value.kind is Kind.ID and not re.search(r"\d|_|#", text):
+            continue  # a hyphenated word ("read-only") is what a row is about, not a value
+        if not says(row, text):
+            return False
+    return True
+
+
+def of_another_outcome(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the question count things of an outcome ("how many jobs *failed*", "timed
+    out") that the value's own clause does not say ("the queue ran 41 jobs"): a count of
+    all of them, not of those?"""
+    if not ask.outcome:
+        return False
+    clause = " ".join(clause_of(text, value)).lower()
+    said = {root(t.lemma) for t in tokens(code_form(clause))} | {t.stem for t in tokens(clause)}
+    return not any(derived_from(o, r) for o in ask.outcome for r in said)
+
+
+# Kinds of value that measure or count, never name a thing.
+AMOUNTS = frozenset({Kind.DURATION, Kind.SIZE, Kind.PERCENT, Kind.MONEY, Kind.COUNT, Kind.NUMBER})

@@ -1,0 +1,425 @@
+"""Rival rows: the other rows that give another value of the same thing (said in other words,
+of the same time and period), which disagree with an answer, and which update it."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from crewline.policy.fleet.about import (
+    DETERMINERS,
+    about_all,
+    entity_unsaid,
+    nearly_about,
+    relation_words,
+)
+from crewline.policy.fleet.asking import ASKING, MOMENT, NP_STOP, STOP, VERBISH, ValueAsk, verb_form
+from crewline.policy.fleet.picking import (
+    LABEL_WORDS,
+    another_named,
+    in_question,
+    naming_noun,
+    said_has,
+    values_of,
+)
+from crewline.policy.fleet.rows import (
+    CLAUSE_END,
+    EXCLUSIVE,
+    UPDATE,
+    Fact,
+    Row,
+    Said,
+    clause_of,
+    coverage,
+    other_qualifier,
+    other_state,
+    roots_of,
+    row_of,
+    specific_of,
+    status_of,
+)
+from crewline.policy.lemmas import lemma, root, tokens
+from crewline.policy.values import Kind, Value, values_in
+from crewline.policy.wording import code_form
+
+
+def said_in_other_words(
+    ask: ValueAsk, answering: Sequence[tuple[Said, Row]], rows: Sequence[Row]
+) -> list[tuple[str, Fact]]:
+    """The values other rows give of the same thing in other words: a row that names the
+    question's thing (all its distinguishing words but one, and every name of it whole) and
+    states, whatever its verb, another live value of the answer's kind ("the broker
+    throttles us at 60 req/min" against "the broker API limit is 120 requests per minute";
+    "cut-off moved to 15:00" against "the cut-off is 14:30"). A bare number, name or
+    identifier counts only where the row says it by the asked noun, as an answer would, or
+    where it supersedes the answer: the answer's own form with other digits
+    ("game_events_v4" for "game_events_v3"), or said by a word of change ("dashboards now
+    read …", "we cut over"). A row that supersedes may name the thing without the relation
+    asked (the dashboards "query" or "read" a dataset), and one that says the answer itself
+    is retired ("v3 is frozen") disputes it with no value of its own."""
+    kinds = {v.value.kind for v, _ in answering}
+    given = {v.value.text.casefold() for v, _ in answering}
+    sources = {r.fact.row_id for _, r in answering}
+    qualifiers = {root(w) for table in EXCLUSIVE for w in table}
+    entity = [t for t in specific_of(ask) if t not in ask.cues and t not in qualifiers]
+    if not entity:
+        return []
+    thing = [t for t in entity if t not in relation_words(ask)] or entity
+    out: list[tuple[str, Fact]] = []
+    for row in rows:
+        text = unicodedata.normalize("NFKC", row.fact.text)
+        if row.fact.row_id in sources:
+            continue
+        named = _names_thing(ask, entity, _unvalued(text))
+        if not named and (thing == entity or not _names_thing(ask, thing, _unvalued(text))):
+            continue
+        out += [(said, row.fact) for said in _retired(ask, text, given)]
+        cued = {s.value.text.casefold() for s in values_of(ask, row.fact) if s.cue}
+        for value in values_in(text):
+            if value.kind not in kinds or value.text.casefold() in given:
+                continue
+            sibling = _sibling(value, given)
+            superseding = sibling or _said_changed(text, value)
+            if not named and not superseding:
+                continue
+            if value.kind in WEAK and value.text.casefold() not in cued and not superseding:
+                continue
+            if status_of(ask, text, value) not in ("fact", "plan") or in_question(ask, value.text):
+                continue
+            if MOMENT.match(text[value.end :]):
+                continue  # "2 days ago": a moment, not a length
+            if other_qualifier(ask, text, value):
+                continue
+            if not sibling and _named_by_other(ask, text, value):
+                continue  # "Postgres 15.4"; but "read `game_events_v4`" of "game_events_v3"
+            if other_state(ask, text, value):
+                continue  # "3.5.0 is in review" disputes no live version
+            if another_named(ask, " ".join(clause_of(text, value)).lower()):
+                continue
+            if not _names_before(thing, _unvalued(clause_of(text, value)[0])):
+                continue  # "Pipeline #8812 went green in 17 minutes on runner …": its own
+            out.append((value.text, row.fact))
+    return out
+
+
+# Words by which a row says a thing's value changed ("dashboards *now* read v4", "we *cut
+# over*", "*moved to*"), and words that say a value is no longer the thing's ("v3 is
+# *frozen*").
+_CHANGED = re.compile(
+    r"\b(?:now|cut\s*over|cutover|moved|migrated|switched|replaced|renamed|rolled|upgraded"
+    r"|bumped|no longer|instead|since)\b"
+)
+_RETIRED = re.compile(
+    r"\b(?:frozen|deprecated|retired|decommissioned|no longer|replaced|superseded|obsolete"
+    r"|outdated|read-only|sunset|sunsetted|archived|legacy)\b"
+)
+
+
+def _form(text: str) -> str:
+    """A value's form, its digits aside: "game_events_v#" of "game_events_v3"."""
+    return re.sub(r"\d+", "#", text.casefold())
+
+
+def _sibling(value: Value, given: set[str]) -> bool:
+    """Is ``value`` a name of an answer's own form with other digits ("exports_2026" for
+    "exports_2025"): the same kind of thing, whatever word names it? (Bare numbers share
+    their form with every other number.)"""
+    form = _form(value.text)
+    return re.search(r"[a-z]", form) is not None and any(form == _form(g) for g in given)
+
+
+def _said_changed(text: str, value: Value) -> bool:
+    """Does the value's clause say a change ("now writes to …", "we cut over: …")?"""
+    before, after = clause_of(text, value)
+    return _CHANGED.search(f"{before} {after}".lower()) is not None
+
+
+def _retired(ask: ValueAsk, text: str, given: set[str]) -> list[str]:
+    """The clauses of the row that say an answer, or the numbered end of its name ("v3" of
+    "game_events_v3"), is retired ("v3 is frozen", "3.8.2 is deprecated") — of the asked
+    thing, not of another environment."""
+    out: list[str] = []
+    lowered = text.lower()
+    for answer in given:
+        ends = re.split(r"[-_./]", answer)
+        pieces = {answer} | {p for p in (ends[0], ends[-1]) if re.search(r"\d", p) and len(p) > 1}
+        for piece in pieces:
+            for m in re.finditer(rf"(?<![\w./-]){re.escape(piece)}(?![\w/-]|\.\w)", lowered):
+                mention = Value(
+                    text=text[m.start() : m.end()], kind=Kind.ID, start=m.start(), end=m.end()
+                )
+                before, after = clause_of(text, mention)
+                if _RETIRED.search(f"{before} {after}".lower()) is None:
+                    continue
+                if other_qualifier(ask, text, mention):
+                    continue  # "4.2.1 is gone from staging" of production's
+                out.append(f"{mention.text}{after}".strip())
+    return out
+
+
+def rivals_of(
+    ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact]
+) -> list[tuple[str, Fact]]:
+    """The other rows' values that dispute a model's cited ``value``: of a row that says the
+    same thing in other words or supersedes it (``said_in_other_words``), or of a row of
+    any member about the thing asked — by every word, or all but one where it names no
+    other thing in that word's place — that gives another live value of its kind ("25 MB"
+    against "50 MB" for the web service's limit; "the search endpoint's p99" is no rival of
+    the login one's)."""
+    quoted = (Said(value=value, labels=frozenset(), cue=False), row_of(ask, cited))
+    out = said_in_other_words(ask, [quoted], [row_of(ask, f) for f in usable])
+    members = frozenset(root(p) for f in usable for p in re.split(r"[-_]", f.member.lower()) if p)
+    specific = specific_of(ask)
+    for other in usable:
+        if other.row_id == cited.row_id:
+            continue
+        if not about_all(ask, other, besides=members):
+            unsaid = entity_unsaid(ask, other, value.kind, besides=members)
+            if not nearly_about(unsaid) or (
+                unsaid is not None
+                and unsaid[0]
+                and _another_beside(ask, specific, specific, set(unsaid[0]), other.text)
+            ):
+                continue
+        out += [
+            (v.text, other)
+            for v in values_in(other.text)
+            if v.kind is value.kind
+            and v.text.casefold() != value.text.casefold()
+            and status_of(ask, other.text, v) == "fact"
+        ][:1]
+    return out
+
+
+def disagreement(said: Sequence[tuple[str, Fact]]) -> str:
+    """The card's words for rows that disagree, in the order they were said."""
+    every = sorted(dict.fromkeys(said), key=lambda p: p[1].at)
+    return "the fleet disagrees: " + "; ".join(
+        f"{f.member} said {v} at {f.at:%H:%M}" for v, f in every
+    )
+
+
+def _names_thing(ask: ValueAsk, entity: Sequence[str], text: str) -> bool:
+    """Does a row name the thing the question is about, as it is said: every name of it
+    whole ("orion-3") and all its other distinguishing words but one, at least one of them
+    — and, one short, none of them beside a noun the question does not say ("the staging
+    API" is another thing than "the staging database")?"""
+    lowered = text.lower()
+    words = tokens(code_form(text))
+    found = {root(t.lemma) for t in words} | {t.stem for t in words} | {t.text for t in words}
+    # a name ("orion-3", "radiology-reporting", "Siemens") is said whole, never left out
+    joined = re.findall(r"(?<![\w.-])[a-z0-9]+(?:[-_][a-z0-9]+)+(?![\w-])", ask.question)
+    # ("end-to-end", with a word of grammar inside, is a phrase, not a name)
+    joined = [j for j in joined if not any(p in STOP for p in re.split(r"[-_]", j)[1:-1])]
+    names = [t for t in entity if not t.isalnum()] + joined
+    pieces = {root(lemma(p)) for j in joined for p in re.split(r"[-_]", j)}
+    plain = [t for t in entity if t.isalnum() and t not in pieces]
+    if not all(re.search(rf"(?<![a-z0-9]){re.escape(t)}(?![a-z0-9])", lowered) for t in names):
+        return False
+    have = [t for t in plain if t in found]
+    if (not have and not names) or len(have) < len(plain) - 1:
+        return False
+    if len(have) == len(plain):
+        return True
+    return not _another_beside(ask, entity, have, set(plain) - set(have), text)
+
+
+def _another_beside(
+    ask: ValueAsk, entity: Sequence[str], have: Sequence[str], missing: set[str], text: str
+) -> bool:
+    """Does a row that names the asked thing but for the ``missing`` words name, right
+    beside a word of it it ``has``, a noun the question does not say: another thing ("the
+    staging API" for "the staging database", "the search endpoint" for the login one)? A
+    heading's word before a colon is none ("last week: dashboards …")."""
+    words = tokens(code_form(text))
+    question = tokens(code_form(ask.question))
+    asked = {t.text for t in question}
+    # the present word heads a compound with the missing one in the question ("the schema
+    # generator"): in the row it must not head another ("schema version v2")
+    compound = {
+        root(a.lemma)
+        for a, b in itertools.pairwise(question)
+        if root(a.lemma) in have and root(b.lemma) in missing
+    }
+    for k, t in enumerate(words):
+        if root(t.lemma) not in have and t.text not in have:
+            continue
+        for n in (k - 1, k + 1):
+            if not 0 <= n < len(words):
+                continue
+            between = text[min(t.end, words[n].end) : max(t.start, words[n].start)]
+            if CLAUSE_END.search(between) or ":" in between:
+                continue
+            other = words[n]
+            if (
+                other.text.isalpha()
+                and (other.text not in asked or (n > k and root(t.lemma) in compound))
+                and root(other.lemma) not in entity
+                and other.text not in STOP | NP_STOP | VERBISH
+                and other.lemma not in ASKING
+                and not verb_form(other)
+                # "the broker throttles", "intake caps bodies": a verb after its subject
+                and not (n > k and other.text.endswith("s") and not other.text.endswith("ss"))
+            ):
+                return True  # "the staging API" for "the staging database"
+    return False
+
+
+def _unvalued(text: str) -> str:
+    """The text with its typed values blanked: a word inside a host or a path
+    ("search-qa.internal") names no thing a row is about."""
+    for value in reversed(values_in(text)):
+        if value.kind not in WEAK:
+            text = text[: value.start] + " " * (value.end - value.start) + text[value.end :]
+    return text
+
+
+def _names_before(entity: Sequence[str], head: str) -> bool:
+    """Does the value's clause name a word of the asked thing before the value — as its
+    subject ("the broker throttles us at 60 req/min"), not as a place after it?"""
+    words = tokens(code_form(head))
+    found = {root(t.lemma) for t in words} | {t.stem for t in words} | {t.text for t in words}
+    lowered = head.lower()
+    return any(
+        t in found if t.isalnum() else re.search(rf"(?<![a-z0-9]){re.escape(t)}", lowered)
+        for t in entity
+    )
+
+
+def _named_by_other(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is the value named by a noun right before it that the question does not say
+    ("Postgres 15.4", "Migration 0042"): that thing's value, not a dispute of the asked
+    one's?"""
+    noun = naming_noun(ask, text, value)
+    return noun is not None and not verb_form(noun) and root(noun.lemma) not in ask.cues
+
+
+def about_in_other_words(ask: ValueAsk, row: Row) -> bool:
+    """Does the row's own text say every word of the request, one at least as it is and the
+    others by a neighbour ("Owner of the billing DB" for "who owns the billing
+    database?"): as much about the asked thing as a row that says them all as they are?"""
+    covered, _, exact = coverage(ask.subject, roots_of(row.fact.text, ""), row.fact.text)
+    return bool(ask.subject) and covered >= len(ask.subject) and exact >= 1
+
+
+def said_of_same(ask: ValueAsk, said: Said) -> bool:
+    """Does the value's own clause say all but one of the request's specific words, where
+    it has three or more — the same thing, whatever noun it is said by? One short, the
+    clause must not name another thing in the missing word's place ("the search endpoint
+    p99" for the login endpoint's)."""
+    specific = specific_of(ask)
+    said_words = sum(said_has(said, t) for t in specific)
+    if len(specific) < 3 or said_words < len(specific) - 1:
+        return False
+    return said_words == len(specific) or not _other_modifier_in_place(ask, said.clause)
+
+
+def _other_modifier_in_place(ask: ValueAsk, clause: str) -> bool:
+    """Does the clause name a thing by a modifier the question does not say, right after a
+    determiner (or the clause's start) and before a word of the request: "the *search*
+    endpoint" of "the login endpoint"? ("the config caps request bodies" has none: "caps"
+    follows no determiner.)"""
+    words = tokens(code_form(clause))
+    asked = {t.text for t in tokens(code_form(ask.question))}
+    specific = set(specific_of(ask))
+    for k, (word, head) in enumerate(itertools.pairwise(words)):
+        if k and words[k - 1].text not in DETERMINERS:
+            continue
+        if (
+            word.text.isalpha()
+            and word.text not in asked
+            and word.text not in STOP | NP_STOP
+            and root(word.lemma) not in specific
+            and root(head.lemma) in specific
+            and not clause[word.end : head.start].strip()
+        ):
+            return True
+    return False
+
+
+def owner(said: Said) -> str:
+    """The word right before a value in its clause ("Postgres" of "Postgres 15.4")."""
+    head = said.clause.split(said.value.text.lower(), 1)[0]
+    words = LABEL_WORDS.findall(head)
+    return words[-1] if words else ""
+
+
+def asked_words(ask: ValueAsk) -> set[str]:
+    return set(LABEL_WORDS.findall(ask.question))
+
+
+# Words that place a value in time: a question that says one asks of that time only.
+_TIME_WORDS = re.compile(
+    r"\b(?:before last|ago|yesterday|today|tonight|previous|prior|earlier|original|initial"
+    r"|former|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|morning"
+    r"|evening|afternoon)\b"
+)
+
+
+def another_time(ask: ValueAsk, fact: Fact) -> bool:
+    """Does the question place what it asks in a time the row does not say ("the night
+    before last" of "last night's backup")?"""
+    asked = set(_TIME_WORDS.findall(ask.question))
+    return bool(asked - set(_TIME_WORDS.findall(fact.text.lower())))
+
+
+_PERIOD = re.compile(
+    r"\b(this|last|next|previous|past|coming|current)\s+"
+    r"(week|month|quarter|year|night|sprint|weekend|release)\b"
+)
+_SAME_PERIOD = {"previous": "last", "past": "last", "coming": "next", "current": "this"}
+
+
+def _periods(text: str) -> set[tuple[str, str]]:
+    return {(_SAME_PERIOD.get(w, w), p) for w, p in _PERIOD.findall(text.lower())}
+
+
+def another_period(ask: ValueAsk, fact: Fact) -> bool:
+    """Does the question name a period the row does not ("last week" of a row about this
+    week, "next month" of one that names no month)? "This week" asked of a row naming no
+    other week is the row's present."""
+    said = _periods(fact.text)
+    return period_contradicted(ask, fact) or any(
+        which != "this" and (which, period) not in said for which, period in _periods(ask.question)
+    )
+
+
+def period_contradicted(ask: ValueAsk, fact: Fact) -> bool:
+    """Does the row name another period of the scale the question names ("last month's
+    spend" for "this month so far")? A row naming none of that scale contradicts nothing:
+    "the nightly ETL" is a schedule, no other night than "last night's"."""
+    said = _periods(fact.text)
+    return any(
+        (which, period) not in said and any(p == period for _, p in said)
+        for which, period in _periods(ask.question)
+    )
+
+
+def latest(found: list[tuple[Said, Row]]) -> tuple[tuple[str, Fact], ...]:
+    """Each member's value: its newest row's when that row says it changed ("now",
+    "actually"), else every value it gave."""
+    out: list[tuple[str, Fact]] = []
+    by_member: dict[str, list[tuple[str, Fact]]] = {}
+    for v, r in found:
+        by_member.setdefault(r.fact.member, []).append((v.value.text, r.fact))
+    for said in by_member.values():
+        said.sort(key=lambda p: p[1].at)
+        newest = said[-1]
+        if len({v.casefold() for v, _ in said}) > 1 and UPDATE.search(newest[1].text.lower()):
+            out.append(newest)
+        else:
+            out += list(dict.fromkeys(said))
+    return tuple(sorted(out, key=lambda p: p[1].at))
+
+
+def updated_by(fact: Fact, said: Sequence[tuple[str, Fact]]) -> bool:
+    """Is ``fact`` an older row of a member whose newer row says its value changed?"""
+    return any(
+        f.member == fact.member and f.at > fact.at and UPDATE.search(f.text.lower())
+        for _, f in said
+    )
+
+
+WEAK = frozenset({Kind.NUMBER, Kind.ID, Kind.WORD})

@@ -1,0 +1,482 @@
+"""What a row is about and what it states as a fact: a retrieved row (``Fact``) against the
+question's words, each value read with its own clause, its status (negated, gone, planned,
+hedged, a secret) and the qualifiers and states that tell one thing's value from another's."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from crewline.policy.fleet.asking import NP_STOP, STOP, ValueAsk, verb_form
+from crewline.policy.fleet.thesaurus import generic_words, near
+from crewline.policy.lemmas import root, stem, tokens
+from crewline.policy.values import Kind, Value
+from crewline.policy.wording import code_form, word_set
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Fact:
+    """One fleet row retrieved for the question (the core retrieves them by full-text)."""
+
+    row_id: str
+    member: str
+    text: str
+    at: datetime
+
+
+# A row answers only what it states as a fact. Each value of the asked kind is read with the
+# words of its own clause ("error rate 0.3%", not the "5% of traffic" before it), and is no
+# answer when that clause negates it ("not 8080"), says it is gone ("was on 8080 until
+# Tuesday", "down from 530 MB"), not yet so ("next planned", "not confirmed") — unless the
+# question asks about the plan — or a secret ("password for app_rw is …"), or when the
+# question itself says it. A row with several such values answers only when the question's
+# own words pick one. A question's specific values ("PR #483", "products_v6", "30 days")
+# must be in the row; a member it names must be the one that said it. Strict to answer,
+# loose to abstain: a row that is only partly about the question still counts against an
+# answer when it gives another value of the same kind.
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Row:
+    fact: Fact
+    roots: frozenset[str]
+    covered: int  # how many of the subject's roots the row (and its member's name) has
+    score: float  # the same, a thesaurus neighbour counting half
+    exact: int  # how many of the subject's specific roots it has as they are
+    in_text: int  # the same, in its text alone (its member's name aside)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Said:
+    """A live value of the asked kind in a row, with the words of its own clause."""
+
+    value: Value
+    labels: frozenset[str]  # roots and stems of its clause's words
+    cue: bool  # the asked noun (or a word that says it) stands right by it
+    near: frozenset[str] = frozenset()  # the lemmas of the words right by it
+    clause: str = ""  # its clause's text, lower case, for names said whole ("src/api")
+    planned: bool = False  # said as a plan ("next planned migration is …")
+    parallel: bool = False  # said without its noun, beside one said with it ("… and 3 on …")
+    moment: bool = False  # a duration that places a moment ("2 days ago"): disputes only
+
+
+def roots_of(text: str, member: str) -> frozenset[str]:
+    words = [t for t in tokens(code_form(text))]
+    found = {t.stem for t in words} | {root(t.text) for t in words}
+    slug = member.lower()
+    found |= {root(part) for part in re.split(r"[-_]", slug) if part}
+    found.add(re.sub(r"[-_]", "", slug))
+    return frozenset(found)
+
+
+def coverage(subject: Sequence[str], roots: frozenset[str], text: str) -> tuple[int, float, int]:
+    """How many subject roots the row has (exactly or by a neighbour; a generic word the row
+    does not repeat counts as had), a score where a neighbour counts half and an unrepeated
+    generic word nothing, and how many specific roots it has exactly."""
+    joined = set()
+    words = [t.text for t in tokens(code_form(text))]
+    for i in range(len(words) - 1):
+        joined.add(words[i] + words[i + 1])
+    n, score, exact = 0, 0.0, 0
+    lowered = text.lower()
+    for term in subject:
+        if not term.isalnum():
+            literal = says(lowered, term)
+            n, score, exact = (n + 1, score + 1, exact + 1) if literal else (n, score, exact)
+            continue
+        if term in roots or term in joined:
+            n, score = n + 1, score + 1
+            exact += term not in generic_words()
+        elif term not in generic_words() and (
+            any(near(term, r) for r in roots) or _same_qualifier(term, lowered)
+        ):
+            n, score = n + 1, score + 0.5  # a generic word counts only as it is ("repo")
+        elif term in generic_words():
+            n += 1
+    return n, score, exact
+
+
+def _same_qualifier(term: str, text: str) -> bool:
+    """Does the row say the asked qualifier in other words ("finish" by "wrapped up", one
+    of the end's words)?"""
+    words = set(re.findall(r"[a-z]+", text))
+    for n, table in enumerate(EXCLUSIVE):
+        group = next((g for w, g in table.items() if root(w) == term), None)
+        if group is not None and any(table.get(w) == group for w in words):
+            return True
+        if group is not None and n == _BOUNDARY and _SPAN.search(text):
+            return True  # "runs from 2026-12-18 to 2027-01-04" says its start and its end
+    return False
+
+
+_SPAN = re.compile(r"\bfrom\s+\S*\d\S*\s+(?:to|until|till|through)\s+\S*\d")
+
+
+def row_of(ask: ValueAsk, fact: Fact) -> Row:
+    roots = roots_of(fact.text, fact.member)
+    covered, score, exact = coverage(ask.subject, roots, fact.text)
+    in_text = coverage(ask.subject, roots_of(fact.text, ""), fact.text)[2]
+    return Row(fact=fact, roots=roots, covered=covered, score=score, exact=exact, in_text=in_text)
+
+
+def strictly_about(ask: ValueAsk, row: Row) -> bool:
+    n = len(ask.subject)
+    if not n:
+        return bool(row.roots & ask.cues)
+    return row.score > 0 and row.covered >= n  # a word the row lacks may be another thing
+
+
+def specific_of(ask: ValueAsk) -> list[str]:
+    return [t for t in ask.subject if t not in generic_words()]
+
+
+CLAUSE_END = re.compile(r"[;,()\[\]]|[.!?](?=\s|$)|\s[-\u2013\u2014]+\s|\b(?:and|but|while)\b")
+NEGATION = re.compile(
+    r"\b(?:not|no longer|never|isn'?t|wasn'?t|aren'?t|except|instead of|rather than|nor)\b"
+    r"(?:\s+\S+){0,2}\s*$"
+)
+_GONE = re.compile(r"\b(?:until|previously|formerly|used to|no longer|superseded|replaced)\b")
+_GONE_FROM = re.compile(
+    r"\b(?:down|up|changed|moved|migrated|increased|decreased|dropped|rose|fell|went|bumped"
+    r"|switched|upgraded|downgraded)\s+from\s+(?:[a-z]+\s+)?$"
+)
+_UNSETTLED = re.compile(
+    r"\b(?:plan|plans|planned|planning|next|will|going to|scheduled|proposed|tentative"
+    r"|tentatively|expected|expect|estimated?|should be|might|maybe|probably|pending|not yet"
+    r"|waiting|tbd|target|unconfirmed|confirm|confirmed|guess|assume|assuming)\b"
+)
+# An estimate is no fact, whatever the question asks ("about 14 minutes, maybe 15",
+# "estimated at roughly 40 GB").
+HEDGE = re.compile(
+    r"\b(?:estimated?|estimates?|roughly|approximately|approx|maybe|probably|perhaps|guess"
+    r"|guessing|might|somewhere between|ballpark)\b"
+)
+# A plan word that names a thing ("route-plan", "route planning") or a schedule that recurs
+# ("scheduled at 03:15 every Sunday") states what is so, not what may be.
+_NAMING_PLAN = re.compile(
+    r"\w[-_]plan\w*|\bplan\w*[-_]\w|\b([a-z]+)\s+planning\b(?!\s+(?:to|on|for)\b)"
+)
+_PLANNER = word_set("are is am was were be been being re m s still currently now also we i they")
+_RECURS = re.compile(r"\b(?:every|each|nightly|daily|weekly|hourly|monthly)\b")
+
+
+def _without_named_plans(text: str) -> str:
+    """``text`` without the plan words that name a thing ("route-plan", "route planning")."""
+    return _NAMING_PLAN.sub(lambda m: m.group(0) if m.group(1) in _PLANNER else " ", text)
+
+
+def unsettled(text: str) -> bool:
+    """Does ``text`` say its value is not settled yet (planned, expected, a guess)?"""
+    kept = _without_named_plans(text)
+    if _RECURS.search(kept):
+        kept = re.sub(r"\bscheduled\b", " ", kept)
+    return bool(_UNSETTLED.search(kept))
+
+
+_ASKS_PLAN = re.compile(
+    r"\b(?:plan|plans|planned|next|will|going to|scheduled|upcoming|expected|proposed)\b"
+)
+UPDATE = re.compile(r"\b(?:now|actually|correction|update|updated|instead|changed|moved)\b")
+SECRET_WORD = re.compile(
+    r"\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key|private[ _-]?key"
+    r"|secret[ _-]?key|credentials?|vault|pat)\b"
+)
+_SECRET_FORM = re.compile(
+    r"^(?:AKIA|ASIA)[A-Z0-9]{8,}$|^sk-|^ghp_|^gho_|^xox[bpa]-|^-----BEGIN|^eyJ[\w-]{10,}"
+)
+
+
+def clause_of(text: str, value: Value) -> tuple[str, str]:
+    """The text of the value's clause before it, and after it."""
+    before = text[: value.start]
+    after = text[value.end :]
+    start = max((m.end() for m in CLAUSE_END.finditer(before)), default=0)
+    end_at = CLAUSE_END.search(after)
+    return before[start:], after[: end_at.start()] if end_at else after
+
+
+def status_of(ask: ValueAsk, text: str, value: Value) -> str | None:
+    """How the row states the value: "fact", "plan" (asked about a plan), "gone" (no
+    longer so), or None when it is negated, unsettled or a secret."""
+    before, after = (part.lower() for part in clause_of(text, value))
+    whole = f"{before} {after}"
+    if NEGATION.search(before):
+        return None
+    if _GONE.search(whole) or _GONE_FROM.search(before):
+        return "gone"
+    if (
+        re.search(r"\bfrom\s+(?:[a-z]+\s+)?$", before)
+        and re.match(r"\s*to\b", after)
+        and value.kind not in (Kind.DATE, Kind.TIME)
+    ):
+        return "gone"  # "from 530 MB to 412 MB"; "from 12-18 to 01-04" is a span
+    if SECRET_WORD.search(whole) or _SECRET_FORM.search(value.text):
+        return None
+    heading = text.lower().split(": ", 1)[0] if ": " in text else ""
+    if HEDGE.search(text.lower()):
+        return None
+    if unsettled(whole) or unsettled(heading):
+        return "plan" if _ASKS_PLAN.search(_without_named_plans(ask.question)) else None
+    return "fact"
+
+
+# Qualifiers of which a thing has one: a value said of one is not a value of another.
+EXCLUSIVE = tuple(
+    {w: n for n, group in enumerate(groups.split("|")) for w in group.split()}
+    for groups in (
+        "prod production prd live|staging stage stg preprod|dev development|qa uat|canary"
+        "|sandbox|local",
+        "hourly|nightly daily|weekly|monthly|quarterly|yearly annual annually",
+        "start starts started begin begins began kick kicks kicked opens|end ends ended finish"
+        " finishes finished expire expires expired close closes closed stop stops wrapped"
+        " lift lifts lifted",
+        "pass passed passes passing succeeded green|fail failed fails failing broke broken"
+        " errored red|skip skipped skips skipping",
+    )
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def _qualifier_of(word: str) -> tuple[tuple[int, int], ...]:
+    """The (table, group) of each exclusive qualifier a word is, or is derived from
+    ("failures" of "fail", "successful" of "succeeded")."""
+    mine = root(word)
+    return tuple(
+        (n, group)
+        for n, table in enumerate(EXCLUSIVE)
+        for w, group in table.items()
+        if root(w) != mine and derived_from(root(w), mine)
+    )  # a word of the same root is no qualifier: "week" is not "weekly"
+
+
+def derived_qualifiers(text: str) -> list[set[int]]:
+    """``qualifiers`` with a word's derivations too, for a model's cited row: "Sync
+    failures last week" says the "failed" a question asks."""
+    out = qualifiers(text)
+    for word in set(re.findall(r"[a-z]{4,}", text.lower())):
+        for n, group in _qualifier_of(word):
+            out[n].add(group)
+    return out
+
+
+def qualifiers(text: str) -> list[set[int]]:
+    words = re.findall(r"[a-z]+", text.lower())
+    return [{table[w] for w in words if w in table} for table in EXCLUSIVE]
+
+
+def other_qualifier(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the row say the value of another one of a thing the question qualifies ("the
+    prod schema" of a row about dev, "weekly" of "nightly", the end of what "starts", the
+    passed of what "failed"), or names it with another label than the question's? Its
+    clause's qualifiers count, else the row's; a model's cited value is held to the same."""
+    if _other_label(ask, value):
+        return True
+    clause = " ".join(clause_of(text, value))
+    said_by = qualifiers(clause)
+    span = _span_end(text, value)
+    if span is not None:
+        said_by[_BOUNDARY] = {span}  # "runs from 2026-12-18 to 2027-01-04": which end
+    for n, (asked, said, whole) in enumerate(
+        zip(qualifiers(request_sentence(ask)), said_by, qualifiers(text), strict=True)
+    ):
+        if asked and not asked & (said or whole):
+            # an environment or a cadence the question names must be the row's own
+            return bool(said or whole) or n < _BOUNDARY
+    return False
+
+
+# The states a version or a build is in, one at a time: live (deployed, released, current),
+# in review, staged, draft. A question that asks one is not answered by a row that states
+# another ("which build is live?" of "build 4182 is in TestFlight review").
+_STATES = tuple(
+    re.compile(p)
+    for p in (
+        r"\b(?:(?:is|are|was|were|be|been|being|went|gone|goes|go|going|now|the|a|our|its)"
+        r"\s+(?:[a-z]+ly\s+)?live|deployed|released|shipped|published|rolled out|current)\b",
+        r"\b(?:review|reviewing|submitted|testflight|beta)\b",
+        r"\bstaged\b",
+        r"\b(?:draft|drafted|unreleased|unpublished)\b",
+    )
+)
+
+
+def _other_label(ask: ValueAsk, value: Value) -> bool:
+    """Does the value name the asked thing with another one-letter or numbered label than
+    the question's ("cohort_b.parquet" for "the cohort A extract", "wave-3" for "wave 2")?"""
+    words = ask.text_words
+    said = value.text.lower()
+    for thing, label in itertools.pairwise(words):
+        if len(thing) < 3 or not thing.isalpha() or not re.fullmatch(r"[a-z]|\d+", label):
+            continue
+        glued = re.search(rf"(?<![a-z0-9]){thing}[_-]([a-z]|\d+)(?![a-z0-9])", said)
+        if glued and glued.group(1) != label:
+            return True
+    return False
+
+
+def _states(text: str) -> set[int]:
+    lowered = text.lower()
+    return {n for n, pattern in enumerate(_STATES) if pattern.search(lowered)}
+
+
+def other_state(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the row state the value in another state than the one the question asks
+    ("which version is deployed?" of "v2.3 is staged"; "the current build" of "build 4182
+    is in TestFlight review")? Its clause's states count, else the row's."""
+    sentences = re.split(r"(?<=[.?!])\s+", ask.question)
+    asked = _states(next((x for x in sentences if ask.noun in x), ask.question))
+    if not asked:
+        return False
+    said = _states(" ".join(clause_of(text, value))) or _states(text)
+    return bool(said) and not asked & said
+
+
+_COPULA = word_set("is are was were be been being has have had sits lives runs uses")
+
+
+def of_other_subject(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is the value said of another subject in its own clause, while another clause of the
+    row names as much of the asked one, and a word of it this clause lacks ("Which
+    warehouse do the dashboards use?" of "dbt runs on warehouse ETL_WH_L; the dashboards
+    use a separate one")? The clause's subject is the words before its first verb; one the
+    question says in no word nor neighbour of a word ("dbt") makes the value its own."""
+    head, tail = clause_of(text, value)
+    start = value.start - len(head)
+    end = value.end + len(tail)
+    qualifiers = {root(w) for table in EXCLUSIVE for w in table}
+    wanted = [t for t in specific_of(ask) if t.isalpha() and t not in qualifiers]
+
+    def said(part: str) -> set[str]:
+        found = tokens(code_form(part))
+        roots = {root(t.lemma) for t in found} | {t.stem for t in found}
+        return {t for t in wanted if t in roots}
+
+    elsewhere, own = said(f"{text[:start]} {text[end:]}"), said(text[start:end])
+    if not elsewhere - own or len(elsewhere) < len(own):
+        return False  # no other clause says as much of the asked subject, and more
+    words = tokens(code_form(head))
+    verb = next((k for k, t in enumerate(words) if k and (t.text in _COPULA or verb_form(t))), None)
+    if verb is None:
+        return False
+    asked = {root(t.lemma) for t in tokens(code_form(ask.question))}
+    return any(
+        t.text.isalpha()
+        and t.text not in STOP | NP_STOP
+        and root(t.lemma) not in qualifiers
+        and not any(near(root(t.lemma), a) for a in asked)
+        for t in words[:verb]
+    )
+
+
+def request_sentence(ask: ValueAsk) -> str:
+    """The question's sentence that names the asked noun (the request), not its context
+    ("Which branch has the fix? I'd like to base my local work on it.")."""
+    sentences = re.split(r"(?<=[.?!])\s+", ask.question)
+    asked = next((x for x in sentences if ask.noun in x), ask.question)
+    return _LIVES.sub(" ", asked)  # "where does the config live?": a place, not production
+
+
+_LIVES = re.compile(r"\blive(?=\s*(?:[?.!,;]|$|(?:in|on|at|under|inside|now)\b))")
+
+
+_BOUNDARY = 2  # the table of a thing's start and end in ``EXCLUSIVE``
+
+
+def _span_end(text: str, value: Value) -> int | None:
+    """Which end of a span a date or a time is ("from 2026-12-18 to 2027-01-04": the start,
+    then the end), by the word right before it; None when it is no span's."""
+    if value.kind not in (Kind.DATE, Kind.TIME):
+        return None
+    before = text[: value.start].lower()
+    table = EXCLUSIVE[_BOUNDARY]
+    if re.search(r"\b(?:from|between)\s+$", before) and re.match(
+        r"\s*(?:to|until|till|through|and)\b", text[value.end :].lower()
+    ):
+        return table["start"]
+    if re.search(r"\b(?:to|until|till|through|and)\s+$", before) and re.search(
+        r"\b(?:from|between)\s+\S+\s+(?:to|until|till|through|and)\s+$", before
+    ):
+        return table["end"]
+    return None
+
+
+def words_near(text: str, value: Value) -> tuple[list[str], list[str]]:
+    """The stems of the three words before a value and of the one after it, unless that
+    word labels the next value."""
+    head, tail = clause_of(text, value)
+    if re.fullmatch(r"\s*(?:on|at)\s*", head):
+        head = text[: value.start]  # "is listening, on 9187": the comma sets off the place
+    before = [t.stem for t in tokens(code_form(head))[-3:]]
+    after = [t.stem for t in tokens(code_form(tail))[:1]]
+    if after and re.match(r"[\s,;:]*[\w-]+\s+[\d/#]", tail[:32]):
+        after = []
+    return before, after
+
+
+# Verbs that place a service at a port: "the admin UI sits on 8443", "it lives at 9000".
+_PLACING = ("sit", "live", "run", "be", "listen", "serve", "answer")
+_NOT_A_PORT_NEXT = re.compile(r"\s*(?:[.,;:)!?]|$|(?:with|and|but|for|in|on|now|since|behind)\b)")
+
+
+@functools.cache
+def _placed() -> frozenset[str]:
+    return frozenset(stem(w) for w in _PLACING)
+
+
+def placed_at_port(ask: ValueAsk, text: str, value: Value, before: list[str]) -> bool:
+    """Is a bare number a port because the row places the asked thing at it ("sits on 8443
+    with a self-signed cert") — a verb of place, "on" or "at", and no noun it counts after
+    it ("runs on 3 nodes")?"""
+    return (
+        Kind.PORT in ask.kinds
+        and value.kind is Kind.NUMBER
+        and re.fullmatch(r"\d{2,5}", value.text) is not None
+        and 0 < int(value.text) < 65536
+        and before[-1:] in (["on"], ["at"])
+        and len(before) >= 2
+        and before[-2] in _placed()
+        and _NOT_A_PORT_NEXT.match(text[value.end :]) is not None
+    )
+
+
+# A cohort's age as analytics labels it, in full or short: "Day-7", "day 7", "D7"; "W4",
+# "M3".
+_AGE_LABEL = re.compile(r"(day|week|month|d|w|m)[- ]?(\d{1,3})")
+_AGE_UNITS = {"d": "day", "w": "week", "m": "month"}
+
+
+def says(text: str, term: str, *, edge: str = "a-z0-9") -> bool:
+    """Does a lower-case text say a lower-case term of the question whole (no character of
+    ``edge`` either side), as the question writes it or, for a cohort's age, in its other
+    form ("d7" for "day-7")?"""
+    age = _AGE_LABEL.fullmatch(term)
+    forms: tuple[str, ...] = (term,)
+    if age is not None:
+        short, number = age.group(1)[0], age.group(2)
+        forms = tuple(  # "d7", "d-7", "day7", "day-7", "day 7": never "d 7", a letter apart
+            f"{unit}{gap}{number}"
+            for unit, gaps in ((short, ("", "-")), (_AGE_UNITS[short], ("", "-", " ")))
+            for gap in gaps
+        )
+    return any(re.search(rf"(?<![{edge}]){re.escape(f)}(?![{edge}])", text) for f in forms)
+
+
+def derived_from(a: str, b: str) -> bool:
+    """Are two roots one word's, or derived one from the other by an ending ("fail" and
+    "failur", "sign" and "signatur", "deploy" and "deployment"), or two endings of one
+    stem of five letters ("success" and "succeed")?"""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= 4 and long_.startswith(short) and long_[len(short) :] in _ENDINGS:
+        return True
+    shared = len(os.path.commonprefix([short, long_]))  # noqa: RUF071 - letters, not paths
+    return shared >= 5 and len(short) - shared <= 2 and len(long_) - shared <= 3
+
+
+_ENDINGS = word_set("atur ation at ment ur ful ing ion ed er or abl iv iti e s y")
