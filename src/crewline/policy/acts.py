@@ -1,6 +1,6 @@
 """The acts the careful judgement knows: what cannot be taken back, in words and in code.
 
-Two lexicons, both read by ``policy/careful.py``: shell, git, SQL and money spellings in the
+Two lexicons, both read by ``policy/careful/``: shell, git, SQL and money spellings in the
 code form (``CODE_ACTS``, patterns), and word families over lemmas (``WORD_ACTS``, single
 words and phrases; some count only in a context, such as "cancel" with a customer's thing in
 its object). Each act carries the words a person recognises it by — the verb as the reason

@@ -1,7 +1,7 @@
 """The concierge's gate: may a question be answered without the human?
 
 ``judge`` is pure (no I/O, no clock, no randomness) and is checked before any brain. First the
-careful judgement (``policy/careful.py``): irreversible acts, instructions to the concierge,
+careful judgement (``policy/careful/``): irreversible acts, instructions to the concierge,
 choices with no stated default — final, it can only say careful. Then the question is placed
 by its *structure*, not its words:
 

@@ -1,0 +1,468 @@
+"""Finding acts: the irreversible acts a question names in words (with their object, phrasal
+particles and passives), in code (shell, git, SQL) and in money, production changed, and a
+pronoun resolved to the act it stands for (``find_act``)."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from crewline.policy.acts import (
+    CODE_ACTS,
+    FAMILY_SAYS,
+    PROD_WORDS,
+    WordAct,
+    third_person,
+)
+from crewline.policy.careful.governors import (
+    done_after,
+    executed,
+    governor_of,
+    negated,
+    referred_back,
+)
+from crewline.policy.careful.objects import (
+    DISPLAY,
+    context_holds,
+    live_place,
+    noun_says,
+    object_end,
+    object_lemmas,
+    phrase_of,
+    verb_says,
+)
+from crewline.policy.careful.positions import (
+    clause_start,
+    head_after,
+    nominal_head,
+    past_form,
+    verb_position,
+)
+from crewline.policy.careful.requests import ASKER, info_scope
+from crewline.policy.careful.scope import mention, run_as_command
+from crewline.policy.careful.verdicts import Act, Found
+from crewline.policy.careful.words import (
+    ACTS_BY_FIRST,
+    ARTIFACTS,
+    COPULAS,
+    DETERMINERS,
+    EDIT_VERBS,
+    EXEC_VERBS,
+    PARTICLES,
+    PREPOSITIONS,
+    PROCEED_VERBS,
+    PROD_DOC_HEADS,
+    PRONOUNS,
+    READ_VERBS,
+    SUBJECTS,
+    TIME_WORDS,
+    VERB_LIKE,
+    WH,
+)
+from crewline.policy.clauses import Shape, shape_of
+from crewline.policy.lemmas import tokens
+from crewline.policy.wording import (
+    code_form,
+    deobfuscated_form,
+    word_set,
+)
+
+SPACES = re.compile(r"\s+")
+
+
+def _word_acts(shape: Shape, money: bool) -> list[Found]:
+    found: list[Found] = []
+    words = shape.words
+    i = 0
+    while i < len(words):
+        w = words[i]
+        match = None
+        candidates = ACTS_BY_FIRST.get(w.lemma, ()) + ACTS_BY_FIRST.get(w.text, ())
+        if not verb_position(shape, i):
+            # not standing as a verb: the word's noun sense first ("the hotfix on master")
+            candidates = tuple(sorted(candidates, key=lambda a: not a.noun))
+        for act in candidates:
+            n = len(act.lemmas)
+            span = words[i : i + n]
+            if len(span) == n and all(
+                x.lemma == want or x.text == want for x, want in zip(span, act.lemmas, strict=True)
+            ):
+                match = match or act
+                if context_holds(shape, i, n, act, money):
+                    match = act  # of the acts a word can be, the one its context shows
+                    break
+        if match is None or not context_holds(shape, i, len(match.lemmas), match, money):
+            split = _split_phrasal(shape, i, candidates, money)
+            if split is not None:
+                found.append(split[0])
+                i = split[1] + 1
+                continue
+        if match is None:
+            i += 1
+            continue
+        n = len(match.lemmas)
+        noun = match.noun or not verb_position(shape, i)
+        if noun and not match.noun:
+            # A verb's word not standing as a verb: an act as the head of its phrase
+            # ("approve the deploy to prod") or naming what a thing that is run does ("run
+            # the purge job"), not before a noun ("the release candidate", "the deploy
+            # script" to lint) nor after a question word ("which commit").
+            head = head_after(shape, i, n)
+            runs = (
+                head is not None and shape.words[head].lemma in ARTIFACTS and executed(shape, head)
+            ) or (w.ident and run_as_command(shape, i))
+            if not runs and (not nominal_head(shape, i + n) or (i > 0 and words[i - 1].text in WH)):
+                # a thing named by an act's word is that act, run, only where the act's
+                # own context holds: "the on-call rotation plan" calls nobody
+                back = (
+                    referred_back(shape, i, n, match)
+                    if context_holds(shape, i, n, match, money)
+                    else None
+                )
+                if back is not None:
+                    found.append(back)
+                i += n
+                continue
+        mentioned = context_holds(shape, i, n, match, money) and mention(
+            shape, i, n, match.family, noun=noun
+        )
+        if mentioned and noun and match.family != "own_word":
+            back = referred_back(shape, i, n, match)
+            if back is not None:
+                found.append(back)
+        elif context_holds(shape, i, n, match, money) and not mentioned:
+            if match.family == "own_word":
+                said = phrase_of(shape, i, i + n)
+                found.append(
+                    Act(
+                        family="own_word",
+                        says=f"says so itself (“{said}”)",
+                        verb=True,
+                        sentence=w.sentence,
+                        at=w.start,
+                    )
+                )
+            elif noun:
+                says, verb = noun_says(shape, i, n)
+                found.append(
+                    Act(
+                        family=match.family,
+                        says=says,
+                        verb=verb,
+                        sentence=w.sentence,
+                        at=w.start,
+                        gloss=True,
+                    )
+                )
+            elif _passive(shape, i):
+                # "the old key gets destroyed": what undergoes it, said as the asker said it
+                found.append(
+                    Act(
+                        family=match.family,
+                        says=phrase_of(shape, clause_start(shape, i), i + n),
+                        verb=False,
+                        sentence=w.sentence,
+                        at=w.start,
+                    )
+                )
+            else:
+                found.append(
+                    Act(
+                        family=match.family,
+                        says=verb_says(shape, i, n, " ".join(match.lemmas)),
+                        verb=True,
+                        sentence=w.sentence,
+                        at=w.start,
+                        # "sets the multiplier to 0.1" says nothing risky without it
+                        gloss=match.family == "live_setting",
+                    )
+                )
+        i += n
+    found += _production(shape)
+    return found
+
+
+# What may follow a particle that ends its phrase: a preposition, a time word, an adverb.
+_PARTICLE_FOLLOWERS = (
+    PREPOSITIONS
+    | TIME_WORDS
+    | word_set("for good entirely completely everywhere too as well first")
+)
+
+
+def _split_phrasal(
+    shape: Shape, i: int, candidates: tuple[WordAct, ...], money: bool
+) -> tuple[Act, int] | None:
+    """A phrasal act whose object stands between its verb and its particle ("turn the old
+    cluster off" is "turn off the old cluster"), and the particle's index."""
+    words = shape.words
+    if not verb_position(shape, i) or words[i].ident:
+        return None
+    for act in candidates:
+        if len(act.lemmas) != 2 or act.noun or act.lemmas[1] not in PARTICLES:
+            continue
+        for j in range(i + 2, min(i + 7, len(words))):
+            w = words[j]
+            if w.clause_start or w.sentence != words[i].sentence:
+                break
+            if w.text != act.lemmas[1]:
+                if w.text in PREPOSITIONS | COPULAS or (
+                    w.lemma in VERB_LIKE and verb_position(shape, j)
+                ):
+                    break
+                continue
+            after = words[j + 1] if j + 1 < len(words) else None
+            if w.dash_next or (
+                after is not None
+                and not after.clause_start
+                and after.sentence == w.sentence
+                and (after.text in DETERMINERS or after.lemma not in _PARTICLE_FOLLOWERS)
+            ):
+                break  # "a pass over the error messages", "live-update": no particle
+            obj = {x.lemma for x in words[i + 1 : j]}
+            if obj <= PRONOUNS:
+                # "clean them up": what the pronoun stands for was named before it
+                obj |= {x.lemma for x in words[max(0, i - 12) : i]}
+            obj |= object_lemmas(shape, j + 1)
+            if not context_holds(shape, i, 2, act, money, obj=obj) or mention(
+                shape, i, 1, act.family
+            ):
+                break
+            said = Act(
+                family=act.family,
+                says=f"{third_person(act.lemmas[0])} {phrase_of(shape, i + 1, j + 1)}",
+                verb=True,
+                sentence=words[i].sentence,
+                at=words[i].start,
+            )
+            return said, j
+    return None
+
+
+_PASSIVE_AUX = word_set("be been being is are was were get gets getting got")
+
+
+def _passive(shape: Shape, i: int) -> bool:
+    words = shape.words
+    return (
+        i > 1
+        and past_form(words[i])
+        and words[i - 1].text in _PASSIVE_AUX
+        and not words[i - 1].clause_start
+        and words[i - 2].text not in SUBJECTS | ASKER
+    )
+
+
+def _production(shape: Shape) -> list[Found]:
+    """Production changed: a prod word in the object of any act but reading."""
+    found = []
+    words = shape.words
+    for i, w in enumerate(words):
+        prod = w.text in PROD_WORDS or live_place(shape, i)
+        if not prod or w.ident or negated(shape, i):
+            continue
+        if governor_of(shape, i, read_only=True) == "read" or info_scope(shape, i):
+            continue  # production read or asked about ("which version is prod on?")
+        if _opens_to_read(shape, i):
+            continue  # "open the production deploy runbook and summarise it"
+        verb_at = next(
+            (
+                j
+                for j in range(i - 1, -1, -1)
+                if words[j].lemma in EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS
+                or (words[j].lemma in ACTS_BY_FIRST and verb_position(shape, j))
+            ),
+            i,
+        )
+        if (
+            verb_at != i
+            and words[verb_at].lemma not in EXEC_VERBS | PROCEED_VERBS
+            and governor_of(shape, verb_at) == "read"
+            and not done_after(shape, i)
+        ):
+            continue  # "write a doc on how we deploy to prod": the act is only written about
+        start = clause_start(shape, i)
+        if verb_at == i and start < i and _unknown_verb(shape, start):
+            verb_at = start  # "port the billing service to production": a verb it does not know
+        if verb_at == i:
+            # no verb at all: the phrase as said, never the prod word made a verb ("it prods")
+            says, verb = phrase_of(shape, start, object_end(shape, i)), False
+        else:
+            says, verb = verb_says(shape, verb_at, 1, words[verb_at].lemma), True
+        found.append(
+            Act(
+                family="production",
+                says=says,
+                verb=verb,
+                sentence=w.sentence,
+                at=words[verb_at].start,
+                gloss=True,
+            )
+        )
+    return found
+
+
+_INDEFINITES = word_set("everything everyone everybody nothing something anything all")
+
+
+def _unknown_verb(shape: Shape, i: int) -> bool:
+    """Does word ``i``, a clause's first, stand as a verb the gate does not know ("port the
+    billing service")?"""
+    w = shape.words[i]
+    no_verb = DETERMINERS | SUBJECTS | WH | COPULAS | PREPOSITIONS | _INDEFINITES
+    return verb_position(shape, i) and w.text not in no_verb and not w.code
+
+
+_OPENED = PROD_DOC_HEADS | word_set("file files source sql yaml")
+
+
+def _opens_to_read(shape: Shape, i: int) -> bool:
+    """Is the prod word at ``i`` in a document that is opened and only read: "open", then a
+    document or a file before the word's phrase ends, and no verb after it in its sentence
+    but reading ones ("open the Terraform file defining the prod database to read it")?"""
+    words = shape.words
+    sentence = [w for w in words if w.sentence == words[i].sentence]
+    opens = [w.index for w in sentence if w.lemma == "open" and w.index < i and i - w.index <= 8]
+    if not opens or any(x.ident for x in words[opens[-1] : i]):
+        return False
+    end = next(
+        (
+            w.index
+            for w in sentence
+            if w.index > i
+            and (w.clause_start or (w.text in PREPOSITIONS and not _joined(shape, w.index)))
+        ),
+        sentence[-1].index + 1,
+    )
+    if not any(w.lemma in _OPENED for w in words[opens[-1] + 1 : end]):
+        return False
+    later = words[opens[-1] + 1 : sentence[-1].index + 1]
+    return not any(
+        (w.lemma in EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS or w.lemma in ACTS_BY_FIRST)
+        and w.lemma not in READ_VERBS
+        and verb_position(shape, w.index)
+        for w in later
+    )
+
+
+def _joined(shape: Shape, k: int) -> bool:
+    """Is word ``k`` the first of a hyphenated compound ("on-call")?"""
+    return k + 1 < len(shape.words) and shape.words[k + 1].dash_prev
+
+
+def _code_acts(shape: Shape, code: str) -> list[Found]:
+    found = []
+    for act in CODE_ACTS:
+        for m in act.pattern.finditer(code):
+            index = next((w.index for w in shape.words if w.end > m.start()), None)
+            if index is not None and act.family != "money":
+                length = max(1, sum(1 for w in shape.words if m.start() <= w.start < m.end()))
+                w = shape.words[index]
+                if w.ident and act.family == "credentials":
+                    pass  # GITHUB_TOKEN, api_key: the identifier is the secret
+                elif mention(shape, index, length, act.family, code=True):
+                    continue
+            said = m.group(0).strip().rstrip("`?.,;")
+            groups = [g or "" for g in m.groups()]
+            says = act.says.format(said, *(g.strip('"`') for g in groups))
+            sentence = shape.words[index].sentence if index is not None else 0
+            found.append(
+                Act(family=act.family, says=says, verb=True, sentence=sentence, at=m.start())
+            )
+    return found
+
+
+def _money_in(shape: Shape, code: str) -> list[Found]:
+    """Amounts of money, unless they only describe what a harmless act is about."""
+    found = []
+    money = next(a for a in CODE_ACTS if a.family == "money")
+    for m in money.pattern.finditer(code):
+        index = next((w.index for w in shape.words if w.end > m.start()), None)
+        if index is not None and governor_of(shape, index) == "read":
+            continue
+        sentence = shape.words[index].sentence if index is not None else 0
+        said = m.group(0).strip()
+        found.append(
+            Act(
+                family="money",
+                says=f"moves money ({said})",
+                verb=True,
+                sentence=sentence,
+                at=m.start(),
+            )
+        )
+    return found
+
+
+def _resolve_pronoun(shape: Shape, found: list[Found]) -> list[Found]:
+    """ "The orders migration locks writes … Run it tonight?": the act asked about is the
+    one named before, said with the asking verb ("runs the orders migration")."""
+    asking = {s for s, sentence in enumerate(shape.sentences) if sentence.asks}
+    if not found or any(f.sentence in asking for f in found):
+        return found
+    named = next((f for f in found if not f.verb), None)
+    if named is None:
+        return found
+    for w in shape.words:
+        if w.sentence in asking and w.lemma in EXEC_VERBS | PROCEED_VERBS:
+            nxt = shape.words[w.index + 1] if w.index + 1 < len(shape.words) else None
+            if nxt is not None and nxt.text in ("it", "this", "that", "them", "these", "those"):
+                says = f"{third_person(w.lemma)} {named.says}"
+                return [
+                    Act(
+                        family=named.family,
+                        says=says,
+                        verb=True,
+                        sentence=w.sentence,
+                        at=w.start,
+                        gloss=True,
+                    )
+                ]
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def find_act(text: str) -> Act | None:
+    """The irreversible act ``text`` asks for (the first in the asking sentence, else the
+    first), or None."""
+    code = code_form(text)
+    if not code:
+        return None
+    token = DISPLAY.set(SPACES.sub(" ", text).strip() if text.isascii() else None)
+    try:
+        return _find_act(code)
+    finally:
+        DISPLAY.reset(token)
+
+
+def _find_act(code: str) -> Act | None:
+    shape = shape_of(code)
+    money = _money_in(shape, code)
+    found = _code_acts(shape, code) + money + _word_acts(shape, bool(money))
+    # Obfuscated words ("d-e-l-e-t-e", "del3te") count wherever they stand.
+    plain = {t.lemma for t in tokens(code)}
+    for t in tokens(deobfuscated_form(code)):
+        if t.lemma not in plain and t.lemma in ACTS_BY_FIRST and t.lemma not in ("s", "t"):
+            act = ACTS_BY_FIRST[t.lemma][-1]
+            found.append(
+                Act(
+                    family=act.family,
+                    says=f"{third_person(t.lemma)} something (spelled to hide it)",
+                    verb=True,
+                    sentence=0,
+                    at=0,
+                )
+            )
+    found = _resolve_pronoun(shape, found)
+    if not found:
+        return None
+    asking = [f for f in found if shape.sentences[f.sentence].asks] if shape.sentences else []
+    return min(asking or found, key=lambda f: f.at)
+
+
+def reason(found: Act) -> str:
+    gloss = FAMILY_SAYS.get(found.family, "cannot be undone")
+    if found.verb:
+        tail = f", which {gloss}" if found.gloss else ""
+        return f"irreversible: it {found.says}{tail}"
+    return f"irreversible: {found.says}, which {gloss}"

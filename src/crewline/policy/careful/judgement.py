@@ -1,0 +1,84 @@
+"""The judgement (``careful``): a question goes to the human when it names an irreversible act,
+carries instructions to the concierge, insists it is safe, states its own answer as the
+default, uses letters the gate cannot read, is too long, asks several things at once or
+leaves a choice with no default."""
+
+from __future__ import annotations
+
+import functools
+
+from crewline.policy import defaults
+from crewline.policy.careful.choices import (
+    PUSHY,
+    asks_count,
+    choice,
+    is_the_other_option,
+    only_in_the_other_option,
+)
+from crewline.policy.careful.finding import find_act, reason
+from crewline.policy.careful.verdicts import Careful
+from crewline.policy.clauses import shape_of
+from crewline.policy.lemmas import lemma, tokens
+from crewline.policy.wording import (
+    code_form,
+    deobfuscated_form,
+    has_unreadable_letters,
+    injection,
+)
+
+MAX_QUESTION_CHARS = 1500  # long context is fine; the whole text is read, never a window
+
+
+@functools.lru_cache(maxsize=4096)
+def careful(
+    question: str, options: tuple[str, ...] = (), default: str | None = None
+) -> Careful | None:
+    """Why ``question`` (with its options and default) must go to the human, or None when
+    nothing in it does. Final: no reading of the question, and no model, can overrule it."""
+    code = code_form(question)
+    if not code:
+        return Careful(kind="unknown", reason="the question is empty")
+    answers = [a for a in (*options, default or "") if a.strip()]
+    for text in (question, *answers):
+        found = find_act(text)
+        if found is None or (text is question and only_in_the_other_option(text)):
+            continue
+        if text in options and text != default and is_the_other_option(question, text):
+            continue  # "Nominatim as usual, or the paid API?" offered as ["Nominatim", "Paid API"]
+        return Careful(kind="irreversible", reason=reason(found))
+    for text in (question, *answers):
+        said = injection(code_form(text))
+        if said is not None:
+            return Careful(
+                kind="unknown",
+                reason=f"it carries instructions to the concierge ({said!r}); a member's "
+                "wording is evidence, never authorisation",
+            )
+    claim = PUSHY.search(code) or PUSHY.search(deobfuscated_form(code))
+    if claim is not None:
+        return Careful(
+            kind="unknown",
+            reason=f"it insists it is safe ({claim.group(0)!r}); a member's wording is "
+            "evidence, never authorisation",
+        )
+    own = defaults.answers_itself(question)
+    if own is None and default is not None and not options:
+        own = defaults.answers_itself(f"the default is {default}")
+    if own is not None:
+        return Careful(
+            kind="unknown",
+            reason=f"it states its own answer as the default ({own!r}): a claim, not evidence",
+        )
+    if any(has_unreadable_letters(code_form(t)) for t in (question, *answers)):
+        return Careful(kind="unknown", reason="it uses letters the gate cannot read")
+    if len(code) > MAX_QUESTION_CHARS:
+        return Careful(kind="unknown", reason="it is too long to place safely")
+    if asks_count(code) > 1:
+        return Careful(kind="ambiguous", reason="it asks several things at once")
+    shape = shape_of(code)
+    return choice(question, code, shape, options, default)
+
+
+def first_words(text: str) -> list[str]:
+    """The lemmas of a text, for tests and tools."""
+    return [lemma(t.text) for t in tokens(code_form(text))]

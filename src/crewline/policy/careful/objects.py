@@ -1,0 +1,396 @@
+"""The act's object and phrases: where the object of an act ends, whether it shows what the act
+needs to count (production, shared things, everyone, the asker's own place), and the words a
+reason quotes for it, in the asker's own wording."""
+
+from __future__ import annotations
+
+import contextvars
+import re
+
+from crewline.policy.acts import (
+    AUDIENCE,
+    CUSTOMER_THINGS,
+    MONEY_WORDS,
+    NON_PROD,
+    PROD_WORDS,
+    PUBLIC_TARGETS,
+    REGISTRIES,
+    SPELLED,
+    WordAct,
+    third_person,
+)
+from crewline.policy.careful.positions import clause_end, clause_of, verb_position
+from crewline.policy.careful.words import (
+    ACCESS_OBJECT,
+    ACTS_BY_FIRST,
+    AGREEMENT_OBJECT,
+    ARTIFACTS,
+    CHANGES,
+    CLAUSE_SUBJECTS,
+    CODE_WORDS,
+    DATA_OBJECT,
+    DETERMINERS,
+    DOC_HEADS,
+    LIVE_NOUNS,
+    OBJECT_STOP,
+    ORDINALS,
+    PREPOSITIONS,
+    SHARED_BRANCH,
+    SHARED_THINGS,
+    TIME_WORDS,
+    VERB_LIKE,
+    WH,
+)
+from crewline.policy.clauses import BOUNDARY_WORDS, FILLERS, Shape, Word
+from crewline.policy.wording import (
+    word_set,
+)
+
+# The question as written (same length as its code form, case kept) while one is read, so a
+# reason quotes the asker's words; None when its normal form is not the same length.
+DISPLAY: contextvars.ContextVar[str | None] = contextvars.ContextVar("display", default=None)
+
+
+def object_end(shape: Shape, start: int, *, limit: int = 8) -> int:
+    """One past the last word of the object that starts at word ``start``."""
+    words = shape.words
+    end = start
+    if 0 < start < len(words) and words[start].sentence != words[start - 1].sentence:
+        return start  # "Merge? Tests pass.": the next sentence is not the object
+    while end < len(words) and end - start < limit:
+        w = words[end]
+        if end > start and (w.clause_start or w.sentence != words[start].sentence):
+            break
+        if not w.ident and (
+            w.text in TIME_WORDS or w.text in OBJECT_STOP or w.text in BOUNDARY_WORDS
+        ):
+            break  # a stop word inside a name ("please_table", "then_logs") is the name's
+        end += 1
+    return end
+
+
+def object_lemmas(shape: Shape, start: int, *, limit: int = 8) -> set[str]:
+    """The object's lemmas, without a relative clause's subject and verb ("the helper
+    functions I wrote": no "write"; "the account I created admin rights": "admin rights")."""
+    words = shape.words[start : object_end(shape, start, limit=limit)]
+    skipped = {
+        k + n for k, w in enumerate(words) if k > 0 and w.text in CLAUSE_SUBJECTS for n in (0, 1)
+    }
+    return {w.lemma for k, w in enumerate(words) if k not in skipped}
+
+
+def _clause_lemmas(shape: Shape, i: int) -> set[str]:
+    """The lemmas of word ``i``'s clause."""
+    return {w.lemma for w in clause_of(shape, i)}
+
+
+# What a board of people is named with ("the company board", "the advisory board").
+_PEOPLES_BOARDS = word_set("company advisory executive supervisory school governing our their")
+
+
+def _people_board(shape: Shape, i: int) -> bool:
+    """Is a "board" in word ``i``'s clause one of people — "the board", "the company
+    board", "the board of directors" — not one named for what it shows ("the grafana
+    board", "the jira board")?"""
+    for w in clause_of(shape, i):
+        if w.lemma != "board":
+            continue
+        k = w.index
+        before = shape.words[k - 1] if k > 0 and not w.clause_start else None
+        after = shape.words[k + 1] if k + 1 < len(shape.words) else None
+        if before is None or before.text in DETERMINERS or before.lemma in _PEOPLES_BOARDS:
+            return True
+        if after is not None and after.text == "of" and not after.clause_start:
+            return True
+    return False
+
+
+# What marks a thing as the asker's own machine's ("my local venv", "the docker container").
+_OWN = word_set("local localhost my dev laptop docker container")
+
+
+# What a rotation rotates when it is a credentials act, besides the secrets' own words.
+_ROTATED_SECRETS = word_set("key keys cert certs certificate certificates credential")
+
+
+def context_holds(
+    shape: Shape, i: int, length: int, act: WordAct, money: bool, *, obj: set[str] | None = None
+) -> bool:
+    """Does the object (or the clause) show what ``act`` needs to count? ``obj``: the
+    object's lemmas when it does not follow the act's words (a phrasal verb split by it)."""
+    after = object_lemmas(shape, i + length) if obj is None else obj
+    clause = _clause_lemmas(shape, i)
+    text = shape.text
+    match act.needs:
+        case None:
+            return True
+        case "object":
+            return bool(after)
+        case "audience" | "verb_audience":
+            before = shape.words[i - 1].text if i else ""
+            if act.needs == "verb_audience" and (
+                not verb_position(shape, i) or before in DETERMINERS | ORDINALS
+            ):
+                return False  # "the next file in the list": a thing, not filing
+            clause_text = text[shape.words[i].start :]
+            if _told_to_asker(shape, i + length):
+                return False  # "send me the url of the public dashboard": the asker is told
+            own = {x.lemma for x in shape.words[i : i + length]}
+            if not _people_board(shape, i):
+                own.add("board")  # "the grafana board": a dashboard, nobody on it
+            # "who do I contact about the outage?": the act's own word is no audience
+            return bool((clause - own) & AUDIENCE) or bool(re.search(r"#[a-z][\w-]*", clause_text))
+        case "money":
+            return money or bool(after & MONEY_WORDS)
+        case "customer":
+            return bool(after & CUSTOMER_THINGS)
+        case "shared_branch":
+            return bool(clause & SHARED_BRANCH)
+        case "not_local":  # "merge the two helper functions" is an edit; "merge the bump" is not
+            if after & {"local", "locally"}:
+                return False
+            # The words as written too: the lemmatiser reads "fixes" as "fixe".
+            said = clause | {w.text for w in shape.words[i : object_end(shape, i + length)]}
+            return bool(said & CHANGES) or not (after & (CODE_WORDS | {"feature"}))
+        case "not_only_non_prod":
+            return not (clause & NON_PROD) or bool(clause & PUBLIC_TARGETS)
+        case "data":
+            return bool(after & DATA_OBJECT)
+        case "access":
+            if obj is None:
+                after = object_lemmas(shape, i + length, limit=_own_destination(shape, i + length))
+            return bool(after & ACCESS_OBJECT) and not _told_to_asker(shape, i + length)
+        case "not_code":
+            return not ((obj or object_lemmas(shape, i + length, limit=6)) & CODE_WORDS)
+        case "agreement":
+            return bool(after & AGREEMENT_OBJECT)
+        case "registry":
+            return bool(clause & REGISTRIES) and not (clause & NON_PROD)
+        case "shared_thing":
+            return bool(after & SHARED_THINGS) and not (after & _OWN)
+        case "not_own":  # "recreate the users table"; "recreate my local venv" is the asker's
+            return bool(after) and not (after & (_OWN | {"venv", "virtualenv", "sandbox"}))
+        case "everyone":
+            wide = {"all", "everyone", "everybody", "customer", "globally", "100", "public"}
+            return bool(clause & (wide | PROD_WORDS))
+        case "wide_rollout":  # "set the flag to 100%", "ramp the rollout to everyone"
+            wide = {"all", "everyone", "everybody", "customer", "globally", "100", "public"}
+            return bool(clause & {"flag", "rollout", "traffic", "canary"} and clause & wide)
+        case "live_setting":  # "set `iap_price_multiplier` to 0.1 in live for everyone"
+            return _reaches_everyone(shape, i) and _sets_a_value(shape, i + length)
+        case "in_front_of_audience":  # "put it in front of users"
+            before = shape.words[i - 1].text if i else ""
+            return before == "in" and bool(clause & AUDIENCE)
+        case "public_page":  # "update the status page to say we're down"
+            return "statuspage" in after or {"status", "page"} <= after
+        case "secret_modifier":  # "the key rotation": what is rotated, said right before
+            rotated = shape.words[i - 1].lemma if i else ""
+            return rotated in _ROTATED_SECRETS or any(
+                a.family == "credentials" for a in ACTS_BY_FIRST.get(rotated, ())
+            )
+        case "pr_in_sentence":
+            sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
+            return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
+    return True
+
+
+# Whom a live setting reaches: "all users", "every player", "each customer".
+_PEOPLE = word_set(
+    """user player customer client account tenant subscriber visitor shopper buyer gamer
+    member driver rider guest"""
+)
+_EVERYONE = word_set("everyone everybody globally worldwide")
+_ALL = word_set("all every each")
+# Who "everyone" is when it is the team: "for everyone on the team" reaches no user.
+_TEAM = word_set("team squad crew channel office staff engineer dev developer colleague")
+# Nouns that hold a setting's value ("the price multiplier", "the session timeout").
+_SETTING_NOUNS = word_set(
+    """config configuration setting value flag parameter param variable option multiplier
+    rate limit threshold timeout price cap quota level size weight percentage ratio factor
+    odds chance reward bonus cost fee"""
+)
+_WHERE = word_set("in on into to at")
+
+
+def live_place(shape: Shape, i: int) -> bool:
+    """Is word ``i`` "live" named as the place a thing runs: "in live", "on live", "the live
+    config", "the live servers"? ("go live" and "make it live" are deploy acts of their own;
+    "where does the config live?" is a verb.)"""
+    words = shape.words
+    if words[i].text != "live" or words[i].ident:
+        return False
+    # the next word of its clause (a new sentence starts a clause)
+    after = words[i + 1] if i + 1 < len(words) and not words[i + 1].clause_start else None
+    if after is not None and (
+        after.text in LIVE_NOUNS or after.lemma in _SETTING_NOUNS or after.code
+    ):
+        return True
+    if i == 0 or words[i - 1].text not in _WHERE:
+        return False
+    # "in live", "on live for everyone": a place, where no noun follows it
+    return after is None or after.text in PREPOSITIONS
+
+
+def _reaches_everyone(shape: Shape, i: int) -> bool:
+    """Does word ``i``'s clause say its change reaches everyone: all users, every player,
+    everyone, 100 %, or live? Never where it also names the asker's own or a non-production
+    place ("in my local config", "in staging", "for all the tests"), nor the team."""
+    clause = clause_of(shape, i)
+    lemmas = {w.lemma for w in clause}
+    if lemmas & (NON_PROD | _OWN | {"locally", "fixture"}) and not lemmas & PROD_WORDS:
+        return False
+    for k, w in enumerate(clause):
+        nxt = [x.lemma for x in clause[k + 1 : k + 4]]
+        if w.text in _EVERYONE:
+            if nxt[:1] and nxt[0] in PREPOSITIONS and set(nxt[1:]) & _TEAM:
+                continue  # "everyone on the team"
+            return True
+        if w.text in _ALL and set(nxt) & _PEOPLE:
+            return True  # "all users", "every single player", "all our customers"
+        if w.text == "100" and ("%" in shape.text[w.end : w.end + 2] or "percent" in nxt[:1]):
+            return True
+        if live_place(shape, w.index):
+            return True
+    return False
+
+
+def _sets_a_value(shape: Shape, start: int) -> bool:
+    """Does the clause from ``start`` name a setting or the value it is set to: a name in
+    code, a number, or a setting's noun ("the price multiplier to 0.1", "the rate limit")?"""
+    return any(
+        w.code or w.ident or w.text.isdigit() or w.lemma in _SETTING_NOUNS
+        for w in shape.words[start : clause_end(shape, start)]
+    )
+
+
+def _own_destination(shape: Shape, start: int, limit: int = 8) -> int:
+    """How far an access act's object reaches before a destination that is the asker's
+    own ("add it | to my alert rule"): what is added to it grants nobody anything."""
+    words = shape.words
+    for k in range(start, min(start + limit, len(words) - 1)):
+        if words[k].clause_start and k > start:
+            break
+        if words[k].text in ("to", "into", "in") and words[k + 1].text == "my":
+            return max(1, k - start)
+    return limit
+
+
+# What the asker may be given to read: a value or a pointer to one, never a right.
+_INFO_NOUNS = word_set(
+    """link links url urls address name names path location date time number figure value
+    id list summary count version port hostname doc docs page"""
+)
+
+
+def _told_to_asker(shape: Shape, at: int) -> bool:
+    """Is the giving verb's object, after the asker ("give me", "send us"), a value or a
+    pointer to one ("the link to the status page"), so that the asker is told a thing, not
+    given a right ("give me access", "give me the key")?"""
+    words = shape.words
+    if at >= len(words) or words[at].text not in ("me", "us"):
+        return False
+    k = at + 1
+    while k < len(words) and words[k].text in DETERMINERS and not words[k].clause_start:
+        k += 1
+    return k < len(words) and words[k].text in _INFO_NOUNS and not words[k].clause_start
+
+
+# Chat filler at a phrase's edge is no part of what is done ("drops the staging table pls").
+_CHAT_FILLER = word_set("pls plz please thx thanks thank ty tia")
+
+
+def _filler(w: Word) -> bool:
+    return w.text in _CHAT_FILLER and not w.ident and not w.code
+
+
+def phrase_of(shape: Shape, start: int, end: int) -> str:
+    """The words ``start`` to ``end`` as written (the asker's case where it can be kept),
+    without chat filler at either edge."""
+    while end > start and _filler(shape.words[end - 1]):
+        end -= 1
+    while start < end and _filler(shape.words[start]):
+        start += 1
+    if start >= end:
+        return ""
+    a, b = shape.words[start].start, shape.words[end - 1].end
+    # a name in code quotes said whole: "`iap_price_multiplier`", never half its quotes
+    if shape.words[start].code and shape.text[a - 1 : a] == "`":
+        a -= 1
+    if shape.words[end - 1].code and shape.text[b : b + 1] == "`":
+        b += 1
+    display = DISPLAY.get()
+    said = display[a:b] if display is not None and len(display) == len(shape.text) else None
+    if said is None:
+        return shape.text[a:b]
+    first, _, rest = said.partition(" ")
+    if first in ("The", "A", "An", "This", "That", "These", "Those", "My", "Our"):
+        said = f"{first.lower()} {rest}"  # mid-sentence in the reason
+    return said.replace("**", "").replace("__", "")
+
+
+def verb_says(shape: Shape, i: int, length: int, verb: str) -> str:
+    end = object_end(shape, i + length)
+    said = phrase_of(shape, i + length, end)
+    return f"{third_person(SPELLED.get(verb, verb))} {said}".strip()
+
+
+def noun_phrase(shape: Shape, i: int, length: int) -> tuple[int, int]:
+    """The noun phrase around the act's noun at ``i``: back to its determiner, on through
+    the nouns after it and one prepositional phrase ("the cleanup of the old s3 buckets",
+    "the orders migration", "the cleanup script on the shared nfs volume")."""
+    words = shape.words
+    start = i
+    for j in range(i - 1, max(-1, i - 4), -1):
+        w = words[j]
+        if words[j + 1].clause_start or w.sentence != words[i].sentence:
+            break
+        if (
+            w.lemma in VERB_LIKE
+            or w.text in PREPOSITIONS
+            or w.text in WH
+            or (w.lemma in ACTS_BY_FIRST and verb_position(shape, j))
+        ):
+            break
+        start = j
+        if w.text in DETERMINERS:
+            break
+    end = i + length
+    while end < len(words) and end - (i + length) < 2:
+        w = words[end]
+        if w.clause_start or w.sentence != words[i].sentence or w.text in PREPOSITIONS:
+            break
+        if w.lemma in DOC_HEADS | ARTIFACTS:
+            end += 1
+            break
+        break
+    if end < len(words) and words[end].text in PREPOSITIONS and not words[end].clause_start:
+        end = object_end(shape, end)
+    return start, end
+
+
+def noun_says(shape: Shape, i: int, length: int) -> tuple[str, bool]:
+    """What the reason says of an act named by a noun, and whether it starts with a verb:
+    with the verb that governs it ("runs the data backfill on prod"), "asks for" in a
+    question for it ("what is the production database password"), else the phrase alone."""
+    words = shape.words
+    start, end = noun_phrase(shape, i, length)
+    phrase = phrase_of(shape, start, end)
+    clause = []
+    for j in range(start - 1, -1, -1):
+        if words[j + 1].clause_start or words[j].sentence != words[i].sentence:
+            break
+        clause.append(j)
+    # a verb the gate knows first ("print the private half of the key": print, not
+    # "private"), else a word standing where a verb stands
+    for known in (True, False):
+        for j in clause:
+            w = words[j]
+            if w.text in WH:
+                return f"asks for {phrase}", True
+            if w.text in PREPOSITIONS or w.text in FILLERS:
+                continue
+            verb = w.lemma in VERB_LIKE or any(not a.noun for a in ACTS_BY_FIRST.get(w.lemma, ()))
+            if verb if known else verb_position(shape, j):
+                said = phrase_of(shape, j + 1, end)
+                return f"{third_person(w.lemma)} {said}", True
+    return phrase, False

@@ -1,0 +1,202 @@
+"""Where a word stands: whether it stands where a verb stands, the noun an act's word modifies,
+where a noun phrase starts, and the clause a word is in, so an act's word is read as the act
+only where an act can stand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from crewline.policy.careful.words import (
+    ACTS_BY_FIRST,
+    ARTIFACTS,
+    COPULAS,
+    DETERMINERS,
+    DOC_HEADS,
+    NEGATORS,
+    PAST_IRREGULAR,
+    PREPOSITIONS,
+    VERB_LIKE,
+    VERB_POSITION_BEFORE,
+)
+from crewline.policy.clauses import FILLERS, Shape, Word
+
+
+def verb_position(shape: Shape, i: int) -> bool:
+    """Does word ``i`` stand where a verb stands: the start of a clause (after fillers), or
+    after "to", a subject, a modal, "please"…, or a gerund ("with deleting")?"""
+    words = shape.words
+    if words[i].text.endswith("ing") and words[i].lemma != words[i].text:
+        return True
+    if (
+        words[i].text != words[i].lemma
+        and words[i].text.endswith(("s", "ed"))
+        and i > 0
+        and (
+            words[i - 1].text in ("that", "which", "who", "it", "this")
+            or (words[i - 1].text not in DETERMINERS and words[i - 1].text not in PREPOSITIONS)
+        )
+        and words[i].lemma in ACTS_BY_FIRST
+        and not words[i].lemma.endswith("s")
+    ):
+        return True  # "the job deletes …", "the job that drops …": a finite verb
+    j = i - 1
+    while j >= 0 and not words[j + 1].clause_start and words[j].text in FILLERS:
+        j -= 1
+    if words[i].clause_start or (j >= 0 and words[j + 1].clause_start and j + 1 == i):
+        return True
+    if j < 0 or words[j].sentence != words[i].sentence:
+        return True
+    if all(words[k].text in FILLERS for k in range(j + 1, i)) and words[j + 1].clause_start:
+        return True
+    return words[i - 1].text in VERB_POSITION_BEFORE
+
+
+def head_after(shape: Shape, i: int, length: int) -> int | None:
+    """The noun that word ``i`` (an act's word in front of a noun: "the deploy script")
+    modifies, when it is a doc head or an artifact."""
+    words = shape.words
+    end = i + length
+    if verb_position(shape, i) and not words[i].dash_prev:
+        return None  # "delete old logs": the act's own verb, not a modifier
+    for j in range(end, min(end + 5, len(words))):
+        w = words[j]
+        if w.clause_start or w.sentence != words[i].sentence:
+            return None
+        if j + 1 < len(words) and words[j + 1].text == "s" and not words[j + 1].clause_start:
+            continue  # "the payment module's unit tests": the head is further on
+        if w.text == "dry" and j + 1 < len(words) and words[j + 1].lemma == "run":
+            return j + 1  # "the backfill dry-run"
+        if w.lemma in DOC_HEADS or w.lemma in ARTIFACTS:
+            while (
+                j + 1 < len(words)
+                and not words[j + 1].clause_start
+                and (words[j + 1].lemma in DOC_HEADS or words[j + 1].lemma in ARTIFACTS)
+            ):
+                j += 1  # "the migration plan review": the compound's last noun
+            for k in range(j + 1, min(j + 3, len(words))):
+                x = words[k]
+                if x.clause_start or x.text in DETERMINERS | PREPOSITIONS:
+                    break
+                if x.lemma in VERB_LIKE:
+                    break
+                if x.lemma in DOC_HEADS:
+                    j = k  # "the delete-endpoint integration tests": the phrase's head
+                    break
+            return j
+        if w.text == "s":
+            continue
+        if w.text in DETERMINERS or w.text in PREPOSITIONS or w.lemma in VERB_LIKE:
+            return None
+    return None
+
+
+def nominal_head(shape: Shape, end: int) -> bool:
+    """Does the phrase end at word ``end``: a preposition, the clause's end or the text's?"""
+    words = shape.words
+    if end >= len(words):
+        return True
+    w = words[end]
+    return w.clause_start or w.sentence != words[end - 1].sentence or w.text in PREPOSITIONS
+
+
+def dry_run(shape: Shape, j: int) -> bool:
+    words = shape.words
+    return words[j].lemma == "run" and j > 0 and words[j - 1].text == "dry"
+
+
+_MODIFIER_STOPS = PREPOSITIONS | COPULAS | NEGATORS
+
+
+def _run_start(
+    shape: Shape, i: int, most: int, steps_over: Callable[[Word], bool] | None = None
+) -> int:
+    """Where the run of words that ends at word ``i`` starts: back at most ``most`` words,
+    never over a clause's or a sentence's start, and only over words ``steps_over``
+    accepts."""
+    words = shape.words
+    j = i
+    while (
+        j > 0
+        and i - j < most
+        and not words[j].clause_start
+        and words[j - 1].sentence == words[i].sentence
+        and (steps_over is None or steps_over(words[j - 1]))
+    ):
+        j -= 1
+    return j
+
+
+def noun_phrase_start(shape: Shape, i: int) -> int:
+    """Where the noun phrase that ends at word ``i`` starts: back over its determiner and
+    up to two modifiers ("a database drop", "a dummy API key"), never over a preposition,
+    copula, negator or verb; a determiner is the phrase's first word."""
+    start = _run_start(shape, i, 3, _modifier)
+    determiners = (k for k in range(start, i) if shape.words[k].text in DETERMINERS)
+    return max(determiners, default=start)
+
+
+def _modifier(word: Word) -> bool:
+    return word.text not in _MODIFIER_STOPS and word.lemma not in VERB_LIKE
+
+
+def named_after_preposition(shape: Shape, i: int) -> bool:
+    """Is word ``i`` a noun in a phrase after a preposition other than "to" ("for ICS2
+    release 3 go-live"), not a verb of the clause?"""
+    start = noun_phrase_start(shape, i)
+    before = shape.words[start - 1] if start else None
+    return (
+        not verb_position(shape, i)
+        and before is not None
+        and before.text in PREPOSITIONS - {"to"}
+        and not shape.words[start].clause_start
+    )
+
+
+def hypothetical(shape: Shape, i: int) -> bool:
+    """ "the prune job would delete": what something would do, not what is asked."""
+    words = shape.words
+    j = i - 1
+    while j > 0 and words[j].text in ("be", "been", "have", "get", "got"):
+        j -= 1  # "the branches that would be deleted"
+    if j < 1 or words[j].text not in ("would", "might"):
+        return False
+    return words[j - 1].text not in ("i", "we", "you", "d")
+
+
+def past_form(w: Word) -> bool:
+    return w.text in PAST_IRREGULAR or (w.text.endswith("ed") and w.lemma != w.text)
+
+
+def clause_end(shape: Shape, i: int) -> int:
+    """Where word ``i``'s clause ends: the next clause start or the sentence's end."""
+    words = shape.words
+    end = i + 1
+    while (
+        end < len(words)
+        and not words[end].clause_start
+        and words[end].sentence == words[i].sentence
+    ):
+        end += 1
+    return end
+
+
+def clause_of(shape: Shape, i: int) -> tuple[Word, ...]:
+    """The words of word ``i``'s whole clause, from its start however far back."""
+    words = shape.words
+    start = i
+    while (
+        start > 0
+        and not words[start].clause_start
+        and words[start - 1].sentence == words[i].sentence
+    ):
+        start -= 1
+    return words[start : clause_end(shape, i)]
+
+
+def clause_words(shape: Shape, i: int) -> set[str]:
+    """The words of word ``i``'s clause, as written."""
+    return {w.text for w in clause_of(shape, i)}
+
+
+def clause_start(shape: Shape, i: int) -> int:
+    return _run_start(shape, i, 8)

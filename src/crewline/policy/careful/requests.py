@@ -1,0 +1,285 @@
+"""A request for information: whether an act's word is only the topic of a question asking to
+be told something ("what's the IP of the deploy box?"), a value named as a bare noun phrase,
+or the asker's own act, not one asked of the concierge."""
+
+from __future__ import annotations
+
+import re
+
+from crewline.policy.acts import (
+    NON_PROD,
+    PROD_WORDS,
+)
+from crewline.policy.careful.objects import context_holds
+from crewline.policy.careful.positions import clause_words, named_after_preposition, verb_position
+from crewline.policy.careful.words import (
+    ACTS_BY_FIRST,
+    COPULAS,
+    DETERMINERS,
+    EDIT_VERBS,
+    EXEC_VERBS,
+    PREPOSITIONS,
+    PROCEED_VERBS,
+    READ_VERBS,
+    SUBJECTS,
+    VERB_LIKE,
+    WH,
+)
+from crewline.policy.clauses import FILLERS, Shape, Word
+from crewline.policy.wording import (
+    word_set,
+)
+
+_HARD_BOUNDARY = re.compile(r"[:;]|\s[-\u2013\u2014]+\s|[\u2013\u2014]")
+ASKER = word_set("i we me us")
+TO_COME = word_set("to should shall must will ll can could would going gonna")
+_SEQUENCE = word_set("and then also plus next finally afterwards so but or")
+# Verbs that open an embedded question the asker wants answered ("tell me which…",
+# "estimate how much…", "check whether…").
+_OPENS_QUESTION = READ_VERBS | word_set("tell remind show know wonder idea estimate guess say")
+# What is asked of a secret when it is not the secret itself ("the token's expiry date").
+_PROPERTIES = word_set(
+    """date day time expiry expiration expire expires age old long many much often size
+    length version type format count number ttl lifetime rotation schedule status issuer
+    algorithm owner when"""
+)
+
+
+def info_scope(shape: Shape, i: int) -> bool:
+    return _info_opening(shape, i) is not None
+
+
+def _info_opening(shape: Shape, i: int) -> int | None:
+    """Is word ``i`` inside a request for information — a wh-question that opens its
+    sentence or follows a reading verb ("how long did the prod migration take?", "tell me
+    which tables it drops") — that does not ask about the asker's own act ("which branch
+    should I push?")? Its question word's index, or None. A colon, a semicolon or a dash
+    ends the request."""
+    words = shape.words
+    sentence = shape.sentences[words[i].sentence]
+    if _names_a_value(shape, words[i].sentence, i):
+        return sentence.start
+    for j in range(i - 1, sentence.start - 1, -1):
+        if _HARD_BOUNDARY.search(shape.gap(j + 1)) or (
+            words[j].text in _SEQUENCE and words[j + 1].clause_start
+        ):
+            return None  # "which branch, then force-push it": a step of its own
+        if words[j].text not in WH:
+            continue
+        k = j - 1
+        while k >= sentence.start and words[k].text in FILLERS | _HEDGES:
+            k -= 1
+        opens = k < sentence.start or words[k].lemma in _OPENS_QUESTION or words[k].text in ASKER
+        if not opens:
+            continue
+        between = {
+            w.text
+            for k, w in enumerate(words[j + 1 : i], start=j + 1)
+            if not (w.text == "us" and words[k - 1].text in DETERMINERS)  # "the US cluster"
+            and not (w.text == "to" and not _infinitive(shape, k))  # "the deploy to prod"
+        }
+        if (
+            between & ASKER
+            and between & COPULAS
+            and not between & (TO_COME | {"you"})
+            and named_after_preposition(shape, i)
+        ):
+            return j  # "what date are we aiming at for the go-live?": a thing named, not done
+        if between & (ASKER | TO_COME) or ("you" in between and "me" in between):
+            return None  # the asker's act, or one still to be done: asked for, not about
+        return j
+    return None
+
+
+# Words that hedge a request without changing it ("roughly how many rows…").
+_HEDGES = word_set("roughly approximately approx about exactly currently current latest")
+# A value's names: a phrase headed by one asks to be told that value.
+VALUE_HEADS = word_set(
+    """value values name names id ids number count total port host hostname ip address url
+    link links path endpoint route version tag sha hash commit revision time timeout ttl
+    date deadline cutoff eta duration latency limit size threshold email channel owner
+    contact region zone location directory folder dir branch figure setting"""
+)
+# What else a bare phrase may ask to be told ("Replica lag in prod?", "Rows in the table?").
+_ASKED_NOUNS = VALUE_HEADS | word_set("row rows lag status state percentage")
+_NOUN_LINKS = word_set("and or")
+_DIRECTIONS = word_set("to into onto with")
+
+
+def _names_a_value(shape: Shape, n: int, i: int) -> bool:
+    """Is sentence ``n`` a request for a value said as a bare noun phrase ("Host and port for
+    the Geodis invoice SFTP?", "Replica lag in prod?", "ICS2 go-live date?") with word ``i``
+    in it? The phrase's head is a value's name and a preposition, "and" or the end follows
+    it — never a determiner: "Port the billing service to production?" is a verb and its
+    object. No clause follows: a step joined after it is a step of its own."""
+    sentence = shape.sentences[n]
+    if not sentence.asks:
+        return False
+    words = shape.sentence_words(n)
+    rest = [w for w in words if w.text not in FILLERS | _HEDGES]
+    k = 0
+    while k < len(rest) and k < 4 and rest[k].text not in PREPOSITIONS | _NOUN_LINKS:
+        if rest[k].text in DETERMINERS | WH | COPULAS | SUBJECTS:
+            return False
+        k += 1
+    if k == 0 or not _asked_noun(rest[k - 1]):
+        return False  # the phrase's head, its last word before "for", "in", "and"…
+    if k > 1 and rest[1].code and (rest[0].lemma in VERB_LIKE or rest[0].lemma in ACTS_BY_FIRST):
+        return False  # "Set `matchmaking_timeout` to 5s?": a verb and the name it sets
+    linked = None
+    if k < len(rest) and rest[k].text in _NOUN_LINKS:
+        # "Host and port for …": one phrase; "Host for X and port the service": a step
+        if not (k + 1 < len(rest) and _asked_noun(rest[k + 1])):
+            return False
+        if k + 2 < len(rest) and rest[k + 2].text not in PREPOSITIONS:
+            return False
+        linked = rest[k + 1].index
+        k += 2
+    if k < len(rest) and rest[k].text in _DIRECTIONS and (k == 1 or linked is not None):
+        return False  # "Port to prod?", "Commit to the NDA?": a bare verb and where it goes
+    return not any(
+        w.clause_start and rest[0].index < w.index <= i and w.index != linked for w in rest
+    )
+
+
+def names_a_value(shape: Shape) -> bool:
+    """Is the asking sentence a request for a value said as a bare noun phrase ("Go-live
+    date for ICS2?")? It asks to be told a value, never leave to go on."""
+    if not shape.asking:
+        return False
+    n = shape.sentences.index(shape.asking[-1])
+    return _names_a_value(shape, n, shape.sentences[n].end - 1)
+
+
+def _asked_noun(w: Word) -> bool:
+    return w.lemma in _ASKED_NOUNS or w.text in _ASKED_NOUNS
+
+
+_HOW_VALUE = word_set("long many much often big large fast slow old soon far")
+
+
+def _asks_a_value(shape: Shape, n: int) -> bool:
+    """Is sentence ``n`` a request to be told a value: a question word first ("when is…",
+    "who approves…", "how long…"), or "which/what <noun>" ending it ("the newsletter goes
+    out on which day?")?"""
+    if not shape.sentences[n].asks:
+        return False
+    words = shape.sentence_words(n)
+    for k, w in enumerate(words):
+        if not w.clause_start or (k > 0 and not _HARD_BOUNDARY.search(shape.gap(w.index))):
+            continue  # a clause opened by the sentence or a colon or a dash, not "and"
+        rest = [x for x in words[k:] if x.text not in FILLERS]
+        if len(rest) > 1 and rest[0].text in PREPOSITIONS and rest[1].text in WH:
+            rest = rest[1:]  # "At what time…", "Under which name…"
+        if not rest:
+            continue
+        if rest[0].text == "how":
+            if len(rest) > 1 and rest[1].text in _HOW_VALUE:
+                return True
+        elif rest[0].text in WH:
+            return True
+    tail = [w.text for w in words[-3:]]
+    return len(tail) == 3 and tail[1] in ("which", "what") and tail[0] in PREPOSITIONS
+
+
+def topic_of_request(shape: Shape, i: int) -> bool:
+    """Is the act named by the noun at ``i`` what a request for a value is about — in a
+    question asking to be told a value, the noun is the subject of its clause or governed
+    by no act ("The DNS in the lab is flaky — what's the IP of the broker?", "who approves
+    the deployments?"), never the object of a step the asker is to take ("which day should
+    I run the payment batch?")? A request for a value does no act."""
+    if not any(_asks_a_value(shape, n) for n in range(len(shape.sentences))):
+        return False
+    if _step_on_it(shape):
+        return False  # "who approves the refund? approve it for me": the act is asked for
+    words = shape.words
+    for j in range(i - 1, -1, -1):
+        w = words[j]
+        if w.sentence != words[i].sentence or words[j + 1].clause_start:
+            return True
+        if w.text in WH:
+            return not _askers_act(shape, j, i)
+        if w.text in COPULAS:
+            return True
+        if w.ident or not verb_position(shape, j) or _topic_verb(shape, j):
+            continue  # "which server do we use for mail?": the request's own verb
+        if w.lemma in EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS:
+            return False  # "…should I run the payment batch?": a step on the act
+        acts = ACTS_BY_FIRST.get(w.lemma, ())
+        if any(not a.noun and context_holds(shape, j, len(a.lemmas), a, False) for a in acts):
+            return False
+    return True
+
+
+ANAPHORS = word_set("it them this that these those")
+
+
+def _step_on_it(shape: Shape) -> bool:
+    """Does a clause ask for a step on what was named before — a verb standing as one,
+    with "it" or "them" for its object ("I'll send it then", "approve it", "and release
+    it") or going on ("then go ahead", "proceed with it")? Then a noun's act is not only
+    asked about."""
+    words = shape.words
+    for w in words:
+        if w.text in WH or not verb_position(shape, w.index):
+            continue
+        if clause_words(shape, w.index) & WH:
+            continue  # "when should the newsletter go out?": the request's own verb
+        verb = w.lemma in VERB_LIKE or any(not a.noun for a in ACTS_BY_FIRST.get(w.lemma, ()))
+        if not verb or w.lemma in READ_VERBS:
+            continue
+        if w.lemma in PROCEED_VERBS:
+            return True
+        after = words[w.index + 1 : w.index + 4]
+        if any(x.text in ANAPHORS and x.sentence == w.sentence for x in after):
+            return True
+    return False
+
+
+def _askers_act(shape: Shape, j: int, i: int) -> bool:
+    """Between the question word at ``j`` and the noun at ``i``, is the act the asker's to
+    come ("which date should we pick for the cutover?") or one done to the asker ("what
+    date did you give us for the cutover?")?"""
+    between = {
+        w.text
+        for k, w in enumerate(shape.words[j + 1 : i], start=j + 1)
+        if w.text != "to" or _infinitive(shape, k)
+    }
+    return bool(between & TO_COME) or ("you" in between and bool(between & {"me", "us"}))
+
+
+def _topic_verb(shape: Shape, j: int) -> bool:
+    """Is the verb at ``j`` what a question word asks about ("who approves the
+    deployments?", "which server do we use?", "when does the purge job run?"): in the
+    request's own clause, with no step to come before it ("which day should I…")?"""
+    words = shape.words
+    for k in range(j - 1, -1, -1):
+        if words[k].sentence != words[j].sentence or words[k + 1].clause_start:
+            return False
+        if words[k].text in TO_COME:
+            return False
+        if words[k].text in WH:
+            return True
+    return False
+
+
+def _infinitive(shape: Shape, k: int) -> bool:
+    """Is the "to" at ``k`` before a verb ("which branch to push"), not a preposition
+    ("when was the last deploy to production?")?"""
+    words = shape.words
+    if k + 1 >= len(words) or words[k + 1].clause_start:
+        return True  # "…to?": what it goes to is asked, keep it the asker's
+    after = words[k + 1]
+    if after.text in DETERMINERS or after.text in PROD_WORDS or after.text in NON_PROD:
+        return False
+    return after.lemma in VERB_LIKE or any(not a.noun for a in ACTS_BY_FIRST.get(after.lemma, ()))
+
+
+def asks_property(shape: Shape, i: int) -> bool:
+    """Does the request ask something of the secret at ``i`` that is not the secret
+    ("when does the cert expire?", "how old is the deploy key?")?"""
+    opening = _info_opening(shape, i)
+    if opening is None:
+        return False
+    asked = shape.words[opening:i]
+    return any(w.lemma in _PROPERTIES or w.text in _PROPERTIES for w in asked)

@@ -1,0 +1,384 @@
+"""Whether an act's word is only a mention: part of an identifier or code element, negated,
+hypothetical, reported, unrelated, a stand-in, a quoted term or a dry run, or named by a
+command that only reads."""
+
+from __future__ import annotations
+
+import re
+
+from crewline.policy.acts import (
+    PROD_WORDS,
+)
+from crewline.policy.careful.governors import (
+    CREATE_VERBS,
+    done_after,
+    executed,
+    governor_of,
+    negated,
+    negated_aside,
+    object_of_negated,
+)
+from crewline.policy.careful.objects import object_end
+from crewline.policy.careful.positions import (
+    clause_end,
+    clause_start,
+    dry_run,
+    head_after,
+    hypothetical,
+    noun_phrase_start,
+    past_form,
+    verb_position,
+)
+from crewline.policy.careful.requests import asks_property, info_scope, topic_of_request
+from crewline.policy.careful.words import (
+    ACTS_BY_FIRST,
+    ARTIFACTS,
+    CODE_WORDS,
+    DATA_OBJECT,
+    DOC_HEADS,
+    EDIT_VERBS,
+    EXEC_VERBS,
+    PERFECT,
+    PREPOSITIONS,
+    PROCEED_VERBS,
+    READ_VERBS,
+    SECRET_HOLDERS,
+    SHARED_THINGS,
+    VERB_LIKE,
+)
+from crewline.policy.clauses import Shape
+from crewline.policy.wording import (
+    word_set,
+)
+
+# What says a thing is no part of what was named ("nothing to do with payments").
+_UNRELATED = re.compile(r"\b(?:nothing|not anything) to do with|\b(?:unrelated|not related) to")
+
+
+def _unrelated(shape: Shape, i: int) -> bool:
+    """Is word ``i``'s noun phrase what something is said to have nothing to do with?"""
+    start = noun_phrase_start(shape, i)
+    if start == 0 or shape.words[start].clause_start:
+        return False
+    before = shape.text[max(0, shape.words[start].start - 30) : shape.words[start].start]
+    return bool(re.search(_UNRELATED.pattern + r"\s*$", before))
+
+
+# Words that say a credential is a stand-in, not a secret ("a fake token").
+STAND_INS = word_set("fake dummy mock stub placeholder bogus fixture example madeup made_up")
+
+
+def _not_real(shape: Shape, i: int) -> bool:
+    """Is the credential at ``i`` a stand-in: the word right before it says so ("a fake
+    token", "the dummy API key") — not a word of another noun ("the dummy account's
+    password" is a real account's)?"""
+    return i > 0 and shape.words[i - 1].lemma in STAND_INS and not shape.words[i].clause_start
+
+
+# What a line of code is: removing one is an edit ("remove the unused import"). The first
+# are code wherever they stand; the others ("comments", "variables") only beside a word of
+# code ("the leftover debug print from the rollback helper"), since a customer's comments or
+# an export's variables are data.
+_CODE_ONLY = word_set(
+    """import imports docstring docstrings decorator decorators breakpoint breakpoints
+    whitespace todo todos"""
+)
+_CODE_ELEMENTS = _CODE_ONLY | word_set(
+    """print prints comment comments variable variables param params parameter parameters
+    argument arguments assert asserts hint hints annotation annotations statement
+    statements"""
+)
+_CODE_CONTEXT = (
+    CODE_WORDS
+    | _CODE_ONLY
+    | word_set(
+        """debug unused leftover stray dead commented local script module helper file
+        parser handler function method class util utils test tests source"""
+    )
+)
+
+
+def _code_element(shape: Shape, start: int) -> bool:
+    """Is the object that starts at word ``start`` a line of code — its head, before any
+    preposition, one ("the leftover debug print from the rollback helper") — and nothing
+    in it data, production or a shared thing?"""
+    words = shape.words
+    end = object_end(shape, start)
+    head = next((k for k in range(start, end) if words[k].text in PREPOSITIONS and k > start), end)
+    if head <= start or words[head - 1].lemma not in _CODE_ELEMENTS:
+        return False
+    said = {w.lemma for w in words[start:end]} | {w.text for w in words[start:end]}
+    if said & (DATA_OBJECT | SHARED_THINGS | PROD_WORDS):
+        return False
+    in_code = any(w.ident for w in words[start:end]) or bool(said & _CODE_CONTEXT)
+    return words[head - 1].lemma in _CODE_ONLY or in_code
+
+
+_CAUSATIVES = word_set("want have get need like")
+_PAST_TIME = word_set("yesterday earlier ago already last previously recently before")
+
+
+def _causative(shape: Shape, i: int) -> bool:
+    """Is the act at ``i`` a past participle that a wanting or having verb asks to be done
+    to its object ("want a summary of the outage posted to the status page?", "shall I have
+    the invoices sent to every client?"), not one describing a thing already done?"""
+    words = shape.words
+    if not past_form(words[i]) or not shape.sentences[words[i].sentence].asks:
+        return False
+    if any(w.text in _PAST_TIME for w in words[i + 1 : clause_end(shape, i)]):
+        return False  # "the branches merged last week": a thing described by when it was done
+    for j in range(i - 1, -1, -1):
+        w = words[j]
+        if w.sentence != words[i].sentence:
+            return False
+        if w.lemma in _CAUSATIVES and verb_position(shape, j):
+            return True
+        if words[j + 1].clause_start or (w.lemma in VERB_LIKE and verb_position(shape, j)):
+            return False
+    return False
+
+
+def _reported(shape: Shape, i: int, noun: bool) -> bool:
+    """An act already done, told as context ("I removed the debug prints. Continue?")."""
+    words = shape.words
+    w = words[i]
+    sentence = shape.sentences[w.sentence]
+    if noun:
+        if sentence.asks:
+            return False
+        return any(past_form(x) for x in shape.sentence_words(w.sentence))
+    if not past_form(w):
+        return False
+    before = words[i - 1].text if i > 0 and words[i - 1].sentence == w.sentence else ""
+    if before in ("be", "been", "being", "get", "gets", "getting", "to", "is", "are"):
+        return False  # "should they be deleted?", "the old key gets destroyed": to come
+    return not sentence.asks or before in PERFECT
+
+
+def mention(
+    shape: Shape, i: int, length: int, family: str, *, noun: bool = False, code: bool = False
+) -> bool:
+    """Is the act's word at ``i`` only a mention: part of an identifier, negated,
+    hypothetical, already done, or the object of a harmless act?"""
+    w = shape.words[i]
+    if family == "own_word":
+        # "search the docs for how 'permanent ban' is defined": a term looked up, quoted;
+        # said of the step, even quoted, it is the question's own word
+        return _term(shape, i) and governor_of(shape, i) == "read" and not done_after(shape, i)
+    if (
+        (w.ident or _lone_name(shape, i))
+        and not code
+        and not run_as_command(shape, i)
+        and not _runs_named(shape, i)
+    ):
+        return True  # `refund_all()`, "rename `pay`": a name, not the act
+    if not code and _dry_run_clause(shape, i):
+        return True  # "run the cleanup with `--dry-run`": the flag says nothing is done
+    if _quoted(shape, i):
+        return True  # 'Delete account' as a label, a message, a name: only words
+    if negated(shape, i) or hypothetical(shape, i) or _reported(shape, i, noun):
+        return True
+    if noun and object_of_negated(shape, i):
+        return True  # "I don't need the secrets themselves": nothing is done to them
+    if _unrelated(shape, i):
+        return True  # "it has nothing to do with payments": said to be no part of it
+    if family == "credentials" and _not_real(shape, i):
+        return True  # "a fake token", "a dummy API key": a stand-in, no secret
+    if family == "delete" and not noun and _code_element(shape, i + length):
+        return True  # "remove the leftover debug print": a line of code, edited
+    if not code and info_scope(shape, i):
+        # "how long did the prod migration take?": asked about, not asked for; a secret
+        # only when what is asked of it is not the secret ("when does the token expire?")
+        return family != "credentials" or asks_property(shape, i)
+    if noun and family != "credentials" and topic_of_request(shape, i):
+        return True  # "the newsletter goes out on which day?": what is asked about
+    if not noun and _causative(shape, i):
+        return False  # "want a summary of the outage posted to the status page?": to be done
+    head = head_after(shape, i, length)
+    if head is not None:
+        head_word = shape.words[head]
+        holds_secrets = family == "credentials" and head_word.lemma in SECRET_HOLDERS
+        if not holds_secrets and (
+            head_word.lemma in DOC_HEADS or not executed(shape, head) or dry_run(shape, head)
+        ):
+            return True
+    if family == "credentials" and _reveals(shape, i):
+        return False
+    if w.code and i > 0 and shape.words[i - 1].text in _COMMANDS and shape.words[i - 1].code:
+        return False  # `make deploy`, `npm publish`: a command that does it
+    governor = governor_of(shape, i)
+    if noun and governor == "edit" and family in _MADE_FAMILIES and _creates(shape, i):
+        return True  # "write the migration", "draft the announcement": made, not done
+    return governor == "read" and not _holds_secret(shape, i, length, family)
+
+
+_COMMANDS = word_set("make npm yarn pnpm just task rake invoke bash sh python python3 node sudo")
+_TEST_NAME = re.compile(r"(?:^|[/_.\s`-])tests?(?:[/_.\s`-]|$)|_spec\b|\.spec\.|\.test\.")
+
+
+_MADE_FAMILIES = frozenset({"send", "deploy", "migrate", "delete", "money"})
+
+
+def _creates(shape: Shape, i: int) -> bool:
+    """Is the edit verb that governs word ``i`` one that makes a thing ("write", "draft")?"""
+    words = shape.words
+    aside = negated_aside(shape, i) or (i, i)
+    for j in range(i - 1, -1, -1):
+        if aside[0] <= j < aside[1]:
+            continue  # "draft (not send) the email": made, its alternative not done
+        if (words[j + 1].clause_start and j + 1 not in aside) or (
+            words[j].sentence != words[i].sentence
+        ):
+            return False
+        if words[j].lemma in EDIT_VERBS:
+            return words[j].lemma in CREATE_VERBS
+    return False
+
+
+def run_as_command(shape: Shape, i: int) -> bool:
+    """Is the identifier at ``i`` run ("run ./scripts/publish.sh", "`make deploy`"), not a
+    test's name ("`pytest tests/test_force_push_guard.py`") nor read or edited?"""
+    words = shape.words
+    start = i
+    while start > 0 and words[start - 1].ident and words[start - 1].sentence == words[i].sentence:
+        start -= 1
+    end = i
+    while end + 1 < len(words) and words[end + 1].ident:
+        end += 1
+    name = shape.text[words[start].start : words[end].end]
+    if _TEST_NAME.search(name):
+        return False
+    while start > 1 and words[start - 1].text in ("off", "up", "on", "out"):
+        start -= 1  # "kick off ./scripts/reset.sh"
+    before = words[start - 1] if start > 0 else None
+    if before is not None and before.text in _COMMANDS and before.code:
+        return True
+    return before is not None and before.lemma in EXEC_VERBS and not words[start].clause_start
+
+
+def _ident_span(shape: Shape, i: int) -> tuple[int, int]:
+    """The first and last word of the name word ``i`` is in ("purge_all", "send_fn()")."""
+    start = end = i
+    while start > 0 and _glued(shape, start):
+        start -= 1
+    while end + 1 < len(shape.words) and _glued(shape, end + 1):
+        end += 1
+    return start, end
+
+
+def _glued(shape: Shape, k: int) -> bool:
+    """Is word ``k`` glued to the word before it into one name (no space between)?"""
+    gap = shape.gap(k)
+    return (
+        k > 0
+        and shape.words[k].sentence == shape.words[k - 1].sentence
+        and gap != ""
+        and not any(c.isspace() for c in gap)
+        and "`" not in gap
+    )
+
+
+def _lone_name(shape: Shape, i: int) -> bool:
+    """Is word ``i`` a name in backticks — one identifier, no spaces, not standing where a
+    verb stands ("rename `pay` to `pay_invoice`", "the variable `refund`"), rather than a
+    command (`` `make deploy` ``) or the step itself ("shall I `push`?")?"""
+    w = shape.words[i]
+    if not w.code:
+        return False
+    at = w.start
+    opened = shape.text.rfind("`", 0, at)
+    closed = shape.text.find("`", at)
+    if opened < 0 or closed < 0 or any(c.isspace() for c in shape.text[opened + 1 : closed]):
+        return False
+    first = next(x for x in shape.words if x.end > opened)
+    return not verb_position(shape, first.index)
+
+
+def _runs_named(shape: Shape, i: int) -> bool:
+    """Is the name at ``i`` what a thing that is run is called ("run the `purge_all`
+    job")?"""
+    _, end = _ident_span(shape, i)
+    words = shape.words
+    k = end + 1
+    return (
+        k < len(words)
+        and not words[k].clause_start
+        and words[k].lemma in ARTIFACTS
+        and executed(shape, k)
+    )
+
+
+_DRY_FLAGS = word_set("noop no_op simulate whatif what_if")
+
+
+def _dry_run_clause(shape: Shape, i: int) -> bool:
+    """Is the act at ``i`` in a clause run with a dry-run flag ("run the cleanup with
+    `--dry-run`", "execute the prune script with --dry-run"), and nothing else in the
+    question a step to take ("… and then for real")? The flag and the verb say it only
+    shows what it would do; a claim that it is safe says nothing."""
+    words = shape.words
+    start = clause_start(shape, i)
+    end = clause_end(shape, i)
+    flagged = any(
+        (dry_run(shape, k) and "-" in shape.gap(k - 1)) or words[k].text in _DRY_FLAGS
+        for k in range(max(start, 1), end)
+    )
+    if not flagged:
+        return False
+    for w in words:
+        if start <= w.index < end or not verb_position(shape, w.index):
+            continue
+        steps = w.lemma in EXEC_VERBS | PROCEED_VERBS or any(
+            not a.noun for a in ACTS_BY_FIRST.get(w.lemma, ())
+        )
+        if steps and not hypothetical(shape, w.index) and w.lemma not in READ_VERBS:
+            return False  # "… and then for real", "then run it again"
+    return not re.search(r"\bfor real\b|\bwithout\b|\bactual", shape.text)
+
+
+def _quoted(shape: Shape, i: int) -> bool:
+    """Is word ``i`` inside quotation marks (a label or a message named, not an act)?"""
+    text = shape.text
+    at = shape.words[i].start
+    line_start = max(text.rfind(".", 0, at), text.rfind("?", 0, at), -1) + 1
+    before = text[line_start:at]
+    for mark in ('"', "'"):
+        opened = before.count(mark) - (before.count(f"n{mark}t") if mark == "'" else 0)
+        if mark == "'":
+            opened = len(re.findall(r"(?:^|[\s(\[])'", before)) - len(
+                re.findall(r"'(?:[\s.,;:!?)\]]|$)", before)
+            )
+        if opened % 2 == 1 and mark in text[at:]:
+            return True
+    return False
+
+
+def _term(shape: Shape, i: int) -> bool:
+    """Is word ``i`` a quoted term ("how 'permanent ban' is defined"): inside quotation
+    marks, its first word too?"""
+    at = shape.words[i].start
+    mark = shape.text[at - 1 : at]
+    opens = mark in ("'", '"') and shape.text[at - 2 : at - 1] in ("", " ", "(")
+    return _quoted(shape, i) or (opens and mark in shape.text[shape.words[i].end :])
+
+
+def _reveals(shape: Shape, i: int) -> bool:
+    """A credential asked for, shown or handed over ("what is the password", "print the
+    token")."""
+    words = shape.words
+    for j in range(i - 1, max(-1, i - 9), -1):  # "print the private half of the signing key"
+        if words[j].lemma in ("print", "show", "echo", "reveal", "display", "paste", "dump"):
+            return True
+        if words[j].clause_start or words[j].sentence != words[i].sentence:
+            break
+        if words[j].lemma in DOC_HEADS:
+            break  # "show me the README section on the api key": a doc about it
+    return False
+
+
+def _holds_secret(shape: Shape, i: int, length: int, family: str) -> bool:
+    if family != "credentials":
+        return False
+    end = i + length
+    words = shape.words
+    return end < len(words) and words[end].lemma in SECRET_HOLDERS and not words[end].clause_start
