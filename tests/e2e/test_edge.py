@@ -3,14 +3,19 @@ files on disk that only their owner can read."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import socket
 import stat
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 from crewline.api.edge import MAX_BODY_BYTES
+from tests.bounds import WAIT
 from tests.driver import Crew
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
@@ -97,3 +102,38 @@ async def test_the_data_directory_and_database_are_private(crew: Crew) -> None:
     modes = _modes(Path(crew.config.data_dir))
     assert "crewline.db-wal" in modes
     assert modes == {".": 0o700} | {name: 0o600 for name in modes if name != "."}
+
+
+async def test_a_413_reaches_a_client_still_sending_its_body(crew: Crew) -> None:
+    """A client still uploading a body over the cap reads the 413: the server answers
+    before it reads the body, and closing with the rest of the body unread made the kernel
+    send a reset, which destroyed the answer (the client read ECONNRESET, not the 413)."""
+    key = await crew.add_member()
+    url = urlsplit(crew.url)
+    loop = asyncio.get_running_loop()
+    claimed = 2 * MAX_BODY_BYTES
+    head = (
+        f"POST {ESCALATE} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {claimed}\r\n\r\n"
+    ).encode()
+    upload = head + b" " * claimed
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setblocking(False)
+    try:
+        await loop.sock_connect(sock, (url.hostname, url.port))
+        # As much of the upload as the kernel takes, all before the server (on this loop)
+        # reads a byte of it: more than the one read (asyncio's 256 KiB) it answers after.
+        sent = 0
+        with contextlib.suppress(BlockingIOError):
+            while sent < len(upload):
+                sent += sock.send(upload[sent : sent + 65536])
+        assert sent > len(head) + 256 * 1024  # the precondition: body left unread
+        answer = b""
+        async with asyncio.timeout(WAIT):
+            while chunk := await loop.sock_recv(sock, 65536):
+                answer += chunk
+    finally:
+        sock.close()
+    status, _, body = answer.partition(b"\r\n\r\n")
+    assert status.split(b"\r\n")[0] == b"HTTP/1.1 413 Request Entity Too Large"
+    assert json.loads(body)["error"]["code"] == "payload_too_large"

@@ -10,14 +10,21 @@ byte (or of the connection, for the first request), else 408 ``header_timeout``,
 most ``MAX_HEAD`` bytes of request line and headers, else 431 ``header_too_large``; either
 way the connection is closed. The body has its own limits, kept where bodies are read
 (``crewline.api.edge.BodyLimit``).
+
+A connection closed while the client is still sending (a refused head, or an answer such
+as BodyLimit's 413 given before the request's body was read) is closed lingering: the
+answer, an end of writing, then the client's bytes read and dropped until it closes, for
+at most ``LINGER`` seconds. Closed at once, with bytes of the client's unread, the kernel
+resets the connection, and the reset destroys the answer before the client reads it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
 __all__ = ["HEADER_TIMEOUT", "KEEP_ALIVE", "LINGER", "MAX_HEAD", "head_deadline_protocol"]
 
@@ -45,7 +52,7 @@ _TOO_LARGE = _response(
 
 def head_deadline_protocol(header_timeout: float) -> type[HttpToolsProtocol]:
     """uvicorn's httptools protocol, refusing a head that takes over ``header_timeout`` s
-    or holds over ``MAX_HEAD`` bytes."""
+    or holds over ``MAX_HEAD`` bytes, and closing lingering while the client still sends."""
     too_slow = _response(
         "408 Request Timeout",
         "header_timeout",
@@ -56,7 +63,7 @@ def head_deadline_protocol(header_timeout: float) -> type[HttpToolsProtocol]:
         _head_timer: asyncio.TimerHandle | None = None
         _head_size = 0
         _refused = False  # the connection is being closed: read nothing more of it
-        _linger: asyncio.TimerHandle | None = None
+        _linger_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -90,6 +97,9 @@ def head_deadline_protocol(header_timeout: float) -> type[HttpToolsProtocol]:
             self._disarm()
             if not self._refused:
                 super().on_headers_complete()
+                cycle = self.cycle
+                if cycle is not None and not isinstance(cycle.transport, _CycleTransport):
+                    cycle.transport = _CycleTransport(self.transport, cycle, self._linger)
 
         def on_body(self, body: bytes) -> None:
             if not self._refused:
@@ -101,8 +111,8 @@ def head_deadline_protocol(header_timeout: float) -> type[HttpToolsProtocol]:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
-            if self._linger is not None:
-                self._linger.cancel()
+            if self._linger_timer is not None:
+                self._linger_timer.cancel()
             super().connection_lost(exc)
 
         def _arm(self) -> None:
@@ -129,14 +139,45 @@ def head_deadline_protocol(header_timeout: float) -> type[HttpToolsProtocol]:
             if self.cycle is not None and not self.cycle.response_complete:
                 self.transport.close()
                 return
-            # Not closed at once: a socket closed with bytes of the client's unread (its
-            # head landing as the deadline fires, the rest of a head over the cap) is reset
-            # by the kernel, and the reset destroys the answer before the client reads it.
-            # So the answer and an end of writing, then the client's bytes are read and
-            # dropped until it closes, for at most LINGER seconds.
+            # Bytes of the client's may be unread: its head landing as the deadline fires,
+            # the rest of a head over the cap.
             self.transport.write(response)
+            self._linger()
+
+        def _linger(self) -> None:
+            """End the connection once the client stops sending, or in LINGER seconds:
+            the answer written is read, not destroyed by a reset (the module's doc)."""
+            self._refused = True
             self.transport.write_eof()
             self.transport.resume_reading()
-            self._linger = self.loop.call_later(LINGER, self.transport.close)
+            self._linger_timer = self.loop.call_later(LINGER, self.transport.close)
 
     return HeadDeadlineProtocol
+
+
+class _CycleTransport(asyncio.Transport):
+    """The connection as one request's cycle sees it: closed after a complete answer while
+    the request's body is still arriving (BodyLimit's 413, a body's 408), it lingers."""
+
+    def __init__(
+        self,
+        transport: asyncio.Transport,
+        cycle: RequestResponseCycle,
+        linger: Callable[[], None],
+    ) -> None:
+        super().__init__()
+        self._transport = transport
+        self._cycle = cycle
+        self._linger = linger
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self._transport.write(data)
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def close(self) -> None:
+        if self._cycle.response_complete and self._cycle.more_body:
+            self._linger()
+        else:
+            self._transport.close()
