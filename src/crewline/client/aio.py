@@ -4,7 +4,9 @@ Requests are built with the same models the server validates (``crewline.api.sch
 a misspelt argument fails here with the server's own code before anything is sent; refusals
 from the server come back as the exceptions of ``crewline.errors`` with their stable codes.
 Nothing is retried except reading events: a write retried without an idempotency key could
-be written twice. Pass ``idempotency_key=`` to a write to make retrying it safe.
+be written twice. Pass ``idempotency_key=`` to a write to make retrying it safe. One case is
+sent again on its own: a read, or a write with a key, whose kept-alive connection closed
+before the answer's head came (a server closing it idle just as the request went out).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from crewline.errors import (
     Unauthenticated,
     Unavailable,
 )
+from crewline.kept_alive import KEEP_ALIVE_EXPIRY, send_with_one_resend
 
 __all__ = ["DEFAULT_URL", "Client"]
 
@@ -129,6 +132,7 @@ class Client:
             base_url=self.url,
             headers={"Authorization": f"Bearer {key}", "User-Agent": f"crewline/{__version__}"},
             timeout=timeout,
+            limits=httpx.Limits(keepalive_expiry=KEEP_ALIVE_EXPIRY),
             transport=transport,
         )
 
@@ -360,14 +364,17 @@ class Client:
         idempotency_key: str | None = None,
     ) -> dict[str, Any]:
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else None
+        request = self._http.build_request(
+            method,
+            path,
+            json=json,
+            params=params,
+            headers=headers,
+            timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
+        )
         try:
-            response = await self._http.request(
-                method,
-                path,
-                json=json,
-                params=params,
-                headers=headers,
-                timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
+            response = await send_with_one_resend(
+                self._http, request, repeatable=method == "GET" or idempotency_key is not None
             )
         except httpx.TransportError as error:
             raise Unavailable(
