@@ -29,11 +29,13 @@ from aiohttp import web
 from bench.common import Options, figure, parse_options, percentile, scratch, write_result
 from bench.serving import add_members, serving
 from crewline import crew
+from crewline.kept_alive import KEEP_ALIVE_EXPIRY
 from crewline.models import CallerKind
 
 NAME = "webhook_push"
 SECRET = "bench-webhook-secret-0123456789"
 LOOPBACK = ("127.0.0.0/8",)
+POLL_WAIT = 30  # seconds a long poll waits for an event
 
 
 class _Arrivals:
@@ -87,7 +89,7 @@ async def _long_polls(
         while True:
             response = await client.get(
                 "/api/session/events",
-                params={"after": cursor, "wait": 30},
+                params={"after": cursor, "wait": POLL_WAIT},
                 headers={"Authorization": f"Bearer {key}"},
             )
             page = response.json()
@@ -125,6 +127,18 @@ async def _receiver(arrivals: _Arrivals) -> tuple[str, Callable[[], Awaitable[No
     return f"http://127.0.0.1:{sock.getsockname()[1]}", runner.cleanup
 
 
+def _client(url: str) -> httpx.AsyncClient:
+    """The sender's and readers' client: its reads wait out a long poll (httpx's default
+    5 s timed them out on a loaded machine), and it lets an idle connection go before the
+    server closes it (httpx's default keeps it the server's own 5 s, and a request sent as
+    the server closed the connection failed with ReadError), as crewline's client does."""
+    return httpx.AsyncClient(
+        base_url=url,
+        limits=httpx.Limits(max_connections=None, keepalive_expiry=KEEP_ALIVE_EXPIRY),
+        timeout=httpx.Timeout(POLL_WAIT + 30),
+    )
+
+
 async def one_run(options: Options, members: int, rounds: int) -> dict[str, float]:
     with scratch(options, "push") as directory:
         # The receiver listens on loopback, which crewline refuses as a webhook address
@@ -138,8 +152,7 @@ async def one_run(options: Options, members: int, rounds: int) -> dict[str, floa
             sender = (
                 await crew.add_session(crewline.store, kind=CallerKind.PLAIN, member=None)
             ).key
-            limits = httpx.Limits(max_connections=None)
-            async with httpx.AsyncClient(base_url=crewline.url, limits=limits) as client:
+            async with _client(crewline.url) as client:
                 polled = _Arrivals()
                 stop = await _long_polls(client, keys, polled)
                 poll_latencies, poll_rate = await _rounds(client, sender, slugs, rounds, polled)
