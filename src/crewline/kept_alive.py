@@ -1,4 +1,5 @@
-"""Requests on kept-alive connections, as crewline's Python client sends them.
+"""Requests on kept-alive connections, as crewline sends them (its Python client to
+crewline, the webhook pusher to agents' receivers).
 
 A server closes a connection left idle after a while (uvicorn and Node.js after 5 s, which
 is also how long httpx keeps one for reuse). A request sent on it just as the server closes
@@ -18,7 +19,8 @@ import httpx
 __all__ = ["KEEP_ALIVE_EXPIRY", "send_with_one_resend"]
 
 # Seconds an idle connection is kept for reuse: well under the 5 s crewline's own server
-# keeps one (crewline.app.http_timeouts.KEEP_ALIVE; a unit test holds the two together).
+# keeps one (crewline.app.http_timeouts.KEEP_ALIVE; a unit test holds the two together),
+# and uvicorn's and Node.js's defaults for a receiver.
 KEEP_ALIVE_EXPIRY = 2.0
 
 

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from crewline.config import Config
+from tests.bounds import WAIT
 from tests.driver import Crew
 from tests.fakes.receiver import LOOPBACK, Receiver
+from tests.fakes.relay import KeepAliveRelay
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
 
@@ -228,3 +230,29 @@ async def test_a_bad_registration_is_refused_and_nothing_written(
     response = await crew.call(radar, "PUT", WEBHOOK, json=sent)
     assert (response.status_code, response.json()["error"]["code"]) == (400, code)
     assert (await crew.call(radar, "GET", WEBHOOK)).status_code == 404
+
+
+async def test_a_delivery_cut_off_as_its_connection_is_reused_is_sent_again_at_once(
+    crew: Crew, receiver: Receiver
+) -> None:
+    """A receiver's server closing its idle connection just as the next delivery goes out
+    (reset, the POST unread) costs no failed attempt: a delivery is safe to repeat (the
+    receiver dedupes by cursor), so it is sent once more at once, on a new connection."""
+    radar = await crew.add_member()
+    sender = await crew.add_session("plain")
+    crew.crewline.webhooks.retry_base = 3600  # a failed attempt would wait an hour
+    async with KeepAliveRelay(receiver.url) as relay:
+        await _register(crew, radar, f"{relay.url}/hook")
+        await _send(crew, sender, "m0")
+        await _eventually(lambda: crew.crewline.webhooks.delivered == 1, timeout=WAIT)
+        relay.close_next_reuse(reached=False)
+        # The next delivery that reuses a connection is cut off: on a loaded machine one
+        # may come after the pusher let its idle connection go, and open a new one.
+        for n in range(1, 20):
+            await _send(crew, sender, f"m{n}")
+            await _eventually(lambda n=n: crew.crewline.webhooks.delivered == n + 1, timeout=WAIT)
+            if relay.closed_at_reuse:
+                break
+    assert relay.closed_at_reuse == ["unread"]  # the precondition: a delivery was cut off
+    assert receiver.accepted == [e["cursor"] for e in await crew.events(radar)]
+    assert crew.crewline.webhooks.failed == 0

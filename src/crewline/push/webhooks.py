@@ -38,6 +38,7 @@ import httpx
 from crewline import __version__
 from crewline.bot import Hub
 from crewline.errors import CrewlineError, InvalidInput, NotFound
+from crewline.kept_alive import KEEP_ALIVE_EXPIRY, send_with_one_resend
 from crewline.models import Event, Session
 from crewline.push.targets import Address, Targets, parse_url, reached
 from crewline.replication.replicas import Claim, LaneClaims
@@ -121,8 +122,13 @@ class WebhookDispatcher:
 
     async def __aenter__(self) -> WebhookDispatcher:
         # No pool ceiling: a pool full of slow receivers would hold up every other session.
+        # An idle connection goes before a receiver's server may close it (crewline.kept_alive).
         self._client = httpx.AsyncClient(
-            limits=httpx.Limits(max_connections=None, max_keepalive_connections=32),
+            limits=httpx.Limits(
+                max_connections=None,
+                max_keepalive_connections=32,
+                keepalive_expiry=KEEP_ALIVE_EXPIRY,
+            ),
             headers={"User-Agent": f"crewline/{__version__}"},
         )
         self._registered = {w.session for w in await self.store.webhooks()}
@@ -298,13 +304,16 @@ class WebhookDispatcher:
         failure = "no address"
         for pinned in candidates:
             try:
-                response = await self._client.post(
+                request = self._client.build_request(
+                    "POST",
                     pinned.url,
                     content=body,
                     headers={**pinned.headers, **headers},
                     extensions=pinned.extensions,
                     timeout=self.timeout,
                 )
+                # A delivery is safe to repeat: receivers dedupe by cursor (at least once).
+                response = await send_with_one_resend(self._client, request, repeatable=True)
             except httpx.ConnectError as error:  # nothing reached: the next address may be
                 failure = f"ConnectError to {pinned.address}: {error}"[:300]
                 continue
