@@ -61,7 +61,8 @@ class MemoryTransport(Transport):
         self._ids = itertools.count(1)
         self._failures: list[Exception] = []
         self._sink: HumanEventSink | None = None
-        self._changed = asyncio.Condition()
+        # Each wait_until's condition and the future that ends its wait.
+        self._waiters: dict[asyncio.Future[None], Callable[[], bool]] = {}
         self.reachable = Connection(connected=True)  # a test sets it to play an outage
 
     # the port -------------------------------------------------------------------------------
@@ -93,26 +94,26 @@ class MemoryTransport(Transport):
         ref = f"m{next(self._ids)}"
         self.messages[ref] = MemoryMessage(ref=ref, thread=thread, key=key, versions=[message])
         self._by_key[key] = ref
-        await self._notify()
+        self._notify()
         return ref
 
     async def update(self, thread: str, message_ref: str, message: OutboundMessage) -> None:
         self._maybe_fail("update")
         self.messages[message_ref].versions.append(message)
-        await self._notify()
+        self._notify()
 
     async def ring(self, bell: Bell, *, message_ref: str | None) -> str:
         self._maybe_fail("ring")
         ref, versions = self.bells.get(bell.group_key, (f"b{next(self._ids)}", []))
         versions.append(bell)
         self.bells[bell.group_key] = (ref, versions)
-        await self._notify()
+        self._notify()
         return ref
 
     async def show_roster(self, roster: Sequence[RosterEntry]) -> None:
         self._maybe_fail("roster")
         self.rosters.append(list(roster))
-        await self._notify()
+        self._notify()
 
     async def mark_rewound(
         self,
@@ -126,7 +127,7 @@ class MemoryTransport(Transport):
                 self.messages[ref].rewound = True
             else:  # a person's own message: a platform can only react to it
                 self.reactions.setdefault(ref, []).append("rewound")
-        await self._notify()
+        self._notify()
 
     # what a test sees -----------------------------------------------------------------------
     def thread_messages(self, member: str) -> list[MemoryMessage]:
@@ -141,9 +142,21 @@ class MemoryTransport(Transport):
         return None if ref is None else self.messages[ref]
 
     async def wait_until(self, condition: Callable[[], bool], *, timeout: float = 5.0) -> None:
-        """Wait (bounded) until ``condition()`` holds after some delivery."""
-        async with asyncio.timeout(timeout), self._changed:
-            await self._changed.wait_for(condition)
+        """Wait (bounded) until ``condition()`` holds after some delivery.
+
+        The condition is checked now and then by each delivery as it lands, which wakes only
+        the waiters whose condition holds: with many waiting (a benchmark's humans, one per
+        card), waking them all to look again cost more than the deliveries themselves. What
+        a condition raises is raised here."""
+        if condition():
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters[done] = condition
+        try:
+            async with asyncio.timeout(timeout):
+                await done
+        finally:
+            del self._waiters[done]
 
     def fail_next(self, error: TransportError, *, times: int = 1) -> None:
         """Make the next ``times`` outbound calls raise ``error``."""
@@ -251,9 +264,18 @@ class MemoryTransport(Transport):
         if self._failures:
             raise self._failures.pop(0)
 
-    async def _notify(self) -> None:
-        async with self._changed:
-            self._changed.notify_all()
+    def _notify(self) -> None:
+        """A delivery landed: end the waits whose condition now holds."""
+        for done, condition in list(self._waiters.items()):
+            if done.done():
+                continue
+            try:
+                holds = condition()
+            except Exception as error:
+                done.set_exception(error)
+            else:
+                if holds:
+                    done.set_result(None)
 
 
 def build(config: Config) -> MemoryTransport:
