@@ -45,12 +45,6 @@ _PLAN_NOUNS = word_set(
     option same one refactor implementation fix fixes changes change flow"""
 )
 
-_DECIDE = re.compile(
-    r"\b(?:what|which|where|how|when)\b[^?]*\b(?:should|shall|would you like|do you want|do you"
-    r" prefer|would you prefer|prefer|do we want|to use)\b"
-)
-
-
 # What sets two things side by side to write about them, not to pick one.
 _COMPARED = re.compile(r"\b(?:compar\w*|contrast\w*|differences?\s+between)\b")
 

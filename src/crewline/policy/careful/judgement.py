@@ -18,7 +18,6 @@ from crewline.policy.careful.choices import (
 from crewline.policy.careful.finding import find_act, reason
 from crewline.policy.careful.verdicts import Careful
 from crewline.policy.clauses import shape_of
-from crewline.policy.lemmas import lemma, tokens
 from crewline.policy.wording import (
     code_form,
     deobfuscated_form,
@@ -77,8 +76,3 @@ def careful(
         return Careful(kind="ambiguous", reason="it asks several things at once")
     shape = shape_of(code)
     return choice(question, code, shape, options, default)
-
-
-def first_words(text: str) -> list[str]:
-    """The lemmas of a text, for tests and tools."""
-    return [lemma(t.text) for t in tokens(code_form(text))]

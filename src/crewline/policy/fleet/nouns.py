@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from crewline.policy.fleet.asking import NAMING, STOP, ValueAsk
-from crewline.policy.fleet.picking import TICKET_NOUNS
+from crewline.policy.fleet.picking import TICKET_ID, TICKET_NOUNS
 from crewline.policy.fleet.rows import clause_of, derived_from, request_sentence
 from crewline.policy.lemmas import Token, root, tokens
 from crewline.policy.values import Kind, Value
@@ -133,10 +133,8 @@ def _wanted_word(word: str, wanted: set[str]) -> bool:
     )
 
 
-# Forms that prove what a value names: a ticket's key ("INC-2231", "OPS-4411") for a
-# ticket's, an incident's or an issue's number; a cloud instance type ("c6i.4xlarge").
-_TICKET_FORM = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+")
-
+# Forms that prove what a value names: a ticket's key (``TICKET_ID``) for a ticket's, an
+# incident's or an issue's number; a cloud instance type ("c6i.4xlarge").
 _INSTANCE_FORM = re.compile(
     r"[a-z][a-z0-9-]*\d[a-z0-9-]*\.(?:\d*x?large|medium|small|micro|nano|metal)", re.IGNORECASE
 )
@@ -146,7 +144,7 @@ def proven_by_form(ask: ValueAsk, value: Value) -> bool:
     """Does the value's form prove it the asked noun's: a ticket key for a ticket, incident
     or issue (or its number or id), an instance type for an instance type?"""
     asked = {ask.noun} | {t.lemma for t in tokens(request_sentence(ask))}
-    if _TICKET_FORM.fullmatch(value.text):
+    if TICKET_ID.fullmatch(value.text):
         return ask.noun in TICKET_NOUNS or (
             ask.noun in NAMING and bool(head_words(ask) & {root(w) for w in TICKET_NOUNS})
         )

@@ -100,14 +100,14 @@ def _said(ask: ValueAsk, fact: Fact) -> list[Said]:
 
 # A tracker's id has the tracker's key in capitals before its number ("OPS-4471",
 # "INC-20931"): by its shape it is the ticket asked for, wherever the row says it.
-_TICKET_ID = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+")
+TICKET_ID = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+")
 TICKET_NOUNS = word_set("ticket incident issue bug case jira")
 
 
 def _ticket_for(ask: ValueAsk, value: Value) -> bool:
     """Is the value a tracker's id and the asked noun a ticket (or an incident, an issue)?"""
     asked = ask.noun in TICKET_NOUNS or (ask.noun in NAMING and ask.modifier in TICKET_NOUNS)
-    return asked and _TICKET_ID.fullmatch(value.text) is not None
+    return asked and TICKET_ID.fullmatch(value.text) is not None
 
 
 def tracker_words_aside(ask: ValueAsk) -> ValueAsk:
