@@ -19,6 +19,7 @@ from crewline.models import (
     RowRole,
     Suggestion,
 )
+from crewline.policy import search_terms
 from crewline.store import CardRead, Store, Tx
 from tests.contract.test_store_contract import NOW, _member
 
@@ -474,6 +475,51 @@ async def test_fleet_terms_mean_the_same_on_every_store(
     ids = await _probe_says(store, FLEET_SAYS)
     rows = await store.fleet_rows(terms, excluding="radar", limit=len(ids), prefix=prefix)
     assert {ids.index(r.id) for r in rows} == found
+
+
+# Rows of a bakery chain's, a hospital lab's and a bank's teams, each beside a near miss
+# that shares the question's own words.
+ASKED_SAYS = (
+    "Bisect done: the burnt loaves came in with revision 9c1e4ab.",
+    "The crust timer change merged this morning.",
+    "LAB-5120 resolved 11:42, a stuck analyser queue.",
+    "LAB-5121 resolved 16:05, label printer jam; LAB-5120 was reopened once.",
+    "order feed: StockLevels on :7311, PriceUpdates on :7312.",
+    "stock counts are levelled out every night at 02:00",
+    "SCA upgraded to 4.2.1 on the sandbox; prod stays on 4.1.8.",
+    "the customer authentication flow now asks for a code sent by text",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "answering", "first"),
+    [
+        # the asked noun's synonym of its kind: "sha" finds the row that says "revision"
+        ("sha of the bad change?", 0, False),
+        # a name written whole before the question word: the row that says it first
+        ("LAB-5120 -- what time was it closed out?", 2, True),
+        # two words the row writes as one ("StockLevels")
+        ("What port are stock levels published on?", 4, False),
+        # a name written in camel case, by its initials ("SCA")
+        ("Which release is StrongCustomerAuthentication on?", 6, True),
+    ],
+)
+async def test_a_question_finds_the_row_that_names_its_thing_in_other_words(
+    store: Store, question: str, answering: int, first: bool
+) -> None:
+    """The gate's terms find the row that answers where it names the thing otherwise than
+    the question does (and, named whole, before the near miss), on every store."""
+    await _member(store, "radar")
+    await _member(store, "probe")
+
+    ids = await _probe_says(store, ASKED_SAYS)
+    terms = search_terms(question)
+    assert terms  # a request for a value
+    rows = await store.fleet_rows(list(terms), excluding="radar", limit=len(ids))
+    found = [r.id for r in rows]
+    assert ids[answering] in found, [r.text for r in rows]
+    if first:
+        assert found[0] == ids[answering], [r.text for r in rows]
 
 
 @pytest.mark.parametrize(

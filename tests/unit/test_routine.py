@@ -552,7 +552,7 @@ def test_search_terms_are_plain_words_what_the_request_is_about_first() -> None:
     terms = search_terms("Which port did the probe session find?")
     assert terms[:2] == ("probe", "port")
     assert "scan" in terms  # "probe"'s neighbour: "the scan" finds the prober's rows
-    assert all(t.isalnum() and t.isascii() for t in terms) and len(terms) <= 16
+    assert all(t.isalnum() and t.isascii() for t in terms) and len(terms) <= 24
     assert search_terms("Force-push to main?") == ()  # careful: no row can change it
 
 

@@ -624,7 +624,7 @@ def search_terms(question: str, *, member_words: Sequence[str] = ()) -> tuple[st
         # no value asked for: the question's own content words, for a model to read
         words = [w for w in re.findall(r"[a-z0-9]+", reading.code) if w not in _PLAIN_STOP]
         return tuple(dict.fromkeys(words))[:12]
-    return fleet.search_terms(reading.ask, member_words)
+    return fleet.search_terms(reading.ask, member_words, written=question)
 
 
 _PLAIN_STOP = word_set(

@@ -6,6 +6,7 @@ against (``loose_ask``), and the words the store retrieves candidate rows with
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -758,28 +759,93 @@ _ARTICLES = word_set("the a an our your its their my his her")
 _NOUNABLE = word_set("record report log note count point peak hit run")
 
 
-def search_terms(ask: ValueAsk, member_words: Sequence[str] = ()) -> tuple[str, ...]:
-    """The words to retrieve candidate rows with, any of which may match: what the request
-    is about, then its asked noun, then the thesaurus's neighbours of what it is about; at
-    most 16."""
+def search_terms(
+    ask: ValueAsk, member_words: Sequence[str] = (), *, written: str = ""
+) -> tuple[str, ...]:
+    """The terms to retrieve candidate rows with, any of which may match, best first, at most
+    ``MAX_TERMS``: the names the question writes whole, wherever it writes them ("INC-2291
+    -- what time was it closed?", "feed_info's feed_version"), what the request is about,
+    the asked noun and its synonyms of the kind it asks ("sha": "revision"), the
+    thesaurus's neighbours of what it is about, the request's other words, and the words a
+    row may write as one (``compounds``). A term is words only, one or several (a phrase
+    on both engines); ``written`` is the question as asked, its case kept, for the names
+    written in camel case."""
     terms: list[str] = []
 
     def add(word: str) -> None:
-        if re.fullmatch(r"[a-z0-9]+", word) and word not in terms and word not in STOP:
+        if _TERM.fullmatch(word) and word not in terms and word not in STOP:
             terms.append(word)
 
+    for name in _names(ask.question):
+        add(name)
     about = [w for w in ask.words if root(w) in ask.subject or w in ask.subject]
     for word in (*about, *member_words):
         add(word)
     if ask.noun != "value":
         add(ask.noun)
+    for word in synonyms(ask.noun, ask.kinds):
+        add(word)
     for word in about:
         for n in group_of().get(root(word), ()):
             for other in GROUP_WORDS[n]:
                 add(other)
     for word in ask.words:
         add(word)
-    return tuple(terms[:16])
+    for word in compounds([w if lemma(w) in about else "" for w in ask.text_words], written):
+        add(word)
+    return tuple(terms[:MAX_TERMS])
+
+
+# A term: a word, or words joined by spaces or by what glues a name ("inc-2291", "feed_info",
+# "api.acme.io"), which both engines read as a phrase.
+_TERM = re.compile(r"[a-z0-9]+(?:[ ._/:-][a-z0-9]+)*")
+MAX_TERMS = 24
+# A name glued from words by dashes, dots, underscores, slashes or colons, with a digit or
+# an underscore, a dot, a slash or a colon in it ("inc-2291", "feed_version", "eu-west-1");
+# a hyphenated phrase of plain words ("read-only") is its words.
+_NAME = re.compile(r"(?<![\w.-])[a-z0-9]+(?:[._/:-]+[a-z0-9]+)+")
+
+
+def _names(code: str) -> list[str]:
+    """The names the question writes whole, as one term each: a row must say them whole."""
+    return [
+        m.group(0)
+        for m in _NAME.finditer(code)
+        if re.search(r"\d|[._/:]", m.group(0)) and not m.group(0).startswith(("http", "www"))
+    ]
+
+
+def synonyms(noun: str, kinds: Sequence[Kind]) -> list[str]:
+    """The asked noun's thesaurus neighbours that ask for the kind of value it asks first
+    ("sha": commit, hash, revision; "version": release, tag), and the verbs a row states
+    its value with ("port": listening on)."""
+    found: list[str] = []
+    for n in group_of().get(root(noun), ()):
+        found += [w for w in GROUP_WORDS[n] if NOUN_KINDS.get(w, ())[:1] == tuple(kinds[:1])]
+    return [w for w in (*found, *_STATED_BY.get(noun, ())) if w != noun]
+
+
+_CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def compounds(words: Sequence[str], written: str = "") -> list[str]:
+    """The words a row may write as one where the question writes them apart, or the other
+    way round: two words of ``words`` side by side (the others blank) joined ("vehicle
+    positions" as "VehiclePositions"), and a name the question writes in camel case taken
+    apart and by its initials ("OpenTripPlanner": "open trip planner", "otp")."""
+    # as written: each engine stems the joined word as it stems the row's ("positions")
+    found = [
+        left + right
+        for left, right in itertools.pairwise(words)
+        if left.isalpha() and right.isalpha()
+    ]
+    for camel in re.findall(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b", written):
+        parts = [p.lower() for p in _CAMEL.findall(camel)]
+        if len(parts) >= 2:
+            found.append(" ".join(parts))
+        if len(parts) >= 3:
+            found.append("".join(p[0] for p in parts))
+    return found
 
 
 # Values the row states whole across two of the reader's values: a moment (a date and its
