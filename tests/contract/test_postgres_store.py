@@ -110,7 +110,9 @@ async def test_the_due_index_leaves_out_records_without_a_deadline(
         assert "deadline IS NOT NULL" in definition
         assert entries == 1  # e2 alone
         assert await store.due_windows(datetime(2026, 12, 1, tzinfo=UTC)) == [("e2", "radar", due)]
-        await store.rebuild_index_table()
+        with psycopg.connect(postgres_url, autocommit=True) as raw:
+            raw.execute("DROP TABLE escalations")
+        await store.rebuild_index(lambda tx: None)
 
 
 # --- group commit ---------------------------------------------------------------------------

@@ -4,9 +4,15 @@ the outbox's retry and dead letters, and the escalation index's check and rebuil
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 from dataclasses import replace
 from datetime import timedelta
 
+import psycopg
+import pytest
+
+from crewline.errors import Unavailable
 from crewline.models import CallerKind, Escalation, Identity, Question, RowRole, Session
 from crewline.store import Store, Tx
 from tests.contract.test_store_contract import NOW, _member
@@ -123,18 +129,47 @@ async def test_an_outbox_entry_is_retried_then_buried(store: Store) -> None:
     assert await store.outbox_size() == 0
 
 
-async def test_the_index_rebuilds_empty_and_refills(store: Store) -> None:
-    """check_index passes on a readable index; a rebuilt index starts empty and takes
-    records again, with every column the migrations gave it."""
+async def test_the_index_is_rebuilt_only_while_torn_and_refilled_in_its_transaction(
+    store: Store, store_url: str
+) -> None:
+    """check_index passes on a readable index, which a rebuild leaves alone; a torn one is
+    replaced by a table the refill fills in the rebuild's own transaction, with every column
+    the migrations gave it, or, when the refill fails, left torn: never half built."""
     record = Escalation(
         id="e1", member="radar", row_id="r1", session="s1", message="?",
         deadline=NOW + timedelta(hours=1), created_at=NOW,
     )  # fmt: skip
     await store.write(lambda tx: tx.put_escalation(record))
     await store.check_index()
-    await store.rebuild_index_table()
-    assert await store.escalation("e1") is None
+    assert await store.rebuild_index(lambda tx: pytest.fail("a readable index refilled")) is None
+    assert await store.escalation("e1") == record
+    await asyncio.to_thread(_drop_index, store_url)
+    with pytest.raises(Unavailable):
+        await store.check_index()
+
+    def failing(tx: Tx) -> None:
+        tx.put_escalation(record)
+        raise RuntimeError("the refill failed")
+
+    with pytest.raises(RuntimeError):
+        await store.rebuild_index(failing)
+    with pytest.raises(Unavailable):
+        await store.check_index()
     held = replace(record, window_held=True)  # a column a later migration added
-    await store.write(lambda tx: tx.put_escalation(held))
+
+    def refill(tx: Tx) -> list[Escalation]:
+        tx.put_escalation(held)
+        return tx.escalations("radar", pending_only=True)
+
+    assert await store.rebuild_index(refill) == [held]
     assert await store.escalations("radar", pending_only=True) == [held]
     assert await store.schema_version() == store.latest_schema_version()
+
+
+def _drop_index(store_url: str) -> None:
+    if store_url.startswith("sqlite://"):
+        with sqlite3.connect(store_url.removeprefix("sqlite://")) as conn:
+            conn.execute("DROP TABLE escalations")
+        return
+    with psycopg.connect(store_url, autocommit=True) as conn:
+        conn.execute("DROP TABLE escalations")

@@ -329,9 +329,8 @@ async def test_an_unreadable_index_refuses_writers_and_is_rebuilt_from_the_trans
     assert refused.status_code == 503
     assert refused.json()["error"]["code"] == "escalation_index_unavailable"
     # The refusal started the repair: a reconciliation that rebuilds the index and refills
-    # it from the transcript. Another run beside it (the test's own, say) could find the
-    # index torn too and rebuild it once more after the repair refilled it, as a loaded
-    # machine delays one or the other: the repair under test is the one waited for.
+    # it from the transcript, in one transaction. The repair under test is the one waited
+    # for, not a run of the test's own (which would find the index rebuilt).
     await crew.crewline.hub.index_repaired()
     records = (await crew.conversation())["escalations"]
     assert [(r["escalation_id"], r["state"]) for r in records] == [

@@ -3,12 +3,14 @@ withdrawn on every transport, the bell restacks, and the withdrawal survives an 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
 from crewline.keys import hash_key
 from tests.driver import Crew
+from tests.e2e.raw_database import raw_execute
 
 pytestmark = pytest.mark.parametrize("harness", ["memory", "slack"], indirect=True)
 
@@ -105,7 +107,7 @@ async def test_a_withdrawal_survives_an_index_rebuilt_from_the_transcript(crew: 
     radar = await crew.add_member()
     created = await crew.escalate(radar, message="Later")
     await _retract(crew, radar, created["escalation_id"])
-    await crew.crewline.store.rebuild_index_table()
+    await asyncio.to_thread(raw_execute, crew.config, "DELETE FROM escalations")
     report = await crew.crewline.bot.escalations.reconcile("radar")
     assert report.rebuilt == [created["escalation_id"]]  # the precondition: rebuilt from rows
     record = await crew.crewline.store.escalation(created["escalation_id"])

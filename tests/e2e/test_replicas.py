@@ -16,16 +16,19 @@ from datetime import timedelta
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 
 from crewline import crew as crew_admin
 from crewline.app.server import Crewline
 from crewline.config import Config, load_config
-from crewline.errors import ConfigError, InvalidInput
+from crewline.errors import ConfigError, InvalidInput, Unavailable
 from crewline.models import HumanClick, HumanMessage, Receipt, ReplyOutcome, Session
+from crewline.store.sql.dialect import MEMBER_LOCKS
 from crewline.testing import FakeClock
 from crewline.transports.memory import MemoryMessage, MemoryTransport
 from tests.bounds import HTTP_TIMEOUT, WAIT
+from tests.e2e.replica_kit import until
 
 MEMBERS = ("radar", "probe", "sonar")
 
@@ -260,6 +263,54 @@ async def test_a_long_poll_on_one_replica_hears_an_answer_committed_on_the_other
     assert receipt.outcome is ReplyOutcome.ANSWERED
     async with asyncio.timeout(20):  # far less than the poll's own 60 s wait
         assert await polling == ["escalation_answered"]
+
+
+# Backends of each replica (named after it: ``<replica>/<nonce>``) waiting for a member's lock.
+_WAITING_FOR_MEMBER = """SELECT DISTINCT split_part(a.application_name, '/', 1)
+ FROM pg_locks l JOIN pg_stat_activity a USING (pid)
+ WHERE l.locktype = 'advisory' AND NOT l.granted
+   AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended(%s, %s)"""
+
+
+async def test_reconciliations_on_both_replicas_never_show_an_empty_index(
+    pair: Pair, postgres_url: str
+) -> None:
+    """The index torn, both replicas reconcile at once (two starts, a start beside a
+    repair), one held between its statements at a member's lock: a look-up meanwhile finds
+    the record or is told the index is unavailable (a click then is refused with a retry,
+    never told the card is unknown), and the index ends whole."""
+    record = await pair.escalate(pair.a, "radar", message="Keep me", options=["ok"])
+    await _card(pair, record)
+    await pair.idle()
+    async with await psycopg.AsyncConnection.connect(postgres_url, autocommit=True) as test:
+        await test.execute("DROP TABLE escalations")
+        with pytest.raises(Unavailable):  # the precondition: torn
+            await pair.b.store.check_index()
+        lock = ("radar", MEMBER_LOCKS)
+        await test.execute("SELECT pg_advisory_lock(hashtextextended(%s, %s))", lock)
+        runs = {
+            name: asyncio.create_task(replica.bot.escalations.reconcile_all())
+            for name, replica in (("a", pair.a), ("b", pair.b))
+        }
+
+        async def paused() -> bool:
+            """Each run ended or waits for radar's lock, one at least waiting."""
+            waiting = {
+                r[0] for r in await (await test.execute(_WAITING_FOR_MEMBER, lock)).fetchall()
+            }
+            return bool(waiting) and all(run.done() or n in waiting for n, run in runs.items())
+
+        await until(paused)
+        try:
+            found = await pair.b.store.escalation(record)
+        except Unavailable:
+            pass  # still torn: nobody is told there is no such record
+        else:
+            assert found is not None and found.id == record, "the index read as empty"
+        await test.execute("SELECT pg_advisory_unlock(hashtextextended(%s, %s))", lock)
+        await asyncio.gather(*runs.values())
+    rebuilt = await pair.b.store.escalation(record)
+    assert rebuilt is not None and rebuilt.state.value == "pending"
 
 
 async def test_a_replica_id_needs_a_shared_postgresql(tmp_path: Path) -> None:

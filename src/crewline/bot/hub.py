@@ -68,6 +68,7 @@ __all__ = ["API_TRANSPORT", "INGRESS", "Hub"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+R = TypeVar("R")
 
 # The owner replying through the HTTP API: authenticated by their token before the event is
 # made, so its user id is the human's own id and its thread is the member's slug.
@@ -205,6 +206,19 @@ class Hub:
 
         ``heavy``: a reconciliation, which reads a member's whole record history.
         """
+        return await self._change(transaction, lambda run: self.store.write(run, heavy=heavy))
+
+    async def rebuild_index(self, refill: Callable[[Change], T]) -> T | None:
+        """Replace a torn index by one ``refill`` fills, in one transaction, then its
+        after-commit effects; None, with nothing done, when the index could be read by then
+        (``Store.rebuild_index``)."""
+        return await self._change(refill, self.store.rebuild_index)
+
+    async def _change(
+        self,
+        transaction: Callable[[Change], T],
+        runner: Callable[[Callable[[Tx], T]], Awaitable[R]],
+    ) -> R:
         now = self.clock.now()
         holder: list[Effects] = []
         # On a member's actor, the change is that member's: the store keeps other replicas'
@@ -223,11 +237,12 @@ class Hub:
             return result
 
         try:
-            result = await self.store.write(run, heavy=heavy)
+            result = await runner(run)
         except Unavailable:
             self._repair_index()
             raise
-        self._after_commit(holder[-1])  # a store may run the transaction again
+        if holder:  # (a rebuild that found the index readable ran nothing)
+            self._after_commit(holder[-1])  # a store may run the transaction again
         return result
 
     def _take_for_parked(self, tx: Tx, effects: Effects) -> None:

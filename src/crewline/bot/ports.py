@@ -145,6 +145,13 @@ class Changes(Protocol):
         """
         ...
 
+    async def rebuild_index(self, refill: Callable[[Change], T]) -> T | None:
+        """Replace a torn index by one ``refill`` fills, as one heavy change: readers see
+        the torn index until it commits, then the whole new one. One rebuild at a time, on
+        every replica; None, with nothing done, when the index could be read by its turn
+        (another rebuilt it meanwhile)."""
+        ...
+
 
 class Actors(Protocol):
     async def on_member(

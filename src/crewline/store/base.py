@@ -95,3 +95,13 @@ class Store(
         ``heavy``: it may read or write many rows (a reconciliation); the store keeps it
         from holding up everything else while it runs.
         """
+
+    @abstractmethod
+    async def rebuild_index(self, refill: Callable[[Tx], T]) -> T | None:
+        """Replace an escalation index that cannot be read by a new table, filled by
+        ``refill``, in one transaction (heavy, as ``write``'s): a reader sees the torn index
+        (Unavailable) until it commits, then the whole new one, never an empty or partial
+        one. One rebuild at a time, on every replica: a rebuild that finds the index
+        readable once its turn comes (another rebuilt it meanwhile) changes nothing and
+        returns None; else ``refill``'s result.
+        """

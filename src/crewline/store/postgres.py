@@ -52,6 +52,7 @@ from crewline.store.postgres_writer import RETRIES, GroupWriter
 from crewline.store.schema import Migration
 from crewline.store.sql import SqlStore, SqlTx
 from crewline.store.sql.dialect import index_unavailable
+from crewline.store.sql.records import INDEX_PROBE
 
 __all__ = ["PostgresStore", "migrations"]
 
@@ -224,18 +225,37 @@ class PostgresStore(SqlStore):
 
         return await self._on_thread(read)
 
-    async def rebuild_index_table(self) -> None:
-        """Replace the index table by an empty one for reconciliation to refill (it derives
-        from the transcript, so nothing true is lost)."""
+    async def rebuild_index(self, refill: Callable[[Tx], T]) -> T | None:
         ddl = schema.table_ddl("postgresql", "escalations")
 
-        def rebuild() -> None:
+        def rebuild() -> T | None:
             assert self._pool is not None
             with self._pool.connection() as conn, conn.transaction():
-                # One rebuild at a time (two callers may find the index unreadable at once).
+                # One rebuild at a time, on every replica; the next one's probe, after the
+                # lock, reads what the one before committed.
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+                if _index_readable(conn):
+                    return None
                 conn.execute("DROP TABLE IF EXISTS escalations")
                 for statement in ddl:
                     conn.execute(statement.encode())
+                # Until the commit the new table is this transaction's alone: everyone else
+                # still finds the index torn.
+                with conn.pipeline() as pipeline, synced_on_error(pipeline):
+                    tx = SqlTx(PostgresStatements(conn, pipeline))
+                    result = refill(tx)
+                    tx.finish()
+                return result
 
-        await self._on_thread(rebuild)
+        return await self._on_thread(rebuild)
+
+
+def _index_readable(conn: psycopg.Connection[Any]) -> bool:
+    try:
+        with conn.transaction():  # a savepoint: the probe's error leaves the rebuild going
+            conn.execute(INDEX_PROBE)
+    except psycopg.DatabaseError as error:
+        if DIALECT.index_damage(error, reading=True):
+            return False
+        raise
+    return True

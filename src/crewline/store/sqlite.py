@@ -43,6 +43,7 @@ from crewline.store.base import Tx
 from crewline.store.schema import Migration
 from crewline.store.sql import Dialect, SqlStore, SqlTx, Statements
 from crewline.store.sql.dialect import FLEET_WINDOW, OUTBOX_ENTRY, Cursor
+from crewline.store.sql.records import INDEX_PROBE
 from crewline.store.sql.rowmap import dumps
 from crewline.store.sql.transcript import ROW
 from crewline.tasks import cancel_and_wait
@@ -301,21 +302,28 @@ class SqliteStore(SqlStore):
                     raise  # else a lock is held: wait for it off the loop
         return list(await self._reader.execute_fetchall(text, params))
 
-    async def rebuild_index_table(self) -> None:
-        """Replace an unreadable index table by an empty one, for reconciliation to refill.
-
-        Only reconciliation calls this, and only after ``check_index`` failed: the index is
-        derived from the transcript, so nothing true is lost.
-        """
+    async def rebuild_index(self, refill: Callable[[Tx], T]) -> T | None:
         ddl = schema.table_ddl("sqlite", "escalations")
 
-        def rebuild(tx: Tx) -> None:
+        def rebuild(tx: Tx) -> T | None:
+            # One writer: no other transaction runs between this probe and the commit.
             assert self._writer is not None  # the transaction runs on the writer's connection
+            if _index_readable(self._writer):
+                return None
             self._writer.execute("DROP TABLE IF EXISTS escalations")
             for statement in ddl:
                 self._writer.execute(statement)
+            return refill(tx)
 
-        await self.write(rebuild, heavy=True)
+        return await self.write(rebuild, heavy=True)
+
+
+def _index_readable(conn: sqlite3.Connection) -> bool:
+    try:
+        conn.execute(INDEX_PROBE).fetchall()
+    except sqlite3.DatabaseError:  # what the dialect calls the index's damage
+        return False
+    return True
 
 
 BUSY_TIMEOUT_MS = 5000  # how long a write or scan waits for another process's lock

@@ -299,15 +299,24 @@ class Escalations:
     async def reconcile_all(self) -> list[ReconcileReport]:
         """Re-derive every member's index; rebuild it first if it cannot be read."""
         store = self.core.store
+        members = await store.members()
         try:
             await store.check_index()
         except Unavailable:
             log.error("the escalation index cannot be read; rebuilding it from the transcript")
-            await store.rebuild_index_table()
+            # Every member's records in the rebuild's one transaction: refilled member by
+            # member after it, the index would read as empty (a card pressed then: unknown)
+            # until each member's turn.
+            rebuilt = await self.core.rebuild_index(
+                lambda ch: [reconcile_member(ch, member) for member in members]
+            )
+            if rebuilt is not None:
+                return self._logged(rebuilt)
+            # Another process rebuilt it meanwhile, whole: reconciled against as ever.
         # Members reconcile on their own actors, RECONCILE_AT_ONCE at a time: enough for the
         # store to commit them in full batches, few enough that a crew of thousands does not
         # hold every transcript (and a task per member) in memory at once.
-        slugs = [m.slug for m in await store.members()]
+        slugs = [m.slug for m in members]
         done: dict[str, ReconcileReport] = {}
         queue = iter(slugs)
 
@@ -316,7 +325,10 @@ class Escalations:
                 done[slug] = await self.reconcile(slug)
 
         await asyncio.gather(*[worker() for _ in range(min(RECONCILE_AT_ONCE, len(slugs)))])
-        reports = [done[slug] for slug in slugs]
+        return self._logged([done[slug] for slug in slugs])
+
+    @staticmethod
+    def _logged(reports: list[ReconcileReport]) -> list[ReconcileReport]:
         for report in reports:
             if report.changed:
                 log.info("reconciled %s: %s", report.member, report)

@@ -140,9 +140,5 @@ class RecordsReads(ABC):
         """Escalation records per state (states with none are absent)."""
 
     @abstractmethod
-    async def rebuild_index_table(self) -> None:
-        """Replace an unreadable escalation index by an empty one, for reconciliation."""
-
-    @abstractmethod
     async def check_index(self) -> None:
         """Raise Unavailable(escalation_index_unavailable) if the index cannot be read."""

@@ -25,7 +25,7 @@ from crewline.store.sql.parts import ReadPart, TxPart
 from crewline.store.sql.rowmap import decoder, encoder, epoch, moment
 from crewline.store.sql.transcript import ROW, row_of
 
-__all__ = ["SqlRecordsReads", "SqlRecordsTx"]
+__all__ = ["INDEX_PROBE", "SqlRecordsReads", "SqlRecordsTx"]
 
 ESCALATION = (
     "id", "member", "row_id", "session", "message", "deadline", "default_action", "options",
@@ -46,6 +46,8 @@ _PUT_ESCALATION = upsert("escalations", ESCALATION, ("id",))
 _PUT_QUESTION = upsert("questions", QUESTION, ("id",))
 _ESCALATION_BY_ID = f"{ESCALATIONS} WHERE id = ?"
 _QUESTION_BY_ID = f"{QUESTIONS} WHERE id = ?"
+# Reads every column a record's decoder needs: it fails on a missing or damaged index.
+INDEX_PROBE = "SELECT id, state, deadline FROM escalations LIMIT 1"
 _PENDING = "SELECT count(*) FROM escalations WHERE member = ? AND state = 'pending'"
 BELL_LINE = ("message", "deadline", "default_action", "options", "window_held")
 _bell_line = decoder(BellLine, BELL_LINE)
@@ -224,7 +226,7 @@ class SqlRecordsReads(ReadPart, RecordsReads):
         return {r[0]: int(r[1]) for r in rows}
 
     async def check_index(self) -> None:
-        await self._fetch_index("SELECT id, state, deadline FROM escalations LIMIT 1")
+        await self._fetch_index(INDEX_PROBE)
 
     async def question(self, question_id: str) -> Question | None:
         rows = await self._fetch(_QUESTION_BY_ID, (question_id,), lookup=True)
