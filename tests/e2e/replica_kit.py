@@ -17,7 +17,7 @@ from crewline.config import Config
 from crewline.testing import FakeClock
 from tests.harness import Harness
 
-__all__ = ["BOUND", "TTL", "WAIT", "OwnLoop", "replica", "until"]
+__all__ = ["BOUND", "TTL", "WAIT", "OwnLoop", "StallClock", "replica", "until"]
 
 T = TypeVar("T")
 
@@ -56,6 +56,17 @@ async def until(check: Callable[[], Awaitable[bool]]) -> None:
             if await check():
                 return
             await asyncio.sleep(0.01)
+
+
+class StallClock:
+    """A replica's monotonic clock that the test moves on at once, as a replica whose event
+    loop stalled finds it moved on when it runs again."""
+
+    def __init__(self) -> None:
+        self.stalled = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.stalled
 
 
 class OwnLoop:

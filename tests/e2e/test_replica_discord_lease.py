@@ -16,9 +16,12 @@ import pytest
 from crewline import crew as crew_admin
 from crewline.app.server import Crewline
 from crewline.config import Config
+from crewline.errors import TransientTransportError
 from crewline.testing import FakeClock
 from tests.bounds import HTTP_TIMEOUT
-from tests.e2e.replica_kit import BOUND, replica
+from tests.driver import bell_for
+from tests.e2e.replica_kit import BOUND, TTL, StallClock, replica
+from tests.fakes.discord import Json
 from tests.harnesses.discord import DiscordHarness
 
 
@@ -115,3 +118,46 @@ async def test_one_replica_holds_the_discord_gateway_and_the_other_takes_over(
         assert {event: len(discord.receipts(event)) for event in typed} == dict.fromkeys(typed, 1)
         pressed = [e.event_id for e, _ in discord.handled_events]
         assert len(pressed) == len(set(pressed)), pressed
+
+
+def _bells(discord: DiscordHarness) -> list[Json]:
+    crew = discord.fake.messages(discord.fake.crew_channel_id)
+    return [m for m in crew if "needs you" in str(m.get("content")) + str(m.get("embeds"))]
+
+
+async def test_a_holder_whose_loop_stalled_past_its_lease_calls_discord_no_more(
+    tmp_path: Path, postgres_url: str, clock: FakeClock, discord: DiscordHarness
+) -> None:
+    """The holder's clock jumps past its lease's deadline (a stall as the holder sees it)
+    before its lease's task has run again. A bell it rings then is refused, not one call of
+    it reaching Discord (the outbox keeps the entry): the replica that takes the gateway
+    over rings that bell too, and the crew channel shows it once."""
+    config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
+    clocks = {"a": StallClock(), "b": StallClock()}
+    a, b = (replica(config, n, discord, clock, lease_clock=clocks[n]) for n in "ab")
+    async with contextlib.AsyncExitStack() as stack:
+        await stack.enter_async_context(a)
+        await stack.enter_async_context(b)
+        await crew_admin.add_member(
+            a.store, slug="radar", name="Radar", owners=[f"discord:{discord.owner}"],
+            transports=["discord"],
+        )  # fmt: skip
+        holder = await _holder(a, b)
+        await discord.fake.wait_for_ready(count=1, timeout=BOUND)
+        await holder.outboxes["discord"].wait_idle(timeout=BOUND)  # the roster drawn
+        lease = holder.leases["discord"]
+        # Just renewed: its task sleeps until a third of the lease has gone by.
+        assert await lease.runway(TTL - lease.margin)
+        calls = len(discord.fake.calls)
+        clocks[holder.replica or ""].stalled = TTL  # the whole lease went by in the stall
+        bell = bell_for("radar", "Radar")
+        with pytest.raises(TransientTransportError) as refused:
+            await holder.transport("discord").ring(bell, message_ref=None)
+        # Refused by the fence, or, had the lease's task run first, by the stopped transport.
+        assert refused.value.code in {"lease_ending", "discord_not_connected"}, refused.value
+        assert discord.fake.calls[calls:] == [], "the stalled holder called Discord"
+        await lease.wait(held=False, timeout=BOUND)
+        successor = await _holder(a, b)  # either: the stalled one, awake again, may
+        await discord.fake.wait_for_ready(count=2, timeout=BOUND)
+        await successor.transport("discord").ring(bell, message_ref=None)
+        assert len(_bells(discord)) == 1, _bells(discord)

@@ -26,7 +26,7 @@ from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination
 from crewline.testing import FakeClock
 from tests.bounds import HTTP_TIMEOUT
-from tests.e2e.replica_kit import BOUND, TTL, replica
+from tests.e2e.replica_kit import BOUND, TTL, StallClock, replica
 from tests.fakes.telegram import Call
 from tests.harnesses.telegram import TelegramHarness
 
@@ -202,17 +202,6 @@ async def test_a_holder_whose_lease_was_taken_stops_at_once(postgres_url: str) -
                     await stopped.wait()
                 assert not lease.status().held
                 assert not await old.renew(taken, TTL)  # not even with the new epoch
-
-
-class StallClock:
-    """A replica's monotonic clock that the test moves on at once, as a replica whose event
-    loop stalled finds it moved on when it runs again."""
-
-    def __init__(self) -> None:
-        self.stalled = 0.0
-
-    def __call__(self) -> float:
-        return time.monotonic() + self.stalled
 
 
 async def test_a_holder_whose_loop_stalled_past_its_lease_polls_no_more(

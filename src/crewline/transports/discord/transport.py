@@ -3,7 +3,9 @@
 Outbound (called only by the outbox): threads, cards and rows go through discord.py's REST
 client, which waits out Discord's rate limits itself; every failure becomes one of crewline's
 transport errors, and a 401 stops all further calls (Discord bans clients that keep sending
-invalid requests). Inbound, the gateway's human actions are turned into human events by
+invalid requests). Under a replica's lease (``fence``) a call is made only while the lease
+has its margin left: after a stall past the deadline another replica runs the outbox, and
+may be ringing the same bell. Inbound, the gateway's human actions are turned into human events by
 :class:`~crewline.transports.discord.inbound.DiscordInbound`.
 """
 
@@ -28,7 +30,13 @@ from crewline.errors import (
     TransientTransportError,
 )
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry
-from crewline.transports.base import Connection, DeliveryLimits, HumanEventSink, Transport
+from crewline.transports.base import (
+    Connection,
+    DeliveryLimits,
+    Fence,
+    HumanEventSink,
+    Transport,
+)
 from crewline.transports.discord.client import CardButton, CrewClient
 from crewline.transports.discord.inbound import DiscordInbound, HumanEventObserver
 from crewline.transports.discord.render import (
@@ -91,6 +99,7 @@ class DiscordTransport(Transport):
         self._status_ref: int | None = None
         self._unauthorized = False
         self._saved_sdk: tuple[str, yarl.URL] | None = None
+        self._fence: Fence | None = None  # the replica's lease on the gateway, if under one
 
     # lifecycle ------------------------------------------------------------------------------
     async def start(self, sink: HumanEventSink) -> None:
@@ -131,6 +140,9 @@ class DiscordTransport(Transport):
     @property
     def exclusive(self) -> bool:
         return True  # the gateway session, and the DMs it receives, belong to one connection
+
+    def fence(self, fence: Fence) -> None:
+        self._fence = fence
 
     def connection(self) -> Connection:
         client = self._client
@@ -461,6 +473,13 @@ class DiscordTransport(Transport):
             raise PermanentTransportError(
                 "Discord refused the bot token earlier; not calling again until crewline restarts",
                 code="discord_401",
+            )
+        if self._fence is not None and self._fence.remaining() < self._fence.margin:
+            # The outbox keeps the entry for the replica that takes the gateway over: a
+            # card's repeat would be answered by its nonce, but a bell, a thread or the
+            # status message would be made twice.
+            raise TransientTransportError(
+                "this replica's lease on the Discord gateway is running out", code="lease_ending"
             )
         try:
             return await request()
