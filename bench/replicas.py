@@ -212,8 +212,11 @@ async def main(options: Options) -> None:
     takeovers: list[list[float]] = []
     with pg_server(options) as server:
         for run in range(options.runs):
-            one.append(await escalation_run(options, server, f"one{run}", 1, per_agent))
-            two.append(await escalation_run(options, server, f"two{run}", 2, per_agent))
+            # The halves run in turn, the first alternating from run to run (as the lock's
+            # do), so that a load rising or falling over a run is not always met by one.
+            for replicas, half in ((1, one), (2, two))[:: 1 if run % 2 == 0 else -1]:
+                label = f"{'one' if replicas == 1 else 'two'}{run}"
+                half.append(await escalation_run(options, server, label, replicas, per_agent))
             locks.append(
                 await lock_run(server, f"lock{run}", per_caller, locked_first=run % 2 == 1)
             )
