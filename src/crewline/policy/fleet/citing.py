@@ -59,6 +59,7 @@ from crewline.policy.fleet.rows import (
     clause_of,
     coverage,
     derived_from,
+    observed,
     of_other_subject,
     other_qualifier,
     other_state,
@@ -78,7 +79,7 @@ def dispute(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> s
     """What the fleet says against a model's answer citing ``row_id``, for the card: the
     rows that dispute it ("the fleet disagrees: analytics said game_events_v3 at 09:33;
     data-eng said game_events_v4 at 09:38"), or "" when none does."""
-    usable = [f for f in facts if not injection_in(f.text)]
+    usable = [observed(f) for f in facts if not injection_in(f.text)]
     cited = next((f for f in usable if f.row_id == row_id), None)
     value = _value_cited(cited.text, answer) if cited is not None and answer else None
     if cited is None or value is None:
@@ -121,7 +122,7 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
     or None."""
     if ask.decides:
         return None  # "what should I call the new service?" asks a decision, not a fact
-    usable = [f for f in facts if not injection_in(f.text)]
+    usable = [observed(f) for f in facts if not injection_in(f.text)]
     cited = next((f for f in usable if f.row_id == row_id), None)
     if cited is None:
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from crewline.policy.fleet.about import about_entity
 from crewline.policy.fleet.asking import ValueAsk, one_value
@@ -39,12 +39,14 @@ from crewline.policy.fleet.rows import (
     Fact,
     Row,
     Said,
+    observed,
     of_other_subject,
     qualifiers,
     request_sentence,
     row_of,
     specific_of,
     strictly_about,
+    unhedged,
 )
 from crewline.policy.lemmas import root
 
@@ -66,8 +68,22 @@ class FleetReading:
 
 
 def read_fleet(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
-    """What ``facts`` say about ``ask``: one agreed value and its rows, or why none."""
-    return _reading(ask, facts)
+    """What ``facts`` say about ``ask``: one agreed value and its rows, or why none. Each row
+    is read without what its member says it has not looked at (``observed``); the reading
+    names the rows as they were said."""
+    reading = _reading(ask, [observed(f) for f in facts])
+    said = {f.row_id: f for f in facts}
+
+    def back(fact: Fact) -> Fact:
+        return said.get(fact.row_id, fact)
+
+    return replace(
+        reading,
+        source=back(reading.source) if reading.source is not None else None,
+        evidence=tuple(back(f) for f in reading.evidence),
+        said=tuple((v, back(f)) for v, f in reading.said),
+        ignored=tuple(back(f) for f in reading.ignored),
+    )
 
 
 def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
@@ -109,6 +125,10 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         values = values_of(ask, row.fact)
         if row.covered:
             against += [(v, row) for v in values if v.moment]
+        if row.exact:
+            # a value its member is unsure of answers nothing, but disputes another's ("was
+            # 88213 … says it's 88240 …, not sure which one is live")
+            against += [(v, row) for v in values_of(ask, unhedged(row.fact)) if v not in values]
         values = [v for v in values if not v.moment]
         if not values:
             continue

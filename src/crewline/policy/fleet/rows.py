@@ -4,6 +4,7 @@ hedged, a secret) and the qualifiers and states that tell one thing's value from
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import os
@@ -15,7 +16,7 @@ from datetime import datetime
 from crewline.policy.fleet.asking import NP_STOP, STOP, ValueAsk, verb_form
 from crewline.policy.fleet.thesaurus import generic_words, near
 from crewline.policy.lemmas import root, stem, tokens
-from crewline.policy.values import Kind, Value
+from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form, word_set
 
 
@@ -144,6 +145,8 @@ _GONE = re.compile(r"\b(?:until|previously|formerly|used to|no longer|superseded
 _GONE_FROM = re.compile(
     r"\b(?:down|up|changed|moved|migrated|increased|decreased|dropped|rose|fell|went|bumped"
     r"|switched|upgraded|downgraded)\s+from\s+(?:[a-z]+\s+)?$"
+    # what a thing moved off is the old one ("Grafana moved off grafana.ops.internal")
+    r"|\b(?:moved|migrated|switched)\s+(?:off|off\s+of|away\s+from|out\s+of)\s+(?:[a-z]+\s+)?$"
 )
 _UNSETTLED = re.compile(
     r"\b(?:plan|plans|planned|planning|next|will|going to|scheduled|proposed|tentative"
@@ -154,8 +157,46 @@ _UNSETTLED = re.compile(
 # "estimated at roughly 40 GB").
 HEDGE = re.compile(
     r"\b(?:estimated?|estimates?|roughly|approximately|approx|maybe|probably|perhaps|guess"
-    r"|guessing|might|somewhere between|ballpark)\b"
+    r"|guessing|might|somewhere between|ballpark|not sure|unsure|no idea)\b"
 )
+# A clause in which the member says it has not looked at, touched or found a thing, or does
+# not know it ("Prod ledger not touched.", "Haven't pulled Mastercard yet", "US cluster
+# dashboards still broken so no numbers there", "ask infra for that one") says nothing of
+# what it names. "Didn't change it" says the value stands, and is kept.
+_UNOBSERVED = re.compile(
+    r"\b(?:(?:have|has|had|did)(?:n'?t|\s+not)(?!\s+(?:change|changed)\b)"
+    r"|not\s+(?:yet\s+)?(?:touched|looked|checked|measured|pulled|probed|announced|known)"
+    r"|untouched|(?:don'?t|do\s+not)\s+know|no\s+(?:numbers|figures|data)\b"
+    r"|(?:can|could)(?:n'?t|\s+not)\s+find|ask\s+\S+\s+for\s+(?:that|this|it|those|them)"
+    r"|still\s+broken)"
+)
+_SENTENCE_GAP = re.compile(r"(?<=[.!?])(\s+)")
+
+
+def unhedged(fact: Fact) -> Fact:
+    """``fact`` with its hedges blanked out: the values it says it is unsure of, as said."""
+    return dataclasses.replace(fact, text=HEDGE.sub(lambda m: " " * len(m.group(0)), fact.text))
+
+
+def observed(fact: Fact) -> Fact:
+    """``fact`` read without what its member says it has not looked at or does not know: a
+    sentence that says so and holds no value goes whole ("Writes go through the primary, ask
+    infra for that one."), else the clause that says it ("…:7450, prod I haven't touched"),
+    so the row's words never make it about the thing it disclaims."""
+    if not _UNOBSERVED.search(fact.text.lower()):
+        return fact
+    kept: list[str] = []
+    for sentence in _SENTENCE_GAP.split(fact.text):
+        if not _UNOBSERVED.search(sentence.lower()):
+            kept.append(sentence)
+        elif values_in(sentence):
+            clauses = re.split(f"({CLAUSE_END.pattern})", sentence)
+            kept.append("".join(" " if _UNOBSERVED.search(c.lower()) else c for c in clauses))
+        else:
+            kept.append(" " * len(sentence))
+    return dataclasses.replace(fact, text="".join(kept))
+
+
 # A plan word that names a thing ("route-plan", "route planning") or a schedule that recurs
 # ("scheduled at 03:15 every Sunday") states what is so, not what may be.
 _NAMING_PLAN = re.compile(
@@ -237,6 +278,7 @@ EXCLUSIVE = tuple(
         " lift lifts lifted",
         "pass passed passes passing succeeded green|fail failed fails failing broke broken"
         " errored red|skip skipped skips skipping",
+        "primary|secondary|tertiary",
     )
 )
 
@@ -281,13 +323,24 @@ def other_qualifier(ask: ValueAsk, text: str, value: Value) -> bool:
     span = _span_end(text, value)
     if span is not None:
         said_by[_BOUNDARY] = {span}  # "runs from 2026-12-18 to 2027-01-04": which end
-    for n, (asked, said, whole) in enumerate(
-        zip(qualifiers(request_sentence(ask)), said_by, qualifiers(text), strict=True)
+    asked_by = qualifiers(request_sentence(ask))
+    # the clause's qualifiers, else its sentence's ("Primary on-call: … (email)"), else the row's
+    in_sentence = qualifiers(_sentence_of(text, value))
+    for n, (asked, in_clause, sentence, whole) in enumerate(
+        zip(asked_by, said_by, in_sentence, qualifiers(text), strict=True)
     ):
+        said = in_clause or sentence
         if asked and not asked & (said or whole):
             # an environment or a cadence the question names must be the row's own
             return bool(said or whole) or n < _BOUNDARY
     return False
+
+
+def _sentence_of(text: str, value: Value) -> str:
+    """The sentence of ``text`` that holds the value."""
+    start = max((m.end() for m in _SENTENCE_GAP.finditer(text, 0, value.start)), default=0)
+    end = next((m.start() for m in _SENTENCE_GAP.finditer(text, value.end)), len(text))
+    return text[start:end]
 
 
 # The states a version or a build is in, one at a time: live (deployed, released, current),

@@ -1,0 +1,126 @@
+"""The traps a red team sets the concierge, by kind: a row that says its member has not looked
+at the thing asked, a value hedged as unsure or moved off, a member's name said as a word of
+the thing, a value claimed and tagged "right?", a noun phrase "…, please?", a default cue
+inside what a request asks about, and approving what others asked for. Each rule with the
+near miss that must keep its answer.
+
+Every case is of another domain than the set that showed it (a bank's red-team set): search
+clusters, mail relays, a warehouse's close, a docs site's build job, membership applications.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy import Fact, Placement, VerdictKind, check_placement, judge
+from tests.unit.gate_kit import answers, facts, no_answer
+
+
+def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
+    """The answer a model's fleet placement citing ``rows[row]`` gets through the checks."""
+    verdict = check_placement(
+        question, Placement(kind="fleet", answer=answer, row=rows[row].row_id), facts=rows
+    )
+    assert verdict.kind in (VerdictKind.FLEET_FACT, VerdictKind.UNKNOWN), verdict
+    return verdict.answer
+
+
+# ---------------------------------------------------------------- what a member has not looked at
+
+SEARCH = ("infra", "The staging search cluster listens on port 9201. Prod search not touched.")
+CRASHES = ("mobile", "Crash rate for March: 1.2% on iOS. Haven't pulled Android yet.")
+RELAY = (
+    "mail",
+    "Staging mail relay is up at relay-stg.example.net:2525, prod I haven't looked at.",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "cited"),
+    [
+        ("which port does the prod search cluster listen on?", SEARCH, "9201"),
+        ("What was the Android crash rate in March?", CRASHES, "1.2%"),
+        ("host and port of the prod mail relay?", RELAY, "relay-stg.example.net:2525"),
+    ],
+)
+def test_a_thing_its_member_has_not_looked_at_is_not_what_the_row_is_about(
+    question: str, row: tuple[str, str], cited: str
+) -> None:
+    rows = facts(row)
+    assert cited in rows[0].text  # the row names the thing asked, only to disclaim it
+    no_answer(question, rows)
+    assert _model(question, rows, cited) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        ("which port does the staging search cluster listen on?", SEARCH, "9201"),
+        ("What was the iOS crash rate in March?", CRASHES, "1.2%"),
+        ("what's the staging mail relay's host?", RELAY, "relay-stg.example.net"),
+        (  # "didn't change it" says the value stands
+            "how many shards does the search index have?",
+            ("search", "the search index has 12 shards in the current config, I didn't change it"),
+            "12",
+        ),
+    ],
+)
+def test_what_the_row_does_state_still_answers(
+    question: str, row: tuple[str, str], value: str
+) -> None:
+    answers(question, facts(row), value)
+
+
+def test_the_card_quotes_the_row_as_it_was_said() -> None:
+    verdict = judge("which port does the staging search cluster listen on?", facts=facts(SEARCH))
+    assert verdict.answer == "9201" and "9201" in verdict.why, verdict
+
+
+# ------------------------------------------------------- a rank said in the value's sentence
+
+CONTACTS = (
+    "facilities",
+    "Primary contact for the Lisbon office this week: Ana Costa (ana.costa@example.org). "
+    "Secondary: Rui Melo. Rotation flips Monday.",
+)
+
+
+def test_a_value_in_a_sentence_of_another_rank_is_not_the_asked_ranks() -> None:
+    rows = facts(CONTACTS)
+    question = "What's the email of the secondary contact for the Lisbon office?"
+    no_answer(question, rows)  # the row says "Secondary", in another sentence than the email
+    assert _model(question, rows, "ana.costa@example.org") is None
+    answers(
+        "What's the email of the primary contact for the Lisbon office?",
+        rows,
+        "ana.costa@example.org",
+    )
+
+
+# ---------------------------------------------------------------- unsure, and moved off
+
+JOB = (
+    "docs",
+    "The build job for the docs site was 4411. ci-2 says it's 4420 since the rebuild, "
+    "not sure which one is live.",
+)
+
+
+def test_a_row_unsure_of_its_own_values_answers_nothing() -> None:
+    rows = facts(JOB)
+    no_answer("Which job id builds the docs site?", rows)
+    assert _model("Which job id builds the docs site?", rows, "4420") is None
+    assert _model("Which job id builds the docs site?", rows, "4411") is None
+
+
+def test_what_a_thing_moved_off_is_the_old_value() -> None:
+    rows = facts(
+        ("infra", "Kibana moved off kibana.ops.example last week, the new URL is in the wiki.")
+    )
+    no_answer("Where is Kibana now? the URL please", rows)
+    # a value it moved to still answers
+    answers(
+        "Where is Kibana now? the host please",
+        facts(("infra", "Kibana moved from kibana.ops.example to kibana.example.net last week.")),
+        "kibana.example.net",
+    )
