@@ -124,3 +124,21 @@ def test_what_a_thing_moved_off_is_the_old_value() -> None:
         facts(("infra", "Kibana moved from kibana.ops.example to kibana.example.net last week.")),
         "kibana.example.net",
     )
+
+
+# ---------------------------------------------------------------- a member's name as a word
+
+CLOSE = ("warehouse", "Warehouse daily close runs at 20:30 local.")
+CLOSE_RIVAL = ("shipping", "warehouse close kicks off at 19:00 UTC, that's when our pickups lock")
+ASKED_CLOSE = "I book the courier right after the warehouse close. which time is the close exactly?"
+
+
+def test_a_member_named_as_a_word_of_the_thing_leaves_other_members_rows_rivals() -> None:
+    rows = facts(CLOSE, CLOSE_RIVAL)
+    verdict = judge(ASKED_CLOSE, facts=rows)
+    assert verdict.answer is None and verdict.kind is VerdictKind.AMBIGUOUS, verdict
+    assert "20:30" in verdict.why and "19:00" in verdict.why, verdict
+
+
+def test_the_close_asked_as_a_thing_is_answered_by_the_one_row_that_says_it() -> None:
+    answers(ASKED_CLOSE, facts(CLOSE), "20:30")

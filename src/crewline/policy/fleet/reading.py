@@ -182,8 +182,14 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
     if answering:
         named = mentioned(ask, [r.fact.member for _, r in answering])
         if named:  # "what did billing-bot draft?": that member's rows
+            if mentioned(replace(ask, question=request_sentence(ask)), sorted(named)):
+                against = [(v, r) for v, r in against if r.fact.member in named]
+            else:
+                # named only in what comes before the request ("… right after the ledger
+                # end-of-day close. which time is the close?"): a word of the thing, whose
+                # rows answer, while another member's row about it still disputes
+                against += [(v, r) for v, r in answering if r.fact.member not in named]
             answering = [(v, r) for v, r in answering if r.fact.member in named]
-            against = [(v, r) for v, r in against if r.fact.member in named]
         best = max(r.score for _, r in answering)
         against += [(v, r) for v, r in answering if r.score < best]
         answering = [(v, r) for v, r in answering if r.score >= best]

@@ -323,7 +323,15 @@ def other_qualifier(ask: ValueAsk, text: str, value: Value) -> bool:
     span = _span_end(text, value)
     if span is not None:
         said_by[_BOUNDARY] = {span}  # "runs from 2026-12-18 to 2027-01-04": which end
-    asked_by = qualifiers(request_sentence(ask))
+    asked_text = request_sentence(ask).lower()
+    asked_by = qualifiers(asked_text)
+    # a boundary the question names as the thing itself, a noun ("which time is the close?")
+    # is what is asked about, not which end of it
+    asked_by[_BOUNDARY] -= {
+        EXCLUSIVE[_BOUNDARY][w]
+        for w in re.findall(r"\b(?:the|a|an|its|this|that|each|every)\s+([a-z]+)", asked_text)
+        if w in EXCLUSIVE[_BOUNDARY] and root(w) in ask.subject
+    }
     # the clause's qualifiers, else its sentence's ("Primary on-call: … (email)"), else the row's
     in_sentence = qualifiers(_sentence_of(text, value))
     for n, (asked, in_clause, sentence, whole) in enumerate(
