@@ -142,3 +142,28 @@ def test_a_member_named_as_a_word_of_the_thing_leaves_other_members_rows_rivals(
 
 def test_the_close_asked_as_a_thing_is_answered_by_the_one_row_that_says_it() -> None:
     answers(ASKED_CLOSE, facts(CLOSE), "20:30")
+
+
+# ---------------------------------------------------------------- claims tagged, please
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "orders-api still on 9200 right?",
+        "the relay, it is at 2525 yes?",
+        "The oldest Postgres version we still support, please?",
+    ],
+)
+def test_a_value_claimed_or_a_noun_phrase_asked_for_is_no_go_ahead(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind is not VerdictKind.PROCEED and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["tests pass, go?", "Run the linter on the repo, ok?", "Fix the flaky test please?"],
+)
+def test_a_step_tagged_still_goes_on(question: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict

@@ -163,7 +163,7 @@ _CONFIRM = re.compile(
 _TAG = re.compile(
     r"(?:^|[\s,.;:!-])(?:ok|okay|alright|right|yes|fine|good|cool|go|agreed|y/n|\(y/n\)|yes or no"
     r"|yes/no|sound good|sounds good|fine by you|ok with you|good with you|correct|deal|shall i"
-    r"|right away|please)\s*\?*\s*$"
+    r"|right away)\s*\?*\s*$"
 )
 _CLAIM = re.compile(
     r"\b(?:is|are|was|were|s|equals|=)\s+(?!(?:ok|okay|fine|good|done|ready|green)\b)"
@@ -359,9 +359,25 @@ def _sentence_proceeds(text: str) -> bool:
         if words and _clause_proceeds(words):
             return True
     # "tests pass, go?": a tag asks to go on — unless what it tags is a claim of a value
-    # ("the queue is redis-3, right?"), which is for the fleet or the human to confirm
+    # ("the queue is redis-3, right?", "statements-api still on 8081 right?"), which is for
+    # the fleet or the human to confirm. "…, please?" asks for what it follows, never to go on.
     tag = _TAG.search(text.strip())
-    return tag is not None and not _CLAIM.search(text[: tag.start()])
+    return tag is not None and not _claims_value(text[: tag.start()])
+
+
+def _claims_value(text: str) -> bool:
+    """Does ``text`` claim what a thing is: a copula, or a thing placed at a value with its
+    verb left out ("statements-api still on 8081")?"""
+    if _CLAIM.search(text):
+        return True
+    clause = re.split(r"[,:;()]", text)[-1].split()
+    first = clause[0].lower() if clause else ""
+    step = first.isalpha() and (lemma(first) in _VERB_START or first in _VERB_START)
+    return bool(first) and not step and bool(_PLACED_AT.search(text))
+
+
+# A thing placed at a value, its verb left out: "still on 8081", "at 30s", "on v3.1".
+_PLACED_AT = re.compile(r"\b(?:still\s+)?(?:on|at)\s+[`'\"]?[\w.:/-]*\d")
 
 
 _ASKING_VERBS = word_set("tell remind give share send show let find know")
