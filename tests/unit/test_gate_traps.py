@@ -167,3 +167,30 @@ def test_a_value_claimed_or_a_noun_phrase_asked_for_is_no_go_ahead(question: str
 def test_a_step_tagged_still_goes_on(question: str) -> None:
     verdict = judge(question)
     assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+# ---------------------------------------------------------------- a default cue in what is asked
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What's the port of the standard web tier (not the admin one)?",
+        "How long does the broker keep messages on `orders.events.v1`?",
+    ],
+)
+def test_a_cue_in_the_request_s_own_clause_states_no_default(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind is not VerdictKind.OBVIOUS_DEFAULT and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("which seed for the load generator, the default 42?", "42"),
+        ("Keep the retention at 72h?", "72h"),
+    ],
+)
+def test_a_default_offered_beside_a_request_is_still_the_default(question: str, value: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict

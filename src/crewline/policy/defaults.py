@@ -875,9 +875,20 @@ def _asked(question: str, value: str) -> bool:
             rf"\b(?:which|what|whose)\s+(?:[\w-]+\s+)?{said}(?![\w.-])", text, re.IGNORECASE
         )
         is not None
+        # a cue in the wh-word's own clause is a word of what is asked: "what's the BIN of
+        # the standard debit card?" asks of that card, "how long does Kafka keep messages on
+        # `avl.positions.v2`?" asks how long; neither states a default
+        or re.search(
+            r"\b(?:which|what|whats|whose|when|where|how)\b[^,;:?!()]*?"
+            rf"\b(?:{'|'.join(sorted(_CUES | _KEEPING))})\b[^,;:?!()]*?(?<![\w.-]){said}(?![\w.-])",
+            text,
+            re.IGNORECASE,
+        )
+        is not None
     )
 
 
+_KEEPING = frozenset(["keep", "keeps", "stay", "stays", "stick", "sticks"])
 _MARKED = re.compile(r"\((?:the\s+)?default\)|\[default\]|\s-\s*default$", re.IGNORECASE)
 
 
