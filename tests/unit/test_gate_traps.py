@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy import Fact, Placement, VerdictKind, check_placement, judge
-from tests.unit.gate_kit import answers, facts, no_answer
+from tests.unit.gate_kit import answers, careful, facts, no_answer
 
 
 def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
@@ -194,3 +194,35 @@ def test_a_cue_in_the_request_s_own_clause_states_no_default(question: str) -> N
 def test_a_default_offered_beside_a_request_is_still_the_default(question: str, value: str) -> None:
     verdict = judge(question)
     assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict
+
+
+# ---------------------------------------------------------------- approving what others asked for
+
+
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        (
+            "Bulk action for the 40 membership applications in review?",
+            ("approve all (default)", "leave"),
+        ),
+        ("Approve the pending membership applications?", ()),
+        ("Shall I approve the vendor's onboarding request?", ()),
+    ],
+)
+def test_approving_what_others_asked_for_is_careful(
+    question: str, options: tuple[str, ...]
+) -> None:
+    careful(question, options)
+    assert "approves" in judge(question, options=options).why
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who approved the schema change for the archive?",
+        "Which sha did the reviewer approve on PR #12?",
+    ],
+)
+def test_asking_who_approved_what_is_no_approval(question: str) -> None:
+    assert not judge(question).final

@@ -538,6 +538,9 @@ WORD_ACTS: tuple[WordAct, ...] = (
     *_acts("migrate", "migration backfill", noun=True, needs="not_code"),
     # approving someone's change (a pull request) lets it land
     *_acts("push", "approve", needs="pr_in_sentence"),
+    # deciding what others asked for: an application, a case, a claim or a request approved
+    # is theirs from then on ("approve all" the cases in review)
+    *_acts("decision", "approve"),
     # agreements
     *_acts("agreement", "sign accept agree commit", needs="agreement"),
     *_acts("agreement", "docusign e_sign esign"),
@@ -567,6 +570,7 @@ FAMILY_SAYS = {
     "cancel": "cancels a customer's thing",
     "migrate": "changes a database",
     "agreement": "signs or accepts an agreement",
+    "decision": "decides for others what they asked for",
     "own_word": "cannot be undone, it says",
     "production": "changes production",
     "live_setting": "changes a live setting for everyone",
