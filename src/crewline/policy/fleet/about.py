@@ -22,6 +22,7 @@ from crewline.policy.fleet.asking import (
 from crewline.policy.fleet.nouns import AUX, forms_of, head_words, proven_by_form, wanted_nouns
 from crewline.policy.fleet.picking import has_specifics
 from crewline.policy.fleet.rows import (
+    RANK,
     Fact,
     clause_of,
     coverage,
@@ -78,8 +79,12 @@ def _subject_unsaid(
     and how many it does; None when it is about another thing by a qualifier or a specific
     value, or says nothing of the subject."""
     asked = qualifiers(ask.question)
-    if any(a and not a & s for a, s in zip(asked, derived_qualifiers(fact.text), strict=True)):
-        return None
+    said = derived_qualifiers(fact.text)
+    if any(
+        a and not a & s and (s or n != RANK)
+        for n, (a, s) in enumerate(zip(asked, said, strict=True))
+    ):
+        return None  # a rank the row does not say at all is no other rank ("the backup")
     if not has_specifics(ask, fact):
         return None
     row = row_of(ask, fact)

@@ -281,6 +281,7 @@ EXCLUSIVE = tuple(
         "primary|secondary|tertiary",
     )
 )
+RANK = len(EXCLUSIVE) - 1  # the ranks in ``EXCLUSIVE``: a row saying none is of no other rank
 
 
 @functools.lru_cache(maxsize=4096)
