@@ -226,3 +226,23 @@ def test_approving_what_others_asked_for_is_careful(
 )
 def test_asking_who_approved_what_is_no_approval(question: str) -> None:
     assert not judge(question).final
+
+
+def test_a_model_s_cited_row_is_read_as_observed_and_its_rivals_as_said() -> None:
+    """Only the cited row is read without what its member has not looked at: another row's
+    disclaimer ("prod I haven't touched") never makes the cited row the one most about the
+    question, so a rival's value still stands against it."""
+    rows = facts(
+        (
+            "scheduler",
+            "Staging scheduling is up at sched-stg.example.net:7450, prod I haven't touched.",
+        ),
+        ("scheduler", "Job timeout in prod is 45 s per the live config dump I pulled an hour ago."),
+        (
+            "perf-probe",
+            "FYI the prod job timeout is 30 s, I read it off the Grafana panel this morning.",
+        ),
+    )
+    question = "how long does prod scheduling wait before it times a job out"
+    assert _model(question, rows, "45 s", row=1) is None
+    assert _model("which port is prod scheduling up at?", rows, "7450") is None

@@ -79,13 +79,21 @@ def dispute(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> s
     """What the fleet says against a model's answer citing ``row_id``, for the card: the
     rows that dispute it ("the fleet disagrees: analytics said game_events_v3 at 09:33;
     data-eng said game_events_v4 at 09:38"), or "" when none does."""
-    usable = [observed(f) for f in facts if not injection_in(f.text)]
+    usable = _usable(facts, row_id)
     cited = next((f for f in usable if f.row_id == row_id), None)
     value = _value_cited(cited.text, answer) if cited is not None and answer else None
     if cited is None or value is None:
         return ""
     rivals = rivals_of(ask, cited, value, usable)
     return disagreement([(value.text, cited), *rivals]) if rivals else ""
+
+
+def _usable(facts: Sequence[Fact], row_id: str) -> list[Fact]:
+    """The rows a citation is checked against: none that carries instructions, and the cited
+    one read without what its member says it has not looked at (``observed``). The others
+    are read as said: a word of theirs can only make the cited row less the one most about
+    the question, never more."""
+    return [observed(f) if f.row_id == row_id else f for f in facts if not injection_in(f.text)]
 
 
 def injection_in(text: str) -> bool:
@@ -122,7 +130,7 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
     or None."""
     if ask.decides:
         return None  # "what should I call the new service?" asks a decision, not a fact
-    usable = [observed(f) for f in facts if not injection_in(f.text)]
+    usable = _usable(facts, row_id)
     cited = next((f for f in usable if f.row_id == row_id), None)
     if cited is None:
         return None
