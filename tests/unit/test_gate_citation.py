@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy import Fact, Placement, VerdictKind, check_placement
+from crewline.policy.fleet import Refusal
 from tests.unit.gate_kit import answers, facts, no_answer
 
 
@@ -861,3 +862,23 @@ def test_a_name_is_no_amount() -> None:
     )
     assert _model(question, row, "2 seconds") == "2 seconds"
     assert _model(question, row, "Postgres") is None
+
+
+# ----------------------------------------- a refusal names its rule
+
+
+def test_a_refused_citation_says_the_rule_that_refused_it() -> None:
+    rows = _one("The observatory archive sync runs on host astro-07.")
+    verdict = check_placement(
+        "Which account does the observatory archive sync run as?",
+        Placement(kind="fleet", answer="astro-07", row=rows[0].row_id),
+        facts=rows,
+    )
+    assert verdict.refused is Refusal.BARE
+    assert verdict.why.endswith(Refusal.BARE.found), verdict.why
+    unsaid = check_placement(
+        "Which account does the observatory archive sync run as?",
+        Placement(kind="fleet", answer="svc-other", row=rows[0].row_id),
+        facts=rows,
+    )
+    assert unsaid.refused is Refusal.NOT_IN_ROW

@@ -76,7 +76,8 @@ class Verdict:
     """The gate's decision. ``answer`` is set only for routine kinds; ``evidence`` holds the
     fleet row ids an answer rests on. ``final``: the careful judgement said careful, and no
     model may place the question; ``pick`` is what a suggestion may offer for a careful
-    question (the default it states), never an answer."""
+    question (the default it states), never an answer; ``refused`` is the rule that refused a
+    model's fleet citation (a stable code: what the card's reason says it found)."""
 
     kind: VerdictKind
     answer: str | None
@@ -84,6 +85,7 @@ class Verdict:
     evidence: tuple[str, ...]
     final: bool = False
     pick: str | None = None
+    refused: fleet.Refusal | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -704,13 +706,16 @@ def check_placement(
         )
     if placement.kind == "fleet":
         ask = reading.ask or fleet.loose_ask(reading.code)
-        value = fleet.check_cited(ask, facts, placement.row or "", answer) if answer else None
+        checked = fleet.cite(ask, facts, placement.row or "", answer) if answer else None
+        value = checked.value if checked is not None else None
         cited = next((f for f in facts if f.row_id == placement.row), None)
         if value is None or cited is None:
-            # not a live value of the asked kind that row gives, alone; where other rows
-            # dispute it, the card says what each said
+            # not a live value of the asked kind that row gives, alone: the card says which
+            # rule found what, and where other rows dispute it, what each said
             against = fleet.dispute(ask, facts, placement.row or "", answer) if answer else ""
-            return replace(refused, why=f"{refused.why}: {against}") if against else refused
+            rule = checked.refused if checked is not None else None
+            found = rule.found if rule is not None else "no answer given"
+            return replace(refused, why=f"{refused.why}: {against or found}", refused=rule)
         return Verdict(
             kind=VerdictKind.FLEET_FACT,
             answer=value,

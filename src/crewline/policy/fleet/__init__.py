@@ -16,16 +16,19 @@ plain terms, any of which may match).
 """
 
 from crewline.policy.fleet.asking import NOUN_VERBS, ValueAsk, loose_ask, search_terms, value_ask
-from crewline.policy.fleet.citing import check_cited, dispute, injection_in
+from crewline.policy.fleet.citing import Cited, Refusal, check_cited, cite, dispute, injection_in
 from crewline.policy.fleet.reading import FleetReading, read_fleet
 from crewline.policy.fleet.rows import Fact
 
 __all__ = [
     "NOUN_VERBS",
+    "Cited",
     "Fact",
     "FleetReading",
+    "Refusal",
     "ValueAsk",
     "check_cited",
+    "cite",
     "dispute",
     "injection_in",
     "loose_ask",

@@ -9,6 +9,8 @@ import functools
 import itertools
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 
 from crewline.policy.fleet.about import (
     MONTHS,
@@ -101,7 +103,93 @@ def injection_in(text: str) -> bool:
     return injection(code_form(text)) is not None
 
 
+class Refusal(StrEnum):
+    """Why a model's citation was refused: one stable code per rule of ``cite`` (the tally of
+    scripts/cited-exhaustive counts by it), each with the words a card says it in."""
+
+    DECISION = "decision"
+    NOT_RETRIEVED = "not-retrieved"
+    OTHER_MEMBER = "other-member"
+    NOT_IN_ROW = "not-in-row"
+    OTHER_KIND = "other-kind"
+    IN_QUESTION = "in-question"
+    HALF = "half"
+    MOMENT = "moment"
+    KIND_UNSAID = "kind-unsaid"
+    LABEL = "label"
+    NO_AMOUNT = "no-amount"
+    AMOUNT_FOR_THING = "amount-for-thing"
+    NO_NAME = "no-name"
+    FORMER = "former"
+    BARE = "bare"
+    OTHER_COUNT = "other-count"
+    OTHER_OUTCOME = "other-outcome"
+    NOT_LIVE = "not-live"
+    OTHER_QUALIFIER = "other-qualifier"
+    OTHER_TIME = "other-time"
+    NOT_ABOUT = "not-about"
+    NAME_OUTSIDE = "name-outside"
+    OTHER_MODIFIER = "other-modifier"
+    SEVERAL = "several"
+    ANOTHER_NAMED = "another-named"
+    WHOLE_FOR_PART = "whole-for-part"
+    OTHER_STATE = "other-state"
+    OTHER_SUBJECT = "other-subject"
+    RIVAL = "rival"
+
+    @property
+    def found(self) -> str:
+        """What was found, in a card's words."""
+        return _FOUND[self]
+
+
+_FOUND = {
+    Refusal.DECISION: "the question asks a decision, not a fact",
+    Refusal.NOT_RETRIEVED: "the row cited was not retrieved, or carries instructions",
+    Refusal.OTHER_MEMBER: "the row cited is by another member than the question names",
+    Refusal.NOT_IN_ROW: "the row cited does not say that value whole",
+    Refusal.OTHER_KIND: "the value is not of the kind asked",
+    Refusal.IN_QUESTION: "the value is one the question itself states",
+    Refusal.HALF: "the value is half of what is asked",
+    Refusal.MOMENT: "the row places a moment, not a duration",
+    Refusal.KIND_UNSAID: "the row does not name what is asked",
+    Refusal.LABEL: "the value names what is asked, not its value",
+    Refusal.NO_AMOUNT: "a name is no amount",
+    Refusal.AMOUNT_FOR_THING: "an amount is no thing",
+    Refusal.NO_NAME: "the words cited are no name",
+    Refusal.FORMER: "the question asks the former value",
+    Refusal.BARE: "the row does not say the value by the asked noun",
+    Refusal.OTHER_COUNT: "the row counts another thing",
+    Refusal.OTHER_OUTCOME: "the row counts another outcome",
+    Refusal.NOT_LIVE: "the row says it negated, former, planned, hedged or secret",
+    Refusal.OTHER_QUALIFIER: "the row gives it for another qualifier",
+    Refusal.OTHER_TIME: "the row is of another time or period",
+    Refusal.NOT_ABOUT: "the row is not about the thing asked",
+    Refusal.NAME_OUTSIDE: "a name the question gives is not in the value's clause",
+    Refusal.OTHER_MODIFIER: "the row gives it for another kind of the thing",
+    Refusal.SEVERAL: "the row gives several values and the question does not pick this one",
+    Refusal.ANOTHER_NAMED: "the value's clause is of another named thing",
+    Refusal.WHOLE_FOR_PART: "the value is the whole, the question asks a part",
+    Refusal.OTHER_STATE: "the row gives it in another state",
+    Refusal.OTHER_SUBJECT: "the value's clause is about another subject",
+    Refusal.RIVAL: "another row gives another value",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Cited:
+    """A citation checked: the value answered, or why it was refused."""
+
+    value: str | None
+    refused: Refusal | None = None
+
+
 def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> str | None:
+    """The value a model's citation answers (``cite``), or None."""
+    return cite(ask, facts, row_id, answer).value
+
+
+def cite(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> Cited:
     """A model's fleet answer, checked in code for what makes it safe, not for the offline reader's
     own reading of the question: the model does the matching. The question asks for a fact,
     not a decision; the value is said verbatim in the row it cites (a typed value, or a name
@@ -127,66 +215,89 @@ def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) 
     thing alone or by all of it but one word, gives another value of that kind. A value the
     row states whole (a date and time, a host and port) is given whole, but where its own
     noun asks a piece. A count is of the outcome its question names ("failed"). The value,
-    or None."""
+    or the rule that refused it."""
+    refused = _refusal(ask, facts, row_id, answer)
+    if isinstance(refused, Refusal):
+        return Cited(value=None, refused=refused)
+    return Cited(value=refused.text)
+
+
+def _refusal(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> Refusal | Value:
+    """The first rule of ``cite`` the citation fails, or the value it answers."""
     if ask.decides:
-        return None  # "what should I call the new service?" asks a decision, not a fact
+        return Refusal.DECISION  # "what should I call the new service?" asks a decision, not a fact
     usable = _usable(facts, row_id)
     cited = next((f for f in usable if f.row_id == row_id), None)
     if cited is None:
-        return None
+        return Refusal.NOT_RETRIEVED
     sources = sources_of(ask, sorted({f.member for f in usable}))
     if isinstance(sources, str) or (sources is not None and cited.member not in sources):
-        return None  # "what did the prober find?" of a row no member of that name said
+        # "what did the prober find?" of a row no member of that name said
+        return Refusal.OTHER_MEMBER
     value = _value_cited(cited.text, answer)
     value = _whole_cited(ask, cited.text, value, answer) if value is not None else None
-    if value is None or not _of_kind(ask, value) or in_question(ask, value.text):
-        return None
+    if value is None:
+        return Refusal.NOT_IN_ROW
+    if not _of_kind(ask, value):
+        return Refusal.OTHER_KIND
+    if in_question(ask, value.text):
+        return Refusal.IN_QUESTION
     if not both_given(ask, value):
-        return None  # "7450" for "which host and port": half of what is asked
+        return Refusal.HALF  # "7450" for "which host and port": half of what is asked
     if value.kind is Kind.DURATION and MOMENT.match(cited.text[value.end :]):
-        return None  # "rebooted 2 days ago" places a moment: no answer to "how long"
+        return Refusal.MOMENT  # "rebooted 2 days ago" places a moment: no answer to "how long"
     if not _kind_said(ask, cited):
-        return None  # "1.7%" of "Refund rate for November" for "what was DAU in November?"
+        # "1.7%" of "Refund rate for November" for "what was DAU in November?"
+        return Refusal.KIND_UNSAID
     if _labels_the_thing(ask, cited.text, value):
-        return None  # "D1" of "D1 retention for …": the name of what is asked, not its value
+        # "D1" of "D1 retention for …": the name of what is asked, not its value
+        return Refusal.LABEL
     if value.kind not in AMOUNTS | {Kind.RATE} and _HOW_MUCH.search(request_sentence(ask)):
-        return None  # "GDPR" for "after how many days …?": a name is no amount
+        return Refusal.NO_AMOUNT  # "GDPR" for "after how many days …?": a name is no amount
     if value.kind in AMOUNTS and _asks_a_thing(ask):
-        return None  # "which part of checkout …?" asks a thing, not "1.9 s"
+        return Refusal.AMOUNT_FOR_THING  # "which part of checkout …?" asks a thing, not "1.9 s"
     if value.kind is Kind.WORD and not _a_name(cited.text, value):
-        return None  # "Current" of "Current web-tier base AMI: …" is no name
+        return Refusal.NO_NAME  # "Current" of "Current web-tier base AMI: …" is no name
     if _former_asked(ask, cited, value):
-        return None  # "what was it before the cache change?" of the value it went to
+        return Refusal.FORMER  # "what was it before the cache change?" of the value it went to
     if value.kind in WEAK and not _by_its_noun(ask, cited, value):
-        return None  # "3 of 40 pods" is no port: a bare value counts by its noun
+        return Refusal.BARE  # "3 of 40 pods" is no port: a bare value counts by its noun
     if (
         value.kind in AMOUNTS
         and counted_by(cited.text[value.end :], noun_heads(ask), tokens(ask.question)) is False
     ):
-        return None  # "12 failed builds" for "how many builds ran?": another thing counted
+        # "12 failed builds" for "how many builds ran?": another thing counted
+        return Refusal.OTHER_COUNT
     if of_another_outcome(ask, cited.text, value):
-        return None  # "ran 41 jobs" for "how many jobs failed?"
-    if _cited_status(ask, cited.text, value) != "fact" or other_qualifier(ask, cited.text, value):
-        return None
+        return Refusal.OTHER_OUTCOME  # "ran 41 jobs" for "how many jobs failed?"
+    if _cited_status(ask, cited.text, value) != "fact":
+        return Refusal.NOT_LIVE
+    if other_qualifier(ask, cited.text, value):
+        return Refusal.OTHER_QUALIFIER
     if another_time(ask, cited) or another_period(ask, cited):
-        return None  # "the night before last" of "last night's backup"; "last week" of this
+        # "the night before last" of "last night's backup"; "last week" of this
+        return Refusal.OTHER_TIME
     if not (about_mostly(ask, cited, value, usable) or ranked_first(ask, cited, value, usable)):
-        return None  # the thing asked about, with its qualifiers, is not this row's
+        return Refusal.NOT_ABOUT  # the thing asked about, with its qualifiers, is not this row's
     if not _names_in_clause(ask, cited.text, value):
-        return None  # "search_docs_v2" is another table than "search_docs"
+        return Refusal.NAME_OUTSIDE  # "search_docs_v2" is another table than "search_docs"
     if another_modifier(ask, cited, value, usable):
-        return None  # "branch coverage" of "line coverage"; "the image" of two images
+        # "branch coverage" of "line coverage"; "the image" of two images
+        return Refusal.OTHER_MODIFIER
     if _several(ask, cited, value):
-        return None
+        return Refusal.SEVERAL
     if another_named(ask, " ".join(clause_of(cited.text, value)).lower()):
-        return None  # "the Eastfield clinic"'s value for "the Westbrook clinic"
+        return Refusal.ANOTHER_NAMED  # "the Eastfield clinic"'s value for "the Westbrook clinic"
     if whole_for_a_part(ask, cited.text, value):
-        return None  # the whole of "250 seats, 231 of them in use" for "how many are taken?"
-    if other_state(ask, cited.text, value) or of_other_subject(ask, cited.text, value):
-        return None  # "in TestFlight review" for "live"; "dbt runs on X; the dashboards …"
+        # the whole of "250 seats, 231 of them in use" for "how many are taken?"
+        return Refusal.WHOLE_FOR_PART
+    if other_state(ask, cited.text, value):
+        return Refusal.OTHER_STATE  # "in TestFlight review" for "live"
+    if of_other_subject(ask, cited.text, value):
+        return Refusal.OTHER_SUBJECT  # "dbt runs on X; the dashboards …"
     if rivals_of(ask, cited, value, usable):
-        return None  # "throttles us at 60 req/min" against the cited "limit is 120 …"
-    return value.text
+        return Refusal.RIVAL  # "throttles us at 60 req/min" against the cited "limit is 120 …"
+    return value
 
 
 # Where a word the status reading keys on is no status of the value, by where it stands: a
