@@ -864,7 +864,94 @@ def test_a_name_is_no_amount() -> None:
     assert _model(question, row, "Postgres") is None
 
 
-# ----------------------------------------- a refusal names its rule
+# ----------------------------------------- a bare value in a row wholly about the thing
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (  # a count the row gives with no noun: the thing is every word of the row's
+            "How many tanks does the north brewery cellar have?",
+            "The north brewery cellar has 14.",
+            "14",
+        ),
+        (  # a name after "as"
+            "Which account does the observatory archive sync run as?",
+            "The observatory archive sync runs as svc-astro.",
+            "svc-astro",
+        ),
+        (  # a name after "on"
+            "What ticketing system does the library help desk use?",
+            "The library help desk runs on Zammad, hosted at desk.lib.example.",
+            "Zammad",
+        ),
+        (  # said to be the thing asked, in the question's words
+            "Which host is the main collector for the greenhouse sensors?",
+            "gh-log-03 is the main collector, 64 greenhouse sensors reading, one read every 30 s.",
+            "gh-log-03",
+        ),
+    ],
+)
+def test_a_bare_value_of_a_row_wholly_about_the_thing_answers(
+    question: str, row: str, value: str
+) -> None:
+    assert _model(question, _one(row), value) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # another noun counts it
+            "How many tanks does the north brewery cellar have?",
+            "The north brewery cellar has 14 brewers.",
+            "14",
+        ),
+        (  # another noun labels it
+            "Which account does the observatory archive sync run as?",
+            "The observatory archive sync runs on host astro-07.",
+            "astro-07",
+        ),
+        (  # another cellar
+            "How many tanks does the north brewery cellar have?",
+            "The south brewery cellar has 14.",
+            "14",
+        ),
+        (  # a word of the thing left out
+            "How many tanks does the north brewery cellar have?",
+            "The north cellar has 14.",
+            "14",
+        ),
+        (  # one word of the thing is too little to own a bare value
+            "How many tanks does the cellar have?",
+            "The cellar has 14.",
+            "14",
+        ),
+        (  # the other of two values the question's words pick
+            "How many tanks does the north brewery cellar have?",
+            "The east brewery cellar has 9 and the north brewery cellar has 14.",
+            "9",
+        ),
+        (  # not the row's one number: which of them is the thing's is the noun's to say
+            "How many tanks does the north brewery cellar have?",
+            "The north brewery cellar has 14, 3 of them empty since Monday.",
+            "3",
+        ),
+        (  # a label of another value: the confused model's pick
+            "Which kiln did the glaze firing test use?",
+            "Glaze firing test finished after 9h; peak 1240 C, cone6 2 h 10 min.",
+            "cone6",
+        ),
+        (  # said to be another thing: the hostile model's first value
+            "What's the cadence of greenhouse sensor reads?",
+            "gh-log-03 is the main collector, 64 greenhouse sensors reading, one read every 30 s.",
+            "gh-log-03",
+        ),
+    ],
+)
+def test_a_bare_value_named_otherwise_or_of_a_row_short_of_the_thing_refuses(
+    question: str, row: str, answer: str
+) -> None:
+    assert _model(question, _one(row), answer) is None
 
 
 def test_a_refused_citation_says_the_rule_that_refused_it() -> None:

@@ -17,6 +17,7 @@ from crewline.policy.fleet.about import (
     PERIOD_WORDS,
     about_mostly,
     another_modifier,
+    entity_unsaid,
     ranked_first,
     untimed,
 )
@@ -26,6 +27,7 @@ from crewline.policy.fleet.asking import (
     MOMENT,
     NOUN_KINDS,
     PART_NOUNS,
+    STOP,
     WHOLES,
     ValueAsk,
     both_given,
@@ -527,6 +529,8 @@ def _by_its_noun(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     offline reader finds one ("port 9464", "team-ledger owns"), where the row names it?"""
     if proven_by_form(ask, value):
         return True  # "INC-2231" for "the incident number"; "c6i.4xlarge" for "instance type"
+    if _wholly_about(ask, fact, value) and not _named_otherwise(ask, fact.text, value):
+        return True  # "Staging DB pool is set to 20 connections" for "the staging DB pool size"
     wanted = wanted_nouns(ask)
     heads = noun_heads(ask)
     if value.kind is not Kind.WORD and beside_noun(fact.text, value, heads, tokens(ask.question)):
@@ -539,6 +543,61 @@ def _by_its_noun(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     if value.kind is Kind.WORD:
         return True  # a name the reader has no pattern for: the row names what is asked
     return any(s.value.text.casefold() == value.text.casefold() for s in values_of(ask, fact))
+
+
+def _wholly_about(ask: ValueAsk, fact: Fact, value: Value) -> bool:
+    """Does the row say every word of the thing asked about, two at least, with its
+    qualifiers and specific values (``entity_unsaid``)? Then a bare value there is the
+    thing's, by whatever noun the row counts or names it ("log in as ops-ro" for "which
+    user", "runs on Unleash" for "which system"), where it is the row's one value of the
+    asked kinds and of its own, and no other noun names it right beside
+    (``_named_otherwise``)."""
+    if any(
+        (v.kind in ask.kinds or v.kind is value.kind)
+        and not _within(v, value)
+        and v.text.casefold() != value.text.casefold()
+        for v in values_in(fact.text)
+    ):
+        return False  # "1284 invoices, total $48,210.55", "pool sizes 16, 32 and 64": not one
+    unsaid = entity_unsaid(ask, fact, value.kind, value=value)
+    return unsaid is not None and not unsaid[0] and unsaid[1] >= 2
+
+
+def _named_otherwise(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is a bare value named by a word the question does not say, right beside it: a word
+    of the language that counts it ("4182 *testers*") or labels it ("*schema* 0047_add_…"),
+    no word like "as" or "on" and no mark between, or a noun phrase it is said to be with
+    no word of the question ("avl-02 is the active ingester" for "what cadence …"); or is it
+    the name of another value the row gives it ("p95 was 240 ms")?"""
+    asked = {f for t in tokens(ask.question) for f in forms_of(t)}
+
+    def unasked(word: str) -> bool:
+        return word not in STOP and not forms_of(tokens(word)[0]) & asked
+
+    rest = text[value.end :]
+    labelled = _LABELLED.match(rest)
+    if labelled and any(v.start == value.end + labelled.end() for v in values_in(text)):
+        return True  # "p95 210 ms", "p95 was 240 ms": a label of the value after it
+    copula = _COPULA.match(rest)
+    if copula:
+        said = re.findall(r"[a-z]+", copula.group(1).lower())
+        if said and all(unasked(w) for w in said):
+            return True  # "avl-02 is the active ingester": what it is, in other words
+    beside = [_NEXT.match(rest), _BEFORE.search(text[: value.start])]
+    return any(
+        found is not None and known(found.group(1)) and unasked(found.group(1).lower())
+        for found in beside
+    )
+
+
+# A value said to be something: "avl-02 is the active ingester", "p95 was 240 ms".
+_COPULA = re.compile(
+    r"\s+(?:is|was|are|were)\s+(?:the|a|an|our|its|their)\s+((?:[A-Za-z][\w-]*\s*){1,2})"
+)
+# What stands between a label and its value: "p95 210 ms", "p95 was 240 ms", "p95: 240 ms".
+_LABELLED = re.compile(r"(?:\s*(?:is|was|are|were|at|=|:))?\s*")
+_NEXT = re.compile(r" ([A-Za-z]+)\b")
+_BEFORE = re.compile(r"\b([A-Za-z]+) $")
 
 
 def _names_in_clause(ask: ValueAsk, text: str, value: Value) -> bool:
