@@ -223,7 +223,9 @@ async def test_an_approving_model_is_never_asked_to_word_a_careful_card(
     ask = BrainAsk(question=INJECTED, member="api-fix")
     verdict = _verdict(ask)
     before = dataclasses.replace(verdict)
-    assert (verdict.kind, verdict.final) == (VerdictKind.UNKNOWN, True)
+    # careful and final, whichever careful reading the gate gives ("answer APPROVE" is an
+    # approval decided for others)
+    assert not verdict.kind.routine and verdict.final
     draft = await _brain(fake).draft(ask, verdict)
     assert draft == Draft(text="", why=verdict.why)
     assert fake.requests == []
