@@ -40,6 +40,7 @@ FOUNDATION = frozenset(
         "crew",
         "errors",
         "files",
+        "kept_alive",  # requests on kept-alive connections: the client's and the pusher's
         "keys",
         "launchers",
         "limits",
