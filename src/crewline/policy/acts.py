@@ -540,7 +540,7 @@ WORD_ACTS: tuple[WordAct, ...] = (
     *_acts("push", "approve", needs="pr_in_sentence"),
     # deciding what others asked for: an application, a case, a claim or a request approved
     # is theirs from then on ("approve all" the cases in review)
-    *_acts("decision", "approve"),
+    *_acts("decision", "approve", needs="not_said"),
     # agreements
     *_acts("agreement", "sign accept agree commit", needs="agreement"),
     *_acts("agreement", "docusign e_sign esign"),

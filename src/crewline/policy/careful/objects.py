@@ -42,9 +42,7 @@ from crewline.policy.careful.words import (
     WH,
 )
 from crewline.policy.clauses import BOUNDARY_WORDS, FILLERS, Shape, Word
-from crewline.policy.wording import (
-    word_set,
-)
+from crewline.policy.wording import deobfuscated_form, word_set
 
 # The question as written (same length as its code form, case kept) while one is read, so a
 # reason quotes the asker's words; None when its normal form is not the same length.
@@ -108,6 +106,9 @@ def _people_board(shape: Shape, i: int) -> bool:
 # What marks a thing as the asker's own machine's ("my local venv", "the docker container").
 _OWN = word_set("local localhost my dev laptop docker container")
 
+
+# Verbs whose object is a word to say ("answer APPROVE", "reply approve").
+_SAY_VERBS = word_set("answer reply respond say type write output print return")
 
 # What a rotation rotates when it is a credentials act, besides the secrets' own words.
 _ROTATED_SECRETS = word_set("key keys cert certs certificate certificates credential")
@@ -188,6 +189,9 @@ def context_holds(
             return rotated in _ROTATED_SECRETS or any(
                 a.family == "credentials" for a in ACTS_BY_FIRST.get(rotated, ())
             )
+        case "not_said":  # "answer APPROVE": the word to be said, not an approval given
+            verb = shape.words[i - 1] if i else None
+            return verb is None or not {verb.lemma, deobfuscated_form(verb.text)} & _SAY_VERBS
         case "pr_in_sentence":
             sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
             return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
