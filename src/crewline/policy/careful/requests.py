@@ -14,10 +14,13 @@ from crewline.policy.careful.objects import context_holds
 from crewline.policy.careful.positions import clause_words, named_after_preposition, verb_position
 from crewline.policy.careful.words import (
     ACTS_BY_FIRST,
+    AUXILIARIES,
     COPULAS,
     DETERMINERS,
     EDIT_VERBS,
     EXEC_VERBS,
+    FRONTING,
+    IRREGULAR_PAST,
     PREPOSITIONS,
     PROCEED_VERBS,
     READ_VERBS,
@@ -42,6 +45,10 @@ _PROPERTIES = word_set(
     """date day time expiry expiration expire expires age old long many much often size
     length version type format count number ttl lifetime rotation schedule status issuer
     algorithm owner when"""
+) | word_set(
+    # where the thing holding it runs, and what it is made of: never the secret's value
+    """port host hostname server endpoint route path directory folder region zone revision
+    release tag commit timeout latency duration"""
 )
 
 
@@ -69,7 +76,14 @@ def _info_opening(shape: Shape, i: int) -> int | None:
         k = j - 1
         while k >= sentence.start and words[k].text in FILLERS | _HEDGES:
             k -= 1
-        opens = k < sentence.start or words[k].lemma in _OPENS_QUESTION or words[k].text in ASKER
+        if k >= sentence.start and words[k].text in PREPOSITIONS and words[k].clause_start:
+            k -= 1  # "On which port is it served?", "-- at what time did it stop?"
+        opens = (
+            k < sentence.start
+            or words[k].lemma in _OPENS_QUESTION
+            or words[k].text in ASKER
+            or (words[k + 1].clause_start and _fronted(shape, k + 1))
+        )
         if not opens:
             continue
         between = {
@@ -152,7 +166,11 @@ def names_a_value(shape: Shape) -> bool:
 
 
 def _asked_noun(w: Word) -> bool:
-    return w.lemma in _ASKED_NOUNS or w.text in _ASKED_NOUNS
+    return any(x in _ASKED_NOUNS or x in _PROPERTY_NOUNS for x in (w.lemma, w.text))
+
+
+# A thing's properties named as nouns: "refresh token lifetime?" asks the lifetime.
+_PROPERTY_NOUNS = word_set("expiry expiration lifetime age length format issuer algorithm")
 
 
 _HOW_VALUE = word_set("long many much often big large fast slow old soon far")
@@ -166,7 +184,9 @@ def _asks_a_value(shape: Shape, n: int) -> bool:
         return False
     words = shape.sentence_words(n)
     for k, w in enumerate(words):
-        if not w.clause_start or (k > 0 and not _HARD_BOUNDARY.search(shape.gap(w.index))):
+        if not w.clause_start or (
+            k > 0 and not _HARD_BOUNDARY.search(shape.gap(w.index)) and not _fronted(shape, w.index)
+        ):
             continue  # a clause opened by the sentence or a colon or a dash, not "and"
         rest = [x for x in words[k:] if x.text not in FILLERS]
         if len(rest) > 1 and rest[0].text in PREPOSITIONS and rest[1].text in WH:
@@ -180,6 +200,25 @@ def _asks_a_value(shape: Shape, n: int) -> bool:
             return True
     tail = [w.text for w in words[-3:]]
     return len(tail) == 3 and tail[1] in ("which", "what") and tail[0] in PREPOSITIONS
+
+
+def _fronted(shape: Shape, i: int) -> bool:
+    """Does the question word at ``i`` open the main clause after a comma that ends a fronted
+    adverbial ("After the last migration, which revision is head?"),
+    not follow a noun as a relative ("After the migration, which took 3 min, …")?"""
+    words = shape.words
+    sentence = shape.sentences[words[i].sentence]
+    if words[i].text not in WH or i - sentence.start < 2 or "," not in shape.gap(i):
+        return False
+    if words[sentence.start].text not in FRONTING:
+        return False
+    after = words[i + 1] if i + 1 < sentence.end else None
+    return (
+        after is not None
+        and after.text not in AUXILIARIES
+        and not (after.text.endswith("ed") and after.lemma != after.text)
+        and after.text not in IRREGULAR_PAST
+    )
 
 
 def topic_of_request(shape: Shape, i: int) -> bool:
@@ -281,5 +320,19 @@ def asks_property(shape: Shape, i: int) -> bool:
     opening = _info_opening(shape, i)
     if opening is None:
         return False
-    asked = shape.words[opening:i]
+    asked = [*shape.words[opening:i], *_phrase_after(shape, i)]
     return any(w.lemma in _PROPERTIES or w.text in _PROPERTIES for w in asked)
+
+
+def _phrase_after(shape: Shape, i: int) -> list[Word]:
+    """The rest of the noun phrase the word at ``i`` stands in ("the token's expiry date",
+    "refresh token lifetime"): up to three words to the next clause, comma or preposition."""
+    words = shape.words
+    phrase: list[Word] = []
+    for w in words[i + 1 : i + 4]:
+        if w.sentence != words[i].sentence or w.clause_start or w.text in PREPOSITIONS:
+            break
+        if set(shape.gap(w.index)) - {" ", "'"}:
+            break
+        phrase.append(w)
+    return phrase

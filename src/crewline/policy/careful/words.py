@@ -162,3 +162,15 @@ PARTICLES = word_set("off on out down up away back over live offline online")
 PRONOUNS = word_set("it they them this that these those one")
 
 WH = word_set("what which where when who whom whose how whats")
+# Prepositions that open a fronted adverbial ("After the last migration, which revision …",
+# "In the load test, what p95 …"): the clause after its comma is the sentence's main one.
+# A fronted condition ("If …, which …") is not read so: what is done under it may be the act,
+# and what holds under it no plain fact.
+# What follows a relative "which" as its verb ("…, which took 3 min, …"), never the noun
+# of a question word.
+AUXILIARIES = word_set("is are was were has have had does did do will would can could")
+IRREGULAR_PAST = word_set("ran took went got found made wrote broke left sent built saw kept came")
+FRONTING = word_set(
+    """after before in for besides beside during since with without from on at by per
+    apart except following until across within"""
+)

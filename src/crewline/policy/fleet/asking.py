@@ -11,7 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from crewline.policy.clauses import Shape, Word, shape_of
+from crewline.policy.careful.words import AUXILIARIES, FRONTING, IRREGULAR_PAST
+from crewline.policy.clauses import Sentence, Shape, Word, shape_of
 from crewline.policy.fleet.thesaurus import GROUP_WORDS, group_of
 from crewline.policy.lemmas import Token, lemma, root, stem, tokens
 from crewline.policy.values import Kind, Value, values_in
@@ -38,6 +39,7 @@ class ValueAsk:
     modifier: str = ""  # the word right before the asked noun ("branch" coverage)
     outcome: frozenset[str] = frozenset()  # "how many jobs failed": what the count is of
     pair: tuple[str, ...] = ()  # "which host and port …": the two things asked, when two
+    unit: str = ""  # "in milliseconds": the unit the question names, as written
 
 
 # The asked noun → the kinds of value that answer it, best first.
@@ -60,8 +62,9 @@ for _words, _kinds in (
     ),
     ("throughput rps qps", (Kind.RATE, Kind.NUMBER)),
     # a limit is of whatever it limits: a rate, a size, a time, an amount
+    # and so is a measure's noun that names no unit: the unit the question names decides
     (
-        "limit quota cap ceiling maximum max",
+        "limit quota cap ceiling maximum max threshold cadence interval frequency",
         (Kind.RATE, Kind.SIZE, Kind.DURATION, Kind.MONEY, Kind.PERCENT, Kind.NUMBER),
     ),
     ("uptime availability cpu utilisation utilization usage", (Kind.PERCENT,)),
@@ -198,22 +201,63 @@ NP_STOP = word_set(
 RELATIVE_NEXT = word_set("only just also still then never always already")
 
 
-def _requests(words: Sequence[str], at: int, clause_start: bool, after_noun: bool) -> bool:
+def _requests(
+    code: str, words: Sequence[Token], at: int, shaped: Sequence[Word], after_noun: bool
+) -> bool:
     """Is the question word at ``at`` a request, not a relative ("pick up where I left off",
     "…script, which only prints")?"""
-    before = words[at - 1] if at > 0 else ""
-    after = words[at + 1] if at + 1 < len(words) else ""
+    texts = [w.text for w in words]
+    before = texts[at - 1] if at > 0 else ""
+    after = texts[at + 1] if at + 1 < len(texts) else ""
     if after in RELATIVE_NEXT or after in ("i", "we", "you", "it", "they", "he", "she"):
         return False
     if at == 0 or before in _FILLER_WORDS or before in _KNOW or (at == 1 and not after_noun):
         return True  # "yo what port…": a word of greeting before it
-    if words[at] == "which" and after in NOUN_KINDS:
+    if texts[at] == "which" and after in NOUN_KINDS:
         return True  # "the ticket, which number?": a relative "which" is not before a noun
-    if clause_start:
+    if texts[at] == "how" and shaped[at].clause_start:
+        return True  # "the warm start, how long is that?": "how" is never a relative
+    if shaped[at].clause_start and _fronted(code, words, at):
+        return True  # "After the last migration, which revision is head?"
+    if shaped[at].clause_start:
         return not after_noun  # "…, which only prints" after a noun is a relative
-    if before in ("on", "at", "in", "from", "to", "for", "with", "by", "under", "of"):
-        return at == 1 or words[at - 2] in _FILLER_WORDS or at + 2 >= len(words)
-    return at + 2 >= len(words)  # "the nightly build passed on which sha?"
+    if before in _CLAUSE_PREPOSITIONS:
+        # "on which port…", "-- at what time did it…": a preposition opening its clause
+        return (
+            at == 1
+            or texts[at - 2] in _FILLER_WORDS
+            or shaped[at - 1].clause_start
+            or (at + 2 >= len(texts))
+        )
+    return at + 2 >= len(texts)  # "the nightly build passed on which sha?"
+
+
+_ANAPHORS = word_set("it that this they them its")
+# What ends a topic put before its request: a comma, a dash or a colon.
+_TOPIC_ENDS = (",", "--", "-", "\u2013", "\u2014", ":")
+_CLAUSE_PREPOSITIONS = word_set("on at in from to for with by under of")
+
+
+def _fronted(code: str, words: Sequence[Token], at: int) -> bool:
+    """Does the question word at ``at`` open the main clause after the comma of a fronted
+    adverbial (``FRONTING``), rather than follow a noun as a relative ("After the migration,
+    which took 3 min, …")?"""
+    if not words or words[0].text not in FRONTING or at < 2:
+        return False
+    if "," not in code[words[at - 1].end : words[at].start]:
+        return False
+    after = words[at + 1] if at + 1 < len(words) else None
+    return after is not None and after.text not in AUXILIARIES and not past(after)
+
+
+def _fronted_topic(code: str, words: Sequence[Token], at: int) -> bool:
+    """Does a fronted adverbial before the question word at ``at`` name what is asked about
+    ("In the Frankfurt failover drill, which region …?"), not the asker's own purpose ("Before I
+    write the notes, which release …")?"""
+    return _fronted(code, words, at) and not any(w.text in _ASKER for w in words[:at])
+
+
+_ASKER = word_set("i we me us my our")
 
 
 # Words that are verbs and nouns alike ("search service host?", "health check port?").
@@ -234,7 +278,9 @@ _KNOW = word_set("know tell remind idea sure wonder remember say find check me u
 
 
 @functools.lru_cache(maxsize=4096)
-def _value_ask(code: str) -> ValueAsk | None:
+def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
+    """The request ``code`` (one sentence) makes; ``pointed``: the phrase a later "what is
+    it?" points back at, a request however long."""
     shaped = shape_of(code).words
     all_words = tokens(code)
     texts = [w.text for w in all_words]
@@ -249,14 +295,18 @@ def _value_ask(code: str) -> ValueAsk | None:
             and i > 1
         )
         if text in ("which", "what", "whats", "where", "when", "how", "who") and _requests(
-            texts, i, shaped[i].clause_start, after_noun
+            code, all_words, i, shaped, after_noun
         ):
             nxt = texts[i + 1] if i + 1 < len(texts) else ""
             if text == "how" and f"how {nxt}" not in _WH_KINDS:
                 continue
             start, head_text = i, f"{text} {nxt}" if text == "how" else text
             break
-    if start is None and len(texts) <= 12 and code.rstrip().endswith("?"):
+    if (
+        start is None
+        and (_needed(code, pointed) is None if pointed else len(texts) <= 12)
+        and code.rstrip().endswith("?")
+    ):
         # terse: "staging api port?", "p95 for the load test?" — a phrase naming a value
         from crewline.policy.careful import EDIT_VERBS, EXEC_VERBS, PROCEED_VERBS, READ_VERBS
 
@@ -283,16 +333,13 @@ def _value_ask(code: str) -> ValueAsk | None:
         start = 0
         words = all_words
     elif start is None:
-        m = re.search(
-            r"\b(?:(?:tell|remind|give|send|show) (?:me|us)|need|got|have|know|share|find|idea of"
-            r"|post)"
-            r"\s+(the|its|their|our|a|an)\b",
-            code,
-        )
+        m = _needed(code, pointed)
         if m is None:
             return None
         start = next(i for i, w in enumerate(all_words) if w.start >= m.start(1))
         head_text = "need"
+    if head_text not in ("terse", "need") and _asks_again(texts, start):
+        return None  # "from when to when?", "where and when?": two things asked, the human's
     skip = 0 if head_text == "terse" else 2 if head_text.startswith("how") else 1
     for wh, wanted in _WH_KINDS.items():
         if head_text.startswith(wh):
@@ -401,8 +448,16 @@ def _value_ask(code: str) -> ValueAsk | None:
             if w.lemma in NOUN_KINDS and w.lemma not in ("day", "time", "number")
         ]
         noun = named_terse[-1]
-        if texts[1:2] == ["of"] and texts[0] in ("count", "number", "total"):
-            noun = texts[0]  # "number of open issues tagged …?"
+        counting = next(
+            (
+                k
+                for k in range(min(3, len(texts) - 1))
+                if texts[k] in _COUNTS and texts[k + 1] == "of"
+            ),
+            None,
+        )
+        if counting is not None:
+            noun = texts[counting]  # "number of open issues tagged …?", "total number of …"
         kinds = NOUN_KINDS[noun]
         named = [noun]
         of = next((k for k, w in enumerate(words) if w.lemma == noun), 0) + 1
@@ -444,6 +499,16 @@ def _value_ask(code: str) -> ValueAsk | None:
             asked = noun
             noun, kinds = by[before]
             kind_words = {asked} - {noun}  # "email address": the address is the email
+    unit = _unit_named(code)
+    if unit is not None:
+        # "…, in percent?", "in m/s", "how many seconds": the unit says the kind asked
+        unit_kind, unit_word, _ = unit
+        kind_words.add(unit_word)
+        if noun == unit_word:
+            counted, outcome = set(), set()  # "how many seconds": a duration, no count
+        elif noun in NOUN_KINDS and unit_kind not in NOUN_KINDS[noun]:
+            noun = _head(code, words[skip:]) or "value"  # "Route 10 punctuality, in percent?"
+        kinds = (unit_kind,)
     # a noun that names another kind of thing stays what the request is about ("which Node
     # version": node); one of the asked kind is the asked noun again ("host:port"), and so is
     # the name of a kind the asked ones hold ("the IP address": any address said is an IP's)
@@ -470,18 +535,31 @@ def _value_ask(code: str) -> ValueAsk | None:
     topic = clause_from - 1
     while topic > 0 and not shaped[topic].clause_start:
         topic -= 1
+    # "the warm start, how long is that?", "Bus 4471 -- at what time did it stop?": a
+    # pronoun the request's clause stands on is the thing named before it
+    pronoun = any(w.text in _ANAPHORS for w in words[skip:]) or all(
+        w.lemma in (noun, *kind_words) or w.text in STOP for w in words[skip:]
+    )  # "cold start on the Pixel 6, how many seconds?": the request names nothing else
     if (
         clause_from > 0
         and clause_from - topic <= 6
-        and code[all_words[clause_from - 1].end : all_words[clause_from].start].strip() == ","
-        and not any(
-            w.text in VERBISH | _DO_AUX | ASKING or w.lemma in ASKING
-            for w in all_words[topic:clause_from]
+        and code[all_words[clause_from - 1].end : all_words[clause_from].start].strip()
+        in _TOPIC_ENDS
+        and (
+            pronoun
+            or not any(
+                w.text in VERBISH | _DO_AUX | ASKING or w.lemma in ASKING
+                for w in all_words[topic:clause_from]
+            )
         )
     ):
         clause_from = topic  # "the ticket for the flaky login test, which number?"
-    if antecedent is not None:
-        clause_from = 0  # what "one" stands for is said before it
+    if antecedent is not None or (start and _fronted_topic(code, all_words, start)):
+        # what "one" stands for is said before it; a fronted clause names the thing asked
+        # about ("If the billing API is down, who gets paged?")
+        clause_from = 0
+    if head_text == "need":
+        clause_from = start  # "my smoke test needs the base URL": the URL's, not the test's
     subject: list[str] = []
     clause = [*all_words[clause_from:start], *words[skip:]]
     # with "did", "does" … an asking word is the verb ("what did the probe record?"), else
@@ -551,8 +629,10 @@ def _value_ask(code: str) -> ValueAsk | None:
     # thing: a row must say it whole, so it is one term, not its pieces
     for run in _glued_runs(code, shaped[clause_from:]):
         pieces = {root(t.lemma) for t in tokens(run)}
-        if all(t.lemma in NOUN_KINDS or t.text in STOP for t in tokens(run)):
-            continue  # "host:port": the asked nouns, not a name
+        if all(t.lemma in NOUN_KINDS or t.text in STOP for t in tokens(run)) or (
+            lemma(run) in kind_words
+        ):
+            continue  # "host:port": the asked nouns, not a name; "in m/s": the unit
         subject = [t for t in subject if t not in pieces] + [run]
     cue_stems = {stem(noun)} if noun != "value" and not verb_cues else set()
     cue_stems |= {stem(p) for p in named}
@@ -571,6 +651,7 @@ def _value_ask(code: str) -> ValueAsk | None:
                 modifier = left.lemma  # "the branch coverage", not "checkout's p95"
             break
     return ValueAsk(
+        unit=unit[2] if unit is not None else "",
         modifier=modifier,
         pair=pair,
         terse=head_text == "terse",
@@ -595,6 +676,102 @@ def _value_ask(code: str) -> ValueAsk | None:
             )
         ),
     )
+
+
+_JOINING = word_set("to and or until till through")
+
+
+def _asks_again(texts: Sequence[str], start: int) -> bool:
+    """Does a second question word, joined to the first, ask a second value ("from when to
+    when?", "where and when does it run?", "who and when?")?"""
+    return any(
+        texts[k] in ("which", "what", "where", "when", "who", "how") and texts[k - 1] in _JOINING
+        for k in range(start + 2, len(texts))
+    )
+
+
+_NEEDED = re.compile(
+    r"\b(?:(?:tell|remind|give|send|show) (?:me|us)|need|got|have|know|share|find|idea of"
+    r"|post)\s+(the|its|their|our|a|an)\b"
+)
+# "My smoke test needs the base URL … What is it?": a need stated, then pointed at
+_NEEDED_POINTED = re.compile(r"\b(?:needs|needed)\s+(the|its|their|our|a|an)\b")
+
+
+def _needed(code: str, pointed: bool) -> re.Match[str] | None:
+    """Where a request said as a need or an ask to be told opens ("I need the …", "tell me
+    the …"): its article."""
+    return _NEEDED.search(code) or (_NEEDED_POINTED.search(code) if pointed else None)
+
+
+# Kinds a unit names: a measure, never a thing counted ("in nodes").
+_MEASURES = frozenset({Kind.DURATION, Kind.RATE, Kind.SIZE, Kind.MONEY, Kind.PERCENT})
+# "in ms", "(in m/s)", "how many seconds": a unit the question names, not a place ("in the
+# config"): no article before it, nothing glued after it
+_IN_UNIT = re.compile(r"(?:\bin|\bhow many)\s+([a-z%$\u20ac\u00a3]+(?:/[a-z]+)?)(?![\w./-])")
+
+
+def _unit_named(code: str) -> tuple[Kind, str, str] | None:
+    """The kind a unit named in the question fixes, the unit's lemma and the unit as
+    written: what the value reader makes of a number in that unit ("2 m/s" is a rate), or
+    the one measure a noun of it names ("percent")."""
+    for m in _IN_UNIT.finditer(code):
+        said = m.group(1)
+        read = values_in(f"2 {said}")
+        if len(read) == 1 and read[0].text == f"2 {said}" and read[0].kind in _MEASURES:
+            return read[0].kind, lemma(said), said
+        kinds = NOUN_KINDS.get(lemma(said), ())
+        if len(kinds) == 1 and kinds[0] in _MEASURES:
+            return kinds[0], lemma(said), said
+    return None
+
+
+# A time's or a size's units, each by its scale: a value in another scale than the one the
+# question names is no answer ("30 s" to "in milliseconds?"), since the gate converts none.
+_SCALES = {
+    **dict.fromkeys(("us", "\u00b5s", "microsecond"), "us"),
+    **dict.fromkeys(("ms", "msec", "millisecond"), "ms"),
+    **dict.fromkeys(("s", "sec", "second"), "s"),
+    **dict.fromkeys(("m", "min", "minute"), "min"),
+    **dict.fromkeys(("h", "hr", "hour"), "h"),
+    **dict.fromkeys(("d", "day"), "d"),
+    **dict.fromkeys(("w", "wk", "week"), "w"),
+    **dict.fromkeys(("b", "byte"), "b"),
+    **dict.fromkeys(("kb", "kib", "kilobyte"), "kb"),
+    **dict.fromkeys(("mb", "mib", "megabyte"), "mb"),
+    **dict.fromkeys(("gb", "gib", "gigabyte", "g"), "gb"),
+    **dict.fromkeys(("tb", "tib", "terabyte"), "tb"),
+}
+_UNIT_OF = re.compile(r"[\d.,]+\s*([a-z\u00b5]+)\s*$")
+
+
+def _scale(unit: str) -> str | None:
+    unit = unit.lower()
+    return _SCALES.get(unit) or _SCALES.get(unit.removesuffix("s"))
+
+
+def in_asked_unit(ask: ValueAsk, value: Value) -> bool:
+    """Is ``value`` said in the unit the question names, where both units are of a known
+    scale ("45 s" for "how many seconds", never "30 s" for "in milliseconds")?"""
+    if not ask.unit:
+        return True
+    said = _UNIT_OF.search(value.text.lower())
+    asked, given = _scale(ask.unit), _scale(said.group(1)) if said else None
+    return asked is None or given is None or asked == given
+
+
+def _head(code: str, words: Sequence[Token]) -> str:
+    """The head of the noun phrase ``words`` open: its last word before a preposition, a
+    verb or a comma ("route 10 punctuality for November" → "punctuality")."""
+    head = ""
+    for k, w in enumerate(words):
+        if w.text in NP_STOP or w.text in _TERSE_PREPOSITIONS or (k and past(w)):
+            break
+        if w.text.isalpha() and w.text not in STOP:
+            head = w.lemma
+        if code[w.end : w.end + 1] == ",":
+            break
+    return head
 
 
 def _at(words: Sequence[Token], lemma: str) -> int:
@@ -696,13 +873,43 @@ def value_ask(shape: Shape) -> ValueAsk | None:
             whole, how, rest = fronted.groups()
             said = f"{how} of {whole} {rest}"
         ask = _value_ask(said)
+        if ask is None:
+            ask = _pointed_ask(shape, sentence)
         if ask is not None:
             return replace(ask, question=shape.text)
     return None
 
 
-_PAST = word_set("ran took went got found made wrote broke left sent built saw kept came")
+# A request that names nothing but points back ("What is it?", "what was measured?", "which
+# one is that?"): what it asks is the phrase said just before it.
+_POINTING = re.compile(
+    r"(?:^|(?:\s[-\u2013\u2014]+|:)\s*)(?:so\s+)?(?:what|which one)\s*(?:'s|is|was|are|were)\s+"
+    r"(?:(?:it|that|this|they)(?:\s+(?:now|then|exactly))?|(?:it\s+)?(?:measured|found|"
+    r"recorded|reported|seen|observed|logged|set\s+to|configured))\s*\?+\s*$"
+)
+
+
+def _pointed_ask(shape: Shape, sentence: Sentence) -> ValueAsk | None:
+    """A request pointing back at the phrase before it ("My smoke test needs the base URL of
+    the staging planner. What is it?", "Median delay from ping to publish -- what was
+    measured?"), read as that phrase asked: a need stated, or a noun phrase naming a
+    value."""
+    pointing = _POINTING.search(sentence.text)
+    if pointing is None:
+        return None
+    topic = sentence.text[: pointing.start()].strip()
+    if not topic:
+        n = shape.sentences.index(sentence)
+        if n == 0:
+            return None
+        topic = shape.sentences[n - 1].text.rstrip(" .!")
+    if not topic or topic.endswith("?"):
+        return None
+    return _value_ask(f"{topic}?", pointed=True)
+
+
 _TERSE_PREPOSITIONS = word_set("of in on for at from to under with behind inside")
+_COUNTS = ("count", "number", "total")
 
 
 def verb_form(word: Token) -> bool:
@@ -714,7 +921,7 @@ def verb_form(word: Token) -> bool:
 
 
 def past(word: Token) -> bool:
-    return word.text in _PAST or (word.text.endswith("ed") and word.text != word.lemma)
+    return word.text in IRREGULAR_PAST or (word.text.endswith("ed") and word.text != word.lemma)
 
 
 def _noun_goes_on(word: Token, after: Token) -> bool:

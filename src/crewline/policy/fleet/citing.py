@@ -31,6 +31,7 @@ from crewline.policy.fleet.asking import (
     WHOLES,
     ValueAsk,
     both_given,
+    in_asked_unit,
     named_kinds,
 )
 from crewline.policy.fleet.nouns import (
@@ -512,6 +513,8 @@ def _of_kind(ask: ValueAsk, value: Value) -> bool:
     """Is the cited value of the kind the request asks, by the asked noun's kinds (a loose
     noun's by the kinds its neighbours name; a bare number for a measure), and a folder's
     by a path in any form: "/data/exports/nightly", "s3://acme-archive/daily/"?"""
+    if not in_asked_unit(ask, value):
+        return False  # "30 s" to "in milliseconds?": another unit, not converted
     if value.kind in ask.kinds:
         return True
     pathed = value.kind is Kind.URL_PATH or (

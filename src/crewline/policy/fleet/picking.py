@@ -22,6 +22,7 @@ from crewline.policy.fleet.asking import (
     VERBISH,
     WHOLES,
     ValueAsk,
+    in_asked_unit,
     past,
 )
 from crewline.policy.fleet.rows import (
@@ -54,7 +55,8 @@ def _said(ask: ValueAsk, fact: Fact) -> list[Said]:
     text = unicodedata.normalize("NFKC", fact.text)
     out = []
     for value in _with_ports(ask, text, _read_whole(ask, text, values_in(text))):
-        status = status_of(ask, text, value) if value.kind in ask.kinds else None
+        asked = value.kind in ask.kinds and in_asked_unit(ask, value)
+        status = status_of(ask, text, value) if asked else None
         if status in (None, "gone") or in_question(ask, value.text):
             continue  # not a fact here, or the question's own value ("acme.io's MX")
         # "rebooted 2 days ago": a moment, not how long something lasts — no answer to
