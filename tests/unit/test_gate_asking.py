@@ -152,3 +152,23 @@ def test_a_request_for_a_value_of_a_thing_a_risky_noun_names_is_not_the_act(
 )
 def test_the_act_itself_asked_stays_careful(question: str) -> None:
     careful(question)
+
+
+# ----------------------------------------- a verb a question word asks about proposes nothing
+
+
+def test_keep_asked_about_states_no_default() -> None:
+    # "keep … on `x`" after "how long does" is what is asked, not a value kept as usual
+    rows = facts(("cache", "redis-main keeps session keys for 30 min before eviction."))
+    verdict = judge("How long does the cache keep session keys on `redis-main`?", facts=rows)
+    assert verdict.kind is not VerdictKind.OBVIOUS_DEFAULT, verdict
+    assert verdict.answer in (None, "30 min"), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [("Keep the line length of 100?", "100"), ("What do you think, keep 8080?", "8080")],
+)
+def test_keep_proposed_still_states_its_default(question: str, value: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict
