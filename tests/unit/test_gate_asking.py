@@ -100,11 +100,6 @@ def test_a_unit_named_fixes_the_kind() -> None:
     answers("Greenhouse humidity sensor drift this week, in percent?", rows, "0.8%")
 
 
-def test_how_many_of_a_unit_asks_a_duration() -> None:
-    rows = facts(("kiosk", "lobby kiosk cold boot takes 38 s since the image change"))
-    answers("lobby kiosk cold boot, how many seconds?", rows, "38 s")
-
-
 def test_a_value_in_another_unit_than_the_one_asked_is_no_answer() -> None:
     # the gate converts no unit: "0.12 s" is not said in milliseconds
     question = "Median render time of the product page, in milliseconds?"

@@ -338,8 +338,6 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
             return None
         start = next(i for i, w in enumerate(all_words) if w.start >= m.start(1))
         head_text = "need"
-    if head_text not in ("terse", "need") and _asks_again(texts, start):
-        return None  # "from when to when?", "where and when?": two things asked, the human's
     skip = 0 if head_text == "terse" else 2 if head_text.startswith("how") else 1
     for wh, wanted in _WH_KINDS.items():
         if head_text.startswith(wh):
@@ -475,6 +473,8 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
                 counted = {root(words[end - 1].lemma), root(noun)}  # the "count" is no topic
                 noun, kinds = words[end - 1].lemma, (Kind.NUMBER,)
     pair = _two_asked(code, words[skip:])
+    if head_text not in ("terse", "need") and _asks_again(texts, start):
+        pair = (noun, "other value")  # "from when to when?": two values, never one answers
     if pair and one_value(pair):
         noun, kinds = "address", (Kind.HOST, Kind.IP)  # "host and port": "mm.internal:7450"
     if not kinds:
@@ -501,12 +501,10 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
             kind_words = {asked} - {noun}  # "email address": the address is the email
     unit = _unit_named(code)
     if unit is not None:
-        # "…, in percent?", "in m/s", "how many seconds": the unit says the kind asked
+        # "…, in percent?", "in m/s": the unit says the kind asked
         unit_kind, unit_word, _ = unit
         kind_words.add(unit_word)
-        if noun == unit_word:
-            counted, outcome = set(), set()  # "how many seconds": a duration, no count
-        elif noun in NOUN_KINDS and unit_kind not in NOUN_KINDS[noun]:
+        if noun in NOUN_KINDS and unit_kind not in NOUN_KINDS[noun]:
             noun = _head(code, words[skip:]) or "value"  # "Route 10 punctuality, in percent?"
         kinds = (unit_kind,)
     # a noun that names another kind of thing stays what the request is about ("which Node
@@ -706,9 +704,9 @@ def _needed(code: str, pointed: bool) -> re.Match[str] | None:
 
 # Kinds a unit names: a measure, never a thing counted ("in nodes").
 _MEASURES = frozenset({Kind.DURATION, Kind.RATE, Kind.SIZE, Kind.MONEY, Kind.PERCENT})
-# "in ms", "(in m/s)", "how many seconds": a unit the question names, not a place ("in the
+# "in ms", "(in m/s)": a unit the question names, not a place ("in the
 # config"): no article before it, nothing glued after it
-_IN_UNIT = re.compile(r"(?:\bin|\bhow many)\s+([a-z%$\u20ac\u00a3]+(?:/[a-z]+)?)(?![\w./-])")
+_IN_UNIT = re.compile(r"\bin\s+([a-z%$\u20ac\u00a3]+(?:/[a-z]+)?)(?![\w./-])")
 
 
 def _unit_named(code: str) -> tuple[Kind, str, str] | None:
@@ -752,7 +750,7 @@ def _scale(unit: str) -> str | None:
 
 def in_asked_unit(ask: ValueAsk, value: Value) -> bool:
     """Is ``value`` said in the unit the question names, where both units are of a known
-    scale ("45 s" for "how many seconds", never "30 s" for "in milliseconds")?"""
+    scale ("45 s" for "in seconds", never "30 s" for "in milliseconds")?"""
     if not ask.unit:
         return True
     said = _UNIT_OF.search(value.text.lower())
