@@ -10,9 +10,23 @@ to this. A test that asserts something does *not* happen passes its own short bo
 
 from __future__ import annotations
 
+import asyncio
+import socket
+
 import httpx
 
-__all__ = ["HTTP_TIMEOUT", "WAIT"]
+__all__ = ["HTTP_TIMEOUT", "WAIT", "read_to_close"]
 
 WAIT = 60.0  # seconds: any wait for a condition the test expects to come true
 HTTP_TIMEOUT = httpx.Timeout(WAIT)  # every phase of a test's request: connect, read, write, pool
+
+
+async def read_to_close(sock: socket.socket) -> bytes:
+    """Everything the server sends on a raw non-blocking socket until it closes it, within
+    ``WAIT``: the answer a test reads where an HTTP client would hide a reset."""
+    loop = asyncio.get_running_loop()
+    answer = b""
+    async with asyncio.timeout(WAIT):
+        while chunk := await loop.sock_recv(sock, 65536):
+            answer += chunk
+    return answer

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from crewline.api.edge import MAX_BODY_BYTES
-from tests.bounds import WAIT
+from tests.bounds import read_to_close
 from tests.driver import Crew
 
 pytestmark = pytest.mark.parametrize("harness", ["memory"], indirect=True)
@@ -128,10 +128,7 @@ async def test_a_413_reaches_a_client_still_sending_its_body(crew: Crew) -> None
             while sent < len(upload):
                 sent += sock.send(upload[sent : sent + 65536])
         assert sent > len(head) + 256 * 1024  # the precondition: body left unread
-        answer = b""
-        async with asyncio.timeout(WAIT):
-            while chunk := await loop.sock_recv(sock, 65536):
-                answer += chunk
+        answer = await read_to_close(sock)
     finally:
         sock.close()
     status, _, body = answer.partition(b"\r\n\r\n")

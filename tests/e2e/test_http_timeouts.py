@@ -18,7 +18,7 @@ import pytest
 
 from crewline.config import Config
 from crewline.testing import FakeClock
-from tests.bounds import WAIT
+from tests.bounds import WAIT, read_to_close
 from tests.driver import Crew
 from tests.harness import MemoryHarness
 
@@ -120,10 +120,7 @@ async def test_a_head_landing_as_the_deadline_fires_still_reads_the_408(crew: Cr
         loop.call_at(deadline - 0.001, sock.send, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         # ... because the loop gets no CPU until both are due (a machine at load 20)
         time.sleep(max(0.0, deadline - loop.time()))  # noqa: ASYNC251
-        answer = b""
-        async with asyncio.timeout(WAIT):
-            while chunk := await loop.sock_recv(sock, 65536):
-                answer += chunk
+        answer = await read_to_close(sock)
     finally:
         sock.close()
     assert _error(answer) == ("HTTP/1.1 408 Request Timeout", "header_timeout")
