@@ -817,8 +817,6 @@ def stated(
         in_text = None  # "which commit is the default branch at?": what is asked, not a default
     if in_text is not None and _in_state_question(question, in_text):
         in_text = None  # "is the default port 8080?": a claim asked about, not a default
-    if in_text is not None and _KEPT_ASKED.search(_display(question)):
-        in_text = None  # "How long does Kafka keep messages on `x`?": a request, no default
     if given is None and in_text is not None and _another_stated(question, in_text):
         return Conflict(reason="it states two different defaults")
     if given is not None and in_text is not None and not _same(given, in_text):
@@ -863,15 +861,6 @@ def _in_state_question(question: str, value: str) -> bool:
         said in sentence.casefold() and _STATE_QUESTION.match(sentence) is not None
         for sentence in re.split(r"(?<=[.!?])\s+", _display(question))
     )
-
-
-# "keep" as the verb a question word asks about ("How long does Kafka keep messages on …?",
-# "where do we keep the backups?"), in one clause: what is kept is asked, none proposed.
-_KEPT_ASKED = re.compile(
-    r"\b(?:how\s+\w+|what|which|where|when|why|who)\s+[^?.!,:;]*?"
-    r"\b(?:do|does|did|will|would|can|could)\s+[^?.!,:;]*?\b(?:keep|stay|stick|leave)s?\b",
-    re.IGNORECASE,
-)
 
 
 def _asked(question: str, value: str) -> bool:
