@@ -971,3 +971,28 @@ def test_a_refused_citation_says_the_rule_that_refused_it() -> None:
         facts=rows,
     )
     assert unsaid.refused is Refusal.NOT_IN_ROW
+
+
+# ------------------------------------- a value confirmed is a fact, one not yet is none
+
+
+def test_a_value_said_confirmed_is_a_fact_offline_and_cited() -> None:
+    rows = facts(("relay-probe", "Mail relay region confirmed: eu-central-1."))
+    answers("Which region is the mail relay deployed in?", rows, "eu-central-1")
+    assert _model("Which region is the mail relay deployed in?", rows, "eu-central-1") == (
+        "eu-central-1"
+    )
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "Mail relay region isn't confirmed yet: eu-central-1.",
+        "Mail relay region has not been confirmed: eu-central-1.",
+        "Mail relay region is unconfirmed: eu-central-1.",
+    ],
+)
+def test_a_value_not_confirmed_yet_stays_with_the_human(row: str) -> None:
+    rows = facts(("relay-probe", row))
+    no_answer("Which region is the mail relay deployed in?", rows)
+    assert _model("Which region is the mail relay deployed in?", rows, "eu-central-1") is None

@@ -151,7 +151,10 @@ _GONE_FROM = re.compile(
 _UNSETTLED = re.compile(
     r"\b(?:plan|plans|planned|planning|next|will|going to|scheduled|proposed|tentative"
     r"|tentatively|expected|expect|estimated?|should be|might|maybe|probably|pending|not yet"
-    r"|waiting|tbd|target|unconfirmed|confirm|confirmed|guess|assume|assuming)\b"
+    r"|waiting|tbd|target|unconfirmed|confirm|guess|assume|assuming)\b"
+    # "confirmed" unsettles only where it is not so yet: "isn't confirmed", "once confirmed";
+    # said as done ("rate limit confirmed: 120 …", "confirmed via timedatectl") it is a fact
+    r"|(?:\b(?:not|never|to be|once|until|unless|if|awaiting)|n't)\s+(?:yet\s+|been\s+)?confirmed\b"
 )
 # An estimate is no fact, whatever the question asks ("about 14 minutes, maybe 15",
 # "estimated at roughly 40 GB").
