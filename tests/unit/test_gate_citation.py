@@ -996,3 +996,52 @@ def test_a_value_not_confirmed_yet_stays_with_the_human(row: str) -> None:
     rows = facts(("relay-probe", row))
     no_answer("Which region is the mail relay deployed in?", rows)
     assert _model("Which region is the mail relay deployed in?", rows, "eu-central-1") is None
+
+
+# ------------------------------------- "how many <things> per <unit>" asks a rate
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer", "value"),
+    [
+        (
+            "How many messages per second does the mail relay accept?",
+            "The mail relay accepts 340 messages per second at peak.",
+            "340",
+            "340 messages per second",
+        ),
+        (
+            "How many readings per hour does the weather station send?",
+            "Weather station uplink: 12 readings per hour over LoRa.",
+            "12",
+            "12 readings per hour",
+        ),
+    ],
+)
+def test_a_count_per_unit_of_time_is_answered_by_the_rate(
+    question: str, row: str, answer: str, value: str
+) -> None:
+    assert _model(question, _one(row), answer) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [  # a rate per another unit: the gate converts none
+        (
+            "How many messages per second does the mail relay accept?",
+            "The mail relay accepts 340 messages per minute at peak.",
+            "340",
+        ),
+        (
+            "How many readings per hour does the weather station send?",
+            "Weather station uplink: 12 readings per day over LoRa.",
+            "12",
+        ),
+    ],
+)
+def test_a_rate_per_another_unit_still_refuses(question: str, row: str, answer: str) -> None:
+    rows = _one(row)
+    verdict = check_placement(
+        question, Placement(kind="fleet", answer=answer, row=rows[0].row_id), facts=rows
+    )
+    assert verdict.answer is None and verdict.refused is Refusal.OTHER_KIND, verdict

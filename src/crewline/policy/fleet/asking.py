@@ -758,6 +758,34 @@ def in_asked_unit(ask: ValueAsk, value: Value) -> bool:
     return asked is None or given is None or asked == given
 
 
+_TIME_SCALES = frozenset({"us", "ms", "s", "min", "h", "d", "w"})
+
+
+def rate_counted(ask: ValueAsk, value: Value) -> bool:
+    """Does a request that counts a noun per unit of time ("how many requests per second
+    …?", "how many calls per minute …?") ask ``value``, a rate per that very unit ("1850
+    requests per second")? The gate converts none: "7200 per hour" is no answer to "per
+    minute"."""
+    if value.kind is not Kind.RATE or not ask.counted:
+        return False
+    words = ask.text_words
+    per = next(
+        (
+            words[k + 2]
+            for k in range(len(words) - 2)
+            if lemma(words[k]) == ask.noun and words[k + 1] == "per"
+        ),
+        None,
+    )
+    said = _PER_UNIT.search(value.text.lower())
+    scale = _scale(per) if per is not None else None
+    return scale in _TIME_SCALES and said is not None and _scale(said.group(1)) == scale
+
+
+# The unit of time a rate is said per: "1850 requests per second", "40 msgs/sec".
+_PER_UNIT = re.compile(r"(?:\bper\s+|\ban?\s+|/\s*)([a-z]+)\s*$")
+
+
 def _head(code: str, words: Sequence[Token]) -> str:
     """The head of the noun phrase ``words`` open: its last word before a preposition, a
     verb or a comma ("route 10 punctuality for November" → "punctuality")."""

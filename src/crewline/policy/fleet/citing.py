@@ -33,6 +33,7 @@ from crewline.policy.fleet.asking import (
     both_given,
     in_asked_unit,
     named_kinds,
+    rate_counted,
 )
 from crewline.policy.fleet.nouns import (
     beside_noun,
@@ -511,12 +512,15 @@ _URL_WITH_PATH = re.compile(r"^[a-z][a-z0-9+.-]*://[^/\s]+/\S*[^/\s.]\S*", re.IG
 
 def _of_kind(ask: ValueAsk, value: Value) -> bool:
     """Is the cited value of the kind the request asks, by the asked noun's kinds (a loose
-    noun's by the kinds its neighbours name; a bare number for a measure), and a folder's
+    noun's by the kinds its neighbours name; a bare number for a measure; a rate for a
+    count per unit of time, "how many requests per second"), and a folder's
     by a path in any form: "/data/exports/nightly", "s3://acme-archive/daily/"?"""
     if not in_asked_unit(ask, value):
         return False  # "30 s" to "in milliseconds?": another unit, not converted
     if value.kind in ask.kinds:
         return True
+    if rate_counted(ask, value):
+        return True  # "1850 requests per second" for "how many requests per second …?"
     pathed = value.kind is Kind.URL_PATH or (
         value.kind is Kind.URL and bool(_URL_WITH_PATH.match(value.text))
     )
