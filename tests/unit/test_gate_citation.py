@@ -1045,3 +1045,36 @@ def test_a_rate_per_another_unit_still_refuses(question: str, row: str, answer: 
         question, Placement(kind="fleet", answer=answer, row=rows[0].row_id), facts=rows
     )
     assert verdict.answer is None and verdict.refused is Refusal.OTHER_KIND, verdict
+
+
+# ------------------------------------- what a thing was before a change: its former value
+
+_CHANGED = "After the compression change, the nightly export went from 18 GB down to 6 GB."
+_BEFORE = "What was the nightly export size before the compression change?"
+
+
+def test_the_former_value_answers_what_a_thing_was_before_a_change() -> None:
+    assert _model(_BEFORE, _one(_CHANGED), "18 GB") == "18 GB"
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer", "refused"),
+    [
+        (_BEFORE, _CHANGED, "6 GB", Refusal.FORMER),  # the value it went to
+        ("How big is the nightly export now?", _CHANGED, "18 GB", Refusal.NOT_LIVE),
+        (  # gone, with no value it changed to in the row: no change told
+            _BEFORE,
+            "The nightly export was 18 GB until the compression change.",
+            "18 GB",
+            Refusal.NOT_LIVE,
+        ),
+    ],
+)
+def test_a_former_value_answers_nothing_else(
+    question: str, row: str, answer: str, refused: Refusal
+) -> None:
+    rows = _one(row)
+    verdict = check_placement(
+        question, Placement(kind="fleet", answer=answer, row=rows[0].row_id), facts=rows
+    )
+    assert verdict.answer is None and verdict.refused is refused, verdict

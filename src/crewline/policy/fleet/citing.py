@@ -274,7 +274,8 @@ def _refusal(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> 
         return Refusal.OTHER_COUNT
     if of_another_outcome(ask, cited.text, value):
         return Refusal.OTHER_OUTCOME  # "ran 41 jobs" for "how many jobs failed?"
-    if _cited_status(ask, cited.text, value) != "fact":
+    former = _the_former(ask, cited, value)
+    if _cited_status(ask, cited.text, value) != "fact" and not former:
         return Refusal.NOT_LIVE
     if other_qualifier(ask, cited.text, value):
         return Refusal.OTHER_QUALIFIER
@@ -288,7 +289,7 @@ def _refusal(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> 
     if another_modifier(ask, cited, value, usable):
         # "branch coverage" of "line coverage"; "the image" of two images
         return Refusal.OTHER_MODIFIER
-    if _several(ask, cited, value):
+    if not former and _several(ask, cited, value):
         return Refusal.SEVERAL
     if another_named(ask, " ".join(clause_of(cited.text, value)).lower()):
         return Refusal.ANOTHER_NAMED  # "the Eastfield clinic"'s value for "the Westbrook clinic"
@@ -491,6 +492,22 @@ def _former_asked(ask: ValueAsk, fact: Fact, value: Value) -> bool:
         return False
     return any(
         v.kind is value.kind and status_of(ask, fact.text, v) == "gone"
+        for v in values_in(fact.text)
+        if v.start != value.start
+    )
+
+
+def _the_former(ask: ValueAsk, fact: Fact, value: Value) -> bool:
+    """Is the value the former one a question asking what a thing was before a change asks
+    ("what was p95 before the cache change?"): gone in a row that gives, of its kind, the live
+    value it went to ("went from 310 ms down to 245 ms")? That live one is then no rival."""
+    if (
+        not _FORMER_ASKED.search(request_sentence(ask))
+        or status_of(ask, fact.text, value) != "gone"
+    ):
+        return False
+    return any(
+        v.kind is value.kind and status_of(ask, fact.text, v) == "fact"
         for v in values_in(fact.text)
         if v.start != value.start
     )
