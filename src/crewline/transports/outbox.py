@@ -243,11 +243,14 @@ class OutboxDispatcher:
     async def _posted_anywhere(
         self, waiter: asyncio.Future[None], object_key: str, lane: str
     ) -> None:
-        """Until this dispatcher posted ``object_key``, or another replica recorded it."""
+        """Until this dispatcher posted ``object_key``, or another replica recorded it.
+        Once the lane was seen held elsewhere, the store is looked at until the end: its
+        holder may post and release it, and this replica take the now empty lane, before
+        the next look."""
+        seen_elsewhere = False
         while not waiter.done():
-            if lane in self._elsewhere and await recorded(
-                self.store, self.transport.name, object_key
-            ):
+            seen_elsewhere = seen_elsewhere or lane in self._elsewhere
+            if seen_elsewhere and await recorded(self.store, self.transport.name, object_key):
                 return
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(POST_LOOK_INTERVAL):
