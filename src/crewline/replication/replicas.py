@@ -150,6 +150,12 @@ class Coordination(ABC):
         database failure (no call without its turn)."""
 
     @abstractmethod
+    async def held_elsewhere(self, prefix: str) -> set[str]:
+        """The leases whose names start with ``prefix`` that ``acquire(name,
+        from_gone=True)`` would refuse now: held by another run that is not gone, and not
+        expired. One read, writing nothing. Raises on a database failure."""
+
+    @abstractmethod
     async def leases(self, prefix: str) -> list[LeaseView]:
         """Every lease whose name starts with ``prefix``, by name."""
 
@@ -274,6 +280,12 @@ class LaneClaims:
         if taken is None or not self._keep(lane, taken, now + self.ttl / 3):
             return Claim.ELSEWHERE
         return Claim.TAKEN_OVER if taken.taken_over else Claim.HELD
+
+    async def held_elsewhere(self) -> set[str]:
+        """The lanes another replica holds now (``hold`` would find them ELSEWHERE): one
+        read for all of them, where asking for each lease would be a statement each."""
+        held = await self.coordination.held_elsewhere(self.prefix)
+        return {name.removeprefix(self.prefix) for name in held}
 
     async def release(self, lane: str) -> bool:
         """Give the lane up; True if this replica held it."""

@@ -74,6 +74,11 @@ ON CONFLICT (name) DO UPDATE SET
 WHERE {_TAKEABLE.format(holder="excluded.holder")}
 RETURNING epoch, previous
 """
+# The leases another run holds now, which _ACQUIRE (from_gone) would refuse: the same test.
+_HELD_ELSEWHERE = f"""
+SELECT l.name FROM crewline_leases l
+WHERE starts_with(l.name, %(prefix)s) AND NOT {_TAKEABLE.format(holder="%(holder)s")}
+"""
 # The previous run of this replica's name (NULL: the first), as the name is registered.
 _INCARNATE = """
 WITH prior AS (SELECT holder FROM crewline_incarnations WHERE name = %(name)s FOR UPDATE),
@@ -247,6 +252,10 @@ class PostgresCoordination(Coordination):
     async def pace(self, name: str, interval: float) -> float:
         rows = await self._execute(_PACE, {"name": name, "interval": interval})
         return max(0.0, float(rows[0]["wait"]))
+
+    async def held_elsewhere(self, prefix: str) -> set[str]:
+        params = {"prefix": prefix, "holder": self.holder, "from_gone": True}
+        return {r["name"] for r in await self._execute(_HELD_ELSEWHERE, params)}
 
     async def leases(self, prefix: str) -> list[LeaseView]:
         return [_view(r) for r in await self._execute(_VIEW, (prefix,))]

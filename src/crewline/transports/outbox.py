@@ -170,8 +170,7 @@ class OutboxDispatcher:
 
     def _start_lane(self, lane: str) -> None:
         self._queued.add(lane)
-        running = self._lanes.get(lane)
-        if running is None or running.done():
+        if self._idle(lane):
             self._lanes[lane] = asyncio.create_task(self._drain_lane(lane))
 
     async def wait_idle(self, *, timeout: float = 10.0) -> None:
@@ -269,15 +268,36 @@ class OutboxDispatcher:
         while True:
             self._scan.clear()
             try:
-                heads = await self.store.outbox_heads(self.transport.name)
+                lanes = await self._lanes_to_start()
             except Exception:
                 log.exception("reading the %s outbox failed", self.transport.name)
-                heads = []
-            for head in heads:
-                self._start_lane(head.lane)
+                lanes = []
+            for lane in lanes:
+                self._start_lane(lane)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.poll_interval):
                     await self._scan.wait()
+
+    async def _lanes_to_start(self) -> list[str]:
+        """The lanes a poll starts: each one with a head, but, with replicas, none that
+        another replica holds now and this one is not draining. Its holder drains it (and
+        looks again once it releases it); asking for each lease would be refused one
+        statement at a time, for every lane the other replicas send, at every poll. One
+        read of the leases says which they are, by the rule a lease request would apply
+        (a lane whose holder is gone or past its lease is started, and taken over)."""
+        lanes = [head.lane for head in await self.store.outbox_heads(self.transport.name)]
+        idle = {lane for lane in lanes if self._idle(lane)}
+        if self.claims is None or not idle:
+            return lanes
+        held = await self.claims.held_elsewhere()
+        elsewhere = {lane for lane in idle & held if self._idle(lane)}  # still, after the read
+        self._elsewhere |= elsewhere  # a wake asks for the lease before reading the head
+        return [lane for lane in lanes if lane not in elsewhere]
+
+    def _idle(self, lane: str) -> bool:
+        """Whether no drain of ``lane`` runs here."""
+        running = self._lanes.get(lane)
+        return running is None or running.done()
 
     async def _drain_lane(self, lane: str) -> None:
         while True:
