@@ -11,6 +11,12 @@ worker threads; neither the benchmark's process, the load generators nor the Pos
 server's own processes are counted), from the first request until every outbox is empty
 (counted in the database from the benchmark's process), per escalation.
 
+A second baseline separates what splitting the load costs from what coordinating costs:
+one replica serving 25 agents, the share each of the two replicas serves (its group
+commits as small, its event loop and threads as often idle between requests). What two
+replicas cost above it is their coordination (leases, polls) and a second process's
+fixed cost.
+
 Subject 2: transactions/s of a one-event write through PostgresStore with 100 concurrent
 callers over 50 members when each transaction first takes the member's lock
 (``Tx.serialize``, an advisory transaction lock); baseline: the same writes without it. Also
@@ -48,6 +54,7 @@ from crewline.store.postgres_coordination import PostgresCoordination
 
 NAME = "replicas"
 AGENTS = 50
+SHARE = AGENTS // 2  # the agents each of two replicas serves
 CALLERS = 100
 LEASE_TTL = 1.0
 DRAIN_LOOK = 0.02  # seconds between two counts of the outboxes' entries
@@ -73,7 +80,7 @@ def _cpu(replicas: list[ServerProcess]) -> float:
 
 
 async def escalation_run(
-    options: Options, server: str, label: str, replicas: int, per_agent: int
+    options: Options, server: str, label: str, replicas: int, per_agent: int, *, agents: int
 ) -> dict[str, float]:
     database = fresh_database(server, label)
     keys_each = -(-per_agent // MAX_PENDING)
@@ -83,7 +90,7 @@ async def escalation_run(
             # from this process: the replicas' processes are what is measured.
             store = await stack.enter_async_context(PostgresStore(database, writers=0))
             created = await add_members(
-                store, AGENTS * keys_each, prefix="agent", transports=["memory"]
+                store, agents * keys_each, prefix="agent", transports=["memory"]
             )
             keys = [made.key for made in created]
             running = [
@@ -108,7 +115,7 @@ async def escalation_run(
                     "per_key": MAX_PENDING,
                     "workers": [
                         {"keys": keys[n * keys_each : (n + 1) * keys_each], "count": per_agent}
-                        for n in range(AGENTS)
+                        for n in range(agents)
                         if n % replicas == index
                     ],
                 }
@@ -208,15 +215,21 @@ async def main(options: Options) -> None:
     trials = options.size(10, 30, smoke=1)
     one: list[dict[str, float]] = []
     two: list[dict[str, float]] = []
+    half: list[dict[str, float]] = []  # one replica, each replica's share of the agents
     locks: list[dict[str, float]] = []
     takeovers: list[list[float]] = []
     with pg_server(options) as server:
         for run in range(options.runs):
-            # The halves run in turn, the first alternating from run to run (as the lock's
-            # do), so that a load rising or falling over a run is not always met by one.
-            for replicas, half in ((1, one), (2, two))[:: 1 if run % 2 == 0 else -1]:
-                label = f"{'one' if replicas == 1 else 'two'}{run}"
-                half.append(await escalation_run(options, server, label, replicas, per_agent))
+            # The set-ups run in turn, the first one moving from run to run (as the lock's
+            # halves alternate), so that a load rising or falling over a run is not always
+            # met by one.
+            setups = [("one", 1, AGENTS, one), ("two", 2, AGENTS, two), ("half", 1, SHARE, half)]
+            for name, replicas, agents, rows in setups[run % 3 :] + setups[: run % 3]:
+                rows.append(
+                    await escalation_run(
+                        options, server, f"{name}{run}", replicas, per_agent, agents=agents
+                    )
+                )
             locks.append(
                 await lock_run(server, f"lock{run}", per_caller, locked_first=run % 2 == 1)
             )
@@ -244,6 +257,15 @@ async def main(options: Options) -> None:
             baseline=col(one, "cpu_us"),
             baseline_label="process CPU per escalation, 1 replica",
             target=Target(kind="ratio_at_most", value=1.2),
+        ),
+        figure(
+            "cpu_per_escalation_2_replicas_vs_same_share_us",
+            "process CPU per escalation, 2 replicas (each serving 25 of the 50 agents)",
+            "us",
+            col(two, "cpu_us"),
+            higher_is_better=False,
+            baseline=col(half, "cpu_us"),
+            baseline_label=f"1 replica serving {SHARE} agents (each replica's share)",
         ),
         figure(
             "member_locked_commits_per_s",
