@@ -121,16 +121,6 @@ class WebhookDispatcher:
         self._task: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> WebhookDispatcher:
-        # No pool ceiling: a pool full of slow receivers would hold up every other session.
-        # An idle connection goes before a receiver's server may close it (crewline.kept_alive).
-        self._client = httpx.AsyncClient(
-            limits=httpx.Limits(
-                max_connections=None,
-                max_keepalive_connections=32,
-                keepalive_expiry=KEEP_ALIVE_EXPIRY,
-            ),
-            headers={"User-Agent": f"crewline/{__version__}"},
-        )
         self._registered = {w.session for w in await self.store.webhooks()}
         self.hub.feed.on_notify(self._notified)
         self._task = asyncio.create_task(self._poll(), name="webhooks")
@@ -286,10 +276,26 @@ class WebhookDispatcher:
                 continue  # the registration may have changed meanwhile
             await self._attempt(hook, events[0])
 
+    def _http(self) -> httpx.AsyncClient:
+        """The client of every delivery, made at the first: making one loads the CA bundle
+        (some 25 ms of CPU), which a server without webhooks never needs."""
+        if self._client is None:
+            # No pool ceiling: a pool full of slow receivers would hold up every other
+            # session. An idle connection goes before a receiver's server may close it
+            # (crewline.kept_alive).
+            self._client = httpx.AsyncClient(
+                limits=httpx.Limits(
+                    max_connections=None,
+                    max_keepalive_connections=32,
+                    keepalive_expiry=KEEP_ALIVE_EXPIRY,
+                ),
+                headers={"User-Agent": f"crewline/{__version__}"},
+            )
+        return self._client
+
     async def _post(self, hook: Webhook, event: Event) -> str | None:
         """One delivery attempt, to addresses checked just now (the next one when an address
         cannot be connected to); None when it was accepted, else what went wrong."""
-        assert self._client is not None
         body = payload(event)
         try:
             candidates = await self.targets.pin(hook.url)
@@ -304,7 +310,8 @@ class WebhookDispatcher:
         failure = "no address"
         for pinned in candidates:
             try:
-                request = self._client.build_request(
+                client = self._http()
+                request = client.build_request(
                     "POST",
                     pinned.url,
                     content=body,
@@ -313,7 +320,7 @@ class WebhookDispatcher:
                     timeout=self.timeout,
                 )
                 # A delivery is safe to repeat: receivers dedupe by cursor (at least once).
-                response = await send_with_one_resend(self._client, request, repeatable=True)
+                response = await send_with_one_resend(client, request, repeatable=True)
             except httpx.ConnectError as error:  # nothing reached: the next address may be
                 failure = f"ConnectError to {pinned.address}: {error}"[:300]
                 continue
