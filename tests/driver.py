@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,11 @@ from crewline.models import Bell, CallerKind
 from crewline.testing import FakeClock
 from tests.bounds import WAIT
 from tests.harness import Harness
+
+# One TLS context for every client the driver opens: httpx builds a new one per client
+# otherwise, loading the whole CA bundle (some 25 ms of CPU) for a loopback ``http://`` call
+# that never uses it — thousands of times a run, one per ``call``.
+LOOPBACK_TLS = ssl.create_default_context()
 
 
 class Crew:
@@ -101,7 +107,9 @@ class Crew:
 
     def client(self, key: str | None = None, *, timeout: float = WAIT) -> httpx.AsyncClient:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        return httpx.AsyncClient(base_url=self.url, headers=headers, timeout=timeout)
+        return httpx.AsyncClient(
+            base_url=self.url, headers=headers, timeout=timeout, verify=LOOPBACK_TLS
+        )
 
     async def call(self, key: str | None, method: str, path: str, **kwargs: Any) -> httpx.Response:
         async with self.client(key) as client:
