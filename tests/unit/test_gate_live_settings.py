@@ -1,8 +1,8 @@
 """A change to a live setting that reaches everyone is careful, however small it is said to
-be: a value, a flag or a setting changed in live or production, or for every user, player
-or customer. Reading, diffing or testing the same setting, or changing it where only the
-asker or the team sees it, goes on. Each rule beside the near-misses that keep their
-verdict."""
+be: a value, a flag or a setting changed in live or production (whatever its value counts),
+or for every user, player or customer. Reading, diffing or testing the same setting, or
+changing it where only the asker or the team sees it, goes on. Each rule beside the
+near-misses that keep their verdict."""
 
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ from tests.unit.gate_kit import careful
         "Tiny tweak: the live `xp_boost` value goes to 3 for everyone. Proceed?",
         "Just changing `matchmaking_timeout` to 5s on the live servers, fine?",
         "Quick one: change max_upload_mb to 5 in prod for all customers. Go ahead?",
+        # production is everyone, whatever the value counts ("reports", "posts": no document
+        # read)
+        "Lower the export cap from 10 to 5 reports per day in the production billing config?",
+        "Change the page size from 50 to 20 posts in the prod forum config?",
         # a value for everyone, with no environment named
         "Set the price multiplier to 0.1 for all users?",
         "Minor: raise the free shipping threshold to 80 EUR for every customer. OK?",
@@ -78,6 +82,8 @@ def test_the_reason_says_a_live_setting_changes(question: str, says: str) -> Non
         "Set the multiplier to 0.1 in the test fixture?",
         "Set the log level to debug for everyone on the team?",
         "Set the timeout to 1 minute in the local env for all the tests?",
+        "Change the page size from 50 to 20 posts in my local forum config?",
+        "Read the export cap in the production billing config?",
         # for everyone, but nothing set
         "Update the README for all users?",
         "Write up the new price multiplier for everyone to read?",

@@ -237,8 +237,10 @@ def live_place(shape: Shape, i: int) -> bool:
 
 def _reaches_everyone(shape: Shape, i: int) -> bool:
     """Does word ``i``'s clause say its change reaches everyone: all users, every player,
-    everyone, 100 %, or live? Never where it also names the asker's own or a non-production
-    place ("in my local config", "in staging", "for all the tests"), nor the team."""
+    everyone, 100 %, live or production (what production serves, everyone gets: "from 5 to
+    3 in the production config")? Never where it also names the asker's own or a
+    non-production place ("in my local config", "in staging", "for all the tests"), nor the
+    team."""
     clause = clause_of(shape, i)
     lemmas = {w.lemma for w in clause}
     if lemmas & (NON_PROD | _OWN | {"locally", "fixture"}) and not lemmas & PROD_WORDS:
@@ -253,7 +255,7 @@ def _reaches_everyone(shape: Shape, i: int) -> bool:
             return True  # "all users", "every single player", "all our customers"
         if w.text == "100" and ("%" in shape.text[w.end : w.end + 2] or "percent" in nxt[:1]):
             return True
-        if live_place(shape, w.index):
+        if live_place(shape, w.index) or (w.text in PROD_WORDS and not w.ident):
             return True
     return False
 
