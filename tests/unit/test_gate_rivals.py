@@ -1,7 +1,8 @@
 """A rival row nobody sees is a wrong fact: a row that names the asked thing in other words
 with another value of its kind, or says the value was superseded ("now", "cut over", "moved
-to", "frozen", "deprecated"), leaves the question with the human, offline and with a model —
-and the card names both rows. A row about another thing, environment or period does not.
+to", "frozen", "deprecated"), or takes the very value back ("not 03:00 anymore") whatever
+it names, leaves the question with the human, offline and with a model — and the card names both
+rows. A row about another thing, environment or period does not.
 
 Each case is of another domain than the eval sets' (a version replaced, a host moved, a
 path renamed, two probes disagreeing on a latency).
@@ -72,6 +73,13 @@ RIVALS = [
         "3.8.2",
         "3.9.0",
     ),
+    (  # the very value taken back, by a row naming the thing in other words
+        "When does the invoice export kick off?",
+        ("billing-bot", "invoice export kicks off at 03:00 (job inv_daily)."),
+        ("finance", "fyi the finance batch now starts at 04:15, not 03:00 anymore."),
+        "03:00",
+        "not 03:00 anymore",
+    ),
     (  # two probes disagreeing on a latency, one said under a heading of its period
         "What's the p99 latency of the login endpoint?",
         ("probe-eu", "p99 latency of the login endpoint over the last hour: 180 ms"),
@@ -141,6 +149,18 @@ ANSWERED = [
         ("probe-eu", "p99 latency of the login endpoint over the last hour: 180 ms"),
         ("probe-us", "The search endpoint p99 latency is now 420 ms."),
         "180 ms",
+    ),
+    (  # a span is no value taken back
+        "When does the invoice export kick off?",
+        ("billing-bot", "invoice export kicks off at 03:00 (job inv_daily)."),
+        ("ops", "the maintenance window runs from 03:00 to 05:00."),
+        "03:00",
+    ),
+    (  # the value taken back in another environment
+        "Which port does the production ledger API listen on?",
+        ("infra", "production ledger API listens on 8443"),
+        ("stager", "staging ledger API moved from 8443 to 9443"),
+        "8443",
     ),
     (  # a sibling identifier of another thing
         "Which bucket does the nightly export write to?",

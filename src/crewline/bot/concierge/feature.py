@@ -45,7 +45,9 @@ from crewline.models import (
     AnswerPolicy,
     ConciergeAnswer,
     ConciergePolicy,
+    Row,
 )
+from crewline.policy.fleet import retraction_terms, retracts
 from crewline.policy.lemmas import preload
 from crewline.policy.routine import (
     Fact,
@@ -501,14 +503,23 @@ class Concierge:
             await asyncio.gather(*list(self._judging), return_exceptions=True)
 
     async def facts(self, member: str, question: str) -> list[Fact]:
-        """Fleet retrieval: what other members said that bears on ``question``."""
+        """Fleet retrieval: what other members said that bears on ``question`` — and the
+        rows that take one of those rows' values back ("the nightly starts at 02:00, not
+        01:30 anymore"), which may name the thing in words the question does not use: a
+        value retracted is found by the value itself."""
         terms = search_terms(question)
         if not terms:
             return []
-        rows = await self.hub.store.fleet_rows(list(terms), excluding=member, limit=FACTS)
-        return [
-            Fact(row_id=r.id, member=r.conversation, text=r.text, at=r.created_at) for r in rows
+        store = self.hub.store
+        found = [
+            _fact(r) for r in await store.fleet_rows(list(terms), excluding=member, limit=FACTS)
         ]
+        values = retraction_terms(found)
+        if not values:
+            return found
+        seen = {f.row_id for f in found}
+        more = await store.fleet_rows(list(values), excluding=member, limit=FACTS)
+        return found + [_fact(r) for r in more if r.id not in seen and retracts(r.text, values)]
 
     async def _judge_batch(self, batch: list[tuple[Asked, bool]]) -> None:
         """Judge the questions of ``batch`` that need no I/O and write them in one change;
@@ -767,6 +778,10 @@ class Concierge:
             return Undone(answer=answer, outcome=outcome)
 
         return await self.hub.on_member(target.member, lambda: self.hub.change(write))
+
+
+def _fact(row: Row) -> Fact:
+    return Fact(row_id=row.id, member=row.conversation, text=row.text, at=row.created_at)
 
 
 def _answer_policy(value: str) -> AnswerPolicy:

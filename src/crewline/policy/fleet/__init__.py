@@ -12,12 +12,15 @@ no answer, and the reading says what was found. A row that carries instructions 
 concierge is never evidence.
 
 ``search_terms`` gives the words the store retrieves candidate rows with (engine-neutral:
-plain terms, any of which may match).
+plain terms, any of which may match); ``retraction_terms`` the values by which a second read
+finds the rows that take a retrieved value back ("02:00, not 01:30 anymore"), and
+``retracts`` which of them do.
 """
 
 from crewline.policy.fleet.asking import NOUN_VERBS, ValueAsk, loose_ask, search_terms, value_ask
 from crewline.policy.fleet.citing import Cited, Refusal, check_cited, cite, dispute, injection_in
 from crewline.policy.fleet.reading import FleetReading, read_fleet
+from crewline.policy.fleet.rivals import retraction_terms, retracts
 from crewline.policy.fleet.rows import Fact
 
 __all__ = [
@@ -33,6 +36,8 @@ __all__ = [
     "injection_in",
     "loose_ask",
     "read_fleet",
+    "retraction_terms",
+    "retracts",
     "search_terms",
     "value_ask",
 ]

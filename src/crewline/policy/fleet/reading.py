@@ -32,6 +32,7 @@ from crewline.policy.fleet.rivals import (
     rivals_of,
     said_in_other_words,
     said_of_same,
+    taken_back,
     updated_by,
 )
 from crewline.policy.fleet.rows import (
@@ -239,6 +240,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
     agreed = {v.casefold() for v, _ in said}
     against_facts = [(v.value.text, r.fact) for v, r in against]
     against_facts += said_in_other_words(ask, answering, rows)
+    against_facts += taken_back(ask, answering, usable)
     others = [
         (v, f) for v, f in against_facts if v.casefold() not in agreed and not updated_by(f, said)
     ]

@@ -136,6 +136,84 @@ def _said_changed(text: str, value: Value) -> bool:
     return _CHANGED.search(f"{before} {after}".lower()) is not None
 
 
+def taken_back(
+    ask: ValueAsk, answering: Sequence[tuple[Said, Row]], facts: Sequence[Fact]
+) -> list[tuple[str, Fact]]:
+    """The rows that take an answer's very value back ("the warehouse nightly starts at
+    02:00, not 01:30 anymore" against "nightly ETL kicks off at 01:30 (dag dw_nightly)"):
+    each disputes it whatever else it names — the value itself is said to be no longer so —
+    unless it places the value in another environment or cadence than the question's
+    ("staging moved from 8080 to 8443" of production's port)."""
+    sources = {r.fact.row_id for _, r in answering}
+    given = dict.fromkeys(v.value.text for v, _ in answering)
+    out: list[tuple[str, Fact]] = []
+    for fact in facts:
+        if fact.row_id in sources:
+            continue
+        text = unicodedata.normalize("NFKC", fact.text)
+        for answer in given:
+            found = _retraction(text, answer)
+            if found is not None and not other_qualifier(ask, text, found[1]):
+                out.append((found[0], fact))
+    return out
+
+
+def retraction_terms(facts: Sequence[Fact]) -> tuple[str, ...]:
+    """What to retrieve the rows that may retract a retrieved row's value by: each typed
+    value the rows state (a time, a version, a host …; no bare number or name, which every
+    row shares), once — a row that takes a value back says it ("02:00, not 01:30 anymore"),
+    whatever words it names the thing by."""
+    said = (v.text for f in facts for v in values_in(f.text) if v.kind not in WEAK)
+    return tuple(dict.fromkeys(said))[:_RETRACTION_TERMS]
+
+
+_RETRACTION_TERMS = 24
+
+
+def retracts(text: str, values: Sequence[str]) -> bool:
+    """Does the row take back one of ``values`` (``_retraction``)?"""
+    return any(_retraction(text, v) is not None for v in values)
+
+
+# Verbs that say a value changed, before "from V to W" (a span, "runs from 09:00 to 17:00",
+# takes nothing back).
+_CHANGE_VERB = (
+    r"(?:moved|changed|went|switched|bumped|migrated|upgraded|downgraded|increased|decreased"
+    r"|dropped|rose|fell|raised|lowered|reduced|cut|shifted|pushed|pulled|updated|renamed)"
+)
+
+
+def _retraction(text: str, value: str) -> tuple[str, Value] | None:
+    """The clause in which a row takes ``value`` back — "not V anymore", "no longer V", "V
+    was replaced", "moved from V to W", "instead of V" — and the value where it says it, or
+    None. What the value was of is left to the row's other words: the row says the value
+    itself is no longer so."""
+    lowered = text.lower()
+    mark = rf"(?P<v>(?<![\w.:/-]){re.escape(value.casefold())}(?![\w/:-]|\.\w))"
+    for pattern in (
+        rf"\bnot\s+(?:at\s+|on\s+|in\s+)?{mark}\s+any\s*(?:more|longer)\b",
+        rf"\bno\s+longer\s+(?:\S+\s+){{0,3}}?{mark}",
+        rf"{mark}\s+(?:is|was|has\s+been|got|were|are)\s+(?:now\s+)?"
+        r"(?:replaced|superseded|retired|gone|dead|obsolete)\b",
+        rf"{mark}\s+(?:is|was|are|were)\s+no\s+longer\b",
+        rf"\b{_CHANGE_VERB}\s+(?:\S+\s+){{0,4}}?(?:from|off)\s+(?:[a-z]+\s+)?{mark}"
+        r"\s+(?:to|onto)\s+\S",
+        rf"\b(?:instead\s+of|rather\s+than)\s+{mark}",
+    ):
+        found = re.search(pattern, lowered)
+        if found is not None:
+            ends = CLAUSE_END.finditer(lowered, 0, found.start())
+            start = max((m.end() for m in ends), default=0)
+            mention = Value(
+                text=text[found.start("v") : found.end("v")],
+                kind=Kind.ID,
+                start=found.start("v"),
+                end=found.end("v"),
+            )
+            return text[start:].strip(), mention
+    return None
+
+
 def _retired(ask: ValueAsk, text: str, given: set[str]) -> list[str]:
     """The clauses of the row that say an answer, or the numbered end of its name ("v3" of
     "game_events_v3"), is retired ("v3 is frozen", "3.8.2 is deprecated") — of the asked
@@ -170,6 +248,7 @@ def rivals_of(
     the login one's)."""
     quoted = (Said(value=value, labels=frozenset(), cue=False), row_of(ask, cited))
     out = said_in_other_words(ask, [quoted], [row_of(ask, f) for f in usable])
+    out += taken_back(ask, [quoted], usable)
     members = frozenset(root(p) for f in usable for p in re.split(r"[-_]", f.member.lower()) if p)
     specific = specific_of(ask)
     for other in usable:
