@@ -180,6 +180,30 @@ def test_a_row_of_another_thing_environment_or_period_is_no_rival(
     assert _model(question, rows, value) == value
 
 
+@pytest.mark.parametrize(
+    ("other", "refused"),
+    [
+        # the cited row's own name for the thing, before another value by the asked noun
+        ("after the weekend upgrade the pg-reports-01 nodes report version 16.2", True),
+        # the same name, the value another thing's
+        ("pg-reports-01 backups run on 16.2 of the agent", False),
+        # another name
+        ("pg-billing-02 nodes report version 16.2", False),
+    ],
+)
+def test_a_model_citing_a_row_is_disputed_by_a_row_naming_the_thing_as_it_does(
+    other: str, refused: bool
+) -> None:
+    """The question names the thing in words ("the reporting database"), the cited row by a
+    name ("pg-reports-01"): a row that says that name before another value of the kind, by
+    the asked noun, speaks of the same thing."""
+    question = "Which Postgres version is the reporting database on?"
+    cited = ("dba", "pg-reports-01 is PostgreSQL 15.4, holds 212 GB")
+    assert _model(question, facts(cited), "15.4") == "15.4"  # alone, the citation holds
+    answer = _model(question, facts(cited, ("infra", other)), "15.4")
+    assert answer == (None if refused else "15.4")
+
+
 def test_another_count_of_the_same_thing_is_no_sibling() -> None:
     """Bare numbers share every number's form: a count of tests is no rival of a count of
     type errors. (Offline: a model's citation of it meets the check's own rival reading,

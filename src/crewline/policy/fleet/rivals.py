@@ -67,13 +67,19 @@ def said_in_other_words(
     if not entity:
         return []
     thing = [t for t in entity if t not in relation_words(ask)] or entity
+    called = _called(answering, given)
     out: list[tuple[str, Fact]] = []
     for row in rows:
         text = unicodedata.normalize("NFKC", row.fact.text)
         if row.fact.row_id in sources:
             continue
         named = _names_thing(ask, entity, _unvalued(text))
-        if not named and (thing == entity or not _names_thing(ask, thing, _unvalued(text))):
+        by_name = not named and _says_name(text, called)
+        if (
+            not named
+            and not by_name
+            and (thing == entity or not _names_thing(ask, thing, _unvalued(text)))
+        ):
             continue
         out += [(said, row.fact) for said in _retired(ask, text, given)]
         cued = {s.value.text.casefold() for s in values_of(ask, row.fact) if s.cue}
@@ -82,7 +88,11 @@ def said_in_other_words(
                 continue
             sibling = _sibling(value, given)
             superseding = sibling or _said_changed(text, value)
-            if not named and not superseding:
+            head = clause_of(text, value)[0]
+            # the thing by the answer's own name for it, the value by the asked noun
+            # ("the es-news-prod nodes report version 8.13.0")
+            by_its_name = by_name and value.text.casefold() in cued and _says_name(head, called)
+            if not named and not superseding and not by_its_name:
                 continue
             if value.kind in WEAK and value.text.casefold() not in cued and not superseding:
                 continue
@@ -98,10 +108,33 @@ def said_in_other_words(
                 continue  # "3.5.0 is in review" disputes no live version
             if another_named(ask, " ".join(clause_of(text, value)).lower()):
                 continue
-            if not _names_before(thing, _unvalued(clause_of(text, value)[0])):
+            if not (_names_before(thing, _unvalued(head)) or by_its_name):
                 continue  # "Pipeline #8812 went green in 17 minutes on runner …": its own
             out.append((value.text, row.fact))
     return out
+
+
+# A name of a thing as a row writes it: words joined by a hyphen or an underscore
+# ("es-news-prod", "orders_db").
+_NAME = re.compile(r"(?<![\w./:-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?![\w/:-]|\.\w)")
+
+
+def _called(answering: Sequence[tuple[Said, Row]], given: set[str]) -> set[str]:
+    """The names the answering rows give the thing before the value, in its own clause:
+    the asked thing as those rows call it ("es-news-prod" of "es-news-prod is
+    Elasticsearch 8.11.3", for "the production search cluster"). A row that says the same
+    name before another value of the kind speaks of the same thing, whatever words the
+    question used."""
+    out: set[str] = set()
+    for said, row in answering:
+        head = clause_of(row.fact.text, said.value)[0].lower()
+        out |= {n for n in _NAME.findall(head) if n not in given}
+    return out
+
+
+def _says_name(text: str, names: set[str]) -> bool:
+    lowered = text.lower()
+    return any(re.search(rf"(?<![\w./:-]){re.escape(n)}(?![\w/:-]|\.\w)", lowered) for n in names)
 
 
 # Words by which a row says a thing's value changed ("dashboards *now* read v4", "we *cut
