@@ -1,7 +1,8 @@
 """A rival row nobody sees is a wrong fact: a row that names the asked thing in other words
 with another value of its kind, or says the value was superseded ("now", "cut over", "moved
 to", "frozen", "deprecated"), or takes the very value back ("not 03:00 anymore") whatever
-it names, leaves the question with the human, offline and with a model — and the card names both
+it names, or puts another person in the role asked ("so Oluwaseun is release captain"),
+leaves the question with the human, offline and with a model — and the card names both
 rows. A row about another thing, environment or period does not.
 
 Each case is of another domain than the eval sets' (a version replaced, a host moved, a
@@ -79,6 +80,16 @@ RIVALS = [
         ("finance", "fyi the finance batch now starts at 04:15, not 03:00 anymore."),
         "03:00",
         "not 03:00 anymore",
+    ),
+    (  # another person put in the role asked, by a copula, named by a first name alone
+        "Who is the release captain this sprint?",
+        ("rota-bot", "release captain this sprint: Aiyana Whitehorse (aiyana@example.org)"),
+        (
+            "pm",
+            "heads-up: Aiyana swapped with Oluwaseun, so Oluwaseun is release captain this sprint",
+        ),
+        "Aiyana Whitehorse",
+        "Oluwaseun",
     ),
     (  # two probes disagreeing on a latency, one said under a heading of its period
         "What's the p99 latency of the login endpoint?",
@@ -161,6 +172,18 @@ ANSWERED = [
         ("infra", "production ledger API listens on 8443"),
         ("stager", "staging ledger API moved from 8443 to 9443"),
         "8443",
+    ),
+    (  # the answer's own person, by a first name
+        "Who is the release captain this sprint?",
+        ("rota-bot", "release captain this sprint: Aiyana Whitehorse (aiyana@example.org)"),
+        ("pm", "Aiyana is release captain this sprint, as planned"),
+        "Aiyana Whitehorse",
+    ),
+    (  # another person in another role
+        "Who is the release captain this sprint?",
+        ("rota-bot", "release captain this sprint: Aiyana Whitehorse (aiyana@example.org)"),
+        ("pm", "Oluwaseun is the QA lead this sprint"),
+        "Aiyana Whitehorse",
     ),
     (  # a sibling identifier of another thing
         "Which bucket does the nightly export write to?",

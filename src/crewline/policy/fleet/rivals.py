@@ -40,7 +40,7 @@ from crewline.policy.fleet.rows import (
     specific_of,
     status_of,
 )
-from crewline.policy.lemmas import lemma, root, tokens
+from crewline.policy.lemmas import known, lemma, root, tokens
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form
 
@@ -82,6 +82,8 @@ def said_in_other_words(
         ):
             continue
         out += [(said, row.fact) for said in _retired(ask, text, given)]
+        if Kind.PERSON in kinds:
+            out += [(name, row.fact) for name in _named_in_role(ask, entity, text, given)]
         cued = {s.value.text.casefold() for s in values_of(ask, row.fact) if s.cue}
         for value in values_in(text):
             if value.kind not in kinds or value.text.casefold() in given:
@@ -245,6 +247,33 @@ def _retraction(text: str, value: str) -> tuple[str, Value] | None:
             )
             return text[start:].strip(), mention
     return None
+
+
+# A name that is a clause's subject before its copula: "so Tomasz is primary on-call".
+_SUBJECT_NAME = re.compile(
+    r"(?<![\w@./-])([A-Z][^\W\d_A-Z][^\W\d_]*(?: [A-Z][^\W\d_A-Z][^\W\d_]*){0,2})"
+    r"\s+(?:is|was|will be|becomes|'s)\s+(?:now\s+|still\s+|the\s+)*"
+)
+
+
+def _named_in_role(ask: ValueAsk, entity: Sequence[str], text: str, given: set[str]) -> list[str]:
+    """The people a row puts in the asked role by a copula, a name as its subject and the
+    thing asked after it ("so Tomasz is primary on-call this week" against "primary on-call
+    this week: Priya Raman"): a name of one word counts where it is no word of the
+    dictionary ("Tomasz", not "Staging"), and a name that shares a word with the answer is
+    the answer's person ("Priya" of "Priya Raman")."""
+    taken = {w for g in given for w in g.split()}
+    out: list[str] = []
+    for m in _SUBJECT_NAME.finditer(text):
+        name = m.group(1)
+        words = name.split()
+        if {w.casefold() for w in words} & taken or all(known(w) for w in words):
+            continue
+        rest = text[m.end() :]
+        end = CLAUSE_END.search(rest)
+        if _names_thing(ask, entity, rest[: end.start()] if end else rest):
+            out.append(name)
+    return out
 
 
 def _retired(ask: ValueAsk, text: str, given: set[str]) -> list[str]:
