@@ -297,3 +297,27 @@ def test_a_state_asked_with_an_adverb_before_it_is_still_the_state_asked() -> No
         "Which desktop client build is currently live?",
         facts(("release-ci", "Desktop client build 5120 is in beta review since Monday.")),
     )
+
+
+# ---------------------------------------------------------------- the degree after "how"
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (
+            "How long did the nightly backup take?",
+            "nightly backup took 41 min, no table locked longer than 5 min",
+            "41 min",
+        ),
+        (
+            "How long did the orders reindex take on the replica?",
+            "orders reindex on the replica took 12 min; no query waited longer than 3 s",
+            "12 min",
+        ),
+    ],
+)
+def test_the_degree_after_how_names_no_bound(question: str, row: str, value: str) -> None:
+    """ "How long" asks a duration: the "longer than 5 min" beside the one taken is a bound
+    of another thing, which the degree word does not pick."""
+    answers(question, facts(("ops", row)), value)

@@ -638,10 +638,15 @@ def _own_labels(
 LABEL_WORDS = re.compile(r"[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]")
 
 
+_HOW_DEGREE = re.compile(r"\bhow\s+[a-z]+")
+
+
 def _names_label(ask: ValueAsk, label: frozenset[str]) -> bool:
     """Does the question say one of a value's label words: the word whole, or two of the
-    parts of a compound one ("billing v2" for "feature/billing-v2")?"""
-    said = set(LABEL_WORDS.findall(ask.question))
+    parts of a compound one ("billing v2" for "feature/billing-v2")? The degree after "how"
+    asks the kind of value, and labels none: "how long did it take?" names no "no lock held
+    longer than 2s"."""
+    said = set(LABEL_WORDS.findall(_HOW_DEGREE.sub(" ", ask.question)))
     parts = {p for w in said for p in re.split(r"[-_./]", w) if p}
     roots = {root(w) for w in said | parts}
     for word in label:
