@@ -246,3 +246,40 @@ def test_a_model_s_cited_row_is_read_as_observed_and_its_rivals_as_said() -> Non
     question = "how long does prod scheduling wait before it times a job out"
     assert _model(question, rows, "45 s", row=1) is None
     assert _model("which port is prod scheduling up at?", rows, "7450") is None
+
+
+# ---------------------------------------------------------------- "US" in the subject
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        (
+            "How many seats do US customers get on the starter plan?",
+            "Starter plan for UK customers: 5 seats per workspace. Other regions not checked yet.",
+        ),
+        ("How many sick days do US staff get per year?", "UK staff get 10 sick days per year"),
+    ],
+)
+def test_us_in_the_subject_an_auxiliary_opens_is_a_country(question: str, row: str) -> None:
+    """The pronoun is never a subject ("we"): "do US customers get" names a country, which
+    a row of the UK's does not say."""
+    no_answer(question, facts(("billing", row)))
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (
+            "How many seats do US customers get on the starter plan?",
+            "Starter plan for US customers: 5 seats per workspace.",
+            "5",
+        ),
+        # the pronoun, object of a verb, is no word of the thing
+        ("Can you tell us how many seats the starter plan has?", "starter plan: 5 seats", "5"),
+    ],
+)
+def test_the_countrys_own_row_or_the_pronoun_still_answers(
+    question: str, row: str, value: str
+) -> None:
+    answers(question, facts(("billing", row)), value)

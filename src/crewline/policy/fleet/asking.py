@@ -580,11 +580,21 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         and shaped[k + 1].ident
         and noun in (all_words[k].lemma, all_words[k + 1].lemma)
     }
-    # "the US cluster": a country after a determiner, not the pronoun
+    # "the US cluster", "do US readers get …": a country after a determiner, or in the
+    # subject an auxiliary opens, before its noun — the pronoun is never a subject ("we")
     country = {
         all_words[k].start
         for k in range(1, len(all_words))
-        if all_words[k].text == "us" and all_words[k - 1].text in ("the", "a", "an")
+        if all_words[k].text == "us"
+        and (
+            all_words[k - 1].text in ("the", "a", "an")
+            or (
+                all_words[k - 1].text in _AUXILIARIES
+                and k + 1 < len(all_words)
+                and all_words[k + 1].text.isalpha()
+                and all_words[k + 1].text not in STOP
+            )
+        )
     }
     # a word inside a hyphenated name ("the acme-logs bucket") names the thing, never asks
     # ("end-to-end", with a word of grammar in it, is a phrase, not a name)
@@ -934,6 +944,7 @@ def _pointed_ask(shape: Shape, sentence: Sentence) -> ValueAsk | None:
     return _value_ask(f"{topic}?", pointed=True)
 
 
+_AUXILIARIES = word_set("do does did is are was were will would can could should shall may")
 _TERSE_PREPOSITIONS = word_set("of in on for at from to under with behind inside")
 _COUNTS = ("count", "number", "total")
 
