@@ -318,6 +318,11 @@ def test_a_verb_a_derivation_or_a_degree_is_the_models_reading(
             "Checkout outage tracked as INC-2231.",
             "INC-2231",
         ),
+        (  # "how" and an adjective of measure asks an amount, never a name
+            "How heavy is the checkout page JS now, gzipped?",
+            "checkout page bundle dropped to 340 KB gzipped after we removed lodash.js",
+            "lodash.js",
+        ),
     ],
 )
 def test_the_thing_asked_about_still_refuses(question: str, row: str, answer: str) -> None:

@@ -463,8 +463,10 @@ def _labels_the_thing(ask: ValueAsk, text: str, value: Value) -> bool:
 
 
 # A request for an amount: "how many …", "how far behind …", "how long …".
+# "How" and an adjective of measure asks an amount: "how heavy" a size, "how old" an age.
 _HOW_MUCH = re.compile(
-    r"\bhow\s+(?:many|much|far|long|big|large|small|often|fast|slow|wide|full|high|low|deep)\b"
+    r"\bhow\s+(?:many|much|far|long|big|large|small|often|fast|slow|wide|full|high|low|deep"
+    r"|heavy|light|old|tall|short|thick|thin)\b"
 )
 
 
