@@ -66,7 +66,14 @@ async def langgraph_round(path: Path, *, agents: int, each: int) -> dict[str, An
     from langgraph.types import Command
 
     latencies: list[float] = []
+    commits = 0
+
+    def traced(statement: str) -> None:
+        nonlocal commits
+        commits += statement.lstrip().upper().startswith(("COMMIT", "END"))
+
     async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
+        await saver.conn.set_trace_callback(traced)  # its commits: each an fsync (WAL, FULL)
         graph = StateGraph(DecisionState)
         graph.add_node("ask", _ask)
         graph.add_edge(START, "ask")
@@ -84,14 +91,17 @@ async def langgraph_round(path: Path, *, agents: int, each: int) -> dict[str, An
                 latencies.append(time.perf_counter() - started)
 
         started = time.perf_counter()
+        commits_before = commits
         await asyncio.gather(*[agent(n) for n in range(agents)])
         elapsed = time.perf_counter() - started
+        committed = commits - commits_before
         pragma = list(await (await saver.conn.execute("PRAGMA synchronous")).fetchall())
         journal = list(await (await saver.conn.execute("PRAGMA journal_mode")).fetchall())
     return {
         "per_s": len(latencies) / elapsed,
         "p50": percentile(latencies, 50),
         "p99": percentile(latencies, 99),
+        "commits": committed / len(latencies),
         "sqlite": {"synchronous": pragma[0][0], "journal_mode": journal[0][0]},
     }
 
@@ -129,13 +139,17 @@ async def crewline_round(directory: Path, *, agents: int, each: int) -> dict[str
                 latencies.append(time.perf_counter() - started)
                 await pressing
 
+        store: Any = crewline.store  # SqliteStore: its group commits, each an fsync
+        commits_before = store.batches_committed
         started = time.perf_counter()
         await asyncio.gather(*[agent(c.session) for c in created])
         elapsed = time.perf_counter() - started
+        committed = store.batches_committed - commits_before
     return {
         "per_s": len(latencies) / elapsed,
         "p50": percentile(latencies, 50),
         "p99": percentile(latencies, 99),
+        "commits": committed / len(latencies),
     }
 
 
@@ -226,6 +240,20 @@ async def main(options: Options) -> None:
                 baseline=peers("p99", 1000),
                 baseline_label=f"LangGraph round trip p99, {label}",
                 target=Target(kind="ratio_at_most", value=0.2) if agents > 1 else None,
+            ),
+            figure(
+                f"agents{agents}.commits_per_decision",
+                f"crewline commits per decision, {label}",
+                "commits",
+                [r["commits"] for r in ours],
+                higher_is_better=False,
+                baseline=peers("commits"),
+                baseline_label=f"LangGraph commits per decision, {label}",
+                note=(
+                    "Counted, not timed (the same under any load): crewline's group commits"
+                    " (SqliteStore.batches_committed), LangGraph's COMMIT statements; each is"
+                    " an fsync of the WAL at synchronous=FULL."
+                ),
             ),
         ]
     write_result(
