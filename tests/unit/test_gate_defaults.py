@@ -332,3 +332,67 @@ def test_the_default_with_its_value_or_button_answers_it(
     verdict = judge(question, options=options)
     assert verdict.kind is VerdictKind.OBVIOUS_DEFAULT, verdict
     assert verdict.answer == (value or options[0]), verdict
+
+
+# ------------------- 8. the asker's own default against what the reader took near the cue
+
+
+@pytest.mark.parametrize(
+    ("question", "options", "default"),
+    [
+        # a plain word after the cue names whose default it is, not a value
+        (
+            "Chart palette for the local report: viridis (the default of the plotting lib) "
+            "or magma?",
+            ("viridis", "magma"),
+            "viridis",
+        ),
+        ("Retries for the local scraper: 3 (default count of the client) or 5?", ("3", "5"), "3"),
+        ("Mock server port: `4010` (default, nothing bound) or `4020`?", ("4010", "4020"), "4010"),
+        # what follows "or" is the other option, never the default's value
+        ("Indent width for the recipe parser, 4 as the default or 2?", ("4", "2"), "4"),
+        # "is" inside a word ("ISO") is no link to a value
+        (
+            "Date stamps in the lab notebook: keep the default ISO dates, or US dates?",
+            ("ISO", "US"),
+            "ISO",
+        ),
+        # a compound hyphenated or not is one value
+        (
+            "Docstrings in google-style format, as usual in this repo (that's the default)?",
+            (),
+            "google style",
+        ),
+    ],
+)
+def test_the_askers_default_stands_against_a_word_that_is_no_value(
+    question: str, options: tuple[str, ...], default: str
+) -> None:
+    verdict = judge(question, options=options, default=default)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, default), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "options", "default"),
+    [
+        ("Queue backend for local dev: the default is redis; use rabbitmq?", (), "rabbitmq"),
+        ("Port for the mock: 8080 is the default, or 9090?", ("8080", "9090"), "9090"),
+        ("Indent width for the recipe parser, 4 as the default or 2?", ("4", "2"), "2"),
+        ("Cache size: the default 512 MB, or 1 GB like staging?", (), "1 GB"),
+    ],
+)
+def test_a_value_stated_as_the_default_still_contests_the_askers(
+    question: str, options: tuple[str, ...], default: str
+) -> None:
+    verdict = judge(question, options=options, default=default)
+    assert verdict.kind is VerdictKind.AMBIGUOUS and verdict.answer is None, verdict
+
+
+def test_the_askers_default_keeps_the_careful_judgement() -> None:
+    verdict = judge(
+        "Old invoices in the billing db: keep 30 days (the default of the purge job) or "
+        "drop them all now?",
+        options=("keep 30 days", "drop them all now"),
+        default="keep 30 days",
+    )
+    assert verdict.final and verdict.answer is None, verdict

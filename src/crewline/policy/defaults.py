@@ -126,10 +126,11 @@ _AFTER = [
         re.IGNORECASE,
     ),
     # "the default is 8080", "defaults to 127.0.0.1", "default: info", "default of 300 s",
-    # "the default timeout of 30s", "default one 5432", "the default, 5s", "defaulting to 3.12"
+    # "the default timeout of 30s", "default one 5432", "the default, 5s", "defaulting to 3.12";
+    # a link is a whole word ("the default ISO weeks" links nothing to "O")
     re.compile(
         r"\bdefault(?:s|ing)?(?:\s+(?:value|answer|choice|option|one|setting))?\s*"
-        rf"(?:{_NOUN}(?:is|was|would be|will be|being|of|=|:|to|at)\s*"
+        rf"(?:{_NOUN}(?:(?:is|was|would be|will be|being|of|to|at)\b|=|:)\s*"
         # "the default, 5s" — but "32 is the default, 64 …" names its default before
         r"|(?:[:=]|(?<!is the default)(?<!s the default),)\s*)"
         rf"(?:(?:is|set to)\s+)?(?:the\s+(?=\S+\s))?(?P<v>{_VALUE})(?P<w>)",
@@ -143,10 +144,11 @@ _AFTER = [
         re.IGNORECASE,
     ),
     # "the default profile `LOCALDEV`", "our usual settings file conf/local.toml", "the
-    # default seed 42": the noun phrase names the default's kind, then the value itself
+    # default seed 42": the noun phrase names the default's kind, then the value itself; a
+    # conjunction starts the other option ("88 as the default or 120"), never the kind's words
     re.compile(
         r"\b(?:the|our|its|my|your|their)\s+(?:[a-z][\w-]*\s+)?(?:default|usual|standard)\s+"
-        rf"(?:[a-z][\w-]*\s+){{0,4}}?(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}(?!\w))?"
+        rf"(?:(?!(?:or|vs|versus|nor)\b)[a-z][\w-]*\s+){{0,4}}?(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}(?!\w))?"
         r"|(?:[/~]|\.{1,2}/?)?[\w][\w./:@+%~#=-]*(?:[\d/:_@]|\.(?=\w)|(?<=\w)-(?=\w))[\w./:@+%~#=-]*"
         r"|(?-i:[A-Z][A-Z\d_-]+))"
         r"(?=\s*(?:[,;:?!)]|\.(?:\s|$)|$|\s(?:for|in|on|at|as|to|from|with|unless|if|or|and"
@@ -214,12 +216,13 @@ _AFTER = [
     ),
 ]
 _BEFORE = [
-    # "plain is the default", "3 (the default)", "commas (the default delimiter)",
-    # "ISO 8601 (the default)", "UTF-8 by default", "build/ as usual", "main, as always"
+    # "plain is the default", "3 (the default)", "88 as the default", "commas (the default
+    # delimiter)", "ISO 8601 (the default)", "UTF-8 by default", "build/ as usual", "main, as
+    # always"
     re.compile(
         rf"(?P<v>{_QUOTED}|(?:[/~]|\.{{1,2}}/?)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s*"
         r"(?:\(\s*)?"
-        r"(?:which\s+)?(?:(?:is|being|will be|would be|stays)\s+)?(?:the\s+|our\s+|its\s+)?"
+        r"(?:which\s+)?(?:(?:is|being|will be|would be|stays|as)\s+)?(?:the\s+|our\s+|its\s+)?"
         r"(?:(?!or\b|and\b|by\b)[a-z][\w-]*\s+)?default\b"
         r"(?!\s*(?:is|was|would|will|=|:|of|to|value|one)\b)(?!\s+[a-z]+\s+(?:of|is|=|:|to)\b)"
         rf"|(?P<w>{_QUOTED}|(?:[/~]|\.{{1,2}}/)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s+"
@@ -368,7 +371,7 @@ def _before_value(text: str, m: re.Match[str]) -> str | None:
         return None
     if group == "v":
         between = text[m.end(group) : m.end()].lower()
-        said_as = re.search(r"[(,]|\b(?:is|being|will be|would be|stays|which)\b", between)
+        said_as = re.search(r"[(,]|\b(?:is|being|will be|would be|stays|which|as)\b", between)
         if not said_as and (
             not re.search(r"\b(?:the|our|its)\s+default$", between)
             or re.match(r"\s+[a-z]", text[m.end() :])
@@ -820,7 +823,11 @@ def stated(
     if given is None and in_text is not None and _another_stated(question, in_text):
         return Conflict(reason="it states two different defaults")
     if given is not None and in_text is not None and not _same(given, in_text):
-        return Conflict(reason="it states two different defaults")
+        if _states_a_value(question, in_text, offered):
+            return Conflict(reason="it states two different defaults")
+        # a word read by the cue that is no value ("720p (the default of the preview tool)"
+        # read as "preview"): it contests nothing, and the asker's own default stands
+        in_text = None
     chosen = given or in_text
     if chosen is None:
         if len(offered) == 1:
@@ -840,6 +847,19 @@ def stated(
             return Conflict(reason="its default is not one of its options")
         return match
     return chosen
+
+
+def _states_a_value(question: str, read: str, offered: Sequence[str]) -> bool:
+    """Is what the text was read to state as its default a value that can contest the asker's
+    own: one of the options, a value of a kind (a number, a path, code, a version…), or a
+    word the question links to a default's cue ("the default is postgres")? A plain word
+    the reader took near the cue ("the default of the preview tool", "default TTL of the
+    helper") is none."""
+    if any(_same(option, read) for option in offered):
+        return True
+    if any(v.kind not in (Kind.WORD, Kind.PERSON) for v in values_in(read)):
+        return True
+    return beside_a_cue(question, read)
 
 
 def _another_stated(question: str, value: str) -> bool:
@@ -894,8 +914,11 @@ _MARKED = re.compile(r"\((?:the\s+)?default\)|\[default\]|\s-\s*default$", re.IG
 
 def _same(a: str, b: str) -> bool:
     """The same default, said whole or inside the other ("use page size 50" and "50",
-    "3.12 (default)" and "3.12")."""
-    x, y = (_MARKED.sub("", v).strip().casefold() for v in (a, b))
+    "3.12 (default)" and "3.12"), a compound hyphenated or not ("conventional-commits style"
+    and "conventional commits")."""
+    x, y = (
+        re.sub(r"(?<=[a-z])-(?=[a-z])", " ", _MARKED.sub("", v).strip().casefold()) for v in (a, b)
+    )
     if x == y:
         return True
     short, long = sorted((x, y), key=len)
