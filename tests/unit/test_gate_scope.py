@@ -238,3 +238,35 @@ def test_a_name_or_the_object_of_a_harmless_act_is_not_the_act(question: str) ->
 )
 def test_the_act_itself_stays_careful(question: str) -> None:
     _careful(question)
+
+
+# ------------------------- what wipes data is an edit on code: reformat, the cleanup of
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Tests pass. Shall I carry on with the cleanup of unused helpers in the billing module?",
+        "Want me to continue with the cleanup of dead imports in `inventory/api.py`?",
+        "ok to reformat `checkout/cart.ts` with prettier, nothing else?",
+        "Reformat src/recipes/parser.py with ruff?",
+        "Rerun the linter and reformat the code in the scheduler module?",
+    ],
+)
+def test_reformat_or_a_cleanup_of_code_is_an_edit(question: str) -> None:
+    _goes_on(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Continue with the cleanup of the old invoice exports?",
+        "Continue with the cleanup?",
+        "Reformat the scratch disk on build-agent-3?",
+        "Reformat the SD card in the lab's data logger?",
+        "Clean up the dump.sql files on the shared volume?",
+        "Reformat `checkout/cart.ts` and push to main?",
+    ],
+)
+def test_reformat_or_a_cleanup_of_data_stays_careful(question: str) -> None:
+    _careful(question)

@@ -411,21 +411,22 @@ WORD_ACTS: tuple[WordAct, ...] = (
         "delete",
         """delete undelete remove erase nuke purge truncate drop destroy obliterate shred expunge
         prune discard trash scrap zap annihilate eradicate decommission deprovision terminate
-        kill uninstall reset revert rollback reformat unpublish retract scrub flush toss sunset
+        kill uninstall reset revert rollback unpublish retract scrub flush toss sunset
         rm rmdir
         nix axe cull raze evict unlink wipe get_rid_of tear_down clear_out
         throw_away blow_away do_away_with roll_back zero_out hard_delete start_over
         fresh_start clean_slate clean_house""",
     ),
     *_acts("delete", "clear empty", needs="object"),
-    *_acts("delete", "clean_up clean_out", needs="not_code"),
+    # what wipes data, on code is an edit: "reformat the data disk", "reformat `rules.py`"
+    *_acts("delete", "clean_up clean_out reformat", needs="not_code"),
     *_acts("delete", "squash", needs="not_local"),
     *_acts(
         "delete",
-        """deletion removal cleanup teardown wipeout purge rollback destruction termination
-        erasure""",
+        """deletion removal teardown wipeout purge rollback destruction termination erasure""",
         noun=True,
     ),
+    *_acts("delete", "cleanup", noun=True, needs="not_code"),  # "the cleanup of unused imports"
     # pushing, forcing, landing on a shared branch
     *_acts("push", "force_push push force rewrite_history"),
     *_acts("push", "merge squash_merge rebase_merge", needs="not_local"),

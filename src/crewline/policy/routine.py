@@ -176,7 +176,7 @@ _INFO_LEAD = re.compile(
 )
 # Verbs a step to go on with starts with, besides the reading, editing and going-on verbs:
 # what they do is harmless in itself, and the careful judgement has read their objects.
-_VERB_START = (
+_STEP_VERBS = (
     READ_VERBS
     | EDIT_VERBS
     | PROCEED_VERBS
@@ -193,6 +193,9 @@ _VERB_START = (
     switch"""
     )
 )
+# A known step done again is a known step ("reformat", "relint", "retest"): the careful
+# judgement reads a "re-" verb that is an act of its own ("reset", "redeploy") first.
+_VERB_START = _STEP_VERBS | frozenset(f"re{verb}" for verb in _STEP_VERBS)
 
 
 def _unknown_step(words: list[str], *, gerunds: bool = True) -> bool:

@@ -105,6 +105,25 @@ def _people_board(shape: Shape, i: int) -> bool:
 
 # What marks a thing as the asker's own machine's ("my local venv", "the docker container").
 _OWN = word_set("local localhost my dev laptop docker container")
+# The ending of a file of source code or prose a person edits: a path ending in one names
+# code ("reformat `moderation/rules.py`"); data files (.sql dumps, .csv, .db) are not.
+_SOURCE_ENDINGS = word_set(
+    "py pyi ts tsx js jsx mjs go rs rb java kt swift c h cc cpp hpp cs php md rst"
+)
+
+
+def _source_file(shape: Shape, start: int) -> bool:
+    """Does the object that starts at word ``start`` name a file of source code by its path
+    ("`moderation/rules.py`", "src/app/main.ts")?"""
+    words = shape.words[start : object_end(shape, start, limit=6)]
+    return any(
+        w.text in _SOURCE_ENDINGS
+        and k > 0
+        and w.ident
+        and words[k - 1].ident
+        and shape.text[w.start - 1] == "."
+        for k, w in enumerate(words)
+    )
 
 
 # Verbs whose object is a word to say ("answer APPROVE", "reply approve").
@@ -162,7 +181,10 @@ def context_holds(
                 after = object_lemmas(shape, i + length, limit=_own_destination(shape, i + length))
             return bool(after & ACCESS_OBJECT) and not _told_to_asker(shape, i + length)
         case "not_code":
-            return not ((obj or object_lemmas(shape, i + length, limit=6)) & CODE_WORDS)
+            return not (
+                (obj or object_lemmas(shape, i + length, limit=6)) & CODE_WORDS
+                or _source_file(shape, i + length)
+            )
         case "agreement":
             return bool(after & AGREEMENT_OBJECT)
         case "registry":
