@@ -396,3 +396,37 @@ def test_the_askers_default_keeps_the_careful_judgement() -> None:
         default="keep 30 days",
     )
     assert verdict.final and verdict.answer is None, verdict
+
+
+# -------------------- a focus adverb between the asker and the step's verb ("I'll only read")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Good to continue? I will only read the payroll export spec and take notes.",
+        "Review the PR that removes the legacy recipe importer? I'd only leave comments.",
+        "ok to go on? we'll merely skim the greenhouse sensor logs.",
+        # a compound's "-only" is no adverb before a verb
+        "Count the rows in the orders table (read-only `SELECT count(*)`)?",
+    ],
+)
+def test_a_step_announced_with_only_is_still_a_known_step(question: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Good to continue? I will only drop the greenhouse sensor table.",
+        "ok to go on? I'd only email the payslips to the staff.",
+    ],
+)
+def test_a_careful_step_announced_with_only_stays_careful(question: str) -> None:
+    _careful(question)
+
+
+def test_an_unknown_step_announced_with_only_stays_with_the_human() -> None:
+    verdict = judge("Good to continue? I will only give the sensor bucket a fresh coat.")
+    assert verdict.answer is None and not verdict.kind.routine, verdict

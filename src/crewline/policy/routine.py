@@ -133,7 +133,7 @@ _GO_ON_LEAD = re.compile(
     r"|(?:is|would)\s+(?:that|this)\s+(?:be\s+)?(?:ok|okay|fine|alright|good|cool|acceptable))\b"
 )
 # Words between a lead and the step's verb ("shall I just go ahead and fix…").
-_BEFORE_VERB = word_set("just quickly also now first then simply still please")
+_BEFORE_VERB = word_set("just quickly also now first then simply still please only merely")
 
 
 def _step_is_known(words: list[str]) -> bool:

@@ -48,7 +48,12 @@ def verb_position(shape: Shape, i: int) -> bool:
         return True
     if all(words[k].text in FILLERS for k in range(j + 1, i)) and words[j + 1].clause_start:
         return True
+    if words[i - 1].text in _FOCUS and not words[i - 1].dash_prev:
+        return True  # "I will only drop the table": a focus adverb hides no verb ("read-only")
     return words[i - 1].text in VERB_POSITION_BEFORE
+
+
+_FOCUS = frozenset(["only", "merely"])
 
 
 def head_after(shape: Shape, i: int, length: int) -> int | None:
