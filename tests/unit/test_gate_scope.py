@@ -270,3 +270,34 @@ def test_reformat_or_a_cleanup_of_code_is_an_edit(question: str) -> None:
 )
 def test_reformat_or_a_cleanup_of_data_stays_careful(question: str) -> None:
     _careful(question)
+
+
+# --------------- "when", "where", "why" open what is explained, though they start a clause
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Add a comment explaining when we refund the orders?",
+        "Update the README section that says where we deploy the docs site?",
+        "Fix the docstring that describes when we purge stale carts?",
+        "Update the code comment in `billing/invoices.py` that explains why we drop the cache?",
+    ],
+)
+def test_what_a_subordinate_question_word_opens_after_a_doc_is_written_about(
+    question: str,
+) -> None:
+    _goes_on(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Write a note on when we email the customers, then email them?",
+        "Read the runbook that explains when we restart the broker, then restart it?",
+        "when we publish the recipes, update the comment?",
+        "Update the comment, when we publish the recipes?",
+    ],
+)
+def test_a_subordinate_clause_that_does_the_act_stays_careful(question: str) -> None:
+    _careful(question)

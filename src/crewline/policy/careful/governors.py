@@ -197,6 +197,11 @@ def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
         ):
             return "act"
         if w.clause_start and (aside is None or j != aside[1]):
+            wh = j - 1
+            if wh >= 0 and words[wh].text in WH and _written_about(shape, wh, i):
+                # "a comment that explains when | we publish alerts": the clause a question
+                # word opens is what is explained, though the word starts a clause of its own
+                return None if done_after(shape, i) else "read"
             return None
     return None
 
