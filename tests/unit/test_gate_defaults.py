@@ -430,3 +430,65 @@ def test_a_careful_step_announced_with_only_stays_careful(question: str) -> None
 def test_an_unknown_step_announced_with_only_stays_with_the_human() -> None:
     verdict = judge("Good to continue? I will only give the sensor bucket a fresh coat.")
     assert verdict.answer is None and not verdict.kind.routine, verdict
+
+
+# ------------- how a default is said: a recommendation, a unit, a tag, a noun with a modifier
+
+
+@pytest.mark.parametrize(
+    ("question", "options", "value"),
+    [
+        # a recommendation stated is the pick the question offers
+        ("Which font size for the printed menu? 12 pt (recommended) or 14 pt?", (), "12 pt"),
+        ("Font size for the menu: 12 pt is recommended, go with that?", (), "12 pt"),
+        ("Use the recommended 12 pt for the menu, right?", (), "12 pt"),
+        ("Which backend for the greenhouse logger?", ("Postgres (recommended)", "SQLite"), None),
+        # a unit of print, screen, frequency or temperature holds to its number
+        ("Oven preset for the test bake: 180 °C (default) or 200 °C?", (), "180 °C"),
+        ("Sensor export sampling 10 Hz (the default), or 50 Hz?", (), "10 Hz"),
+        # a tag or the step asked after the cue's comma is not the value
+        ("Menu font size 12 pt like last time, right?", (), "12 pt"),
+        ("Retries for the label printer script — 3 like the default, right?", (), "3"),
+        ("Report timezone = Europe/Paris by default, go with it?", (), "Europe/Paris"),
+        # the value never comes from the next sentence
+        ("Which shell for the kiosk image? By default, bash. Fine?", (), "bash"),
+        # the default's noun with a modifier of its own
+        ("The default font for menus is Georgia. Use it?", (), "Georgia"),
+    ],
+)
+def test_a_default_said_in_these_forms_is_read(
+    question: str, options: tuple[str, ...], value: str | None
+) -> None:
+    _default(question, value or options[0], options)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which font size is recommended for the menu, 12 pt or 14 pt?",
+        "12 pt or 14 pt for the menu? Which one is recommended?",
+        "Which backend? The docs recommended Postgres, I prefer SQLite.",
+        "What is the recommended font size for the menu?",
+    ],
+)
+def test_a_recommendation_asked_about_or_argued_is_no_default(question: str) -> None:
+    verdict = judge(question, options=("Postgres", "SQLite") if "backend" in question else ())
+    assert verdict.kind is not VerdictKind.OBVIOUS_DEFAULT and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Drop the old menus table (recommended)?",
+        "Approve the refund? Yes (recommended)",
+        "Yes (recommended) or no?",
+        "Text alignment for the receipt: right (the default) or wipe the template?",
+    ],
+)
+def test_a_recommended_act_or_answer_stays_careful(question: str) -> None:
+    _careful(question)
+
+
+def test_a_conjunction_ends_the_defaults_noun() -> None:
+    verdict = judge("Use the default port and bump to 9090?")
+    assert verdict.answer != "9090", verdict

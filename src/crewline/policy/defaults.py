@@ -37,7 +37,8 @@ _UNIT = (
     r"(?:ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|weeks?"
     r"|spaces?|tabs?|workers?|replicas?|threads?|jobs?|retries|tries|attempts?|items?|rows?"
     r"|lines?|chars?|characters?|columns?|cols?|[kmgt]i?b|bytes?|%|percent|x|processes"
-    r"|connections?|shards?|partitions?|pods?|nodes?|gb|mb)"
+    r"|connections?|shards?|partitions?|pods?|nodes?|gb|mb|pt|px|em|rem|dpi|ppi|fps|[kmg]?hz"
+    r"|[kmg]bps|rpm|°[cf]?)"
 )
 _TOKEN = r"(?:[/~]|\.{1,2}/?)?[\w][\w./:@+%~#=-]*"
 _QUOTED = r"`[^`\n]+`|\"[^\"\n]+\"|'[^'\n]{1,60}'"
@@ -110,7 +111,8 @@ _NOT_VALUE = frozenset(
         "stay",
     ]
 )
-_NOUN = r"(?:[a-z][\w-]*\s){0,2}"
+# The noun a default is of, with a modifier of its own ("the default font for menus is …").
+_NOUN = r"(?:[a-z][\w-]*\s){0,2}(?:(?:for|in|on)\s(?:the\s|our\s)?[a-z][\w-]*\s)?"
 _AFTER = [
     # "same as last time (3.11)", "like before (v2)", "the default port (8080)",
     # "keep the default (json)"
@@ -147,8 +149,9 @@ _AFTER = [
     # default seed 42": the noun phrase names the default's kind, then the value itself; a
     # conjunction starts the other option ("88 as the default or 120"), never the kind's words
     re.compile(
-        r"\b(?:the|our|its|my|your|their)\s+(?:[a-z][\w-]*\s+)?(?:default|usual|standard)\s+"
-        rf"(?:(?!(?:or|vs|versus|nor)\b)[a-z][\w-]*\s+){{0,4}}?(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}(?!\w))?"
+        r"\b(?:the|our|its|my|your|their)\s+(?:[a-z][\w-]*\s+)?(?:default|usual|standard"
+        r"|recommended)\s+"
+        rf"(?:(?!(?:or|vs|versus|nor|and|then|but)\b)[a-z][\w-]*\s+){{0,4}}?(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}(?!\w))?"
         r"|(?:[/~]|\.{1,2}/?)?[\w][\w./:@+%~#=-]*(?:[\d/:_@]|\.(?=\w)|(?<=\w)-(?=\w))[\w./:@+%~#=-]*"
         r"|(?-i:[A-Z][A-Z\d_-]+))"
         r"(?=\s*(?:[,;:?!)]|\.(?:\s|$)|$|\s(?:for|in|on|at|as|to|from|with|unless|if|or|and"
@@ -165,7 +168,7 @@ _AFTER = [
     # the default itself, the sentence's last word
     re.compile(
         r"\b(?:i|we)\s*(?:'d|d|would|'ll|ll|will)?\s+(?:go with|use|pick|take|stick with|choose)"
-        r"\s+(?:the|our)\s+(?:default|usual|standard)\s+(?P<v>[\w][\w./:@+%~#-]*)"
+        r"\s+(?:the|our)\s+(?:default|usual|standard|recommended)\s+(?P<v>[\w][\w./:@+%~#-]*)"
         r"(?=\s*[.?!]*\s*$)",
         re.IGNORECASE,
     ),
@@ -177,7 +180,7 @@ _AFTER = [
     # "the usual 4 workers", "our usual 3000", "the standard 2 replicas", "usual batch size
     # of 100"
     re.compile(
-        rf"\b(?:the|our|its|my)\s+(?:usual|standard|normal|regular)\s+(?P<v>{_VALUE})",
+        rf"\b(?:the|our|its|my)\s+(?:usual|standard|normal|regular|recommended)\s+(?P<v>{_VALUE})",
         re.IGNORECASE,
     ),
     re.compile(rf"\busual\s+{_NOUN}(?:of|=|:|is)\s*(?P<v>{_VALUE})", re.IGNORECASE),
@@ -232,7 +235,9 @@ _BEFORE = [
         r"|like always|like usual|like now|like before|as before|like last time|as last time"
         r"|like the default|as is the default|as per usual|is what (?:we|i) (?:always|usually"
         r"|normally) use|is (?:our|the) usual|is standard)\b"
-        r"|\((?:the |our |as )?usual(?: one| choice)?\)|\(as always\))",
+        r"|\((?:the |our |as )?usual(?: one| choice)?\)|\(as always\)"
+        # a recommendation stated is the pick the question offers: "12 pt (recommended)"
+        r"|\((?:the\s+)?recommended(?:\s+(?:one|by\s[^()]{1,40}))?\)|is (?:the )?recommended\b)",
         re.IGNORECASE,
     ),
 ]
@@ -240,7 +245,8 @@ _BEFORE = [
 # and since those forms try each word of the text as the value, not running them on such a
 # text (most questions) saves about half of the gate's time on a new wording.
 _BEFORE_ANCHOR = re.compile(
-    r"default|usual|always|normally|like now|before|last time|standard", re.IGNORECASE
+    r"default|usual|always|normally|like now|before|last time|standard|recommended",
+    re.IGNORECASE,
 )
 _LEAD_WORD = re.compile(r"([A-Za-z]{2,})\s+$")
 _STOP_LEAD = frozenset(
@@ -416,6 +422,15 @@ _LEADS_TO_VALUE = re.compile(
 )
 
 
+# A plain word after a cue's comma that is the question's tag ("…, right?") or the verb of
+# the step it asks ("…, go with it?"), not the default's value.
+_TAG_OR_STEP = re.compile(
+    r"(?:right|correct|fine|alright|good|cool|agreed|yeah|yep)\s*[?!.]*\s*$"
+    r"|[a-z]+\s+(?:with\s+)?(?:it|them)\b|[a-z]+\s+with\s+(?:that|this)\b",
+    re.IGNORECASE,
+)
+
+
 def _plain(value: str) -> bool:
     return bool(re.fullmatch(r"[a-z][a-z-]*", value))
 
@@ -423,6 +438,8 @@ def _plain(value: str) -> bool:
 def _value_after(text: str, end: int) -> str | None:
     """A value-like token close after ``end`` in the same clause, for a plain word read as
     the value ("same as usual, 45 min" → 45 min)."""
+    if re.match(r"[.!?](?:\s|$)", text[end - 1 : end + 1]):
+        return None  # "By default, bash. Fine?": the sentence ended with the word read
     rest = re.split(r"[?!;]|\.(?:\s|$)", text[end:], maxsplit=1)[0][:60]
     found = _LEADS_TO_VALUE.match(rest)
     return _clean(found.group("v")) if found else None
@@ -453,6 +470,8 @@ def _read_value(text: str, m: re.Match[str], value: str | None) -> str | None:
     said = m.groupdict().get("v") or m.groupdict().get("w") or ""
     if value is None or not _plain(value) or re.fullmatch(_QUOTED, said.strip()):
         return value  # a quoted value is the value as said ("the default 'small' one")
+    if _TAG_OR_STEP.match(text, m.start("v") if m.group("v") else m.start()):
+        return None  # "12 pt like last time, right?", "by default, go with it?": no value
     return _value_after(text, m.end()) or (None if value in _KIND_NOUNS else value)
 
 
@@ -499,7 +518,7 @@ _OBJECT_END = re.compile(
     re.IGNORECASE,
 )
 _DETERMINER = re.compile(r"^(?:the|a|an|our|my|your|its|their|this|that)\s+", re.IGNORECASE)
-_CUES = frozenset(["default", "usual", "standard", "normal", "regular"])
+_CUES = frozenset(["default", "usual", "standard", "normal", "regular", "recommended"])
 _PLAN_PRONOUN = frozenset(["it", "that", "this", "those", "them", "one", "that one", "this one"])
 
 
@@ -781,7 +800,7 @@ def _mentions_default(question: str) -> bool:
     return bool(
         re.search(
             r"\bdefault|\busual\b|\bas always\b|\blike always\b|\bnormally\b|\busually\b"
-            r"|\bstandard\b|\blast time\b|\bas before\b",
+            r"|\bstandard\b|\blast time\b|\bas before\b|\brecommended\b",
             question,
             re.IGNORECASE,
         )
@@ -909,7 +928,11 @@ def _asked(question: str, value: str) -> bool:
 
 
 _KEEPING = frozenset(["keep", "keeps", "stay", "stays", "stick", "sticks"])
-_MARKED = re.compile(r"\((?:the\s+)?default\)|\[default\]|\s-\s*default$", re.IGNORECASE)
+_MARKED = re.compile(
+    r"\((?:the\s+)?(?:default|recommended)\)|\[(?:default|recommended)\]"
+    r"|\s-\s*(?:default|recommended)$",
+    re.IGNORECASE,
+)
 
 
 def _same(a: str, b: str) -> bool:
@@ -938,6 +961,7 @@ def beside_a_cue(question: str, value: str) -> bool:
         r"[\"'`]?,?\s*\(?\s*(?:(?:is|being|will be|would be)\s+)?(?:the\s+|our\s+)?default\b"
         r"|[\"'`]?,?\s+(?:by default|as usual|as always|like always|as before|like before"
         r"|like last time|as last time|as per usual|like the default|as in the default)\b"
+        r"|[\"'`]?,?\s*(?:\(\s*|\s(?:is|being)\s+(?:the\s+)?)recommended\b"
     )
     # a plain word needs the cue's own link ("the default is tabs"), not just a neighbour
     # ("the default timeout" names no default)
@@ -959,6 +983,7 @@ def beside_a_cue(question: str, value: str) -> bool:
 # week", "like in every other repo", "per usual", "the usual one", "the default of …".
 _PRECEDENT = re.compile(
     r"\bdefault|\busual(?:ly)?\b|\bas always\b|\blike always\b|\bnormally\b|\bstandard\b"
+    r"|\brecommended\b"
     r"|\blast time\b|\bas before\b|\bsame as\b|\blike (?:every|in every|all|the other|the last"
     r"|last)\b|\bas (?:in|with) (?:every|all|the other)\b|\bas we (?:always|usually) do\b",
     re.IGNORECASE,
