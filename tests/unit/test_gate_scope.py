@@ -301,3 +301,30 @@ def test_what_a_subordinate_question_word_opens_after_a_doc_is_written_about(
 )
 def test_a_subordinate_clause_that_does_the_act_stays_careful(question: str) -> None:
     _careful(question)
+
+
+# ----------------------------- a tool named for checking, run, reads what it is named for
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run the migration linter over the migrations folder (it only reads)?",
+        "Run the deploy checker on the release branch?",
+        "Run the secrets analyzer over the repo?",
+    ],
+)
+def test_a_checking_tool_named_for_an_act_reads(question: str) -> None:
+    _goes_on(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run the migration linter and then run the migrations?",
+        "Run the purge linter, then purge?",
+        "Run the migration checker against the prod database?",
+    ],
+)
+def test_a_checking_tool_beside_the_act_stays_careful(question: str) -> None:
+    _careful(question)

@@ -21,7 +21,7 @@ DOC_HEADS = word_set(
     spelling grammar translation screenshot mockup design proposal rfc adr slide deck video
     demo graph chart metric trace flamegraph output error warning stacktrace traceback
     dry_run preview simulation benchmark coverage reference explanation question session
-    member agent bot review"""
+    member agent bot review linter checker analyzer analyser"""
 )
 # Doc heads under which even production is only read about.
 PROD_DOC_HEADS = word_set(
