@@ -492,3 +492,46 @@ def test_a_recommended_act_or_answer_stays_careful(question: str) -> None:
 def test_a_conjunction_ends_the_defaults_noun() -> None:
     verdict = judge("Use the default port and bump to 9090?")
     assert verdict.answer != "9090", verdict
+
+
+# ------------------ go-aheads in a casual register, a step announced with "I'll", "using …"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Next I'll add type hints to the scheduler. OK?",
+        "Then we'll write the fixtures for the loyalty points. Fine?",
+        "i think we're good to keep on with the chart colours, yeah?",
+        "pantry importer done, keep going with the next file, yep?",
+        "Add a unit test for `cancel_order()` using a fake order?",
+        "Count how many rows the old import touched, using my local copy?",
+    ],
+)
+def test_a_go_ahead_in_these_forms_goes_on(question: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Next I'll hand the repo over to the agency. OK?",
+        "the queue is redis-3, yeah?",
+    ],
+)
+def test_an_unknown_step_or_a_claimed_value_is_not_a_go_ahead(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.answer is None and not verdict.kind.routine, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Next I'll drop the sensor table. OK?",
+        "Run the import using the admin credentials?",
+        "Use the prod database for the load test, yeah?",
+    ],
+)
+def test_these_forms_keep_the_careful_judgement(question: str) -> None:
+    _careful(question)

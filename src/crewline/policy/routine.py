@@ -163,8 +163,9 @@ _CONFIRM = re.compile(
     r"|idea)\s+(?:ok|okay|good|fine|right|correct|acceptable)|^(?:sounds?|looks?)\s+good|^all\s+good"
 )
 _TAG = re.compile(
-    r"(?:^|[\s,.;:!-])(?:ok|okay|alright|right|yes|fine|good|cool|go|agreed|y/n|\(y/n\)|yes or no"
-    r"|yes/no|sound good|sounds good|fine by you|ok with you|good with you|correct|deal|shall i"
+    r"(?:^|[\s,.;:!-])(?:ok|okay|alright|right|yes|yeah|yep|fine|good|cool|go|agreed|y/n"
+    r"|\(y/n\)|yes or no|yes/no|sound good|sounds good|fine by you|ok with you|good with you"
+    r"|correct|deal|shall i"
     r"|right away)\s*\?*\s*$"
 )
 _CLAIM = re.compile(
@@ -190,7 +191,7 @@ _STEP_VERBS = (
     clone download save reload restart recompile reinstall resolve reword retitle ask
     request nudge file raise flag label triage reopen link pair catch pin unpin
     enable rebase benchmark spend squash merge remove delete recreate commit see pop
-    switch"""
+    switch use"""
     )
 )
 # A known step done again is a known step ("reformat", "relint", "retest"): the careful
@@ -233,7 +234,8 @@ _PRONOUN_OBJECTS = word_set("me us him her them it everyone everything")
 _ANNOUNCED = re.compile(
     r"\b(?:i|we)\s*(?:ll|will|shall|am going to|m going to|are going to|re going to)\s+"
     r"|\b(?:then|next|after that|afterwards)\s+(?:i|we)\s+"
-    r"(?:(?:d|would|want to|plan to)\s+(?:like\s+to\s+)?)?"
+    r"(?:(?:d|would|want to|plan to|ll|will|shall|am going to|m going to|are going to"
+    r"|re going to)\s+(?:like\s+to\s+)?)?"
 )
 
 
