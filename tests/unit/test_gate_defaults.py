@@ -535,3 +535,46 @@ def test_an_unknown_step_or_a_claimed_value_is_not_a_go_ahead(question: str) -> 
 )
 def test_these_forms_keep_the_careful_judgement(question: str) -> None:
     _careful(question)
+
+
+# --------------------- a default said the non-native way, or as what is done by habit
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("menu font = Georgia per default?", "Georgia"),
+        ("Menu font Georgia per default, ok?", "Georgia"),
+        ("Proof time: 45 min, which is what we normally do. OK?", "45 min"),
+        ("Proof time 45 min (what we always use)?", "45 min"),
+        ("Export format: CSV, what we usually use?", "CSV"),
+        ("Export format? CSV is what we use everywhere else.", "CSV"),
+        # as "X as usual, or Y": the habit is the default the other is chosen over
+        ("Export format: CSV is what we always use, or Parquet?", "CSV"),
+    ],
+)
+def test_per_default_and_a_habit_said_as_a_relative_state_the_default(
+    question: str, value: str
+) -> None:
+    _default(question, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is CSV what we usually use?",
+        "Export format: CSV or Parquet? Which one do we usually use?",
+    ],
+)
+def test_a_habit_asked_about_is_no_default(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind is not VerdictKind.OBVIOUS_DEFAULT, verdict
+
+
+def test_not_knowing_the_habit_is_no_default_and_no_claim() -> None:
+    verdict = judge("The usual? (I'm honestly not sure what we usually do for the sensor export.)")
+    assert verdict.kind is VerdictKind.UNKNOWN and not verdict.final, verdict
+
+
+def test_a_habit_keeps_the_careful_judgement() -> None:
+    _careful("Drop the sessions table, which is what we always do?")

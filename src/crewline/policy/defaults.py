@@ -160,8 +160,8 @@ _AFTER = [
     ),
     # "by default we use 4 spaces", "by default it's eu-west-1"
     re.compile(
-        r"\bby default,?\s+(?:(?:we|i|it|you|they)\s+)?(?:(?:use|go with|pick|run|is|s|are|set"
-        rf"|take|do)\s+)?(?P<v>{_VALUE})",
+        r"\b(?:by|per) default,?\s+(?:(?:we|i|it|you|they)\s+)?"
+        rf"(?:(?:use|go with|pick|run|is|s|are|set|take|do)\s+)?(?P<v>{_VALUE})",
         re.IGNORECASE,
     ),
     # "I'd go with the default comma", "we'll use the usual tabs": the asker's proposal names
@@ -226,15 +226,19 @@ _BEFORE = [
         rf"(?P<v>{_QUOTED}|(?:[/~]|\.{{1,2}}/?)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s*"
         r"(?:\(\s*)?"
         r"(?:which\s+)?(?:(?:is|being|will be|would be|stays|as)\s+)?(?:the\s+|our\s+|its\s+)?"
-        r"(?:(?!or\b|and\b|by\b)[a-z][\w-]*\s+)?default\b"
+        r"(?:(?!or\b|and\b|by\b|per\b)[a-z][\w-]*\s+)?default\b"
         r"(?!\s*(?:is|was|would|will|=|:|of|to|value|one)\b)(?!\s+[a-z]+\s+(?:of|is|=|:|to)\b)"
         rf"|(?P<w>{_QUOTED}|(?:[/~]|\.{{1,2}}/)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s+"
-        r"by default\b"
+        r"(?:by|per) default\b"
         rf"|(?P<u>(?:[/~]|\.{{1,2}}/)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?|`[^`\n]+`)[\"'`]?,?\s+"
         r"(?:(?:as usual|as always"
         r"|like always|like usual|like now|like before|as before|like last time|as last time"
-        r"|like the default|as is the default|as per usual|is what (?:we|i) (?:always|usually"
-        r"|normally) use|is (?:our|the) usual|is standard)\b"
+        r"|like the default|as is the default|as per usual|is (?:our|the) usual|is standard"
+        # what is done by habit, said as a relative: "45 min, which is what we normally do",
+        # "45 min (what we always use)", "CSV is what we use everywhere else"
+        r"|(?:\(\s*|(?:which\s+)?is\s+|(?<=,\s))what\s+(?:we|i)\s+(?:always|usually|normally"
+        r"|typically)\s+(?:use|do|pick)|(?:which\s+)?is\s+what\s+(?:we|i)\s+use\s+"
+        r"(?:everywhere|elsewhere))\b"
         r"|\((?:the |our |as )?usual(?: one| choice)?\)|\(as always\)"
         # a recommendation stated is the pick the question offers: "12 pt (recommended)"
         r"|\((?:the\s+)?recommended(?:\s+(?:one|by\s[^()]{1,40}))?\)|is (?:the )?recommended\b)",
@@ -245,7 +249,8 @@ _BEFORE = [
 # and since those forms try each word of the text as the value, not running them on such a
 # text (most questions) saves about half of the gate's time on a new wording.
 _BEFORE_ANCHOR = re.compile(
-    r"default|usual|always|normally|like now|before|last time|standard|recommended",
+    r"default|usual|always|normally|like now|before|last time|standard|recommended|typically"
+    r"|everywhere|elsewhere",
     re.IGNORECASE,
 )
 _LEAD_WORD = re.compile(r"([A-Za-z]{2,})\s+$")
