@@ -142,7 +142,56 @@ def entity_unsaid(
             or (3 <= len(t) <= 5 and not known(t) and t in initials)
         )
     )  # "successful" of "succeeded", "signatures" of "signing", "DLQ" of "dead-letter queue"
+    derived |= numbers_said(ask.question, fact.text)
     return _subject_unsaid(ask, fact, besides=besides | spared, derived=derived)
+
+
+_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+_NUMBER_WORDS = {
+    word: str(n)
+    for n, word in enumerate(
+        (
+            *("zero", "one", "two", "three", "four", "five", "six"),
+            *("seven", "eight", "nine", "ten", "eleven", "twelve"),
+        )
+    )
+}
+
+
+def numbers_said(question: str, text: str) -> frozenset[str]:
+    """The roots of the question's words of a number the row writes in another notation: an
+    ordinal or a number word, where the row has its digits beside a word the question has
+    beside it ("the December *1st* cohort" of "December 1 cohort", "a *ten* minute clip" of
+    "a 10-minute clip"), and a percentile the row writes as its label ("the *99th
+    percentile*" of "p99 = 412 ms"). The number is the thing's name in either notation;
+    beside another neighbour it may be another thing's. (A label in the question, "p99", is
+    a specific value the row must say as written: ``has_specifics``.)"""
+    asked = tokens(question)
+    row = tokens(code_form(text))
+    said = {t.text for t in row}
+    out: set[str] = set()
+
+    def forms(t: Token) -> set[str]:
+        return {root(t.text), root(t.lemma), t.stem}
+
+    def neighbours(words: Sequence[Token], i: int) -> set[str]:
+        near = (words[j] for j in (i - 1, i + 1) if 0 <= j < len(words))
+        return {r for t in near if t.text not in STOP for r in forms(t)}
+
+    for i, word in enumerate(asked):
+        after = asked[i + 1] if i + 1 < len(asked) else None
+        ordinal = _ORDINAL.fullmatch(word.text)
+        number = ordinal.group(1) if ordinal else _NUMBER_WORDS.get(word.text)
+        if ordinal and after is not None and after.lemma == "percentile":
+            if f"p{number}" in said:
+                out |= forms(word) | forms(after)  # "99th percentile" of "p99"
+            continue
+        if number is None:
+            continue
+        beside = neighbours(asked, i)
+        if any(t.text == number and neighbours(row, j) & beside for j, t in enumerate(row)):
+            out |= forms(word)  # "1st" of "December 1", "ten" of "10-minute"
+    return frozenset(out)
 
 
 def nearly_about(unsaid: tuple[tuple[str, ...], int] | None) -> bool:

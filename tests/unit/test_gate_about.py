@@ -1,0 +1,81 @@
+"""A model's cited row is about the thing asked though it says a word of the question in
+another form: a number in another notation.
+
+Each rule was found counting the right citations ``scripts/cited-exhaustive`` refused as
+``not-about`` over the twelve development sets; these tests are in other domains than the
+sets that showed it, each with the near miss that must still stay with the human.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy import Fact, Placement, VerdictKind, check_placement
+from tests.unit.gate_kit import facts
+
+
+def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
+    """The answer a model's fleet placement gets through the checks, or None."""
+    verdict = check_placement(
+        question, Placement(kind="fleet", answer=answer, row=rows[row].row_id), facts=rows
+    )
+    assert verdict.kind in (VerdictKind.FLEET_FACT, VerdictKind.UNKNOWN), verdict
+    return verdict.answer
+
+
+# ------------------------------------------------------- a number in another notation
+
+NOTATIONS = [
+    (  # a percentile the row writes as its label
+        "What is the 95th percentile pick time of the packing robots?",
+        "Packing robots over the last shift: p95 pick time 4.8 s.",
+        "4.8 s",
+    ),
+    (  # an ordinal the row writes as digits beside the same word
+        "What was the yield of the June 2nd harvest on plot C?",
+        "Plot C, June 2 harvest: yield 4,310 kg.",
+        "4,310",
+    ),
+    (  # a number word the row writes as digits beside the same word
+        "How long does the kiln need to fire a six hour glaze batch?",
+        "Kiln log: a 6-hour glaze batch fires in 7h 20m including cool-down.",
+        "7h 20m",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "row", "value"), NOTATIONS)
+def test_a_number_in_another_notation_is_the_same_thing(
+    question: str, row: str, value: str
+) -> None:
+    rows = facts(("probe", row))
+    assert value in row  # the precondition: the row says the value
+    assert _model(question, rows, value) == value
+
+
+NOTATION_NEAR_MISSES = [
+    (  # another percentile
+        "What is the 99th percentile pick time of the packing robots?",
+        "Packing robots over the last shift: p95 pick time 4.8 s.",
+        "4.8 s",
+    ),
+    (  # the same digits beside another word: another day
+        "What was the yield of the June 2nd harvest on plot C?",
+        "Plot C, July 2 harvest: yield 4,310 kg.",
+        "4,310",
+    ),
+    (  # another number
+        "How long does the kiln need to fire a six hour glaze batch?",
+        "Kiln log: a 4-hour glaze batch fires in 7h 20m including cool-down.",
+        "7h 20m",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "row", "value"), NOTATION_NEAR_MISSES)
+def test_another_number_in_another_notation_stays_with_the_human(
+    question: str, row: str, value: str
+) -> None:
+    rows = facts(("probe", row))
+    assert value in row
+    assert _model(question, rows, value) is None
