@@ -18,6 +18,7 @@ from crewline.policy.fleet.asking import (
     STOP,
     WHO,
     ValueAsk,
+    past,
 )
 from crewline.policy.fleet.nouns import AUX, forms_of, head_words, proven_by_form, wanted_nouns
 from crewline.policy.fleet.picking import has_specifics
@@ -128,7 +129,7 @@ def entity_unsaid(
 ) -> tuple[tuple[str, ...], int] | None:
     """``_subject_unsaid`` of the thing asked about, as ``about_entity`` reads it."""
     spared = relation_words(ask) | _kind_words(ask, kind) | _verbs_anywhere(ask)
-    spared |= _degree_words(ask, fact)
+    spared |= _degree_words(ask, fact) | _event_words(ask)
     if value is not None and proven_by_form(ask, value):
         spared |= head_words(ask)  # "incident" of "incident number" for "INC-2231"
     roots = roots_of(fact.text, fact.member)
@@ -470,6 +471,27 @@ def _verbs_anywhere(ask: ValueAsk) -> frozenset[str]:
             found.add(i)  # "messages sitting in", "the job closed as"
     return frozenset(
         r for i in found for r in (root(words[i].lemma), root(words[i].text), words[i].stem)
+    )
+
+
+# Adverbs that complete a verb into another one ("came *back*", "is going *away*").
+_VERB_PARTICLES = word_set("back away aside apart along around")
+
+
+def _event_words(ask: ValueAsk) -> frozenset[str]:
+    """The roots of the request's particles of a phrasal verb, right after the verb in a
+    past or -ing form ("how many pages *came back* 404", "the legacy one is going *away*"):
+    the verb's, the relation asked, not a word of the thing ("the *back* row" is)."""
+    sentence = request_sentence(ask)
+    words = tokens(sentence)
+    return frozenset(
+        r
+        for prev, t in itertools.pairwise(words)
+        if t.text in _VERB_PARTICLES
+        and not _GAP.search(sentence[prev.end : t.start])
+        and prev.text != prev.lemma
+        and (past(prev) or prev.text.endswith("ing"))
+        for r in (root(t.lemma), root(t.text), t.stem)
     )
 
 
