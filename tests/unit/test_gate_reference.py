@@ -79,3 +79,80 @@ def test_a_later_act_on_people_of_no_audience_tells_nobody() -> None:
         "Who is the radiology systems on-call this week? I want to ping them about the crash."
     )
     assert not verdict.final, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        (
+            "Explain how the nightly job drops the old partitions and then run it?",
+            "runs the nightly job, which drops the old partitions",
+        ),
+        (
+            "Can you describe how the pharmacy script deletes expired prescriptions, then "
+            "execute it?",
+            "executes the pharmacy script, which deletes expired prescriptions",
+        ),
+        (
+            "Describe how the carrier sync emails every shipper, then trigger it?",
+            "triggers the carrier sync, which emails every shipper",
+        ),
+        (
+            "Read how the archiver purges closed tickets, then schedule it?",
+            "schedules the archiver, which purges closed tickets",
+        ),
+        (
+            "Explain how the billing job refunds the duplicate charges, then run it?",
+            "runs the billing job, which refunds the duplicate charges",
+        ),
+    ],
+)
+def test_a_step_on_a_thing_described_by_its_act_does_that_act(question: str, named: str) -> None:
+    """ "how the job drops the partitions … run it": the act is only described, but "it" is
+    the job, and running the job drops them; the reason says both."""
+    careful(question)
+    verdict = judge(question)
+    assert verdict.kind is VerdictKind.IRREVERSIBLE, verdict
+    assert named in verdict.why, verdict.why
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Explain how the nightly job drops the old partitions, then summarise it?",
+        "Describe how the pharmacy script deletes expired prescriptions and then test it?",
+        "Summarise how the billing job refunds duplicate charges, then lint it?",
+        "Explain how the season reset wipes inventories and document it?",
+        "Explain how the season reset wipes inventories and then review it?",
+        "Summarise how the archiver purges closed tickets, then write tests for it?",
+        "Explain how the carrier sync emails shippers, but don't run it?",
+    ],
+)
+def test_reading_or_testing_a_thing_described_by_its_act_does_nothing(question: str) -> None:
+    """Summarising, testing, linting, documenting or reviewing the thing is not doing its
+    act, and a negated step is none: the question stays routine."""
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+def test_the_askers_own_act_is_no_things_act() -> None:
+    """ "which files should I delete to get it under 50%?": the asker deletes; "get it" is
+    no step on a thing that deletes, and the reason is not said of one."""
+    verdict = judge("Which files should I delete to get it under 50%? Start with the oldest?")
+    assert verdict.final, verdict
+    assert "which deletes" not in verdict.why, verdict.why
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Explain how the ingest job used to drop partitions; now it only archives them. Run it?",
+        "Explain how the archive job would drop the partitions, then run it?",
+        "Explain how the reaper kills idle pods, then run the tests on it?",
+    ],
+)
+def test_an_act_the_thing_no_longer_or_only_would_do_is_not_inherited(question: str) -> None:
+    """A past habit, a hypothetical, or a pronoun that is another step's object: the thing's
+    described act is not what the step does, and the question stays routine."""
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict

@@ -15,6 +15,7 @@ from crewline.policy.acts import (
     third_person,
 )
 from crewline.policy.careful.governors import (
+    carried_out,
     done_after,
     executed,
     governor_of,
@@ -39,7 +40,7 @@ from crewline.policy.careful.positions import (
     verb_position,
 )
 from crewline.policy.careful.requests import ASKER, info_scope
-from crewline.policy.careful.scope import mention, run_as_command
+from crewline.policy.careful.scope import described, mention, run_as_command
 from crewline.policy.careful.verdicts import Act, Found
 from crewline.policy.careful.words import (
     ACTS_BY_FIRST,
@@ -128,6 +129,11 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
         )
         if mentioned and noun and match.family != "own_word":
             back = referred_back(shape, i, n, match)
+            if back is not None:
+                found.append(back)
+        elif mentioned and not noun and match.family != "own_word" and described(shape, i, n):
+            # "explain how the job drops the partitions, then run it": the job's act, run
+            back = carried_out(shape, i, n, match)
             if back is not None:
                 found.append(back)
         elif context_holds(shape, i, n, match, money) and not mentioned:

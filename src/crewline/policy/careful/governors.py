@@ -11,12 +11,19 @@ from crewline.policy.acts import (
     WordAct,
     third_person,
 )
-from crewline.policy.careful.objects import context_holds, noun_phrase, object_lemmas, phrase_of
+from crewline.policy.careful.objects import (
+    context_holds,
+    noun_phrase,
+    object_lemmas,
+    phrase_of,
+    verb_says,
+)
 from crewline.policy.careful.positions import (
     clause_of,
     dry_run,
     head_after,
     hypothetical,
+    noun_phrase_start,
     past_form,
     verb_position,
 )
@@ -381,6 +388,46 @@ def referred_back(shape: Shape, i: int, length: int, named: WordAct) -> Act | No
         sentence=verb.sentence,
         at=verb.start,
         gloss=True,
+    )
+
+
+def carried_out(shape: Shape, i: int, length: int, named: WordAct) -> Act | None:
+    """The act a later step inherits by a pronoun from the thing the described act at ``i``
+    is done by: "explain how the job drops the partitions, then run it" runs the job, which
+    drops the partitions; "describe how the sync emails every shipper, then trigger it"
+    emails them. Reading, explaining, testing or commenting on it is no such step
+    (``_step_after`` runs or goes on); the thing's act is said with it, never the step
+    alone."""
+    words = shape.words
+    step = _step_after(shape, i)
+    if step is None or (step[0] > 0 and words[step[0] - 1].text == "to"):
+        return None  # "which files should I delete to get it under 50%?": a purpose, no step
+    verb, pronoun = words[step[0]], step[1]
+    # the pronoun said as the thing it stands for, when the act's subject names it
+    start = noun_phrase_start(shape, i - 1) if i > 0 else i
+    thing = phrase_of(shape, start, i) if start < i and _names_a_thing(shape, start, i) else ""
+    said = [third_person(verb.lemma), phrase_of(shape, verb.index + 1, pronoun), thing or "it"]
+    if pronoun + 1 < len(words) and words[pronoun + 1].text in PARTICLES:
+        said.append(words[pronoun + 1].text)
+    does = verb_says(shape, i, length, " ".join(named.lemmas))
+    return Act(
+        family=named.family,
+        says=f"{' '.join(x for x in said if x)}, which {does}",
+        verb=True,
+        sentence=verb.sentence,
+        at=verb.start,
+    )
+
+
+def _names_a_thing(shape: Shape, start: int, end: int) -> bool:
+    """Are words ``start`` to ``end`` a noun phrase that names a thing, in the act's own
+    clause: no subject pronoun, no question word, no verb?"""
+    words = shape.words[start:end]
+    return all(
+        not (w.clause_start and w.index > start)
+        and w.text not in SUBJECTS | ASKER | WH | PREPOSITIONS
+        and w.lemma not in VERB_LIKE
+        for w in words
     )
 
 

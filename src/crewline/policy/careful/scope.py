@@ -212,6 +212,30 @@ def mention(
     return governor == "read" and not _holds_secret(shape, i, length, family)
 
 
+def described(shape: Shape, i: int, length: int) -> bool:
+    """Is the act's word at ``i``, a verb, a mention only because it describes what a thing
+    does, inside what is read or written about ("explain how the job drops the partitions",
+    "summarise how the bot emails every customer") — not a name, a dry run, a quotation, a
+    negated, hypothetical, reported or past habit? Asked about ("how does the job drop
+    them?") it is still described. Such an act is the thing's own, and a later step that
+    runs the thing does it (``carried_out``)."""
+    words = shape.words
+    w = words[i]
+    used_to = i > 1 and words[i - 1].text == "to" and words[i - 2].lemma == "use"
+    return not (
+        used_to  # "how the job used to drop them": what it no longer does
+        or w.ident
+        or _lone_name(shape, i)
+        or _dry_run_clause(shape, i)
+        or _quoted(shape, i)
+        or negated(shape, i)
+        or hypothetical(shape, i)
+        or _reported(shape, i, False)
+        or _unrelated(shape, i)
+        or _code_element(shape, i + length)
+    )
+
+
 _COMMANDS = word_set("make npm yarn pnpm just task rake invoke bash sh python python3 node sudo")
 _TEST_NAME = re.compile(r"(?:^|[/_.\s`-])tests?(?:[/_.\s`-]|$)|_spec\b|\.spec\.|\.test\.")
 
