@@ -1083,3 +1083,70 @@ def test_a_former_value_answers_nothing_else(
         question, Placement(kind="fleet", answer=answer, row=rows[0].row_id), facts=rows
     )
     assert verdict.answer is None and verdict.refused is refused, verdict
+
+
+# ------------------- a typed value of another kind, for a noun of no known kind
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "answer"),
+    [
+        (  # a time is when the vaccines arrived, not which freezer holds them
+            "Which freezer are the vaccines stored in?",
+            "The vaccines arrived at 14:05, checked in by Omar.",
+            "14:05",
+        ),
+        (  # a host is where the menu is, not who caters
+            "Which caterer is doing the gala?",
+            "Gala menu is up at menus.example.org.",
+            "menus.example.org",
+        ),
+        (  # a time the thermostat was rebooted is no firmware
+            "Which firmware is the lobby thermostat on?",
+            "Lobby thermostat was rebooted at 03:10 after the outage.",
+            "03:10",
+        ),
+    ],
+    ids=["time-for-freezer", "host-for-caterer", "time-for-firmware"],
+)
+def test_a_typed_value_the_row_does_not_tie_to_a_noun_of_no_kind_is_refused(
+    question: str, row: str, answer: str
+) -> None:
+    rows = _one(row)
+    verdict = check_placement(
+        question, Placement(kind="fleet", answer=answer, row=rows[0].row_id), facts=rows
+    )
+    assert verdict.answer is None
+    assert verdict.refused is Refusal.UNTIED
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (  # the noun right beside the value
+            "Which firmware is the lobby thermostat on?",
+            "Lobby thermostat runs firmware 4.2.1 since Tuesday.",
+            "4.2.1",
+        ),
+        (  # the noun in the value's own clause
+            "Which firmware is the lobby thermostat on?",
+            "The lobby thermostat firmware was upgraded to 4.2.1 last night.",
+            "4.2.1",
+        ),
+        (  # a bare name is no typed value: the rule of a bare value reads it
+            "Which freezer are the vaccines stored in?",
+            "The vaccines went into freezer F-3 at 14:05.",
+            "F-3",
+        ),
+        (  # "the longest" asks a degree of the thing, an amount, not a thing of no kind
+            "What's the longest a loaner laptop can be kept?",
+            "Loaner laptops can be kept for 14 days, then IT recalls them.",
+            "14 days",
+        ),
+    ],
+    ids=["beside-the-noun", "noun-in-clause", "a-bare-name", "a-superlative"],
+)
+def test_a_typed_value_the_row_ties_to_the_noun_answers(
+    question: str, row: str, value: str
+) -> None:
+    assert _model(question, _one(row), value) == value

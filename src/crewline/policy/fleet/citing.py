@@ -28,6 +28,7 @@ from crewline.policy.fleet.asking import (
     NOUN_KINDS,
     PART_NOUNS,
     STOP,
+    STRONG,
     WHOLES,
     ValueAsk,
     both_given,
@@ -76,6 +77,7 @@ from crewline.policy.fleet.rows import (
     specific_of,
     status_of,
 )
+from crewline.policy.fleet.thesaurus import near
 from crewline.policy.lemmas import known, root, tokens
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form, injection, word_set
@@ -120,6 +122,7 @@ class Refusal(StrEnum):
     HALF = "half"
     MOMENT = "moment"
     KIND_UNSAID = "kind-unsaid"
+    UNTIED = "untied"
     LABEL = "label"
     NO_AMOUNT = "no-amount"
     AMOUNT_FOR_THING = "amount-for-thing"
@@ -157,6 +160,7 @@ _FOUND = {
     Refusal.HALF: "the value is half of what is asked",
     Refusal.MOMENT: "the row places a moment, not a duration",
     Refusal.KIND_UNSAID: "the row does not name what is asked",
+    Refusal.UNTIED: "the row gives that value as something else than what is asked",
     Refusal.LABEL: "the value names what is asked, not its value",
     Refusal.NO_AMOUNT: "a name is no amount",
     Refusal.AMOUNT_FOR_THING: "an amount is no thing",
@@ -200,7 +204,8 @@ def cite(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> Cite
     of at most four words that is no piece of one), is of the asked kind (a bare number,
     name or identifier only in a row that names the asked noun; an amount never for "which
     <thing>", never a name for "how many"; a moment never for "how long"; for a noun of no
-    known kind, "DAU", only in a row that says it or the thing besides its time), is no
+    known kind, "DAU", only in a row that says it or the thing besides its time, and a value
+    whose form tells its own kind, "06:12", only where the row ties it to that noun), is no
     label of a word of the question ("D1" of "D1 retention"), is a live fact there (not
     negated, former, planned, hedged or a secret) and not a value the question itself
     states; the row was retrieved, carries no instructions, is by the member the question
@@ -253,6 +258,9 @@ def _refusal(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> 
     if not _kind_said(ask, cited):
         # "1.7%" of "Refund rate for November" for "what was DAU in November?"
         return Refusal.KIND_UNSAID
+    if _untied(ask, cited.text, value):
+        # "06:12" for "which garage …?": a time, which the row does not give as the garage
+        return Refusal.UNTIED
     if _labels_the_thing(ask, cited.text, value):
         # "D1" of "D1 retention for …": the name of what is asked, not its value
         return Refusal.LABEL
@@ -437,6 +445,32 @@ def _kind_said(ask: ValueAsk, fact: Fact) -> bool:
         return True
     timeless = untimed() | _period_roots()
     return any(coverage((t,), roots, fact.text)[0] for t in ask.subject if t not in timeless)
+
+
+# The kinds a value's own form tells (a time, a path, a host, a version, an amount with its
+# unit): a value of one says what it is, so a noun of no known kind is not answered by it
+# unless the row says it as that noun's. A bare word, number or identifier tells nothing.
+_TYPED = STRONG - {Kind.PERSON}
+
+
+def _untied(ask: ValueAsk, text: str, value: Value) -> bool:
+    """For a noun the reader knows no kind of ("license", "garage"), is the cited value of a
+    kind its form tells ("06:12", "/docs/v3", "db-02.internal") that the row does not tie to
+    the asked noun: said right beside a head of the asked noun phrase ("Python 3.11"), or in
+    a clause that says the noun itself or a neighbour of it ("the licence moved to v2.0")?
+    A typed value the row says of something else is that thing's, not the answer."""
+    if ask.noun == "value" or ask.kinds != GENERIC or value.kind not in _TYPED:
+        return False
+    if any(
+        t.lemma == ask.noun and t.text != t.lemma and t.text.endswith("est")
+        for t in tokens(request_sentence(ask))
+    ):
+        return False  # "the longest the streak can go": a degree of the thing, not a thing
+    if beside_noun(text, value, noun_heads(ask), tokens(ask.question)):
+        return False  # "Python 3.11", "the garage at /depots/east": the noun names it
+    wanted = wanted_nouns(ask)
+    said = roots_of(" ".join(clause_of(text, value)), "")
+    return not any(derived_from(r, w) or near(r, w) for r in said for w in wanted if r)
 
 
 @functools.cache
