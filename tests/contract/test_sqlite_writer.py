@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from crewline.store import Tx
+from crewline.store import sqlite as sqlite_store
 from crewline.store.sqlite import SqliteStore
 from tests.bounds import WAIT
 
@@ -100,6 +101,45 @@ async def test_concurrent_transactions_share_group_commits(store: SqliteStore) -
     )
     assert len(await store.events_after("s", 0, limit=500)) == 200
     assert store.batches_committed - batches_before < 200
+
+
+async def test_a_lazy_write_waits_for_another_write_and_shares_its_commit(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An outbox settle waits for the change that comes next instead of starting an fsync
+    that change would queue behind; both land in one commit."""
+    monkeypatch.setattr(sqlite_store, "LAZY_WINDOW", WAIT)  # no run is slow enough to end it
+    batches_before = store.batches_committed
+    lazy = asyncio.create_task(store.write(lambda tx: tx.set_setting("settled", "1"), lazy=True))
+    for _ in range(20):  # the writer takes it and waits
+        await asyncio.sleep(0)
+    assert not lazy.done()
+    assert store.batches_committed == batches_before
+
+    async with asyncio.timeout(WAIT):
+        await store.write(lambda tx: tx.set_setting("answered", "1"))
+        await lazy
+    assert store.batches_committed - batches_before == 1, "the two were one commit"
+    assert await store.setting("settled") == "1"
+
+
+async def test_a_lazy_write_alone_commits_after_its_window(store: SqliteStore) -> None:
+    batches_before = store.batches_committed
+    async with asyncio.timeout(WAIT):
+        await store.write(lambda tx: tx.set_setting("settled", "1"), lazy=True)
+    assert store.batches_committed - batches_before == 1
+    assert await store.setting("settled") == "1"
+
+
+async def test_a_lazy_write_queued_behind_another_goes_with_it(store: SqliteStore) -> None:
+    """A write that is not lazy already queued: no wait, one commit for both."""
+    batches_before = store.batches_committed
+    async with asyncio.timeout(WAIT):
+        await asyncio.gather(
+            store.write(lambda tx: tx.set_setting("settled", "1"), lazy=True),
+            store.write(lambda tx: tx.set_setting("answered", "1")),
+        )
+    assert store.batches_committed - batches_before == 1
 
 
 async def test_the_audit_log_refuses_a_raw_delete(store: SqliteStore) -> None:

@@ -158,11 +158,13 @@ class HeldStore(SqliteStore):
         self.head_read = asyncio.Event()
         self.heads = asyncio.Event()
 
-    async def write(self, transaction: Callable[[Tx], T], *, heavy: bool = False) -> T:
+    async def write(
+        self, transaction: Callable[[Tx], T], *, heavy: bool = False, lazy: bool = False
+    ) -> T:
         task = asyncio.current_task()
         if task is not None and task.get_name() == "domain-events":
             await self.writes.wait()
-        return await super().write(transaction, heavy=heavy)
+        return await super().write(transaction, heavy=heavy, lazy=lazy)
 
     async def outbox_head(self, transport: str, lane: str) -> OutboxEntry | None:
         entry = await super().outbox_head(transport, lane)

@@ -201,12 +201,17 @@ class Hub:
         self._armers.append(arm)
 
     # changes --------------------------------------------------------------------------------
-    async def change(self, transaction: Callable[[Change], T], *, heavy: bool = False) -> T:
+    async def change(
+        self, transaction: Callable[[Change], T], *, heavy: bool = False, lazy: bool = False
+    ) -> T:
         """Run ``transaction`` in one store transaction, then its after-commit effects.
 
         ``heavy``: a reconciliation, which reads a member's whole record history.
+        ``lazy``: bookkeeping nobody waits for (``Store.write``).
         """
-        return await self._change(transaction, lambda run: self.store.write(run, heavy=heavy))
+        return await self._change(
+            transaction, lambda run: self.store.write(run, heavy=heavy, lazy=lazy)
+        )
 
     async def rebuild_index(self, refill: Callable[[Change], T]) -> T | None:
         """Replace a torn index by one ``refill`` fills, in one transaction, then its

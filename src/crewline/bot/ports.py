@@ -133,7 +133,9 @@ class Pressed:
 
 
 class Changes(Protocol):
-    async def change(self, transaction: Callable[[Change], T], *, heavy: bool = False) -> T:
+    async def change(
+        self, transaction: Callable[[Change], T], *, heavy: bool = False, lazy: bool = False
+    ) -> T:
         """Run ``transaction`` in one store transaction (serialised with the changes of the
         member whose actor it runs on), then its after-commit effects: the outbox lanes it
         queued into, the session readers it wrote for, the deadlines it armed, the domain
@@ -142,6 +144,8 @@ class Changes(Protocol):
         Raises what the transaction raised (nothing is written), and ``Unavailable`` when
         the store found the index torn (the registered repairs have started).
         ``heavy``: it may take seconds (a reconciliation), so the store runs it apart.
+        ``lazy``: bookkeeping nobody waits for, which may wait a moment to share the
+        commit of the next change (``Store.write``).
         """
         ...
 

@@ -89,11 +89,18 @@ class Store(
         """The number of the newest migration this crewline ships for the store."""
 
     @abstractmethod
-    async def write(self, transaction: Callable[[Tx], T], *, heavy: bool = False) -> T:
+    async def write(
+        self, transaction: Callable[[Tx], T], *, heavy: bool = False, lazy: bool = False
+    ) -> T:
         """Run ``transaction`` atomically and durably; its result, or its exception.
 
         ``heavy``: it may read or write many rows (a reconciliation); the store keeps it
         from holding up everything else while it runs.
+        ``lazy``: bookkeeping no one else waits for (an outbox entry's settle, a ledger
+        record): a store that commits one batch at a time may hold it back a moment for
+        another write to share its commit, so that it does not start a commit of its own
+        just before a change somebody waits for arrives. It is as durable as any write when
+        this returns.
         """
 
     @abstractmethod

@@ -177,7 +177,11 @@ class PostgresStore(SqlStore):
         return await self._on_thread(read)
 
     # writes ---------------------------------------------------------------------------------
-    async def write(self, transaction: Callable[[Tx], T], *, heavy: bool = False) -> T:
+    async def write(
+        self, transaction: Callable[[Tx], T], *, heavy: bool = False, lazy: bool = False
+    ) -> T:
+        # ``lazy`` is not held back: the writer threads commit on several connections at
+        # once, so a lone commit in flight holds up no other.
         if heavy or self._writer is None:  # heavy: alone, not holding a batch's answers back
             return await self._on_thread(self._run, transaction)
         return await self._writer.submit(transaction)  # type: ignore[no-any-return]

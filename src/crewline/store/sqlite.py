@@ -14,6 +14,8 @@ one WAL database, each used where it costs least:
   hand-overs than in SQLite.
   A transaction that may take seconds (reconciling a long transcript) is written with
   ``heavy=True`` and its batch runs on the thread, so the loop keeps serving meanwhile.
+  Bookkeeping nobody else waits for is written with ``lazy=True``: a batch of nothing
+  else waits a moment (``LAZY_WINDOW``) for a write that is not, and goes with it.
 - **The reader** (aiosqlite) answers scans — lists, counts, event pages — one
   ``execute_fetchall`` hop each.
 - **The lookup connection** answers reads of a few rows by key right on the event loop:
@@ -27,6 +29,7 @@ one WAL database, each used where it costs least:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -55,6 +58,11 @@ T = TypeVar("T")
 Outcome = tuple[bool, Any]  # (True, the transaction's result) or (False, what it raised)
 
 MAX_BATCH = 256
+# How long a batch of lazy writes alone (outbox settles, ledger records) waits for another
+# write to share its commit: a change that arrives meanwhile then finds no commit of
+# bookkeeping in flight (an fsync) to wait behind. A lane waits for its settle, so this is
+# also the most a lane's next call can be held up when nothing else is written.
+LAZY_WINDOW = 0.002
 DATABASE_NAME = "crewline.db"
 
 
@@ -68,6 +76,7 @@ class _Pending:
     transaction: Callable[[Tx], Any]
     future: asyncio.Future[Any]
     heavy: bool
+    lazy: bool
 
 
 class SqliteDialect(Dialect):
@@ -175,6 +184,8 @@ class SqliteStore(SqlStore):
         self._lookups: sqlite3.Connection | None = None
         self._queue: asyncio.Queue[_Pending] = asyncio.Queue()
         self._writer_task: asyncio.Task[None] | None = None
+        self._eager_queued = 0  # queued writes that are not lazy
+        self._eager = asyncio.Event()  # set when one is queued
         self.batches_committed = 0
 
     @classmethod
@@ -222,19 +233,28 @@ class SqliteStore(SqlStore):
         return int(rows[0][0])
 
     # writes: one writer task, group commit --------------------------------------------------
-    async def write(self, transaction: Callable[[Tx], T], *, heavy: bool = False) -> T:
+    async def write(
+        self, transaction: Callable[[Tx], T], *, heavy: bool = False, lazy: bool = False
+    ) -> T:
         if self._writer_task is None or self._writer_task.done():
             raise RuntimeError("the store is not open")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Pending(transaction, future, heavy))
+        self._queue.put_nowait(_Pending(transaction, future, heavy, lazy))
+        if not lazy:
+            self._eager_queued += 1
+            self._eager.set()
         return await future
 
     async def _write_loop(self) -> None:
         assert self._writer is not None
         while True:
-            batch = [await self._queue.get()]
+            first = await self._queue.get()
+            if first.lazy and not self._eager_queued:
+                await self._wait_for_eager(first)
+            batch = [first]
             while len(batch) < MAX_BATCH and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
+            self._eager_queued -= sum(1 for p in batch if not p.lazy)
             batch = [p for p in batch if not p.future.cancelled()]
             if not batch:
                 continue
@@ -251,6 +271,18 @@ class SqliteStore(SqlStore):
                     pending.future.set_result(value)
                 else:
                     pending.future.set_exception(value)
+
+    async def _wait_for_eager(self, lazy: _Pending) -> None:
+        """Only lazy writes wait: give a write somebody waits for ``LAZY_WINDOW`` to come
+        and share their commit, which then starts the moment it does."""
+        self._eager.clear()
+        try:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(LAZY_WINDOW):
+                    await self._eager.wait()
+        except asyncio.CancelledError:
+            lazy.future.cancel()  # closing: taken off the queue, it would never be answered
+            raise
 
     async def _commit(self, conn: sqlite3.Connection, batch: list[_Pending]) -> list[Outcome]:
         """One group commit: the batch's transactions inside one COMMIT, each one that raises

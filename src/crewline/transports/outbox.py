@@ -482,7 +482,11 @@ class OutboxDispatcher:
             # The platform accepted it: a reply waiting to say ``delivered`` is told now,
             # not after the record's commit (an fsync of its own, behind any in flight).
             self._posted(entry.object_key)
-        await self._write(settle)
+        # Lazy while nothing more was queued into the lane: then only this lane's next
+        # call (which waits for it here) needs it, so it may wait a moment to share the
+        # commit of a change somebody waits for rather than start an fsync that change
+        # would then queue behind. A lane with more to send commits it at once.
+        await self._write(settle, lazy=entry.lane not in self._queued)
 
     def _retried(self, entry: OutboxEntry) -> bool:
         """Might an earlier attempt (this process's, or one before a crash) have made it?"""
@@ -495,8 +499,8 @@ class OutboxDispatcher:
         now = datetime.fromtimestamp(self.clock(), UTC)
         await self._write(lambda tx: tx.bury_outbox(entry.id, error=reason, now=now))
 
-    async def _write(self, transaction: Callable[[Tx], None]) -> None:
-        await self.store.write(transaction)
+    async def _write(self, transaction: Callable[[Tx], None], *, lazy: bool = False) -> None:
+        await self.store.write(transaction, lazy=lazy)
 
     # one call -------------------------------------------------------------------------------
     async def _deliver(

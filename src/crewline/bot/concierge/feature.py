@@ -447,7 +447,10 @@ class Concierge:
                     )
 
             try:
-                await self.hub.change(write)
+                # Lazy: nobody waits for the ledger; it shares the next change's commit
+                # (the agent's next escalation, mostly) rather than start one of its own
+                # that change would queue behind.
+                await self.hub.change(write, lazy=True)
             except Exception:  # logged; the records queued after them are still written
                 log.exception("the concierge's ledger lost %d records", len(batch))
 
