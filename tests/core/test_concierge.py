@@ -6,6 +6,7 @@ tests/e2e/test_concierge.py."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -347,3 +348,35 @@ async def test_a_start_judges_every_unjudged_open_record_a_page_at_a_time(
             await again.delivered()
             judged = [e.record_id for e in await again.store.ledger() if e.decision in JUDGEMENTS]
             assert sorted(judged) == sorted(records)
+
+
+@pytest.mark.parametrize(
+    ("question", "lazy"),
+    [
+        ("Force-push to main?", True),  # irreversible: never answered, under any policy
+        (WITH_DEFAULT, True),  # careful: suggested only
+        (ROUTINE, False),  # may be answered (under `answer routine`): an agent waits for it
+    ],
+)
+async def test_a_judgement_no_policy_lets_answer_shares_the_next_commit(
+    kit: Kit, monkeypatch: pytest.MonkeyPatch, question: str, lazy: bool
+) -> None:
+    """A judgement that cannot answer is written ``lazy`` (it may share the commit of the
+    change that comes next: the press's answer, mostly); one that may answer is not, under
+    every policy (the owner may change it meanwhile), `never` the default included."""
+    hub = kit.bot.hub
+    written: list[bool] = []
+    change = hub.change
+
+    async def spied(transaction: Any, *, heavy: bool = False, lazy: bool = False) -> Any:
+        if getattr(transaction, "__qualname__", "").startswith("Concierge._write."):
+            written.append(lazy)
+        return await change(transaction, heavy=heavy, lazy=lazy)
+
+    monkeypatch.setattr(hub, "change", spied)
+    radar = await kit.add_member()
+    await kit.escalate(radar, question)
+    await kit.delivered()
+    await kit.bot.concierge.idle()
+    assert written == [lazy]
+    assert await kit.states() == ["pending"]  # `never`: nothing answered either way

@@ -95,6 +95,16 @@ class _Judged:
     failure: str | None
 
 
+def _may_answer(judged: _Judged) -> bool:
+    """Whether its write may give an answer, under the policy that allows the most."""
+    return bool(
+        judged.draft is not None
+        and judged.draft.text
+        and judged.failure is None
+        and answer_allowed(AnswerPolicy.ALWAYS, judged.verdict, dialog=judged.asked.dialog)
+    )
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class _Hold:
     """A card whose first draw waits for its judgement: its member (its thread's lane), its
@@ -621,8 +631,13 @@ class Concierge:
                 self._decide(batch, policy, j)
             batch.flush()
 
+        # Lazy unless one of them may answer (an agent waits for that): a suggestion, the
+        # ledger and the release of a card nobody waits for (a reply waiting for its card
+        # unholds it) may share the commit of the change that comes next, mostly the
+        # press's answer, instead of starting one that answer then queues behind.
+        lazy = not any(_may_answer(j) for j in judged)
         try:
-            await self.hub.change(decide)
+            await self.hub.change(decide, lazy=lazy)
         except Unavailable:
             # The escalation index was found torn: the change started its rebuild from the
             # transcript. The judgements stand; write them once into the rebuilt index (each
