@@ -14,6 +14,14 @@ from crewline.policy import VerdictKind, judge
 from tests.unit.gate_kit import careful
 
 
+def _irreversible_naming(question: str, named: str) -> None:
+    """Careful, irreversible, and its reason names the act in ``named``'s words."""
+    careful(question)
+    verdict = judge(question)
+    assert verdict.kind is VerdictKind.IRREVERSIBLE, verdict
+    assert named in verdict.why, verdict.why
+
+
 @pytest.mark.parametrize(
     ("question", "named"),
     [
@@ -43,10 +51,7 @@ from tests.unit.gate_kit import careful
 )
 def test_a_pronoun_that_refers_back_to_a_risky_thing_is_that_act(question: str, named: str) -> None:
     """The later step is the act, and the reason names it with the step's verb."""
-    careful(question)
-    verdict = judge(question)
-    assert verdict.kind is VerdictKind.IRREVERSIBLE, verdict
-    assert named in verdict.why, verdict.why
+    _irreversible_naming(question, named)
 
 
 @pytest.mark.parametrize(
@@ -110,10 +115,7 @@ def test_a_later_act_on_people_of_no_audience_tells_nobody() -> None:
 def test_a_step_on_a_thing_described_by_its_act_does_that_act(question: str, named: str) -> None:
     """ "how the job drops the partitions … run it": the act is only described, but "it" is
     the job, and running the job drops them; the reason says both."""
-    careful(question)
-    verdict = judge(question)
-    assert verdict.kind is VerdictKind.IRREVERSIBLE, verdict
-    assert named in verdict.why, verdict.why
+    _irreversible_naming(question, named)
 
 
 @pytest.mark.parametrize(
