@@ -49,8 +49,9 @@ CREW_VERSION = "crew.version"
 
 def mark_changed(tx: Tx) -> None:
     """Say, in this transaction, that the crew (members, sessions, keys, owners or the
-    concierge's policy) changed: a running server follows within its watch interval."""
-    tx.set_setting(CREW_VERSION, new_id())
+    concierge's policy) changed: a running server follows (``crewline.app.crew_watch``),
+    told on PostgreSQL, by its next look on SQLite."""
+    tx.set_setting(CREW_VERSION, new_id(), announce=True)
 
 
 REPLACED = "a new key was issued for this member (crewline member key): this one no longer works"

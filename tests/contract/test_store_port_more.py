@@ -8,6 +8,7 @@ import asyncio
 import sqlite3
 from dataclasses import replace
 from datetime import timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from crewline.errors import Unavailable
 from crewline.models import CallerKind, Escalation, Identity, Question, RowRole, Session
 from crewline.store import Store, Tx
+from crewline.store.open import open_store
 from tests.contract.test_store_contract import NOW, _member
 
 
@@ -101,7 +103,7 @@ async def test_a_transaction_reads_its_own_transcript_writes(store: Store) -> No
 
 
 async def test_questions_and_settings_round_trip(store: Store) -> None:
-    """put_question replaces; a setting is replaced by a second set."""
+    """put_question replaces; a setting is replaced by a second set, announced or not."""
     question = Question(
         id="q1", member=None, session="s1", row_id="r1", question="Which?", options=("a", "b"),
         created_at=NOW,
@@ -111,8 +113,26 @@ async def test_questions_and_settings_round_trip(store: Store) -> None:
     assert await store.write(lambda tx: tx.question("q1")) == question
     assert await store.setting("k") is None
     await store.write(lambda tx: tx.set_setting("k", "1"))
-    await store.write(lambda tx: tx.set_setting("k", "2"))
+    await store.write(lambda tx: tx.set_setting("k", "2", announce=True))
     assert await store.setting("k") == "2"
+
+
+async def test_the_data_version_moves_when_another_connection_commits(
+    store: Store, store_url: str, tmp_path: Path
+) -> None:
+    """data_version is None where the store cannot tell (its watchers are told instead);
+    else it stays put while nothing commits, and moves when another store on the same
+    database (another process) commits, and when this store's own writer does."""
+    first = await store.data_version()
+    if first is None:
+        return
+    assert await store.data_version() == first
+    async with open_store(store_url, tmp_path / "other") as other:
+        await other.write(lambda tx: tx.set_setting("k", "1"))
+    moved = await store.data_version()
+    assert moved not in (None, first)
+    await store.write(lambda tx: tx.set_setting("k", "2"))
+    assert await store.data_version() not in (None, moved)
 
 
 async def test_an_outbox_entry_is_retried_then_buried(store: Store) -> None:

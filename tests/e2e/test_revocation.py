@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from crewline import crew as crew_admin
+from crewline.app.crew_watch import WATCH_INTERVAL
 from crewline.app.server import Crewline
 from crewline.config import Config
 from crewline.keys import hash_key
@@ -113,17 +114,17 @@ async def test_a_removed_member_ends_its_stream_with_a_final_frame(crew: Crew) -
 
 
 def _replica(
-    config: Config, name: str, memory: MemoryTransport, clock: FakeClock, *, watch: float
+    config: Config, name: str, memory: MemoryTransport, clock: FakeClock, *, watch: bool
 ) -> Crewline:
-    """crewline as replica ``name`` on ``config``'s database; ``watch``: seconds between
-    its looks for crew writes made elsewhere (an hour: it never looks during the test)."""
+    """crewline as replica ``name`` on ``config``'s database; ``watch``: whether it runs a
+    crew watch (told of crew writes made elsewhere)."""
     return Crewline(
         replace(config, data_dir=config.data_dir / name, replica_id=name),
         transports=[memory],
         clock=clock,
         delivery_wait=0.0,
         concierge=False,
-        crew_watch_interval=watch,
+        crew_watch_interval=WATCH_INTERVAL if watch else None,
     )
 
 
@@ -131,13 +132,13 @@ async def test_a_key_replaced_on_one_replica_ends_the_stream_open_on_the_other(
     tmp_path: Path, postgres_url: str, clock: FakeClock
 ) -> None:
     """Two replicas on one PostgreSQL; the stream is open on B, the key replaced through A.
-    B's crew watch is turned off (an hour apart): only the notification of the revocation's
+    B runs no crew watch: only the notification of the revocation's
     event can end the stream, and it does at once."""
     config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
     memory = MemoryTransport("memory")
     async with (
-        _replica(config, "a", memory, clock, watch=0.25) as a,
-        _replica(config, "b", memory, clock, watch=3600) as b,
+        _replica(config, "a", memory, clock, watch=True) as a,
+        _replica(config, "b", memory, clock, watch=False) as b,
     ):
         b.streams.keepalive = 3600
         created = await crew_admin.add_member(
@@ -152,7 +153,7 @@ async def test_a_key_replaced_on_one_replica_ends_the_stream_open_on_the_other(
                 while not b.hub.feed.waiting(created.session.id):  # noqa: ASYNC110
                     await asyncio.sleep(0.01)
             await crew_admin.issue_member_key(a.store, "radar")
-            async with asyncio.timeout(20):  # far less than the crew watch's hour
+            async with asyncio.timeout(20):
                 frames = await stream
     assert [f["event"] for f in frames if "event" in f] == ["key_revoked"]
 
@@ -162,17 +163,17 @@ async def test_a_long_poll_on_one_replica_is_answered_when_the_key_goes_elsewher
     tmp_path: Path, postgres_url: str, clock: FakeClock, how: str
 ) -> None:
     """Two replicas on one PostgreSQL; an agent long-polls B with wait=60. Its key is
-    replaced through A (B's crew watch off: only the notification of the ``key_revoked``
+    replaced through A (B runs no crew watch: only the notification of the ``key_revoked``
     event reaches B), or its member removed by the CLI on the shared database (no event:
-    B's crew watch, four looks a second, is what notices). Either way B answers the waiting
+    B's crew watch, told of the crew write, is what notices). Either way B answers the waiting
     poll with what docs/api.md promises — ``[key_revoked]``, or 401 ``key_revoked`` — not
     with the empty list its wait would have ended in; the old key is then 401 on B."""
     config = Config(data_dir=tmp_path, port=0, transports=(), database_url=postgres_url)
     memory = MemoryTransport("memory")
     replaced = how == "replaced_through_a"
     async with (
-        _replica(config, "a", memory, clock, watch=0.25) as a,
-        _replica(config, "b", memory, clock, watch=3600 if replaced else 0.25) as b,
+        _replica(config, "a", memory, clock, watch=True) as a,
+        _replica(config, "b", memory, clock, watch=not replaced) as b,
     ):
         created = await crew_admin.add_member(
             a.store, slug="radar", name="Radar", owners=["memory:alice"], transports=["memory"]

@@ -218,7 +218,7 @@ class Crewline:
         lease_ttl: float = TRANSPORT_LEASE_TTL,
         lease_clock: Callable[[], float] = time.monotonic,
         serving_lock: ServingLock | None = None,
-        crew_watch_interval: float = WATCH_INTERVAL,
+        crew_watch_interval: float | None = WATCH_INTERVAL,
         start_backoff: tuple[float, float] = START_BACKOFF,
     ) -> None:
         """``outbox_stuck_after``: how long a platform call may wait before ``/readyz``
@@ -228,9 +228,10 @@ class Crewline:
         as a stalled event loop finds it moved on); ``serving_lock``: the data directory's
         lock, already held by the caller (the demo takes it before it writes its crew);
         ``crew_watch_interval``: seconds between two looks for crew writes made by another
-        process (``crewline.app.crew_watch``); ``start_backoff``: the first and the longest
-        delay between two starts of a transport whose platform could not be reached
-        (``crewline.app.transport_start``)."""
+        process (``crewline.app.crew_watch``; on PostgreSQL it is told of them instead), None
+        for no crew watch (a test of what else reaches a replica); ``start_backoff``: the
+        first and the longest delay between two starts of a transport whose platform could
+        not be reached (``crewline.app.transport_start``)."""
         self.config = config
         if transports is None:
             self.enabled = enabled_transports(config)
@@ -385,9 +386,15 @@ class Crewline:
             self.launchers.url = self.http.url
             self.serving_lock.announce(self.http.url)
             await self.hub.change(lambda ch: ch.roster())
-            self.crew_watch = await stack.enter_async_context(
-                CrewWatch(self.store, self._follow_crew, interval=self.crew_watch_interval)
-            )
+            if self.crew_watch_interval is not None:
+                await stack.enter_async_context(
+                    CrewWatch(
+                        self.store,
+                        self._follow_crew,
+                        interval=self.crew_watch_interval,
+                        coordination=self.coordination,
+                    )
+                )
             stack.enter_context(serving_collections())
         except BaseException:
             await stack.aclose()

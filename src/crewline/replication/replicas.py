@@ -23,11 +23,12 @@ A platform's global rate limit (calls per second for the whole app) is shared th
 way: each call reserves the next turn of a named budget in the database
 (``Coordination.pace``), so several replicas together call no faster than one would.
 
-And one thing replicas need to hear: that a session's event committed elsewhere
+And what replicas need to hear: that a session's event committed elsewhere
 (``Coordination.on_events``), so a long poll, a stream or a webhook lane on this replica
-wakes up, and that a session answered a context boundary elsewhere, so the replica
+wakes up; that a session answered a context boundary elsewhere, so the replica
 waiting for the answer goes on (PostgreSQL's LISTEN/NOTIFY; a reader's own timeouts are the
-fallback).
+fallback); and that the crew changed (``on_setting_changed``), so that no replica reads
+the database to find out.
 
 A crewline on SQLite is one process: it has no Coordination and holds no leases.
 """
@@ -176,6 +177,12 @@ class Coordination(ABC):
         """``wake(boundary_ids)`` when another replica committed a session's answer (ack or
         nack) to those boundaries, so the replica waiting for it looks now rather than at its
         timeout; ``wake(None)`` after a reconnect, as for ``on_events``."""
+
+    @abstractmethod
+    def on_setting_changed(self, wake: Callable[[str | None], None]) -> None:
+        """``wake(key)`` when any process (this one too) committed the setting ``key``
+        announced (``set_setting(announce=True)``); ``wake(None)`` after a reconnect, as for
+        ``on_events``. Called on the event loop; must only schedule."""
 
     @abstractmethod
     def on_lease_lost(self, lost: Callable[[str, int, str], None]) -> None:

@@ -85,6 +85,13 @@ class Store(
         numbering)."""
 
     @abstractmethod
+    async def data_version(self) -> int | None:
+        """A number that moves whenever a transaction commits on another connection to the
+        database (another process's, or this store's own writer's) and stays put otherwise,
+        read without reading any table; None where the store cannot tell. What watches a
+        value another process may write reads it only when this moved."""
+
+    @abstractmethod
     def latest_schema_version(self) -> int:
         """The number of the newest migration this crewline ships for the store."""
 

@@ -167,6 +167,9 @@ class PostgresStore(SqlStore):
     def latest_schema_version(self) -> int:
         return migrations()[-1].version
 
+    async def data_version(self) -> None:
+        return None  # replicas hear of changes by notification instead (PostgresCoordination)
+
     async def schema_version(self) -> int:
 
         def read() -> int:

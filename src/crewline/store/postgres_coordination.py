@@ -8,8 +8,10 @@ Wake-ups are PostgreSQL notifications: a trigger on ``events`` notifies
 delivered only once the transaction commits; each replica LISTENs on a connection of its
 own and skips what it sent itself. A session's answer to a context boundary is notified on
 the same channel (``boundary:<id>`` in place of the session, by ``PostgresTx``), so the
-replica waiting for it goes on at once. When that connection drops, the listener reconnects
-with back-off and then wakes every reader, since notifications sent meanwhile are lost.
+replica waiting for it goes on at once; so is a setting written with ``announce``
+(``setting:<key>``), to every replica, the one that wrote it too. When that connection
+drops, the listener reconnects with back-off and then wakes every reader (and every
+setting's watcher), since notifications sent meanwhile are lost.
 
 A lane's lease may be taken at once from a holder that is gone (``acquire(from_gone=True)``):
 an earlier run of this replica's name, as registered in ``crewline_incarnations`` when a
@@ -33,6 +35,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from crewline.replication.replicas import Coordination, Lease, LeaseView, replica_of
+from crewline.store.sql.settings import SETTING_KEY
 from crewline.tasks import cancel_and_wait
 
 __all__ = [
@@ -182,6 +185,7 @@ class PostgresCoordination(Coordination):
         self._presence = 0
         self._superseded_by: str | None = None
         self._boundary_wakers: list[Callable[[Set[str] | None], None]] = []
+        self._setting_wakers: list[Callable[[str | None], None]] = []
         self._listener: asyncio.Task[None] | None = None
         self._listening = False
         self._first_listen = asyncio.Event()
@@ -270,6 +274,9 @@ class PostgresCoordination(Coordination):
     def on_boundary_answers(self, wake: Callable[[Set[str] | None], None]) -> None:
         self._boundary_wakers.append(wake)
 
+    def on_setting_changed(self, wake: Callable[[str | None], None]) -> None:
+        self._setting_wakers.append(wake)
+
     def on_lease_lost(self, lost: Callable[[str, int, str], None]) -> None:
         self._lease_losers.append(lost)
 
@@ -311,6 +318,8 @@ class PostgresCoordination(Coordination):
         if sessions is None:
             for wake in self._boundary_wakers:
                 wake(None)
+            for told in self._setting_wakers:
+                told(None)
 
     def _notified(self, key: str) -> None:
         if key.startswith(BOUNDARY_KEY):
@@ -337,7 +346,10 @@ class PostgresCoordination(Coordination):
                             self._told(note.payload)
                             continue
                         origin, _, key = note.payload.partition("\n")
-                        if origin != self.holder:
+                        if key.startswith(SETTING_KEY):  # whoever wrote it: no reader skips it
+                            for told in self._setting_wakers:
+                                told(key.removeprefix(SETTING_KEY))
+                        elif origin != self.holder:
                             self._notified(key)
             except psycopg.Error as error:
                 log.warning("listening for other replicas' events failed: %s", error)

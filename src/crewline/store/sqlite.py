@@ -228,6 +228,19 @@ class SqliteStore(SqlStore):
     def latest_schema_version(self) -> int:
         return migrations()[-1].version
 
+    async def data_version(self) -> int | None:
+        # The lookup connection never writes, so its data_version moves on every commit,
+        # the writer's and other processes'. The pragma reads the WAL's header in shared
+        # memory, no page of any table: a microsecond or two, right on the loop.
+        if self._lookups is None:
+            raise RuntimeError("the store is not open")
+        try:
+            return int(self._lookups.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode not in _BUSY:
+                raise
+            return None  # a lock held for a moment: cannot tell
+
     async def schema_version(self) -> int:
         rows = await self._fetch("PRAGMA user_version")
         return int(rows[0][0])

@@ -11,8 +11,10 @@ class SettingsTx(ABC):
     """Settings written and read in a transaction."""
 
     @abstractmethod
-    def set_setting(self, key: str, value: str) -> None:
-        """Insert or replace a setting."""
+    def set_setting(self, key: str, value: str, *, announce: bool = False) -> None:
+        """Insert or replace a setting. ``announce``: once this commits, tell every process
+        that watches the setting (``Coordination.on_setting_changed``: replicas on
+        PostgreSQL, this one included), so that none has to read it to notice."""
 
     @abstractmethod
     def setting(self, key: str) -> str | None:
