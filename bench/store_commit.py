@@ -19,6 +19,8 @@ real escalation, and checks that a replay sends the same and writes the same): t
 callers, each on its own connection (psycopg's async driver), in pipeline mode, one
 transaction per escalation, for its own member. Also, without a target: the floor on as many
 connections as the store has writers (16, shared by the callers: what pooling alone gives);
+the same, grouped as the store groups it (as many escalations per transaction as the
+store's group commits held in the run: what the store costs above its statements);
 raw psycopg with the same 100 callers each committing one row of the ``rows`` table per
 transaction (the old baseline: what "just commit each write" costs, not what an escalation
 must); raw psycopg from one connection, sequentially (as SQLite's baseline is). And CPU per
@@ -38,9 +40,11 @@ import resource
 import secrets
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +52,7 @@ import psycopg
 from tests.pg_cluster import cluster
 
 from bench.common import Options, Target, figure, parse_options, scratch, write_result
-from bench.store_floor import Floor, Values, derive, table_counts
+from bench.store_floor import Floor, Values, derive, recording, table_counts
 from crewline import crew
 from crewline.bot.changes import Change
 from crewline.bot.escalations import (
@@ -67,6 +71,11 @@ from crewline.store.sqlite import SqliteStore, migrations
 NAME = "store_commit"
 CALLERS = 100
 MESSAGE = "Ship the v2 migration tonight? The dry run passed on staging; 3 tables change."
+GROUPED_FLOOR = (
+    f"the floor grouped as the store groups it: on {WRITERS} connections (its writers), each"
+    f" taking its share of the {CALLERS} callers in turn, as many escalations per transaction"
+    " as the store's mean per group commit in the same run (rounded), right after it"
+)
 
 
 @contextmanager
@@ -220,6 +229,7 @@ async def floor_rate(
     callers: int,
     per_caller: int,
     connections: int | None = None,
+    grouped: int = 1,
     postmaster: int | None = None,
 ) -> tuple[float, Cpu]:
     """The floor's escalation transactions per second (``floor``: the statements the store
@@ -228,13 +238,19 @@ async def floor_rate(
     ``crewline_rate``; and the CPU per transaction in ms. The members are made as
     ``crewline_rate`` makes them, through the store, before the timed part; each connection
     is warmed up by one escalation rolled back. ``connections``: fewer connections than
-    callers, each running its share of the callers' transactions one after another."""
+    callers, each running its share of the callers' escalations one after another, taking
+    its callers in turn (as the store's writers take whoever's escalation comes next);
+    ``grouped``: that many of them in each database transaction (as a group commit's
+    batch)."""
     async with PostgresStore(url) as store:
         slugs, sessions = await _members(store, callers=callers, per_caller=per_caller)
     # Each caller's transactions, each for its own member (as crewline_rate runs them).
     work = [[own[n // MAX_PENDING] for n in range(per_caller)] for own in slugs]
     if connections is not None:  # caller c's transactions on connection c % connections
-        work = [[s for own in work[k::connections] for s in own] for k in range(connections)]
+        work = [
+            [s for turn in zip_longest(*work[k::connections]) for s in turn if s is not None]
+            for k in range(connections)
+        ]
     connected = [
         await psycopg.AsyncConnection.connect(url, autocommit=True) for _ in range(len(work))
     ]
@@ -250,8 +266,8 @@ async def floor_rate(
             )
 
         async def caller(own: list[str], conn: psycopg.AsyncConnection[Any]) -> None:
-            for slug in own:
-                await floor.transaction(conn, values(slug))
+            for first in range(0, len(own), grouped):
+                await floor.transaction(conn, *map(values, own[first : first + grouped]))
 
         # A new backend's first statements pay for loading the catalog: one escalation on
         # each connection, rolled back, so that the floor measures the steady state.
@@ -388,12 +404,21 @@ async def main(options: Options) -> None:
     pg_floor: list[float] = []  # the same statements by raw psycopg (before and after)
     pg_floor_cpu: list[Cpu] = []
     pg_pooled_floor: list[float] = []  # the same on WRITERS connections shared by the callers
+    pg_grouped_floor: list[float] = []  # ... and as many per transaction as the store's commits
+    pg_grouped_floor_cpu: list[Cpu] = []
     floor: Floor | None = None
+    batches: Counter[int] = Counter()  # escalations per group commit in the recorded probe
     with pg_server(options) as server:
         postmaster = postmaster_of(server)
         for run in range(options.runs if stores in ("both", "postgres") else 0):
             if floor is None:  # what the store sends for an escalation, recorded once
                 floor = await derive(fresh_database(server, "floor_probe"), message=MESSAGE)
+                # ... and what it sends with group commit: the same, batch after batch.
+                with recording() as events:
+                    await crewline_rate(
+                        fresh_database(server, "grouped_probe"), callers=CALLERS, per_caller=2
+                    )
+                batches = floor.check_grouped(events)
             before, raw_cpu_before = await raw_pg_concurrent_rate(
                 fresh_database(server, f"raw_before{run}"),
                 callers=CALLERS,
@@ -424,6 +449,18 @@ async def main(options: Options) -> None:
                 per_caller=per_caller,
                 postmaster=postmaster,
             )
+            # The floor grouped as the store just grouped it: its writers' connections, its
+            # mean batch per transaction; right after it, under the same load.
+            grouped_url = fresh_database(server, f"grouped{run}")
+            grouped, grouped_cpu = await floor_rate(
+                floor,
+                grouped_url,
+                callers=CALLERS,
+                per_caller=per_caller,
+                connections=WRITERS,
+                grouped=max(1, round(batch)),
+                postmaster=postmaster,
+            )
             alone, _, _ = await crewline_rate(
                 fresh_database(server, f"alone{run}"),
                 callers=CALLERS,
@@ -447,7 +484,8 @@ async def main(options: Options) -> None:
                 postmaster=postmaster,
             )
             written = table_counts(crewline_url, floor.tables)
-            for url in (floor_before_url, pooled_before_url, pooled_after_url, floor_after_url):
+            floors = (floor_before_url, pooled_before_url, grouped_url, pooled_after_url)
+            for url in (*floors, floor_after_url):
                 by_floor = table_counts(url, floor.tables)
                 assert by_floor == written, f"the store wrote {written}, the floor {by_floor}"
             one_after = raw_pg_rate(fresh_database(server, f"one_after{run}"), count=raw_count)
@@ -466,6 +504,8 @@ async def main(options: Options) -> None:
             )
             pg_floor.append((floor_before + floor_after) / 2)
             pg_pooled_floor.append((pooled_before + pooled_after) / 2)
+            pg_grouped_floor.append(grouped)
+            pg_grouped_floor_cpu.append(grouped_cpu)
             pg_floor_cpu.append(
                 Cpu(
                     client=(floor_cpu_before.client + floor_cpu_after.client) / 2,
@@ -553,6 +593,21 @@ async def main(options: Options) -> None:
                 baseline=f"the floor's CPU per escalation ({CALLERS} callers, before and after)",
             ),
             figure(
+                "postgres_escalation_tx_per_s_vs_grouped_floor",
+                f"PostgresStore escalation transactions/s, {CALLERS} concurrent callers",
+                "tx/s",
+                pg_subject,
+                higher_is_better=True,
+                baseline=pg_grouped_floor,
+                baseline_label=GROUPED_FLOOR,
+            ),
+            *_cpu_figures(
+                pg_cpu,
+                pg_grouped_floor_cpu,
+                suffix="_vs_grouped_floor",
+                baseline=f"{GROUPED_FLOOR}: its CPU per escalation",
+            ),
+            figure(
                 "postgres_escalation_tx_per_s",
                 f"PostgresStore escalation transactions/s, {CALLERS} concurrent callers",
                 "tx/s",
@@ -629,13 +684,21 @@ async def main(options: Options) -> None:
             " statements PostgresStore sent for one real escalation (recorded at the start of"
             " the run), replayed by raw psycopg with fresh ids, member, session and time, by"
             " the same 100 callers, each on its own connection, in pipeline mode, one"
-            f" transaction per escalation: {floor.describe() if floor else '-'}; measured"
+            f" transaction per escalation: {floor.describe() if floor else '-'}; checked on"
+            f" a recorded run of PostgresStore with group commit ({CALLERS} callers, 2 each) to"
+            " send each escalation's steps in the same order, and nothing else but each"
+            " batch's two lock_timeout settings, in batches of (escalations: batches)"
+            f" {dict(sorted(batches.items()))}; measured"
             " right before and right after PostgresStore in each run and averaged, and checked"
             " to write as many rows to each of those tables as PostgresStore did;"
             " *_without_group_commit_vs_floor is PostgresStore(writers=0), each transaction"
             " alone; *_vs_pooled_floor divides by the floor on 16 connections shared by the"
-            " callers. postgres_escalation_tx_per_s (no target since the floor) divides by raw"
-            " psycopg with the same 100 callers committing one row per transaction;"
+            " callers; *_vs_grouped_floor (no target) by the floor grouped as the store"
+            " groups it: the same 16 connections, as many escalations per transaction as the"
+            " store's group commits held in the run (what the store costs above the"
+            " statements it sends, its grouping taken out). postgres_escalation_tx_per_s (no"
+            " target since the floor) divides by raw psycopg with the same 100 callers"
+            " committing one row per transaction;"
             " postgres_escalation_tx_per_s_vs_one_connection by raw psycopg from one"
             " connection.",
             "postgres_*cpu_ms_per_escalation*: CPU per escalation (this process's getrusage and"

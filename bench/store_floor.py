@@ -14,6 +14,12 @@ lanes), its session, and the time. The derivation then replays one transaction f
 member and checks that it sent the same statements (recorded the same way) and wrote what
 the store wrote: the same number of rows in every table, and the store reads it back as a
 pending escalation.
+
+With group commit the store sends the same steps for each escalation of a batch, one after
+another in one transaction, and two of its own per batch (``lock_timeout``):
+``Floor.check_grouped`` checks that on a recorded run, and ``Floor.transaction`` replays
+several escalations in one transaction the same way (the floor grouped as the store groups
+it).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import functools
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -41,11 +48,14 @@ from crewline.bot.escalations import (
 from crewline.models import SystemClock, new_id
 from crewline.store.postgres import PostgresStore
 
-__all__ = ["Floor", "Step", "Values", "derive", "recording", "table_counts"]
+__all__ = ["Floor", "Step", "Values", "derive", "recording", "table_counts", "transactions"]
 
 PROBE, CHECK = "floor-probe", "floor-check"  # the derivation's two members
 _WRITES = re.compile(r"\b(?:INSERT INTO|UPDATE)\s+(?!SET\b)(\w+)")
 _REPLAYED = frozenset({"execute", "fetchone", "fetchall", "sync"})
+# A group commit's own statements, once per batch of several (postgres_writer.py): not an
+# escalation's, so not the floor's.
+_BATCH_SETTING = re.compile(r"SET LOCAL lock_timeout\b")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -145,6 +155,22 @@ def transaction_steps(events: list[Event]) -> list[Step]:
     return steps
 
 
+def transactions(events: list[Event]) -> list[list[tuple[str, str]]]:
+    """Every database transaction recorded in ``events`` (on any connection), in the order
+    they committed: each its steps' kinds and statements (``""`` where none), between its
+    ``BEGIN`` and its ``COMMIT``."""
+    began: dict[int, list[tuple[str, str]]] = {}
+    committed: list[list[tuple[str, str]]] = []
+    for conn, kind, detail in events:
+        if kind == "command" and detail == b"BEGIN":
+            began[id(conn)] = []
+        elif kind == "command" and detail == b"COMMIT":
+            committed.append(began.pop(id(conn)))
+        elif id(conn) in began:
+            began[id(conn)].append((kind, str(detail[1]) if kind == "execute" else ""))
+    return committed
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Floor:
     """An escalation's steps as the store sent them, and what in them is the probe's own."""
@@ -166,6 +192,26 @@ class Floor:
             f"BEGIN; {self.statements} statements ({'; '.join(verbs)}), {reads} results read,"
             f" {syncs} explicit syncs; COMMIT (on tables {', '.join(self.tables)})"
         )
+
+    def check_grouped(self, events: list[Event]) -> Counter[int]:
+        """Check that every group commit recorded in ``events`` (PostgresStore's default
+        writers) sent, for each escalation it held, the floor's steps in the floor's order
+        (the same statements, results read and syncs), and nothing else but the batch's own
+        ``lock_timeout`` settings; how many batches held how many escalations."""
+        shape = [(step.kind, step.sql) for step in self.steps]
+        marker = next(sql for kind, sql in shape if "INSERT INTO escalations" in sql)
+        sizes: Counter[int] = Counter()
+        for steps in transactions(events):
+            held = sum(sql == marker for _, sql in steps)
+            if not held:
+                continue  # the run's other transactions (its members made)
+            own = [(k, sql) for k, sql in steps if not _BATCH_SETTING.match(sql)]
+            assert own == shape * held, (
+                f"a group commit of {held} escalations sent other steps than the floor's: {steps}"
+            )
+            sizes[held] += 1
+        assert sizes, "no group commit of escalations was recorded"
+        return sizes
 
     def bind(self, params: Sequence[Any], values: Values) -> list[Any]:
         """``params`` with the probe's own values replaced by ``values``."""
@@ -191,26 +237,31 @@ class Floor:
         return bound
 
     async def transaction(
-        self, conn: psycopg.AsyncConnection[Any], values: Values, *, keep: bool = True
+        self, conn: psycopg.AsyncConnection[Any], *each: Values, keep: bool = True
     ) -> None:
-        """One escalation's statements as the store sends them: in pipeline mode, in one
-        transaction, each result read where the store read it. Each statement is prepared
-        on first use (the steady state: the store's long-lived pooled connections prepare
-        theirs after psycopg's few first runs). ``keep=False``: rolled back at the end
-        instead (a connection's warm-up)."""
+        """The escalations of ``each`` one after another in one transaction, each one's
+        statements as the store sends them: in pipeline mode, each result read where the
+        store read it (one: a lone escalation; several: as a group commit runs its batch,
+        without the batch's own two ``lock_timeout`` settings, which are the store's, not the
+        escalations'). Each statement is prepared on first use (the steady state: the store's
+        long-lived pooled connections prepare theirs after psycopg's few first runs).
+        ``keep=False``: rolled back at the end instead (a connection's warm-up)."""
         async with conn.pipeline() as pipeline, conn.transaction(force_rollback=not keep):
-            cursors: list[psycopg.AsyncCursor[Any]] = []
-            for step in self.steps:
-                if step.kind == "execute":
-                    cursors.append(
-                        await conn.execute(step.sql, self.bind(step.params, values), prepare=True)
-                    )
-                elif step.kind == "fetchone":
-                    await cursors[step.of].fetchone()
-                elif step.kind == "fetchall":
-                    await cursors[step.of].fetchall()
-                else:
-                    await pipeline.sync()
+            for values in each:
+                cursors: list[psycopg.AsyncCursor[Any]] = []
+                for step in self.steps:
+                    if step.kind == "execute":
+                        cursors.append(
+                            await conn.execute(
+                                step.sql, self.bind(step.params, values), prepare=True
+                            )
+                        )
+                    elif step.kind == "fetchone":
+                        await cursors[step.of].fetchone()
+                    elif step.kind == "fetchall":
+                        await cursors[step.of].fetchall()
+                    else:
+                        await pipeline.sync()
 
 
 def table_counts(url: str, tables: Sequence[str] | None = None) -> dict[str, int]:
