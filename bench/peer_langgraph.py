@@ -114,10 +114,7 @@ async def crewline_round(directory: Path, *, agents: int, each: int) -> dict[str
         created = await add_members(crewline.store, agents, prefix="agent", transports=["memory"])
 
         async def human(row_id: str) -> None:
-            key = f"row:{row_id}"
-            await transport.wait_until(lambda: transport.message_for(key) is not None, timeout=60)
-            shown = transport.message_for(key)
-            assert shown is not None
+            shown = await transport.wait_for_post(f"row:{row_id}", timeout=60)
             await transport.press("alice", shown.ref, 0)
 
         async def agent(session: Any) -> None:

@@ -1,5 +1,6 @@
-"""The memory transport's wait for a delivery: each delivery looks at the waiting conditions
-and ends only the waits whose condition holds."""
+"""The memory transport's waits for a delivery: each delivery looks at the waiting conditions
+and ends only the waits whose condition holds; a wait for one post, by its key, is ended by
+that post alone."""
 
 from __future__ import annotations
 
@@ -81,3 +82,29 @@ async def test_a_wait_that_times_out_leaves_nothing_behind() -> None:
     assert looks == [1]
     await transport.post("thread", MESSAGE, key="row:1", retry=False)
     assert looks == [1]
+
+
+async def test_a_post_ends_the_waits_for_its_key_alone() -> None:
+    """``wait_for_post`` gives the message posted for its key; another key's post leaves it
+    waiting, and a post already made answers at once."""
+    transport = MemoryTransport()
+    first = asyncio.create_task(transport.wait_for_post("row:1"))
+    await _waiting(first)
+
+    await transport.post("thread", MESSAGE, key="row:2", retry=False)
+    await _waiting(first)
+    ref = await transport.post("thread", MESSAGE, key="row:1", retry=False)
+    shown = await asyncio.wait_for(first, timeout=5)
+    assert shown.ref == ref and shown.key == "row:1"
+    assert (await transport.wait_for_post("row:2", timeout=0)).key == "row:2"
+
+
+async def test_a_wait_for_a_post_that_times_out_leaves_nothing_behind() -> None:
+    """A wait that ends by its timeout raises TimeoutError; the key's later post finds no
+    waiter of it, and a new wait still gets the message."""
+    transport = MemoryTransport()
+    with pytest.raises(TimeoutError):
+        await transport.wait_for_post("row:1", timeout=0)
+    assert transport._post_waiters == {}
+    await transport.post("thread", MESSAGE, key="row:1", retry=False)
+    assert (await transport.wait_for_post("row:1", timeout=0)).key == "row:1"

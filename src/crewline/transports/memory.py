@@ -63,6 +63,8 @@ class MemoryTransport(Transport):
         self._sink: HumanEventSink | None = None
         # Each wait_until's condition and the future that ends its wait.
         self._waiters: dict[asyncio.Future[None], Callable[[], bool]] = {}
+        # Each wait_for_post's future, by the key of the post it waits for.
+        self._post_waiters: dict[str, list[asyncio.Future[MemoryMessage]]] = {}
         self.reachable = Connection(connected=True)  # a test sets it to play an outage
 
     # the port -------------------------------------------------------------------------------
@@ -94,6 +96,9 @@ class MemoryTransport(Transport):
         ref = f"m{next(self._ids)}"
         self.messages[ref] = MemoryMessage(ref=ref, thread=thread, key=key, versions=[message])
         self._by_key[key] = ref
+        for waiter in self._post_waiters.pop(key, ()):
+            if not waiter.done():
+                waiter.set_result(self.messages[ref])
         self._notify()
         return ref
 
@@ -157,6 +162,26 @@ class MemoryTransport(Transport):
                 await done
         finally:
             del self._waiters[done]
+
+    async def wait_for_post(self, key: str, *, timeout: float = 5.0) -> MemoryMessage:
+        """The message posted for ``key`` (an object key: ``row:<id>``), once it is, waiting
+        at most ``timeout`` seconds. Its post ends this wait alone: a benchmark's humans,
+        one waiting per card, cost a post one look-up, not a look at every waiting
+        condition (``wait_until``)."""
+        shown = self.message_for(key)
+        if shown is not None:
+            return shown
+        posted: asyncio.Future[MemoryMessage] = asyncio.get_running_loop().create_future()
+        waiters = self._post_waiters.setdefault(key, [])
+        waiters.append(posted)
+        try:
+            async with asyncio.timeout(timeout):
+                return await posted
+        finally:
+            if posted in waiters:  # not ended by its post: its post would not look again
+                waiters.remove(posted)
+                if not waiters and self._post_waiters.get(key) is waiters:
+                    del self._post_waiters[key]
 
     def fail_next(self, error: TransportError, *, times: int = 1) -> None:
         """Make the next ``times`` outbound calls raise ``error``."""
