@@ -293,6 +293,10 @@ class HumanMessage(HumanEvent):
 @dataclass(frozen=True, kw_only=True, slots=True)
 class HumanClick(HumanEvent):
     payload: str  # the button's payload as the platform returned it: untrusted
+    # The platform settles a pressed card in the click's own response (Discord): the receipt
+    # then carries the card as the press's change leaves it (``Receipt.redraw``). Elsewhere
+    # the outbox's redraw is the only drawing, and the press draws nothing.
+    card_in_response: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -126,12 +126,17 @@ class Kit:
         await self.memory.wait_until(condition, timeout=WAIT)
 
     async def press(
-        self, message: MemoryMessage, choice: int | str, *, user: str = OWNER
+        self,
+        message: MemoryMessage,
+        choice: int | str,
+        *,
+        user: str = OWNER,
+        card_in_response: bool = False,
     ) -> Receipt:
         """Press a button of a message as drawn now, by its index or its label."""
         if isinstance(choice, str):
             choice = labels(message).index(choice)
-        return await self.memory.press(user, message.ref, choice)
+        return await self.memory.press(user, message.ref, choice, card_in_response=card_in_response)
 
     async def press_payload(
         self, payload: str, *, member: str = "radar", user: str = OWNER

@@ -144,9 +144,9 @@ async def test_backlog_ceiling_holds_under_concurrent_calls(kit: Kit) -> None:
 async def test_a_press_answers_with_the_card_its_change_left_reading_its_record_once(
     kit: Kit,
 ) -> None:
-    """A press's receipt carries its card as the answer left it (what Discord draws in the
-    click's own response), the card the outbox then draws; the record is read by id once on
-    the press's way in, not again after its commit."""
+    """A press from a platform that settles the card in the click's own response (Discord)
+    gets a receipt carrying its card as the answer left it, the card the outbox then draws;
+    the record is read by id once on the press's way in, not again after its commit."""
     radar = await kit.add_member()
     record = await kit.escalate(radar, "Ship it?", options=["yes", "no"])
     card = await kit.card()
@@ -155,7 +155,7 @@ async def test_a_press_answers_with_the_card_its_change_left_reading_its_record_
     statements: list[str] = []
     lookups.set_trace_callback(statements.append)
     try:
-        receipt = await kit.press(card, "yes")
+        receipt = await kit.press(card, "yes", card_in_response=True)
     finally:
         lookups.set_trace_callback(None)
     answered = await kit.record(record.id)
@@ -166,6 +166,24 @@ async def test_a_press_answers_with_the_card_its_change_left_reading_its_record_
     assert card.current == receipt.redraw  # the outbox's redraw of the same state
     by_id = [s for s in statements if "FROM escalations" in s and "WHERE id = " in s]
     assert len(by_id) == 1
+
+
+async def test_a_press_from_a_platform_that_redraws_through_the_outbox_draws_no_card(
+    kit: Kit,
+) -> None:
+    """Elsewhere the outbox's redraw settles the pressed card, and the press's change draws
+    none for its receipt: the card ends as the press left it all the same."""
+    radar = await kit.add_member()
+    record = await kit.escalate(radar, "Ship it?", options=["yes", "no"])
+    card = await kit.card()
+    await kit.delivered()
+    receipt = await kit.press(card, "yes")
+    assert receipt.accepted and receipt.redraw is None
+    await kit.delivered()
+    answered = await kit.record(record.id)
+    assert answered.answer == "yes"
+    assert card.current == cards.escalation_card(answered, "Radar")
+    assert card.current.settled and card.current.buttons == ()
 
 
 async def test_a_press_in_its_members_thread_is_judged_with_that_member_as_read(

@@ -210,16 +210,33 @@ class MemoryTransport(Transport):
         )
 
     async def press(
-        self, user_id: str, message_ref: str, choice: int, *, event_id: str | None = None
+        self,
+        user_id: str,
+        message_ref: str,
+        choice: int,
+        *,
+        event_id: str | None = None,
+        card_in_response: bool = False,
     ) -> Receipt:
-        """Press the ``choice``-th button of a message as it is drawn now."""
+        """Press the ``choice``-th button of a message as it is drawn now;
+        ``card_in_response``: as a platform that settles the card in the click's response."""
         message = self.messages[message_ref]
         return await self.press_payload(
-            user_id, message.thread, message.current.buttons[choice].payload, event_id=event_id
+            user_id,
+            message.thread,
+            message.current.buttons[choice].payload,
+            event_id=event_id,
+            card_in_response=card_in_response,
         )
 
     async def press_payload(
-        self, user_id: str, thread: str | None, payload: str, *, event_id: str | None = None
+        self,
+        user_id: str,
+        thread: str | None,
+        payload: str,
+        *,
+        event_id: str | None = None,
+        card_in_response: bool = False,
     ) -> Receipt:
         """Send a raw button payload, as a forged or stale click would arrive."""
         return await self._send(
@@ -229,6 +246,7 @@ class MemoryTransport(Transport):
                 user_id=user_id,
                 thread=thread,
                 payload=payload,
+                card_in_response=card_in_response,
             )
         )
 

@@ -337,8 +337,10 @@ class EscalationPresses(PressHandler):
             escalation_id=decision.escalation.id,
             # For platforms that settle the card in the click's own response (Discord): the
             # card as this change leaves it, with no read after the commit. The outbox's
-            # redraw of the same state follows and changes nothing.
-            redraw=cards.escalation_card(answered, member.name),
+            # redraw of the same state follows and changes nothing. Drawn for nobody else.
+            redraw=(
+                cards.escalation_card(answered, member.name) if event.card_in_response else None
+            ),
         )
 
 

@@ -126,6 +126,7 @@ class DiscordInbound:
             user_id=str(interaction.user.id),
             thread=str(interaction.channel_id) if interaction.channel_id else None,
             payload=payload,
+            card_in_response=True,  # the response settles the card (_answer_click)
         )
         receipt, deferred = await self._deliver_in_time(interaction, event, privately=False)
         if receipt is None:
