@@ -108,3 +108,16 @@ async def test_a_wait_for_a_post_that_times_out_leaves_nothing_behind() -> None:
     assert transport._post_waiters == {}
     await transport.post("thread", MESSAGE, key="row:1", retry=False)
     assert (await transport.wait_for_post("row:1", timeout=0)).key == "row:1"
+
+
+async def test_a_wait_for_a_post_that_times_out_leaves_the_others_for_its_key_waiting() -> None:
+    """Two waits for one key: the one that times out goes, the other is ended by the post."""
+    transport = MemoryTransport()
+    patient = asyncio.create_task(transport.wait_for_post("row:1"))
+    await _waiting(patient)
+    with pytest.raises(TimeoutError):
+        await transport.wait_for_post("row:1", timeout=0)
+    await _waiting(patient)
+    await transport.post("thread", MESSAGE, key="row:1", retry=False)
+    assert (await asyncio.wait_for(patient, timeout=5)).key == "row:1"
+    assert transport._post_waiters == {}

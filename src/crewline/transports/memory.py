@@ -178,9 +178,9 @@ class MemoryTransport(Transport):
             async with asyncio.timeout(timeout):
                 return await posted
         finally:
-            if posted in waiters:  # not ended by its post: its post would not look again
+            if self._post_waiters.get(key) is waiters:  # not posted (its post takes the list)
                 waiters.remove(posted)
-                if not waiters and self._post_waiters.get(key) is waiters:
+                if not waiters:
                     del self._post_waiters[key]
 
     def fail_next(self, error: TransportError, *, times: int = 1) -> None:
