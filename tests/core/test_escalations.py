@@ -146,7 +146,8 @@ async def test_a_press_answers_with_the_card_its_change_left_reading_its_record_
 ) -> None:
     """A press from a platform that settles the card in the click's own response (Discord)
     gets a receipt carrying its card as the answer left it, the card the outbox then draws;
-    the record is read by id once on the press's way in, not again after its commit."""
+    pressed in its member's thread, the record is read by its answering change alone: not
+    on the press's way in, nor after its commit."""
     radar = await kit.add_member()
     record = await kit.escalate(radar, "Ship it?", options=["yes", "no"])
     card = await kit.card()
@@ -164,8 +165,38 @@ async def test_a_press_answers_with_the_card_its_change_left_reading_its_record_
     assert receipt.redraw.settled and receipt.redraw.buttons == ()
     await kit.delivered()
     assert card.current == receipt.redraw  # the outbox's redraw of the same state
-    by_id = [s for s in statements if "FROM escalations" in s and "WHERE id = " in s]
-    assert len(by_id) == 1
+    assert any("FROM seen_events" in s or "identities" in s for s in statements)  # traced
+    assert not [s for s in statements if "FROM escalations" in s and "WHERE id = " in s]
+
+
+async def test_a_press_naming_another_members_record_is_refused_as_before(kit: Kit) -> None:
+    """Pressed in a member's thread, a payload naming another member's record is refused
+    as unknown and audited, whoever presses it (the owner in the answering change, a
+    stranger before it, ahead of not owning the member); a stranger's press of the member's
+    own card is refused as not the owner's. Nothing is answered."""
+    radar, probe = await kit.add_member(), await kit.add_member("probe")
+    other = await kit.escalate(probe, "Elsewhere?", options=["yes", "no"])
+    await kit.escalate(radar, "Here?", options=["yes", "no"])
+    card = await kit.card()
+    await kit.delivered()
+    forged = f"e:{other.id}:0"
+    owners = await kit.press_payload(forged, member="radar")
+    strangers = await kit.press_payload(forged, member="radar", user=STRANGER)
+    on_own_card = await kit.press(card, "yes", user=STRANGER)
+    assert [(r.accepted, r.code) for r in (owners, strangers, on_own_card)] == [
+        (False, "unknown_escalation"),
+        (False, "unknown_escalation"),
+        (False, "not_owner"),
+    ]
+    audit = await kit.store.sel(action_prefix="click:")
+    assert sorted(r.action for r in audit) == [
+        "click:not_owner",
+        "click:unknown_escalation",
+        "click:unknown_escalation",
+    ]
+    assert {r.member for r in audit} == {"radar"}
+    assert all(r.is_pending for r in await kit.store.escalations("probe"))
+    assert all(r.is_pending for r in await kit.store.escalations("radar"))
 
 
 async def test_a_press_from_a_platform_that_redraws_through_the_outbox_draws_no_card(

@@ -518,6 +518,11 @@ class Hub:
             return _done(receipt), kept_after
         member = pressed.member
         if not await self.is_owner(event, member):
+            try:  # refused first for what it is on, as a check that read everything would
+                await handler.confirm(event, press, pressed)
+            except Refused as refused:
+                receipt = await self.refuse(event, refused.refusal, member=refused.member)
+                return _done(receipt), kept_after
             refusal = Refusal(code="not_owner", notice=pressed.stranger, security=True)
             return _done(await self.refuse(event, refusal, member=member.slug)), kept_after
         if not pressed.in_change:

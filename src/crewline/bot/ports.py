@@ -296,6 +296,13 @@ class PressHandler(ABC):
         """What the press is on (reads only, on the ingress actor). ``in_thread``: the
         member whose thread it was pressed in, if any. Raises Refused (unknown record)."""
 
+    async def confirm(self, event: HumanClick, press: ButtonPress, pressed: Pressed) -> None:
+        """What :meth:`check` left to the press's change, checked now (reads only): asked
+        for a press refused anyway (a stranger's), which is then refused for what it is on
+        first, as a check that read everything would have. Raises Refused. Nothing, for a
+        handler whose check reads everything."""
+        return
+
     def write(self, ch: Change, event: HumanClick, press: ButtonPress, pressed: Pressed) -> Receipt:
         """The press's change (``pressed.in_change``), after the core marked its event: the
         effect and the receipt. Raises Refused to write nothing."""

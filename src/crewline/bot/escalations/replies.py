@@ -290,6 +290,9 @@ def row_writer(ch: Change, member: Member, event: HumanEvent) -> WriteRow:
 # --- the two ways a reply arrives --------------------------------------------------------------
 
 
+STRANGER = "Only this member's owner can answer its requests."  # what anyone else is told
+
+
 class EscalationPresses(PressHandler):
     """A press on a card's option (``e:<record>:<option>``) answers that record (rule 1)."""
 
@@ -301,6 +304,22 @@ class EscalationPresses(PressHandler):
     async def check(
         self, event: HumanClick, press: ButtonPress, in_thread: Member | None
     ) -> Pressed:
+        if in_thread is not None:
+            # Pressed in a member's thread: the answering change reads the record anyway and
+            # refuses one of another member, or none, as this check would (match_click), so
+            # it is not read here too.
+            return Pressed(member=in_thread, stranger=STRANGER)
+        record = await self._record(press, in_thread)
+        member = await self.store.member(record.member)
+        if member is None:
+            raise NotFound(f"no member named {record.member!r}", code="unknown_member")
+        return Pressed(member=member, stranger=STRANGER)
+
+    async def confirm(self, event: HumanClick, press: ButtonPress, pressed: Pressed) -> None:
+        await self._record(press, pressed.member)
+
+    async def _record(self, press: ButtonPress, in_thread: Member | None) -> Escalation:
+        """The pressed record, refused as unknown when it is none of ``in_thread``'s."""
         record = await self.store.escalation(press.record_id)
         if record is None or (in_thread is not None and in_thread.slug != record.member):
             raise Refused(
@@ -311,11 +330,7 @@ class EscalationPresses(PressHandler):
                 ),
                 member=in_thread.slug if in_thread else None,
             )
-        # Pressed in the record's member's thread: that member was read a moment ago.
-        member = in_thread if in_thread is not None else await self.store.member(record.member)
-        if member is None:
-            raise NotFound(f"no member named {record.member!r}", code="unknown_member")
-        return Pressed(member=member, stranger="Only this member's owner can answer its requests.")
+        return record
 
     def write(self, ch: Change, event: HumanClick, press: ButtonPress, pressed: Pressed) -> Receipt:
         member = pressed.member
