@@ -711,7 +711,11 @@ def check_placement(
         )
     if placement.kind == "fleet":
         ask = reading.ask or fleet.loose_ask(reading.code)
-        checked = fleet.cite(ask, facts, placement.row or "", answer) if answer else None
+        checked = (
+            fleet.cite(ask, facts, placement.row or "", answer, by=fleet.Chooser.MODEL)
+            if answer
+            else None
+        )
         value = checked.value if checked is not None else None
         cited = next((f for f in facts if f.row_id == placement.row), None)
         if value is None or cited is None:

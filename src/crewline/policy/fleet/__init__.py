@@ -18,13 +18,22 @@ finds the rows that take a retrieved value back ("02:00, not 01:30 anymore"), an
 """
 
 from crewline.policy.fleet.asking import NOUN_VERBS, ValueAsk, loose_ask, search_terms, value_ask
-from crewline.policy.fleet.citing import Cited, Refusal, check_cited, cite, dispute, injection_in
+from crewline.policy.fleet.citing import (
+    Chooser,
+    Cited,
+    Refusal,
+    check_cited,
+    cite,
+    dispute,
+    injection_in,
+)
 from crewline.policy.fleet.reading import FleetReading, read_fleet
 from crewline.policy.fleet.rivals import retraction_terms, retracts
 from crewline.policy.fleet.rows import Fact
 
 __all__ = [
     "NOUN_VERBS",
+    "Chooser",
     "Cited",
     "Fact",
     "FleetReading",

@@ -33,6 +33,7 @@ from crewline.policy.fleet.rows import (
     request_sentence,
     roots_of,
     row_of,
+    status_of,
 )
 from crewline.policy.fleet.thesaurus import generic_words
 from crewline.policy.lemmas import Token, known, root, tokens
@@ -128,6 +129,31 @@ def entity_unsaid(
     value: Value | None = None,
 ) -> tuple[tuple[str, ...], int] | None:
     """``_subject_unsaid`` of the thing asked about, as ``about_entity`` reads it."""
+    spared, derived = _entity_reading(ask, fact, kind, value)
+    return _subject_unsaid(ask, fact, besides=besides | spared, derived=derived)
+
+
+def thing_said(ask: ValueAsk, fact: Fact, value: Value) -> frozenset[str] | None:
+    """The words of the thing asked about that the row says, as ``entity_unsaid`` reads
+    them (by root, stem, derivation, initials, thesaurus neighbour, its member's name) but
+    for the asked noun and its synonyms, the generic words and the words of time: what ties
+    a row to the thing, by a word no row of another thing would share just for answering
+    the same kind of question. None where a qualifier, a rank or a specific value of the
+    question makes the row another thing's, or it says nothing of the question."""
+    spared, derived = _entity_reading(ask, fact, value.kind, value)
+    unsaid = _subject_unsaid(ask, fact, besides=spared, derived=derived)
+    if unsaid is None:
+        return None
+    plain = spared | set(unsaid[0]) | untimed() | generic_words() | wanted_nouns(ask)
+    return frozenset(t for t in ask.subject if t not in plain)
+
+
+def _entity_reading(
+    ask: ValueAsk, fact: Fact, kind: Kind, value: Value | None
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of the question ``entity_unsaid`` spares (the relation's, a kind's name, a
+    degree, a phrasal particle, a head a value's form proves) and those the row says by a
+    derivation, its initials or another notation of a number."""
     spared = relation_words(ask) | _kind_words(ask, kind) | _verbs_anywhere(ask)
     spared |= _degree_words(ask, fact) | _event_words(ask)
     if value is not None and proven_by_form(ask, value):
@@ -144,7 +170,7 @@ def entity_unsaid(
         )
     )  # "successful" of "succeeded", "signatures" of "signing", "DLQ" of "dead-letter queue"
     derived |= numbers_said(ask.question, fact.text)
-    return _subject_unsaid(ask, fact, besides=besides | spared, derived=derived)
+    return spared, derived
 
 
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
@@ -244,6 +270,59 @@ def about_mostly(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact
     return True
 
 
+def tied_by_model(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact]) -> bool:
+    """May a row a model chose stand for the thing asked though it does not say every word
+    of it: it says one word of the thing at least (``thing_said``: no asked noun, generic
+    word or word of time), leaves out only words ``ranked_first`` may forgive one of (a
+    plain word of the language: no name, number, participle, month, modifier or word of the
+    asked noun's phrase, ``_forgivable``) and no verb of an outcome (``_TELLING``), says no
+    other word in their place (``_said_instead``), and no other retrieved row says as many
+    words of the thing with another live value of the cited kind? That the row is about the
+    thing in other words is the model's reading, which code cannot prove for a paraphrase;
+    what code holds is that nothing in the rows says it is another thing's, and that no row
+    as much about the question disputes it. Only for a model's choice: the offline reader
+    has no reading of the paraphrase behind its pick."""
+    said = thing_said(ask, cited, value)
+    unsaid = entity_unsaid(ask, cited, value.kind, value=value)
+    if not said or unsaid is None:
+        return False
+    missing = unsaid[0]
+    words = tokens(ask.question)
+    verbs = relation_words(ask)
+    roots = roots_of(cited.text, cited.member)
+    for term in missing:
+        if not _forgivable(ask, term, verbs) or any(
+            w.lemma in _TELLING for w in words if term in forms_of(w)
+        ):
+            # "orion-3", "April", "*median* latency", "the *test* environment", "rejected":
+            # what tells a thing from its near miss is never left out
+            return False
+        if not all(
+            _phrase_said(ask.question, words, i, roots)
+            for i, w in enumerate(words)
+            if term in forms_of(w)
+        ):
+            return False  # "the *primary*" of "The read replica runs …": a thing unsaid
+    if _said_instead(ask.question, cited.text, missing, verbs_aside=True):
+        return False  # "the search *primary*" for "the search replica"
+    if _outcome_unsaid(ask, roots):
+        return False  # "redelivered *successfully*" of "3 messages went to the dead-letter topic"
+    for other in usable:
+        if other.row_id == cited.row_id:
+            continue
+        theirs = thing_said(ask, other, value)
+        if theirs is None or not theirs or len(theirs) < len(said):
+            continue
+        if any(
+            v.kind is value.kind
+            and v.text.casefold() != value.text.casefold()
+            and status_of(ask, other.text, v) == "fact"
+            for v in values_in(other.text)
+        ):
+            return False  # a row as much about the thing gives another value of the kind
+    return True
+
+
 # How many more of the question's words the cited row must say than any other retrieved row
 # for the one word it leaves out to be forgiven (``ranked_first``), measured with
 # scripts/cited-exhaustive over the dev sets (docs/concierge.md).
@@ -275,13 +354,15 @@ def ranked_first(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact
     return said - best >= _RANK_MARGIN
 
 
-def _forgivable(ask: ValueAsk, term: str) -> bool:
+def _forgivable(ask: ValueAsk, term: str, verbs: frozenset[str] = frozenset()) -> bool:
     """May a row leave out this word of the question, wherever the question says it: a
     plain word of the language (``_plain_noun``: no name, no participle), in its own form
     or a plural (no verb's inflection: "shrank", "went"), no month, no part of the asked
     noun's phrase ("*ticket* number", "*host* and port") and modifying no word after it
     ("the *test* environment", "*median* latency", the "*farm*'s" build time): what tells
-    one thing from its near miss is never left out."""
+    one thing from its near miss is never left out. A word before one of ``verbs`` (the
+    relation's, for a model's choice: "does the tide gauge *uplink* use") ends the noun
+    phrase: it modifies no noun."""
     if not term.isalpha():
         return False
     question = ask.question
@@ -298,6 +379,7 @@ def _forgivable(ask: ValueAsk, term: str) -> bool:
         if question[word.end : word.end + 1] == "'" or (
             after is not None
             and after.text not in STOP
+            and not forms_of(after) & verbs
             and not _GAP.search(question[word.end : after.start])
         ):
             return False
@@ -373,7 +455,9 @@ def _renamed_head(question: str, words: Sequence[Token], i: int, said: frozenset
     )
 
 
-def _said_instead(question: str, text: str, missing: Sequence[str]) -> bool:
+def _said_instead(
+    question: str, text: str, missing: Sequence[str], *, verbs_aside: bool = False
+) -> bool:
     """Does the row say another word where the question says one the row leaves out: beside
     the same neighbour, on the same side ("search *primary*" where the question asks of the
     "search *replica*", "invoice *export*" for "invoice import")? Then the row names another
@@ -405,6 +489,8 @@ def _said_instead(question: str, text: str, missing: Sequence[str]) -> bool:
                 if not forms_of(said) & neighbour or not adjacent(row, lowered, k, k - side):
                     continue
                 other = row[k - side]
+                if verbs_aside and _a_verb_there(row, lowered, k - side):
+                    continue  # "the feed pump *listens* on": the relation, said in its place
                 if (
                     other.text not in STOP
                     and other.text.isalpha()
@@ -413,6 +499,61 @@ def _said_instead(question: str, text: str, missing: Sequence[str]) -> bool:
                 ):
                     return True
     return False
+
+
+def _outcome_unsaid(ask: ValueAsk, said: frozenset[str]) -> bool:
+    """Does the request name an outcome (``_TELLING``, by a derivation too: "successfully",
+    "rejected", "failures") the row (``said``: its roots) does not say? The outcome tells a
+    row's values apart; a paraphrase of the thing never stands in for it."""
+    telling = _telling_roots()
+    for word in tokens(request_sentence(ask)):
+        forms = forms_of(word)
+        if any(derived_from(f, t) for f in forms for t in telling) and not any(
+            derived_from(f, r) for f in forms for r in said
+        ):
+            return True
+    return False
+
+
+@functools.cache
+def _telling_roots() -> frozenset[str]:
+    """The roots of ``_TELLING``."""
+    return frozenset(root(w) for w in _TELLING)
+
+
+def _phrase_said(question: str, words: Sequence[Token], i: int, said: frozenset[str]) -> bool:
+    """Does the row (``said``: its roots) say another word of the noun phrase ``words[i]``
+    stands in (the words joined to it with no stop word or mark between): "the feed *pump*
+    controller" is named by its pump, "the *primary*" by nothing but itself?"""
+    lo = hi = i
+    while lo > 0 and words[lo - 1].text not in STOP and _joined(question, words, lo - 1, lo):
+        lo -= 1
+    while (
+        hi + 1 < len(words)
+        and words[hi + 1].text not in STOP
+        and _joined(question, words, hi, hi + 1)
+    ):
+        hi += 1
+    return any(forms_of(words[j]) & said for j in range(lo, hi + 1) if j != i)
+
+
+def _joined(question: str, words: Sequence[Token], i: int, j: int) -> bool:
+    return not _GAP.search(question[words[i].end : words[j].start])
+
+
+def _a_verb_there(row: Sequence[Token], text: str, k: int) -> bool:
+    """Is ``row[k]`` a verb by its form and its place: inflected ("listens", "departs",
+    "uploaded", "running") and followed by a particle or a value ("listens *on*", "departs
+    *22:40*"), the place of a verb before its complement, not of a noun?"""
+    word = row[k]
+    if word.text == word.lemma and not word.text.endswith("ing"):
+        return False
+    rest = text[word.end :]
+    after = re.match(r"\s+([a-z]+)\b", rest)
+    return bool(
+        (after and after.group(1) in _PARTICLES)
+        or any(v.start == word.end + len(rest) - len(rest.lstrip()) for v in values_in(text))
+    )
 
 
 def _initials(text: str) -> frozenset[str]:

@@ -19,6 +19,7 @@ from crewline.policy.fleet.about import (
     another_modifier,
     entity_unsaid,
     ranked_first,
+    tied_by_model,
     untimed,
 )
 from crewline.policy.fleet.asking import (
@@ -184,6 +185,16 @@ _FOUND = {
 }
 
 
+class Chooser(StrEnum):
+    """Who chose the cited row and value. A model read the question and the rows: that the
+    row is about the thing asked in other words is its reading, and the check holds only
+    that nothing says otherwise (``tied_by_model``). The offline reader has no reading
+    behind its pick: its citation must prove in code that the row is about the thing."""
+
+    MODEL = "model"
+    READER = "reader"
+
+
 @dataclass(frozen=True, slots=True)
 class Cited:
     """A citation checked: the value answered, or why it was refused."""
@@ -192,12 +203,14 @@ class Cited:
     refused: Refusal | None = None
 
 
-def check_cited(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> str | None:
-    """The value a model's citation answers (``cite``), or None."""
-    return cite(ask, facts, row_id, answer).value
+def check_cited(
+    ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str, *, by: Chooser
+) -> str | None:
+    """The value a citation answers (``cite``), or None."""
+    return cite(ask, facts, row_id, answer, by=by).value
 
 
-def cite(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> Cited:
+def cite(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str, *, by: Chooser) -> Cited:
     """A model's fleet answer, checked in code for what makes it safe, not for the offline reader's
     own reading of the question: the model does the matching. The question asks for a fact,
     not a decision; the value is said verbatim in the row it cites (a typed value, or a name
@@ -224,14 +237,21 @@ def cite(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> Cite
     thing alone or by all of it but one word, gives another value of that kind. A value the
     row states whole (a date and time, a host and port) is given whole, but where its own
     noun asks a piece. A count is of the outcome its question names ("failed"). The value,
-    or the rule that refused it."""
-    refused = _refusal(ask, facts, row_id, answer)
+    or the rule that refused it.
+
+    Chosen by a model (``by``), a row need not prove it is about the thing: where it says
+    one word of it, leaves out only plain words and no row as much about the question
+    gives another value, it stands (``tied_by_model``), and a bare value there is the
+    thing's where it is the row's one value of its kind, named by no other noun."""
+    refused = _refusal(ask, facts, row_id, answer, by)
     if isinstance(refused, Refusal):
         return Cited(value=None, refused=refused)
     return Cited(value=refused.text)
 
 
-def _refusal(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> Refusal | Value:
+def _refusal(
+    ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str, by: Chooser
+) -> Refusal | Value:
     """The first rule of ``cite`` the citation fails, or the value it answers."""
     if ask.decides:
         return Refusal.DECISION  # "what should I call the new service?" asks a decision, not a fact
@@ -272,7 +292,7 @@ def _refusal(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> 
         return Refusal.NO_NAME  # "Current" of "Current web-tier base AMI: …" is no name
     if _former_asked(ask, cited, value):
         return Refusal.FORMER  # "what was it before the cache change?" of the value it went to
-    if value.kind in WEAK and not _by_its_noun(ask, cited, value):
+    if value.kind in WEAK and not _by_its_noun(ask, cited, value, _tie(by, usable)):
         return Refusal.BARE  # "3 of 40 pods" is no port: a bare value counts by its noun
     if (
         value.kind in AMOUNTS
@@ -290,7 +310,15 @@ def _refusal(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> 
     if another_time(ask, cited) or another_period(ask, cited):
         # "the night before last" of "last night's backup"; "last week" of this
         return Refusal.OTHER_TIME
-    if not (about_mostly(ask, cited, value, usable) or ranked_first(ask, cited, value, usable)):
+    if not (
+        about_mostly(ask, cited, value, usable)
+        or ranked_first(ask, cited, value, usable)
+        or (
+            by is Chooser.MODEL
+            and _kind_named(ask, cited, value)
+            and tied_by_model(ask, cited, value, usable)
+        )
+    ):
         return Refusal.NOT_ABOUT  # the thing asked about, with its qualifiers, is not this row's
     if not _names_in_clause(ask, cited.text, value):
         return Refusal.NAME_OUTSIDE  # "search_docs_v2" is another table than "search_docs"
@@ -584,12 +612,21 @@ def _of_kind(ask: ValueAsk, value: Value) -> bool:
     return value.kind is Kind.NUMBER and bool(set(ask.kinds) & _MEASURES)
 
 
-def _by_its_noun(ask: ValueAsk, fact: Fact, value: Value) -> bool:
+# What ties a row to the thing asked beyond saying all its words: for a model's choice, the
+# rows it is checked against (``tied_by_model``); for the reader's, nothing.
+_Tie = Sequence[Fact] | None
+
+
+def _tie(by: Chooser, usable: Sequence[Fact]) -> _Tie:
+    return usable if by is Chooser.MODEL else None
+
+
+def _by_its_noun(ask: ValueAsk, fact: Fact, value: Value, tie: _Tie) -> bool:
     """Is a bare value (a number, a name, an identifier) said by the asked noun, as the
     offline reader finds one ("port 9464", "team-ledger owns"), where the row names it?"""
     if proven_by_form(ask, value):
         return True  # "INC-2231" for "the incident number"; "c6i.4xlarge" for "instance type"
-    if _wholly_about(ask, fact, value) and not _named_otherwise(ask, fact.text, value):
+    if _wholly_about(ask, fact, value, tie) and not _named_otherwise(ask, fact.text, value):
         return True  # "Staging DB pool is set to 20 connections" for "the staging DB pool size"
     wanted = wanted_nouns(ask)
     heads = noun_heads(ask)
@@ -605,9 +642,10 @@ def _by_its_noun(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     return any(s.value.text.casefold() == value.text.casefold() for s in values_of(ask, fact))
 
 
-def _wholly_about(ask: ValueAsk, fact: Fact, value: Value) -> bool:
+def _wholly_about(ask: ValueAsk, fact: Fact, value: Value, tie: _Tie) -> bool:
     """Does the row say every word of the thing asked about, two at least, with its
-    qualifiers and specific values (``entity_unsaid``)? Then a bare value there is the
+    qualifiers and specific values (``entity_unsaid``) — or, chosen by a model, is it tied
+    to the thing (``tied_by_model``, over the rows ``tie``)? Then a bare value there is the
     thing's, by whatever noun the row counts or names it ("log in as ops-ro" for "which
     user", "runs on Unleash" for "which system"), where it is the row's one value of the
     asked kinds and of its own, and no other noun names it right beside
@@ -619,8 +657,25 @@ def _wholly_about(ask: ValueAsk, fact: Fact, value: Value) -> bool:
         for v in values_in(fact.text)
     ):
         return False  # "1284 invoices, total $48,210.55", "pool sizes 16, 32 and 64": not one
+    if tie is not None and _noun_said(ask, fact) and tied_by_model(ask, fact, value, tie):
+        return True  # not "The cellar has 14.", which counts nothing named
     unsaid = entity_unsaid(ask, fact, value.kind, value=value)
     return unsaid is not None and not unsaid[0] and unsaid[1] >= 2
+
+
+def _kind_named(ask: ValueAsk, fact: Fact, value: Value) -> bool:
+    """Is the value of a kind the asked noun names ("port" a port, "version" a version), or
+    does the row say the asked noun? A row tied to the thing by its other words gives a
+    value of another kind for a noun it never says ("120 requests per minute" for "which
+    status code …", of a row that also says "HTTP 429")."""
+    return (ask.kinds != GENERIC and value.kind in ask.kinds) or _noun_said(ask, fact)
+
+
+def _noun_said(ask: ValueAsk, fact: Fact) -> bool:
+    """Does the row say the asked noun (or the counted one) anywhere, by a derivation or a
+    thesaurus neighbour?"""
+    roots = roots_of(fact.text, fact.member)
+    return any(derived_from(w, r) or near(w, r) for w in wanted_nouns(ask) for r in roots)
 
 
 def _named_otherwise(ask: ValueAsk, text: str, value: Value) -> bool:

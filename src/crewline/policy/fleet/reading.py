@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from crewline.policy.fleet.about import about_entity
 from crewline.policy.fleet.asking import ValueAsk, one_value
-from crewline.policy.fleet.citing import check_cited, injection_in
+from crewline.policy.fleet.citing import Chooser, check_cited, injection_in
 from crewline.policy.fleet.picking import (
     has_specifics,
     mentioned,
@@ -150,7 +150,10 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
             ):
                 found = rivals_of(ask, row.fact, cited.value, usable)
                 rivals += [(cited.value.text, row.fact), *found] if found else []
-                if check_cited(ask, usable, row.fact.row_id, cited.value.text) is not None:
+                checked = check_cited(
+                    ask, usable, row.fact.row_id, cited.value.text, by=Chooser.READER
+                )
+                if checked is not None:
                     picked = cited
         if picked is not None:
             if isinstance(picked, Said) and of_another(ask, row.fact, picked):
