@@ -155,6 +155,8 @@ _WH_KINDS: dict[str, tuple[Kind, ...]] = {
     "how big": (Kind.SIZE,),
     "how large": (Kind.SIZE,),
     "how fast": (Kind.DURATION,),
+    # "how far behind is the replica?": a lag, in time or in a count of what is behind
+    "how far": (Kind.DURATION, Kind.NUMBER, Kind.SIZE),
     "how slow": (Kind.DURATION,),
     "how full": (Kind.PERCENT, Kind.SIZE),
     "how busy": (Kind.PERCENT,),
@@ -211,6 +213,14 @@ def _requests(
     after = texts[at + 1] if at + 1 < len(texts) else ""
     if after in RELATIVE_NEXT or after in ("i", "we", "you", "it", "they", "he", "she"):
         return False
+    if (
+        texts[at] in ("where", "when", "which")
+        and at >= 2
+        and texts[at - 2] in ("the", "a", "an")
+        and (before not in STOP or before in ("one", "ones"))
+        and code[words[at - 1].end : words[at].start] == " "
+    ):
+        return False  # "the one where the signs are blank": a relative of the noun before
     if at == 0 or before in _FILLER_WORDS or before in _KNOW or (at == 1 and not after_noun):
         return True  # "yo what port…": a word of greeting before it
     if texts[at] == "which" and after in NOUN_KINDS:
@@ -278,11 +288,23 @@ _KNOW = word_set("know tell remind idea sure wonder remember say find check me u
 
 
 @functools.lru_cache(maxsize=4096)
+def kind_tokens(code: str) -> tuple[Token, ...]:
+    """``tokens``, with the plural of a kind noun written as an acronym's ("IPs", "PRs",
+    "SHAs": "ips", "prs", "shas", which the lemmatiser leaves as they are) read as that
+    noun, as "hosts" and "ports" are."""
+    return tuple(
+        replace(t, lemma=t.text[:-1])
+        if t.lemma not in NOUN_KINDS and t.text.endswith("s") and t.text[:-1] in NOUN_KINDS
+        else t
+        for t in tokens(code)
+    )
+
+
 def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     """The request ``code`` (one sentence) makes; ``pointed``: the phrase a later "what is
     it?" points back at, a request however long."""
     shaped = shape_of(code).words
-    all_words = tokens(code)
+    all_words = kind_tokens(code)
     texts = [w.text for w in all_words]
     start = None
     kinds: tuple[Kind, ...] = ()
@@ -345,14 +367,25 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     words = all_words[start:]
     # the noun phrase after the question word; its last word that names a kind of value
     phrase: list[str] = []
+    longest = 4
+    per_unit = ""
     for w in words[skip:]:
         glued = w.start > 0 and code[w.start - 1] == "-" and code[w.end : w.end + 1] == "-"
         if w.text == "s" and code[w.start - 1 : w.start] == "'":
-            continue  # "the canary's error rate": the phrase goes on
+            # "the canary's error rate": the phrase goes on, its head after the possessor
+            # however long that was ("the staging internal load balancer's IP")
+            longest = len(phrase) + 4
+            continue
+        if len(phrase) >= longest:
+            break
         if w.text in NP_STOP and phrase and not glued:
             break
         if w.text in NP_STOP:
             continue
+        if w.text == "per" and phrase:
+            # "the max size per photo": what follows "per" is the measure's unit
+            per_unit = next((u.text for u in words if u.start > w.end), "")
+            break
         if (
             head_text in ("which", "what", "who")
             and len(phrase) == 1
@@ -361,8 +394,6 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         ):
             break  # "which team owns the module": the phrase ends at its verb
         phrase.append(w.lemma)
-        if len(phrase) >= 4:
-            break
     # "some underlying table — which one?": "one" stands for the noun named before it
     antecedent = None
     if head_text == "which" and texts[start + 1 : start + 2] in (["one"], ["ones"]):
@@ -498,7 +529,12 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         if before in by:
             asked = noun
             noun, kinds = by[before]
-            kind_words = {asked} - {noun}  # "email address": the address is the email
+            if noun != asked:
+                # "email address": the address is the email; "DNS name": both name the host
+                kind_words = {asked, before} - {noun}
+    if Kind.RATE in kinds and _scale(per_unit) in _TIME_SCALES:
+        # "the request limit per minute": so much per unit of time, a rate
+        kinds = tuple(k for k in kinds if k in (Kind.RATE, Kind.NUMBER))
     unit = _unit_named(code)
     if unit is not None:
         # "…, in percent?", "in m/s": the unit says the kind asked
@@ -715,8 +751,9 @@ def _needed(code: str, pointed: bool) -> re.Match[str] | None:
 # Kinds a unit names: a measure, never a thing counted ("in nodes").
 _MEASURES = frozenset({Kind.DURATION, Kind.RATE, Kind.SIZE, Kind.MONEY, Kind.PERCENT})
 # "in ms", "(in m/s)": a unit the question names, not a place ("in the
-# config"): no article before it, nothing glued after it
-_IN_UNIT = re.compile(r"\bin\s+([a-z%$\u20ac\u00a3]+(?:/[a-z]+)?)(?![\w./-])")
+# config"): no article before it, nothing glued after it, no number after it ("in week 51"
+# names a week, a time)
+_IN_UNIT = re.compile(r"\bin\s+([a-z%$\u20ac\u00a3]+(?:/[a-z]+)?)(?![\w./-])(?!\s*\d)")
 
 
 def _unit_named(code: str) -> tuple[Kind, str, str] | None:
@@ -831,6 +868,8 @@ _KIND_BY_MODIFIER: dict[str, dict[str, tuple[str, tuple[Kind, ...]]]] = {
         **{w: ("rate", (Kind.RATE,)) for w in _FLOWS},
     },
     "address": {w: ("email", (Kind.EMAIL,)) for w in ("email", "e-mail", "mail")},
+    # "the public DNS name", "its host name": a host's name is a host
+    "name": {w: ("host", NOUN_KINDS["host"]) for w in ("dns", "host", "domain")},
     "schedule": {w: ("cron", (Kind.CRON,)) for w in ("cron", "crontab")},
 }
 # "instance type", "machine type", "VM size", "node class": a cloud's machine type
@@ -1136,7 +1175,7 @@ def loose_ask(code: str) -> ValueAsk:
     question's content words."""
     words = [
         t
-        for t in tokens(code)
+        for t in kind_tokens(code)
         if t.text not in STOP and t.lemma not in ASKING and t.text not in _HOW_WORDS
     ]
     subject = tuple(dict.fromkeys(root(t.lemma) for t in words if len(t.text) > 1))
