@@ -270,6 +270,8 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
 
 
 _RANGE_END = re.compile(r"\d\s?[-\u2013]\s?$")
+_GLUED_AFTER = re.compile(r"[._-](?!\d{4}-\d{2}-\d{2})\w")
+_FRACTION = re.compile(r"\d+/\d+")
 
 
 def values_in(text: str) -> list[Value]:
@@ -290,8 +292,14 @@ def values_in(text: str) -> list[Value]:
                 continue
             if kind is Kind.CRON and "*" not in raw and not raw.startswith("@"):
                 continue  # "scored 1 2 3 4 5": numbers in a row, no schedule
-            if kind is Kind.DATE and text[start - 1 : start] == "/":
-                continue  # ".../extracts/2026-12-04/cohort_b.parquet": a folder of a path
+            if kind is Kind.DATE and (
+                text[start - 1 : start] in ("/", "-", "_") or _GLUED_AFTER.match(text, end)
+            ):
+                # ".../extracts/2026-12-04/cohort_b.parquet", "paper-low-2026-12-05.csv":
+                # a piece of a path's or a file's name, not a date of its own
+                continue
+            if kind is Kind.PATH and _FRACTION.fullmatch(raw):
+                continue  # "312/312 tests green": so many of so many, no path
             if _RANGE_END.search(text[:start]):
                 continue  # "10-15 minutes": the end of a range, never a value of its own
             taken.append((start, end))

@@ -303,7 +303,7 @@ def _refusal(
     if of_another_outcome(ask, cited.text, value):
         return Refusal.OTHER_OUTCOME  # "ran 41 jobs" for "how many jobs failed?"
     former = _the_former(ask, cited, value)
-    if _cited_status(ask, cited.text, value) != "fact" and not former:
+    if _cited_status(ask, cited.text, value) not in _LIVE and not former:
         return Refusal.NOT_LIVE
     if other_qualifier(ask, cited.text, value):
         return Refusal.OTHER_QUALIFIER
@@ -374,7 +374,7 @@ def _cited_status(ask: ValueAsk, text: str, value: Value) -> str | None:
     another sentence, "vault" beside a host): "took 38.6 s to solve the route plan" and
     "Vault is up at vault-02.internal" are facts. The offline reader keeps its own reading."""
     status = status_of(ask, text, value)
-    if status == "fact":
+    if status in _LIVE:
         return status
     chars = list(text)
 
@@ -401,6 +401,10 @@ def _cited_status(ask: ValueAsk, text: str, value: Value) -> str | None:
     return status if masked == text else status_of(ask, masked, value)
 
 
+# The statuses of a live value: a fact, or a plan the question asks about ("On what date is
+# the cutover planned?" of "the cutover is planned for 2027-01-17"), as the offline reader
+# takes one (``status_of``).
+_LIVE = ("fact", "plan")
 _MEASURES = frozenset({Kind.COUNT, Kind.PERCENT, Kind.SIZE, Kind.PORT})
 
 
@@ -420,13 +424,29 @@ def _value_cited(text: str, answer: str) -> Value | None:
     if not said or len(said) > 60 or len(said.split()) > 4:
         return None
     if re.fullmatch(r"[$€£]?\d[\d,.]*", said):
-        led = [v for v in typed if re.match(rf"[$€£]?{re.escape(said)}(?![\d.,])", v.text)]
-        return led[0] if len(led) == 1 else None
+        led = [v for v in typed if re.match(rf"[$€£#]?{re.escape(said)}(?![\d.,])", v.text)]
+        if len(led) != 1:
+            return None
+        if re.fullmatch(r"#\d+", led[0].text):
+            # "PR #482" cited as "482": the number, written with its sign
+            return Value(
+                text=led[0].text[1:], kind=Kind.NUMBER, start=led[0].start + 1, end=led[0].end
+            )
+        return led[0]
     found = re.search(rf"(?<![\w./-]){re.escape(said)}(?![\w/-])", text.casefold())
-    if found is None or any(v.start < found.end() and found.start() < v.end for v in typed):
+    if found is None:
         return None
+    inside = [v for v in typed if v.start < found.end() and found.start() < v.end]
+    if any(v.start < found.start() or v.end > found.end() for v in inside):
+        return None  # a piece of a typed value ("db-02" of "db-02.internal:5432")
+    if inside and " " in said:
+        return None  # words and a value: no one name
+    # a name said whole, or one token that holds a typed value glued in ("Apache-2.0")
     return Value(
-        text=text[found.start() : found.end()], kind=Kind.WORD, start=found.start(), end=found.end()
+        text=text[found.start() : found.end()],
+        kind=Kind.ID if inside else Kind.WORD,
+        start=found.start(),
+        end=found.end(),
     )
 
 
