@@ -153,18 +153,3 @@ def test_how_far_behind_asks_a_lag() -> None:
     row = "The backup till syncs about 40 seconds behind the main tills."
     question = "How far behind the main tills is the backup till?"
     assert _model(question, _one(row), "40 seconds") == "40 seconds"
-
-
-# ----------------------------------------- a plan the question asks about
-
-
-def test_a_plan_asked_as_a_plan_is_live() -> None:
-    row = "The kitchen display rollout is planned for 2027-02-03 after close."
-    question = "On what date is the kitchen display rollout planned?"
-    assert _model(question, _one(row), "2027-02-03") == "2027-02-03"
-
-
-def test_a_plan_is_no_answer_to_what_happened() -> None:
-    row = "The kitchen display rollout is planned for 2027-02-03 after close."
-    question = "On what date did the kitchen display rollout go live?"
-    assert _model(question, _one(row), "2027-02-03") is None

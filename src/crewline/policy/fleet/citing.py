@@ -303,7 +303,7 @@ def _refusal(
     if of_another_outcome(ask, cited.text, value):
         return Refusal.OTHER_OUTCOME  # "ran 41 jobs" for "how many jobs failed?"
     former = _the_former(ask, cited, value)
-    if _cited_status(ask, cited.text, value) not in _LIVE and not former:
+    if _cited_status(ask, cited.text, value) != "fact" and not former:
         return Refusal.NOT_LIVE
     if other_qualifier(ask, cited.text, value):
         return Refusal.OTHER_QUALIFIER
@@ -374,7 +374,7 @@ def _cited_status(ask: ValueAsk, text: str, value: Value) -> str | None:
     another sentence, "vault" beside a host): "took 38.6 s to solve the route plan" and
     "Vault is up at vault-02.internal" are facts. The offline reader keeps its own reading."""
     status = status_of(ask, text, value)
-    if status in _LIVE:
+    if status == "fact":
         return status
     chars = list(text)
 
@@ -401,10 +401,6 @@ def _cited_status(ask: ValueAsk, text: str, value: Value) -> str | None:
     return status if masked == text else status_of(ask, masked, value)
 
 
-# The statuses of a live value: a fact, or a plan the question asks about ("On what date is
-# the cutover planned?" of "the cutover is planned for 2027-01-17"), as the offline reader
-# takes one (``status_of``).
-_LIVE = ("fact", "plan")
 _MEASURES = frozenset({Kind.COUNT, Kind.PERCENT, Kind.SIZE, Kind.PORT})
 
 
