@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy import Fact, Placement, VerdictKind, check_placement
-from crewline.policy.fleet import Refusal, cite, loose_ask
+from crewline.policy.fleet import Chooser, Refusal, cite, loose_ask
 from crewline.policy.routine import _read
 from crewline.policy.values import Kind, values_in
 from tests.unit.gate_kit import facts
@@ -36,7 +36,7 @@ def _refused(question: str, row: str, answer: str) -> Refusal | None:
     reading = _read(question, (), None)
     ask = reading.ask or loose_ask(reading.code)
     rows = _one(row)
-    return cite(ask, rows, rows[0].row_id, answer).refused
+    return cite(ask, rows, rows[0].row_id, answer, by=Chooser.MODEL).refused
 
 
 def _past_misreads(question: str, row: str, answer: str) -> bool:
