@@ -229,3 +229,54 @@ def test_a_step_joined_by_a_verb_the_gate_does_not_know_is_for_the_human(
     """A step after "and" or "then", in an aside or not, is read like the step it joins."""
     verdict = judge(question)
     assert verdict.kind is VerdictKind.UNKNOWN and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is it okay I continue with the proofing-time notebook? Nothing leaves my laptop.",
+        "Would it be fine we start the tasting-panel survey analysis now?",
+        "Is it ok that I rerun the shelf-label renderer locally?",
+        "The sensor CSVs are parsed. Shall I go on and compute the hourly rainfall totals?",
+        "Can I calculate the loan-return rates per branch from last year's export?",
+        "Ok to walk through the checkout of the kiosk app on my emulator?",
+    ],
+)
+def test_a_lead_with_its_subject_and_a_step_that_works_a_result_out_go_on(
+    question: str,
+) -> None:
+    """A lead may name the step's subject without "if" ("is it okay I…"), and a step that
+    computes, derives or walks through what the asker holds is a step the gate knows."""
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is it okay I drop the loans table now?",
+        "Would it be fine we deploy the kiosk app to the stores tonight?",
+        "Compute the members' late fees and charge their cards?",
+        "Calculate the refunds for the cancelled classes and pay them out?",
+        "Walk the subscribers through the new prices by email?",
+    ],
+)
+def test_a_lead_with_its_subject_or_a_computing_step_keeps_the_careful_judgement(
+    question: str,
+) -> None:
+    careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "average proofing time in the north bakery last week?",
+        "Is it okay I am out on friday?",
+        "Shall I replay the failed webhooks to the merchants?",
+    ],
+)
+def test_a_noun_a_state_or_a_step_that_may_send_is_no_known_step(question: str) -> None:
+    """ "average" is also a noun (a value asked for), a state is no step, and "replay" may
+    send again to whoever got it first: none is read as a step to go on with."""
+    verdict = judge(question)
+    assert verdict.kind is not VerdictKind.PROCEED and verdict.answer is None, verdict

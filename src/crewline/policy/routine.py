@@ -109,7 +109,8 @@ _AFFIRMATIVE = word_set("yes y ok okay proceed continue go ahead confirm sure ye
 _VERB_LEAD = re.compile(
     r"^(?:(?:shall|should|can|could|may|might|must|will|would|do|am|are)\s+(?:i|we)\b"
     r"|(?:is|isn t|would|will)\s+it\s+(?:be\s+)?(?:ok|okay|fine|alright|all right|good|safe|cool)"
-    r"(?:\s+(?:if\s+(?:i|we)|to|for\s+(?:me|us)\s+to))?\b"
+    # the step's subject said without "if" or "that" ("is it okay I continue…")
+    r"(?:\s+(?:if\s+(?:i|we)|to|for\s+(?:me|us)\s+to|(?:that\s+)?(?:i|we)(?!\s+(?:am|are|m)\b)))?\b"
     r"|is\s+(?:it\s+)?ok(?:ay)?\s+(?:for\s+(?:me|us)\s+)?"
     r"(?:if\s+(?:i|we)|to|(?:i|we)(?!\s+(?:am|are|m)\b))\b"
     r"|(?:would|will|can|could|do)\s+you\s+(?:permit|allow|let)\s+(?:me|us)(?:\s+to)?\b"
@@ -193,6 +194,10 @@ _STEP_VERBS = (
     enable rebase benchmark spend squash merge remove delete recreate commit see pop
     switch use"""
     )
+    # steps that work a result out of what the asker already holds, or walk through it:
+    # what they make is the asker's own, an act on a shared thing is read in their objects
+    # (verbs that are never nouns: "average wait last day?" asks a value)
+    | word_set("compute recompute calculate recalculate derive tabulate walk")
 )
 # A known step done again is a known step ("reformat", "relint", "retest"): the careful
 # judgement reads a "re-" verb that is an act of its own ("reset", "redeploy") first.
