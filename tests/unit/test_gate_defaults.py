@@ -578,3 +578,73 @@ def test_not_knowing_the_habit_is_no_default_and_no_claim() -> None:
 
 def test_a_habit_keeps_the_careful_judgement() -> None:
     _careful("Drop the sessions table, which is what we always do?")
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "options", "given"),
+    [
+        # a bare cue opening its clause reads forward, never back to what the value is of
+        ("Export format for the rainfall report, default CSV, ok?", "CSV", (), None),
+        ("Font for the menu cards, default Georgia, fine?", "Georgia", (), None),
+        ("Paper for the receipts, default thermal 80mm, ok?", "thermal 80mm", (), None),
+        ("Label printer for the bakery shelves, default Zebra ZD421, ok?", "Zebra ZD421", (), None),
+        ("Emulator for the kiosk tests, default Pixel 7, ok?", "Pixel 7", (), "Pixel 7"),
+        # an aside in brackets that says "default" describes the word before it
+        (
+            "Run the proofer with `-q` (quiet mode, our default) or verbose?",
+            "-q",
+            ("-q", "verbose"),
+            None,
+        ),
+        (
+            "Sample rate: 10 Hz (default, stop at 5 Hz if noisy) or 20 Hz?",
+            "10 Hz",
+            ("10 Hz", "20 Hz"),
+            None,
+        ),
+        # a cue inside the noun phrase a plain word heads names the value, not the head
+        ("Shall I use the standard 30-day loan period as usual?", "30-day", (), None),
+        (
+            "For the rota in my sheet, use the standard -2/+2 h window as usual?",
+            "-2/+2",
+            (),
+            "-2/+2",
+        ),
+    ],
+)
+def test_a_cue_reads_the_value_it_names_not_the_thing_the_value_is_of(
+    question: str, value: str, options: tuple[str, ...], given: str | None
+) -> None:
+    verdict = judge(question, options=options, default=given)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        # two values each beside a cue stay a choice
+        ("Export format, default CSV, or v2.0 as usual?", ()),
+        # a cue that reads forward into a step or a pronoun names no value
+        ("Font for the menu cards, default is fine?", ()),
+        ("Proof time, usually we decide per batch, ok?", ()),
+        # the aside says something other than the default
+        ("Run the proofer with `-q` (quiet mode, not the default) or verbose?", ("-q", "verbose")),
+    ],
+)
+def test_a_cue_with_no_value_of_its_own_states_none(
+    question: str, options: tuple[str, ...]
+) -> None:
+    verdict = judge(question, options=options)
+    assert verdict.kind is not VerdictKind.OBVIOUS_DEFAULT, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Tariff for the members, default €12 per month, charge it now?",
+        "Target for the greenhouse export, default the prod bucket, upload it?",
+        "Run the purge with `--all` (our default) or `--stale`?",
+    ],
+)
+def test_a_cue_read_forward_keeps_the_careful_judgement(question: str) -> None:
+    _careful(question)

@@ -133,9 +133,20 @@ _AFTER = [
     re.compile(
         r"\bdefault(?:s|ing)?(?:\s+(?:value|answer|choice|option|one|setting))?\s*"
         rf"(?:{_NOUN}(?:(?:is|was|would be|will be|being|of|to|at)\b|=|:)\s*"
-        # "the default, 5s" — but "32 is the default, 64 …" names its default before
-        r"|(?:[:=]|(?<!is the default)(?<!s the default),)\s*)"
+        # "the default, 5s" — but "32 is the default, 64 …" names its default before, and
+        # "10 Hz (default, or 5 Hz if noisy)" the word before its bracket
+        r"|(?:[:=]|(?<!is the default)(?<!s the default)(?<!\(default),)\s*)"
         rf"(?:(?:is|set to)\s+)?(?:the\s+(?=\S+\s))?(?P<v>{_VALUE})(?P<w>)",
+        re.IGNORECASE,
+    ),
+    # a bare cue that opens its clause, its value after it: "Export format, default CSV,
+    # ok?", "Simulator for the UI tests, default iPhone 15, ok?" — the cue reads forward,
+    # never back to the thing the value is of ("the UI tests")
+    re.compile(
+        r"(?:^|[,:;(]|\s-+|\u2013|\u2014)\s*(?:default|usually|normally)\s+"
+        r"(?P<v>(?!(?:is|was|to|of|for|on|in|at|by|the|a|an|we|i|it|you|they|would|will|be"
+        r"|value|one|setting|option|config)\b)[\w][\w./:@+%~#-]*(?:\s[\w][\w./:@+%~#-]*){0,2}?)"
+        r"(?=\s*(?:[,;?!)]|\.(?:\s|$)|$|\s(?:or|ok|okay|right|fine|please)\b))",
         re.IGNORECASE,
     ),
     # bare: "the default 80%", "(default 500)", "Default: info." — a value-like word only
@@ -218,7 +229,17 @@ _AFTER = [
         r"|[\w]*[A-Z\d][\w.+#-]*(?=\s*(?:[?.!,;)]|$)|\s+as\s))"
     ),
 ]
+# The forms read before a plan or a value said before its cue: a cue followed by its value.
+_FIRST_FORMS = 6
 _BEFORE = [
+    # an aside in brackets that says "default" as one of its parts describes what stands
+    # before it: "`-x` (stop at first failure, our default)", "10 Hz (default, or 5 Hz if
+    # noisy)" — never a word inside the aside
+    re.compile(
+        rf"(?<![\w./:@+%~#-])(?P<u>{_QUOTED}|(?!(?:usual|always|before|time|standard|recommended)\b)"
+        rf"(?:[/~]|\.{{1,2}}/?)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)\s*\((?:[^()]*?[,;]\s*)?(?:the\s+|our\s+|its\s+|my\s+)?default(?:\s*[,;][^()]*)?\)",
+        re.IGNORECASE,
+    ),
     # "plain is the default", "3 (the default)", "88 as the default", "commas (the default
     # delimiter)", "ISO 8601 (the default)", "UTF-8 by default", "build/ as usual", "main, as
     # always"
@@ -373,7 +394,7 @@ _TAKES_DEFAULT = frozenset(
 
 
 def _before_value(text: str, m: re.Match[str]) -> str | None:
-    group = next(g for g in ("v", "w", "u") if m.group(g))
+    group = next(g for g in ("v", "w", "u") if m.groupdict().get(g))
     value = m.group(group)
     start = m.start(group)
     if text[:start].endswith(("'", "\u2019")):
@@ -726,7 +747,7 @@ def _in_text(question: str) -> str | None:
     """The first value the patterns read, in their order: "default is X" forms first. Kept
     for the last questions read: both readings of a question's default ask it."""
     text = _display(question)
-    for pattern in _AFTER[:5]:
+    for pattern in _AFTER[:_FIRST_FORMS]:
         for m in pattern.finditer(text):
             groups = m.groupdict()
             value = _read_value(text, m, _clean(groups.get("v") or groups.get("w") or ""))
@@ -740,17 +761,36 @@ def _in_text(question: str) -> str | None:
             value = _before_value(text, m)
             if value is not None and value.lower() in _NOT_VALUE_BEFORE:
                 value = _value_after(text, m.end())
+            if value is not None and re.fullmatch(r"[a-z][a-z -]*", value.lower()):
+                value = _cued_in_phrase(text, m.start()) or value
             if value is not None and not _only_the_cue(value):
                 return value
     by_precedent = _by_precedent(text)
     if by_precedent is not None and not _only_the_cue(by_precedent):
         return by_precedent
-    for pattern in _AFTER[5:]:
+    for pattern in _AFTER[_FIRST_FORMS:]:
         for m in pattern.finditer(text):
             value = _read_value(text, m, _clean(m.group("v") or m.groupdict().get("w") or ""))
             if value is not None and not _only_the_cue(value):
                 return value
     return None
+
+
+# A cue inside the noun phrase a plain word heads, a value after it: "the standard 30-day
+# loan period as usual" states 30-day, not "loan period".
+_CUE_IN_PHRASE = re.compile(
+    r"\b(?:the|our|its|my|your|their)\s+(?:usual|standard|default|normal|regular)\s+"
+    rf"(?P<v>{_VALUE_LIKE.pattern}|[-+]\d[\w./:%+-]*)(?:\s[a-z][\w-]*){{1,3}}\s*$",
+    re.IGNORECASE,
+)
+
+
+def _cued_in_phrase(text: str, end: int) -> str | None:
+    """The value a cue names inside the phrase that ends at ``end``, in its clause: a plain
+    word read before "as usual" is the thing the value is of."""
+    clause = re.split(r"[,;:?!()]|\.(?:\s|$)|\s[-\u2013\u2014]+\s", text[:end])[-1]
+    found = _CUE_IN_PHRASE.search(clause.rstrip() + " ")
+    return _clean(found.group("v")) if found else None
 
 
 def _only_the_cue(value: str) -> bool:
