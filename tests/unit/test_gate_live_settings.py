@@ -92,3 +92,30 @@ def test_the_reason_says_a_live_setting_changes(question: str, says: str) -> Non
 def test_a_setting_read_or_changed_only_here_goes_on(question: str) -> None:
     verdict = judge(question)
     assert not verdict.final and verdict.kind is VerdictKind.PROCEED, verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Set the proofing temperature to 32 degrees on the live oven controller?",
+        "Lower the fill level to 80 % on our live bottling line?",
+        "Set the irrigation interval to 4 h on the live greenhouse scheduler, ok?",
+    ],
+)
+def test_a_value_set_on_a_thing_said_live_is_careful(question: str) -> None:
+    """ "live" after a determiner, before the thing's noun, names the thing in use, whatever
+    the noun: a value set on it reaches everyone who depends on it."""
+    careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Set the font size to 14 in the live-reload preview?",
+        "Set the log level to DEBUG on my live-reload dev server?",
+        "Read the live oven controller's setpoint and note it?",
+    ],
+)
+def test_live_as_part_of_a_word_or_a_thing_only_read_goes_on(question: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict

@@ -279,7 +279,23 @@ def _reaches_everyone(shape: Shape, i: int) -> bool:
             return True
         if live_place(shape, w.index) or (w.text in PROD_WORDS and not w.ident):
             return True
+        if _live_thing(clause, k):
+            return True  # "to 30 MW on the live plant controller": what everyone runs on
     return False
+
+
+def _live_thing(clause: tuple[Word, ...], k: int) -> bool:
+    """Is word ``k`` of a clause that sets a value "live" said of the thing set, after a
+    determiner and before its noun ("the live plant controller", "our live oven line")?
+    Any such thing is the one in use, whatever its noun; "live-reload" is one word."""
+    w = clause[k]
+    return (
+        w.text == "live"
+        and not w.ident
+        and 0 < k < len(clause) - 1
+        and clause[k - 1].text in DETERMINERS
+        and not clause[k + 1].clause_start
+    )
 
 
 def _sets_a_value(shape: Shape, start: int) -> bool:
