@@ -256,3 +256,37 @@ def test_a_checker_run_on_a_thing_reads_it(question: str) -> None:
 )
 def test_what_is_run_beside_a_checker_stays_careful(question: str) -> None:
     careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Document how password resets work for the library kiosk?",
+        "Can I write the wiki page explaining how the POS API tokens are issued (no real ones)?",
+        "Summarise how the greenhouse controller's credentials are rotated, for the handbook?",
+        "I'd like to describe how the signing keys are loaded, in the design doc. OK?",
+    ],
+)
+def test_a_secret_in_how_a_process_works_written_about_is_a_mention(question: str) -> None:
+    """A bare "how" after a reading or making verb asks about a process — how a secret is
+    loaded, issued or rotated — never for the secret's value."""
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a later step may act on the secret through a pronoun, or show it
+        "Explain how the POS API key is stored and then print it?",
+        "Explain how the kiosk token is issued and then show it to me?",
+        "Document how the signing keys are loaded, then send the keys to the vendor?",
+        "Explain how the greenhouse token is issued and then use it on prod?",
+        # not a manner: the secret itself, or a property asked outside a doc
+        "How is the library admin password stored?",
+        "Tell me how to get the bakery's POS password?",
+        "Explain what the library admin password is?",
+    ],
+)
+def test_a_secret_shown_acted_on_or_asked_for_after_how_stays_careful(question: str) -> None:
+    careful(question)

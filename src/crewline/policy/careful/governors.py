@@ -169,7 +169,7 @@ def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
             return None
         if w.text in COPULAS:
             return None  # "the next command is `DROP DATABASE app`": it is the thing itself
-        if w.text in WH and _written_about(shape, j, i) and not done_after(shape, i):
+        if w.text in WH and written_about(shape, j, i) and not done_after(shape, i):
             return "read"  # "write up the differences between how we deploy and …"
         if not read_only:
             if w.lemma in _ACTORS and _does_itself(shape, j, i):
@@ -205,7 +205,7 @@ def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
             return "act"
         if w.clause_start and (aside is None or j != aside[1]):
             wh = j - 1
-            if wh >= 0 and words[wh].text in WH and _written_about(shape, wh, i):
+            if wh >= 0 and words[wh].text in WH and written_about(shape, wh, i):
                 # "a comment that explains when | we publish alerts": the clause a question
                 # word opens is what is explained, though the word starts a clause of its own
                 return None if done_after(shape, i) else "read"
@@ -286,6 +286,19 @@ def _step_after(shape: Shape, i: int) -> tuple[int, int] | None:
         if pronoun is not None:
             return w.index, pronoun
     return None
+
+
+def pronoun_step_after(shape: Shape, i: int) -> bool:
+    """Does any later step but reading take a pronoun for its object ("explain how the key
+    is stored and then rotate it")? Whatever its verb, the pronoun may be the thing named at
+    ``i``; describing or summarising it only writes about it (a verb that shows it is the
+    caller's to read)."""
+    return any(
+        w.lemma not in READ_VERBS
+        and verb_position(shape, w.index)
+        and _done_to_a_pronoun(shape, w.index) is not None
+        for w in shape.words[i + 1 :]
+    )
 
 
 def _done_to_a_pronoun(shape: Shape, j: int) -> int | None:
@@ -451,7 +464,7 @@ def _of_a_doc(shape: Shape, i: int) -> bool:
     return False
 
 
-def _written_about(shape: Shape, wh: int, i: int) -> bool:
+def written_about(shape: Shape, wh: int, i: int) -> bool:
     """Is the question word at ``wh`` the start of what a making or reading verb works on
     ("write up how we deploy", "a note comparing how we publish…"), with no step to come
     between it and the act at ``i`` ("write down how I should deploy")?"""
@@ -468,7 +481,7 @@ def _written_about(shape: Shape, wh: int, i: int) -> bool:
             return (
                 first is not None
                 and words[first].sentence == words[wh].sentence
-                and _written_about(shape, first, first + 1)
+                and written_about(shape, first, first + 1)
             )
         if words[j + 1].clause_start:
             return False

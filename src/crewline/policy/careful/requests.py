@@ -324,6 +324,20 @@ def asks_property(shape: Shape, i: int) -> bool:
     return any(w.lemma in _PROPERTIES or w.text in _PROPERTIES for w in asked)
 
 
+def manner_opening(shape: Shape, i: int) -> int | None:
+    """The bare "how" that opens the request around the secret at ``i`` — how the thing
+    works, is loaded or rotates ("explain how secrets are loaded"), a process, never a
+    value ("how long", "how old" ask a property, read by ``asks_property``) — or None."""
+    opening = _info_opening(shape, i)
+    if opening is None or shape.words[opening].text != "how":
+        return None
+    return None if shape.words[opening + 1].lemma in _PROPERTIES | _DEGREES else opening
+
+
+# What makes "how" ask an amount or a degree, not a manner ("how big", "how soon").
+_DEGREES = word_set("big large small far soon fast slow strong weak short")
+
+
 def _phrase_after(shape: Shape, i: int) -> list[Word]:
     """The rest of the noun phrase the word at ``i`` stands in ("the token's expiry date",
     "refresh token lifetime"): up to three words to the next clause, comma or preposition."""

@@ -17,6 +17,8 @@ from crewline.policy.careful.governors import (
     negated,
     negated_aside,
     object_of_negated,
+    pronoun_step_after,
+    written_about,
 )
 from crewline.policy.careful.objects import object_end
 from crewline.policy.careful.positions import (
@@ -29,7 +31,12 @@ from crewline.policy.careful.positions import (
     past_form,
     verb_position,
 )
-from crewline.policy.careful.requests import asks_property, info_scope, topic_of_request
+from crewline.policy.careful.requests import (
+    asks_property,
+    info_scope,
+    manner_opening,
+    topic_of_request,
+)
 from crewline.policy.careful.words import (
     ACTS_BY_FIRST,
     ARTIFACTS,
@@ -188,8 +195,11 @@ def mention(
         return True  # "remove the leftover debug print": a line of code, edited
     if not code and info_scope(shape, i):
         # "how long did the prod migration take?": asked about, not asked for; a secret
-        # only when what is asked of it is not the secret ("when does the token expire?")
-        return family != "credentials" or asks_property(shape, i)
+        # only when what is asked of it is not the secret ("when does the token expire?"),
+        # or a process written or read about ("document how credential rotation works")
+        return (
+            family != "credentials" or asks_property(shape, i) or _process_written_about(shape, i)
+        )
     if noun and family != "credentials" and topic_of_request(shape, i):
         return True  # "the newsletter goes out on which day?": what is asked about
     if not noun and _causative(shape, i):
@@ -386,18 +396,48 @@ def _term(shape: Shape, i: int) -> bool:
     return _quoted(shape, i) or (opens and mark in shape.text[shape.words[i].end :])
 
 
+# Verbs that show a credential, and those that hand it to someone.
+_REVEALING = word_set("print show echo reveal display paste dump")
+_HANDING = word_set("send share give tell copy post email output log")
+
+
 def _reveals(shape: Shape, i: int) -> bool:
     """A credential asked for, shown or handed over ("what is the password", "print the
     token")."""
     words = shape.words
     for j in range(i - 1, max(-1, i - 9), -1):  # "print the private half of the signing key"
-        if words[j].lemma in ("print", "show", "echo", "reveal", "display", "paste", "dump"):
+        if words[j].lemma in _REVEALING:
             return True
         if words[j].clause_start or words[j].sentence != words[i].sentence:
             break
         if words[j].lemma in DOC_HEADS:
             break  # "show me the README section on the api key": a doc about it
     return False
+
+
+def _process_written_about(shape: Shape, i: int) -> bool:
+    """Is the secret at ``i`` in how a process works, what a reading or making verb works on
+    ("document how credential rotation works"), with no later step that may do something to
+    it or show it?"""
+    opening = manner_opening(shape, i)
+    return (
+        opening is not None
+        and written_about(shape, opening, i)
+        and not done_after(shape, i)
+        and not pronoun_step_after(shape, i)
+        and not _revealed_after(shape, i)
+    )
+
+
+def _revealed_after(shape: Shape, i: int) -> bool:
+    """Does a later verb, not negated, show or hand something over ("explain how the key is
+    stored, then show it to me")? After a secret only written about, it may be the secret."""
+    return any(
+        (w.lemma in _REVEALING | _HANDING)
+        and verb_position(shape, w.index)
+        and not negated(shape, w.index)
+        for w in shape.words[i + 1 :]
+    )
 
 
 def _holds_secret(shape: Shape, i: int, length: int, family: str) -> bool:
