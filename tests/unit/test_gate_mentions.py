@@ -290,3 +290,35 @@ def test_a_secret_in_how_a_process_works_written_about_is_a_mention(question: st
 )
 def test_a_secret_shown_acted_on_or_asked_for_after_how_stays_careful(question: str) -> None:
     careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run the oven simulator scenario called 'production line fire' on my laptop?",
+        'Open the checklist titled "Prod closing time" in the bakery wiki and fix its typo?',
+        "Replay the kiosk test named 'live checkout' against the local mock?",
+    ],
+)
+def test_a_production_word_in_a_quoted_name_is_a_name(question: str) -> None:
+    """A naming word ("called", "named", "titled") and quotation marks give the thing before
+    them its name: a production word inside it names no place, and "called" is no call."""
+    verdict = judge(question)
+    assert not verdict.final, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        (
+            "Run the oven job called 'cleanup' on prod?",
+            "runs the oven job called 'cleanup' on prod",
+        ),
+        ("Run the scenario named 'prod failover' against production?", "against production"),
+        ("Run the scenario called 'production line fire' and then deploy to production?", ""),
+        ("Run the label job against 'production'?", ""),
+    ],
+)
+def test_production_outside_the_quoted_name_stays_careful(question: str, says: str) -> None:
+    careful(question)
+    assert says in judge(question).why

@@ -40,7 +40,7 @@ from crewline.policy.careful.positions import (
     verb_position,
 )
 from crewline.policy.careful.requests import ASKER, info_scope
-from crewline.policy.careful.scope import described, mention, run_as_command
+from crewline.policy.careful.scope import described, mention, quoted_name, run_as_command
 from crewline.policy.careful.verdicts import Act, Found
 from crewline.policy.careful.words import (
     ACTS_BY_FIRST,
@@ -265,8 +265,8 @@ def _production(shape: Shape) -> list[Found]:
     words = shape.words
     for i, w in enumerate(words):
         prod = w.text in PROD_WORDS or live_place(shape, i)
-        if not prod or w.ident or negated(shape, i):
-            continue
+        if not prod or w.ident or negated(shape, i) or quoted_name(shape, i):
+            continue  # "the scenario called 'production outage'": a name, no place
         if governor_of(shape, i, read_only=True) == "read" or info_scope(shape, i):
             continue  # production read or asked about ("which version is prod on?")
         if _opens_to_read(shape, i):
@@ -275,8 +275,11 @@ def _production(shape: Shape) -> list[Found]:
             (
                 j
                 for j in range(i - 1, -1, -1)
-                if words[j].lemma in EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS
-                or (words[j].lemma in ACTS_BY_FIRST and verb_position(shape, j))
+                if (
+                    words[j].lemma in EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS
+                    or (words[j].lemma in ACTS_BY_FIRST and verb_position(shape, j))
+                )
+                and not quoted_name(shape, j + 1)  # "the job called 'cleanup'": no call
             ),
             i,
         )

@@ -387,6 +387,21 @@ def _quoted(shape: Shape, i: int) -> bool:
     return False
 
 
+# Words that give the thing before them its name: "a scenario called '…'", "a test named …".
+_NAMING = re.compile(r"\b(?:called|named|titled|entitled|labell?ed)\s*$", re.IGNORECASE)
+
+
+def quoted_name(shape: Shape, i: int) -> bool:
+    """Is word ``i`` inside quotation marks that a naming word opens ("the simulator
+    scenario called 'production outage'"): the name of the thing before it, no place?"""
+    if not _term(shape, i):
+        return False
+    text = shape.text
+    at = shape.words[i].start
+    opening = max(text.rfind("'", 0, at), text.rfind('"', 0, at))
+    return opening > 0 and _NAMING.search(text[:opening]) is not None
+
+
 def _term(shape: Shape, i: int) -> bool:
     """Is word ``i`` a quoted term ("how 'permanent ban' is defined"): inside quotation
     marks, its first word too?"""
