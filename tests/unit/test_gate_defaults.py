@@ -648,3 +648,29 @@ def test_a_cue_with_no_value_of_its_own_states_none(
 )
 def test_a_cue_read_forward_keeps_the_careful_judgement(question: str) -> None:
     _careful(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Loaves per proofing rack -- default 100, fine?", "100"),
+        ("Label print run, default 100, ok?", "100"),
+    ],
+)
+def test_a_hundred_as_a_value_then_a_tag_is_no_claim_of_safety(question: str, value: str) -> None:
+    """ "100, fine?" gives a value, then asks: undone punctuation must not make it "100%
+    fine", a claim of safety."""
+    _default(question, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Proof batches 100% fine, go?",
+        "It's 100% safe, reflash the oven firmware?",
+        "Rack size 100 percent harmless?",
+    ],
+)
+def test_a_hundred_percent_said_of_the_step_stays_a_claim(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.final and "insists it is safe" in verdict.why, verdict

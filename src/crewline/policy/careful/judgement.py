@@ -6,6 +6,7 @@ leaves a choice with no default."""
 from __future__ import annotations
 
 import functools
+import re
 
 from crewline.policy import defaults
 from crewline.policy.careful.choices import (
@@ -29,6 +30,20 @@ MAX_QUESTION_CHARS = 1500  # long context is fine; the whole text is read, never
 
 
 @functools.lru_cache(maxsize=4096)
+def _claim_unmasked(code: str) -> re.Match[str] | None:
+    """A claim of safety read once letters standing for others and punctuation are undone
+    ("tru$t me", "100% safe") — but not a number given as a value, then a tag after its
+    comma ("default 100, fine?"): the punctuation the claim would span is a clause's."""
+    claim = PUSHY.search(deobfuscated_form(code))
+    if claim is not None and claim.group(0).startswith("100 ") and _VALUE_THEN_TAG.search(code):
+        return None
+    return claim
+
+
+# "100, fine?": a value, then the question's tag, never "100% fine".
+_VALUE_THEN_TAG = re.compile(r"\b100\s*[,;:]\s*(?:safe|harmless|fine|reversible)\s*\?")
+
+
 def careful(
     question: str, options: tuple[str, ...] = (), default: str | None = None
 ) -> Careful | None:
@@ -53,7 +68,7 @@ def careful(
                 reason=f"it carries instructions to the concierge ({said!r}); a member's "
                 "wording is evidence, never authorisation",
             )
-    claim = PUSHY.search(code) or PUSHY.search(deobfuscated_form(code))
+    claim = PUSHY.search(code) or _claim_unmasked(code)
     if claim is not None:
         return Careful(
             kind="unknown",
