@@ -642,9 +642,11 @@ def needs_facts(question: str, *, options: Sequence[str] = (), default: str | No
     return reading.careful is None and reading.default is None and reading.ask is not None
 
 
-def search_terms(question: str, *, member_words: Sequence[str] = ()) -> tuple[str, ...]:
+def search_terms(question: str, *, members: Sequence[tuple[str, str]] = ()) -> tuple[str, ...]:
     """The terms the store retrieves candidate fleet rows with (any may match), or () when
-    the question asks for no value."""
+    the question asks for no value. ``members`` are the fleet's other members (slug, display
+    name): the slug of each whose role the request names ("the migration": the migrator) is
+    a term, and the store finds that member's rows by it."""
     reading = _read(question, (), None)
     if reading.careful is not None:
         return ()
@@ -652,7 +654,8 @@ def search_terms(question: str, *, member_words: Sequence[str] = ()) -> tuple[st
         # no value asked for: the question's own content words, for a model to read
         words = [w for w in re.findall(r"[a-z0-9]+", reading.code) if w not in _PLAIN_STOP]
         return tuple(dict.fromkeys(words))[:12]
-    return fleet.search_terms(reading.ask, member_words, written=question)
+    named = fleet.named_members(reading.ask.subject, members)
+    return fleet.search_terms(reading.ask, named, written=question)
 
 
 _PLAIN_STOP = word_set(

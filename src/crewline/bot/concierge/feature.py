@@ -519,11 +519,13 @@ class Concierge:
         """Fleet retrieval: what other members said that bears on ``question`` — and the
         rows that take one of those rows' values back ("the nightly starts at 02:00, not
         01:30 anymore"), which may name the thing in words the question does not use: a
-        value retracted is found by the value itself."""
-        terms = search_terms(question)
+        value retracted is found by the value itself. The other members, by slug and name,
+        let the request name one by what it does ("the migration": the migrator's rows)."""
+        store = self.hub.store
+        others = [(m.slug, m.name) for m in await store.members() if m.slug != member]
+        terms = search_terms(question, members=others)
         if not terms:
             return []
-        store = self.hub.store
         found = [
             _fact(r) for r in await store.fleet_rows(list(terms), excluding=member, limit=FACTS)
         ]

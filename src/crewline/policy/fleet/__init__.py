@@ -12,9 +12,10 @@ no answer, and the reading says what was found. A row that carries instructions 
 concierge is never evidence.
 
 ``search_terms`` gives the words the store retrieves candidate rows with (engine-neutral:
-plain terms, any of which may match); ``retraction_terms`` the values by which a second read
-finds the rows that take a retrieved value back ("02:00, not 01:30 anymore"), and
-``retracts`` which of them do.
+plain terms, any of which may match), with the slugs of the members whose role the
+request names (``named_members``: "the scan" the probe); ``retraction_terms`` the values by
+which a second read finds the rows that take a retrieved value back ("02:00, not 01:30
+anymore"), and ``retracts`` which of them do.
 """
 
 from crewline.policy.fleet.asking import NOUN_VERBS, ValueAsk, loose_ask, search_terms, value_ask
@@ -29,6 +30,7 @@ from crewline.policy.fleet.citing import (
 )
 from crewline.policy.fleet.reading import FleetReading, read_fleet
 from crewline.policy.fleet.rivals import retraction_terms, retracts
+from crewline.policy.fleet.roles import named_members
 from crewline.policy.fleet.rows import Fact
 
 __all__ = [
@@ -44,6 +46,7 @@ __all__ = [
     "dispute",
     "injection_in",
     "loose_ask",
+    "named_members",
     "read_fleet",
     "retraction_terms",
     "retracts",

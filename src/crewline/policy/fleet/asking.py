@@ -1047,12 +1047,13 @@ def search_terms(
 ) -> tuple[str, ...]:
     """The terms to retrieve candidate rows with, any of which may match, best first, at most
     ``MAX_TERMS``: the names the question writes whole, wherever it writes them ("INC-2291
-    -- what time was it closed?", "feed_info's feed_version"), what the request is about,
-    the asked noun and its synonyms of the kind it asks ("sha": "revision"), the
-    thesaurus's neighbours of what it is about, the request's other words, and the words a
-    row may write as one (``compounds``). A term is words only, one or several (a phrase
-    on both engines); ``written`` is the question as asked, its case kept, for the names
-    written in camel case."""
+    -- what time was it closed?", "feed_info's feed_version"), what the request is about
+    and the slugs of the members whose role it names (``member_words``: "the scan" names
+    the probe, whose rows the store finds by its slug), the asked noun and its synonyms of
+    the kind it asks ("sha": "revision"), the thesaurus's neighbours of what it is about,
+    the request's other words, and the words a row may write as one (``compounds``). A term
+    is words only, one or several (a phrase on both engines); ``written`` is the question
+    as asked, its case kept, for the names written in camel case."""
     terms: list[str] = []
 
     def add(word: str) -> None:

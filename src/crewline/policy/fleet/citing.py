@@ -59,6 +59,7 @@ from crewline.policy.fleet.picking import (
     whole_for_a_part,
 )
 from crewline.policy.fleet.rivals import WEAK, another_period, another_time, disagreement, rivals_of
+from crewline.policy.fleet.roles import lent_to_another
 from crewline.policy.fleet.rows import (
     HEDGE,
     SECRET_WORD,
@@ -334,8 +335,9 @@ def _refusal(
         return Refusal.WHOLE_FOR_PART
     if other_state(ask, cited.text, value):
         return Refusal.OTHER_STATE  # "in TestFlight review" for "live"
-    if of_other_subject(ask, cited.text, value):
-        return Refusal.OTHER_SUBJECT  # "dbt runs on X; the dashboards …"
+    if of_other_subject(ask, cited.text, value) or lent_to_another(ask, cited, value):
+        # "dbt runs on X; the dashboards …"; the migrator's "the backup took 4 minutes"
+        return Refusal.OTHER_SUBJECT
     if rivals_of(ask, cited, value, usable):
         return Refusal.RIVAL  # "throttles us at 60 req/min" against the cited "limit is 120 …"
     return value

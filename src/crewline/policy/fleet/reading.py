@@ -35,6 +35,7 @@ from crewline.policy.fleet.rivals import (
     taken_back,
     updated_by,
 )
+from crewline.policy.fleet.roles import lent_to_another
 from crewline.policy.fleet.rows import (
     EXCLUSIVE,
     Fact,
@@ -158,8 +159,13 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         if picked is not None:
             if isinstance(picked, Said) and of_another(ask, row.fact, picked):
                 picked = "several"
-            if isinstance(picked, Said) and of_other_subject(ask, row.fact.text, picked.value):
-                picked = None  # "dbt runs on warehouse ETL_WH_L; the dashboards use another"
+            if isinstance(picked, Said) and (
+                of_other_subject(ask, row.fact.text, picked.value)
+                or lent_to_another(ask, row.fact, picked.value)
+            ):
+                # "dbt runs on warehouse ETL_WH_L; the dashboards use another"; the
+                # migrator's "the nightly backup took 4 minutes" for "the migration"
+                picked = None
             if isinstance(picked, Said) and whole_for_a_part(ask, row.fact.text, picked.value):
                 picked = "several"
             if isinstance(picked, Said):

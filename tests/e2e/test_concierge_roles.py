@@ -1,0 +1,62 @@
+"""The concierge's fleet read finds a member's row by what the member does: "how many rows did
+the nightly load write?" shares no word with the loader's "Finished: 48213 inserted into
+fct_visits", yet the loader's rows are retrieved, since "load" names its role (its slug, or
+its display name when the slug says nothing); a member whose role the question does not name
+is not retrieved by its name (docs/concierge.md, "Fleet retrieval")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from crewline import crew as crew_admin
+from crewline.app.server import Crewline
+from crewline.config import Config
+from crewline.policy import Fact, judge
+from crewline.transports.memory import MemoryTransport
+
+OWNER = "memory:owner"
+QUESTION = "How many rows did the nightly load write?"
+LOADED = "Finished: 48213 inserted into fct_visits."
+EXPORTED = "Finished: 900 exported to the archive."
+
+
+async def _facts(tmp_path: Path, said: list[tuple[str, str, str]]) -> list[Fact]:
+    """What the concierge's fleet read hands the gate for ``QUESTION`` after ``said``
+    (member slug, display name, text)."""
+    config = Config(data_dir=tmp_path, port=0, transports=(), concierge_answer="routine")
+    async with Crewline(config, transports=[MemoryTransport()]) as running:
+        sessions: dict[str, str] = {}
+        for member, name, text in said:
+            if member not in sessions:
+                added = await crew_admin.add_member(
+                    running.store, slug=member, name=name, owners=[OWNER], transports=["memory"]
+                )
+                sessions[member] = added.session
+            await running.bot.messages.post(sessions[member], text)
+        return await running.bot.concierge.facts("asker", QUESTION)
+
+
+async def test_the_row_of_the_member_the_question_names_by_its_role_is_read(
+    tmp_path: Path,
+) -> None:
+    facts = await _facts(tmp_path, [("loader", "loader", LOADED), ("archiver", "a", EXPORTED)])
+    assert [f.text for f in facts] == [LOADED]
+
+
+async def test_a_display_name_says_the_role_a_slug_does_not(tmp_path: Path) -> None:
+    facts = await _facts(
+        tmp_path, [("w7", "Warehouse Loader", LOADED), ("w8", "Archiver", EXPORTED)]
+    )
+    assert [f.text for f in facts] == [LOADED]
+
+
+async def test_no_member_is_read_by_a_role_the_question_does_not_name(tmp_path: Path) -> None:
+    assert await _facts(tmp_path, [("archiver", "Archiver", EXPORTED)]) == []
+
+
+async def test_the_member_s_row_about_another_thing_answers_nothing(tmp_path: Path) -> None:
+    other = "The export to the archive wrote 900 rows."
+    facts = await _facts(tmp_path, [("loader", "loader", other)])
+    assert [f.text for f in facts] == [other]  # retrieved by its role: the readers decide
+    verdict = judge(QUESTION, facts=facts)
+    assert verdict.answer is None and not verdict.kind.routine, verdict
