@@ -258,6 +258,10 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
             for w in re.findall(r"[a-z0-9][a-z0-9-]*", rest.lower()[:48])[:4]
             if w not in ("with", "known", "new", "total", "more", "are", "were", "have", "had")
         ][:2]
+        if _headed_count(ask, text, value, following):
+            counting = True
+            out += _counted_value(ask, text, value)  # "Pitch bearings: 3 in Aberdeen"
+            continue
         if not following or following[0][0].isdigit():
             counting = False
             continue
@@ -274,6 +278,26 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
         else:
             counting = False
     return out
+
+
+# What may follow a count a heading names: a place, a time or the clause's end, never a noun
+# the number counts instead ("Disks: 3 volumes" counts volumes).
+_AFTER_HEADED = word_set("in on at for from under across per each left total now so far today")
+
+
+def _headed_count(ask: ValueAsk, text: str, value: Value, following: Sequence[str]) -> bool:
+    """Is the number the first word after a heading of its clause that names the counted
+    noun ("Pitch bearings: 3 in Aberdeen", "IGBT modules for the converters: 6 on the
+    shelf"), followed by no noun of its own?"""
+    if following and following[0] not in _AFTER_HEADED:
+        return False
+    head, _ = clause_of(text, value)
+    heading = re.fullmatch(r"(.*?):\s*", head)
+    return heading is not None and any(
+        _same_noun(root(t.lemma), c) or _same_noun(root(t.text), c)
+        for t in tokens(code_form(heading.group(1)))
+        for c in ask.counted
+    )
 
 
 def _counted_value(ask: ValueAsk, text: str, value: Value) -> list[Said]:
