@@ -29,27 +29,3 @@ def test_a_number_after_a_heading_that_counts_another_noun_is_no_count() -> None
         ("potting", "There are 40 seed trays in the potting shed."),
     )
     answers("How many seed trays are there?", rows, "40")
-
-
-# ------------------------------------------------- the one value said with no label of its own
-
-
-def test_the_one_bare_value_beside_one_with_a_label_the_question_does_not_say_answers() -> None:
-    rows = facts(("oven-line", "Dough reject rate over the last shift: 2.1%, alarm threshold 3%."))
-    answers("What was the dough reject rate over the last shift?", rows, "2.1%")
-
-
-def test_a_value_the_reporting_verb_gives_answers_over_a_bound_said_after() -> None:
-    rows = facts(
-        (
-            "printer",
-            "Reprinted the shelf labels for aisle 4, took 6m12s, no job queued longer than 9s.",
-        )
-    )
-    answers("How long did the aisle 4 label reprint take?", rows, "6m12s")
-
-
-def test_two_values_each_with_a_modifier_of_the_asked_noun_give_no_answer() -> None:
-    # "p95 latency 212ms": the first is labelled before the asked noun, so none is bare
-    rows = facts(("catalogue", "Timing the catalogue search: p95 latency 212ms, p99 480ms."))
-    no_answer("What latency did the catalogue search take?", rows)

