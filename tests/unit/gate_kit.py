@@ -1,12 +1,12 @@
 """What the gate's rule tests share: fleet rows said a minute apart, the two outcomes a fleet
-question can have (its value from the rows, or no answer and the human decides), and a
-careful question's (final, and no answer)."""
+question can have (its value from the rows, or no answer and the human decides), a careful
+question's (final, and no answer), and what a model's fleet citation gets through."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from crewline.policy import Fact, VerdictKind, judge
+from crewline.policy import Fact, Placement, VerdictKind, check_placement, judge
 
 AT = datetime(2026, 12, 1, 9, 12, tzinfo=UTC)
 
@@ -22,6 +22,16 @@ def facts(*said: tuple[str, str]) -> list[Fact]:
 def answers(question: str, rows: list[Fact], value: str) -> None:
     verdict = judge(question, facts=rows)
     assert (verdict.kind, verdict.answer) == (VerdictKind.FLEET_FACT, value), verdict
+
+
+def by_model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
+    """The answer a model's fleet placement citing ``rows[row]`` gets through the checks, or
+    None."""
+    verdict = check_placement(
+        question, Placement(kind="fleet", answer=answer, row=rows[row].row_id), facts=rows
+    )
+    assert verdict.kind in (VerdictKind.FLEET_FACT, VerdictKind.UNKNOWN), verdict
+    return verdict.answer
 
 
 def no_answer(question: str, rows: list[Fact]) -> None:

@@ -10,18 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from crewline.policy import Fact, Placement, VerdictKind, check_placement
-from tests.unit.gate_kit import facts
-
-
-def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
-    """The answer a model's fleet placement gets through the checks, or None."""
-    verdict = check_placement(
-        question, Placement(kind="fleet", answer=answer, row=rows[row].row_id), facts=rows
-    )
-    assert verdict.kind in (VerdictKind.FLEET_FACT, VerdictKind.UNKNOWN), verdict
-    return verdict.answer
-
+from tests.unit.gate_kit import by_model, facts
 
 # ------------------------------------------------------- a number in another notation
 
@@ -50,7 +39,7 @@ def test_a_number_in_another_notation_is_the_same_thing(
 ) -> None:
     rows = facts(("probe", row))
     assert value in row  # the precondition: the row says the value
-    assert _model(question, rows, value) == value
+    assert by_model(question, rows, value) == value
 
 
 NOTATION_NEAR_MISSES = [
@@ -78,7 +67,7 @@ def test_another_number_in_another_notation_stays_with_the_human(
 ) -> None:
     rows = facts(("probe", row))
     assert value in row
-    assert _model(question, rows, value) is None
+    assert by_model(question, rows, value) is None
 
 
 # ------------------------------------------------------------ words of an event, not the thing
@@ -103,7 +92,7 @@ EVENTS = [
 def test_a_word_of_the_event_is_the_models_reading(question: str, row: str, value: str) -> None:
     rows = facts(("probe", row))
     assert value in row
-    assert _model(question, rows, value) == value
+    assert by_model(question, rows, value) == value
 
 
 EVENT_NEAR_MISSES = [
@@ -126,4 +115,4 @@ def test_the_things_words_around_the_event_stay_the_things(
 ) -> None:
     rows = facts(("probe", row))
     assert value in row
-    assert _model(question, rows, value) is None
+    assert by_model(question, rows, value) is None

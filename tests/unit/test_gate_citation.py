@@ -9,18 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from crewline.policy import Fact, Placement, VerdictKind, check_placement
+from crewline.policy import Fact, Placement, check_placement
 from crewline.policy.fleet import Refusal
-from tests.unit.gate_kit import answers, facts, no_answer
-
-
-def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
-    """The answer a model's fleet placement gets through the checks, or None."""
-    verdict = check_placement(
-        question, Placement(kind="fleet", answer=answer, row=rows[row].row_id), facts=rows
-    )
-    assert verdict.kind in (VerdictKind.FLEET_FACT, VerdictKind.UNKNOWN), verdict
-    return verdict.answer
+from tests.unit.gate_kit import answers, by_model, facts, no_answer
 
 
 def _one(row: str) -> list[Fact]:
@@ -53,7 +44,7 @@ def _one(row: str) -> list[Fact]:
 def test_a_word_that_is_no_status_of_the_value_leaves_it_a_fact(
     question: str, row: str, value: str
 ) -> None:
-    assert _model(question, _one(row), value) == value
+    assert by_model(question, _one(row), value) == value
 
 
 @pytest.mark.parametrize(
@@ -82,7 +73,7 @@ def test_a_word_that_is_no_status_of_the_value_leaves_it_a_fact(
     ],
 )
 def test_a_status_of_the_value_still_refuses(question: str, row: str, answer: str) -> None:
-    assert _model(question, _one(row), answer) is None
+    assert by_model(question, _one(row), answer) is None
 
 
 # ----------------------------------------- the asked kind: a folder is a path in any form
@@ -109,7 +100,7 @@ def test_a_status_of_the_value_still_refuses(question: str, row: str, answer: st
     ],
 )
 def test_a_folder_is_answered_by_a_path_in_any_form(question: str, row: str, value: str) -> None:
-    assert _model(question, _one(row), value) == value
+    assert by_model(question, _one(row), value) == value
 
 
 @pytest.mark.parametrize(
@@ -133,7 +124,7 @@ def test_a_folder_is_answered_by_a_path_in_any_form(question: str, row: str, val
     ],
 )
 def test_a_folder_of_another_thing_still_refuses(question: str, row: str, answer: str) -> None:
-    assert _model(question, _one(row), answer) is None
+    assert by_model(question, _one(row), answer) is None
 
 
 # ----------------------------------------- a bare value is said by its noun, or by its form
@@ -177,7 +168,7 @@ def test_a_folder_of_another_thing_still_refuses(question: str, row: str, answer
 def test_a_bare_value_counts_by_the_head_of_its_noun_or_its_form(
     question: str, row: str, value: str
 ) -> None:
-    assert _model(question, _one(row), value) == value
+    assert by_model(question, _one(row), value) == value
 
 
 @pytest.mark.parametrize(
@@ -218,7 +209,7 @@ def test_a_bare_value_counts_by_the_head_of_its_noun_or_its_form(
 def test_a_bare_value_beside_another_noun_still_refuses(
     question: str, row: str, answer: str
 ) -> None:
-    assert _model(question, _one(row), answer) is None
+    assert by_model(question, _one(row), answer) is None
 
 
 # ----------------------------------------- verbs wherever they stand, derivations and degree
@@ -277,7 +268,7 @@ def test_a_bare_value_beside_another_noun_still_refuses(
 def test_a_verb_a_derivation_or_a_degree_is_the_models_reading(
     question: str, row: str, value: str
 ) -> None:
-    assert _model(question, _one(row), value) == value
+    assert by_model(question, _one(row), value) == value
 
 
 @pytest.mark.parametrize(
@@ -326,7 +317,7 @@ def test_a_verb_a_derivation_or_a_degree_is_the_models_reading(
     ],
 )
 def test_the_thing_asked_about_still_refuses(question: str, row: str, answer: str) -> None:
-    assert _model(question, _one(row), answer) is None
+    assert by_model(question, _one(row), answer) is None
 
 
 # ----------------------------------------- the asked noun is the head of the wh-phrase
@@ -358,7 +349,7 @@ def test_the_thing_asked_about_still_refuses(question: str, row: str, answer: st
 def test_the_head_of_the_wh_phrase_names_a_bare_value(
     question: str, row: str, answer: str, value: str | None
 ) -> None:
-    assert _model(question, _one(row), answer) == value
+    assert by_model(question, _one(row), answer) == value
 
 
 @pytest.mark.parametrize(
@@ -384,7 +375,7 @@ def test_the_head_of_the_wh_phrase_names_a_bare_value(
 def test_an_acronym_is_the_rows_words_spelled_out(
     question: str, row: str, value: str | None
 ) -> None:
-    assert _model(question, _one(row), "212") == value
+    assert by_model(question, _one(row), "212") == value
 
 
 @pytest.mark.parametrize(
@@ -401,7 +392,7 @@ def test_an_acronym_is_the_rows_words_spelled_out(
     ],
 )
 def test_the_event_a_moment_is_asked_of_stays_the_rows(question: str, row: str) -> None:
-    assert _model(question, _one(row), "2024-07-02") is None
+    assert by_model(question, _one(row), "2024-07-02") is None
 
 
 @pytest.mark.parametrize(
@@ -415,7 +406,7 @@ def test_the_event_a_moment_is_asked_of_stays_the_rows(question: str, row: str) 
     ],
 )
 def test_a_word_of_the_same_root_is_no_derivation(question: str, row: str, answer: str) -> None:
-    assert _model(question, _one(row), answer) is None
+    assert by_model(question, _one(row), answer) is None
 
 
 def test_a_qualifier_is_derived_by_an_ending_only() -> None:
@@ -454,7 +445,7 @@ def test_a_qualifier_is_derived_by_an_ending_only() -> None:
 def test_a_cited_value_in_another_state_or_of_another_subject_is_refused(
     question: str, row: str, answer: str
 ) -> None:
-    assert _model(question, _one(row), answer) is None
+    assert by_model(question, _one(row), answer) is None
 
 
 def test_a_cited_value_another_row_disputes_in_other_words_is_refused() -> None:
@@ -462,8 +453,8 @@ def test_a_cited_value_another_row_disputes_in_other_words_is_refused() -> None:
         ("gateway", "The broker API limit is 120 requests per minute."),
         ("trader", "the broker throttles us at 60 req/min, 429s above that"),
     )
-    assert _model("What's the broker API limit?", rows, "120") is None
-    assert _model("What's the broker API limit?", rows, "60 req/min", row=1) is None
+    assert by_model("What's the broker API limit?", rows, "120") is None
+    assert by_model("What's the broker API limit?", rows, "60 req/min", row=1) is None
 
 
 # ----------------------------------------- a value the row states whole is given whole
@@ -510,7 +501,7 @@ SFTP = "Partner SFTP is sftp.partner.example:2222, files under /outbound."
 def test_a_whole_value_or_the_part_its_noun_asks_is_answered(
     question: str, row: str, answer: str, value: str
 ) -> None:
-    assert _model(question, _one(row), answer) == value
+    assert by_model(question, _one(row), answer) == value
 
 
 @pytest.mark.parametrize(
@@ -529,7 +520,7 @@ def test_a_whole_value_or_the_part_its_noun_asks_is_answered(
     ],
 )
 def test_a_part_given_for_the_whole_value_is_refused(question: str, row: str, answer: str) -> None:
-    assert _model(question, _one(row), answer) is None
+    assert by_model(question, _one(row), answer) is None
 
 
 # ----------------------------------------- the thing named otherwise: a head, never a modifier
@@ -555,7 +546,7 @@ GEO_CACHE = "Planner geocoding cache is 2.3 GB, lives in /var/cache/geo."
 def test_a_row_naming_the_thing_by_another_head_word_answers(
     question: str, row: str, value: str
 ) -> None:
-    assert _model(question, _one(row), value) == value
+    assert by_model(question, _one(row), value) == value
 
 
 @pytest.mark.parametrize(
@@ -601,7 +592,7 @@ def test_a_row_naming_the_thing_by_another_head_word_answers(
 def test_a_row_leaving_out_a_name_or_a_modifier_or_rivalled_is_refused(
     question: str, rows: list[str], answer: str
 ) -> None:
-    assert _model(question, facts(*(("scout", r) for r in rows)), answer) is None
+    assert by_model(question, facts(*(("scout", r) for r in rows)), answer) is None
 
 
 # ----------------------------------------- a count by the noun it counts, as the question says it
@@ -609,7 +600,7 @@ def test_a_row_leaving_out_a_name_or_a_modifier_or_rivalled_is_refused(
 
 def test_a_count_with_the_questions_own_modifiers_before_its_noun_answers() -> None:
     rows = facts(("tally", "Counted 617 stale feature flags across 38 services."))
-    assert _model("How many stale feature flags did tally find?", rows, "617") == "617"
+    assert by_model("How many stale feature flags did tally find?", rows, "617") == "617"
 
 
 @pytest.mark.parametrize(
@@ -635,7 +626,7 @@ def test_a_count_with_the_questions_own_modifiers_before_its_noun_answers() -> N
 def test_a_count_of_another_thing_before_its_noun_is_refused(
     question: str, row: str, answer: str
 ) -> None:
-    assert _model(question, _one(row), answer) is None
+    assert by_model(question, _one(row), answer) is None
 
 
 def test_a_row_leaving_out_a_head_word_another_row_says_is_refused_whatever_its_values() -> None:
@@ -644,7 +635,7 @@ def test_a_row_leaving_out_a_head_word_another_row_says_is_refused_whatever_its_
         ("customs-filer", "Broker API throttles us at 60 requests/minute, saw 429s above that."),
     )
     question = "What is the customs broker API's request limit per minute?"
-    assert _model(question, rows, "429s", row=1) is None
+    assert by_model(question, rows, "429s", row=1) is None
 
 
 def test_a_row_that_says_the_thing_but_for_one_word_disputes_a_cited_value() -> None:
@@ -653,7 +644,7 @@ def test_a_row_that_says_the_thing_but_for_one_word_disputes_a_cited_value() -> 
         ("customs-filer", "Broker API throttles us at 60 requests/minute, saw 429s above that."),
     )
     question = "What is the customs broker API's request limit per minute?"
-    assert _model(question, rows, "120 requests per minute") is None
+    assert by_model(question, rows, "120 requests per minute") is None
 
 
 # ----------------------------------------- near misses refused on both paths
@@ -701,7 +692,7 @@ def test_a_row_that_says_the_thing_but_for_one_word_disputes_a_cited_value() -> 
 )
 def test_a_near_miss_is_refused_on_both_paths(question: str, row: str, answer: str) -> None:
     rows = _one(row)
-    assert _model(question, rows, answer) is None
+    assert by_model(question, rows, answer) is None
     no_answer(question, rows)
 
 
@@ -742,7 +733,7 @@ def test_another_period_or_outcome_is_left_to_the_human(
     question: str, row: str, answer: str
 ) -> None:
     rows = _one(row)
-    assert _model(question, rows, answer) is None
+    assert by_model(question, rows, answer) is None
     no_answer(question, rows)
 
 
@@ -778,7 +769,7 @@ def test_another_period_or_outcome_is_left_to_the_human(
 )
 def test_the_period_or_outcome_asked_is_answered(question: str, row: str, value: str) -> None:
     rows = _one(row)
-    assert _model(question, rows, value) == value
+    assert by_model(question, rows, value) == value
     answers(question, rows, value)
 
 
@@ -807,7 +798,7 @@ def test_the_row_ranked_first_by_a_margin_is_forgiven_the_word_it_leaves_out() -
         ("scout", "The flaky test in the billing suite was fixed."),
         ("scout", "The search API p95 is 90 ms."),
     )
-    assert _model(_LOAD_TEST, rows, "210 ms") == "210 ms"
+    assert by_model(_LOAD_TEST, rows, "210 ms") == "210 ms"
 
 
 def test_a_row_as_much_about_the_question_takes_the_rank_away() -> None:
@@ -815,7 +806,7 @@ def test_a_row_as_much_about_the_question_takes_the_rank_away() -> None:
         ("bench", _CITED),
         ("scout", "The 500 rps load test of the billing API ran on the bench host for 20 min."),
     )
-    assert _model(_LOAD_TEST, rows, "210 ms") is None
+    assert by_model(_LOAD_TEST, rows, "210 ms") is None
 
 
 @pytest.mark.parametrize(
@@ -837,7 +828,7 @@ def test_rank_never_forgives_what_tells_a_near_miss_apart(
     question: str, row: str, answer: str
 ) -> None:
     rows = facts(("scout", row), ("scout", "The customs API is up; MLLP handshake takes 30 s."))
-    assert _model(question, rows, answer) is None
+    assert by_model(question, rows, answer) is None
 
 
 # ----------------------------------------- the kind and the label of what is asked
@@ -845,20 +836,20 @@ def test_rank_never_forgives_what_tells_a_near_miss_apart(
 
 def test_a_noun_of_no_known_kind_is_answered_only_by_a_row_that_says_it() -> None:
     # "MAU" names no kind: any value may answer it, so only the row's own word says which
-    assert _model("What was MAU in March?", _one("MAU in March was 1.2M, up from Feb."), "1.2M")
+    assert by_model("What was MAU in March?", _one("MAU in March was 1.2M, up from Feb."), "1.2M")
     churn = _one("Churn for March came out at 2.3%, mostly trial users.")
-    assert _model("What was MAU in March?", churn, "2.3%") is None  # shares only the month
+    assert by_model("What was MAU in March?", churn, "2.3%") is None  # shares only the month
 
 
 def test_a_label_of_the_thing_asked_is_no_value_of_it() -> None:
     rows = _one("D7 retention for the May 3 cohort: 18.2%, D30 is 6.1%.")
-    assert _model("Day-7 retention of the May 3 cohort?", rows, "18.2%") == "18.2%"
-    assert _model("Day-7 retention of the May 3 cohort?", rows, "D7") is None  # "D7 retention"
+    assert by_model("Day-7 retention of the May 3 cohort?", rows, "18.2%") == "18.2%"
+    assert by_model("Day-7 retention of the May 3 cohort?", rows, "D7") is None  # "D7 retention"
 
 
 def test_a_label_of_the_asked_noun_itself_is_the_answer() -> None:
     row = _one("v3 dropped the legacy_id field from GET /customers responses.")
-    assert _model("Which field disappeared from the customers endpoint in v3?", row, "legacy_id")
+    assert by_model("Which field disappeared from the customers endpoint in v3?", row, "legacy_id")
 
 
 def test_a_name_is_no_amount() -> None:
@@ -867,8 +858,8 @@ def test_a_name_is_no_amount() -> None:
     row = _one(
         "Orders DB is Postgres 15.4 on the primary; the replica lags about 2 seconds behind."
     )
-    assert _model(question, row, "2 seconds") == "2 seconds"
-    assert _model(question, row, "Postgres") is None
+    assert by_model(question, row, "2 seconds") == "2 seconds"
+    assert by_model(question, row, "Postgres") is None
 
 
 # ----------------------------------------- a bare value in a row wholly about the thing
@@ -902,7 +893,7 @@ def test_a_name_is_no_amount() -> None:
 def test_a_bare_value_of_a_row_wholly_about_the_thing_answers(
     question: str, row: str, value: str
 ) -> None:
-    assert _model(question, _one(row), value) == value
+    assert by_model(question, _one(row), value) == value
 
 
 @pytest.mark.parametrize(
@@ -958,7 +949,7 @@ def test_a_bare_value_of_a_row_wholly_about_the_thing_answers(
 def test_a_bare_value_named_otherwise_or_of_a_row_short_of_the_thing_refuses(
     question: str, row: str, answer: str
 ) -> None:
-    assert _model(question, _one(row), answer) is None
+    assert by_model(question, _one(row), answer) is None
 
 
 def test_a_refused_citation_says_the_rule_that_refused_it() -> None:
@@ -984,7 +975,7 @@ def test_a_refused_citation_says_the_rule_that_refused_it() -> None:
 def test_a_value_said_confirmed_is_a_fact_offline_and_cited() -> None:
     rows = facts(("relay-probe", "Mail relay region confirmed: eu-central-1."))
     answers("Which region is the mail relay deployed in?", rows, "eu-central-1")
-    assert _model("Which region is the mail relay deployed in?", rows, "eu-central-1") == (
+    assert by_model("Which region is the mail relay deployed in?", rows, "eu-central-1") == (
         "eu-central-1"
     )
 
@@ -1000,7 +991,7 @@ def test_a_value_said_confirmed_is_a_fact_offline_and_cited() -> None:
 def test_a_value_not_confirmed_yet_stays_with_the_human(row: str) -> None:
     rows = facts(("relay-probe", row))
     no_answer("Which region is the mail relay deployed in?", rows)
-    assert _model("Which region is the mail relay deployed in?", rows, "eu-central-1") is None
+    assert by_model("Which region is the mail relay deployed in?", rows, "eu-central-1") is None
 
 
 # ------------------------------------- "how many <things> per <unit>" asks a rate
@@ -1026,7 +1017,7 @@ def test_a_value_not_confirmed_yet_stays_with_the_human(row: str) -> None:
 def test_a_count_per_unit_of_time_is_answered_by_the_rate(
     question: str, row: str, answer: str, value: str
 ) -> None:
-    assert _model(question, _one(row), answer) == value
+    assert by_model(question, _one(row), answer) == value
 
 
 @pytest.mark.parametrize(
@@ -1059,7 +1050,7 @@ _BEFORE = "What was the nightly export size before the compression change?"
 
 
 def test_the_former_value_answers_what_a_thing_was_before_a_change() -> None:
-    assert _model(_BEFORE, _one(_CHANGED), "18 GB") == "18 GB"
+    assert by_model(_BEFORE, _one(_CHANGED), "18 GB") == "18 GB"
 
 
 @pytest.mark.parametrize(
@@ -1149,4 +1140,4 @@ def test_a_typed_value_the_row_does_not_tie_to_a_noun_of_no_kind_is_refused(
 def test_a_typed_value_the_row_ties_to_the_noun_answers(
     question: str, row: str, value: str
 ) -> None:
-    assert _model(question, _one(row), value) == value
+    assert by_model(question, _one(row), value) == value

@@ -7,24 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from crewline.policy import Fact, Placement, VerdictKind, check_placement
+from crewline.policy import Fact
 from crewline.policy.fleet import Chooser, Refusal, cite, loose_ask
 from crewline.policy.routine import _read
 from crewline.policy.values import Kind, values_in
-from tests.unit.gate_kit import facts
+from tests.unit.gate_kit import by_model, facts
 
 # The rules that refuse a citation on evidence that it is wrong: a right one gets past them
 # (the positive-proof rules after them are other tests')
 MISREAD = {Refusal.NOT_IN_ROW, Refusal.OTHER_KIND, Refusal.NOT_LIVE}
-
-
-def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
-    """The answer a model's fleet placement gets through the checks, or None."""
-    verdict = check_placement(
-        question, Placement(kind="fleet", answer=answer, row=rows[row].row_id), facts=rows
-    )
-    assert verdict.kind in (VerdictKind.FLEET_FACT, VerdictKind.UNKNOWN), verdict
-    return verdict.answer
 
 
 def _one(row: str) -> list[Fact]:
@@ -70,7 +61,7 @@ def test_so_many_of_so_many_is_two_numbers_not_a_path() -> None:
 
 def test_a_number_written_with_its_sign_is_cited_by_its_digits() -> None:
     row = "Oven fault is tracked as ticket #5521 since Monday."
-    assert _model("Which ticket number tracks the oven fault?", _one(row), "5521") == "5521"
+    assert by_model("Which ticket number tracks the oven fault?", _one(row), "5521") == "5521"
 
 
 def test_a_signed_number_is_cited_by_all_its_digits() -> None:
@@ -95,7 +86,7 @@ def test_a_piece_of_a_token_or_words_around_it_are_no_value_of_the_row(answer: s
 
 def test_a_kind_noun_written_as_an_acronyms_plural_asks_that_kind() -> None:
     row = "The greenhouse climate controllers answer on 10.8.1.20."
-    assert _model("What are the greenhouse climate controller IPs?", _one(row), "10.8.1.20") == (
+    assert by_model("What are the greenhouse climate controller IPs?", _one(row), "10.8.1.20") == (
         "10.8.1.20"
     )
 
@@ -103,8 +94,8 @@ def test_a_kind_noun_written_as_an_acronyms_plural_asks_that_kind() -> None:
 def test_the_head_after_a_long_possessor_is_the_asked_noun() -> None:
     row = "The north greenhouse irrigation controller is at 10.8.1.20, Modbus on port 502."
     question = "What's the north greenhouse irrigation controller's IP?"
-    assert _model(question, _one(row), "10.8.1.20") == "10.8.1.20"
-    assert _model(question, _one(row), "502") is None  # a port for an IP
+    assert by_model(question, _one(row), "10.8.1.20") == "10.8.1.20"
+    assert by_model(question, _one(row), "502") is None  # a port for an IP
 
 
 def test_a_host_asked_as_a_name_is_a_host() -> None:
@@ -129,8 +120,8 @@ def test_a_measure_per_a_thing_asks_the_measure() -> None:
 def test_a_measure_per_a_unit_of_time_asks_a_rate() -> None:
     row = "Menu API: limit is 300 requests per minute; 5s timeout on each call."
     question = "What is the menu API's request limit per minute?"
-    assert _model(question, _one(row), "300 requests per minute") == "300 requests per minute"
-    assert _model(question, _one(row), "5s") is None  # a duration for a rate
+    assert by_model(question, _one(row), "300 requests per minute") == "300 requests per minute"
+    assert by_model(question, _one(row), "5s") is None  # a duration for a rate
 
 
 def test_a_noun_and_a_number_after_in_name_a_time_not_a_unit() -> None:
@@ -152,4 +143,4 @@ def test_where_after_the_one_is_a_relative_not_the_request() -> None:
 def test_how_far_behind_asks_a_lag() -> None:
     row = "The backup till syncs about 40 seconds behind the main tills."
     question = "How far behind the main tills is the backup till?"
-    assert _model(question, _one(row), "40 seconds") == "40 seconds"
+    assert by_model(question, _one(row), "40 seconds") == "40 seconds"

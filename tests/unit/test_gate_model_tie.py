@@ -12,22 +12,11 @@ from __future__ import annotations
 
 import pytest
 
-from crewline.policy import Fact, Placement, VerdictKind, check_placement
 from crewline.policy.clauses import shape_of
 from crewline.policy.fleet import Chooser, check_cited
 from crewline.policy.fleet.asking import value_ask
 from crewline.policy.wording import code_form
-from tests.unit.gate_kit import facts
-
-
-def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
-    """The answer a model's fleet placement citing ``rows[row]`` gets through, or None."""
-    verdict = check_placement(
-        question, Placement(kind="fleet", answer=answer, row=rows[row].row_id), facts=rows
-    )
-    assert verdict.kind in (VerdictKind.FLEET_FACT, VerdictKind.UNKNOWN), verdict
-    return verdict.answer
-
+from tests.unit.gate_kit import by_model, facts
 
 PARAPHRASES = [
     (  # the row calls the controller by what it does: "listens on"
@@ -45,7 +34,7 @@ PARAPHRASES = [
 
 @pytest.mark.parametrize(("question", "row", "value"), PARAPHRASES)
 def test_a_row_a_model_chose_in_other_words_answers(question: str, row: str, value: str) -> None:
-    assert _model(question, facts(("probe", row)), value) == value
+    assert by_model(question, facts(("probe", row)), value) == value
 
 
 @pytest.mark.parametrize(("question", "row", "value"), PARAPHRASES)
@@ -122,4 +111,4 @@ def test_evidence_of_another_thing_refuses_a_models_citation(
 ) -> None:
     said = facts(*(("probe", r) for r in rows))
     assert value in said[0].text
-    assert _model(question, said, value) is None
+    assert by_model(question, said, value) is None

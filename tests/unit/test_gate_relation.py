@@ -13,19 +13,9 @@ import json
 import pytest
 
 from crewline.ops.evals_llm import MODES, _confused_place
-from crewline.policy import Fact, Placement, VerdictKind, check_placement
+from crewline.policy import Fact, Placement, check_placement
 from crewline.policy.eval_file import EvalQuestion
-from tests.unit.gate_kit import facts
-
-
-def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
-    """The answer a model's fleet placement gets through the checks, or None."""
-    verdict = check_placement(
-        question, Placement(kind="fleet", answer=answer, row=rows[row].row_id), facts=rows
-    )
-    assert verdict.kind in (VerdictKind.FLEET_FACT, VerdictKind.UNKNOWN), verdict
-    return verdict.answer
-
+from tests.unit.gate_kit import by_model, facts
 
 # ----------------------------------------- the relation is the model's reading, by structure
 
@@ -89,7 +79,7 @@ PARAPHRASES = [
 def test_a_relation_said_in_other_words_is_the_models_reading(
     question: str, row: str, value: str
 ) -> None:
-    assert _model(question, facts(("scout", row)), value) == value
+    assert by_model(question, facts(("scout", row)), value) == value
 
 
 # ----------------------------------------- the thing asked about is never the model's reading
@@ -183,7 +173,7 @@ def test_a_relation_said_in_other_words_is_the_models_reading(
 def test_a_near_miss_cited_by_a_model_stays_with_the_human(
     question: str, row: str, answer: str
 ) -> None:
-    assert _model(question, facts(("scout", row)), answer) is None
+    assert by_model(question, facts(("scout", row)), answer) is None
 
 
 def test_a_bare_noun_two_rows_say_of_different_things_stays_with_the_human() -> None:
@@ -191,8 +181,8 @@ def test_a_bare_noun_two_rows_say_of_different_things_stays_with_the_human() -> 
         ("sizer", "Docker image api:1.2 is 300 MB."),
         ("auditor", "The build image runs Node 20.11.1."),
     )
-    assert _model("What's the image size?", rows, "300 MB") is None
-    assert _model("What's the Docker image size?", rows, "300 MB") == "300 MB"
+    assert by_model("What's the image size?", rows, "300 MB") is None
+    assert by_model("What's the Docker image size?", rows, "300 MB") == "300 MB"
 
 
 def test_another_row_about_the_thing_in_other_words_disputes() -> None:
@@ -200,12 +190,12 @@ def test_another_row_about_the_thing_in_other_words_disputes() -> None:
         ("pager", "Alerts from the ledger-api service are routed to the PagerDuty team ledger."),
         ("ops", "ledger-api alerts land with the PagerDuty team payments-core."),
     )
-    assert _model("Which PagerDuty team receives the ledger-api alerts?", rows, "ledger") is None
+    assert by_model("Which PagerDuty team receives the ledger-api alerts?", rows, "ledger") is None
 
 
 def test_a_part_is_not_the_models_pick_for_the_whole() -> None:
     rows = facts(("it", "We own 80 VPN licences, 62 of them in use."))
-    assert _model("How many VPN licences do we have?", rows, "62") is None
+    assert by_model("How many VPN licences do we have?", rows, "62") is None
 
 
 # ------------------------------------------------------------- the scripted confused model

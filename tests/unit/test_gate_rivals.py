@@ -13,18 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from crewline.policy import Fact, Placement, VerdictKind, check_placement, judge
-from tests.unit.gate_kit import answers, facts
-
-
-def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
-    """The answer a model's fleet placement citing ``rows[row]`` gets through the checks."""
-    verdict = check_placement(
-        question, Placement(kind="fleet", answer=answer, row=rows[row].row_id), facts=rows
-    )
-    assert verdict.kind in (VerdictKind.FLEET_FACT, VerdictKind.UNKNOWN), verdict
-    return verdict.answer
-
+from crewline.policy import Placement, check_placement, judge
+from tests.unit.gate_kit import answers, by_model, facts
 
 # ---------------------------------------------------------------- rivals the reader must see
 
@@ -125,7 +115,7 @@ def test_a_model_citing_the_row_a_rival_supersedes_is_refused(
     other: str,
 ) -> None:
     rows = facts(answer, rival)
-    assert _model(question, facts(answer), value) == value  # alone, the citation holds
+    assert by_model(question, facts(answer), value) == value  # alone, the citation holds
     verdict = check_placement(
         question, Placement(kind="fleet", answer=value, row=rows[0].row_id), facts=rows
     )
@@ -200,7 +190,7 @@ def test_a_row_of_another_thing_environment_or_period_is_no_rival(
 ) -> None:
     rows = facts(answer, other)
     answers(question, rows, value)
-    assert _model(question, rows, value) == value
+    assert by_model(question, rows, value) == value
 
 
 @pytest.mark.parametrize(
@@ -222,8 +212,8 @@ def test_a_model_citing_a_row_is_disputed_by_a_row_naming_the_thing_as_it_does(
     the asked noun, speaks of the same thing."""
     question = "Which Postgres version is the reporting database on?"
     cited = ("dba", "pg-reports-01 is PostgreSQL 15.4, holds 212 GB")
-    assert _model(question, facts(cited), "15.4") == "15.4"  # alone, the citation holds
-    answer = _model(question, facts(cited, ("infra", other)), "15.4")
+    assert by_model(question, facts(cited), "15.4") == "15.4"  # alone, the citation holds
+    answer = by_model(question, facts(cited, ("infra", other)), "15.4")
     assert answer == (None if refused else "15.4")
 
 
@@ -258,7 +248,7 @@ def test_another_count_of_the_same_thing_is_no_sibling() -> None:
 )
 def test_a_row_a_model_may_cite_answers_offline_too(question: str, row: str, value: str) -> None:
     rows = facts(("scout", row))
-    assert _model(question, rows, value) == value
+    assert by_model(question, rows, value) == value
     answers(question, rows, value)
 
 

@@ -12,18 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from crewline.policy import Fact, Placement, VerdictKind, check_placement, judge
-from tests.unit.gate_kit import answers, careful, facts, no_answer
-
-
-def _model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str | None:
-    """The answer a model's fleet placement citing ``rows[row]`` gets through the checks."""
-    verdict = check_placement(
-        question, Placement(kind="fleet", answer=answer, row=rows[row].row_id), facts=rows
-    )
-    assert verdict.kind in (VerdictKind.FLEET_FACT, VerdictKind.UNKNOWN), verdict
-    return verdict.answer
-
+from crewline.policy import VerdictKind, judge
+from tests.unit.gate_kit import answers, by_model, careful, facts, no_answer
 
 # ---------------------------------------------------------------- what a member has not looked at
 
@@ -49,7 +39,7 @@ def test_a_thing_its_member_has_not_looked_at_is_not_what_the_row_is_about(
     rows = facts(row)
     assert cited in rows[0].text  # the row names the thing asked, only to disclaim it
     no_answer(question, rows)
-    assert _model(question, rows, cited) is None
+    assert by_model(question, rows, cited) is None
 
 
 @pytest.mark.parametrize(
@@ -89,7 +79,7 @@ def test_a_value_in_a_sentence_of_another_rank_is_not_the_asked_ranks() -> None:
     rows = facts(CONTACTS)
     question = "What's the email of the secondary contact for the Lisbon office?"
     no_answer(question, rows)  # the row says "Secondary", in another sentence than the email
-    assert _model(question, rows, "ana.costa@example.org") is None
+    assert by_model(question, rows, "ana.costa@example.org") is None
     answers(
         "What's the email of the primary contact for the Lisbon office?",
         rows,
@@ -109,8 +99,8 @@ JOB = (
 def test_a_row_unsure_of_its_own_values_answers_nothing() -> None:
     rows = facts(JOB)
     no_answer("Which job id builds the docs site?", rows)
-    assert _model("Which job id builds the docs site?", rows, "4420") is None
-    assert _model("Which job id builds the docs site?", rows, "4411") is None
+    assert by_model("Which job id builds the docs site?", rows, "4420") is None
+    assert by_model("Which job id builds the docs site?", rows, "4411") is None
 
 
 def test_what_a_thing_moved_off_is_the_old_value() -> None:
@@ -244,8 +234,8 @@ def test_a_model_s_cited_row_is_read_as_observed_and_its_rivals_as_said() -> Non
         ),
     )
     question = "how long does prod scheduling wait before it times a job out"
-    assert _model(question, rows, "45 s", row=1) is None
-    assert _model("which port is prod scheduling up at?", rows, "7450") is None
+    assert by_model(question, rows, "45 s", row=1) is None
+    assert by_model("which port is prod scheduling up at?", rows, "7450") is None
 
 
 # ---------------------------------------------------------------- "US" in the subject
