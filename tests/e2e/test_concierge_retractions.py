@@ -8,13 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from crewline import crew as crew_admin
-from crewline.app.server import Crewline
-from crewline.config import Config
 from crewline.policy import Fact, judge
-from crewline.transports.memory import MemoryTransport
+from tests.e2e.fleet_kit import fleet_read
 
-OWNER = "memory:owner"
 QUESTION = "When does the invoice export kick off?"
 ANSWER = "invoice export kicks off at 03:00 (job inv_daily)."
 TAKEN_BACK = "fyi the finance batch now starts at 04:15, not 03:00 anymore."
@@ -22,18 +18,8 @@ REPEATED = "the maintenance window runs from 03:00 to 05:00."
 
 
 async def _facts(tmp_path: Path, said: list[tuple[str, str]]) -> list[Fact]:
-    """What the concierge's fleet read hands the gate for ``QUESTION`` after ``said``."""
-    config = Config(data_dir=tmp_path, port=0, transports=(), concierge_answer="routine")
-    async with Crewline(config, transports=[MemoryTransport()]) as running:
-        sessions: dict[str, str] = {}
-        for member, text in said:
-            if member not in sessions:
-                added = await crew_admin.add_member(
-                    running.store, slug=member, name=member, owners=[OWNER], transports=["memory"]
-                )
-                sessions[member] = added.session
-            await running.bot.messages.post(sessions[member], text)
-        return await running.bot.concierge.facts("asker", QUESTION)
+    """Rows said by members whose display name is their slug."""
+    return await fleet_read(tmp_path, QUESTION, [(m, m, t) for m, t in said])
 
 
 async def test_alone_the_row_answers_and_a_repeated_value_is_not_read(tmp_path: Path) -> None:

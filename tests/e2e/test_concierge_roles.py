@@ -8,32 +8,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from crewline import crew as crew_admin
-from crewline.app.server import Crewline
-from crewline.config import Config
 from crewline.policy import Fact, judge
-from crewline.transports.memory import MemoryTransport
+from tests.e2e.fleet_kit import fleet_read
 
-OWNER = "memory:owner"
 QUESTION = "How many rows did the nightly load write?"
 LOADED = "Finished: 48213 inserted into fct_visits."
 EXPORTED = "Finished: 900 exported to the archive."
 
 
 async def _facts(tmp_path: Path, said: list[tuple[str, str, str]]) -> list[Fact]:
-    """What the concierge's fleet read hands the gate for ``QUESTION`` after ``said``
-    (member slug, display name, text)."""
-    config = Config(data_dir=tmp_path, port=0, transports=(), concierge_answer="routine")
-    async with Crewline(config, transports=[MemoryTransport()]) as running:
-        sessions: dict[str, str] = {}
-        for member, name, text in said:
-            if member not in sessions:
-                added = await crew_admin.add_member(
-                    running.store, slug=member, name=name, owners=[OWNER], transports=["memory"]
-                )
-                sessions[member] = added.session
-            await running.bot.messages.post(sessions[member], text)
-        return await running.bot.concierge.facts("asker", QUESTION)
+    return await fleet_read(tmp_path, QUESTION, said)
 
 
 async def test_the_row_of_the_member_the_question_names_by_its_role_is_read(
