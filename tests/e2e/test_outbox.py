@@ -251,6 +251,9 @@ async def test_a_card_judged_behind_another_entry_of_its_lane_queues_no_redraw(
         await crew.escalate(key, message="Ship v2 tonight?", options=["yes", "no"])
         async with asyncio.timeout(WAIT):
             await held.holding.wait()  # the first card's post is in flight, held
+        # Its judgement's release wakes the lane after the commit that let the post begin:
+        # under load that wake can come after the post is held. Let it pass before counting.
+        await crew.crewline.bot.concierge.idle()
         woken: list[set[str]] = []
         crew.crewline.hub.on_outbox(lambda transport, lanes: woken.append(set(lanes)))
         await crew.escalate(key, message="Force-push to main?")
