@@ -7,8 +7,9 @@ one WAL database, each used where it costs least:
 - **The writer** takes whole transactions from a queue and commits many at once (group
   commit: one fsync per batch), with no savepoint unless one of them raises (then the
   batch runs again, each transaction in its own). What may wait runs on the writer's own
-  thread: ``COMMIT`` (the disk), and ``BEGIN IMMEDIATE`` when another process holds the
-  write lock. The transactions themselves run on the event loop, as plain CPU work.
+  thread (``sqlite_thread``): ``COMMIT`` (the disk), and ``BEGIN IMMEDIATE`` when another
+  process holds the write lock. The transactions themselves run on the event loop, as
+  plain CPU work.
   Running them on the thread, as aiosqlite does, made every statement hand the GIL to and
   fro between the loop and the thread: a transaction's ten statements cost more in
   hand-overs than in SQLite.
@@ -33,7 +34,6 @@ import contextlib
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -49,6 +49,7 @@ from crewline.store.sql.dialect import FLEET_WINDOW, OUTBOX_ENTRY, Cursor
 from crewline.store.sql.records import INDEX_PROBE
 from crewline.store.sql.rowmap import dumps
 from crewline.store.sql.transcript import ROW
+from crewline.store.sqlite_thread import WriterThread
 from crewline.tasks import cancel_and_wait
 
 __all__ = ["SqliteDialect", "SqliteStore", "migrations"]
@@ -179,7 +180,7 @@ class SqliteStore(SqlStore):
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self._writer: sqlite3.Connection | None = None
-        self._writer_thread: ThreadPoolExecutor | None = None
+        self._writer_thread: WriterThread | None = None
         self._reader: aiosqlite.Connection | None = None
         self._lookups: sqlite3.Connection | None = None
         self._queue: asyncio.Queue[_Pending] = asyncio.Queue()
@@ -196,7 +197,7 @@ class SqliteStore(SqlStore):
     async def __aenter__(self) -> SqliteStore:
         private_directory(self.path.parent)
         create_private_file(self.path)
-        self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="crewline-store-writer")
+        self._writer_thread = WriterThread("crewline-store-writer")
         try:
             self._writer = await self._on_writer_thread(_open_writer, self.path)
             self._reader = await _connect(self.path)
@@ -216,14 +217,14 @@ class SqliteStore(SqlStore):
         if self._writer is not None:
             await self._on_writer_thread(self._writer.close)
         if self._writer_thread is not None:
-            self._writer_thread.shutdown()
+            self._writer_thread.stop()
         if self._lookups is not None:
             self._lookups.close()
         self._reader = self._writer = self._lookups = self._writer_thread = None
 
     async def _on_writer_thread(self, call: Callable[..., T], *args: Any) -> T:
         assert self._writer_thread is not None
-        return await asyncio.get_running_loop().run_in_executor(self._writer_thread, call, *args)
+        return await self._writer_thread.run(call, *args)
 
     def latest_schema_version(self) -> int:
         return migrations()[-1].version
