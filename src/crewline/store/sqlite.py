@@ -30,6 +30,7 @@ one WAL database, each used where it costs least:
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import sqlite3
@@ -183,7 +184,10 @@ class SqliteStore(SqlStore):
         self._writer_thread: WriterThread | None = None
         self._reader: aiosqlite.Connection | None = None
         self._lookups: sqlite3.Connection | None = None
-        self._queue: asyncio.Queue[_Pending] = asyncio.Queue()
+        # A deque and an event, not an asyncio.Queue: the loop alone puts and takes, and a
+        # write then costs an append and an already-set event's check.
+        self._queue: collections.deque[_Pending] = collections.deque()
+        self._queued = asyncio.Event()  # set when a write is queued
         self._writer_task: asyncio.Task[None] | None = None
         self._eager_queued = 0  # queued writes that are not lazy
         self._eager = asyncio.Event()  # set when one is queued
@@ -210,8 +214,8 @@ class SqliteStore(SqlStore):
 
     async def __aexit__(self, *exc_info: object) -> None:
         await cancel_and_wait(self._writer_task)
-        while not self._queue.empty():
-            self._queue.get_nowait().future.cancel()
+        while self._queue:
+            self._queue.popleft().future.cancel()
         if self._reader is not None:
             await self._reader.close()
         if self._writer is not None:
@@ -253,7 +257,8 @@ class SqliteStore(SqlStore):
         if self._writer_task is None or self._writer_task.done():
             raise RuntimeError("the store is not open")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Pending(transaction, future, heavy, lazy))
+        self._queue.append(_Pending(transaction, future, heavy, lazy))
+        self._queued.set()
         if not lazy:
             self._eager_queued += 1
             self._eager.set()
@@ -262,12 +267,15 @@ class SqliteStore(SqlStore):
     async def _write_loop(self) -> None:
         assert self._writer is not None
         while True:
-            first = await self._queue.get()
+            while not self._queue:
+                self._queued.clear()
+                await self._queued.wait()
+            first = self._queue.popleft()
             if first.lazy and not self._eager_queued:
                 await self._wait_for_eager(first)
             batch = [first]
-            while len(batch) < MAX_BATCH and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
+            while len(batch) < MAX_BATCH and self._queue:
+                batch.append(self._queue.popleft())
             self._eager_queued -= sum(1 for p in batch if not p.lazy)
             batch = [p for p in batch if not p.future.cancelled()]
             if not batch:
