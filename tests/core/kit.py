@@ -215,7 +215,10 @@ async def running(
         try:
             async with (
                 OutboxDispatcher(
-                    store, memory, CoreRenderer(store, clock), held=hub.holds
+                    store,
+                    memory,
+                    CoreRenderer(store, clock, written=hub.written),
+                    held=hub.holds,
                 ) as outbox,
                 WindowScheduler(hub, bot.escalations) as windows,
             ):

@@ -68,7 +68,9 @@ class CountedCoordination(PostgresCoordination):
 class NothingToDraw:
     """The core's renderer for records that are gone: each entry is settled unsent."""
 
-    async def message(self, object_key: str) -> tuple[Member, OutboundMessage] | None:
+    async def message(
+        self, object_key: str, *, unchanged: bool = False
+    ) -> tuple[Member, OutboundMessage] | None:
         return None
 
     async def bell(self, object_key: str) -> Bell | None:

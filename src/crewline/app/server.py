@@ -305,7 +305,7 @@ class Crewline:
             if self.coordination is not None:
                 self.coordination.on_events(self._remote_events)
                 self.coordination.on_boundary_answers(self.bot.boundaries.wake)
-            self._renderer = CoreRenderer(self.store, self.hub.clock)
+            self._renderer = CoreRenderer(self.store, self.hub.clock, written=self.hub.written)
             self.hub.on_outbox(self._wake_outbox)
             self.bot.escalations.on_posted(self._card_posted)
             for transport in self.transports:

@@ -10,13 +10,14 @@ and publishes the domain events the change named (``bot/domain.py``) to their su
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from crewline.bot.domain import DomainEvent
 from crewline.bot.feed import Taker
-from crewline.models import Escalation, Event, Member, Question, Row, RowRole
+from crewline.bot.written import Written, WrittenCards
+from crewline.models import Escalation, Event, Member, Question, Row, RowRole, Suggestion
 from crewline.store import Tx
 
 __all__ = ["Change", "Effects", "escalation_bell", "question_bell"]
@@ -43,6 +44,8 @@ class Effects:
     domain: list[DomainEvent] = field(default_factory=list)
     # session -> (its parked long poll, the events the change took for it)
     taken: dict[str, tuple[Taker, list[Event]]] = field(default_factory=dict)
+    # new escalation cards handed to their posts: (card key, tick, card)
+    written: list[tuple[str, int, Written]] = field(default_factory=list)
 
 
 @dataclass(slots=True, eq=False)
@@ -50,12 +53,15 @@ class Change:
     """One transaction's handle: ``tx`` to write through, ``now`` (the change's time), and
     what to do once it has committed (``effects``). ``reactions``: what the features
     registered to run, inside this change, as it publishes a domain event (``Hub.react``).
+    ``written``: where a new escalation's card is handed to its post, and where a redraw
+    that may leave its entry out says the hand-over is stale (``bot/written.py``).
     """
 
     tx: Tx
     now: datetime
     transports: tuple[str, ...]  # the transports running here
     reactions: Sequence[Callable[[Change, DomainEvent], None]] = ()
+    written: WrittenCards | None = None
     effects: Effects = field(default_factory=Effects)
     last_cursor: int | None = None  # the cursor of the last event appended
 
@@ -75,14 +81,21 @@ class Change:
         for transport in self._bound(member):
             self._enqueue(transport, member.slug, op, object_key)
 
-    def redraw(self, objects: Sequence[tuple[Member, str]]) -> None:
+    def redraw(
+        self,
+        objects: Sequence[tuple[Member, str]],
+        *,
+        suggestions: Mapping[str, Suggestion] | None = None,
+    ) -> None:
         """Redraw objects in their members' threads, as ``show(member, "update", key)``
         does, except on a transport where an object's post still waits behind another
         entry of its lane: that post draws it as this change leaves it
         (``Tx.posts_not_begun``), so a redraw would be settled unsent. The lane is woken
-        either way."""
+        either way. ``suggestions``: by card key, where a new suggestion is all this change
+        changed of the card."""
         asked: dict[str, list[tuple[str, str]]] = {}
         for member, object_key in objects:
+            self._touch(object_key, suggestions.get(object_key) if suggestions else None)
             for transport in self._bound(member):
                 asked.setdefault(transport, []).append((member.slug, object_key))
         for transport, posts in asked.items():
@@ -97,7 +110,11 @@ class Change:
         """A record that changes what the member needs of the human: post or redraw its
         card (``op``) in the member's thread on every bound transport, restack the bell it
         belongs to and republish the roster, whose counts it changed."""
-        self.show(member, op, f"row:{record.row_id}")
+        key = f"row:{record.row_id}"
+        self.show(member, op, key)
+        if op == "post" and isinstance(record, Escalation) and self.written is not None:
+            # Its post draws it from what this change wrote, unless touched since.
+            self.effects.written.append((key, self.written.tick(), Written(member, record)))
         if isinstance(record, Escalation):
             self._ring(member, escalation_bell(member.slug, record.goal))
         else:
@@ -191,6 +208,14 @@ class Change:
             record=record,
             meta=meta,
         )
+
+    def _touch(self, object_key: str, suggestion: Suggestion | None = None) -> None:
+        if self.written is None:
+            return
+        tick, handed = self.written.touch(object_key)
+        if handed is not None and suggestion is not None:
+            handed = replace(handed, suggestion=suggestion)
+            self.effects.written.append((object_key, tick, handed))
 
     def _bound(self, member: Member) -> tuple[str, ...]:
         # A binding to a transport that is not running waits in the outbox until it is.

@@ -45,6 +45,7 @@ from crewline.bot.ports import (
     Repair,
 )
 from crewline.bot.render import roster
+from crewline.bot.written import WrittenCards
 from crewline.errors import CallerError, Forbidden, NotFound, Unavailable
 from crewline.models import (
     Clock,
@@ -107,6 +108,7 @@ class Hub:
         self.submit = self.actors.submit
         self.feed = EventFeed()
         self.domain = DomainEvents()
+        self.written = WrittenCards()  # new cards handed to their posts (the renderer's)
         self._wakers: list[Callable[[str, set[str]], None]] = []
         self._armers: list[Callable[[str, datetime], None]] = []
         self._reactions: list[Reaction] = []
@@ -234,7 +236,7 @@ class Hub:
         def run(tx: Tx) -> T:
             if serial is not None:
                 tx.serialize(serial)
-            change = Change(tx, now, self.transports, self._reactions)
+            change = Change(tx, now, self.transports, self._reactions, self.written)
             result = transaction(change)
             if change.effects.sessions:
                 self._take_for_parked(tx, change.effects)
@@ -262,6 +264,8 @@ class Hub:
                     effects.taken[session] = (taker, events)
 
     def _after_commit(self, effects: Effects) -> None:
+        for object_key, tick, card in effects.written:  # before any lane is woken
+            self.written.keep(object_key, tick, card)
         if effects.taken:
             self.feed.hand(effects.taken)
         self.feed.notify(effects.sessions)

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from crewline.bot import cards
 from crewline.bot.last_turn import last_turn
+from crewline.bot.written import WrittenCards
 from crewline.models import (
     Bell,
     Button,
@@ -25,12 +26,25 @@ STATUS_FOR = timedelta(minutes=1)  # how long a concierge answer stays on the ro
 
 
 class CoreRenderer:
-    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+    def __init__(
+        self, store: Store, clock: Clock | None = None, *, written: WrittenCards | None = None
+    ) -> None:
+        """``written``: the new cards their changes hand over (``Hub.written``)."""
         self.store = store
         self.clock: Clock = clock or SystemClock()
+        self.written = written
 
-    async def message(self, object_key: str) -> tuple[Member, OutboundMessage] | None:
+    async def message(
+        self, object_key: str, *, unchanged: bool = False
+    ) -> tuple[Member, OutboundMessage] | None:
         kind, _, row_id = object_key.partition(":")
+        if unchanged and self.written is not None:
+            handed = self.written.take(object_key)
+            if handed is not None:  # as its change wrote it, and untouched since: no read
+                card = cards.escalation_card(
+                    handed.escalation, handed.member.name, suggestion=handed.suggestion
+                )
+                return handed.member, card
         found = await self.store.card_read(row_id) if kind == "row" else None
         if found is None:
             return None

@@ -71,7 +71,12 @@ class Renderer(Protocol):
     A removed member's cards and bells are still drawn (settled, for the redraws its
     removal queued), under a member bound to no transport: nothing is posted for it."""
 
-    async def message(self, object_key: str) -> tuple[Member, OutboundMessage] | None: ...
+    async def message(
+        self, object_key: str, *, unchanged: bool = False
+    ) -> tuple[Member, OutboundMessage] | None:
+        """``unchanged``: a first post that saw no redraw of the object queued; the object
+        may then be drawn as the change that wrote it handed it over, if no change of this
+        process touched it since (``bot/written.py``)."""
 
     async def bell(self, object_key: str) -> Bell | None: ...
 
@@ -538,7 +543,8 @@ class OutboxDispatcher:
         if entry.op == "post":
             if shown is not None:
                 return None  # posted before a crash, recorded; never twice
-            rendered = await self.renderer.message(entry.object_key)
+            unchanged = post is not None and not post.redraws
+            rendered = await self.renderer.message(entry.object_key, unchanged=unchanged)
             if rendered is None:
                 return None
             member, message = rendered

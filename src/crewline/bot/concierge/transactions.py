@@ -115,6 +115,7 @@ class JudgementBatch:
         self._suggestions: list[Suggestion] = []
         self._entries: list[LedgerEntry] = []
         self._redraws: list[tuple[Member, str]] = []
+        self._suggested: dict[str, Suggestion] = {}  # by card key: what its redraw shows
 
     def current(self, record_id: str) -> Asked | None:
         """``current_asked``: the record as it stands, if it still waits for an answer."""
@@ -138,17 +139,12 @@ class JudgementBatch:
 
     def suggest(self, member: Member, asked: Asked, *, text: str, why: str, brain: str) -> None:
         """``suggest``: the suggestion is stored at the next ``flush``."""
-        self._suggestions.append(
-            Suggestion(
-                record_id=asked.id,
-                member=member.slug,
-                text=text,
-                why=why,
-                brain=brain,
-                at=self.ch.now,
-            )
+        suggestion = Suggestion(
+            record_id=asked.id, member=member.slug, text=text, why=why, brain=brain, at=self.ch.now
         )
+        self._suggestions.append(suggestion)
         self._redraws.append((member, _card_key(asked)))
+        self._suggested[_card_key(asked)] = suggestion
 
     def give_answer(
         self, member: Member, asked: Asked, *, text: str, why: str, brain: str
@@ -168,12 +164,13 @@ class JudgementBatch:
         suggestions, self._suggestions = self._suggestions, []
         entries, self._entries = self._entries, []
         redraws, self._redraws = self._redraws, []
+        suggested, self._suggested = self._suggested, {}
         if suggestions:
             self.ch.tx.put_suggestions(suggestions)
         if entries:
             self.ch.tx.add_ledger_entries(entries)
         if redraws:
-            self.ch.redraw(redraws)
+            self.ch.redraw(redraws, suggestions=suggested)
 
 
 def _card_key(asked: Asked) -> str:
@@ -210,12 +207,11 @@ def drop_on_reply(ch: Change, slug: str) -> None:
 
 def suggest(ch: Change, member: Member, asked: Asked, *, text: str, why: str, brain: str) -> None:
     """Store the suggestion for the record (replacing an earlier one) and redraw its card."""
-    ch.tx.put_suggestion(
-        Suggestion(
-            record_id=asked.id, member=member.slug, text=text, why=why, brain=brain, at=ch.now
-        )
+    suggestion = Suggestion(
+        record_id=asked.id, member=member.slug, text=text, why=why, brain=brain, at=ch.now
     )
-    redraw_card(ch, member, asked)
+    ch.tx.put_suggestion(suggestion)
+    ch.redraw([(member, _card_key(asked))], suggestions={_card_key(asked): suggestion})
 
 
 def give_answer(
