@@ -75,6 +75,9 @@ async def _second_card_waiting(kit: Kit) -> tuple[Session, Member, Escalation]:
     async with asyncio.timeout(WAIT):
         await store.head_read.wait()
     second = await kit.escalate(radar, "Second?", options=["yes", "no"])
+    # Both judged and written (the second's redraw left out, its post waiting): a judgement
+    # still in flight when the lane moves on would queue a redraw the post then reads.
+    await kit.bot.concierge.idle()
     member = await kit.store.member("radar")
     assert member is not None
     return radar, member, second
