@@ -674,3 +674,59 @@ def test_a_hundred_as_a_value_then_a_tag_is_no_claim_of_safety(question: str, va
 def test_a_hundred_percent_said_of_the_step_stays_a_claim(question: str) -> None:
     verdict = judge(question)
     assert verdict.final and "insists it is safe" in verdict.why, verdict
+
+
+# ------------------------------ 9. a default's cue beside an "or", a dash or a relative clause
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # a conjunction is never the default's noun: the other side states no default
+        ("Label stock for the shelf tags — 4x6 as usual or 4x8?", "4x6"),
+        ("Proofing temperature: 27 °C as usual or 30 °C?", "27 °C"),
+        # a dash ends the wh-word's clause: what follows offers the options, its default said
+        ("Which label printer — the default ZD-421 or the one in the stockroom?", "ZD-421"),
+        ("What loan period for the interlibrary copies — the standard 21-day or longer?", "21-day"),
+        # "standard" said of the value, in brackets, is its default as "default" is
+        ("Crust setting — medium (bakery standard) or dark?", "medium"),
+        (
+            "For the misting log I can use Celsius (standard for our sensors) or Fahrenheit?",
+            "Celsius",
+        ),
+        # a relative clause that says the value is the default one
+        (
+            'Should the kiosk open on "Specials", which is the default one, or the full menu?',
+            "Specials",
+        ),
+    ],
+)
+def test_a_cue_beside_an_or_a_dash_or_a_relative_states_the_default(
+    question: str, value: str
+) -> None:
+    _default(question, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Use the Python standard library or requests for the scale's HTTP calls?",
+        "Tier for the greenhouse sensors: basic (not standard) or premium?",
+        "Which label printer is the default ZD-421 on?",
+        "Bakery scale API port: 8080 as usual, or 9090 like the default config?",
+    ],
+)
+def test_a_cue_that_names_no_default_of_the_question_is_not_answered(question: str) -> None:
+    _not_answered(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Greenhouse misting log — Celsius as usual or wipe the sensor history?",
+        "Which printer queue — the default ZD-421 or purge the queue first?",
+        "Crust setting — medium (bakery standard) or email the new menu to every customer?",
+    ],
+)
+def test_a_cue_beside_an_act_keeps_the_careful_judgement(question: str) -> None:
+    _careful(question)

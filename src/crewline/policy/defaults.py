@@ -9,6 +9,7 @@ the options when there are options, and two different defaults are a conflict.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -247,8 +248,11 @@ _BEFORE = [
         rf"(?P<v>{_QUOTED}|(?:[/~]|\.{{1,2}}/?)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s*"
         r"(?:\(\s*)?"
         r"(?:which\s+)?(?:(?:is|being|will be|would be|stays|as)\s+)?(?:the\s+|our\s+|its\s+)?"
-        r"(?:(?!or\b|and\b|by\b|per\b)[a-z][\w-]*\s+)?default\b"
-        r"(?!\s*(?:is|was|would|will|=|:|of|to|value|one)\b)(?!\s+[a-z]+\s+(?:of|is|=|:|to)\b)"
+        # "standard" said of the value is its default as "default" is: "2 spaces (project
+        # standard)", "UTC (standard for our logs)"; "which is the default one," too
+        r"(?:(?!or\b|and\b|by\b|per\b|not\b|no\b|non\b)[a-z][\w-]*\s+)?(?:default|standard)\b"
+        r"(?!\s*(?:is|was|would|will|=|:|of|to|value)\b)(?!\s*one\b(?!\s*[,;)]))"
+        r"(?!\s+[a-z]+\s+(?:of|is|=|:|to)\b)"
         rf"|(?P<w>{_QUOTED}|(?:[/~]|\.{{1,2}}/)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s+"
         r"(?:by|per) default\b"
         rf"|(?P<u>(?:[/~]|\.{{1,2}}/)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?|`[^`\n]+`)[\"'`]?,?\s+"
@@ -424,8 +428,15 @@ def _before_value(text: str, m: re.Match[str]) -> str | None:
     # "— conventional commits as usual": the plain phrase back to the clause's start
     wanted = max(_alternative_words(text, m.end()), _phrase_words(text, start, value))
     if wanted > 1 and _plain(value.lower()):
-        words = re.findall(r"[\w%./-]+", text[:start])[-(wanted - 1) :]
-        value = " ".join([*words, value])
+        # never back over the verb that takes the phrase: "I can use UTC (standard) or
+        # local Zurich time" offers "UTC", not "can use UTC"
+        words = list(
+            itertools.takewhile(
+                lambda w: w.lower() not in _TAKES_DEFAULT | _AUX_WORDS,
+                reversed(re.findall(r"[\w%./-]+", text[:start])[-(wanted - 1) :]),
+            )
+        )
+        value = " ".join([*reversed(words), value])
     elif re.fullmatch(r"\d[\w./:%-]*(?:\s\S+)?", value):
         lead = _LEAD_WORD.search(text[:start])
         if lead and lead.group(1).lower() not in _STOP_LEAD and lead.group(1).isupper():
@@ -961,9 +972,11 @@ def _asked(question: str, value: str) -> bool:
         is not None
         # a cue in the wh-word's own clause is a word of what is asked: "what's the BIN of
         # the standard debit card?" asks of that card, "how long does Kafka keep messages on
-        # `avl.positions.v2`?" asks how long; neither states a default
+        # `avl.positions.v2`?" asks how long; neither states a default. A dash ends the
+        # clause as a comma does: "which reviewers — the default CODEOWNERS or …?" offers
+        # one, its default stated
         or re.search(
-            r"\b(?:which|what|whats|whose|when|where|how)\b[^,;:?!()]*?"
+            r"\b(?:which|what|whats|whose|when|where|how)\b(?:(?!\s[-\u2013\u2014]+\s)[^,;:?!()])*?"
             rf"\b(?:{'|'.join(sorted(_CUES | _KEEPING))})\b[^,;:?!()]*?(?<![\w.-]){said}(?![\w.-])",
             text,
             re.IGNORECASE,
@@ -1013,9 +1026,12 @@ def beside_a_cue(question: str, value: str) -> bool:
     link = (
         r"\s*(?:is|was|of|=|:|to|at)" if _plain(value.lower()) else r"\s*(?:is|was|of|=|:|to|at)?"
     )
+    # the default's noun is a word, never a conjunction: "md5 as usual or sha256" states
+    # no sha256, "the default or 4" no 4
+    noun = r"(?:\s+(?!(?:or|nor|and|vs|versus|but|then)\b)[a-z][\w-]*)?"
     cue_before = (
-        rf"\b(?:default(?:s|ing)?(?:\s+[a-z][\w-]*)?(?:{link}|\s+(?:says|uses|has))"
-        rf"|usual(?:\s+[a-z][\w-]*)?{link}|(?:as|like)\s+(?:usual|always|before"
+        rf"\b(?:default(?:s|ing)?{noun}(?:{link}|\s+(?:says|uses|has))"
+        rf"|usual{noun}{link}|(?:as|like)\s+(?:usual|always|before"
         r"|last time)\s*[:,(]|keep|stay with|stick with|normally|usually)\s*[\"'`(]?\s*"
     )
     return bool(
