@@ -730,3 +730,53 @@ def test_a_cue_that_names_no_default_of_the_question_is_not_answered(question: s
 )
 def test_a_cue_beside_an_act_keeps_the_careful_judgement(question: str) -> None:
     _careful(question)
+
+
+# ---------------------- 10. the thing a value is of, named between the value and its cue
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # a phrase a preposition and a determiner open names what the value is for
+        ("Georgia for the menu cards as usual?", "Georgia"),
+        ("4 workers for the thumbnail job as always?", "4 workers"),
+        ("Should I stick with Postgres 15 for the catalogue DB like last time?", "Postgres 15"),
+        ("Use Inter for the shelf labels, like before?", "Inter"),
+        ("300 dpi on the label printer like last time?", "300 dpi"),
+        ("Keep Celsius on the greenhouse dashboard as usual?", "Celsius"),
+        ("Dark theme for the kiosk as always, or light?", "Dark theme"),
+        ("Port 8080 for the kiosk API as usual?", "8080"),
+        # "stick with X" ends at a preposition as at a mark; a dash before "as before"
+        ("Stick with A4 for the ferry timetable?", "A4"),
+        ("Label width 62 mm — as before?", "62 mm"),
+    ],
+)
+def test_the_thing_a_value_is_of_is_never_its_default(question: str, value: str) -> None:
+    _default(question, value)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # after a verb and its object, the phrase is the place the value is
+        ("Save the report in the shared folder as usual?", "shared folder"),
+        ("Print the labels on the back printer like last time?", "back printer"),
+        ("Store it in the archive folder (the default)?", "archive folder"),
+        ("Read from the sandbox schema (the default) or from my own?", "the sandbox schema"),
+    ],
+)
+def test_a_place_after_a_verb_and_its_object_is_the_default(question: str, value: str) -> None:
+    _default(question, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Georgia for the menu cards as usual, then email the menu to every customer?",
+        "Celsius on the greenhouse dashboard as usual, and wipe the old sensor history?",
+        "Stick with A4 for the timetable and publish it to the public site?",
+    ],
+)
+def test_a_value_before_its_thing_keeps_the_careful_judgement(question: str) -> None:
+    _careful(question)

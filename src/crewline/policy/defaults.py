@@ -225,9 +225,10 @@ _AFTER = [
         r"\s+unless\s+(?:you|u|someone|anyone)\s+(?:object|objects|say|says|tell|prefer)\b",
         re.IGNORECASE,
     ),
+    # "stick with A4 for the timetable?": a preposition ends the value as a mark does
     re.compile(
         rf"\b(?:[Kk]eep|[Ss]tay with|[Ss]tick with|[Ll]eave)\s+(?P<v>{_QUOTED}|\d[\w./:%-]*"
-        r"|[\w]*[A-Z\d][\w.+#-]*(?=\s*(?:[?.!,;)]|$)|\s+as\s))"
+        r"|[\w]*[A-Z\d][\w.+#-]*(?=\s*(?:[?.!,;)]|$)|\s+(?:as|for|in|on|at)\s))"
     ),
 ]
 # The forms read before a plan or a value said before its cue: a cue followed by its value.
@@ -255,7 +256,7 @@ _BEFORE = [
         r"(?!\s+[a-z]+\s+(?:of|is|=|:|to)\b)"
         rf"|(?P<w>{_QUOTED}|(?:[/~]|\.{{1,2}}/)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)[\"'`]?,?\s+"
         r"(?:by|per) default\b"
-        rf"|(?P<u>(?:[/~]|\.{{1,2}}/)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?|`[^`\n]+`)[\"'`]?,?\s+"
+        rf"|(?P<u>(?:[/~]|\.{{1,2}}/)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?|`[^`\n]+`)[\"'`]?(?:,|\s[-\u2013\u2014]+)?\s+"
         r"(?:(?:as usual|as always"
         r"|like always|like usual|like now|like before|as before|like last time|as last time"
         r"|like the default|as is the default|as per usual|is (?:our|the) usual|is standard"
@@ -362,8 +363,9 @@ def _phrase_words(text: str, start: int, value: str) -> int:
         return 1
     before = re.split(r"[^\w\s-]|\s-+\s", text[:start])[-1].split()
     n = 1
-    for word in reversed(before[-2:]):
-        if not _plain(word) or word in _STOP_LEAD or word in _NOT_VALUE:
+    for said in reversed(before[-2:]):
+        word = said.lower()  # "Dark theme as always, or light?": a capital opens the text
+        if not _plain(word) or word in _STOP_LEAD | _NOT_VALUE | _TAKES_DEFAULT | _AUX_WORDS:
             break
         n += 1
     return n
@@ -439,8 +441,15 @@ def _before_value(text: str, m: re.Match[str]) -> str | None:
         value = " ".join([*reversed(words), value])
     elif re.fullmatch(r"\d[\w./:%-]*(?:\s\S+)?", value):
         lead = _LEAD_WORD.search(text[:start])
-        if lead and lead.group(1).lower() not in _STOP_LEAD and lead.group(1).isupper():
-            value = f"{lead.group(1)} {value}"  # "ISO 8601"
+        if (
+            lead
+            and lead.group(1).lower() not in _STOP_LEAD
+            and (
+                lead.group(1).isupper()
+                or (lead.group(1)[0].isupper() and re.search(r"\w\W*$", text[: lead.start()]))
+            )
+        ):
+            value = f"{lead.group(1)} {value}"  # "ISO 8601", "stick with Postgres 15"
     return _clean(value)
 
 
@@ -753,11 +762,59 @@ _AUX_WORDS = frozenset(
 )
 
 
+# A phrase a preposition and a determiner open, right before a cue that follows its value,
+# names the thing the value is of, never the value: "Georgia for the menu cards as usual",
+# "4 workers for the thumbnail job as always", "Postgres 15 for the catalogue DB like last
+# time" state Georgia, 4 workers, Postgres 15 — when what stands before it is the value: a
+# word a reader tells from a plain one, a bare phrase with no determiner, or what a choosing
+# verb takes ("use tabs in the Makefile"). After a verb and its object the phrase is the
+# place the value is ("save the report in the shared folder as usual"), and a preposition
+# with no determiner leads to the value itself ("in Garamond as usual").
+_THING_BEFORE_CUE = re.compile(
+    r"\s(?:for|in|on|of|at|to|into|from|with|across)\s(?:the|our|my|your|its|their|this|that"
+    r"|these|those|a|an)\s(?:(?!\s[-\u2013\u2014]|[\u2013\u2014])[^,;:?!()\n`'\"\d]){1,40}?"
+    r"(?=,?\s+(?:as\s+usual|as\s+always|like\s+always|like\s+usual|like\s+before|as\s+before"
+    r"|like\s+last\s+time|as\s+last\s+time|as\s+per\s+usual|per\s+usual)\b"
+    r"|\s*\((?:the\s+|our\s+|as\s+)?(?:default|usual|standard)\)(?!\s*or\s+(?:for|in|on|of|at"
+    r"|to|into|from|with|across)\b)"
+    r"|,?\s+(?:the\s+)?same\s+as\s+(?:last|before|usual|always|yesterday|the\s+last|the\s+previous)\b)",
+    re.IGNORECASE,
+)
+_CLAUSE_MARK = re.compile(r"[,;:?!()]|\.(?:\s|$)|\s[-\u2013\u2014]+\s|[\u2013\u2014]")
+_CHOOSING_LEAD = re.compile(
+    r"^(?:(?:should|shall|can|could|may)\s+(?:i|we)\s+|(?:i|we)\s*(?:'ll|'d|\s+will)\s+)?"
+    r"(?:use|go\s+with|stick\s+with|stay\s+with|keep|pick|choose|take)\s+\S+$",
+    re.IGNORECASE,
+)
+
+
+def _the_value_before(text: str, at: int) -> bool:
+    """Is what stands before ``at`` in its clause the value a cue reads past a phrase to?"""
+    clause = _CLAUSE_MARK.split(text[:at])[-1].strip()
+    words = clause.split()
+    if not words:
+        return False
+    last = words[-1]
+    if _valueish(last) and (len(words) > 1 or not _plain(last.lower())):
+        return True  # "Postgres 15 for …", "Celsius on …", "A4 for …"
+    bare = len(words) <= 3 and not any(
+        w.lower() in _NOT_VALUE | _AUX_WORDS | _TAKES_DEFAULT for w in words
+    )
+    return bare or _CHOOSING_LEAD.match(clause) is not None
+
+
+def _past_the_thing(text: str) -> str:
+    """The text with a phrase naming what a value is of cut from before its cue."""
+    return _THING_BEFORE_CUE.sub(
+        lambda m: "" if _the_value_before(text, m.start()) else m.group(0), text
+    )
+
+
 @functools.lru_cache(maxsize=256)
 def _in_text(question: str) -> str | None:
     """The first value the patterns read, in their order: "default is X" forms first. Kept
     for the last questions read: both readings of a question's default ask it."""
-    text = _display(question)
+    text = _past_the_thing(_display(question))
     for pattern in _AFTER[:_FIRST_FORMS]:
         for m in pattern.finditer(text):
             groups = m.groupdict()
