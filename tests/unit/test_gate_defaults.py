@@ -750,6 +750,11 @@ def test_a_cue_beside_an_act_keeps_the_careful_judgement(question: str) -> None:
         # "stick with X" ends at a preposition as at a mark; a dash before "as before"
         ("Stick with A4 for the ferry timetable?", "A4"),
         ("Label width 62 mm — as before?", "62 mm"),
+        ("Go with 2 decimals for the fines report, as usual?", "2 decimals"),
+        ("Print 2 copies of the timetable, as usual?", "2 copies"),
+        # the noun of "same … as" is the kind of thing, its value said after it
+        ("Same font as last time for the menu, Georgia?", "Georgia"),
+        ("Run the thumbnail job with 4 workers, same as yesterday?", "4 workers"),
     ],
 )
 def test_the_thing_a_value_is_of_is_never_its_default(question: str, value: str) -> None:

@@ -407,6 +407,10 @@ def _before_value(text: str, m: re.Match[str]) -> str | None:
         return None  # "we'll use the default": a contraction's tail is no value
     if group == "v" and value.lower() in _TAKES_DEFAULT:
         return None
+    if re.search(r"\bsame\s+$", text[:start], re.IGNORECASE) and _plain(value.lower()):
+        # "Same font as last time for the menu, Georgia?": the noun of "same … as" is the
+        # kind of thing; the value, if any, is said after
+        return _value_after(text, m.end())
     if group == "v":
         between = text[m.end(group) : m.end()].lower()
         said_as = re.search(r"[(,]|\b(?:is|being|will be|would be|stays|which|as)\b", between)
@@ -649,7 +653,8 @@ def _object_value(rest: str, *, plain: bool) -> str | None:
 # ---------------------------------------------------------------- a value by convention
 
 _REFERENCE = (
-    r"(?:the|our|every|all|each|its|their|other|last|previous|this|that)\b[^,;:?!.()]{0,40}?"
+    r"(?:yesterday\b|(?:the|our|every|all|each|its|their|other|last|previous|this|that)\b"
+    r"[^,;:?!.()]{0,40}?)"
 )
 # Where a precedent's reference ends: a clause's mark, the text's end, trailing punctuation.
 _PRECEDENT_END = r"\s*(?=[,;:?!)]|\.(?:\s|$)|$|[^\w\s]+\s*$)"
@@ -783,7 +788,7 @@ _THING_BEFORE_CUE = re.compile(
 _CLAUSE_MARK = re.compile(r"[,;:?!()]|\.(?:\s|$)|\s[-\u2013\u2014]+\s|[\u2013\u2014]")
 _CHOOSING_LEAD = re.compile(
     r"^(?:(?:should|shall|can|could|may)\s+(?:i|we)\s+|(?:i|we)\s*(?:'ll|'d|\s+will)\s+)?"
-    r"(?:use|go\s+with|stick\s+with|stay\s+with|keep|pick|choose|take)\s+\S+$",
+    r"(?:use|go\s+with|stick\s+with|stay\s+with|keep|pick|choose|take)(?:\s+\S+){1,3}$",
     re.IGNORECASE,
 )
 
