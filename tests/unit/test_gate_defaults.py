@@ -755,6 +755,9 @@ def test_a_cue_beside_an_act_keeps_the_careful_judgement(question: str) -> None:
         # the noun of "same … as" is the kind of thing, its value said after it
         ("Same font as last time for the menu, Georgia?", "Georgia"),
         ("Run the thumbnail job with 4 workers, same as yesterday?", "4 workers"),
+        # a possessive inside the thing, a precedent named, a cue then a dash
+        ("OK to use 4 spaces for the menu site's JS, like in the rest of the repo?", "4 spaces"),
+        ("Same as before — CSV for the loan export?", "CSV"),
     ],
 )
 def test_the_thing_a_value_is_of_is_never_its_default(question: str, value: str) -> None:

@@ -122,9 +122,9 @@ _AFTER = [
         rf"|standard)(?:\s+[a-z][\w-]*)?)\s*\(\s*(?P<v>{_QUOTED}|[^()\s][^()]{{0,30}}?)\s*\)",
         re.IGNORECASE,
     ),
-    # "as last time: 3 retries", "like before, 8080"
+    # "as last time: 3 retries", "like before, 8080", "same as before — CSV"
     re.compile(
-        r"\b(?:as|like)\s+(?:last time|before|usual|always)\s*[:,(=]\s*"
+        r"\b(?:as|like)\s+(?:last time|before|usual|always)\s*(?:[:,(=]|\s[-\u2013\u2014]+)\s*"
         rf"(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}\b)?|{_TOKEN})",
         re.IGNORECASE,
     ),
@@ -777,18 +777,21 @@ _AUX_WORDS = frozenset(
 # with no determiner leads to the value itself ("in Garamond as usual").
 _THING_BEFORE_CUE = re.compile(
     r"\s(?:for|in|on|of|at|to|into|from|with|across)\s(?:the|our|my|your|its|their|this|that"
-    r"|these|those|a|an)\s(?:(?!\s[-\u2013\u2014]|[\u2013\u2014])[^,;:?!()\n`'\"\d]){1,40}?"
+    r"|these|those|a|an)\s(?:(?!\s[-\u2013\u2014]|[\u2013\u2014])(?:'s\b|[^,;:?!()\n`'\"\d])){1,40}?"
     r"(?=,?\s+(?:as\s+usual|as\s+always|like\s+always|like\s+usual|like\s+before|as\s+before"
     r"|like\s+last\s+time|as\s+last\s+time|as\s+per\s+usual|per\s+usual)\b"
     r"|\s*\((?:the\s+|our\s+|as\s+)?(?:default|usual|standard)\)(?!\s*or\s+(?:for|in|on|of|at"
     r"|to|into|from|with|across)\b)"
-    r"|,?\s+(?:the\s+)?same\s+as\s+(?:last|before|usual|always|yesterday|the\s+last|the\s+previous)\b)",
+    r"|,?\s+(?:the\s+)?same\s+as\s+(?:last|before|usual|always|yesterday|the\s+last|the\s+previous)\b"
+    # a precedent named: "like in the rest of the repo", "as with every other page"
+    r"|,?\s+(?:like|as)\s+(?:in\s+|with\s+|for\s+|on\s+)?(?:the\s+(?:rest|other|last|previous)"
+    r"|every|all\s+the\s+other|our\s+other)\b)",
     re.IGNORECASE,
 )
 _CLAUSE_MARK = re.compile(r"[,;:?!()]|\.(?:\s|$)|\s[-\u2013\u2014]+\s|[\u2013\u2014]")
+# A choosing verb and its object, up to three words, ending the clause ("ok to use 4 spaces").
 _CHOOSING_LEAD = re.compile(
-    r"^(?:(?:should|shall|can|could|may)\s+(?:i|we)\s+|(?:i|we)\s*(?:'ll|'d|\s+will)\s+)?"
-    r"(?:use|go\s+with|stick\s+with|stay\s+with|keep|pick|choose|take)(?:\s+\S+){1,3}$",
+    r"(?:^|\s)(?:use|go\s+with|stick\s+with|stay\s+with|keep|pick|choose|take)(?:\s+\S+){1,3}$",
     re.IGNORECASE,
 )
 
@@ -805,7 +808,7 @@ def _the_value_before(text: str, at: int) -> bool:
     bare = len(words) <= 3 and not any(
         w.lower() in _NOT_VALUE | _AUX_WORDS | _TAKES_DEFAULT for w in words
     )
-    return bare or _CHOOSING_LEAD.match(clause) is not None
+    return bare or _CHOOSING_LEAD.search(clause) is not None
 
 
 def _past_the_thing(text: str) -> str:
