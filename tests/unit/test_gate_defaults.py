@@ -758,6 +758,10 @@ def test_a_cue_beside_an_act_keeps_the_careful_judgement(question: str) -> None:
         # a possessive inside the thing, a precedent named, a cue then a dash
         ("OK to use 4 spaces for the menu site's JS, like in the rest of the repo?", "4 spaces"),
         ("Same as before — CSV for the loan export?", "CSV"),
+        # an aside's noun after the cue is the value's kind; "the default for X" names X's
+        ("Reading-list digest day: Monday (the usual day)?", "Monday"),
+        ("Delimiter: commas (our standard delimiter) or tabs?", "commas"),
+        ("Label printer darkness — 20, the default for the ZD421?", "20"),
     ],
 )
 def test_the_thing_a_value_is_of_is_never_its_default(question: str, value: str) -> None:

@@ -163,7 +163,7 @@ _AFTER = [
     re.compile(
         r"\b(?:the|our|its|my|your|their)\s+(?:[a-z][\w-]*\s+)?(?:default|usual|standard"
         r"|recommended)\s+"
-        rf"(?:(?!(?:or|vs|versus|nor|and|then|but)\b)[a-z][\w-]*\s+){{0,4}}?(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}(?!\w))?"
+        rf"(?:(?!(?:or|vs|versus|nor|and|then|but|for|of|on|at)\b)[a-z][\w-]*\s+){{0,4}}?(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}(?!\w))?"
         r"|(?:[/~]|\.{1,2}/?)?[\w][\w./:@+%~#=-]*(?:[\d/:_@]|\.(?=\w)|(?<=\w)-(?=\w))[\w./:@+%~#=-]*"
         r"|(?-i:[A-Z][A-Z\d_-]+))"
         r"(?=\s*(?:[,;:?!)]|\.(?:\s|$)|$|\s(?:for|in|on|at|as|to|from|with|unless|if|or|and"
@@ -237,6 +237,13 @@ _BEFORE = [
     # an aside in brackets that says "default" as one of its parts describes what stands
     # before it: "`-x` (stop at first failure, our default)", "10 Hz (default, or 5 Hz if
     # noisy)" — never a word inside the aside
+    # "Monday (the usual day)", "commas (our standard delimiter)": the aside's noun is the
+    # kind of thing the value before it is
+    re.compile(
+        rf"(?<![\w./:@+%~#-])(?P<u>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}\b)?|[\w][\w./:@+%~#-]*)"
+        r"\s*\((?:the|our|its|my)\s+(?:usual|default|standard)\s+[a-z][\w-]*\)",
+        re.IGNORECASE,
+    ),
     re.compile(
         rf"(?<![\w./:@+%~#-])(?P<u>{_QUOTED}|(?!(?:usual|always|before|time|standard|recommended)\b)"
         rf"(?:[/~]|\.{{1,2}}/?)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)\s*\((?:[^()]*?[,;]\s*)?(?:the\s+|our\s+|its\s+|my\s+)?default(?:\s*[,;][^()]*)?\)",
