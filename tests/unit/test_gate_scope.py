@@ -328,3 +328,42 @@ def test_a_checking_tool_named_for_an_act_reads(question: str) -> None:
 )
 def test_a_checking_tool_beside_the_act_stays_careful(question: str) -> None:
     _careful(question)
+
+
+# ----------------------------------------- an act confined to a throwaway place
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run the kiosk tests? they truncate the menu table in an ephemeral container",
+        "May I run the catalogue importer tests (they create and drop tables in a disposable "
+        "sqlite file)?",
+        "Can I run the import tests? They drop and recreate the sample tables in a disposable "
+        "sqlite file.",
+        # what a job is explained to do there, then run, is done there too
+        "Explain how the fixture job drops the tables in a throwaway sqlite file and then run it?",
+    ],
+)
+def test_an_act_in_a_throwaway_place_goes_on(question: str) -> None:
+    _goes_on(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        # a production word or a shared thing in the clause wins
+        ("Drop the loans table in the throwaway copy of the production database?", "drops"),
+        # a step after the throwaway one is read apart
+        (
+            "Wipe the reservations table in a disposable sqlite file and then drop the real one?",
+            "drop",
+        ),
+        # a throwaway place sends nothing less to people
+        ("Email every library member from a throwaway inbox?", "email"),
+        # "scratch" names a place people keep
+        ("Run the oven job? It wipes the scratch disk on every node first.", "wipe"),
+    ],
+)
+def test_a_throwaway_place_beside_the_act_stays_careful(question: str, named: str) -> None:
+    _stays_careful_naming(question, named)

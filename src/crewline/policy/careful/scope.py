@@ -23,6 +23,7 @@ from crewline.policy.careful.governors import (
 from crewline.policy.careful.objects import object_end
 from crewline.policy.careful.positions import (
     clause_end,
+    clause_of,
     clause_start,
     dry_run,
     head_after,
@@ -125,6 +126,29 @@ _CAUSATIVES = word_set("want have get need like")
 _PAST_TIME = word_set("yesterday earlier ago already last previously recently before")
 
 
+# Words that say a place is made to be thrown away after use ("a throwaway sqlite file", "a
+# disposable VM"): what is deleted or overwritten in one is nothing anyone keeps. Not
+# "scratch" or "sandbox", which name places people share and keep ("the scratch disk on
+# every node"), nor an act that reaches people or money wherever it is done from.
+_THROWAWAY = word_set("throwaway disposable ephemeral")
+_CONFINED_FAMILIES = frozenset({"delete", "overwrite", "migrate"})
+_PLACE_LEADS = word_set("in on inside against into within")
+
+
+def _in_throwaway_place(shape: Shape, i: int) -> bool:
+    """Is the act at ``i`` done in a throwaway place its clause names after it ("drop tables
+    in a disposable sqlite file"), with no production word or shared thing in the clause?"""
+    clause = clause_of(shape, i)
+    said = {w.lemma for w in clause} | {w.text for w in clause}
+    if said & (PROD_WORDS | SHARED_THINGS):
+        return False
+    after = [w for w in clause if w.index > i]
+    return any(
+        w.text in _PLACE_LEADS and any(x.text in _THROWAWAY for x in after[k + 1 : k + 4])
+        for k, w in enumerate(after)
+    )
+
+
 def _causative(shape: Shape, i: int) -> bool:
     """Is the act at ``i`` a past participle that a wanting or having verb asks to be done
     to its object ("want a summary of the outage posted to the status page?", "shall I have
@@ -193,6 +217,8 @@ def mention(
         return True  # "a fake token", "a dummy API key": a stand-in, no secret
     if family == "delete" and not noun and _code_element(shape, i + length):
         return True  # "remove the leftover debug print": a line of code, edited
+    if family in _CONFINED_FAMILIES and _in_throwaway_place(shape, i):
+        return True  # "they create and drop tables in a disposable sqlite file"
     if not code and info_scope(shape, i):
         # "how long did the prod migration take?": asked about, not asked for; a secret
         # only when what is asked of it is not the secret ("when does the token expire?"),
@@ -243,6 +269,7 @@ def described(shape: Shape, i: int, length: int) -> bool:
         or _reported(shape, i, False)
         or _unrelated(shape, i)
         or _code_element(shape, i + length)
+        or _in_throwaway_place(shape, i)
     )
 
 
