@@ -792,3 +792,34 @@ def test_a_place_after_a_verb_and_its_object_is_the_default(question: str, value
 )
 def test_a_value_before_its_thing_keeps_the_careful_judgement(question: str) -> None:
     _careful(question)
+
+
+# ------------------------------------------------ a go-ahead led by "happy for me to"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Happy for me to regenerate the shelf labels?",
+        "Are you happy for me to tidy the menu CSS?",
+        "happy if I rerun the oven temperature plots?",
+    ],
+)
+def test_happy_for_me_to_leads_a_go_ahead(question: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Happy for me to email the new opening hours to all library members?",
+        "Are you happy for me to drop the old loans table?",
+    ],
+)
+def test_happy_for_me_to_keeps_the_careful_judgement(question: str) -> None:
+    _careful(question)
+
+
+def test_happy_with_a_thing_asks_no_step() -> None:
+    _not_answered("Happy with the new menu layout?")
