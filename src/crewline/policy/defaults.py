@@ -234,9 +234,6 @@ _AFTER = [
 # The forms read before a plan or a value said before its cue: a cue followed by its value.
 _FIRST_FORMS = 6
 _BEFORE = [
-    # an aside in brackets that says "default" as one of its parts describes what stands
-    # before it: "`-x` (stop at first failure, our default)", "10 Hz (default, or 5 Hz if
-    # noisy)" — never a word inside the aside
     # "Monday (the usual day)", "commas (our standard delimiter)": the aside's noun is the
     # kind of thing the value before it is
     re.compile(
@@ -244,6 +241,9 @@ _BEFORE = [
         r"\s*\((?:the|our|its|my)\s+(?:usual|default|standard)\s+[a-z][\w-]*\)",
         re.IGNORECASE,
     ),
+    # an aside in brackets that says "default" as one of its parts describes what stands
+    # before it: "`-x` (stop at first failure, our default)", "10 Hz (default, or 5 Hz if
+    # noisy)" — never a word inside the aside
     re.compile(
         rf"(?<![\w./:@+%~#-])(?P<u>{_QUOTED}|(?!(?:usual|always|before|time|standard|recommended)\b)"
         rf"(?:[/~]|\.{{1,2}}/?)?[\w][\w./:@+%~#-]*(?:\s{_UNIT}\b)?)\s*\((?:[^()]*?[,;]\s*)?(?:the\s+|our\s+|its\s+|my\s+)?default(?:\s*[,;][^()]*)?\)",
