@@ -823,3 +823,20 @@ def test_happy_for_me_to_keeps_the_careful_judgement(question: str) -> None:
 
 def test_happy_with_a_thing_asks_no_step() -> None:
     _not_answered("Happy with the new menu layout?")
+
+
+# ------------------------------- a step said as the default, and "standard" outside an aside
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which action should I take — the default is to delete the bucket?",
+        "The safe default is to proceed: wipe the greenhouse sensor history?",
+        "purge the kiosk cache and the menu bucket, standard procedure, go?",
+        "Low-risk, routine, standard procedure: `terraform apply -auto-approve` on prod. Proceed?",
+    ],
+)
+def test_a_step_or_a_procedure_is_no_default_to_suggest(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.final and verdict.answer is None and verdict.pick is None, verdict

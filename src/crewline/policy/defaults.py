@@ -420,6 +420,8 @@ def _before_value(text: str, m: re.Match[str]) -> str | None:
         return _value_after(text, m.end())
     if group == "v":
         between = text[m.end(group) : m.end()].lower()
+        if "standard" in between and "(" not in between:
+            return None  # "the bucket, standard procedure": "standard" a cue only in an aside
         said_as = re.search(r"[(,]|\b(?:is|being|will be|would be|stays|which|as)\b", between)
         if not said_as and (
             not re.search(r"\b(?:the|our|its)\s+default$", between)
@@ -525,6 +527,9 @@ _KIND_NOUNS = frozenset(
 
 def _read_value(text: str, m: re.Match[str], value: str | None) -> str | None:
     said = m.groupdict().get("v") or m.groupdict().get("w") or ""
+    at = m.start("v") if m.group("v") else m.start()
+    if value is not None and re.search(r"\b(?:is|was)\s+to\s+$", text[:at], re.IGNORECASE):
+        return None  # "the default is to delete the bucket": a step, no value
     if value is None or not _plain(value) or re.fullmatch(_QUOTED, said.strip()):
         return value  # a quoted value is the value as said ("the default 'small' one")
     if _TAG_OR_STEP.match(text, m.start("v") if m.group("v") else m.start()):
