@@ -119,3 +119,43 @@ def test_a_value_set_on_a_thing_said_live_is_careful(question: str) -> None:
 def test_live_as_part_of_a_word_or_a_thing_only_read_goes_on(question: str) -> None:
     verdict = judge(question)
     assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a machine named like a host: letters, then a digit, glued by dashes or not
+        "Edit nginx.conf on web-03 to raise client_max_body_size to 50m and reload it?",
+        "Lower the autovacuum threshold on pg-main-2 to 0.05?",
+        "Set the export limit to 40 MW at INV-14?",
+        "Raise the conveyor speed to 1.4 m/s on plc07?",
+        # a machine's noun heading the place
+        "Raise max_connections to 500 on the primary database?",
+        "Lower the keepalive to 30s across all nodes?",
+        "Bump the queue prefetch to 200 on the broker, ok?",
+    ],
+)
+def test_a_value_set_on_a_running_machine_is_careful(question: str) -> None:
+    """A value set on a machine others' work runs on, named by its host name or its noun,
+    is in force for all of them at once, unreviewed, whatever its unit ("to 72h")."""
+    careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the same value set in a file or a ticket, or where only the asker or a
+        # non-production place sees it
+        "Edit nginx.conf in the repo to raise client_max_body_size to 50m?",
+        "Raise the priority to P1 on ticket OPS-12?",
+        "Set the batch size to 64 in train.yaml and run the tests?",
+        "Raise the timeout to 30s on the staging server?",
+        "Set the log level to debug on my dev machine?",
+        "Raise the conveyor speed to 1.4 m/s in the simulator config?",
+        # the machine's setting read
+        "Read max_connections on the primary database?",
+    ],
+)
+def test_a_value_set_in_a_file_or_only_here_goes_on(question: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict

@@ -281,7 +281,64 @@ def _reaches_everyone(shape: Shape, i: int) -> bool:
             return True
         if _live_thing(clause, k):
             return True  # "to 30 MW on the live plant controller": what everyone runs on
+        if _on_a_shared_machine(clause, k):
+            return True  # "raise MaxTime to 72h on hpc-ctl01": what everyone's work runs on
     return False
+
+
+# Where a setting is changed when it is changed on a machine ("on hpc-ctl01", "across the
+# cluster"), not in a file or a document ("in config.yaml").
+_ON = word_set("on across at")
+# What runs for everyone who uses it: a value set on one is in force at once, unreviewed.
+_MACHINES = word_set(
+    """server servers cluster clusters database databases db host hosts machine machines node
+    nodes instance instances controller controllers gateway gateways broker brokers primary
+    replica replicas fleet router routers firewall balancer switch device devices appliance
+    plc scada"""
+)
+
+
+def _on_a_shared_machine(clause: tuple[Word, ...], k: int) -> bool:
+    """Is word ``k`` of a clause that sets a value "on"/"across"/"at" a running machine: one
+    named like a host ("on hpc-ctl01", "on web-03", "at INV-14": a name with a digit, glued
+    by a dash or ending in digits) or a machine's noun heading its phrase ("on the primary
+    database", "across all nodes")? Never a document or ticket named so ("on ticket
+    OPS-12", "on PR 482"): the noun before the name says what it is."""
+    if clause[k].text not in _ON or clause[k].ident:
+        return False
+    rest = clause[k + 1 : k + 5]
+    at = 0
+    while at < len(rest) and rest[at].text in DETERMINERS | _ALL:
+        at += 1
+    if at == len(rest):
+        return False
+    first = rest[at]
+    if first.lemma in DOC_HEADS:
+        return False  # "on the ticket OPS-12", "on PR 482"
+    if _host_name(rest[at:]):
+        return True
+    # the phrase's head: its last word before a preposition or the clause's end
+    head = first
+    for w in rest[at + 1 :]:
+        if w.text in PREPOSITIONS or w.text in _WHERE:
+            break
+        head = w
+    return head.lemma in _MACHINES and not head.ident and not head.code
+
+
+def _host_name(words: tuple[Word, ...]) -> bool:
+    """Do ``words`` start with a machine's name: two letters or more, then a digit, in one
+    word or over words glued by dashes ("hpc-ctl01", "web-03", "db01"), never a bare number
+    ("on 3 nodes"), a version ("on 8.11") or a percentile ("at p95")?"""
+    name = [words[0]]
+    for w in words[1:]:
+        if not w.dash_prev:
+            break
+        name.append(w)
+    said = "-".join(w.text for w in name)
+    return bool(re.fullmatch(r"[a-z]{2,}[a-z0-9-]*\d[a-z0-9]*", said)) and not any(
+        w.code for w in name
+    )
 
 
 def _live_thing(clause: tuple[Word, ...], k: int) -> bool:
@@ -300,9 +357,10 @@ def _live_thing(clause: tuple[Word, ...], k: int) -> bool:
 
 def _sets_a_value(shape: Shape, start: int) -> bool:
     """Does the clause from ``start`` name a setting or the value it is set to: a name in
-    code, a number, or a setting's noun ("the price multiplier to 0.1", "the rate limit")?"""
+    code, a number with or without its unit ("to 72h", "to 50m"), or a setting's noun ("the
+    price multiplier to 0.1", "the rate limit")?"""
     return any(
-        w.code or w.ident or w.text.isdigit() or w.lemma in _SETTING_NOUNS
+        w.code or w.ident or w.text[:1].isdigit() or w.lemma in _SETTING_NOUNS
         for w in shape.words[start : clause_end(shape, start)]
     )
 
