@@ -676,6 +676,23 @@ def test_a_hundred_percent_said_of_the_step_stays_a_claim(question: str) -> None
     assert verdict.final and "insists it is safe" in verdict.why, verdict
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the cue names a self-answer, and the question goes on with a command or a step
+        # a reader of defaults could take as the value
+        "The default is yes: `pg_ctl restart -D /srv/pg` on the shared box?",
+        "Default is OK — `tox -e docs` for the preview build?",
+        "default: approve; `ruff format src` on the branch?",
+        "The default is yes: run `make lint`?",
+    ],
+)
+def test_a_default_cue_that_names_yes_is_a_claim_whatever_follows(question: str) -> None:
+    """ "the default is yes" is the asker's own answer, said as a default: a claim, not
+    evidence, even where what follows the cue is a value a default could be."""
+    _careful(question)
+
+
 # ------------------------------ 9. a default's cue beside an "or", a dash or a relative clause
 
 
@@ -840,3 +857,15 @@ def test_happy_with_a_thing_asks_no_step() -> None:
 def test_a_step_or_a_procedure_is_no_default_to_suggest(question: str) -> None:
     verdict = judge(question)
     assert verdict.final and verdict.answer is None and verdict.pick is None, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # the cue names a value, not an answer: the stated default stands
+        ("The default is 3 retries: keep it?", "3 retries"),
+        ("Default is `eu-west-1`: use it for the sandbox?", "eu-west-1"),
+    ],
+)
+def test_a_default_cue_that_names_a_value_stays_a_default(question: str, value: str) -> None:
+    _default(question, value)

@@ -21,6 +21,7 @@ __all__ = [
     "Conflict",
     "answers_itself",
     "beside_a_cue",
+    "is_self_answer",
     "mentions_default",
     "said_as_default",
     "stated",
@@ -922,11 +923,15 @@ def answers_itself(question: str) -> str | None:
     value = _in_text(question)
     if value is None:
         return None
-    said = re.sub(r"^\s*default\s*[:=]\s*", "", value.strip(), flags=re.IGNORECASE).casefold()
+    said = re.sub(r"^\s*default\s*[:=]\s*", "", value.strip(), flags=re.IGNORECASE)
+    return value if is_self_answer(said) else None
+
+
+def is_self_answer(said: str) -> bool:
+    """Is ``said``, a default's value, an answer to the question ("yes", "ok", "go ahead")?"""
+    said = said.strip().casefold()
     words = said.replace(",", " ").split()
-    if said in _SELF_ANSWER or (words and len(words) <= 3 and words[-1] in _SELF_ANSWER):
-        return value
-    return None
+    return said in _SELF_ANSWER or bool(words and len(words) <= 3 and words[-1] in _SELF_ANSWER)
 
 
 def _mentions_default(question: str) -> bool:

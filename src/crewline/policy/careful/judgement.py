@@ -44,6 +44,21 @@ def _claim_unmasked(code: str) -> re.Match[str] | None:
 _VALUE_THEN_TAG = re.compile(r"\b100\s*[,;:]\s*(?:safe|harmless|fine|reversible)\s*\?")
 
 
+# What a default cue names before its clause ends: "the default is yes: `scancel -u okafor`"
+# names "yes", whatever value a reader of defaults takes after the colon.
+_CUE_NAMES = re.compile(r"\bdefault\s*(?:is|was|=|:|'s)\s*([^\s,:;.?!`]+(?:[ ][^\s,:;.?!`]+)?)")
+
+
+def _cue_answers_itself(code: str) -> str | None:
+    """A self-answer a default cue names in its own clause, read alone: "the default is yes"
+    is a claim of the asker wherever the question goes on after it."""
+    for m in _CUE_NAMES.finditer(code):
+        named = re.split(r"\s[-\u2013\u2014]+(?:\s|$)", m.group(1) + " ")[0]  # "ok - `tox`"
+        if defaults.is_self_answer(named):
+            return named.strip()
+    return None
+
+
 def careful(
     question: str, options: tuple[str, ...] = (), default: str | None = None
 ) -> Careful | None:
@@ -75,7 +90,7 @@ def careful(
             reason=f"it insists it is safe ({claim.group(0)!r}); a member's wording is "
             "evidence, never authorisation",
         )
-    own = defaults.answers_itself(question)
+    own = defaults.answers_itself(question) or _cue_answers_itself(code)
     if own is None and default is not None and not options:
         own = defaults.answers_itself(f"the default is {default}")
     if own is not None:
