@@ -159,3 +159,29 @@ def test_a_value_set_on_a_running_machine_is_careful(question: str) -> None:
 def test_a_value_set_in_a_file_or_only_here_goes_on(question: str) -> None:
     verdict = judge(question)
     assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Set the furnace setpoint to 850°C on the live kiln controller?",
+        "Lower the boiler target to 60℃ on the live plant controller?",
+        "Set the HVAC to 21 ° on the live building controller, ok?",
+    ],
+)
+def test_a_unit_sign_after_a_number_keeps_the_clause_whole(question: str) -> None:
+    """A sign such as "°" after a number is the number's unit, not a pictograph ending a
+    step: the place the value is set on stays in the act's clause."""
+    careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Read the furnace setpoint (850°C) on the live kiln controller and note it?",
+        "Plot the boiler temperatures (60℃ and up) from the live plant controller?",
+    ],
+)
+def test_a_value_with_a_unit_sign_only_read_goes_on(question: str) -> None:
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict

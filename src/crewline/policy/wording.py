@@ -51,14 +51,29 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+def _step_end(text: str, k: int) -> str:
+    """Character ``k`` of ``text``, a pictograph as the comma that ends a step, unless it is
+    a sign of the letter-like blocks (before the arrows, U+2190: "°", "℃", "№") right after a
+    number (a space between at most): there it is the number's unit, inside its clause."""
+    c = text[k]
+    if unicodedata.category(c) != "So":
+        return c
+    before = text[max(0, k - 2) : k].rstrip(" ")
+    return c if before[-1:].isdigit() and ord(c) < _ARROWS else ", "
+
+
+_ARROWS = 0x2190  # from here on the symbol blocks are arrows, dingbats and pictographs
+
+
 def code_form(text: str) -> str:
     """NFKC, lower case, accents and invisible characters dropped, dashes and quotes ASCII."""
     if text.isascii():  # already NFKC, with no invisible characters, dashes or accents
         return _SPACES.sub(" ", text.lower()).strip()
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text)
-    # a pictograph between words ends a step ("format code ✅ email the list ✅"): a comma
-    text = "".join(", " if unicodedata.category(c) == "So" else c for c in text)
+    # a pictograph between words ends a step ("format code ✅ email the list ✅"): a comma;
+    # a symbol after a number is its unit ("to 850°C on the live kiln"), no step's end
+    text = "".join(_step_end(text, k) for k in range(len(text)))
     text = _DASHES.sub("-", text).translate(_QUOTES)
     text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return _SPACES.sub(" ", text.lower()).strip()
