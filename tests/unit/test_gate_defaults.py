@@ -869,3 +869,32 @@ def test_a_step_or_a_procedure_is_no_default_to_suggest(question: str) -> None:
 )
 def test_a_default_cue_that_names_a_value_stays_a_default(question: str, value: str) -> None:
     _default(question, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What port does the metrics exporter listen on by default?",
+        "Which region do new buckets land in by default?",
+        "How many replicas does the Helm chart run by default?",
+        "How long does the reader app keep offline articles as usual?",
+    ],
+)
+def test_a_cue_after_the_value_in_a_wh_clause_asks_the_default(question: str) -> None:
+    """ "by default" ending a wh-question's clause says which value is asked (the default
+    one); the words before it are what is asked about, never a default the question states."""
+    verdict = judge(question)
+    assert verdict.kind is not VerdictKind.OBVIOUS_DEFAULT and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # the value after the wh-clause's end: stated, as before
+        ("Which region, eu-west-1 by default?", "eu-west-1"),
+        ("What do we log in — JSON as usual?", "JSON"),
+        ("Which port for the mock, 8080 as usual?", "8080"),
+    ],
+)
+def test_a_value_stated_after_the_wh_clause_stays_a_default(question: str, value: str) -> None:
+    _default(question, value)

@@ -1064,9 +1064,20 @@ def _asked(question: str, value: str) -> bool:
             re.IGNORECASE,
         )
         is not None
+        # the cue after the value, still in the wh-word's clause: "how much RAM do staff
+        # servers get on the hub by default?" asks the default RAM, it states no "hub"
+        or re.search(
+            rf"\b(?:which|what|whats|whose|when|where|how)\b{_IN_CLAUSE}*?(?<![\w.-]){said}"
+            rf"(?![\w.-]){_IN_CLAUSE}*?\b(?:by|per|as)\s+(?:the\s+)?(?:default|usual)\b",
+            text,
+            re.IGNORECASE,
+        )
+        is not None
     )
 
 
+# A character of the same clause: no clause's punctuation, no dash between spaces.
+_IN_CLAUSE = r"(?:(?!\s[-\u2013\u2014]\s)[^,;:?!()])"
 _KEEPING = frozenset(["keep", "keeps", "stay", "stays", "stick", "sticks"])
 _MARKED = re.compile(
     r"\((?:the\s+)?(?:default|recommended)\)|\[(?:default|recommended)\]"
