@@ -106,3 +106,32 @@ def test_a_step_announced_with_i_d_by_an_unknown_verb_is_for_the_human() -> None
     verdict = judge("Tests pass. Next I'd hand the repo over to the contractors. Go ahead?")
     assert verdict.kind is VerdictKind.UNKNOWN and verdict.answer is None, verdict
     careful("Tests pass. Next I'd like to drop the users table. Go ahead?")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Cancel all her pending render jobs on the farm?",
+        "Suspend his training runs so the benchmark gets the GPUs?",
+        "Stop their nightly imports until Monday?",
+        "Pause her scheduled report exports?",
+    ],
+)
+def test_what_is_cancelled_of_another_persons_is_careful(question: str) -> None:
+    """Another person's running work, cancelled or stopped, is theirs to lose: whose it is
+    ("her", "his", "their") makes the act careful, whatever the thing is."""
+    careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Cancel my pending render jobs on the farm?",
+        "Suspend my training run so the benchmark gets the GPUs?",
+        "Pause the flaky nightly import in my sandbox?",
+    ],
+)
+def test_what_is_cancelled_of_the_askers_own_is_not_careful(question: str) -> None:
+    """No careful verdict: the question is not final (the human or a model may place it)."""
+    verdict = judge(question)
+    assert not verdict.final, verdict

@@ -163,7 +163,7 @@ def context_holds(
         case "money":
             return money or bool(after & MONEY_WORDS)
         case "customer":
-            return bool(after & CUSTOMER_THINGS)
+            return bool(after & CUSTOMER_THINGS) or _anothers(shape, i + length)
         case "shared_branch":
             return bool(clause & SHARED_BRANCH)
         case "not_local":  # "merge the two helper functions" is an edit; "merge the bump" is not
@@ -218,6 +218,20 @@ def context_holds(
             sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
             return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
     return True
+
+
+# Whose a thing is when it is another person's: "her jobs", "his reservation".
+_THEIR = word_set("her his their")
+
+
+def _anothers(shape: Shape, start: int) -> bool:
+    """Does the object that starts at word ``start`` belong to another person ("cancel all
+    her jobs", "suspend his runs")? What is stopped or cancelled of someone else's is theirs
+    to lose; "my stuck job" is the asker's own."""
+    return any(
+        w.text in _THEIR and not w.ident and not w.code
+        for w in shape.words[start : object_end(shape, start)]
+    )
 
 
 # Whom a live setting reaches: "all users", "every player", "each customer".
