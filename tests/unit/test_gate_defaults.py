@@ -898,3 +898,33 @@ def test_a_cue_after_the_value_in_a_wh_clause_asks_the_default(question: str) ->
 )
 def test_a_value_stated_after_the_wh_clause_stays_a_default(question: str, value: str) -> None:
     _default(question, value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "A reader opens the standard print edition. How many pages does it have today?",
+        "A driver is on the usual Rotterdam loop. What is the speed limit at the depot gate?",
+        "Our normal EU-2 cluster is busy. Where do overflow jobs go?",
+    ],
+)
+def test_a_cue_in_the_scene_before_a_value_question_states_no_default(question: str) -> None:
+    """A cue word in a sentence that sets the scene ("the regular A100 partition") describes
+    the thing a later wh-question asks a value of: no default is stated."""
+    verdict = judge(question)
+    assert verdict.kind is not VerdictKind.OBVIOUS_DEFAULT and verdict.answer is None, verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # the scene sets out a pick, or the default answers the question after it
+        (
+            "The render queue takes 2 workers (default) or 8 workers. What for the preview?",
+            "2 workers",
+        ),
+        ("Which Node version for the linter? We usually use 20.", "20"),
+    ],
+)
+def test_a_default_set_out_for_a_pick_or_said_after_stands(question: str, value: str) -> None:
+    _default(question, value)

@@ -977,6 +977,8 @@ def stated(
         in_text = None  # "which commit is the default branch at?": what is asked, not a default
     if in_text is not None and _in_state_question(question, in_text):
         in_text = None  # "is the default port 8080?": a claim asked about, not a default
+    if in_text is not None and _set_before_a_wh_question(question, in_text):
+        in_text = None  # "… on the regular A100 partition. What is the time cap there?"
     if given is None and in_text is not None and _another_stated(question, in_text):
         return Conflict(reason="it states two different defaults")
     if given is not None and in_text is not None and not _same(given, in_text):
@@ -1038,6 +1040,29 @@ def _in_state_question(question: str, value: str) -> bool:
         said in sentence.casefold() and _STATE_QUESTION.match(sentence) is not None
         for sentence in re.split(r"(?<=[.!?])\s+", _display(question))
     )
+
+
+# A question for a value, not a pick among what was set out ("Which one?", "Which bin count?")
+_WH_SENTENCE = re.compile(r"^\W*(?:what|whats|whose|when|where|how)\b", re.IGNORECASE)
+
+
+def _set_before_a_wh_question(question: str, value: str) -> bool:
+    """Is the value read as the default said only in a sentence that sets the scene before a
+    wh-question that asks something else of it ("A user wants a job on the regular A100
+    partition. What is the hard time cap there?"): the scene's words describe, and the
+    question, asking a value, states none? A default said after the question ("Which
+    Node version? We usually use 20.") answers it, and one the scene sets out for a pick
+    ("32 is the default, 64 would be faster. Which one?", "1x (default) or 10x") is a
+    choice's: both stand."""
+    said = _MARKED.sub("", value).strip().casefold()
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", _display(question).strip()) if s]
+    if len(sentences) < 2 or not sentences[-1].rstrip().endswith("?"):
+        return False
+    if _WH_SENTENCE.match(sentences[-1]) is None or said in sentences[-1].casefold():
+        return False
+    if _ALTERNATIVE_OFFERED.search(" ".join(sentences[:-1])):
+        return False  # "It can replay at 1x (default) or 10x. What for the test?": a choice
+    return all(said not in s.casefold() or not s.rstrip().endswith("?") for s in sentences[:-1])
 
 
 def _asked(question: str, value: str) -> bool:
