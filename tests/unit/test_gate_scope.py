@@ -330,6 +330,40 @@ def test_a_checking_tool_beside_the_act_stays_careful(question: str) -> None:
     _careful(question)
 
 
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        # an act's verb as a command line's subcommand
+        ("Run `zfs destroy tank/home@old`?", "zfs destroy tank/home@old"),
+        ("Run `virsh destroy web-vm-3` to free the host?", "virsh destroy web-vm-3"),
+        ("Shall I run `rclone purge remote:photos/2019`?", "rclone purge"),
+        # a run tool named for the act, a letter or two aside
+        ("Run `dropdb orders_old` on the shared server?", "dropdb orders_old"),
+        ("Should I `bkill 1234` so the queue moves?", "bkill 1234"),
+    ],
+)
+def test_a_command_whose_subcommand_or_name_is_an_act_is_careful(question: str, named: str) -> None:
+    """What a command line does is said by its subcommand, or by its tool's name: run, the
+    act is done, whatever the tool."""
+    _stays_careful_naming(question, named)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run `kubectl get pods -n shop`?",
+        "Run `docker compose up` on my laptop?",
+        "Run `dropbox status` on my laptop?",
+        "Read the man page of `virsh destroy`?",
+        "Add a unit test for `drop_table`?",
+        "Run `pytest tests/test_delete.py`?",
+    ],
+)
+def test_a_command_that_reads_or_an_act_only_named_goes_on(question: str) -> None:
+    verdict = judge(question)
+    assert not verdict.final, verdict
+
+
 # ----------------------------------------- an act confined to a throwaway place
 
 

@@ -381,6 +381,85 @@ def _code_acts(shape: Shape, code: str) -> list[Found]:
     return found
 
 
+# The families whose verb, as a command line's subcommand or name, does its act when run.
+_RUN_FAMILIES = frozenset({"delete", "cancel", "infrastructure", "push", "deploy"})
+# What a tool's name may add to the act it is named for: "s" + cancel, drop + "db".
+_TOOL_AFFIX = 2
+
+
+def _command_acts(shape: Shape) -> list[Found]:
+    """An act's verb as a command line's subcommand ("`zfs destroy tank/home@old`",
+    "`ceph osd pool delete scratch`") or as a run tool's own name, a letter or two aside
+    ("`scancel 8812345`", "`dropdb orders_old`"): the command does that act when it is run.
+    Never a name glued into an identifier ("`drop_table`"), a flag, a command only read
+    about ("explain what `zfs destroy` does") or negated."""
+    found = []
+    words = shape.words
+    spans: list[list[int]] = []
+    for w in words:
+        if not w.code:
+            continue
+        if spans and spans[-1][-1] == w.index - 1 and "`" not in shape.gap(w.index):
+            spans[-1].append(w.index)
+        else:
+            spans.append([w.index])
+    for span in spans:
+        first = words[span[0]]
+        for k in span:
+            w = words[k]
+            if w.ident or shape.gap(k).endswith("-"):
+                continue  # `drop_table`, `--delete`: a name or a flag
+            act = _run_act(w.text, subcommand=k != span[0])
+            alone = k == span[0] and len(span) == 1
+            if act is None or (
+                alone and not run_as_command(shape, k) and not verb_position(shape, k)
+            ):
+                continue
+            if negated(shape, k) or governor_of(shape, span[0], read_only=True) == "read":
+                break
+            said = phrase_of(shape, span[0], span[-1] + 1)
+            found.append(
+                Act(
+                    family=act.family,
+                    says=f"runs {said}, which {third_person(act.lemmas[0])} what it names",
+                    verb=True,
+                    sentence=first.sentence,
+                    at=first.start,
+                )
+            )
+            break
+    return found
+
+
+def _run_act(text: str, *, subcommand: bool) -> WordAct | None:
+    """The act a command line's word names: a subcommand that is an act's verb whole, or a
+    tool's name that is one with a letter or two before or after it ("scancel", "dropdb")."""
+
+    def verb(lemma: str) -> WordAct | None:
+        return next(
+            (
+                a
+                for a in ACTS_BY_FIRST.get(lemma, ())
+                if len(a.lemmas) == 1
+                and not a.noun
+                and a.family in _RUN_FAMILIES
+                # what a tool cancels is someone's running work, whoever's it is
+                and (a.needs is None or a.family == "cancel")
+            ),
+            None,
+        )
+
+    if subcommand:
+        return verb(text)
+    for cut in range(1, _TOOL_AFFIX + 1):
+        for part in (text[cut:], text[:-cut]):
+            if len(part) >= 4 and part.isalpha():
+                act = verb(part)
+                if act is not None:
+                    return act
+    return None
+
+
 def _money_in(shape: Shape, code: str) -> list[Found]:
     """Amounts of money, unless they only describe what a harmless act is about."""
     found = []
@@ -448,6 +527,8 @@ def _find_act(code: str) -> Act | None:
     shape = shape_of(code)
     money = _money_in(shape, code)
     found = _code_acts(shape, code) + money + _word_acts(shape, bool(money))
+    # a command line's own act, where nothing in it says one already ("TRUNCATE …" inside)
+    found = found or _command_acts(shape)
     # Obfuscated words ("d-e-l-e-t-e", "del3te") count wherever they stand.
     plain = {t.lemma for t in tokens(code)}
     for t in tokens(deobfuscated_form(code)):
