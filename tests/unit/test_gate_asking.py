@@ -167,3 +167,33 @@ def test_keep_asked_about_states_no_default() -> None:
 def test_keep_proposed_still_states_its_default(question: str, value: str) -> None:
     verdict = judge(question)
     assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, value), verdict
+
+
+# ----------------------------------------- the asked noun's phrase ends at its verb
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (
+            "Which column vanished from the loans export in v5?",
+            "v5 removed the renewal_count column from the loans export.",
+            "renewal_count",
+        ),
+        (
+            "What's the last recipe imported into the menu planner?",
+            "The menu planner is at recipe pho_bo_v2; nothing newer has been imported.",
+            "pho_bo_v2",
+        ),
+    ],
+)
+def test_a_past_verb_after_the_asked_noun_ends_its_phrase(
+    question: str, row: str, value: str
+) -> None:
+    answers(question, facts(("ops", row)), value)
+
+
+def test_a_bare_subject_after_the_verb_is_said_of_not_asked() -> None:
+    # "what is numpy pinned to": numpy is what the asked value is said of, not the noun asked
+    rows = facts(("deps", "numpy is pinned to 1.26.4 in the lockfile."))
+    answers("What is numpy pinned to?", rows, "1.26.4")

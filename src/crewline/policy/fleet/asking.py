@@ -369,6 +369,7 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     phrase: list[str] = []
     longest = 4
     per_unit = ""
+    bare_subject = False
     for w in words[skip:]:
         glued = w.start > 0 and code[w.start - 1] == "-" and code[w.end : w.end + 1] == "-"
         if w.text == "s" and code[w.start - 1 : w.start] == "'":
@@ -381,18 +382,21 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         if w.text in NP_STOP and phrase and not glued:
             break
         if w.text in NP_STOP:
+            # "what is requests pinned to?": after a bare verb, the phrase is no noun phrase
+            # of its own but the subject the asked value is said of
+            bare_subject = (bare_subject or w.text in _AUXILIARIES) and w.text not in _ARTICLES
             continue
         if w.text == "per" and phrase:
             # "the max size per photo": what follows "per" is the measure's unit
             per_unit = next((u.text for u in words if u.start > w.end), "")
             break
-        if (
-            head_text in ("which", "what", "who")
-            and len(phrase) == 1
-            and phrase[0] in NOUN_KINDS
-            and verb_form(w)
+        if head_text in ("which", "what", "who") and (
+            (len(phrase) == 1 and phrase[0] in NOUN_KINDS and verb_form(w))
+            or (phrase and past(w) and w.lemma not in NOUN_KINDS and not bare_subject)
         ):
-            break  # "which team owns the module": the phrase ends at its verb
+            # "which team owns the module", "which field disappeared from …", "the newest
+            # migration applied on staging": the phrase ends at its verb
+            break
         phrase.append(w.lemma)
     # "some underlying table — which one?": "one" stands for the noun named before it
     antecedent = None
