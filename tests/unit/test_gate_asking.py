@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy import VerdictKind, judge
-from tests.unit.gate_kit import answers, careful, facts, no_answer
+from tests.unit.gate_kit import answers, by_model, careful, facts, no_answer
 
 # ----------------------------------------- a request after a fronted clause
 
@@ -197,3 +197,35 @@ def test_a_bare_subject_after_the_verb_is_said_of_not_asked() -> None:
     # "what is numpy pinned to": numpy is what the asked value is said of, not the noun asked
     rows = facts(("deps", "numpy is pinned to 1.26.4 in the lockfile."))
     answers("What is numpy pinned to?", rows, "1.26.4")
+
+
+# ----------------------------------------- a number named by a kind's noun is of that kind
+
+
+@pytest.mark.parametrize(
+    ("member", "question", "row", "value"),
+    [
+        (
+            "packager",
+            "Which release number did packager just cut for label-printer?",
+            "Tagged label-printer 2.9.1, signed and uploaded.",
+            "2.9.1",
+        ),
+        (
+            "ops",
+            "What's the port number of the kiosk receipt printer?",
+            "The kiosk receipt printer takes raw jobs on port 9100.",
+            "9100",
+        ),
+    ],
+)
+def test_a_number_named_by_a_kinds_noun_is_of_that_kind(
+    member: str, question: str, row: str, value: str
+) -> None:
+    answers(question, facts((member, row)), value)
+
+
+def test_a_number_of_another_kind_answers_no_version_number() -> None:
+    rows = facts(("ops", "The kiosk receipt printer takes raw jobs on port 9100, 42 a minute."))
+    no_answer("Which version number is the kiosk receipt printer on?", rows)
+    assert by_model("Which version number is the kiosk receipt printer on?", rows, "9100") is None

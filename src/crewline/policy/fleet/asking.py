@@ -875,6 +875,13 @@ _KIND_BY_MODIFIER: dict[str, dict[str, tuple[str, tuple[Kind, ...]]]] = {
     # "the public DNS name", "its host name": a host's name is a host
     "name": {w: ("host", NOUN_KINDS["host"]) for w in ("dns", "host", "domain")},
     "schedule": {w: ("cron", (Kind.CRON,)) for w in ("cron", "crontab")},
+    # "the version number", "which release number", "the port number": a number named by a
+    # noun of a kind of value is a value of that kind
+    "number": {
+        w: (w, kinds)
+        for w, kinds in NOUN_KINDS.items()
+        if kinds[0] in (Kind.VERSION, Kind.PORT, Kind.COMMIT)
+    },
 }
 # "instance type", "machine type", "VM size", "node class": a cloud's machine type
 _MACHINES = word_set("instance machine vm node server host")
