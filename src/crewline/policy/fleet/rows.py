@@ -207,10 +207,16 @@ _NAMING_PLAN = re.compile(
 )
 _PLANNER = word_set("are is am was were be been being re m s still currently now also we i they")
 _RECURS = re.compile(r"\b(?:every|each|nightly|daily|weekly|hourly|monthly)\b")
+# A path or a dotted name is a name, whatever words it is spelled with ("/plan", "plan.md",
+# "Next.js", "plan/apply"): ``\b`` stands at a slash or a dot, so its words would be read as
+# the row's or the question's own.
+_PATH_OR_DOTTED = re.compile(r"(?:[\w-]*/[\w./-]*\w|[\w-]*\w\.[a-z][\w.-]*)")
 
 
 def _without_named_plans(text: str) -> str:
-    """``text`` without the plan words that name a thing ("route-plan", "route planning")."""
+    """``text`` without the plan words that name a thing ("route-plan", "route planning",
+    "/plan", "Next.js")."""
+    text = _PATH_OR_DOTTED.sub(lambda m: " " * len(m.group(0)), text)
     return _NAMING_PLAN.sub(lambda m: m.group(0) if m.group(1) in _PLANNER else " ", text)
 
 
