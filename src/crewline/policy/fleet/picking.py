@@ -44,6 +44,7 @@ from crewline.policy.fleet.rows import (
     unsettled,
     words_near,
 )
+from crewline.policy.fleet.spelling import says_in_another_form
 from crewline.policy.fleet.thesaurus import group_of, near
 from crewline.policy.lemmas import Token, known, lemma, root, stem, tokens
 from crewline.policy.values import Kind, Value, values_in
@@ -490,9 +491,18 @@ def pick(ask: ValueAsk, row: Row, values: list[Said]) -> Said | str | None:
     heading = row.fact.text.lower().split(": ", 1)[0] if ": " in row.fact.text else ""
 
     def has(said: Said, term: str) -> bool:
-        return term in said.labels if term.isalnum() else term in said.clause
+        # as written, or in another written form of it ("day-7" by "D7", "95th" by "p95")
+        if not term.isalnum():
+            return says(said.clause, term)
+        clause = said.clause
+        return term in said.labels or says_in_another_form(term, tokens(clause), clause)
 
-    wanted = {t for t in ask.subject if t not in member and t not in heading}
+    headed = tokens(heading)
+    wanted = {
+        t
+        for t in ask.subject
+        if t not in member and t not in heading and not says_in_another_form(t, headed, heading)
+    }
     if any(v.parallel or _unlabelled(v) for v in values):
         # a value said without its noun cannot show the question's words that its noun
         # phrase held: only words the other clauses lack tell them apart
@@ -678,6 +688,9 @@ def _names_label(ask: ValueAsk, label: frozenset[str]) -> bool:
         if word in said or root(word) in roots:
             return True
         if len(pieces) > 1 and sum(p in parts for p in pieces) >= 2:
+            return True
+        # a number the question writes in another form than the label ("95th" of "p95")
+        if any(says_in_another_form(w, tokens(word), word) for w in said if re.search(r"\d", w)):
             return True
     return False
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from crewline.policy.fleet.asking import NP_STOP, STOP, ValueAsk, verb_form
+from crewline.policy.fleet.spelling import said_in_question_forms, says_in_another_form
 from crewline.policy.fleet.thesaurus import generic_words, near
 from crewline.policy.lemmas import root, stem, tokens
 from crewline.policy.values import Kind, Value, values_in
@@ -75,12 +76,21 @@ def roots_of(text: str, member: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def coverage(subject: Sequence[str], roots: frozenset[str], text: str) -> tuple[int, float, int]:
-    """How many subject roots the row has (exactly or by a neighbour; a generic word the row
-    does not repeat counts as had), a score where a neighbour counts half and an unrepeated
-    generic word nothing, and how many specific roots it has exactly."""
+def coverage(
+    subject: Sequence[str],
+    roots: frozenset[str],
+    text: str,
+    *,
+    forms: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+) -> tuple[int, float, int]:
+    """How many subject roots the row has (exactly, in another written form of the word or
+    by a neighbour; a generic word the row does not repeat counts as had), a score where a
+    neighbour counts half and an unrepeated generic word nothing, and how many specific
+    roots it has exactly. ``forms`` are what the row says of the question's words by their
+    initials, and the question's particles (``said_in_question_forms``)."""
     joined = set()
-    words = [t.text for t in tokens(code_form(text))]
+    said = tokens(code_form(text))
+    words = [t.text for t in said]
     for i in range(len(words) - 1):
         joined.add(words[i] + words[i + 1])
     n, score, exact = 0, 0.0, 0
@@ -90,14 +100,16 @@ def coverage(subject: Sequence[str], roots: frozenset[str], text: str) -> tuple[
             literal = says(lowered, term)
             n, score, exact = (n + 1, score + 1, exact + 1) if literal else (n, score, exact)
             continue
-        if term in roots or term in joined:
+        if term in roots or term in joined or term in forms[0]:
             n, score = n + 1, score + 1
             exact += term not in generic_words()
+        elif term not in generic_words() and says_in_another_form(term, said, text):
+            n, score, exact = n + 1, score + 1, exact + 1
         elif term not in generic_words() and (
             any(near(term, r) for r in roots) or _same_qualifier(term, lowered)
         ):
             n, score = n + 1, score + 0.5  # a generic word counts only as it is ("repo")
-        elif term in generic_words():
+        elif term in generic_words() or term in forms[1]:
             n += 1
     return n, score, exact
 
@@ -120,8 +132,9 @@ _SPAN = re.compile(r"\bfrom\s+\S*\d\S*\s+(?:to|until|till|through)\s+\S*\d")
 
 def row_of(ask: ValueAsk, fact: Fact) -> Row:
     roots = roots_of(fact.text, fact.member)
-    covered, score, exact = coverage(ask.subject, roots, fact.text)
-    in_text = coverage(ask.subject, roots_of(fact.text, ""), fact.text)[2]
+    forms = said_in_question_forms(ask.question, fact.text)
+    covered, score, exact = coverage(ask.subject, roots, fact.text, forms=forms)
+    in_text = coverage(ask.subject, roots_of(fact.text, ""), fact.text, forms=forms)[2]
     return Row(fact=fact, roots=roots, covered=covered, score=score, exact=exact, in_text=in_text)
 
 
