@@ -19,8 +19,11 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-__all__ = ["PostgresUnavailable", "bindir", "cluster"]
+import psycopg
+
+__all__ = ["PostgresUnavailable", "bindir", "cluster", "end_listening"]
 
 SUPERUSER = "crewline"
 
@@ -133,3 +136,14 @@ def _run(command: list[str], options: dict[str, object]) -> None:
     done = subprocess.run(command, check=False, **options)  # type: ignore[call-overload]
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr}")
+
+
+def end_listening(conn: psycopg.Connection[Any], holder: str) -> None:
+    """End the connection a replica (``holder``, its application name) LISTENs on, as a
+    network drop would, and only that one."""
+    ended = conn.execute(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+        " WHERE application_name = %s AND query LIKE 'LISTEN%%'",
+        (holder,),
+    ).fetchall()
+    assert ended == [(True,)], ended  # its listening connection, and only that one

@@ -21,6 +21,7 @@ from crewline.store.postgres import PostgresStore
 from crewline.store.postgres_coordination import PostgresCoordination, with_application_name
 from crewline.store.sqlite import SqliteStore
 from tests.e2e.replica_kit import until
+from tests.pg_cluster import end_listening
 
 WRITES = 30  # crew writes racing the watch's looks
 
@@ -146,12 +147,7 @@ async def test_postgresql_replicas_are_told_of_crew_writes_and_read_nothing_idle
         # B's listening connection ends; a write made meanwhile may go unheard, so B looks
         # again once it listens anew, and follows it.
         with psycopg.connect(postgres_url, autocommit=True) as conn:
-            ended = conn.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE application_name = %s AND query LIKE 'LISTEN%%'",
-                (b.holder,),
-            ).fetchall()
-        assert ended == [(True,)]  # its listening connection, and only that one
+            end_listening(conn, b.holder)
         await crew_admin.remove_member(cli, "first")
         await until(lambda: a_followed.has(slugs))
         await until(lambda: b_followed.has(slugs))

@@ -28,6 +28,7 @@ from crewline.store.postgres_coordination import PostgresCoordination
 from crewline.testing import FakeClock
 from tests.bounds import HTTP_TIMEOUT
 from tests.e2e.replica_kit import WAIT, until
+from tests.pg_cluster import end_listening
 
 log = logging.getLogger(__name__)
 
@@ -215,12 +216,7 @@ async def test_a_replica_that_could_not_be_heard_asks_again_before_its_next_call
         assert await lanes.hold("radar") is Claim.HELD
         before = b.presence
         with psycopg.connect(postgres_url, autocommit=True) as conn:
-            ended = conn.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE application_name = %s AND query LIKE 'LISTEN%%'",
-                (b.holder,),
-            ).fetchall()
-            assert ended == [(True,)]  # its listening connection, and only that one
+            end_listening(conn, b.holder)
             await until(lambda: _now(b.presence != before))
             # A takeover it could not hear (as if made while it looked gone).
             conn.execute(
