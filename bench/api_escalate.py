@@ -21,9 +21,11 @@ ratio is about the most the throughput ratio can reach.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import resource
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 from bench.common import Options, Target, figure, parse_options, percentile, scratch, write_result
@@ -68,7 +70,10 @@ async def one_run(
     *,
     concierge: str | None = "never",
     database_url: str | None = None,
+    during_escalations: Callable[[], AbstractContextManager[None]] = contextlib.nullcontext,
 ) -> dict[str, float]:
+    """``during_escalations``: entered around the escalation phase alone (``bench.loop_parts``
+    counts there)."""
     keys_each = -(-per_agent // MAX_PENDING)
     with scratch(options, "api") as directory:
         async with serving(directory, concierge=concierge, database_url=database_url) as crewline:
@@ -104,7 +109,8 @@ async def one_run(
                 await crewline.outboxes["memory"].wait_idle(timeout=300)
                 return load
 
-            escalate_load, escalate_cpu = await _on_cpu(escalate_and_deliver())
+            with during_escalations():
+                escalate_load, escalate_cpu = await _on_cpu(escalate_and_deliver())
             subject = _rate(escalate_load)
             after = _rate(await helper_process("loadgen", health_spec, timeout=300))
     return {

@@ -66,7 +66,7 @@ BENCHMARKS = (
     "replicas",
 )
 # Benchmark modules bench.run leaves out (each is run alone); the smoke test runs them too.
-OTHER_BENCHMARKS = ("delivery_wait",)
+OTHER_BENCHMARKS = ("delivery_wait", "loop_parts")
 # The benchmarks that also measure PostgresStore. With ``--smoke --postgres URL`` they use
 # that server (the test suite's throwaway cluster) instead of starting a cluster of their own.
 ON_POSTGRES = frozenset({"store_commit", "api_escalate", "replicas"})
