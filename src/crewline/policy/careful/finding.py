@@ -407,8 +407,8 @@ def _command_acts(shape: Shape) -> list[Found]:
         first = words[span[0]]
         for k in span:
             w = words[k]
-            if w.ident or shape.gap(k).endswith("-"):
-                continue  # `drop_table`, `--delete`: a name or a flag
+            if w.ident or _flag(shape, k) or _prefixed(shape, k):
+                continue  # `drop_table`, `--delete`, `pre-deploy`: a name, a flag, a time
             act = _run_act(w.text, subcommand=k != span[0])
             alone = k == span[0] and len(span) == 1
             if act is None or (
@@ -417,6 +417,8 @@ def _command_acts(shape: Shape) -> list[Found]:
                 continue
             if negated(shape, k) or governor_of(shape, span[0], read_only=True) == "read":
                 break
+            if _compound(shape, k) and mention(shape, k, 1, act.family, code=True):
+                break  # "run the tests of `dr-purge`", "`dr-purge --dry-run`": a name here
             said = phrase_of(shape, span[0], span[-1] + 1)
             found.append(
                 Act(
@@ -429,6 +431,28 @@ def _command_acts(shape: Shape) -> list[Found]:
             )
             break
     return found
+
+
+def _flag(shape: Shape, k: int) -> bool:
+    """Is word ``k`` of a command line a flag's name (``--delete``, ``-rf``: dashes after a
+    space), not the last part of a tool's hyphenated name (``dr-purge``, ``cache-purge``:
+    one dash glued to the word before it), whose verb is what the tool does?"""
+    return shape.gap(k).endswith("-") and not _compound(shape, k)
+
+
+def _compound(shape: Shape, k: int) -> bool:
+    """Is word ``k`` a later part of a hyphenated name (``dr-purge``)?"""
+    return shape.gap(k) == "-" and shape.words[k].dash_prev
+
+
+# Parts that make a compound's verb a time or a negation, not the act: `pre-deploy`,
+# `post-release`, `non-delete`.
+_PREFIXES = word_set("pre post non anti before after un")
+
+
+def _prefixed(shape: Shape, k: int) -> bool:
+    """Is word ``k`` the verb of a compound whose part before it is a prefix (`pre-deploy`)?"""
+    return _compound(shape, k) and shape.words[k - 1].text in _PREFIXES
 
 
 def _run_act(text: str, *, subcommand: bool) -> WordAct | None:
