@@ -57,3 +57,50 @@ def test_a_tool_whose_hyphenated_name_ends_in_an_act_does_it(question: str, said
 def test_the_tool_only_named_tested_or_dry_run_goes_on(question: str) -> None:
     assert careful_verdict(question) is None
     goes_on(question)
+
+
+# ---------------------------------------------------------------- a purpose that deletes
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run the nightly compaction job manually to free disk on the photo archive?",
+        "Free up some space on the CI runners before the next build?",
+        "Reclaim 40 GB of disk on the research cluster's scratch volume?",
+        "Kick off the asset pipeline's janitor to free space on the build box?",
+    ],
+)
+def test_a_step_for_freeing_storage_is_careful(question: str) -> None:
+    found = careful_verdict(question)
+    assert found is not None and found.kind == "irreversible", found
+    assert "free" in found.reason or "reclaim" in found.reason.lower(), found.reason
+    careful(question)
+
+
+def test_an_act_that_frees_storage_is_named_by_its_own_verb() -> None:
+    found = careful_verdict("Drop the old render cache table to free disk on the studio db?")
+    assert found is not None and found.reason.startswith("irreversible: it drops"), found
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Free disk on the CI runner is 12 GB. Continue with the build?",  # a state said
+        "Check how much disk the janitor job would free?",  # asked about, nothing freed
+        "Save the ledger export to disk and continue?",  # what is saved, no storage freed
+        "Disk is 40 GB free, ok to continue with the render?",
+    ],
+)
+def test_storage_only_said_or_measured_goes_on(question: str) -> None:
+    assert careful_verdict(question) is None
+    goes_on(question)
+
+
+def test_how_storage_is_freed_is_said_before_what_it_is_for() -> None:
+    found = careful_verdict(
+        "How should I free up disk on the render farm?",
+        ("Delete the old frame caches (default)", "Ask the lead"),
+        "Delete the old frame caches (default)",
+    )
+    assert found is not None and found.reason.startswith("irreversible: it deletes"), found

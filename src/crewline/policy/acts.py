@@ -418,6 +418,8 @@ WORD_ACTS: tuple[WordAct, ...] = (
         fresh_start clean_slate clean_house""",
     ),
     *_acts("delete", "clear empty", needs="object"),
+    # storage freed is what filled it deleted: "… to free disk", "free up some space"
+    *_acts("delete", "free free_up reclaim", needs="storage"),
     # what wipes data, on code is an edit: "reformat the data disk", "reformat `rules.py`"
     *_acts("delete", "clean_up clean_out reformat", needs="not_code"),
     *_acts("delete", "squash", needs="not_local"),

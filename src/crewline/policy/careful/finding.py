@@ -179,8 +179,10 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
                         verb=True,
                         sentence=w.sentence,
                         at=w.start,
-                        # "sets the multiplier to 0.1" says nothing risky without it
-                        gloss=match.family == "live_setting",
+                        # "sets the multiplier to 0.1", "frees disk on the store" say
+                        # nothing risky without it
+                        gloss=match.family == "live_setting" or match.needs == "storage",
+                        effect=match.needs == "storage",
                     )
                 )
         i += n
@@ -551,8 +553,9 @@ def _find_act(code: str) -> Act | None:
     shape = shape_of(code)
     money = _money_in(shape, code)
     found = _code_acts(shape, code) + money + _word_acts(shape, bool(money))
-    # a command line's own act, where nothing in it says one already ("TRUNCATE …" inside)
-    found = found or _command_acts(shape)
+    # a command line's own act, where nothing in it says one already ("TRUNCATE …" inside);
+    # what a step is for ("to free disk") only where no act names how it is done
+    found = [f for f in found if not f.effect] or _command_acts(shape) or found
     # Obfuscated words ("d-e-l-e-t-e", "del3te") count wherever they stand.
     plain = {t.lemma for t in tokens(code)}
     for t in tokens(deobfuscated_form(code)):

@@ -68,12 +68,18 @@ def careful(
     if not code:
         return Careful(kind="unknown", reason="the question is empty")
     answers = [a for a in (*options, default or "") if a.strip()]
+    acts = []
     for text in (question, *answers):
         found = find_act(text)
         if found is None or (text is question and only_in_the_other_option(text)):
             continue
         if text in options and text != default and is_the_other_option(question, text):
             continue  # "Nominatim as usual, or the paid API?" offered as ["Nominatim", "Paid API"]
+        acts.append(found)
+    if acts:
+        # "How should I free up disk?" ["Delete old WAL files (default)", …]: the act that
+        # says how, before what it is for
+        found = next((a for a in acts if not a.effect), acts[0])
         return Careful(kind="irreversible", reason=reason(found))
     for text in (question, *answers):
         said = injection(code_form(text))

@@ -28,6 +28,7 @@ from crewline.policy.careful.words import (
     CHANGES,
     CLAUSE_SUBJECTS,
     CODE_WORDS,
+    COPULAS,
     DATA_OBJECT,
     DETERMINERS,
     DOC_HEADS,
@@ -176,6 +177,8 @@ def context_holds(
             return not (clause & NON_PROD) or bool(clause & PUBLIC_TARGETS)
         case "data":
             return bool(after & DATA_OBJECT)
+        case "storage":
+            return _storage_first(shape, i + length)
         case "access":
             if obj is None:
                 after = object_lemmas(shape, i + length, limit=_own_destination(shape, i + length))
@@ -218,6 +221,29 @@ def context_holds(
             sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
             return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
     return True
+
+
+# What a store holds room in: what frees it deletes what filled it.
+_STORAGE = word_set("disk disks space storage inode inodes")
+# What may stand before the storage freed: "up some", "40 GB of", "more".
+_AMOUNT = word_set("up some more much enough of gb tb mb gib tib mib percent")
+
+
+def _storage_first(shape: Shape, start: int) -> bool:
+    """Is the object that starts at word ``start`` storage, its first noun ("free disk",
+    "free up some space", "reclaim 40 GB of disk")? Never a thing in another role ("free
+    the worker", "free memory"), nor what is saved somewhere ("save the report to disk")."""
+    if start >= len(shape.words):
+        return False
+    if any(w.text in COPULAS for w in clause_of(shape, start) if w.index >= start):
+        return False  # "free disk on builder is 12 GB": a state said, the word an adjective
+    for w in shape.words[start : start + 5]:
+        if w.clause_start and w.index > start:
+            return False
+        if w.text in DETERMINERS or w.text in _AMOUNT or w.text[:1].isdigit():
+            continue
+        return w.lemma in _STORAGE and not w.ident and not w.code
+    return False
 
 
 # Whose a thing is when it is another person's: "her jobs", "his reservation".

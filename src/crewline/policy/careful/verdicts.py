@@ -25,6 +25,7 @@ class Act:
     sentence: int
     at: int  # where it starts in the text
     gloss: bool = False  # add what the family does ("…, which changes a database")
+    effect: bool = False  # only what the step is for ("to free disk"): any act named wins
 
 
 Found = Act
