@@ -104,3 +104,54 @@ def test_how_storage_is_freed_is_said_before_what_it_is_for() -> None:
         "Delete the old frame caches (default)",
     )
     assert found is not None and found.reason.startswith("irreversible: it deletes"), found
+
+
+# ---------------------------------------------------------------- a collection a system holds
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Edit the blocklist on the edge proxy?", "it edits the blocklist on the edge proxy"),
+        (
+            "Update the routing rules on the warehouse sorter?",
+            "it updates the routing rules on the warehouse sorter",
+        ),
+        (
+            "Add two entries to the price table on the checkout service?",
+            "it adds two entries to the price table on the checkout service",
+        ),
+        (
+            "Modify the matchmaking ruleset on the game servers?",
+            "it modifies the matchmaking ruleset on the game servers",
+        ),
+        (
+            "Append the night shift to the roster on badge-ctl02?",
+            "it appends the night shift to the roster on badge-ctl02",
+        ),
+    ],
+)
+def test_a_collection_changed_on_the_system_that_holds_it_is_careful(
+    question: str, said: str
+) -> None:
+    found = careful_verdict(question)
+    assert found is not None and found.kind == "irreversible", found
+    assert found.reason.startswith(f"irreversible: {said}"), found.reason
+    careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Read the blocklist on the edge proxy?",  # read, nothing changed
+        "Compare the routing rules on the warehouse sorter with the spec?",
+        "Modify my local copy of the blocklist?",  # the asker's own
+        "Update the matchmaking rules on my feature branch?",
+        "Edit the table on the wiki page?",  # a document
+        "Update the reading list in the draft?",
+        "Add a comment to the rules file on my branch?",  # a file, not what a system holds
+    ],
+)
+def test_a_collection_read_or_changed_in_the_asker_s_own_place_goes_on(question: str) -> None:
+    assert careful_verdict(question) is None
+    goes_on(question)

@@ -459,6 +459,13 @@ WORD_ACTS: tuple[WordAct, ...] = (
         update modify switch""",
         needs="live_setting",
     ),
+    # what a running system holds, changed there: "modify the target list on the mediation
+    # function", "update the routes on the edge firewall" — in force at once, unreviewed
+    *_acts(
+        "held_data",
+        "modify edit update change alter amend adjust tweak add append insert extend rewrite",
+        needs="held_on_a_system",
+    ),
     *_acts("deploy", "floodgate big_red_button red_button", noun=True),
     # telling the world the service's state: the public status page
     *_acts("send", "update edit change post write set put", needs="public_page"),
@@ -577,6 +584,7 @@ FAMILY_SAYS = {
     "own_word": "cannot be undone, it says",
     "production": "changes production",
     "live_setting": "changes a live setting for everyone",
+    "held_data": "changes what a running system holds",
     "infrastructure": "changes shared infrastructure",
     "checks": "skips the checks",
     "sql": "changes data in a database",

@@ -175,19 +175,31 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
                 found.append(
                     Act(
                         family=match.family,
-                        says=verb_says(shape, i, n, " ".join(match.lemmas)),
+                        # a held collection and the system it lives on, said whole ("the
+                        # lawful-intercept target list on the LI mediation function")
+                        says=verb_says(
+                            shape,
+                            i,
+                            n,
+                            " ".join(match.lemmas),
+                            limit=12 if match.family == "held_data" else 8,
+                        ),
                         verb=True,
                         sentence=w.sentence,
                         at=w.start,
-                        # "sets the multiplier to 0.1", "frees disk on the store" say
-                        # nothing risky without it
-                        gloss=match.family == "live_setting" or match.needs == "storage",
+                        # "sets the multiplier to 0.1", "frees disk on the store", "edits
+                        # the list on the mediation function" say nothing risky without it
+                        gloss=match.family in _GLOSSED or match.needs == "storage",
                         effect=match.needs == "storage",
                     )
                 )
         i += n
     found += _production(shape)
     return found
+
+
+# The families whose verb alone ("sets", "edits") says nothing risky: the reason says what.
+_GLOSSED = frozenset({"live_setting", "held_data"})
 
 
 # What may follow a particle that ends its phrase: a preposition, a time word, an adverb.

@@ -179,6 +179,8 @@ def context_holds(
             return bool(after & DATA_OBJECT)
         case "storage":
             return _storage_first(shape, i + length)
+        case "held_on_a_system":
+            return _held_on_a_system(shape, i + length)
         case "access":
             if obj is None:
                 after = object_lemmas(shape, i + length, limit=_own_destination(shape, i + length))
@@ -244,6 +246,61 @@ def _storage_first(shape: Shape, start: int) -> bool:
             continue
         return w.lemma in _STORAGE and not w.ident and not w.code
     return False
+
+
+# What a system holds as entries, read by whatever runs on it: a list, a rule set, a table.
+_HELD = word_set(
+    """list lists table tables rule rules ruleset entry entries record records mapping
+    mappings route routes acl acls allowlist blocklist denylist whitelist blacklist zone
+    zones catalog catalogue registry roster inventory directory config configuration
+    settings policy policies"""
+)
+# Where on a page or in a document a thing stands, never a system: "on the third line".
+_SPOTS = word_set(
+    """line lines page pages top bottom left right side screen fly way tab row column cell
+    sheet spreadsheet board slide file files folder copy version"""
+)
+
+
+def _held_on_a_system(shape: Shape, start: int) -> bool:
+    """Is the object that starts at word ``start`` — or the phrase it adds to or takes from —
+    a collection a system holds (a list, a rule set, a table, a configuration), changed
+    "on"/"across" the system it lives on: a
+    machine named like a host, or a phrase a determiner opens whose head names no document,
+    file, spot on a page, branch or the asker's own place ("the target list on the LI
+    mediation function", "the routes on the edge firewall"; not "on my branch", "on the
+    wiki page", "on the third line")?"""
+    words = shape.words
+    head = None
+    for w in words[start : start + 9]:
+        if w.index > start and (w.clause_start or w.sentence != words[start].sentence):
+            return False
+        if w.text in ("on", "across"):
+            held = head is not None and head.lemma in _HELD and not (head.ident or head.code)
+            return held and _names_a_system(shape, w.index + 1)
+        # "add two entries | to the price table | on …": the phrase before "on" is what holds
+        head = None if w.text in PREPOSITIONS else w
+    return False
+
+
+def _names_a_system(shape: Shape, start: int) -> bool:
+    """Does the place phrase at ``start`` name a running system (see ``_held_on_a_system``)?"""
+    rest = shape.words[start : start + 6]
+    if not rest or rest[0].clause_start:
+        return False
+    if _host_name(rest):
+        return True
+    if rest[0].text not in DETERMINERS or rest[0].lemma in _OWN:
+        return False
+    said: list[Word] = []
+    for w in rest[1:]:
+        if w.clause_start or w.text in PREPOSITIONS or w.text in OBJECT_STOP:
+            break
+        said.append(w)
+    if not said:
+        return False
+    plain = DOC_HEADS | _OWN | NON_PROD | SHARED_BRANCH | _SPOTS | TIME_WORDS
+    return not any(w.ident or w.code or w.lemma in plain or w.text in plain for w in said)
 
 
 # Whose a thing is when it is another person's: "her jobs", "his reservation".
@@ -470,8 +527,8 @@ def phrase_of(shape: Shape, start: int, end: int) -> str:
     return said.replace("**", "").replace("__", "")
 
 
-def verb_says(shape: Shape, i: int, length: int, verb: str) -> str:
-    end = object_end(shape, i + length)
+def verb_says(shape: Shape, i: int, length: int, verb: str, *, limit: int = 8) -> str:
+    end = object_end(shape, i + length, limit=limit)
     said = phrase_of(shape, i + length, end)
     return f"{third_person(SPELLED.get(verb, verb))} {said}".strip()
 
