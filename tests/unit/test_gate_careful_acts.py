@@ -155,3 +155,38 @@ def test_a_collection_changed_on_the_system_that_holds_it_is_careful(
 def test_a_collection_read_or_changed_in_the_asker_s_own_place_goes_on(question: str) -> None:
     assert careful_verdict(question) is None
     goes_on(question)
+
+
+# ---------------------------------------------------------------- one identified person's thing
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Perform the record merge for patient 00123 in the EHR?",
+        "Process the plan change for member 20331 today?",
+        "Execute the card replacement for +44 7700 900123 requested by a branch?",
+        "Apply the loyalty credit to jane.doe@example.com now?",
+        "Carry on with the address change for customer C-4411?",
+    ],
+)
+def test_an_act_on_one_identified_person_s_line_or_account_is_careful(question: str) -> None:
+    found = careful_verdict(question)
+    assert found is not None and found.kind == "irreversible", found
+    assert found.reason.endswith("which acts on one identified person's line or account")
+    careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Look up the plan of +44 7700 900123?",  # read
+        "Summarise the tickets for customer 4411?",
+        "Run the usage report for account 88120?",  # a document about them
+        "Draft a reply for customer 4411?",  # the asker's own work, made
+        "Continue with the dedupe for account 7 on the sandbox?",  # a stand-in
+    ],
+)
+def test_a_person_read_about_or_a_stand_in_goes_on(question: str) -> None:
+    assert careful_verdict(question) is None
+    goes_on(question)

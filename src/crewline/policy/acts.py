@@ -585,6 +585,7 @@ FAMILY_SAYS = {
     "production": "changes production",
     "live_setting": "changes a live setting for everyone",
     "held_data": "changes what a running system holds",
+    "identified_person": "acts on one identified person's line or account",
     "infrastructure": "changes shared infrastructure",
     "checks": "skips the checks",
     "sql": "changes data in a database",

@@ -33,6 +33,7 @@ from crewline.policy.careful.objects import (
     verb_says,
 )
 from crewline.policy.careful.positions import (
+    clause_of,
     clause_start,
     head_after,
     nominal_head,
@@ -195,6 +196,7 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
                 )
         i += n
     found += _production(shape)
+    found += _identified_persons(shape)
     return found
 
 
@@ -323,6 +325,92 @@ def _production(shape: Shape) -> list[Found]:
             )
         )
     return found
+
+
+# One person's line or account, identified: a phone number in international form, an email
+# address (a person's noun with its id is read by words: "account 88120").
+_PERSON_ID = re.compile(r"(?<![\w+])\+\d[\d ()-]{6,}\d\b|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_PERSON_NOUNS = word_set(
+    """customer client user account subscriber member patient tenant player driver rider
+    student employee guest"""
+)
+# Verbs that make the asker's own work, never change a person's thing ("draft the reply for
+# customer 4411", "write a test for user 12").
+_MAKING = word_set(
+    """draft write create make build rebuild compile prepare propose sketch outline spec
+    scaffold mock stub comment format tidy refactor rename extract inline simplify split"""
+)
+# What says the person is a stand-in: "test user 42", "the sandbox account 7".
+_STAND_INS = word_set(
+    """staging dev development test testing qa sandbox local localhost fake dummy sample demo
+    mock example seed synthetic my own"""
+)
+
+
+def _identified_persons(shape: Shape) -> list[Found]:
+    """An act carried out on one identified person's line or account: its clause names them
+    by a phone number, an email address or a person's noun and id ("execute the SIM swap for
+    +49 1590 000 5521", "reset the portal login of customer C-4411"), and a verb that does or
+    changes something governs it — never one that reads, asks or makes the asker's own work,
+    a document about them ("run the usage report for account 88120"), nor a stand-in ("test
+    user 42 in staging")."""
+    found = []
+    words = shape.words
+    for at in _person_ids(shape):
+        clause = clause_of(shape, at)
+        if any(w.lemma in _STAND_INS and not w.ident for w in clause):
+            continue  # "example" inside "jane@example.com" is the address's, no stand-in
+        if negated(shape, at) or info_scope(shape, at) or governor_of(shape, at) == "read":
+            continue
+        verb_at = next(
+            (
+                w.index
+                for w in reversed(clause)
+                if w.index < at
+                and not w.ident
+                and w.lemma in EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS
+                and verb_position(shape, w.index)
+            ),
+            None,
+        )
+        if verb_at is None or words[verb_at].lemma in _MAKING:
+            continue
+        said = verb_says(shape, verb_at, 1, words[verb_at].lemma, limit=12)
+        found.append(
+            Act(
+                family="identified_person",
+                says=said,
+                verb=True,
+                sentence=words[verb_at].sentence,
+                at=words[verb_at].start,
+                gloss=True,
+            )
+        )
+        break
+    return found
+
+
+def _person_ids(shape: Shape) -> list[int]:
+    """Where the question names one person by a phone number, an email address or a person's
+    noun and its id ("account 88120", "customer C-4411", "user #551")."""
+    words = shape.words
+    at = []
+    for m in _PERSON_ID.finditer(shape.text):
+        index = next((w.index for w in words if w.end > m.start()), None)
+        if index is not None:
+            at.append(index)
+    for w in words[:-1]:
+        nxt = words[w.index + 1]
+        glued = w.index + 2 < len(words) and words[w.index + 2].dash_prev and nxt.dash_next
+        idword = words[w.index + 2] if glued else nxt
+        if (
+            w.lemma in _PERSON_NOUNS
+            and not w.ident
+            and not nxt.clause_start
+            and any(c.isdigit() for c in idword.text)
+        ):
+            at.append(w.index)
+    return sorted(at)
 
 
 _INDEFINITES = word_set("everything everyone everybody nothing something anything all")
