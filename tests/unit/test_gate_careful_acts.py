@@ -190,3 +190,16 @@ def test_an_act_on_one_identified_person_s_line_or_account_is_careful(question: 
 def test_a_person_read_about_or_a_stand_in_goes_on(question: str) -> None:
     assert careful_verdict(question) is None
     goes_on(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Run `purge_old_frames` now?", "`purge_old_frames`"),
+        ("Run `render-purge --all` tonight?", "`render-purge --all`"),
+    ],
+)
+def test_a_reason_that_opens_a_name_in_code_closes_it(question: str, said: str) -> None:
+    found = careful_verdict(question)
+    assert found is not None, question
+    assert f"it runs {said}," in found.reason, found.reason

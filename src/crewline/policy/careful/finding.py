@@ -519,7 +519,9 @@ def _command_acts(shape: Shape) -> list[Found]:
                 continue
             if negated(shape, k) or governor_of(shape, span[0], read_only=True) == "read":
                 break
-            if _compound(shape, k) and mention(shape, k, 1, act.family, code=True):
+            if _compound(shape, k) and mention(
+                shape, _name_start(shape, k), 1, act.family, code=True
+            ):
                 break  # "run the tests of `dr-purge`", "`dr-purge --dry-run`": a name here
             said = phrase_of(shape, span[0], span[-1] + 1)
             found.append(
@@ -545,6 +547,14 @@ def _flag(shape: Shape, k: int) -> bool:
 def _compound(shape: Shape, k: int) -> bool:
     """Is word ``k`` a later part of a hyphenated name (``dr-purge``)?"""
     return shape.gap(k) == "-" and shape.words[k].dash_prev
+
+
+def _name_start(shape: Shape, k: int) -> int:
+    """The first word of the hyphenated name word ``k`` ends: its scope is the name's, and
+    no part of it governs another (`render-purge` is no reading of a purge)."""
+    while k > 0 and _compound(shape, k):
+        k -= 1
+    return k
 
 
 # Parts that make a compound's verb a time or a negation, not the act: `pre-deploy`,

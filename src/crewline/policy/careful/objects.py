@@ -517,6 +517,10 @@ def phrase_of(shape: Shape, start: int, end: int) -> str:
         a -= 1
     if shape.words[end - 1].code and shape.text[b : b + 1] == "`":
         b += 1
+    elif shape.text[a : a + 1] == "`" and "`" not in shape.text[a + 1 : b]:
+        # a phrase that opens a name in code closes it: "`purge_old_cdrs`", never "`purge"
+        close = shape.text.find("`", b)
+        b = close + 1 if close != -1 else b
     display = DISPLAY.get()
     said = display[a:b] if display is not None and len(display) == len(shape.text) else None
     if said is None:
