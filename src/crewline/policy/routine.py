@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from crewline.policy import defaults, fleet
+from crewline.policy.acts import AUDIENCE, PROD_WORDS
 from crewline.policy.careful import (
     EDIT_VERBS,
     PROCEED_VERBS,
@@ -37,6 +38,7 @@ from crewline.policy.careful import (
     names_a_value,
     yes_option,
 )
+from crewline.policy.careful.words import DOC_HEADS, SHARED_THINGS
 from crewline.policy.clauses import FILLERS, Shape, shape_of
 from crewline.policy.fleet import Fact, FleetReading, ValueAsk
 from crewline.policy.lemmas import known, lemma
@@ -148,7 +150,7 @@ def _step_is_known(words: list[str]) -> bool:
         if not rest:
             return True
         if not (lemma(rest[0]) in _VERB_START or rest[0] in _VERB_START):
-            return False
+            return _confined(rest)
         if rest[0] in ("go", "carry") and rest[1:2] in (["on"], ["ahead"]):
             rest = rest[2:]
             if rest[:1] == ["and"]:
@@ -220,6 +222,7 @@ def _unknown_step(words: list[str], *, gerunds: bool = True) -> bool:
         and words[0] not in _OBJECT_LEADS | _PRONOUN_OBJECTS
         and not (lemma(words[0]) in _VERB_START or words[0] in _VERB_START)
         and not (words[0].endswith("ed") and lemma(words[0]) != words[0])
+        and not _confined(words)
     ):
         return True  # a step joined to the go-ahead, by a verb the gate does not know
     plain = " ".join(words)
@@ -228,7 +231,46 @@ def _unknown_step(words: list[str], *, gerunds: bool = True) -> bool:
         return not _step_is_known(plain[lead.end() :].split())
     first = words[0]
     gerund = gerunds and first.endswith("ing") and lemma(first) != first
-    return gerund and lemma(first) not in _VERB_START
+    return gerund and lemma(first) not in _VERB_START and not _confined(words)
+
+
+def _confined(step: list[str]) -> bool:
+    """Does a step by a verb the gate does not know keep its work to the asker's own copy or
+    to a document it makes — a new document for its object ("draw a diagram of …"), its
+    result put into one ("parse the headers into a CSV", "… for the wiki draft"), or a place
+    said to be the asker's own or local ("in my branch", "locally", "offline") — with no
+    production word, shared thing or person reached in it? What it works on has been read by
+    the careful judgement; a step that reaches others ("hand the repo over to the
+    contractors", "notify the drivers by SMS") names no such place and stays unknown."""
+    said = set(step) | {lemma(w) for w in step}
+    if not step or said & _REACHES:
+        return False
+    after = step[1:]
+    if after[:1] in (["a"], ["an"]) and any(lemma(w) in DOC_HEADS for w in after[1:4]):
+        return True  # "draw a diagram of the rotation flow": a document made
+    for k, word in enumerate(after):
+        ahead = after[k + 1 : k + 4]
+        if word in _OWN_PLACES or (word in _IN and ahead[:1] == ["my"]):
+            return True  # "locally", "offline", "in my branch": the asker's own copy
+        if (
+            word in _IN
+            and any(lemma(w) in DOC_HEADS for w in ahead)
+            and (word != "for" or ahead[0] in _OBJECT_LEADS)
+        ):
+            # "into notes/…", "for the wiki draft": put in a document ("for review", with
+            # no determiner, is a purpose)
+            return True
+        if word == "into" and ahead[:1] in (["a"], ["an"]):
+            return True  # "parse the headers into a CSV": a new thing made of what is read
+    return False
+
+
+# Places that keep a step's work to the asker ("format it locally", "replay it offline").
+_OWN_PLACES = word_set("local locally offline")
+# What leads the place or document a step's result is put in.
+_IN = word_set("into in on inside within for")
+# What reaches beyond the asker's own copy: production, a shared thing, other people.
+_REACHES = PROD_WORDS | SHARED_THINGS | AUDIENCE | word_set("our team member")
 
 
 # What joins a step to the one before it ("…, and hand the repo over", "…, then archive it").
@@ -240,7 +282,9 @@ _ANNOUNCED = re.compile(
     r"\b(?:i|we)\s*(?:ll|will|shall|am going to|m going to|are going to|re going to)\s+"
     r"|\b(?:then|next|after that|afterwards)\s+(?:i|we)\s+"
     r"(?:(?:d|would|want to|plan to|ll|will|shall|am going to|m going to|are going to"
-    r"|re going to)\s+(?:like\s+to\s+)?)?"
+    r"|re going to)\s+(?:like\s+to\s+)?"
+    # the step said as under way ("next I'm just formatting …"), read by its verb
+    r"|(?:m|am|re|are)\s+(?=(?:just\s+|only\s+)?[a-z]+ing\b))?"
 )
 
 
