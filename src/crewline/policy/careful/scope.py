@@ -43,6 +43,7 @@ from crewline.policy.careful.words import (
     ARTIFACTS,
     CODE_WORDS,
     DATA_OBJECT,
+    DETERMINERS,
     DOC_HEADS,
     EDIT_VERBS,
     EXEC_VERBS,
@@ -54,7 +55,7 @@ from crewline.policy.careful.words import (
     SHARED_THINGS,
     VERB_LIKE,
 )
-from crewline.policy.clauses import Shape
+from crewline.policy.clauses import Shape, Word
 from crewline.policy.wording import (
     word_set,
 )
@@ -186,6 +187,53 @@ def _reported(shape: Shape, i: int, noun: bool) -> bool:
     return not sentence.asks or before in PERFECT
 
 
+# What opens a relative clause that tells an event of the noun before it ("the outage
+# where …", "the night when …", "the release in which …").
+_EVENT_RELATIVES = word_set("where when which")
+
+
+def _past_event(shape: Shape, i: int) -> bool:
+    """Is the act at ``i`` told by a past passive ("were deleted", "was dropped") in a
+    relative clause that tells what happened in a thing named before it ("the outage where
+    CDRs were deleted", "the release in which the flags were removed")? Nothing is asked
+    done; a past passive said on its own ("the rows were deleted, run it again?") is read as
+    before."""
+    words = shape.words
+    end = clause_end(shape, i)
+    passive = next(
+        (
+            k
+            for k in range(max(0, i - 1), min(end, len(words)) - 1)
+            if words[k].text in ("was", "were") and _participle(words[k + 1])
+        ),
+        None,
+    )
+    if passive is None or passive + 1 < i:
+        return False
+    for j in range(min(i, passive) - 1, max(-1, passive - 8), -1):
+        w = words[j]
+        if w.sentence != words[i].sentence:
+            return False
+        if w.text in _EVENT_RELATIVES:
+            k = j - 1 if j > 0 and words[j - 1].text not in PREPOSITIONS else j - 2
+            return (
+                k >= 0
+                and words[k].sentence == w.sentence
+                and words[k].text not in DETERMINERS | PREPOSITIONS
+                and words[k].lemma not in VERB_LIKE
+                and not verb_position(shape, k)
+            )  # a noun before it: the event is the thing's, told in a relative clause
+        opened = j > 0 and words[j - 1].text in _EVENT_RELATIVES
+        if (w.clause_start and not opened) or w.lemma in VERB_LIKE:
+            return False
+    return False
+
+
+def _participle(w: Word) -> bool:
+    """A past participle, regular or not ("deleted", "overwritten", "torn")."""
+    return past_form(w) or (w.lemma != w.text and not w.text.endswith(("ing", "s")))
+
+
 def mention(
     shape: Shape, i: int, length: int, family: str, *, noun: bool = False, code: bool = False
 ) -> bool:
@@ -209,6 +257,8 @@ def mention(
         return True  # 'Delete account' as a label, a message, a name: only words
     if negated(shape, i) or hypothetical(shape, i) or _reported(shape, i, noun):
         return True
+    if _past_event(shape, i) and not pronoun_step_after(shape, i):
+        return True  # "the postmortem of the outage where CDRs were deleted": what happened
     if noun and object_of_negated(shape, i):
         return True  # "I don't need the secrets themselves": nothing is done to them
     if _unrelated(shape, i):
@@ -228,6 +278,8 @@ def mention(
         )
     if noun and family != "credentials" and topic_of_request(shape, i):
         return True  # "the newsletter goes out on which day?": what is asked about
+    if not noun and family != "credentials" and _makes_a_document(shape, i):
+        return True  # "add a test for the force-push protection hook": a test is made
     if not noun and _causative(shape, i):
         return False  # "want a summary of the outage posted to the status page?": to be done
     head = head_after(shape, i, length)
@@ -246,6 +298,39 @@ def mention(
     if noun and governor == "edit" and family in _MADE_FAMILIES and _creates(shape, i):
         return True  # "write the migration", "draft the announcement": made, not done
     return governor == "read" and not _holds_secret(shape, i, length, family)
+
+
+# What a document made is of: "a test for …", "a diagram of …", "notes about …".
+_ABOUT = word_set("for of about")
+
+
+def _makes_a_document(shape: Shape, i: int) -> bool:
+    """Is the verb at ``i`` one that makes a thing ("add", "write", "draft") whose object is
+    a document or a test of something ("add a test case for the force-push protection
+    hook", "write a note about the billing permissions")? What the act's object words name
+    is then what the document is about, not the act's object; a thing made for a place
+    ("add a note to the status page") or a secret written into it is read as before."""
+    words = shape.words
+    if words[i].lemma not in CREATE_VERBS or not verb_position(shape, i):
+        return False
+    for j in range(i + 1, min(i + 6, len(words))):
+        w = words[j]
+        if w.clause_start or w.sentence != words[i].sentence:
+            return False
+        if w.text in _ABOUT:
+            return j > i + 1 and _document_head(shape, j - 1)
+        if w.text in PREPOSITIONS or w.lemma in VERB_LIKE:
+            return False
+    return False
+
+
+def _document_head(shape: Shape, k: int) -> bool:
+    """Is word ``k`` the head of a document's noun: a doc head, or one written apart with the
+    word before it ("a test case": "testcase"; not "a test account")?"""
+    words = shape.words
+    return words[k].lemma in DOC_HEADS or (
+        k > 0 and not words[k].clause_start and words[k - 1].text + words[k].text in DOC_HEADS
+    )
 
 
 def described(shape: Shape, i: int, length: int) -> bool:
