@@ -979,7 +979,12 @@ def stated(
         in_text = None  # "is the default port 8080?": a claim asked about, not a default
     if in_text is not None and _set_before_a_wh_question(question, in_text):
         in_text = None  # "… on the regular A100 partition. What is the time cap there?"
-    if given is None and in_text is not None and _another_stated(question, in_text):
+    source = in_text
+    if in_text is not None:
+        in_text = _given_by_source(question, in_text) or in_text
+    elif given is None:
+        in_text = _pinned_by_a_file(question)
+    if given is None and in_text is not None and _another_stated(question, in_text, source):
         return Conflict(reason="it states two different defaults")
     if given is not None and in_text is not None and not _same(given, in_text):
         if _states_a_value(question, in_text, offered):
@@ -1021,14 +1026,59 @@ def _states_a_value(question: str, read: str, offered: Sequence[str]) -> bool:
     return beside_a_cue(question, read)
 
 
-def _another_stated(question: str, value: str) -> bool:
+def _another_stated(question: str, value: str, source: str | None = None) -> bool:
     """Does the question state another value beside a default's cue too ("keep 8080 as
-    usual, or switch to 9090 like the default config?")?"""
+    usual, or switch to 9090 like the default config?") — not the source the value was
+    read from ("the default pattern is feature/<ticket>, so `feature/NB-1182`")?"""
     return any(
-        not _same(other.text, value) and beside_a_cue(question, other.text)
+        not _same(other.text, value)
+        and not (source is not None and source != value and _same(other.text, source))
+        and beside_a_cue(question, other.text)
         for other in values_in(_display(question))
         if other.kind not in (Kind.WORD, Kind.PERSON)
     )
+
+
+# What a default's source yields, said after it in its sentence: ".python-version (the
+# default) says 3.12", "the default pattern is feature/<ticket>, so `feature/NB-1182`".
+_YIELDS = re.compile(
+    r"^[^.?!;]{0,40}?(?:\b(?:says|gives|pins|specifies|reads)\s+|,\s*so\s+)"
+    rf"(?P<v>{_QUOTED}|\d[\w./:%-]*(?:\s{_UNIT}\b)?|{_TOKEN})",
+    re.IGNORECASE,
+)
+# A file the repo keeps that pins a value, and the asker's proposal to go with it: "the
+# .nvmrc says 20, go with that?"; "`fix/x` as suggested by the template, ok?".
+_PINNED = re.compile(
+    r"(?:^|\s)`?(?:\.[\w.-]+|[\w-]+\.(?:toml|json|ya?ml|cfg|ini|txt|lock|nvmrc))`?\s+"
+    rf"(?:says|pins|specifies|gives)\s+(?P<v>{_QUOTED}|\d[\w./:%-]*|{_TOKEN}),?\s+"
+    r"(?:(?:shall|should|can)\s+(?:i|we)\s+)?(?:go\s+with|use|keep|take|stick\s+with)"
+    r"\s+(?:that|it|this)\b"
+    rf"|(?P<w>{_QUOTED}|{_TOKEN})\s+as\s+(?:suggested|recommended|proposed|given)\s+by\s+"
+    r"(?:the|our)\s+(?:[\w-]+\s+)?(?:template|config|configuration|convention|style\s+guide"
+    r"|readme|docs|linter)\b",
+    re.IGNORECASE,
+)
+
+
+def _given_by_source(question: str, read: str) -> str | None:
+    """The value a default's source yields, when what the cue read is a file or a pattern
+    whose value the question then says (".python-version (the default) says 3.12")."""
+    text = _display(question)
+    at = text.find(read)
+    if at < 0:
+        return None
+    rest = re.sub(r"^[^\s,]*\s*(?:\([^()]*\)\s*)?", "", text[at + len(read) :])
+    m = _YIELDS.match(rest)
+    return _clean(m.group("v")) if m is not None else None
+
+
+def _pinned_by_a_file(question: str) -> str | None:
+    """The value a file the repo keeps pins or a template suggests, which the asker proposes
+    to go with ("the .nvmrc says 20, go with that?")."""
+    m = _PINNED.search(_display(question))
+    if m is None:
+        return None
+    return _clean(m.group("v") or m.group("w") or "")
 
 
 def _in_state_question(question: str, value: str) -> bool:
