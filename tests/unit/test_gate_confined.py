@@ -67,3 +67,29 @@ def test_a_step_that_reaches_others_stays_with_the_human(question: str) -> None:
 )
 def test_a_careful_act_beside_the_kept_step_stays_careful(question: str) -> None:
     careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a ferry line, a bakery, a school's timetable
+        "Can I open the timetable config to see which ferry leaves first?",
+        "OK to read the oven log to find out when the second batch went in?",
+        "Shall I open `config/terms.toml` to check which week the term starts? Not editing it.",
+    ],
+)
+def test_what_a_steps_purpose_looks_up_is_the_steps(question: str) -> None:
+    _goes_on(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can you check which ferry leaves first?",
+        "Which week does the term start?",
+        "Can I open the timetable config to see which ferry leaves first, then delete it?",
+    ],
+)
+def test_a_request_or_an_act_beside_the_purpose_is_no_go_ahead(question: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind is not VerdictKind.PROCEED and verdict.answer is None, verdict

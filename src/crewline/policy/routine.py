@@ -469,6 +469,21 @@ _OBJECT_LEADS = word_set(
 )
 
 
+# "… to check which Node version it uses": what a step's purpose looks up is the step's.
+_PURPOSE_ASK = re.compile(
+    r"\bto\s+(?:check|see|find\s+out|confirm|verify|learn|work\s+out|figure\s+out)\s+"
+    r"(?:which|what|when|where|who|how|whether|if)\b"
+)
+
+
+def _purpose_asks(shape: Shape) -> bool:
+    """Does the asking sentence's question word stand in a purpose of the step it leads
+    ("Can I open the workflow file to check which Node version it uses?")? The step is asked
+    leave for; what it looks up is its own, not asked of the fleet."""
+    asking = shape.asking
+    return bool(asking) and _PURPOSE_ASK.search(asking[-1].text.lower()) is not None
+
+
 def _led(shape: Shape) -> bool:
     """Does the asking sentence open with a lead that asks to go on ("good to…", "mind if
     I…", "shall I…")?"""
@@ -565,7 +580,12 @@ def _read(question: str, options: tuple[str, ...], default: str | None) -> _Read
         if shape is not None and found is None and not _imperative(shape)
         else None
     )
-    if ask is not None and ask.terse and shape is not None and _led(shape):
+    if (
+        ask is not None
+        and shape is not None
+        and (ask.terse or _purpose_asks(shape))
+        and _led(shape)
+    ):
         ask = None  # "good to move on to the next ticket?": a go-ahead naming a thing
     proceeds = shape is not None and found is None and ask is None and _proceeds(shape)
     if not proceeds and shape is not None and found is None and ask is None:
