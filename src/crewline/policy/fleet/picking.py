@@ -78,6 +78,8 @@ def _said(ask: ValueAsk, fact: Fact) -> list[Said]:
             cue = any(t.stem in ask.cue_stems for t in tokens(value.text.lower()))
         if value.kind is Kind.ID and not cue:
             cue = _ticket_for(ask, value)  # "tracked in OPS-4471" for "which ticket"
+        if value.kind is Kind.ID and not cue:
+            cue = _machine_for(ask, text, value)  # "rebuilt on build-03" for "which box"
         if value.kind is Kind.PERSON and not cue and all(known(w) for w in value.text.split()):
             continue  # "Google Cloud Monitoring": words of the language, not a person's name
         labels = _labels(text, value)
@@ -111,6 +113,23 @@ def _ticket_for(ask: ValueAsk, value: Value) -> bool:
     """Is the value a tracker's id and the asked noun a ticket (or an incident, an issue)?"""
     asked = ask.noun in TICKET_NOUNS or (ask.noun in NAMING and ask.modifier in TICKET_NOUNS)
     return asked and TICKET_ID.fullmatch(value.text) is not None
+
+
+# A machine's name: a lower-case word that ends in its number ("worker-4", "hpc-ctl01",
+# "pg-staging-01"). It names the host asked where the row places something on it ("runs on
+# worker-4", "rebuilt on build-03") or gives its port ("pg-staging-01:5433").
+_MACHINE_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:-\d+|[a-z]\d+)")
+_ON_MACHINE = re.compile(r"\b(?:on|at|from)\s+$")
+_WITH_PORT = re.compile(r":\d{2,5}\b")
+
+
+def _machine_for(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is the value a machine's name, placed as a machine, and the asked kind a host?"""
+    if not ask.kinds or ask.kinds[0] is not Kind.HOST:
+        return False
+    if _MACHINE_NAME.fullmatch(value.text) is None:
+        return False
+    return bool(_ON_MACHINE.search(text[: value.start]) or _WITH_PORT.match(text, value.end))
 
 
 def tracker_words_aside(ask: ValueAsk) -> ValueAsk:
