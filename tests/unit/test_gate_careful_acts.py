@@ -203,3 +203,45 @@ def test_a_reason_that_opens_a_name_in_code_closes_it(question: str, said: str) 
     found = careful_verdict(question)
     assert found is not None, question
     assert f"it runs {said}," in found.reason, found.reason
+
+
+# ---------------------------------------------------------------- calling off what is booked
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # a pronoun stands for what the clause before it named
+        ("Can I find out which charter leaves last and cancel it?", "it cancels it"),
+        ("Cancel the 14:00 MRI slot for the radiology ward?", "it cancels the 14"),
+        ("Abort the overnight render on the studio farm?", "it aborts the overnight render"),
+        ("Call off tomorrow's parent evening at the school?", "it calls off tomorrow's parent"),
+        ("Rescind the room booking the choir made for Sunday?", "it rescinds the room booking"),
+        ("Cancelling the Friday ward round, ok?", "it cancels the Friday ward round"),
+    ],
+)
+def test_calling_off_what_is_booked_scheduled_or_running_is_careful(
+    question: str, said: str
+) -> None:
+    """Whoever counted on a charter, a slot, a render or an evening loses it when it is
+    called off, whatever it is: no list of customers' things is needed."""
+    found = careful_verdict(question)
+    assert found is not None and found.kind == "irreversible", found
+    assert found.reason.startswith(f"irreversible: {said}"), found.reason
+    careful(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Cancel my local test run?",
+        "Can I abort the lint run on my laptop?",
+        "Find my stuck local build and cancel it?",
+        "Cancel the draft announcement?",  # never sent: nobody counted on it
+        "Should the cancel button on the booking form be grey? default grey",
+        "Update the docstring of `abort_render`?",
+    ],
+)
+def test_calling_off_the_asker_s_own_run_or_draft_goes_on(question: str) -> None:
+    assert careful_verdict(question) is None, question
+    assert not judge(question).final, question

@@ -528,10 +528,13 @@ WORD_ACTS: tuple[WordAct, ...] = (
     # cancelling a customer's thing
     *_acts(
         "cancel",
-        """cancel deactivate suspend unsubscribe close ban block downgrade void freeze lock
+        """deactivate suspend unsubscribe close ban block downgrade void freeze lock
         offboard churn end stop pause disable""",
         needs="customer",
     ),
+    # calling off anything booked, scheduled or running that is not the asker's own draft or
+    # local run: a ferry, a shift, a batch, an order — whoever counted on it loses it
+    *_acts("cancel", "cancel abort call_off rescind", needs="not_own_run"),
     # stopping or recreating shared things
     *_acts(
         "infrastructure",
@@ -577,7 +580,7 @@ FAMILY_SAYS = {
     "credentials": "touches a secret",
     "overwrite": "overwrites what is there",
     "access": "changes who has access",
-    "cancel": "cancels a customer's thing",
+    "cancel": "calls off what others count on",
     "migrate": "changes a database",
     "agreement": "signs or accepts an agreement",
     "decision": "decides for others what they asked for",

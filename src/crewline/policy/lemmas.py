@@ -32,6 +32,7 @@ _OVERRIDES = {
     "gone": "go",
     "cancelled": "cancel",
     "canceled": "cancel",
+    "cancelling": "cancel",
     "writing": "write",
     "left": "leave",
     "bound": "bind",

@@ -36,6 +36,7 @@ from crewline.policy.careful.words import (
     OBJECT_STOP,
     ORDINALS,
     PREPOSITIONS,
+    PRONOUNS,
     SHARED_BRANCH,
     SHARED_THINGS,
     TIME_WORDS,
@@ -104,6 +105,9 @@ def _people_board(shape: Shape, i: int) -> bool:
     return False
 
 
+# What marks a run, a job or a message as the asker's own, which nobody else counts on ("my
+# local test run", "the draft").
+_ASKERS_OWN = word_set("my mine own local locally localhost laptop draft")
 # What marks a thing as the asker's own machine's ("my local venv", "the docker container").
 _OWN = word_set("local localhost my dev laptop docker container")
 # The ending of a file of source code or prose a person edits: a path ending in one names
@@ -165,6 +169,17 @@ def context_holds(
             return money or bool(after & MONEY_WORDS)
         case "customer":
             return bool(after & CUSTOMER_THINGS) or _anothers(shape, i + length)
+        case "not_own_run":  # "cancel the 07:10 ferry"; "cancel my local test run" is the asker's
+            if after & CUSTOMER_THINGS or _anothers(shape, i + length):
+                return True
+            if not after and obj is None:
+                after = object_lemmas(shape, _past_when(shape, i + length))
+            if after and after <= PRONOUNS:
+                # "find the first ferry and cancel it": whose it is was said before the verb
+                after |= {
+                    w.lemma for w in shape.sentence_words(shape.words[i].sentence) if w.index < i
+                }
+            return bool(after) and not (after & _ASKERS_OWN)
         case "shared_branch":
             return bool(clause & SHARED_BRANCH)
         case "not_local":  # "merge the two helper functions" is an edit; "merge the bump" is not
@@ -301,6 +316,15 @@ def _names_a_system(shape: Shape, start: int) -> bool:
         return False
     plain = DOC_HEADS | _OWN | NON_PROD | SHARED_BRANCH | _SPOTS | TIME_WORDS
     return not any(w.ident or w.code or w.lemma in plain or w.text in plain for w in said)
+
+
+def _past_when(shape: Shape, start: int) -> int:
+    """Where the object that starts at word ``start`` begins after the day it is on, said as
+    its owner ("tomorrow's site visit", "Friday's shift"): the day is no object."""
+    words = shape.words
+    if start + 2 < len(words) and words[start].text in TIME_WORDS and words[start + 1].text == "s":
+        return start + 2
+    return start
 
 
 # Whose a thing is when it is another person's: "her jobs", "his reservation".
@@ -532,7 +556,7 @@ def phrase_of(shape: Shape, start: int, end: int) -> str:
 
 
 def verb_says(shape: Shape, i: int, length: int, verb: str, *, limit: int = 8) -> str:
-    end = object_end(shape, i + length, limit=limit)
+    end = object_end(shape, _past_when(shape, i + length), limit=limit)
     said = phrase_of(shape, i + length, end)
     return f"{third_person(SPELLED.get(verb, verb))} {said}".strip()
 
