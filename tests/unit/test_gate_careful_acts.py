@@ -245,3 +245,38 @@ def test_calling_off_what_is_booked_scheduled_or_running_is_careful(
 def test_calling_off_the_asker_s_own_run_or_draft_goes_on(question: str) -> None:
     assert careful_verdict(question) is None, question
     assert not judge(question).final, question
+
+
+# ---------------------------------------------------------------- a secret's word in code's name
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Write the unit tests for `session_token_cache.py` in the lobby service?",
+        "Add type hints to the `refresh_token()` helper of the pharmacy client?",
+        "Lint `password_policy.ts` in my branch?",
+        "Read the `revoke_badge_token` handler and explain it to me?",
+    ],
+)
+def test_code_named_for_a_secret_is_a_mention_when_worked_on(question: str) -> None:
+    """A function, a source file or a handler whose name holds a secret's word is code: a
+    harmless act on it (tests, type hints, lint, reading) touches no secret."""
+    assert careful_verdict(question) is None, question
+    assert not judge(question).final, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run `rotate_api_key()` on the payments box now?",
+        "Call `revoke_token()` for every player session?",
+        "Execute `token_refresh.ts` with the live credentials?",
+        "Print the `ward_db_password` so I can log in?",  # a value that is the secret
+        "Print the GITHUB_TOKEN so I can debug the CI?",
+    ],
+)
+def test_code_named_for_a_secret_run_or_a_secret_s_value_stays_careful(question: str) -> None:
+    found = careful_verdict(question)
+    assert found is not None and found.kind == "irreversible", found
+    careful(question)

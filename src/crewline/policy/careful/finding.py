@@ -24,6 +24,7 @@ from crewline.policy.careful.governors import (
 )
 from crewline.policy.careful.objects import (
     DISPLAY,
+    SOURCE_ENDINGS,
     context_holds,
     live_place,
     noun_says,
@@ -469,7 +470,7 @@ def _code_acts(shape: Shape, code: str) -> list[Found]:
             if index is not None and act.family != "money":
                 length = max(1, sum(1 for w in shape.words if m.start() <= w.start < m.end()))
                 w = shape.words[index]
-                if w.ident and act.family == "credentials":
+                if w.ident and act.family == "credentials" and not _names_code(shape, code, m):
                     pass  # GITHUB_TOKEN, api_key: the identifier is the secret
                 elif mention(shape, index, length, act.family, code=True):
                     continue
@@ -481,6 +482,29 @@ def _code_acts(shape: Shape, code: str) -> list[Found]:
                 Act(family=act.family, says=says, verb=True, sentence=sentence, at=m.start())
             )
     return found
+
+
+# What a name in code is the name of when it is code, not a value: "the `revoke_token`
+# function", "the `token_refresh` module".
+_CODE_HEADS = word_set(
+    """function functions method methods handler handlers helper helpers class classes module
+    modules test tests decorator decorators hook hooks endpoint endpoints component components"""
+)
+
+_SOURCE_FILE_ENDING = re.compile(rf"\.(?:{'|'.join(sorted(SOURCE_ENDINGS))})\b")
+
+
+def _names_code(shape: Shape, code: str, m: re.Match[str]) -> bool:
+    """Does the secret's word that ``m`` matched stand inside the name of a piece of code — a
+    function called with its parentheses (`rotate_api_key()`), a file of source
+    (`token_refresh.ts`), a name a code noun heads ("the `revoke_token` function") — rather
+    than name a value that is a secret (`GITHUB_TOKEN`, `db_password`, `.env`)? Then the name
+    is what an act works on, and only an act on it (running, calling it) can touch a secret."""
+    after = code[m.end() :]
+    if after.startswith("(") or _SOURCE_FILE_ENDING.match(after):
+        return True
+    following = next((w for w in shape.words if w.start >= m.end()), None)
+    return following is not None and not following.ident and following.lemma in _CODE_HEADS
 
 
 # The families whose verb, as a command line's subcommand or name, does its act when run.

@@ -112,7 +112,7 @@ _ASKERS_OWN = word_set("my mine own local locally localhost laptop draft")
 _OWN = word_set("local localhost my dev laptop docker container")
 # The ending of a file of source code or prose a person edits: a path ending in one names
 # code ("reformat `moderation/rules.py`"); data files (.sql dumps, .csv, .db) are not.
-_SOURCE_ENDINGS = word_set(
+SOURCE_ENDINGS = word_set(
     "py pyi ts tsx js jsx mjs go rs rb java kt swift c h cc cpp hpp cs php md rst"
 )
 
@@ -122,7 +122,7 @@ def _source_file(shape: Shape, start: int) -> bool:
     ("`moderation/rules.py`", "src/app/main.ts")?"""
     words = shape.words[start : object_end(shape, start, limit=6)]
     return any(
-        w.text in _SOURCE_ENDINGS
+        w.text in SOURCE_ENDINGS
         and k > 0
         and w.ident
         and words[k - 1].ident
