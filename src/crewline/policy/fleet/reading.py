@@ -27,6 +27,7 @@ from crewline.policy.fleet.rivals import (
     asked_words,
     disagreement,
     latest,
+    owned_elsewhere,
     owner,
     period_contradicted,
     rivals_of,
@@ -220,7 +221,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
     if ask.subject:
         # "Postgres 15.4" is Postgres's version, not the asked thing's — but a request that
         # names nothing ("which version is running?") may mean any of them
-        against = [(v, r) for v, r in against if not owned_by_another(ask, r.fact.text, v)]
+        against = [(v, r) for v, r in against if not owned_elsewhere(ask, r.fact.text, v)]
     if specific and all(v.cue for v, _ in answering):
         # a value said by the asked noun is disputed only by another said the same way,
         # not by one of another thing's ("Postgres 15.4 … :5432")

@@ -35,11 +35,14 @@ from crewline.policy.fleet.rows import (
     coverage,
     other_qualifier,
     other_state,
+    qualifiers,
+    request_sentence,
     roots_of,
     row_of,
     specific_of,
     status_of,
 )
+from crewline.policy.fleet.thesaurus import generic_words
 from crewline.policy.lemmas import known, lemma, root, tokens
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form
@@ -102,7 +105,7 @@ def said_in_other_words(
                 continue
             if MOMENT.match(text[value.end :]):
                 continue  # "2 days ago": a moment, not a length
-            if other_qualifier(ask, text, value):
+            if _another_qualifier_said(ask, text, value):
                 continue
             if not sibling and _named_by_other(ask, text, value):
                 continue  # "Postgres 15.4"; but "read `game_events_v4`" of "game_events_v3"
@@ -110,7 +113,7 @@ def said_in_other_words(
                 continue  # "3.5.0 is in review" disputes no live version
             if another_named(ask, " ".join(clause_of(text, value)).lower()):
                 continue
-            if not (_names_before(thing, _unvalued(head)) or by_its_name):
+            if not (_names_before(thing, _unvalued(_with_antecedent(text, value))) or by_its_name):
                 continue  # "Pipeline #8812 went green in 17 minutes on runner …": its own
             out.append((value.text, row.fact))
     return out
@@ -342,6 +345,20 @@ def disagreement(said: Sequence[tuple[str, Fact]]) -> str:
     )
 
 
+def _another_qualifier_said(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the row say the value of another one of a thing the question qualifies — by a
+    qualifier of the table it asks in that is not the asked one ("weekly" of "nightly",
+    "staging" of "production", the end of what "starts")? A row that says none of that
+    table is of no other one: where an answer needs the asked qualifier said, a dispute
+    needs another said ("kicks off at 02:00 from tonight on" against "nightly … 01:30")."""
+    if not other_qualifier(ask, text, value):
+        return False
+    asked = qualifiers(request_sentence(ask).lower())
+    said = qualifiers(text)
+    tables = [n for n, a in enumerate(asked) if a]
+    return not tables or any(said[n] and not said[n] & asked[n] for n in tables)
+
+
 def _names_thing(ask: ValueAsk, entity: Sequence[str], text: str) -> bool:
     """Does a row name the thing the question is about, as it is said: every name of it
     whole ("orion-3") and all its other distinguishing words but one, at least one of them
@@ -384,6 +401,16 @@ def _another_beside(
         for a, b in itertools.pairwise(question)
         if root(a.lemma) in have and root(b.lemma) in missing
     }
+    # where the question has a generic head beside the word ("the nightly rating *job*"),
+    # the row's noun in that place is the head said otherwise ("rating *batch*"), no other
+    # thing: a generic word names no kind of thing another noun could be another one of
+    generic = generic_words()
+    headed = {
+        (root(a.lemma), 1) for a, b in itertools.pairwise(question) if root(b.lemma) in generic
+    }
+    headed |= {
+        (root(b.lemma), -1) for a, b in itertools.pairwise(question) if root(a.lemma) in generic
+    }
     for k, t in enumerate(words):
         if root(t.lemma) not in have and t.text not in have:
             continue
@@ -394,6 +421,8 @@ def _another_beside(
             if CLAUSE_END.search(between) or ":" in between:
                 continue
             other = words[n]
+            if (root(t.lemma), n - k) in headed:
+                continue
             if (
                 other.text.isalpha()
                 and (other.text not in asked or (n > k and root(t.lemma) in compound))
@@ -417,6 +446,21 @@ def _unvalued(text: str) -> str:
     return text
 
 
+# A pronoun that opens a clause stands for what the clause before it named ("rating batch
+# got moved - *it* kicks off at 02:00").
+_PRONOUN_LEAD = re.compile(r"^\s*(?:it|they|which)\b", re.IGNORECASE)
+
+
+def _with_antecedent(text: str, value: Value) -> str:
+    """The value's clause before it, and the clause before that where it opens with a
+    pronoun: the pronoun's antecedent is the value's subject."""
+    head = clause_of(text, value)[0]
+    if not _PRONOUN_LEAD.match(head):
+        return head
+    ends = [m.end() for m in CLAUSE_END.finditer(text, 0, value.start - len(head))]
+    return text[ends[-2] if len(ends) > 1 else 0 : value.start]
+
+
 def _names_before(entity: Sequence[str], head: str) -> bool:
     """Does the value's clause name a word of the asked thing before the value — as its
     subject ("the broker throttles us at 60 req/min"), not as a place after it?"""
@@ -429,12 +473,30 @@ def _names_before(entity: Sequence[str], head: str) -> bool:
     )
 
 
+def owned_elsewhere(ask: ValueAsk, text: str, said: Said) -> bool:
+    """Is a disputing value named by a noun the question does not say, right before it
+    ("Postgres 14.9" for the staging app's version): another thing's value? A word of the
+    question in another form ("Nightly rating run *starts* 01:30" for "when does rating
+    *start*?") is the question's own verb or noun, no other owner — a dispute is read as
+    generously as an answer."""
+    return not said.cue and _named_by_other(ask, text, said.value)
+
+
 def _named_by_other(ask: ValueAsk, text: str, value: Value) -> bool:
     """Is the value named by a noun right before it that the question does not say
     ("Postgres 15.4", "Migration 0042"): that thing's value, not a dispute of the asked
     one's?"""
     noun = naming_noun(ask, text, value)
-    return noun is not None and not verb_form(noun) and root(noun.lemma) not in ask.cues
+    return (
+        noun is not None
+        and not verb_form(noun)
+        and root(noun.lemma) not in ask.cues
+        and root(noun.lemma) not in _question_roots(ask)
+    )
+
+
+def _question_roots(ask: ValueAsk) -> frozenset[str]:
+    return frozenset(root(t.lemma) for t in tokens(code_form(ask.question)))
 
 
 def about_in_other_words(ask: ValueAsk, row: Row) -> bool:
@@ -451,6 +513,11 @@ def said_of_same(ask: ValueAsk, said: Said) -> bool:
     clause must not name another thing in the missing word's place ("the search endpoint
     p99" for the login endpoint's)."""
     specific = specific_of(ask)
+    if not _TIME_WORDS.search(said.clause):
+        # a word that places the question in time ("tonight") is no word of the thing, to a
+        # clause that names no time of its own ("Nightly boarding starts 21:40")
+        timed = {root(w) for w in _TIME_WORDS.findall(ask.question)}
+        specific = [t for t in specific if t not in timed] if len(specific) > 3 else specific
     said_words = sum(said_has(said, t) for t in specific)
     if len(specific) < 3 or said_words < len(specific) - 1:
         return False
@@ -471,6 +538,7 @@ def _other_modifier_in_place(ask: ValueAsk, clause: str) -> bool:
         if (
             word.text.isalpha()
             and word.text not in asked
+            and word.text not in _CADENCE  # "*nightly* boarding": when, not which thing
             and word.text not in STOP | NP_STOP
             and root(word.lemma) not in specific
             and root(head.lemma) in specific
@@ -490,6 +558,8 @@ def owner(said: Said) -> str:
 def asked_words(ask: ValueAsk) -> set[str]:
     return set(LABEL_WORDS.findall(ask.question))
 
+
+_CADENCE = frozenset(EXCLUSIVE[1])
 
 # Words that place a value in time: a question that says one asks of that time only.
 _TIME_WORDS = re.compile(
