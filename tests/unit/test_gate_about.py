@@ -23,7 +23,7 @@ NOTATIONS = [
     (  # an ordinal the row writes as digits beside the same word
         "What was the yield of the June 2nd harvest on plot C?",
         "Plot C, June 2 harvest: yield 4,310 kg.",
-        "4,310 kg",
+        "4,310",
     ),
     (  # a number word the row writes as digits beside the same word
         "How long does the kiln need to fire a six hour glaze batch?",

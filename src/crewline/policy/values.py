@@ -39,7 +39,6 @@ class Kind(StrEnum):
     QUALIFIED = "qualified name"
     ID = "identifier"
     PERSON = "person's name"
-    QUANTITY = "quantity"  # a number in a unit of a physical measure: "45 kg", "12.4 km"
     NUMBER = "number"
     WORD = "name"
 
@@ -70,13 +69,6 @@ _NETWORK_LABEL = "internal|svc|cluster|corp|intra|lan|local|private"
 _DURATION_UNIT = (
     r"(?:ms|msec|milliseconds?|µs|us|microseconds?|ns|s|secs?|seconds?|(?-i:m)|mins?|minutes?|h|hrs?"
     r"|hours?|d|days?|w|wks?|weeks?)"
-)
-# Units of physical measures: mass, length, frequency, power and energy, level, temperature
-# and angle — but none that also names a thing counted ("5 DB replicas", "2 LBs", "3 KV
-# stores", "12 meters reported": databases, load balancers, key-value stores, devices).
-_PHYSICAL_UNIT = (
-    r"kg|kgs|kilograms?|tonnes?|km|kilomet(?:re|er)s?|metres?|cm|mm|miles?|ft|feet"
-    r"|hz|khz|mhz|ghz|kw|mw|kwh|mwh|gwh|dbm|°c|degrees?|deg"
 )
 # one field of a cron schedule: "*", "*/15", "0", "1-5", "MON,WED", "0-30/10"
 _CRON_NAME = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun"
@@ -167,9 +159,7 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         re.compile(
             rf"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:[a-z]+\.?\s?)?(?:/\s?|\bper\s|\ban?\s)"
             rf"(?:{_RATE_UNIT})\b"
-            r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:rps|qps|rpm|tps)\b"
-            # so many bits per second: "1 Mbps", "10 Gbit/s"
-            r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:[kmgt]?bps|[kmgt]bit/s)(?![\w/])",
+            r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:rps|qps|rpm|tps)\b",
             re.IGNORECASE,
         ),
     ),
@@ -196,17 +186,6 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         re.compile(
             r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?\s?(?:[kmgtp]i?b|bytes?)(?!\w)"
             r"|(?<![\w.,])\d+(?:\.\d+)?\s?(?:[kmgtp]i?b|bytes?)(?!\w)",
-            re.IGNORECASE,
-        ),
-    ),
-    # a physical measure in its unit, after the number ("45 kg", "3.5 GHz") or, for a
-    # distance along a route, before it ("at km 12.4"); a unit of one or two letters that is
-    # also a word or a unit of time ("m", "t", "g", "a") is left out
-    (
-        Kind.QUANTITY,
-        re.compile(
-            rf"(?<![\w.,])\d[\d,]*(?:\.\d+)?\s?(?:{_PHYSICAL_UNIT})(?![\w/%])"
-            r"|\b(?:km|kilomet(?:re|er)|mile)\s\d+(?:\.\d+)?(?![\w.])",
             re.IGNORECASE,
         ),
     ),

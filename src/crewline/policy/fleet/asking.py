@@ -40,7 +40,6 @@ class ValueAsk:
     outcome: frozenset[str] = frozenset()  # "how many jobs failed": what the count is of
     pair: tuple[str, ...] = ()  # "which host and port …": the two things asked, when two
     unit: str = ""  # "in milliseconds": the unit the question names, as written
-    measure: str = ""  # "the heaviest", "what distance": the physical measure asked ("mass")
 
 
 # The asked noun → the kinds of value that answer it, best first.
@@ -62,12 +61,6 @@ for _words, _kinds in (
         (Kind.PATH,),
     ),
     ("throughput rps qps", (Kind.RATE, Kind.NUMBER)),
-    # the nouns of a measure, in any domain: the measure says the value's type ("what speed",
-    # "the weight", "what RTT", "the deadline"), whatever the thing measured is
-    ("speed bandwidth bitrate", (Kind.RATE,)),
-    ("weight mass distance height width altitude kilometre kilometer mile", (Kind.QUANTITY,)),
-    ("length", (Kind.QUANTITY, Kind.DURATION, Kind.SIZE)),
-    ("energy", (Kind.QUANTITY,)),
     # a limit is of whatever it limits: a rate, a size, a time, an amount
     # and so is a measure's noun that names no unit: the unit the question names decides
     (
@@ -81,7 +74,7 @@ for _words, _kinds in (
     ("directory dir folder location", (Kind.PATH, Kind.URL_PATH)),
     ("branch", (Kind.PATH, Kind.ID, Kind.WORD)),
     (
-        "duration time timeout latency runtime p50 p90 p95 p99 p999 median lag delay rtt lifetime",
+        "duration time timeout latency runtime p50 p90 p95 p99 p999 median lag delay",
         (Kind.DURATION,),
     ),
     ("memory ram heap rss", (Kind.SIZE,)),
@@ -95,13 +88,10 @@ for _words, _kinds in (
     # a rate is a share ("error rate 0.3%") or so much per unit of time ("450 req/s"),
     # told apart by what it is a rate of (``_KIND_BY_MODIFIER``)
     ("rate", (Kind.PERCENT, Kind.RATE)),
-    (
-        "percentage percent ratio coverage share fraction proportion retention churn conversion",
-        (Kind.PERCENT,),
-    ),
+    ("percentage percent ratio coverage share retention churn conversion", (Kind.PERCENT,)),
     # the users active in a day, a week, a month: a count
     ("dau wau mau", (Kind.NUMBER,)),
-    ("date day deadline", (Kind.DATE, Kind.TIME)),
+    ("date day", (Kind.DATE, Kind.TIME)),
     ("region zone", (Kind.REGION,)),
     ("email e-mail mail inbox mailbox", (Kind.EMAIL,)),
     ("cron crontab", (Kind.CRON,)),
@@ -145,7 +135,6 @@ GENERIC = (
     Kind.RATE,
     Kind.PERCENT,
     Kind.MONEY,
-    Kind.QUANTITY,
     Kind.VERSION,
     Kind.HOST,
     Kind.URL,
@@ -165,19 +154,12 @@ _WH_KINDS: dict[str, tuple[Kind, ...]] = {
     "how often": (Kind.RATE, Kind.NUMBER),
     "how big": (Kind.SIZE,),
     "how large": (Kind.SIZE,),
-    "how fast": (Kind.DURATION, Kind.RATE),
-    "how quickly": (Kind.DURATION,),
-    # "how far behind is the replica?": a lag, in time or in a count of what is behind; "how
-    # far is the depot?": a distance
-    "how far": (Kind.DURATION, Kind.NUMBER, Kind.SIZE, Kind.QUANTITY),
+    "how fast": (Kind.DURATION,),
+    # "how far behind is the replica?": a lag, in time or in a count of what is behind
+    "how far": (Kind.DURATION, Kind.NUMBER, Kind.SIZE),
     "how slow": (Kind.DURATION,),
     "how full": (Kind.PERCENT, Kind.SIZE),
     "how busy": (Kind.PERCENT,),
-    "how loaded": (Kind.PERCENT,),
-    "how heavy": (Kind.QUANTITY, Kind.SIZE),  # a load's weight, or a download's size
-    "how wide": (Kind.QUANTITY, Kind.SIZE),
-    "how tall": (Kind.QUANTITY,),
-    "how deep": (Kind.NUMBER, Kind.QUANTITY),
     "how old": (Kind.DURATION, Kind.DATE, Kind.VERSION),
     "how high": (Kind.PERCENT, Kind.NUMBER, Kind.SIZE),
     "where": (Kind.PATH, Kind.URL_PATH, Kind.URL, Kind.HOST),
@@ -206,8 +188,7 @@ STOP = word_set(
     generally"""
 )
 REQUEST = re.compile(
-    r"\b(?:which|what|whats|where|when|how (?:long|many|much|often|big|large|fast|quickly|slow"
-    r"|far|full|busy|loaded|heavy|wide|tall|deep|old|high))\b"
+    r"\b(?:which|what|whats|where|when|how (?:long|many|much|often|big|large|fast|slow))\b"
     r"|\b(?:tell me|remind me|need|want|give me|share|send me|know)\s+"
     r"(?:the|what|which|its|their)\b"
 )
@@ -242,10 +223,8 @@ def _requests(
         return False  # "the one where the signs are blank": a relative of the noun before
     if at == 0 or before in _FILLER_WORDS or before in _KNOW or (at == 1 and not after_noun):
         return True  # "yo what port…": a word of greeting before it
-    if texts[at] in ("which", "what") and after in NOUN_KINDS:
-        # "the ticket, which number?", "Once the 20 GB are used, what speed …?": a relative
-        # "which" is not before a noun, and "what" is never a relative of a noun before it
-        return True
+    if texts[at] == "which" and after in NOUN_KINDS:
+        return True  # "the ticket, which number?": a relative "which" is not before a noun
     if texts[at] == "how" and shaped[at].clause_start:
         return True  # "the warm start, how long is that?": "how" is never a relative
     if shaped[at].clause_start and _fronted(code, words, at):
@@ -533,13 +512,6 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         pair = (noun, "other value")  # "from when to when?": two values, never one answers
     if pair and one_value(pair):
         noun, kinds = "address", (Kind.HOST, Kind.IP)  # "host and port": "mm.internal:7450"
-    measure_word = ""
-    if not kinds:
-        # "what's the heaviest panel it can hold?", "the longest the streak can go": a
-        # measure's adjective before a noun of no kind asks that measure (and, as the asked
-        # noun, is no word a row must say)
-        measure_word = next((p for p in phrase if p in _MEASURE_ADJECTIVES), "")
-        kinds = _MEASURE_ADJECTIVES.get(measure_word, ())
     if not kinds:
         if head_text == "need":
             return None  # "I need the…" names no kind of value: not a request for one
@@ -548,8 +520,7 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
             return None
         noun = content[-1]
         kinds = GENERIC
-    # the words that say which kind is asked ("instance type", "the heaviest")
-    kind_words: set[str] = {measure_word} if measure_word else set()
+    kind_words: set[str] = set()  # the words that say which kind is asked ("instance type")
     machine = _MACHINE_ASKED.search(code)
     if machine is not None and noun in (*_MACHINES, "value", "type", "size"):
         kind_words = {machine.group(1), machine.group(2), noun}
@@ -729,7 +700,6 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
             break
     return ValueAsk(
         unit=unit[2] if unit is not None else "",
-        measure=_measure_asked(noun, measure_word or head_text.removeprefix("how "), unit),
         modifier=modifier,
         pair=pair,
         terse=head_text == "terse",
@@ -755,19 +725,6 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         ),
     )
 
-
-# A measure's adjective (by its lemma: "heaviest" is "heavy") → the kinds that measure it.
-_MEASURE_ADJECTIVES: dict[str, tuple[Kind, ...]] = {
-    "heavy": (Kind.QUANTITY, Kind.SIZE),
-    "light": (Kind.QUANTITY, Kind.SIZE),
-    "far": (Kind.QUANTITY,),
-    "long": (Kind.DURATION, Kind.QUANTITY),
-    "short": (Kind.DURATION, Kind.QUANTITY),
-    "fast": (Kind.RATE, Kind.DURATION),
-    "slow": (Kind.DURATION, Kind.RATE),
-    "big": (Kind.SIZE,),
-    "large": (Kind.SIZE,),
-}
 
 _JOINING = word_set("to and or until till through")
 
@@ -796,9 +753,7 @@ def _needed(code: str, pointed: bool) -> re.Match[str] | None:
 
 
 # Kinds a unit names: a measure, never a thing counted ("in nodes").
-_MEASURES = frozenset(
-    {Kind.DURATION, Kind.RATE, Kind.SIZE, Kind.MONEY, Kind.PERCENT, Kind.QUANTITY}
-)
+_MEASURES = frozenset({Kind.DURATION, Kind.RATE, Kind.SIZE, Kind.MONEY, Kind.PERCENT})
 # "in ms", "(in m/s)": a unit the question names, not a place ("in the
 # config"): no article before it, nothing glued after it, no number after it ("in week 51"
 # names a week, a time)
@@ -844,55 +799,9 @@ def _scale(unit: str) -> str | None:
     return _SCALES.get(unit) or _SCALES.get(unit.removesuffix("s"))
 
 
-# The physical measure a noun or an adjective asks, and the one a unit is of: a quantity
-# answers only in a unit of the measure asked ("45 kg" for the heaviest, never "3.5 GHz").
-_MEASURE_OF_WORD = {
-    **dict.fromkeys(("weight", "mass", "heavy", "light"), "mass"),
-    **dict.fromkeys(
-        word_set(
-            "distance height width altitude kilometre kilometer mile length far long short wide "
-            "tall deep"
-        ),
-        "length",
-    ),
-    "energy": "energy",
-}
-_MEASURE_OF_UNIT = {
-    **dict.fromkeys(("kg", "kgs", "kilogram", "tonne"), "mass"),
-    **dict.fromkeys(
-        ("km", "kilometre", "kilometer", "metre", "cm", "mm", "mile", "ft", "feet"), "length"
-    ),
-    **dict.fromkeys(("hz", "khz", "mhz", "ghz"), "frequency"),
-    **dict.fromkeys(("kw", "mw"), "power"),
-    **dict.fromkeys(("kwh", "mwh", "gwh"), "energy"),
-    "dbm": "level",
-    "°c": "temperature",
-    **dict.fromkeys(("deg", "degree"), "angle"),
-}
-_QUANTITY_UNIT = re.compile(r"(?:^(km|kilomet(?:re|er)|mile)\s|[\d.,]\s?(\S+)$)", re.IGNORECASE)
-
-
-def _measure_asked(noun: str, word: str, unit: tuple[Kind, str, str] | None) -> str:
-    """The physical measure a request asks: by the unit it names ("in MW"), else by its
-    noun ("the weight") or its measure's adjective ("the heaviest", "how far")."""
-    if unit is not None and unit[0] is Kind.QUANTITY:
-        return _unit_measure(unit[2])
-    return _MEASURE_OF_WORD.get(noun) or _MEASURE_OF_WORD.get(word, "")
-
-
-def _unit_measure(unit: str) -> str:
-    unit = unit.lower()
-    return _MEASURE_OF_UNIT.get(unit) or _MEASURE_OF_UNIT.get(unit.removesuffix("s"), "")
-
-
 def in_asked_unit(ask: ValueAsk, value: Value) -> bool:
     """Is ``value`` said in the unit the question names, where both units are of a known
-    scale ("45 s" for "in seconds", never "30 s" for "in milliseconds"), and a quantity in a
-    unit of the measure asked ("45 kg" for a weight, never "3.5 GHz")?"""
-    if value.kind is Kind.QUANTITY and ask.measure:
-        said = _QUANTITY_UNIT.search(value.text)
-        if said is None or _unit_measure(said.group(1) or said.group(2)) != ask.measure:
-            return False
+    scale ("45 s" for "in seconds", never "30 s" for "in milliseconds")?"""
     if not ask.unit:
         return True
     said = _UNIT_OF.search(value.text.lower())
