@@ -270,6 +270,32 @@ def about_mostly(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact
     return True
 
 
+def about_as_cited(ask: ValueAsk, fact: Fact, value: Value, usable: Sequence[Fact]) -> bool:
+    """Is the row the offline reader picked a value from about the thing asked, as the check
+    of a citation reads it (``about_mostly``): about every word of the thing but the
+    relation's (``about_entity``), or leaving out only plain head words it names by their
+    modifier ("the Leeds *warehouse*" of "40 on the shelf in Leeds", "the grafana *board*"),
+    with no other word in their place and no other retrieved row as much about the
+    question? Demanding the head a row names by its modifier proves nothing a row of another
+    thing would lack; what tells things apart is kept: a name, a modifier, a month is never
+    left out, and the value still passes every check of its clause and every rival row. A
+    word left out must be in its dictionary form
+    and no verb of an outcome (``_TELLING``): "remains" may be the clause's verb, which
+    tells the row's value apart ("63% spent" is no share that remains), and the reader,
+    unlike a model, has no reading of it. ``ranked_first`` (one plain word left out by the
+    row most about the question) stays the model's: with one row retrieved, it takes
+    "uplink" of a row about the downlink."""
+    if not about_mostly(ask, fact, value, usable):
+        return False
+    unsaid = entity_unsaid(ask, fact, value.kind, value=value)
+    missing = set(unsaid[0]) if unsaid is not None else set()
+    return not any(
+        w.text != w.lemma or root(w.text) in _telling_roots()
+        for w in tokens(ask.question)
+        if forms_of(w) & missing
+    )
+
+
 def tied_by_model(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact]) -> bool:
     """May a row a model chose stand for the thing asked though it does not say every word
     of it: it says one word of the thing at least (``thing_said``: no asked noun, generic
@@ -661,7 +687,7 @@ def _degree_words(ask: ValueAsk, fact: Fact) -> frozenset[str]:
 # (the exclusive qualifiers — passed, failed, started, finished — are checked as such).
 _TELLING = word_set(
     """reject accept refuse deny drop add remove lose gain miss block allow approve decline
-    retry skip fail pass succeed break fix introduce cause revert regress resolve"""
+    retry skip fail pass succeed break fix introduce cause revert regress resolve remain"""
 )
 _BE = word_set("is are was were be been being")
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from crewline.policy.fleet.about import about_entity
+from crewline.policy.fleet.about import about_as_cited
 from crewline.policy.fleet.asking import ValueAsk, one_value
 from crewline.policy.fleet.citing import Chooser, check_cited, injection_in
 from crewline.policy.fleet.picking import (
@@ -141,15 +141,15 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
             else pick(ask, row, values)
         )
         if not strictly_about(ask, row):
-            # a row short of a word of the question answers where a model's citation of its
-            # value would hold: about the thing as ``check_cited`` reads it (the relation
-            # asked, a noun the value's form proves, words of time and degree need not be
-            # said) and passing every check of it; rows disputing it are said on the card
+            # a row short of a word of the question answers where a citation of its value
+            # would hold: about the thing as ``check_cited`` reads it (``about_as_cited``:
+            # the relation asked, a noun the value's form proves, words of time and degree
+            # need not be said, a head renamed by its modifier, one plain word left out by
+            # the row most about the question) and passing every check of it; rows
+            # disputing it are said on the card
             cited = picked if isinstance(picked, Said) else None
             picked = None
-            if cited is not None and about_entity(
-                ask, row.fact, cited.value.kind, value=cited.value
-            ):
+            if cited is not None and about_as_cited(ask, row.fact, cited.value, usable):
                 found = rivals_of(ask, row.fact, cited.value, usable)
                 rivals += [(cited.value.text, row.fact), *found] if found else []
                 checked = check_cited(
