@@ -31,6 +31,7 @@ from crewline.policy.careful.objects import (
     object_end,
     object_lemmas,
     phrase_of,
+    said_end,
     verb_says,
 )
 from crewline.policy.careful.positions import (
@@ -51,6 +52,8 @@ from crewline.policy.careful.words import (
     DETERMINERS,
     EDIT_VERBS,
     EXEC_VERBS,
+    HELPING_VERBS,
+    MODAL_VERBS,
     PARTICLES,
     PREPOSITIONS,
     PROCEED_VERBS,
@@ -150,8 +153,11 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
                         at=w.start,
                     )
                 )
-            elif noun:
-                says, verb = noun_says(shape, i, n)
+            elif noun or _modifier(shape, i):
+                # "the mailing campaign": a participle before its noun is said in its phrase,
+                # with the verb that governs it ("starts the mailing campaign to …"), never
+                # made the verb ("it mails campaign")
+                says, verb = noun_says(shape, i, n, modifier=not noun)
                 found.append(
                     Act(
                         family=match.family,
@@ -211,6 +217,27 @@ _PARTICLE_FOLLOWERS = (
     | TIME_WORDS
     | word_set("for good entirely completely everywhere too as well first")
 )
+
+
+# What opens a noun phrase a participle may modify ("the shipping address", "our mailing list").
+_PHRASE_OPENERS = word_set(
+    "the a an my our your their its his her these those"
+)  # "that" may be a conjunction
+
+
+def _modifier(shape: Shape, i: int) -> bool:
+    """Is the participle at ``i`` a noun's modifier: after a determiner, before the noun it
+    describes, in one clause ("the shipping address", "our mailing list")?"""
+    words = shape.words
+    return (
+        words[i].text.endswith("ing")
+        and 0 < i < len(words) - 1
+        and words[i - 1].text in _PHRASE_OPENERS
+        and not words[i].clause_start
+        and not words[i + 1].clause_start
+        and words[i + 1].sentence == words[i].sentence
+        and words[i + 1].text not in DETERMINERS | PREPOSITIONS
+    )
 
 
 def _split_phrasal(
@@ -276,6 +303,23 @@ def _passive(shape: Shape, i: int) -> bool:
     )
 
 
+def _verb_of_production(shape: Shape, i: int) -> int:
+    """The verb that acts on the prod word at ``i``, or ``i`` where none does. A helping verb
+    ("can I …", "does the gateway listen …") is never it, and the scan ends there: what it
+    helps comes after it, so a verb before it is another clause's ("which host and port
+    does …")."""
+    words = shape.words
+    for j in range(i - 1, -1, -1):
+        if words[j].text in MODAL_VERBS:
+            return i
+        if (
+            words[j].lemma in EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS
+            or (words[j].lemma in ACTS_BY_FIRST and verb_position(shape, j))
+        ) and not quoted_name(shape, j + 1):  # "the job called 'cleanup'": no call
+            return j
+    return i
+
+
 def _production(shape: Shape) -> list[Found]:
     """Production changed: a prod word in the object of any act but reading."""
     found = []
@@ -288,18 +332,7 @@ def _production(shape: Shape) -> list[Found]:
             continue  # production read or asked about ("which version is prod on?")
         if _opens_to_read(shape, i):
             continue  # "open the production deploy runbook and summarise it"
-        verb_at = next(
-            (
-                j
-                for j in range(i - 1, -1, -1)
-                if (
-                    words[j].lemma in EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS
-                    or (words[j].lemma in ACTS_BY_FIRST and verb_position(shape, j))
-                )
-                and not quoted_name(shape, j + 1)  # "the job called 'cleanup'": no call
-            ),
-            i,
-        )
+        verb_at = _verb_of_production(shape, i)
         if (
             verb_at != i
             and words[verb_at].lemma not in EXEC_VERBS | PROCEED_VERBS
@@ -308,11 +341,12 @@ def _production(shape: Shape) -> list[Found]:
         ):
             continue  # "write a doc on how we deploy to prod": the act is only written about
         start = clause_start(shape, i)
-        if verb_at == i and start < i and _unknown_verb(shape, start):
+        helped = any(w.text in MODAL_VERBS for w in words[start:i])  # "… does the gateway"
+        if verb_at == i and start < i and _unknown_verb(shape, start) and not helped:
             verb_at = start  # "port the billing service to production": a verb it does not know
         if verb_at == i:
             # no verb at all: the phrase as said, never the prod word made a verb ("it prods")
-            says, verb = phrase_of(shape, start, object_end(shape, i)), False
+            says, verb = phrase_of(shape, start, said_end(shape, i, object_end(shape, i))), False
         else:
             says, verb = verb_says(shape, verb_at, 1, words[verb_at].lemma), True
         found.append(
@@ -421,7 +455,7 @@ def _unknown_verb(shape: Shape, i: int) -> bool:
     """Does word ``i``, a clause's first, stand as a verb the gate does not know ("port the
     billing service")?"""
     w = shape.words[i]
-    no_verb = DETERMINERS | SUBJECTS | WH | COPULAS | PREPOSITIONS | _INDEFINITES
+    no_verb = DETERMINERS | SUBJECTS | WH | COPULAS | PREPOSITIONS | _INDEFINITES | HELPING_VERBS
     return verb_position(shape, i) and w.text not in no_verb and not w.code
 
 

@@ -32,6 +32,7 @@ from crewline.policy.careful.words import (
     DATA_OBJECT,
     DETERMINERS,
     DOC_HEADS,
+    HELPING_VERBS,
     LIVE_NOUNS,
     OBJECT_STOP,
     ORDINALS,
@@ -556,9 +557,89 @@ def phrase_of(shape: Shape, start: int, end: int) -> str:
 
 
 def verb_says(shape: Shape, i: int, length: int, verb: str, *, limit: int = 8) -> str:
-    end = object_end(shape, _past_when(shape, i + length), limit=limit)
+    start = _past_when(shape, i + length)
+    end = said_end(shape, start, object_end(shape, start, limit=limit), limit)
     said = phrase_of(shape, i + length, end)
+    named = _antecedent(shape, i, i + length) if said in _BARE_OBJECTS else None
+    if named is not None:
+        said = f"{said} ({named})"  # "cancels it (the 07:40 ferry)"
     return f"{third_person(SPELLED.get(verb, verb))} {said}".strip()
+
+
+_BARE_OBJECTS = {"it": False, "them": True}  # the pronoun, and whether it stands for several
+_NAMING = word_set("the my our your their this that these those which")
+
+
+def _antecedent(shape: Shape, i: int, pronoun: int) -> str | None:
+    """What the bare pronoun at ``pronoun``, the object of the verb at ``i``, stands for,
+    where the question named it before: the nearest noun phrase before the verb that opens
+    with a determiner, is no preposition's object and agrees with the pronoun in number
+    ("The prod replica is a mess. Wipe it?" → "the prod replica"; "find which ferry leaves
+    first and cancel it" → "the ferry"). A verb said in its form ("the job runs") ends the
+    phrase; "the fee schedule" goes on. None where the question names nothing so ("Ship
+    it?", "keep Python 3.9 in the SDK or drop it": "the SDK" is where, not what)."""
+    words = shape.words
+    plural = _BARE_OBJECTS[words[pronoun].text]
+    for d in range(i - 1, -1, -1):
+        if words[d].text not in _NAMING or words[d].ident:
+            continue
+        if d > 0 and words[d - 1].text in PREPOSITIONS and not words[d].clause_start:
+            continue
+        if words[d].text == "which":  # "which ferry leaves first": its noun, then its verb
+            end = d + 2
+        else:
+            end = said_end(shape, d + 1, object_end(shape, d + 1, limit=6), 6)
+            end = next(
+                (
+                    k
+                    for k in range(d + 1, end)
+                    if (words[k].lemma in VERB_LIKE and words[k].text != words[k].lemma)
+                    or words[k].text in PREPOSITIONS | COPULAS | DETERMINERS
+                ),
+                end,
+            )
+        if end > i or end - d < 2:
+            continue
+        head = words[end - 1]
+        if (head.text != head.lemma and head.text.endswith("s")) == plural:
+            named = phrase_of(shape, d + 1, end)
+            return f"the {named}" if words[d].text == "which" else phrase_of(shape, d, end)
+    return None
+
+
+def _glued(shape: Shape, k: int) -> bool:
+    """Is word ``k`` written on to the word before it, with no space between ("14:00",
+    "€4,800", "release/2.8", "es-news-prod"): one written token."""
+    words = shape.words
+    if not 0 < k < len(words):
+        return False
+    between = shape.text[words[k - 1].end : words[k].start]
+    return not any(c.isspace() for c in between)
+
+
+# Where an object said in a reason may not end: it would end mid-phrase ("… through the").
+# "them all", "the two of them both" end whole.
+_OPEN_ENDS = (DETERMINERS - word_set("all both each")) | PREPOSITIONS | word_set("and or but")
+
+
+def said_end(shape: Shape, start: int, end: int, limit: int = 8) -> int:
+    """Where the object a reason says ends: never inside a written token — a time, an
+    amount, a version, a path or a host cut at its colon, comma, dot or dash ("the 14" of
+    "the 14:00 standup"); a token counts once against the limit, as it is read — and never on
+    a word that opens what it cut ("… through the")."""
+    for _ in range(4):  # each pass counts the tokens the wider object holds
+        glued = sum(_glued(shape, k) for k in range(start + 1, end))
+        wider = object_end(shape, start, limit=limit + glued)
+        if wider == end:
+            break
+        end = wider
+    if end < len(shape.words) and end > start and _glued(shape, end):
+        while end < len(shape.words) and _glued(shape, end):
+            end += 1  # "the 14:00": the time whole, then the object goes on after it
+        end = max(end, object_end(shape, end - 1, limit=max(1, limit - (end - 1 - start))))
+    while end - 1 > start and shape.words[end - 1].text in _OPEN_ENDS:
+        end -= 1
+    return end
 
 
 def noun_phrase(shape: Shape, i: int, length: int) -> tuple[int, int]:
@@ -595,12 +676,16 @@ def noun_phrase(shape: Shape, i: int, length: int) -> tuple[int, int]:
     return start, end
 
 
-def noun_says(shape: Shape, i: int, length: int) -> tuple[str, bool]:
+def noun_says(shape: Shape, i: int, length: int, *, modifier: bool = False) -> tuple[str, bool]:
     """What the reason says of an act named by a noun, and whether it starts with a verb:
     with the verb that governs it ("runs the data backfill on prod"), "asks for" in a
-    question for it ("what is the production database password"), else the phrase alone."""
+    question for it ("what is the production database password"), else the phrase alone.
+    A ``modifier`` (a participle before its noun) is said with the whole phrase it opens
+    ("starts the mailing campaign to all 40k customers")."""
     words = shape.words
     start, end = noun_phrase(shape, i, length)
+    if modifier:
+        end = said_end(shape, i, object_end(shape, i), 8)
     phrase = phrase_of(shape, start, end)
     clause = []
     for j in range(start - 1, -1, -1):
@@ -614,7 +699,7 @@ def noun_says(shape: Shape, i: int, length: int) -> tuple[str, bool]:
             w = words[j]
             if w.text in WH:
                 return f"asks for {phrase}", True
-            if w.text in PREPOSITIONS or w.text in FILLERS:
+            if w.text in PREPOSITIONS or w.text in FILLERS or w.text in HELPING_VERBS:
                 continue
             verb = w.lemma in VERB_LIKE or any(not a.noun for a in ACTS_BY_FIRST.get(w.lemma, ()))
             if verb if known else verb_position(shape, j):

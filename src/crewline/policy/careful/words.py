@@ -169,6 +169,12 @@ WH = word_set("what which where when who whom whose how whats")
 # What follows a relative "which" as its verb ("…, which took 3 min, …"), never the noun
 # of a question word.
 AUXILIARIES = word_set("is are was were has have had does did do will would can could")
+# Words that stand where a verb stands but only help one ("Can I read …", "Should the bonus
+# reset …", "Which port does the gateway listen on?"): never the act a reason names.
+HELPING_VERBS = AUXILIARIES | word_set("should shall may might must")
+# The helping verbs a main verb follows ("can I read …", "does the gateway listen …"), not a
+# copula's "is" ("the next command is overwrite …").
+MODAL_VERBS = word_set("can could should shall may might must will would do does did")
 IRREGULAR_PAST = word_set("ran took went got found made wrote broke left sent built saw kept came")
 FRONTING = word_set(
     """after before in for besides beside during since with without from on at by per
