@@ -133,8 +133,9 @@ _ASIDE_NEGATORS = word_set("not don dont never no without")
 
 def negated_aside(shape: Shape, i: int) -> tuple[int, int] | None:
     """The words of a bracketed aside that negates an alternative right before word ``i``'s
-    clause ("draft (not send) the email", "prepare (don't pay) the invoices"): its first
-    word's index and one past its last, or None. An aside that does something ("(and
+    clause ("draft (not send) the email", "prepare (don't pay) the invoices"), or that only
+    narrows the verb to reading ("read (only read) the log"): its first word's index and one
+    past its last, or None. An aside that does something ("(and
     send)", "(then pay)") is a clause of its own, as before."""
     words = shape.words
     k = i
@@ -149,8 +150,15 @@ def negated_aside(shape: Shape, i: int) -> tuple[int, int] | None:
         a -= 1
     if "(" not in shape.gap(a) or a == 0:
         return None
-    lead = [w.text for w in words[a:k] if w.text not in ("but", "just", "only")]
-    return (a, k) if lead and lead[0] in _ASIDE_NEGATORS else None
+    lead = [w for w in words[a:k] if w.text not in _RESTRICTORS]
+    if lead and lead[0].text in _ASIDE_NEGATORS:
+        return a, k
+    if lead and len(lead) < k - a and all(w.lemma in READ_VERBS for w in lead):
+        return a, k  # "read (only read) the log": it narrows the verb to reading, does nothing
+    return None
+
+
+_RESTRICTORS = word_set("but just only merely simply")
 
 
 def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
