@@ -311,6 +311,12 @@ def _refusal(
     if another_time(ask, cited) or another_period(ask, cited):
         # "the night before last" of "last night's backup"; "last week" of this
         return Refusal.OTHER_TIME
+    if by is Chooser.MODEL and (
+        _counts_its_own_noun(ask, cited.text, value) or _version_of_a_modifier(ask, cited, value)
+    ):
+        # "3 restarts" for "how many retries"; "sarek 3.4.2" for "which Nextflow version do
+        # the sarek runs use": the value is another thing's, named right beside it
+        return Refusal.OTHER_SUBJECT
     if not (
         about_mostly(ask, cited, value, usable)
         or ranked_first(ask, cited, value, usable)
@@ -517,6 +523,44 @@ def _untied(ask: ValueAsk, text: str, value: Value) -> bool:
     wanted = wanted_nouns(ask)
     said = roots_of(" ".join(clause_of(text, value)), "")
     return not any(derived_from(r, w) or near(r, w) for r in said for w in wanted if r)
+
+
+def _counts_its_own_noun(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is the cited number a count of the plural noun right after it, which is no word of
+    the asked noun ("3 *restarts*" for "how many retries", for "which ticket number")? A
+    number followed by its own plural noun counts that noun."""
+    if value.kind not in (Kind.COUNT, Kind.NUMBER):
+        return False
+    after = re.match(r"\s+([a-z][a-z-]*)\b", text[value.end :])
+    if after is None:
+        return False
+    found = tokens(after.group(1).lower())
+    if len(found) != 1:
+        return False
+    noun = found[0]
+    if noun.text in STOP or noun.text == noun.lemma or not noun.text.endswith("s"):
+        return False  # "3 of 40", "5 free articles": not a plural noun right after
+    wanted = set(ask.cues) | set(ask.counted) | set(ask.subject)
+    return not any(
+        near(r, w) or derived_from(r, w) for r in forms_of(noun) for w in wanted if r and w
+    )
+
+
+def _version_of_a_modifier(ask: ValueAsk, cited: Fact, value: Value) -> bool:
+    """Is the cited version the one of a name right before it in the row that the question
+    says only as a modifier of another noun, while it asks the version of another name
+    ("nf-core/*sarek* 3.4.2" for "which *Nextflow* version do the sarek runs use")? A
+    version belongs to the name written right before it."""
+    if value.kind is not Kind.VERSION or not ask.modifier or ask.modifier in STOP:
+        return False
+    owner = re.search(r"([a-z][\w-]*)\W{0,2}$", cited.text[: value.start].lower())
+    if owner is None or not tokens(owner.group(1)):
+        return False
+    name = tokens(owner.group(1))[-1]
+    wanted = tokens(ask.modifier)
+    if not wanted or forms_of(name) & forms_of(wanted[0]):
+        return False
+    return any(forms_of(w) & forms_of(name) for w in tokens(ask.question))
 
 
 @functools.cache
