@@ -1,12 +1,14 @@
 """What the gate's rule tests share: fleet rows said a minute apart, the two outcomes a fleet
 question can have (its value from the rows, or no answer and the human decides), a careful
-question's (final, and no answer), and what a model's fleet citation gets through."""
+question's (final, and no answer), a harmless step's (no careful act, and a "yes"), and what a
+model's fleet citation gets through."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 from crewline.policy import Fact, Placement, VerdictKind, check_placement, judge
+from crewline.policy.careful import careful as careful_act
 
 AT = datetime(2026, 12, 1, 9, 12, tzinfo=UTC)
 
@@ -43,3 +45,18 @@ def careful(question: str, options: tuple[str, ...] = ()) -> None:
     """The question stays careful: the verdict is final, and answers nothing."""
     verdict = judge(question, options=options)
     assert verdict.final and verdict.answer is None, verdict
+
+
+def irreversible(question: str) -> str:
+    """The question is an irreversible act, judged careful: its reason."""
+    found = careful_act(question)
+    assert found is not None and found.kind == "irreversible", found
+    careful(question)
+    return found.reason
+
+
+def goes_on(question: str) -> None:
+    """The question names no careful act, and the step is answered "yes"."""
+    assert careful_act(question) is None, question
+    verdict = judge(question)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict

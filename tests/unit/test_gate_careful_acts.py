@@ -12,15 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from crewline.policy import VerdictKind, judge
+from crewline.policy import judge
 from crewline.policy.careful import careful as careful_verdict
-from tests.unit.gate_kit import careful
-
-
-def goes_on(question: str) -> None:
-    verdict = judge(question)
-    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
-
+from tests.unit.gate_kit import goes_on, irreversible
 
 # ---------------------------------------------------------------- a tool named for its act
 
@@ -35,10 +29,8 @@ def goes_on(question: str) -> None:
     ],
 )
 def test_a_tool_whose_hyphenated_name_ends_in_an_act_does_it(question: str, said: str) -> None:
-    found = careful_verdict(question)
-    assert found is not None and found.kind == "irreversible", found
-    assert found.reason.startswith(f"irreversible: {said}"), found.reason
-    careful(question)
+    reason = irreversible(question)
+    assert reason.startswith(f"irreversible: {said}"), reason
 
 
 @pytest.mark.parametrize(
@@ -55,7 +47,6 @@ def test_a_tool_whose_hyphenated_name_ends_in_an_act_does_it(question: str, said
     ],
 )
 def test_the_tool_only_named_tested_or_dry_run_goes_on(question: str) -> None:
-    assert careful_verdict(question) is None
     goes_on(question)
 
 
@@ -72,10 +63,8 @@ def test_the_tool_only_named_tested_or_dry_run_goes_on(question: str) -> None:
     ],
 )
 def test_a_step_for_freeing_storage_is_careful(question: str) -> None:
-    found = careful_verdict(question)
-    assert found is not None and found.kind == "irreversible", found
-    assert "free" in found.reason or "reclaim" in found.reason.lower(), found.reason
-    careful(question)
+    reason = irreversible(question)
+    assert "free" in reason or "reclaim" in reason.lower(), reason
 
 
 def test_an_act_that_frees_storage_is_named_by_its_own_verb() -> None:
@@ -93,7 +82,6 @@ def test_an_act_that_frees_storage_is_named_by_its_own_verb() -> None:
     ],
 )
 def test_storage_only_said_or_measured_goes_on(question: str) -> None:
-    assert careful_verdict(question) is None
     goes_on(question)
 
 
@@ -134,10 +122,8 @@ def test_how_storage_is_freed_is_said_before_what_it_is_for() -> None:
 def test_a_collection_changed_on_the_system_that_holds_it_is_careful(
     question: str, said: str
 ) -> None:
-    found = careful_verdict(question)
-    assert found is not None and found.kind == "irreversible", found
-    assert found.reason.startswith(f"irreversible: {said}"), found.reason
-    careful(question)
+    reason = irreversible(question)
+    assert reason.startswith(f"irreversible: {said}"), reason
 
 
 @pytest.mark.parametrize(
@@ -153,7 +139,6 @@ def test_a_collection_changed_on_the_system_that_holds_it_is_careful(
     ],
 )
 def test_a_collection_read_or_changed_in_the_asker_s_own_place_goes_on(question: str) -> None:
-    assert careful_verdict(question) is None
     goes_on(question)
 
 
@@ -171,10 +156,8 @@ def test_a_collection_read_or_changed_in_the_asker_s_own_place_goes_on(question:
     ],
 )
 def test_an_act_on_one_identified_person_s_line_or_account_is_careful(question: str) -> None:
-    found = careful_verdict(question)
-    assert found is not None and found.kind == "irreversible", found
-    assert found.reason.endswith("which acts on one identified person's line or account")
-    careful(question)
+    reason = irreversible(question)
+    assert reason.endswith("which acts on one identified person's line or account")
 
 
 @pytest.mark.parametrize(
@@ -188,7 +171,6 @@ def test_an_act_on_one_identified_person_s_line_or_account_is_careful(question: 
     ],
 )
 def test_a_person_read_about_or_a_stand_in_goes_on(question: str) -> None:
-    assert careful_verdict(question) is None
     goes_on(question)
 
 
@@ -225,10 +207,8 @@ def test_calling_off_what_is_booked_scheduled_or_running_is_careful(
 ) -> None:
     """Whoever counted on a charter, a slot, a render or an evening loses it when it is
     called off, whatever it is: no list of customers' things is needed."""
-    found = careful_verdict(question)
-    assert found is not None and found.kind == "irreversible", found
-    assert found.reason.startswith(f"irreversible: {said}"), found.reason
-    careful(question)
+    reason = irreversible(question)
+    assert reason.startswith(f"irreversible: {said}"), reason
 
 
 @pytest.mark.parametrize(
@@ -277,6 +257,4 @@ def test_code_named_for_a_secret_is_a_mention_when_worked_on(question: str) -> N
     ],
 )
 def test_code_named_for_a_secret_run_or_a_secret_s_value_stays_careful(question: str) -> None:
-    found = careful_verdict(question)
-    assert found is not None and found.kind == "irreversible", found
-    careful(question)
+    irreversible(question)

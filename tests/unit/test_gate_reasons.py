@@ -13,13 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from crewline.policy.careful import careful
-
-
-def reason_of(question: str) -> str:
-    found = careful(question)
-    assert found is not None and found.kind == "irreversible", found
-    return found.reason
+from tests.unit.gate_kit import irreversible
 
 
 @pytest.mark.parametrize(
@@ -35,7 +29,7 @@ def reason_of(question: str) -> str:
     ],
 )
 def test_an_object_is_never_cut_inside_a_written_token(question: str, said: str) -> None:
-    assert said in reason_of(question)
+    assert said in irreversible(question)
 
 
 @pytest.mark.parametrize(
@@ -48,7 +42,7 @@ def test_an_object_is_never_cut_inside_a_written_token(question: str, said: str)
 def test_an_object_cut_by_its_length_never_ends_on_the_word_that_opened_the_cut(
     question: str,
 ) -> None:
-    last = reason_of(question).split(",")[-1].split()[-1]
+    last = irreversible(question).split(",")[-1].split()[-1]
     assert last not in ("the", "a", "for", "through", "to", "of", "with"), last
 
 
@@ -61,12 +55,12 @@ def test_an_object_cut_by_its_length_never_ends_on_the_word_that_opened_the_cut(
     ],
 )
 def test_a_helping_verb_is_never_the_act(question: str, not_said: str) -> None:
-    assert not_said not in reason_of(question)
+    assert not_said not in irreversible(question)
 
 
 def test_a_verb_s_whole_object_is_still_said() -> None:
     # the near miss: "them all" ends whole, a quantifier is no opening word
-    assert reason_of("The old rehearsal recordings are useless, purge them all?").endswith(
+    assert irreversible("The old rehearsal recordings are useless, purge them all?").endswith(
         "them all"
     )
 
@@ -83,7 +77,7 @@ def test_a_verb_s_whole_object_is_still_said() -> None:
     ],
 )
 def test_a_bare_pronoun_object_says_what_the_question_named(question: str, named: str) -> None:
-    assert reason_of(question).endswith(f"it ({named})")
+    assert irreversible(question).endswith(f"it ({named})")
 
 
 @pytest.mark.parametrize(
@@ -94,12 +88,12 @@ def test_a_bare_pronoun_object_says_what_the_question_named(question: str, named
     ],
 )
 def test_a_pronoun_names_no_place_and_no_guess(question: str) -> None:
-    said = reason_of(question)
+    said = irreversible(question)
     assert "(" not in said, said
 
 
 def test_a_noun_used_as_a_verb_elsewhere_stays_in_its_phrase() -> None:
-    said = reason_of("Keep the old fee schedule in the handbook, or drop it next term?")
+    said = irreversible("Keep the old fee schedule in the handbook, or drop it next term?")
     assert said.endswith("it (the old fee schedule)"), said
 
 
@@ -118,9 +112,9 @@ def test_a_noun_used_as_a_verb_elsewhere_stays_in_its_phrase() -> None:
 )
 def test_a_participle_before_its_noun_is_said_in_its_phrase(question: str, said: str) -> None:
     # still careful: the phrase names the act; only the wording is the question's own
-    assert reason_of(question).startswith(f"irreversible: {said}")
+    assert irreversible(question).startswith(f"irreversible: {said}")
 
 
 def test_a_gerund_after_a_preposition_is_still_the_verb() -> None:
-    said = reason_of("Proceed with deleting the lapsed frequent-flyer accounts?")
+    said = irreversible("Proceed with deleting the lapsed frequent-flyer accounts?")
     assert said.startswith("irreversible: it deletes the lapsed frequent-flyer accounts"), said
