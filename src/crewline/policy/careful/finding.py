@@ -66,7 +66,7 @@ from crewline.policy.careful.words import (
     WH,
 )
 from crewline.policy.clauses import Shape, shape_of
-from crewline.policy.lemmas import tokens
+from crewline.policy.lemmas import known, tokens
 from crewline.policy.wording import (
     code_form,
     deobfuscated_form,
@@ -332,7 +332,11 @@ def _production(shape: Shape) -> list[Found]:
             continue  # production read or asked about ("which version is prod on?")
         if _opens_to_read(shape, i):
             continue  # "open the production deploy runbook and summarise it"
+        if _topic_of_a_text(shape, i):
+            continue  # "open the CAB minutes about the production freeze", "a section on …"
         verb_at = _verb_of_production(shape, i)
+        if verb_at != i and _runs_a_reading_command(shape, verb_at):
+            continue  # "run `kubectl get pods` against the production cluster"
         if (
             verb_at != i
             and words[verb_at].lemma not in EXEC_VERBS | PROCEED_VERBS
@@ -488,6 +492,101 @@ def _opens_to_read(shape: Shape, i: int) -> bool:
         and w.lemma not in READ_VERBS
         and verb_position(shape, w.index)
         for w in later
+    )
+
+
+# What makes the phrase after a noun its topic ("minutes about the freeze"), and the texts
+# whose topic "on" names too ("a section on the password policy"; "the tests on prod" run
+# there).
+_TOPIC_LEADS = word_set("about regarding concerning")
+_TEXTS = PROD_DOC_HEADS | word_set(
+    """section chapter page paragraph article paper memo minutes policy sop slide slides
+    talk lecture training course thread post"""
+)
+# What may be done to a text that changes nothing it is about.
+_TEXT_VERBS = READ_VERBS | word_set("open have has contain include cover")
+
+
+def _topic_of_a_text(shape: Shape, i: int) -> bool:
+    """Is the prod word at ``i`` in the topic of a text — after "about", "regarding" or
+    "concerning" following a noun ("the CAB minutes about the production deploy freeze"),
+    or "on" following a text's noun ("the SOP has a section on the production password
+    policy") — with only nouns between, the text only opened, read or had, and no later step
+    but reading in the question ("…, then apply it to prod")?"""
+    words = shape.words
+    start = clause_start(shape, i)
+    for k in range(i - 1, max(start, 1) - 1, -1):
+        w = words[k]
+        if (w.lemma in VERB_LIKE and verb_position(shape, k)) or w.code:
+            return False  # "a ticket about how we deploy to prod": what is done there
+        if w.text not in _TOPIC_LEADS and w.text != "on":
+            continue
+        noun = words[k - 1]
+        if noun.clause_start or verb_position(shape, k - 1) or noun.text in WH:
+            return False  # "set about", "what about prod?"
+        if w.text == "on" and noun.lemma not in _TEXTS:
+            return False  # "the tests on prod", "a session on prod": done there
+        if any(x.text.isdigit() for x in words[k + 1 : i]):
+            return False  # "about 5 prod hosts": how many
+        done = [
+            x
+            for x in words[: k - 1]
+            if x.sentence == w.sentence
+            and verb_position(shape, x.index)
+            and (x.lemma in VERB_LIKE or x.lemma in ACTS_BY_FIRST or x.code)
+        ]
+        if any(x.lemma not in _TEXT_VERBS | HELPING_VERBS or x.code for x in done):
+            return False  # "update the section on …", "delete the ticket about …"
+        return not any(
+            (x.lemma in EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS or x.lemma in ACTS_BY_FIRST)
+            and x.lemma not in READ_VERBS | HELPING_VERBS
+            and verb_position(shape, x.index)
+            for x in words[i + 1 :]
+        )
+    return False
+
+
+# A command line's verb that only reports what is there: a tool's subcommand ("`git status`",
+# "`kubectl get pods`", "`ceph df`") or the command itself ("`df -h`", "`SELECT count(*)`").
+_READING_COMMANDS = word_set(
+    """status get show list ls describe df du log logs diff select count cat head tail top
+    ps health info inspect version explain stat"""
+)
+
+
+def _runs_a_reading_command(shape: Shape, k: int) -> bool:
+    """Is the verb at ``k`` a running verb whose object is a command line in code that only
+    reports — its first or second word a reading command, and no word of it an act, a verb
+    that does or edits, or a secret's ("run `git status` in my clone of prod-config", "run a
+    read-only `SELECT count(*)` on production")?"""
+    words = shape.words
+    if words[k].code:  # "`kubectl get pods` against prod": the line's own verb
+        start = k
+        while (
+            start > 0 and words[start - 1].code and words[start - 1].sentence == words[k].sentence
+        ):
+            start -= 1
+    elif words[k].lemma in EXEC_VERBS:
+        start = next(
+            (w.index for w in words[k + 1 : k + 5] if w.code and w.sentence == words[k].sentence),
+            -1,
+        )
+        if start < 0 or any(w.clause_start for w in words[k + 1 : start + 1]):
+            return False
+    else:
+        return False
+    line = []
+    for w in words[start:]:
+        if not w.code or w.sentence != words[start].sentence:
+            break
+        line.append(w)
+    return any(w.text in _READING_COMMANDS for w in line[:2]) and not any(
+        any(
+            len(a.lemmas) == 1
+            for a in ACTS_BY_FIRST.get(w.lemma, ()) + ACTS_BY_FIRST.get(w.text, ())
+        )
+        or w.lemma in (EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS) - _READING_COMMANDS
+        for w in line
     )
 
 
@@ -687,6 +786,8 @@ def _resolve_pronoun(shape: Shape, found: list[Found]) -> list[Found]:
         return found
     for w in shape.words:
         if w.sentence in asking and w.lemma in EXEC_VERBS | PROCEED_VERBS:
+            if _do_support(shape, w.index):
+                continue  # "which port does it listen on?": the question's auxiliary
             nxt = shape.words[w.index + 1] if w.index + 1 < len(shape.words) else None
             if nxt is not None and nxt.text in ("it", "this", "that", "them", "these", "those"):
                 says = f"{third_person(w.lemma)} {named.says}"
@@ -701,6 +802,23 @@ def _resolve_pronoun(shape: Shape, found: list[Found]) -> list[Found]:
                     )
                 ]
     return found
+
+
+def _do_support(shape: Shape, k: int) -> bool:
+    """Is word ``k`` "do", "does" or "did" helping a question word's question, its subject a
+    pronoun and its verb after that ("which port does it listen on?"), not a step done to a
+    pronoun ("do it now?")?"""
+    words = shape.words
+    if words[k].text not in ("do", "does", "did") or k + 2 >= len(words):
+        return False
+    before = [w for w in words[:k] if w.sentence == words[k].sentence]
+    verb = words[k + 2]
+    return (
+        any(w.text in WH for w in before)
+        and verb.sentence == words[k].sentence
+        and not verb.clause_start
+        and verb.text not in PREPOSITIONS | TIME_WORDS | DETERMINERS | _PARTICLE_FOLLOWERS
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -726,6 +844,12 @@ def _find_act(code: str) -> Act | None:
     found = [f for f in found if not f.effect] or _command_acts(shape) or found
     # Obfuscated words ("d-e-l-e-t-e", "del3te") count wherever they stand.
     plain = {t.lemma for t in tokens(code)}
+    hyphens = _joined_hyphens(code)
+    if hyphens:
+        # "the roll-out", "their allow-list": a compound of two dictionary words is the word
+        # it joins, read in its context like any other, never a word spelled to hide it
+        plain |= {t.lemma for t in tokens(_without(code, hyphens))}
+        found += _compound_acts(code, hyphens)
     for t in tokens(deobfuscated_form(code)):
         if t.lemma not in plain and t.lemma in ACTS_BY_FIRST and t.lemma not in ("s", "t"):
             act = ACTS_BY_FIRST[t.lemma][-1]
@@ -743,6 +867,45 @@ def _find_act(code: str) -> Act | None:
         return None
     asking = [f for f in found if shape.sentences[f.sentence].asks] if shape.sentences else []
     return min(asking or found, key=lambda f: f.at)
+
+
+# Two words joined by one hyphen, each of two letters or more ("roll-out", "allow-list").
+_HYPHENED = re.compile(r"\b([a-z]{2,})-([a-z]{2,})\b")
+
+
+def _joined_hyphens(code: str) -> list[int]:
+    """Where ``code`` has the hyphen of a compound of two dictionary words that, written as
+    one, is an act's word ("roll-out" is "rollout", "allow-list" is "allowlist"). A part the
+    dictionary does not know ("de-lete", "dep-loy") is a word split to hide it: the blind
+    reading's."""
+    return [
+        m.start(2) - 1
+        for m in _HYPHENED.finditer(code)
+        if m.group(1) + m.group(2) in ACTS_BY_FIRST and known(m.group(1)) and known(m.group(2))
+    ]
+
+
+def _without(text: str, at: list[int]) -> str:
+    return "".join(c for k, c in enumerate(text) if k not in at)
+
+
+def _compound_acts(code: str, hyphens: list[int]) -> list[Found]:
+    """The acts the question names read with its compounds written as one word, in their
+    context like any word ("how long did the rollout take?" names none, "start the rollout
+    now?" does), the reason quoting the asker's words so joined."""
+    joined = _without(code, hyphens)
+    display = DISPLAY.get()
+    token = DISPLAY.set(
+        _without(display, hyphens) if display is not None and len(display) == len(code) else None
+    )
+    try:
+        shape = shape_of(joined)
+        money = _money_in(shape, joined)
+        found = _code_acts(shape, joined) + money + _word_acts(shape, bool(money))
+        found = [f for f in found if not f.effect] or _command_acts(shape) or found
+        return [f for f in found if f.family != "money"] if money else found
+    finally:
+        DISPLAY.reset(token)
 
 
 def reason(found: Act) -> str:

@@ -100,8 +100,77 @@ def _info_opening(shape: Shape, i: int) -> int | None:
         ):
             return j  # "what date are we aiming at for the go-live?": a thing named, not done
         if between & (ASKER | TO_COME) or ("you" in between and "me" in between):
+            if _asked_of_the_past(shape, j, i, between) or _event_of_its_own(shape, j, i):
+                return j  # "which version did we roll back to?": what was done, asked
             return None  # the asker's act, or one still to be done: asked for, not about
         return j
+    return _condition_of_a_request(shape, i)
+
+
+# The auxiliaries of a question about what was done ("which branch did we delete?").
+_PAST_AUX = word_set("did was were")
+
+
+def _asked_of_the_past(shape: Shape, j: int, i: int, between: set[str]) -> bool:
+    """Does the question word at ``j`` ask about the act at ``i`` as done — a past auxiliary
+    between them ("which version did we roll back to last week?", "when did we last deploy
+    to prod?") and nothing still to come ("which branch did you want me to delete?", "what
+    was I supposed to drop?")? Whoever did it, asking what was done does nothing."""
+    if between & TO_COME or ("you" in between and between & {"me", "us"}):
+        return False  # "what date did you give us for the cutover?": it is theirs to do
+    return any(w.text in _PAST_AUX for w in shape.words[j + 1 : i])
+
+
+# What opens a clause telling when something happens ("… before they are purged").
+_TIME_CLAUSES = word_set("before after until till once whenever")
+
+
+def _event_of_its_own(shape: Shape, j: int, i: int) -> bool:
+    """Is the act at ``i`` told in a time clause with a subject of its own, not the asker
+    ("how long do we retain the records before they are purged?"), in a question whose words
+    before it say nothing still to come ("how long should I wait before they are dropped?"
+    stays the asker's)? What happens to a thing by its own course is asked about."""
+    words = shape.words
+    k = next(
+        (
+            k
+            for k in range(i, j, -1)
+            if words[k].clause_start and words[k].sentence == words[i].sentence
+        ),
+        None,
+    )
+    if k is None or k - 1 <= j or words[k - 1].text not in _TIME_CLAUSES:
+        return False
+    told = {w.text for w in words[k:i]}
+    asked = {w.text for w in words[j + 1 : k - 1]}
+    return (
+        words[k].text not in ASKER | {"you"}
+        and not told & (ASKER | TO_COME | {"you"})
+        and not asked & TO_COME
+    )
+
+
+_CONDITIONS = word_set("if suppose supposing")
+# What the main clause of a question about a condition may say of what would follow.
+_WOULD = word_set("would could might")
+
+
+def _condition_of_a_request(shape: Shape, i: int) -> int | None:
+    """Is the act at ``i`` in a condition that opens its sentence, whose main clause, after
+    a comma, is a question word asking what would follow ("if we had to roll the matchmaker
+    back, which version would we end up on?")? The question word's index, or None. A main
+    clause with a step still to come ("…, which one should I drop?") is the asker's."""
+    words = shape.words
+    sentence = shape.sentences[words[i].sentence]
+    if not sentence.asks or words[sentence.start].text not in _CONDITIONS:
+        return None
+    for k in range(i + 1, sentence.end):
+        if not words[k].clause_start or "," not in shape.gap(k):
+            continue
+        main = {w.text for w in words[k : sentence.end]}
+        if words[k].text not in WH or main & (TO_COME - _WOULD):
+            return None
+        return k
     return None
 
 

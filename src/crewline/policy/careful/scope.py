@@ -52,6 +52,7 @@ from crewline.policy.careful.words import (
     PROCEED_VERBS,
     READ_VERBS,
     SECRET_HOLDERS,
+    SHARED_BRANCH,
     SHARED_THINGS,
     VERB_LIKE,
 )
@@ -263,6 +264,10 @@ def mention(
         return True  # "I don't need the secrets themselves": nothing is done to them
     if _unrelated(shape, i):
         return True  # "it has nothing to do with payments": said to be no part of it
+    if not noun and _done_to_nobody(shape, i + length - 1):
+        return True  # "(prints only, emails nobody)": what is not done, told
+    if not noun and family in _LOCAL_FAMILIES and _askers_local_thing(shape, i, length):
+        return True  # "kill my local jupyter kernel": the asker's own, on the asker's machine
     if family == "credentials" and _not_real(shape, i):
         return True  # "a fake token", "a dummy API key": a stand-in, no secret
     if family == "delete" and not noun and _code_element(shape, i + length):
@@ -466,7 +471,8 @@ def _dry_run_clause(shape: Shape, i: int) -> bool:
     start = clause_start(shape, i)
     end = clause_end(shape, i)
     flagged = any(
-        (dry_run(shape, k) and "-" in shape.gap(k - 1)) or words[k].text in _DRY_FLAGS
+        (dry_run(shape, k) and ("-" in shape.gap(k - 1) or _dry_mode(shape, k)))
+        or words[k].text in _DRY_FLAGS
         for k in range(max(start, 1), end)
     )
     if not flagged:
@@ -477,9 +483,94 @@ def _dry_run_clause(shape: Shape, i: int) -> bool:
         steps = w.lemma in EXEC_VERBS | PROCEED_VERBS or any(
             not a.noun for a in ACTS_BY_FIRST.get(w.lemma, ())
         )
-        if steps and not hypothetical(shape, w.index) and w.lemma not in READ_VERBS:
+        if (
+            steps
+            and not hypothetical(shape, w.index)
+            and w.lemma not in READ_VERBS
+            and not _done_to_nobody(shape, w.index)
+        ):
             return False  # "… and then for real", "then run it again"
     return not re.search(r"\bfor real\b|\bwithout\b|\bactual", shape.text)
+
+
+_NOBODY = word_set("nobody nothing none noone")
+
+
+def _done_to_nobody(shape: Shape, k: int) -> bool:
+    """Is the verb at ``k`` said of nobody and nothing ("emails nobody", "deletes nothing"):
+    what the run does not do, told beside it?"""
+    words = shape.words
+    after = words[k + 2] if k + 2 < len(words) else None
+    return (
+        k + 1 < len(words)
+        and words[k + 1].text in _NOBODY
+        and not words[k + 1].clause_start
+        and not (after is not None and after.text in _BUT and not after.clause_start)
+    )  # "emails nobody but the CFO" emails the CFO
+
+
+_BUT = word_set("but except else other besides save")
+
+
+# The acts whose harm is to what others keep or count on: on the asker's own machine, to
+# the asker's own thing, nobody loses anything.
+_LOCAL_FAMILIES = frozenset({"delete", "infrastructure", "cancel"})
+_ON_MY_MACHINE = word_set("local locally localhost laptop workstation desktop")
+# What reaches past the asker's machine, wherever the clause says it.
+_BEYOND = (
+    PROD_WORDS
+    | SHARED_BRANCH
+    | word_set(
+        """remote remotes origin upstream shared team everyone everybody all every our their
+    customer customers user users"""
+    )
+)
+
+
+def _askers_local_thing(shape: Shape, i: int, length: int) -> bool:
+    """Is the object of the act at ``i`` the asker's own thing on the asker's own machine —
+    "my" and a word of the machine ("local", "laptop") in it ("kill my local jupyter
+    kernel", "delete the build folder on my laptop") — holding no data (a database, volumes,
+    files, a branch: what is lost with them is work), and nothing in the sentence after the
+    verb that reaches past it (production, a remote, a shared branch, others' things)?"""
+    words = shape.words
+    rest = [w for w in words[i + length :] if w.sentence == words[i].sentence]
+    thing: list[Word] = []
+    for w in rest:
+        if w.text in _ELSEWHERE or (w.clause_start and thing):
+            break  # "purge the cache on the build server from my laptop": not the thing's
+        thing.append(w)
+    said = {w.text for w in thing} | {w.lemma for w in thing}
+    reach = {w.text for w in rest} | {w.lemma for w in rest}
+    return (
+        "my" in said
+        and bool(said & _ON_MY_MACHINE)
+        and not reach & _BEYOND
+        and not said & (SHARED_THINGS | DATA_OBJECT)  # "wipe my local docker volumes": data
+        and not any(w.ident or w.code for w in rest)
+        and verb_position(shape, i)
+        and not words[i].ident
+    )
+
+
+# What opens a phrase saying where the act is done from or goes to, not what it is done to.
+_ELSEWHERE = word_set("from to for via through across into onto against and or then plus")
+
+
+_MODE_LEADS = word_set("in as")
+
+
+def _dry_mode(shape: Shape, k: int) -> bool:
+    """Is the dry run ending at word ``k`` the mode the act in its clause is done in — "in
+    its dry-run mode", "in dry run mode", "as a dry run" — rather than a thing named beside
+    it ("the dry run passed, now purge")?"""
+    words = shape.words
+    mode = k + 1 < len(words) and words[k + 1].lemma == "mode" and not words[k + 1].clause_start
+    j = k - 2
+    while j >= 0 and words[j].text in DETERMINERS and not words[j + 1].clause_start:
+        j -= 1
+    led = j >= 0 and words[j].text in _MODE_LEADS and not words[j + 1].clause_start
+    return led and (mode or words[j].text == "as")
 
 
 def _quoted(shape: Shape, i: int) -> bool:

@@ -48,7 +48,7 @@ READ_VERBS = word_set(
     investigate analyze analyse diagnose debug profile benchmark reproduce look summarize
     summarise explain translate understand diff list count compare audit trace watch monitor
     observe verify validate describe outline document annotate typecheck type_check find
-    locate identify spot spell learn"""
+    locate identify spot spell learn query"""
 )
 EXEC_VERBS = word_set(
     """run rerun execute trigger invoke call start kick launch fire hit apply enable use
