@@ -189,6 +189,7 @@ def test_production_changed_beside_a_text_stays_careful(question: str) -> None:
         "Can I kill my local jupyter kernel for the star-count notebook?",
         "OK to kill the notebook kernel on my laptop?",
         "Can I delete the old build directory on my laptop?",
+        "I'll kill my local notebook server for the star charts, ok?",
     ],
 )
 def test_an_act_on_the_askers_own_machine_is_routine(question: str) -> None:
@@ -205,6 +206,7 @@ def test_an_act_on_the_askers_own_machine_is_routine(question: str) -> None:
         "Can I delete my local branch and the remote one?",
         "Can I wipe my local test database and reseed it?",
         "Wipe my local docker volumes and rebuild?",
+        "Can I kill my local postgres and the prod one?",
         "Can I kill the notebook kernels of all users on my local hub?",
         "Can I purge the cache on the build server from my laptop?",
     ],
@@ -224,6 +226,8 @@ def test_an_act_beyond_the_askers_machine_stays_careful(question: str) -> None:
         "Run a read-only `SELECT count(*)` on the production loans table?",
         "Can I run `kubectl get pods` against the production booking cluster?",
         "OK to run `df -h` on the production catalogue host?",
+        "Run `terraform plan` against the production booking workspace?",
+        "Can I do a dry run of the prod loans migration?",
     ],
 )
 def test_a_reporting_command_on_production_is_routine(question: str) -> None:
@@ -241,8 +245,65 @@ def test_a_reporting_command_on_production_is_routine(question: str) -> None:
         "Run `git status` on prod and then restart the prod booking service?",
         "Run `kubectl get secret db-creds -o yaml` on prod?",
         "Run `helm list` and then `helm upgrade booking` on prod?",
+        "Run `terraform plan -destroy` against the production booking workspace?",
+        "Do a dry run of the prod loans migration and then run it for real?",
     ],
 )
 def test_a_command_that_changes_production_stays_careful(question: str) -> None:
     """A line with an act in it, a later step, or a secret shown stays careful."""
+    irreversible(question)
+
+
+# ---------------------------------------------------------------- a text opened, a word named
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "OK to open the overwrite-protection section of the loans code and summarise it?",
+        "Can I open the access-control chapter of the box-office handbook?",
+        "Can I open the permissions page of the library wiki to read it?",
+    ],
+)
+def test_a_text_opened_is_read(question: str) -> None:
+    """ "open" with a text's part or kind for its object opens it to read."""
+    assert careful(question) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Open the admin section of the booking site to everyone?",
+        "Open the write access to the catalogue bucket for the contractors?",
+        "Open port 22 on the observatory firewall?",
+        "Can I open the overwrite-protection section of the loans code and then disable it?",
+    ],
+)
+def test_access_opened_stays_careful(question: str) -> None:
+    """Access opened to people, a port, or a step after the text stays careful."""
+    irreversible(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Shall I add the word 'DESTRUCTIVE' to the help text of the seat purge command?",
+        "Shall I add the word 'irreversible' to the warning in my local copy of the docs?",
+    ],
+)
+def test_a_word_named_as_a_word_is_no_claim(question: str) -> None:
+    """A quoted word after "the word" is written somewhere, not said of the step."""
+    assert careful(question) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "This is irreversible. Proceed?",
+        "Proceed? It's 'irreversible' as they say.",
+        "Add the word 'irreversible' to the help text, then drop the old loans table?",
+    ],
+)
+def test_the_step_said_irreversible_stays_careful(question: str) -> None:
+    """The question saying its own step is irreversible, or an act after, stays careful."""
     irreversible(question)

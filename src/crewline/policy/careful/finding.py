@@ -37,13 +37,20 @@ from crewline.policy.careful.objects import (
 from crewline.policy.careful.positions import (
     clause_of,
     clause_start,
+    dry_run,
     head_after,
     nominal_head,
     past_form,
     verb_position,
 )
 from crewline.policy.careful.requests import ASKER, info_scope
-from crewline.policy.careful.scope import described, mention, quoted_name, run_as_command
+from crewline.policy.careful.scope import (
+    TEXT_HEADS,
+    described,
+    mention,
+    quoted_name,
+    run_as_command,
+)
 from crewline.policy.careful.verdicts import Act, Found
 from crewline.policy.careful.words import (
     ACTS_BY_FIRST,
@@ -337,6 +344,8 @@ def _production(shape: Shape) -> list[Found]:
         verb_at = _verb_of_production(shape, i)
         if verb_at != i and _runs_a_reading_command(shape, verb_at):
             continue  # "run `kubectl get pods` against the production cluster"
+        if verb_at != i and dry_run(shape, verb_at) and not done_after(shape, i):
+            continue  # "do a dry run of the prod migration": it only shows what it would do
         if (
             verb_at != i
             and words[verb_at].lemma not in EXEC_VERBS | PROCEED_VERBS
@@ -499,10 +508,7 @@ def _opens_to_read(shape: Shape, i: int) -> bool:
 # whose topic "on" names too ("a section on the password policy"; "the tests on prod" run
 # there).
 _TOPIC_LEADS = word_set("about regarding concerning")
-_TEXTS = PROD_DOC_HEADS | word_set(
-    """section chapter page paragraph article paper memo minutes policy sop slide slides
-    talk lecture training course thread post"""
-)
+_TEXTS = PROD_DOC_HEADS | TEXT_HEADS
 # What may be done to a text that changes nothing it is about.
 _TEXT_VERBS = READ_VERBS | word_set("open have has contain include cover")
 
@@ -550,7 +556,7 @@ def _topic_of_a_text(shape: Shape, i: int) -> bool:
 # "`kubectl get pods`", "`ceph df`") or the command itself ("`df -h`", "`SELECT count(*)`").
 _READING_COMMANDS = word_set(
     """status get show list ls describe df du log logs diff select count cat head tail top
-    ps health info inspect version explain stat"""
+    ps health info inspect version explain stat plan"""
 )
 
 

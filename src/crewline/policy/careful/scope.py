@@ -244,7 +244,8 @@ def mention(
     if family == "own_word":
         # "search the docs for how 'permanent ban' is defined": a term looked up, quoted;
         # said of the step, even quoted, it is the question's own word
-        return _term(shape, i) and governor_of(shape, i) == "read" and not done_after(shape, i)
+        read = _term(shape, i) and governor_of(shape, i) == "read"
+        return (read or _named_word(shape, i)) and not done_after(shape, i)
     if (
         (w.ident or _lone_name(shape, i))
         and not code
@@ -266,6 +267,8 @@ def mention(
         return True  # "it has nothing to do with payments": said to be no part of it
     if not noun and _done_to_nobody(shape, i + length - 1):
         return True  # "(prints only, emails nobody)": what is not done, told
+    if not noun and family == "access" and _opens_a_text(shape, i):
+        return True  # "open the overwrite-protection section of the ingest code": to read it
     if not noun and family in _LOCAL_FAMILIES and _askers_local_thing(shape, i, length):
         return True  # "kill my local jupyter kernel": the asker's own, on the asker's machine
     if family == "credentials" and _not_real(shape, i):
@@ -546,15 +549,70 @@ def _askers_local_thing(shape: Shape, i: int, length: int) -> bool:
         "my" in said
         and bool(said & _ON_MY_MACHINE)
         and not reach & _BEYOND
-        and not said & (SHARED_THINGS | DATA_OBJECT)  # "wipe my local docker volumes": data
+        and not said & (SHARED_THINGS - _COMPUTE | DATA_OBJECT)  # "my local docker volumes"
         and not any(w.ident or w.code for w in rest)
         and verb_position(shape, i)
         and not words[i].ident
     )
 
 
+# What runs rather than keeps: a local one stopped or killed loses no one's data.
+_COMPUTE = word_set(
+    """server servers service services instance instances node nodes host hosts machine
+    machines vm vms worker workers api gateway broker brokers cluster clusters pipeline
+    pipelines site website environment"""
+)
 # What opens a phrase saying where the act is done from or goes to, not what it is done to.
 _ELSEWHERE = word_set("from to for via through across into onto against and or then plus")
+
+
+# The parts and kinds of a text a person opens to read ("the section on …", "the minutes").
+TEXT_HEADS = word_set(
+    """section chapter page paragraph article paper memo minutes policy sop slide slides
+    talk lecture training course thread post handbook"""
+)
+_OPENED_TO = word_set("to for")
+
+
+def _opens_a_text(shape: Shape, i: int) -> bool:
+    """Is the verb at ``i`` "open" with a text for its object — the object's head, before
+    "of" or the clause's end, a text's part or kind ("open the overwrite-protection
+    section of the ingest code") — opened for nobody ("… to everyone", "… for the
+    contractors") and with no later step but reading ("…, then disable it")?"""
+    words = shape.words
+    if words[i].lemma != "open" or not verb_position(shape, i):
+        return False
+    end = clause_end(shape, i)
+    head = next((k for k in range(i + 1, end) if words[k].text in PREPOSITIONS), end) - 1
+    if head <= i or words[head].lemma not in TEXT_HEADS | (DOC_HEADS - _NOT_TEXTS):
+        return False
+    for k in range(head + 1, end):
+        purpose = k + 1 < len(words) and words[k + 1].lemma in READ_VERBS
+        if words[k].text in _OPENED_TO and not purpose:
+            return False  # "… to everyone", "… for the contractors"; "… to read it" reads
+    return not done_after(shape, i) and not pronoun_step_after(shape, i)
+
+
+# Heads a text shares with what is run or joined: "open a session", "open the test suite".
+_NOT_TEXTS = word_set("session member agent bot test tests suite pr issue ticket")
+
+
+# Nouns that name a word as a word: "the word 'irreversible'", "the label 'DESTRUCTIVE'".
+_WORD_NOUNS = word_set("word words term phrase label wording")
+
+
+def _named_word(shape: Shape, i: int) -> bool:
+    """Is word ``i`` a quoted term right after a noun that names it as a word ("add the word
+    'DESTRUCTIVE' to the help text"): the word itself, written somewhere, not the question
+    saying its step is irreversible?"""
+    words = shape.words
+    return (
+        _term(shape, i)
+        and i > 0
+        and words[i - 1].lemma in _WORD_NOUNS
+        and words[i - 1].sentence == words[i].sentence
+        and shape.text[words[i - 1].end : words[i].start].strip() in ("'", '"')
+    )
 
 
 _MODE_LEADS = word_set("in as")
