@@ -90,6 +90,10 @@ def test_a_value_asked_of_an_act_not_asked_for_is_routine(question: str) -> None
         "If it fails, should I roll the catalogue service back?",
         "If the tests pass, roll the catalogue service back?",
         "Which version did we roll back to? Roll back to it again now?",
+        "Which branch of the recipe repo did we say we'd force-push today?",
+        "Which timetable version did we say we roll back to tonight?",
+        "How long do we keep the loan records before they are purged tonight?",
+        "If we purge the old loan rows tonight, how much disk would we get back?",
     ],
 )
 def test_the_same_act_asked_for_stays_careful(question: str) -> None:

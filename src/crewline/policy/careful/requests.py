@@ -116,9 +116,21 @@ def _asked_of_the_past(shape: Shape, j: int, i: int, between: set[str]) -> bool:
     between them ("which version did we roll back to last week?", "when did we last deploy
     to prod?") and nothing still to come ("which branch did you want me to delete?", "what
     was I supposed to drop?")? Whoever did it, asking what was done does nothing."""
-    if between & TO_COME or ("you" in between and between & {"me", "us"}):
-        return False  # "what date did you give us for the cutover?": it is theirs to do
+    if between & (TO_COME | {"d"}) or ("you" in between and between & {"me", "us"}):
+        return False  # "what date did you give us for the cutover?", "… we'd force-push"
+    if _said_to_come(shape, i):
+        return False  # "which branch did we say we force-push tonight?"
     return any(w.text in _PAST_AUX for w in shape.words[j + 1 : i])
+
+
+# Times still to come: an act said with one is planned, whatever tense asks about it.
+_LATER = word_set("tonight tomorrow now next later soon upcoming")
+
+
+def _said_to_come(shape: Shape, i: int) -> bool:
+    """Does the sentence of the act at ``i`` say a time still to come ("… tonight", "…
+    tomorrow")?"""
+    return any(w.text in _LATER for w in shape.sentence_words(shape.words[i].sentence))
 
 
 # What opens a clause telling when something happens ("… before they are purged").
@@ -147,6 +159,7 @@ def _event_of_its_own(shape: Shape, j: int, i: int) -> bool:
         words[k].text not in ASKER | {"you"}
         and not told & (ASKER | TO_COME | {"you"})
         and not asked & TO_COME
+        and not _said_to_come(shape, i)
     )
 
 
@@ -168,8 +181,8 @@ def _condition_of_a_request(shape: Shape, i: int) -> int | None:
         if not words[k].clause_start or "," not in shape.gap(k):
             continue
         main = {w.text for w in words[k : sentence.end]}
-        if words[k].text not in WH or main & (TO_COME - _WOULD):
-            return None
+        if words[k].text not in WH or main & (TO_COME - _WOULD) or _said_to_come(shape, i):
+            return None  # "if we purge the rows tonight, …": a plan, not a supposition
         return k
     return None
 
