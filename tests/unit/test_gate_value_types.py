@@ -425,3 +425,101 @@ def test_a_cohorts_age_is_one_label_in_full_or_short(
     assert _model(question, rows, other) is None
     assert _model(question, rows, label) is None
     assert _model(question, _one(another_age), other) is None
+
+
+# ---------------------------------------------------------------- a measure asked by its unit
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (
+            "How many seconds does the nightly vacuum take on staging?",
+            "The nightly vacuum on staging takes 42 s, on prod 3 min.",
+            "42 s",
+        ),
+        ("How many hours did the tile reindex run?", "Tile reindex ran 5.5 h overnight.", "5.5 h"),
+        (
+            "For how many seconds is a signed upload URL good?",
+            "Signed upload URLs are good for 900 s after they are issued.",
+            "900 s",
+        ),
+        (
+            "How much data does the clickstream bucket hold?",
+            "Bucket clickstream-raw: 18.4 TB across 3.2M objects.",
+            "18.4 TB",
+        ),
+        (
+            "How much disk does the build cache take up on ci-3?",
+            "The build cache on ci-3 is 74 GB, under /var/cache/build.",
+            "74 GB",
+        ),
+        (
+            "How much space do the November dumps take?",
+            "The November dumps take 1.2 TB in cold storage.",
+            "1.2 TB",
+        ),
+    ],
+)
+def test_a_measure_asked_by_its_unit_is_the_rows_measure(
+    question: str, row: str, value: str
+) -> None:
+    """A count of a unit of time asks a time in that unit, not a count of them ("how many
+    seconds …": the row's "42 s", whole); "how much data / disk / space …" asks a size, as
+    "how much memory" does ("18.4 TB")."""
+    answers(question, _one(row), value)
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        # another environment, another thing, another month than the row's
+        (
+            "How many seconds does the nightly vacuum take on dev?",
+            "The nightly vacuum on staging takes 42 s, on prod 3 min.",
+        ),
+        ("How many hours did the search reindex run?", "Tile reindex ran 5.5 h overnight."),
+        ("How much data does the audit bucket hold?", "Bucket clickstream-raw: 18.4 TB."),
+        (
+            "How much disk does the build cache take up on ci-4?",
+            "The build cache on ci-3 is 74 GB, under /var/cache/build.",
+        ),
+        (
+            "How much space do the October dumps take?",
+            "The November dumps take 1.2 TB in cold storage.",
+        ),
+        # a time in another unit: the gate converts none
+        (
+            "How many seconds does the blue-green switch take?",
+            "The blue-green switch takes about 7 min end to end.",
+        ),
+        (
+            "How many seconds does the nightly vacuum take on prod?",
+            "The nightly vacuum on staging takes 42 s, on prod 3 min.",
+        ),
+        # a compound of the unit counts a resource, not a time
+        ("How many CPU-hours did the render job use?", "Render job done: 6 h wall, 412 CPU-h."),
+        # a size then and now: which is asked is a guess
+        (
+            "How much storage does the docs site use?",
+            "docs site: 850 MB of static files, down from 1.1 GB last month.",
+        ),
+    ],
+)
+def test_a_measure_asked_by_its_unit_stays_with_the_human_on_a_near_miss(
+    question: str, row: str
+) -> None:
+    no_answer(question, _one(row))
+
+
+def test_a_measure_asked_by_its_unit_is_disputed_by_another_rows() -> None:
+    """Two rows giving two times of the same thing: no answer offline, and a model citing one
+    of them is refused, as for "how long"."""
+    rows = facts(
+        ("etl", "Rows of the events fact table are kept 400 days."),
+        ("governance", "Rows of the events fact table are kept 730 days now."),
+    )
+    question = "How many days are rows of the events fact table kept?"
+    no_answer(question, rows)
+    assert _model(question, rows, "400 days") is None
+    answers(question, rows[:1], "400 days")

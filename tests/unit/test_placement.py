@@ -147,14 +147,14 @@ LIMIT_B = Fact(
     ("question", "placement", "facts", "answer"),
     [
         (
-            "How much data is stored in the media-prod bucket?",
+            "How big is the data the media-prod bucket holds?",
             Placement(kind="fleet", answer="4.7 TB", row="row-21"),
             [STORE],
             "4.7 TB",
         ),
         (
             # a number the model gives without its unit is the row's value, unit and all
-            "How much data is stored in the media-prod bucket?",
+            "How big is the data the media-prod bucket holds?",
             Placement(kind="fleet", answer="4.7", row="row-21"),
             [STORE],
             "4.7 TB",

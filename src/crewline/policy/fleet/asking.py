@@ -40,6 +40,9 @@ class ValueAsk:
     outcome: frozenset[str] = frozenset()  # "how many jobs failed": what the count is of
     pair: tuple[str, ...] = ()  # "which host and port …": the two things asked, when two
     unit: str = ""  # "in milliseconds": the unit the question names, as written
+    # "how many seconds …", "how much data …": the measure a count's noun names, and its unit
+    # as written — what the offline reader reads it as (``as_measure``)
+    measure: tuple[Kind, str] | None = None
 
 
 # The asked noun → the kinds of value that answer it, best first.
@@ -410,8 +413,10 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     noun = "value"
     counted: set[str] = set()
     outcome: set[str] = set()
+    measure: tuple[Kind, str] | None = None
     named = [p for p in phrase if p in NOUN_KINDS]
     measured = head_text == "how much" and named and set(NOUN_KINDS[named[-1]]) - {Kind.NUMBER}
+    stored = head_text == "how much" and not named and phrase[-1:] and phrase[-1] in _STORED
     share_of = (
         head_text == "how much"
         and [w.text for w in words[skip : skip + 1]] == ["of"]
@@ -438,6 +443,12 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
                 at += 1
             noun = words[at].lemma
             counted = {root(noun)}
+            if at == skip and _counts_time_unit(code, words[at]):
+                # "for how many seconds is the token valid?": a time in that unit ("TTL
+                # 3600 s"), not a count of seconds — but "CPU-hours" count a resource
+                measure = (Kind.DURATION, words[at].text)
+            elif stored:
+                measure = (Kind.SIZE, "")  # "how much data is in the bucket?"
             verb = words[at + 1] if at + 1 < len(words) else None
             if verb is not None and past(verb) and verb.lemma not in ASKING:
                 outcome.add(root(verb.lemma))  # "how many e2e tests failed": "3 failed"
@@ -547,6 +558,7 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         if noun in NOUN_KINDS and unit_kind not in NOUN_KINDS[noun]:
             noun = _head(code, words[skip:]) or "value"  # "Route 10 punctuality, in percent?"
         kinds = (unit_kind,)
+        measure = None  # "how many seconds …, in ms?": the unit it names decides
     # a noun that names another kind of thing stays what the request is about ("which Node
     # version": node); one of the asked kind is the asked noun again ("host:port"), and so is
     # the name of a kind the asked ones hold ("the IP address": any address said is an IP's)
@@ -700,6 +712,7 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
             break
     return ValueAsk(
         unit=unit[2] if unit is not None else "",
+        measure=measure,
         modifier=modifier,
         pair=pair,
         terse=head_text == "terse",
@@ -809,7 +822,33 @@ def in_asked_unit(ask: ValueAsk, value: Value) -> bool:
     return asked is None or given is None or asked == given
 
 
+# What "how much" measures in bytes: the data stored, the disk or space it takes.
+_STORED = word_set("data disk space storage")
+
 _TIME_SCALES = frozenset({"us", "ms", "s", "min", "h", "d", "w"})
+# The units of time a count may name whole ("how many seconds", "how many days"), never a
+# letter alone
+_TIME_UNITS = word_set("second seconds minute minutes hour hours day days week weeks")
+
+
+def as_measure(ask: ValueAsk) -> ValueAsk:
+    """The request as the offline reader reads it: a count of a unit of time ("how many
+    seconds …") as a time in that unit ("TTL 3600 s", never "2 min": the gate converts
+    none), an amount of data, disk or space ("how much data …") as a size ("2.3 TB") — the
+    row's measure whole, where a count reads only a number beside the counted noun. A
+    model's citation is checked against the request as asked."""
+    if ask.measure is None:
+        return ask
+    kind, unit = ask.measure
+    if kind is Kind.DURATION:
+        return replace(ask, kinds=(Kind.DURATION, Kind.NUMBER), unit=unit)
+    return replace(ask, kinds=(kind,), counted=frozenset())
+
+
+def _counts_time_unit(code: str, word: Token) -> bool:
+    """Does the question count ``word``, a unit of time said whole and on its own ("how many
+    seconds …"), not the tail of a compound ("how many CPU-hours …", "core-hours")?"""
+    return word.text in _TIME_UNITS and code[word.start - 1 : word.start] != "-"
 
 
 def rate_counted(ask: ValueAsk, value: Value) -> bool:

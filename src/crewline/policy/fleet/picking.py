@@ -356,6 +356,16 @@ def values_of(ask: ValueAsk, fact: Fact) -> list[Said]:
         ]
         if rates:
             return rates
+    if Kind.DURATION in ask.kinds:
+        # "how many seconds": a time in the asked unit, whole ("TTL 3600 s"), never a count
+        # of seconds — one in another unit ("2 min") is no answer, as to "in seconds?"
+        times = [
+            s
+            for s in _said(replace(ask, counted=frozenset()), fact)
+            if s.value.kind is Kind.DURATION
+        ]
+        if times:
+            return times
     return _counted(ask, fact)
 
 

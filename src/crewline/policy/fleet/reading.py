@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from crewline.policy.fleet.about import about_as_cited
-from crewline.policy.fleet.asking import ValueAsk, one_value
+from crewline.policy.fleet.asking import ValueAsk, as_measure, one_value
 from crewline.policy.fleet.citing import Chooser, check_cited, injection_in
 from crewline.policy.fleet.picking import (
     has_specifics,
@@ -95,7 +95,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
     question's words, disputes the answer."""
     usable = [f for f in facts if not injection_in(f.text)]
     ignored = tuple(f for f in facts if injection_in(f.text))
-    ask = tracker_words_aside(ask)
+    ask = as_measure(tracker_words_aside(ask))
     if not ask.subject and ask.decides:
         # "where should the new config file live?": a decision asked of you, about nothing
         # a row can be known to answer
