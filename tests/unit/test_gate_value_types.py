@@ -523,3 +523,87 @@ def test_a_measure_asked_by_its_unit_is_disputed_by_another_rows() -> None:
     no_answer(question, rows)
     assert _model(question, rows, "400 days") is None
     answers(question, rows[:1], "400 days")
+
+
+# ---------------------------------------------------------------- a heading's count
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (
+            "How many invoices failed to post last week?",
+            "Invoice posting failures last week: 23, all on the EU ledger.",
+            "23",
+        ),
+        (
+            "How many members cancelled their gym plan in May?",
+            "Gym plan cancellations in May: 61, mostly students leaving town.",
+            "61",
+        ),
+        # a count at the sentence's end, after its full stop
+        ("How many racks are in cage B?", "Racks in cage B: 14.", "14"),
+        # a count a place or a time heads after a comma counts what the first counted
+        (
+            "How many refund requests came in on Tuesday?",
+            "Refund requests on Monday: 48, on Tuesday: 51.",
+            "51",
+        ),
+    ],
+)
+def test_a_count_a_heading_names_ends_at_its_comma(question: str, row: str, value: str) -> None:
+    """A number right after a heading that names the counted noun counts it, whatever its
+    clause goes on to say after a comma ("…: 23, all on the EU ledger"); a number ends in a
+    digit, before a comma or a full stop ("48,", "51.")."""
+    answers(question, _one(row), value)
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        # another month, another day than the heading's
+        (
+            "How many members cancelled their gym plan in June?",
+            "Gym plan cancellations in May: 61, mostly students leaving town.",
+        ),
+        (
+            "How many refund requests came in on Wednesday?",
+            "Refund requests on Monday: 48, on Tuesday: 51.",
+        ),
+        ("How many racks are in cage C?", "Racks in cage B: 14."),
+        # the heading's own day tells neither apart (it heads both): which is a guess
+        (
+            "How many refund requests came in on Monday?",
+            "Refund requests on Monday: 48, on Tuesday: 51.",
+        ),
+        # a heading that names another thing than the counted noun
+        (
+            "How many invoices failed to post last week?",
+            "Payment retries last week: 23, all on the EU ledger.",
+        ),
+    ],
+)
+def test_a_count_a_heading_names_stays_with_the_human_on_a_near_miss(
+    question: str, row: str
+) -> None:
+    no_answer(question, _one(row))
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        ("How many racks does hall 2 hold?", "Hall 1 holds 14 racks, hall 3 holds 9.", None),
+        ("How many racks are in cage C?", "Cage B has 14 racks.", None),
+        ("How many blades does turbine 7 have?", "Turbine T07 has 3 blades, all inspected.", "3"),
+        ("How many racks are in cage B?", "Cage B has 14 racks.", "14"),
+    ],
+)
+def test_a_thing_named_by_a_letter_or_a_number_is_that_one(
+    question: str, row: str, value: str | None
+) -> None:
+    """ "Hall 2", "cage C": the row must write that letter or number ("T07" for turbine 7);
+    a row of hall 1 or cage B is another thing's."""
+    if value is None:
+        no_answer(question, _one(row))
+    else:
+        answers(question, _one(row), value)

@@ -260,8 +260,9 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
     text = fact.text
     out: list[Said] = []
     counting = False  # the last number counted the asked noun ("57 TODOs, 12 of them…")
-    number = (
-        r"(?<![\w.#])(?<!\w-)(?<!\d\u2013)(\d[\d,]*(?:\.\d+)?(?:k|m)?)(?![\w.%])(?![-\u2013]\w)"
+    number = (  # ends in a digit, before a comma or a full stop: "48,", "51."
+        r"(?<![\w.#])(?<!\w-)(?<!\d\u2013)(\d(?:[\d,]*\d)?(?:\.\d+)?(?:k|m)?)"
+        r"(?![\w%])(?!\.\w)(?![-\u2013]\w)"
     )
     for m in re.finditer(number, text, re.I):
         if re.search(r"\d\s*(?:of|out of|/)\s*$", text[: m.start()]):
@@ -272,15 +273,20 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
         if re.match(r"\s+of\s+(?:them|those|these)\b", text[m.end() :]) and counting:
             out += _counted_value(ask, text, value)  # "57 TODOs, 12 of them in src/api"
             continue
-        rest = re.sub(r"^\s+of\s+(?:\d[\d,.]*|them|those|these|which|all)\b", "", text[end:])
-        following = [
-            w
-            for w in re.findall(r"[a-z0-9][a-z0-9-]*", rest.lower()[:48])[:4]
-            if w not in ("with", "known", "new", "total", "more", "are", "were", "have", "had")
-        ][:2]
-        if _headed_count(ask, text, value, following):
+        rest = re.sub(
+            r"^\s+(?:out\s+)?of\s+(?:\d[\d,.]*|them|those|these|which|all)\b", "", text[end:]
+        )
+        following = _following(rest)
+        # a heading's count ends its clause: "failures last week: 19, all missing codes"
+        # counts no "all" — nothing after its comma is a noun it counts
+        own = _following(_OWN_CLAUSE_END.split(rest, maxsplit=1)[0])
+        if _headed_count(ask, text, value, own):
             counting = True
             out += _counted_value(ask, text, value)  # "Pitch bearings: 3 in Aberdeen"
+            continue
+        if counting and _PLACE_HEADING.search(text[: value.start]):
+            # "Refund requests on Monday: 48, on Tuesday: 51": 51 counts them too, on Tuesday
+            out += [replace(v, parallel=True) for v in _counted_value(ask, text, value)]
             continue
         if not following or following[0][0].isdigit():
             counting = False
@@ -300,6 +306,21 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
     return out
 
 
+def _following(rest: str) -> list[str]:
+    """The first two words after a number that may be the noun it counts."""
+    return [
+        w
+        for w in re.findall(r"[a-z0-9][a-z0-9-]*", rest.lower()[:48])[:4]
+        if w not in ("with", "known", "new", "total", "more", "are", "were", "have", "had")
+    ][:2]
+
+
+_OWN_CLAUSE_END = re.compile(r"[;,()]|[.!?](?=\s|$)")
+# A count's heading that is only a place or a time after a comma ("…, on Tuesday: 51"): it
+# goes on counting what the count before it counted.
+_PLACE_HEADING = re.compile(
+    r",\s*(?:and\s+)?(?:on|in|at|for|from|under|across)\s+[\w.-]+(?:\s+[\w.-]+)?:\s*$"
+)
 # What may follow a count a heading names: a place, a time or the clause's end, never a noun
 # the number counts instead ("Disks: 3 volumes" counts volumes).
 _AFTER_HEADED = word_set("in on at for from under across per each left total now so far today")
@@ -787,7 +808,28 @@ def has_specifics(ask: ValueAsk, fact: Fact) -> bool:
             continue  # a hyphenated word ("read-only") is what a row is about, not a value
         if not says(row, text):
             return False
+    for name in _DESIGNATED.finditer(ask.question):
+        after = re.match(r"\s+([a-z]+)", ask.question[name.end() :])
+        # "hall 2?", "hall 2 hold", not "within 5 days": no plural noun it counts after it
+        ends = after is None or after.group(1) in STOP or not after.group(1).endswith("s")
+        if name.group(1) not in STOP and ends and not _designates(row, name.group(2)):
+            return False  # "cage C", "hall 2": a thing named by a letter or a number
     return True
+
+
+def _designates(row: str, mark: str) -> bool:
+    """Does the row write the letter or the number that names the thing, in any form: the
+    letter alone or set off ("cage B", "cohort_b"), the number alone or glued to letters
+    ("T12", "INV-14", "T07" for turbine 7)?"""
+    if mark.isdigit():
+        return any(int(n) == int(mark) for n in re.findall(r"(?<![\d.,])\d+(?![\d.,]*\d)", row))
+    return re.search(rf"(?<![a-z0-9]){mark}(?![a-z0-9])", row) is not None  # "cohort_b"
+
+
+# A thing named by its noun and a letter or a short number after it, ending its phrase
+# ("cage C", "hall 2", "line 4"): the row must name it so, for "cage B" or "hall 1" is
+# another.
+_DESIGNATED = re.compile(r"(?<![\w.-])([a-z]{3,}) ([b-hj-z]|\d{1,3})(?![\w.%:/-])")
 
 
 def of_another_outcome(ask: ValueAsk, text: str, value: Value) -> bool:
