@@ -607,3 +607,13 @@ def test_a_thing_named_by_a_letter_or_a_number_is_that_one(
         no_answer(question, _one(row))
     else:
         answers(question, _one(row), value)
+
+
+def test_a_number_with_its_unit_names_no_thing() -> None:
+    """ "going 15 min" is a time, not a thing named "going 15": the row need not write 15."""
+    rows = _one("The nightly reconciliation job takes about 25 minutes on a full day's data.")
+    answers(
+        "How long does the nightly reconciliation job take? mine has been going 15 min",
+        rows,
+        "25 minutes",
+    )

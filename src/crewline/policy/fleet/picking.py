@@ -810,8 +810,12 @@ def has_specifics(ask: ValueAsk, fact: Fact) -> bool:
             return False
     for name in _DESIGNATED.finditer(ask.question):
         after = re.match(r"\s+([a-z]+)", ask.question[name.end() :])
-        # "hall 2?", "hall 2 hold", not "within 5 days": no plural noun it counts after it
-        ends = after is None or after.group(1) in STOP or not after.group(1).endswith("s")
+        # "hall 2?", "hall 2 hold", not "within 5 days", "going 15 min": no noun it counts
+        # nor unit after it
+        ends = after is None or after.group(1) in STOP
+        if not ends and after is not None and not after.group(1).endswith("s"):
+            said = f"{name.group(2)} {after.group(1)}"
+            ends = not any(v.text == said for v in values_in(said))
         if name.group(1) not in STOP and ends and not _designates(row, name.group(2)):
             return False  # "cage C", "hall 2": a thing named by a letter or a number
     return True
