@@ -509,6 +509,7 @@ def test_a_measure_asked_by_its_unit_is_the_rows_measure(
 def test_a_measure_asked_by_its_unit_stays_with_the_human_on_a_near_miss(
     question: str, row: str
 ) -> None:
+    """A measure of another thing, in another unit or then and now answers no such count."""
     no_answer(question, _one(row))
 
 
@@ -586,6 +587,7 @@ def test_a_count_a_heading_names_ends_at_its_comma(question: str, row: str, valu
 def test_a_count_a_heading_names_stays_with_the_human_on_a_near_miss(
     question: str, row: str
 ) -> None:
+    """A heading of another month, day or thing, or one heading two counts, answers none."""
     no_answer(question, _one(row))
 
 
