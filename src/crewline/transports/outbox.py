@@ -31,7 +31,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from crewline.errors import PermanentTransportError, RateLimited, ThreadGone
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry, RowRole
@@ -149,6 +149,9 @@ class OutboxDispatcher:
         self._waiting = 0
         self._behind = False  # the last wait that ended, ended without its post
         self._elsewhere: set[str] = set()  # lanes last found held by another replica
+        # op -> its send-time series: ``labels()`` validates and looks the labels up at
+        # every call; a series, once made, lives as long as its metric.
+        self._send_seconds: dict[str, Any] = {}
 
     async def __aenter__(self) -> OutboxDispatcher:
         # Entries up to here were queued by an earlier process, which may have made a call
@@ -618,13 +621,16 @@ class OutboxDispatcher:
         self._called_at[entry.lane] = self.clock()
         if self.metrics is None:
             return await call
+        series = self._send_seconds.get(entry.op)
+        if series is None:
+            series = self._send_seconds[entry.op] = self.metrics.send_seconds.labels(
+                transport=self.transport.name, op=entry.op
+            )
         started = time.perf_counter()
         try:
             return await call
         finally:
-            self.metrics.send_seconds.labels(transport=self.transport.name, op=entry.op).observe(
-                time.perf_counter() - started
-            )
+            series.observe(time.perf_counter() - started)
 
     async def _thread(
         self,
