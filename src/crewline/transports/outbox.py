@@ -133,7 +133,9 @@ class OutboxDispatcher:
         self.held_back = 0  # times a lane stopped at a post held back (``held``)
         self._scan = asyncio.Event()
         self._queued: set[str] = set()  # lanes with entries newer than their drain's last read
-        self._progress = asyncio.Condition()
+        # wait_idle's callers, told of each delivery: a drain pays for a wake only while
+        # somebody waits (no lock to take per delivery)
+        self._progress: set[asyncio.Future[None]] = set()
         self._lanes: dict[str, asyncio.Task[None]] = {}
         self._lane_ready_at: dict[str, float] = {}
         self._called_at: dict[str, float] = {}
@@ -188,17 +190,22 @@ class OutboxDispatcher:
         scan = True
         async with asyncio.timeout(timeout):
             while True:
-                async with self._progress:
+                # Listening before the look: a delivery during it is not missed.
+                delivered: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+                self._progress.add(delivered)
+                try:
                     if await self.store.outbox_size(self.transport.name) == 0:
                         return
                     if scan:
                         self.wake()
                     try:
                         async with asyncio.timeout(self.poll_interval):
-                            await self._progress.wait()
+                            await delivered
                         scan = False
                     except TimeoutError:
                         scan = True
+                finally:
+                    self._progress.discard(delivered)
 
     async def wait_posted(
         self,
@@ -367,8 +374,13 @@ class OutboxDispatcher:
                     # the next attempt at this head looks before posting.
                     self._uncertain[lane] = max(entry.id, self._uncertain.get(lane, 0))
                     raise
-            async with self._progress:
-                self._progress.notify_all()
+            if self._progress:
+                self._delivered()
+
+    def _delivered(self) -> None:
+        for waiter in self._progress:
+            if not waiter.done():
+                waiter.set_result(None)
 
     async def _global_turn(self) -> None:
         rate = self.transport.limits.global_per_second
