@@ -37,7 +37,8 @@ KEPT = 1024
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """A new escalation's card as the changes that wrote it left it."""
+    """A new escalation's card as the changes that wrote it left it. (``Change._touch``
+    makes one with every field named: a field added here is added there.)"""
 
     member: Member
     escalation: Escalation
