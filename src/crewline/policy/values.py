@@ -217,7 +217,9 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         Kind.VERSION,
         re.compile(
             # a firmware's letter after its dotted number ("V92.21.23Z") is the version's own
-            r"(?<![\w.])v\d+(?:(?:\.\d+)+[a-z]?)?(?:[-+][0-9a-z.]+)?(?!\w)(?!\.\w)"
+            # but never a name's tail, glued to it by a hyphen ("template SPN-v3"): the name
+            # whole is the value
+            r"(?<![\w.])(?<!\w-)v\d+(?:(?:\.\d+)+[a-z]?)?(?:[-+][0-9a-z.]+)?(?!\w)(?!\.\w)"
             # a build's letter and number after the last part ("2022.3.41f1", "2.0.0b3")
             r"|(?<![\w.,])\d+\.\d+(?:\.\d+)*(?:[a-z]{1,2}\d+)?(?:[-+][0-9a-z.]+)?(?![\w])",
             re.IGNORECASE,
@@ -270,6 +272,10 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
 
 
 _RANGE_END = re.compile(r"\d\s?[-\u2013]\s?$")
+# A minus glued before a value's digits, after a space, a bracket or a label's colon — never a
+# hyphen inside a name ("GW-17") nor the dash of a range ("10 -15" is read above).
+_MINUS = re.compile(r"(?:^|(?<=[\s(=:]))[-\u2212]$")
+_SIGNED = frozenset({Kind.NUMBER, Kind.PERCENT, Kind.DURATION, Kind.RATE, Kind.SIZE})
 _GLUED_AFTER = re.compile(r"[._-](?!\d{4}-\d{2}-\d{2})\w")
 _FRACTION = re.compile(r"\d+/\d+")
 
@@ -302,6 +308,10 @@ def values_in(text: str) -> list[Value]:
                 continue  # "312/312 tests green": so many of so many, no path
             if _RANGE_END.search(text[:start]):
                 continue  # "10-15 minutes": the end of a range, never a value of its own
+            if kind in _SIGNED and _MINUS.search(text[:start]):
+                # "RSSI around -112 dBm", "offset -42 ms": below zero, with its sign
+                start -= 1
+                raw = text[start:end]
             taken.append((start, end))
             found.append(Value(text=raw, kind=kind, start=start, end=end))
     return sorted(found, key=lambda v: v.start)
