@@ -1,9 +1,11 @@
-"""What the fleet reader let through, by the structure of the row: a number below zero keeps
-its sign ("-112 dBm"); a version glued to a name by a hyphen is the name's tail ("template
-SPN-v3"), and the name whole is the value. Each with its near miss.
+"""What the fleet reader let through, by the structure of the row: a row that corrects the
+answer ("20 Dec, not the 18th") disputes it whatever words it names the thing by; a number
+below zero keeps its sign ("-112 dBm"); a version glued to a name by a hyphen is the name's
+tail ("template SPN-v3"), and the name whole is the value. Each with its near miss.
 
-Every case is of another domain than the set that showed them (a water utility): a cold
-store, a clock, a small cell, a budget, a CRM, an event bus.
+Every case is of another domain than the set that showed them (a water utility): a release
+calendar, a bus depot, a payments gateway, a ward, a cold store, a clock, a budget, a CRM,
+an event bus.
 """
 
 from __future__ import annotations
@@ -11,7 +13,69 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy.values import Kind, values_in
-from tests.unit.gate_kit import answers, facts
+from tests.unit.gate_kit import answers, facts, no_answer
+
+# ---------------------------------------------------------------- a row that corrects the answer
+
+CORRECTED = [
+    (  # the date denied by its day alone
+        "When does the year-end code freeze start?",
+        ("release", "Year-end code freeze starts 15 Dec."),
+        ("qa", "Freeze is 19 Dec, not the 15th — see the release calendar."),
+    ),
+    (
+        "When does the summer bus timetable start?",
+        ("planner", "Summer bus timetable starts 29 Mar."),
+        ("depot", "Timetable changes 5 Apr, not the 29th, per the union agreement."),
+    ),
+    (
+        "Which port does the EU payments gateway listen on?",
+        ("infra", "EU payments gateway listens on port 8443."),
+        ("sre", "Gateway is on 9443, not 8443, since the cert swap."),
+    ),
+    (
+        "What time does the ward pharmacy round start?",
+        ("pharmacy", "Ward pharmacy round starts at 08:30."),
+        ("nursing", "Round is 09:15 now on weekdays (not 08:30), the rota changed."),
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "said", "correction"), CORRECTED)
+def test_a_row_denying_the_answer_with_another_value_disputes_it(
+    question: str, said: tuple[str, str], correction: tuple[str, str]
+) -> None:
+    answers(question, facts(said), _value(said))
+    no_answer(question, facts(said, correction))
+
+
+def _value(said: tuple[str, str]) -> str:
+    """The answer the row alone gives (its last typed value)."""
+    return values_in(said[1])[-1].text
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "other", "value"),
+    [
+        (  # another environment corrected, not the asked one
+            "Which port does the production payments gateway listen on?",
+            ("infra", "The production payments gateway listens on port 8443."),
+            ("sre", "The staging gateway is on 9443, not 8443."),
+            "8443",
+        ),
+        (  # another value denied: the answer stands
+            "When does the summer bus timetable start?",
+            ("planner", "Summer bus timetable starts 29 Mar."),
+            ("depot", "Timetable printing is 12 Mar, not the 5th."),
+            "29 Mar",
+        ),
+    ],
+)
+def test_a_row_denying_another_value_or_of_another_environment_does_not_dispute(
+    question: str, said: tuple[str, str], other: tuple[str, str], value: str
+) -> None:
+    answers(question, facts(said, other), value)
+
 
 # ---------------------------------------------------------------- a number below zero
 

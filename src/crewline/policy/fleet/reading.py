@@ -25,6 +25,7 @@ from crewline.policy.fleet.rivals import (
     about_in_other_words,
     another_time,
     asked_words,
+    corrected,
     disagreement,
     latest,
     owned_elsewhere,
@@ -251,6 +252,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
     against_facts = [(v.value.text, r.fact) for v, r in against]
     against_facts += said_in_other_words(ask, answering, rows)
     against_facts += taken_back(ask, answering, usable)
+    against_facts += corrected(ask, answering, usable)
     others = [
         (v, f) for v, f in against_facts if v.casefold() not in agreed and not updated_by(f, said)
     ]

@@ -196,6 +196,61 @@ def taken_back(
     return out
 
 
+def corrected(
+    ask: ValueAsk, answering: Sequence[tuple[Said, Row]], facts: Sequence[Fact]
+) -> list[tuple[str, Fact]]:
+    """The rows that correct an answer: another value of its kind, then the answer's value
+    said not to be so, in the same sentence ("Freeze begins 20 Dec, not the 18th" against
+    "Christmas change freeze starts 18 Dec"; "port 4321 (not 8080)"). The row need not name
+    the thing in the question's words — it names the answer's value to deny it — but it
+    shares a word of it, and places its value in no other environment or cadence."""
+    sources = {r.fact.row_id for _, r in answering}
+    kinds = {v.value.kind for v, _ in answering}
+    given = {v.value.text.casefold() for v, _ in answering}
+    denied = [_denial(v.value) for v, _ in answering]
+    out: list[tuple[str, Fact]] = []
+    for fact in facts:
+        if fact.row_id in sources:
+            continue
+        text = unicodedata.normalize("NFKC", fact.text)
+        if not set(ask.subject) & roots_of(text, ""):
+            continue
+        for sentence in _SENTENCE.split(text):
+            if not any(d.search(sentence.lower()) for d in denied):
+                continue
+            base = text.find(sentence)
+            for value in values_in(sentence):
+                moved = _placed(value, base)
+                if (
+                    value.kind in kinds
+                    and value.text.casefold() not in given
+                    and not other_qualifier(ask, text, moved)
+                ):
+                    out.append((value.text, fact))
+    return out
+
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+_ORDINAL = r"(?:st|nd|rd|th)"
+
+
+def _denial(value: Value) -> re.Pattern[str]:
+    """How a row says ``value`` is not so: "not V", "not the 18th" of a date on the 18th."""
+    forms = [re.escape(value.text.casefold())]
+    day = re.search(r"(?<!\d)(\d{1,2})(?!\d)(?!:)", value.text) if value.kind is Kind.DATE else None
+    if day is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.text):
+        forms.append(rf"{int(day.group(1))}{_ORDINAL}")
+    said = "|".join(forms)
+    return re.compile(
+        rf"\bnot\s+(?:the\s+|at\s+|on\s+|in\s+)?(?<![\w.:/-])(?:{said})(?![\w/:-]|\.\w)"
+    )
+
+
+def _placed(value: Value, base: int) -> Value:
+    """``value`` found in a part of a text starting at ``base``, placed in the whole text."""
+    return Value(text=value.text, kind=value.kind, start=value.start + base, end=value.end + base)
+
+
 def retraction_terms(facts: Sequence[Fact]) -> tuple[str, ...]:
     """What to retrieve the rows that may retract a retrieved row's value by: each typed
     value the rows state (a time, a version, a host …; no bare number or name, which every
