@@ -211,6 +211,7 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
         i += n
     found += _production(shape)
     found += _identified_persons(shape)
+    found += _out_of_service(shape)
     return found
 
 
@@ -370,6 +371,60 @@ def _production(shape: Shape) -> list[Found]:
                 sentence=w.sentence,
                 at=words[verb_at].start,
                 gloss=True,
+            )
+        )
+    return found
+
+
+# What a running thing is taken out of: "take pump 2 out of service", "pull node 4 out of
+# rotation", "take the old gateway out of production".
+_SERVICES = word_set("service operation operations rotation commission production use")
+_TAKING = word_set("take put pull bring knock move")
+
+
+def _out_of_service(shape: Shape) -> list[Found]:
+    """A thing taken out of service: a verb that takes or puts, then its object, then "out
+    of" a service word, in one clause ("take Ferrybank pump 2 out of service in SCADA") —
+    whoever counts on the thing loses it at once. Never asked about ("which box got taken
+    out of service?"), read about or negated."""
+    found = []
+    words = shape.words
+    for i, w in enumerate(words[:-2]):
+        if w.text != "out" or words[i + 1].text != "of" or words[i + 2].lemma not in _SERVICES:
+            continue
+        start = clause_start(shape, i)
+        verb_at = next(
+            (
+                k
+                for k in range(i - 1, max(start, i - 8) - 1, -1)
+                if words[k].lemma in _TAKING and not words[k].ident and verb_position(shape, k)
+            ),
+            None,
+        )
+        if verb_at is None:
+            continue
+        between = words[verb_at + 1 : i]
+        if (
+            not between
+            or words[i - 1].text in DETERMINERS  # "take the out-of-service list"
+            or any(x.clause_start or x.text in COPULAS | WH for x in (*between, w))
+        ):
+            continue  # "take a look at why pump 2 is out of service": its state, said
+        if (
+            negated(shape, verb_at)
+            or info_scope(shape, verb_at)
+            or governor_of(shape, verb_at, read_only=True) == "read"
+            or mention(shape, verb_at, 1, "infrastructure")
+        ):
+            continue
+        said = phrase_of(shape, verb_at + 1, i + 3)
+        found.append(
+            Act(
+                family="infrastructure",
+                says=f"{third_person(words[verb_at].lemma)} {said}",
+                verb=True,
+                sentence=words[verb_at].sentence,
+                at=words[verb_at].start,
             )
         )
     return found
