@@ -58,3 +58,85 @@ def test_a_service_state_asked_read_or_negated_is_no_act(question: str) -> None:
 def test_a_summary_of_the_out_of_service_list_goes_on() -> None:
     """Reading a list named for the state is a harmless step, answered "yes"."""
     goes_on("Summarise the out of service list for the morning meeting?")
+
+
+# ---------------------------------------------------------------- a debt or a charge given up
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "Write off the 37 unpaid gym memberships from October?",
+            "it writes off the 37 unpaid gym memberships",
+        ),
+        (
+            "Waive the late-return fees on the flooded branch's library accounts?",
+            "it waives the late-return fees",
+        ),
+        (
+            "Forgive the outstanding balance on the three hardship accounts?",
+            "it forgives the outstanding balance",
+        ),
+    ],
+)
+def test_a_debt_or_charge_given_up_is_irreversible(question: str, said: str) -> None:
+    reason = irreversible(question)
+    assert reason.startswith(f"irreversible: {said}"), reason
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can I write off the flaky integration test as noise and move on?",  # code given up on
+        "How many invoices were written off last quarter?",  # asked about
+        "Waive the requirement for a second review on typo-only PRs?",  # no money in it
+    ],
+)
+def test_code_given_up_on_or_a_write_off_asked_about_is_no_act(question: str) -> None:
+    assert careful_verdict(question) is None, question
+
+
+# ---------------------------------------------------------------- a payment file to a scheme
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "Transmit the NACHA file for this month's rent collection?",
+            "it transmits the NACHA file",
+        ),
+        ("Upload the Bacs file for Friday?", "it uploads the Bacs file for Friday"),
+        ("Lodge the BPAY batch for the council rates?", "it lodges the BPAY batch"),
+        (
+            "Submit the direct-debit run for the members' fees?",
+            "it submits the direct-debit run",
+        ),
+    ],
+)
+def test_a_payment_file_handed_to_a_scheme_is_irreversible(question: str, said: str) -> None:
+    reason = irreversible(question)
+    assert reason.startswith(f"irreversible: {said}"), reason
+
+
+def test_a_plan_with_a_payment_file_submitted_in_a_step_is_irreversible() -> None:
+    """A step of the plan that submits a payment file makes going on with it careful."""
+    reason = irreversible(
+        "Plan: 1) pull the rent ledger 2) fix the rounding 3) transmit this month's NACHA "
+        "file 4) post a summary. Go ahead with the plan?"
+    )
+    assert reason.startswith("irreversible: it transmits this month's NACHA file"), reason
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run the ACH file validator on the sample file locally?",  # no file handed over
+        "Submit the PR with the SEPA XML schema fix for review?",  # code for review
+        "Send me the Bacs file spec?",  # the asker is given it
+        "What time is the SEPA cut-off today?",  # asked about
+    ],
+)
+def test_a_payment_scheme_only_named_is_no_act(question: str) -> None:
+    assert careful_verdict(question) is None, question

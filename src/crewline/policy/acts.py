@@ -19,6 +19,7 @@ __all__ = [
     "FAMILY_SAYS",
     "MONEY_WORDS",
     "NON_PROD",
+    "PAYMENT_SCHEMES",
     "PROD_WORDS",
     "PUBLIC_TARGETS",
     "REGISTRIES",
@@ -282,6 +283,8 @@ MONEY_WORDS = frozenset(
         "pricing",
     ]
 )
+# The schemes a bank's payment files go through (and the instruction "direct debit").
+PAYMENT_SCHEMES = frozenset(["bacs", "sepa", "ach", "chaps", "nacha", "fedwire", "bpay", "giro"])
 CUSTOMER_THINGS = frozenset(
     [
         "customer",
@@ -500,6 +503,15 @@ WORD_ACTS: tuple[WordAct, ...] = (
     ),
     *_acts("money", "payment refund invoice expense payout payroll salary bonus", noun=True),
     *_acts("money", "renew", needs="money"),
+    # a debt or a charge given up is money the company will not collect: "write off the 212
+    # rejected direct debits", "waive the late fees" (never code given up on: "write off the
+    # flaky test as noise")
+    *_acts("money", "write_off writeoff", needs="not_code"),
+    *_acts("money", "write_off writeoff", noun=True, needs="not_code"),
+    *_acts("money", "waive forgive", needs="money"),
+    # a payment file handed to a payment scheme pays or collects at once: "submit this
+    # cycle's Bacs file", "send the SEPA batch"
+    *_acts("money", "submit send transmit upload lodge", needs="payment_scheme"),
     # credentials and secrets
     *_acts(
         "credentials",

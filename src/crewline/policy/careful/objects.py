@@ -5,6 +5,7 @@ reason quotes for it, in the asker's own wording."""
 from __future__ import annotations
 
 import contextvars
+import itertools
 import re
 
 from crewline.policy.acts import (
@@ -12,6 +13,7 @@ from crewline.policy.acts import (
     CUSTOMER_THINGS,
     MONEY_WORDS,
     NON_PROD,
+    PAYMENT_SCHEMES,
     PROD_WORDS,
     PUBLIC_TARGETS,
     REGISTRIES,
@@ -168,6 +170,8 @@ def context_holds(
             return bool((clause - own) & AUDIENCE) or bool(re.search(r"#[a-z][\w-]*", clause_text))
         case "money":
             return money or bool(after & MONEY_WORDS)
+        case "payment_scheme":
+            return _to_a_payment_scheme(shape, i)
         case "customer":
             return bool(after & CUSTOMER_THINGS) or _anothers(shape, i + length)
         case "not_own_run":  # "cancel the 07:10 ferry"; "cancel my local test run" is the asker's
@@ -239,6 +243,26 @@ def context_holds(
             sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
             return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
     return True
+
+
+# What is submitted for a person to review, never a payment instruction.
+_REVIEWED = word_set("pr prs mr mrs patch diff commit branch ticket issue bug review feedback")
+
+
+def _to_a_payment_scheme(shape: Shape, i: int) -> bool:
+    """Is the verb at ``i`` handing something to a payment scheme: its clause names one
+    ("submit this cycle's Bacs file", "send the SEPA batch") or a direct debit ("submit the
+    direct-debit file")? What a bank's scheme is given, it pays or collects."""
+    if not verb_position(shape, i):
+        return False  # "the send button", "the upload page"
+    if i + 1 < len(shape.words) and shape.words[i + 1].text in ("me", "us"):
+        return False  # "send me the Bacs file spec": the asker is given it
+    if object_lemmas(shape, i + 1) & (CODE_WORDS | _REVIEWED):
+        return False  # "submit the PR with the SEPA schema fix for review"
+    clause = clause_of(shape, i)
+    if any(w.lemma in PAYMENT_SCHEMES or w.text in PAYMENT_SCHEMES for w in clause):
+        return True
+    return any(a.lemma == "direct" and b.lemma == "debit" for a, b in itertools.pairwise(clause))
 
 
 # What a store holds room in: what frees it deletes what filled it.
