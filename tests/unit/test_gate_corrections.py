@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy.values import Kind, values_in
-from tests.unit.gate_kit import answers, facts, no_answer
+from tests.unit.gate_kit import answers, by_model, facts, no_answer
 
 # ---------------------------------------------------------------- a row that corrects the answer
 
@@ -47,6 +47,14 @@ def test_a_row_denying_the_answer_with_another_value_disputes_it(
 ) -> None:
     answers(question, facts(said), _value(said))
     no_answer(question, facts(said, correction))
+
+
+@pytest.mark.parametrize(("question", "said", "correction"), CORRECTED)
+def test_a_model_citing_the_corrected_row_is_refused(
+    question: str, said: tuple[str, str], correction: tuple[str, str]
+) -> None:
+    assert by_model(question, facts(said), _value(said)) == _value(said)
+    assert by_model(question, facts(said, correction), _value(said)) is None
 
 
 def _value(said: tuple[str, str]) -> str:

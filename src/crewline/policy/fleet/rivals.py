@@ -361,7 +361,8 @@ def rivals_of(
     ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact]
 ) -> list[tuple[str, Fact]]:
     """The other rows' values that dispute a model's cited ``value``: of a row that says the
-    same thing in other words or supersedes it (``said_in_other_words``), or of a row of
+    same thing in other words or supersedes it (``said_in_other_words``), takes it back or
+    corrects it (``taken_back``, ``corrected``), or of a row of
     any member about the thing asked — by every word, or all but one where it names no
     other thing in that word's place — that gives another live value of its kind ("25 MB"
     against "50 MB" for the web service's limit; "the search endpoint's p99" is no rival of
@@ -369,6 +370,7 @@ def rivals_of(
     quoted = (Said(value=value, labels=frozenset(), cue=False), row_of(ask, cited))
     out = said_in_other_words(ask, [quoted], [row_of(ask, f) for f in usable])
     out += taken_back(ask, [quoted], usable)
+    out += corrected(ask, [quoted], usable)
     members = frozenset(root(p) for f in usable for p in re.split(r"[-_]", f.member.lower()) if p)
     specific = specific_of(ask)
     for other in usable:
