@@ -25,11 +25,11 @@ from crewline.policy.fleet.picking import has_specifics
 from crewline.policy.fleet.rows import (
     RANK,
     Fact,
+    asked_qualifiers,
     clause_of,
     coverage,
     derived_from,
     derived_qualifiers,
-    qualifiers,
     request_sentence,
     roots_of,
     row_of,
@@ -80,7 +80,7 @@ def _subject_unsaid(
     """The words of the question's subject the row does not say (``about_all``'s reading)
     and how many it does; None when it is about another thing by a qualifier or a specific
     value, or says nothing of the subject."""
-    asked = qualifiers(ask.question)
+    asked = asked_qualifiers(ask)
     said = derived_qualifiers(fact.text)
     if any(
         a and not a & s and (s or n != RANK)

@@ -468,6 +468,20 @@ def request_sentence(ask: ValueAsk) -> str:
 _LIVES = re.compile(r"\blive(?=\s*(?:[?.!,;]|$|(?:in|on|at|under|inside|now)\b))")
 
 
+def asked_qualifiers(ask: ValueAsk) -> list[set[int]]:
+    """The exclusive qualifiers the question gives the thing it asks about, but for "live"
+    as the verb of a do-question ("where do the triage rules *live*?", "what host does the
+    SM-DP+ *live* on?": a place, not production). "Which build is *live* on the App
+    Store?" keeps it: an adjective after a copula is the thing's state."""
+    return qualifiers(_DO_LIVE.sub(lambda m: m.group(0)[: -len("live")], ask.question.lower()))
+
+
+# "live" as a verb after do-support: "where do the rules live?", "what does it live on?"
+_DO_LIVE = re.compile(
+    r"\b(?:do|does|did)\b[^.?!]*?\blive(?=\s*(?:[?.!,;]|$|(?:in|on|at|under|inside)\b))"
+)
+
+
 _BOUNDARY = 2  # the table of a thing's start and end in ``EXCLUSIVE``
 
 
