@@ -442,7 +442,9 @@ def _value_cited(text: str, answer: str) -> Value | None:
         return None
     inside = [v for v in typed if v.start < found.end() and found.start() < v.end]
     if any(v.start < found.start() or v.end > found.end() for v in inside):
-        return None  # a piece of a typed value ("db-02" of "db-02.internal:5432")
+        # whole words of one typed value stand for it ("Okafor" of "Dr. Ines Okafor", "06:20"
+        # of "06:20 UTC"); another piece does not ("db-02" of "db-02.internal:5432")
+        return _words_of(text, inside, found.start(), found.end())
     if inside and " " in said:
         return None  # words and a value: no one name
     # a name said whole, or one token that holds a typed value glued in ("Apache-2.0")
@@ -452,6 +454,23 @@ def _value_cited(text: str, answer: str) -> Value | None:
         start=found.start(),
         end=found.end(),
     )
+
+
+def _words_of(text: str, inside: Sequence[Value], start: int, end: int) -> Value | None:
+    """The one typed value of which ``text[start:end]`` is whole words, cut from the rest
+    of it by spaces only ("Okafor" of "Ines Okafor", "31h" of "31h 40m"): the model named
+    that value by a part of it, as "310" names "310 ms". Every check then reads the value
+    as the row states it, whole. A part cut by another mark ("912" of "1,912 MWh", "db-02"
+    of "db-02.internal:5432") names no value: None."""
+    if len(inside) != 1:
+        return None
+    value = inside[0]
+    if not value.start <= start < end <= value.end:
+        return None
+    before, after = text[value.start : start], text[end : value.end]
+    if (before and not before.endswith(" ")) or (after and not after.startswith(" ")):
+        return None
+    return value
 
 
 def _whole_cited(ask: ValueAsk, text: str, value: Value, answer: str) -> Value | None:
