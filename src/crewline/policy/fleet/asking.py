@@ -851,6 +851,13 @@ def _counts_time_unit(code: str, word: Token) -> bool:
     return word.text in _TIME_UNITS and code[word.start - 1 : word.start] != "-"
 
 
+def time_scale(unit: str) -> str | None:
+    """The scale of a unit of time ("seconds" → "s", "hrs" → "h"), or None; "m" is none
+    (a metre as much as a minute)."""
+    scale = _scale(unit) if unit.lower() != "m" else None
+    return scale if scale in _TIME_SCALES else None
+
+
 def rate_counted(ask: ValueAsk, value: Value) -> bool:
     """Does a request that counts a noun per unit of time ("how many requests per second
     …?", "how many calls per minute …?") ask ``value``, a rate per that very unit ("1850

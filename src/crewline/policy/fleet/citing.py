@@ -19,6 +19,7 @@ from crewline.policy.fleet.about import (
     another_modifier,
     entity_unsaid,
     ranked_first,
+    thing_said,
     tied_by_model,
     untimed,
 )
@@ -36,6 +37,7 @@ from crewline.policy.fleet.asking import (
     in_asked_unit,
     named_kinds,
     rate_counted,
+    time_scale,
 )
 from crewline.policy.fleet.nouns import (
     beside_noun,
@@ -269,7 +271,11 @@ def _refusal(
     if value is None:
         return Refusal.NOT_IN_ROW
     if not _of_kind(ask, value):
-        return Refusal.OTHER_KIND
+        if by is not Chooser.MODEL or not _counted_in_its_unit(ask, value):
+            return Refusal.OTHER_KIND
+        if _unit_disputed(ask, cited, value, usable):
+            # "400 days" of one row, "730 days" of another row about the shipments table
+            return Refusal.RIVAL
     if in_question(ask, value.text):
         return Refusal.IN_QUESTION
     if not both_given(ask, value):
@@ -691,6 +697,46 @@ def _of_kind(ask: ValueAsk, value: Value) -> bool:
     if ask.noun in LOOSE_NOUNS and value.kind in named_kinds(tokens(ask.question)):
         return True  # "availability … what number did it get?": the availability's kind
     return value.kind is Kind.NUMBER and bool(set(ask.kinds) & _MEASURES)
+
+
+def _counted_in_its_unit(ask: ValueAsk, value: Value) -> bool:
+    """Does a request that counts a unit of time ("for how many seconds …", "after how many
+    minutes …", "how many hours behind …") ask ``value``, a duration of one number in that
+    very unit ("3600 s", "60 min", "4 h")? A duration in another unit ("2 h" for "how many
+    minutes") or of several ("2h 10m") is converted by nobody: not of the kind asked."""
+    if value.kind is not Kind.DURATION:
+        return False
+    asked = _HOW_MANY.search(request_sentence(ask).lower())
+    said = re.fullmatch(r"\d[\d,.]*\s*([a-z]+)", value.text.lower())
+    if asked is None or said is None:
+        return False
+    scale = time_scale(asked.group(1))
+    return scale is not None and time_scale(said.group(1)) == scale
+
+
+def _unit_disputed(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact]) -> bool:
+    """Does another retrieved row that says a word of the thing asked (``thing_said``) give
+    another duration in the counted unit ("Shipments fact retention is 730 days" beside the
+    cited "Retention for the shipments fact table is 400 days")? A duration taken for a
+    count of its unit stands only where no row as near the thing counts otherwise."""
+    unit = _UNIT.search(value.text.lower())
+    for other in usable:
+        if other.row_id == cited.row_id or not thing_said(ask, other, value):
+            continue
+        for v in values_in(other.text):
+            said = _UNIT.search(v.text.lower()) if v.kind is Kind.DURATION else None
+            if (
+                said is not None
+                and unit is not None
+                and time_scale(said.group(1)) == time_scale(unit.group(1))
+                and v.text.casefold() != value.text.casefold()
+            ):
+                return True
+    return False
+
+
+_UNIT = re.compile(r"([a-z]+)$")
+_HOW_MANY = re.compile(r"\bhow\s+many\s+([a-z]+)\b")
 
 
 # What ties a row to the thing asked beyond saying all its words: for a model's choice, the
