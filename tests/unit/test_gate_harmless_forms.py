@@ -27,6 +27,31 @@ from tests.unit.gate_kit import irreversible
 @pytest.mark.parametrize(
     "question",
     [
+        "How many end-to-end checks does the tram booking suite have?",
+        "How many end-to-end checks does the museum booking suite have?",
+    ],
+)
+def test_a_to_glued_by_hyphens_is_no_infinitive(question: str) -> None:
+    """A "to" a compound glues ("end-to-end checks") puts no verb in position ("ends checks")."""
+    assert careful(question) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Ok to end-to-end purge the tram depot's prod bucket?",
+        "Archive-and-remove the 2019 pupil folders, same as every term. Carry on?",
+        "Please end the theatre's prod ticketing subscription?",
+    ],
+)
+def test_an_act_beside_a_compound_stays_careful(question: str) -> None:
+    found = careful(question)
+    assert found is not None and found.kind == "irreversible"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
         "How long did the timetable roll-out across the ferry terminals take?",
         "When did the oven firmware roll-out at the bakery finish?",
         "Which reading rooms got the catalogue roll-out first?",

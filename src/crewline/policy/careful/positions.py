@@ -50,6 +50,8 @@ def verb_position(shape: Shape, i: int) -> bool:
         return True
     if words[i - 1].text in _FOCUS and not words[i - 1].dash_prev:
         return True  # "I will only drop the table": a focus adverb hides no verb ("read-only")
+    if words[i].dash_prev and words[i - 1].text == "to" and words[i - 1].dash_prev:
+        return False  # "end-to-end checks": a "to" hyphens glue on both sides is no infinitive's
     return words[i - 1].text in VERB_POSITION_BEFORE
 
 
