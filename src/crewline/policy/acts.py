@@ -604,6 +604,7 @@ FAMILY_SAYS = {
     "infrastructure": "changes shared infrastructure",
     "checks": "skips the checks",
     "sql": "changes data in a database",
+    "unread_text": "does what a text says, and the gate has not read it",
 }
 
 

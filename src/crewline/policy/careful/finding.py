@@ -15,6 +15,7 @@ from crewline.policy.acts import (
     third_person,
 )
 from crewline.policy.careful.governors import (
+    CREATE_VERBS,
     carried_out,
     done_after,
     executed,
@@ -35,6 +36,7 @@ from crewline.policy.careful.objects import (
     verb_says,
 )
 from crewline.policy.careful.positions import (
+    clause_end,
     clause_of,
     clause_start,
     dry_run,
@@ -57,6 +59,7 @@ from crewline.policy.careful.words import (
     ARTIFACTS,
     COPULAS,
     DETERMINERS,
+    DOC_HEADS,
     EDIT_VERBS,
     EXEC_VERBS,
     HELPING_VERBS,
@@ -212,6 +215,7 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
     found += _production(shape)
     found += _identified_persons(shape)
     found += _out_of_service(shape)
+    found += _text_carried_out(shape)
     return found
 
 
@@ -428,6 +432,209 @@ def _out_of_service(shape: Shape) -> list[Found]:
             )
         )
     return found
+
+
+# Carrying out a text: the verbs that do what a text says ("run the runbook", "apply the fix
+# it describes"); "do" only with what a text gives or a pronoun ("do the README" writes it).
+_CARRY = word_set("run rerun execute apply follow perform do carry")
+_CARRY_TEXTS_ONLY = word_set("do")
+# Texts whose content is a thing to do: a runbook, a procedure, a page or section of one.
+_INSTRUCTING = word_set(
+    """runbook runbooks playbook playbooks procedure procedures sop section chapter page doc docs
+    wiki guide manual readme checklist instructions instruction article handbook"""
+)
+# What a text gives to be done ("the fix it describes", "the steps from the wiki").
+_GIVEN = word_set(
+    """fix fixes change changes command commands step steps snippet workaround remediation
+    patch instructions instruction procedure procedures"""
+)
+# How a text gives it: "the fix it describes", "the steps the wiki lists".
+_TEXT_GIVES = word_set(
+    """describe give list suggest propose recommend say show contain outline mention
+    document explain detail"""
+)
+_FROM_A_TEXT = word_set("from in of on")
+_PRONOUN_OBJECTS = word_set("it that them this those")
+# A text whose act the question reads as harmless: a local, read-only or test thing.
+_HARMLESS_RUN = word_set(
+    """test tests unit lint linter local locally laptop sandbox dry_run readonly read_only
+    typecheck formatter build compile"""
+)
+# What a text followed while doing them only shapes: "follow the style guide when writing".
+_SHAPED = READ_VERBS | CREATE_VERBS | word_set("format name")
+
+
+def _text_carried_out(shape: Shape) -> list[Found]:
+    """A step that runs, executes, applies, follows, carries out or does what a text says —
+    its object a text that instructs ("execute the procedure from the DR doc", "run the
+    failover runbook"), what such a text gives ("apply the fix it describes", "the steps
+    from the wiki"), or a pronoun whose antecedent is one ("The runbook has a section on the
+    production failover. Run it?") — is the act the text describes. Reading about the act
+    was harmless; doing it is careful when the act is (production, any act's word), and
+    careful too when nothing in the question says what it is: the gate has not read the
+    text. Only a text whose act the sentence names as local, read-only or a test, with no
+    act or production word anywhere, stays routine."""
+    words = shape.words
+    for k, w in enumerate(words):
+        if w.lemma not in _CARRY or not verb_position(shape, k) or negated(shape, k):
+            continue
+        start = k + 1
+        if w.lemma == "carry":
+            if start >= len(words) or words[start].text != "out":
+                continue
+            start += 1
+        elif start < len(words) and words[start].text in PARTICLES:
+            continue  # "follow up on the ticket about the docs", "run down the list"
+        end = clause_end(shape, k)
+        text = _text_object(shape, start, end, texts=w.lemma not in _CARRY_TEXTS_ONLY)
+        if text is None:
+            continue
+        if _harmless_text(shape, k):
+            continue
+        family, gloss = _text_act_family(shape, k)
+        if any(words[j].lemma in _INSTRUCTING and _made(shape, j) for j in range(*text)) and (
+            w.lemma in _CARRY_TEXTS_ONLY or family == "unread_text"
+        ):
+            # a text the asker writes in this question: "do it" is the writing, and running
+            # it does what its name says ("write the drill checklist and run it")
+            continue
+        verb = "carry out" if w.lemma == "carry" else w.lemma
+        said = phrase_of(shape, start, _unjoined(shape, start, end))
+        if text[0] != start:  # a pronoun: what it stands for, said after it
+            said = f"{words[start].text} ({phrase_of(shape, text[0], _unjoined(shape, *text))})"
+        return [
+            Act(
+                family=family,
+                says=f"{third_person(verb)} {said}",
+                verb=True,
+                sentence=w.sentence,
+                at=w.start,
+                gloss=gloss,
+            )
+        ]
+    return []
+
+
+def _text_object(shape: Shape, start: int, end: int, *, texts: bool) -> tuple[int, int] | None:
+    """The span of the text (or what it gives) the object at ``start`` names, or None."""
+    words = shape.words
+    if start >= end:
+        return None
+    if words[start].text in _PRONOUN_OBJECTS and (
+        start + 1 == end or words[start + 1].text in PREPOSITIONS | TIME_WORDS
+    ):
+        return _text_antecedent(shape, start)
+    if words[start].text == "what":  # "do what it says", "run what the runbook lists"
+        gives = next((k for k in range(start + 1, end) if words[k].lemma in _TEXT_GIVES), None)
+        if gives is None:
+            return None
+        if words[gives - 1].text in _PRONOUN_OBJECTS:
+            return _text_antecedent(shape, gives - 1)
+        named = any(x.lemma in _INSTRUCTING for x in words[start + 1 : gives])
+        return (start, end) if named else None
+    heads = [k for k in range(start, end) if words[k].lemma in _INSTRUCTING | _GIVEN]
+    if not heads:
+        return None
+    head = heads[0]
+    if any(
+        (words[k].lemma in VERB_LIKE and verb_position(shape, k)) or words[k].text in PREPOSITIONS
+        for k in range(start, head)
+    ):
+        return None  # "run the tests, then read the runbook", "run the job in the docs"
+    if texts and words[head].lemma in _INSTRUCTING:
+        return start, end
+    after = words[head + 1 : end]
+    linked = any(
+        x.text in _FROM_A_TEXT and any(y.lemma in _INSTRUCTING for y in words[x.index + 1 : end])
+        for x in after
+    ) or any(x.lemma in _TEXT_GIVES for x in after)
+    return (start, end) if linked and words[head].lemma in _GIVEN else None
+
+
+# What a pronoun may stand for: a thing run, a document, a text or what a text gives.
+_ANTECEDENTS = ARTIFACTS | DOC_HEADS | _INSTRUCTING | _GIVEN
+
+
+def _text_antecedent(shape: Shape, k: int) -> tuple[int, int] | None:
+    """The span of the text the pronoun at ``k`` stands for: the nearest noun before it that
+    a pronoun may stand for, where that is an instructing text ("a section on …"), with
+    its phrase to its clause's end; else None ("the tests are written. Run them?")."""
+    words = shape.words
+    for j in range(k - 1, -1, -1):
+        if words[j].lemma not in _ANTECEDENTS or verb_position(shape, j):
+            continue
+        if words[j].lemma not in _INSTRUCTING:
+            return None
+        opener = [
+            x.index
+            for x in words[max(j - 3, 0) : j]
+            if x.text in DETERMINERS and x.sentence == words[j].sentence
+        ]
+        return (opener[-1] if opener else j), clause_end(shape, j)
+    return None
+
+
+_JOINERS = word_set("and or then but so when while before after if to")
+
+
+def _unjoined(shape: Shape, start: int, end: int) -> int:
+    """``end`` moved back over the words that join a next step ("… drill and")."""
+    while end > start + 1 and shape.words[end - 1].text in _JOINERS:
+        end -= 1
+    return end
+
+
+def _made(shape: Shape, j: int) -> bool:
+    """Is the text at ``j`` the object of a verb that makes it ("write the README")?"""
+    words = shape.words
+    for x in reversed(words[clause_start(shape, j) : j]):
+        if verb_position(shape, x.index) and x.lemma in VERB_LIKE | CREATE_VERBS:
+            return x.lemma in CREATE_VERBS
+    return False
+
+
+def _harmless_text(shape: Shape, k: int) -> bool:
+    """Does the sentence of the carrying verb at ``k`` name its act as local, read-only or a
+    test ("follow the README's steps to run the unit tests locally"), or as only reading or
+    writing ("follow the style guide when writing the docstring"), with no production or
+    act word anywhere in the question?"""
+    words = shape.words
+    sentence = [w for w in words if w.sentence == words[k].sentence]
+    shaped = any(
+        w.text in ("to", "when", "while")
+        and w.index + 1 < len(words)
+        and words[w.index + 1].lemma in _SHAPED
+        for w in sentence
+        if w.index > k
+    )
+    if not shaped and not any(w.lemma in _HARMLESS_RUN for w in sentence):
+        return False
+    return _text_act_family(shape, k)[0] == "unread_text"
+
+
+def _text_act_family(shape: Shape, k: int) -> tuple[str, bool]:
+    """The family of the act the question says the text carried out at ``k`` does: production
+    where a prod word stands anywhere, else the first act's word not the carrying verb
+    itself, else "unread_text" (the gate cannot say what it does)."""
+    words = shape.words
+    if any(w.text in PROD_WORDS or live_place(shape, w.index) for w in words if not w.ident):
+        return "production", True
+    for w in words:
+        if w.index != k and w.lemma not in _CARRY | CREATE_VERBS | READ_VERBS:
+            acts = ACTS_BY_FIRST.get(w.lemma, ()) + ACTS_BY_FIRST.get(w.text, ())
+            held = [
+                a
+                for a in acts
+                if all(
+                    x.lemma == want or x.text == want
+                    for x, want in zip(words[w.index :], a.lemmas, strict=False)
+                )
+                and w.index + len(a.lemmas) <= len(words)
+                and context_holds(shape, w.index, len(a.lemmas), a, False)
+            ]
+            if held and not negated(shape, w.index):
+                return held[0].family, True
+    return "unread_text", True
 
 
 # One person's line or account, identified: a phone number in international form, an email
