@@ -118,6 +118,7 @@ def test_a_text_whose_act_is_named_in_words_stays_careful(question: str) -> None
         "Run the build command from the ferry app's README?",
         "Follow the library style guide when writing the loans module docstrings?",
         "Follow up on the ticket about the timetable docs?",
+        "Run the notebook section on cleaning the telescope frames?",
         # a pronoun that stands for a thing that is not a text
         "The unit tests for the loans module are written. Run them now?",
         "Should I write the README for the ferry timetable app next and do it today?",

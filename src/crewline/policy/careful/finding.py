@@ -541,6 +541,8 @@ def _text_object(shape: Shape, start: int, end: int, *, texts: bool) -> tuple[in
         for k in range(start, head)
     ):
         return None  # "run the tests, then read the runbook", "run the job in the docs"
+    if head > start and words[head - 1].lemma in _CODE_HOLDERS:
+        return None  # "run the notebook section on data cleaning": code, run as it reads
     if texts and words[head].lemma in _INSTRUCTING:
         return start, end
     after = words[head + 1 : end]
@@ -549,6 +551,10 @@ def _text_object(shape: Shape, start: int, end: int, *, texts: bool) -> tuple[in
         for x in after
     ) or any(x.lemma in _TEXT_GIVES for x in after)
     return (start, end) if linked and words[head].lemma in _GIVEN else None
+
+
+# Code whose part a text's word may name: "the notebook section", "the script page".
+_CODE_HOLDERS = word_set("notebook notebooks script scripts file module cell code test tests")
 
 
 # What a pronoun may stand for: a thing run, a document, a text or what a text gives.
