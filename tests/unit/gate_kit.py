@@ -9,6 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 from crewline.policy import Fact, Placement, VerdictKind, check_placement, judge
 from crewline.policy.careful import careful as careful_act
+from crewline.policy.clauses import shape_of
+from crewline.policy.fleet import Chooser, Refusal, cite, value_ask
+from crewline.policy.wording import code_form
 
 AT = datetime(2026, 12, 1, 9, 12, tzinfo=UTC)
 
@@ -60,3 +63,12 @@ def goes_on(question: str) -> None:
     assert careful_act(question) is None, question
     verdict = judge(question)
     assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "yes"), verdict
+
+
+def model_refusal(question: str, row: str, value: str) -> Refusal | None:
+    """The rule that refuses a model citing ``value`` of a probe's ``row`` for ``question``
+    (read as the reader reads it), or None when the citation holds."""
+    ask = value_ask(shape_of(code_form(question)))
+    assert ask is not None
+    rows = facts(("probe", row))
+    return cite(ask, rows, rows[0].row_id, value, by=Chooser.MODEL).refused

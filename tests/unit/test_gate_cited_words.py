@@ -12,11 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from crewline.policy.clauses import shape_of
-from crewline.policy.fleet import Chooser, Refusal, cite
-from crewline.policy.fleet.asking import value_ask
-from crewline.policy.wording import code_form
-from tests.unit.gate_kit import by_model, facts
+from crewline.policy.fleet import Refusal
+from tests.unit.gate_kit import by_model, facts, model_refusal
 
 
 @pytest.mark.parametrize(
@@ -42,13 +39,6 @@ def test_whole_words_of_a_value_cite_it_whole(
     assert by_model(question, facts(("probe", row)), said) == whole
 
 
-def _refused(question: str, row: str, value: str) -> Refusal | None:
-    ask = value_ask(shape_of(code_form(question)))
-    assert ask is not None
-    rows = facts(("probe", row))
-    return cite(ask, rows, rows[0].row_id, value, by=Chooser.MODEL).refused
-
-
 @pytest.mark.parametrize(
     ("question", "row", "said"),
     [
@@ -65,4 +55,4 @@ def _refused(question: str, row: str, value: str) -> Refusal | None:
     ],
 )
 def test_a_piece_cut_by_another_mark_names_no_value(question: str, row: str, said: str) -> None:
-    assert _refused(question, row, said) is Refusal.NOT_IN_ROW
+    assert model_refusal(question, row, said) is Refusal.NOT_IN_ROW

@@ -12,18 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from crewline.policy.clauses import shape_of
-from crewline.policy.fleet import Chooser, Refusal, cite
-from crewline.policy.fleet.asking import value_ask
-from crewline.policy.wording import code_form
-from tests.unit.gate_kit import by_model, facts
-
-
-def _refused(question: str, row: str, value: str) -> Refusal | None:
-    ask = value_ask(shape_of(code_form(question)))
-    assert ask is not None
-    rows = facts(("probe", row))
-    return cite(ask, rows, rows[0].row_id, value, by=Chooser.MODEL).refused
+from crewline.policy.fleet import Refusal
+from tests.unit.gate_kit import by_model, facts, model_refusal
 
 
 @pytest.mark.parametrize(
@@ -50,7 +40,7 @@ def test_a_number_before_its_own_plural_noun_counts_that_noun(
     question: str, row: str, value: str
 ) -> None:
     assert value in row
-    assert _refused(question, row, value) is Refusal.OTHER_SUBJECT
+    assert model_refusal(question, row, value) is Refusal.OTHER_SUBJECT
 
 
 def test_a_number_before_the_asked_noun_still_counts_it() -> None:
@@ -86,5 +76,5 @@ def test_a_version_belongs_to_the_name_right_before_it(
     question: str, row: str, other: str, asked: str
 ) -> None:
     wrong, right = other.split()[1], asked.split()[1]
-    assert _refused(question, row.format(other), wrong) is Refusal.OTHER_SUBJECT
+    assert model_refusal(question, row.format(other), wrong) is Refusal.OTHER_SUBJECT
     assert by_model(question, facts(("probe", row.format(asked))), right) == right

@@ -16,7 +16,7 @@ from crewline.policy.clauses import shape_of
 from crewline.policy.fleet import Chooser, Refusal, cite
 from crewline.policy.fleet.asking import value_ask
 from crewline.policy.wording import code_form
-from tests.unit.gate_kit import by_model, facts
+from tests.unit.gate_kit import by_model, facts, model_refusal
 
 
 @pytest.mark.parametrize(
@@ -38,13 +38,6 @@ def test_a_duration_in_the_counted_unit_answers(question: str, row: str, value: 
     assert by_model(question, facts(("probe", row)), value) == value
 
 
-def _refused(question: str, row: str, value: str) -> Refusal | None:
-    ask = value_ask(shape_of(code_form(question)))
-    assert ask is not None
-    rows = facts(("probe", row))
-    return cite(ask, rows, rows[0].row_id, value, by=Chooser.MODEL).refused
-
-
 @pytest.mark.parametrize(
     ("row", "value"),
     [
@@ -54,7 +47,7 @@ def _refused(question: str, row: str, value: str) -> Refusal | None:
 )
 def test_a_duration_in_another_unit_is_not_counted(row: str, value: str) -> None:
     question = "How many minutes does the ferry crossing to Inchmore take in winter?"
-    assert _refused(question, row, value) is Refusal.OTHER_KIND
+    assert model_refusal(question, row, value) is Refusal.OTHER_KIND
 
 
 def test_another_row_near_the_thing_counting_otherwise_disputes() -> None:
