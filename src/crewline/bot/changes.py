@@ -10,7 +10,7 @@ and publishes the domain events the change named (``bot/domain.py``) to their su
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -214,10 +214,7 @@ class Change:
             return
         tick, handed = self.written.touch(object_key)
         if handed is not None and suggestion is not None:
-            # (every field named: ``replace`` looks them up and checks them at each call)
-            handed = Written(
-                member=handed.member, escalation=handed.escalation, suggestion=suggestion
-            )
+            handed = replace(handed, suggestion=suggestion)
             self.effects.written.append((object_key, tick, handed))
 
     def _bound(self, member: Member) -> tuple[str, ...]:

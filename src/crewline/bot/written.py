@@ -37,8 +37,7 @@ KEPT = 1024
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """A new escalation's card as the changes that wrote it left it. (``Change._touch``
-    makes one with every field named: a field added here is added there.)"""
+    """A new escalation's card as the changes that wrote it left it."""
 
     member: Member
     escalation: Escalation

@@ -31,7 +31,9 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
+
+from prometheus_client import Histogram
 
 from crewline.errors import PermanentTransportError, RateLimited, ThreadGone
 from crewline.models import Bell, Member, OutboundMessage, RosterEntry, RowRole
@@ -153,7 +155,7 @@ class OutboxDispatcher:
         self._elsewhere: set[str] = set()  # lanes last found held by another replica
         # op -> its send-time series: ``labels()`` validates and looks the labels up at
         # every call; a series, once made, lives as long as its metric.
-        self._send_seconds: dict[str, Any] = {}
+        self._send_seconds: dict[str, Histogram] = {}
 
     async def __aenter__(self) -> OutboxDispatcher:
         # Entries up to here were queued by an earlier process, which may have made a call

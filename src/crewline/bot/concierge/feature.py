@@ -596,16 +596,8 @@ class Concierge:
             placed = await asyncio.gather(*(self._placed(j) for j in judged))
             judged = [replace(j, verdict=v) for j, v in zip(judged, placed, strict=True)]
         drafts = await self._drafts(judged)
-        # Made anew, not ``replace``d: that looks the fields up and checks them at each call.
         judged = [
-            _Judged(
-                asked=j.asked,
-                resumed=j.resumed,
-                facts=j.facts,
-                verdict=j.verdict,
-                draft=draft,
-                failure=failure,
-            )
+            replace(j, draft=draft, failure=failure)
             for j, (draft, failure) in zip(judged, drafts, strict=True)
         ]
         if not judged:
