@@ -264,3 +264,89 @@ def test_a_row_read_as_a_citation_that_a_rival_supersedes_leaves_it_with_the_hum
     assert verdict.answer is None and verdict.final, verdict
     assert "storage-bot said backups_2025" in verdict.why, verdict.why
     assert "platform said backups_2026" in verdict.why, verdict.why
+
+
+# ------------------------- a rival named by the thing's own identifiers, in words of its own
+
+WIDER = [
+    (  # a word said of the subject after a copula ("is due"), no owner of the date
+        "When is the CR-07 6-month inspection for ST-2031-04?",
+        (
+            "calendar",
+            "heads-up, the maintenance calendar shows the CR-07 6-month inspection for "
+            "ST-2031-04 on 2027-03-15",
+        ),
+        ("fleetops", "CR-07 (40 t, tower): 6-month inspection for ST-2031-04 is due 2027-03-08"),
+        "2027-03-15",
+        "2027-03-08",
+    ),
+    (  # a product's name said of the subject after a copula, "now"
+        "What version is production SSO running?",
+        ("iam-bot", "just to confirm, production SSO is still on version 22.0.5"),
+        ("platform", "SSO is Keycloak 24.0.1 now, the upgrade went fine"),
+        "22.0.5",
+        "24.0.1",
+    ),
+    (  # an environment word inside a host of another clause is the host's, not the row's
+        "What Grafana version is production monitoring running?",
+        ("obs-bot", "just to be clear, production monitoring is still on Grafana 10.2.3"),
+        ("sre", "monitoring is Grafana 11.0.1 now; a test copy is at graf-test.ops.local:3000"),
+        "10.2.3",
+        "11.0.1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "rival", "value", "other"), WIDER)
+def test_a_row_naming_the_thing_with_another_value_in_words_of_its_own_disputes(
+    question: str,
+    answer: tuple[str, str],
+    rival: tuple[str, str],
+    value: str,
+    other: str,
+) -> None:
+    answers(question, facts(answer), value)  # alone, the row answers
+    verdict = judge(question, facts=facts(answer, rival))
+    assert verdict.answer is None and verdict.final, verdict
+    assert f"{answer[0]} said {value}" in verdict.why, verdict.why
+    assert f"{rival[0]} said {other}" in verdict.why, verdict.why
+    assert by_model(question, facts(answer, rival), value) is None  # nor a model's citation
+
+
+NOT_WIDER = [
+    (  # the date named by a noun of another thing, no copula before it
+        "When is the CR-07 6-month inspection for ST-2031-04?",
+        (
+            "calendar",
+            "heads-up, the maintenance calendar shows the CR-07 6-month inspection for "
+            "ST-2031-04 on 2027-03-15",
+        ),
+        ("fleetops", "CR-07 6-month inspection for ST-2031-04 is booked, renewal 2027-03-08"),
+        "2027-03-15",
+    ),
+    (  # another product's version, named after a preposition
+        "What version is production SSO running?",
+        ("iam-bot", "just to confirm, production SSO is still on version 22.0.5"),
+        ("platform", "SSO now talks to Postgres 15.4"),
+        "22.0.5",
+    ),
+    (  # another environment said in the value's own clause, by its host
+        "What Grafana version is production monitoring running?",
+        ("obs-bot", "just to be clear, production monitoring is still on Grafana 10.2.3"),
+        ("sre", "Grafana 11.0.1 now runs on graf.staging.internal"),
+        "10.2.3",
+    ),
+    (  # another environment said by the row's own words
+        "What Grafana version is production monitoring running?",
+        ("obs-bot", "just to be clear, production monitoring is still on Grafana 10.2.3"),
+        ("sre", "staging monitoring is Grafana 11.0.1 now"),
+        "10.2.3",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "other", "value"), NOT_WIDER)
+def test_a_row_naming_the_thing_with_another_things_value_still_answers(
+    question: str, answer: tuple[str, str], other: tuple[str, str], value: str
+) -> None:
+    answers(question, facts(answer, other), value)

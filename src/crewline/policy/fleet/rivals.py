@@ -43,7 +43,7 @@ from crewline.policy.fleet.rows import (
     status_of,
 )
 from crewline.policy.fleet.thesaurus import generic_words
-from crewline.policy.lemmas import known, lemma, root, tokens
+from crewline.policy.lemmas import Token, known, lemma, root, tokens
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form
 
@@ -407,7 +407,10 @@ def _another_qualifier_said(ask: ValueAsk, text: str, value: Value) -> bool:
     qualifier of the table it asks in that is not the asked one ("weekly" of "nightly",
     "staging" of "production", the end of what "starts")? A row that says none of that
     table is of no other one: where an answer needs the asked qualifier said, a dispute
-    needs another said ("kicks off at 02:00 from tonight on" against "nightly … 01:30")."""
+    needs another said ("kicks off at 02:00 from tonight on" against "nightly … 01:30").
+    A word inside a typed value of another clause is that value's, not the row's: the host
+    "lims-test.qc.local" places "LIMS is LabWare 8.1.4 now" in no local environment."""
+    text = _values_aside(text, value)
     if not other_qualifier(ask, text, value):
         return False
     asked = qualifiers(request_sentence(ask).lower())
@@ -494,6 +497,17 @@ def _another_beside(
     return False
 
 
+def _values_aside(text: str, value: Value) -> str:
+    """The text with the typed values of the other clauses than ``value``'s blanked (a host,
+    a path, a URL): what the row's own words say around it."""
+    before, after = clause_of(text, value)
+    start, end = value.start - len(before), value.end + len(after)
+    for other in reversed(values_in(text)):
+        if other.kind not in WEAK and (other.end <= start or other.start >= end):
+            text = text[: other.start] + " " * (other.end - other.start) + text[other.end :]
+    return text
+
+
 def _unvalued(text: str) -> str:
     """The text with its typed values blanked: a word inside a host or a path
     ("search-qa.internal") names no thing a row is about."""
@@ -542,14 +556,34 @@ def owned_elsewhere(ask: ValueAsk, text: str, said: Said) -> bool:
 def _named_by_other(ask: ValueAsk, text: str, value: Value) -> bool:
     """Is the value named by a noun right before it that the question does not say
     ("Postgres 15.4", "Migration 0042"): that thing's value, not a dispute of the asked
-    one's?"""
+    one's? A word right after a copula is said of the clause's subject ("the 12-month pull
+    is *due* 2024-11-03", "LIMS is *LabWare* 8.1.4"): the value is the subject's, no other
+    thing's."""
     noun = naming_noun(ask, text, value)
     return (
         noun is not None
         and not verb_form(noun)
         and root(noun.lemma) not in ask.cues
         and root(noun.lemma) not in _question_roots(ask)
+        and not _predicated(clause_of(text, value)[0], noun)
     )
+
+
+# A copula, and the adverbs that may stand between it and what it says of its subject.
+_COPULA = frozenset({"is", "are", "was", "were", "be", "been", "s"})
+_BESIDE_COPULA = frozenset({"now", "still", "already", "currently", "also"})
+
+
+def _predicated(head: str, noun: Token) -> bool:
+    """Does ``noun``, the last word of a value's clause before it, follow a copula ("is due",
+    "'s now due"): a word said of the clause's subject, which the clause names before it?"""
+    words = tokens(code_form(head))
+    if not words or words[-1].text != noun.text:
+        return False
+    k = len(words) - 2
+    while k > 0 and words[k].text in _BESIDE_COPULA:
+        k -= 1
+    return k > 0 and words[k].text in _COPULA
 
 
 def _question_roots(ask: ValueAsk) -> frozenset[str]:
