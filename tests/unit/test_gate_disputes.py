@@ -128,3 +128,23 @@ def test_a_row_of_a_neighbouring_thing_disputes_nothing(
     rows = facts(answer, other)
     answers(question, rows, value)
     assert by_model(question, rows, value) == value
+
+
+# ----------------------------- a member's name as a piece of another name names no member
+
+HOST_QUESTION = "I'm wiring the client to ledger-db2 — which port do I use?"
+HOST_ANSWER = ("ledger", "ledger-db2.corp.lan listens on port 6432 for the pooler")
+HOST_RIVAL = ("netops", "since the weekend ledger-db2 takes connections on port 7432 now")
+
+
+def test_a_host_named_after_a_member_leaves_every_members_row_a_rival() -> None:
+    """ "ledger-db2" is a host, not the member "ledger": the question asks every member, and
+    another member's row with another port disputes the answer."""
+    answers(HOST_QUESTION, facts(HOST_ANSWER), "6432")  # alone, the row answers
+    verdict = judge(HOST_QUESTION, facts=facts(HOST_ANSWER, HOST_RIVAL))
+    assert verdict.answer is None and verdict.final, verdict
+    assert "ledger said 6432" in verdict.why and "netops said 7432" in verdict.why, verdict.why
+
+
+def test_a_member_named_whole_still_asks_its_rows_alone() -> None:
+    answers("which port did ledger give for ledger-db2?", facts(HOST_ANSWER, HOST_RIVAL), "6432")

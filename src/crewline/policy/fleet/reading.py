@@ -192,7 +192,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
             ignored=ignored,
         )
     if answering:
-        named = mentioned(ask, [r.fact.member for _, r in answering])
+        named = mentioned(_names_aside(ask, members), [r.fact.member for _, r in answering])
         if named:  # "what did billing-bot draft?": that member's rows
             if mentioned(replace(ask, question=request_sentence(ask)), sorted(named)):
                 against = [(v, r) for v, r in against if r.fact.member in named]
@@ -267,6 +267,19 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         said=said,
         ignored=ignored,
     )
+
+
+# A name of several pieces ("mes-l3", "mes-l3.plant.local", "orders_db").
+_JOINED_NAME = re.compile(r"(?<![\w.-])\w+(?:[-_.]\w+)+")
+
+
+def _names_aside(ask: ValueAsk, members: Sequence[str]) -> ValueAsk:
+    """The question without the names that only hold a member's name as a piece ("mes-l3",
+    the host, is no word of member "mes"): a member is named by its whole name alone, and a
+    question that names none asks every member's rows, disputes included."""
+    whole = {m.lower() for m in members}
+    question = _JOINED_NAME.sub(lambda m: m.group(0) if m.group(0) in whole else " ", ask.question)
+    return replace(ask, question=question)
 
 
 def _short(text: str, width: int = 60) -> str:
