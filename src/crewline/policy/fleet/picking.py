@@ -428,12 +428,15 @@ def of_another(ask: ValueAsk, fact: Fact, said: Said) -> bool:
             if term in {root(t.lemma) for t in words} | {t.stem for t in words}:
                 return True  # "how many did it reject?" of "812 went in, 17 were rejected"
     said_lemmas = {t.lemma for t in tokens(code_form(said.clause))} - STOP
+    own = [] if named_otherwise(ask, said.clause) else written_in_value(text, said.value)
     for term in specific_of(ask):
         if said_has(said, term) or any(near(term, label) for label in said.labels):
             continue
         for k, t in enumerate(words):
             if not (t.text == term or root(t.lemma) == term):
                 continue
+            if any(start <= t.start and t.end <= end for start, end in own):
+                continue  # the value's own name says it ("lims-test.qc.local" of the LIMS test)
             beside = {
                 w.lemma
                 for w in (words[k - 1] if k else None, words[k + 1] if k + 1 < len(words) else None)
@@ -443,6 +446,33 @@ def of_another(ask: ValueAsk, fact: Fact, said: Said) -> bool:
             } - STOP
             if beside & said_lemmas:
                 return True  # the row names the asked one beside a noun the value's has
+    return False
+
+
+def written_in_value(text: str, value: Value) -> list[tuple[int, int]]:
+    """Where a code-form row writes the value itself: a word of the question inside it (the
+    host "lims-test.qc.local:4040" of the LIMS test instance, the path "/srv/mes/exports/…" of
+    the mes session's export) is the value's own name, not the row naming the asked thing
+    apart from it beside a word of the value's clause."""
+    name = re.escape(code_form(value.text))
+    found = re.finditer(rf"(?<![\w.-]){name}(?![\w-]|\.\w)", text) if name else iter(())
+    return [m.span() for m in found]
+
+
+def named_otherwise(ask: ValueAsk, clause: str) -> bool:
+    """Does the value's own clause name a word of the question after a word the question
+    does not say ("the *batch* export went to …", "the *ELN* test instance is at …"):
+    another one of the thing, whatever words of the question the value's name holds?"""
+    question = tokens(code_form(ask.question))
+    asked = {root(t.lemma) for t in question} | {t.stem for t in question}
+    words = tokens(clause)
+    for before, word in itertools.pairwise(words):
+        if clause[before.end : word.start].strip() or word.text in STOP | NP_STOP:
+            continue
+        if not {root(word.lemma), word.stem} & asked or {root(before.lemma), before.stem} & asked:
+            continue
+        if before.text.isalpha() and before.text not in STOP | NP_STOP:
+            return True
     return False
 
 
