@@ -94,7 +94,7 @@ def test_a_row_denying_another_value_or_of_another_environment_does_not_dispute(
         (
             "What's the cold store 2 temperature?",
             ("fridge-bot", "Cold store 2 temperature is -18 °C since the defrost."),
-            "-18",
+            "-18 °C",  # a temperature whole, with its unit
         ),
         (
             "What's the clock offset on the grandmaster?",

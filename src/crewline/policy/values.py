@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Kind", "Value", "values_in"]
+__all__ = ["Kind", "Value", "unit_of", "units_named", "values_in"]
 
 
 class Kind(StrEnum):
@@ -28,6 +28,8 @@ class Kind(StrEnum):
     HOST = "host"
     IP = "ip address"
     PERCENT = "percentage"
+    TEMPERATURE = "temperature"
+    PRESSURE = "pressure"
     MONEY = "amount of money"
     SIZE = "size"
     DATE = "date"
@@ -79,6 +81,22 @@ _RATE_UNIT = r"s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|d"
 _MONTH = (
     "January|February|March|April|May|June|July|August|September|October|November|December"
     "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
+)
+# a temperature's unit: a degree sign before its scale, the scale's sign or its name after
+# "degrees" — never "deg" alone (an angle: "tilt 4 deg"), nor a bare K (a thousand: "12K")
+_TEMPERATURE_UNIT = (
+    r"(?:[°º]\s?(?-i:[CFK])|\u2103|\u2109"
+    r"|deg(?:rees?)?\s(?:(?-i:[CF])|celsius|fahrenheit|kelvin)|degrees\s+(?:celsius|fahrenheit))"
+)
+_TEMPERATURE = re.compile(
+    rf"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?{_TEMPERATURE_UNIT}(?!\w)(?!/[a-z])", re.IGNORECASE
+)
+# a pressure's unit ("Pa" as written: "pa" is no unit), never one per a time ("0.9 mbar/min"
+# is a rate)
+_PRESSURE = re.compile(
+    r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:(?-i:[kMh]?Pa)|mbar|bar[ag]?|psi[ag]?|torr|mmhg|inhg"
+    r"|mmh2o|inh2o|inwc)(?!\w)(?!/[a-z])",
+    re.IGNORECASE,
 )
 _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (Kind.URL, re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s,;)\"'<>`]+", re.IGNORECASE)),
@@ -171,6 +189,10 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
             re.IGNORECASE,
         ),
     ),
+    # a physical measure by its unit ("-32 °C", "121.4 °C", "15 Pa", "0.1 mbar", "2.5 bar"):
+    # one value, never a bare number and a word, nor a version ("0.1")
+    (Kind.TEMPERATURE, _TEMPERATURE),
+    (Kind.PRESSURE, _PRESSURE),
     (Kind.PERCENT, re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?%")),
     (
         Kind.MONEY,
@@ -275,7 +297,17 @@ _RANGE_END = re.compile(r"\d\s?[-\u2013]\s?$")
 # A minus glued before a value's digits, after a space, a bracket or a label's colon — never a
 # hyphen inside a name ("GW-17") nor the dash of a range ("10 -15" is read above).
 _MINUS = re.compile(r"(?:^|(?<=[\s(=:]))[-\u2212]$")
-_SIGNED = frozenset({Kind.NUMBER, Kind.PERCENT, Kind.DURATION, Kind.RATE, Kind.SIZE})
+_SIGNED = frozenset(
+    {
+        Kind.NUMBER,
+        Kind.PERCENT,
+        Kind.DURATION,
+        Kind.RATE,
+        Kind.SIZE,
+        Kind.TEMPERATURE,
+        Kind.PRESSURE,
+    }
+)
 _GLUED_AFTER = re.compile(r"[._-](?!\d{4}-\d{2}-\d{2})\w")
 _FRACTION = re.compile(r"\d+/\d+")
 
@@ -315,3 +347,50 @@ def values_in(text: str) -> list[Value]:
             taken.append((start, end))
             found.append(Value(text=raw, kind=kind, start=start, end=end))
     return sorted(found, key=lambda v: v.start)
+
+
+# A measure's unit, by the scale it names: the gate converts none ("-32 °C" is no answer "in
+# °F", "15 Pa" none "in mbar").
+_UNITS = (
+    # a question's code form writes "in °F" as "in , f"
+    (
+        "c",
+        re.compile(
+            r"[°º]\s?c\b|\u2103|\bdeg(?:rees?)?\s+c\b|\bcelsius\b|\bcentigrade\b"
+            r"|\bin\s+(?:[°º,]\s?)?c\b"
+        ),
+    ),
+    (
+        "f",
+        re.compile(
+            r"[°º]\s?f\b|\u2109|\bdeg(?:rees?)?\s+f\b|\bfahrenheit\b|\bin\s+(?:[°º,]\s?)?f\b"
+        ),
+    ),
+    ("k", re.compile(r"[°º]\s?k\b|\bkelvin\b|\bin\s+[°º,]\s?k\b")),
+    ("kpa", re.compile(r"(?<![\w.])\d*\s?kpa\b|\bkilopascals?\b")),
+    ("hpa", re.compile(r"(?<![\w.])\d*\s?hpa\b|\bhectopascals?\b")),
+    ("mpa", re.compile(r"(?<![\w.])\d+\s?mpa\b|\bmegapascals?\b")),
+    ("pa", re.compile(r"(?<![\w.])\d+\s?pa\b|\bin\s+pa\b|\(pa\)|\bpascals?\b")),
+    ("mbar", re.compile(r"(?<![\w.])\d*\s?mbar\b|\bmillibars?\b")),
+    ("bar", re.compile(r"(?<![\w.])\d+\s?bar[ag]?\b|\bin\s+bar\b|\(bar\)")),
+    ("psi", re.compile(r"(?<![\w.])\d*\s?psi[ag]?\b")),
+    ("torr", re.compile(r"(?<![\w.])\d*\s?torr\b")),
+    ("mmhg", re.compile(r"(?<![\w.])\d*\s?mmhg\b")),
+    ("inhg", re.compile(r"(?<![\w.])\d*\s?inhg\b")),
+    ("mmh2o", re.compile(r"(?<![\w.])\d*\s?mmh2o\b")),
+    ("inh2o", re.compile(r"(?<![\w.])\d*\s?(?:inh2o|inwc)\b")),
+)
+
+
+def unit_of(value: Value) -> str | None:
+    """The unit a temperature or a pressure is said in ("c", "f", "pa", "mbar" …), or None."""
+    if value.kind not in (Kind.TEMPERATURE, Kind.PRESSURE):
+        return None
+    return next((u for u, p in _UNITS if p.search(value.text.lower())), None)
+
+
+def units_named(question: str) -> frozenset[str]:
+    """The units of temperature or pressure a question names ("in °F", "in fahrenheit", "in
+    mbar", "(Pa)"): a value of that measure in another unit answers it not."""
+    said = question.lower()
+    return frozenset(u for u, p in _UNITS if p.search(said))

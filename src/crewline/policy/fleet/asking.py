@@ -15,7 +15,7 @@ from crewline.policy.careful.words import AUXILIARIES, FRONTING, IRREGULAR_PAST
 from crewline.policy.clauses import Sentence, Shape, Word, shape_of
 from crewline.policy.fleet.thesaurus import GROUP_WORDS, group_of
 from crewline.policy.lemmas import Token, lemma, root, stem, tokens
-from crewline.policy.values import Kind, Value, values_in
+from crewline.policy.values import Kind, Value, unit_of, units_named, values_in
 from crewline.policy.wording import word_set
 
 
@@ -81,6 +81,10 @@ for _words, _kinds in (
         (Kind.DURATION,),
     ),
     ("memory ram heap rss", (Kind.SIZE,)),
+    # a physical measure is read by its unit: a temperature in °C/°F/K, a pressure (a
+    # differential one: "dP") in Pa/mbar/bar/psi — never a bare number beside the word
+    ("temperature", (Kind.TEMPERATURE,)),
+    ("pressure dp", (Kind.PRESSURE,)),
     ("count depth backlog", (Kind.NUMBER,)),
     ("number", (Kind.ID, Kind.NUMBER)),
     ("total amount cost price spend bill revenue", (Kind.MONEY, Kind.NUMBER)),
@@ -137,6 +141,8 @@ GENERIC = (
     Kind.DURATION,
     Kind.RATE,
     Kind.PERCENT,
+    Kind.TEMPERATURE,
+    Kind.PRESSURE,
     Kind.MONEY,
     Kind.VERSION,
     Kind.HOST,
@@ -165,6 +171,9 @@ _WH_KINDS: dict[str, tuple[Kind, ...]] = {
     "how busy": (Kind.PERCENT,),
     "how old": (Kind.DURATION, Kind.DATE, Kind.VERSION),
     "how high": (Kind.PERCENT, Kind.NUMBER, Kind.SIZE),
+    "how hot": (Kind.TEMPERATURE,),
+    "how cold": (Kind.TEMPERATURE,),
+    "how warm": (Kind.TEMPERATURE,),
     "where": (Kind.PATH, Kind.URL_PATH, Kind.URL, Kind.HOST),
     "when": (Kind.DATE, Kind.TIME),
     "who": (Kind.PERSON, Kind.ID),
@@ -766,7 +775,9 @@ def _needed(code: str, pointed: bool) -> re.Match[str] | None:
 
 
 # Kinds a unit names: a measure, never a thing counted ("in nodes").
-_MEASURES = frozenset({Kind.DURATION, Kind.RATE, Kind.SIZE, Kind.MONEY, Kind.PERCENT})
+_MEASURES = frozenset(
+    {Kind.DURATION, Kind.RATE, Kind.SIZE, Kind.MONEY, Kind.PERCENT, Kind.TEMPERATURE, Kind.PRESSURE}
+)
 # "in ms", "(in m/s)": a unit the question names, not a place ("in the
 # config"): no article before it, nothing glued after it, no number after it ("in week 51"
 # names a week, a time)
@@ -815,6 +826,10 @@ def _scale(unit: str) -> str | None:
 def in_asked_unit(ask: ValueAsk, value: Value) -> bool:
     """Is ``value`` said in the unit the question names, where both units are of a known
     scale ("45 s" for "in seconds", never "30 s" for "in milliseconds")?"""
+    if value.kind in (Kind.TEMPERATURE, Kind.PRESSURE):
+        # "in °F", "in fahrenheit", "in mbar": a measure in another unit is no answer
+        named = units_named(ask.question or " ".join(ask.text_words))
+        return not named or unit_of(value) in named
     if not ask.unit:
         return True
     said = _UNIT_OF.search(value.text.lower())
@@ -991,6 +1006,22 @@ _FRONTED_PART = re.compile(
 )
 
 
+# A count of a part of a whole said with its verb: "how many of the scripts passed?" counts
+# the scripts that passed — "how many scripts passed?", the number bound to that verb ("181
+# passed"), never the whole ("184 test scripts"). A part named by a state ("how many of the
+# packages are critical?") is read as it stands.
+_PARTITIVE = re.compile(r"\bhow many of (?:the|these|those|its|their|our|all the|all)\s+")
+_PART_BY_STATE = re.compile(r"\b(?:are|were|is|was)\s+[\w-]+\s*[?!.]*\s*$")
+
+
+def _partitive_counted(said: str) -> str:
+    """``said`` with a partitive count said by its verb read as a count of the noun."""
+    m = _PARTITIVE.search(said)
+    if m is None or _PART_BY_STATE.search(said, m.end()):
+        return said
+    return f"{said[: m.start()]}how many {said[m.end() :]}"
+
+
 # A courtesy that ends a request ("hostname of the staging Orthanc pls"): the request is the
 # phrase before it, asked as a question.
 _COURTESY_END = re.compile(r"[\s,]+(?:pls|plz|please|thanks|thx|ty)\s*[?!.]*\s*$")
@@ -1004,6 +1035,7 @@ def value_ask(shape: Shape) -> ValueAsk | None:
         if fronted:
             whole, how, rest = fronted.groups()
             said = f"{how} of {whole} {rest}"
+        said = _partitive_counted(said)
         ask = _value_ask(said)
         if ask is None:
             ask = _pointed_ask(shape, sentence)

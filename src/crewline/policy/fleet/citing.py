@@ -50,6 +50,7 @@ from crewline.policy.fleet.nouns import (
 )
 from crewline.policy.fleet.picking import (
     AMOUNTS,
+    MEASURED,
     PART,
     another_named,
     in_question,
@@ -291,9 +292,11 @@ def _refusal(
     if _labels_the_thing(ask, cited.text, value):
         # "D1" of "D1 retention for …": the name of what is asked, not its value
         return Refusal.LABEL
-    if value.kind not in AMOUNTS | {Kind.RATE} and _HOW_MUCH.search(request_sentence(ask)):
+    if value.kind not in AMOUNTS | MEASURED | {Kind.RATE} and _HOW_MUCH.search(
+        request_sentence(ask)
+    ):
         return Refusal.NO_AMOUNT  # "GDPR" for "after how many days …?": a name is no amount
-    if value.kind in AMOUNTS and _asks_a_thing(ask):
+    if value.kind in AMOUNTS | MEASURED and _asks_a_thing(ask):
         return Refusal.AMOUNT_FOR_THING  # "which part of checkout …?" asks a thing, not "1.9 s"
     if value.kind is Kind.WORD and not _a_name(cited.text, value):
         return Refusal.NO_NAME  # "Current" of "Current web-tier base AMI: …" is no name

@@ -267,7 +267,13 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
     for m in re.finditer(number, text, re.I):
         if re.search(r"\d\s*(?:of|out of|/)\s*$", text[: m.start()]):
             continue  # "3 of 40 pods": 40 is the whole, 3 the count
-        scale = re.match(r"\s+(?:thousand|million|billion|trillion)\b", text[m.end(1) :], re.I)
+        # a magnitude after its number, spelt out or by its letter ("1.8 M rows", "12 k
+        # keys"): the count whole, never "1.8" rows
+        scale = re.match(
+            r"\s+(?:thousand|million|billion|trillion|(?-i:[kKM])(?=\s+[a-z]))\b",
+            text[m.end(1) :],
+            re.I,
+        )
         end = m.end(1) + (scale.end() if scale else 0)
         value = Value(text=text[m.start(1) : end], kind=Kind.NUMBER, start=m.start(1), end=end)
         if re.match(r"\s+of\s+(?:them|those|these)\b", text[m.end() :]) and counting:
@@ -879,3 +885,6 @@ def of_another_outcome(ask: ValueAsk, text: str, value: Value) -> bool:
 
 # Kinds of value that measure or count, never name a thing.
 AMOUNTS = frozenset({Kind.DURATION, Kind.SIZE, Kind.PERCENT, Kind.MONEY, Kind.COUNT, Kind.NUMBER})
+# A physical measure, read by its unit ("-32 °C", "15 Pa"): an amount of a measure, never a
+# count of a thing
+MEASURED = frozenset({Kind.TEMPERATURE, Kind.PRESSURE})

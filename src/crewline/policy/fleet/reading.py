@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from crewline.policy.fleet.about import about_as_cited
 from crewline.policy.fleet.asking import ValueAsk, as_measure, one_value
 from crewline.policy.fleet.citing import Chooser, check_cited, injection_in
+from crewline.policy.fleet.measures import measure_unsettled
 from crewline.policy.fleet.picking import (
     has_specifics,
     mentioned,
@@ -170,6 +171,8 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
                 picked = None
             if isinstance(picked, Said) and whole_for_a_part(ask, row.fact.text, picked.value):
                 picked = "several"
+            if isinstance(picked, Said) and measure_unsettled(ask, row.fact.text, picked, values):
+                picked = "several"  # "max 6.9 °C / min 3.1 °C" for "what temperature …?"
             if isinstance(picked, Said):
                 answering.append((picked, row))
                 continue  # its other values are the pick's neighbours, not a dispute
