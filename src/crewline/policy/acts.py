@@ -336,6 +336,17 @@ AUDIENCE = frozenset(
         "media",
         "journalist",
         "regulator",
+        # the state's bodies: what is filed with or sent to one is on their record for good
+        "authority",
+        "court",
+        "tribunal",
+        "government",
+        "ministry",
+        "ombudsman",
+        "inspectorate",
+        "registrar",
+        "police",
+        "council",
         "twitter",
         "linkedin",
         "facebook",
@@ -488,7 +499,10 @@ WORD_ACTS: tuple[WordAct, ...] = (
         upload leak cc bcc ping tell inform write_to call text comment""",
         needs="audience",
     ),
-    *_acts("send", "file", needs="verb_audience"),
+    *_acts("send", "file lodge", needs="verb_audience"),
+    # a return or a declaration handed in is on the state's record: "submit the VAT return",
+    # "file the customs declaration" (never a draft, a test one, or code for review)
+    *_acts("filing", "submit file lodge efile", needs="official_filing"),
     # money
     *_acts(
         "money",
@@ -512,6 +526,15 @@ WORD_ACTS: tuple[WordAct, ...] = (
     # a payment file handed to a payment scheme pays or collects at once: "submit this
     # cycle's Bacs file", "send the SEPA batch"
     *_acts("money", "submit send transmit upload lodge", needs="payment_scheme"),
+    # a retention, a TTL or a lifetime cut (or changed, which way unsaid) deletes what falls
+    # out of it: "set the lake retention to 1 year", "shorten the TTL of the audit rows";
+    # lengthening it ("extend", "raise") keeps more
+    *_acts(
+        "retention",
+        """set change lower reduce shorten cut decrease halve trim drop adjust update modify
+        tweak""",
+        needs="shorter_retention",
+    ),
     # credentials and secrets
     *_acts(
         "credentials",
@@ -605,6 +628,8 @@ FAMILY_SAYS = {
     "checks": "skips the checks",
     "sql": "changes data in a database",
     "unread_text": "does what a text says, and the gate has not read it",
+    "filing": "hands a filing to an authority, which cannot be unsent",
+    "retention": "shortens or changes how long data is kept, and what falls out is deleted",
 }
 
 

@@ -220,7 +220,7 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
 
 
 # The families whose verb alone ("sets", "edits") says nothing risky: the reason says what.
-_GLOSSED = frozenset({"live_setting", "held_data"})
+_GLOSSED = frozenset({"live_setting", "held_data", "retention"})
 
 
 # What may follow a particle that ends its phrase: a preposition, a time word, an adverb.
@@ -263,16 +263,18 @@ def _split_phrasal(
     for act in candidates:
         if len(act.lemmas) != 2 or act.noun or act.lemmas[1] not in PARTICLES:
             continue
-        for j in range(i + 2, min(i + 7, len(words))):
+        for j in range(i + 2, min(i + 10, len(words))):
             w = words[j]
             if w.clause_start or w.sentence != words[i].sentence:
                 break
             if w.text != act.lemmas[1]:
-                if w.text in PREPOSITIONS | COPULAS or (
-                    w.lemma in VERB_LIKE and verb_position(shape, j)
+                if (w.text in PREPOSITIONS and not _inside_object(shape, i, j)) or (
+                    w.text in COPULAS or (w.lemma in VERB_LIKE and verb_position(shape, j))
                 ):
                     break
                 continue
+            if words[j - 1].lemma == act.lemmas[0]:
+                break  # "a note on the write off": the joined form, a noun of its own
             after = words[j + 1] if j + 1 < len(words) else None
             if w.dash_next or (
                 after is not None
@@ -299,6 +301,21 @@ def _split_phrasal(
             )
             return said, j
     return None
+
+
+def _inside_object(shape: Shape, i: int, j: int) -> bool:
+    """Does the preposition at ``j`` stand inside the object of the verb at ``i`` — after a
+    noun of it, within the first seven words ("write the stale stock *in* the Leeds depot
+    off", "shut the hosts *in* rack 4 down") — not open where the verb goes ("write to the
+    team"), nor stand right after a determiner?"""
+    words = shape.words
+    first = words[i + 1]
+    return (
+        j - i <= 7
+        and first.text not in PREPOSITIONS
+        and words[j - 1].text not in DETERMINERS | PREPOSITIONS
+        and any(x.text not in DETERMINERS for x in words[i + 1 : j])
+    )
 
 
 _PASSIVE_AUX = word_set("be been being is are was were get gets getting got")

@@ -70,6 +70,8 @@ def executed(shape: Shape, head: int) -> bool:
             return False
         if _checker(shape, j):
             return False  # "run `actionlint` on the deploy workflow": the checker is run
+        if w.lemma in _CAUSATIVES and _runs_next(shape, head):
+            return True  # "let the cleanup job run tonight": it is run
         if w.lemma in EDIT_VERBS and not _goes_on(shape, j):
             return False  # "move the deploy helper into utils": the code is edited
         if (
@@ -87,6 +89,25 @@ def executed(shape: Shape, head: int) -> bool:
         if w.clause_start:
             return False
     return False
+
+
+# Verbs that have their object do what follows it ("let the purge job run").
+_CAUSATIVES = word_set("let allow have")
+
+
+def _runs_next(shape: Shape, head: int) -> bool:
+    """Does a running or going-on verb follow the artifact at ``head`` in its sentence ("let
+    the cleanup job *run*", "allow the purge job to *proceed*")?"""
+    words = shape.words
+    k = head + 1
+    if k < len(words) and words[k].text == "to":
+        k += 1
+    return (
+        k < len(words)
+        and words[k].sentence == words[head].sentence
+        and (words[k].lemma in EXEC_VERBS or words[k].lemma in PROCEED_VERBS)
+        and not dry_run(shape, k)
+    )
 
 
 # A tool named for checking ("actionlint", "shellcheck", "yamllint", "go vet").

@@ -172,6 +172,10 @@ def context_holds(
             return money or bool(after & MONEY_WORDS)
         case "payment_scheme":
             return _to_a_payment_scheme(shape, i)
+        case "official_filing":
+            return _an_official_filing(shape, i)
+        case "shorter_retention":
+            return _retention_cut(shape, i + length)
         case "customer":
             return bool(after & CUSTOMER_THINGS) or _anothers(shape, i + length)
         case "not_own_run":  # "cancel the 07:10 ferry"; "cancel my local test run" is the asker's
@@ -263,6 +267,59 @@ def _to_a_payment_scheme(shape: Shape, i: int) -> bool:
     if any(w.lemma in PAYMENT_SCHEMES or w.text in PAYMENT_SCHEMES for w in clause):
         return True
     return any(a.lemma == "direct" and b.lemma == "debit" for a, b in itertools.pairwise(clause))
+
+
+# What is filed with the state when it is handed in: a (tax) return, a declaration.
+_FILINGS = word_set("return declaration filing")
+# What is not the filing itself yet, or is only tried out.
+_NOT_FILED = word_set("draft preview sample dummy mock test template example")
+
+
+def _an_official_filing(shape: Shape, i: int) -> bool:
+    """Is the verb at ``i`` handing in a filing — its object's head, the last word before a
+    preposition, a return or a declaration ("submit the VAT return to HMRC", "file the
+    customs declaration")? Never a draft or a test one, code or a change for review ("submit
+    the PR that fixes the return"), nor what the asker is given ("send me the return")."""
+    words = shape.words
+    if not verb_position(shape, i) or i + 1 >= len(words):
+        return False
+    if words[i + 1].text in ("me", "us"):
+        return False
+    obj = words[i + 1 : object_end(shape, i + 1)]
+    head = None
+    for w in obj:
+        if w.text in PREPOSITIONS and head is not None:
+            break
+        head = w
+    if head is None or head.lemma not in _FILINGS or head.ident:
+        return False
+    said = {w.lemma for w in obj}
+    return not said & (_NOT_FILED | CODE_WORDS | _REVIEWED)
+
+
+# How long stored data is kept: cut, what falls out of it is deleted.
+_RETENTIONS = word_set("retention ttl lifetime expiry expiration")
+
+
+def _retention_cut(shape: Shape, start: int) -> bool:
+    """Is the object that starts at word ``start`` how long data is kept — a retention, a
+    TTL, a lifetime, its head before a preposition ("the lake retention for raw EM data",
+    "the TTL of the audit rows")? The verbs that ask for it cut it or change it either way
+    unsaid; what lengthens it ("extend", "raise") is no such verb."""
+    head = None
+    kept = False
+    for w in shape.words[start : object_end(shape, start)]:
+        if w.text in PREPOSITIONS and head is not None:
+            break
+        kept = kept or (w.lemma in _RETENTIONS and not w.ident)
+        head = w
+    return (
+        head is not None and kept and (head.lemma in _RETENTIONS or head.lemma in _RETENTION_HEADS)
+    )
+
+
+# What a retention is set as ("the retention period", "the TTL setting").
+_RETENTION_HEADS = word_set("period policy window setting value time limit rule")
 
 
 # What a store holds room in: what frees it deletes what filled it.
