@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy.careful import careful as careful_verdict
-from tests.unit.gate_kit import irreversible
+from tests.unit.gate_kit import answers, facts, irreversible
 
 # ---------------------------------------------------------------- filings with an authority
 
@@ -145,3 +145,45 @@ def test_a_particle_after_an_object_with_a_preposition_is_the_act(question: str,
 )
 def test_a_split_phrase_with_no_act_stays_routine(question: str) -> None:
     assert careful_verdict(question) is None, question
+
+
+# ---------------------------------------------------------------- a contact detail asked
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I need to email the ward manager tomorrow — what address?",
+        "I'll email about the room booking later, what's her address?",
+        "what's the caretaker's email? i need to cc them",
+        "I must mail the on-call engineer this week, what's their number?",
+    ],
+)
+def test_a_contact_asked_for_the_askers_own_message_is_no_act(question: str) -> None:
+    assert careful_verdict(question) is None, question
+
+
+def test_a_contact_asked_for_the_askers_own_message_is_answered() -> None:
+    rows = facts(("rota", "Ward 7 manager's email address is ward7.manager@stmarys.example"))
+    answers(
+        "I need to email the ward 7 manager tomorrow — what email address?",
+        rows,
+        "ward7.manager@stmarys.example",
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I must email the guest list to the ward manager — what address?",  # a thing sent
+        "I must email the patients this week — what address?",  # an outside audience
+        "I'll mail the team the payroll export — what address?",  # a second object, sent
+        "Who do I email about the room booking? need his address",  # whom to send to
+        "Email the ward manager now?",  # asked of the concierge
+        "I'll email the on-call engineer. OK?",  # leave to send, no detail asked
+        "Who do I email the prod credentials to?",
+        "I must force-push to the shared branch — which remote?",  # no message
+    ],
+)
+def test_a_message_sent_or_asked_leave_for_stays_careful(question: str) -> None:
+    assert careful_verdict(question) is not None, question

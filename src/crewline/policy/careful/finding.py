@@ -45,7 +45,7 @@ from crewline.policy.careful.positions import (
     past_form,
     verb_position,
 )
-from crewline.policy.careful.requests import ASKER, info_scope
+from crewline.policy.careful.requests import ASKER, contact_asked, info_scope
 from crewline.policy.careful.scope import (
     TEXT_HEADS,
     described,
@@ -143,7 +143,9 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
             shape, i, n, match.family, noun=noun
         )
         if mentioned and noun and match.family != "own_word":
-            back = referred_back(shape, i, n, match)
+            # "what's their email? i need to cc them": an address asked, nothing sent
+            address = match.family == "send" and contact_asked(shape, i, noun=True)
+            back = None if address else referred_back(shape, i, n, match)
             if back is not None:
                 found.append(back)
         elif mentioned and not noun and match.family != "own_word" and described(shape, i, n):

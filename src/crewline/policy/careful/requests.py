@@ -7,16 +7,20 @@ from __future__ import annotations
 import re
 
 from crewline.policy.acts import (
+    AUDIENCE,
     NON_PROD,
     PROD_WORDS,
 )
-from crewline.policy.careful.objects import context_holds
+from crewline.policy.careful.objects import context_holds, object_end
 from crewline.policy.careful.positions import clause_words, named_after_preposition, verb_position
 from crewline.policy.careful.words import (
     ACTS_BY_FIRST,
+    ARTIFACTS,
     AUXILIARIES,
     COPULAS,
+    DATA_OBJECT,
     DETERMINERS,
+    DOC_HEADS,
     EDIT_VERBS,
     EXEC_VERBS,
     FRONTING,
@@ -432,3 +436,87 @@ def _phrase_after(shape: Shape, i: int) -> list[Word]:
             break
         phrase.append(w)
     return phrase
+
+
+# How a person is reached: what a request for one asks to be told.
+_CONTACT_DETAILS = word_set(
+    "address email mail number phone mobile extension handle contact alias mailbox"
+)
+# Whom a message goes to when the verb's object is the person, not a thing sent.
+_PERSONS = word_set(
+    """person people colleague colleagues team owner lead manager engineer admin oncall
+    on-call desk someone somebody him her them"""
+)
+_POSSESSIVES = word_set("their her his your its s")
+# What a message is about, when the verb has no object of its own ("email about the order").
+_ABOUT = word_set("about regarding re concerning")
+
+
+def contact_asked(shape: Shape, i: int, *, noun: bool) -> bool:
+    """Is the message act at ``i`` only what a contact detail is asked for — the asker's own
+    message to a person, to come, in a question that asks how to reach them ("I must mail
+    the plant IT on-call person this week — what address?", "Who do I email about the
+    order? need her address"), or a person's address named by the act's noun ("what's their
+    email?")? Telling the asker an address sends nothing. Never a thing sent ("email the
+    report to …", "mail the invoices"), customers, the public, an outside party or
+    production anywhere in the question."""
+    words = shape.words
+    said = {w.lemma for w in words} | {w.text for w in words}
+    if said & (AUDIENCE | PROD_WORDS):
+        return False
+    if not shape.asking:
+        return False
+    if noun:
+        # "what's their email?", "her email address": an address, no message
+        before = words[i - 1].text if i else ""
+        after = words[i + 1].lemma if i + 1 < len(words) else ""
+        return before in _POSSESSIVES or after == "address"
+    start = i
+    while start > 0 and not words[start].clause_start:
+        start -= 1
+    ahead = {w.text for w in words[start:i]}
+    if not ahead & ASKER:
+        return False  # "Mail the on-call person — what address?": asked of the concierge
+    if ahead & {"who", "whom"}:
+        return False  # "who do I email about …?": whom to send to is chosen, not told
+    rest = [w for w in words[i + 1 :] if w.sentence == words[i].sentence]
+    if any(w.text == "to" for w in rest):
+        return False  # "who do I email the incident notes to?": a thing sent
+    end = object_end(shape, i + 1)
+    # a thing in the object is sent; a word glued by a hyphen is a name's part ("on-call")
+    things = {
+        w.lemma for w in words[i + 1 : end] if not (w.index > 0 and words[w.index - 1].dash_next)
+    }
+    if rest and rest[0].text in _ABOUT:
+        pass  # "email about the sample order": what it is about, nothing sent
+    elif things & (DOC_HEADS | DATA_OBJECT | ARTIFACTS) or not _a_person_only(shape, i + 1, end):
+        return False
+    asked = [w for w in words if not i <= w.index < end]
+    return any(w.lemma in _CONTACT_DETAILS or w.text in _CONTACT_DETAILS for w in asked)
+
+
+# What a time phrase after the person is headed by ("… this week", "… next Monday").
+_TIME_NOUNS = word_set(
+    """week month day morning afternoon evening night weekend year quarter shift monday
+    tuesday wednesday thursday friday saturday sunday"""
+)
+
+
+def _a_person_only(shape: Shape, start: int, end: int) -> bool:
+    """Is the object from ``start`` to ``end`` one person — its head, before a preposition,
+    a person's word — with nothing after it but a time ("the plant IT on-call person this
+    week"), never a second object, the thing sent ("the team the payroll export")?"""
+    words = shape.words
+    k = start
+    while k < end and (words[k].text not in PREPOSITIONS or words[k].dash_next):
+        if k > start and words[k].text in DETERMINERS and not words[k - 1].dash_next:
+            break  # a second object ("the team the export") or a time ("… this week")
+        k += 1
+    if k == start or words[k - 1].lemma not in _PERSONS:
+        return False
+    if k < end and words[k].text in DETERMINERS:
+        return all(
+            w.text in DETERMINERS or w.lemma in _TIME_NOUNS or w.text in _TIME_NOUNS
+            for w in words[k:end]
+        )
+    return True

@@ -34,6 +34,7 @@ from crewline.policy.careful.positions import (
 )
 from crewline.policy.careful.requests import (
     asks_property,
+    contact_asked,
     info_scope,
     manner_opening,
     topic_of_request,
@@ -284,6 +285,8 @@ def mention(
         return (
             family != "credentials" or asks_property(shape, i) or _process_written_about(shape, i)
         )
+    if family == "send" and contact_asked(shape, i, noun=noun):
+        return True  # "I must mail the on-call person — what address?": the asker is told
     if noun and family != "credentials" and topic_of_request(shape, i):
         return True  # "the newsletter goes out on which day?": what is asked about
     if not noun and family != "credentials" and _makes_a_document(shape, i):
