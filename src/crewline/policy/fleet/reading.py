@@ -53,6 +53,7 @@ from crewline.policy.fleet.rows import (
     strictly_about,
     unhedged,
 )
+from crewline.policy.fleet.when import start_said_by_span
 from crewline.policy.lemmas import root
 
 
@@ -117,7 +118,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
             ignored=ignored,
         )
     rows = [
-        row_of(ask, f)
+        _span_read(ask, row_of(ask, f))
         for f in usable
         if (sources is None or f.member in sources) and has_specifics(ask, f)
     ]
@@ -283,6 +284,22 @@ def _names_aside(ask: ValueAsk, members: Sequence[str]) -> ValueAsk:
     whole = {m.lower() for m in members}
     question = _JOINED_NAME.sub(lambda m: m.group(0) if m.group(0) in whole else " ", ask.question)
     return replace(ask, question=question)
+
+
+def _span_read(ask: ValueAsk, row: Row) -> Row:
+    """``row`` read as saying the question's word of a start where a span of the asked kind
+    of moment says it (``start_said_by_span``: "Saturday 22:00-02:00" starts at 22:00)."""
+    said = start_said_by_span(ask.kinds, ask.subject, row.roots, row.fact.text)
+    if said is None:
+        return row
+    return replace(
+        row,
+        roots=row.roots | {said},
+        covered=row.covered + 1,
+        score=row.score + 1,
+        exact=row.exact + 1,
+        in_text=row.in_text + 1,
+    )
 
 
 def _short(text: str, width: int = 60) -> str:

@@ -16,6 +16,7 @@ from datetime import datetime
 from crewline.policy.fleet.asking import NP_STOP, STOP, ValueAsk, verb_form
 from crewline.policy.fleet.spelling import said_in_question_forms, says_in_another_form
 from crewline.policy.fleet.thesaurus import generic_words, near
+from crewline.policy.fleet.when import began_at, state_words_aside
 from crewline.policy.lemmas import root, stem, tokens
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form, word_set
@@ -284,6 +285,13 @@ def status_of(ask: ValueAsk, text: str, value: Value) -> str | None:
     if HEDGE.search(text.lower()):
         return None
     if unsettled(whole) or unsettled(heading):
+        if (
+            began_at(value, before)
+            and not unsettled(before)
+            and not unsettled(heading)
+            and not unsettled(state_words_aside(after))
+        ):
+            return "fact"  # "paused since 06:40 waiting on …": when the state began
         return "plan" if _ASKS_PLAN.search(_without_named_plans(ask.question)) else None
     return "fact"
 

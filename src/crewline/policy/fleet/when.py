@@ -1,0 +1,92 @@
+"""When a thing happened or starts, by the structure that binds a date or a time to it.
+
+Two structures say it where the row does not write the question's word for it:
+
+- "since T" (``began_at``): a date or time the row binds to a state by "since" is when that
+  state began, a moment past ("paused since 06:40 waiting on an IPC signature"). A word of
+  the state the thing is in after it ("waiting", "pending") is no plan of the moment: the
+  row states T as a fact. A word of a plan before it ("will be paused since …") still is.
+- "A-B" (``start_said_by_span``): a span of times or dates ("Saturday 22:00-02:00", "slot Tue
+  08:00-12:00") says when the thing starts by its first value, so a question that asks when
+  it starts ("begin", "open", "kick off") need not find that word in the row. Its end is no
+  value of its own (``values_in`` drops a range's end), and a question that asks the end is
+  left as it is: never answered by the start.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from crewline.policy.lemmas import root
+from crewline.policy.values import Kind, Value, values_in
+from crewline.policy.wording import word_set
+
+__all__ = ["began_at", "start_said_by_span", "state_words_aside"]
+
+_MOMENTS = (Kind.DATE, Kind.TIME)
+_SINCE = re.compile(r"\bsince\s+$")
+# The words of a state a thing is in, said after the moment it began ("paused since 06:40
+# waiting on an IPC signature"): what it is doing now, not a plan of that moment.
+_STATE = re.compile(r"\b(?:waiting|awaiting|pending|not yet)\b")
+
+
+def began_at(value: Value, before: str) -> bool:
+    """Is ``value`` a date or time its clause binds to a state by "since", right before it:
+    the moment that state began?"""
+    return value.kind in _MOMENTS and _SINCE.search(before) is not None
+
+
+def state_words_aside(after: str) -> str:
+    """The clause after a "since" moment without the words of the state the thing is in."""
+    return _STATE.sub(" ", after)
+
+
+# The words that ask when a thing starts, by their roots; and every word of a start or an
+# end, which a row that writes one says itself.
+_START = word_set("start starts started begin begins began opens")
+_START_OR_END = re.compile(
+    r"\b(?:start|starts|started|begin|begins|began|kick|kicks|kicked|open|opens|opened|end"
+    r"|ends|ended|finish|finishes|finished|expire|expires|expired|close|closes|closed|stop"
+    r"|stops|stopped|until|till)\b"
+)
+# A span of two times or two dates: the first, then a dash (or "to") and the second.
+_SPAN_TAIL = {
+    Kind.TIME: re.compile(r"\s?[-\u2013\u2014]\s?\d{1,2}:\d{2}(?![\d:])"),
+    Kind.DATE: re.compile(r"\s?[-\u2013\u2014]\s?\d{4}-\d{2}-\d{2}(?!\d)"),
+}
+
+
+@functools.cache
+def _start_roots() -> frozenset[str]:
+    """The roots of ``_START``, read when first asked: importing reads no dictionary."""
+    return frozenset(root(w) for w in _START)
+
+
+def _spans(text: str) -> list[Value]:
+    """The first values of the spans of times or dates ``text`` states."""
+    return [
+        v
+        for v in values_in(text)
+        if v.kind in _SPAN_TAIL and _SPAN_TAIL[v.kind].match(text, v.end) is not None
+    ]
+
+
+def start_said_by_span(
+    kinds: Sequence[Kind], subject: Sequence[str], roots: frozenset[str], text: str
+) -> str | None:
+    """The question's word of a start (a root of ``subject``) that a row of ``text`` (its
+    ``roots``) says by its structure: it states one span of an asked kind of moment
+    (``kinds``) and no word of a start or an end of its own ("MES maintenance window is
+    Saturday 22:00-02:00" for "when does the MES maintenance window start?"), so its first
+    value is when the thing starts. None for any other row."""
+    if not set(kinds) & set(_MOMENTS):
+        return None
+    asked = [t for t in subject if t in _start_roots()]
+    if len(asked) != 1 or asked[0] in roots:
+        return None
+    spans = _spans(text)
+    if len(spans) != 1 or spans[0].kind not in kinds or _START_OR_END.search(text.lower()):
+        return None
+    return asked[0]
