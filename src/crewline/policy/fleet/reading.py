@@ -53,7 +53,7 @@ from crewline.policy.fleet.rows import (
     strictly_about,
     unhedged,
 )
-from crewline.policy.fleet.when import start_said_by_span
+from crewline.policy.fleet.when import start_for_an_end, start_said_by_span
 from crewline.policy.lemmas import root
 
 
@@ -166,6 +166,8 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
             if isinstance(picked, Said) and (
                 of_other_subject(ask, row.fact.text, picked.value)
                 or lent_to_another(ask, row.fact, picked.value)
+                # "Saturday 22:00-02:00" for "when does it end?": the start of the span
+                or start_for_an_end(ask.question, row.fact.text, picked.value)
             ):
                 # "dbt runs on warehouse ETL_WH_L; the dashboards use another"; the
                 # migrator's "the nightly backup took 4 minutes" for "the migration"

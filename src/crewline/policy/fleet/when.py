@@ -23,7 +23,7 @@ from crewline.policy.lemmas import root
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import word_set
 
-__all__ = ["began_at", "start_said_by_span", "state_words_aside"]
+__all__ = ["began_at", "start_for_an_end", "start_said_by_span", "state_words_aside"]
 
 _MOMENTS = (Kind.DATE, Kind.TIME)
 _SINCE = re.compile(r"\bsince\s+$")
@@ -90,3 +90,22 @@ def start_said_by_span(
     if len(spans) != 1 or spans[0].kind not in kinds or _START_OR_END.search(text.lower()):
         return None
     return asked[0]
+
+
+# The words that ask when a thing ends.
+_ASKS_END = re.compile(
+    r"\b(?:end|ends|ending|ended|finish|finishes|finished|close|closes|closed|stop|stops"
+    r"|stopped|expire|expires|expired|over|until|till)\b"
+)
+
+
+def start_for_an_end(question: str, text: str, value: Value) -> bool:
+    """Is ``value`` the first of a span of moments ``text`` states ("Saturday 22:00-02:00")
+    while ``question`` asks when the thing ends: the start given for its end? The span's end
+    is no value of its own, so the question stays with the human."""
+    tail = _SPAN_TAIL.get(value.kind)
+    return (
+        tail is not None
+        and tail.match(text, value.end) is not None
+        and _ASKS_END.search(question.lower()) is not None
+    )
