@@ -54,6 +54,7 @@ from crewline.policy.fleet.picking import (
     PART,
     another_named,
     in_question,
+    labelled_other,
     of_another_outcome,
     pick,
     sources_of,
@@ -148,6 +149,7 @@ class Refusal(StrEnum):
     OTHER_STATE = "other-state"
     OTHER_SUBJECT = "other-subject"
     RIVAL = "rival"
+    LABELLED_OTHER = "labelled-other"
 
     @property
     def found(self) -> str:
@@ -186,6 +188,7 @@ _FOUND = {
     Refusal.OTHER_STATE: "the row gives it in another state",
     Refusal.OTHER_SUBJECT: "the value's clause is about another subject",
     Refusal.RIVAL: "another row gives another value",
+    Refusal.LABELLED_OTHER: "the row names another value by the asked noun",
 }
 
 
@@ -279,6 +282,9 @@ def _refusal(
             return Refusal.RIVAL
     if in_question(ask, value.text):
         return Refusal.IN_QUESTION
+    if labelled_other(ask, cited.text, value):
+        # "3.3.1" of "PAS-X 3.3.1 …, master recipe rev R-112" for the recipe's revision
+        return Refusal.LABELLED_OTHER
     if not both_given(ask, value):
         return Refusal.HALF  # "7450" for "which host and port": half of what is asked
     if value.kind is Kind.DURATION and MOMENT.match(cited.text[value.end :]):

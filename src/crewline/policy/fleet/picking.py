@@ -375,7 +375,7 @@ def _same_noun(a: str, b: str) -> bool:
 
 def values_of(ask: ValueAsk, fact: Fact) -> list[Said]:
     if not ask.counted:
-        return _said(ask, fact)
+        return labelled_only(ask, fact, _said(ask, fact))
     if Kind.RATE in ask.kinds:
         # "how often": so much per unit of time, whole ("3 times a day"), never its number
         rates = [
@@ -888,3 +888,106 @@ AMOUNTS = frozenset({Kind.DURATION, Kind.SIZE, Kind.PERCENT, Kind.MONEY, Kind.CO
 # A physical measure, read by its unit ("-32 °C", "15 Pa"): an amount of a measure, never a
 # count of a thing
 MEASURED = frozenset({Kind.TEMPERATURE, Kind.PRESSURE})
+
+
+# A value its row names by the asked noun ("master recipe rev R-112", "sample S-77120",
+# "inspection lot 890001234567", "R-112 is the approved revision"): the noun the question
+# asks for, or a short form of it, right before the value — or, for a naming noun ("the
+# sample *number*", "the receiver *id*"), the word that noun names. Such a value is the
+# row's answer, whatever its form; any other value of the asked kind in the row is another
+# thing's ("We're on PAS-X 3.3.1 …, master recipe rev R-112 is the approved one": 3.3.1 is
+# no revision of the recipe). Only values that name something are read so (an identifier,
+# a version, a commit, a number): a word right before a size or a time is its measure's.
+_LABEL_SHORT = {"rev": "revision", "no": "number", "nr": "number", "num": "number"}
+_LABEL_SHORT |= {"ref": "reference", "ver": "version"}
+_NAMED_KINDS = frozenset({Kind.ID, Kind.VERSION, Kind.COMMIT, Kind.NUMBER})
+# what may stand between the label and its value: "part no.", "order #", "limit: 3,520" — not
+# a verb: "the previous tag was 3.14.1" says the value of another thing than its subject's head
+_LABEL_LINK = re.compile(r"(?:\s*(?:[:=#]|\bno\b\.?|\bnumber\b))*\s*$")
+_LABEL_WORD = re.compile(r"([a-z][a-z0-9]*)\.?$")
+_GLUED = re.compile(r"[:/@]\S")
+_NAMED_AFTER = re.compile(r"\s*is\s+(?:the|our)\s+([a-z]+)\b")
+
+
+def asked_labels(ask: ValueAsk) -> frozenset[str]:
+    """The roots a row may label the asked value with: the asked noun's, and for a naming
+    noun ("number", "id") the word it names ("sample" of "the sample number")."""
+    nouns = {ask.noun}
+    if ask.noun in NAMING and ask.modifier and ask.modifier not in STOP:
+        nouns.add(ask.modifier)
+    return frozenset(root(n) for n in nouns if n and n != "value")
+
+
+def labelled_by_noun(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the asked noun (or a short form of it) label the value: right before it ("rev
+    R-112", "sample S-77120", "order #4471-88"), or as what the value is said to be right
+    after it ("TW-55871 is the record")?"""
+    wanted = asked_labels(ask)
+    if not wanted or _GLUED.match(text, value.end):
+        return False  # "digest sha256:4f2a9c1e": the label's value is the whole, not its prefix
+    head = text[: value.start].lower()
+    tail = clause_of(text, value)[1]
+    link = _LABEL_LINK.search(head)
+    word = _LABEL_WORD.search(head[: link.start()] if link else head)
+    if word is not None:
+        label = word.group(1)
+        if root(_LABEL_SHORT.get(label, label)) in wanted:
+            return True
+    after = _NAMED_AFTER.match(tail.lower())
+    return after is not None and root(after.group(1)) in wanted
+
+
+def labelled_only(ask: ValueAsk, fact: Fact, values: list[Said]) -> list[Said]:
+    """The row's values, or where the asked noun labels one (``labelled_by_noun``) that one
+    alone, said by the asked noun: the row's other values of the asked kind are not its
+    answer. Where the label names a value of another kind than asked ("rev R-112" for "the
+    revision", read as a commit or a version), the row gives none: the one it names is not
+    read as the asked kind, and the others are another thing's."""
+    text = unicodedata.normalize("NFKC", fact.text)
+    labelled: dict[str, Said | None] = {}
+    for value in values_in(text):
+        if value.kind not in _NAMED_KINDS:
+            continue
+        if not labelled_by_noun(ask, text, value) or in_question(ask, value.text):
+            continue
+        if status_of(ask, text, value) != "fact":
+            continue  # "rev R-113 is planned", "was ref KT-30920": not a live value
+        said = next((s for s in values if s.value == value), None)
+        if said is None and _read_as_asked(ask, text, value):
+            # a bare number the row names by the asked noun ("batch no. 7731022"): said by it
+            said = Said(
+                value=value,
+                labels=_labels(text, value),
+                cue=True,
+                near=_lemmas_near(text, value),
+                clause=" ".join(clause_of(text, value)).lower(),
+            )
+        labelled[value.text.casefold()] = replace(said, cue=True) if said else None
+    if len(labelled) != 1:
+        return values  # none, or several the noun labels: the row's other readings decide
+    return [s for s in labelled.values() if s is not None]
+
+
+def _read_as_asked(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is the labelled value of the asked kind, and of no other qualifier or state than the
+    question's — what the row's reading (``_said``) asks of a value, but the asked noun
+    beside it?"""
+    if value.kind not in ask.kinds or not in_asked_unit(ask, value):
+        return False
+    return not (other_qualifier(ask, text, value) or other_state(ask, text, value))
+
+
+def labelled_other(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the row label one value with the asked noun (``labelled_by_noun``), and another
+    than ``value`` ("master recipe rev R-112" against "3.3.1" for "which master recipe
+    revision …")? Then ``value`` is another thing's, whoever cites it."""
+    text = unicodedata.normalize("NFKC", text)
+    named = {
+        v.text.casefold()
+        for v in values_in(text)
+        if v.kind in _NAMED_KINDS
+        and labelled_by_noun(ask, text, v)
+        and not in_question(ask, v.text)
+        and status_of(ask, text, v) == "fact"
+    }
+    return len(named) == 1 and value.text.casefold() not in named
