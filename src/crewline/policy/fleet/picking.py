@@ -940,7 +940,8 @@ def labelled_by_noun(ask: ValueAsk, text: str, value: Value) -> bool:
 def labelled_only(ask: ValueAsk, fact: Fact, values: list[Said]) -> list[Said]:
     """The row's values, or where the asked noun labels one (``labelled_by_noun``) that one
     alone, said by the asked noun: the row's other values of the asked kind are not its
-    answer. Where the label names a value of another kind than asked ("rev R-112" for "the
+    answer — but those whose form tells their kind (":5432"), left to the row's other
+    readings. Where the label names a value of another kind than asked ("rev R-112" for "the
     revision", read as a commit or a version), the row gives none: the one it names is not
     read as the asked kind, and the others are another thing's."""
     text = unicodedata.normalize("NFKC", fact.text)
@@ -965,7 +966,10 @@ def labelled_only(ask: ValueAsk, fact: Fact, values: list[Said]) -> list[Said]:
         labelled[value.text.casefold()] = replace(said, cue=True) if said else None
     if len(labelled) != 1:
         return values  # none, or several the noun labels: the row's other readings decide
-    return [s for s in labelled.values() if s is not None]
+    # a value whose form tells its kind (":5432" a port, a host, a URL) is no other thing's
+    # by the label: the row's readings still weigh it against the labelled one
+    typed = [s for s in values if s.value.kind not in _NAMED_KINDS]
+    return [s for s in labelled.values() if s is not None] + typed
 
 
 def _read_as_asked(ask: ValueAsk, text: str, value: Value) -> bool:
@@ -990,4 +994,6 @@ def labelled_other(ask: ValueAsk, text: str, value: Value) -> bool:
         and not in_question(ask, v.text)
         and status_of(ask, text, v) == "fact"
     }
+    if value.kind not in _NAMED_KINDS:
+        return False  # a port, a host, a URL by its form: weighed by the other checks
     return len(named) == 1 and value.text.casefold() not in named
