@@ -986,14 +986,19 @@ def labelled_other(ask: ValueAsk, text: str, value: Value) -> bool:
     than ``value`` ("master recipe rev R-112" against "3.3.1" for "which master recipe
     revision …")? Then ``value`` is another thing's, whoever cites it."""
     text = unicodedata.normalize("NFKC", text)
-    named = {
-        v.text.casefold()
+    named = [
+        v
         for v in values_in(text)
         if v.kind in _NAMED_KINDS
         and labelled_by_noun(ask, text, v)
         and not in_question(ask, v.text)
         and status_of(ask, text, v) == "fact"
-    }
+    ]
     if value.kind not in _NAMED_KINDS:
         return False  # a port, a host, a URL by its form: weighed by the other checks
-    return len(named) == 1 and value.text.casefold() not in named
+    if len({v.text.casefold() for v in named}) != 1:
+        return False
+    # the labelled value itself, as cited ("5521" of "ticket #5521"), is no other
+    return not any(v.start < value.end and value.start < v.end for v in named) and all(
+        v.text.casefold() != value.text.casefold() for v in named
+    )
