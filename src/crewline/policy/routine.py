@@ -193,13 +193,15 @@ _STEP_VERBS = (
     bisect backport cherry stash annotate gather poll copy duplicate
     clone download save reload restart recompile reinstall resolve reword retitle ask
     request nudge file raise flag label triage reopen link pair catch pin unpin
-    enable rebase benchmark spend squash merge remove delete recreate commit see pop
+    enable rebase benchmark spend squash merge remove delete clear recreate commit see pop
     switch use"""
     )
     # steps that work a result out of what the asker already holds, or walk through it:
     # what they make is the asker's own, an act on a shared thing is read in their objects
     # (verbs that are never nouns: "average wait last day?" asks a value)
     | word_set("compute recompute calculate recalculate derive tabulate walk")
+    # a command that only shows what is there, named as the step ("can I `cat` the YAML?")
+    | word_set("cat ls tail")
 )
 # A known step done again is a known step ("reformat", "relint", "retest"): the careful
 # judgement reads a "re-" verb that is an act of its own ("reset", "redeploy") first.

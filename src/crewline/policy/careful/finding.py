@@ -70,6 +70,7 @@ from crewline.policy.careful.words import (
     PROD_DOC_HEADS,
     PRONOUNS,
     READ_VERBS,
+    READING_COMMANDS,
     SUBJECTS,
     TIME_WORDS,
     VERB_LIKE,
@@ -359,6 +360,8 @@ def _production(shape: Shape) -> list[Found]:
         prod = w.text in PROD_WORDS or live_place(shape, i)
         if not prod or w.ident or negated(shape, i) or quoted_name(shape, i):
             continue  # "the scenario called 'production outage'": a name, no place
+        if _like_it(shape, i):
+            continue  # "the prod-like container on my laptop": a copy made like it, not it
         if governor_of(shape, i, read_only=True) == "read" or info_scope(shape, i):
             continue  # production read or asked about ("which version is prod on?")
         if _opens_to_read(shape, i):
@@ -397,6 +400,18 @@ def _production(shape: Shape) -> list[Found]:
             )
         )
     return found
+
+
+# What a word glued after a place's name makes of it: a thing made like the place, not the
+# place ("a prod-like container", "production-style data").
+_LIKE = word_set("like style similar")
+
+
+def _like_it(shape: Shape, i: int) -> bool:
+    """Is the prod word at ``i`` glued by a dash to a word saying a thing is only like it
+    ("the prod-like container", "a production-style dataset")?"""
+    words = shape.words
+    return words[i].dash_next and i + 1 < len(words) and words[i + 1].text in _LIKE
 
 
 # What a running thing is taken out of: "take pump 2 out of service", "pull node 4 out of
@@ -839,14 +854,6 @@ def _topic_of_a_text(shape: Shape, i: int) -> bool:
     return False
 
 
-# A command line's verb that only reports what is there: a tool's subcommand ("`git status`",
-# "`kubectl get pods`", "`ceph df`") or the command itself ("`df -h`", "`SELECT count(*)`").
-_READING_COMMANDS = word_set(
-    """status get show list ls describe df du log logs diff select count cat head tail top
-    ps health info inspect version explain stat plan"""
-)
-
-
 def _runs_a_reading_command(shape: Shape, k: int) -> bool:
     """Is the verb at ``k`` a running verb whose object is a command line in code that only
     reports — its first or second word a reading command, and no word of it an act, a verb
@@ -873,12 +880,12 @@ def _runs_a_reading_command(shape: Shape, k: int) -> bool:
         if not w.code or w.sentence != words[start].sentence:
             break
         line.append(w)
-    return any(w.text in _READING_COMMANDS for w in line[:2]) and not any(
+    return any(w.text in READING_COMMANDS for w in line[:2]) and not any(
         any(
             len(a.lemmas) == 1
             for a in ACTS_BY_FIRST.get(w.lemma, ()) + ACTS_BY_FIRST.get(w.text, ())
         )
-        or w.lemma in (EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS) - _READING_COMMANDS
+        or w.lemma in (EXEC_VERBS | PROCEED_VERBS | EDIT_VERBS) - READING_COMMANDS
         for w in line
     )
 

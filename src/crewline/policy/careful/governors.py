@@ -46,6 +46,7 @@ from crewline.policy.careful.words import (
     PROD_DOC_HEADS,
     PRONOUNS,
     READ_VERBS,
+    READING_COMMANDS,
     RUN_UNITS,
     SUBJECTS,
     TIME_WORDS,
@@ -176,6 +177,13 @@ def negated_aside(shape: Shape, i: int) -> tuple[int, int] | None:
         return a, k
     if lead and len(lead) < k - a and all(w.lemma in READ_VERBS for w in lead):
         return a, k  # "read (only read) the log": it narrows the verb to reading, does nothing
+    if (
+        len(lead) == len(words[a:k]) <= 2
+        and all(w.text in READING_COMMANDS for w in lead)
+        and a > 0
+        and words[a - 1].lemma in READ_VERBS
+    ):
+        return a, k  # "list (ls) the folder": the reading verb's own command, nothing more
     return None
 
 
@@ -213,7 +221,7 @@ def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
                 return "read"  # "I'll skip the step that emails the customers": not done
         elif w.lemma in PROD_DOC_HEADS:
             return "read"
-        if w.lemma in READ_VERBS and not w.ident:
+        if w.lemma in READ_VERBS and not w.ident and not _named_by_determiner(shape, j):
             return "read"
         if _participle(shape, j):
             continue  # "the Dockerfile used for prod builds": a thing described, not an act
@@ -240,6 +248,24 @@ def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
                 return None if done_after(shape, i) else "read"
             return None
     return None
+
+
+def _named_by_determiner(shape: Shape, j: int) -> bool:
+    """Is the reading word at ``j`` a noun heading its phrase after a determiner, where it is
+    said next ("the view in prod", "the list on the server"), which reads nothing? "A list
+    of the branches" is a text of them, as before."""
+    words = shape.words
+    return (
+        0 < j < len(words) - 1
+        and words[j - 1].text in DETERMINERS
+        and not words[j].clause_start
+        and words[j + 1].text in _PLACED
+        and not words[j + 1].clause_start
+    )
+
+
+# What says where a thing named is ("the view in prod"), not what it is of ("a list of …").
+_PLACED = word_set("in on at inside within from")
 
 
 # Members, not documents: what one of them does ("the bot notifies…") is its act.

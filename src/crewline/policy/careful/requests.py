@@ -43,7 +43,9 @@ TO_COME = word_set("to should shall must will ll can could would going gonna")
 _SEQUENCE = word_set("and then also plus next finally afterwards so but or")
 # Verbs that open an embedded question the asker wants answered ("tell me which…",
 # "estimate how much…", "check whether…").
-_OPENS_QUESTION = READ_VERBS | word_set("tell remind show know wonder idea estimate guess say")
+_OPENS_QUESTION = READ_VERBS | word_set("tell remind show know wonder idea estimate guess say see")
+# What joins a reading verb to the question it reads ("look at what was released").
+_READ_PARTICLES = word_set("at into over through")
 # What is asked of a secret when it is not the secret itself ("the token's expiry date").
 _PROPERTIES = word_set(
     """date day time expiry expiration expire expires age old long many much often size
@@ -82,6 +84,14 @@ def _info_opening(shape: Shape, i: int) -> int | None:
             k -= 1
         if k >= sentence.start and words[k].text in PREPOSITIONS and words[k].clause_start:
             k -= 1  # "On which port is it served?", "-- at what time did it stop?"
+        elif (
+            k > sentence.start
+            and words[k].text in _READ_PARTICLES
+            and words[k - 1].lemma in READ_VERBS
+            and not words[k].clause_start
+        ):
+            k -= 1  # "look at what was released last week": what is read
+
         opens = (
             k < sentence.start
             or words[k].lemma in _OPENS_QUESTION

@@ -125,6 +125,31 @@ def _code_element(shape: Shape, start: int) -> bool:
     return words[head - 1].lemma in _CODE_ONLY or in_code
 
 
+# A text's layout, blank: removing it removes no word of the text ("the blank line at the
+# end of my notes", "the trailing spaces").
+_BLANK = word_set("blank empty trailing extra")
+_LAYOUT = word_set("line lines newline newlines space spaces tab tabs")
+
+
+def _blank_layout(shape: Shape, start: int) -> bool:
+    """Is the object that starts at word ``start`` blank layout — its head, before any
+    preposition, a line or a space said blank, empty or trailing ("the blank line at the end
+    of my own notes.md") — in the asker's own text or in code, and nothing in it data,
+    production or a shared thing?"""
+    words = shape.words
+    end = object_end(shape, start)
+    head = next((k for k in range(start, end) if words[k].text in PREPOSITIONS and k > start), end)
+    if head - 2 < start or words[head - 1].text not in _LAYOUT:
+        return False
+    if words[head - 2].text not in _BLANK:
+        return False
+    said = {w.lemma for w in words[start:end]} | {w.text for w in words[start:end]}
+    if said & (DATA_OBJECT | SHARED_THINGS | PROD_WORDS):
+        return False
+    # the asker's own text or code, never a thing's data ("the trailing spaces in the export")
+    return "my" in said or any(w.ident for w in words[start:end]) or bool(said & _CODE_CONTEXT)
+
+
 _CAUSATIVES = word_set("want have get need like")
 _PAST_TIME = word_set("yesterday earlier ago already last previously recently before")
 
@@ -272,10 +297,14 @@ def mention(
         return True  # "open the overwrite-protection section of the ingest code": to read it
     if not noun and family in _LOCAL_FAMILIES and _askers_local_thing(shape, i, length):
         return True  # "kill my local jupyter kernel": the asker's own, on the asker's machine
+    if not noun and family == "delete" and _askers_local_thing(shape, i, length, _MY_SESSION):
+        return True  # "clear my own terminal scrollback": on the asker's screen only
     if family == "credentials" and _not_real(shape, i):
         return True  # "a fake token", "a dummy API key": a stand-in, no secret
     if family == "delete" and not noun and _code_element(shape, i + length):
         return True  # "remove the leftover debug print": a line of code, edited
+    if family == "delete" and not noun and _blank_layout(shape, i + length):
+        return True  # "delete the blank line at the end of my notes.md": no word is lost
     if family in _CONFINED_FAMILIES and _in_throwaway_place(shape, i):
         return True  # "they create and drop tables in a disposable sqlite file"
     if not code and info_scope(shape, i):
@@ -303,6 +332,8 @@ def mention(
             return True
     if family == "credentials" and _reveals(shape, i):
         return False
+    if noun and _finder(shape, i + length) and _run_or_read(shape, i) and not done_after(shape, i):
+        return True  # "run the credentials-scanner over my branch": it looks for them
     if w.code and i > 0 and shape.words[i - 1].text in _COMMANDS and shape.words[i - 1].code:
         return False  # `make deploy`, `npm publish`: a command that does it
     governor = governor_of(shape, i)
@@ -313,6 +344,52 @@ def mention(
 
 # What a document made is of: "a test for …", "a diagram of …", "notes about …".
 _ABOUT = word_set("for of about")
+
+
+# Tools that look for a thing and report where it is: running one does not do what its
+# name says it looks for ("the credentials-scanner", "the deploy checker").
+_FINDERS = word_set(
+    """scanner scanners detector detectors checker checkers linter linters finder finders
+    auditor"""
+)
+
+
+def _finder(shape: Shape, k: int) -> bool:
+    """Is word ``k``, right after an act's noun, a tool that looks for what the noun names
+    ("the credentials-scanner", "the secret detector"), and not a name in code
+    (`secrets_scanner --rotate` runs what it runs)?"""
+    words = shape.words
+    if k >= len(words) or k == 0:
+        return False
+    w = words[k]
+    return (
+        w.lemma in _FINDERS
+        and not w.clause_start
+        and not w.ident
+        and not w.code
+        and not words[k - 1].ident
+        and not words[k - 1].code
+    )
+
+
+# The verbs that only run a tool: what it does is what its name says.
+_RUNS_A_TOOL = word_set("run rerun execute invoke launch start trigger use call")
+
+
+def _run_or_read(shape: Shape, i: int) -> bool:
+    """Is the phrase of word ``i`` the object of a verb that only runs or reads it ("run the
+    secrets scanner", "rerun the token detector") — the first verb before it in its clause
+    — never one that disables, removes or changes it ("disable the secret scanner")?"""
+    words = shape.words
+    for j in range(i - 1, -1, -1):
+        w = words[j]
+        if w.sentence != words[i].sentence:
+            return False
+        if verb_position(shape, j) and (w.lemma in VERB_LIKE or w.lemma in ACTS_BY_FIRST):
+            return (w.lemma in _RUNS_A_TOOL or w.lemma in READ_VERBS) and not w.ident
+        if w.clause_start:
+            return False
+    return False
 
 
 def _makes_a_document(shape: Shape, i: int) -> bool:
@@ -522,6 +599,9 @@ _BUT = word_set("but except else other besides save")
 # the asker's own thing, nobody loses anything.
 _LOCAL_FAMILIES = frozenset({"delete", "infrastructure", "cancel"})
 _ON_MY_MACHINE = word_set("local locally localhost laptop workstation desktop")
+# What of the asker's own session is only on the asker's screen: cleared, nobody loses
+# anything ("clear my own terminal scrollback"); for deleting only, never a cancel.
+_MY_SESSION = word_set("terminal scrollback shell console tmux")
 # What reaches past the asker's machine, wherever the clause says it.
 _BEYOND = (
     PROD_WORDS
@@ -533,7 +613,9 @@ _BEYOND = (
 )
 
 
-def _askers_local_thing(shape: Shape, i: int, length: int) -> bool:
+def _askers_local_thing(
+    shape: Shape, i: int, length: int, machine: frozenset[str] = _ON_MY_MACHINE
+) -> bool:
     """Is the object of the act at ``i`` the asker's own thing on the asker's own machine —
     "my" and a word of the machine ("local", "laptop") in it ("kill my local jupyter
     kernel", "delete the build folder on my laptop") — holding no data (a database, volumes,
@@ -550,7 +632,7 @@ def _askers_local_thing(shape: Shape, i: int, length: int) -> bool:
     reach = {w.text for w in rest} | {w.lemma for w in rest}
     return (
         "my" in said
-        and bool(said & _ON_MY_MACHINE)
+        and bool(said & machine)
         and not reach & _BEYOND
         and not said & (SHARED_THINGS - _COMPUTE | DATA_OBJECT)  # "my local docker volumes"
         and not any(w.ident or w.code for w in rest)

@@ -48,7 +48,13 @@ READ_VERBS = word_set(
     investigate analyze analyse diagnose debug profile benchmark reproduce look summarize
     summarise explain translate understand diff list count compare audit trace watch monitor
     observe verify validate describe outline document annotate typecheck type_check find
-    locate identify spot spell learn query"""
+    locate identify spot spell learn query view"""
+)
+# A command line's verb that only reports what is there: a tool's subcommand ("`git status`",
+# "`kubectl get pods`", "`ceph df`") or the command itself ("`df -h`", "`SELECT count(*)`").
+READING_COMMANDS = word_set(
+    """status get show list ls describe df du log logs diff select count cat head tail top
+    ps health info inspect version explain stat plan"""
 )
 EXEC_VERBS = word_set(
     """run rerun execute trigger invoke call start kick launch fire hit apply enable use
