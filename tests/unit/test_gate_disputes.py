@@ -148,3 +148,32 @@ def test_a_host_named_after_a_member_leaves_every_members_row_a_rival() -> None:
 
 def test_a_member_named_whole_still_asks_its_rows_alone() -> None:
     answers("which port did ledger give for ledger-db2?", facts(HOST_ANSWER, HOST_RIVAL), "6432")
+
+
+# ------------------ a member's name said as the asked noun names the thing, not the member
+
+FLEET_QUESTION = "How many trucks are on the road at the moment?"
+FLEET_ANSWER = ("trucks", "we've got 212 refrigerated trucks on the road at the moment")
+FLEET_RIVAL = ("dispatch", "dispatch sees 230 trucks on the road right now")
+
+
+def test_a_member_named_like_the_asked_noun_leaves_every_members_row_a_rival() -> None:
+    """ "how many trucks …" asks of trucks, not of member "trucks" alone: another member's
+    count of them disputes its count, whatever modifier or time words each says."""
+    answers(FLEET_QUESTION, facts(FLEET_ANSWER), "212")  # alone, the row answers
+    verdict = judge(FLEET_QUESTION, facts=facts(FLEET_ANSWER, FLEET_RIVAL))
+    assert verdict.answer is None and verdict.final, verdict
+    assert "trucks said 212" in verdict.why and "dispatch said 230" in verdict.why, verdict.why
+
+
+def test_a_count_of_another_kind_of_the_noun_disputes_nothing() -> None:
+    """ "refrigerated" against "curtain-side" trucks: two things, each answered."""
+    rival = ("dispatch", "dispatch sees 230 curtain-side trucks on the road right now")
+    rows = facts(FLEET_ANSWER, rival)
+    answers("How many refrigerated trucks are on the road at the moment?", rows, "212")
+    answers("How many curtain-side trucks are on the road at the moment?", rows, "230")
+
+
+def test_a_member_named_beside_the_asked_noun_still_asks_its_rows_alone() -> None:
+    rows = facts(FLEET_ANSWER, FLEET_RIVAL)
+    answers("How many trucks did trucks count on the road?", rows, "212")

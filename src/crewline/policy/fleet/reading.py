@@ -54,7 +54,7 @@ from crewline.policy.fleet.rows import (
     unhedged,
 )
 from crewline.policy.fleet.when import start_for_an_end, start_said_by_span
-from crewline.policy.lemmas import root
+from crewline.policy.lemmas import lemma, root
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -285,7 +285,22 @@ def _names_aside(ask: ValueAsk, members: Sequence[str]) -> ValueAsk:
     question that names none asks every member's rows, disputes included."""
     whole = {m.lower() for m in members}
     question = _JOINED_NAME.sub(lambda m: m.group(0) if m.group(0) in whole else " ", ask.question)
+    for name in whole:
+        if _the_asked_noun(ask, name, question):
+            question = re.sub(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", " ", question)
     return replace(ask, question=question)
+
+
+def _the_asked_noun(ask: ValueAsk, name: str, question: str) -> bool:
+    """Is a member's name, said once in the question, the noun the question asks of ("how
+    many buoys are reporting?" of member "buoys"): the thing asked about, not whose rows
+    are asked? Every member's row about that thing answers or disputes, as when no member
+    is named; said twice ("how many buoys did buoys count?"), one of them names the member."""
+    if not name.isalpha() or not ask.noun:
+        return False
+    said = re.findall(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", question)
+    asked = {root(ask.noun), *(root(c) for c in ask.counted)}
+    return len(said) == 1 and root(lemma(name)) in asked
 
 
 def _span_read(ask: ValueAsk, row: Row) -> Row:
