@@ -500,6 +500,11 @@ WORD_ACTS: tuple[WordAct, ...] = (
         needs="audience",
     ),
     *_acts("send", "file lodge", needs="verb_audience"),
+    # what is let out or put up where people see it: "put the warning up on the public
+    # website", "let the bulletin go out to subscribers" (made to go out: "the newsletter
+    # goes out on which day?" only asks)
+    *_acts("send", "put_up", needs="audience"),
+    *_acts("send", "go_out", needs="caused_audience"),
     # a return or a declaration handed in is on the state's record: "submit the VAT return",
     # "file the customs declaration" (never a draft, a test one, or code for review)
     *_acts("filing", "submit file lodge efile", needs="official_filing"),

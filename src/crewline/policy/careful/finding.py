@@ -36,6 +36,7 @@ from crewline.policy.careful.objects import (
     verb_says,
 )
 from crewline.policy.careful.positions import (
+    caused_by,
     clause_end,
     clause_of,
     clause_start,
@@ -193,18 +194,23 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
                     )
                 )
             else:
+                caused = caused_by(shape, i)
                 found.append(
                     Act(
                         family=match.family,
                         # a held collection and the system it lives on, said whole ("the
-                        # lawful-intercept target list on the LI mediation function")
+                        # lawful-intercept target list on the LI mediation function"); a
+                        # caused act with what is made to do it ("makes the red warning go
+                        # live")
                         says=verb_says(
                             shape,
                             i,
                             n,
                             " ".join(match.lemmas),
                             limit=12 if match.family == "held_data" else 8,
-                        ),
+                        )
+                        if caused is None or words[caused + 1].text in _ASKERS
+                        else verb_says(shape, caused, 1, words[caused].lemma, limit=8),
                         verb=True,
                         sentence=w.sentence,
                         at=w.start,
@@ -222,6 +228,8 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
     return found
 
 
+# The asker as a causative's object ("let me delete …"): the act is the asker's own step.
+_ASKERS = word_set("me us")
 # The families whose verb alone ("sets", "edits") says nothing risky: the reason says what.
 _GLOSSED = frozenset({"live_setting", "held_data", "retention"})
 

@@ -19,6 +19,7 @@ from crewline.policy.careful.objects import (
     verb_says,
 )
 from crewline.policy.careful.positions import (
+    caused_by,
     clause_of,
     dry_run,
     head_after,
@@ -196,7 +197,10 @@ def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
     something) or None (nothing: the clause starts with it)."""
     words = shape.words
     aside = negated_aside(shape, i)
-    for j in range(i - 1, -1, -1):
+    # a bare verb after a causative's object is governed by the causative, never by its
+    # object ("make the red warning go live": the warning is what goes live, not a doc)
+    caused = caused_by(shape, i)
+    for j in range(i - 1 if caused is None else caused, -1, -1):
         w = words[j]
         if aside is not None and aside[0] <= j < aside[1]:
             continue  # "draft (not send) the email": the verb reads on past its aside

@@ -4,6 +4,7 @@ reason quotes for it, in the asker's own wording."""
 
 from __future__ import annotations
 
+import collections
 import contextvars
 import itertools
 import re
@@ -21,7 +22,13 @@ from crewline.policy.acts import (
     WordAct,
     third_person,
 )
-from crewline.policy.careful.positions import clause_end, clause_of, verb_position
+from crewline.policy.careful.positions import (
+    caused_by,
+    causes,
+    clause_end,
+    clause_of,
+    verb_position,
+)
 from crewline.policy.careful.words import (
     ACCESS_OBJECT,
     ACTS_BY_FIRST,
@@ -85,6 +92,12 @@ def object_lemmas(shape: Shape, start: int, *, limit: int = 8) -> set[str]:
 def _clause_lemmas(shape: Shape, i: int) -> set[str]:
     """The lemmas of word ``i``'s clause."""
     return {w.lemma for w in clause_of(shape, i)}
+
+
+# The words of an act that say where it goes, never a place the question names.
+_OWN_LIVE: collections.defaultdict[tuple[str, ...], frozenset[str]] = collections.defaultdict(
+    frozenset, {("go", "live"): frozenset(["live"]), ("make", "live"): frozenset(["live"])}
+)
 
 
 # What a board of people is named with ("the company board", "the advisory board").
@@ -154,7 +167,9 @@ def context_holds(
             return True
         case "object":
             return bool(after)
-        case "audience" | "verb_audience":
+        case "audience" | "verb_audience" | "caused_audience":
+            if act.needs == "caused_audience" and caused_by(shape, i) is None:
+                return False  # "the newsletter goes out on which day?": no one makes it
             before = shape.words[i - 1].text if i else ""
             if act.needs == "verb_audience" and (
                 not verb_position(shape, i) or before in DETERMINERS | ORDINALS
@@ -198,7 +213,11 @@ def context_holds(
             said = clause | {w.text for w in shape.words[i : object_end(shape, i + length)]}
             return bool(said & CHANGES) or not (after & (CODE_WORDS | {"feature"}))
         case "not_only_non_prod":
-            return not (clause & NON_PROD) or bool(clause & PUBLIC_TARGETS)
+            # the act's own "live" ("go live", "make it live") is no public place it names:
+            # "make my branch go live in my dev environment" names only the asker's own
+            return not (clause & NON_PROD) or bool(
+                (clause - _OWN_LIVE[act.lemmas]) & PUBLIC_TARGETS
+            )
         case "data":
             return bool(after & DATA_OBJECT)
         case "storage":
@@ -206,6 +225,8 @@ def context_holds(
         case "held_on_a_system":
             return _held_on_a_system(shape, i + length)
         case "access":
+            if act.lemmas == ("make",) and causes(shape, i):
+                return False  # "make my branch go live": what the branch does, no access given
             if obj is None:
                 after = object_lemmas(shape, i + length, limit=_own_destination(shape, i + length))
             return bool(after & ACCESS_OBJECT) and not _told_to_asker(shape, i + length)

@@ -19,6 +19,7 @@ from crewline.policy.careful.words import (
     VERB_POSITION_BEFORE,
 )
 from crewline.policy.clauses import FILLERS, Shape, Word
+from crewline.policy.wording import word_set
 
 
 def verb_position(shape: Shape, i: int) -> bool:
@@ -52,7 +53,60 @@ def verb_position(shape: Shape, i: int) -> bool:
         return True  # "I will only drop the table": a focus adverb hides no verb ("read-only")
     if words[i].dash_prev and words[i - 1].text == "to" and words[i - 1].dash_prev:
         return False  # "end-to-end checks": a "to" hyphens glue on both sides is no infinitive's
-    return words[i - 1].text in VERB_POSITION_BEFORE
+    if words[i - 1].text == "s" and i > 1 and words[i - 2].text == "let":
+        return True  # "let's delete …": "let us", a verb after it
+    return words[i - 1].text in VERB_POSITION_BEFORE or caused_by(shape, i) is not None
+
+
+# The verbs that make their object do what a bare verb after it says ("make the warning go
+# live", "let the bulletin go out", "have the job drop the rows").
+CAUSATIVES = frozenset(["make", "let", "have"])
+# What follows a bare verb that is one, never a noun's next word: its own object's first
+# word, or its particle ("go live", "go out", "drop the rows", "delete them").
+_VERB_FOLLOWERS = DETERMINERS | word_set(
+    "live out up down off away public online offline them it everything"
+)
+# What an object never holds: a verb's helpers, a copula, a negator, "to".
+_NOT_IN_OBJECT = (
+    COPULAS | NEGATORS | word_set("to can could should shall will would may might must do does did")
+)
+
+
+def caused_by(shape: Shape, i: int) -> int | None:
+    """The causative verb whose object does word ``i``, a bare verb ("make the red warning
+    *go* live", "let the bulletin *go* out", "have the cron job *drop* the rows"), or None:
+    a causative in verb position, then its object (a pronoun, or a phrase ending in a word
+    that is not a determiner, within six words of one clause), then the bare verb, then its
+    own object or particle. "make the release notes" has none: "release" is followed by a
+    noun, so it is the object's, not a verb."""
+    words = shape.words
+    w = words[i]
+    if w.text != w.lemma or w.ident or w.clause_start or i < 2 or w.lemma not in ACTS_BY_FIRST:
+        return None
+    if i + 1 >= len(words) or words[i + 1].clause_start or words[i + 1].text not in _VERB_FOLLOWERS:
+        return None
+    if w.text in PREPOSITIONS or words[i - 1].text in DETERMINERS | PREPOSITIONS:
+        return None  # "designs for the screen"; "make the release", "for the deploy": a noun
+    for k in range(i - 2, max(-1, i - 8), -1):
+        x = words[k]
+        if words[k + 1].clause_start or x.sentence != w.sentence:
+            return None
+        if x.lemma in CAUSATIVES and not x.ident:
+            between = words[k + 1 : i]
+            if between[0].text in PREPOSITIONS or any(b.text in _NOT_IN_OBJECT for b in between):
+                return None
+            return k if verb_position(shape, k) else None
+        if x.text in _NOT_IN_OBJECT or x.lemma in VERB_LIKE:
+            return None
+    return None
+
+
+def causes(shape: Shape, k: int) -> bool:
+    """Does the causative verb at ``k`` make its object do a bare verb after it ("make my
+    branch go live")?"""
+    if shape.words[k].lemma not in CAUSATIVES:
+        return False
+    return any(caused_by(shape, j) == k for j in range(k + 2, min(k + 9, len(shape.words))))
 
 
 _FOCUS = frozenset(["only", "merely"])
