@@ -91,7 +91,38 @@ RIVALS = [
 ]
 
 
-@pytest.mark.parametrize(("question", "answer", "rival", "value", "other"), RIVALS)
+# ------------------------- a rival named by the thing's own identifiers, in words of its own
+
+WIDER = [
+    (  # a word said of the subject after a copula ("is due"), no owner of the date
+        "When is the CR-07 6-month inspection for ST-2031-04?",
+        (
+            "calendar",
+            "heads-up, the maintenance calendar shows the CR-07 6-month inspection for "
+            "ST-2031-04 on 2027-03-15",
+        ),
+        ("fleetops", "CR-07 (40 t, tower): 6-month inspection for ST-2031-04 is due 2027-03-08"),
+        "2027-03-15",
+        "2027-03-08",
+    ),
+    (  # a product's name said of the subject after a copula, "now"
+        "What version is production SSO running?",
+        ("iam-bot", "just to confirm, production SSO is still on version 22.0.5"),
+        ("platform", "SSO is Keycloak 24.0.1 now, the upgrade went fine"),
+        "22.0.5",
+        "24.0.1",
+    ),
+    (  # an environment word inside a host of another clause is the host's, not the row's
+        "What Grafana version is production monitoring running?",
+        ("obs-bot", "just to be clear, production monitoring is still on Grafana 10.2.3"),
+        ("sre", "monitoring is Grafana 11.0.1 now; a test copy is at graf-test.ops.local:3000"),
+        "10.2.3",
+        "11.0.1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "rival", "value", "other"), RIVALS + WIDER)
 def test_a_rival_row_leaves_the_question_with_the_human_and_says_both_rows(
     question: str,
     answer: tuple[str, str],
@@ -106,7 +137,7 @@ def test_a_rival_row_leaves_the_question_with_the_human_and_says_both_rows(
     assert answer[0] in verdict.why and rival[0] in verdict.why, verdict.why
 
 
-@pytest.mark.parametrize(("question", "answer", "rival", "value", "other"), RIVALS)
+@pytest.mark.parametrize(("question", "answer", "rival", "value", "other"), RIVALS + WIDER)
 def test_a_model_citing_the_row_a_rival_supersedes_is_refused(
     question: str,
     answer: tuple[str, str],
@@ -264,53 +295,6 @@ def test_a_row_read_as_a_citation_that_a_rival_supersedes_leaves_it_with_the_hum
     assert verdict.answer is None and verdict.final, verdict
     assert "storage-bot said backups_2025" in verdict.why, verdict.why
     assert "platform said backups_2026" in verdict.why, verdict.why
-
-
-# ------------------------- a rival named by the thing's own identifiers, in words of its own
-
-WIDER = [
-    (  # a word said of the subject after a copula ("is due"), no owner of the date
-        "When is the CR-07 6-month inspection for ST-2031-04?",
-        (
-            "calendar",
-            "heads-up, the maintenance calendar shows the CR-07 6-month inspection for "
-            "ST-2031-04 on 2027-03-15",
-        ),
-        ("fleetops", "CR-07 (40 t, tower): 6-month inspection for ST-2031-04 is due 2027-03-08"),
-        "2027-03-15",
-        "2027-03-08",
-    ),
-    (  # a product's name said of the subject after a copula, "now"
-        "What version is production SSO running?",
-        ("iam-bot", "just to confirm, production SSO is still on version 22.0.5"),
-        ("platform", "SSO is Keycloak 24.0.1 now, the upgrade went fine"),
-        "22.0.5",
-        "24.0.1",
-    ),
-    (  # an environment word inside a host of another clause is the host's, not the row's
-        "What Grafana version is production monitoring running?",
-        ("obs-bot", "just to be clear, production monitoring is still on Grafana 10.2.3"),
-        ("sre", "monitoring is Grafana 11.0.1 now; a test copy is at graf-test.ops.local:3000"),
-        "10.2.3",
-        "11.0.1",
-    ),
-]
-
-
-@pytest.mark.parametrize(("question", "answer", "rival", "value", "other"), WIDER)
-def test_a_row_naming_the_thing_with_another_value_in_words_of_its_own_disputes(
-    question: str,
-    answer: tuple[str, str],
-    rival: tuple[str, str],
-    value: str,
-    other: str,
-) -> None:
-    answers(question, facts(answer), value)  # alone, the row answers
-    verdict = judge(question, facts=facts(answer, rival))
-    assert verdict.answer is None and verdict.final, verdict
-    assert f"{answer[0]} said {value}" in verdict.why, verdict.why
-    assert f"{rival[0]} said {other}" in verdict.why, verdict.why
-    assert by_model(question, facts(answer, rival), value) is None  # nor a model's citation
 
 
 NOT_WIDER = [
