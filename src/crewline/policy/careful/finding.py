@@ -17,6 +17,7 @@ from crewline.policy.acts import (
 from crewline.policy.careful.governors import (
     CREATE_VERBS,
     carried_out,
+    changed_by_pronoun,
     done_after,
     executed,
     governor_of,
@@ -43,6 +44,7 @@ from crewline.policy.careful.positions import (
     dry_run,
     head_after,
     nominal_head,
+    noun_phrase_start,
     past_form,
     verb_position,
 )
@@ -370,12 +372,18 @@ def _production(shape: Shape) -> list[Found]:
             continue  # "the scenario called 'production outage'": a name, no place
         if _like_it(shape, i):
             continue  # "the prod-like container on my laptop": a copy made like it, not it
-        if governor_of(shape, i, read_only=True) == "read" or info_scope(shape, i):
-            continue  # production read or asked about ("which version is prod on?")
-        if _opens_to_read(shape, i):
-            continue  # "open the production deploy runbook and summarise it"
-        if _topic_of_a_text(shape, i):
-            continue  # "open the CAB minutes about the production freeze", "a section on …"
+        if (
+            governor_of(shape, i, read_only=True) == "read"
+            or info_scope(shape, i)
+            or _opens_to_read(shape, i)  # "open the production deploy runbook and summarise it"
+            or _topic_of_a_text(shape, i)  # "open the CAB minutes about the production freeze"
+        ):
+            # production read or asked about ("which version is prod on?"), unless a step
+            # then changes it by a pronoun ("read the production config and edit it")
+            step = changed_by_pronoun(shape, i)
+            if step is not None and not _do_support(shape, step):
+                found.append(_pronoun_step(shape, i, step))
+            continue
         verb_at = _verb_of_production(shape, i)
         if verb_at != i and _runs_a_reading_command(shape, verb_at):
             continue  # "run `kubectl get pods` against the production cluster"
@@ -420,6 +428,25 @@ def _like_it(shape: Shape, i: int) -> bool:
     ("the prod-like container", "a production-style dataset")?"""
     words = shape.words
     return words[i].dash_next and i + 1 < len(words) and words[i + 1].text in _LIKE
+
+
+def _pronoun_step(shape: Shape, i: int, step: int) -> Act:
+    """The act a step does to a prod thing by a pronoun, said with what the pronoun stands
+    for ("edits it (the production config)")."""
+    words = shape.words
+    start = noun_phrase_start(shape, i) if i > 0 else i
+    end = said_end(shape, i, object_end(shape, i))
+    thing = phrase_of(shape, start, end)
+    verb = words[step]
+    says = verb_says(shape, step, 1, verb.lemma)
+    return Act(
+        family="production",
+        says=says if f"({thing})" in says else f"{says} ({thing})",
+        verb=True,
+        sentence=verb.sentence,
+        at=verb.start,
+        gloss=True,
+    )
 
 
 # What a running thing is taken out of: "take pump 2 out of service", "pull node 4 out of

@@ -14,6 +14,7 @@ from crewline.policy.acts import (
 from crewline.policy.careful.objects import (
     context_holds,
     noun_phrase,
+    object_end,
     object_lemmas,
     phrase_of,
     verb_says,
@@ -357,6 +358,55 @@ def pronoun_step_after(shape: Shape, i: int) -> bool:
         and verb_position(shape, w.index)
         and _done_to_a_pronoun(shape, w.index) is not None
         for w in shape.words[i + 1 :]
+    )
+
+
+def changed_by_pronoun(shape: Shape, i: int) -> int | None:
+    """The next step after the thing named at ``i`` when it changes that thing by a pronoun
+    ("read the production config and edit it", "check the prod nginx config and restart
+    it"): its verb's index, or None. The pronoun stands for the nearest noun phrase before
+    it, so the step is the thing's only when no other verb (and its object) comes between
+    but one that reads it by a pronoun too ("check it and then restart it");
+    a step that reads ("… and summarise it") or makes a new thing from it ("… and write a
+    note on it") changes nothing."""
+    words = shape.words
+    for w in words[max(i + 1, object_end(shape, i)) :]:  # after the thing's own phrase
+        if w.ident or not verb_position(shape, w.index):
+            continue
+        if not (w.lemma in VERB_LIKE or w.lemma in ACTS_BY_FIRST):
+            if _unknown_step_on_it(shape, w.index):
+                return w.index  # "… and reconfigure it": a verb it does not know, fail closed
+            continue
+        if w.lemma in READ_VERBS and _its_pronoun(shape, w.index) is not None:
+            continue  # "check it, then restart it": the same thing, read on the way
+        if w.lemma in READ_VERBS | CREATE_VERBS | INCLUDES:
+            return None  # the next verb reads or makes: a later pronoun is no longer its
+        return w.index if _done_to_a_pronoun(shape, w.index) is not None else None
+    return None
+
+
+# What joins a step to the step before it ("… and reconfigure it", "…, then reseat it").
+_STEP_JOINS = word_set("and then also")
+
+
+def _unknown_step_on_it(shape: Shape, j: int) -> bool:
+    """Is the word at ``j`` a clause's first, joined to a step before it, a verb the gate
+    does not know, with a pronoun right after it for its object ("… and then reconfigure
+    it"; not "…? need it for the notes", a new sentence)?"""
+    words = shape.words
+    w = words[j]
+    return (
+        w.clause_start
+        and j > 0
+        and words[j - 1].text in _STEP_JOINS  # a step joined to the one before it
+        and words[j - 1].sentence == w.sentence
+        and j + 1 < len(words)
+        and words[j + 1].text in ANAPHORS
+        and words[j + 1].sentence == w.sentence
+        and not w.code
+        and w.text not in SUBJECTS | DETERMINERS | COPULAS | PREPOSITIONS | WH | ASKER
+        and not negated(shape, j)
+        and not hypothetical(shape, j)
     )
 
 
