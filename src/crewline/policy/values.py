@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Kind", "Value", "unit_of", "units_named", "values_in"]
+__all__ = ["Kind", "Value", "unit_of", "units_named", "values_in", "with_weekday"]
 
 
 class Kind(StrEnum):
@@ -347,6 +347,27 @@ def values_in(text: str) -> list[Value]:
             taken.append((start, end))
             found.append(Value(text=raw, kind=kind, start=start, end=end))
     return sorted(found, key=lambda v: v.start)
+
+
+# A weekday right before a time, as a member writes the two ("handover Monday 09:00", "Tue at
+# 08:00"): capitalised, the word whole, at most "at" between it and the time.
+_WEEKDAY_BEFORE = re.compile(
+    r"(?<![\w-])(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun|Monday|Tuesday|Wednesday"
+    r"|Thursday|Friday|Saturday|Sunday)\.?,?\s+(?:at\s+)?$"
+)
+
+
+def with_weekday(text: str, value: Value) -> Value:
+    """A time with the weekday ``text`` writes right before it ("Monday 09:00"): the two are
+    one moment, and the time alone would place it on any day. Any other value as it is."""
+    if value.kind is not Kind.TIME:
+        return value
+    day = _WEEKDAY_BEFORE.search(text[: value.start])
+    if day is None:
+        return value
+    return Value(
+        text=text[day.start() : value.end], kind=Kind.TIME, start=day.start(), end=value.end
+    )
 
 
 # A measure's unit, by the scale it names: the gate converts none ("-32 °C" is no answer "in

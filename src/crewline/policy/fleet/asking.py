@@ -1044,6 +1044,30 @@ def value_ask(shape: Shape) -> ValueAsk | None:
     return None
 
 
+# Nouns of a physical measure the reader knows no unit of ("wave height", "wind speed",
+# "river level"): a quantity, whatever its unit — never a moment, nor how long something took.
+_QUANTITIES = word_set(
+    "height length width depth thickness speed velocity distance altitude elevation level "
+    "weight mass visibility gust rainfall snowfall"
+)
+_NO_QUANTITY = frozenset({Kind.DATE, Kind.TIME, Kind.DURATION})
+# A day named by a word ("Tuesday", "yesterday"): a moment too, whatever kind it is read as.
+_DAY_NAME = re.compile(
+    r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?|today|yesterday|tomorrow"
+)
+
+
+def moment_for_a_measure(ask: ValueAsk, value: Value) -> bool:
+    """Is ``value`` a date, a time or a duration given for a request whose noun is a measure
+    ("what was buoy 62149's last wave height?" of "stopped on Tuesday 14 May")? When it
+    happened or how long it took is no quantity of the thing. A question asking the moment
+    itself ("when did the level drop?") asks by another noun, and is left as it is. A day
+    named by a word ("Tuesday") is a moment as much as "14 May"."""
+    if ask.noun not in _QUANTITIES:
+        return False
+    return value.kind in _NO_QUANTITY or _DAY_NAME.fullmatch(value.text.lower()) is not None
+
+
 # A request that names nothing but points back ("What is it?", "what was measured?", "which
 # one is that?"): what it asks is the phrase said just before it.
 _POINTING = re.compile(

@@ -35,6 +35,7 @@ from crewline.policy.fleet.asking import (
     ValueAsk,
     both_given,
     in_asked_unit,
+    moment_for_a_measure,
     named_kinds,
     rate_counted,
     time_scale,
@@ -48,6 +49,7 @@ from crewline.policy.fleet.nouns import (
     wanted_nouns,
     wh_head,
 )
+from crewline.policy.fleet.periods import calendar_contradicted
 from crewline.policy.fleet.picking import (
     AMOUNTS,
     MEASURED,
@@ -56,6 +58,7 @@ from crewline.policy.fleet.picking import (
     in_question,
     labelled_other,
     of_another_outcome,
+    on_its_day,
     pick,
     sources_of,
     unsaid,
@@ -84,6 +87,7 @@ from crewline.policy.fleet.rows import (
     status_of,
 )
 from crewline.policy.fleet.thesaurus import near
+from crewline.policy.fleet.when import moment_of_another_event
 from crewline.policy.lemmas import known, root, tokens
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form, injection, word_set
@@ -280,6 +284,8 @@ def _refusal(
         if _unit_disputed(ask, cited, value, usable):
             # "400 days" of one row, "730 days" of another row about the shipments table
             return Refusal.RIVAL
+    if moment_for_a_measure(ask, value):
+        return Refusal.OTHER_KIND  # "14 May" for "what was the buoy's last wave height?"
     if in_question(ask, value.text):
         return Refusal.IN_QUESTION
     if labelled_other(ask, cited.text, value):
@@ -326,6 +332,11 @@ def _refusal(
     if another_time(ask, cited) or another_period(ask, cited):
         # "the night before last" of "last night's backup"; "last week" of this
         return Refusal.OTHER_TIME
+    if calendar_contradicted(ask.question, cited.text):
+        return Refusal.OTHER_TIME  # "March … ETS: 0.31" for "precip ETS, regional model, May?"
+    if moment_of_another_event(ask.question, cited.text, value):
+        # "issued 10:05, valid until 21:00" for "until what time does the warning run?"
+        return Refusal.UNTIED
     if by is Chooser.MODEL and (
         _counts_its_own_noun(ask, cited.text, value) or _version_of_a_modifier(ask, cited, value)
     ):
@@ -515,7 +526,7 @@ def _whole_cited(ask: ValueAsk, text: str, value: Value, answer: str) -> Value |
             whole = text[first.start : second.end]
             return Value(text=whole, kind=first.kind, start=first.start, end=second.end)
         return None
-    return value
+    return on_its_day(ask, text, value)  # "Monday 09:00" for "when is the handover?"
 
 
 def _kind_said(ask: ValueAsk, fact: Fact) -> bool:

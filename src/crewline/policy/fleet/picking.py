@@ -47,7 +47,7 @@ from crewline.policy.fleet.rows import (
 from crewline.policy.fleet.spelling import says_in_another_form
 from crewline.policy.fleet.thesaurus import group_of, near
 from crewline.policy.lemmas import Token, known, lemma, root, stem, tokens
-from crewline.policy.values import Kind, Value, values_in
+from crewline.policy.values import Kind, Value, values_in, with_weekday
 from crewline.policy.wording import code_form, word_set
 
 
@@ -192,9 +192,22 @@ def _read_whole(ask: ValueAsk, text: str, values: list[Value]) -> list[Value]:
             k += 2
             continue
         if not (ask.pair and first.kind in ask.kinds):
-            out.append(first)
+            out.append(on_its_day(ask, text, first))
         k += 1
     return out
+
+
+def on_its_day(ask: ValueAsk, text: str, value: Value) -> Value:
+    """A time with the weekday the row writes right before it ("handover Monday 09:00"), but
+    where the asked noun asks the time alone ("what time …?") or the question names that day
+    itself ("when does it start on Friday?")."""
+    if ask.noun in PART_NOUNS[Kind.TIME]:
+        return value
+    whole = with_weekday(text, value)
+    day = text[whole.start : value.start].strip(" ,.").split()[0].lower() if whole != value else ""
+    if day and re.search(rf"\b{re.escape(day)}", ask.question.lower()):
+        return value
+    return whole
 
 
 _PORT_WORD = re.compile(r"\bports?\b", re.IGNORECASE)

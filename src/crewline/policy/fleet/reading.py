@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from crewline.policy.fleet.about import about_as_cited
-from crewline.policy.fleet.asking import ValueAsk, as_measure, one_value
+from crewline.policy.fleet.asking import ValueAsk, as_measure, moment_for_a_measure, one_value
 from crewline.policy.fleet.citing import Chooser, check_cited, injection_in
 from crewline.policy.fleet.measures import measure_unsettled
+from crewline.policy.fleet.periods import calendar_contradicted
 from crewline.policy.fleet.picking import (
     has_specifics,
     mentioned,
@@ -53,7 +54,11 @@ from crewline.policy.fleet.rows import (
     strictly_about,
     unhedged,
 )
-from crewline.policy.fleet.when import start_for_an_end, start_said_by_span
+from crewline.policy.fleet.when import (
+    moment_of_another_event,
+    start_for_an_end,
+    start_said_by_span,
+)
 from crewline.policy.lemmas import lemma, root
 
 
@@ -140,7 +145,9 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
             continue
         picked = (
             None
-            if another_time(ask, row.fact) or period_contradicted(ask, row.fact)
+            if another_time(ask, row.fact)
+            or period_contradicted(ask, row.fact)
+            or calendar_contradicted(ask.question, row.fact.text)
             else pick(ask, row, values)
         )
         if not strictly_about(ask, row):
@@ -168,6 +175,10 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
                 or lent_to_another(ask, row.fact, picked.value)
                 # "Saturday 22:00-02:00" for "when does it end?": the start of the span
                 or start_for_an_end(ask.question, row.fact.text, picked.value)
+                # "issued 10:05, valid until 21:00" for "until what time …?": another event's
+                or moment_of_another_event(ask.question, row.fact.text, picked.value)
+                # "stopped on Tuesday 14 May" for "what was its last wave height?"
+                or moment_for_a_measure(ask, picked.value)
             ):
                 # "dbt runs on warehouse ETL_WH_L; the dashboards use another"; the
                 # migrator's "the nightly backup took 4 minutes" for "the migration"

@@ -23,7 +23,13 @@ from crewline.policy.lemmas import root
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import word_set
 
-__all__ = ["began_at", "start_for_an_end", "start_said_by_span", "state_words_aside"]
+__all__ = [
+    "began_at",
+    "moment_of_another_event",
+    "start_for_an_end",
+    "start_said_by_span",
+    "state_words_aside",
+]
 
 _MOMENTS = (Kind.DATE, Kind.TIME)
 _SINCE = re.compile(r"\bsince\s+$")
@@ -108,4 +114,44 @@ def start_for_an_end(question: str, text: str, value: Value) -> bool:
         tail is not None
         and tail.match(text, value.end) is not None
         and _ASKS_END.search(question.lower()) is not None
+    )
+
+
+# A moment bound to the end of what the row states ("valid until 21:00", "runs to Friday",
+# "ends at 18:00"), and one bound to another event of it ("issued 10:05", "started 06:40",
+# "from 08:00"): the word right before the moment, "at" or "on" aside.
+_END_BOUND = re.compile(
+    r"\b(?:until|till|til|to|through|thru|end|ends|ended|ending|expire|expires|expired|finish"
+    r"|finishes|finished|close|closes|closed|stop|stops|stopped)\s+(?:at\s+|on\s+)?$"
+)
+_OTHER_EVENT = re.compile(
+    r"\b(?:issued|start|starts|started|begin|begins|began|open|opens|opened|kicked\s+off"
+    r"|sent|published|created|raised|posted|declared|announced|updated|from|since|effective)"
+    r"\s+(?:at\s+|on\s+)?$"
+)
+_ASKS_UNTIL = re.compile(
+    r"\b(?:until|till)\s+(?:what|when|which)\b|\b(?:until|till)\s*\?|(?<![\w-])(?:end|ends"
+    r"|ending|finish|finishes|expire|expires|close|closes|stop|stops)(?![\w-])"
+)
+
+
+def moment_of_another_event(question: str, text: str, value: Value) -> bool:
+    """Is ``value`` a moment the row binds to another event than the end ``question`` asks
+    ("until what time does the warning run?" of "issued 10:05, valid until 21:00": 10:05
+    is when it was issued)? Where the question asks until when a thing runs or when it
+    ends, a date or a time answers only bound to its end ("until 21:00"); one bound by a
+    word of another event ("issued", "started", "from") does not, nor one the row leaves
+    unbound while it binds another moment to the end."""
+    if value.kind not in _MOMENTS or _ASKS_UNTIL.search(question.lower()) is None:
+        return False
+    said = text.lower()
+    if _END_BOUND.search(said[: value.start]):
+        return False
+    if _OTHER_EVENT.search(said[: value.start]):
+        return True
+    return any(
+        other.kind in _MOMENTS
+        and other.start != value.start
+        and _END_BOUND.search(said[: other.start])
+        for other in values_in(text)
     )
