@@ -105,3 +105,43 @@ def test_the_same_step_on_a_thing_that_is_not_production_stays_routine(question:
 def test_a_pronoun_that_is_not_the_production_things_changes_nothing(question: str) -> None:
     found = careful_verdict(question)
     assert found is None or "changes production" not in found.reason, found
+
+
+# The same step on a live setting: read first, then changed by a pronoun, as "adjust the live
+# payments gateway settings" changes it (a payments team's gateway, a game studio's flags).
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "Can I look at the live payments gateway settings and adjust them?",
+            "adjusts them (the live payments gateway settings)",
+        ),
+        (
+            "Can I check the live checkout settings and then change them?",
+            "changes them (the live checkout settings)",
+        ),
+        ("Can I open the live feature flags and flip them?", "flips them (the live feature flags)"),
+        (
+            "Can I review our live matchmaking flags and then toggle them?",
+            "toggles them (our live matchmaking flags)",
+        ),
+    ],
+)
+def test_a_change_by_a_pronoun_to_a_live_setting_is_careful(question: str, said: str) -> None:
+    assert said in irreversible(question)
+    assert "changes a live setting for everyone" in irreversible(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can I look at the live dashboard and screenshot it?",
+        "Can I read the live flags and list them?",
+        "Can I read the live feature flags and summarise them?",
+        "Can I look at the live payments gateway settings and explain them?",
+        # no setting in the thing read: a live stream is watched, not set
+        "Can I open the live match stream and watch it?",
+    ],
+)
+def test_reading_a_live_setting_by_a_pronoun_stays_routine(question: str) -> None:
+    goes_on(question)

@@ -26,6 +26,7 @@ from crewline.policy.careful.governors import (
 )
 from crewline.policy.careful.objects import (
     DISPLAY,
+    SETTING_NOUNS,
     SOURCE_ENDINGS,
     context_holds,
     live_place,
@@ -224,6 +225,7 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
                 )
         i += n
     found += _production(shape)
+    found += _live_setting_by_pronoun(shape)
     found += _identified_persons(shape)
     found += _out_of_service(shape)
     found += _text_carried_out(shape)
@@ -430,7 +432,42 @@ def _like_it(shape: Shape, i: int) -> bool:
     return words[i].dash_next and i + 1 < len(words) and words[i + 1].text in _LIKE
 
 
-def _pronoun_step(shape: Shape, i: int, step: int) -> Act:
+def _live_setting_by_pronoun(shape: Shape) -> list[Found]:
+    """A live setting read, then changed by a pronoun ("look at the live payments gateway
+    settings and adjust them", "open the live feature flags and flip them"): the change a
+    live setting's own verb makes ("adjust the live … settings"), said of what the pronoun
+    stands for. The thing is "live" said of it, before its noun, and its phrase names a
+    setting ("settings", "flags", a name in code); a step that reads or makes a new thing
+    from it ("… and list them", "… and screenshot it") changes nothing."""
+    found: list[Found] = []
+    for i in range(len(shape.words)):
+        if not _a_live_setting(shape, i) or negated(shape, i) or quoted_name(shape, i):
+            continue
+        if live_place(shape, i):
+            continue  # "the live config": production's own rule judges it, read or changed
+        step = changed_by_pronoun(shape, i)
+        if step is not None and not _do_support(shape, step):
+            found.append(_pronoun_step(shape, i, step, family="live_setting"))
+    return found
+
+
+def _a_live_setting(shape: Shape, i: int) -> bool:
+    """Is word ``i`` "live" said of a setting, after a determiner and before its noun, whose
+    phrase names a setting's noun or a name in code ("the live payments gateway settings",
+    "our live feature flags")?"""
+    words = shape.words
+    if not (
+        words[i].text == "live"
+        and not words[i].ident
+        and 0 < i < len(words) - 1
+        and words[i - 1].text in DETERMINERS
+        and not words[i + 1].clause_start
+    ):
+        return False
+    return any(x.code or x.lemma in SETTING_NOUNS for x in words[i + 1 : object_end(shape, i + 1)])
+
+
+def _pronoun_step(shape: Shape, i: int, step: int, family: str = "production") -> Act:
     """The act a step does to a prod thing by a pronoun, said with what the pronoun stands
     for ("edits it (the production config)")."""
     words = shape.words
@@ -440,7 +477,7 @@ def _pronoun_step(shape: Shape, i: int, step: int) -> Act:
     verb = words[step]
     says = verb_says(shape, step, 1, verb.lemma)
     return Act(
-        family="production",
+        family=family,
         says=says if f"({thing})" in says else f"{says} ({thing})",
         verb=True,
         sentence=verb.sentence,

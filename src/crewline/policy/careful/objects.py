@@ -454,7 +454,7 @@ _ALL = word_set("all every each")
 # Who "everyone" is when it is the team: "for everyone on the team" reaches no user.
 _TEAM = word_set("team squad crew channel office staff engineer dev developer colleague")
 # Nouns that hold a setting's value ("the price multiplier", "the session timeout").
-_SETTING_NOUNS = word_set(
+SETTING_NOUNS = word_set(
     """config configuration setting value flag parameter param variable option multiplier
     rate limit threshold timeout price cap quota level size weight percentage ratio factor
     odds chance reward bonus cost fee"""
@@ -472,7 +472,7 @@ def live_place(shape: Shape, i: int) -> bool:
     # the next word of its clause (a new sentence starts a clause)
     after = words[i + 1] if i + 1 < len(words) and not words[i + 1].clause_start else None
     if after is not None and (
-        after.text in LIVE_NOUNS or after.lemma in _SETTING_NOUNS or after.code
+        after.text in LIVE_NOUNS or after.lemma in SETTING_NOUNS or after.code
     ):
         return True
     if i == 0 or words[i - 1].text not in _WHERE:
@@ -584,7 +584,7 @@ def _sets_a_value(shape: Shape, start: int) -> bool:
     code, a number with or without its unit ("to 72h", "to 50m"), or a setting's noun ("the
     price multiplier to 0.1", "the rate limit")?"""
     return any(
-        w.code or w.ident or w.text[:1].isdigit() or w.lemma in _SETTING_NOUNS
+        w.code or w.ident or w.text[:1].isdigit() or w.lemma in SETTING_NOUNS
         for w in shape.words[start : clause_end(shape, start)]
     )
 
