@@ -21,6 +21,7 @@ from crewline.policy.fleet.asking import (
     past,
 )
 from crewline.policy.fleet.nouns import AUX, forms_of, head_words, proven_by_form, wanted_nouns
+from crewline.policy.fleet.periods import MONTHS
 from crewline.policy.fleet.picking import has_specifics
 from crewline.policy.fleet.rows import (
     RANK,
@@ -48,12 +49,6 @@ _UNTIMING = "moment days roughly actually overall really exactly currently still
 def untimed() -> frozenset[str]:
     """The roots of ``_UNTIMING`` (built at first use, as the thesaurus is)."""
     return frozenset(root(w) for w in word_set(_UNTIMING))
-
-
-MONTHS = word_set(
-    """january february march april may june july august september october november december
-    jan feb mar apr jun jul aug sep sept oct nov dec"""
-)
 
 
 def about_all(

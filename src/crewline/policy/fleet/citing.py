@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from crewline.policy.fleet.about import (
-    MONTHS,
     PERIOD_WORDS,
     about_mostly,
     another_modifier,
@@ -49,7 +48,7 @@ from crewline.policy.fleet.nouns import (
     wanted_nouns,
     wh_head,
 )
-from crewline.policy.fleet.periods import calendar_contradicted
+from crewline.policy.fleet.periods import MONTHS, calendar_contradicted
 from crewline.policy.fleet.picking import (
     AMOUNTS,
     MEASURED,

@@ -15,33 +15,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["calendar_contradicted", "calendar_periods"]
+from crewline.policy.wording import word_set
 
-_MONTHS = {
-    "january": "jan",
-    "jan": "jan",
-    "february": "feb",
-    "feb": "feb",
-    "march": "mar",
-    "mar": "mar",
-    "april": "apr",
-    "apr": "apr",
-    "june": "jun",
-    "jun": "jun",
-    "july": "jul",
-    "jul": "jul",
-    "august": "aug",
-    "aug": "aug",
-    "september": "sep",
-    "sept": "sep",
-    "sep": "sep",
-    "october": "oct",
-    "oct": "oct",
-    "november": "nov",
-    "nov": "nov",
-    "december": "dec",
-    "dec": "dec",
-}
+__all__ = ["MONTHS", "calendar_contradicted", "calendar_periods"]
+
+MONTHS = word_set(
+    """january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec"""
+)
+# each month by its first three letters ("sept" → "sep"); "may" is read apart, below
+_MONTHS = {word: word[:3] for word in MONTHS if word != "may"}
 _MONTH = re.compile(
     r"(?<![\w-])(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?(?![\w-])"
 )
