@@ -22,6 +22,8 @@ from crewline.policy.careful.governors import (
     executed,
     governor_of,
     negated,
+    negated_aside,
+    pronoun_step_after,
     referred_back,
 )
 from crewline.policy.careful.objects import (
@@ -68,6 +70,7 @@ from crewline.policy.careful.words import (
     EXEC_VERBS,
     HELPING_VERBS,
     MODAL_VERBS,
+    NEGATORS,
     PARTICLES,
     PREPOSITIONS,
     PROCEED_VERBS,
@@ -353,7 +356,10 @@ def _verb_of_production(shape: Shape, i: int) -> int:
     helps comes after it, so a verb before it is another clause's ("which host and port
     does …")."""
     words = shape.words
+    aside = negated_aside(shape, i) or (i, i)
     for j in range(i - 1, -1, -1):
+        if aside[0] <= j < aside[1]:
+            continue  # "draft (not submit) a production change request": not done
         if words[j].text in MODAL_VERBS:
             return i
         if (
@@ -376,6 +382,8 @@ def _production(shape: Shape) -> list[Found]:
             continue  # "the prod-like container on my laptop": a copy made like it, not it
         if (
             governor_of(shape, i, read_only=True) == "read"
+            or _read_beside(shape, i)
+            or _read_by_command(shape, i)
             or info_scope(shape, i)
             or _opens_to_read(shape, i)  # "open the production deploy runbook and summarise it"
             or _topic_of_a_text(shape, i)  # "open the CAB minutes about the production freeze"
@@ -398,6 +406,14 @@ def _production(shape: Shape) -> list[Found]:
             and not done_after(shape, i)
         ):
             continue  # "write a doc on how we deploy to prod": the act is only written about
+        if (
+            verb_at != i
+            and words[verb_at].lemma in _DRAFTS
+            and verb_position(shape, verb_at)
+            and not done_after(shape, i)
+            and not pronoun_step_after(shape, i)
+        ):
+            continue  # "draft a production change request": a text made, nothing done
         start = clause_start(shape, i)
         helped = any(w.text in MODAL_VERBS for w in words[start:i])  # "… does the gateway"
         if verb_at == i and start < i and _unknown_verb(shape, start) and not helped:
@@ -418,6 +434,64 @@ def _production(shape: Shape) -> list[Found]:
             )
         )
     return found
+
+
+# The verbs that only make a text: what it says of production is only written.
+_DRAFTS = word_set("draft sketch")
+# Reading commands said as the verb ("tail the prod logs", "cat the prod config"): they print.
+_COMMAND_READS = word_set("tail cat ls less zcat")
+# What joins two nouns' modifiers into one phrase ("the staging and prod configs").
+_COORDINATORS = word_set("and or")
+
+
+def _read_by_command(shape: Shape, i: int) -> bool:
+    """Is the prod word at ``i`` in the object of a reading command said as the verb ("tail
+    the prod pipeline logs", "cat the production config"), with no later step in the
+    question?"""
+    words = shape.words
+    for j in range(i - 1, clause_start(shape, i) - 1, -1):
+        w = words[j]
+        if w.lemma in _COMMAND_READS and not w.ident and verb_position(shape, j):
+            return not _step_later(shape, i)
+        if w.lemma in VERB_LIKE | EXEC_VERBS | EDIT_VERBS or w.lemma in ACTS_BY_FIRST:
+            return False  # "deploy the tail of the prod queue": another verb's object
+    return False
+
+
+def _read_beside(shape: Shape, i: int) -> bool:
+    """Is the prod word at ``i`` the second of two modifiers joined by "and" or "or" before
+    one noun ("diff the staging and prod portal configs"), where the first is read: the
+    phrase is one object, and its verb reads it? Not a verb after the joiner ("check staging
+    and deploy to prod"), nor a modifier after a verb's object ("read the logs and prod …")."""
+    words = shape.words
+    if not (i > 2 and words[i].clause_start and words[i - 1].text in _COORDINATORS):
+        return False
+    first = words[i - 2]
+    if first.sentence != words[i].sentence or first.ident:
+        return False
+    if words[i - 3].text not in DETERMINERS and words[i - 3].lemma not in READ_VERBS:
+        return False  # "the staging and prod …", "diff staging and prod …"
+    if i + 1 >= len(words) or words[i + 1].clause_start or words[i + 1].text in PREPOSITIONS:
+        return False  # one noun after both: "… and prod configs", not "… and prod, then …"
+    return governor_of(shape, i - 2, read_only=True) == "read" and not _step_later(shape, i)
+
+
+def _step_later(shape: Shape, i: int) -> bool:
+    """Is there a verb after word ``i`` in the question but a reading one ("diff the staging
+    and prod configs and apply the fix", "cat the prod .env and paste it")? Any verb the
+    gate does not know counts: only reading is read past."""
+    return any(
+        verb_position(shape, w.index)
+        and w.lemma not in READ_VERBS
+        and w.text not in NEGATORS | HELPING_VERBS | MODAL_VERBS | SUBJECTS | _ONLY
+        and not w.text.isdigit()  # "the 9:40 departure": a time's minutes
+        and not negated(shape, w.index)  # "no changes made": what is not done, told
+        for w in shape.words[max(i + 1, object_end(shape, i)) :]  # "prod ticketing configs"
+    )
+
+
+# Words that narrow what is said to less ("just reading"), never a step.
+_ONLY = word_set("just only merely simply")
 
 
 # What a word glued after a place's name makes of it: a thing made like the place, not the
@@ -849,9 +923,14 @@ def _unknown_verb(shape: Shape, i: int) -> bool:
 _OPENED = PROD_DOC_HEADS | word_set("file files source sql yaml")
 
 
+# A mode that says what is opened is only looked at ("in view mode", "read-only").
+_READ_MODE = re.compile(r"\bin (?:view|read|viewer|reader) mode\b|\b(?:view|read)[- ]?only\b")
+
+
 def _opens_to_read(shape: Shape, i: int) -> bool:
     """Is the prod word at ``i`` in a document that is opened and only read: "open", then a
-    document or a file before the word's phrase ends, and no verb after it in its sentence
+    document or a file before the word's phrase ends or a reading mode said after it ("open
+    the production pass schedule in view mode"), and no verb after it in its sentence
     but reading ones ("open the Terraform file defining the prod database to read it")?"""
     words = shape.words
     sentence = [w for w in words if w.sentence == words[i].sentence]
@@ -867,7 +946,10 @@ def _opens_to_read(shape: Shape, i: int) -> bool:
         ),
         sentence[-1].index + 1,
     )
-    if not any(w.lemma in _OPENED for w in words[opens[-1] + 1 : end]):
+    said = shape.text[words[opens[-1]].end : sentence[-1].end]
+    if not any(w.lemma in _OPENED for w in words[opens[-1] + 1 : end]) and not _READ_MODE.search(
+        said
+    ):
         return False
     later = words[opens[-1] + 1 : sentence[-1].index + 1]
     return not any(
