@@ -150,6 +150,64 @@ def _blank_layout(shape: Shape, start: int) -> bool:
     return "my" in said or any(w.ident for w in words[start:end]) or bool(said & _CODE_CONTEXT)
 
 
+# A piece of a text, and the asker's own texts that hold one: a piece deleted from the
+# asker's own draft or notes loses no one else's work ("a typo in my own unsent draft").
+_TEXT_PIECES = word_set(
+    """typo typos word words sentence sentences line lines paragraph paragraphs phrase
+    phrases heading headings bullet bullets comma commas"""
+)
+_MY_TEXTS = word_set("draft drafts notes")
+_WITHIN = word_set("in from of on about for")
+
+
+def _in_my_text(shape: Shape, start: int) -> bool:
+    """Is the object that starts at word ``start`` a piece of the asker's own draft or
+    notes — its head, before a preposition, a piece of a text ("a typo", "the trailing
+    empty line"), and the phrase after "in" or "from" the asker's ("my") with a draft or
+    notes its last noun ("in my own unsent draft of the NOAA email", "in my local config
+    draft") — with no production word, shared thing, name in code or other's thing in it?"""
+    words = shape.words
+    end = object_end(shape, start, limit=12)
+    head = next((k for k in range(start, end) if words[k].text in PREPOSITIONS and k > start), end)
+    if head <= start or head >= end or words[head - 1].lemma not in _TEXT_PIECES:
+        return False
+    if words[head].text not in ("in", "from"):
+        return False
+    place = words[head + 1 : end]
+    last = next((k for k, w in enumerate(place) if w.text in _WITHIN), len(place))
+    if not place[:last] or place[last - 1].text not in _MY_TEXTS:
+        return False
+    if "my" not in {w.text for w in place[:last]}:
+        return False
+    said = {w.lemma for w in words[start:end]} | {w.text for w in words[start:end]}
+    return (
+        not said & (SHARED_THINGS | PROD_WORDS | _BEYOND)
+        and not any(w.ident or w.code for w in words[start:end])
+        and not pronoun_step_after(shape, start)  # "… and send it to NOAA"
+    )
+
+
+# What a quoted term is added to that is a text: "the feature ideas in my notes".
+_TEXT_PLACES = DOC_HEADS | word_set("idea ideas list backlog wishlist")
+
+
+def _adds_a_quoted_term(shape: Shape, i: int, length: int) -> bool:
+    """Is the verb at ``i`` "add" with a quoted term for its object, added to a text ("add
+    'overwrite protection' to the feature ideas in my notes"): the term is words written,
+    not an access granted ("add 'admin' to Bob's roles" stays careful)?"""
+    words = shape.words
+    k = i + length
+    if words[i].lemma != "add" or k >= len(words) or not _term(shape, k):
+        return False
+    end = clause_end(shape, i)
+    to = next((j for j in range(k, end) if words[j].text == "to" and not _quoted(shape, j)), None)
+    if to is None or any(not _term(shape, j) for j in range(k, to)):
+        return False  # the whole object quoted, nothing else between
+    rest = words[to + 1 : end]
+    said = {w.lemma for w in rest} | {w.text for w in rest}
+    return bool(said & _TEXT_PLACES) and not said & (SHARED_THINGS | PROD_WORDS | _BEYOND)
+
+
 _CAUSATIVES = word_set("want have get need like")
 _PAST_TIME = word_set("yesterday earlier ago already last previously recently before")
 
@@ -305,6 +363,10 @@ def mention(
         return True  # "remove the leftover debug print": a line of code, edited
     if family == "delete" and not noun and _blank_layout(shape, i + length):
         return True  # "delete the blank line at the end of my notes.md": no word is lost
+    if family == "delete" and not noun and _in_my_text(shape, i + length):
+        return True  # "delete a typo in my own unsent draft": a word of the asker's text
+    if family == "access" and not noun and _adds_a_quoted_term(shape, i, length):
+        return True  # "add 'overwrite protection' to the ideas in my notes": words written
     if family in _CONFINED_FAMILIES and _in_throwaway_place(shape, i):
         return True  # "they create and drop tables in a disposable sqlite file"
     if not code and info_scope(shape, i):
