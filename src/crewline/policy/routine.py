@@ -127,6 +127,8 @@ _VERB_LEAD = re.compile(
 _GO_ON_LEAD = re.compile(
     r"^(?:(?:any\s+)?objections?|(?:please\s+)?confirm|(?:can|could)\s+you\s+confirm|green\s+light"
     r"|good\s+to\s+go|proceeding|moving\s+on|(?:and\s+)?on\s*to\s+the\s+next"
+    # the next step by its number ("On to step 3?"): the step is the plan's own
+    r"|(?:and\s+)?on\s*to\s+(?:step|phase|part|stage|task)\s+\d+"
     # an offer of a write-up ("want a summary of the issue?"): making it is the step
     r"|(?:do\s+you\s+|you\s+)?want\s+(?:a|an)\s+(?:quick\s+|short\s+|brief\s+)?(?:summary"
     r"|recap|write\s*up|overview|explanation|draft|outline|diagram|chart|graph|table)\s+of"
@@ -202,6 +204,8 @@ _STEP_VERBS = (
     | word_set("compute recompute calculate recalculate derive tabulate walk")
     # a command that only shows what is there, named as the step ("can I `cat` the YAML?")
     | word_set("cat ls tail")
+    # verbs that write more of a text the asker holds ("flesh out the sections")
+    | word_set("flesh elaborate")
 )
 # A known step done again is a known step ("reformat", "relint", "retest"): the careful
 # judgement reads a "re-" verb that is an act of its own ("reset", "redeploy") first.
