@@ -11,6 +11,9 @@ beside it stays careful (docs/concierge-rounds.md, "harmless14").
   is no one else's work lost;
 - a quoted term added to a text ("add 'overwrite protection' to the ideas in my notes") is
   words written, no access granted;
+- a figure worked out ("work out what the invoice would come to", "compute the total we
+  paid the baker") moves no money: the payment is a thing or an amount in the sum, or told
+  as done, and no step is joined to it;
 - "On to step 3?" goes on to the plan's next step, and "flesh out" writes more of a text.
 
 Cases are of other domains than the set that showed them: a bakery, a museum, a ferry line,
@@ -108,6 +111,38 @@ def test_the_askers_own_text_edited_goes_on(question: str) -> None:
     ],
 )
 def test_anothers_text_or_access_stays_careful(question: str, named: str) -> None:
+    assert named in irreversible(question)
+
+
+# ---------------------------------------------------------------- a figure worked out
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can I work out what the invoice would come to if the museum booked two more tours?",
+        "Shall I compute the total we paid the flour supplier last quarter? just summing",
+        "Can I compute how much a payment of EUR 400 would leave in the school trip budget?",
+        "Can I work out what the refund would be for the cancelled ferry crossing?",
+    ],
+)
+def test_a_figure_worked_out_goes_on(question: str) -> None:
+    """A sum worked out of payments and invoices pays nothing."""
+    goes_on(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("Can I work out the total to refund and refund it?", "refunds"),
+        ("Work out the total to refund to the ferry passenger?", "refunds"),
+        ("Compute how much we owe and pay EUR 400 to the flour supplier?", "pays"),
+        ("Can I compute the total we will pay the baker next month and pay it?", "pays"),
+        ("Figure out how much we paid the caterer and refund them?", ""),
+        ("Can I calculate the invoice total for the museum and send the invoice?", "invoice"),
+    ],
+)
+def test_a_figure_with_a_payment_to_make_stays_careful(question: str, named: str) -> None:
     assert named in irreversible(question)
 
 

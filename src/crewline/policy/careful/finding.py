@@ -54,6 +54,7 @@ from crewline.policy.careful.positions import (
 from crewline.policy.careful.requests import ASKER, contact_asked, info_scope
 from crewline.policy.careful.scope import (
     TEXT_HEADS,
+    computed,
     described,
     mention,
     quoted_name,
@@ -1054,6 +1055,8 @@ def _code_acts(shape: Shape, code: str) -> list[Found]:
     for act in CODE_ACTS:
         for m in act.pattern.finditer(code):
             index = next((w.index for w in shape.words if w.end > m.start()), None)
+            if index is not None and act.family == "money" and computed(shape, index):
+                continue  # "compute how much a payment of CHF 500 would reduce …": a sum
             if index is not None and act.family != "money":
                 length = max(1, sum(1 for w in shape.words if m.start() <= w.start < m.end()))
                 w = shape.words[index]
@@ -1213,8 +1216,8 @@ def _money_in(shape: Shape, code: str) -> list[Found]:
     money = next(a for a in CODE_ACTS if a.family == "money")
     for m in money.pattern.finditer(code):
         index = next((w.index for w in shape.words if w.end > m.start()), None)
-        if index is not None and governor_of(shape, index) == "read":
-            continue
+        if index is not None and (governor_of(shape, index) == "read" or computed(shape, index)):
+            continue  # "compute how much a payment of CHF 500 would reduce …": a sum
         sentence = shape.words[index].sentence if index is not None else 0
         said = m.group(0).strip()
         found.append(

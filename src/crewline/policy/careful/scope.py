@@ -150,6 +150,51 @@ def _blank_layout(shape: Shape, start: int) -> bool:
     return "my" in said or any(w.ident for w in words[start:end]) or bool(said & _CODE_CONTEXT)
 
 
+# Verbs that work a figure out; with "out" after "work" and "figure".
+_COMPUTING = word_set("compute recompute calculate recalculate work figure tally estimate")
+# The figures they work out ("the total we paid", "the cost of two more passes").
+_FIGURES = word_set("total totals sum amount cost costs difference balance figure")
+# What opens a figure asked after a computing verb ("what …", "how much …").
+_FIGURE_WH = word_set("what how")
+_STEP_JOINS = word_set("and then or plus")
+
+
+def computed(shape: Shape, i: int) -> bool:
+    """Is the money word at ``i`` inside what a computing verb works out — the verb ("work
+    out", "compute", "calculate") before it in its sentence, followed by a question word or a
+    figure's noun ("work out what the invoice would come to", "compute the total we paid
+    Kuehne", "compute how much a payment of CHF 500 would reduce the balance") — with no step
+    joined between ("compute the total and pay it": the payment is a step)?"""
+    words = shape.words
+    for j in range(i - 1, -1, -1):
+        w = words[j]
+        if w.sentence != words[i].sentence:
+            return False
+        if w.text in _STEP_JOINS and (w.clause_start or words[j + 1].clause_start):
+            return False  # "… and pay it", "… then transfer it"
+        if w.lemma in _COMPUTING and verb_position(shape, j) and not w.ident and not w.code:
+            k = j + 1
+            if w.lemma in ("work", "figure"):
+                if k >= len(words) or words[k].text != "out":
+                    return False
+                k += 1
+            after = words[k : min(k + 3, i + 1)]
+            return bool(after) and (
+                after[0].text in _FIGURE_WH or any(x.lemma in _FIGURES for x in after)
+            )
+        if w.lemma in ACTS_BY_FIRST and verb_position(shape, j) and not past_form(w):
+            return False  # another act's verb between: "compute the refund to send …"
+    return False
+
+
+def _a_figure(shape: Shape, i: int, *, noun: bool) -> bool:
+    """Is the money word at ``i`` a thing or an amount ("a payment of CHF 500"), or a
+    payment told as done ("the total we paid"), never a payment to make ("how much to
+    transfer")?"""
+    w = shape.words[i]
+    return noun or past_form(w) or not verb_position(shape, i)
+
+
 # A piece of a text, and the asker's own texts that hold one: a piece deleted from the
 # asker's own draft or notes loses no one else's work ("a typo in my own unsent draft").
 _TEXT_PIECES = word_set(
@@ -363,6 +408,8 @@ def mention(
         return True  # "remove the leftover debug print": a line of code, edited
     if family == "delete" and not noun and _blank_layout(shape, i + length):
         return True  # "delete the blank line at the end of my notes.md": no word is lost
+    if family == "money" and _a_figure(shape, i, noun=noun) and computed(shape, i):
+        return True  # "work out what the invoice would come to": a sum worked out, no payment
     if family == "delete" and not noun and _in_my_text(shape, i + length):
         return True  # "delete a typo in my own unsent draft": a word of the asker's text
     if family == "access" and not noun and _adds_a_quoted_term(shape, i, length):
