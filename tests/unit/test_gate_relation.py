@@ -149,7 +149,7 @@ def test_a_relation_said_in_other_words_is_the_models_reading(
             "Dana Whitfield",
         ),
         (  # a go-ahead, not a request for a value
-            "Shall I retire the v1 routes now?",
+            "Shall I deprecate the v1 routes now?",
             "The v1 routes still serve /v1/items for the mobile app.",
             "/v1/items",
         ),

@@ -597,6 +597,24 @@ WORD_ACTS: tuple[WordAct, ...] = (
     # agreements
     *_acts("agreement", "sign accept agree commit", needs="agreement"),
     *_acts("agreement", "docusign e_sign esign"),
+    # an operation on a vehicle or a machine in the physical world: a burn fired, a
+    # manoeuvre flown, a deorbit begun cannot be taken back ("execute the orbit-raise burn",
+    # "start passivation", "fire the thrusters"); a simulation of one only reads
+    *_acts("physical", "deorbit passivate jettison detonate scuttle"),
+    *_acts(
+        "physical",
+        """burn manoeuvre maneuver deorbit passivation jettison reentry re_entry liftoff
+        lift_off splashdown detonation""",
+        noun=True,
+        needs="operation",
+    ),
+    *_acts("physical", "fire ignite", needs="machine"),
+    # an asset taken out of service for good: "retire the old storage array" (never code or
+    # words retired: "retire the flaky test", "retire the old wording")
+    *_acts("delete", "retire", needs="asset"),
+    # an operation committed to: "commit EOS-04 to the manoeuvre", "commit the fleet to the
+    # new route" (never a change committed to a branch or a repository)
+    *_acts("physical", "commit", needs="committed_to"),
     # the question's own word
     *_acts(
         "own_word",
@@ -634,6 +652,7 @@ FAMILY_SAYS = {
     "sql": "changes data in a database",
     "unread_text": "does what a text says, and the gate has not read it",
     "filing": "hands a filing to an authority, which cannot be unsent",
+    "physical": "acts on a vehicle or a machine in the physical world, which cannot be undone",
     "retention": "shortens or changes how long data is kept, and what falls out is deleted",
 }
 

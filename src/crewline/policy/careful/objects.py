@@ -22,6 +22,12 @@ from crewline.policy.acts import (
     WordAct,
     third_person,
 )
+from crewline.policy.careful.operations import (
+    asset_retired,
+    committed_to,
+    fires_a_machine,
+    operation_named,
+)
 from crewline.policy.careful.positions import (
     caused_by,
     causes,
@@ -189,6 +195,14 @@ def context_holds(
             return _to_a_payment_scheme(shape, i)
         case "official_filing":
             return _an_official_filing(shape, i)
+        case "machine":  # "fire the thrusters"
+            return fires_a_machine(shape, i, length)
+        case "committed_to":  # "commit EOS-04 to the manoeuvre"
+            return committed_to(shape, i)
+        case "operation":  # "execute the orbit-raise burn", never "the customer burns 20 GB"
+            return operation_named(shape, i)
+        case "asset":  # "retire the old storage array", never "retire the flaky test"
+            return asset_retired(shape, i, length)
         case "shorter_retention":
             return _retention_cut(shape, i + length)
         case "customer":
