@@ -979,6 +979,13 @@ def stated(
         in_text = None  # "is the default port 8080?": a claim asked about, not a default
     if in_text is not None and _set_before_a_wh_question(question, in_text):
         in_text = None  # "… on the regular A100 partition. What is the time cap there?"
+    if in_text is not None and _kept_as_an_alternative(question, in_text):
+        in_text = None  # "Rust, Go, or stay with Python?": the status quo offered, no default
+    if in_text is not None and _ORDINAL.fullmatch(in_text.strip()):
+        # "a.md or b.md? I'll keep the first one by default": the option in that place
+        in_text = _option_in_place(question, in_text, offered)
+        if in_text is None and given is not None:
+            return Conflict(reason="its default names an option by a place that is not clear")
     source = in_text
     if in_text is not None:
         in_text = _given_by_source(question, in_text) or in_text
@@ -1011,6 +1018,67 @@ def stated(
             return Conflict(reason="its default is not one of its options")
         return match
     return chosen
+
+
+# An option named by its place among the options: "the first one", "the second", "the latter".
+_ORDINAL = re.compile(
+    r"(?:the\s+)?(?P<n>first|second|third|fourth|last|former|latter)(?:\s+(?:one|option))?",
+    re.IGNORECASE,
+)
+_PLACES = {"first": 0, "second": 1, "third": 2, "fourth": 3, "former": 0, "last": -1}
+
+
+def _option_in_place(question: str, ordinal: str, offered: Sequence[str]) -> str | None:
+    """The option an ordinal default names ("I'll keep the first one by default"), counted
+    in the order the question says the options, or None: no options, an option the text
+    does not say or says twice, two said at one place, a place past the last ("the third"
+    of two), or "former"/"latter" of more than two."""
+    m = _ORDINAL.fullmatch(ordinal.strip())
+    if m is None or len(offered) < 2:
+        return None
+    text = _display(question).casefold()
+    at: list[tuple[int, str]] = []
+    for option in offered:
+        found = list(re.finditer(rf"(?<![\w.-]){re.escape(option.casefold())}(?![\w-])", text))
+        if len(found) != 1:
+            return None  # unsaid, or said twice: its place is not one
+        at.append((found[0].start(), option))
+    if len({start for start, _ in at}) < len(at):
+        return None
+    ordered = [option for _, option in sorted(at)]
+    word = m.group("n").casefold()
+    if word in ("former", "latter") and len(ordered) != 2:
+        return None
+    place = len(ordered) - 1 if word in ("last", "latter") else _PLACES[word]
+    return ordered[place] if place < len(ordered) else None
+
+
+# Keeping what is there, said as one of the alternatives: "…, or stay with Python?", "keep
+# tabs, or switch to spaces?".
+_KEEP_VERB = r"\b(?:keep|stay|stick|leave)(?:ing|s)?\b"
+
+
+def _kept_as_an_alternative(question: str, value: str) -> bool:
+    """Is ``value`` one of the alternatives of a sentence where keeping what is there is one
+    too ("Pipeline rewrite: Rust, Go, or stay with Python?", "Keep Helvetica or move to
+    Inter?")? The status quo named as an option is no default, nor is the change offered
+    beside it, unless a default's cue or a precedent says so ("keep furo (default) or
+    switch", "linear as usual, or leave them empty?")."""
+    text = _display(question)
+    if _PRECEDENT.search(text):
+        return False
+    said = rf"(?<![\w.-]){re.escape(value.strip())}(?![\w-])"
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        if not re.search(said, sentence, re.IGNORECASE):
+            continue
+        for kept in re.finditer(_KEEP_VERB, sentence, re.IGNORECASE):
+            before = sentence[: kept.start()]
+            after = sentence[kept.end() :]
+            if re.search(r"\b(?:or|vs|versus)\s*(?:just\s+|simply\s+)?$", before, re.IGNORECASE):
+                return True  # "…, or stay with Python?"
+            if re.match(r"[^.?!]*?\b(?:or|vs|versus)\b", after, re.IGNORECASE):
+                return True  # "keep Python or move to Rust?"
+    return False
 
 
 def _states_a_value(question: str, read: str, offered: Sequence[str]) -> bool:
