@@ -44,7 +44,7 @@ from crewline.policy.fleet.rows import (
 )
 from crewline.policy.fleet.thesaurus import generic_words
 from crewline.policy.lemmas import Token, known, lemma, root, tokens
-from crewline.policy.values import Kind, Value, values_in
+from crewline.policy.values import Kind, Value, values_in, with_weekday
 from crewline.policy.wording import code_form
 
 
@@ -88,7 +88,10 @@ def said_in_other_words(
         if Kind.PERSON in kinds:
             out += [(name, row.fact) for name in _named_in_role(ask, entity, text, given)]
         cued = {s.value.text.casefold() for s in values_of(ask, row.fact) if s.cue}
-        for value in values_in(text):
+        for found in values_in(text):
+            # a time with its weekday, as an answer is read ("Thursday 16:00 UTC" against
+            # "Wednesday 16:00 UTC"): the time alone would be the answer's own
+            value = with_weekday(text, found)
             if value.kind not in kinds or value.text.casefold() in given:
                 continue
             sibling = _sibling(value, given)
@@ -151,7 +154,13 @@ _CHANGED = re.compile(
 )
 _RETIRED = re.compile(
     r"\b(?:frozen|deprecated|retired|decommissioned|no longer|replaced|superseded|obsolete"
-    r"|outdated|read-only|sunset|sunsetted|archived|legacy)\b"
+    r"|outdated|read-only|sunset|sunsetted|archived|legacy"
+    # a change to it denied: "the GLO-30 switch never got merged", "the v4 cutover was
+    # reverted" — the row names the answer only to say it is not the thing's
+    r"|never\s+(?:got\s+|was\s+|were\s+|been\s+)?(?:merged|landed|shipped|deployed|released"
+    r"|applied|happened|enabled|rolled\s+out|went\s+(?:in|live|out)|made\s+it)"
+    r"|(?:not|n't)\s+(?:yet\s+|been\s+)?(?:merged|landed|shipped|deployed|released|applied)"
+    r"|reverted|rolled\s+back|backed\s+out|abandoned)\b"
 )
 
 
@@ -436,12 +445,26 @@ def _names_thing(ask: ValueAsk, entity: Sequence[str], text: str) -> bool:
     plain = [t for t in entity if t.isalnum() and t not in pieces]
     if not all(re.search(rf"(?<![a-z0-9]){re.escape(t)}(?![a-z0-9])", lowered) for t in names):
         return False
-    have = [t for t in plain if t in found]
+    # a word clipped to its first letters names it too ("ortho" of "orthorectification")
+    have = [t for t in plain if t in found or _clipped_in(t, words)]
     if (not have and not names) or len(have) < len(plain) - 1:
         return False
     if len(have) == len(plain):
         return True
     return not _another_beside(ask, entity, have, set(plain) - set(have), text)
+
+
+def _clipped_in(term: str, words: Sequence[Token]) -> bool:
+    """Does a row say ``term`` clipped to its first letters, a word of four or more that
+    only begins it, three letters short or more ("ortho" of "orthorectif", "recon" of
+    "reconcili")?"""
+    return any(
+        len(t.text) >= 4
+        and t.text.isalpha()
+        and len(term) > len(t.text) + 2
+        and term.startswith(t.text)
+        for t in words
+    )
 
 
 def _another_beside(
