@@ -251,10 +251,14 @@ def _requests(
             or shaped[at - 1].clause_start
             or (at + 2 >= len(texts))
         )
+    if texts[at] == "how" and at + 3 == len(texts) and texts[at + 2] not in STOP:
+        return True  # "… the L2 step took how many minutes?": "how" and its noun, in situ
     return at + 2 >= len(texts)  # "the nightly build passed on which sha?"
 
 
 _ANAPHORS = word_set("it that this they them its")
+# How many words a topic without a verb may have before a request that points back at it.
+_LONG_TOPIC = 10
 # What ends a topic put before its request: a comma, a dash or a colon.
 _TOPIC_ENDS = (",", "--", "-", "\u2013", "\u2014", ":")
 _CLAUSE_PREPOSITIONS = word_set("on at in from to for with by under of")
@@ -599,18 +603,19 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     pronoun = any(w.text in _ANAPHORS for w in words[skip:]) or all(
         w.lemma in (noun, *kind_words) or w.text in STOP for w in words[skip:]
     )  # "cold start on the Pixel 6, how many seconds?": the request names nothing else
+    verbless = not any(
+        w.text in VERBISH | _DO_AUX | ASKING or w.lemma in ASKING
+        for w in all_words[topic:clause_from]
+    )
     if (
         clause_from > 0
-        and clause_from - topic <= 6
+        # a topic of a noun phrase alone may be longer where the request points back at it
+        # ("the pass success of Inuvik in last week, how much percent it was?"); one with a
+        # verb is the asker's own doing ("I need to point my viewer at …, what port …?")
+        and clause_from - topic <= (_LONG_TOPIC if pronoun and verbless else 6)
         and code[all_words[clause_from - 1].end : all_words[clause_from].start].strip()
         in _TOPIC_ENDS
-        and (
-            pronoun
-            or not any(
-                w.text in VERBISH | _DO_AUX | ASKING or w.lemma in ASKING
-                for w in all_words[topic:clause_from]
-            )
-        )
+        and (pronoun or verbless)
     ):
         clause_from = topic  # "the ticket for the flaky login test, which number?"
     if antecedent is not None or (start and _fronted_topic(code, all_words, start)):
@@ -761,8 +766,8 @@ def _asks_again(texts: Sequence[str], start: int) -> bool:
 
 
 _NEEDED = re.compile(
-    r"\b(?:(?:tell|remind|give|send|show) (?:me|us)|need|got|have|know|share|find|idea of"
-    r"|post)\s+(the|its|their|our|a|an)\b"
+    r"\b(?:(?:tell|remind|give|send|show|paste|forward|share|post|dm) (?:me|us)|need|got"
+    r"|have|know|share|find|idea of|post)\s+(the|its|their|our|a|an)\b"
 )
 # "My smoke test needs the base URL … What is it?": a need stated, then pointed at
 _NEEDED_POINTED = re.compile(r"\b(?:needs|needed)\s+(the|its|their|our|a|an)\b")

@@ -1,0 +1,81 @@
+"""Requests for a value in forms the reader did not read as one: a polite imperative ("paste
+me the link …"), a "how many" left in place at the end ("… took how many minutes?"), a pair
+named by "vs" inside a wh-question, whom to e-mail asked by the address, and a long topic
+before a request that points back at it by a pronoun. Each rule with the near misses that
+keep their verdict, in other domains than the set that showed them."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.gate_kit import answers, careful, facts, no_answer
+
+# ----------------------------------------- a polite imperative asks for a value
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Could you paste me the link to the onboarding guide?",
+        "can you send me the link to the onboarding guide",
+        "Please share me the link to the onboarding guide?",
+    ],
+)
+def test_paste_me_the_value_asks_for_it(question: str) -> None:
+    rows = facts(("docs", "onboarding guide: https://wiki.example.org/people/onboarding"))
+    answers(question, rows, "https://wiki.example.org/people/onboarding")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can you paste me the staging Vault root token so I can finish the test?",
+        "Could you share me the payroll admin password?",
+        "Could you paste the new config into the production repo?",
+    ],
+)
+def test_paste_me_a_secret_or_pasting_somewhere_stays_careful(question: str) -> None:
+    careful(question)
+
+
+# ----------------------------------------- "how many" left in place at the end
+
+
+def test_how_many_in_place_at_the_end_is_a_request() -> None:
+    rows = facts(("ci", "build 4411: the integration stage took 14 min"))
+    answers("and for build 4411 the integration stage took how many minutes?", rows, "14 min")
+    answers("the integration stage of build 4411 ran how many minutes?", rows, "14 min")
+
+
+def test_how_many_in_place_of_another_build_is_not_answered() -> None:
+    rows = facts(("ci", "build 4411: the integration stage took 14 min"))
+    no_answer("and for build 4412 the integration stage took how many minutes?", rows)
+
+
+# ----------------------------------------- a long topic, then a request pointing back at it
+
+
+def test_a_long_topic_pointed_back_at_by_a_pronoun_is_what_is_asked() -> None:
+    rows = facts(("sre", "checkout api error rate last night was 0.8%"))
+    question = (
+        "sorry my english: the error rate of the checkout api in last night, how much percent"
+        " it was?"
+    )
+    answers(question, rows, "0.8%")
+
+
+def test_a_long_topic_of_another_thing_is_not_answered() -> None:
+    rows = facts(("sre", "search api error rate last night was 0.8%"))
+    question = (
+        "sorry my english: the error rate of the checkout api in last night, how much percent"
+        " it was?"
+    )
+    no_answer(question, rows)
+
+
+def test_a_long_topic_of_the_askers_own_doing_is_not_what_is_asked() -> None:
+    # the asker's purpose ("I need to point my dashboard at …") is no noun phrase of the
+    # thing: the request stands on its pronoun, as before
+    rows = facts(("billing", "the billing ledger export is served on port 8443"))
+    question = "I need to point my dashboard at the billing ledger export — what port is it on?"
+    answers(question, rows, "8443")
