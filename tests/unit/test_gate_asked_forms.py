@@ -52,6 +52,30 @@ def test_how_many_in_place_of_another_build_is_not_answered() -> None:
     no_answer("and for build 4412 the integration stage took how many minutes?", rows)
 
 
+# ----------------------------------------- "vs" naming a pair inside a wh-question
+
+
+def test_a_pair_named_by_vs_in_a_when_question_is_no_choice() -> None:
+    rows = facts(("fixtures", "Leeds vs Hull, cup round 4: kick-off 2025-03-08 15:00"))
+    answers("When's kick-off for Leeds vs Hull?", rows, "2025-03-08 15:00")
+    rows = facts(("fixtures", "Leeds versus Hull, cup round 4: kick-off 2025-03-08 15:00"))
+    answers("When is kick-off for Leeds versus Hull?", rows, "2025-03-08 15:00")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which is faster for the session store, redis vs memcached?",
+        "What should we use for the new API, REST vs gRPC?",
+        "When do we play, Monday or Tuesday?",
+        "When — Monday or Tuesday?",
+        "What do we pick for the session store, redis vs memcached?",
+    ],
+)
+def test_vs_or_or_putting_a_choice_stays_a_choice(question: str) -> None:
+    careful(question)
+
+
 # ----------------------------------------- a long topic, then a request pointing back at it
 
 

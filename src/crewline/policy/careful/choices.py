@@ -70,6 +70,25 @@ def _side_by_side(left: str, right: str) -> bool:
     )
 
 
+# "When's the TCA for EOS-04 vs object 48812?": a wh-question (never "which", never a
+# decision) whose "vs" joins the pair a preposition names — the two things one value is of
+# (a conjunction's, a match's), not two options to pick from.
+_PAIR_ASKED = re.compile(r"^\W*(?:when|whens|what|whats|where|how)\b")
+_PAIR_LEAD = re.compile(r"\b(?:for|between|of|on|in)\s+(?:[\w/.+#-]+\s+){0,2}[\w/.+#-]+$")
+
+
+def _pair_in_question(sentence: str, left: str) -> bool:
+    """Does "vs" name a pair inside a question for a value ("When's time of closest approach
+    for EOS-04 vs object 48812?"), not put a choice ("Which is faster, redis vs memcached?",
+    "What should we use, REST vs gRPC?")?"""
+    return (
+        _PAIR_ASKED.match(sentence) is not None
+        and _PAIR_LEAD.search(left) is not None
+        and _ASKS_DECISION.search(sentence) is None
+        and _DECIDING.search(sentence) is None
+    )
+
+
 def _or_choice(sentence: str) -> str | None:
     """ "X or Y" between two real alternatives, as said ("redis or memcached")."""
     for m in re.finditer(r"\b(?:or|vs|versus)\b", sentence):
@@ -77,6 +96,8 @@ def _or_choice(sentence: str) -> str | None:
         right = sentence[m.end() :].strip(" ?.!,;:)")
         if not left or not right or _TRIVIAL_ALTERNATIVE.match(right):
             continue
+        if m.group() != "or" and _pair_in_question(sentence, left):
+            continue  # "the TCA for EOS-04 vs object 48812": a pair, one value of it asked
         if _COMPARED.search(left):
             continue  # "a note comparing how we publish vs how they read": compared, not chosen
         if m.group() != "or" and _side_by_side(left, right):
