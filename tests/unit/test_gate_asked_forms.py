@@ -76,6 +76,49 @@ def test_vs_or_or_putting_a_choice_stays_a_choice(question: str) -> None:
     careful(question)
 
 
+# ----------------------------------------- whom to e-mail, asked by the address
+
+
+def test_who_should_i_email_with_the_address_asked_is_answered_by_the_address() -> None:
+    rows = facts(
+        ("billing", "Brightwater's delivery contact is Jo Palmer — jo.palmer@brightwater.example")
+    )
+    answers(
+        "Who should I email at Brightwater about deliveries? need the address",
+        rows,
+        "jo.palmer@brightwater.example",
+    )
+    answers(
+        "who do we mail about the Brightwater deliveries? need her address",
+        rows,
+        "jo.palmer@brightwater.example",
+    )
+
+
+def test_whom_to_email_is_never_answered_by_a_name() -> None:
+    rows = facts(("billing", "Brightwater's delivery contact is Jo Palmer"))
+    no_answer("Who should I email at Brightwater about deliveries? need the address", rows)
+
+
+def test_whom_to_call_is_still_not_answered() -> None:
+    rows = facts(("billing", "Brightwater's delivery contact is Jo Palmer, +44 20 7946 0958"))
+    no_answer("Who should I call at Brightwater about deliveries? need the number", rows)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Should I email Jo Palmer at Brightwater about the deliveries?",
+        "Who should I email the delivery list to? need the address",
+        "Who do I email the signed contract? need her address",
+        "Who should I email at Brightwater about deliveries?",  # no address asked
+        "Who should I email at our customers about the outage? need the address",
+    ],
+)
+def test_sending_or_choosing_the_recipient_stays_careful(question: str) -> None:
+    careful(question)
+
+
 # ----------------------------------------- a long topic, then a request pointing back at it
 
 

@@ -178,7 +178,8 @@ def test_a_contact_asked_for_the_askers_own_message_is_answered() -> None:
         "I must email the guest list to the ward manager — what address?",  # a thing sent
         "I must email the patients this week — what address?",  # an outside audience
         "I'll mail the team the payroll export — what address?",  # a second object, sent
-        "Who do I email about the room booking? need his address",  # whom to send to
+        "Who do I email the booking form? need his address",  # a thing sent
+        "Who do I email about the room booking?",  # whom to write to, no address asked
         "Email the ward manager now?",  # asked of the concierge
         "I'll email the on-call engineer. OK?",  # leave to send, no detail asked
         "Who do I email the prod credentials to?",

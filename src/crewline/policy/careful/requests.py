@@ -460,6 +460,9 @@ _PERSONS = word_set(
 _POSSESSIVES = word_set("their her his your its s")
 # What a message is about, when the verb has no object of its own ("email about the order").
 _ABOUT = word_set("about regarding re concerning")
+# Where the recipient asked by "who" is ("who should I email at Agrivista?", "… for billing").
+_WHOM_AT = word_set("at for on in")
+_MAIL_VERBS = word_set("email e-mail mail")
 
 
 def contact_asked(shape: Shape, i: int, *, noun: bool) -> bool:
@@ -487,11 +490,20 @@ def contact_asked(shape: Shape, i: int, *, noun: bool) -> bool:
     ahead = {w.text for w in words[start:i]}
     if not ahead & ASKER:
         return False  # "Mail the on-call person — what address?": asked of the concierge
-    if ahead & {"who", "whom"}:
-        return False  # "who do I email about …?": whom to send to is chosen, not told
     rest = [w for w in words[i + 1 :] if w.sentence == words[i].sentence]
     if any(w.text == "to" for w in rest):
         return False  # "who do I email the incident notes to?": a thing sent
+    if ahead & {"who", "whom"}:
+        # "Who should I email at Agrivista about tasking? need the address": the recipient's
+        # address asked, nothing sent; never a thing in the verb's object ("who do I email
+        # the minutes?"), nor a message but by e-mail ("who should I call?")
+        return (
+            words[i].lemma in _MAIL_VERBS
+            and (not rest or rest[0].text in _ABOUT | _WHOM_AT)
+            and any(
+                w.lemma in _CONTACT_DETAILS or w.text in _CONTACT_DETAILS for w in words[i + 1 :]
+            )
+        )
     end = object_end(shape, i + 1)
     # a thing in the object is sent; a word glued by a hyphen is a name's part ("on-call")
     things = {

@@ -477,7 +477,9 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         kinds = NOUN_KINDS[noun]
     elif named and set(NOUN_KINDS[named[-1]]) & set(kinds):
         noun = named[-1]
-    if head_text == "who":
+    if head_text == "who" and _WHOM_TO_MAIL.match(code, all_words[start].start):
+        noun, kinds = "email", (Kind.EMAIL,)  # "who should I email at …?": their address
+    elif head_text == "who":
         if re.search(r"\b(?:should|shall|would|could|can|will|must|ought)\b", code):
             return None  # "who should review it?": a decision asked of you, not a fact
         if noun == "value":
@@ -751,6 +753,15 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
             )
         ),
     )
+
+
+# "Who should I email at Agrivista about tasking?", "who do we mail about the order?": the
+# asker's own message, its recipient asked by the address to write to — an email address,
+# never a name. A thing sent ("who do I email the notes to?") is no such request.
+_WHOM_TO_MAIL = re.compile(
+    r"who\s+(?:should|do|can|could|shall)\s+(?:i|we)\s+(?:e-?mail|mail)"
+    r"(?:\s+(?:at|about|regarding|re|for|on)\b|\s*[?!.]*\s*$)"
+)
 
 
 _JOINING = word_set("to and or until till through")
