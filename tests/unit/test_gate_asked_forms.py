@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.gate_kit import answers, careful, facts, no_answer
+from tests.unit.gate_kit import answers, careful, facts, goes_on, no_answer
 
 # ----------------------------------------- a polite imperative asks for a value
 
@@ -50,6 +50,18 @@ def test_how_many_in_place_at_the_end_is_a_request() -> None:
 def test_how_many_in_place_of_another_build_is_not_answered() -> None:
     rows = facts(("ci", "build 4411: the integration stage took 14 min"))
     no_answer("and for build 4412 the integration stage took how many minutes?", rows)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can I rerun the integration stage and see how many pass?",
+        "Can I retry the integration stage, no matter how many times?",
+        "ok to rerun the integration stage, whatever how many runs?",
+    ],
+)
+def test_how_many_after_another_word_than_its_verb_is_no_request(question: str) -> None:
+    goes_on(question)
 
 
 # ----------------------------------------- "vs" naming a pair inside a wh-question

@@ -251,12 +251,22 @@ def _requests(
             or shaped[at - 1].clause_start
             or (at + 2 >= len(texts))
         )
-    if texts[at] == "how" and at + 3 == len(texts) and texts[at + 2] not in STOP:
-        return True  # "… the L2 step took how many minutes?": "how" and its noun, in situ
+    if (
+        texts[at] == "how"
+        and at + 3 == len(texts)
+        and texts[at + 2] not in STOP
+        and (past(words[at - 1]) or before in _BE_PAST)
+        and texts[0] not in VERBISH
+    ):
+        # "… the L2 step took how many minutes?": "how" and its noun in situ, after the verb
+        # it asks of — never after "see", "no matter" or in a yes/no ("can I rerun the
+        # tests and see how many pass?")
+        return True
     return at + 2 >= len(texts)  # "the nightly build passed on which sha?"
 
 
 _ANAPHORS = word_set("it that this they them its")
+_BE_PAST = word_set("was were")
 # How many words a topic without a verb may have before a request that points back at it.
 _LONG_TOPIC = 10
 # What ends a topic put before its request: a comma, a dash or a colon.
