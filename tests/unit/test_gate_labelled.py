@@ -113,3 +113,67 @@ def test_a_value_glued_to_the_next_is_no_labelled_one() -> None:
     # "digest sha256:…": what the noun labels is the whole, not the prefix before its colon
     row = "Pushed image registry.local/api:2.0.1 (digest sha256:9c1e77b04f2a) to the qa registry."
     answers("what's the api image digest?", facts(("builder", row)), "9c1e77b04f2a")
+
+
+# labelled14: a naming noun's own word, right after the question word ("what *reference*
+# number …"), is the word it names; the row's short form of it ("ref") labels the answer, and
+# the other identifier beside it ("filed under PLN-4410") is another thing's
+REFERENCE = [
+    (
+        "What reference number did the council give our planning application?",
+        "council planning application filed under PLN-4410, their ref 23-0091",
+        "23-0091",
+    ),
+    (
+        "What reference number did the insurer give the storm claim?",
+        "insurer storm claim opened as CLM-3307, their ref 88-1402",
+        "88-1402",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "row", "value"), REFERENCE)
+def test_the_value_the_named_word_labels_answers(question: str, row: str, value: str) -> None:
+    answers(question, facts(("probe", row)), value)
+
+
+def test_a_reference_of_another_thing_is_no_answer() -> None:
+    row = "council planning application filed under PLN-4410, their ref 23-0091"
+    question = "What reference number did the council give our licensing application?"
+    no_answer(question, facts(("probe", row)))
+
+
+# labelled14: a decimal the reader takes for a version by its form ("0.35"), labelled by the
+# asked noun of a number ("threshold 0.35"), is that number
+DECIMALS = [
+    (
+        "What threshold is the cloud mask configured with?",
+        "cloud mask is cm-2.7.1, threshold 0.35",
+        "0.35",
+    ),
+    (
+        "What's the anomaly detector's threshold?",
+        "anomaly detector runs model ad-4.1.0, threshold 0.82",
+        "0.82",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "row", "value"), DECIMALS)
+def test_a_decimal_labelled_by_the_asked_noun_answers(question: str, row: str, value: str) -> None:
+    answers(question, facts(("probe", row)), value)
+
+
+DECIMAL_NEAR_MISSES = [
+    # the decimal is labelled by another noun than the asked one
+    ("What threshold is the cloud mask configured with?", "cloud mask is cm-2.7.1, ratio 0.35"),
+    # the threshold of another thing
+    ("What threshold is the snow mask configured with?", "cloud mask is cm-2.7.1, threshold 0.35"),
+    # a former and a present threshold: which is asked is a guess
+    ("Which threshold did the cloud mask have before?", "cloud mask threshold was 0.35, now 0.4"),
+]
+
+
+@pytest.mark.parametrize(("question", "row"), DECIMAL_NEAR_MISSES)
+def test_a_decimal_of_another_label_or_thing_is_no_answer(question: str, row: str) -> None:
+    no_answer(question, facts(("probe", row)))

@@ -926,9 +926,22 @@ def asked_labels(ask: ValueAsk) -> frozenset[str]:
     """The roots a row may label the asked value with: the asked noun's, and for a naming
     noun ("number", "id") the word it names ("sample" of "the sample number")."""
     nouns = {ask.noun}
-    if ask.noun in NAMING and ask.modifier and ask.modifier not in STOP:
-        nouns.add(ask.modifier)
+    named = ask.modifier or _word_before_noun(ask)
+    if ask.noun in NAMING and named and named not in STOP:
+        nouns.add(named)
     return frozenset(root(n) for n in nouns if n and n != "value")
+
+
+def _word_before_noun(ask: ValueAsk) -> str:
+    """The plain word the question writes right before a naming noun, where the reading of
+    the question kept none as its modifier ("what *reference* number did …", the noun's
+    modifier right after the question word): the word that noun names."""
+    if ask.noun not in NAMING:
+        return ""
+    found = re.search(rf"(?<![\w.-])([a-z]{{3,}}) {re.escape(ask.noun)}s?\b", ask.question)
+    if found is None or found.group(1) in STOP | NAMING:
+        return ""
+    return found.group(1)
 
 
 def labelled_by_noun(ask: ValueAsk, text: str, value: Value) -> bool:
@@ -967,6 +980,7 @@ def labelled_only(ask: ValueAsk, fact: Fact, values: list[Said]) -> list[Said]:
         if status_of(ask, text, value) != "fact":
             continue  # "rev R-113 is planned", "was ref KT-30920": not a live value
         said = next((s for s in values if s.value == value), None)
+        value = _decimal_as_number(ask, value)
         if said is None and _read_as_asked(ask, text, value):
             # a bare number the row names by the asked noun ("batch no. 7731022"): said by it
             said = Said(
@@ -983,6 +997,22 @@ def labelled_only(ask: ValueAsk, fact: Fact, values: list[Said]) -> list[Said]:
     # by the label: the row's readings still weigh it against the labelled one
     typed = [s for s in values if s.value.kind not in _NAMED_KINDS]
     return [s for s in labelled.values() if s is not None] + typed
+
+
+# A number with one decimal point, written as a version of two parts is ("threshold 0.35"):
+# the asked noun labelling it, a number where the question asks one.
+_DECIMAL = re.compile(r"\d+\.\d+")
+
+
+def _decimal_as_number(ask: ValueAsk, value: Value) -> Value:
+    """A value the reader takes for a version by its form ("0.35") read as the number it
+    also is, where the request asks a number and no version ("what threshold …"): its
+    label (``labelled_by_noun``) says what it is."""
+    if value.kind is not Kind.VERSION or Kind.VERSION in ask.kinds:
+        return value
+    if Kind.NUMBER not in ask.kinds or _DECIMAL.fullmatch(value.text) is None:
+        return value
+    return replace(value, kind=Kind.NUMBER)
 
 
 def _read_as_asked(ask: ValueAsk, text: str, value: Value) -> bool:
