@@ -100,3 +100,45 @@ def test_a_word_of_the_question_in_the_value_s_own_name(
 )
 def test_still_no_answer(question: str, member: str, row: str) -> None:
     no_answer(question, facts((member, row)))
+
+
+# labelled14: a value of the asked kind the question itself states ("L1" of "the L1
+# retention rule") is no other value of the row's: the ticket it cites is the row's one
+@pytest.mark.parametrize(
+    ("question", "row", "value"),
+    [
+        (
+            "Which ticket set the L1 retention rule?",
+            "L1 archive retention is 5 years, per OPS-5120",
+            "OPS-5120",
+        ),
+        (
+            "Which ticket changed the B2 backup window?",
+            "B2 backup window moved to 02:00, per CHG-7781",
+            "CHG-7781",
+        ),
+    ],
+)
+def test_the_questions_own_identifier_is_no_second_value(
+    question: str, row: str, value: str
+) -> None:
+    answers(question, facts(("probe", row)), value)
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        # another thing's ticket: the question's identifier is not the row's
+        (
+            "Which ticket changed the B3 backup window?",
+            "B2 backup window moved to 02:00, per CHG-7781",
+        ),
+        # two tickets of two things: the question names one, the row's clause the other
+        (
+            "Which ticket set the L1 retention rule?",
+            "L1 archive retention is 5 years, per OPS-5120, L2 is 1 year per OPS-5121",
+        ),
+    ],
+)
+def test_a_ticket_of_another_thing_is_no_answer(question: str, row: str) -> None:
+    no_answer(question, facts(("probe", row)))

@@ -875,7 +875,11 @@ def _several(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     others = {
         v.text.casefold()
         for v in values_in(fact.text)
-        if v.kind is value.kind and not _within(v, value) and status_of(ask, fact.text, v) == "fact"
+        if v.kind is value.kind
+        and not _within(v, value)
+        and status_of(ask, fact.text, v) == "fact"
+        # the question's own value ("L0" of "the L0 retention rule") is no answer to it
+        and not in_question(ask, v.text)
     } - {value.text.casefold()}
     if not others:
         return False
