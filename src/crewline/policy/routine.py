@@ -421,10 +421,30 @@ def _sentence_proceeds(text: str) -> bool:
         if words and _clause_proceeds(words):
             return True
     # "tests pass, go?": a tag asks to go on — unless what it tags is a claim of a value
-    # ("the queue is redis-3, right?", "statements-api still on 8081 right?"), which is for
-    # the fleet or the human to confirm. "…, please?" asks for what it follows, never to go on.
+    # ("the queue is redis-3, right?", "statements-api still on 8081 right?") or a question
+    # about a state ("has the API moved to v2 yet, yes or no?"), which is for the fleet or the
+    # human to answer. "…, please?" asks for what it follows, never to go on.
     tag = _TAG.search(text.strip())
-    return tag is not None and not _claims_value(text[: tag.start()])
+    return tag is not None and not _claims_value(text[: tag.start()]) and not _asks_a_state(said[0])
+
+
+_ALL_RIGHT = word_set("ok okay fine good alright right")
+
+
+def _asks_a_state(raw: list[str]) -> bool:
+    """Does the clause open with a question about a state ("did the nightly pass", "has L2
+    moved to GLO-30 yet"), not a go-ahead ("is it ok to merge", "are we good to go")?"""
+    words = list(raw)
+    while words and words[0] in FILLERS and not _lead(" ".join(words)):
+        words = words[1:]
+    plain = " ".join(words)
+    return (
+        len(words) > 1
+        and words[0] in _FINITE_AUXILIARIES
+        and words[1] not in _ALL_RIGHT  # "I will look at the traces. Is ok?": asks to go on
+        and not _CONFIRM.match(plain)
+        and not _lead(plain)
+    )
 
 
 def _claims_value(text: str) -> bool:
