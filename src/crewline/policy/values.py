@@ -30,6 +30,14 @@ class Kind(StrEnum):
     PERCENT = "percentage"
     TEMPERATURE = "temperature"
     PRESSURE = "pressure"
+    FREQUENCY = "frequency"
+    BITRATE = "bit rate"
+    VOLTAGE = "voltage"
+    SPEED = "speed"
+    LENGTH = "length"
+    ANGLE = "angle"
+    AREA = "area"
+    PROBABILITY = "probability"
     MONEY = "amount of money"
     SIZE = "size"
     DATE = "date"
@@ -97,6 +105,36 @@ _PRESSURE = re.compile(
     r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:(?-i:[kMh]?Pa)|mbar|bar[ag]?|psi[ag]?|torr|mmhg|inhg"
     r"|mmh2o|inh2o|inwc)(?!\w)(?!/[a-z])",
     re.IGNORECASE,
+)
+# A physical measure by its unit, each its own kind: a frequency ("8.2 GHz", "2025.5 MHz"), a
+# data rate ("64 kbps", "320 Mbps", "1 Gbit/s"), a voltage ("28.4 V", "33 kV"; the unit as
+# written: "v2" is a version), a speed ("0.35 m/s", "80 km/h"), a length or a distance ("412 m",
+# "31.4 km", "300mm"; a bare "m" only apart from its number and never after hours: "14m",
+# "2h 14m" are minutes), an angle ("63°", "12 deg"; never a temperature's "°C"), an area
+# ("1,840 km²") — and a number in scientific notation ("Pc 3.1e-5", "1e-4"), a probability or
+# a rate too small to write out. One value, never a bare number, a version ("8.2") or nothing.
+_NUM = r"(?<![\w.])\d[\d,]*(?:\.\d+)?"
+_FREQUENCY = re.compile(rf"{_NUM}\s?(?-i:[kMGT]?Hz)(?![\w/])", re.IGNORECASE)
+_BITRATE = re.compile(
+    rf"{_NUM}\s?(?:(?-i:[kKMGT]?bps)|(?-i:[kKMGT]?b(?:it)?/s)|(?-i:[kKMGT]?bits?\s(?:per|a)\s)"
+    r"(?:second|sec|s)\b|baud)(?![\w/])",
+)
+_VOLTAGE = re.compile(rf"{_NUM}\s?(?-i:[mk]?V|VDC|VAC|V[dD][cC])(?![\w/])")
+_SPEED = re.compile(
+    rf"{_NUM}\s?(?:(?-i:[kc]?m/s)|(?-i:km/h)|kph|mph|knots?|kts?)(?![\w/])", re.IGNORECASE
+)
+_AREA = re.compile(rf"{_NUM}\s?(?:(?-i:[kc]?m)(?:²|2\b)|sq\.?\s?(?:km|m|mi|ft)\b|hectares?\b)")
+_LENGTH = re.compile(
+    rf"(?<!\dh\s)(?<!\dh)(?<!\d\sh\s){_NUM}(?:\s?(?-i:km|cm|mm|nmi|NM)|\s(?-i:m)|\s?(?:metres?|meters?"
+    r"|kilomet(?:re|er)s?))(?![\w/²%])"
+)
+_ANGLE = re.compile(
+    rf"{_NUM}\s?(?:[°º](?!\s?(?-i:[CFK])\b)|deg(?:rees?)?\b(?!\s+(?:(?-i:[CF])\b|celsius"
+    r"|fahrenheit|kelvin)))",
+    re.IGNORECASE,
+)
+_SCIENTIFIC = re.compile(
+    r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+\u2212]?\d+|\s?[\u00d7x]\s?10(?:\^|\*\*)[-\u2212]?\d+)(?![\w.])"
 )
 _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (Kind.URL, re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s,;)\"'<>`]+", re.IGNORECASE)),
@@ -170,6 +208,14 @@ _PATTERNS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:utc|gmt|z))?(?![\d:])", re.I),
     ),
     (Kind.PORT, re.compile(r"(?:(?<=[a-z0-9])|(?<=\s)):(\d{2,5})(?!\d)", re.IGNORECASE)),
+    (Kind.PROBABILITY, _SCIENTIFIC),
+    (Kind.FREQUENCY, _FREQUENCY),
+    (Kind.BITRATE, _BITRATE),
+    (Kind.VOLTAGE, _VOLTAGE),
+    (Kind.SPEED, _SPEED),
+    (Kind.AREA, _AREA),
+    (Kind.LENGTH, _LENGTH),
+    (Kind.ANGLE, _ANGLE),
     # so much per unit of time ("120 requests per minute", "60 req/min", "800 rps"): one
     # value, never a count and a path
     (
@@ -306,6 +352,10 @@ _SIGNED = frozenset(
         Kind.SIZE,
         Kind.TEMPERATURE,
         Kind.PRESSURE,
+        Kind.VOLTAGE,
+        Kind.SPEED,
+        Kind.LENGTH,
+        Kind.ANGLE,
     }
 )
 _GLUED_AFTER = re.compile(r"[._-](?!\d{4}-\d{2}-\d{2})\w")

@@ -20,6 +20,7 @@ from crewline.policy.fleet.asking import (
     ValueAsk,
     past,
 )
+from crewline.policy.fleet.measures import measure_names
 from crewline.policy.fleet.nouns import AUX, forms_of, head_words, proven_by_form, wanted_nouns
 from crewline.policy.fleet.periods import MONTHS
 from crewline.policy.fleet.picking import has_specifics
@@ -826,7 +827,9 @@ def _kind_words(ask: ValueAsk, kind: Kind) -> frozenset[str]:
     """The roots of the question's nouns that name only a kind of value a form proves ("IP",
     "URL", "path"), when the value is of such a kind: its form says what the noun does."""
     if kind not in _FORMS:
-        return frozenset()  # "median", "uptime", "coverage" name a measure, not a form
+        # "median", "uptime", "coverage" name a measure, not a form; "frequency" names the
+        # measure "8.2 GHz" is by its unit
+        return measure_names(request_sentence(ask), kind)
     return frozenset(
         r
         for t in tokens(request_sentence(ask))

@@ -63,12 +63,25 @@ for _words, _kinds in (
         "binary dump log lockfile manifest",
         (Kind.PATH,),
     ),
-    ("throughput rps qps", (Kind.RATE, Kind.NUMBER)),
+    ("throughput rps qps", (Kind.RATE, Kind.BITRATE, Kind.NUMBER)),
     # a limit is of whatever it limits: a rate, a size, a time, an amount
     # and so is a measure's noun that names no unit: the unit the question names decides
     (
-        "limit quota cap ceiling maximum max threshold cadence interval frequency",
+        "limit quota cap ceiling maximum max threshold cadence interval",
         (Kind.RATE, Kind.SIZE, Kind.DURATION, Kind.MONEY, Kind.PERCENT, Kind.NUMBER),
+    ),
+    # a frequency in Hz is a radio's or a clock's; else how often, as a limit is
+    (
+        "frequency",
+        (
+            Kind.FREQUENCY,
+            Kind.RATE,
+            Kind.SIZE,
+            Kind.DURATION,
+            Kind.MONEY,
+            Kind.PERCENT,
+            Kind.NUMBER,
+        ),
     ),
     ("uptime availability cpu utilisation utilization usage", (Kind.PERCENT,)),
     ("checksum digest", (Kind.COMMIT, Kind.ID)),
@@ -85,6 +98,15 @@ for _words, _kinds in (
     # differential one: "dP") in Pa/mbar/bar/psi — never a bare number beside the word
     ("temperature", (Kind.TEMPERATURE,)),
     ("pressure dp", (Kind.PRESSURE,)),
+    # and so are a frequency's, a data rate's, a voltage's, a speed's, a length's, an
+    # angle's, an area's measure, and a probability written in scientific notation
+    ("bitrate bandwidth baud", (Kind.BITRATE,)),
+    ("voltage", (Kind.VOLTAGE,)),
+    ("speed velocity delta-v", (Kind.SPEED,)),
+    ("distance altitude height length width range radius residual separation", (Kind.LENGTH,)),
+    ("elevation azimuth angle inclination tilt bearing heading", (Kind.ANGLE,)),
+    ("area", (Kind.AREA,)),
+    ("probability pc likelihood", (Kind.PROBABILITY, Kind.PERCENT)),
     ("count depth backlog", (Kind.NUMBER,)),
     ("number", (Kind.ID, Kind.NUMBER)),
     ("total amount cost price spend bill revenue", (Kind.MONEY, Kind.NUMBER)),
@@ -143,6 +165,14 @@ GENERIC = (
     Kind.PERCENT,
     Kind.TEMPERATURE,
     Kind.PRESSURE,
+    Kind.FREQUENCY,
+    Kind.BITRATE,
+    Kind.VOLTAGE,
+    Kind.SPEED,
+    Kind.LENGTH,
+    Kind.ANGLE,
+    Kind.AREA,
+    Kind.PROBABILITY,
     Kind.MONEY,
     Kind.VERSION,
     Kind.HOST,
@@ -163,17 +193,23 @@ _WH_KINDS: dict[str, tuple[Kind, ...]] = {
     "how often": (Kind.RATE, Kind.NUMBER),
     "how big": (Kind.SIZE,),
     "how large": (Kind.SIZE,),
-    "how fast": (Kind.DURATION,),
-    # "how far behind is the replica?": a lag, in time or in a count of what is behind
-    "how far": (Kind.DURATION, Kind.NUMBER, Kind.SIZE),
+    "how fast": (Kind.DURATION, Kind.SPEED, Kind.BITRATE),
+    # "how far behind is the replica?": a lag, in time or in a count of what is behind; "how
+    # far away": a distance
+    "how far": (Kind.DURATION, Kind.NUMBER, Kind.SIZE, Kind.LENGTH),
     "how slow": (Kind.DURATION,),
     "how full": (Kind.PERCENT, Kind.SIZE),
     "how busy": (Kind.PERCENT,),
     "how old": (Kind.DURATION, Kind.DATE, Kind.VERSION),
-    "how high": (Kind.PERCENT, Kind.NUMBER, Kind.SIZE),
+    "how high": (Kind.PERCENT, Kind.NUMBER, Kind.SIZE, Kind.LENGTH, Kind.ANGLE),
     "how hot": (Kind.TEMPERATURE,),
     "how cold": (Kind.TEMPERATURE,),
     "how warm": (Kind.TEMPERATURE,),
+    "how close": (Kind.LENGTH,),
+    "how near": (Kind.LENGTH,),
+    "how deep": (Kind.LENGTH,),
+    "how tall": (Kind.LENGTH,),
+    "how likely": (Kind.PROBABILITY, Kind.PERCENT),
     "where": (Kind.PATH, Kind.URL_PATH, Kind.URL, Kind.HOST),
     "when": (Kind.DATE, Kind.TIME),
     "who": (Kind.PERSON, Kind.ID),
@@ -800,10 +836,22 @@ def _needed(code: str, pointed: bool) -> re.Match[str] | None:
     return _NEEDED.search(code) or (_NEEDED_POINTED.search(code) if pointed else None)
 
 
+# The physical measures a unit names, apart from a temperature and a pressure: a frequency,
+# a data rate, a voltage, a speed, a length, an angle, an area, a probability
+PHYSICAL = (
+    Kind.FREQUENCY,
+    Kind.BITRATE,
+    Kind.VOLTAGE,
+    Kind.SPEED,
+    Kind.LENGTH,
+    Kind.ANGLE,
+    Kind.AREA,
+    Kind.PROBABILITY,
+)
 # Kinds a unit names: a measure, never a thing counted ("in nodes").
 _MEASURES = frozenset(
     {Kind.DURATION, Kind.RATE, Kind.SIZE, Kind.MONEY, Kind.PERCENT, Kind.TEMPERATURE, Kind.PRESSURE}
-)
+) | frozenset(PHYSICAL)
 # "in ms", "(in m/s)": a unit the question names, not a place ("in the
 # config"): no article before it, nothing glued after it, no number after it ("in week 51"
 # names a week, a time)
@@ -823,6 +871,30 @@ def _unit_named(code: str) -> tuple[Kind, str, str] | None:
         if len(kinds) == 1 and kinds[0] in _MEASURES:
             return kinds[0], lemma(said), said
     return None
+
+
+_PHYSICAL_SPELT = {
+    "metre": "m",
+    "meter": "m",
+    "metres": "m",
+    "meters": "m",
+    "kilometre": "km",
+    "kilometer": "km",
+    "kilometres": "km",
+    "kilometers": "km",
+    "degree": "deg",
+    "degrees": "deg",
+    "\u00b0": "deg",
+    "\u00ba": "deg",
+    "km2": "km\u00b2",
+    "m2": "m\u00b2",
+}
+
+
+def _physical_unit(said: str) -> str:
+    """A physical measure's unit as one spelling: "8.2 GHz" → "ghz", "412 metres" → "m"."""
+    unit = re.sub(r"^[-\u2212]?[\d.,]+", "", said.strip()).strip().lower().replace(" ", "")
+    return _PHYSICAL_SPELT.get(unit, unit)
 
 
 # A time's or a size's units, each by its scale: a value in another scale than the one the
@@ -858,6 +930,9 @@ def in_asked_unit(ask: ValueAsk, value: Value) -> bool:
         return not named or unit_of(value) in named
     if not ask.unit:
         return True
+    if value.kind in PHYSICAL:
+        # "in MHz" of "8.2 GHz", "in km" of "412 m": another unit, none converted
+        return _physical_unit(value.text) == _physical_unit(ask.unit)
     said = _UNIT_OF.search(value.text.lower())
     asked, given = _scale(ask.unit), _scale(said.group(1)) if said else None
     return asked is None or given is None or asked == given
@@ -953,10 +1028,13 @@ _FLOWS = word_set(
     """request req message msg event ingest ingestion send write read publish arrival order
     call query transaction job poll polling refresh frame packet throughput"""
 )
+_BITS = word_set("bit data downlink uplink download upload link line symbol transfer baud")
 _KIND_BY_MODIFIER: dict[str, dict[str, tuple[str, tuple[Kind, ...]]]] = {
     "rate": {
         **{w: ("rate", (Kind.PERCENT,)) for w in _SHARES},
         **{w: ("rate", (Kind.RATE,)) for w in _FLOWS},
+        # "bit rate", "downlink rate": bits a second ("64 kbps")
+        **{w: ("rate", (Kind.BITRATE,)) for w in _BITS},
     },
     "address": {w: ("email", (Kind.EMAIL,)) for w in ("email", "e-mail", "mail")},
     # "the public DNS name", "its host name": a host's name is a host

@@ -17,10 +17,10 @@ from crewline.policy.fleet.asking import ValueAsk
 from crewline.policy.fleet.picking import MEASURED
 from crewline.policy.fleet.rows import Said
 from crewline.policy.lemmas import lemma, root, tokens
-from crewline.policy.values import Value
+from crewline.policy.values import Kind, Value
 from crewline.policy.wording import word_set
 
-__all__ = ["measure_unsettled"]
+__all__ = ["measure_names", "measure_unsettled"]
 
 _BEFORE = re.compile(r"[a-z][a-z-]*|[^\sa-z]")
 _LINKS = word_set("a an the at of is was to from around about")
@@ -49,3 +49,31 @@ def measure_unsettled(ask: ValueAsk, text: str, picked: Said, values: Sequence[S
     mine = _label(text, picked.value)
     others = {_label(text, s.value) for s in same}
     return mine is None or mine not in asked or mine in others
+
+
+# The nouns that name a physical measure itself, each the one its unit proves: "8.2 GHz" is a
+# frequency, "64 kbps" a bit rate, "28.4 V" a voltage, whether the row says the noun or not.
+# A noun of one measure among others ("residual", "elevation", "altitude") is never spared:
+# the unit says a length or an angle, not which.
+_NAMED_BY_UNIT: dict[Kind, frozenset[str]] = {
+    Kind.FREQUENCY: word_set("frequency freq"),
+    Kind.BITRATE: word_set("bitrate bit rate bandwidth baud"),
+    Kind.VOLTAGE: word_set("voltage"),
+    Kind.SPEED: word_set("speed velocity delta-v"),
+    Kind.LENGTH: word_set("distance length"),
+    Kind.ANGLE: word_set("angle"),
+    Kind.AREA: word_set("area"),
+    Kind.PROBABILITY: word_set("probability"),
+}
+
+
+def measure_names(question: str, kind: Kind) -> frozenset[str]:
+    """The roots of the question's nouns that name the physical measure ``kind`` itself
+    ("which frequency" of "8.2 GHz"): the value's unit says what the noun does."""
+    named = _NAMED_BY_UNIT.get(kind, frozenset())
+    return frozenset(
+        r
+        for t in tokens(question)
+        if t.lemma in named
+        for r in (root(t.lemma), root(t.text), t.stem)
+    )

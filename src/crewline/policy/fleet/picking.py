@@ -17,6 +17,7 @@ from crewline.policy.fleet.asking import (
     NAMING,
     NP_STOP,
     PART_NOUNS,
+    PHYSICAL,
     STOP,
     STRONG,
     VERBISH,
@@ -900,7 +901,7 @@ def of_another_outcome(ask: ValueAsk, text: str, value: Value) -> bool:
 AMOUNTS = frozenset({Kind.DURATION, Kind.SIZE, Kind.PERCENT, Kind.MONEY, Kind.COUNT, Kind.NUMBER})
 # A physical measure, read by its unit ("-32 °C", "15 Pa"): an amount of a measure, never a
 # count of a thing
-MEASURED = frozenset({Kind.TEMPERATURE, Kind.PRESSURE})
+MEASURED = frozenset({Kind.TEMPERATURE, Kind.PRESSURE}) | frozenset(PHYSICAL)
 
 
 # A value its row names by the asked noun ("master recipe rev R-112", "sample S-77120",
