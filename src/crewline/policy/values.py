@@ -109,10 +109,11 @@ _PRESSURE = re.compile(
 # A physical measure by its unit, each its own kind: a frequency ("8.2 GHz", "2025.5 MHz"), a
 # data rate ("64 kbps", "320 Mbps", "1 Gbit/s"), a voltage ("28.4 V", "33 kV"; the unit as
 # written: "v2" is a version), a speed ("0.35 m/s", "80 km/h"), a length or a distance ("412 m",
-# "31.4 km", "300mm"; a bare "m" only apart from its number and never after hours: "14m",
-# "2h 14m" are minutes), an angle ("63°", "12 deg"; never a temperature's "°C"), an area
-# ("1,840 km²") — and a number in scientific notation ("Pc 3.1e-5", "1e-4"), a probability or
-# a rate too small to write out. One value, never a bare number, a version ("8.2") or nothing.
+# "31.4 km", "300mm"; a bare "m" only apart from its number, never after hours nor "took":
+# "14m", "2h 14m", "took 14 m" are minutes), an angle ("63°", "12 deg"; never a temperature's
+# "°C"), an area ("1,840 km²") — and a number in scientific notation ("Pc 3.1e-5", "1e-4"), a
+# probability or a rate too small to write out. One value, never a bare number, a version
+# ("8.2") or nothing.
 _NUM = r"(?<![\w.])\d[\d,]*(?:\.\d+)?"
 _FREQUENCY = re.compile(rf"{_NUM}\s?(?-i:[kMGT]?Hz)(?![\w/])", re.IGNORECASE)
 _BITRATE = re.compile(
@@ -125,7 +126,7 @@ _SPEED = re.compile(
 )
 _AREA = re.compile(rf"{_NUM}\s?(?:(?-i:[kc]?m)(?:²|2\b)|sq\.?\s?(?:km|m|mi|ft)\b|hectares?\b)")
 _LENGTH = re.compile(
-    rf"(?<!\dh\s)(?<!\dh)(?<!\d\sh\s){_NUM}(?:\s?(?-i:km|cm|mm|nmi|NM)|\s(?-i:m)|\s?(?:metres?|meters?"
+    rf"(?<!\dh\s)(?<!\dh)(?<!\d\sh\s)(?<!\btook\s)(?<!\blasted\s){_NUM}(?:\s?(?-i:km|cm|mm|nmi|NM)|\s(?-i:m)|\s?(?:metres?|meters?"
     r"|kilomet(?:re|er)s?))(?![\w/²%])"
 )
 _ANGLE = re.compile(

@@ -28,9 +28,12 @@ _LINKS = word_set("a an the at of is was to from around about")
 
 def _label(text: str, value: Value) -> str | None:
     """The word that labels a measure, the last before it in its clause but a word that only
-    links ("max 6.9 °C", "corridor at 10 Pa", "against a 121 °C setpoint": "against")."""
+    links ("max 6.9 °C", "corridor at 10 Pa", "against a 121 °C setpoint": "against") or one
+    that names the measure itself, of every one of its kind ("DC voltage 612 V": "dc";
+    "azimuth 212°" keeps "azimuth", one angle of a dish's two)."""
+    names = _NAMED_BY_UNIT.get(value.kind, frozenset())
     for word in reversed(_BEFORE.findall(text[: value.start].lower())[-4:]):
-        if word in _LINKS:
+        if word in _LINKS or word in names:
             continue
         return root(lemma(word)) if word[0].isalpha() else None
     return None
@@ -57,7 +60,7 @@ def measure_unsettled(ask: ValueAsk, text: str, picked: Said, values: Sequence[S
 # the unit says a length or an angle, not which.
 _NAMED_BY_UNIT: dict[Kind, frozenset[str]] = {
     Kind.FREQUENCY: word_set("frequency freq"),
-    Kind.BITRATE: word_set("bitrate bit rate bandwidth baud"),
+    Kind.BITRATE: word_set("bitrate bit rate bandwidth baud speed"),
     Kind.VOLTAGE: word_set("voltage"),
     Kind.SPEED: word_set("speed velocity delta-v"),
     Kind.LENGTH: word_set("distance length"),
