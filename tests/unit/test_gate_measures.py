@@ -98,6 +98,7 @@ _FERRY = "ferry MV Orla crossing, speed 14 knots, ETA 16:40"
 _DRONE = "survey drone SD-3 mapping block 12 at altitude 120 m, 80% overlap"
 _DISH = "dish D-2 tracking, elevation 41°, azimuth 212°"
 _PUMP = "pump P-9 reliability model: failure probability 2.4e-6 per hour"
+_FORECAST = "Tarn airfield forecast: visibility 800 m in fog, cloud base 200 ft"
 
 
 @pytest.mark.parametrize(
@@ -121,6 +122,7 @@ _PUMP = "pump P-9 reliability model: failure probability 2.4e-6 per hour"
             "312 km2",  # the row read in its compatibility form (NFKC): "²" is "2"
         ),
         ("What is the failure probability for pump P-9?", _PUMP, "2.4e-6"),
+        ("What visibility does the Tarn airfield forecast give?", _FORECAST, "800 m"),
     ],
 )
 def test_a_physical_measure_is_read_by_its_unit(question: str, row: str, value: str) -> None:
@@ -134,6 +136,7 @@ def test_a_physical_measure_is_read_by_its_unit(question: str, row: str, value: 
         ("Which frequency is transmitter TX-5 on?", _TRANSMITTER),
         ("What altitude is survey drone SD-4 flying at?", _DRONE),
         ("What is the failure probability for pump P-10?", _PUMP),
+        ("What visibility does the Kell airfield forecast give?", _FORECAST),
         # the downlink's rate for the uplink's
         ("What bit rate does the Harlow backhaul downlink run at?", _BACKHAUL),
         # a unit the question names that the row's measure is not in

@@ -104,7 +104,10 @@ for _words, _kinds in (
     ("voltage", (Kind.VOLTAGE,)),
     # a link's speed is its data rate ("came up at 12 Mbps")
     ("speed velocity delta-v", (Kind.SPEED, Kind.BITRATE)),
-    ("distance altitude height length width range radius residual separation", (Kind.LENGTH,)),
+    (
+        "distance altitude height length width range radius residual separation spacing visibility",
+        (Kind.LENGTH,),
+    ),
     ("elevation azimuth angle inclination tilt bearing heading", (Kind.ANGLE,)),
     ("area", (Kind.AREA,)),
     ("probability pc likelihood", (Kind.PROBABILITY, Kind.PERCENT)),
