@@ -105,12 +105,14 @@ for _words, _kinds in (
     # a link's speed is its data rate ("came up at 12 Mbps")
     ("speed velocity delta-v", (Kind.SPEED, Kind.BITRATE)),
     (
-        "distance altitude height length width range radius residual separation spacing visibility",
+        "distance altitude height length width radius residual separation spacing visibility",
         (Kind.LENGTH,),
     ),
-    ("elevation azimuth angle inclination tilt bearing heading", (Kind.ANGLE,)),
+    # ("range", "heading", "bearing", "pc" name other things too: an IP range, a document's
+    # heading, a machine's part, a computer)
+    ("elevation azimuth angle inclination tilt", (Kind.ANGLE,)),
     ("area", (Kind.AREA,)),
-    ("probability pc likelihood", (Kind.PROBABILITY, Kind.PERCENT)),
+    ("probability likelihood", (Kind.PROBABILITY, Kind.PERCENT)),
     ("count depth backlog", (Kind.NUMBER,)),
     ("number", (Kind.ID, Kind.NUMBER)),
     ("total amount cost price spend bill revenue", (Kind.MONEY, Kind.NUMBER)),
