@@ -190,7 +190,11 @@ def context_holds(
             # "who do I contact about the outage?": the act's own word is no audience
             return bool((clause - own) & AUDIENCE) or bool(re.search(r"#[a-z][\w-]*", clause_text))
         case "money":
-            return money or bool(after & MONEY_WORDS)
+            return (
+                money
+                or bool(after & MONEY_WORDS)
+                or (act.lemmas in _MOVERS and _moved_elsewhere(shape, i, length, after))
+            )
         case "payment_scheme":
             return _to_a_payment_scheme(shape, i)
         case "official_filing":
@@ -433,6 +437,71 @@ def _names_a_system(shape: Shape, start: int) -> bool:
         return False
     plain = DOC_HEADS | _OWN | NON_PROD | SHARED_BRANCH | _SPOTS | TIME_WORDS
     return not any(w.ident or w.code or w.lemma in plain or w.text in plain for w in said)
+
+
+# The verbs that move a thing to another holder and, without a word of money, still may move
+# money or ownership: "transfer it to the agency", "wire it to the supplier".
+_MOVERS = frozenset({("transfer",), ("wire",)})
+# What is held by an owner, so moved to another it changes hands: "transfer the domain to
+# the new registrar", "transfer the repo to the client".
+_OWNED = word_set(
+    """domain domains repo repos repository repositories org orgs organisation organization
+    organisations organizations trademark trademarks copyright patent patents deed title
+    shares equity stake stakes property vehicle"""
+)
+# The endings a domain name is written with ("example.org", "shop.co.uk").
+_TLDS = word_set("com org net io dev app co uk de eu fr ch nl ai info biz me us")
+# How much a sum comes to, asked before the step that moves it ("how much to transfer").
+_AMOUNTS = word_set("much cost costs price share total owe owed due")
+# The verbs that only ever move money, said before the step ("what to pay", "the refund").
+_PAYING = frozenset(
+    a.lemmas[0]
+    for acts in ACTS_BY_FIRST.values()
+    for a in acts
+    if a.family == "money" and a.needs is None and not a.noun and len(a.lemmas) == 1
+)
+# Words before a step that name nothing it could stand for ("Shall I transfer it …").
+_NO_ANTECEDENT = word_set(
+    """i we you me us shall should can could may might will would must do does please pls
+    ok okay so then and also just now go ahead yes hey hi quick question"""
+)
+
+
+def _moved_elsewhere(shape: Shape, i: int, length: int, after: set[str]) -> bool:
+    """Does "transfer"/"wire" at ``i`` (a verb) move money or ownership though its object has
+    no word of money: what changes hands (a domain, a repository, an organisation, a domain
+    name) moved to someone ("transfer the domain to the new registrar"), or a pronoun whose
+    antecedent is a sum ("work out the fee and wire it to the agency", "figure out how much to
+    transfer and transfer it") or is named nowhere before it ("Shall I transfer it to the
+    agency?": fail closed)?"""
+    words = shape.words
+    if not verb_position(shape, i) or words[i].ident or words[i].code:
+        return False
+    start = i + length
+    if start >= len(words) or words[start].sentence != words[i].sentence:
+        return False
+    obj = words[start : max(start + 1, object_end(shape, start))]
+    if (
+        "to" in {w.text for w in obj[1:]}
+        and "ownership" not in after
+        and (
+            after & _OWNED
+            or any(w.text in _TLDS and w.ident and shape.text[w.start - 1] == "." for w in obj)
+        )
+    ):
+        return True  # "transfer the domain to …", "transfer example.org to …"
+    if obj[0].text not in PRONOUNS or obj[0].ident:
+        return False
+    if start + 1 < len(words) and words[start + 1].text == "up":
+        return False  # "wire it up to the router": a connection made, no payment
+    before = [w for w in words[:i] if not w.code]
+    said = {w.lemma for w in before} | {w.text for w in before}
+    if said & MONEY_WORDS or said & _AMOUNTS:
+        return True  # the pronoun stands for a sum named before it
+    if any(w.lemma in _PAYING and verb_position(shape, w.index) for w in before):
+        return True  # "work out what to pay and transfer it"
+    # nothing before it names what it stands for: an unclear object of a money verb
+    return all(w.text in _NO_ANTECEDENT | PRONOUNS | DETERMINERS | WH for w in before)
 
 
 def _past_when(shape: Shape, start: int) -> int:
