@@ -452,7 +452,10 @@ _OWNED = word_set(
 # The endings a domain name is written with ("example.org", "shop.co.uk").
 _TLDS = word_set("com org net io dev app co uk de eu fr ch nl ai info biz me us")
 # How much a sum comes to, asked before the step that moves it ("how much to transfer").
-_AMOUNTS = word_set("much cost costs price share total owe owed due")
+_AMOUNTS = word_set(
+    """much cost costs price share total owe owed due proceeds takings revenue earnings
+    donation donations profit profits payout"""
+)
 # The verbs that only ever move money, said before the step ("what to pay", "the refund").
 _PAYING = frozenset(
     a.lemmas[0]
@@ -462,7 +465,7 @@ _PAYING = frozenset(
 )
 # Words before a step that name nothing it could stand for ("Shall I transfer it …").
 _NO_ANTECEDENT = word_set(
-    """i we you me us shall should can could may might will would must do does please pls
+    """i we you me us to shall should can could may might will would must do does please pls
     ok okay so then and also just now go ahead yes hey hi quick question"""
 )
 
@@ -485,7 +488,7 @@ def _moved_elsewhere(shape: Shape, i: int, length: int, after: set[str]) -> bool
         "to" in {w.text for w in obj[1:]}
         and "ownership" not in after
         and (
-            after & _OWNED
+            (after | {w.text for w in obj}) & _OWNED
             or any(w.text in _TLDS and w.ident and shape.text[w.start - 1] == "." for w in obj)
         )
     ):
