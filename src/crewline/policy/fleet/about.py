@@ -150,8 +150,9 @@ def _entity_reading(
     """The words of the question ``entity_unsaid`` spares (the relation's, a kind's name, a
     degree, a phrasal particle, a head a value's form proves) and those the row says by a
     derivation, its initials or another notation of a number."""
-    spared = relation_words(ask) | _kind_words(ask, kind) | _verbs_anywhere(ask)
-    spared |= _degree_words(ask, fact) | _event_words(ask)
+    spared = _kind_words(ask, kind) | _degree_words(ask, fact)
+    if not between_people(ask, fact, kind):
+        spared |= relation_words(ask) | _verbs_anywhere(ask) | _event_words(ask)
     if value is not None and proven_by_form(ask, value):
         spared |= head_words(ask)  # "incident" of "incident number" for "INC-2231"
     roots = roots_of(fact.text, fact.member)
@@ -167,6 +168,24 @@ def _entity_reading(
     )  # "successful" of "succeeded", "signatures" of "signing", "DLQ" of "dead-letter queue"
     derived |= numbers_said(ask.question, fact.text)
     return spared, derived
+
+
+def between_people(ask: ValueAsk, fact: Fact, kind: Kind) -> bool:
+    """Is a person asked of a row that names two people or more ("pilot on duty: Ines Morel,
+    standby Karl Weiss")? Then the relation asked ("who is *backing up* the pilot on duty",
+    "who *stands in for* her", "who *reports to* him") is what tells the asked one from the
+    other, and the words after it name the other: a row must say the relation, or the
+    question's words pick the person it is about, not the one asked. A name the question
+    says ("the Kestrel Ridge inspection") is the thing asked of, no person of the row."""
+    if kind is not Kind.PERSON:
+        return False
+    asked = ask.question.casefold()
+    people = {
+        v.text.casefold()
+        for v in values_in(fact.text)
+        if v.kind is Kind.PERSON and v.text.casefold() not in asked
+    }
+    return len(people) >= 2
 
 
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
