@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import simplemma
 import snowballstemmer
 
-__all__ = ["Token", "known", "lemma", "preload", "root", "stem", "tokens"]
+__all__ = ["Token", "clipped", "known", "lemma", "preload", "root", "stem", "tokens"]
 
 # Where the dictionary's entry is not the word a reader of agents' questions means (simplemma
 # keeps "fixed" as an adjective "fixe", "gone" as "gan"): the verb, as the gate needs it.
@@ -99,6 +99,25 @@ def root(word: str) -> str:
         if len(base) >= 4 and base[-1] == base[-2] and base[-1] not in "aeiouls":
             base = base[:-1]
     return base[:-1] if len(base) >= 4 and base.endswith("e") else base
+
+
+def clipped(short: str, long: str, *, both: bool = False) -> bool:
+    """Is ``short`` a word clipped from ``long``, as agents write it ("cal" of "calibration",
+    "ortho" of "orthorectification", "config" of "configuration")? Two plain words, the clip
+    of three letters or more and two at least short of the word (``both``: either way
+    round). A word of three letters the dictionary knows as itself is another word ("cat"
+    of "catalogue", "ban" of "bandwidth", "con", "pro", "pre"), but for one it reads as a
+    clipping of a longer word ("cal", calorie); shorter ones never ("on", "in")."""
+    if both and len(short) > len(long):
+        short, long = long, short
+    if not (short.isalpha() and long.isalpha()) or len(short) < 3:
+        return False
+    if len(long) < len(short) + 2 or not long.startswith(short):
+        return False
+    if len(short) > 3 or not known(short):
+        return True
+    base = lemma(short)
+    return len(base) > len(short) and base.startswith(short)
 
 
 def tokens(text: str) -> tuple[Token, ...]:

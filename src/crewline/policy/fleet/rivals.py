@@ -43,7 +43,7 @@ from crewline.policy.fleet.rows import (
     status_of,
 )
 from crewline.policy.fleet.thesaurus import generic_words
-from crewline.policy.lemmas import Token, known, lemma, root, tokens
+from crewline.policy.lemmas import Token, clipped, known, lemma, root, tokens
 from crewline.policy.values import Kind, Value, values_in, with_weekday
 from crewline.policy.wording import code_form
 
@@ -455,16 +455,9 @@ def _names_thing(ask: ValueAsk, entity: Sequence[str], text: str) -> bool:
 
 
 def _clipped_in(term: str, words: Sequence[Token]) -> bool:
-    """Does a row say ``term`` clipped to its first letters, a word of four or more that
-    only begins it, three letters short or more ("ortho" of "orthorectif", "recon" of
-    "reconcili")?"""
-    return any(
-        len(t.text) >= 4
-        and t.text.isalpha()
-        and len(term) > len(t.text) + 2
-        and term.startswith(t.text)
-        for t in words
-    )
+    """Does a row say ``term`` clipped to its first letters ("ortho" of "orthorectif",
+    ``lemmas.clipped``)?"""
+    return any(clipped(t.text, term) for t in words)
 
 
 def _another_beside(

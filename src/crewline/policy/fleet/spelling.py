@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from crewline.policy.fleet.asking import STOP
-from crewline.policy.lemmas import Token, known, root, tokens
+from crewline.policy.lemmas import Token, clipped, known, root, tokens
 from crewline.policy.wording import code_form, word_set
 
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
@@ -139,6 +139,11 @@ def said_in_question_forms(question: str, text: str) -> tuple[frozenset[str], fr
     for word in asked:
         if not known(word.text) and _initialisms_of(word.text, row):
             said |= {root(word.text)}
+    for word in asked:
+        if word.text in STOP:
+            continue
+        if any(w.text not in STOP and clipped(word.text, w.text, both=True) for w in row):
+            said |= {root(word.text), root(word.lemma)}
     for word in row:
         numeronym = re.fullmatch(r"([a-z])(\d{1,2})([a-z])", word.text)
         if numeronym is None or int(numeronym.group(2)) < 3:
@@ -159,8 +164,16 @@ def said_in_question_forms(question: str, text: str) -> tuple[frozenset[str], fr
 
 def _initialisms(text: str) -> set[str]:
     """The row's initialisms, lower case: its words of three to six capitals ("GAM",
-    "MTTR"; two letters name too many runs of words by chance: "UK store" is no "US")."""
-    return {m.group(0).lower() for m in re.finditer(r"(?<![\w-])[A-Z]{3,6}(?![\w-])", text)}
+    "MTTR"), and of two ("OD") where they label the row's thing, first in it or in a clause
+    (two letters name a run of the question's words by chance more often: they must stand
+    for exactly two content words, ``_spans``)."""
+    out = {m.group(0).lower() for m in re.finditer(r"(?<![\w-])[A-Z]{3,6}(?![\w-])", text)}
+    return out | {m.group(1).lower() for m in _LABEL_PAIR.finditer(text)}
+
+
+# Two capitals that open the row or a clause and name its thing ("OD for EOS-07 converged",
+# "…; TC queue on EOS-06"), never after a number ("3 PM") or inside a name ("SVL-2").
+_LABEL_PAIR = re.compile(r"(?:^|[.;:!?]\s+|\s[-\u2013\u2014]\s+)([A-Z]{2})(?![\w-])")
 
 
 def _spans(words: Sequence[Token], short: str) -> list[Sequence[Token]]:
@@ -172,9 +185,21 @@ def _spans(words: Sequence[Token], short: str) -> list[Sequence[Token]]:
             span = words[start:end]
             if span[0].text in _LINKS or span[-1].text in _LINKS:
                 continue
+            if len(short) == 2 and not _named_pair(span):
+                continue
             if _initials_fit(short, [w.text for w in span]):
                 found.append(span)
     return found
+
+
+def _named_pair(span: Sequence[Token]) -> bool:
+    """May two letters stand for these words? Two dictionary words of five letters or more,
+    each in its own form ("orbit determination", "quality control"): a shorter word, an
+    inflected one ("commit introduced", "tell customers") or a name ("hamburg") makes the
+    pair a chance run of the question's words."""
+    return len(span) == 2 and all(
+        len(w.text) >= 5 and w.text.isalpha() and w.lemma == w.text and known(w.text) for w in span
+    )
 
 
 def _initials_fit(short: str, words: Sequence[str]) -> bool:
