@@ -55,6 +55,8 @@ def test_a_clipped_word_of_another_press_answers_nothing() -> None:
         ("con", "configuration", False),
         ("pro", "production", False),
         ("on", "online", False),
+        ("pass", "password", False),  # a compound of two words of their own
+        ("every", "everything", False),
         ("temp", "temperature", True),  # four letters: a word of its own may be a clip
         ("calibrate", "calibrated", False),  # one letter more is an ending, not a clip
     ],

@@ -107,14 +107,20 @@ def clipped(short: str, long: str, *, both: bool = False) -> bool:
     of three letters or more and two at least short of the word (``both``: either way
     round). A word of three letters the dictionary knows as itself is another word ("cat"
     of "catalogue", "ban" of "bandwidth", "con", "pro", "pre"), but for one it reads as a
-    clipping of a longer word ("cal", calorie); shorter ones never ("on", "in")."""
+    clipping of a longer word ("cal", calorie); shorter ones never ("on", "in"). A word of
+    its own that begins a compound with another word is none ("every" of "everything",
+    "pass" of "password")."""
     if both and len(short) > len(long):
         short, long = long, short
     if not (short.isalpha() and long.isalpha()) or len(short) < 3:
         return False
     if len(long) < len(short) + 2 or not long.startswith(short):
         return False
-    if len(short) > 3 or not known(short):
+    if not known(short):
+        return True
+    if len(long) - len(short) >= 3 and known(long[len(short) :]):
+        return False
+    if len(short) > 3:
         return True
     base = lemma(short)
     return len(base) > len(short) and base.startswith(short)
