@@ -324,7 +324,9 @@ def _refusal(
     if of_another_outcome(ask, cited.text, value):
         return Refusal.OTHER_OUTCOME  # "ran 41 jobs" for "how many jobs failed?"
     former = _the_former(ask, cited, value)
-    if _cited_status(ask, cited.text, value) != "fact" and not former:
+    if _cited_status(ask, cited.text, value) not in ("fact", "plan") and not former:
+        # a plan is the answer to a question that asks the plan ("next", "scheduled"), as
+        # the offline reader reads it; never to one about what happened or what is so now
         return Refusal.NOT_LIVE
     if other_qualifier(ask, cited.text, value):
         return Refusal.OTHER_QUALIFIER

@@ -190,9 +190,21 @@ _UNOBSERVED = re.compile(
 _SENTENCE_GAP = re.compile(r"(?<=[.!?])(\s+)")
 
 
+# A sentence its member says as a belief or as not confirmed ("14:00 I think", "TBC",
+# "unconfirmed"), or as a tentative plan ("pencilled for 09:42", "tentatively set for …"),
+# states none of its values as a fact, nor as the plan: the answer, a value alone, could not
+# say it is only believed or tentative.
+GUESSED = re.compile(
+    r"\b(?:i think|i believe|i reckon|tbc|tbd|unconfirmed|pencill?ed|tentative|tentatively"
+    r"|provisional|provisionally)\b",
+    re.IGNORECASE,
+)
+
+
 def unhedged(fact: Fact) -> Fact:
     """``fact`` with its hedges blanked out: the values it says it is unsure of, as said."""
-    return dataclasses.replace(fact, text=HEDGE.sub(lambda m: " " * len(m.group(0)), fact.text))
+    text = HEDGE.sub(lambda m: " " * len(m.group(0)), fact.text)
+    return dataclasses.replace(fact, text=GUESSED.sub(lambda m: " " * len(m.group(0)), text))
 
 
 def observed(fact: Fact) -> Fact:
@@ -242,8 +254,13 @@ def unsettled(text: str) -> bool:
     return bool(_UNSETTLED.search(kept))
 
 
+# A question asks the plan by a word of one ("next", "scheduled", "will", "planned") or as
+# a future "when" ("when does it rise?", "when is the burn?"); never a past one ("when did"),
+# nor "since when", which asks when a state began.
 _ASKS_PLAN = re.compile(
-    r"\b(?:plan|plans|planned|next|will|going to|scheduled|upcoming|expected|proposed)\b"
+    r"\b(?:plan|plans|planned|next|will|going to|scheduled|upcoming|expected|proposed|due)\b"
+    r"|(?<!since )(?<!until )(?<!till )\bwhen(?:'s|\s+(?:is|are|does|do)\b)",
+    re.IGNORECASE,
 )
 UPDATE = re.compile(r"\b(?:now|actually|correction|update|updated|instead|changed|moved)\b")
 SECRET_WORD = re.compile(
@@ -282,7 +299,7 @@ def status_of(ask: ValueAsk, text: str, value: Value) -> str | None:
     if SECRET_WORD.search(whole) or _SECRET_FORM.search(value.text):
         return None
     heading = text.lower().split(": ", 1)[0] if ": " in text else ""
-    if HEDGE.search(text.lower()):
+    if HEDGE.search(text.lower()) or GUESSED.search(_sentence_of(text, value)):
         return None
     if unsettled(whole) or unsettled(heading):
         if (
