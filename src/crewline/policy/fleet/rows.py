@@ -254,13 +254,8 @@ def unsettled(text: str) -> bool:
     return bool(_UNSETTLED.search(kept))
 
 
-# A question asks the plan by a word of one ("next", "scheduled", "will", "planned") or as
-# a future "when" ("when does it rise?", "when is the burn?"); never a past one ("when did"),
-# nor "since when", which asks when a state began.
 _ASKS_PLAN = re.compile(
-    r"\b(?:plan|plans|planned|next|will|going to|scheduled|upcoming|expected|proposed|due)\b"
-    r"|(?<!since )(?<!until )(?<!till )\bwhen(?:'s|\s+(?:is|are|does|do)\b)",
-    re.IGNORECASE,
+    r"\b(?:plan|plans|planned|next|will|going to|scheduled|upcoming|expected|proposed)\b"
 )
 UPDATE = re.compile(r"\b(?:now|actually|correction|update|updated|instead|changed|moved)\b")
 SECRET_WORD = re.compile(
