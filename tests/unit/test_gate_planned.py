@@ -76,3 +76,12 @@ def test_a_former_plan_is_no_answer() -> None:
     no_answer("When is the db-7 failover drill scheduled?", rows)
     ask = "When is the db-7 failover drill scheduled?"
     assert by_model(ask, rows, "2026-12-02 14:00 UTC") is None
+
+
+def test_the_noun_plan_asks_no_plan_of_a_model() -> None:
+    rows = facts(
+        ("billing", "Student plan costs 4.99 EUR per month, going up to 5.99 EUR next month.")
+    )
+    assert by_model("What does the student plan cost per month?", rows, "5.99 EUR") is None
+    rows = facts(("scheduler", "Contact plan v2024.46 is live; v2024.47 scheduled for Monday."))
+    assert by_model("Which contact plan version is the current one?", rows, "v2024.47") is None

@@ -71,6 +71,7 @@ from crewline.policy.fleet.rows import (
     SECRET_WORD,
     Fact,
     Said,
+    asks_a_plan,
     clause_of,
     coverage,
     derived_from,
@@ -324,9 +325,11 @@ def _refusal(
     if of_another_outcome(ask, cited.text, value):
         return Refusal.OTHER_OUTCOME  # "ran 41 jobs" for "how many jobs failed?"
     former = _the_former(ask, cited, value)
-    if _cited_status(ask, cited.text, value) not in ("fact", "plan") and not former:
-        # a plan is the answer to a question that asks the plan ("next", "scheduled"), as
-        # the offline reader reads it; never to one about what happened or what is so now
+    status = _cited_status(ask, cited.text, value)
+    if status != "fact" and not (status == "plan" and asks_a_plan(ask)) and not former:
+        # a plan is the answer to a question that asks the plan by a word of the future
+        # ("next", "scheduled"), never to one about what happened or what is so now, nor to
+        # one that only names a "plan" ("the student plan")
         return Refusal.NOT_LIVE
     if other_qualifier(ask, cited.text, value):
         return Refusal.OTHER_QUALIFIER

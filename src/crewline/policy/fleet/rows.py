@@ -257,6 +257,19 @@ def unsettled(text: str) -> bool:
 _ASKS_PLAN = re.compile(
     r"\b(?:plan|plans|planned|next|will|going to|scheduled|upcoming|expected|proposed)\b"
 )
+# A word that asks the plan itself, not the noun "plan", which names a thing as often ("the
+# student plan", "this week's contact plan"): what a model's citation of a plan must be for.
+_ASKS_PLAN_BY_WORD = re.compile(
+    r"\b(?:planned|plans? (?:to|on)|next|will|going to|scheduled|upcoming|expected|proposed)\b"
+)
+
+
+def asks_a_plan(ask: ValueAsk) -> bool:
+    """Does the question ask what is planned by a word of the future ("next", "scheduled",
+    "will", "planned") — not by the noun "plan" alone?"""
+    return _ASKS_PLAN_BY_WORD.search(_without_named_plans(ask.question)) is not None
+
+
 UPDATE = re.compile(r"\b(?:now|actually|correction|update|updated|instead|changed|moved)\b")
 SECRET_WORD = re.compile(
     r"\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key|private[ _-]?key"
