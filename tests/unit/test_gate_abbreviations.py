@@ -58,6 +58,11 @@ def test_a_clipped_word_of_another_press_answers_nothing() -> None:
         ("pass", "password", False),  # a compound of two words of their own
         ("every", "everything", False),
         ("temp", "temperature", True),  # four letters: a word of its own may be a clip
+        ("admin", "administrator", True),
+        ("port", "portal", False),  # two words of the dictionary a few letters apart
+        ("list", "listen", False),
+        ("back", "backup", False),
+        ("part", "partner", False),
         ("calibrate", "calibrated", False),  # one letter more is an ending, not a clip
     ],
 )

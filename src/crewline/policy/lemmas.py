@@ -101,6 +101,10 @@ def root(word: str) -> str:
     return base[:-1] if len(base) >= 4 and base.endswith("e") else base
 
 
+# How many letters a clipping of a dictionary word drops from a word of the dictionary.
+_CLIPPED_AT_LEAST = 4
+
+
 def clipped(short: str, long: str, *, both: bool = False) -> bool:
     """Is ``short`` a word clipped from ``long``, as agents write it ("cal" of "calibration",
     "ortho" of "orthorectification", "config" of "configuration")? Two plain words, the clip
@@ -109,7 +113,7 @@ def clipped(short: str, long: str, *, both: bool = False) -> bool:
     of "catalogue", "ban" of "bandwidth", "con", "pro", "pre"), but for one it reads as a
     clipping of a longer word ("cal", calorie); shorter ones never ("on", "in"). A word of
     its own that begins a compound with another word is none ("every" of "everything",
-    "pass" of "password")."""
+    "pass" of "password"), nor one a few letters short of another ("port" of "portal")."""
     if both and len(short) > len(long):
         short, long = long, short
     if not (short.isalpha() and long.isalpha()) or len(short) < 3:
@@ -121,7 +125,10 @@ def clipped(short: str, long: str, *, both: bool = False) -> bool:
     if len(long) - len(short) >= 3 and known(long[len(short) :]):
         return False
     if len(short) > 3:
-        return True
+        # two words of the dictionary a few letters apart are two words ("port" and
+        # "portal", "list" and "listen", "back" and "backup"); a clipping drops most of its
+        # word ("temp" of "temperature", "admin" of "administrator")
+        return not known(long) or len(long) - len(short) >= _CLIPPED_AT_LEAST
     base = lemma(short)
     return len(base) > len(short) and base.startswith(short)
 
