@@ -580,6 +580,12 @@ def pick(ask: ValueAsk, row: Row, values: list[Said]) -> Said | str | None:
         values = kept
     if len({v.value.text.casefold() for v in values}) <= 1:
         return values[0] if values else None
+    counted = _whole_or_part(ask, row.fact.text, values)
+    if counted is not None:
+        return counted  # "212 pairings, 9 of them uncovered": the whole, or the part named
+    beside = _beside_named(ask, values)
+    if beside is not None:
+        return beside  # "91% on db-2 and 64% on db-1" for "which host is at 91%?"
     asked = qualifiers(ask.question)
     for n, group in enumerate(zip(*(qualifiers(v.clause) for v in values), strict=True)):
         if not asked[n] and len({frozenset(g) for g in group if g}) > 1:
@@ -619,6 +625,28 @@ def pick(ask: ValueAsk, row: Row, values: list[Said]) -> Said | str | None:
     # names none, none is the answer ("checkout latency" of "p50 … 80 ms, p99 … 900 ms")
     own = _own_labels(ask, row.fact, values)
     hits = {v.value.text.casefold(): v for v, label in own if _names_label(ask, label)}
+    sharing: list[str] = []
+    if len(hits) > 1:
+        # "Checkout's primary Redis is …; the replica is …" for "the checkout Redis replica":
+        # the one value whose every label word the question says, the others each labelled
+        # by a word it does not ("primary")
+        whole = {
+            v.value.text.casefold(): v
+            for v, label in own
+            if v.value.text.casefold() in hits
+            and all(_names_label(ask, frozenset({w})) for w in label)
+        }
+        if len(whole) == 1:
+            # the question's words in the others' labels name what every value is of
+            # ("Redis" of the primary and the replica, "1200-gem bundle" of each price)
+            sharing = [
+                w
+                for v, label in own
+                if v.value.text.casefold() in hits.keys() - whole.keys()
+                for w in label
+                if _names_label(ask, frozenset({w}))
+            ]
+            hits = whole
     if len(hits) == 1:
         hit = next(iter(hits.values()))
         # the words that name the measure ("search latency is 120 ms at p50 and 700 ms at
@@ -628,6 +656,8 @@ def pick(ask: ValueAsk, row: Row, values: list[Said]) -> Said | str | None:
             root(words[k - 1].lemma) for k in range(1, len(words)) if words[k].lemma == ask.noun
         )
         named |= _coordinated_head(row.fact.text, hit, own)
+        named |= {root(p) for w in sharing for p in (w, *re.split(r"[-_./]", w)) if p}
+        named |= {stem(p) for w in sharing for p in (w, *re.split(r"[-_./]", w)) if p}
         if not states_all(hit, named) or _outsaid(ask, row, hit, values):
             return "several"  # "pinned pydantic to 2.7.4 because 2.8 breaks our validators"
         return hit
@@ -641,9 +671,92 @@ def pick(ask: ValueAsk, row: Row, values: list[Said]) -> Said | str | None:
 # Words a question may say of a whole count that its row need not: the whole itself, the
 # present, and the verbs that only report a count ("found", "have", "there are").
 _OF_THE_WHOLE = word_set(
-    """many much number total all altogether overall whole entire in now right currently today find
+    """many much number total all altogether overall whole entire in now right currently today
+    moment contain contains contained include includes included hold holds held find
     found count counted report reported see saw show list have has had there get got"""
 )
+
+
+# Words that ask the part of a whole by what it is not ("how many did *not* return 404?",
+# "the *other* pages"): never read as naming the part its clause says.
+_AGAINST_PART = re.compile(
+    r"\b(?:not|no|non|never|other|others|besides|except|excluding|without|apart|rest|remaining|"
+    r"else)\b|n't\b"
+)
+
+
+def _whole_or_part(ask: ValueAsk, text: str, values: Sequence[Said]) -> Said | None:
+    """Of a row counting a whole and its parts ("212 pairings, 9 of them still uncovered";
+    "Crawled 1204 pages; 37 of them returned 404"), the count the question's words pick:
+    the one part whose own clause says a word of the question the rest of the row does not
+    ("came back 404": 37), or, where the question says no word of any part's clause nor any
+    word the row lacks (``unsaid``), the whole ("how many pairings does the roster
+    contain?": 212). None when the question does not pick one so: which is then a guess."""
+    if not ask.counted or _AGAINST_PART.search(ask.question):
+        return None
+    starts = {m.start() for m in PART.finditer(text)}
+    parts = [v for v in values if v.value.start in starts]
+    wholes = {v.value.text.casefold(): v for v in values if v.value.start not in starts}
+    if not parts or len(wholes) != 1 or len(parts) + 1 != len(values):
+        return None
+    question = tokens(code_form(ask.question))
+    asked = {root(t.lemma) for t in question} | {t.stem for t in question}
+    asked -= STOP | _OF_THE_WHOLE
+
+    def words(part: str) -> set[str]:
+        found = tokens(code_form(part))
+        return {root(t.lemma) for t in found} | {t.stem for t in found}
+
+    own = {}
+    rest = text
+    for part in parts:
+        clause = _own_of(text, part)
+        own[part.value.start] = words(re.sub(r"^\s*(?:out\s+)?of\s+\w+", "", clause))
+        rest = rest.lower().replace(text[part.value.start : part.value.end] + clause, " ")
+    outside = words(rest)
+    # a word of the question that names a part in other words than the row's ("server
+    # error" of "returned 404") leaves it a guess, but for a value the part's clause says
+    # itself ("came back 404")
+    marks = {v.text.casefold() for v in values_in(ask.question) if v.kind is not Kind.WORD}
+    loose = unsaid(ask, text)
+    named = [
+        p
+        for p in parts
+        if own[p.value.start] & asked - outside
+        and (not loose or any(says(_own_of(text, p), m) for m in marks))
+    ]
+    if len(named) == 1:
+        return named[0]
+    if named or any(own[p.value.start] & asked for p in parts) or loose:
+        return None
+    return next(iter(wholes.values()))
+
+
+def _own_of(text: str, part: Said) -> str:
+    """The part's own clause after its number ("of them returned 404")."""
+    return _OWN_CLAUSE_END.split(text[part.value.end :], maxsplit=1)[0].lower()
+
+
+# A value the question names ("at 91%") beside the one asked, in one clause of a row that
+# gives the asked kind several times, each beside a value of the named one's kind ("91% on
+# db-2 and 64% on db-1"): the asked value is the one beside the named value.
+def _beside_named(ask: ValueAsk, values: Sequence[Said]) -> Said | None:
+    """The one value whose own clause says a value the question names, where every other
+    value's clause says another value of that kind and none says the named one."""
+    for named in values_in(ask.question):
+        if named.kind in ask.kinds or named.kind is Kind.WORD:
+            continue
+        beside = []
+        for said in values:
+            of_kind = [v for v in values_in(said.clause) if v.kind is named.kind]
+            if len(of_kind) != 1:
+                break
+            if of_kind[0].text.casefold() == named.text.casefold():
+                beside.append(said)
+        else:
+            if len({s.value.text.casefold() for s in beside}) == 1:
+                return beside[0]
+    return None
 
 
 def whole_for_a_part(ask: ValueAsk, text: str, picked: Value) -> bool:
@@ -773,6 +886,8 @@ LABEL_WORDS = re.compile(r"[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]")
 
 
 _HOW_DEGREE = re.compile(r"\bhow\s+[a-z]+")
+# The particle of a verb a noun is written of ("back up": "backup", "set up": "setup").
+_PARTICLES = word_set("up out in off over down back on")
 
 
 def _names_label(ask: ValueAsk, label: frozenset[str]) -> bool:
@@ -780,7 +895,16 @@ def _names_label(ask: ValueAsk, label: frozenset[str]) -> bool:
     parts of a compound one ("billing v2" for "feature/billing-v2")? The degree after "how"
     asks the kind of value, and labels none: "how long did it take?" names no "no lock held
     longer than 2s"."""
-    said = set(LABEL_WORDS.findall(_HOW_DEGREE.sub(" ", ask.question)))
+    written = LABEL_WORDS.findall(_HOW_DEGREE.sub(" ", ask.question))
+    said = set(written)
+    # two words the row may write as one: "trip updates" of "TripUpdates", "backing up" of
+    # "backup"
+    said |= {f"{one}{two}" for one, two in itertools.pairwise(written) if one.isalpha()}
+    said |= {
+        f"{root(one)}{two}"
+        for one, two in itertools.pairwise(written)
+        if one.isalpha() and two in _PARTICLES
+    }
     parts = {p for w in said for p in re.split(r"[-_./]", w) if p}
     roots = {root(w) for w in said | parts}
     for word in label:
