@@ -25,6 +25,7 @@ from crewline.policy.fleet.nouns import AUX, forms_of, head_words, proven_by_for
 from crewline.policy.fleet.periods import MONTHS
 from crewline.policy.fleet.picking import has_specifics
 from crewline.policy.fleet.rows import (
+    EXCLUSIVE,
     RANK,
     Fact,
     asked_qualifiers,
@@ -153,6 +154,7 @@ def _entity_reading(
     spared = _kind_words(ask, kind) | _degree_words(ask, fact)
     if not between_people(ask, fact, kind):
         spared |= relation_words(ask) | _verbs_anywhere(ask) | _event_words(ask)
+        spared |= _placing_verbs(ask, kind)
     if value is not None and proven_by_form(ask, value):
         spared |= head_words(ask)  # "incident" of "incident number" for "INC-2231"
     roots = roots_of(fact.text, fact.member)
@@ -270,7 +272,10 @@ def about_mostly(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact
         at = [i for i, w in enumerate(words) if term in forms_of(w)]
         if not at or not all(
             _plain_noun(ask.question, words[i])
-            and _renamed_head(ask.question, words, i, said_roots)
+            and (
+                _renamed_head(ask.question, words, i, said_roots)
+                or _unrivalled_modifier(ask, words, i, cited, usable)
+            )
             for i in at
         ):
             return False  # "k8s", "ledger-api", "fixed", "the *staging* service": not a head
@@ -496,6 +501,61 @@ def _renamed_head(question: str, words: Sequence[Token], i: int, said: frozenset
     )
 
 
+# Modifiers that tell a thing from its near miss by their kind, whatever the fleet says: an
+# environment, a region or side, a period or a day, a rank, a bound, an order.
+_TELLING_MODIFIERS = word_set(
+    """west western east eastern north northern south southern central inner outer left right
+    upper lower front back internal external public private global local regional national
+    morning evening night nightly daily weekly monthly yearly annual today yesterday tomorrow
+    monday tuesday wednesday thursday friday saturday sunday weekend weekday first second
+    third next previous prior old older new newer final initial main backup spare standby"""
+)
+
+
+def _unrivalled_modifier(
+    ask: ValueAsk, words: Sequence[Token], i: int, cited: Fact, usable: Sequence[Fact]
+) -> bool:
+    """Is ``words[i]`` a plain modifier the row may leave out where the question names the
+    thing by a code the row says ("the *pressure* transmitter PT-311", "the *smoke* test of
+    build 5.14.0"): a word of the language right before a noun the row says, outside the
+    asked noun's phrase ("the *sterilisation* temperature" tells one temperature of AC-02
+    from another), of no kind that tells things apart by itself (an environment, a region,
+    a period, a month, a rank or an order: ``_TELLING_MODIFIERS``, ``EXCLUSIVE``; an outcome,
+    by a derivation too), and no retrieved row says that noun with another modifier (a
+    rival: "the *staff* hub" beside "the *student* hub")? The code picks the thing out; its
+    modifier only says what kind of thing it is. ``about_mostly`` still refuses where the
+    row says another word in its place ("*manual* review") or another row says as much of
+    the question."""
+    question = ask.question
+    word = words[i]
+    if not any(not t.isalpha() for t in ask.subject) or i in _asked_phrase(ask):
+        return False  # no code names the thing, or the modifier is the asked noun's own
+    if not word.text.isalpha() or word.text in STOP:
+        return False
+    lemmas = {word.text, word.lemma}
+    exclusive = {w for table in EXCLUSIVE for w in table}
+    if lemmas & (_TELLING_MODIFIERS | exclusive | MONTHS | PERIOD_WORDS | _TELLING):
+        return False
+    if any(derived_from(root(word.lemma), t) for t in _telling_roots()):
+        return False  # "successful", "failing": an outcome
+    if lemmas & (_UPPER | _LOWER | _HEDGING_DEGREE | _QUANTITY) or word.text in _NUMBER_WORDS:
+        return False
+    if i + 1 >= len(words) or not _joined(question, words, i, i + 1):
+        return False
+    head = words[i + 1]
+    if head.text in STOP or not head.text.isalpha():
+        return False
+    noun = root(head.lemma)
+    if not forms_of(head) & roots_of(cited.text, cited.member):
+        return False  # the row names the thing by its noun
+    mine = {root(word.lemma), word.stem}
+    if _modifiers(cited.text, noun) - mine:
+        return False  # the row says the noun with another modifier: another one of it
+    return not any(
+        _modifiers(other.text, noun) - mine for other in usable if other.row_id != cited.row_id
+    )
+
+
 def _said_instead(
     question: str, text: str, missing: Sequence[str], *, verbs_aside: bool = False
 ) -> bool:
@@ -654,6 +714,68 @@ def _verbs_anywhere(ask: ValueAsk) -> frozenset[str]:
     return frozenset(
         r for i in found for r in (root(words[i].lemma), root(words[i].text), words[i].stem)
     )
+
+
+# The kinds of value that say where a thing is or which it is (a host, a path, an address,
+# a port, a version): the verb of a clause that asks one only places the thing ("which
+# machine is the data *arriving* on?", "where is the list *saved*?"). A moment, a duration,
+# a count, a share or a person is told apart by its event ("when was the cert *issued*" of
+# one that *expires*, "how many were *imported*", "who *approved*"): never spared.
+_PLACE_KINDS = frozenset(
+    {Kind.HOST, Kind.IP, Kind.MACHINE, Kind.PATH, Kind.URL, Kind.URL_PATH, Kind.PORT}
+    | {Kind.EMAIL, Kind.VERSION}
+)
+# The auxiliaries of a participle's clause ("is … arriving", "has … enabled", "was … saved").
+_AUX_BE = word_set("is are was were been being has have had s")
+# Particles of a direction: "sent *from*", "copied *to*" name the other end, not the place.
+_DIRECTION = word_set("from to into onto off out away")
+
+
+def _placing_verbs(ask: ValueAsk, kind: Kind) -> frozenset[str]:
+    """The roots of the request's verbs, by their form and their place, when the asked kind
+    places a thing (``_PLACE_KINDS``): in a clause of "be" or "have", a participle or an -ing
+    form right after a word of its subject that ends the clause or meets a particle of place
+    ("is the satellite data *arriving*?", "where is the list *saved*?", "which host are the
+    logs *stored* on?"). A word before a noun modifies it ("the *failed* jobs", "the
+    *prepared* batch"); a name, a number, a month, an outcome (``_TELLING``) or a qualifier
+    ("passed", "started": ``EXCLUSIVE``) is never a verb here; a particle of direction
+    ("sent *from*") names another end of the thing."""
+    if kind not in _PLACE_KINDS:
+        return frozenset()
+    sentence = request_sentence(ask).lower()
+    words = tokens(sentence)
+    named = _asked_lemmas(ask)
+    exclusive = {w for table in EXCLUSIVE for w in table}
+    found: set[int] = set()
+    for i in range(1, len(words)):
+        t, prev = words[i], words[i - 1]
+        if t.text in STOP or t.lemma in named or t.lemma in _TELLING or not t.text.isalpha():
+            continue
+        if t.text in exclusive or t.lemma in exclusive or t.lemma in MONTHS:
+            continue
+        if (
+            prev.text in STOP
+            or _glued(sentence, t)
+            or not any(w.text in _AUX_BE for w in words[:i])
+        ):
+            continue
+        if not (past(t) or (t.text.endswith("ing") and t.text != t.lemma)):
+            continue
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        ends = nxt is None or bool(_GAP.search(sentence[t.end : nxt.start]))
+        if not ends and (nxt is None or nxt.text not in _PARTICLES or nxt.text in _DIRECTION):
+            continue
+        found.add(i)
+    return frozenset(
+        r for i in found for r in (root(words[i].lemma), root(words[i].text), words[i].stem)
+    )
+
+
+def _glued(sentence: str, t: Token) -> bool:
+    """Is ``t`` a piece of a name ("ledger-api", "orders_v2", "known-good")?"""
+    return sentence[t.start - 1 : t.start] in ("-", "_", ".", "/") or sentence[
+        t.end : t.end + 1
+    ] in ("-", "_", ".", "/")
 
 
 # Adverbs that complete a verb into another one ("came *back*", "is going *away*").
