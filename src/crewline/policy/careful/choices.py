@@ -155,6 +155,36 @@ def _asks_a_source(sentence: str) -> bool:
     return _SOURCE.search(sentence) is not None and _ASKS_DECISION.search(sentence) is None
 
 
+# "… which one is it?", "Do we know which one it is?": the sentence ends asking which one a
+# thing already is, never which one it should be ("which one is it going to be?").
+_WHICH_IT_IS = re.compile(
+    r"\bwhich (?:one|ones) (?:is it|it is|was it|it was|are they|they are|were they|they were)"
+    r"\W*$"
+)
+# Words that offer things to pick from anywhere in the question: "Monolith or split. Which
+# one is it?" is a choice, whichever sentence names the options.
+# A list is offered too: "kite, runway, hangar", "Crumb, Loaf and Rise", a bulleted line.
+_OFFERS = re.compile(
+    r"(?i)\b(?:or|vs|versus|either|between|options?|alternatives?|candidates?)\b"
+    r"|[^,\n]*,[^,\n]*,|[\w`'\"]+\s*,\s*[\w`'\"-]+\s+and\s|\n\s*(?:[-*\u2022]|\d+[.)])"
+)
+# Asking whether a fact is known opens a look-up, not a decision ("do we know which …").
+_KNOWS = re.compile(r"\b(?:do|does|did) (?:we|you|i|anyone|anybody) (?:already )?know\b")
+
+
+def _asks_which_it_is(sentence: str) -> bool:
+    """Is "which one" asked of what a thing already is ("I need the job id of the variant
+    calling array — which one is it?", "Do we know which one it is?") — a fact the fleet may
+    say — rather than a choice put to the human ("which one should I use?", "which one is
+    better?")? No word of a decision in the sentence but asking whether it is known; the
+    caller refuses a question that offers options anywhere (``_OFFERS``)."""
+    return (
+        _WHICH_IT_IS.search(sentence) is not None
+        and re.search(r"\bor\b", sentence) is None
+        and _ASKS_DECISION.search(_KNOWS.sub(" ", sentence)) is None
+    )
+
+
 def _chooses(shape: Shape) -> str | None:
     """A choice verb asked about ("switch the test runner to pytest-xdist?"), not going on
     with a plan ("go with the plan")."""
@@ -345,7 +375,11 @@ def choice(
             return Careful(
                 kind="ambiguous", reason=f"a choice ({alternative}) with no stated default"
             )
-        if re.search(r"\b(?:which one|either|which of)\b", s.text) and not _asks_a_source(s.text):
+        if (
+            re.search(r"\b(?:which one|either|which of)\b", s.text)
+            and not _asks_a_source(s.text)
+            and not (_asks_which_it_is(s.text) and not _OFFERS.search(f"{question}\n{code}"))
+        ):
             return Careful(kind="ambiguous", reason="a choice with no stated default")
     chosen = _chooses(shape)
     if chosen is not None:

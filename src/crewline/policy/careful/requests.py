@@ -43,6 +43,10 @@ TO_COME = word_set("to should shall must will ll can could would going gonna")
 _SEQUENCE = word_set("and then also plus next finally afterwards so but or")
 # Verbs that open an embedded question the asker wants answered ("tell me which…",
 # "estimate how much…", "check whether…").
+# The prepositions a question word may follow to open a question: the plain ones and those
+# of a time's end ("Till what date are prod deploys frozen?", "Until when is the freeze
+# on?"), which only ask when a span ends, never till or stop anything.
+_ASKING_PREPOSITIONS = PREPOSITIONS | word_set("till until")
 _OPENS_QUESTION = READ_VERBS | word_set("tell remind show know wonder idea estimate guess say see")
 # What joins a reading verb to the question it reads ("look at what was released").
 _READ_PARTICLES = word_set("at into over through")
@@ -82,7 +86,7 @@ def _info_opening(shape: Shape, i: int) -> int | None:
         k = j - 1
         while k >= sentence.start and words[k].text in FILLERS | _HEDGES:
             k -= 1
-        if k >= sentence.start and words[k].text in PREPOSITIONS and words[k].clause_start:
+        if k >= sentence.start and words[k].text in _ASKING_PREPOSITIONS and words[k].clause_start:
             k -= 1  # "On which port is it served?", "-- at what time did it stop?"
         elif (
             k > sentence.start
@@ -285,7 +289,7 @@ def _asks_a_value(shape: Shape, n: int) -> bool:
         ):
             continue  # a clause opened by the sentence or a colon or a dash, not "and"
         rest = [x for x in words[k:] if x.text not in FILLERS]
-        if len(rest) > 1 and rest[0].text in PREPOSITIONS and rest[1].text in WH:
+        if len(rest) > 1 and rest[0].text in _ASKING_PREPOSITIONS and rest[1].text in WH:
             rest = rest[1:]  # "At what time…", "Under which name…"
         if not rest:
             continue
