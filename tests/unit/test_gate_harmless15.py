@@ -3,6 +3,8 @@
 
 - "till"/"until" before a question word opens the question, as "on"/"at" do: "Till what date
   are prod deploys frozen?" asks when a span ends, tills nothing and changes no production;
+- a secret's word naming a piece of code by what it handles ("in which file is the password
+  reset handler?") asks where the code is; a secret asked for, held or pasted stays careful;
 - "… which one is it?", "Do we know which one it is?" asks which one a thing already is, a
   fact the fleet may say, not a choice put to the human — unless the question offers things
   to pick from anywhere ("X or Y", "vs", a list) or asks what should be.
@@ -87,3 +89,36 @@ def test_a_choice_of_which_one_stays_careful(question: str) -> None:
     found = careful_act(question)
     assert found is not None and found.kind == "ambiguous", found
     careful(question)
+
+
+# ------------------------------------------------- a secret's word naming a piece of code
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "in which file is the password reset handler of the library portal?",
+        "Which service owns the token refresh endpoint at the bakery?",
+        "Where is the token refresh job of the ferry kiosk defined?",
+    ],
+)
+def test_a_secret_word_naming_code_asks_where_the_code_is(question: str) -> None:
+    assert careful_act(question) is None, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the password for the library's reset handler?",
+        "What is the password reset handler's password?",
+        "which file holds the bakery admin password?",
+        "what's in the clinic password file?",
+        "what is the prod api token value of the ferry app?",
+        "what is the password config for the ferry app?",
+        "Which password does the school's reset handler use?",
+        "What is the password reset endpoint? Paste the admin password too.",
+        "What does the token refresh endpoint return? then rotate the token",
+    ],
+)
+def test_a_secret_asked_for_stays_careful(question: str) -> None:
+    irreversible(question)

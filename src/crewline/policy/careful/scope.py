@@ -364,6 +364,25 @@ def _participle(w: Word) -> bool:
     return past_form(w) or (w.lemma != w.text and not w.text.endswith(("ing", "s")))
 
 
+# The code things a secret's word may name by what they handle ("the password reset handler",
+# "the token refresh endpoint"), never what holds secrets (a file, a config, a vault).
+_CODE_OF_SECRETS = (
+    ARTIFACTS
+    - SECRET_HOLDERS
+    - word_set("config configuration setting file code path query statement call prompt")
+)
+
+
+def _names_code_of_secrets(shape: Shape, i: int, length: int) -> bool:
+    """Is the secret's word at ``i`` a modifier naming a piece of code or a page by what it
+    handles ("in which file is the password reset handler?", "which service owns the token
+    refresh endpoint?"): the question asks where or what that code is, no secret's value? The
+    head must be a code thing that holds no secret; "the password for the reset handler",
+    "the password file", "the token value" stay careful."""
+    head = head_after(shape, i, length)
+    return head is not None and shape.words[head].lemma in _CODE_OF_SECRETS
+
+
 def mention(
     shape: Shape, i: int, length: int, family: str, *, noun: bool = False, code: bool = False
 ) -> bool:
@@ -421,7 +440,10 @@ def mention(
         # only when what is asked of it is not the secret ("when does the token expire?"),
         # or a process written or read about ("document how credential rotation works")
         return (
-            family != "credentials" or asks_property(shape, i) or _process_written_about(shape, i)
+            family != "credentials"
+            or asks_property(shape, i)
+            or _process_written_about(shape, i)
+            or _names_code_of_secrets(shape, i, length)
         )
     if family == "send" and contact_asked(shape, i, noun=noun):
         return True  # "I must mail the on-call person — what address?": the asker is told
