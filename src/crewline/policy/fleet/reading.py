@@ -33,13 +33,14 @@ from crewline.policy.fleet.rivals import (
     owned_elsewhere,
     owner,
     period_contradicted,
+    rival_in_clause,
     rivals_of,
     said_in_other_words,
     said_of_same,
     taken_back,
     updated_by,
 )
-from crewline.policy.fleet.roles import lent_to_another
+from crewline.policy.fleet.roles import asked_person, lent_to_another
 from crewline.policy.fleet.rows import (
     EXCLUSIVE,
     Fact,
@@ -133,13 +134,18 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
     several: list[Row] = []
     rivals: list[tuple[str, Fact]] = []  # the rows disputing a row read as a citation
     for row in rows:
-        values = values_of(ask, row.fact)
+        # the question's own person ("Captain Moreau") is never who it asks of, nor a rival
+        values = [v for v in values_of(ask, row.fact) if not asked_person(ask, v.value)]
         if row.covered:
             against += [(v, row) for v in values if v.moment]
         if row.exact:
             # a value its member is unsure of answers nothing, but disputes another's ("was
             # 88213 … says it's 88240 …, not sure which one is live")
-            against += [(v, row) for v in values_of(ask, unhedged(row.fact)) if v not in values]
+            against += [
+                (v, row)
+                for v in values_of(ask, unhedged(row.fact))
+                if v not in values and not asked_person(ask, v.value)
+            ]
         values = [v for v in values if not v.moment]
         if not values:
             continue
@@ -179,6 +185,8 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
                 or moment_of_another_event(ask.question, row.fact.text, picked.value)
                 # "stopped on Tuesday 14 May" for "what was its last wave height?"
                 or moment_for_a_measure(ask, picked.value)
+                # "iOS 6.4.2 went into review; Android 6.4.1 is at 20%" for 6.4.2's rollout
+                or rival_in_clause(ask, row.fact.text, picked.value)
             ):
                 # "dbt runs on warehouse ETL_WH_L; the dashboards use another"; the
                 # migrator's "the nightly backup took 4 minutes" for "the migration"

@@ -164,6 +164,36 @@ _RETIRED = re.compile(
 )
 
 
+def rival_in_clause(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the value's own clause name, where a value the question names would stand,
+    another of its kind and not the asked one ("Android 6.4.1 is at 20% rollout" for "what
+    rollout is Android 6.4.2 at?", though the row names 6.4.2 in another clause: "iOS 6.4.2
+    went into review")? The value is of that other version, order, date or time. A bare
+    number or name is a rival only in the asked one's own form ("TO-55121" of "TO-55120")."""
+    asked = [q for q in values_in(ask.question) if q.kind not in _NO_RIVAL]
+    if not asked:
+        return False
+    before, after = clause_of(text, value)
+    start, end = value.start - len(before), value.end + len(after)
+    said = [
+        v
+        for v in values_in(text)
+        if v.start >= start and v.end <= end and not (v.start < value.end and value.start < v.end)
+    ]
+    for q in asked:
+        own = q.text.casefold()
+        if any(own in v.text.casefold() or v.text.casefold() in own for v in said):
+            continue
+        if any(v.kind is q.kind and (v.kind not in WEAK or _sibling(v, {own})) for v in said):
+            return True
+    return False
+
+
+# Kinds of which another value in the answer's clause names no other thing: a count or a
+# person stands beside any other.
+_NO_RIVAL = frozenset({Kind.NUMBER, Kind.PERSON, Kind.WORD})
+
+
 def _form(text: str) -> str:
     """A value's form, its digits aside: "game_events_v#" of "game_events_v3"."""
     return re.sub(r"\d+", "#", text.casefold())
@@ -265,8 +295,17 @@ def retraction_terms(facts: Sequence[Fact]) -> tuple[str, ...]:
     value the rows state (a time, a version, a host …; no bare number or name, which every
     row shares), once — a row that takes a value back says it ("02:00, not 01:30 anymore"),
     whatever words it names the thing by."""
-    said = (v.text for f in facts for v in values_in(f.text) if v.kind not in WEAK)
+    found = [v for f in facts for v in values_in(f.text)]
+    said = [v.text for v in found if v.kind not in WEAK]
+    # then the names of letters and digits ("GLO-30", "TO-55120"), after the typed values:
+    # a row takes one back in words of its own ("the GLO-30 switch never got merged")
+    said += [v.text for v in found if v.kind is Kind.ID and _LETTERED_ID.fullmatch(v.text)]
     return tuple(dict.fromkeys(said))[:_RETRACTION_TERMS]
+
+
+# An identifier of letters and digits joined ("GLO-30", "SRTM-90", "TO-55120"): no word
+# every row shares.
+_LETTERED_ID = re.compile(r"(?=[^\s]*[a-z])(?=[^\s]*\d)[a-z0-9]+(?:[-_.][a-z0-9]+)+", re.IGNORECASE)
 
 
 _RETRACTION_TERMS = 24
@@ -282,6 +321,20 @@ def retracts(text: str, values: Sequence[str]) -> bool:
 _CHANGE_VERB = (
     r"(?:moved|changed|went|switched|bumped|migrated|upgraded|downgraded|increased|decreased"
     r"|dropped|rose|fell|raised|lowered|reduced|cut|shifted|pushed|pulled|updated|renamed)"
+)
+
+
+# A change named by its noun, and what says it never took, or was undone.
+_CHANGE_NOUN = (
+    r"(?:switch|switchover|move|migration|upgrade|downgrade|cutover|cut-over|change|bump"
+    r"|rollout|roll-out)"
+)
+_UNDONE = (
+    r"(?:never\s+(?:got\s+|was\s+|were\s+|been\s+)?(?:merged|landed|shipped|deployed|released"
+    r"|applied|happened|enabled|rolled\s+out|went\s+(?:in|live|out)|made\s+it)"
+    r"|(?:was|got|has\s+been|is)\s+(?:reverted|rolled\s+back|backed\s+out|abandoned|cancell?ed)"
+    r"|(?:was|is|has)\s*n[o']t\s+(?:yet\s+|been\s+)?(?:merged|landed|shipped|deployed|released"
+    r"|applied|happened))\b"
 )
 
 
@@ -301,6 +354,9 @@ def _retraction(text: str, value: str) -> tuple[str, Value] | None:
         rf"\b{_CHANGE_VERB}\s+(?:\S+\s+){{0,4}}?(?:from|off)\s+(?:[a-z]+\s+)?{mark}"
         r"\s+(?:to|onto)\s+\S",
         rf"\b(?:instead\s+of|rather\s+than)\s+{mark}",
+        # a change to it denied: "the GLO-30 switch never got merged", "the v4 cutover was
+        # reverted" — the value is named only to say it is not the thing's
+        rf"{mark}\s+(?:[a-z]+\s+){{0,2}}?{_CHANGE_NOUN}\s+{_UNDONE}",
     ):
         found = re.search(pattern, lowered)
         if found is not None:

@@ -23,10 +23,10 @@ from crewline.policy.fleet.picking import mentioned
 from crewline.policy.fleet.rows import EXCLUSIVE, Fact, clause_of, roots_of
 from crewline.policy.fleet.thesaurus import generic_words, group_of, near
 from crewline.policy.lemmas import Token, root, tokens
-from crewline.policy.values import Value
+from crewline.policy.values import Kind, Value
 from crewline.policy.wording import code_form, word_set
 
-__all__ = ["MAX_NAMED", "lent_to_another", "named_members", "role_roots"]
+__all__ = ["MAX_NAMED", "asked_person", "lent_to_another", "named_members", "role_roots"]
 
 # A word that names more members than this picks out none of them ("check" of healthcheck,
 # dbcheck, netcheck and portcheck): it says what kind of thing is asked, not whose row.
@@ -100,6 +100,24 @@ def lent_to_another(ask: ValueAsk, fact: Fact, value: Value) -> bool:
     # a subject naming a word of the question is the asked thing in the row's words
     # ("the orders-events dead-letter queue" for "the orders-events DLQ")
     return bool(named) and not any(_asked(t, asked) for t in named)
+
+
+def asked_person(ask: ValueAsk, value: Value) -> bool:
+    """Is the value a person the question itself names, whole or by a word of the name no
+    dictionary has ("Captain Moreau" of "Capt. Ines Moreau", "Ines" of "Ines Moreau")? The
+    one who covers for Moreau, replaces her or stands in for her is another person: the
+    question's own person answers no "who" of it, though the row says both ("Capt. Ines
+    Moreau reaches her duty limit …; F/O Daniel Park is the standby cover"). A word of
+    grammar ("Will", "May") names nobody alone."""
+    if value.kind is not Kind.PERSON:
+        return False
+    name = value.text.lower()
+    words = [w for w in re.findall(r"[^\W\d_]+", name) if len(w) >= 3 and w not in STOP | NP_STOP]
+    return any(_said_whole(w, ask.question) for w in [name, *words])
+
+
+def _said_whole(word: str, question: str) -> bool:
+    return re.search(rf"(?<![\w.@/-]){re.escape(word)}(?![\w@/-])", question) is not None
 
 
 def _subject(head: str) -> list[str]:
