@@ -75,10 +75,11 @@ _HOST_TLD = (
 )
 # The labels a network names its own hosts under ("db1.prod.internal.acme.games")
 _NETWORK_LABEL = "internal|svc|cluster|corp|intra|lan|local|private"
-# a capital M is a million ("1.1M objects"), never minutes
+# a capital M is a million ("1.1M objects"), never minutes; a retention, a lead time, a
+# warranty in months or years is a duration too ("kept 12 months", "retention is 7 years")
 _DURATION_UNIT = (
     r"(?:ms|msec|milliseconds?|µs|us|microseconds?|ns|s|secs?|seconds?|(?-i:m)|mins?|minutes?|h|hrs?"
-    r"|hours?|d|days?|w|wks?|weeks?)"
+    r"|hours?|d|days?|w|wks?|weeks?|months?|yrs?|years?)"
 )
 # one field of a cron schedule: "*", "*/15", "0", "1-5", "MON,WED", "0-30/10"
 _CRON_NAME = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun"
@@ -91,9 +92,10 @@ _MONTH = (
     "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
 )
 # a temperature's unit: a degree sign before its scale, the scale's sign or its name after
-# "degrees" — never "deg" alone (an angle: "tilt 4 deg"), nor a bare K (a thousand: "12K")
+# "degrees" — never "deg" alone (an angle: "tilt 4 deg"), nor a bare K (a thousand: "12K");
+# after the sign in either case, as a question's code form writes it lower ("150 °c")
 _TEMPERATURE_UNIT = (
-    r"(?:[°º]\s?(?-i:[CFK])|\u2103|\u2109"
+    r"(?:[°º]\s?[CFK]|\u2103|\u2109"
     r"|deg(?:rees?)?\s(?:(?-i:[CF])|celsius|fahrenheit|kelvin)|degrees\s+(?:celsius|fahrenheit))"
 )
 _TEMPERATURE = re.compile(
@@ -130,7 +132,7 @@ _LENGTH = re.compile(
     r"|kilomet(?:re|er)s?))(?![\w/²%])"
 )
 _ANGLE = re.compile(
-    rf"{_NUM}\s?(?:[°º](?!\s?(?-i:[CFK])\b)|deg(?:rees?)?\b(?!\s+(?:(?-i:[CF])\b|celsius"
+    rf"{_NUM}\s?(?:[°º](?!\s?[CFK]\b)|deg(?:rees?)?\b(?!\s+(?:(?-i:[CF])\b|celsius"
     r"|fahrenheit|kelvin)))",
     re.IGNORECASE,
 )

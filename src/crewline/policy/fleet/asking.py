@@ -600,12 +600,19 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         # which kind of it is asked
         by = _KIND_BY_MODIFIER[noun]
         before = next((w.lemma for w in reversed(all_words[: _at(all_words, noun)])), "")
-        if before in by:
+        if before in by and not (noun == "time" and _STATISTIC.search(code)):
             asked = noun
             noun, kinds = by[before]
             if noun != asked:
                 # "email address": the address is the email; "DNS name": both name the host
                 kind_words = {asked, before} - {noun}
+    whole = _counted_whole(head_text, noun, kinds, words[skip:])
+    if whole:
+        # "the peak size of the bulletin queue", "how deep is the backlog": a queue's size
+        # is how many wait in it, a count beside its noun ("a backlog of 1204 messages"),
+        # never bytes nor metres
+        kind_words.add(noun)  # the size asked is the count: no word of what it is about
+        noun, kinds = whole, (Kind.NUMBER,)
     if Kind.RATE in kinds and _scale(per_unit) in _TIME_SCALES:
         # "the request limit per minute": so much per unit of time, a rate
         kinds = tuple(k for k in kinds if k in (Kind.RATE, Kind.NUMBER))
@@ -905,6 +912,8 @@ _SCALES = {
     **dict.fromkeys(("h", "hr", "hour"), "h"),
     **dict.fromkeys(("d", "day"), "d"),
     **dict.fromkeys(("w", "wk", "week"), "w"),
+    **dict.fromkeys(("month",), "mo"),
+    **dict.fromkeys(("y", "yr", "year"), "y"),
     **dict.fromkeys(("b", "byte"), "b"),
     **dict.fromkeys(("kb", "kib", "kilobyte"), "kb"),
     **dict.fromkeys(("mb", "mib", "megabyte"), "mb"),
@@ -936,10 +945,36 @@ def in_asked_unit(ask: ValueAsk, value: Value) -> bool:
     return asked is None or given is None or asked == given
 
 
+# Things whose size or depth is how many are in them: a queue, a backlog, a batch, a pool.
+_COUNTED_WHOLES = word_set("queue backlog batch pool")
+# Words that make the size a measure after all: of the data, the disk, the memory it takes.
+_SIZED_BY_BYTES = word_set("data disk space storage memory ram heap byte bytes volume file")
+
+
+def _counted_whole(
+    head_text: str, noun: str, kinds: tuple[Kind, ...], phrase: Sequence[Token]
+) -> str:
+    """The queue, backlog, batch or pool whose size the request asks ("what's the queue
+    size?", "the size of the bulletin queue", "how deep is the backlog?"): a count of what
+    is in it, not bytes nor a length. None ("") where the request names bytes' things too
+    ("the size of the queue's disk") or asks no size."""
+    sized = noun == "size" or (noun == "value" and head_text in ("how deep", "how big"))
+    if not sized or kinds not in ((Kind.SIZE,), (Kind.LENGTH,)):
+        return ""
+    said: list[str] = []
+    for w in phrase:
+        if w.text in _MORE_PREPOSITIONS or w.text in ("in", "on", "at", "for", "from", "by"):
+            break  # "the backlog on `bsm.inbound`": the thing is named, its place after it
+        said.append(w.lemma)
+    if any(w in _SIZED_BY_BYTES for w in said):
+        return ""
+    return next((w for w in reversed(said) if w in _COUNTED_WHOLES), "")
+
+
 # What "how much" measures in bytes: the data stored, the disk or space it takes.
 _STORED = word_set("data disk space storage")
 
-_TIME_SCALES = frozenset({"us", "ms", "s", "min", "h", "d", "w"})
+_TIME_SCALES = frozenset({"us", "ms", "s", "min", "h", "d", "w", "mo", "y"})
 # The units of time a count may name whole ("how many seconds", "how many days"), never a
 # letter alone
 _TIME_UNITS = word_set("second seconds minute minutes hour hours day days week weeks")
@@ -1027,6 +1062,16 @@ _FLOWS = word_set(
     call query transaction job poll polling refresh frame packet throughput"""
 )
 _BITS = word_set("bit data downlink uplink download upload link line symbol transfer baud")
+# A statistic over many times ("the p95 report time", "average arrival time"): of durations.
+_STATISTIC = re.compile(
+    r"\b(?:p\d+|\d+(?:st|nd|rd|th) percentile|percentile|median|average|mean)\b"
+)
+# Events whose "time" is a time of day ("report time 05:25"), not a duration — never one
+# whose time may be how long it took ("cold start time", "delivery time", "landing time")
+_EVENTS = word_set(
+    """report departure arrival closing opening cutover boarding meeting handover kickoff
+    sunrise sunset"""
+)
 _KIND_BY_MODIFIER: dict[str, dict[str, tuple[str, tuple[Kind, ...]]]] = {
     "rate": {
         **{w: ("rate", (Kind.PERCENT,)) for w in _SHARES},
@@ -1038,6 +1083,9 @@ _KIND_BY_MODIFIER: dict[str, dict[str, tuple[str, tuple[Kind, ...]]]] = {
     # "the public DNS name", "its host name": a host's name is a host
     "name": {w: ("host", NOUN_KINDS["host"]) for w in ("dns", "host", "domain")},
     "schedule": {w: ("cron", (Kind.CRON,)) for w in ("cron", "crontab")},
+    # "the report time", "departure time", "cutover time": the time of day an event is at,
+    # never how long something takes ("build time", "response time" stay durations)
+    "time": {w: ("time", (Kind.TIME,)) for w in _EVENTS},
     # "the version number", "which release number", "the port number": a number named by a
     # noun of a kind of value is a value of that kind
     "number": {
