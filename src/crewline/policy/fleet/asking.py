@@ -430,7 +430,8 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     longest = 4
     per_unit = ""
     bare_subject = False
-    for w in words[skip:]:
+    ended_by_verb = False  # "which TrackWise record covers the …": its head before the verb
+    for at, w in enumerate(words[skip:], start=skip):
         glued = w.start > 0 and code[w.start - 1] == "-" and code[w.end : w.end + 1] == "-"
         if w.text == "s" and code[w.start - 1 : w.start] == "'":
             # "the canary's error rate": the phrase goes on, its head after the possessor
@@ -453,7 +454,9 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         if head_text in ("which", "what", "who") and (
             (len(phrase) == 1 and phrase[0] in NOUN_KINDS and verb_form(w))
             or (phrase and past(w) and w.lemma not in NOUN_KINDS and not bare_subject)
+            or (len(phrase) > 1 and _verb_of_phrase(w, words[at + 1 : at + 2]))
         ):
+            ended_by_verb = len(phrase) > 1 and _verb_of_phrase(w, words[at + 1 : at + 2])
             # "which team owns the module", "which field disappeared from …", "the newest
             # migration applied on staging": the phrase ends at its verb
             break
@@ -586,6 +589,8 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         if head_text == "need":
             return None  # "I need the…" names no kind of value: not a request for one
         content = [p for p in phrase if p not in STOP and p not in ASKING]
+        if ended_by_verb and phrase[-1] not in STOP:
+            content = phrase  # "which TrackWise record covers …": "record" is the noun here
         if not content:
             return None
         noun = content[-1]
@@ -1257,6 +1262,13 @@ def verb_form(word: Token) -> bool:
     if word.lemma in NOUN_KINDS or word.lemma == word.text:
         return False
     return past(word) or (word.text.endswith("s") and not word.text.endswith("ss"))
+
+
+def _verb_of_phrase(word: Token, after: Sequence[Token]) -> bool:
+    """Is ``word`` a verb in its present form ending a noun phrase of two words or more, an
+    article after it opening its object ("which TrackWise record *covers* the seal", "which
+    feature flag *gates* the new maps"): the phrase's head is the word before it."""
+    return verb_form(word) and not past(word) and bool(after) and after[0].text in _ARTICLES
 
 
 def past(word: Token) -> bool:

@@ -73,6 +73,9 @@ def _said(ask: ValueAsk, fact: Fact) -> list[Said]:
             # asked noun heads the clause
             role = _ROLE_OF.match(clause_of(text, value)[0].lower())
             cue = role is not None and stem(role.group(1)) in ask.cue_stems
+        if not cue and (value.kind not in STRONG or ask.kinds == GENERIC):
+            # "Redis maxmemory on staging is 2 GB": a value read by nothing else
+            cue = heads_its_clause(ask, *clause_of(text, value))
         if value.kind is Kind.ID and not cue:
             # a name that says what it is ("team-ledger" for the team, "ci-runner-07" for
             # the runner)
@@ -145,6 +148,32 @@ def tracker_words_aside(ask: ValueAsk) -> ValueAsk:
 _ROLE_OF = re.compile(
     r"\s*(?:the\s+|our\s+)?([a-z]+)\s+(?:of|in|for)\s+[^.;:]*?\b(?:is|are|was|were)\s*$"
 )
+
+
+# A clause's subject up to its verb: a few words before its head noun, then what it is of or
+# where ("Snowflake warehouse for the analysts is …", "Redis maxmemory on staging is …").
+_HEADED = re.compile(
+    r"\s*(?:(?:the|our)\s+)?((?:[a-z][\w-]*\s+){1,2})([a-z]+)"
+    r"(?:\s+((?:of|in|for|on|at)\s+[^.;:]*?))?\s+(?:is|are|was|were)\s*$"
+)
+
+
+def heads_its_clause(ask: ValueAsk, head: str, tail: str) -> bool:
+    """Does the asked noun head the subject of the value's clause, every word of that
+    subject the question's ("*Snowflake* warehouse for the *analysts* is ANALYTICS_WH_M"
+    for "which Snowflake warehouse should my analyst notebook use?", "*Redis* maxmemory on
+    *staging* is 2 GB"), and the value end its clause: the value is what that noun is? A
+    word of the subject the question does not say names another one of it ("the backup
+    warehouse is …", "coverage on branch feature/x is …"), and words after the value tell
+    it from another ("is $9.99 in the US and €10.99 in the EU"): no reading of it then."""
+    found = _HEADED.match(head.lower())
+    if found is None or stem(found.group(2)) not in ask.cue_stems:
+        return False
+    if re.search(r"[a-z0-9]", tail.lower()):
+        return False
+    asked = {t.stem for t in tokens(ask.question)} | {root(t.lemma) for t in tokens(ask.question)}
+    said = [t for t in tokens(f"{found.group(1)} {found.group(3) or ''}") if t.text not in STOP]
+    return bool(said) and all(t.stem in asked or root(t.lemma) in asked for t in said)
 
 
 def _with_ports(ask: ValueAsk, text: str, values: list[Value]) -> list[Value]:
