@@ -100,11 +100,6 @@ NEAR_MISSES = [
         "Which audit record covers the March firmware change?",
         "Change record for the March firmware change is CR-20417",
     ),
-    # a word after the value tells it from another: the subject names neither alone
-    (
-        "What's the EU list price of the 500 credit pack?",
-        "List price for the 500-credit pack is $4.99 in the US and €5.49 in the EU.",
-    ),
     (
         "What is Memcached maxconn on prod?",
         "Memcached maxconn on prod is 4096 until Friday, then 8192.",
@@ -115,3 +110,15 @@ NEAR_MISSES = [
 @pytest.mark.parametrize(("question", "row"), NEAR_MISSES)
 def test_another_one_of_the_thing_is_not_given(question: str, row: str) -> None:
     no_answer(question, facts(("probe", row)))
+
+
+def test_a_word_after_the_value_tells_it_not_the_subject_before_it() -> None:
+    # the subject names neither price alone: the US one right after "is" is not taken for
+    # it; the EU one is, by the words after it ("in the EU": the reader's pick of several)
+    answers(
+        "What's the EU list price of the 500 credit pack?",
+        facts(
+            ("probe", "List price for the 500-credit pack is $4.99 in the US and €5.49 in the EU.")
+        ),
+        "€5.49",
+    )
