@@ -104,9 +104,16 @@ FILLERS = frozenset(
 _GAP_BOUNDARY = re.compile(
     r"[,;:()\[\]{}|]|\s[-\u2013\u2014]+\s|[\u2013\u2014]|\.\.\.|=>|->|\d\)|\s=\s"
 )
-# A stop ends a sentence, but not the stop of an abbreviation inside one ("X vs. Y", "e.g.").
+# A stop ends a sentence, but not the stop of an abbreviation inside one ("X vs. Y", "e.g."),
+# of a title before a name ("Capt. Moreau", "Dr. Okafor"), nor of a number's label before its
+# number ("mat. 4000127", "no. 7", "approx. 30"): neither ever ends one.
+_TITLES = ("mr", "mrs", "ms", "dr", "prof", "capt", "cpt", "sgt", "lt", "col")
+_NUMBER_LABELS = ("no", "nr", "mat", "art", "ref", "vol", "fig", "approx", "ca")
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?;])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?=\s|$)|\n+"
+    r"(?<=[.!?;])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)"
+    + "".join(rf"(?<!\b{t}\.)" for t in _TITLES)
+    + "".join(rf"(?!(?<=\b{n}\.)\s+\d)" for n in _NUMBER_LABELS)
+    + r"(?=\s|$)|\n+"
 )
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 _DETERMINERS = frozenset(["the", "a", "an", "this", "that", "my", "our", "your", "its", "their"])
