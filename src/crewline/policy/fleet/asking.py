@@ -208,6 +208,12 @@ _WH_KINDS: dict[str, tuple[Kind, ...]] = {
     "how deep": (Kind.LENGTH,),
     "how tall": (Kind.LENGTH,),
     "how likely": (Kind.PROBABILITY, Kind.PERCENT),
+    # "how loaded was the uplink?": its load, a share of its capacity; "how heavy is the JS
+    # bundle?": its weight in bytes; "how quickly must the vendor react?": within how long
+    "how loaded": (Kind.PERCENT,),
+    "how heavy": (Kind.SIZE,),
+    "how quickly": (Kind.DURATION,),
+    "how soon": (Kind.DURATION,),
     "where": (Kind.PATH, Kind.URL_PATH, Kind.URL, Kind.HOST),
     "when": (Kind.DATE, Kind.TIME),
     "who": (Kind.PERSON, Kind.ID),
@@ -269,6 +275,14 @@ def _requests(
         return False  # "the one where the signs are blank": a relative of the noun before
     if at == 0 or before in _FILLER_WORDS or before in _KNOW or (at == 1 and not after_noun):
         return True  # "yo what port…": a word of greeting before it
+    if before == "out" and texts[at - 2] in _FIND and texts[at - 3 : at - 2] in _FINDERS:
+        # "did anyone find out how many …": the question another's finding answers — never
+        # the asker's own step ("can I work out what the invoice would come to?")
+        return True
+    if texts[at] == "what" and shaped[at].clause_start and not _opinion(texts, at):
+        # "I am writing the test for Onfido, what URL …": "what" is never a relative of the
+        # noun before the comma, as "which", "where" or "who" may be
+        return True
     if texts[at] == "which" and after in NOUN_KINDS:
         return True  # "the ticket, which number?": a relative "which" is not before a noun
     if texts[at] == "how" and shaped[at].clause_start:
@@ -299,7 +313,27 @@ def _requests(
     return at + 2 >= len(texts)  # "the nightly build passed on which sha?"
 
 
+# "How bad was the error rate …?": a grade asked of a measure the phrase names (the rate),
+# which is the value asked; of anything else ("how bad is the outage?") it asks a judgement.
+_GRADING = word_set("bad good")
+# "…, what do you think?", "…, what next?", "…, what if I …?": the human's view or the next
+# step asked, never a value
+_OPINION_NEXT = word_set("next now else about if")
+_DECIDING = word_set("should shall ought prefer")
+
+
+def _opinion(texts: Sequence[str], at: int) -> bool:
+    """Does the "what" at ``at`` ask the human's view, a decision or the next step, not a
+    value?"""
+    after = texts[at + 1 : at + 3]
+    if any(t in _DECIDING for t in texts[at + 1 :]):
+        return True  # "…, what port should I use?": a decision asked of the human
+    return (bool(after) and after[0] in _OPINION_NEXT) or list(after) == ["do", "you"]
+
+
 _ANAPHORS = word_set("it that this they them its")
+# The pronouns that stand for a thing named before the request's clause.
+_BACK_POINTERS = word_set("it they them its their he she him his her")
 _BE_PAST = word_set("was were")
 # How many words a topic without a verb may have before a request that points back at it.
 _LONG_TOPIC = 10
@@ -345,6 +379,9 @@ _FILLER_WORDS = word_set(
     thanks sorry just"""
 )
 _KNOW = word_set("know tell remind idea sure wonder remember say find check me us")
+# "find out", "figure out", "work out": a finding whose object is the embedded question
+_FIND = word_set("find found figure figured work worked")
+_FINDERS = [[w] for w in ("anyone", "anybody", "someone", "somebody", "you", "they")]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -376,11 +413,11 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
             and code[all_words[i - 1].end : all_words[i].start].strip() in (",", "(")
             and i > 1
         )
-        if text in ("which", "what", "whats", "where", "when", "how", "who") and _requests(
+        if text in ("which", "what", "whats", "where", "when", "how", "who", "whose") and _requests(
             code, all_words, i, shaped, after_noun
         ):
             nxt = texts[i + 1] if i + 1 < len(texts) else ""
-            if text == "how" and f"how {nxt}" not in _WH_KINDS:
+            if text == "how" and f"how {nxt}" not in _WH_KINDS and nxt not in _GRADING:
                 continue
             start, head_text = i, f"{text} {nxt}" if text == "how" else text
             break
@@ -428,6 +465,7 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     # the noun phrase after the question word; its last word that names a kind of value
     phrase: list[str] = []
     longest = 4
+    hyphened = 0  # the phrase's words glued by a dash to the one before: "card-auth" is one
     per_unit = ""
     bare_subject = False
     ended_by_verb = False  # "which TrackWise record covers the …": its head before the verb
@@ -438,7 +476,9 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
             # however long that was ("the staging internal load balancer's IP")
             longest = len(phrase) + 4
             continue
-        if len(phrase) >= longest:
+        if phrase and w.start > 0 and code[w.start - 1] == "-" and w.text.isalpha():
+            hyphened += 1  # "the EU card-auth tail latency": four words, not five
+        if len(phrase) - hyphened >= longest:
             break
         if w.text in NP_STOP and phrase and not glued:
             break
@@ -475,6 +515,8 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     outcome: set[str] = set()
     measure: tuple[Kind, str] | None = None
     named = [p for p in phrase if p in NOUN_KINDS]
+    if head_text.startswith("how") and head_text[4:] in _GRADING and not named:
+        return None  # "how bad is the outage?": a judgement, unless a measure is named
     measured = head_text == "how much" and named and set(NOUN_KINDS[named[-1]]) - {Kind.NUMBER}
     stored = head_text == "how much" and not named and phrase[-1:] and phrase[-1] in _STORED
     share_of = (
@@ -496,9 +538,14 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
             # the counted noun: the phrase's last noun before its verb ("how many lint
             # errors did…": errors, not warnings; "how many pods restarted during…": pods)
             at = skip
-            while at + 1 < len(words) and (
-                _noun_goes_on(words[at], words[at + 1])
-                or code[words[at].end : words[at].end + 1] == "-"
+            while (
+                at + 1 < len(words)
+                # "how many 10 mL vials (mat. 4000127) are …": an aside ends the phrase
+                and "(" not in code[words[at].end : words[at + 1].start]
+                and (
+                    _noun_goes_on(words[at], words[at + 1])
+                    or code[words[at].end : words[at].end + 1] == "-"
+                )
             ):
                 at += 1
             noun = words[at].lemma
@@ -526,7 +573,8 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         noun = named[-1]
     if head_text == "who" and _WHOM_TO_MAIL.match(code, all_words[start].start):
         noun, kinds = "email", (Kind.EMAIL,)  # "who should I email at …?": their address
-    elif head_text == "who":
+    elif head_text in ("who", "whose"):
+        # "whose group does HU-S-20931 belong to?": the person it is of, as "who" asks
         if re.search(r"\b(?:should|shall|would|could|can|will|must|ought)\b", code):
             return None  # "who should review it?": a decision asked of you, not a fact
         if noun == "value":
@@ -653,6 +701,7 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     clause_from = start
     while clause_from > 0 and not shaped[clause_from].clause_start:
         clause_from -= 1
+    own_clause = clause_from
     topic = clause_from - 1
     while topic > 0 and not shaped[topic].clause_start:
         topic -= 1
@@ -682,6 +731,20 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         clause_from = 0
     if head_text == "need":
         clause_from = start  # "my smoke test needs the base URL": the URL's, not the test's
+    elif (
+        0 < clause_from == own_clause
+        and topic < clause_from
+        and (any(w.text in _BACK_POINTERS for w in words[skip:]) or head_text == "what")
+    ):
+        # "I am setting up the tunnel for the metrics gateway, what port does it listen
+        # on?": the asker's own clause is no topic, but what the pronoun stands for is in it —
+        # the thing after its last preposition, or the clause whole; and so is what a "what"
+        # after a comma is asked of ("Is the HES API still v3, what endpoint do I call?":
+        # the v3 API's, never the v4 one a row names)
+        prepositions = [
+            k for k in range(topic, clause_from - 1) if all_words[k].text in _CLAUSE_PREPOSITIONS
+        ]
+        clause_from = prepositions[-1] + 1 if prepositions else topic
     subject: list[str] = []
     clause = [*all_words[clause_from:start], *words[skip:]]
     # with "did", "does" … an asking word is the verb ("what did the probe record?"), else
@@ -1179,14 +1242,46 @@ def _partitive_counted(said: str) -> str:
 
 # A courtesy that ends a request ("hostname of the staging Orthanc pls"): the request is the
 # phrase before it, asked as a question.
-_COURTESY_END = re.compile(r"[\s,]+(?:pls|plz|please|thanks|thx|ty)\s*[?!.]*\s*$")
+# (an emoji after it is read as a comma: "… build pls 🙏")
+_COURTESY_END = re.compile(r"[\s,]+(?:pls|plz|please|thanks|thx|ty)[\s,?!.]*$")
+
+
+# Someone else's asking reported in the third person, opening the sentence ("QA asks which
+# build …", "the vendor asked what port …"): the question it reports is the one asked, about
+# what it names — never the asker's own "should I ask which …", which asks leave to ask.
+_REPORTED = re.compile(
+    r"^(?!(?:i|we)\b)[\w .'-]{1,40}?\b"
+    r"(?:asks|asked|wonders|wondered|wants to know|wanted to know)\s+"
+    r"(?=(?:which|what|whats|where|when|who|how)\b)"
+)
+
+
+# "`targetSdkVersion` is what now?", "In release/7.14, the SDK level is what?": "what" in
+# situ after the verb asks what "what is …?" asks; a fronted place goes after the phrase.
+_IN_SITU = re.compile(
+    r"^(?:(?P<front>[^,]{1,60}),\s*)?(?P<np>[^,]{1,80}?)\s+(?P<be>is|are|was|were)\s+what"
+    r"(?:\s+(?:now|then|exactly|again|currently))?\s*\?+\s*$"
+)
+
+
+def _in_situ(said: str) -> str:
+    """``said`` with a "what" in situ ("X is what now?") put first ("what is X?")."""
+    m = _IN_SITU.match(said)
+    if m is None:
+        return said
+    front, np, be = m.group("front"), m.group("np"), m.group("be")
+    if front is None:
+        return f"what {be} {np}?"
+    if front.split(" ", 1)[0] in _CLAUSE_PREPOSITIONS:
+        return f"what {be} {np} {front}?"  # "in release/7.14, X is what?"
+    return f"{front}, what {be} {np}?"
 
 
 def value_ask(shape: Shape) -> ValueAsk | None:
     """The value the asking sentence requests, if it requests one."""
     for sentence in reversed(shape.asking):
         fronted = _FRONTED_PART.match(sentence.text)
-        said = _COURTESY_END.sub("?", sentence.text)
+        said = _in_situ(_COURTESY_END.sub("?", _REPORTED.sub("", sentence.text)))
         if fronted:
             whole, how, rest = fronted.groups()
             said = f"{how} of {whole} {rest}"
