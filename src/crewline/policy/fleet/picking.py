@@ -323,8 +323,10 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
             out += _counted_value(ask, text, value)  # "57 TODOs, 12 of them in src/api"
             continue
         rest = re.sub(
-            r"^\s+(?:out\s+)?of\s+(?:\d[\d,.]*|them|those|these|which|all)\b", "", text[end:]
-        )
+            r"^(?:\s+(?:out\s+)?of\s+(?:\d[\d,.]*|them|those|these|which|all)\b|/\d[\d,]*\b)",
+            "",
+            text[end:],
+        )  # "3 of 40 pods", "312/312 unit tests": the noun after the whole
         following = _following(rest)
         # a heading's count ends its clause: "failures last week: 19, all missing codes"
         # counts no "all" — nothing after its comma is a noun it counts
@@ -340,11 +342,17 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
         if not following or following[0][0].isdigit():
             counting = False
             continue
+        if counting and _ELIDED.match(rest) and _says_asked(ask, text, value):
+            # "812 documents went in, 17 were rejected" for "how many did it reject?": some
+            # of the noun just counted, in a clause of their own that says a word the
+            # question asks by; a clause that says none is no count the question reads
+            out += _counted_value(ask, text, value)
+            continue
         if counting and following[0] in ("on", "in", "at", "for", "from", "under", "across"):
             # "12 failing tests on main and 3 on the release branch": 3 counts them too
             out += [replace(v, parallel=True) for v in _counted_value(ask, text, value)]
             continue
-        for word in following:
+        for word in [*following, *_phrase_head(rest)]:
             r = root(lemma(word))
             if any(_same_noun(r, c) for c in ask.counted):
                 counting = True
@@ -362,6 +370,46 @@ def _following(rest: str) -> list[str]:
         for w in re.findall(r"[a-z0-9][a-z0-9-]*", rest.lower()[:48])[:4]
         if w not in ("with", "known", "new", "total", "more", "are", "were", "have", "had")
     ][:2]
+
+
+# A count whose noun is left out, said of the noun the count before it counted: a state or
+# an outcome of some of them ("17 were rejected", "9 are still open").
+_ELIDED = re.compile(r"\s+(?:are|were|was|is|got)\s+(?!(?:of|the|a|an|our|my|its|their)\b)[a-z]")
+
+
+def _says_asked(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the value's own clause, after it, say one of the question's words?"""
+    _, tail = clause_of(text, value)
+    words = tokens(code_form(tail))
+    said = {root(t.lemma) for t in words} | {t.stem for t in words}
+    return bool(said & (set(ask.subject) | set(ask.outcome)))
+
+
+# Words a count's noun phrase ends before: a preposition or a word that starts a clause.
+_PHRASE_END = word_set("across over under per each than after before since until via like")
+_PHRASE_WORD = re.compile(r"\s+([a-z][a-z0-9-]*)")
+
+
+def _phrase_head(rest: str) -> list[str]:
+    """The noun a number counts past the two words ``_following`` reads, at the end of its
+    unbroken phrase of modifiers ("617 stale feature *flags* across 38 services", "238
+    active commercial API *keys*"): no stop word, preposition, number or punctuation
+    between, and no plural before it (a plural is the phrase's own noun: "5 nodes serve
+    checkout services" counts nodes)."""
+    words: list[str] = []
+    at = 0
+    while len(words) < 5:
+        m = _PHRASE_WORD.match(rest.lower(), at)
+        if m is None:
+            break
+        word = m.group(1)
+        if word in STOP | NP_STOP | _PHRASE_END:
+            break
+        words.append(word)
+        at = m.end()
+        if lemma(word) != word:
+            break  # a plural ends the phrase: its noun
+    return words[2:]
 
 
 _OWN_CLAUSE_END = re.compile(r"[;,()]|[.!?](?=\s|$)")
