@@ -7,7 +7,9 @@ says some of the noun just counted in a clause of its own that says the question
 Near misses stay unanswered or keep their count: a count of a neighbouring noun ("…
 across 14 branches"), a phrase whose own plural noun comes first ("40 drivers covering bus
 routes"), a clause that says another outcome, the whole beside the part ("how many went
-through?": 640), a number a clause names with a determiner ("40 is the cap"). Domains apart
+through?": 640), a number a clause names with a determiner ("40 is the cap"), and a
+count whose modifiers restrict it ("312 *overdue* library loans") for a question that asks
+the whole ("in total, overdue or not?") or never says the restriction. Domains apart
 from the dev sets (a library, a parcel sorter, a help desk, a rain-gauge network).
 """
 
@@ -66,6 +68,18 @@ def test_a_count_names_its_noun_anywhere_in_its_phrase(
         ),
         # neither clause says the outcome asked
         ("How many parcels did the sorter lose?", "sorter", PARCELS),
+        # "overdue" restricts the count: the whole is asked, overdue or not
+        ("How many library loans are there in total, overdue or not?", "sweep", LOANS),
+        ("How many library loans did the sweep find, whether overdue or not?", "sweep", LOANS),
+        ("How many library loans are out altogether?", "sweep", LOANS),
+        ("How many library loans are there, including returned ones?", "sweep", LOANS),
+        # a restriction the question never says: the count is of some loans only
+        ("How many library loans did the sweep find?", "sweep", LOANS),
+        (
+            "How many rain gauges are there in all?",
+            "gauges",
+            "Gauge poll: 51 of 60 automatic rain gauges reported in the last hour",
+        ),
     ],
 )
 def test_a_count_of_another_noun_or_outcome_stays_unanswered(

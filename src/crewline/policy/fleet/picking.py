@@ -352,11 +352,17 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
             # "12 failing tests on main and 3 on the release branch": 3 counts them too
             out += [replace(v, parallel=True) for v in _counted_value(ask, text, value)]
             continue
-        for word in [*following, *_phrase_head(rest)]:
+        phrase = _phrase(rest)
+        for n, word in enumerate([*following, *phrase[2:]]):
             r = root(lemma(word))
             if any(_same_noun(r, c) for c in ask.counted):
-                counting = True
-                out += _counted_value(ask, text, value)
+                # a noun read past the two words: the modifiers before it restrict the
+                # count ("617 stale feature flags"), an answer only where the question asks
+                # that restriction itself, never the whole ("in total, stale or not?")
+                counting = n < len(following) or _restriction_asked(
+                    ask, phrase[: n - len(following) + 2]
+                )
+                out += _counted_value(ask, text, value) if counting else []
                 break
         else:
             counting = False
@@ -390,12 +396,12 @@ _PHRASE_END = word_set("across over under per each than after before since until
 _PHRASE_WORD = re.compile(r"\s+([a-z][a-z0-9-]*)")
 
 
-def _phrase_head(rest: str) -> list[str]:
-    """The noun a number counts past the two words ``_following`` reads, at the end of its
-    unbroken phrase of modifiers ("617 stale feature *flags* across 38 services", "238
-    active commercial API *keys*"): no stop word, preposition, number or punctuation
-    between, and no plural before it (a plural is the phrase's own noun: "5 nodes serve
-    checkout services" counts nodes)."""
+def _phrase(rest: str) -> list[str]:
+    """The words of a number's unbroken phrase of modifiers, to its noun ("617 stale
+    feature *flags* across 38 services", "238 active commercial API *keys*"): no stop word,
+    preposition, number or punctuation between, and no plural before the noun (a plural is
+    the phrase's own noun: "5 nodes serve checkout services" counts nodes). The words past
+    the two ``_following`` reads are the nouns it adds."""
     words: list[str] = []
     at = 0
     while len(words) < 5:
@@ -409,7 +415,34 @@ def _phrase_head(rest: str) -> list[str]:
         at = m.end()
         if lemma(word) != word:
             break  # a plural ends the phrase: its noun
-    return words[2:]
+    return words
+
+
+# A question that asks the whole of a thing, whatever its kind or state: "in total",
+# "altogether", "stale or not", "whether or not", "including …", "regardless of …".
+_WHOLE = re.compile(
+    r"\b(?:in\s+(?:total|all)|altogether|all\s+told|overall|or\s+not|whether|including"
+    r"|included|regardless|either\s+way|of\s+any\s+kind|any\s+kind\s+of)\b"
+)
+_ALL = re.compile(
+    r"\ball\s+(?:of\s+)?(?:the\s+|its\s+|their\s+|our\s+)?((?:[a-z-]+\s+){0,3}[a-z-]+)"
+)
+
+
+def _restriction_asked(ask: ValueAsk, modifiers: list[str]) -> bool:
+    """Does the question ask the restriction a count's modifiers put on its noun ("stale"
+    of "617 stale feature flags"): each modifier said in the question, and the question
+    never asking the whole ("how many feature flags in total, stale or not?", "all the
+    feature flags")?"""
+    question = ask.question.lower()
+    if _WHOLE.search(question):
+        return False
+    for m in _ALL.finditer(question):
+        if any(_same_noun(root(lemma(w)), c) for w in m.group(1).split() for c in ask.counted):
+            return False  # "how many are there of all the feature flags?"
+    words = tokens(question)
+    said = {root(t.lemma) for t in words} | {t.stem for t in words} | {t.text for t in words}
+    return all(w in said or root(lemma(w)) in said or stem(w) in said for w in modifiers)
 
 
 _OWN_CLAUSE_END = re.compile(r"[;,()]|[.!?](?=\s|$)")
