@@ -185,3 +185,19 @@ def test_how_soon_asking_when_to_act_is_a_decision() -> None:
 def test_what_asking_the_humans_view_after_a_comma_stays_a_go_ahead() -> None:
     goes_on("I have finished the dry run, what do you think, go ahead?")
     goes_on("Lint is clean, what next?")
+
+
+def test_a_what_run_on_from_a_question_asks_of_that_questions_thing() -> None:
+    # "still v2": the request is the v2 API's, and the v3 endpoint a row names is another's
+    no_answer(
+        "Is the billing API still v2, what endpoint do I call?",
+        facts(("api", "billing API v3 endpoint is /api/v3/invoices")),
+    )
+
+
+def test_a_statement_before_a_what_is_context_not_the_subject() -> None:
+    answers(
+        "DNS is flaky in the lab — what's the IP address of the staging MQTT broker?",
+        facts(("net", "staging MQTT broker IP address is 10.42.7.18")),
+        "10.42.7.18",
+    )

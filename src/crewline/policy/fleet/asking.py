@@ -734,13 +734,18 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     elif (
         0 < clause_from == own_clause
         and topic < clause_from
-        and (any(w.text in _BACK_POINTERS for w in words[skip:]) or head_text == "what")
+        and (
+            any(w.text in _BACK_POINTERS for w in words[skip:])
+            or (head_text == "what" and all_words[topic].text in _AUXILIARIES)
+        )
     ):
         # "I am setting up the tunnel for the metrics gateway, what port does it listen
         # on?": the asker's own clause is no topic, but what the pronoun stands for is in it —
         # the thing after its last preposition, or the clause whole; and so is what a "what"
-        # after a comma is asked of ("Is the HES API still v3, what endpoint do I call?":
-        # the v3 API's, never the v4 one a row names)
+        # run on from a question of its own is asked of ("Is the HES API still v3, what
+        # endpoint do I call?": the v3 API's, never the v4 one a row names). A statement
+        # before it is context ("DNS is flaky in the sandbox — what's the IP of the staging
+        # broker?" asks the broker's IP, wherever the asker is)
         prepositions = [
             k for k in range(topic, clause_from - 1) if all_words[k].text in _CLAUSE_PREPOSITIONS
         ]
