@@ -180,7 +180,6 @@ def _asks_which_it_is(sentence: str) -> bool:
     caller refuses a question that offers options anywhere (``_OFFERS``)."""
     return (
         _WHICH_IT_IS.search(sentence) is not None
-        and re.search(r"\bor\b", sentence) is None
         and _ASKS_DECISION.search(_KNOWS.sub(" ", sentence)) is None
     )
 

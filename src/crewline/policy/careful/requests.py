@@ -41,12 +41,12 @@ _HARD_BOUNDARY = re.compile(r"[:;]|\s[-\u2013\u2014]+\s|[\u2013\u2014]")
 ASKER = word_set("i we me us")
 TO_COME = word_set("to should shall must will ll can could would going gonna")
 _SEQUENCE = word_set("and then also plus next finally afterwards so but or")
-# Verbs that open an embedded question the asker wants answered ("tell me which…",
-# "estimate how much…", "check whether…").
 # The prepositions a question word may follow to open a question: the plain ones and those
 # of a time's end ("Till what date are prod deploys frozen?", "Until when is the freeze
 # on?"), which only ask when a span ends, never till or stop anything.
 _ASKING_PREPOSITIONS = PREPOSITIONS | word_set("till until")
+# Verbs that open an embedded question the asker wants answered ("tell me which…",
+# "estimate how much…", "check whether…").
 _OPENS_QUESTION = READ_VERBS | word_set("tell remind show know wonder idea estimate guess say see")
 # What joins a reading verb to the question it reads ("look at what was released").
 _READ_PARTICLES = word_set("at into over through")

@@ -818,11 +818,11 @@ def _whole_or_part(ask: ValueAsk, text: str, values: Sequence[Said]) -> Said | N
         return {root(t.lemma) for t in found} | {t.stem for t in found}
 
     own = {}
-    rest = text
+    rest = text.lower()
     for part in parts:
         clause = _own_of(text, part)
         own[part.value.start] = words(re.sub(r"^\s*(?:out\s+)?of\s+\w+", "", clause))
-        rest = rest.lower().replace(text[part.value.start : part.value.end] + clause, " ")
+        rest = rest.replace((text[part.value.start : part.value.end] + clause).lower(), " ")
     outside = words(rest)
     # a word of the question that names a part in other words than the row's ("server
     # error" of "returned 404") leaves it a guess, but for a value the part's clause says
