@@ -39,6 +39,7 @@ from crewline.policy.fleet.rows import (
     status_of,
 )
 from crewline.policy.fleet.thesaurus import generic_words
+from crewline.policy.fleet.when import time_words_held
 from crewline.policy.lemmas import Token, known, root, tokens
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form, word_set
@@ -87,7 +88,8 @@ def _subject_unsaid(
     if not has_specifics(ask, fact):
         return None
     row = row_of(ask, fact)
-    spared = untimed() | besides
+    # "this morning at half nine" of a row "at 09:30": the row's clock says them
+    spared = untimed() | besides | {root(w) for w in time_words_held(ask.question, fact.text)}
     terms = [t for t in ask.subject if t not in spared]
     if not terms:
         return ((), 0) if bool(row.roots & ask.cues) or not ask.subject else None

@@ -43,6 +43,7 @@ from crewline.policy.fleet.rows import (
     status_of,
 )
 from crewline.policy.fleet.thesaurus import generic_words
+from crewline.policy.fleet.when import parts_held
 from crewline.policy.lemmas import Token, clipped, known, lemma, root, tokens
 from crewline.policy.values import Kind, Value, values_in, with_weekday
 from crewline.policy.wording import code_form
@@ -736,7 +737,10 @@ def another_time(ask: ValueAsk, fact: Fact) -> bool:
     """Does the question place what it asks in a time the row does not say ("the night
     before last" of "last night's backup")?"""
     asked = set(_TIME_WORDS.findall(ask.question))
-    return bool(asked - set(_TIME_WORDS.findall(fact.text.lower())))
+    # "this morning" of "backlog was 311 at 09:30": the row's clock says the part of a day
+    return bool(
+        asked - set(_TIME_WORDS.findall(fact.text.lower())) - parts_held(ask.question, fact.text)
+    )
 
 
 _PERIOD = re.compile(
@@ -755,8 +759,10 @@ def another_period(ask: ValueAsk, fact: Fact) -> bool:
     week, "next month" of one that names no month)? "This week" asked of a row naming no
     other week is the row's present."""
     said = _periods(fact.text)
+    held = parts_held(ask.question, fact.text)  # "last night" of "nightly load done at 04:47"
     return period_contradicted(ask, fact) or any(
-        which != "this" and (which, period) not in said for which, period in _periods(ask.question)
+        which != "this" and (which, period) not in said and not (which == "last" and period in held)
+        for which, period in _periods(ask.question)
     )
 
 

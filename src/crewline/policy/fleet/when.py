@@ -19,6 +19,7 @@ import functools
 import re
 from collections.abc import Sequence
 
+from crewline.policy.fleet.periods import calendar_periods
 from crewline.policy.lemmas import root
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import word_set
@@ -26,9 +27,11 @@ from crewline.policy.wording import word_set
 __all__ = [
     "began_at",
     "moment_of_another_event",
+    "parts_held",
     "start_for_an_end",
     "start_said_by_span",
     "state_words_aside",
+    "time_words_held",
 ]
 
 _MOMENTS = (Kind.DATE, Kind.TIME)
@@ -155,3 +158,127 @@ def moment_of_another_event(question: str, text: str, value: Value) -> bool:
         and _END_BOUND.search(said[: other.start])
         for other in values_in(text)
     )
+
+
+# The parts of a day a question places what it asks in, by the hours of a clock that fall in
+# each ("this morning" holds 09:30, not 15:00); a night runs over midnight. "Tonight" is not
+# among them: it is a night still to come, which no time a row states has reached.
+_PART_HOURS = {
+    "morning": range(5, 12),
+    "afternoon": range(12, 18),
+    "evening": range(17, 23),
+    "night": (*range(21, 24), *range(6)),
+}
+_PART_ASKED = re.compile(
+    r"\b(morning|afternoon|evening)\b|\b(?:last|the|at|in|over)\s+(night)\b|\b(overnight)\b"
+)
+# A row that says the night itself ("drained overnight"); "nightly" is a schedule, which
+# the clock of what it did that night must place.
+_NIGHT_SAID = re.compile(r"\b(?:overnight|last\s+night)\b")
+# A day a row names: what a part of a day is of where the question names no such day.
+_DAY = re.compile(
+    r"\b(?:yesterday|today|tomorrow|tonight|monday|tuesday|wednesday|thursday|friday"
+    r"|saturday|sunday|weekend|weekly|monthly|nights|days|ago|before\s+last"
+    r"|(?:last|this|next|previous)\s+(?:week|month|quarter|year))\b"
+)
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?:\s*([ap])\.?m\b)?", re.IGNORECASE)
+
+
+def _hour(value: Value) -> int | None:
+    """The hour of the day a time states, "7:15 pm" as 19."""
+    m = _CLOCK.match(value.text)
+    if m is None:
+        return None
+    hour = int(m.group(1))
+    if m.group(3) and hour < 12:
+        hour += 12 if m.group(3).lower() == "p" else 0
+    return hour
+
+
+def parts_held(question: str, text: str) -> frozenset[str]:
+    """The parts of a day ``question`` places what it asks in ("this morning", "last night",
+    "overnight") that a row of ``text`` holds by its own clock: every time it states falls
+    in that part ("backlog was 311 at 09:30" for "this morning"; "hit 7.2% between 02:10 and
+    02:40" for "during the night"; "nightly load done at 04:47" for "last night"), or, for a
+    night, it says "overnight" itself. A row that names a date, a calendar period, a day or
+    a span of days the question does not ("18:00 yesterday" for "this evening", "6 of 30
+    nights in November" for "last night"), or a time other than one the question says in
+    words ("08:30" for "at half nine"), holds none. The words come back as the question
+    writes them ("night" of "last night", "overnight")."""
+    said = text.lower()
+    asked = question.lower()
+    if (
+        any(v.kind is Kind.DATE for v in values_in(text))
+        or calendar_periods(text)
+        or set(_DAY.findall(said)) - set(_DAY.findall(asked))
+    ):
+        return frozenset()  # "failed 6 of 30 nights in November": not one night's
+    if any((h, m) not in _stated(text) for h, m, _ in _clock_asked(asked)):
+        return frozenset()  # "at half nine" of a row at 08:30: another time of the morning
+    hours = [_hour(v) for v in values_in(text) if v.kind is Kind.TIME]
+    held: set[str] = set()
+    for m in _PART_ASKED.finditer(asked):
+        part = m.group(1) or m.group(2) or "night"
+        word = m.group(1) or m.group(2) or m.group(3)
+        by_clock = bool(hours) and all(h is not None and h in _PART_HOURS[part] for h in hours)
+        if by_clock or (part == "night" and _NIGHT_SAID.search(said)):
+            held.add(word)
+    return frozenset(held)
+
+
+_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_NUMBERS = {w: n for n, w in enumerate(_NUMBER_WORDS.split("|"), start=1)}
+_HOUR_WORD = r"(" + _NUMBER_WORDS + r"|\d{1,2})"
+# A time of day said in words: "half nine" (09:30, as British English says it), "half past
+# nine", "quarter past ten", "quarter to ten", "nine o'clock", "at nine".
+_SAID_CLOCK = re.compile(
+    r"\b(?:(half)(?:\s+past)?|(quarter)\s+(past|to))\s+" + _HOUR_WORD + r"(?![\w:.%])"
+    r"|\b(at)\s+(" + _NUMBER_WORDS + r")"
+    r"(?=\s+(?:this|last|yesterday|today|o'?clock)\b|\s*[?,;]|$)"
+    r"|\b" + _HOUR_WORD + r"\s+o'?clock\b"
+)
+
+
+def _clock_asked(question: str) -> list[tuple[int, int, str]]:
+    """The times of day ``question`` says in words, each as (hour on a twelve-hour clock,
+    minute, the words that say it)."""
+    found = []
+    for m in _SAID_CLOCK.finditer(question):
+        word = m.group(4) or m.group(6) or m.group(7)
+        hour = _NUMBERS.get(word) or int(word)
+        if not 1 <= hour <= 12:
+            continue
+        if m.group(1):
+            minute = 30
+        elif m.group(2):
+            minute = 15 if m.group(3) == "past" else 45
+            hour = hour - 1 if m.group(3) == "to" else hour
+        else:
+            minute = 0
+        found.append((hour % 12, minute, m.group(0)))
+    return found
+
+
+def time_words_held(question: str, text: str) -> frozenset[str]:
+    """The words by which ``question`` places what it asks in time that a row of ``text``
+    says by its clock: a part of a day it holds (``parts_held``) and a time of day said in
+    words that is a time the row states ("half nine" of "backlog was 311 at 09:30", "at nine"
+    of "at 09:00"). A question of those words asks of that time; a row stating it need not
+    write them."""
+    asked = question.lower()
+    said = parts_held(question, text)
+    if not said and _PART_ASKED.search(asked):
+        return frozenset()  # "this morning" of a row at 15:00: its clock is of another time
+    clocks = _clock_asked(asked)
+    if any((hour, minute) not in _stated(text) for hour, minute, _ in clocks):
+        return frozenset()
+    return said | {w for *_, phrase in clocks for w in re.findall(r"[\w']+", phrase)} - {"at"}
+
+
+def _stated(text: str) -> set[tuple[int, int]]:
+    """The times of day ``text`` states, each as (hour on a twelve-hour clock, minute)."""
+    return {
+        (hour % 12, int(v.text[v.text.index(":") + 1 :][:2]))
+        for v in values_in(text)
+        if v.kind is Kind.TIME and (hour := _hour(v)) is not None
+    }
