@@ -175,10 +175,12 @@ _PART_ASKED = re.compile(
 # A row that says the night itself ("drained overnight"); "nightly" is a schedule, which
 # the clock of what it did that night must place.
 _NIGHT_SAID = re.compile(r"\b(?:overnight|last\s+night)\b")
-# A day a row names: what a part of a day is of where the question names no such day.
+# A day a row names, or a habit of every day ("usually finishes 02:30"): what a part of a
+# day is of where the question names no such day.
 _DAY = re.compile(
     r"\b(?:yesterday|today|tomorrow|tonight|monday|tuesday|wednesday|thursday|friday"
-    r"|saturday|sunday|weekend|weekly|monthly|nights|days|ago|before\s+last"
+    r"|saturday|sunday|weekend|weekdays?|daily|weekly|monthly|nights|days|ago|before\s+last"
+    r"|usually|typically|normally|generally|every|each"
     r"|(?:last|this|next|previous)\s+(?:week|month|quarter|year))\b"
 )
 _CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?:\s*([ap])\.?m\b)?", re.IGNORECASE)
@@ -200,9 +202,10 @@ def parts_held(question: str, text: str) -> frozenset[str]:
     "overnight") that a row of ``text`` holds by its own clock: every time it states falls
     in that part ("backlog was 311 at 09:30" for "this morning"; "hit 7.2% between 02:10 and
     02:40" for "during the night"; "nightly load done at 04:47" for "last night"), or, for a
-    night, it says "overnight" itself. A row that names a date, a calendar period, a day or
-    a span of days the question does not ("18:00 yesterday" for "this evening", "6 of 30
-    nights in November" for "last night"), or a time other than one the question says in
+    night, it says "overnight" itself. A row that names a date, a calendar period, a day, a
+    span of days or a habit the question does not ("18:00 yesterday" for "this evening", "6
+    of 30 nights in November", "usually finishes 02:30" for "last night"), or a time other
+    than one the question says in
     words ("08:30" for "at half nine"), holds none. The words come back as the question
     writes them ("night" of "last night", "overnight")."""
     said = text.lower()
