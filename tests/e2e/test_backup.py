@@ -26,7 +26,9 @@ from crewline.serving_lock import ServingLock, restore_lock
 from crewline.store.sqlite import SqliteStore
 from tests.bounds import HTTP_TIMEOUT, WAIT
 
-pytestmark = pytest.mark.slow
+# Each test runs the CLI as processes of its own (backup, restore, status), each a Python
+# start-up: seconds idle, a minute when the machine is loaded — past the default 120 s.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 CREWLINE = [sys.executable, "-m", "crewline"]
 MEMBERS = 5

@@ -24,6 +24,10 @@ from crewline.models import Escalation, RowRole
 from crewline.store.postgres import PostgresStore
 from crewline.store.postgres import migrations as pg_migrations
 
+# Each test runs the CLI as processes of its own (backup, restore, status), each a Python
+# start-up: seconds idle, a minute when the machine is loaded — past the default 120 s.
+pytestmark = pytest.mark.timeout(600)
+
 CREWLINE = [sys.executable, "-m", "crewline"]
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
