@@ -399,7 +399,44 @@ def values_in(text: str) -> list[Value]:
                 raw = text[start:end]
             taken.append((start, end))
             found.append(Value(text=raw, kind=kind, start=start, end=end))
-    return sorted(found, key=lambda v: v.start)
+    return ports_by_place(text, sorted(found, key=lambda v: v.start))
+
+
+# A port said by its place after its host, with no word "port" and no colon: "endorsement
+# service is pas-endo-01.ins.internal on 8210" (a host, "on" or "at", the number ending its
+# clause), "SIP trunk terminates on sbc-edge-03, 5061 over TLS" (a machine's name, and the
+# protocol the number is of after it). A number that counts a thing after it ("on dwh-etl-01,
+# 212 tables"), one after a name that is no host with no protocol after it, and one past a
+# port's range stay numbers.
+_HOST_TO_PORT = re.compile(r"\s+(?:on|at)\s+|,\s*")
+_PORT_PROTOCOL = re.compile(
+    r"\s*(?:/\s*|\b(?:over|via|for)\s+)?(?:tls|ssl|tcp|udp|https?|grpc|sip|smtp|mllp|ssh|sftp)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"\s*(?:$|[;.)]|,\s|\s[-\u2013\u2014]\s)")
+
+
+def ports_by_place(text: str, found: list[Value]) -> list[Value]:
+    """``found`` with each bare number said as its host's port (``_HOST_TO_PORT``) read as a
+    port."""
+    out = list(found)
+    for k in range(1, len(out)):
+        host, value = out[k - 1], out[k]
+        if value.kind is not Kind.NUMBER or not re.fullmatch(r"\d{2,5}", value.text):
+            continue
+        if not 0 < int(value.text) < 65536 or not _HOST_TO_PORT.fullmatch(
+            text[host.end : value.start]
+        ):
+            continue
+        protocol = _PORT_PROTOCOL.match(text, value.end) is not None
+        if not protocol and 1900 <= int(value.text) <= 2100:
+            continue  # "moved to db-2.internal in 2024": a year, more likely than a port
+        named = host.kind is Kind.ID and re.search(r"[a-z]-?\d+$", host.text) is not None
+        if (
+            host.kind in (Kind.HOST, Kind.IP) and (protocol or _CLAUSE_END.match(text, value.end))
+        ) or (named and protocol):
+            out[k] = Value(text=value.text, kind=Kind.PORT, start=value.start, end=value.end)
+    return out
 
 
 # A weekday right before a time, as a member writes the two ("handover Monday 09:00", "Tue at

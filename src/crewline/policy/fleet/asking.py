@@ -87,7 +87,10 @@ for _words, _kinds in (
     ("checksum digest", (Kind.COMMIT, Kind.ID)),
     ("path", (Kind.PATH, Kind.URL_PATH)),
     # "files under /outbound/invoices": a folder off the system's own is written as a route
-    ("directory dir folder location", (Kind.PATH, Kind.URL_PATH)),
+    ("directory dir folder", (Kind.PATH, Kind.URL_PATH)),
+    # a location is a folder's place, or a store's written as a URL: "landing in
+    # s3://scan-ingest/2024/", "docs live at https://wiki.example/uw/"
+    ("location", (Kind.PATH, Kind.URL_PATH, Kind.URL)),
     ("branch", (Kind.PATH, Kind.ID, Kind.WORD)),
     (
         "duration time timeout latency runtime p50 p90 p95 p99 p999 median lag delay",
@@ -397,6 +400,24 @@ def kind_tokens(code: str) -> tuple[Token, ...]:
     )
 
 
+# Adverbial phrases of time that say when a value is asked, never what it is of: "right now",
+# "at the moment", "these days", "so far", "thus far", "to date", "for now", "as of now", "as of
+# today", "at present", "by now", "as we speak". Their words are no asked noun ("what is it
+# right now?" asks no "right") and no word a row must say ("flagged so far this week": no
+# "far"). "Up to date" is no such phrase: it says a state.
+ADVERBIAL = re.compile(
+    r"\b(?:right now|just now|for now|by now|as of (?:now|today)|at (?:the moment|present)"
+    r"|these days|(?:so|thus) far|(?<!up )to date|as we speak)\b"
+)
+
+
+def adverbial_words(code: str) -> frozenset[int]:
+    """Where the words of an adverbial phrase of time (``ADVERBIAL``) start in ``code``."""
+    return frozenset(
+        m.start() + w.start() for m in ADVERBIAL.finditer(code) for w in re.finditer(r"\w+", m[0])
+    )
+
+
 def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     """The request ``code`` (one sentence) makes; ``pointed``: the phrase a later "what is
     it?" points back at, a request however long."""
@@ -463,6 +484,7 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
             kinds = wanted
     words = all_words[start:]
     # the noun phrase after the question word; its last word that names a kind of value
+    timed = adverbial_words(code)
     phrase: list[str] = []
     longest = 4
     hyphened = 0  # the phrase's words glued by a dash to the one before: "card-auth" is one
@@ -480,6 +502,10 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
             hyphened += 1  # "the EU card-auth tail latency": four words, not five
         if len(phrase) - hyphened >= longest:
             break
+        if w.start in timed and phrase:
+            break  # "what is the p95 right now?": the phrase ends where "right now" opens
+        if w.start in timed:
+            continue
         if w.text in NP_STOP and phrase and not glued:
             break
         if w.text in NP_STOP:
@@ -799,6 +825,8 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     }
     for w in clause:
         r = root(w.lemma)
+        if w.start in timed:
+            continue  # "so far", "right now", "these days": when it is asked, never of what
         if w.start in hyphenated and w.lemma in ASKING and w.text not in STOP:
             if r not in subject:
                 subject.append(r)
@@ -1282,11 +1310,34 @@ def _in_situ(said: str) -> str:
     return f"{front}, what {be} {np}?"
 
 
+# A noun's number abbreviated ("ticket no.", "approval nr.", "case num."), its dot read as a
+# sentence's end: the sentence before is the noun the asking one goes on from ("ticket no. for
+# the carlisle flood claims pls" asks the ticket's number, its id: "CLM-77310"). Never "no." said alone ("No. Which
+# port …?") nor after a word of grammar or asking ("just say no.").
+_NUMBER_ABBREVIATED = re.compile(
+    r"^(?P<noun>(?:[\w-]+\s+){0,3}(?P<last>[a-z][\w-]*))\s+(?:no|nr|num)\.$"
+)
+
+
+def _numbered(shape: Shape, sentence: Sentence) -> str:
+    """The asking sentence, with the sentence before it prefixed where that one is a noun and
+    its number abbreviated (``_NUMBER_ABBREVIATED``), as its id: "ticket id for the … ?"."""
+    n = shape.sentences.index(sentence)
+    if n == 0:
+        return sentence.text
+    before = _NUMBER_ABBREVIATED.match(shape.sentences[n - 1].text.strip())
+    if before is None or before["last"] in STOP or lemma(before["last"]) in ASKING:
+        return sentence.text
+    if before["last"] in VERBISH:
+        return sentence.text
+    return f"{before['noun']} id {sentence.text}"
+
+
 def value_ask(shape: Shape) -> ValueAsk | None:
     """The value the asking sentence requests, if it requests one."""
     for sentence in reversed(shape.asking):
         fronted = _FRONTED_PART.match(sentence.text)
-        said = _in_situ(_COURTESY_END.sub("?", _REPORTED.sub("", sentence.text)))
+        said = _in_situ(_COURTESY_END.sub("?", _REPORTED.sub("", _numbered(shape, sentence))))
         if fronted:
             whole, how, rest = fronted.groups()
             said = f"{how} of {whole} {rest}"
@@ -1327,7 +1378,8 @@ def moment_for_a_measure(ask: ValueAsk, value: Value) -> bool:
 # one is that?"): what it asks is the phrase said just before it.
 _POINTING = re.compile(
     r"(?:^|(?:\s[-\u2013\u2014]+|:)\s*)(?:so\s+)?(?:what|which one)\s*(?:'s|is|was|are|were)\s+"
-    r"(?:(?:it|that|this|they)(?:\s+(?:now|then|exactly))?|(?:it\s+)?(?:measured|found|"
+    r"(?:(?:it|that|this|they)(?:\s+(?:now|then|exactly|currently|today|right now|at the moment"
+    r"|these days|so far|at present))?|(?:it\s+)?(?:measured|found|"
     r"recorded|reported|seen|observed|logged|set\s+to|configured))\s*\?+\s*$"
 )
 
