@@ -1311,9 +1311,10 @@ def _in_situ(said: str) -> str:
 
 
 # A noun's number abbreviated ("ticket no.", "approval nr.", "case num."), its dot read as a
-# sentence's end: the sentence before is the noun the asking one goes on from ("ticket no. for
-# the carlisle flood claims pls" asks the ticket's number, its id: "CLM-77310"). Never "no." said alone ("No. Which
-# port …?") nor after a word of grammar or asking ("just say no.").
+# sentence's end: the sentence before is the noun the asking one goes on from ("ticket no.
+# for the carlisle flood claims pls" asks the ticket's number, its id: "CLM-77310"). Never
+# "no." said alone ("No. Which port …?") nor after a word of grammar or asking ("just say
+# no.").
 _NUMBER_ABBREVIATED = re.compile(
     r"^(?P<noun>(?:[\w-]+\s+){0,3}(?P<last>[a-z][\w-]*))\s+(?:no|nr|num)\.$"
 )
