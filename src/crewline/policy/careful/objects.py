@@ -14,6 +14,7 @@ from crewline.policy.acts import (
     CUSTOMER_THINGS,
     MONEY_WORDS,
     NON_PROD,
+    OUTSIDE_PARTIES,
     PAYMENT_SCHEMES,
     PROD_WORDS,
     PUBLIC_TARGETS,
@@ -197,6 +198,12 @@ def context_holds(
             )
         case "payment_scheme":
             return _to_a_payment_scheme(shape, i)
+        case "outside_party":  # "report the ring to the police", "get it over to the regulator"
+            return _to_an_outside_party(shape, i, length)
+        case "direct_debit":  # "the direct debit collection", "the direct-debit run"
+            return i > 0 and shape.words[i - 1].lemma == "direct" and not shape.words[i].ident
+        case "money_modifier":  # "the direct debit collection", "the card settlement run"
+            return _of_money(shape, i, length)
         case "official_filing":
             return _an_official_filing(shape, i)
         case "machine":  # "fire the thrusters"
@@ -306,6 +313,61 @@ def _to_a_payment_scheme(shape: Shape, i: int) -> bool:
     if any(w.lemma in PAYMENT_SCHEMES or w.text in PAYMENT_SCHEMES for w in clause):
         return True
     return any(a.lemma == "direct" and b.lemma == "debit" for a, b in itertools.pairwise(clause))
+
+
+# What a party is named after "to" with ("to the financial conduct authority", "to our
+# auditors", "to HM Revenue's inspectorate"): words of it, up to its head.
+_PARTY_STOP = PREPOSITIONS | TIME_WORDS | OBJECT_STOP | word_set("and or but now asap yes ok")
+
+
+def _to_an_outside_party(shape: Shape, i: int, length: int) -> bool:
+    """Is the verb at ``i`` (a verb, not a noun: "the report for the regulator") telling or
+    handing its object to a party outside the company: a "to" after it in its clause whose
+    phrase's head is one ("report the ring to the police today", "get the return over to the
+    regulator", "refer the complaint to the financial ombudsman")? Never to the asker ("report
+    back to me"), to a team or a person inside ("flag it to the customer success team": its
+    head is the team), nor a "to" that opens a verb ("report it to get the refund moving")."""
+    words = shape.words
+    if not verb_position(shape, i) or words[i].ident or words[i].code:
+        return False
+    if i > 0 and words[i - 1].text in DETERMINERS | ORDINALS:
+        return False
+    end = clause_end(shape, i + length - 1)
+    for k in range(i + length, end):
+        if words[k].text != "to" or words[k].ident:
+            continue
+        if k + 1 < end and words[k + 1].lemma in VERB_LIKE:
+            continue  # "report it to get the refund moving": an infinitive, no party
+        head = None
+        for w in words[k + 1 : min(end, k + 6)]:
+            if w.text in _PARTY_STOP:
+                break
+            head = w
+        if head is not None and head.lemma in OUTSIDE_PARTIES and not head.ident:
+            return True
+    return False
+
+
+# What a run of money moves, named before its noun: "the direct debit collection", "the
+# premium collection", "the card settlement", "the Bacs settlement".
+_PAID = PAYMENT_SCHEMES | word_set(
+    """debit premium premiums payment payments card payroll payout refund salary wage wages
+    invoice fee fees bill rent cash money fund funds"""
+)
+
+
+def _of_money(shape: Shape, i: int, length: int) -> bool:
+    """Is the noun at ``i`` (a collection, a settlement) one of money: a word of money among
+    the words before it in its phrase ("the 15 December direct debit collection", "the card
+    settlement run") or in the "of" phrase after it ("the collection of this month's
+    premiums")? "the customers collection" of a database, "the settlement period" are none."""
+    words = shape.words
+    start, _ = noun_phrase(shape, i, length)
+    said = {w.lemma for w in words[start:i]} | {w.text for w in words[start:i]}
+    k = i + length
+    if k < len(words) and words[k].text == "of" and not words[k].clause_start:
+        said |= object_lemmas(shape, k + 1, limit=5)
+    return bool(said & _PAID)
 
 
 # What is filed with the state when it is handed in: a (tax) return, a declaration.

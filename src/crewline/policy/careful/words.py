@@ -163,7 +163,7 @@ ACTS_BY_FIRST = _acts_by_first()
 
 # The particles of phrasal acts, which may stand after the object ("turn the old cluster
 # off", "make the pricing page live", "tear the stack down").
-PARTICLES = word_set("off on out down up away back over live offline online")
+PARTICLES = word_set("off on out down up away back over across live offline online")
 
 PRONOUNS = word_set("it they them this that these those one")
 
