@@ -75,8 +75,8 @@ def test_a_money_run_only_read_or_of_no_money_is_no_act(question: str) -> None:
             "it flags the safeguarding incident to the regulator",
         ),
         (
-            "Escalate the leak to the water authority now?",
-            "it escalates the leak to the water authority",
+            "Escalate the billing dispute to the ombudsman now?",
+            "it escalates the billing dispute to the ombudsman",
         ),
         ("Report the pricing error to our customers?", "it reports the pricing error"),
         ("Report the fire damage to the insurer?", "it reports the fire damage to the insurer"),
@@ -145,6 +145,22 @@ def test_a_thing_handed_over_by_a_phrasal_verb_is_sent(question: str, said: str)
     ],
 )
 def test_a_thing_handed_over_inside_is_no_act(question: str) -> None:
+    assert careful_verdict(question) is None, question
+
+
+def test_a_thing_posted_to_a_reinsurer_is_sent() -> None:
+    reason = irreversible("Post the March bordereau to the reinsurer's portal?")
+    assert reason.startswith("irreversible: it posts the March bordereau to the reinsurer"), reason
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can I read the reinsurer's bordereau spec before I build the export?",
+        "Who is our treaty contact at the reinsurer? Name is enough.",
+    ],
+)
+def test_a_reinsurer_only_named_is_no_act(question: str) -> None:
     assert careful_verdict(question) is None, question
 
 

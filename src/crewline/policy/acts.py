@@ -392,6 +392,7 @@ AUDIENCE = frozenset(
         "affiliate",
         "agency",
         "insurer",
+        "reinsurer",
         "lawyer",
         "counsel",
         "auditor",
