@@ -347,6 +347,23 @@ def go_option(options: Sequence[str]) -> str | None:
     return None
 
 
+# "either" after a negation of what is done to it ("without changing either", "won't touch
+# either of them"): both things, each left as it is, not one offered against the other.
+_NEGATED_EITHER = re.compile(
+    r"\b(?:without|not|never|nor|won't|don't|didn't|can't|n't)\s+(?:[a-z]+\s+){0,2}"
+    r"either\b(?!\s+(?:\S+\s+){0,6}or\b)"
+)
+
+
+def _unnegated(sentence: str) -> str:
+    """The sentence without an "either" its negation makes both things ("can I diff them
+    without changing either?"), unless it asks which ("which should I keep, without changing
+    either?", "… then keep one?"): there the choice is asked whatever "either" says."""
+    if re.search(r"\b(?:which|what|whichever|one|ones)\b", sentence):
+        return sentence
+    return _NEGATED_EITHER.sub(" ", sentence)
+
+
 def choice(
     question: str, code: str, shape: Shape, options: tuple[str, ...], stated: str | None
 ) -> Careful | None:
@@ -375,7 +392,7 @@ def choice(
                 kind="ambiguous", reason=f"a choice ({alternative}) with no stated default"
             )
         if (
-            re.search(r"\b(?:which one|either|which of)\b", s.text)
+            re.search(r"\b(?:which one|either|which of)\b", _unnegated(s.text))
             and not _asks_a_source(s.text)
             and not (_asks_which_it_is(s.text) and not _OFFERS.search(f"{question}\n{code}"))
         ):

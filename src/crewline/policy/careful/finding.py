@@ -56,6 +56,7 @@ from crewline.policy.careful.scope import (
     TEXT_HEADS,
     computed,
     described,
+    in_a_made_document,
     mention,
     quoted_name,
     run_as_command,
@@ -1055,7 +1056,11 @@ def _code_acts(shape: Shape, code: str) -> list[Found]:
     for act in CODE_ACTS:
         for m in act.pattern.finditer(code):
             index = next((w.index for w in shape.words if w.end > m.start()), None)
-            if index is not None and act.family == "money" and computed(shape, index):
+            if (
+                index is not None
+                and act.family == "money"
+                and (computed(shape, index) or in_a_made_document(shape, index))
+            ):
                 continue  # "compute how much a payment of CHF 500 would reduce …": a sum
             if index is not None and act.family != "money":
                 length = max(1, sum(1 for w in shape.words if m.start() <= w.start < m.end()))
@@ -1216,8 +1221,14 @@ def _money_in(shape: Shape, code: str) -> list[Found]:
     money = next(a for a in CODE_ACTS if a.family == "money")
     for m in money.pattern.finditer(code):
         index = next((w.index for w in shape.words if w.end > m.start()), None)
-        if index is not None and (governor_of(shape, index) == "read" or computed(shape, index)):
-            continue  # "compute how much a payment of CHF 500 would reduce …": a sum
+        if index is not None and (
+            governor_of(shape, index) == "read"
+            or computed(shape, index)
+            or in_a_made_document(shape, index)
+        ):
+            # "compute how much a payment of CHF 500 would reduce …": a sum; "write a test
+            # that checks refunds over £1,000 need approval": a case the test checks
+            continue
         sentence = shape.words[index].sentence if index is not None else 0
         said = m.group(0).strip()
         found.append(

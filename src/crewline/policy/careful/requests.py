@@ -81,6 +81,8 @@ def _info_opening(shape: Shape, i: int) -> int | None:
             words[j].text in _SEQUENCE and words[j + 1].clause_start
         ):
             return None  # "which branch, then force-push it": a step of its own
+        if _told_a_value(shape, j):
+            return _opened(shape, j, i)  # "tell me the commit id the prod engine is built from"
         if words[j].text not in WH:
             continue
         k = j - 1
@@ -101,28 +103,102 @@ def _info_opening(shape: Shape, i: int) -> int | None:
             or words[k].lemma in _OPENS_QUESTION
             or words[k].text in ASKER
             or (words[k + 1].clause_start and _fronted(shape, k + 1))
+            or _asked_after_topic(shape, k + 1)
         )
         if not opens:
             continue
-        between = {
-            w.text
-            for k, w in enumerate(words[j + 1 : i], start=j + 1)
-            if not (w.text == "us" and words[k - 1].text in DETERMINERS)  # "the US cluster"
-            and not (w.text == "to" and not _infinitive(shape, k))  # "the deploy to prod"
-        }
-        if (
-            between & ASKER
-            and between & COPULAS
-            and not between & (TO_COME | {"you"})
-            and named_after_preposition(shape, i)
-        ):
-            return j  # "what date are we aiming at for the go-live?": a thing named, not done
-        if between & (ASKER | TO_COME) or ("you" in between and "me" in between):
-            if _asked_of_the_past(shape, j, i, between) or _event_of_its_own(shape, j, i):
-                return j  # "which version did we roll back to?": what was done, asked
-            return None  # the asker's act, or one still to be done: asked for, not about
-        return j
+        return _opened(shape, j, i)
     return _condition_of_a_request(shape, i)
+
+
+def _asked_after_topic(shape: Shape, k: int) -> bool:
+    """Does word ``k`` open, after a colon, a semicolon or a dash, the clause that ends its
+    asking sentence ("the november renewals — how many got pushed to exceptions?"): a topic,
+    then the question, read as the question alone? Not a statement ("Note — which rows it
+    deletes is logged."), nor a clause another dash ends ("what gets purged can't come back
+    — okay to go on?")."""
+    sentence = shape.sentences[shape.words[k].sentence]
+    return (
+        sentence.asks
+        and bool(_HARD_BOUNDARY.search(shape.gap(k)))
+        and not any(_HARD_BOUNDARY.search(shape.gap(m)) for m in range(k + 1, sentence.end))
+    )
+
+
+def _opened(shape: Shape, j: int, i: int) -> int | None:
+    """The request opened at ``j`` around the act at ``i``: ``j``, unless the words between
+    them make the act the asker's to come ("which branch should I push?")."""
+    words = shape.words
+    between = {
+        w.text
+        for k, w in enumerate(words[j + 1 : i], start=j + 1)
+        if not (w.text == "us" and words[k - 1].text in DETERMINERS)  # "the US cluster"
+        and not (w.text == "to" and not _infinitive(shape, k))  # "the deploy to prod"
+    }
+    if (
+        between & ASKER
+        and between & COPULAS
+        and not between & (TO_COME | {"you"})
+        and named_after_preposition(shape, i)
+    ):
+        return j  # "what date are we aiming at for the go-live?": a thing named, not done
+    if between & (ASKER | TO_COME) or ("you" in between and "me" in between):
+        if _asked_of_the_past(shape, j, i, between) or _event_of_its_own(shape, j, i):
+            return j  # "which version did we roll back to?": what was done, asked
+        return None  # the asker's act, or one still to be done: asked for, not about
+    return j
+
+
+# Verbs that ask to be told a thing, said to the asker ("tell me …", "remind us …"), and
+# those that may hand one over ("give me …", "send me …"), which ask a value only when the
+# thing is one no one is granted ("give me the channel" may ask to be let in).
+_TELLS = word_set("tell remind")
+_HANDS = word_set("give send show")
+_GRANTED = word_set("branch channel folder directory dir region zone location setting owner")
+# What ends a value's noun phrase after "tell me": a relative clause, a preposition, a comma.
+_PHRASE_ENDS = DETERMINERS | PREPOSITIONS | SUBJECTS | WH | word_set("that")
+
+
+def _told_a_value(shape: Shape, j: int) -> bool:
+    """Is word ``j`` the asker told a value — "me"/"us" after a verb that tells ("tell me",
+    "remind us", "give me") or "know" after "let me" — whose object is a value's noun
+    phrase ("tell me the commit id the prod engine is built from", "let me know the hostname
+    of the prod replica")? The asker is the audience; a relative clause after the value
+    only says which one. Never a thing handed over ("give me the prod db password", "give
+    me access to prod").
+    """
+    words = shape.words
+    w = words[j]
+    if j < 1 or words[j - 1].sentence != w.sentence:
+        return False
+    if w.text in ASKER - {"i", "we"}:
+        verbs = _TELLS | _HANDS
+    elif w.text == "know" and j >= 2 and words[j - 1].text in ASKER and words[j - 2].lemma == "let":
+        verbs = word_set("let")
+        j -= 1  # "let me know": the asker told, as "tell me"
+    else:
+        return False
+    verb = words[j - 1]
+    if verb.lemma not in verbs or verb.ident or (j + 1 < len(words) and words[j + 1].clause_start):
+        return False
+    start = j + (2 if w.text == "know" else 1)
+    while start < len(words) and words[start].text in DETERMINERS:
+        start += 1
+    end = start
+    while (
+        end < len(words)
+        and end - start < 4
+        and words[end].sentence == w.sentence
+        and words[end].text not in _PHRASE_ENDS
+        and (end == start or not words[end].clause_start)
+    ):
+        end += 1
+    if end == start or words[end - 1].ident:
+        return False
+    head = words[end - 1]
+    if verb.lemma in _HANDS and (head.lemma in _GRANTED or head.text in _GRANTED):
+        return False
+    return _asked_noun(head)
 
 
 # The auxiliaries of a question about what was done ("which branch did we delete?").

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from crewline.policy.acts import (
+    AUDIENCE,
     PROD_WORDS,
 )
 from crewline.policy.careful.governors import (
@@ -185,6 +186,96 @@ def computed(shape: Shape, i: int) -> bool:
         if w.lemma in ACTS_BY_FIRST and verb_position(shape, j) and not past_form(w):
             return False  # another act's verb between: "compute the refund to send …"
     return False
+
+
+# Verbs by which a test or a text says what it checks or states ("a test that checks …",
+# "a unit test asserting …"): their clause is the document's content.
+_CHECKS = word_set("check verify assert ensure cover test confirm expect prove")
+_RELATIVES = word_set("that which")
+# Who would do what the content says: "a test where we refund £1,000" is a step of theirs.
+_PERSONS_ACTING = word_set("i we us me you")
+
+
+def in_a_made_document(shape: Shape, i: int) -> bool:
+    """Is the amount at ``i`` inside what a test or text being made checks or is about — a
+    making verb, a document's head as its object, then "for"/"of"/"about" or a checking
+    verb ("write a test that checks refunds over £1,000 need approval", "add a unit test
+    asserting a payment of $500 is rejected", "a note about the £1,000 refund") — with no act
+    asked between and nothing joined after it ("…, then refund £1,000")? A test's figure is a
+    case it checks, no money moved."""
+    words = shape.words
+    sentence = words[i].sentence
+    for d in range(i - 1, -1, -1):
+        if words[d].sentence != sentence:
+            return False
+        if not _document_head(shape, d) or not _made(shape, d):
+            continue
+        k = d + 1
+        if k < i and words[k].text in _ABOUT:
+            k += 1
+        else:
+            if k < i and words[k].text in _RELATIVES:
+                k += 1
+            if not (k < i and words[k].lemma in _CHECKS):
+                return False
+            k += 1
+        return _content(shape, k, i)
+    return False
+
+
+def _plural_subject(shape: Shape, k: int) -> bool:
+    """Is the act's word at ``k``, first of what a test checks, a plural noun the check is
+    about ("checks refunds over £1,000 need approval"), not a verb with its object ("checks
+    refunds £1,000", "… pays the vendor")?"""
+    words = shape.words
+    w = words[k]
+    after = words[k + 1] if k + 1 < len(words) else None
+    return (
+        w.text != w.lemma
+        and w.text.endswith("s")
+        and after is not None
+        and after.sentence == w.sentence
+        and after.text in PREPOSITIONS
+        and after.text not in _DIRECTIONS
+    )
+
+
+# Where a verb's object goes: "refunds to the customer" is a refund made.
+_DIRECTIONS = word_set("to into onto from")
+
+
+def _made(shape: Shape, d: int) -> bool:
+    """Is the document head at ``d`` the object of a making verb before it in its clause
+    ("write a unit test", "add an end-to-end test case")?"""
+    words = shape.words
+    for v in range(d - 1, max(-1, d - 6), -1):
+        w = words[v]
+        if w.lemma in CREATE_VERBS and verb_position(shape, v) and not w.ident:
+            return True
+        if words[v + 1].clause_start or w.text in PREPOSITIONS or w.lemma in VERB_LIKE:
+            return False
+    return False
+
+
+def _content(shape: Shape, k: int, i: int) -> bool:
+    """Are the words from ``k`` to the end of the amount's sentence what the document says —
+    no asker or step ("we refund", "then pay it"), no act's verb standing as one?"""
+    words = shape.words
+    end = shape.sentences[words[i].sentence].end
+    for w in words[k:end]:
+        if w.text in _PERSONS_ACTING or (w.index > k and w.clause_start and w.text in _STEP_JOINS):
+            return False
+        if (
+            w.index != i
+            and w.lemma in ACTS_BY_FIRST
+            and verb_position(shape, w.index)
+            and not (w.index == k and _plural_subject(shape, k))
+        ):
+            return False
+        gap = shape.gap(w.index)
+        if w.index > i and (w.text in _STEP_JOINS or ("," in gap and gap != ",")):
+            return False  # "… over £1,000, then refund it": a step after
+    return True
 
 
 def _a_figure(shape: Shape, i: int, *, noun: bool) -> bool:
@@ -445,6 +536,8 @@ def mention(
             or _process_written_about(shape, i)
             or _names_code_of_secrets(shape, i, length)
         )
+    if family == "send" and not noun and _sent_to_the_asked(shape, i, length):
+        return True  # "list the stale files and send you the list": the human is told
     if family == "send" and contact_asked(shape, i, noun=noun):
         return True  # "I must mail the on-call person — what address?": the asker is told
     if noun and family != "credentials" and topic_of_request(shape, i):
@@ -471,6 +564,66 @@ def mention(
     if noun and governor == "edit" and family in _MADE_FAMILIES and _creates(shape, i):
         return True  # "write the migration", "draft the announcement": made, not done
     return governor == "read" and not _holds_secret(shape, i, length, family)
+
+
+# Who a message may go to and reach no one outside: the human the question is put to, or
+# the asker ("send you the list", "email me the summary").
+_THE_ASKED = word_set("you me")
+# What joins a second recipient to the first ("you and the customer", "you, cc the vendor").
+_MORE_RECIPIENTS = word_set("and or nor plus cc bcc")
+
+
+def _sent_to_the_asked(shape: Shape, i: int, length: int) -> bool:
+    """Is the message act at ``i`` sent only to the human the question is put to, or to the
+    asker — the recipient right after the verb ("send you the list", "email me the summary")
+    or the thing's "to" ending the clause ("send the list to you") — with no second recipient
+    joined to it and no audience or channel named after the verb but in the thing sent ("send
+    you the customer list")? What the human is sent reaches no one outside."""
+    words = shape.words
+    end = shape.sentences[words[i].sentence].end
+    k = i + length
+    if k >= end or words[k].clause_start:
+        return False
+    if words[k].text in _THE_ASKED:
+        thing = (k + 1, _thing_end(shape, k + 1))
+        joined = k + 1
+    else:
+        to = next(
+            (
+                j
+                for j in range(k + 1, min(k + 9, end))
+                if words[j].text == "to" or words[j].clause_start
+            ),
+            end,
+        )
+        if to + 1 >= end or words[to].text != "to" or words[to + 1].text not in _THE_ASKED:
+            return False
+        thing, joined = (k, to), to + 2
+    if thing[0] >= thing[1] or thing[0] >= end or words[thing[0]].text in PREPOSITIONS:
+        return False  # "send you to the vendor portal": where the human goes, no thing
+    if joined < end and (
+        words[joined].text in _MORE_RECIPIENTS or re.search(r"[,&/+]", shape.gap(joined))
+    ):
+        return False  # "send you and the vendor the list", "send it to you, the client"
+    rest = [w for w in words[k:end] if not thing[0] <= w.index < thing[1]]
+    return (
+        not any(w.lemma in AUDIENCE or w.text in AUDIENCE for w in rest)
+        and "#" not in (shape.text[words[k].start : words[end - 1].end])
+    )
+
+
+def _thing_end(shape: Shape, start: int) -> int:
+    """One past the thing sent from ``start``: its object up to a preposition but "of"
+    ("the list of failing tests"); "via the partner portal" says where it goes."""
+    end = object_end(shape, start)
+    return next(
+        (
+            j
+            for j in range(start + 1, end)
+            if shape.words[j].text in PREPOSITIONS and shape.words[j].text != "of"
+        ),
+        end,
+    )
 
 
 # What a document made is of: "a test for …", "a diagram of …", "notes about …".
