@@ -159,6 +159,8 @@ def _entity_reading(
         spared |= _placing_verbs(ask, kind)
     if value is not None and proven_by_form(ask, value):
         spared |= head_words(ask)  # "incident" of "incident number" for "INC-2231"
+    if value is not None:
+        spared |= typed_by_form(ask, value)  # "notebook" of ".../motor_freq_v9.ipynb"
     roots = roots_of(fact.text, fact.member)
     initials = _initials(fact.text)
     derived = frozenset(
@@ -171,7 +173,133 @@ def _entity_reading(
         )
     )  # "successful" of "succeeded", "signatures" of "signing", "DLQ" of "dead-letter queue"
     derived |= numbers_said(ask.question, fact.text)
+    derived |= member_named(ask.question, fact.member)
     return spared, derived
+
+
+# The kinds of thing a value's own form says it is, by its file's extension or its scheme,
+# named by a noun the asked kind's words (``NOUN_KINDS``: "file", "config", "script") do not
+# already spare: "the GLM *notebook*" of "…/motor_freq_v9.ipynb" is the value's own type.
+_TYPED_BY_EXTENSION: dict[str, frozenset[str]] = {
+    ext: word_set(nouns)
+    for exts, nouns in (
+        ("ipynb", "notebook"),
+        ("png jpg jpeg gif svg webp tif tiff", "image picture photo screenshot diagram"),
+        ("csv tsv xlsx xls ods", "spreadsheet sheet"),
+        ("pdf docx odt rtf", "document pdf"),
+        ("md rst txt", "document readme notes"),
+        ("py sh bash rb pl ps1", "script"),
+        ("yaml yml toml ini conf cfg", "config configuration"),
+        ("tar gz tgz zip", "archive tarball zip"),
+    )
+    for ext in exts.split()
+}
+_EXTENSION = re.compile(r"\.([a-z0-9]+)$")
+_BUCKET = re.compile(r"(?:s3|gs|az)://[^/\s]+/?$")
+
+
+def typed_by_form(ask: ValueAsk, value: Value) -> frozenset[str]:
+    """The roots of the request's nouns that name the kind of thing the value's own form
+    says it is: the type its file's extension says ("the GLM *notebook*" of
+    "…/motor_freq_v9.ipynb", "the *screenshot*" of "…/err.png"), a bucket by its scheme
+    ("s3://fc-customs-ref"). The value proves the word; a row of another thing of that name
+    ("the GLM model" at "…/model.pkl") has a value of another form and keeps it unsaid. No
+    word of the thing's name or modifier is spared: only these type nouns, as the head of
+    their phrase (no noun after them: "the *notebook* server" is a server)."""
+    text = value.text.casefold().rstrip("/")
+    found = _EXTENSION.search(text) if value.kind in (Kind.PATH, Kind.URL_PATH, Kind.URL) else None
+    types = _TYPED_BY_EXTENSION.get(found.group(1), frozenset()) if found else frozenset()
+    if value.kind in (Kind.URL, Kind.PATH) and _BUCKET.fullmatch(text):
+        types = types | {"bucket"}
+    if not types:
+        return frozenset()
+    sentence = request_sentence(ask)
+    words = tokens(sentence)
+    out: set[str] = set()
+    for i, t in enumerate(words):
+        if t.text not in types and t.lemma not in types:
+            continue
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        if (
+            nxt is not None
+            and nxt.text not in STOP
+            and _joined(sentence, words, i, i + 1)
+            and not past(nxt)
+        ):
+            continue  # "the notebook server": a modifier of another noun ("… saved?" is none)
+        out |= {root(t.lemma), root(t.text), t.stem}
+    return frozenset(out)
+
+
+def member_named(question: str, member: str) -> frozenset[str]:
+    """The roots of the question's words that name the row's member (whose words the row is):
+    its name written in two or three words ("the *load test*" of ``loadtest``, "*anti-cheat*"
+    of ``anticheat``), or a compound word whose parts' initials its short name is, where the
+    question names it as the one that acted or owns ("where did *underwriting* put" of
+    ``uw``: under·writing; "the *dashboard*'s" of ``db``). A member's name is a word of the
+    row as ``roots_of`` reads it; these are that name in the question's spelling."""
+    slug = re.sub(r"[-_\s]", "", member.casefold())
+    if len(slug) < 2 or not slug.isalnum():
+        return frozenset()
+    words = tokens(question)
+    out: set[str] = set()
+    for i in range(len(words)):
+        for n in (2, 3):
+            run = words[i : i + n]
+            if len(run) < n or any(t.text in STOP for t in run):
+                continue
+            if not all(
+                re.fullmatch(r"[ -]", question[a.end : b.start]) for a, b in itertools.pairwise(run)
+            ):
+                continue
+            if "".join(t.text for t in run) == slug:
+                out |= {r for t in run for r in forms_of(t)}
+    if 2 <= len(slug) <= 3 and slug.isalpha() and not known(slug):
+        for i, t in enumerate(words):
+            if t.text in STOP or not _acting(question, words, i):
+                continue
+            if _initials_of_compound(t.text, slug):
+                out |= forms_of(t)
+    return frozenset(out)
+
+
+# Verbs of reporting after the one that acted: "*telephony* said", "*billing* reports".
+_REPORTING = word_set("said says reported reports posted posts wrote writes noted notes")
+
+
+def _acting(question: str, words: Sequence[Token], i: int) -> bool:
+    """Is ``words[i]`` named as the one that acted or owns: a possessive ("the actuary's"),
+    the subject after an auxiliary before its verb ("did *underwriting* put"), or before a
+    verb of reporting ("*telephony* said")?"""
+    t = words[i]
+    if question[t.end : t.end + 2] in ("'s", "\u2019s"):
+        return True
+    nxt = words[i + 1] if i + 1 < len(words) else None
+    if nxt is not None and nxt.text in _REPORTING:
+        return True
+    prev = words[i - 1] if i > 0 else None
+    return (
+        prev is not None
+        and prev.text in AUX
+        and nxt is not None
+        and nxt.text not in STOP
+        and _joined(question, words, i - 1, i)
+        and _joined(question, words, i, i + 1)
+    )
+
+
+def _initials_of_compound(word: str, slug: str) -> bool:
+    """Is ``word`` a compound of dictionary words, one a letter of ``slug``, whose initials
+    spell it ("underwriting" of "uw": under·writing)?"""
+    if len(slug) == 1:
+        return word[:1] == slug and known(word)
+    if word[:1] != slug[0]:
+        return False
+    return any(
+        known(word[:k]) and _initials_of_compound(word[k:], slug[1:])
+        for k in range(3, len(word) - 2)
+        if word[k : k + 1] == slug[1]
+    )
 
 
 def between_people(ask: ValueAsk, fact: Fact, kind: Kind) -> bool:
