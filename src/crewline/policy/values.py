@@ -363,6 +363,10 @@ _SIGNED = frozenset(
 )
 _GLUED_AFTER = re.compile(r"[._-](?!\d{4}-\d{2}-\d{2})\w")
 _FRACTION = re.compile(r"\d+/\d+")
+# A currency's sign right before a number ("£3.8m", "$ 40m"): the number is an amount of
+# money, its "m" a million — never minutes, nor metres.
+_CURRENCY_BEFORE = re.compile(r"[$€£¥]\s?$")
+_READ_AS_MONEY = frozenset({Kind.DURATION, Kind.LENGTH})
 
 
 def values_in(text: str) -> list[Value]:
@@ -391,6 +395,8 @@ def values_in(text: str) -> list[Value]:
                 continue
             if kind is Kind.PATH and _FRACTION.fullmatch(raw):
                 continue  # "312/312 tests green": so many of so many, no path
+            if kind in _READ_AS_MONEY and _CURRENCY_BEFORE.search(text[:start]):
+                continue  # "total reserve now £3.8m": money, read below
             if _RANGE_END.search(text[:start]):
                 continue  # "10-15 minutes": the end of a range, never a value of its own
             if kind in _SIGNED and _MINUS.search(text[:start]):
