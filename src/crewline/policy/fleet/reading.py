@@ -40,7 +40,7 @@ from crewline.policy.fleet.rivals import (
     taken_back,
     updated_by,
 )
-from crewline.policy.fleet.roles import asked_person, lent_to_another
+from crewline.policy.fleet.roles import asked_person, lent_to_another, named_as_the_thing
 from crewline.policy.fleet.rows import (
     EXCLUSIVE,
     Fact,
@@ -219,7 +219,12 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
     if answering:
         named = mentioned(_names_aside(ask, members), [r.fact.member for _, r in answering])
         if named:  # "what did billing-bot draft?": that member's rows
-            if mentioned(replace(ask, question=request_sentence(ask)), sorted(named)):
+            request = request_sentence(ask)
+            if mentioned(replace(ask, question=request), sorted(named)) and not (
+                # "the PAS database primary" of member pas: its system, another's row about
+                # it disputes, as below
+                named_as_the_thing(ask, request, sorted(named))
+            ):
                 against = [(v, r) for v, r in against if r.fact.member in named]
             else:
                 # named only in what comes before the request ("… right after the ledger

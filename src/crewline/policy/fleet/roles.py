@@ -26,7 +26,14 @@ from crewline.policy.lemmas import Token, root, tokens
 from crewline.policy.values import Kind, Value
 from crewline.policy.wording import code_form, word_set
 
-__all__ = ["MAX_NAMED", "asked_person", "lent_to_another", "named_members", "role_roots"]
+__all__ = [
+    "MAX_NAMED",
+    "asked_person",
+    "lent_to_another",
+    "named_as_the_thing",
+    "named_members",
+    "role_roots",
+]
 
 # A word that names more members than this picks out none of them ("check" of healthcheck,
 # dbcheck, netcheck and portcheck): it says what kind of thing is asked, not whose row.
@@ -61,6 +68,29 @@ def named_members(subject: Sequence[str], members: Sequence[tuple[str, str]]) ->
         if len(hits) <= MAX_NAMED:
             named += [slug for slug in hits if slug not in named]
     return tuple(named)
+
+
+def named_as_the_thing(ask: ValueAsk, request: str, names: Sequence[str]) -> bool:
+    """Does ``request`` say each of the member ``names`` only as a word of the asked thing,
+    right before another of its words ("which host is the *PAS database* primary?" of member
+    pas, whose system it is) — not as whose rows are asked ("which port did telephony
+    say?", "pas's figure")? Then another member's row about that thing still disputes."""
+    words = tokens(code_form(request))
+    subject = set(ask.subject)
+    for name in names:
+        if not name.isalnum() or root(name.lower()) not in subject:
+            return False
+        at = [k for k, w in enumerate(words) if w.text == name.lower()]
+        # each time said right before a word of the thing, one space apart ("pas's",
+        # "pas, database" are not)
+        if not at or any(
+            k + 1 >= len(words)
+            or words[k + 1].start != words[k].end + 1
+            or root(words[k + 1].lemma) not in subject
+            for k in at
+        ):
+            return False
+    return True
 
 
 def _names_role(word: str, roots: frozenset[str]) -> bool:
