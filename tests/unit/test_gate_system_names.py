@@ -36,7 +36,16 @@ def test_the_system_named_by_its_member_answers_alone() -> None:
     answers("Which host is the CRM database primary?", rows, "crmdb-1.corp.internal")
 
 
+def test_a_member_named_by_what_it_does_reads_its_rows_alone() -> None:
+    rows = facts(
+        ("migration", "Created schema version v2 for the api; migration 0042 applied on dev."),
+        ("schema", "Generated the v3 client from the OpenAPI document."),
+    )
+    answers("Do we know what version the schema generator produced?", rows, "v3")
+
+
 def test_named_as_the_thing_reads_the_word_after_the_name() -> None:
     assert _named_as_the_thing("Which host is the CRM database primary?", "crm")
     assert not _named_as_the_thing("which host did crm say the database primary is?", "crm")
     assert not _named_as_the_thing("what is crm's database primary host?", "crm")
+    assert not _named_as_the_thing("what version did the schema generator produce?", "schema")

@@ -41,6 +41,8 @@ MAX_NAMED = 2
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 # Words of a member's name that say it is a member, not what it does ("cost-bot").
 _NOT_A_ROLE = frozenset({"bot", "agent", "session", "member", "worker", "daemon", "ai"})
+# An agent noun: a word that names a doer by what it does ("generator", "scanner").
+_AGENT = re.compile(r"^[a-z]{3,}(?:er|or)$")
 
 
 def role_roots(slug: str, name: str = "") -> frozenset[str]:
@@ -82,11 +84,14 @@ def named_as_the_thing(ask: ValueAsk, request: str, names: Sequence[str]) -> boo
             return False
         at = [k for k, w in enumerate(words) if w.text == name.lower()]
         # each time said right before a word of the thing, one space apart ("pas's",
-        # "pas, database" are not)
+        # "pas, database" are not), and not before a word that names the member itself by
+        # what it does ("the schema *generator*", "the dns bot")
         if not at or any(
             k + 1 >= len(words)
             or words[k + 1].start != words[k].end + 1
             or root(words[k + 1].lemma) not in subject
+            or _AGENT.search(words[k + 1].text)
+            or words[k + 1].text in _NOT_A_ROLE
             for k in at
         ):
             return False
