@@ -2,8 +2,9 @@
 an ordinal ("the 11th" / "11 Mar"), a number glued to its unit ("7d" / "7 days"), a percentile
 in its short notation ("95th percentile" / "p95"), a cadence as a rate ("daily" / "per day"),
 a name by its initials or its numeronym ("Google Ad Manager" / "GAM", "mean time to repair" /
-"MTTR", "kubernetes" / "k8s"), a compound by its head ("board" / "dashboard"); and a phrasal
-verb's particle ("came *back*"), which names no thing. Each form is one of writing, not of
+"MTTR", "kubernetes" / "k8s", "manual review sweep" / "MR sweep"), a word by its consonants
+("routing svc" / "routing service"), a compound by its head ("board" / "dashboard"); and a
+phrasal verb's particle ("came *back*"), which names no thing. Each form is one of writing, not of
 meaning: it holds in any domain, and it never lets a row lack a word (the word lacked is most
 often what tells a thing from its sibling, docs/concierge-rounds.md)."""
 
@@ -144,6 +145,7 @@ def said_in_question_forms(question: str, text: str) -> tuple[frozenset[str], fr
             continue
         if any(w.text not in STOP and clipped(word.text, w.text, both=True) for w in row):
             said |= {root(word.text), root(word.lemma)}
+    said |= _short_forms_beside(asked, row)
     for word in row:
         numeronym = re.fullmatch(r"([a-z])(\d{1,2})([a-z])", word.text)
         if numeronym is None or int(numeronym.group(2)) < 3:
@@ -228,3 +230,57 @@ def _initialisms_of(word: str, row: Sequence[Token]) -> bool:
         for end in range(start + 2, min(len(row), start + 2 * len(word)) + 1)
         if row[start].text not in _LINKS and row[end - 1].text not in _LINKS
     )
+
+
+def _short_forms_beside(asked: Sequence[Token], row: Sequence[Token]) -> set[str]:
+    """The roots of the question's words the row says in a short form beside a word both
+    say: a word by its consonants ("routing *svc*" of "routing service", "*cfg* file" of
+    "configuration file", either way round), two words by their initials ("3 Mar *MR*
+    sweep" of "3 Mar manual review sweep"). Letters this few fit many words by chance ("sms"
+    of "submission", "CI" of "chunk interval"): the word beside must tie the two."""
+    said: set[str] = set()
+    for i, word in enumerate(asked):
+        if word.text in STOP or not word.text.isalpha():
+            continue
+        beside = _beside(asked, i, i + 1)
+        for j, other in enumerate(row):
+            if other.text in STOP:
+                continue
+            if _consonants_fit(word, other) and beside & _beside(row, j, j + 1):
+                said |= {root(word.text), root(word.lemma)}
+            pair = row[j : j + 2]
+            if (
+                len(word.text) == 2
+                and len(pair) == 2
+                and word.text == pair[0].text[0] + pair[1].text[0]
+                and _named_pair(pair)
+                and beside & _beside(row, j, j + 2)
+            ):
+                said |= {root(word.text)}
+    return said
+
+
+def _beside(words: Sequence[Token], start: int, end: int) -> set[str]:
+    """The roots of the words right before and after ``words[start:end]`` ("runway *27*" of
+    "rwy *27*"), stop words aside."""
+    near = (words[k] for k in (start - 1, end) if 0 <= k < len(words))
+    return {r for t in near if t.text not in STOP for r in (root(t.text), root(t.lemma))}
+
+
+_VOWELS = frozenset("aeiou")
+
+
+def _consonants_fit(a: Token, b: Token) -> bool:
+    """Is the shorter word the other's first letter and then consonants of it in their
+    order ("svc" of "service", "cfg" of "configuration", "mgmt" of "management"): three
+    letters or more and no word of the dictionary, the other a word of it in its own form
+    ("tls" is no form of "tools", whose lemma has no "s"), two letters longer at least?"""
+    short, long = (a.text, b.lemma) if len(a.text) <= len(b.text) else (b.text, a.lemma)
+    if len(short) < 3 or not short.isalpha() or known(short) or short[0] != long[:1]:
+        return False
+    if not long.isalpha() or len(long) < len(short) + 2 or not known(long):
+        return False
+    if any(c in _VOWELS for c in short[1:]):
+        return False
+    rest = iter(long[1:])
+    return all(c in rest for c in short[1:])
