@@ -192,6 +192,22 @@ def negated_aside(shape: Shape, i: int) -> tuple[int, int] | None:
 _RESTRICTORS = word_set("but just only merely simply")
 
 
+def _names_whose_secret(shape: Shape, j: int, i: int) -> bool:
+    """Is the artifact word at ``j`` a modifier of the secret at ``i`` ("the service
+    password", "the service account credentials"): the system the secret opens, in the
+    secret's own noun phrase — never a thing that handles secrets, which stands apart
+    ("the service rotates the password")?"""
+    words = shape.words
+    if not any(a.family == "credentials" and a.noun for a in ACTS_BY_FIRST.get(words[i].lemma, ())):
+        return False
+    return all(
+        not words[k].clause_start
+        and words[k].text not in DETERMINERS | PREPOSITIONS
+        and (k == i or words[k].lemma not in VERB_LIKE)
+        for k in range(j + 1, i + 1)
+    )
+
+
 def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
     """What governs word ``i`` from its left, within its clause: ``read`` (a reading verb, a
     doc head, an artifact nobody runs: it is only a mention), ``act`` (a verb that does
@@ -219,6 +235,8 @@ def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
             if dry_run(shape, j) or w.lemma in DOC_HEADS:
                 return "read"
             if w.lemma in ARTIFACTS and not w.ident and not executed(shape, j):
+                if _names_whose_secret(shape, j, i):
+                    continue  # "DM me the service password": whose secret, not what reads it
                 if _does_itself(shape, j, i):
                     return None  # "the job will purge all users": what it does, asked to go on
                 return "read"
