@@ -549,6 +549,8 @@ def _forgivable(ask: ValueAsk, term: str, verbs: frozenset[str] = frozenset()) -
         word = words[i]
         if not _plain_noun(question, word) or i in phrase or word.lemma in MONTHS:
             return False
+        if _restricts_after(words, i, phrase):
+            return False  # "the loss ratio *for home*": "the home loss ratio", said after
         if word.text != word.lemma and not word.text.endswith("s"):
             return False
         after = words[i + 1] if i + 1 < len(words) else None
@@ -560,6 +562,23 @@ def _forgivable(ask: ValueAsk, term: str, verbs: frozenset[str] = frozenset()) -
         ):
             return False
     return bool(at)
+
+
+# A preposition whose object, right after the asked noun, says which of its kind is asked
+# ("the loss ratio for home") as a modifier before it would. Not "of": its object is as
+# often the thing itself, named by its kind ("the owner of the ticket about …").
+_RESTRICTING = frozenset({"for"})
+
+
+def _restricts_after(words: Sequence[Token], i: int, phrase: frozenset[int]) -> bool:
+    """Is the word at ``i`` in the object of "for" right after the asked noun's phrase ("the
+    loss ratio for home", "the rate for the day pupils")?"""
+    j = i - 1
+    while j >= 0 and i - j <= 3 and words[j].text not in STOP and j not in phrase:
+        j -= 1  # the object's own modifiers: "for the *day* pupils"
+    if j >= 0 and words[j].text in ("the", "a", "an", "our", "its"):
+        j -= 1
+    return j >= 1 and words[j].text in _RESTRICTING and j - 1 in phrase
 
 
 def _asked_phrase(ask: ValueAsk) -> frozenset[int]:
