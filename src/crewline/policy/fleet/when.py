@@ -205,9 +205,8 @@ def parts_held(question: str, text: str) -> frozenset[str]:
     night, it says "overnight" itself. A row that names a date, a calendar period, a day, a
     span of days or a habit the question does not ("18:00 yesterday" for "this evening", "6
     of 30 nights in November", "usually finishes 02:30" for "last night"), or a time other
-    than one the question says in
-    words ("08:30" for "at half nine"), holds none. The words come back as the question
-    writes them ("night" of "last night", "overnight")."""
+    than one the question says in words ("08:30" for "at half nine"), holds none. The words
+    come back as the question writes them ("night" of "last night", "overnight")."""
     said = text.lower()
     asked = question.lower()
     if (
