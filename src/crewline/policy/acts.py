@@ -314,6 +314,21 @@ CUSTOMER_THINGS = frozenset(
         "domain",
     ]
 )
+# The state's bodies: what is filed with, sent or reported to one is on its record for good.
+STATE_BODIES = frozenset(
+    [
+        "authority",
+        "court",
+        "tribunal",
+        "government",
+        "ministry",
+        "ombudsman",
+        "inspectorate",
+        "registrar",
+        "police",
+        "council",
+    ]
+)
 AUDIENCE = frozenset(
     [
         "customer",
@@ -337,17 +352,6 @@ AUDIENCE = frozenset(
         "media",
         "journalist",
         "regulator",
-        # the state's bodies: what is filed with or sent to one is on their record for good
-        "authority",
-        "court",
-        "tribunal",
-        "government",
-        "ministry",
-        "ombudsman",
-        "inspectorate",
-        "registrar",
-        "police",
-        "council",
         "twitter",
         "linkedin",
         "facebook",
@@ -403,6 +407,7 @@ AUDIENCE = frozenset(
         "applicant",
         "patient",
         "bank",
+        *STATE_BODIES,
     ]
 )
 
@@ -413,16 +418,7 @@ AUDIENCE = frozenset(
 OUTSIDE_PARTIES = frozenset(
     [
         "regulator",
-        "authority",
-        "court",
-        "tribunal",
-        "government",
-        "ministry",
-        "ombudsman",
-        "inspectorate",
-        "registrar",
-        "police",
-        "council",
+        *STATE_BODIES,
         "auditor",
         "taxman",
         "press",
