@@ -99,7 +99,9 @@ def _info_opening(shape: Shape, i: int) -> int | None:
             k -= 1  # "look at what was released last week": what is read
 
         opens = (
-            k < sentence.start
+            # a question word opening a sentence that asks nothing is a clause the sentence
+            # states ("Which rows it deletes is logged. Shall I proceed?"): no request
+            (k < sentence.start and sentence.asks)
             or words[k].lemma in _OPENS_QUESTION
             or words[k].text in ASKER
             or (words[k + 1].clause_start and _fronted(shape, k + 1))
