@@ -1327,10 +1327,11 @@ def _numbered(shape: Shape, sentence: Sentence) -> str:
     if n == 0:
         return sentence.text
     before = _NUMBER_ABBREVIATED.match(shape.sentences[n - 1].text.strip())
-    if before is None or before["last"] in STOP or lemma(before["last"]) in ASKING:
+    if before is None:
         return sentence.text
-    if before["last"] in VERBISH:
-        return sentence.text
+    last = before["last"]
+    if last in STOP or last in VERBISH or lemma(last) in ASKING:
+        return sentence.text  # "just say no.": no noun numbered
     return f"{before['noun']} id {sentence.text}"
 
 

@@ -17,7 +17,7 @@ import re
 
 from crewline.policy.wording import word_set
 
-__all__ = ["MONTHS", "calendar_contradicted", "calendar_periods"]
+__all__ = ["MONTHS", "calendar_contradicted", "calendar_periods", "days_of_month"]
 
 MONTHS = word_set(
     """january february march april may june july august september october november december
@@ -36,6 +36,20 @@ _MAY_AFTER = re.compile(
     r"|late|end|start)\s+|\d(?:st|nd|rd|th)?\s+)$"
 )
 _MAY_BEFORE = re.compile(r"\s*(?:\d|[?,;:]|\.(?:\s|$)|$)")
+# A day of a month, in any case and either order ("4 mar", "Mar 4th", "2026-03-04"); never
+# "may" ("4 may fail").
+_MONTH_NAME = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY_OF_MONTH = re.compile(
+    r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(" + _MONTH_NAME + r")\b"
+    r"|\b(" + _MONTH_NAME + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?![:\d])"
+    r"|\b\d{4}-(\d{2})-(\d{2})\b"
+)
+_MONTH_NUMBER = {
+    m: n
+    for n, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
 _QUARTER = re.compile(r"(?<![\w-])q([1-4])(?![\w-])")
 _WEEK = re.compile(r"\b(?:week|wk)\s*#?(\d{1,2})(?!\d)")
 _YEAR = re.compile(r"(?<![\w./:#-])((?:19|20)\d{2})(?![\w./%-]|:\d)")
@@ -68,3 +82,17 @@ def calendar_contradicted(question: str, text: str) -> bool:
         scale in said and not names & said[scale]
         for scale, names in calendar_periods(question).items()
     )
+
+
+def days_of_month(text: str) -> set[tuple[int, int]]:
+    """The days of a month ``text`` names, as (month, day), in any case: "4 mar", "Mar 4",
+    "2026-03-04". ``values_in`` reads a month's name by its capital, which a question read in
+    lower case has lost."""
+    days = set()
+    for m in _DAY_OF_MONTH.finditer(text.lower()):
+        if m.group(5):
+            days.add((int(m.group(5)), int(m.group(6))))
+            continue
+        day, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        days.add((_MONTH_NUMBER[_MONTHS[name]], int(day)))
+    return days

@@ -26,6 +26,7 @@ from crewline.policy.fleet.asking import (
     in_asked_unit,
     past,
 )
+from crewline.policy.fleet.periods import days_of_month
 from crewline.policy.fleet.rows import (
     CLAUSE_END,
     NEGATION,
@@ -1092,8 +1093,8 @@ def has_specifics(ask: ValueAsk, fact: Fact) -> bool:
             continue  # a hyphenated word ("read-only") is what a row is about, not a value
         if not says(row, text):
             return False
-    asked_days = _days_of_month(ask.question)
-    if Kind.DATE not in ask.kinds and not asked_days <= _days_of_month(row):
+    asked_days = days_of_month(ask.question)
+    if Kind.DATE not in ask.kinds and not asked_days <= days_of_month(row):
         return False  # "the 4 mar sweep" of "3 Mar manual review sweep flagged 214"
     for name in _DESIGNATED.finditer(ask.question):
         after = re.match(r"\s+([a-z]+)", ask.question[name.end() :])
@@ -1106,37 +1107,6 @@ def has_specifics(ask: ValueAsk, fact: Fact) -> bool:
         if name.group(1) not in STOP and ends and not _designates(row, name.group(2)):
             return False  # "cage C", "hall 2": a thing named by a letter or a number
     return True
-
-
-_MONTH_NAMES = (
-    "january|february|march|april|june|july|august|september|october|november|december"
-    "|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
-)  # never "may": "4 may fail"
-_MONTH_NUMBER = {
-    m: n
-    for n, m in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-    )
-}
-_DAY_MONTH = re.compile(
-    r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(" + _MONTH_NAMES + r")\b"
-    r"|\b(" + _MONTH_NAMES + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?![:\d])"
-    r"|\b\d{4}-(\d{2})-(\d{2})\b"
-)
-
-
-def _days_of_month(text: str) -> set[tuple[int, int]]:
-    """The days of a month ``text`` names, as (month, day), in any case: "4 mar", "Mar 4",
-    "2026-03-04". ``values_in`` reads a month's name by its capital, which a question read in
-    lower case has lost."""
-    days = set()
-    for m in _DAY_MONTH.finditer(text.lower()):
-        if m.group(5):
-            days.add((int(m.group(5)), int(m.group(6))))
-            continue
-        day, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-        days.add((_MONTH_NUMBER[name[:3]], int(day)))
-    return days
 
 
 def _designates(row: str, mark: str) -> bool:
