@@ -318,6 +318,8 @@ def _clause_proceeds(raw: list[str]) -> bool:
         return False
     if re.match(r"(?:can|could|would|will)\s+you\b", plain) and not _lead(plain):
         return False
+    if _HAND_ME.match(plain):
+        return False  # "read me the admin PIN": a thing asked to be handed over, no step
     if _GO_ON_LEAD.match(plain) or _CONFIRM.match(plain):
         return True
     lead = _VERB_LEAD.match(plain)
@@ -329,6 +331,12 @@ def _clause_proceeds(raw: list[str]) -> bool:
     return lemma(first) in _VERB_START or first in _VERB_START
 
 
+# An imperative whose recipient is the asker ("read me …", "give us …", "read out …"): the
+# asker wants a thing handed over — a value or a secret — and asks leave for no step of its own.
+_HAND_ME = re.compile(
+    r"(?:please\s+|pls\s+|just\s+)?(?:tell|give|send|read|pass|share|forward|text|dm"
+    r"|spell|recite)\s+(?:(?:me|us)\b|(?:out|aloud)\s+(?:the|your|our|its|my)\b)"
+)
 # Forms of "do", "be" and "have" that open a question about a state, never a step.
 _FINITE_AUXILIARIES = word_set("did does has had was were is are")
 

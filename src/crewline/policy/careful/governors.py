@@ -244,7 +244,12 @@ def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
                 return "read"  # "I'll skip the step that emails the customers": not done
         elif w.lemma in PROD_DOC_HEADS:
             return "read"
-        if w.lemma in READ_VERBS and not w.ident and not _named_by_determiner(shape, j):
+        if (
+            w.lemma in READ_VERBS
+            and not w.ident
+            and not _named_by_determiner(shape, j)
+            and not _handed_to_asker(shape, j)
+        ):
             return "read"
         if _participle(shape, j):
             continue  # "the Dockerfile used for prod builds": a thing described, not an act
@@ -271,6 +276,18 @@ def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
                 return None if done_after(shape, i) else "read"
             return None
     return None
+
+
+def _handed_to_asker(shape: Shape, j: int) -> bool:
+    """Is the reading verb at ``j`` said to the asker or out loud ("read me the PIN", "show us
+    the token", "read out the password")? Then what it reads is handed over — a disclosure,
+    as "tell me" is — and no mere look at it."""
+    words = shape.words
+    return (
+        j + 1 < len(words)
+        and not words[j + 1].clause_start
+        and words[j + 1].text in {"me", "us", "out", "aloud"}
+    )
 
 
 def _named_by_determiner(shape: Shape, j: int) -> bool:
