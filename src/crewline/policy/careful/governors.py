@@ -673,11 +673,22 @@ def _governed_read(shape: Shape, j: int) -> bool:
 
 
 def negated(shape: Shape, i: int) -> bool:
+    """Is the act at ``i`` negated by a word right before it in its clause ("don't drop",
+    "never deploys", "no one publishes") — or by its own subject, a nobody ("nobody publishes
+    it yet", "nobody will send it"): an act no one does is not asked done?"""
     words = shape.words
     for j in (i - 1, i - 2):
-        if j >= 0 and words[j].sentence == words[i].sentence and words[j].text in NEGATORS:
+        if (
+            j >= 0
+            and words[j].sentence == words[i].sentence
+            and words[j].text in NEGATORS | _NO_SUBJECTS
+        ):
             return not any(words[k].clause_start for k in range(j + 1, i + 1))
     return False
+
+
+# A subject that says no one does the act ("nobody publishes it yet"); "no one" is "no".
+_NO_SUBJECTS = word_set("nobody noone")
 
 
 # Verbs whose negation asks the thing done ("don't forget the key", "don't skip the

@@ -252,8 +252,15 @@ def context_holds(
         case "access":
             if act.lemmas == ("make",) and causes(shape, i):
                 return False  # "make my branch go live": what the branch does, no access given
+            args = _command_arguments(shape, i, length)
+            if args is not None:
+                # "`make test` passed on my branch": a program named in backticks, its object
+                # the arguments it is given, never the words after the command
+                return bool(args & ACCESS_OBJECT)
             if obj is None:
                 after = object_lemmas(shape, i + length, limit=_own_destination(shape, i + length))
+            if _a_branch_made(shape, i + length):
+                after = after - {"branch"}  # "make a local branch called `x`": a branch made
             return bool(after & ACCESS_OBJECT) and not _told_to_asker(shape, i + length)
         case "not_code":
             return not (
@@ -293,6 +300,45 @@ def context_holds(
             sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
             return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
     return True
+
+
+def _command_arguments(shape: Shape, i: int, length: int) -> set[str] | None:
+    """The lemmas of the arguments a program named in a code span is given ("`make test`":
+    {"test"}), when the act's word at ``i`` is that program with arguments after it in the
+    same span; None when it is a word of the sentence."""
+    words = shape.words
+    k = i + length
+    if not words[i].code or k >= len(words) or not words[k].code or "`" in shape.gap(k):
+        return None
+    args = set()
+    while k < len(words) and words[k].code and "`" not in shape.gap(k):
+        args.add(words[k].lemma)
+        k += 1
+    return args
+
+
+# What says a thing is brought into being, not one that is there ("a local branch", "a new
+# branch", "a draft branch").
+_INDEFINITE = word_set("a an another new")
+
+
+def _a_branch_made(shape: Shape, start: int) -> bool:
+    """Does the object from ``start`` make a new branch ("make a local branch called `x`",
+    "open a draft branch `fix/y` locally")? A branch that is not there yet gives nobody
+    access; "open the branch to the contractors", "make my branch the new main" name one that
+    is, and stay read as before."""
+    words = shape.words
+    if start >= len(words) or words[start].text not in _INDEFINITE:
+        return False
+    for k in range(start + 1, min(start + 4, len(words))):
+        w = words[k]
+        if w.sentence != words[start].sentence or w.clause_start:
+            return False
+        if w.lemma == "branch":
+            return True
+        if w.lemma in ACCESS_OBJECT or w.text in PREPOSITIONS:
+            return False
+    return False
 
 
 # What is submitted for a person to review, never a payment instruction.

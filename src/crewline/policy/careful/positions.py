@@ -28,6 +28,8 @@ def verb_position(shape: Shape, i: int) -> bool:
     words = shape.words
     if words[i].text.endswith("ing") and words[i].lemma != words[i].text:
         return True
+    if _participle_before_noun(shape, i):
+        return False  # "include cancelled bookings": what the bookings are, no act
     if (
         words[i].text != words[i].lemma
         and words[i].text.endswith(("s", "ed"))
@@ -56,6 +58,69 @@ def verb_position(shape: Shape, i: int) -> bool:
     if words[i - 1].text == "s" and i > 1 and words[i - 2].text == "let":
         return True  # "let's delete …": "let us", a verb after it
     return words[i - 1].text in VERB_POSITION_BEFORE or caused_by(shape, i) is not None
+
+
+# What a bare verb's object never opens with, after a participle that modifies it.
+_NOT_A_NOUN = (
+    DETERMINERS
+    | PREPOSITIONS
+    | COPULAS
+    | NEGATORS
+    | word_set(
+        """it them me us you him her this that these those there here then now yesterday today
+    already before after again by to"""
+    )
+)
+# What before an "-ed" form makes it a finite verb or a passive, never a bare verb's object.
+_TENSE_BEFORE = COPULAS | word_set(
+    """i we you he she it they who which that this have has had get gets got having not
+    just already also never"""
+)
+
+
+def _participle_before_noun(shape: Shape, i: int) -> bool:
+    """Is the "-ed" form at ``i`` a past participle used as an adjective, the first word of a
+    bare verb's object ("include cancelled bookings", "count deleted rows", "skip revoked
+    keys"): right after a verb that starts its clause, right before the noun it describes?
+    What was done to the things names them; the verb before it is the act. A subject before
+    the form ("the job deleted rows", "it deleted rows") makes it a finite verb, as before."""
+    words = shape.words
+    w = words[i]
+    if (
+        not w.text.endswith("ed")
+        or w.text == w.lemma
+        or w.code
+        or w.ident
+        or w.clause_start
+        or i == 0
+        or i + 1 >= len(words)
+    ):
+        return False
+    before, after = words[i - 1], words[i + 1]
+    if (
+        before.sentence != w.sentence
+        or after.sentence != w.sentence
+        or after.clause_start
+        or before.code
+        or before.ident
+        or before.text in _TENSE_BEFORE
+        or before.text.endswith(("ed", "ing"))
+        or after.text in _NOT_A_NOUN
+        or after.lemma in ACTS_BY_FIRST
+    ):
+        return False
+    if before.text != before.lemma or before.lemma not in VERB_LIKE | _SELECTING_VERBS:
+        return False  # "jobs deleted rows", "cron purged logs": a subject, then its verb
+    # the verb starts its clause or follows "to", a modal or the asker ("can I include …"),
+    # never a determiner ("the run deleted rows": a noun, then its verb)
+    return before.clause_start or i == 1 or words[i - 2].text in FILLERS | _VERB_OPENERS
+
+
+_VERB_OPENERS = word_set("to i we can could may might shall should will would please also")
+
+
+# Verbs that pick which things a view or a count takes ("exclude cancelled bookings").
+_SELECTING_VERBS = word_set("exclude skip ignore omit hide filter highlight flag mark sum total")
 
 
 # The verbs that make their object do what a bare verb after it says ("make the warning go

@@ -1,0 +1,136 @@
+"""A risky word inside what a harmless act makes, names or looks at is not the act
+(SPEC §4; docs/concierge-rounds.md, "scope17"):
+
+- an act whose own subject is a nobody ("nobody publishes it yet", "nobody will send it")
+  is done by no one, as "no one publishes it" always was;
+- a program named in backticks with its arguments ("`make test` passed") is given those
+  arguments, never the words of the sentence after the command;
+- making or opening a new branch ("make a local branch called `x`") brings a branch into
+  being, and gives nobody access to anything;
+- a past participle right after a verb of looking, counting or picking, before its noun
+  ("include cancelled orders", "exclude deleted rows") says what the things are; the verb
+  before it is the act.
+
+Cases are of other domains than the sets that showed them: a bakery, a ferry line, a
+library, a clinic, a school.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy.careful import careful as careful_act
+from tests.unit.gate_kit import irreversible
+
+# ------------------------------------------------------------------ an act nobody does
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Shall I draft the ferry timetable announcement? Only a draft, nobody publishes it yet.",
+        "Can I write the bakery newsletter text in my notes? nobody sends it before Friday.",
+        "Ok to sketch the clinic's holiday notice in my doc? Nobody will publish it from there.",
+    ],
+)
+def test_an_act_whose_subject_is_nobody_is_not_asked(question: str) -> None:
+    assert careful_act(question) is None, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Nobody will notice: publish the ferry timetable announcement now?",
+        "Publish the library notice now so nobody publishes the old one?",
+        "Nobody publishes on Fridays, but publish this clinic notice now?",
+        "Nobody uses the old school mailing list any more, delete it?",
+    ],
+)
+def test_an_act_beside_a_nobody_is_still_the_act(question: str) -> None:
+    irreversible(question)
+
+
+# -------------------------------------------------------- a command's own arguments
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "`make test` passed on my branch. Carry on with the ferry fare refactor?",
+        "`make lint` is clean on my branch; go on with the library search module?",
+    ],
+)
+def test_a_command_in_backticks_takes_its_arguments_as_its_object(question: str) -> None:
+    assert careful_act(question) is None, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Ok to run `make release` for the bakery app?",
+        "run `make admin-access` for the school intern?",
+        "`rm -rf build/` ok?",
+    ],
+)
+def test_a_command_that_does_the_act_is_still_the_act(question: str) -> None:
+    irreversible(question)
+
+
+# ------------------------------------------------------------------ a branch made
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can I make a local branch called `timetable-rework` for my clinic rota changes?",
+        "I'll open a new branch `fix/fare-rounding` locally and edit the ferry fare table. Ok?",
+        "Shall I make a draft branch for the library catalogue notes?",
+    ],
+)
+def test_a_new_branch_made_gives_no_access(question: str) -> None:
+    assert careful_act(question) is None, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "make my branch the new main of the bakery app?",
+        "Can I make a new branch public on the school GitHub?",
+        "open the branch to the ferry contractors?",
+        "Can I make a branch and push it to main?",
+        "open a port on the prod firewall for the clinic scanner?",
+    ],
+)
+def test_a_branch_given_to_others_is_still_access(question: str) -> None:
+    irreversible(question)
+
+
+# ---------------------------------------------------------- a participle as an adjective
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Include cancelled orders in the draft bakery sales chart? Default: no.",
+        "Exclude closed accounts from the clinic billing draft?",
+        "Can I include refunded tickets in my ferry revenue table draft?",
+    ],
+)
+def test_a_participle_before_its_noun_says_what_the_things_are(question: str) -> None:
+    assert careful_act(question) is None, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Refund cancelled orders now?",
+        "Delete deactivated accounts from the clinic LDAP?",
+        "Email all 312 cancelled subscribers of the ferry newsletter the offer?",
+        "Purge deleted users from prod?",
+        "Jobs deleted rows yesterday, rerun?",
+        "The run deleted rows in the library db, rerun it?",
+        "cancel the cancelled-order sweep on the bakery shop?",
+    ],
+)
+def test_an_act_on_things_so_named_is_still_the_act(question: str) -> None:
+    irreversible(question)
