@@ -134,3 +134,57 @@ def test_a_participle_before_its_noun_says_what_the_things_are(question: str) ->
 )
 def test_an_act_on_things_so_named_is_still_the_act(question: str) -> None:
     irreversible(question)
+
+
+# ------------------------------------------------- an amount inside what a made test checks
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Shall I write a unit test that checks refunds above £200 need a manager?",
+        "Add a test that checks payments below $5 are rejected by the ferry kiosk?",
+    ],
+)
+def test_a_bound_a_made_test_checks_moves_no_money(question: str) -> None:
+    assert careful_act(question) is None, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Write a test that checks payments below $5 are rejected, then refund £200 to the client?",
+        "Refund payments above £200 now?",
+        "draft the refund of £200 for the clinic patient and send it?",
+    ],
+)
+def test_money_moved_beside_a_made_test_is_still_the_act(question: str) -> None:
+    irreversible(question)
+
+
+# ------------------------------------------------------------ a measure of risky things read
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Ok to open (not edit) the library fines dashboard to get the refund count for my notes?",
+        "Can I pull the payment totals from the bakery report for my draft chart?",
+        "Check the deletion rate in the clinic archive logs?",
+    ],
+)
+def test_a_risky_noun_that_only_modifies_a_measure_read_is_not_the_act(question: str) -> None:
+    assert careful_act(question) is None, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "process the refund total for the ferry passengers now?",
+        "Get the refund count, then refund the rest?",
+        "need the payout total for the school trip, then transfer it?",
+        "pay the invoice total of the bakery supplier?",
+    ],
+)
+def test_an_act_on_a_measure_is_still_the_act(question: str) -> None:
+    irreversible(question)

@@ -128,6 +128,9 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
             continue
         n = len(match.lemmas)
         noun = match.noun or not verb_position(shape, i)
+        if noun and _a_measure_taken(shape, i, n):
+            i += n  # "get the refund count": how many there were, looked up
+            continue
         if noun and not match.noun:
             # A verb's word not standing as a verb: an act as the head of its phrase
             # ("approve the deploy to prod") or naming what a thing that is run does ("run
@@ -235,6 +238,41 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
     found += _out_of_service(shape)
     found += _text_carried_out(shape)
     return found
+
+
+# What counts or measures things of a kind, the head a risky noun only modifies ("the refund
+# count", "the payment totals", "the deletion rate").
+_MEASURES = word_set(
+    """count counts number numbers total totals rate rates ratio ratios share frequency trend
+    trends percentage percentages stats statistics figure figures"""
+)
+# The verbs that take a figure in to be read, besides the reading verbs ("get the count").
+_READ_IN = word_set("get fetch pull grab take need want note record copy")
+
+
+def _a_measure_taken(shape: Shape, i: int, n: int) -> bool:
+    """Is the act's noun at ``i`` a modifier of a measure ("the refund count", "the payment
+    totals") that a reading or taking verb of its clause takes ("view the dashboard to get
+    the refund count", "pull the deletion rate")? A figure read moves, deletes or sends
+    nothing; a verb that does something to it ("process the refund total", "pay the invoice
+    total") is read as before."""
+    words = shape.words
+    k = i + n
+    if k >= len(words) or words[k].clause_start or words[k].sentence != words[i].sentence:
+        return False
+    if words[k].lemma not in _MEASURES and words[k].text not in _MEASURES:
+        return False
+    if not nominal_head(shape, k + 1):
+        return False
+    for j in range(i - 1, -1, -1):
+        w = words[j]
+        if w.sentence != words[i].sentence:
+            return False
+        if w.lemma in VERB_LIKE or w.lemma in ACTS_BY_FIRST or w.lemma in _READ_IN:
+            return (w.lemma in READ_VERBS or w.lemma in _READ_IN) and not w.ident
+        if words[j + 1].clause_start and j + 1 < i:
+            return False
+    return False
 
 
 # The asker as a causative's object ("let me delete …"): the act is the asker's own step.

@@ -235,9 +235,14 @@ def _plural_subject(shape: Shape, k: int) -> bool:
         and w.text.endswith("s")
         and after is not None
         and after.sentence == w.sentence
-        and after.text in PREPOSITIONS
+        and after.text in PREPOSITIONS | _BOUNDS
         and after.text not in _DIRECTIONS
     )
+
+
+# What bounds an amount a check compares with, as "over" and "under" do ("refunds above
+# €1,000", "payments below $50").
+_BOUNDS = word_set("above below beyond")
 
 
 # Where a verb's object goes: "refunds to the customer" is a refund made.
