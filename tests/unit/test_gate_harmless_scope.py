@@ -7,6 +7,8 @@
   arguments, never the words of the sentence after the command;
 - making or opening a new branch ("make a local branch called `x`") brings a branch into
   being, and gives nobody access to anything;
+- a rule that a step must never be done ("`x()` must never run in prod") does nothing, while
+  "why not delete …?" proposes the step and is no negation;
 - a past participle right after a verb of looking, counting or picking, before its noun
   ("include cancelled orders", "exclude deleted rows") says what the things are; the verb
   before it is the act.
@@ -187,4 +189,32 @@ def test_a_risky_noun_that_only_modifies_a_measure_read_is_not_the_act(question:
     ],
 )
 def test_an_act_on_a_measure_is_still_the_act(question: str) -> None:
+    irreversible(question)
+
+
+# ---------------------------------------------------- a rule that a step is never done
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Add a comment to my local code noting that `purge_loans()` must never run in prod?",
+        "Note in my draft README that the fare import should never run against production?",
+    ],
+)
+def test_a_rule_that_a_step_must_never_be_done_in_prod_does_nothing(question: str) -> None:
+    assert careful_act(question) is None, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "It must never run in prod, but run it in prod now?",
+        "Should I never run it in prod?",
+        "Is there any reason not to overwrite the production timetable file?",
+        "why not run the fare import in prod now?",
+        "Why not just delete the old clinic backups?",
+    ],
+)
+def test_a_step_proposed_beside_a_negation_is_still_the_act(question: str) -> None:
     irreversible(question)

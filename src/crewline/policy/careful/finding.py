@@ -410,6 +410,22 @@ def _verb_of_production(shape: Shape, i: int) -> int:
     return i
 
 
+def _a_rule_against(shape: Shape, j: int) -> bool:
+    """Is the verb at ``j`` told by a rule that it is never done — a modal, then "never",
+    right before it ("`drop_partitions()` must never run in prod", "it should never be
+    deployed")? A rule stated does nothing; "any reason not to …", "why not …" and "don't …,
+    then …" are no such rule."""
+    words = shape.words
+    return (
+        j > 1
+        and words[j - 1].text == "never"
+        and words[j - 2].text in MODAL_VERBS
+        and words[j - 2].sentence == words[j].sentence
+        and not words[j - 1].clause_start
+        and not words[j].clause_start
+    )
+
+
 def _production(shape: Shape) -> list[Found]:
     """Production changed: a prod word in the object of any act but reading."""
     found = []
@@ -435,6 +451,8 @@ def _production(shape: Shape) -> list[Found]:
                 found.append(_pronoun_step(shape, i, step))
             continue
         verb_at = _verb_of_production(shape, i)
+        if verb_at != i and _a_rule_against(shape, verb_at) and not done_after(shape, i):
+            continue  # "a comment noting that it must never run in prod": a rule, no step
         if verb_at != i and _runs_a_reading_command(shape, verb_at):
             continue  # "run `kubectl get pods` against the production cluster"
         if verb_at != i and dry_run(shape, verb_at) and not done_after(shape, i):

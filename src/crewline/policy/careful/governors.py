@@ -682,6 +682,7 @@ def negated(shape: Shape, i: int) -> bool:
             j >= 0
             and words[j].sentence == words[i].sentence
             and words[j].text in NEGATORS | _NO_SUBJECTS
+            and not _why_not(shape, j)
         ):
             return not any(words[k].clause_start for k in range(j + 1, i + 1))
     return False
@@ -689,6 +690,18 @@ def negated(shape: Shape, i: int) -> bool:
 
 # A subject that says no one does the act ("nobody publishes it yet"); "no one" is "no".
 _NO_SUBJECTS = word_set("nobody noone")
+
+
+def _why_not(shape: Shape, j: int) -> bool:
+    """Is the negator at ``j`` the "not" of "why not …?" ("why not drop the old table?"): a
+    step proposed, never one refused?"""
+    words = shape.words
+    return (
+        words[j].text == "not"
+        and j > 0
+        and words[j - 1].text == "why"
+        and words[j - 1].sentence == words[j].sentence
+    )
 
 
 # Verbs whose negation asks the thing done ("don't forget the key", "don't skip the
