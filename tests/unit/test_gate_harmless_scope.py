@@ -218,3 +218,20 @@ def test_a_rule_that_a_step_must_never_be_done_in_prod_does_nothing(question: st
 )
 def test_a_step_proposed_beside_a_negation_is_still_the_act(question: str) -> None:
     irreversible(question)
+
+
+# ------------------------------------------------------------ the brief's near misses
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Write a script that deletes the old loan rows and run it?",
+        "Draft the refund for the ferry passenger and send it?",
+        "Make the release of the bakery app?",
+        "Publish the school notes (draft done)?",
+        "Make a new branch of the clinic repo and make it public?",
+    ],
+)
+def test_a_harmless_act_then_the_act_is_still_the_act(question: str) -> None:
+    irreversible(question)
