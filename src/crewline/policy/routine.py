@@ -621,6 +621,15 @@ def _read(question: str, options: tuple[str, ...], default: str | None) -> _Read
         and _led(shape)
     ):
         ask = None  # "good to move on to the next ticket?": a go-ahead naming a thing
+    if (
+        ask is not None
+        and shape is not None
+        and ask.headed
+        and (offered or stated is not None or _proceeds(shape) or _go_on_read(said) != said)
+    ):
+        # "Weiter machen?", "Chart theme for the plots? (dark by default)": a phrase whose
+        # noun names no kind of value is a go-ahead or a choice where it reads as one
+        ask = None
     proceeds = shape is not None and found is None and ask is None and _proceeds(shape)
     if not proceeds and shape is not None and found is None and ask is None:
         read = _go_on_read(said)

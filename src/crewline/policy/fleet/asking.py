@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from crewline.policy.careful.words import AUXILIARIES, FRONTING, IRREGULAR_PAST
+from crewline.policy.careful.words import ACTS_BY_FIRST, AUXILIARIES, FRONTING, IRREGULAR_PAST
 from crewline.policy.clauses import Sentence, Shape, Word, shape_of
 from crewline.policy.fleet.thesaurus import GROUP_WORDS, group_of
 from crewline.policy.lemmas import Token, lemma, root, stem, tokens
@@ -36,6 +36,7 @@ class ValueAsk:
     verb_cues: frozenset[str] = frozenset()  # "what did the check return?": "returned 200"
     question: str = ""  # the whole question (code form): its own values are no answer
     terse: bool = False  # named by a noun alone ("staging api port?"), with no question word
+    headed: bool = False  # terse, by its head alone: a noun the kinds table does not know
     modifier: str = ""  # the word right before the asked noun ("branch" coverage)
     outcome: frozenset[str] = frozenset()  # "how many jobs failed": what the count is of
     pair: tuple[str, ...] = ()  # "which host and port …": the two things asked, when two
@@ -469,6 +470,8 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         )
         if named_at and not acting and not any(t in VERBISH for t in texts):
             start, head_text = -1, "terse"
+        elif not named_at and not acting and _phrase_head(all_words, verbs) is not None:
+            start, head_text = -1, "terse"  # "Madrid ADR last week?": whatever its noun
     if start == -1:
         start = 0
         words = all_words
@@ -612,6 +615,7 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         if verb is not None and not kinds and not named:
             noun, kinds, phrase = verb.lemma, GENERIC, [verb.lemma]
             verb_cues = {stem(verb.lemma)}  # the value follows the verb: not a noun's cue
+    headed = False
     if head_text == "terse":
         # the phrase's head: its last noun of a kind of value before its first preposition
         # ("link to the partner portal status page?", "protobuf version in the lockfile?")
@@ -627,7 +631,9 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
             for w in words
             if w.lemma in NOUN_KINDS and w.lemma not in ("day", "time", "number")
         ]
-        noun = named_terse[-1]
+        headed = not named_terse
+        head = None if named_terse else _phrase_head(words, verbs)
+        noun = named_terse[-1] if named_terse else head.lemma if head is not None else "value"
         counting = next(
             (
                 k
@@ -638,8 +644,8 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         )
         if counting is not None:
             noun = texts[counting]  # "number of open issues tagged …?", "total number of …"
-        kinds = NOUN_KINDS[noun]
-        named = [noun]
+        kinds = NOUN_KINDS.get(noun, GENERIC)
+        named = [noun] if noun in NOUN_KINDS else []
         of = next((k for k, w in enumerate(words) if w.lemma == noun), 0) + 1
         if noun in ("count", "number", "total") and texts[start + of : start + of + 1] == ["of"]:
             # "count of open bug issues in the repo?": a count of the phrase's last noun
@@ -884,6 +890,7 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         modifier=modifier,
         pair=pair,
         terse=head_text == "terse",
+        headed=headed,
         verb_cues=frozenset(verb_cues),
         kinds=kinds,
         cues=frozenset(cues),
@@ -1406,6 +1413,90 @@ def _pointed_ask(shape: Shape, sentence: Sentence) -> ValueAsk | None:
 
 
 _AUXILIARIES = word_set("do does did is are was were will would can could should shall may")
+# Where a verbless phrase's noun phrase ends: a word of time ("Madrid ADR last week?"), a
+# courtesy ("… pls"), or a pronoun opening a clause of its own ("the lowest level we support").
+_PHRASE_ENDS = word_set(
+    """last this next previous yesterday today tonight tomorrow pls plz please i we you they
+    he she onto into monday tuesday wednesday thursday friday saturday sunday"""
+)
+# A statistic naming how a measure is summed up ("average check", "turnaround avg"): the
+# noun beside it is what is measured, an act's noun as much as any ("the average check").
+_SUMMING = word_set("average avg mean median typical max min maximum minimum peak")
+_GRAMMAR = STOP - _PHRASE_ENDS - _SUMMING
+# Words saying a state a thing is in ("staging healthy?", "tests green?", "disk full?"): a
+# phrase ending in one asks whether, never for a value.
+_STATE_WORDS = word_set(
+    """healthy unhealthy green red yellow amber ready done up down live stable unstable flaky
+    broken fine good bad ok okay clean dirty full empty safe stale idle busy open closed free
+    online offline active inactive complete valid invalid correct right wrong same different
+    fixed ready set fast slow high low late early on off back over through there alive dead
+    new old fresh current pending blocked"""
+)
+_STATE_ENDS = ("able", "ible", "ful", "less", "ous", "ish")
+# "Markdown or HTML?" offers a choice; "Grafana's on 3300, yes?" checks what it says.
+_CHOICE_OR_TAG = word_set("or and nor yes no yeah yep right correct")
+_COURTESIES = word_set("please pls plz kindly bitte")
+
+
+def _act(word: Token, acts: frozenset[str]) -> bool:
+    """Is ``word`` a verb of a step or an act the careful judgement knows ("send", "sync")?"""
+    return word.lemma in acts or word.text in acts or word.lemma in ACTS_BY_FIRST
+
+
+_OBJECT_OPENERS = word_set("the a an my our your his her their this that these those it them")
+_QUESTION_WORDS = word_set("what which whats where when who whom whose how why")
+
+
+def _phrase_head(words: Sequence[Token], acts: frozenset[str]) -> Token | None:
+    """The head of a verbless noun phrase asked with no question word ("refresh token
+    lifetime?", "firmware of the controller?", "Madrid ADR last week?"): its last word before
+    its first preposition, word of time or clause of its own, a statistic after it aside
+    ("turnaround avg"). None where the phrase is one word ("Coffee?"), says a verb (a form of
+    one, an auxiliary), or its head names an act ("prod deploy tonight?", "quick sync?") that
+    no statistic makes a measure of: a go-ahead, never a request for a value."""
+    end = next(
+        (
+            k
+            for k, w in enumerate(words)
+            if k
+            and (
+                w.text in _TERSE_PREPOSITIONS
+                or w.text in _MORE_PREPOSITIONS
+                or w.text in _PHRASE_ENDS
+                or w.lemma in _PHRASE_ENDS
+            )
+        ),
+        len(words),
+    )
+    phrase = [w for w in words[:end] if w.text not in _GRAMMAR]
+    if (
+        any(w.text in _CHOICE_OR_TAG for w in words)
+        or words[0].text in _COURTESIES
+        or (len(words) > 1 and (words[1].text in _OBJECT_OPENERS or _act(words[0], acts)))
+    ):
+        # "Markdown or HTML?": a choice; "authorise the charge?", "send INC-4 to the CAA?",
+        # "please rotate it?": a verb and its object, a step asked
+        return None
+    if any(
+        w.text in VERBISH or w.text in _AUXILIARIES or w.text in _QUESTION_WORDS or past(w)
+        for w in words[:end]
+    ):
+        return None
+    content = [w for w in phrase if w.text not in _SUMMING]
+    named = [w for w in words if w.text not in _GRAMMAR and w.text not in _PHRASE_ENDS]
+    if len(named) < 2 or not content or not content[-1].text.isalpha():
+        return None  # "flash firmware 4.12.3 onto …": a value the phrase names, not asks
+    head = content[-1]
+    if head.lemma == "time":
+        return None  # "LOS time for the pass?": a moment or how long, the phrase says not which
+    if head.text in _STATE_WORDS or head.text.endswith(_STATE_ENDS):
+        return None  # "staging healthy now?": a yes or no about a state, no value's noun
+    summed = any(w.text in _SUMMING for w in phrase)
+    if head.text.endswith("ing") or (not summed and (_act(head, acts) or head.lemma in NOUN_VERBS)):
+        return None
+    return head
+
+
 _TERSE_PREPOSITIONS = word_set("of in on for at from to under with behind inside")
 _COUNTS = ("count", "number", "total")
 
