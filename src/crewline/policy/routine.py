@@ -42,6 +42,7 @@ from crewline.policy.careful.words import DOC_HEADS, SHARED_THINGS
 from crewline.policy.clauses import FILLERS, Shape, shape_of
 from crewline.policy.fleet import Fact, FleetReading, ValueAsk
 from crewline.policy.lemmas import known, lemma
+from crewline.policy.values import values_in
 from crewline.policy.wording import code_form, word_set
 
 __all__ = [
@@ -824,8 +825,21 @@ def check_placement(
             why="the default the question states (placed by the model, checked in its text)",
             evidence=(),
         )
+    headed = reading.ask is not None and reading.ask.headed
+    if placement.kind == "fleet" and headed:
+        # a phrase read by its head alone ("Madrid ADR last week?") names no kind of value
+        # the checks of a model's citation could hold it to: the reader's own answer stands,
+        # where the model cites it; else the looser reading checks it, and another row
+        # naming the head with another value of the cited one's kind disputes it
+        own = judge(question, options=options, default=default, facts=facts)
+        if (
+            own.kind is VerdictKind.FLEET_FACT
+            and own.answer is not None
+            and own.answer.casefold() in answer.casefold()
+        ):
+            return own
     if placement.kind == "fleet":
-        ask = reading.ask or fleet.loose_ask(reading.code)
+        ask = fleet.loose_ask(reading.code) if headed or reading.ask is None else reading.ask
         checked = (
             fleet.cite(ask, facts, placement.row or "", answer, by=fleet.Chooser.MODEL)
             if answer
@@ -833,6 +847,8 @@ def check_placement(
         )
         value = checked.value if checked is not None else None
         cited = next((f for f in facts if f.row_id == placement.row), None)
+        if headed and value is not None and _head_disputed(reading, facts, placement.row, value):
+            return replace(refused, why=f"{refused.why}: another row says another {value}")
         if value is None or cited is None:
             # not a live value of the asked kind that row gives, alone: the card says which
             # rule found what, and where other rows dispute it, what each said
@@ -848,6 +864,20 @@ def check_placement(
             evidence=(cited.row_id,),
         )
     return refused
+
+
+def _head_disputed(reading: _Reading, facts: Sequence[Fact], row: str | None, value: str) -> bool:
+    """Does a row other than ``row`` name the head of a headed ask ("ttl") beside a value of
+    the cited one's kind that is another ("8h" against "12h")?"""
+    assert reading.ask is not None
+    head = reading.ask.noun.casefold()
+    kinds = {v.kind for v in values_in(value)}
+    for fact in facts:
+        if fact.row_id == row or not re.search(rf"\b{re.escape(head)}\b", fact.text.casefold()):
+            continue
+        if any(v.kind in kinds and v.text != value for v in values_in(fact.text)):
+            return True
+    return False
 
 
 def _may_proceed(reading: _Reading) -> bool:
