@@ -344,6 +344,7 @@ _LONG_TOPIC = 10
 # What ends a topic put before its request: a comma, a dash or a colon.
 _TOPIC_ENDS = (",", "--", "-", "\u2013", "\u2014", ":")
 _CLAUSE_PREPOSITIONS = word_set("on at in from to for with by under of")
+_QUOTED = " `'\""
 
 
 def _fronted(code: str, words: Sequence[Token], at: int) -> bool:
@@ -746,13 +747,22 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         w.text in VERBISH | _DO_AUX | ASKING or w.lemma in ASKING
         for w in all_words[topic:clause_from]
     )
-    if (
+    aside: set[int] = set()  # the words of a statement before the request, past its subject
+    thing = _thing_before(code, all_words, own_clause)
+    if thing is not None and _points_back(words[skip:]):
+        # "The staging Redis is not on 6379 — which port is it on?", "the scan service came
+        # back after the outage, what port is it on?": a statement of one thing, and the
+        # pronoun after it is that thing — never what the statement says of it
+        clause_from = thing[0]
+        aside = {w.start for w in all_words[thing[1] : own_clause]}
+    elif (
         clause_from > 0
         # a topic of a noun phrase alone may be longer where the request points back at it
         # ("the pass success of Inuvik in last week, how much percent it was?"); one with a
         # verb is the asker's own doing ("I need to point my viewer at …, what port …?")
         and clause_from - topic <= (_LONG_TOPIC if pronoun and verbless else 6)
-        and code[all_words[clause_from - 1].end : all_words[clause_from].start].strip()
+        # a name in code quotes ends where its quote does: "`ledger-api` — which `port`?"
+        and code[all_words[clause_from - 1].end : all_words[clause_from].start].strip(_QUOTED)
         in _TOPIC_ENDS
         and (pronoun or verbless)
     ):
@@ -783,7 +793,7 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         ]
         clause_from = prepositions[-1] + 1 if prepositions else topic
     subject: list[str] = []
-    clause = [*all_words[clause_from:start], *words[skip:]]
+    clause = [w for w in all_words[clause_from:start] if w.start not in aside] + [*words[skip:]]
     # with "did", "does" … an asking word is the verb ("what did the probe record?"), else
     # it may be a noun ("the TTL on the A record")
     verbal = any(w.text in _DO_AUX for w in clause) or head_text == "need"
@@ -1354,9 +1364,137 @@ def value_ask(shape: Shape) -> ValueAsk | None:
         ask = _value_ask(said)
         if ask is None:
             ask = _pointed_ask(shape, sentence)
+        if ask is not None and not ask.subject:
+            ask = _pointed_back(shape, sentence, said, ask)
         if ask is not None:
             return replace(ask, question=shape.text)
     return None
+
+
+# A tag that makes a statement a yes/no question ("the engine came back, right?"): the
+# statement stands as said.
+_TAG = re.compile(r"[\s,]+(?:right|yes|no|correct|yeah|yep|ok|okay)\s*\?+\s*$")
+# The words that join two things: a statement naming two ("staging and prod were both
+# restarted") gives a pronoun after it no one thing to stand for.
+_TWO_THINGS = word_set("and or both either nor each all")
+_NEEDING = word_set("need needs needed want wants wanted require requires")
+_DETERMINERS = word_set("the a an this that these those our your my its their")
+_QUESTION_WORDS = word_set("which what whats where when who whose how why")
+# A verb that takes no object ("is", "came back", "went down", "restarted"): what its
+# subject is said to be or to have done is no second thing a pronoun could stand for.
+_HELPING = word_set("is are was were has have had does did do will would can could may might")
+_PARTICLES = word_set("back up down out over online offline again away")
+
+
+def _thing_said_of(words: Sequence[Token]) -> tuple[int, int] | None:
+    """Where the subject of the statement ``words`` is (its first word and the one past its
+    last), where that subject is one thing its verb takes no object after ("the staging
+    Redis *is* not on 6379", "the booking engine *came back* after the restart"); None where
+    the statement is the asker's ("I", "my"), a need, names two things, or its verb acts on
+    another thing ("SMA recommended some firmware": which is "it"?)."""
+    if any(w.text in _TWO_THINGS or w.text in _NEEDING or w.text in _ASKER for w in words):
+        return None
+    start = 0
+    while start < len(words) and words[start].text in _DETERMINERS:
+        start += 1
+    end = start
+    while end < len(words) and not (
+        words[end].text in NP_STOP
+        or words[end].text in _HELPING
+        or (past(words[end]) and words[end].text not in NOUN_VERBS)
+        or words[end].text in _MORE_PREPOSITIONS
+    ):
+        end += 1
+    if not 0 < end - start <= 5 or end == len(words):
+        return None
+    verb, after = words[end], words[end + 1 : end + 2]
+    if verb.text in _HELPING:
+        return start, end
+    if past(verb) and (not after or after[0].text in _PARTICLES):
+        return start, end
+    return None
+
+
+def _thing_before(code: str, words: Sequence[Token], at: int) -> tuple[int, int] | None:
+    """The subject of the statement a comma, a dash or a colon ends just before the clause
+    opening at ``at`` (``_thing_said_of``), as indices into ``words``."""
+    if at < 2 or code[words[at - 1].end : words[at].start].strip() not in _TOPIC_ENDS:
+        return None
+    said_from = max(
+        (
+            k
+            for k in range(1, at)
+            if re.search(r"[,;:\u2013\u2014]|-\s", code[words[k - 1].end : words[k].start])
+        ),
+        default=0,
+    )
+    thing = _thing_said_of(words[said_from:at])
+    return None if thing is None else (said_from + thing[0], said_from + thing[1])
+
+
+def _points_back(words: Sequence[Token]) -> bool:
+    """Does a pronoun in ``words`` stand for what the asked value is of: a possessive ("what's
+    its size?") or the subject a helping verb asks of ("which port is it on?", "where are
+    they?") — never one the asker acts on ("what do I tell them?")?"""
+    return any(
+        w.text in ("its", "their")
+        or (w.text in ("it", "they") and k > 0 and words[k - 1].text in _HELPING)
+        for k, w in enumerate(words)
+    )
+
+
+def _antecedent(said: str) -> str | None:
+    """The one noun phrase a statement names that a pronoun in the next sentence stands for:
+    its subject where that is one thing (``_thing_said_of``), or the thing the asker needs or
+    acts on where the subject is the asker ("I need to query the production historian", "my
+    test needs the staging database") — up to its first preposition or verb. None where the
+    statement is a question, names two things, or no noun phrase."""
+    text = _TAG.sub("", said).strip().rstrip(" .!")
+    if not text or text.endswith("?"):
+        return None
+    clause = re.split(r"\s[-\u2013\u2014]+\s|[;:]", text)[-1]
+    words = kind_tokens(clause)
+    if not words or words[0].text in _QUESTION_WORDS or any(w.text in _TWO_THINGS for w in words):
+        return None
+    thing = _thing_said_of(words)
+    if thing is not None:
+        return clause[words[thing[0]].start : words[thing[1] - 1].end]
+    needing = next((k for k, w in enumerate(words) if w.text in _NEEDING), None)
+    if words[0].text not in _ASKER and needing is None:
+        return None
+    # the asker's own doing: the thing it acts on, after the last determiner
+    opens = [k for k in range(needing or 0, len(words)) if words[k].text in _DETERMINERS]
+    if not opens:
+        return None
+    start = opens[-1] + 1
+    end = next(
+        (
+            k
+            for k in range(start, len(words))
+            if words[k].text in NP_STOP or words[k].text in _MORE_PREPOSITIONS or past(words[k])
+        ),
+        len(words),
+    )
+    phrase = words[start:end]
+    if not phrase or len(phrase) > 5:
+        return None
+    return clause[phrase[0].start : phrase[-1].end]
+
+
+def _pointed_back(shape: Shape, sentence: Sentence, said: str, ask: ValueAsk) -> ValueAsk:
+    """``ask``, read of what a pronoun in it stands for where the asking sentence names
+    nothing it is about and the statement before names one thing ("I need to query the
+    production historian. Which port does it listen on?": the historian's port)."""
+    n = shape.sentences.index(sentence)
+    if n == 0 or not _points_back(tokens(said)):
+        return ask
+    named = _antecedent(shape.sentences[n - 1].text)
+    if named is None:
+        return ask
+    read = _value_ask(f"{named} - {said}")
+    if read is None or read.noun != ask.noun or read.kinds != ask.kinds or not read.subject:
+        return ask
+    return read
 
 
 # Nouns of a physical measure the reader knows no unit of ("wave height", "wind speed",
