@@ -23,7 +23,7 @@ from crewline.policy.fleet.asking import (
 from crewline.policy.fleet.measures import measure_names
 from crewline.policy.fleet.nouns import AUX, forms_of, head_words, proven_by_form, wanted_nouns
 from crewline.policy.fleet.periods import MONTHS
-from crewline.policy.fleet.picking import has_specifics
+from crewline.policy.fleet.picking import TICKET_ID, TICKET_NOUNS, has_specifics
 from crewline.policy.fleet.rows import (
     EXCLUSIVE,
     RANK,
@@ -153,7 +153,7 @@ def _entity_reading(
     """The words of the question ``entity_unsaid`` spares (the relation's, a kind's name, a
     degree, a phrasal particle, a head a value's form proves) and those the row says by a
     derivation, its initials or another notation of a number."""
-    spared = _kind_words(ask, kind) | _degree_words(ask, fact)
+    spared = _kind_words(ask, kind) | _degree_words(ask, fact) | frame_words(ask)
     if not between_people(ask, fact, kind):
         spared |= relation_words(ask) | _verbs_anywhere(ask) | _event_words(ask)
         spared |= _placing_verbs(ask, kind)
@@ -174,7 +174,52 @@ def _entity_reading(
     )  # "successful" of "succeeded", "signatures" of "signing", "DLQ" of "dead-letter queue"
     derived |= numbers_said(ask.question, fact.text)
     derived |= member_named(ask.question, fact.member)
+    derived |= tracker_said(ask, fact.text)
     return spared, derived
+
+
+def tracker_said(ask: ValueAsk, text: str) -> frozenset[str]:
+    """The roots of the question's words that name a tracker's record ("the *ticket* about
+    the login failures", "the pitch bearing *ticket*", ``TICKET_NOUNS``) where the row names
+    one by its id's shape ("INC-7790 (self-care login failures)", "Opened FT-20931: …"): the
+    id says the word as a unit's symbol says its noun. An id the question itself names
+    ("the EOS-07 ticket") names its thing, not a record of it, and says nothing."""
+    asked = {t.lemma for t in tokens(ask.question)} & TICKET_NOUNS
+    if not asked:
+        return frozenset()
+    question = ask.question.casefold()
+    if not any(m.group(0).casefold() not in question for m in TICKET_ID.finditer(text)):
+        return frozenset()
+    return frozenset(t for t in ask.subject if t in {root(w) for w in asked})
+
+
+# Pronouns of a third person: who they stand for, the question names in its own words ("the
+# floor supervisor … what's *her* email?"), which the row must say; the pronoun names nothing.
+_THIRD_PERSON = word_set("her hers him his")
+# "past" right before a period ("over the *past* day", "this *past* week", "the past 7 days")
+# says only that the period ends now, as "last" does (a stop word): the period is still
+# asked, and held by the row's clock or words (``time_words_held``).
+_PERIOD_AFTER_PAST = word_set("hour hours day days week weeks month months year years")
+_PERIOD_AFTER_PAST |= word_set("night nights quarter fortnight weekend sprint minute minutes")
+
+
+def frame_words(ask: ValueAsk) -> frozenset[str]:
+    """The roots of the request's words that frame the question, not the thing asked: a
+    pronoun of a third person ("what's *her* email?") and "past" before a period, with a
+    number between at most ("over the *past* day", "the past 7 days"). "past" before any
+    other word ("*past* usage", "the past owner") says which one and stays the thing's."""
+    words = tokens(request_sentence(ask))
+    out: set[str] = set()
+    for i, t in enumerate(words):
+        if t.text in _THIRD_PERSON:
+            out |= {root(t.text), t.stem}
+        elif t.text == "past":
+            after = [w.text for w in words[i + 1 : i + 3]]
+            if after[:1] and after[0].isdigit():
+                after = after[1:]
+            if after[:1] and after[0] in _PERIOD_AFTER_PAST:
+                out |= {root(t.text), t.stem}
+    return frozenset(out)
 
 
 # The kinds of thing a value's own form says it is, by its file's extension or its scheme,

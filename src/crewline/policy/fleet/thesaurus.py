@@ -18,6 +18,11 @@ _GROUPS = (
     "duration time took take long timeout latency runtime wall elapsed",
     "count number many total",
     "throughput rps qps",
+    # a rate of requests is said by its unit: "request rate" of "at 800 rps"
+    "request rps qps",
+    # the event of moving from one thing to another: "the CDN switch" of "since the CDN
+    # change", "the database switch" of "the cutover of the billing DB"
+    "switch switchover cutover changeover change",
     "status code return returned result",
     "scan probe check scanner prober checker",
     "migration migrate migrator schema",
