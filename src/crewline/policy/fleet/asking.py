@@ -85,6 +85,9 @@ for _words, _kinds in (
         ),
     ),
     ("uptime availability cpu utilisation utilization usage", (Kind.PERCENT,)),
+    # a share of a whole is a percentage, however its noun says it: the rooms or seats
+    # taken, a part of the items, the moisture in the air
+    ("occupancy fraction proportion humidity", (Kind.PERCENT,)),
     ("checksum digest", (Kind.COMMIT, Kind.ID)),
     ("path", (Kind.PATH, Kind.URL_PATH)),
     # "files under /outbound/invoices": a folder off the system's own is written as a route
@@ -94,13 +97,14 @@ for _words, _kinds in (
     ("location", (Kind.PATH, Kind.URL_PATH, Kind.URL)),
     ("branch", (Kind.PATH, Kind.ID, Kind.WORD)),
     (
-        "duration time timeout latency runtime p50 p90 p95 p99 p999 median lag delay",
+        "duration time timeout latency runtime p50 p90 p95 p99 p999 median lag delay rtt",
         (Kind.DURATION,),
     ),
     ("memory ram heap rss", (Kind.SIZE,)),
     # a physical measure is read by its unit: a temperature in °C/°F/K, a pressure (a
     # differential one: "dP") in Pa/mbar/bar/psi — never a bare number beside the word
-    ("temperature", (Kind.TEMPERATURE,)),
+    # a noun's short form is the noun ("temp", "rtt": a round trip's time)
+    ("temperature temp", (Kind.TEMPERATURE,)),
     ("pressure dp", (Kind.PRESSURE,)),
     # and so are a frequency's, a data rate's, a voltage's, a speed's, a length's, an
     # angle's, an area's measure, and a probability written in scientific notation
@@ -984,7 +988,8 @@ _IN_UNIT = re.compile(r"\bin\s+([a-z%$\u20ac\u00a3]+(?:/[a-z]+)?)(?![\w./-])(?!\
 def _unit_named(code: str) -> tuple[Kind, str, str] | None:
     """The kind a unit named in the question fixes, the unit's lemma and the unit as
     written: what the value reader makes of a number in that unit ("2 m/s" is a rate), or
-    the one measure a noun of it names ("percent")."""
+    the one measure a noun of it names ("percent") — or the percent sign the question
+    writes in a number's stead ("what % …", "the error %", "as % of …")."""
     for m in _IN_UNIT.finditer(code):
         said = m.group(1)
         read = values_in(f"2 {said}")
@@ -993,7 +998,15 @@ def _unit_named(code: str) -> tuple[Kind, str, str] | None:
         kinds = NOUN_KINDS.get(lemma(said), ())
         if len(kinds) == 1 and kinds[0] in _MEASURES:
             return kinds[0], lemma(said), said
+    if _SIGN_ASKED.search(code):
+        return Kind.PERCENT, "percent", "%"
     return None
+
+
+# A percent sign written where no number stands before it ("what % passed?", "the reject %",
+# "what %MAC …"): the share asked names its kind by the sign. Never a number's sign ("at
+# 91%", "100 %"), a format's placeholder ("%s", "%d") nor a variable's ("%APPDATA%").
+_SIGN_ASKED = re.compile(r"(?<![\w.,%])(?<![\d.,] )%(?![\d%]|[a-z]\b)(?![a-z_]+%)")
 
 
 _PHYSICAL_SPELT = {
