@@ -12,7 +12,17 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Kind", "Value", "unit_of", "units_named", "values_in", "with_weekday"]
+from crewline.policy.lemmas import lemma
+
+__all__ = [
+    "Kind",
+    "Value",
+    "unit_of",
+    "units_named",
+    "values_in",
+    "with_counted_noun",
+    "with_weekday",
+]
 
 
 class Kind(StrEnum):
@@ -511,3 +521,40 @@ def units_named(question: str) -> frozenset[str]:
     mbar", "(Pa)"): a value of that measure in another unit answers it not."""
     said = question.lower()
     return frozenset(u for u, p in _UNITS if p.search(said))
+
+
+# A bare number and the word the row writes right after it: what the number counts, where
+# that word is a plural noun ("capped at 40 rooms per night", "40 scenes in the order").
+_BARE_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
+_WORD_AFTER = re.compile(r" ([A-Za-z][a-z]{2,})\b(?![-/.@:]\w)")
+# Words that end as a plural does but count nothing: verbs of the third person, pronouns
+_NOT_COUNTED = frozenset(
+    ["does", "goes", "gets", "was", "has", "its", "this", "thus", "plus", "less", "yes"]
+)
+
+
+def with_counted_noun(text: str, value: str, asked: frozenset[str] = frozenset()) -> str:
+    """A bare number as the row ``text`` says it with the plural noun it counts, written
+    right after it ("40 rooms" of "capped at 40 rooms per night"): the count's answer
+    names what it counts, as the row writes it, where the question's words (``asked``,
+    lemmas) do not already say it ("how many rooms …?": "40"). The value as it is where it
+    is no bare number, where the word after it is no plural noun, or where the row writes
+    it twice with different words after it."""
+    if _BARE_NUMBER.fullmatch(value) is None:
+        return value
+    after: set[str] = set()
+    for m in re.finditer(rf"(?<![\w.,/:-]){re.escape(value)}(?![\w.,%/:-])", text):
+        next_word = _WORD_AFTER.match(text, m.end())
+        after.add(next_word.group(1) if next_word is not None else "")
+    if len(after) != 1:
+        return value
+    (word,) = after
+    low = word.lower()
+    base = lemma(low)
+    if not word or low in _NOT_COUNTED or not low.endswith("s") or base == low:
+        return value
+    if not low.startswith(base):
+        return value  # "was", "has": a verb's form, never a plural noun
+    if base in asked:
+        return value  # "how many rooms …?": the question says what the number counts
+    return f"{value} {word}"

@@ -46,6 +46,9 @@ class ValueAsk:
     measure: tuple[Kind, str] | None = None
 
 
+# A measure's nouns that name no unit: a limit is of whatever it limits (a rate, a size, a
+# time, an amount, a count of things), and so is a measure's noun that names no unit
+UNITLESS = "limit quota cap ceiling maximum max threshold cadence interval"
 # The asked noun → the kinds of value that answer it, best first.
 NOUN_KINDS: dict[str, tuple[Kind, ...]] = {}
 for _words, _kinds in (
@@ -67,10 +70,7 @@ for _words, _kinds in (
     ("throughput rps qps", (Kind.RATE, Kind.BITRATE, Kind.NUMBER)),
     # a limit is of whatever it limits: a rate, a size, a time, an amount
     # and so is a measure's noun that names no unit: the unit the question names decides
-    (
-        "limit quota cap ceiling maximum max threshold cadence interval",
-        (Kind.RATE, Kind.SIZE, Kind.DURATION, Kind.MONEY, Kind.PERCENT, Kind.NUMBER),
-    ),
+    (UNITLESS, (Kind.RATE, Kind.SIZE, Kind.DURATION, Kind.MONEY, Kind.PERCENT, Kind.NUMBER)),
     # a frequency in Hz is a radio's or a clock's; else how often, as a limit is
     (
         "frequency",

@@ -8,7 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from crewline.policy.fleet.about import about_as_cited
-from crewline.policy.fleet.asking import ValueAsk, as_measure, moment_for_a_measure, one_value
+from crewline.policy.fleet.asking import (
+    UNITLESS,
+    ValueAsk,
+    as_measure,
+    moment_for_a_measure,
+    one_value,
+)
 from crewline.policy.fleet.citing import Chooser, check_cited, injection_in
 from crewline.policy.fleet.measures import measure_unsettled
 from crewline.policy.fleet.periods import calendar_contradicted
@@ -60,7 +66,8 @@ from crewline.policy.fleet.when import (
     start_for_an_end,
     start_said_by_span,
 )
-from crewline.policy.lemmas import lemma, root
+from crewline.policy.lemmas import lemma, root, tokens
+from crewline.policy.values import with_counted_noun
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -290,6 +297,10 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         every = sorted(dict.fromkeys([*said, *others]), key=lambda p: p[1].at)
         return FleetReading(said=tuple(every), found=disagreement(every), ignored=ignored)
     value, source = max(said, key=lambda p: p[1].at)
+    if ask.noun in UNITLESS.split():
+        # "what's the cap?": a limit's number names nothing it counts; the row's noun does
+        asked = frozenset(t.lemma for t in tokens(ask.question or " ".join(ask.text_words)))
+        value = with_counted_noun(source.text, value, asked)
     return FleetReading(
         answer=value,
         source=source,
