@@ -3,6 +3,7 @@ of the same time and period), which disagree with an answer, and which update it
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
@@ -42,7 +43,7 @@ from crewline.policy.fleet.rows import (
     specific_of,
     status_of,
 )
-from crewline.policy.fleet.thesaurus import generic_words
+from crewline.policy.fleet.thesaurus import generic_words, group_of
 from crewline.policy.fleet.when import parts_held
 from crewline.policy.lemmas import Token, clipped, known, lemma, root, tokens
 from crewline.policy.values import Kind, Value, values_in, with_weekday
@@ -488,8 +489,12 @@ def _another_qualifier_said(ask: ValueAsk, text: str, value: Value) -> bool:
 def _names_thing(ask: ValueAsk, entity: Sequence[str], text: str) -> bool:
     """Does a row name the thing the question is about, as it is said: every name of it
     whole ("orion-3") and all its other distinguishing words but one, at least one of them
-    — and, one short, none of them beside a noun the question does not say ("the staging
-    API" is another thing than "the staging database")?"""
+    as it is — and, one short, none of them beside a noun the question does not say ("the
+    staging API" is another thing than "the staging database")? A word is had as it is,
+    clipped, or by its neighbour in the thesaurus ("db" of "database"). The asymmetry: a
+    rival needs only to be close enough to dispute, never strict enough to answer, so this
+    reads each word at least as loosely as an answer's ``coverage`` does and lets one be
+    missing — a row that may answer by a word may always dispute by it."""
     lowered = text.lower()
     words = tokens(code_form(text))
     found = {root(t.lemma) for t in words} | {t.stem for t in words} | {t.text for t in words}
@@ -502,13 +507,41 @@ def _names_thing(ask: ValueAsk, entity: Sequence[str], text: str) -> bool:
     plain = [t for t in entity if t.isalnum() and t not in pieces]
     if not all(re.search(rf"(?<![a-z0-9]){re.escape(t)}(?![a-z0-9])", lowered) for t in names):
         return False
-    # a word clipped to its first letters names it too ("ortho" of "orthorectification")
+    # a word clipped to its first letters names it too ("ortho" of "orthorectification"),
+    # and so does its neighbour in the thesaurus ("db" of "database"), as an answer counts it
     have = [t for t in plain if t in found or _clipped_in(t, words)]
-    if (not have and not names) or len(have) < len(plain) - 1:
+    # a neighbour is a word of the row's own, no word already had ("scan" is no "check" of
+    # "the license scan check"), nor a word that says which one of a thing ("nightly" is
+    # no "pipeline")
+    free = {
+        f
+        for t in words
+        if not (forms := {root(t.lemma), t.stem, t.text}) & (set(plain) | _qualifying())
+        for f in forms
+    }
+    near = [t for t in plain if t not in have and _neighbour_in(t, free)]
+    if (not have and not names) or len(have) + len(near) < len(plain) - 1:
         return False
     if len(have) == len(plain):
         return True
-    return not _another_beside(ask, entity, have, set(plain) - set(have), text)
+    # a word said by its neighbour stands in its own place ("loyalty *db*"), no other noun:
+    # one said elsewhere ("*created* schema version v2" for "the schema generator") leaves the
+    # row to name another thing in that place
+    return not _another_beside(ask, entity, have, set(plain) - set(have), text, neighbours=True)
+
+
+@functools.cache
+def _qualifying() -> frozenset[str]:
+    """The words of ``EXCLUSIVE`` and their roots (built at first use: a root reads the
+    lemmatiser's dictionary)."""
+    return frozenset(w for table in EXCLUSIVE for word in table for w in (word, root(word)))
+
+
+def _neighbour_in(term: str, found: set[str]) -> bool:
+    """Does a row say ``term`` by a word of its group in the thesaurus ("db" of "databas",
+    ``thesaurus.near``), as ``coverage`` counts it toward an answer?"""
+    groups = group_of().get(term, frozenset())
+    return bool(groups) and any(groups & group_of().get(f, frozenset()) for f in found)
 
 
 def _clipped_in(term: str, words: Sequence[Token]) -> bool:
@@ -518,12 +551,20 @@ def _clipped_in(term: str, words: Sequence[Token]) -> bool:
 
 
 def _another_beside(
-    ask: ValueAsk, entity: Sequence[str], have: Sequence[str], missing: set[str], text: str
+    ask: ValueAsk,
+    entity: Sequence[str],
+    have: Sequence[str],
+    missing: set[str],
+    text: str,
+    *,
+    neighbours: bool = False,
 ) -> bool:
     """Does a row that names the asked thing but for the ``missing`` words name, right
     beside a word of it it ``has``, a noun the question does not say: another thing ("the
     staging API" for "the staging database", "the search endpoint" for the login one)? A
-    heading's word before a colon is none ("last week: dashboards …")."""
+    heading's word before a colon is none ("last week: dashboards …"), nor, with
+    ``neighbours``, a missing word said by its neighbour in the thesaurus ("loyalty db" of
+    "the loyalty database")."""
     words = tokens(code_form(text))
     question = tokens(code_form(ask.question))
     asked = {t.text for t in question}
@@ -555,6 +596,13 @@ def _another_beside(
                 continue
             other = words[n]
             if (root(t.lemma), n - k) in headed:
+                continue
+            forms = {root(other.lemma), other.stem, other.text}
+            if (
+                neighbours
+                and not forms & _qualifying()
+                and any(_neighbour_in(m, forms) for m in missing)
+            ):
                 continue
             if (
                 other.text.isalpha()
