@@ -42,12 +42,14 @@ def test_a_clause_after_the_head_ends_the_phrase() -> None:
 
 
 def test_a_model_citation_another_row_disputes_is_refused() -> None:
+    # "dewpoint" is a head no table of kinds knows ("humidity" is one: a share)
     rows = facts(
-        ("baker", "proofing room humidity in the new plan is 78%"),
-        ("baker", "proofing room humidity is 82% per the plan I read this morning"),
+        ("baker", "proofing cabinet dewpoint reads 21.5 today"),
+        ("oven", "proofing cabinet dewpoint is 19.0 now"),
     )
-    no_answer("Humidity of the proofing room at the bakery?", rows)
-    assert by_model("Humidity of the proofing room at the bakery?", rows, "82%", 1) is None
+    no_answer("Dewpoint of the proofing cabinet at the bakery?", rows)
+    assert by_model("Dewpoint of the proofing cabinet at the bakery?", rows, "19.0", 1) is None
+    assert by_model("Dewpoint of the proofing cabinet at the bakery?", rows[1:], "19.0") == "19.0"
 
 
 def test_near_misses_read_no_value() -> None:
