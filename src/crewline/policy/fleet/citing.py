@@ -67,11 +67,10 @@ from crewline.policy.fleet.picking import (
 from crewline.policy.fleet.rivals import WEAK, another_period, another_time, disagreement, rivals_of
 from crewline.policy.fleet.roles import lent_to_another
 from crewline.policy.fleet.rows import (
-    HEDGE,
-    SECRET_WORD,
     Fact,
     Said,
     asks_a_plan,
+    cited_status,
     clause_of,
     coverage,
     derived_from,
@@ -325,7 +324,7 @@ def _refusal(
     if of_another_outcome(ask, cited.text, value):
         return Refusal.OTHER_OUTCOME  # "ran 41 jobs" for "how many jobs failed?"
     former = _the_former(ask, cited, value)
-    status = _cited_status(ask, cited.text, value)
+    status = cited_status(ask, cited.text, value)
     if status != "fact" and not (status == "plan" and asks_a_plan(ask)) and not former:
         # a plan is the answer to a question that asks the plan by a word of the future
         # ("next", "scheduled"), never to one about what happened or what is so now, nor to
@@ -377,66 +376,6 @@ def _refusal(
     if rivals_of(ask, cited, value, usable):
         return Refusal.RIVAL  # "throttles us at 60 req/min" against the cited "limit is 120 …"
     return value
-
-
-# Where a word the status reading keys on is no status of the value, by where it stands: a
-# thing named by a determiner after the value ("to solve the Monday route *plan*", "within
-# the *target*"), the state of the things a count counts ("312 messages *waiting* in the
-# DLQ"), a hedge in another sentence, a secret's word beside a value no secret can be.
-_NOUN_AFTER = re.compile(
-    r"\b(?:the|a|an|our|its|their|this|that|each)\s+(?:[\w-]+\s+){0,3}?"
-    r"(plan|target|estimate|guess)\b(?!\s*(?:is|are|was|were|:|to|of|for)\b|\s*:)"
-)
-_COUNT_STATE = re.compile(r"^\s*[a-z][\w-]*\s+(waiting|pending|queued|sitting)\b")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-_NO_SECRET = frozenset(
-    {
-        Kind.HOST,
-        Kind.IP,
-        Kind.PORT,
-        Kind.DURATION,
-        Kind.DATE,
-        Kind.TIME,
-        Kind.SIZE,
-        Kind.COUNT,
-        Kind.PERCENT,
-        Kind.VERSION,
-        Kind.REGION,
-    }
-)
-
-
-def _cited_status(ask: ValueAsk, text: str, value: Value) -> str | None:
-    """``status_of`` of the value a model cites, with the words it keys on that are no status
-    of that value masked out by structure (``_NOUN_AFTER``, ``_COUNT_STATE``, a hedge of
-    another sentence, "vault" beside a host): "took 38.6 s to solve the route plan" and
-    "Vault is up at vault-02.internal" are facts. The offline reader keeps its own reading."""
-    status = status_of(ask, text, value)
-    if status == "fact":
-        return status
-    chars = list(text)
-
-    def mask(start: int, end: int) -> None:
-        chars[start:end] = "x" * (end - start)
-
-    _, after = clause_of(text, value)
-    at = value.end + text[value.end :].find(after) if after else value.end
-    for found in _NOUN_AFTER.finditer(after.lower()):
-        mask(at + found.start(1), at + found.end(1))
-    counting = _COUNT_STATE.match(after.lower())
-    if counting and value.kind in (Kind.COUNT, Kind.NUMBER):
-        mask(at + counting.start(1), at + counting.end(1))
-    starts = [0, *(m.end() for m in _SENTENCE_END.finditer(text))]
-    begin = max(s for s in starts if s <= value.start)
-    finish = next((m.end() for m in _SENTENCE_END.finditer(text, value.end)), len(text))
-    for found in HEDGE.finditer(text.lower()):
-        if found.end() <= begin or found.start() >= finish:
-            mask(found.start(), found.end())
-    if value.kind in _NO_SECRET or (value.kind is Kind.URL and not re.search(r"[=@]", value.text)):
-        for found in SECRET_WORD.finditer(text.lower()):
-            mask(found.start(), found.end())
-    masked = "".join(chars)
-    return status if masked == text else status_of(ask, masked, value)
 
 
 _MEASURES = frozenset({Kind.COUNT, Kind.PERCENT, Kind.SIZE, Kind.PORT})

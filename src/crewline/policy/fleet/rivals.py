@@ -32,6 +32,7 @@ from crewline.policy.fleet.rows import (
     Fact,
     Row,
     Said,
+    cited_status,
     clause_of,
     coverage,
     other_qualifier,
@@ -433,7 +434,9 @@ def rivals_of(
     any member about the thing asked — by every word, or all but one where it names no
     other thing in that word's place — that gives another live value of its kind ("25 MB"
     against "50 MB" for the web service's limit; "the search endpoint's p99" is no rival of
-    the login one's)."""
+    the login one's). Live as the cited value is read (``cited_status``): a rival is held to
+    no stricter a reading than the answer it disputes ("a TTL of 8h" on "staging Vault" is a
+    fact beside a cited "12h" said the same way)."""
     quoted = (Said(value=value, labels=frozenset(), cue=False), row_of(ask, cited))
     out = said_in_other_words(ask, [quoted], [row_of(ask, f) for f in usable])
     out += taken_back(ask, [quoted], usable)
@@ -456,7 +459,7 @@ def rivals_of(
             for v in values_in(other.text)
             if v.kind is value.kind
             and v.text.casefold() != value.text.casefold()
-            and status_of(ask, other.text, v) == "fact"
+            and cited_status(ask, other.text, v) == "fact"
         ][:1]
     return out
 
