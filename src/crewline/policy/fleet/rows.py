@@ -330,7 +330,6 @@ _NOUN_AFTER = re.compile(
     r"(plan|target|estimate|guess)\b(?!\s*(?:is|are|was|were|:|to|of|for)\b|\s*:)"
 )
 _COUNT_STATE = re.compile(r"^\s*[a-z][\w-]*\s+(waiting|pending|queued|sitting)\b")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 _NO_SECRET = frozenset(
     {
         Kind.HOST,
@@ -369,9 +368,7 @@ def cited_status(ask: ValueAsk, text: str, value: Value) -> str | None:
     counting = _COUNT_STATE.match(after.lower())
     if counting and value.kind in (Kind.COUNT, Kind.NUMBER):
         mask(at + counting.start(1), at + counting.end(1))
-    starts = [0, *(m.end() for m in _SENTENCE_END.finditer(text))]
-    begin = max(s for s in starts if s <= value.start)
-    finish = next((m.end() for m in _SENTENCE_END.finditer(text, value.end)), len(text))
+    begin, finish = _sentence_span(text, value)
     for found in HEDGE.finditer(text.lower()):
         if found.end() <= begin or found.start() >= finish:
             mask(found.start(), found.end())
@@ -463,9 +460,15 @@ def other_qualifier(ask: ValueAsk, text: str, value: Value) -> bool:
 
 def _sentence_of(text: str, value: Value) -> str:
     """The sentence of ``text`` that holds the value."""
+    start, end = _sentence_span(text, value)
+    return text[start:end]
+
+
+def _sentence_span(text: str, value: Value) -> tuple[int, int]:
+    """Where the sentence of ``text`` that holds the value starts and ends."""
     start = max((m.end() for m in _SENTENCE_GAP.finditer(text, 0, value.start)), default=0)
     end = next((m.start() for m in _SENTENCE_GAP.finditer(text, value.end)), len(text))
-    return text[start:end]
+    return start, end
 
 
 # The states a version or a build is in, one at a time: live (deployed, released, current),
