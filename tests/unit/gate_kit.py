@@ -39,6 +39,15 @@ def by_model(question: str, rows: list[Fact], answer: str, row: int = 0) -> str 
     return verdict.answer
 
 
+def disputed(question: str, answer: tuple[str, str], rival: tuple[str, str], value: str) -> str:
+    """The ``answer`` row alone answers ``value``; with the ``rival`` row beside it the
+    question is left to the human, finally: the card's why."""
+    answers(question, facts(answer), value)
+    verdict = judge(question, facts=facts(answer, rival))
+    assert verdict.answer is None and verdict.final, verdict
+    return verdict.why
+
+
 def no_answer(question: str, rows: list[Fact]) -> None:
     verdict = judge(question, facts=rows)
     assert verdict.answer is None and not verdict.kind.routine, verdict

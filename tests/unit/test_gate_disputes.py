@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy import Placement, check_placement, judge
-from tests.unit.gate_kit import answers, by_model, facts
+from tests.unit.gate_kit import answers, by_model, disputed, facts
 
 REWORDED = [
     (  # a generic head said otherwise, the value's clause led by a pronoun, no cadence said
@@ -66,10 +66,8 @@ REWORDED = [
 def test_a_rival_worded_otherwise_leaves_the_question_with_the_human(
     question: str, answer: tuple[str, str], rival: tuple[str, str], value: str, other: str
 ) -> None:
-    answers(question, facts(answer), value)  # alone, the row answers
-    verdict = judge(question, facts=facts(answer, rival))
-    assert verdict.answer is None and verdict.final, verdict
-    assert f"{answer[0]} said" in verdict.why and f"{rival[0]} said {other}" in verdict.why
+    why = disputed(question, answer, rival, value)
+    assert f"{answer[0]} said" in why and f"{rival[0]} said {other}" in why
 
 
 @pytest.mark.parametrize(("question", "answer", "rival", "value", "other"), REWORDED)

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from crewline.policy import judge
-from tests.unit.gate_kit import answers, facts
+from tests.unit.gate_kit import answers, disputed, facts
 
 RIVALS = [
     (  # the database said by its short form, the host said by a row's own clause
@@ -37,10 +36,8 @@ RIVALS = [
 def test_a_row_naming_the_thing_by_a_neighbour_disputes_the_answer(
     question: str, answer: tuple[str, str], rival: tuple[str, str], value: str, other: str
 ) -> None:
-    answers(question, facts(answer), value)  # alone, the row answers
-    verdict = judge(question, facts=facts(answer, rival))
-    assert verdict.answer is None and verdict.final, verdict
-    assert value in verdict.why and other in verdict.why, verdict.why
+    why = disputed(question, answer, rival, value)
+    assert value in why and other in why, why
 
 
 NEAR_MISSES = [

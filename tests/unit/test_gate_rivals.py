@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy import Placement, check_placement, judge
-from tests.unit.gate_kit import answers, by_model, facts
+from tests.unit.gate_kit import answers, by_model, disputed, facts
 
 # ---------------------------------------------------------------- rivals the reader must see
 
@@ -130,11 +130,9 @@ def test_a_rival_row_leaves_the_question_with_the_human_and_says_both_rows(
     value: str,
     other: str,
 ) -> None:
-    answers(question, facts(answer), value)  # alone, the row answers
-    verdict = judge(question, facts=facts(answer, rival))
-    assert verdict.answer is None and verdict.final, verdict
-    assert value in verdict.why and other in verdict.why, verdict.why
-    assert answer[0] in verdict.why and rival[0] in verdict.why, verdict.why
+    why = disputed(question, answer, rival, value)
+    assert value in why and other in why, why
+    assert answer[0] in why and rival[0] in why, why
 
 
 @pytest.mark.parametrize(("question", "answer", "rival", "value", "other"), RIVALS + WIDER)
