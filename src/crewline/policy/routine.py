@@ -42,7 +42,6 @@ from crewline.policy.careful.words import DOC_HEADS, SHARED_THINGS
 from crewline.policy.clauses import FILLERS, Shape, shape_of
 from crewline.policy.fleet import Fact, FleetReading, ValueAsk
 from crewline.policy.lemmas import known, lemma
-from crewline.policy.values import values_in
 from crewline.policy.wording import code_form, word_set
 
 __all__ = [
@@ -829,8 +828,7 @@ def check_placement(
     if placement.kind == "fleet" and headed:
         # a phrase read by its head alone ("Madrid ADR last week?") names no kind of value
         # the checks of a model's citation could hold it to: the reader's own answer stands,
-        # where the model cites it; else the looser reading checks it, and another row
-        # naming the head with another value of the cited one's kind disputes it
+        # where the model cites it; else the looser reading checks it, rivals and all
         own = judge(question, options=options, default=default, facts=facts)
         if (
             own.kind is VerdictKind.FLEET_FACT
@@ -847,8 +845,6 @@ def check_placement(
         )
         value = checked.value if checked is not None else None
         cited = next((f for f in facts if f.row_id == placement.row), None)
-        if headed and value is not None and _head_disputed(reading, facts, placement.row, value):
-            return replace(refused, why=f"{refused.why}: another row says another {value}")
         if value is None or cited is None:
             # not a live value of the asked kind that row gives, alone: the card says which
             # rule found what, and where other rows dispute it, what each said
@@ -864,20 +860,6 @@ def check_placement(
             evidence=(cited.row_id,),
         )
     return refused
-
-
-def _head_disputed(reading: _Reading, facts: Sequence[Fact], row: str | None, value: str) -> bool:
-    """Does a row other than ``row`` name the head of a headed ask ("ttl") beside a value of
-    the cited one's kind that is another ("8h" against "12h")?"""
-    assert reading.ask is not None
-    head = reading.ask.noun.casefold()
-    kinds = {v.kind for v in values_in(value)}
-    for fact in facts:
-        if fact.row_id == row or not re.search(rf"\b{re.escape(head)}\b", fact.text.casefold()):
-            continue
-        if any(v.kind in kinds and v.text != value for v in values_in(fact.text)):
-            return True
-    return False
 
 
 def _may_proceed(reading: _Reading) -> bool:
