@@ -47,8 +47,9 @@ class ValueAsk:
 
 
 # A measure's nouns that name no unit: a limit is of whatever it limits (a rate, a size, a
-# time, an amount, a count of things), and so is a measure's noun that names no unit
-UNITLESS = "limit quota cap ceiling maximum max threshold cadence interval"
+# time, an amount, a count of things), and so is a measure's noun that names no unit — the
+# unit the question names decides
+UNITLESS = word_set("limit quota cap ceiling maximum max threshold cadence interval")
 # The asked noun → the kinds of value that answer it, best first.
 NOUN_KINDS: dict[str, tuple[Kind, ...]] = {}
 for _words, _kinds in (
@@ -68,9 +69,10 @@ for _words, _kinds in (
         (Kind.PATH,),
     ),
     ("throughput rps qps", (Kind.RATE, Kind.BITRATE, Kind.NUMBER)),
-    # a limit is of whatever it limits: a rate, a size, a time, an amount
-    # and so is a measure's noun that names no unit: the unit the question names decides
-    (UNITLESS, (Kind.RATE, Kind.SIZE, Kind.DURATION, Kind.MONEY, Kind.PERCENT, Kind.NUMBER)),
+    (
+        " ".join(sorted(UNITLESS)),
+        (Kind.RATE, Kind.SIZE, Kind.DURATION, Kind.MONEY, Kind.PERCENT, Kind.NUMBER),
+    ),
     # a frequency in Hz is a radio's or a clock's; else how often, as a limit is
     (
         "frequency",

@@ -297,7 +297,7 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         every = sorted(dict.fromkeys([*said, *others]), key=lambda p: p[1].at)
         return FleetReading(said=tuple(every), found=disagreement(every), ignored=ignored)
     value, source = max(said, key=lambda p: p[1].at)
-    if ask.noun in UNITLESS.split():
+    if ask.noun in UNITLESS:
         # "what's the cap?": a limit's number names nothing it counts; the row's noun does
         asked = frozenset(t.lemma for t in tokens(ask.question or " ".join(ask.text_words)))
         value = with_counted_noun(source.text, value, asked)
