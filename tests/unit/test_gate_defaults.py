@@ -375,10 +375,41 @@ def test_the_askers_default_stands_against_a_word_that_is_no_value(
 @pytest.mark.parametrize(
     ("question", "options", "default"),
     [
+        # a bakery's price list, a report, a café's menu, a library's rota: a plain word
+        # read by the one cue is only a neighbour of the asker's default said right by it
+        ("Round the totals to 2 decimal places (the default) or 0?", ("2", "0"), "2"),
+        ("Line spacing in the report: 1.5 lines per the house guide (default)?", (), "1.5 lines"),
+        (
+            "I'll call the draft `menu_spring.docx` (default from the template) unless you "
+            "want another name?",
+            (),
+            "menu_spring.docx",
+        ),
+        (
+            "Save the rota as `rota.csv` or `rota.tsv`? House rule here (default) is rota.csv.",
+            ("rota.csv", "rota.tsv"),
+            "rota.csv",
+        ),
+    ],
+)
+def test_the_askers_default_stands_against_its_neighbour_by_the_cue(
+    question: str, options: tuple[str, ...], default: str
+) -> None:
+    verdict = judge(question, options=options, default=default)
+    assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, default), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "options", "default"),
+    [
         ("Queue backend for local dev: the default is redis; use rabbitmq?", (), "rabbitmq"),
         ("Port for the mock: 8080 is the default, or 9090?", ("8080", "9090"), "9090"),
         ("Indent width for the recipe parser, 4 as the default or 2?", ("4", "2"), "2"),
         ("Cache size: the default 512 MB, or 1 GB like staging?", (), "1 GB"),
+        # the cue links another word, another option or a contrast stands between
+        ("Use postgres for the menu app, the default is mysql?", (), "postgres"),
+        ("Menus on paper or as a PDF? PDF is the default", ("paper", "PDF"), "paper"),
+        ("Round to 2 decimals, not the default 1?", ("2", "1"), "2"),
     ],
 )
 def test_a_value_stated_as_the_default_still_contests_the_askers(

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crewline.policy.values import Kind, values_in
+from crewline.policy.wording import word_set
 
 __all__ = [
     "Conflict",
@@ -994,7 +995,9 @@ def stated(
     if given is None and in_text is not None and _another_stated(question, in_text, source):
         return Conflict(reason="it states two different defaults")
     if given is not None and in_text is not None and not _same(given, in_text):
-        if _states_a_value(question, in_text, offered):
+        if _states_a_value(question, in_text, offered) and not _misread_beside_the_given(
+            question, in_text, given, offered
+        ):
             return Conflict(reason="it states two different defaults")
         # a word read by the cue that is no value ("720p (the default of the preview tool)"
         # read as "preview"): it contests nothing, and the asker's own default stands
@@ -1092,6 +1095,52 @@ def _states_a_value(question: str, read: str, offered: Sequence[str]) -> bool:
     if any(v.kind not in (Kind.WORD, Kind.PERSON) for v in values_in(read)):
         return True
     return beside_a_cue(question, read)
+
+
+# How far (in words) the asker's own default may stand from the question's one default cue
+# and still be what the cue marks: "1 decimal place (the default)", "4 spaces per our style
+# guide (default)".
+_NEAR_THE_CUE = 5
+_CUE_WORD = re.compile(r"\bdefault\b", re.IGNORECASE)
+# Words that set what follows against what came before: "tabs, not the default".
+_SETS_AGAINST = word_set("not instead rather unlike but except than over")
+
+
+def _misread_beside_the_given(question: str, read: str, given: str, offered: Sequence[str]) -> bool:
+    """Is a plain word the reader took by the cue only a neighbour of the asker's own default,
+    which the same sentence says right by that one cue — the words between them ("1 *decimal
+    place* (the default)"), its source ("(default *from the template*)") or what stands
+    before the cue ("*Convention here* (default) is test_pairings.py")? Then it is no second
+    default. A word the cue links to ("the default is mysql"), an option, a typed value, and
+    another option or a word that sets one thing against another between the given and the
+    cue still contest it."""
+    if any(_same(option, read) for option in offered):
+        return False
+    if any(v.kind not in (Kind.WORD, Kind.PERSON) for v in values_in(read)):
+        return False
+    text = _display(question)
+    cues = list(_CUE_WORD.finditer(text))
+    if len(cues) != 1:
+        return False
+    cue = cues[0]
+    linked = rf"\bdefault\s+(?:[\w-]+\s+)?(?:is|was|=|:)\s*[\"'`(]?\s*{re.escape(read)}"
+    if re.search(linked, text, re.IGNORECASE):
+        return False  # "the default is mysql": stated, whatever the asker's default says
+    others = [o for o in offered if not _same(o, given)]
+    for said in re.finditer(rf"(?<![\w.-]){re.escape(given)}(?![\w-])", text, re.IGNORECASE):
+        if said.end() <= cue.start():
+            between = text[said.end() : cue.start()]
+        else:
+            between = text[cue.end() : said.start()]
+        words = re.findall(r"[\w'-]+", between)
+        if (
+            len(words) <= _NEAR_THE_CUE
+            and not re.search(r"[.?!;]", between)
+            and not _SETS_AGAINST & {w.casefold() for w in words}
+            and not any(o.casefold() in between.casefold() for o in others)
+        ):
+            return True
+    return False
 
 
 def _another_stated(question: str, value: str, source: str | None = None) -> bool:
