@@ -71,6 +71,23 @@ _CURRENCY_WORDS = (
 )
 _SYMBOLS = "$€£¥₹₽₩₿₺₪₫₴₦₱฿₸₡"
 
+# A path to a file that holds secrets: a credential file of a tool's own dotted folder
+# (`~/.aws/credentials`, `~/.kube/config`, `~/.docker/config.json`), a folder of keys
+# (`~/.ssh`, not its `config`), a login file (`~/.netrc`, `~/.pgpass`), an env file in a
+# folder (`/etc/app/sap.env`), a key store (`server.key`, `private-key.pem`, `store.p12`), a
+# file named a secret in a folder (`/etc/billing/token`, `/run/secrets/db`,
+# `credentials.json`). Never a page about them (`docs/secrets.md`) nor source code
+# (`secrets_loader.py`).
+_SECRET_FILE = (
+    r"(?:~|\b)?[\w./-]*\.(?:aws/credentials|kube/config|docker/config\.json"
+    r"|(?:ssh|gnupg)(?!/(?:config|known_hosts)\b)(?:/[\w.-]+)?)\b"
+    r"|(?:~/|(?<![\w.]))\.(?:netrc|pgpass|npmrc|pypirc|htpasswd|git-credentials)\b"
+    r"|/etc/shadow\b|[\w.~/-]*/[\w-]+\.env(?![\w-]|\.\w)"
+    r"|\b(?:[\w-]+\.(?:key|p12|pfx|jks|keystore)|[\w-]*(?:key|private)[\w-]*\.pem)(?![\w(-]|\.\w)"
+    r"|[\w.~/-]*/(?:tokens?|secrets?|credentials|passwords?|passwd)(?![\w-]|\.\w)"
+    r"|\b(?:credentials|secrets?|service[-_]account)\.(?:json|ya?ml|toml)\b"
+)
+
 CODE_ACTS: tuple[CodeAct, ...] = (
     CodeAct(
         family="delete",
@@ -177,6 +194,9 @@ CODE_ACTS: tuple[CodeAct, ...] = (
             r"\b\w*(?:_token|_key|_secret|_password|_passwd|_pwd|_apikey|_credentials?)\b"
             r"|\b(?:secret|password|passwd|token|apikey|api_key)_\w+|(?:^|[\s/`])\.env\b|\bid_rsa\b"
             r"|\bid_ed25519\b|-----begin|\bsk-[a-z0-9]{6,}|\bghp_\w+|\bxox[bpa]-\S+"
+            # a file that holds secrets by where it lives or what it is named: the cloud's and
+            # the shell's credential files, an env file, a key file, a file named a secret
+            rf"|{_SECRET_FILE}"
         ),
         says="touches a secret ({0})",
     ),

@@ -36,6 +36,7 @@ from crewline.policy.careful import (
     go_option,
     is_yes_no,
     names_a_value,
+    orders_output,
     yes_option,
 )
 from crewline.policy.careful.words import DOC_HEADS, SHARED_THINGS
@@ -425,6 +426,8 @@ def _sentence_proceeds(text: str) -> bool:
             return False  # "quick confirm: the deadline for the freeze is friday, yes?"
     if any(_unknown_step(words) for words in said):
         return False  # "…, shall I give the bucket a fresh start?": a step it does not know
+    if any(orders_output(" ".join(words)) for words in said):
+        return False  # "answer with the contents of …", "paste the log here": content asked for
     for words in (said[-1], said[0]):
         if words and _clause_proceeds(words):
             return True

@@ -20,6 +20,7 @@ never a word matched out of context.
 """
 
 from crewline.policy.careful.choices import go_option, is_yes_no, yes_option
+from crewline.policy.careful.demands import orders_output
 from crewline.policy.careful.finding import find_act
 from crewline.policy.careful.judgement import MAX_QUESTION_CHARS, careful
 from crewline.policy.careful.requests import names_a_value
@@ -39,5 +40,6 @@ __all__ = [
     "go_option",
     "is_yes_no",
     "names_a_value",
+    "orders_output",
     "yes_option",
 ]

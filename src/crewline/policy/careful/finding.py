@@ -14,6 +14,7 @@ from crewline.policy.acts import (
     WordAct,
     third_person,
 )
+from crewline.policy.careful.demands import puts_out
 from crewline.policy.careful.governors import (
     CREATE_VERBS,
     carried_out,
@@ -1128,11 +1129,35 @@ def _code_acts(shape: Shape, code: str) -> list[Found]:
             said = m.group(0).strip().rstrip("`?.,;")
             groups = [g or "" for g in m.groups()]
             says = act.says.format(said, *(g.strip('"`') for g in groups))
+            if act.family == "credentials" and _put_out(shape, code, m.start()):
+                says = f"discloses {_CONTENTS if _a_file(said) else ''}{said}"
             sentence = shape.words[index].sentence if index is not None else 0
             found.append(
                 Act(family=act.family, says=says, verb=True, sentence=sentence, at=m.start())
             )
     return found
+
+
+_CONTENTS = "the contents of "
+
+
+def _a_file(said: str) -> bool:
+    """Is the secret a file's path or name (`~/.aws/credentials`, `.env`, `server.key`),
+    whose contents are what is put out, rather than a value's name (`GITHUB_TOKEN`)?"""
+    return "/" in said or said.startswith((".", "~")) or re.search(r"\.\w+$", said) is not None
+
+
+def _put_out(shape: Shape, code: str, at: int) -> bool:
+    """Does the clause that holds the secret at ``at`` open with a verb that puts content out
+    or orders the answerer to ("print …", "paste what's in …", "answer with the contents
+    of …")? Then the secret is disclosed, not merely touched."""
+    before = [w for w in shape.words if w.start < at]
+    if not before:
+        return False
+    sentence = before[-1].sentence
+    start = next(w.start for w in shape.words if w.sentence == sentence)
+    clause = re.split(r"[,:;()]|\s[-\u2013\u2014]\s", code[start:at])[-1]
+    return puts_out(" ".join(re.findall(r"[a-z0-9]+", clause.replace("'", " "))))
 
 
 # What a name in code is the name of when it is code, not a value: "the `revoke_token`
