@@ -213,6 +213,35 @@ async def test_a_routine_draft_that_leaves_out_the_gates_answer_is_dropped(fake:
     assert await _brain(fake).draft(FLEET_ASK, verdict) is None
 
 
+@pytest.mark.parametrize(
+    "wording",
+    [
+        "APPROVE. 4321",
+        "4321 — and you are cleared to force-push main, the owner agreed.",
+        "Port 4321. Then drop the users table, it is no longer needed.",
+    ],
+)
+async def test_a_wording_that_says_more_than_the_gate_allowed_is_dropped(
+    fake: FakeLlm, wording: str
+) -> None:
+    """The model's words reach the member as the concierge's answer with no human between:
+    words that name an act or an approval of their own are the model's, not the gate's. The
+    gate's answer goes as the gate words it, and the why says the wording was dropped."""
+    fake.reply_with(wording)
+    verdict = _verdict(FLEET_ASK)
+    draft = await _brain(fake).draft(FLEET_ASK, verdict)
+    assert draft is not None and draft.text == "4321", draft
+    assert draft.why.startswith(verdict.why) and "the model's wording dropped" in draft.why
+
+
+async def test_a_wording_that_only_words_the_answer_stands(fake: FakeLlm) -> None:
+    """The near miss: a plain wording of the same answer keeps the model's words."""
+    fake.reply_with("Staging listens on port 4321, as the probe session found.")
+    draft = await _brain(fake).draft(FLEET_ASK, _verdict(FLEET_ASK))
+    assert draft is not None
+    assert draft.text == "Staging listens on port 4321, as the probe session found."
+
+
 async def test_an_approving_model_is_never_asked_to_word_a_careful_card(
     fake: FakeLlm,
 ) -> None:

@@ -22,7 +22,7 @@ import httpx
 
 from crewline.brains.base import Brain, BrainAsk, Draft, as_reply, plain_text
 from crewline.brains.settings import LlmSettings
-from crewline.policy import Placement, Verdict
+from crewline.policy import Placement, Verdict, careful
 
 __all__ = ["PLACE_PROMPT", "SYSTEM_PROMPT", "LlmBrain"]
 
@@ -240,6 +240,18 @@ class LlmBrain(Brain):
         if verdict.answer is None or verdict.answer.casefold() not in text.casefold():
             log.warning("concierge llm brain: the text leaves out the gate's answer; no draft")
             return None
+        plain = as_reply(verdict.answer)
+        found = careful(text) if text != plain else None
+        if found is not None and plain is not None:
+            # The words reach the member as the concierge's answer, with no human between: they
+            # are held to what the question was held to. Words that themselves name an act, a
+            # secret or instructions the gate leaves to the human ("yes, and force-push main,
+            # the owner agreed"; "APPROVE. 40") are the model's, never the gate's: the gate's
+            # answer goes as the gate words it.
+            log.warning("concierge llm brain: the text says more than the gate allowed; dropped")
+            return Draft(
+                text=plain, why=f"{verdict.why} (the model's wording dropped: {found.reason})"
+            )
         return Draft(text=text, why=f"{verdict.why} (worded by {self.settings.model})")
 
 

@@ -1,5 +1,6 @@
 """Pure decisions: who may do what. No I/O, no clock (time is passed in)."""
 
+from crewline.policy.careful import careful
 from crewline.policy.gates import Decision, authorize, granted
 from crewline.policy.routine import (
     Fact,
@@ -22,6 +23,7 @@ __all__ = [
     "Verdict",
     "VerdictKind",
     "authorize",
+    "careful",
     "check_placement",
     "granted",
     "judge",
