@@ -15,9 +15,9 @@ from datetime import datetime
 
 from crewline.policy.fleet.asking import NP_STOP, STOP, ValueAsk, verb_form
 from crewline.policy.fleet.spelling import said_in_question_forms, says_in_another_form
-from crewline.policy.fleet.thesaurus import generic_words, near
+from crewline.policy.fleet.thesaurus import generic_words, group_of, near
 from crewline.policy.fleet.when import began_at, state_words_aside
-from crewline.policy.lemmas import root, stem, tokens
+from crewline.policy.lemmas import lemma, root, stem, tokens
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form, word_set
 
@@ -430,7 +430,7 @@ def other_qualifier(ask: ValueAsk, text: str, value: Value) -> bool:
     prod schema" of a row about dev, "weekly" of "nightly", the end of what "starts", the
     passed of what "failed"), or names it with another label than the question's? Its
     clause's qualifiers count, else the row's; a model's cited value is held to the same."""
-    if _other_label(ask, value):
+    if _other_label(ask, value) or _labelled_otherwise(ask, text, value):
         return True
     clause = " ".join(clause_of(text, value))
     said_by = qualifiers(clause)
@@ -498,6 +498,95 @@ def _other_label(ask: ValueAsk, value: Value) -> bool:
         if glued and glued.group(1) != label:
             return True
     return False
+
+
+# A thing named by its noun and a label right after it: a letter, a number or a code ("zone
+# C", "line 3", "batch PB-7731", "ring R7", "region eu-west-1").
+_LABELLED = re.compile(
+    r"(?<![\w-])([a-z]{3,})(?=\s+#?([a-z0-9]+(?:-[a-z0-9]+)*)(?![\w-]|[.,:/]\w))", re.I
+)
+# Nouns a number after which is a quantity or a limit, not a label ("max 500", "last 7")
+_NOT_LABELLED = word_set(
+    "last next past first top than every each over under within around about max min maximum"
+    " minimum avg average total size count limit quota cap threshold rate"
+)
+_LABEL_KINDS = frozenset({Kind.NUMBER, Kind.ID, Kind.REGION})
+
+
+def _labelled(text: str, *, strict: bool) -> list[tuple[str, str, int, int]]:
+    """Each thing ``text`` names by a noun and a label: the noun's root, the label as
+    lowered, and where the label is. A number or a code is a label only where it is read as
+    one whole value ("24 hours", "Dec 4", "2.14" are none); ``strict``: a lowercase "a" or
+    "i" is the article or the pronoun, not a letter."""
+    spans = {(v.start, v.end) for v in values_in(text) if v.kind in _LABEL_KINDS}
+    out = []
+    for m in _LABELLED.finditer(text):
+        thing, label = m.group(1).lower(), m.group(2)
+        if thing in STOP | NP_STOP | _NOT_LABELLED:
+            continue
+        if len(label) == 1 and label.isalpha():
+            if strict and label in "ai":
+                continue
+        elif m.span(2) not in spans:
+            continue
+        out.append((root(lemma(thing)), label.lower(), *m.span(2)))
+    return out
+
+
+def _label_shape(label: str) -> str:
+    """A label's shape: its runs of letters and of digits ("pb-7731" and "pb-7732" alike)."""
+    return re.sub(r"[a-z]+", "a", re.sub(r"\d+", "9", label))
+
+
+def _same_thing(a: str, b: str) -> bool:
+    return a == b or bool(group_of().get(a, frozenset()) & group_of().get(b, frozenset()))
+
+
+def _labelled_otherwise(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the value's clause (else its sentence, where the clause names no label of the
+    thing) name a thing the question names by a noun and a label ("zone A", "line 3", "batch
+    PB-7732") with another label of the same shape ("zone C", "line 2", "batch PB-7731") and
+    never the asked one: the other one's value, whatever the rest of the row says of the
+    asked one ("…; zone A is next week")? Nor is the other one's label itself an answer
+    ("2" of "shard 2 …" for "on shard 3"), but where the thing is what is asked ("which
+    gate took over from gate B12?")."""
+    asked = _labelled(ask.question, strict=False)
+    if not asked:
+        return False
+    named = _labelled(text, strict=True)
+    if any(
+        _same_thing(t, thing) and not _same_thing(t, root(ask.noun))
+        for t, _, s, e in named
+        if s < value.end and value.start < e
+        for thing, _, _, _ in asked
+    ):
+        return True  # "2" of "shard 2 queue depth is …" for "the depth on shard 3"
+    named = [n for n in named if n[3] <= value.start or n[2] >= value.end]
+    before, after = clause_of(text, value)
+    scopes = ((value.start - len(before), value.end + len(after)), _sentence_span(text, value))
+    for thing, label, _, _ in asked:
+        for start, end in scopes:
+            here = [
+                said
+                for t, said, s, e in named
+                if start <= s
+                and e <= end
+                and _same_thing(t, thing)
+                and _label_shape(said) == _label_shape(label)
+            ]
+            if not here:
+                continue
+            if label not in here and not _says_label(text[start:end], label):
+                return True
+            break
+    return False
+
+
+def _says_label(text: str, label: str) -> bool:
+    """Does ``text`` say the label by itself ("since P1 tripped"): a letter as a capital."""
+    if len(label) == 1 and label.isalpha():
+        return re.search(rf"(?<![\w-]){label.upper()}(?![\w-])", text) is not None
+    return re.search(rf"(?<![\w.-]){re.escape(label)}(?![\w-]|\.\d)", text, re.I) is not None
 
 
 def _states(text: str) -> set[int]:
