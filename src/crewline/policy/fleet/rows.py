@@ -505,10 +505,13 @@ def _other_label(ask: ValueAsk, value: Value) -> bool:
 _LABELLED = re.compile(
     r"(?<![\w-])([a-z]{3,})(?=\s+#?([a-z0-9]+(?:-[a-z0-9]+)*)(?![\w-]|[.,:/]\w))", re.I
 )
-# Nouns a number after which is a quantity or a limit, not a label ("max 500", "last 7")
+# Nouns a number after which is a quantity, a limit or a day, not a label ("max 500", "last
+# 7", "Nov 30")
 _NOT_LABELLED = word_set(
     "last next past first top than every each over under within around about max min maximum"
-    " minimum avg average total size count limit quota cap threshold rate"
+    " minimum avg average total size count limit quota cap threshold rate jan feb mar apr may"
+    " jun jul aug sep sept oct nov dec january february march april june july august september"
+    " october november december"
 )
 _LABEL_KINDS = frozenset({Kind.NUMBER, Kind.ID, Kind.REGION})
 
@@ -527,8 +530,8 @@ def _labelled(text: str, *, strict: bool) -> list[tuple[str, str, int, int]]:
         if len(label) == 1 and label.isalpha():
             if strict and label in "ai":
                 continue
-        elif m.span(2) not in spans:
-            continue
+        elif m.span(2) not in spans or not re.search(r"\d", label):
+            continue  # a quantity, a date, a version; a word ("on-call") names no one
         out.append((root(lemma(thing)), label.lower(), *m.span(2)))
     return out
 
