@@ -65,6 +65,8 @@ def _said(ask: ValueAsk, fact: Fact) -> list[Said]:
         # "rebooted 2 days ago": a moment, not how long something lasts — no answer to
         # "how long", but it disputes one ("uptime: 41 days")
         moment = value.kind is Kind.DURATION and bool(MOMENT.match(text[value.end :]))
+        if value.kind is Kind.DURATION and recurrence(text, value) and not _asks_recurrence(ask):
+            continue  # "runs every 15 min": how often, never how long one run took
         if other_qualifier(ask, text, value) or other_state(ask, text, value):
             continue
         before, after = words_near(text, value)
@@ -106,6 +108,26 @@ def _said(ask: ValueAsk, fact: Fact) -> list[Said]:
             )
         )
     return out
+
+
+# A duration after "every", "each" or "per" ("runs every 15 min", "a dump each 6 h", "100
+# calls per 10 s") says how often something recurs or the window a rate counts in, never
+# how long one occurrence took or lasts.
+_RECURS_BEFORE = re.compile(r"\b(?:every|each|per)\s+(?:other\s+|single\s+)?$")
+# The words that ask how often, or the span between occurrences, which such a duration answers
+_RECURRENCE_WORDS = word_set(
+    "often frequency frequently interval cadence period periodicity every each between cycle"
+)
+
+
+def recurrence(text: str, value: Value) -> bool:
+    """Is the duration ``value`` said as a recurrence ("every 15 min") in ``text``?"""
+    return _RECURS_BEFORE.search(text[: value.start].lower()) is not None
+
+
+def _asks_recurrence(ask: ValueAsk) -> bool:
+    """Does the question ask how often, or the span between two occurrences?"""
+    return bool(set(re.findall(r"[a-z]+", ask.question)) & _RECURRENCE_WORDS)
 
 
 # A tracker's id has the tracker's key in capitals before its number ("OPS-4471",
