@@ -1367,6 +1367,50 @@ def _numbered(shape: Shape, sentence: Sentence) -> str:
     return f"{before['noun']} id {sentence.text}"
 
 
+# A need stated after the asking clause, naming the kind of value wanted ("Who owns the
+# catalogue? I need her email.", "who is on call, I need their email to cc", "Which van did
+# they take? the tracker wants the id"): its noun, up to two words past the determiner.
+_LATER_NEED = re.compile(
+    r"\b(?:need|needs|want|wants|send|give|get|paste)\s+(?:me\s+|us\s+)?(?:just\s+|only\s+)?"
+    r"(?:her|his|their|the|an?|its)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?"
+)
+# A clause's end inside the asking sentence: a need after it is a later clause of its own
+_CLAUSE_BREAK = re.compile(r"[,;:]|\s[-\u2013\u2014]+\s|[\u2013\u2014]")
+
+
+def _later_kind(shape: Shape, sentence: Sentence, ask: ValueAsk) -> ValueAsk:
+    """``ask`` narrowed to the kind of value a later clause says it wants, where the asking
+    clause named none but a person ("who", "the owner"), or a thing by a noun that names no
+    kind of value ("which vehicle"). "Who owns the catalogue? I need her email." asks her email;
+    "Just the name." keeps the person."""
+    person = ask.kinds[:1] == (Kind.PERSON,)
+    if not person and ask.kinds != GENERIC:
+        return ask
+    at = shape.text.find(sentence.text)
+    brk = _CLAUSE_BREAK.search(sentence.text)
+    if at < 0:
+        return ask
+    later = shape.text[at + (brk.end() if brk else len(sentence.text)) :]
+    for m in _LATER_NEED.finditer(later):
+        for word in (m.group(1), m.group(2)):
+            noun = lemma(word) if word else ""
+            kinds = NOUN_KINDS.get(noun, ())
+            if not kinds or Kind.PERSON in kinds or noun in ("name", "number"):
+                continue
+            if person and noun == "address":
+                kinds = (Kind.EMAIL,)  # a person's address to write to
+            return replace(
+                ask,
+                noun=noun,
+                kinds=kinds,
+                # "who is on call, I need their email": the noun wanted is no word of the thing
+                subject=tuple(t for t in ask.subject if t != root(noun)),
+                cues=ask.cues | {root(noun)},
+                cue_stems=ask.cue_stems | {stem(noun)},
+            )
+    return ask
+
+
 def value_ask(shape: Shape) -> ValueAsk | None:
     """The value the asking sentence requests, if it requests one."""
     for sentence in reversed(shape.asking):
@@ -1382,7 +1426,7 @@ def value_ask(shape: Shape) -> ValueAsk | None:
         if ask is not None and not ask.subject:
             ask = _pointed_back(shape, sentence, said, ask)
         if ask is not None:
-            return replace(ask, question=shape.text)
+            return replace(_later_kind(shape, sentence, ask), question=shape.text)
     return None
 
 
