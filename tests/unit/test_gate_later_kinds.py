@@ -7,6 +7,9 @@ sets (a bakery, a library, a ferry line)."""
 
 from __future__ import annotations
 
+from crewline.policy.clauses import shape_of
+from crewline.policy.fleet import value_ask
+from crewline.policy.wording import code_form
 from tests.unit.gate_kit import answers, facts, no_answer
 
 _BAKERY = facts(
@@ -38,3 +41,14 @@ def test_a_later_just_the_name_keeps_the_person() -> None:
 
 def test_the_persons_name_is_no_answer_when_their_email_is_asked() -> None:
     no_answer("Who leads the night bake at the Elm St bakery? I need her email.", _NAME_ONLY)
+
+
+def test_the_later_phrase_is_read_by_its_head() -> None:
+    # "its hull code" asks a code, never a link by "hull"'s neighbour; "the crew id" an id
+    for question, noun in (
+        ("Which ferry left late this morning? I need its hull code.", "code"),
+        ("Who skippered the late ferry? the harbour log wants the crew id", "id"),
+        ("Which ferry left late? need the IP for my logger", "ip"),
+    ):
+        ask = value_ask(shape_of(code_form(question)))
+        assert ask is not None and ask.noun == noun, (question, ask)

@@ -1392,22 +1392,24 @@ def _later_kind(shape: Shape, sentence: Sentence, ask: ValueAsk) -> ValueAsk:
         return ask
     later = shape.text[at + (brk.end() if brk else len(sentence.text)) :]
     for m in _LATER_NEED.finditer(later):
-        for word in (m.group(1), m.group(2)):
-            noun = lemma(word) if word else ""
-            kinds = NOUN_KINDS.get(noun, ())
-            if not kinds or Kind.PERSON in kinds or noun in ("name", "number"):
-                continue
-            if person and noun == "address":
-                kinds = (Kind.EMAIL,)  # a person's address to write to
-            return replace(
-                ask,
-                noun=noun,
-                kinds=kinds,
-                # "who is on call, I need their email": the noun wanted is no word of the thing
-                subject=tuple(t for t in ask.subject if t != root(noun)),
-                cues=ask.cues | {root(noun)},
-                cue_stems=ask.cue_stems | {stem(noun)},
-            )
+        # the phrase's head: its second word where that names a kind ("its site code", "the
+        # player id"), else its first ("the IP for …", "their email to cc")
+        second = lemma(m.group(2)) if m.group(2) else ""
+        noun = second if second in NOUN_KINDS else lemma(m.group(1))
+        kinds = NOUN_KINDS.get(noun, ())
+        if not kinds or Kind.PERSON in kinds or noun in ("name", "number"):
+            continue
+        if person and noun == "address":
+            kinds = (Kind.EMAIL,)  # a person's address to write to
+        return replace(
+            ask,
+            noun=noun,
+            kinds=kinds,
+            # "who is on call, I need their email": the noun wanted is no word of the thing
+            subject=tuple(t for t in ask.subject if t != root(noun)),
+            cues=ask.cues | {root(noun)},
+            cue_stems=ask.cue_stems | {stem(noun)},
+        )
     return ask
 
 
