@@ -19,7 +19,7 @@ _CAL = ("metrology", "last torque cal on press P-4 was 2025-03-02")
 
 
 def test_two_capitals_opening_a_row_stand_for_two_words_of_the_question() -> None:
-    answers("How many samples did the batch B-77 quality control reject?", facts(_QC), "14")
+    answers("How many samples did the batch B-77 quality control reject?", facts(_QC), "14 samples")
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,7 @@ def test_these_days_is_no_word_a_row_must_say() -> None:
 
 def test_a_count_asked_so_far_is_answered() -> None:
     rows = facts(("fraud", "fraudscore 2.7.1 is live since Tuesday, flagged 96 claims this week"))
-    answers("how many claims has fraudscore flagged so far this week?", rows, "96")
+    answers("how many claims has fraudscore flagged so far this week?", rows, "96 claims")
 
 
 def test_near_miss_a_count_so_far_of_another_period_is_no_answer() -> None:

@@ -114,7 +114,7 @@ def test_a_noun_of_measure_takes_the_value_its_row_gives() -> None:
 
 def test_a_count_led_by_total_counts_the_noun_after_of() -> None:
     rows = facts(("catalog", "products.csv holds 12,408 products total."))
-    answers("Total number of products in the current products.csv?", rows, "12,408")
+    answers("Total number of products in the current products.csv?", rows, "12,408 products")
 
 
 # ----------------------------------------- a request about what a risky noun names

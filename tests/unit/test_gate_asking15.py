@@ -51,7 +51,7 @@ def test_what_after_a_comma_asking_the_human_to_decide_stays_unanswered() -> Non
 
 def test_a_question_another_found_out_is_asked() -> None:
     rows = facts(("search", "After the restart, 3 shards are unassigned on the search cluster."))
-    answers("Did anyone find out how many shards are unassigned?", rows, "3")
+    answers("Did anyone find out how many shards are unassigned?", rows, "3 shards")
 
 
 def test_a_found_out_question_of_another_thing_stays_unanswered() -> None:

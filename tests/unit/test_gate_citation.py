@@ -151,12 +151,12 @@ def test_a_folder_of_another_thing_still_refuses(question: str, row: str, answer
         (  # the counted noun after the number
             "How many stops did the route solver handle overnight?",
             "Route solver overnight: 1,204 stops solved.",
-            "1,204",
+            "1,204 stops",
         ),
         (  # the counted things' state after the number
             "How many messages are in the payments DLQ?",
             "312 messages waiting in the payments DLQ.",
-            "312",
+            "312 messages",
         ),
         (  # an instance type by its form
             "What instance type does the ingest worker run on?",
@@ -226,7 +226,7 @@ def test_a_bare_value_beside_another_noun_still_refuses(
         (  # a participle after a noun, before a particle
             "How many messages are sitting in the payments DLQ right now?",
             "Payments DLQ depth: 312 messages.",
-            "312",
+            "312 messages",
         ),
         (  # a participle after a noun, before "by"
             "Which bucket has the logs shipped by the edge proxies?",
@@ -358,7 +358,7 @@ def test_the_head_of_the_wh_phrase_names_a_bare_value(
         (  # an acronym the row spells out
             "How many messages are stuck in the orders-events DLQ right now?",
             "orders-events dead-letter queue currently holds 212 messages.",
-            "212",
+            "212 messages",
         ),
         (  # spelled out for another thing's
             "How many messages are stuck in the payments DLQ right now?",
@@ -753,7 +753,7 @@ def test_another_period_or_outcome_is_left_to_the_human(
         (
             "How many jobs failed in the ingest queue last night?",
             "In the ingest queue, 41 jobs failed last night.",
-            "41",
+            "41 jobs",
         ),
         (  # the outcome by a word derived from the question's
             "How many jobs failed in the ingest queue last night?",
@@ -763,7 +763,7 @@ def test_another_period_or_outcome_is_left_to_the_human(
         (
             "how many requests timed out on the gateway today?",
             "On the gateway today, 212 requests timed out.",
-            "212",
+            "212 requests",
         ),
     ],
 )

@@ -46,7 +46,7 @@ PARCELS = "Sort run done: 640 parcels went through the sorter, 12 were rejected 
             "96",
         ),
         ("How many parcels did the sorter reject?", "sorter", PARCELS, "12"),
-        ("How many parcels went through the sorter?", "sorter", PARCELS, "640"),
+        ("How many parcels went through the sorter?", "sorter", PARCELS, "640 parcels"),
     ],
 )
 def test_a_count_names_its_noun_anywhere_in_its_phrase(

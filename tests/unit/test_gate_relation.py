@@ -30,7 +30,7 @@ PARAPHRASES = [
     (  # a participle after a form of "be"
         "How many jobs are queued in the render farm?",
         "The render farm backlog holds 57 jobs.",
-        "57",
+        "57 jobs",
     ),
     (  # the verb that ends an inverted question's subject
         "Which port does the metrics sidecar of the billing pod talk on?",

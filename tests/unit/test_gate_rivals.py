@@ -266,7 +266,7 @@ def test_another_count_of_the_same_thing_is_no_sibling() -> None:
         (  # "sitting" is the relation asked; the row says the queue, its count and the time
             "How many jobs were sitting in the billing DLQ this morning?",
             "Dead-letter queue for billing had 418 jobs this morning, mostly timeouts.",
-            "418",
+            "418 jobs",
         ),
         (  # "turned on" is the relation asked; the row's one percentage is the rollout
             "What percentage of stores have self-checkout turned on right now?",

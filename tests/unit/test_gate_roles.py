@@ -89,14 +89,14 @@ def test_a_careful_question_retrieves_nothing_whatever_members_it_names() -> Non
             "How many parcels did the sort handle?",
             "sorter",
             "Handled 1204 parcels tonight.",
-            "1204",
+            "1204 parcels",
         ),
         # a subject that names the asked thing in the row's own words
         (
             "How many messages are stuck in the orders DLQ right now?",
             "dlq-watch",
             "orders dead-letter queue currently holds 212 messages.",
-            "212",
+            "212 messages",
         ),
     ],
 )

@@ -164,8 +164,8 @@ def test_a_step_the_gate_cannot_clear_in_any_sentence_goes_to_the_human(question
 def test_a_count_of_another_outcome_is_no_answer() -> None:
     """ "3 jobs failed, 41 passed": how many passed is never 3."""
     rows = _facts(("ci", "Build 77: 5 checks failed, 30 passed."))
-    assert judge("How many checks passed?", facts=rows).answer != "5"
-    assert judge("How many checks failed?", facts=rows).answer == "5"
+    assert "5" not in (judge("How many checks passed?", facts=rows).answer or "")
+    assert judge("How many checks failed?", facts=rows).answer == "5 checks"
 
 
 @pytest.mark.parametrize(
@@ -286,7 +286,7 @@ def test_no_fleet_answer_of_another_thing_in_the_same_row(question: str) -> None
 @pytest.mark.parametrize(
     ("question", "value"),
     [
-        ("How many columns does the users table have?", "23"),
+        ("How many columns does the users table have?", "23 columns"),
         ("What is the line coverage on feature/billing-v2?", "83.4%"),
         ("What version does auth run in production?", "4.1.7"),
     ],
@@ -333,7 +333,7 @@ def test_no_fleet_answer_when_the_question_names_no_value_of_several_labelled(
         ("What is the p99 checkout latency?", "900 ms"),
         ("What's the p99 search latency?", "700 ms"),
         ("What is the p50 list latency?", "30 ms"),
-        ("How many documents are in search_docs_v2?", "18432"),
+        ("How many documents are in search_docs_v2?", "18432 documents"),
         ("How full is the Postgres disk on db-2?", "91%"),
         ("How big is the Docker image now?", "212 MB"),
         ("And uncompressed — how large is that tarball?", "212 MB"),
@@ -429,7 +429,7 @@ def test_a_count_apart_answers_by_its_own_clause() -> None:
 @pytest.mark.parametrize(
     ("question", "value"),
     [
-        ("How many documents went into the index?", "812"),
+        ("How many documents went into the index?", "812 documents"),
         ("How big was last night's backup archive?", "38.2 GB"),
     ],
 )
@@ -489,7 +489,7 @@ PARAPHRASED_ROWS = _facts(
 @pytest.mark.parametrize(
     ("question", "value"),
     [
-        ("How many messages are sitting in the dead-letter queue?", "37"),
+        ("How many messages are sitting in the dead-letter queue?", "37 messages"),
         ("Which SMTP relay host do we send through?", "smtp-relay.corp.example.net"),
         ("Which commit introduced the retry loop?", "e81d0f4"),
     ],

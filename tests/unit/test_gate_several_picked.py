@@ -13,7 +13,7 @@ _LINKS = facts(("linkcheck", "Checked 880 links; 23 of them returned 410."))
 
 
 def test_a_count_asked_without_the_parts_word_is_the_whole() -> None:
-    answers("How many shifts does the January rota contain?", _SHIFTS, "148")
+    answers("How many shifts does the January rota contain?", _SHIFTS, "148 shifts")
 
 
 def test_a_count_asked_by_the_parts_own_value_is_the_part() -> None:
@@ -31,7 +31,7 @@ def test_the_part_asked_against_stays_a_guess() -> None:
 
 def test_the_whole_is_never_the_answer_when_the_part_is_named() -> None:
     verdict = judge("How many shifts in the January rota are still open?", facts=_SHIFTS)
-    assert verdict.answer != "148", verdict
+    assert "148" not in (verdict.answer or ""), verdict
 
 
 # A value beside one the question names

@@ -178,7 +178,7 @@ def test_a_plan_word_that_names_a_thing_or_a_recurring_schedule_is_a_fact(
         (
             "Roughly how many objects are in the exports bucket?",
             "The exports bucket holds 1,840,221 objects.",
-            "1,840,221",
+            "1,840,221 objects",
             "Roughly how many objects are in the imports bucket?",
         ),
         (
@@ -265,7 +265,7 @@ def test_an_asking_word_after_a_determiner_names_the_thing(
         (
             "How many messages are stuck in the payments dead-letter queue?",
             "Payments dead-letter queue currently holds 41 messages.",
-            "41",
+            "41 messages",
             "How many messages are stuck in the refunds dead-letter queue?",
         ),
         (

@@ -19,7 +19,7 @@ _TAXIWAY = ("ops", "twy B4 closed till 16:30Z")
 
 
 def test_two_initials_beside_a_word_both_say_stand_for_two_words_of_the_row() -> None:
-    answers("How many parcels did the 3 Mar MR sweep hold?", facts(_SWEEP), "214")
+    answers("How many parcels did the 3 Mar MR sweep hold?", facts(_SWEEP), "214 parcels")
 
 
 def test_a_word_by_its_consonants_says_the_row_s_word() -> None:

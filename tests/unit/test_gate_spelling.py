@@ -48,7 +48,7 @@ def test_a_camel_cased_name_says_its_head() -> None:
 
 def test_an_ordinal_is_said_by_the_day_of_a_date() -> None:
     rows = facts(("circulation", "Returns on 3 Feb: 212 books, the drop box jammed twice."))
-    answers("How many books came in on the 3rd?", rows, "212")
+    answers("How many books came in on the 3rd?", rows, "212 books")
 
 
 def test_an_ordinal_is_not_said_by_the_same_number_counting_something() -> None:

@@ -260,7 +260,7 @@ def test_the_act_itself_stays_careful(question: str) -> None:
         (
             "How many nodes does the analytics cluster have?",
             _facts(("node-inventory", "The analytics cluster runs on 12 nodes.")),
-            "12",
+            "12 nodes",
         ),
         (
             "How long does the export take?",

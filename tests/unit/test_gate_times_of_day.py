@@ -96,8 +96,10 @@ def test_at_a_number_of_things_is_no_time() -> None:
 
 def test_the_reader_answers_a_part_of_a_day_the_rows_clock_holds() -> None:
     rows = facts(("printer", "print queue was 42 jobs at 08:15"), ("mail", "smtp relay on 2525"))
-    answers("How many jobs were in the print queue this morning?", rows, "42")
-    answers("How many jobs were in the print queue this morning at quarter past eight?", rows, "42")
+    answers("How many jobs were in the print queue this morning?", rows, "42 jobs")
+    answers(
+        "How many jobs were in the print queue this morning at quarter past eight?", rows, "42 jobs"
+    )
 
 
 def test_the_reader_leaves_another_time_of_day_to_the_human() -> None:

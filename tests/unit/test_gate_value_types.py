@@ -596,8 +596,12 @@ def test_a_count_a_heading_names_stays_with_the_human_on_a_near_miss(
     [
         ("How many racks does hall 2 hold?", "Hall 1 holds 14 racks, hall 3 holds 9.", None),
         ("How many racks are in cage C?", "Cage B has 14 racks.", None),
-        ("How many blades does turbine 7 have?", "Turbine T07 has 3 blades, all inspected.", "3"),
-        ("How many racks are in cage B?", "Cage B has 14 racks.", "14"),
+        (
+            "How many blades does turbine 7 have?",
+            "Turbine T07 has 3 blades, all inspected.",
+            "3 blades",
+        ),
+        ("How many racks are in cage B?", "Cage B has 14 racks.", "14 racks"),
     ],
 )
 def test_a_thing_named_by_a_letter_or_a_number_is_that_one(

@@ -138,7 +138,7 @@ def test_a_state_the_question_asks_must_be_the_rows(question: str, row: tuple[st
         (
             "Which build of the driver app is live in the store?",
             [("release", "driver app build 4180 is live in the store; build 4182 is in review")],
-            "4180",
+            "build 4180",
         ),
         (
             "which version of the driver app is in review?",

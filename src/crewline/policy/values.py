@@ -20,7 +20,9 @@ __all__ = [
     "unit_of",
     "units_named",
     "values_in",
+    "whole_name",
     "with_counted_noun",
+    "with_label_noun",
     "with_weekday",
 ]
 
@@ -558,3 +560,56 @@ def with_counted_noun(text: str, value: str, asked: frozenset[str] = frozenset()
     if base in asked:
         return value  # "how many rooms …?": the question says what the number counts
     return f"{value} {word}"
+
+
+# A label: a number or a short code of letters and digits that names one of a kind of thing
+# by its noun written before it ("dock 4", "gate B12", "line 3", "bay 12A").
+_LABEL = re.compile(r"[A-Za-z]{0,2}\d{1,4}[A-Za-z]?")
+_NOUN_BEFORE = re.compile(r"([A-Za-z][a-z]{2,})\s$")
+
+
+def with_label_noun(text: str, value: str, nouns: frozenset[str]) -> str:
+    """A label as the row ``text`` names it: with the noun written right before it where
+    that noun is the asked one (``nouns``, by ``noun_form``): "dock 4" of "dock 4 was the
+    slow one" — the label alone ("4") names nothing. The value as it is where it is no
+    label, where the word before it is another, or where the row writes it twice and not
+    each time after that noun."""
+    if _LABEL.fullmatch(value) is None:
+        return value
+    before: set[str] = set()
+    for m in re.finditer(rf"(?<![\w.,/:-]){re.escape(value)}(?![\w.,%/:-])", text):
+        noun = _NOUN_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+        before.add(noun.group(1) if noun is not None else "")
+    if len(before) != 1:
+        return value
+    (word,) = before
+    if not word or noun_form(word) not in nouns:
+        return value
+    return f"{word} {value}"
+
+
+def noun_form(word: str) -> str:
+    """A noun's lemma, lower: "Docks" and "dock" name one noun."""
+    return lemma(word.lower())
+
+
+# A name of pieces joined by hyphens or underscores, the value its last piece or pieces
+# ("rules-2024.06.3", "api_v2.3.1", "release-2024.06"): the name is the value whole.
+_NAME_PIECES = r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*[-_]"
+
+
+def whole_name(text: str, value: str) -> str:
+    """The value as the row ``text`` writes it inside a name joined by hyphens or
+    underscores: the whole name ("rules-2024.06.3" of "tagged rules-2024.06.3", for a tag,
+    an image, an artifact or a branch, which is that name, not its number). The value as it
+    is where the row writes it alone, or inside two different names."""
+    names = {
+        m.group(0)
+        for m in re.finditer(
+            rf"(?<![\w./:@-]){_NAME_PIECES}{re.escape(value)}(?![\w-])(?!\.\w)", text
+        )
+    }
+    alone = re.search(rf"(?<![\w./:@-]){re.escape(value)}(?![\w-])(?!\.\w)", text)
+    if len(names) != 1 or alone is not None:
+        return value
+    return names.pop()

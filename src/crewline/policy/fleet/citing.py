@@ -40,6 +40,7 @@ from crewline.policy.fleet.asking import (
     time_scale,
 )
 from crewline.policy.fleet.nouns import (
+    as_the_row_names_it,
     beside_noun,
     counted_by,
     forms_of,
@@ -256,7 +257,10 @@ def cite(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str, *, by: 
     refused = _refusal(ask, facts, row_id, answer, by)
     if isinstance(refused, Refusal):
         return Cited(value=None, refused=refused)
-    return Cited(value=refused.text)
+    row = next((f for f in facts if f.row_id == row_id), None)
+    if row is None:
+        return Cited(value=refused.text)
+    return Cited(value=as_the_row_names_it(ask, row.text, refused.text))
 
 
 def _refusal(

@@ -7,11 +7,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from crewline.policy.fleet.asking import NAMING, STOP, ValueAsk
+from crewline.policy.fleet.asking import NAMING, NOUN_KINDS, STOP, UNITLESS, ValueAsk
 from crewline.policy.fleet.picking import TICKET_ID, TICKET_NOUNS
 from crewline.policy.fleet.rows import clause_of, derived_from, request_sentence
 from crewline.policy.lemmas import Token, root, tokens
-from crewline.policy.values import Kind, Value
+from crewline.policy.values import (
+    Kind,
+    Value,
+    noun_form,
+    whole_name,
+    with_counted_noun,
+    with_label_noun,
+)
 from crewline.policy.wording import word_set
 
 
@@ -154,3 +161,41 @@ def proven_by_form(ask: ValueAsk, value: Value) -> bool:
 
 
 AUX = word_set("do does did will would can could should shall may might must has have had")
+
+
+# The nouns of a thing named whole by a name that holds its number ("rules-2024.06.3" is the
+# tag, "etl-2.4.1" the image): the name answers, not the number inside it
+_NAMED_WHOLE = word_set("tag image artifact branch")
+# so many a unit of time after a count's noun ("900 requests per second", "60 jobs/min")
+_PER_TIME = (
+    r"\s*(?:/\s?|\bper\s+|\ban?\s+)(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|days?"
+    r"|wk|weeks?|months?|yrs?|years?|night|shift)\b"
+)
+
+
+def as_the_row_names_it(ask: ValueAsk, text: str, value: str) -> str:
+    """The answer ``value`` as the row ``text`` names it, a span of the row: a count with the
+    plural noun written right after it where that noun is the one counted ("40 scenes" for
+    "how many scenes …?"), or any plural noun for a limit, whose noun names none ("40 rooms"
+    for "what's the cap?"); a label with the asked noun written right before it, for a noun
+    of no kind of value ("dock 4" for "which dock …?"); a tag, an image, an artifact or a
+    branch whole where its number sits inside its name ("rules-2024.06.3"). The value as it
+    is otherwise: never another noun than the question's, never a word the row does not
+    write beside it."""
+    if ask.noun in UNITLESS:
+        # "what's the cap?": a limit's number names nothing it counts; the row's noun does
+        asked = frozenset(t.lemma for t in tokens(ask.question or " ".join(ask.text_words)))
+        return with_counted_noun(text, value, asked)
+    if ask.counted:
+        # "40 scenes" for "how many scenes …?" — but never "900 requests" of "900 requests
+        # per second": a rate's count is no count of its noun
+        said = with_counted_noun(text, value)
+        counted = said[len(value) :].strip()
+        if not counted or root(noun_form(counted)) not in ask.counted:
+            return value
+        return value if re.search(rf"{re.escape(said)}{_PER_TIME}", text) else said
+    if ask.noun in _NAMED_WHOLE:
+        return whole_name(text, value)
+    if ask.noun != "value" and ask.noun not in NOUN_KINDS:
+        return with_label_noun(text, value, frozenset({noun_form(ask.noun)}))
+    return value

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field, replace
 
 from crewline.policy.fleet.about import about_as_cited
 from crewline.policy.fleet.asking import (
-    UNITLESS,
     ValueAsk,
     as_measure,
     moment_for_a_measure,
@@ -17,6 +16,7 @@ from crewline.policy.fleet.asking import (
 )
 from crewline.policy.fleet.citing import Chooser, check_cited, injection_in
 from crewline.policy.fleet.measures import measure_unsettled
+from crewline.policy.fleet.nouns import as_the_row_names_it
 from crewline.policy.fleet.periods import calendar_contradicted
 from crewline.policy.fleet.picking import (
     has_specifics,
@@ -66,8 +66,7 @@ from crewline.policy.fleet.when import (
     start_for_an_end,
     start_said_by_span,
 )
-from crewline.policy.lemmas import lemma, root, tokens
-from crewline.policy.values import with_counted_noun
+from crewline.policy.lemmas import lemma, root
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -297,12 +296,8 @@ def _reading(ask: ValueAsk, facts: Sequence[Fact]) -> FleetReading:
         every = sorted(dict.fromkeys([*said, *others]), key=lambda p: p[1].at)
         return FleetReading(said=tuple(every), found=disagreement(every), ignored=ignored)
     value, source = max(said, key=lambda p: p[1].at)
-    if ask.noun in UNITLESS:
-        # "what's the cap?": a limit's number names nothing it counts; the row's noun does
-        asked = frozenset(t.lemma for t in tokens(ask.question or " ".join(ask.text_words)))
-        value = with_counted_noun(source.text, value, asked)
     return FleetReading(
-        answer=value,
+        answer=as_the_row_names_it(ask, source.text, value),
         source=source,
         evidence=tuple(f for _, f in said),
         said=said,
