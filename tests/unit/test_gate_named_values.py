@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import pytest
 
+from crewline.policy.clauses import shape_of
+from crewline.policy.fleet import value_ask
+from crewline.policy.fleet.nouns import as_the_row_names_it
 from crewline.policy.values import whole_name, with_label_noun
+from crewline.policy.wording import code_form
 from tests.unit.gate_kit import answers, by_model, facts
 
 _SHELF = facts(("stacks", "the atlases moved to shelf B7 in the reading room last week"))
@@ -80,3 +84,12 @@ def test_a_count_before_another_word_stays_the_number() -> None:
 
 def test_a_version_asked_of_a_tagged_name_stays_the_number() -> None:
     answers("Which version are the lighting cues at in the desk repo?", _CUES, "2025.03.1")
+
+
+def test_an_amount_asked_by_what_stays_the_number() -> None:
+    row = "crossing plan filed: ballast 6400 kg, departure at dawn"
+    which = value_ask(shape_of(code_form("Which ballast tank did the crew fill?")))
+    what = value_ask(shape_of(code_form("What ballast did the crew load for the crossing?")))
+    assert which is not None and what is not None
+    assert as_the_row_names_it(which, "ballast tank 3 is full", "3") == "tank 3"
+    assert as_the_row_names_it(what, row, "6400") == "6400"

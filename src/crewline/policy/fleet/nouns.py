@@ -178,10 +178,10 @@ def as_the_row_names_it(ask: ValueAsk, text: str, value: str) -> str:
     plural noun written right after it where that noun is the one counted ("40 scenes" for
     "how many scenes …?"), or any plural noun for a limit, whose noun names none ("40 rooms"
     for "what's the cap?"); a label with the asked noun written right before it, for a noun
-    of no kind of value ("dock 4" for "which dock …?"); a tag, an image, an artifact or a
-    branch whole where its number sits inside its name ("rules-2024.06.3"). The value as it
-    is otherwise: never another noun than the question's, never a word the row does not
-    write beside it."""
+    of no kind of value asked by "which" ("dock 4" for "which dock …?"); a tag, an image, an
+    artifact or a branch whole where its number sits inside its name ("rules-2024.06.3").
+    The value as it is otherwise: never another noun than the question's, never a word the
+    row does not write beside it."""
     if ask.noun in UNITLESS:
         # "what's the cap?": a limit's number names nothing it counts; the row's noun does
         asked = frozenset(t.lemma for t in tokens(ask.question or " ".join(ask.text_words)))
@@ -196,6 +196,13 @@ def as_the_row_names_it(ask: ValueAsk, text: str, value: str) -> str:
         return value if re.search(rf"{re.escape(said)}{_PER_TIME}", text) else said
     if ask.noun in _NAMED_WHOLE:
         return whole_name(text, value)
-    if ask.noun != "value" and ask.noun not in NOUN_KINDS:
+    if ask.noun != "value" and ask.noun not in NOUN_KINDS and _which(ask):
         return with_label_noun(text, value, frozenset({noun_form(ask.noun)}))
     return value
+
+
+def _which(ask: ValueAsk) -> bool:
+    """Does the request ask which one of a kind of thing ("which Columbus dock …?"), by "which"
+    before the asked noun: a label names one of them; "what block fuel …?" asks an amount."""
+    noun = re.escape(ask.noun)
+    return re.search(rf"\bwhich\b(?:\s+[\w'-]+){{0,3}}?\s+{noun}", ask.question) is not None
