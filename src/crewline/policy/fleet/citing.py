@@ -55,6 +55,7 @@ from crewline.policy.fleet.picking import (
     MEASURED,
     PART,
     another_named,
+    how_often_unasked,
     in_question,
     labelled_other,
     of_another_outcome,
@@ -131,6 +132,7 @@ class Refusal(StrEnum):
     IN_QUESTION = "in-question"
     HALF = "half"
     MOMENT = "moment"
+    RECURRENCE = "recurrence"
     KIND_UNSAID = "kind-unsaid"
     UNTIED = "untied"
     LABEL = "label"
@@ -170,6 +172,7 @@ _FOUND = {
     Refusal.IN_QUESTION: "the value is one the question itself states",
     Refusal.HALF: "the value is half of what is asked",
     Refusal.MOMENT: "the row places a moment, not a duration",
+    Refusal.RECURRENCE: "the row says how often it recurs, not how long it takes",
     Refusal.KIND_UNSAID: "the row does not name what is asked",
     Refusal.UNTIED: "the row gives that value as something else than what is asked",
     Refusal.LABEL: "the value names what is asked, not its value",
@@ -298,6 +301,8 @@ def _refusal(
         return Refusal.HALF  # "7450" for "which host and port": half of what is asked
     if value.kind is Kind.DURATION and MOMENT.match(cited.text[value.end :]):
         return Refusal.MOMENT  # "rebooted 2 days ago" places a moment: no answer to "how long"
+    if how_often_unasked(ask, cited.text, value):
+        return Refusal.RECURRENCE  # "runs every 15 min": no answer to "how long did it take"
     if not _kind_said(ask, cited):
         # "1.7%" of "Refund rate for November" for "what was DAU in November?"
         return Refusal.KIND_UNSAID
@@ -826,8 +831,10 @@ def _several(ask: ValueAsk, fact: Fact, value: Value) -> bool:
         if v.kind is value.kind
         and not _within(v, value)
         and status_of(ask, fact.text, v) == "fact"
-        # the question's own value ("L0" of "the L0 retention rule") is no answer to it
+        # the question's own value ("L0" of "the L0 retention rule") is no answer to it,
+        # nor is how often a thing recurs to how long it took ("every 90 min")
         and not in_question(ask, v.text)
+        and not how_often_unasked(ask, fact.text, v)
     } - {value.text.casefold()}
     if not others:
         return False
@@ -858,6 +865,7 @@ def _several(ask: ValueAsk, fact: Fact, value: Value) -> bool:
         and not _within(v, value)
         and v.text.casefold() != value.text.casefold()
         and status_of(ask, fact.text, v) == "fact"
+        and not how_often_unasked(ask, fact.text, v)
     )
 
 

@@ -65,7 +65,7 @@ def _said(ask: ValueAsk, fact: Fact) -> list[Said]:
         # "rebooted 2 days ago": a moment, not how long something lasts — no answer to
         # "how long", but it disputes one ("uptime: 41 days")
         moment = value.kind is Kind.DURATION and bool(MOMENT.match(text[value.end :]))
-        if value.kind is Kind.DURATION and recurrence(text, value) and not _asks_recurrence(ask):
+        if how_often_unasked(ask, text, value):
             continue  # "runs every 15 min": how often, never how long one run took
         if other_qualifier(ask, text, value) or other_state(ask, text, value):
             continue
@@ -120,9 +120,16 @@ _RECURRENCE_WORDS = word_set(
 )
 
 
-def recurrence(text: str, value: Value) -> bool:
+def _recurrence(text: str, value: Value) -> bool:
     """Is the duration ``value`` said as a recurrence ("every 15 min") in ``text``?"""
     return _RECURS_BEFORE.search(text[: value.start].lower()) is not None
+
+
+def how_often_unasked(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is ``value`` a duration the row says as a recurrence ("every 15 min") for a question
+    that does not ask how often — an answer to neither "how long did it take" nor "how long
+    ago"?"""
+    return value.kind is Kind.DURATION and _recurrence(text, value) and not _asks_recurrence(ask)
 
 
 def _asks_recurrence(ask: ValueAsk) -> bool:
