@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from crewline.policy.fleet.asking import NP_STOP, STOP, ValueAsk, verb_form
+from crewline.policy.fleet.periods import MONTHS
 from crewline.policy.fleet.spelling import said_in_question_forms, says_in_another_form
 from crewline.policy.fleet.thesaurus import generic_words, group_of, near
 from crewline.policy.fleet.when import began_at, state_words_aside
@@ -507,11 +508,9 @@ _LABELLED = re.compile(
 )
 # Nouns a number after which is a quantity, a limit or a day, not a label ("max 500", "last
 # 7", "Nov 30")
-_NOT_LABELLED = word_set(
+_NOT_LABELLED = MONTHS | word_set(
     "last next past first top than every each over under within around about max min maximum"
-    " minimum avg average total size count limit quota cap threshold rate jan feb mar apr may"
-    " jun jul aug sep sept oct nov dec january february march april june july august september"
-    " october november december"
+    " minimum avg average total size count limit quota cap threshold rate"
 )
 _LABEL_KINDS = frozenset({Kind.NUMBER, Kind.ID, Kind.REGION})
 
