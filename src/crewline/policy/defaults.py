@@ -960,6 +960,51 @@ _DECIDES_DEFAULT = re.compile(
     re.IGNORECASE,
 )
 
+# The states a setting takes, named as its value: "on by default, or off?" offers a state.
+_STATE = (
+    r"on|off|enabled|disabled|opt-?in|opt-?out|shown|hidden|visible|invisible|allowed|blocked"
+    r"|public|private|true|false|locked|unlocked|muted|unmuted|active|inactive|required"
+    r"|optional|mandatory|checked|unchecked|open|closed"
+)
+# A cue that says a default is wanted, not which: "by default", "as the default", "for the
+# default".
+_DEFAULT_CUE = (
+    r"(?:by|per)\s+default|as\s+(?:the\s+|our\s+|its\s+|a\s+)?(?:new\s+)?default"
+    r"|for\s+(?:the|our|a)\s+(?:new\s+)?default"
+)
+# "Default" names the decision, not its answer: the choice is what the default should be.
+# - the cue follows the whole alternative in its clause ("PNG or SVG by default?", "Cash or
+#   card as the default?"); a bracket, a dash or a comma before it makes it the asker's
+#   aside on one side ("info or debug (default: info)?", "Inter or Roboto — default Inter")
+# - a state of a setting is set by default against another state ("comments enabled by
+#   default, or disabled?"): the setting's default is chosen, where a value said by default
+#   before its alternative ("ISO 8601 by default, or US style?") is the asker's own
+# - the default is made or given to others: "make dark mode the default?", "default new
+#   accounts to private or public?", "autosave by default for new documents?"
+# - the default is the subject asked about: "should the default be A or B?", "which as
+#   default, A or B?"
+_DEFAULT_IS_THE_CHOICE = re.compile(
+    rf"\b(?:or|vs\.?|versus)\s+[^.?!;:,()\u2013\u2014]*?\b(?:{_DEFAULT_CUE})\b"
+    rf"|\b(?:{_STATE})\s+(?:by|per)\s+default\b[^.?!;]*?\b(?:or|vs|versus)\s+"
+    rf"(?:(?:be|stay|keep\s+it|leave\s+it|left|turned|switched|set)\s+)?(?:{_STATE})\b"
+    r"|\bmake\s+(?:(?!(?:sure|certain|of|from|in|into|to|with|for|on|at)\b)[^\s.?!,;:]+\s+){1,4}?"
+    r"(?:the|our|its|their)\s+(?:new\s+)?default\b"
+    r"|(?:\b(?:should|shall|do|does|will|would)\s+(?:[\w'-]+\s+){1,3}?|^\s*|[.?!:]\s+)"
+    r"default\s+(?:[\w'-]+\s+){1,3}?to\b[^.?!]*\b(?:or|vs|versus)\b"
+    r"|\b(?:by|per)\s+default\s+for\s+(?:(?:all\s+)?new\s+\w+|everyone|everybody"
+    r"|every\s+(?:new\s+)?\w+)"
+    r"|\b(?:should|would|shall|will)\s+(?:the|our|its|their)\s+(?:[\w'-]+\s+)?default\s+"
+    r"(?:[\w-]+\s+)?be\b"
+    r"|\bwhich\s+(?:one\s+)?(?:as|by|for)\s+(?:the\s+)?default\b",
+    re.IGNORECASE,
+)
+
+
+def _asks_the_default(text: str) -> bool:
+    """Is the default what the question asks to decide ("what should the default be", "on
+    by default, or off?", "PNG or SVG by default?", "make X the default?")?"""
+    return bool(_DECIDES_DEFAULT.search(text) or _DEFAULT_IS_THE_CHOICE.search(text))
+
 
 def stated(
     question: str, *, options: Sequence[str] = (), default: str | None = None
@@ -968,7 +1013,7 @@ def stated(
     when it states none, or a ``Conflict``."""
     offered = [o.strip() for o in options if o.strip()]
     given = default.strip() if default is not None and default.strip() else None
-    if given is None and _DECIDES_DEFAULT.search(_display(question)):
+    if given is None and _asks_the_default(_display(question)):
         return Conflict(reason="it asks what the default should be")
     marked = [o for o in offered if _MARKED.search(o)]
     if given is not None and marked and not any(_same(o, given) for o in marked):
@@ -1347,7 +1392,7 @@ def said_as_default(question: str, value: str) -> bool:
     if not value or value.lower() in _NOT_VALUE or value.lower() in _STOP_LEAD:
         return False
     text = _display(question)
-    if _ALTERNATIVE.search(text) or _DECIDES_DEFAULT.search(text):
+    if _ALTERNATIVE.search(text) or _asks_the_default(text):
         return False
     said = rf"(?<![\w.-]){re.escape(value)}(?![\w-])"
     sentences = re.split(r"(?<=[.!?])\s+", text)
