@@ -63,6 +63,7 @@ from crewline.policy.careful.scope import (
     run_as_command,
 )
 from crewline.policy.careful.verdicts import Act, Found
+from crewline.policy.careful.widening import widened_to_all
 from crewline.policy.careful.words import (
     ACTS_BY_FIRST,
     ARTIFACTS,
@@ -238,6 +239,7 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
     found += _identified_persons(shape)
     found += _out_of_service(shape)
     found += _text_carried_out(shape)
+    found += widened_to_all(shape)
     return found
 
 
