@@ -1095,4 +1095,13 @@ def _holds_secret(shape: Shape, i: int, length: int, family: str) -> bool:
         return False
     end = i + length
     words = shape.words
+    if _dotfile(shape, i):
+        return True  # ".env", "`.netrc`": the file named on its own holds the secret
     return end < len(words) and words[end].lemma in SECRET_HOLDERS and not words[end].clause_start
+
+
+def _dotfile(shape: Shape, i: int) -> bool:
+    """Is word ``i`` a file named by its dotted name alone (".env", "`.netrc`"), a dot right
+    before it and no word glued before the dot?"""
+    at = shape.words[i].start
+    return at > 0 and shape.text[at - 1] == "." and (at < 2 or shape.text[at - 2] in " \t\n`'\"(")
