@@ -48,7 +48,7 @@ from crewline.policy.fleet.thesaurus import generic_words, group_of
 from crewline.policy.fleet.when import parts_held
 from crewline.policy.lemmas import Token, clipped, known, lemma, root, tokens
 from crewline.policy.values import Kind, Value, values_in, with_weekday
-from crewline.policy.wording import code_form
+from crewline.policy.wording import code_form, word_set
 
 
 def said_in_other_words(
@@ -70,7 +70,8 @@ def said_in_other_words(
     sources = {r.fact.row_id for _, r in answering}
     qualifiers = {root(w) for table in EXCLUSIVE for w in table}
     entity = [t for t in specific_of(ask) if t not in ask.cues and t not in qualifiers]
-    if not entity:
+    marks = [m for said, row in answering if len(m := _head_marks(row.fact.text, said.value)) > 1]
+    if not entity and not marks:
         return []
     thing = [t for t in entity if t not in relation_words(ask)] or entity
     called = _called(answering, given)
@@ -79,11 +80,17 @@ def said_in_other_words(
         text = unicodedata.normalize("NFKC", row.fact.text)
         if row.fact.row_id in sources:
             continue
-        named = _names_thing(ask, entity, _unvalued(text))
+        # (a question that names its thing by a pronoun alone, "when does it kick off?",
+        # has no words of it: only the answer's marks can name it)
+        named = bool(entity) and _names_thing(ask, entity, _unvalued(text))
         by_name = not named and _says_name(text, called)
+        # the answer's own marks of which one it is, all said and no other ("the 4K HDR …
+        # top rung" against "4K HDR ladder top rung"): the same one, in other head words
+        marked = [m for m in marks if m <= _marks(text)]
         if (
             not named
             and not by_name
+            and not marked
             and (thing == entity or not _names_thing(ask, thing, _unvalued(text)))
         ):
             continue
@@ -103,7 +110,8 @@ def said_in_other_words(
             # the thing by the answer's own name for it, the value by the asked noun
             # ("the es-news-prod nodes report version 8.13.0")
             by_its_name = by_name and value.text.casefold() in cued and _says_name(head, called)
-            if not named and not superseding and not by_its_name:
+            alike = not named and _marked_alike(marked, answering, text, value)
+            if not named and not superseding and not by_its_name and not alike:
                 continue
             if value.kind in WEAK and value.text.casefold() not in cued and not superseding:
                 continue
@@ -119,10 +127,113 @@ def said_in_other_words(
                 continue  # "3.5.0 is in review" disputes no live version
             if another_named(ask, " ".join(clause_of(text, value)).lower()):
                 continue
-            if not (_names_before(thing, _unvalued(_with_antecedent(text, value))) or by_its_name):
+            before = _unvalued(_with_antecedent(text, value))
+            if not ((entity and _names_before(thing, before)) or by_its_name or alike):
                 continue  # "Pipeline #8812 went green in 17 minutes on runner …": its own
             out.append((value.text, row.fact))
     return out
+
+
+# Words that say which one of a thing by its place in an order ("the top rung", "the first
+# wave"), each place by its words: a row that says another place is of another one.
+_PLACES = tuple(
+    frozenset(group.split())
+    for group in (
+        "top highest max maximum peak upper",
+        "bottom lowest min minimum lower",
+        "first earliest initial opening",
+        "last final closing",
+    )
+)
+# ("may" is a verb as often as a month: a month written capitalised is a mark anyway)
+_CALENDAR = word_set(
+    """monday tuesday wednesday thursday friday saturday sunday january february march april
+    june july august september october november december"""
+)
+_DIRECTIONS = word_set("north south east west central northeast northwest southeast southwest")
+# A word as written: letters and digits, a hyphen or an underscore ends it ("multi-CDN").
+_WRITTEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def _marks(text: str) -> frozenset[str]:
+    """The words of a text that say which one of a thing it is, not what kind of thing: a
+    label written in capitals or with digits ("4K", "HDR", "batch 31"), a name written
+    capitalised ("Porto", and any word that starts a sentence), a day or a month, a compass
+    point, a place in an order ("top", "last": by its place), a qualifier of ``EXCLUSIVE``
+    ("prod", "nightly": by its group). Two rows with the same marks name the same one of a
+    thing, whatever nouns they say it by; one more or one fewer names another."""
+    out: set[str] = set()
+    for n, groups in enumerate(qualifiers(text)):
+        out |= {f"q{n}:{g}" for g in groups}
+    for m in _WRITTEN.finditer(text):
+        word = m.group(0)
+        low = word.lower()
+        place = next((f"p{k}" for k, g in enumerate(_PLACES) if low in g), None)
+        if place is not None:
+            out.add(place)
+        elif (
+            any(c.isdigit() for c in word)
+            or sum(c.isupper() for c in word) > 1
+            or low in _CALENDAR
+            or low in _DIRECTIONS
+            # a capital at a sentence's start too: a mark too many only keeps a row apart
+            or (word[0].isupper() and low not in STOP)
+        ):
+            out.add(low)
+    return frozenset(out)
+
+
+def _blanked(text: str, value: Value) -> str:
+    """The text with ``value`` and the typed values of other kinds (a host, a path) blanked:
+    no words of the thing."""
+    for other in reversed(values_in(text)):
+        if other.kind not in WEAK or (other.start, other.end) == (value.start, value.end):
+            text = text[: other.start] + " " * (other.end - other.start) + text[other.end :]
+    return text[: value.start] + " " * (value.end - value.start) + text[value.end :]
+
+
+def _head_marks(text: str, value: Value) -> frozenset[str]:
+    """The marks of the words that name what a value is of: its clause before it."""
+    return _marks(clause_of(_blanked(text, value), value)[0])
+
+
+def _content(text: str) -> set[str]:
+    """The roots of a text's own words: no word of grammar, verb or asking."""
+    return {
+        root(t.lemma)
+        for t in tokens(code_form(text))
+        if t.text.isalnum()
+        and t.text not in STOP | NP_STOP | VERBISH
+        and t.lemma not in ASKING
+        and not verb_form(t)
+    }
+
+
+def _marked_alike(
+    marked: Sequence[frozenset[str]],
+    answering: Sequence[tuple[Said, Row]],
+    text: str,
+    value: Value,
+) -> bool:
+    """Does a row name what an answer is of by the answer's own marks — two or more, every
+    one said and none besides (``_marks``) — and by every other word of the answer's clause
+    but one ("the 4K HDR titles, top rung there is 15 Mbps" against "4K HDR ladder top rung
+    is 16 Mbps"; "the multi-CDN failover incident from Tuesday is INC-4471" against
+    "Tuesday's CDN failover postmortem is filed under INC-4417")? The head noun may differ,
+    the marks may not: "the March figure" is no rival of "the April figure", "the staging
+    port" none of the production one, "batch 31" none of "batch 32"."""
+    if not marked:
+        return False
+    own = _marks(_blanked(text, value))
+    words = _content(_blanked(text, value))
+    for said, row in answering:
+        head = clause_of(_blanked(row.fact.text, said.value), said.value)[0]
+        marks = _marks(head)
+        if marks not in marked or not own <= _marks(_blanked(row.fact.text, said.value)):
+            continue
+        if len(_content(head) - words) <= 1:
+            return True
+    return False
 
 
 # A name of a thing as a row writes it: words joined by a hyphen or an underscore
