@@ -18,7 +18,7 @@ from crewline.policy.fleet.periods import MONTHS
 from crewline.policy.fleet.spelling import said_in_question_forms, says_in_another_form
 from crewline.policy.fleet.thesaurus import generic_words, group_of, near
 from crewline.policy.fleet.when import began_at, state_words_aside
-from crewline.policy.lemmas import lemma, root, stem, tokens
+from crewline.policy.lemmas import known, lemma, root, stem, tokens
 from crewline.policy.values import Kind, Value, values_in
 from crewline.policy.wording import code_form, word_set
 
@@ -431,7 +431,11 @@ def other_qualifier(ask: ValueAsk, text: str, value: Value) -> bool:
     prod schema" of a row about dev, "weekly" of "nightly", the end of what "starts", the
     passed of what "failed"), or names it with another label than the question's? Its
     clause's qualifiers count, else the row's; a model's cited value is held to the same."""
-    if _other_label(ask, value) or _labelled_otherwise(ask, text, value):
+    if (
+        _other_label(ask, value)
+        or _labelled_otherwise(ask, text, value)
+        or another_of_its_sort(ask, text, value)
+    ):
         return True
     clause = " ".join(clause_of(text, value))
     said_by = qualifiers(clause)
@@ -589,6 +593,120 @@ def _says_label(text: str, label: str) -> bool:
     if len(label) == 1 and label.isalpha():
         return re.search(rf"(?<![\w-]){label.upper()}(?![\w-])", text) is not None
     return re.search(rf"(?<![\w.-]){re.escape(label)}(?![\w-]|\.\d)", text, re.I) is not None
+
+
+# A name that tells one thing of a kind from another: a code of letters and digits ("W3",
+# "enc-b3", "INJ-24-0917"), a cloud region ("us-east", "eu-west-1"), or a name that is no
+# word of the language ("tvOS", "Okafor").
+_NAME = re.compile(r"(?<![\w.@/:#-])([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*)(?![\w@/-]|\.\w)")
+_REGION = re.compile(
+    r"(?:us|eu|ap|sa|ca|me|af|il|mx)-(?:north|south|east|west|central)(?:east|west)?(?:-\d+)?"
+)
+
+
+def _sort(name: str) -> str | None:
+    """The sort of a name that tells one thing from another of its kind, or None: a region,
+    a code of letters and digits by its shape, a name no dictionary has."""
+    lowered = name.lower()
+    if _REGION.fullmatch(lowered):
+        return "region"
+    if re.search(r"\d", lowered) and re.search(r"[a-z]", lowered):
+        return f"code {_label_shape(lowered)}"
+    if lowered.isalpha() and len(lowered) > 2 and lowered not in STOP | NP_STOP:
+        return None if known(lowered) else "name"
+    return None
+
+
+def _names_of_sorts(text: str) -> list[tuple[str, str, int, int]]:
+    """Each name of a sort in ``text``: lowered, its sort, where it is. A name no dictionary
+    has is of a sort by how it is written ("Okta", "tvOS", "PRD"), and only where it is
+    written with a capital, not right after a number (a unit's, "-81 dBm") nor opening a
+    sentence."""
+    out = []
+    for m in _NAME.finditer(text):
+        written = m.group(1)
+        sort = _sort(written)
+        if sort == "name":
+            before = text[: m.start()]
+            if written.islower() or re.search(r"(?:\d\s*|[.!?]\s+|^\s*)$", before):
+                continue
+            sort = f"name {_case(written)}"
+        if sort is not None:
+            out.append((written.lower(), sort, *m.span(1)))
+    return out
+
+
+def _names_of_sorts_asked(question: str) -> list[tuple[str, str, int, int]]:
+    """The names of a sort a question (in lower case) says: codes, regions and words no
+    dictionary has, whose sort the row tells by how it writes them."""
+    return [
+        (m.group(1), sort, *m.span(1))
+        for m in _NAME.finditer(question)
+        if (sort := _sort(m.group(1))) is not None
+    ]
+
+
+def _case(name: str) -> str:
+    """How a name is written: in capitals, with a capital first, or with one inside."""
+    if name.isupper():
+        return "A"
+    return "Aa" if name[0].isupper() and name[1:].islower() else "aA"
+
+
+def _spelled_alike(one: str, other: str, sort: str) -> bool:
+    """Is one region or name the other's beginning, or are two names alike to their fifth
+    letter (one spelled out, "Postgres" and "PostgreSQL")?"""
+    if sort.startswith("code"):
+        return False
+    if other.startswith(one) or one.startswith(other):
+        return True
+    return sort.startswith("name") and one[:5] == other[:5]
+
+
+def _pieces(name: str) -> set[str]:
+    return set(re.findall(r"[a-z]+|\d+", name))
+
+
+def another_of_its_sort(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the question name its thing by a name of a sort — a code ("enc-b3"), a region
+    ("us-east"), a name no dictionary has ("tvOS") — that the value's clause does not say,
+    while that clause names another of the same sort the question does not ("enc-a3",
+    "eu-west", "iOS"): the value is that one's ("primary enc-a3 at 10.0.0.7, backup is
+    enc-b3" for enc-b3's address)? Codes are of one sort by their shape and a piece in
+    common ("AC-01", "AC-02"); a name inside the value is the value's own."""
+    question = ask.question
+    asked = [
+        (name, sort)
+        for name, sort, _, _ in _names_of_sorts_asked(request_sentence(ask))
+        if name in ask.subject
+        or all(p in ask.subject or root(lemma(p)) in ask.subject for p in re.split(r"[-_]", name))
+    ]
+    if not asked:
+        return False
+    before, after = clause_of(text, value)
+    start, end = value.start - len(before), value.end + len(after)
+    clause = text[start:end].lower()
+    found = _names_of_sorts(text)
+    # a name the question asks is of the sort the row writes it in, outside the clause
+    written = {n: sort for n, sort, s, e in found if s < start or e > end}
+    asked = [(n, written.get(n, "") if sort == "name" else sort) for n, sort in asked]
+    named = [
+        (name, sort)
+        for name, sort, s, e in found
+        if start <= s
+        and e <= end
+        and (e <= value.start or s >= value.end)
+        and not says(question, name, edge=r"\w-")
+    ]
+    for name, sort in asked:
+        if says(clause, name, edge=r"\w-"):
+            continue
+        for other, other_sort in named:
+            if other_sort != sort or _spelled_alike(name, other, sort):
+                continue  # "PostgreSQL" for "Postgres", "us-east-1" for "us-east": the same
+            if not sort.startswith("code") or _pieces(name) & _pieces(other):
+                return True  # codes of a shape are of one sort by a piece in common
+    return False
 
 
 def _states(text: str) -> set[int]:
