@@ -57,6 +57,7 @@ from crewline.policy.careful.scope import (
     TEXT_HEADS,
     computed,
     described,
+    found_out,
     in_a_made_document,
     mention,
     quoted_name,
@@ -444,6 +445,7 @@ def _production(shape: Shape) -> list[Found]:
             or _read_beside(shape, i)
             or _read_by_command(shape, i)
             or info_scope(shape, i)
+            or found_out(shape, i)  # "look up when the packager was last deployed to prod"
             or _opens_to_read(shape, i)  # "open the production deploy runbook and summarise it"
             or _topic_of_a_text(shape, i)  # "open the CAB minutes about the production freeze"
         ):

@@ -8,6 +8,7 @@ import re
 
 from crewline.policy.acts import (
     AUDIENCE,
+    NON_PROD,
     PROD_WORDS,
 )
 from crewline.policy.careful.governors import (
@@ -34,6 +35,7 @@ from crewline.policy.careful.positions import (
     verb_position,
 )
 from crewline.policy.careful.requests import (
+    ANAPHORS,
     asks_property,
     contact_asked,
     info_scope,
@@ -49,6 +51,7 @@ from crewline.policy.careful.words import (
     DOC_HEADS,
     EDIT_VERBS,
     EXEC_VERBS,
+    NEGATORS,
     PERFECT,
     PREPOSITIONS,
     PROCEED_VERBS,
@@ -57,6 +60,7 @@ from crewline.policy.careful.words import (
     SHARED_BRANCH,
     SHARED_THINGS,
     VERB_LIKE,
+    WH,
 )
 from crewline.policy.clauses import Shape, Word
 from crewline.policy.wording import (
@@ -531,6 +535,8 @@ def mention(
         return True  # "add 'overwrite protection' to the ideas in my notes": words written
     if family in _CONFINED_FAMILIES and _in_throwaway_place(shape, i):
         return True  # "they create and drop tables in a disposable sqlite file"
+    if not code and family != "credentials" and found_out(shape, i):
+        return True  # "look up when the packager was last deployed": what is found out
     if not code and info_scope(shape, i):
         # "how long did the prod migration take?": asked about, not asked for; a secret
         # only when what is asked of it is not the secret ("when does the token expire?"),
@@ -1105,3 +1111,150 @@ def _dotfile(shape: Shape, i: int) -> bool:
     before it and no word glued before the dot?"""
     at = shape.words[i].start
     return at > 0 and shape.text[at - 1] == "." and (at < 2 or shape.text[at - 2] in " \t\n`'\"(")
+
+
+# Verbs whose only work is to find a thing out or work it out: what a question word opens
+# after one is what the asker will know ("look up when …", "count how many …", "estimate
+# what …"), nothing done.
+_FINDING_OUT = READ_VERBS | word_set("estimate tell know see learn calculate compute work figure")
+# What may stand between such a verb and its question word: a particle ("look up", "find
+# out", "work out") or the one told ("tell me").
+_FINDING_PARTICLES = word_set("up out at into over through me us")
+# What opens the clause found out, besides a question word ("check whether …", "see if …").
+_FOUND_OPENERS = WH | word_set("whether if")
+# What makes the act the asker's, to come, not supposed or told: "which table should I drop",
+# "which rows to purge", "which tables the team plans to drop".
+_TO_BE_DONE = word_set(
+    """to should shall must will ll can going gonna need needs want wants plan plans planning
+    let"""
+)
+# What a supposition says: "what we'd pay", "how many would be affected if we dropped it".
+_SUPPOSING = word_set("would could might d")
+# Words that join a step of its own to what is found out ("…, then drop it").
+_OWN_STEP = word_set("and then also plus next so but or")
+# What opens a clause telling a step beside what is found out ("… before we deploy", "… once
+# you have paid them", "… without deleting it").
+_STEP_CLAUSES = word_set("before after until till once while whenever unless by without")
+_BREAK = re.compile(r"[,:;()]|\s[-\u2013\u2014]+\s|[\u2013\u2014]")
+# The asker and the one asked: an act either does is a step of the exchange.
+_ASKERS_SELF = word_set("i we me us you")
+# Times still to come: an act of the asker's said with one is planned ("… we drop tonight").
+_TO_COME_TIMES = word_set("tonight tomorrow now next later soon upcoming")
+
+
+def found_out(shape: Shape, i: int) -> bool:
+    """Is the act at ``i`` inside a clause a question word, "whether" or "if" opens as the
+    object of a verb that only finds out or works out ("look up when the packager was last
+    deployed", "count how many titles would be affected if we dropped the rung", "estimate
+    what we'd pay for an extra pickup") — told as done, supposed, or a thing's own, never the
+    asker's to come ("check which table I should drop", "find out which rows to purge"), no
+    step joined between them and no later step that may do it ("…, then drop it")? What is
+    found out is what the asker will know; the act is its topic, no part of the finding."""
+    words = shape.words
+    sentence = words[i].sentence
+    if words[i].text.endswith("ing") and words[i].lemma != words[i].text:
+        return False  # "check the tests pass before deploying": a step of the asker's
+    for j in range(i - 1, -1, -1):
+        w = words[j]
+        if w.sentence != sentence or _BREAK.search(shape.gap(j + 1)):
+            return False
+        if w.text in _OWN_STEP | _STEP_CLAUSES or (
+            w.text in _TO_BE_DONE and not _to_a_place(shape, j)
+        ):
+            return False
+        if w.text not in _FOUND_OPENERS:
+            continue
+        k = j - 1
+        while k >= 0 and words[k].text in _FINDING_PARTICLES and not words[k].clause_start:
+            k -= 1
+        if k < 0 or words[k].sentence != sentence:
+            continue
+        verb = words[k]
+        if verb.lemma not in _FINDING_OUT or verb.ident or verb.code:
+            continue
+        if not verb_position(shape, k) or negated(shape, k):
+            continue
+        if verb.lemma in ("work", "figure") and words[k + 1].text != "out":
+            continue
+        return _not_the_askers_to_come(shape, j, i, verb) and not (
+            done_after(shape, i) or _step_on_it_after(shape, i)
+        )
+    return False
+
+
+def _step_on_it_after(shape: Shape, i: int) -> bool:
+    """Does any later verb but reading, not negated, take a pronoun among the three words
+    after it ("…, then drop them", "and approve it")? The pronoun may be what was found out
+    about; a step the gate does not know counts too. "not ordering it" is no step."""
+    words = shape.words
+    for w in words[i + 1 :]:
+        if (
+            w.text in NEGATORS
+            or w.lemma in READ_VERBS
+            or not verb_position(shape, w.index)
+            or negated(shape, w.index)
+        ):
+            continue
+        for x in words[w.index + 1 : w.index + 4]:
+            if x.clause_start or x.sentence != w.sentence:
+                break
+            if x.text in ANAPHORS and not _determiner(shape, x.index):
+                return True
+    return False
+
+
+# What may follow a pronoun that is an object ("run it again", "kick it off", "send it to …").
+_AFTER_AN_OBJECT = PREPOSITIONS | word_set("again now off up out down too")
+
+
+def _determiner(shape: Shape, k: int) -> bool:
+    """Is the demonstrative at ``k`` a determiner before its noun ("this week", "that
+    file"), no pronoun standing for a thing?"""
+    words = shape.words
+    after = words[k + 1] if k + 1 < len(words) else None
+    return (
+        words[k].text in _DEMONSTRATIVES
+        and after is not None
+        and after.sentence == words[k].sentence
+        and not after.clause_start
+        and after.text not in _AFTER_AN_OBJECT
+    )
+
+
+_DEMONSTRATIVES = word_set("this that these those")
+
+
+def _to_a_place(shape: Shape, k: int) -> bool:
+    """Is word ``k`` the preposition "to" before a thing or a place ("deployed to prod",
+    "moved to the archive"), not an infinitive's ("which rows to purge")?"""
+    words = shape.words
+    return (
+        words[k].text == "to"
+        and k + 1 < len(words)
+        and not words[k + 1].clause_start
+        and (words[k + 1].text in DETERMINERS or words[k + 1].text in PROD_WORDS | NON_PROD)
+    )
+
+
+def _not_the_askers_to_come(shape: Shape, j: int, i: int, verb: Word) -> bool:
+    """Is the act at ``i``, found out by ``verb`` in the clause that opens at ``j``, not the
+    asker's own act to come: the asker (or the one asked) not its subject, or it told as done
+    ("when we last deployed"), or supposed ("what we'd pay") by a verb that only reckons or
+    tells — never one that may find out by trying ("check what would break if we restarted
+    it") — at no time still to come ("… tonight")?"""
+    words = shape.words
+    between = {w.text for w in words[j + 1 : i]}
+    if not between & _ASKERS_SELF:
+        return True
+    later = any(w.text in _TO_COME_TIMES for w in shape.sentence_words(words[i].sentence))
+    supposed = bool(between & _SUPPOSING)
+    if supposed or "if" in between:
+        return not later and supposed and verb.lemma in _RECKONING
+    return not later and past_form(words[i])  # "when we last deployed": told as done
+
+
+# Verbs that find a thing out by reckoning or telling, never by trying it.
+_RECKONING = word_set(
+    """count estimate calculate compute work figure explain describe tell summarize summarise
+    list look document outline compare know learn"""
+)
