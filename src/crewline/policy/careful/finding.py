@@ -60,7 +60,9 @@ from crewline.policy.careful.scope import (
     found_out,
     in_a_made_document,
     mention,
+    names_only,
     quoted_name,
+    renamed,
     run_as_command,
 )
 from crewline.policy.careful.verdicts import Act, Found
@@ -1126,7 +1128,13 @@ def _code_acts(shape: Shape, code: str) -> list[Found]:
             if index is not None and act.family != "money":
                 length = max(1, sum(1 for w in shape.words if m.start() <= w.start < m.end()))
                 w = shape.words[index]
-                if w.ident and act.family == "credentials" and not _names_code(shape, code, m):
+                if (
+                    w.ident
+                    and act.family == "credentials"
+                    and not _names_code(shape, code, m)
+                    and not names_only(shape, index)
+                    and not renamed(shape, index)
+                ):
                     pass  # GITHUB_TOKEN, api_key: the identifier is the secret
                 elif mention(shape, index, length, act.family, code=True):
                     continue

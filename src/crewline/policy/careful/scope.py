@@ -523,6 +523,10 @@ def mention(
         return True  # "clear my own terminal scrollback": on the asker's screen only
     if family == "credentials" and _not_real(shape, i):
         return True  # "a fake token", "a dummy API key": a stand-in, no secret
+    if family == "credentials" and names_only(shape, i):
+        return True  # "list the env var NAMES (not values)": a name tells no value
+    if renamed(shape, i):
+        return True  # "rename the variable `password_hint` to `pin_hint`": names only
     if family == "delete" and not noun and _code_element(shape, i + length):
         return True  # "remove the leftover debug print": a line of code, edited
     if family == "delete" and not noun and _blank_layout(shape, i + length):
@@ -1258,3 +1262,111 @@ _RECKONING = word_set(
     """count estimate calculate compute work figure explain describe tell summarize summarise
     list look document outline compare know learn"""
 )
+
+
+# The noun that asks a secret's name, and those of what a name is denied to be.
+_NAME_NOUNS = word_set("name names")
+_VALUE_NOUNS = word_set("value values secret secrets content contents")
+_DENIALS = word_set("not no without never")
+# What leads an example of the names asked ("…, like STRIPE_SECRET_KEY").
+_EXAMPLE_LEADS = word_set("like e g eg such as")
+
+
+def names_only(shape: Shape, i: int) -> bool:
+    """Is the secret's word at ``i`` only a name: a modifier of "names" ("secret names",
+    "the env var NAMES"), or an example given after them ("…, like STRIPE_SECRET_KEY"),
+    where the names' values are denied right after the noun ("NAMES (not values)", "names
+    only, no values") and no verb after the denial shows or hands anything over ("…, then
+    print the values")? A list of names tells no value; asking the values stays careful."""
+    words = shape.words
+    sentence = words[i].sentence
+    for n in range(len(words)):
+        if words[n].sentence != sentence or words[n].lemma not in _NAME_NOUNS:
+            continue
+        denial_end = _values_denied(shape, n)
+        if denial_end is None or _revealed_after(shape, denial_end - 1):
+            continue
+        if i < n and all(
+            not words[k].clause_start
+            and words[k].text not in DETERMINERS | PREPOSITIONS
+            and words[k].lemma not in VERB_LIKE
+            for k in range(i + 1, n + 1)
+        ):
+            return True  # "secret names", "env var names"
+        if (
+            i >= denial_end
+            and words[i - 1].text in _EXAMPLE_LEADS
+            and _one_phrase(shape, denial_end, i)
+        ):
+            return True  # "… NAMES (not values) the service reads, like STRIPE_SECRET_KEY"
+    return False
+
+
+def _values_denied(shape: Shape, n: int) -> int | None:
+    """One past the denial of values right after the names noun at ``n`` ("names (not
+    their values)", "names only, no values"), or None."""
+    words = shape.words
+    k = n + 1
+    if k < len(words) and words[k].text == "only":
+        k += 1
+    if k >= len(words) or words[k].text not in _DENIALS or words[k].sentence != words[n].sentence:
+        return None
+    k += 1
+    while k < len(words) and words[k].text in DETERMINERS | word_set("their its"):
+        k += 1
+    if k < len(words) and words[k].lemma in _VALUE_NOUNS | {"value", "secret", "content"}:
+        return k + 1
+    return None
+
+
+def _one_phrase(shape: Shape, start: int, end: int) -> bool:
+    """Are the words from ``start`` to ``end`` one phrase of the names asked — no step
+    joined ("and", "then"), no verb that shows or hands over ("… and print KEY")?"""
+    return not any(
+        w.text in _OWN_STEP or w.lemma in _REVEALING | _HANDING for w in shape.words[start:end]
+    )
+
+
+# What may stand between "rename" and the name it changes: the thing's determiner, owner and
+# kind ("my local branch", "the variable"), and the words of the name itself.
+_RENAME_LEADS = DETERMINERS | word_set("my our your its their local own")
+_RENAME_LINKS = word_set("to from as into")
+
+
+def renamed(shape: Shape, i: int) -> bool:
+    """Is the word at ``i`` part of a name written as one — in backticks, an identifier or
+    quoted — that "rename" changes or gives ("rename the variable `password_hint` to
+    `pin_hint`", "rename my local branch `delete-old-coupons` to `coupon-cleanup`"), in the
+    verb's own clause with no step joined between and none after on it ("… and run it")?
+    Renaming changes what a thing is called; a risky word in either name does nothing."""
+    words = shape.words
+    w = words[i]
+    if not (w.code or w.ident or _term(shape, i)):
+        return False
+    sentence = w.sentence
+    for j in range(i - 1, -1, -1):
+        x = words[j]
+        if x.sentence != sentence or _BREAK.search(shape.gap(j + 1)):
+            return False
+        if x.lemma == "rename" and not (x.code or x.ident):
+            return (
+                verb_position(shape, j)
+                and not negated(shape, j)
+                and not done_after(shape, i)
+                and not _step_on_it_after(shape, i)
+                and not _revealed_after(shape, i)  # "… and print it"
+            )
+        if words[j + 1].clause_start and not (words[j + 1].code or words[j + 1].ident):
+            return False
+        named = x.code or x.ident or _term(shape, j)
+        if not named and x.text in _OWN_STEP:
+            return False
+        if (
+            not named
+            and (x.lemma in VERB_LIKE or x.lemma in ACTS_BY_FIRST)
+            and verb_position(shape, j)
+        ):
+            return False
+        if not named and x.text not in _RENAME_LEADS | _RENAME_LINKS and j < i - 6:
+            return False  # the name's thing said in a few words, never a sentence
+    return False
