@@ -1268,6 +1268,7 @@ _RECKONING = word_set(
 _NAME_NOUNS = word_set("name names")
 _VALUE_NOUNS = word_set("value values secret secrets content contents")
 _DENIALS = word_set("not no without never")
+_THEIR = word_set("their its")
 # What leads an example of the names asked ("…, like STRIPE_SECRET_KEY").
 _EXAMPLE_LEADS = word_set("like e g eg such as")
 
@@ -1312,9 +1313,9 @@ def _values_denied(shape: Shape, n: int) -> int | None:
     if k >= len(words) or words[k].text not in _DENIALS or words[k].sentence != words[n].sentence:
         return None
     k += 1
-    while k < len(words) and words[k].text in DETERMINERS | word_set("their its"):
+    while k < len(words) and words[k].text in DETERMINERS | _THEIR:
         k += 1
-    if k < len(words) and words[k].lemma in _VALUE_NOUNS | {"value", "secret", "content"}:
+    if k < len(words) and words[k].lemma in _VALUE_NOUNS:
         return k + 1
     return None
 
