@@ -43,7 +43,7 @@ from crewline.policy.careful.words import DOC_HEADS, SHARED_THINGS
 from crewline.policy.clauses import FILLERS, Shape, shape_of
 from crewline.policy.fleet import Fact, FleetReading, ValueAsk
 from crewline.policy.lemmas import known, lemma
-from crewline.policy.wording import code_form, word_set
+from crewline.policy.wording import capitalised_names, code_form, word_set
 
 __all__ = [
     "Fact",
@@ -617,6 +617,8 @@ def _read(question: str, options: tuple[str, ...], default: str | None) -> _Read
         if shape is not None and found is None and not _imperative(shape)
         else None
     )
+    if ask is not None:
+        ask = replace(ask, names=capitalised_names(question))  # the code form has no capitals
     if (
         ask is not None
         and shape is not None

@@ -577,7 +577,8 @@ def ranked_first(ask: ValueAsk, cited: Fact, value: Value, usable: Sequence[Fact
 
 def _forgivable(ask: ValueAsk, term: str, verbs: frozenset[str] = frozenset()) -> bool:
     """May a row leave out this word of the question, wherever the question says it: a
-    plain word of the language (``_plain_noun``: no name, no participle), in its own form
+    plain word of the language (``_plain_noun``: no name, no participle; no word the asker
+    capitalised as a name, "Argentina" though a dictionary has it), in its own form
     or a plural (no verb's inflection: "shrank", "went"), no month, no part of the asked
     noun's phrase ("*ticket* number", "*host* and port") and modifying no word after it
     ("the *test* environment", "*median* latency", the "*farm*'s" build time): what tells
@@ -594,6 +595,8 @@ def _forgivable(ask: ValueAsk, term: str, verbs: frozenset[str] = frozenset()) -
         word = words[i]
         if not _plain_noun(question, word) or i in phrase or word.lemma in MONTHS:
             return False
+        if word.text in ask.names:
+            return False  # "in Argentina": a name as the asker wrote it, a dictionary word too
         if _restricts_after(words, i, phrase):
             return False  # "the loss ratio *for home*": "the home loss ratio", said after
         if word.text != word.lemma and not word.text.endswith("s"):

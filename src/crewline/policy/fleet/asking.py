@@ -35,6 +35,7 @@ class ValueAsk:
     decides: bool = False  # "where should …", "what would you like …": a decision asked
     verb_cues: frozenset[str] = frozenset()  # "what did the check return?": "returned 200"
     question: str = ""  # the whole question (code form): its own values are no answer
+    names: frozenset[str] = frozenset()  # what the asker capitalised as a name ("Argentina")
     terse: bool = False  # named by a noun alone ("staging api port?"), with no question word
     headed: bool = False  # terse, by its head alone: a noun the kinds table does not know
     modifier: str = ""  # the word right before the asked noun ("branch" coverage)
