@@ -181,11 +181,24 @@ _ROLE_OF = re.compile(
 
 
 # A clause's subject up to its verb: a few words before its head noun, then what it is of or
-# where ("Snowflake warehouse for the analysts is …", "Redis maxmemory on staging is …").
+# where ("Snowflake warehouse for the analysts is …", "Redis maxmemory on staging is …"), and
+# when ("room turnaround this week was …"). Its verb is "is", or one that says what a measure
+# came to as "is" would ("the load factor came in at …", "the backlog stands at …"), or which
+# of its values the clause gives ("cold start averages …", "heap peaked at …": an average, a
+# peak — a word of the subject the question must say, as any other).
+_NOT_BEFORE_HEAD = r"(?!(?:of|in|for|on|at|this|last|next|previous|yesterday|today|tonight)\s)"
 _HEADED = re.compile(
-    r"\s*(?:(?:the|our)\s+)?((?:[a-z][\w-]*\s+){1,2})([a-z]+)"
-    r"(?:\s+((?:of|in|for|on|at)\s+[^.;:]*?))?\s+(?:is|are|was|were)\s*$"
+    rf"\s*(?:(?:the|our)\s+)?((?:{_NOT_BEFORE_HEAD}[a-z][\w-]*\s+){{1,3}})([a-z]+)"
+    r"(?:\s+((?:of|in|for|on|at)\s+[^.;:]*?))?"
+    r"(\s+(?:(?:this|last|next|previous)\s+(?:week|month|quarter|year|night|weekend)"
+    r"|yesterday|today|tonight))?"
+    r"\s+(?:is|are|was|were|(?:came|comes)\s+in\s+at"
+    r"|(?:stands|stood|sits|sat|lands|landed|holds|held)\s+at"
+    r"|(averages|averaged|averaging|peaks\s+at|peaked\s+at))\s*$"
 )
+# Words that say which period a subject's value is of, a stop word elsewhere ("*last* week"
+# against "this week"): a subject that says one says another value than a question without it.
+_PERIOD_SIDE = word_set("this last next previous prior yesterday today tonight")
 
 
 def heads_its_clause(ask: ValueAsk, head: str, tail: str) -> bool:
@@ -202,7 +215,10 @@ def heads_its_clause(ask: ValueAsk, head: str, tail: str) -> bool:
     if re.search(r"[a-z0-9]", tail.lower()):
         return False
     asked = {t.stem for t in tokens(ask.question)} | {root(t.lemma) for t in tokens(ask.question)}
-    said = [t for t in tokens(f"{found.group(1)} {found.group(3) or ''}") if t.text not in STOP]
+    subject = " ".join(found.group(n) or "" for n in (1, 3, 4, 5))
+    said = [t for t in tokens(subject) if t.text not in STOP]
+    if {t.text for t in tokens(subject)} & _PERIOD_SIDE - {t.text for t in tokens(ask.question)}:
+        return False  # "load factor last week came in at …" for this week's
     return bool(said) and all(t.stem in asked or root(t.lemma) in asked for t in said)
 
 
