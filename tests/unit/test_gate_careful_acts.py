@@ -23,9 +23,9 @@ from tests.unit.gate_kit import goes_on, irreversible
     ("question", "said"),
     [
         ("Run `cache-purge` on the CDN edge now?", "it runs `cache-purge`"),
-        ("Kick off `tenant-delete` for the expired trial tonight?", "it runs `tenant-delete`"),
-        ("Trigger `photo-purge` manually to catch up?", "it runs `photo-purge`"),
-        ("Execute `ledger-drop` against the archive schema?", "it runs `ledger-drop`"),
+        ("Kick off `tenant-delete` for the expired trial tonight?", "it kicks off `tenant-delete`"),
+        ("Trigger `photo-purge` manually to catch up?", "it triggers `photo-purge`"),
+        ("Execute `ledger-drop` against the archive schema?", "it executes `ledger-drop`"),
     ],
 )
 def test_a_tool_whose_hyphenated_name_ends_in_an_act_does_it(question: str, said: str) -> None:
@@ -47,6 +47,57 @@ def test_a_tool_whose_hyphenated_name_ends_in_an_act_does_it(question: str, said
     ],
 )
 def test_the_tool_only_named_tested_or_dry_run_goes_on(question: str) -> None:
+    goes_on(question)
+
+
+# -------------------------------------------- a name joined by hyphens, its act's word first
+
+# A name's words are one name whichever mark joins them: `erase-scans` is run as
+# `erase_scans` is, its act's word first or last, in code quotes, as a path or after a verb
+# that only runs things. (A public library's catalogue and a greenhouse's beds.)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Run `erase-scans` on the catalogue server now?", "it runs `erase-scans`"),
+        ("Run `delete-all-holds` tonight?", "it runs `delete-all-holds`"),
+        ("Execute `wipe-beds.sh` before the spring planting?", "it executes `wipe-beds.sh`"),
+        ("Run ./drop-catalogue.sh against the branch libraries?", "it runs drop-catalogue.sh"),
+        ("Run reset-inventory now?", "it runs reset-inventory"),
+        ("Kick off destroy-seedbank?", "it kicks off destroy-seedbank"),
+        ("Trigger `publish-programme` for the autumn season?", "it triggers `publish-programme`"),
+        ("Don't rename `erase-scans`; run `erase-scans` now?", "it runs `erase-scans`"),
+    ],
+)
+def test_a_hyphenated_name_whose_words_say_the_act_is_run_as_that_act(
+    question: str, said: str
+) -> None:
+    reason = irreversible(question)
+    assert reason.startswith(f"irreversible: {said}"), reason
+
+
+def test_the_hyphen_and_the_underscore_name_are_one_verdict() -> None:
+    for joined in ("erase-scans", "erase_scans"):
+        found = careful_verdict(f"Run `{joined}` on the catalogue server now?")
+        assert found is not None and f"`{joined}`" in found.reason, found
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run the `erase-scans` tests?",  # what is run is its tests
+        "Lint `drop-catalogue.sh` and fix the warnings?",  # read
+        "Rename the `wipe-beds` flag to `clear-beds`?",  # a name changed
+        "Read the `reset-inventory` docs before the stocktake?",
+        "Run `purge-all-loans --dry-run` to see what it would remove?",  # nothing done
+        "Add a soft-delete column to the loans table in my branch?",  # a word, no command
+        "Read the re-deploy checklist for the kiosk app?",
+        "Start LOAN-4410 review after lunch?",  # an id after a verb that is not only running
+        "Run the `pre-publish` checks on the newsletter draft?",  # a prefix: a time
+    ],
+)
+def test_a_hyphenated_name_only_read_named_or_a_word_goes_on(question: str) -> None:
     goes_on(question)
 
 

@@ -54,12 +54,15 @@ from crewline.policy.careful.positions import (
 )
 from crewline.policy.careful.requests import ASKER, contact_asked, info_scope
 from crewline.policy.careful.scope import (
+    NAME_PREFIXES,
     TEXT_HEADS,
     computed,
     described,
     found_out,
     in_a_made_document,
     mention,
+    name_end,
+    name_part,
     names_only,
     quoted_name,
     renamed,
@@ -133,6 +136,8 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
             continue
         n = len(match.lemmas)
         noun = match.noun or not verb_position(shape, i)
+        # `drop_db`, `drop-db`, ./reset_all.sh run: a name whose words say the act
+        named = noun and name_part(shape, i) and run_as_command(shape, i)
         if noun and _a_measure_taken(shape, i, n):
             i += n  # "get the refund count": how many there were, looked up
             continue
@@ -144,7 +149,7 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
             head = head_after(shape, i, n)
             runs = (
                 head is not None and shape.words[head].lemma in ARTIFACTS and executed(shape, head)
-            ) or (w.ident and run_as_command(shape, i))
+            ) or named
             if not runs and (not nominal_head(shape, i + n) or (i > 0 and words[i - 1].text in WH)):
                 # a thing named by an act's word is that act, run, only where the act's
                 # own context holds: "the on-call rotation plan" calls nobody
@@ -187,7 +192,8 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
                 # "the mailing campaign": a participle before its noun is said in its phrase,
                 # with the verb that governs it ("starts the mailing campaign to …"), never
                 # made the verb ("it mails campaign")
-                says, verb = noun_says(shape, i, n, modifier=not noun)
+                said_n = name_end(shape, i) - i if named else n  # the name said whole
+                says, verb = noun_says(shape, i, said_n, modifier=not noun)
                 found.append(
                     Act(
                         family=match.family,
@@ -1269,14 +1275,9 @@ def _name_start(shape: Shape, k: int) -> int:
     return k
 
 
-# Parts that make a compound's verb a time or a negation, not the act: `pre-deploy`,
-# `post-release`, `non-delete`.
-_PREFIXES = word_set("pre post non anti before after un")
-
-
 def _prefixed(shape: Shape, k: int) -> bool:
     """Is word ``k`` the verb of a compound whose part before it is a prefix (`pre-deploy`)?"""
-    return _compound(shape, k) and shape.words[k - 1].text in _PREFIXES
+    return _compound(shape, k) and shape.words[k - 1].text in NAME_PREFIXES
 
 
 def _run_act(text: str, *, subcommand: bool) -> WordAct | None:

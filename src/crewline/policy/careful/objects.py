@@ -837,7 +837,8 @@ def phrase_of(shape: Shape, start: int, end: int) -> str:
     if shape.words[start].code and shape.text[a - 1 : a] == "`":
         a -= 1
     if shape.words[end - 1].code and shape.text[b : b + 1] == "`":
-        b += 1
+        # closed only where it was opened in the phrase: "makes drop_db", never "drop_db`"
+        b += shape.text[a:b].count("`") % 2
     elif shape.text[a : a + 1] == "`" and "`" not in shape.text[a + 1 : b]:
         # a phrase that opens a name in code closes it: "`purge_old_cdrs`", never "`purge"
         close = shape.text.find("`", b)

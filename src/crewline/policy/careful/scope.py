@@ -773,10 +773,14 @@ def run_as_command(shape: Shape, i: int) -> bool:
     test's name ("`pytest tests/test_force_push_guard.py`") nor read or edited?"""
     words = shape.words
     start = i
-    while start > 0 and words[start - 1].ident and words[start - 1].sentence == words[i].sentence:
+    while (
+        start > 0
+        and (words[start - 1].ident or _hyphened(shape, start))
+        and words[start - 1].sentence == words[i].sentence
+    ):
         start -= 1
     end = i
-    while end + 1 < len(words) and words[end + 1].ident:
+    while end + 1 < len(words) and (words[end + 1].ident or _hyphened(shape, end + 1)):
         end += 1
     name = shape.text[words[start].start : words[end].end]
     if _TEST_NAME.search(name):
@@ -786,7 +790,41 @@ def run_as_command(shape: Shape, i: int) -> bool:
     before = words[start - 1] if start > 0 else None
     if before is not None and before.text in _COMMANDS and before.code:
         return True
-    return before is not None and before.lemma in EXEC_VERBS and not words[start].clause_start
+    # words joined by hyphens only, in prose, are an English compound ("use drop-down
+    # menus", "start DEPLOY-1234") unless a verb that only runs things runs them
+    prose = not any(w.ident or w.code for w in words[start : end + 1])
+    verbs = RUNNING_VERBS if prose else EXEC_VERBS
+    return before is not None and before.lemma in verbs and not words[start].clause_start
+
+
+# The verbs whose object is only ever something run: "run delete-all", "kick off drop-db".
+RUNNING_VERBS = word_set("run rerun execute trigger invoke kick launch")
+
+
+def name_part(shape: Shape, i: int) -> bool:
+    """Is word ``i`` a part of a name — glued to a neighbour by the marks that join a name's
+    words: ``_ . / @ :`` (`drop_db`, ./reset.sh) or a hyphen (`drop-db`, delete-all)? Which
+    mark joins them changes nothing of what the name says it does when it is run; a word
+    that only a prefix makes a compound (`pre-deploy`, `non-delete`) names a time or a
+    negation, not the act."""
+    w = shape.words[i]
+    return w.ident or _hyphened(shape, i) or (i + 1 < len(shape.words) and _hyphened(shape, i + 1))
+
+
+def _hyphened(shape: Shape, k: int) -> bool:
+    """Is word ``k`` joined to the word before it by a hyphen into one name (`drop-db`),
+    the word before it no prefix (`pre-deploy`)?"""
+    return shape.words[k].dash_prev and shape.words[k - 1].text not in NAME_PREFIXES
+
+
+def name_end(shape: Shape, i: int) -> int:
+    """One past the last word of the name word ``i`` is in (`drop-db`, ./reset_all.sh)."""
+    return _ident_span(shape, i)[1] + 1
+
+
+# Parts that make a compound's verb a time or a negation, not the act: `pre-deploy`,
+# `post-release`, `non-delete`.
+NAME_PREFIXES = word_set("pre post non anti before after un")
 
 
 def _ident_span(shape: Shape, i: int) -> tuple[int, int]:
