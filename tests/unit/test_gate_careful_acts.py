@@ -23,9 +23,9 @@ from tests.unit.gate_kit import goes_on, irreversible
     ("question", "said"),
     [
         ("Run `cache-purge` on the CDN edge now?", "it runs `cache-purge`"),
-        ("Kick off `tenant-delete` for the expired trial tonight?", "it kicks off `tenant-delete`"),
-        ("Trigger `photo-purge` manually to catch up?", "it triggers `photo-purge`"),
-        ("Execute `ledger-drop` against the archive schema?", "it executes `ledger-drop`"),
+        ("Kick off `tenant-delete` for the expired trial tonight?", "it runs `tenant-delete`"),
+        ("Trigger `photo-purge` manually to catch up?", "it runs `photo-purge`"),
+        ("Execute `ledger-drop` against the archive schema?", "it runs `ledger-drop`"),
     ],
 )
 def test_a_tool_whose_hyphenated_name_ends_in_an_act_does_it(question: str, said: str) -> None:
@@ -53,8 +53,10 @@ def test_the_tool_only_named_tested_or_dry_run_goes_on(question: str) -> None:
 # -------------------------------------------- a name joined by hyphens, its act's word first
 
 # A name's words are one name whichever mark joins them: `erase-scans` is run as
-# `erase_scans` is, its act's word first or last, in code quotes, as a path or after a verb
-# that only runs things. (A public library's catalogue and a greenhouse's beds.)
+# `erase_scans` is, its act's word first or last, in code quotes, as a path or in prose, by a
+# verb that only runs things (run, execute, trigger, kick off) or `make`; a verb that also
+# takes data or settings (use, import, load, set) runs no hyphenated name. (A public
+# library's catalogue and a greenhouse's beds.)
 
 
 @pytest.mark.parametrize(
@@ -99,6 +101,17 @@ def test_the_hyphen_and_the_underscore_name_are_one_verdict() -> None:
 )
 def test_a_hyphenated_name_only_read_named_or_a_word_goes_on(question: str) -> None:
     goes_on(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Import `drop-shipping.csv` into my notebook?",  # data taken in, nothing run
+        "Load `purge-report.csv` into my local notebook?",
+    ],
+)
+def test_a_hyphenated_name_a_verb_takes_as_data_is_no_act(question: str) -> None:
+    assert careful_verdict(question) is None
 
 
 # ---------------------------------------------------------------- a purpose that deletes

@@ -137,7 +137,7 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
         n = len(match.lemmas)
         noun = match.noun or not verb_position(shape, i)
         # `drop_db`, `drop-db`, ./reset_all.sh run: a name whose words say the act
-        named = noun and name_part(shape, i) and run_as_command(shape, i)
+        named = noun and name_part(shape, i) and run_as_command(shape, i, hyphens=True)
         if noun and _a_measure_taken(shape, i, n):
             i += n  # "get the refund count": how many there were, looked up
             continue

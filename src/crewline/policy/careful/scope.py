@@ -768,19 +768,24 @@ def _creates(shape: Shape, i: int) -> bool:
     return False
 
 
-def run_as_command(shape: Shape, i: int) -> bool:
+def run_as_command(shape: Shape, i: int, *, hyphens: bool = False) -> bool:
     """Is the identifier at ``i`` run ("run ./scripts/publish.sh", "`make deploy`"), not a
-    test's name ("`pytest tests/test_force_push_guard.py`") nor read or edited?"""
+    test's name ("`pytest tests/test_force_push_guard.py`") nor read or edited? With
+    ``hyphens``, a name joined by hyphens is one name too (`drop-db`, delete-all), and one
+    that has a hyphen is run only by a command (`make`) or a verb that only runs things:
+    "use `drop-down`", "import `drop-shipping.csv`" run nothing."""
     words = shape.words
     start = i
     while (
         start > 0
-        and (words[start - 1].ident or _hyphened(shape, start))
+        and (words[start - 1].ident or (hyphens and _hyphened(shape, start)))
         and words[start - 1].sentence == words[i].sentence
     ):
         start -= 1
     end = i
-    while end + 1 < len(words) and (words[end + 1].ident or _hyphened(shape, end + 1)):
+    while end + 1 < len(words) and (
+        words[end + 1].ident or (hyphens and _hyphened(shape, end + 1))
+    ):
         end += 1
     name = shape.text[words[start].start : words[end].end]
     if _TEST_NAME.search(name):
@@ -790,14 +795,13 @@ def run_as_command(shape: Shape, i: int) -> bool:
     before = words[start - 1] if start > 0 else None
     if before is not None and before.text in _COMMANDS and before.code:
         return True
-    # words joined by hyphens only, in prose, are an English compound ("use drop-down
-    # menus", "start DEPLOY-1234") unless a verb that only runs things runs them
-    prose = not any(w.ident or w.code for w in words[start : end + 1])
-    verbs = RUNNING_VERBS if prose else EXEC_VERBS
+    hyphened = hyphens and any(w.dash_prev for w in words[start + 1 : end + 1])
+    verbs = RUNNING_VERBS if hyphened else EXEC_VERBS
     return before is not None and before.lemma in verbs and not words[start].clause_start
 
 
-# The verbs whose object is only ever something run: "run delete-all", "kick off drop-db".
+# The verbs whose object is only ever something run: "run delete-all", "kick off drop-db";
+# never "use", "load", "import", "set", which take a name that is no command as often.
 RUNNING_VERBS = word_set("run rerun execute trigger invoke kick launch")
 
 
