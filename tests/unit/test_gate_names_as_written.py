@@ -44,6 +44,7 @@ def test_a_model_citing_a_row_that_leaves_out_a_capitalised_name_is_refused(
         ("Ferries — what time? The Oslo one", {"oslo"}),  # a sentence's first word is no name
         ('I think: Bergen. And (Tromso) or "Alta"', set()),  # nor a clause's or a quotation's
         ("ok so the HLS ladder", {"hls"}),
+        ("Context from the log\nStaging port for Lisbon?", {"lisbon"}),  # a line's first word
     ],
 )
 def test_names_are_the_capitals_no_sentence_or_clause_starts(text: str, names: set[str]) -> None:

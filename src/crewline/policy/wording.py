@@ -86,13 +86,13 @@ def _unleet(match: re.Match[str]) -> str:
     return run.translate(_LEET)
 
 
-# A capital that starts no sentence, clause or quotation: the word is a name as written
+# A capital that starts no sentence, line, clause or quotation: the word is a name as written
 # ("the window in Argentina", "on Samsung Tizen"), whatever a dictionary says of it.
-_NAME_CAPITAL = re.compile(r"(?<![\s.!?:;(\[\-\u2013\u2014\"'`*>#])\s+([A-Z]\w*)")
+_NAME_CAPITAL = re.compile(r"(?<![\s.!?:;(\[\-\u2013\u2014\"'`*>#])[ \t]+([A-Z]\w*)")
 
 
 def capitalised_names(text: str) -> frozenset[str]:
-    """The words the writer capitalised where no sentence, clause or quotation starts
+    """The words the writer capitalised where no sentence, line, clause or quotation starts
     ("Argentina", "Tizen", "HLS"), in lower case: the names a question gives its thing by.
     "I" is no name."""
     return frozenset(m.group(1).lower() for m in _NAME_CAPITAL.finditer(text) if m.group(1) != "I")
