@@ -17,6 +17,7 @@ from crewline.policy.fleet.about import (
     relation_words,
 )
 from crewline.policy.fleet.asking import ASKING, MOMENT, NP_STOP, STOP, VERBISH, ValueAsk, verb_form
+from crewline.policy.fleet.periods import MONTHS
 from crewline.policy.fleet.picking import (
     LABEL_WORDS,
     another_named,
@@ -146,9 +147,8 @@ _PLACES = tuple(
     )
 )
 # ("may" is a verb as often as a month: a month written capitalised is a mark anyway)
-_CALENDAR = word_set(
-    """monday tuesday wednesday thursday friday saturday sunday january february march april
-    june july august september october november december"""
+_CALENDAR = word_set("monday tuesday wednesday thursday friday saturday sunday") | (
+    MONTHS - {"may"}
 )
 _DIRECTIONS = word_set("north south east west central northeast northwest southeast southwest")
 # A word as written: letters and digits, a hyphen or an underscore ends it ("multi-CDN").
