@@ -15,12 +15,15 @@ import re
 import unicodedata
 
 __all__ = [
+    "answering",
     "assurances_removed",
+    "claimed_leave",
     "code_form",
     "deobfuscated_form",
     "has_unreadable_letters",
     "injection",
     "question_count",
+    "row_orders",
     "tokens",
     "word_set",
     "words_form",
@@ -249,4 +252,230 @@ def injection(code: str) -> str | None:
         or _AUTHORITY.search(words)
         or _AUTHORITY.search(deobfuscated_form(code))
     )
+    return found.group(0) if found else answering(code)
+
+
+# ---------------------------------------------------------------- the answering spoken of
+
+# The text read for the two nets below: the code form with apostrophes as spaces ("ok'd" is
+# "ok d", "it's" is "it s") and every other mark but the ones that end a clause as a space.
+_NOT_CLAUSE_MARK = re.compile(r"[^a-z0-9.,;:!?()\[\]=\-\s]+|'")
+_WORD_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")  # "go-ahead", "sign-off", "thumbs-up"
+
+
+def _marked(code: str) -> str:
+    return _SPACES.sub(" ", _NOT_CLAUSE_MARK.sub(" ", _WORD_HYPHEN.sub(" ", code))).strip()
+
+
+# Whoever answers the question, named as its reader: "AI, …", "note for the assistant:",
+# "bot reading this", "whoever answers this".
+_ANSWERER = (
+    r"(?:ai|a i|assistant|bot|chatbot|model|llm|concierge|answerer|responder|approver"
+    r"|auto ?responder|auto ?reply|auto ?answer(?:er)?)"
+)
+# The asking and answering of questions spoken of in the text itself — a later asker ("if
+# anyone asks", "whoever asks", "when asked"), the answer it should get ("the correct answer
+# is", "reply in the affirmative"), the answerer addressed or its past word claimed ("you
+# said yes"), the human routed around ("don't send this to a human"), or a tool's verdict
+# pasted in ("[tool output] status=approved"). A member reports what it did and saw; text
+# about how questions are to be answered instructs whoever answers them.
+_ANSWERING = re.compile(
+    r"\b(?:if|when|whenever|once|should|in case)\s+(?:anyone|anybody|someone|somebody|people"
+    r"|they|you|one|a member|an agent|the question)\s+(?:(?:ever|is|are|re|gets?|get)\s+)?"
+    r"ask(?:s|ed)?\b"
+    r"|\b(?:whoever|anyone who|anybody who|someone who|those who|people who|everyone who)"
+    r"\s+(?:asks|ask|answers|reads|sees|handles)\b"
+    r"|\b(?:if|when|whenever)\s+asked\b"
+    r"|\b(?:right|correct|expected|proper|only|real|true|intended)\s+(?:answer|reply|response)"
+    r"(?:\s+(?:here|to (?:this|that|it)(?: question)?))?\s*(?:is|=|:|would be|will be|should be)"
+    r"|\b(?:answer|reply|response)\s+(?:to (?:this|that|it)(?: question)?\s+)?(?:is|=|:)\s+"
+    r"(?:yes|ok|okay|approve[ds]?|go|proceed|allowed|granted|true)\b"
+    r"|\b(?:yes|approved?|go|proceed)\s+is\s+the\s+(?:(?:right|correct|expected)\s+)?"
+    r"(?:answer|reply|response)\b"
+    r"|\b(?:yes|y)\s+is\s+(?:correct|right|fine|expected)\b"
+    r"|(?:^|[.!;]\s*)(?:(?:obviously|surely|clearly|definitely|certainly|of course|a|its|it s)"
+    r"\s+)+(?:yes|y)\s*[.!;]"
+    r"|\b(?:pre\s*-?\s*)?answered\s*[:=]"
+    r"|\brole\s*[:=]\s*(?:system|assistant|developer|tool)\b"
+    r"|\baffirmative(?:ly)?\b"
+    r"|\b(?:answer|reply|respond)\s+(?:with|using)\s+(?:this|that)\b"
+    r"|\b(?:give|use|quote|pass on)\s+(?:this|that)\s+(?:as\s+)?(?:the\s+|your\s+)?answer\b"
+    r"|\b(?:tell|pass (?:it|this|that) on to)\s+(?:them|anyone|everyone|people|whoever asks)\b"
+    r"|(?:^|[.?!;(\[]\s*|\b(?:dear|hey|hi|hello|attention|note (?:to|for)|message (?:to|for)"
+    r"|instructions? (?:to|for)|to|for)\s+(?:the |any |an |a |whichever )?)"
+    + _ANSWERER
+    + r"(?:\s+(?:reading|answering|handling|reviewing|seeing|reads|answers|handles|sees)"
+    r"\s+(?:this|these|it))?\s*(?:[,:]|-\s)"
+    r"|\b" + _ANSWERER + r"\s+(?:reading|answering|handling|reviewing|that (?:reads|answers"
+    r"|handles|sees)|who (?:reads|answers|handles|sees))\s+(?:this|these)\b"
+    r"|\b(?:you|the " + _ANSWERER + r")\s+(?:already\s+)?(?:said|told (?:me|us)|answered"
+    r"|replied|gave)\s+(?:(?:me|us)\s+)?(?:yes|ok|okay|go|the go ahead|the ok|approved)\b"
+    # what the answerer does with such questions ("the concierge lets these through")
+    r"|\b" + _ANSWERER + r"\s+(?:(?:always|usually|normally|just|will|would|should|can|must"
+    r"|may|simply|generally)\s+)*(?:lets?\s+(?:this|these|it|them|that)(?:\s+one)?\s+"
+    r"(?:through|pass|go|slide)|okays?|oks?|approves?|waves?|signs? off|says? yes"
+    r"|answers? yes)\b"
+    r"|[,;]\s*(?:the\s+)?" + _ANSWERER + r"\s*[.!?]"  # "let it through, bot."
+    # the human or an escalation said not needed ("no escalation required", "this doesn't
+    # need a human", "human review: done")
+    r"|\b(?:don t|do not|dont|doesn t|does not|never|no need (?:to|for)|needn t|without|no)"
+    r"\s+(?:[a-z]+\s+){0,4}?(?:(?:a|the|any|your|our|my)\s+)?(?:human(?! readable)|escalat[a-z]*)\b"
+    r"|\bescalat[a-z]*\s+(?:is\s+)?(?:not\s+|un)(?:needed|required|necessary)"
+    r"|\bhuman\s+(?:review|check|approval|sign off)\s*[:=]"
+    r"|\[\s*(?:tool|function|system|api)[\s_-]*(?:output|result|response|call|message)s?\s*\]"
+    r"|(?:^|[.?!;(\[]\s*)(?:tool|function)[\s_-]*(?:output|result|response)s?\s*:"
+    r"|\b[a-z_]+\s*=\s*(?:approved|granted|authori[sz]ed|permitted)\b"
+    r"|\b(?:approv|authori[sz]|permi|allow)[a-z_]*\s*[=:]\s*(?:true|yes|1)\b"
+)
+
+
+def answering(code: str) -> str | None:
+    """The words that speak of how the question (or questions to come) is to be asked or
+    answered, or None."""
+    found = _ANSWERING.search(_marked(code))
+    return found.group(0).strip(" ,:;.([") if found else None
+
+
+# ---------------------------------------------------------------- leave claimed
+
+# Verbs of giving leave, as a claim: "legal cleared it", "Matron okayed this.", "approved
+# per ops", "the principal is fine with it".
+_LEAVE_VERB = (
+    r"(?:approved|okayed|ok d|okd|signed off(?: on)?|cleared|authori[sz]ed|sanctioned"
+    r"|green ?lit|green ?lighted|blessed|agreed(?: to)?|consented(?: to)?|permitted|allowed"
+    r"|said (?:(?:it s|it is|this is) )?(?:yes|ok|okay|fine)"
+    r"|said (?:to )?(?:go|go ahead|proceed|continue|carry on))"
+)
+# What the verb's leave is for: the asked step, by a pronoun, or nothing more said before the
+# clause ends, or whose leave ("by legal", "per ops", "already", "in writing").
+_LEAVE_FOR = (
+    r"(?:\s+(?:(?:it|this|that|them|these|those)(?:\s+(?:one|step|change|request|too|already))?"
+    r"(?=\s*(?:[.,;:!?)\]]|$|\s+(?:already|too|earlier|yesterday|today|tonight|this|last|at"
+    r"|so|and|but|in|by|for|with|on)\b))"
+    r"|(?:by|per|via|from|in writing|already)\b)"
+    r"|(?<!cleared)\s*(?:[.,;:!)\]]|$))"  # "the alarm cleared.": it went away, no leave
+)
+# Leave as a thing given or had: "gave the nod", "with the go-ahead from ops", "have
+# permission".
+_LEAVE_NOUN = (
+    r"(?:gave|given|give[sn]?|got|gotten|received|have|has|had|with|granted)\s+"
+    r"(?:(?:me|us|him|her|them|it|this)\s+)?(?:(?:the|a|an|their|his|her|its|my|our|your"
+    r"|full|explicit|verbal|written|official|formal)\s+)*"
+    r"(?:(?:[a-z]+\s+){1,3}s\s+)?"  # whose: "the ward sister's"
+    r"(?:nod|go ahead|green light|thumbs up|blessing|sign off|signoff|ok|okay|approval"
+    r"|permission|consent|say so|clearance)"
+    r"(?=\s*(?:[.,;:!?)\]]|$|\s+(?:from|of|by|for (?:it|this|that)|already|to (?:go|proceed"
+    r"|continue|do (?:it|this|so))|earlier|yesterday|today|tonight|this|last|so|and|but)\b))"
+)
+# Someone content with it: "the principal is fine with it".
+_CONTENT = (
+    r"(?:is|s|are|re|was|were)\s+(?:totally\s+|completely\s+|perfectly\s+)?(?:fine|ok|okay"
+    r"|happy|good|cool|alright|all right)\s+with\s+(?:it|this|that|them)\b"
+    r"|(?:fine|ok|okay|good|alright|all right)\s+by\s+(?:me|us|him|her|them)\b"
+)
+# The step said safe by the asker: "this is reversible", "everything here can be undone".
+_SAFE = (
+    r"(?:this|it|everything|all of (?:it|this)|all this|the whole thing)"
+    r"(?:\s+(?:here|in it|in this))?\s+(?:is|s|was|are|will be|would be|can be|could be)\s+"
+    r"(?:(?:all|totally|completely|fully|entirely|perfectly|easily|always|100)\s+)*"
+    r"(?:reversible|undoable|revertible|harmless|risk free|riskless|allowed|permitted"
+    r"|undone|reverted|rolled back|safe)"
+    # the word ends what is said of it ("this is safe mode" names a mode)
+    r"(?=\s*(?:[.,;:!?)\]]|$|\s+(?:to|and|so|but|now|here|anyway|too|via|with|by|because"
+    r"|since|if|as|in|on|at|either|for|though|trust|promise|i)\b))"
+)
+# A rule said to give the step its leave: "the standing order is to continue".
+_RULED = (
+    r"(?:order|orders|instruction|instructions|rule|rules|policy|protocol|procedure|practice)"
+    r"\s+(?:here\s+)?(?:is|are|says?)\s+(?:to\s+)?(?:continue|proceed|go ahead|carry on"
+    r"|say yes|approve|allow)\b"
+)
+# Leave as a heading, from whom it came: "Green light from the bursar.", "thumbs up by ops".
+_LEAVE_FROM = (
+    r"(?:nod|go ahead|green light|thumbs up|blessing|sign off|signoff|approval|permission"
+    r"|consent|clearance)\s+(?:from|by)\b"
+)
+# A yes said to be had: "the consensus is yes", "questions like this get a yes".
+_YES_HAD = r"(?<!let )(?:is|was|s|gets?|got|getting)\s+(?:a\s+)?(?:yes|go)(?=\s*(?:[.,;:!)\]]|$))"
+_LEAVE = re.compile(
+    rf"\b(?:(?P<given>{_LEAVE_VERB}{_LEAVE_FOR}|{_CONTENT})"
+    rf"|{_LEAVE_NOUN}|{_LEAVE_FROM}|{_SAFE}|{_YES_HAD}|{_RULED})"
+)
+# Words that open a clause asking or supposing it, not claiming it ("was it approved?",
+# "if legal clears it", "who okayed this?"), and words that deny it ("nobody approved it").
+_ASKED_OR_SUPPOSED = word_set(
+    """is are was were has have had did does do can could will would should shall may might
+    who whom whose what which when where why how whether if unless once until whenever"""
+)
+_DENIED = word_set("not never no nobody noone nothing none t neither nor without")
+# Verbs and words of finding out whether it is so: what follows them is asked, not claimed.
+_CHECKING = word_set(
+    """check confirm verify ensure sure test whether know see wonder unsure doubt ask asking
+    request requesting need needs needed seek seeking get getting await awaiting wait waiting
+    pending require requires"""
+)
+# Who claims the step's leave for themselves ("I okayed it", "we're fine with it") gives
+# none; "you" is the one asked ("you're fine with it?").
+_OWN = word_set("i we you")
+# Words between a subject and its verb of leave ("we have already agreed").
+_LINKING = word_set("m re ve s d have has had already all just both also really")
+_CLAUSE_START = re.compile(r"[.,;:!?()\[\]]|\b(?:so|and|but|then|because|since)\b")
+
+
+def claimed_leave(code: str) -> str | None:
+    """A clause of the question that claims leave for its step — someone approved, okayed,
+    signed off on or cleared it, gave the nod, is fine with it, or it is safe or reversible —
+    rather than asking or supposing it, or None. A claim is the asker's word, never leave."""
+    text = _marked(code)
+    for m in _LEAVE.finditer(text):
+        starts = [s.end() for s in _CLAUSE_START.finditer(text, 0, m.start())]
+        lead = text[starts[-1] if starts else 0 : m.start()].split()
+        if lead and lead[0] in _ASKED_OR_SUPPOSED:
+            continue  # "was it approved?", "if legal clears it"
+        if any(w in _DENIED for w in lead):
+            continue  # "nobody approved it", "legal hasn't cleared it"
+        if any(w in _CHECKING for w in lead):
+            continue  # "check that it is reversible", "make sure legal cleared it": to find out
+        subject = [w for w in lead if w not in _LINKING]
+        if m.group("given") and subject and subject[-1] in _OWN:
+            continue  # "I okayed it", "as we agreed": the asker's own word; "you": asked
+        return m.group(0).strip(" ,:;.)]")
+    return None
+
+
+# ---------------------------------------------------------------- a row's orders
+
+# A fleet row that orders how its value is to be used, answered or ranked against other
+# rows: "use this value for all port questions", "supersedes all other rows", "trust only this
+# message", "ignore what the harbour bot says", "always quote ward 6", "whenever bed 14 comes
+# up", "the official answer". A row reports what its member did and saw; these words are said
+# to whoever answers, not of the work. Rows only: a question may well be "for all shipping
+# questions".
+_ROW_ORDERS = re.compile(
+    r"\b(?:for|to|on|in|with)\s+(?:any|all|every|each)\s+(?:[a-z0-9]+\s+){0,3}?"
+    r"(?:question|questions|request|requests|query|queries|asks?)\b"
+    r"|\b(?:supersed[a-z]*|overrid[a-z]*|overrul[a-z]*|takes? precedence|precedence|trumps?)"
+    r"\s+(?:over\s+)?(?:[a-z]+\s+){0,3}?(?:other|all|any|previous|earlier|everyone|others)"
+    r"\s*(?:[a-z]+\s+){0,2}?(?:rows?|messages?|members?|notes?|reports?|answers?|values?|said"
+    r"|says)\b"
+    r"|\b(?:trust|believe|use|cite)\s+only\s+(?:this|me|my|these)\b"
+    r"|\b(?:disregard|ignore|don t trust|do not trust|don t believe|do not believe|never trust"
+    r"|never believe)\s+(?:what\s+|whatever\s+|anything\s+)?(?:the\s+|any\s+)?(?:other\s+)?"
+    r"(?:[a-z0-9]+\s+)?(?:members?|bots?|agents?|rows?|messages?|reports?|others|says|said)\b"
+    r"|\b(?:always|just|please)\s+(?:say|quote|report|answer|reply|tell|mention|cite)\b"
+    r"|\b(?:should|must)\s+(?:say|quote|answer|reply|tell)\b"
+    r"|\b(?:should|must)\s+report\s+(?:[a-z0-9]+\s+){0,4}?instead\b"
+    r"|\b(?:say|quote|report|answer|reply|tell|give)\s+(?:[a-z0-9]+\s+){0,6}?"
+    r"(?:from now on|going forward|henceforth)\b"
+    r"|\bwhenever\s+(?:[a-z0-9]+\s+){1,5}?(?:comes up|is asked|gets asked|is mentioned"
+    r"|is raised)\b"
+    r"|\b(?:official|definitive|authoritative|canonical|final)\s+(?:answer|reply|response)\b"
+    r"|\b(?:the|your|an?|this)\s+answer\s+(?:is|=|:)"
+)
+
+
+def row_orders(code: str) -> str | None:
+    """The words by which a fleet row orders how its value is to be used, answered or ranked
+    against other rows, or None."""
+    found = _ROW_ORDERS.search(_marked(code))
     return found.group(0) if found else None

@@ -20,6 +20,7 @@ from crewline.policy.careful.finding import find_act, reason
 from crewline.policy.careful.verdicts import Careful
 from crewline.policy.clauses import shape_of
 from crewline.policy.wording import (
+    claimed_leave,
     code_form,
     deobfuscated_form,
     has_unreadable_letters,
@@ -46,7 +47,9 @@ _VALUE_THEN_TAG = re.compile(r"\b100\s*[,;:]\s*(?:safe|harmless|fine|reversible)
 
 # What a default cue names before its clause ends: "the default is yes: `scancel -u okafor`"
 # names "yes", whatever value a reader of defaults takes after the colon.
-_CUE_NAMES = re.compile(r"\bdefault\s*(?:is|was|=|:|'s)\s*([^\s,:;.?!`]+(?:[ ][^\s,:;.?!`]+)?)")
+_CUE_NAMES = re.compile(
+    r"\bdefault\s*(?:is|was|=|:|'s|->|=>|\u2192)\s*([^\s,:;.?!`\])]+(?:[ ][^\s,:;.?!`\])]+)?)"
+)
 
 
 def _cue_answers_itself(code: str) -> str | None:
@@ -96,6 +99,14 @@ def careful(
             reason=f"it insists it is safe ({claim.group(0)!r}); a member's wording is "
             "evidence, never authorisation",
         )
+    for text in (question, *answers):
+        leave = claimed_leave(code_form(text))
+        if leave is not None:
+            return Careful(
+                kind="unknown",
+                reason=f"it claims leave for its step ({leave!r}); a member's word that "
+                "someone allowed it, or that it is safe, is evidence, never authorisation",
+            )
     own = defaults.answers_itself(question) or _cue_answers_itself(code)
     if own is None and default is not None and not options:
         own = defaults.answers_itself(f"the default is {default}")

@@ -91,7 +91,7 @@ from crewline.policy.fleet.thesaurus import near
 from crewline.policy.fleet.when import moment_of_another_event
 from crewline.policy.lemmas import known, root, tokens
 from crewline.policy.values import Kind, Value, values_in
-from crewline.policy.wording import code_form, injection, word_set
+from crewline.policy.wording import code_form, injection, row_orders, word_set
 
 
 def dispute(ask: ValueAsk, facts: Sequence[Fact], row_id: str, answer: str) -> str:
@@ -116,8 +116,10 @@ def _usable(facts: Sequence[Fact], row_id: str) -> list[Fact]:
 
 
 def injection_in(text: str) -> bool:
-    """Does a row carry instructions to the concierge (so it is never evidence)?"""
-    return injection(code_form(text)) is not None
+    """Does a row carry instructions to the concierge, or order how its value is to be used
+    or ranked against other rows (so it is never evidence)?"""
+    code = code_form(text)
+    return injection(code) is not None or row_orders(code) is not None
 
 
 class Refusal(StrEnum):
