@@ -88,6 +88,10 @@ _SECRET_FILE = (
     r"|\b(?:credentials|secrets?|service[-_]account)\.(?:json|ya?ml|toml)\b"
 )
 
+# A file's path in a command line: with a folder (`/var/log/app.log`, `~/x`) or a name and an
+# extension (`orders.csv`), never a number (`2.5`).
+_PATH = r"(?:~?[\w.-]*/[\w./-]*\w|[\w-]+\.[a-z][a-z0-9]{0,4})(?![\w./-])"
+
 CODE_ACTS: tuple[CodeAct, ...] = (
     CodeAct(
         family="delete",
@@ -204,6 +208,27 @@ CODE_ACTS: tuple[CodeAct, ...] = (
         family="overwrite",
         pattern=_c(r"\bsed\s+-i[^\n`?]*|\b(?:echo|cat|printf|tee)\b[^|\n`]*[^>]>(?!>)\s*\S+"),
         says="runs `{0}`, which overwrites a file in place",
+    ),
+    # What puts nothing in place of a file: a redirection with no writer or a no-op one
+    # (`> app.log`, `: > orders.csv`), the null device copied over a file or a thing moved
+    # into it. Never output sent to a file (`pytest > out.txt`) or to the null device (`make
+    # 2> /dev/null`).
+    CodeAct(
+        family="overwrite",
+        pattern=_c(
+            rf"(?:^|(?<=[`;&|(\n]))\s*(?:(?::|true)\s*)?>(?!>)\s*(?!/dev/){_PATH}"
+            rf"|\bcp\s+/dev/null\s+{_PATH}|\bmv\s+(?:-\S+\s+)*\S+\s+/dev/null\b"
+        ),
+        says="runs `{0}`, which leaves nothing of what it names",
+    ),
+    # A file read into itself: the shell empties `a.csv` before `sort a.csv > a.csv` reads it.
+    CodeAct(
+        family="overwrite",
+        pattern=_c(
+            rf"(?:^|(?<=[`;&|(\n]))\s*[\w.-]+\s[^`\n>|;]*?(?<![\w./-])({_PATH})"
+            rf"[^`\n>|;]*?(?<![0-9&])>(?!>)\s*\1(?![\w./-])"
+        ),
+        says="writes {1} over itself (`{0}`), which empties it before it is read",
     ),
 )
 

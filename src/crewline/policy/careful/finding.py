@@ -14,6 +14,7 @@ from crewline.policy.acts import (
     WordAct,
     third_person,
 )
+from crewline.policy.careful.absence import left_absent
 from crewline.policy.careful.demands import puts_out
 from crewline.policy.careful.governors import (
     CREATE_VERBS,
@@ -67,6 +68,7 @@ from crewline.policy.careful.scope import (
     quoted_name,
     renamed,
     run_as_command,
+    set_for,
 )
 from crewline.policy.careful.verdicts import Act, Found
 from crewline.policy.careful.widening import widened_to_all
@@ -194,6 +196,10 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
                 # made the verb ("it mails campaign")
                 said_n = name_end(shape, i) - i if named else n  # the name said whole
                 says, verb = noun_says(shape, i, said_n, modifier=not noun)
+                if noun and set_for(shape, i):
+                    # "the old table is scheduled for removal": the thing and the act it
+                    # waits for, never the verb that set it ("schedules for removal")
+                    says, verb = phrase_of(shape, clause_start(shape, i), i + said_n), False
                 found.append(
                     Act(
                         family=match.family,
@@ -249,6 +255,7 @@ def _word_acts(shape: Shape, money: bool) -> list[Found]:
     found += _out_of_service(shape)
     found += _text_carried_out(shape)
     found += widened_to_all(shape)
+    found += left_absent(shape)
     return found
 
 

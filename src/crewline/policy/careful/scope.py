@@ -46,6 +46,7 @@ from crewline.policy.careful.words import (
     ACTS_BY_FIRST,
     ARTIFACTS,
     CODE_WORDS,
+    COPULAS,
     DATA_OBJECT,
     DETERMINERS,
     DOC_HEADS,
@@ -406,7 +407,7 @@ def _reported(shape: Shape, i: int, noun: bool) -> bool:
     w = words[i]
     sentence = shape.sentences[w.sentence]
     if noun:
-        if sentence.asks:
+        if sentence.asks or set_for(shape, i):
             return False
         return any(past_form(x) for x in shape.sentence_words(w.sentence))
     if not past_form(w):
@@ -415,6 +416,28 @@ def _reported(shape: Shape, i: int, noun: bool) -> bool:
     if before in ("be", "been", "being", "get", "gets", "getting", "to", "is", "are"):
         return False  # "should they be deleted?", "the old key gets destroyed": to come
     return not sentence.asks or before in PERFECT
+
+
+def set_for(shape: Shape, i: int) -> bool:
+    """Is the act's noun at ``i`` what a thing is said to be set for — a copula, a participle
+    or a word of waiting, then "for" ("the files are marked for deletion", "the table is
+    scheduled for the removal", "the archive is up for deletion")? The act is still to come,
+    whatever past form says how it was set. Never a thing so set that a step reads ("list the
+    buckets tagged for deletion")."""
+    words = shape.words
+    j = i - 1
+    while j >= 0 and words[j].text in DETERMINERS and words[j].sentence == words[i].sentence:
+        j -= 1
+    if j < 2 or words[j].text != "for" or words[j - 2].sentence != words[i].sentence:
+        return False
+    setting = words[j - 1]
+    return (past_form(setting) or setting.text in _WAITING) and any(
+        words[k].text in COPULAS for k in (j - 2, j - 3) if k >= 0
+    )
+
+
+# Words a thing waits for an act with ("up for deletion", "due for removal").
+_WAITING = word_set("up due ready pending slated")
 
 
 # What opens a relative clause that tells an event of the noun before it ("the outage
@@ -575,6 +598,8 @@ def mention(
         return True  # "run the credentials-scanner over my branch": it looks for them
     if w.code and i > 0 and shape.words[i - 1].text in _COMMANDS and shape.words[i - 1].code:
         return False  # `make deploy`, `npm publish`: a command that does it
+    if noun and set_for(shape, i):
+        return False  # "the pupil files are flagged for deletion": set by it, never read
     governor = governor_of(shape, i)
     if noun and governor == "edit" and family in _MADE_FAMILIES and _creates(shape, i):
         return True  # "write the migration", "draft the announcement": made, not done
