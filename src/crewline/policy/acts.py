@@ -222,11 +222,13 @@ CODE_ACTS: tuple[CodeAct, ...] = (
         says="runs `{0}`, which leaves nothing of what it names",
     ),
     # A file read into itself: the shell empties `a.csv` before `sort a.csv > a.csv` reads it.
+    # Each stretch is bounded (300 characters): unbounded, the two lazy stretches and the
+    # back-reference scan a long command once per path in it, quadratic in its length.
     CodeAct(
         family="overwrite",
         pattern=_c(
-            rf"(?:^|(?<=[`;&|(\n]))\s*[\w.-]+\s[^`\n>|;]*?(?<![\w./-])({_PATH})"
-            rf"[^`\n>|;]*?(?<![0-9&])>(?!>)\s*\1(?![\w./-])"
+            rf"(?:^|(?<=[`;&|(\n]))\s*[\w.-]+\s[^`\n>|;]{{0,300}}?(?<![\w./-])({_PATH})"
+            rf"[^`\n>|;]{{0,300}}?(?<![0-9&])>(?!>)\s*\1(?![\w./-])"
         ),
         says="writes {1} over itself (`{0}`), which empties it before it is read",
     ),
