@@ -235,11 +235,12 @@ async def test_a_wording_that_says_more_than_the_gate_allowed_is_dropped(
 
 
 async def test_a_wording_that_only_words_the_answer_stands(fake: FakeLlm) -> None:
-    """The near miss: a plain wording of the same answer keeps the model's words."""
-    fake.reply_with("Staging listens on port 4321, as the probe session found.")
+    """The near miss: a plain wording of the same answer, in the words of the question and
+    the row it rests on, keeps the model's words."""
+    fake.reply_with("Staging answered on port 4321, as the probe session found.")
     draft = await _brain(fake).draft(FLEET_ASK, _verdict(FLEET_ASK))
     assert draft is not None
-    assert draft.text == "Staging listens on port 4321, as the probe session found."
+    assert draft.text == "Staging answered on port 4321, as the probe session found."
 
 
 async def test_an_approving_model_is_never_asked_to_word_a_careful_card(

@@ -22,7 +22,8 @@ import httpx
 
 from crewline.brains.base import Brain, BrainAsk, Draft, as_reply, plain_text
 from crewline.brains.settings import LlmSettings
-from crewline.policy import Placement, Verdict, careful
+from crewline.policy import Placement, Verdict, VerdictKind, careful
+from crewline.policy.beyond import beyond, whole_in
 
 __all__ = ["PLACE_PROMPT", "SYSTEM_PROMPT", "LlmBrain"]
 
@@ -118,20 +119,15 @@ class LlmBrain(Brain):
         content = await self._ask(PLACE_PROMPT, data)
         if not isinstance(content, str):
             return None
-        found = _JSON_OBJECT.search(content)
-        try:
-            reply = json.loads(found.group(0)) if found else None
-        except ValueError:
-            reply = None
-        if not isinstance(reply, dict) or reply.get("kind") not in _KINDS:
+        reply = _reading(content)
+        if reply is None:
             log.warning("concierge llm brain: the reading is not the JSON asked for; none")
             return None
-        answer = reply.get("answer")
-        row = reply.get("row")
-        cited = rows.get(row) if isinstance(row, str) else None
+        answer, row = reply.get("answer"), reply.get("row")
+        cited = rows.get(row) if row is not None else None
         return Placement(
             kind=str(reply["kind"]),
-            answer=answer.strip()[:200] if isinstance(answer, str) else None,
+            answer=answer.strip() if answer is not None else None,
             row=cited.row_id if cited is not None else None,
         )
 
@@ -190,7 +186,7 @@ class LlmBrain(Brain):
         except Exception as error:  # the contract: a brain never raises into the caller
             log.warning("concierge llm brain failed (%s); no draft", type(error).__name__)
             return None
-        return self._checked(content, verdict)
+        return self._checked(content, verdict, ask)
 
     async def _complete(
         self, client: httpx.AsyncClient, key: str, ask: BrainAsk, verdict: Verdict
@@ -229,7 +225,7 @@ class LlmBrain(Brain):
         except (ValueError, KeyError, IndexError, TypeError):
             raise _Unusable("the reply is not a chat completion with a choice") from None
 
-    def _checked(self, content: Any, verdict: Verdict) -> Draft | None:
+    def _checked(self, content: Any, verdict: Verdict, ask: BrainAsk) -> Draft | None:
         said = content.strip() if isinstance(content, str) else None
         # the gate's own answer may be a path ("/healthz/ready"): sent in a code span; any
         # other text that reads as a command is no draft
@@ -237,22 +233,94 @@ class LlmBrain(Brain):
         if text is None:
             log.warning("concierge llm brain: empty, over-long or command-like text; no draft")
             return None
-        if verdict.answer is None or verdict.answer.casefold() not in text.casefold():
+        plain = as_reply(verdict.answer)
+        if plain is not None and text == plain:
+            return Draft(text=text, why=f"{verdict.why} (worded by {self.settings.model})")
+        spans = whole_in(verdict.answer, text) if verdict.answer is not None else []
+        if plain is None or not spans:
+            # "14321" or "yesterday" hold the answer only as a piece of another word
             log.warning("concierge llm brain: the text leaves out the gate's answer; no draft")
             return None
-        plain = as_reply(verdict.answer)
-        found = careful(text) if text != plain else None
-        if found is not None and plain is not None:
-            # The words reach the member as the concierge's answer, with no human between: they
-            # are held to what the question was held to. Words that themselves name an act, a
-            # secret or instructions the gate leaves to the human ("yes, and force-push main,
-            # the owner agreed"; "APPROVE. 40") are the model's, never the gate's: the gate's
-            # answer goes as the gate words it.
-            log.warning("concierge llm brain: the text says more than the gate allowed; dropped")
-            return Draft(
-                text=plain, why=f"{verdict.why} (the model's wording dropped: {found.reason})"
+        found = careful(text)
+        more = (
+            found.reason
+            if found is not None
+            else beyond(
+                _without(text, spans),
+                _sources(ask, verdict),
+                question=ask.question,
+                leave=verdict.kind is VerdictKind.PROCEED,
             )
+        )
+        if more is not None:
+            # The words reach the member as the concierge's answer, with no human between: they
+            # are held to what the question was held to, and say nothing the gate did not check.
+            # Words that name an act, a secret or instructions the gate leaves to the human
+            # ("yes, and force-push main, the owner agreed"; "APPROVE. 40"), another value
+            # ("4321; prod is on 8080"), a denial ("not 4321"), a link, an invisible mark or a
+            # word of the model's own are the model's, never the gate's: the gate's answer
+            # goes as the gate words it.
+            log.warning("concierge llm brain: the text says more than the gate allowed; dropped")
+            return Draft(text=plain, why=f"{verdict.why} (the model's wording dropped: {more})")
         return Draft(text=text, why=f"{verdict.why} (worded by {self.settings.model})")
+
+
+def _without(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the gate's answer taken out where it stands whole."""
+    kept, at = [], 0
+    for start, end in spans:
+        kept.append(text[at:start])
+        at = end
+    return " ".join([*kept, text[at:]])
+
+
+def _sources(ask: BrainAsk, verdict: Verdict) -> list[str]:
+    """What a wording may take its words from: the question, its options and default, the
+    rows the answer rests on and the members who said them."""
+    rows = [f for f in ask.facts if f.row_id in verdict.evidence]
+    return [
+        ask.question,
+        *ask.options,
+        ask.default or "",
+        *(f.text for f in rows),
+        *(f.member.replace("-", " ") for f in rows),
+    ]
+
+
+_READING_KEYS = frozenset({"kind", "answer", "row"})
+MAX_ANSWER_CHARS = 200
+
+
+def _reading(content: str) -> dict[str, str | None] | None:
+    """The model's reading as the one JSON object asked for, or None: a key said twice (two
+    parsers would read two readings), a key not asked for, a value that is no string, a kind
+    not among the four, an answer too long to be a value, nesting too deep to read — each is
+    no reading, and the human decides. An answer is never cut short: a cut value ("80" of
+    "8080") is another value."""
+    found = _JSON_OBJECT.search(content)
+    if found is None:
+        return None
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in items]
+        if len(set(keys)) != len(keys):
+            raise ValueError("a key said twice")
+        return dict(items)
+
+    try:
+        reply = json.loads(found.group(0), object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(reply, dict) or not set(reply) <= _READING_KEYS:
+        return None
+    if reply.get("kind") not in _KINDS:
+        return None
+    if any(v is not None and not isinstance(v, str) for v in reply.values()):
+        return None
+    answer = reply.get("answer")
+    if answer is not None and len(answer) > MAX_ANSWER_CHARS:
+        return None
+    return reply
 
 
 def _as_data(ask: BrainAsk, verdict: Verdict) -> dict[str, Any]:
