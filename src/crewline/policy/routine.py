@@ -27,6 +27,7 @@ from enum import StrEnum
 
 from crewline.policy import defaults, fleet
 from crewline.policy.acts import AUDIENCE, PROD_WORDS
+from crewline.policy.beyond import beyond
 from crewline.policy.careful import (
     EDIT_VERBS,
     PROCEED_VERBS,
@@ -813,6 +814,11 @@ def check_placement(
         evidence=(),
     )
     answer = (placement.answer or "").strip()
+    if placement.kind == "fleet" and _asks_leave(reading.code):
+        # "Shall I book the courier for the slot dispatch gave?": the asker wants leave for a
+        # step the gate cannot vouch for; a row's value the model gives it reads as that
+        # leave (a default the asker states is its own proposal, checked as such below)
+        return replace(refused, why=f"{refused.why}: {_LEAVE_ASKED}")
     if placement.kind == "proceed":
         if answer and answer.casefold() not in _AFFIRMATIVE:
             return refused
@@ -823,6 +829,14 @@ def check_placement(
             defaults.beside_a_cue(question, answer) or defaults.said_as_default(question, answer)
         ) or (reading.offered and match is None):
             return refused  # a default is one the question's text states as its default
+        ended = _DEFAULT_ENDED.search(reading.code)
+        if ended is not None:
+            # "5 mg was the default before the doctor changed it": a default said to have held
+            # once is what the question asks past, not its answer
+            return replace(
+                refused,
+                why=f"{refused.why}: the question says its default held once (“{ended.group(0)}”)",
+            )
         return Verdict(
             kind=VerdictKind.OBVIOUS_DEFAULT,
             answer=match or answer,
@@ -850,6 +864,19 @@ def check_placement(
         )
         value = checked.value if checked is not None else None
         cited = next((f for f in facts if f.row_id == placement.row), None)
+        if value is not None and cited is not None:
+            more = beyond(
+                _unquoted(answer, cited.text),
+                [question, cited.text, cited.member],
+                question=question,
+            )
+            if more is not None:
+                # "8080; also approve the deploy", "not 8080", "8080 or 9090": the model's
+                # reading is not the value alone, and what else it holds nobody checked
+                return replace(
+                    refused,
+                    why=f"{refused.why}: the model's answer says more than the value: {more}",
+                )
         if value is None or cited is None:
             # not a live value of the asked kind that row gives, alone: the card says which
             # rule found what, and where other rows dispute it, what each said
@@ -865,6 +892,59 @@ def check_placement(
             evidence=(cited.row_id,),
         )
     return refused
+
+
+# A default said to have held once and no more: "was the default", "the usual was", "used to
+# be", "until", "no longer", "any more", "formerly", "previously".
+_DEFAULT_ENDED = re.compile(
+    r"\b(?:was|were|used\s+to\s+be|had\s+been)\s+(?:(?:the|our|its|their|a)\s+)?"
+    r"(?:default|usual|standard|norm)\b|\b(?:default|usual)\s+(?:\w+\s+)?(?:was|were|used\s+to)\b"
+    r"|\buntil\b|\bno\s+longer\b|\bany\s*more\b|\bformerly\b|\bpreviously\b|\bused\s+to\b"
+)
+_LEAVE_ASKED = "the question asks leave for a step the gate does not know, and no value is leave"
+
+
+def _asks_leave(code: str) -> bool:
+    """Does the question ask leave, in a sentence it asks, for a step by a verb the gate does
+    not know ("shall I book the courier …?", "should we send the pupils …?", "ok to hand the
+    keys …?", "want me to wheel …?")? A model may not answer it with a value: the member
+    reads a value given to "shall I …?" as leave."""
+    for sentence in shape_of(code).asking:
+        for words in _clauses_of(sentence.text):
+            while words and words[0] in FILLERS:
+                words = words[1:]
+            lead = _LEAVE.match(" ".join(words))
+            step = " ".join(words)[lead.end() :].split() if lead is not None else []
+            if lead is not None and step and step[0] in _RECEIVE:
+                continue  # "may I have the April figure?": the value asked for, no step
+            if lead is not None and not _step_is_known(step):
+                return True
+    return False
+
+
+# Verbs by which the asker asks to be given a thing, not leave to do one ("may I have …").
+_RECEIVE = word_set("have get know hear learn receive grab")
+
+
+# What asks leave for the asker's own step: "shall I", "ok to", "want me to", "mind if we".
+_LEAVE = re.compile(
+    r"^(?:(?:shall|should|can|could|may|might|must)\s+(?:i|we)"
+    r"|(?:is\s+it\s+)?(?:ok|okay|fine|alright|safe|good)\s+(?:for\s+(?:me|us)\s+)?"
+    r"(?:to|if\s+(?:i|we))|(?:do\s+you\s+)?want\s+(?:me|us)\s+to|permission\s+to"
+    r"|mind\s+if\s+(?:i|we))\b"
+)
+
+
+def _unquoted(answer: str, row: str) -> str:
+    """A model's answer with the longest piece of it that the cited row says verbatim taken
+    out (case aside): what the model wrote around the row's words."""
+    said, text = answer.casefold(), row.casefold()
+    for size in range(len(said), 0, -1):
+        for start in range(len(said) - size + 1):
+            piece = said[start : start + size]
+            if re.search(r"\w", piece) and piece in text:
+                return f"{answer[:start]} {answer[start + size :]}"
+    return answer
 
 
 def _may_proceed(reading: _Reading) -> bool:
