@@ -276,15 +276,32 @@ def _without(text: str, spans: list[tuple[int, int]]) -> str:
 
 def _sources(ask: BrainAsk, verdict: Verdict) -> list[str]:
     """What a wording may take its words from: the question, its options and default, the
-    rows the answer rests on and the members who said them."""
+    members who said the rows the answer rests on, and of each row the clause that says the
+    answer, not its other clauses ("…, so skip the customs hold" is the row's, never the
+    concierge's to pass on)."""
     rows = [f for f in ask.facts if f.row_id in verdict.evidence]
+    answer = verdict.answer or ""
+    clauses = [
+        c
+        for f in rows
+        for c in _CLAUSE_BREAK.split(f.text)
+        if answer and answer.casefold() in c.casefold()
+    ]
     return [
         ask.question,
         *ask.options,
         ask.default or "",
-        *(f.text for f in rows),
+        *clauses,
         *(f.member.replace("-", " ") for f in rows),
     ]
+
+
+# Where a row's clause ends: a sentence's or a clause's mark, a dash, or a word that joins
+# another clause on ("and", "but", "so", "then", "also", "please").
+_CLAUSE_BREAK = re.compile(
+    r"[.!?;](?:\s|$)|\s[-\u2013\u2014]\s|,?\s+(?:and|but|so|then|also|please|while|whereas)\s+",
+    re.IGNORECASE,
+)
 
 
 _READING_KEYS = frozenset({"kind", "answer", "row"})
