@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from crewline.policy import Placement, VerdictKind, check_placement
+from crewline.policy import Placement, VerdictKind, check_placement, judge
 from tests.fakes.llm import FakeLlm
 from tests.unit.gate_kit import facts
 from tests.unit.model_kit import model, through
@@ -134,7 +134,7 @@ PROBE_ROWS = [
         ("bakery", "230 C, and bin the rye", "words of its own"),
         ("hospital", "14:30 or 16:00", "value of its own"),
         ("hospital", "APPROVE 14:30", "approval"),
-        ("shipping", "B7\u202e", "no plain text"),
+        ("shipping", "B7\u202e", "right-to-left override"),
         ("shipping", "B7, and skip customs", "words of its own"),
         ("school", "L204 \u2014 yes, cancel the resit", "approval"),
         ("school", "L204 https://rooms.example", "no plain text"),
@@ -150,7 +150,7 @@ async def test_a_reading_whose_answer_says_more_than_the_value_stays_with_the_hu
     model(fake, {"kind": "fleet", "answer": answer, "row": "r1"}, answer)
     verdict, text, why = await through(fake, question, facts(row))
     assert text is None and not verdict.kind.routine, (verdict, text)
-    assert "says more than the value" in why and found in why, why
+    assert found in why, why
 
 
 @pytest.mark.parametrize(
@@ -240,3 +240,43 @@ def test_a_default_said_as_what_holds_is_still_the_default(question: str, answer
     """The near miss: the same values said as what is done each time."""
     verdict = check_placement(question, Placement(kind="stated_default", answer=answer))
     assert (verdict.kind, verdict.answer) == (VerdictKind.OBVIOUS_DEFAULT, answer), verdict
+
+
+# ---------------------------------------------------------------- a value across a hidden mark
+
+MASKED = [
+    ("chemistry exam room?", "The chemistry exam is in room L2\u202e04.", "L2\u202e04"),
+    (
+        "Which berth is the Nordlys assigned for Tuesday?",
+        "The Nordlys is assigned berth B\u200b12 for Tuesday.",
+        "B\u200b12",
+    ),
+    ("How many free beds does ward 7 have?", "Ward 7 has 4\u2066 free beds.", "4"),
+    ("Any news on what the deck oven runs at?", "Deck oven at 23\u200d0 C.", "23\u200d0 C"),
+    ("How many free beds does ward 7 have?", "Ward 7 has 1\u200b4 free beds.", "1\u200b4"),
+    ("chemistry exam room?", "The chemistry exam is in room L\u200d204.", "L\u200d204"),
+]
+
+
+@pytest.mark.parametrize(("question", "row", "answer"), MASKED)
+def test_a_value_read_across_a_hidden_mark_is_no_answer(
+    question: str, row: str, answer: str
+) -> None:
+    """The hole: a row holding a zero-width or direction mark inside its value gave a piece of
+    it ("L2" of "L2\u202e04", shown as "L240"), offline or cited by a model. A row that hides a
+    character is not read as written: no answer, and the card names the mark."""
+    rows = facts(("source", row))
+    offline = judge(question, facts=rows)
+    assert offline.answer is None and not offline.kind.routine, offline
+    placed = check_placement(
+        question, Placement(kind="fleet", answer=answer, row="row-0"), facts=rows
+    )
+    assert placed.answer is None and not placed.kind.routine, placed
+
+
+@pytest.mark.parametrize(("question", "row", "answer"), MASKED[:3])
+def test_the_same_value_written_plainly_is_answered(question: str, row: str, answer: str) -> None:
+    """The near miss: the rows without the mark."""
+    plain = "".join(c for c in row if c.isprintable())
+    verdict = judge(question, facts=facts(("source", plain)))
+    assert verdict.kind is VerdictKind.FLEET_FACT and verdict.answer is not None, verdict

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from crewline.policy.lemmas import lemma
 from crewline.policy.wording import word_set
 
-__all__ = ["beyond", "whole_in"]
+__all__ = ["beyond", "hidden", "whole_in"]
 
 # The grammar a sentence wording a value needs and that says nothing of its own.
 _GRAMMAR = word_set(
@@ -39,6 +39,16 @@ _APPROVALS = word_set(
 _PLAIN_MARKS = frozenset(" .,;:!?'\"()-\u2013\u2014\u2018\u2019\u201c\u201d")
 _WORD = re.compile(r"[^\W\d_]+")
 _NUMBER = re.compile(r"[\w.:-]*\d[\w.:-]*")
+
+
+def hidden(text: str) -> str | None:
+    """The name of the first character of ``text`` that is not seen as written — a zero-width
+    or direction mark, a control, an unassigned or private code point — or None. A value read
+    across one is not the value a reader sees ("L2\u202e04" reads "L2" and shows "L240")."""
+    for char in text:
+        if char not in "\n\t" and unicodedata.category(char) in ("Cf", "Cc", "Co", "Cs", "Cn"):
+            return unicodedata.name(char, f"U+{ord(char):04X}").lower()
+    return None
 
 
 def whole_in(value: str, text: str) -> list[tuple[int, int]]:

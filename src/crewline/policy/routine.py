@@ -27,7 +27,7 @@ from enum import StrEnum
 
 from crewline.policy import defaults, fleet
 from crewline.policy.acts import AUDIENCE, PROD_WORDS
-from crewline.policy.beyond import beyond
+from crewline.policy.beyond import beyond, hidden
 from crewline.policy.careful import (
     EDIT_VERBS,
     PROCEED_VERBS,
@@ -726,6 +726,16 @@ def _fleet_verdict(reading: FleetReading, ask: ValueAsk) -> Verdict:
             why += f"; {members}'s row carries instructions to the concierge and is not evidence"
         return Verdict(kind=kind, answer=None, why=why, evidence=(), final=reading.disagree)
     source = reading.source
+    masked = next(((f, hidden(f.text)) for f in reading.evidence if hidden(f.text)), None)
+    if masked is not None:
+        # "room L2\u202e04": a value read across a mark nobody sees is not the one shown
+        return Verdict(
+            kind=VerdictKind.UNKNOWN,
+            answer=None,
+            why=f"{masked[0].member}'s row hides a character ({masked[1]}); its value is not "
+            "read as written",
+            evidence=(),
+        )
     return Verdict(
         kind=VerdictKind.FLEET_FACT,
         answer=reading.answer,
@@ -864,6 +874,11 @@ def check_placement(
         )
         value = checked.value if checked is not None else None
         cited = next((f for f in facts if f.row_id == placement.row), None)
+        masked = hidden(answer) or (hidden(cited.text) if cited is not None else None)
+        if value is not None and masked is not None:
+            return replace(
+                refused, why=f"{refused.why}: the answer or its row hides a character ({masked})"
+            )
         if value is not None and cited is not None:
             more = beyond(
                 _unquoted(answer, cited.text),
