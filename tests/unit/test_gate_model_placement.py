@@ -280,3 +280,41 @@ def test_the_same_value_written_plainly_is_answered(question: str, row: str, ans
     plain = "".join(c for c in row if c.isprintable())
     verdict = judge(question, facts=facts(("source", plain)))
     assert verdict.kind is VerdictKind.FLEET_FACT and verdict.answer is not None, verdict
+
+
+# ---------------------------------------------------------------- yes/no options are no leave
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Sedate the patient in bed 4?",
+        "Discharge the patient in bed 9?",
+        "Unmoor the feeder at berth B7?",
+        "Shift the Nordlys to berth B9?",
+        "Bin the rye that over-proofed?",
+        "Tell the parents about the closure?",
+        "Swap the exam papers for the spare set?",
+    ],
+)
+async def test_yes_no_options_give_no_leave_for_a_step_the_gate_does_not_know(
+    fake: FakeLlm, question: str
+) -> None:
+    """The hole: with "Yes"/"No" offered, a model's "proceed" held whatever the step, so a
+    step the offline reader leaves to the human by its verb ("sedate", "discharge", "unmoor",
+    "bin") was answered "Yes". Options that say yes or no make a question yes/no, not its step
+    harmless: the step is read as without them."""
+    model(fake, {"kind": "proceed", "answer": "yes"}, "Yes")
+    verdict, text, _ = await through(fake, question, [], options=("Yes", "No"))
+    assert text is None and not verdict.kind.routine, (verdict, text)
+
+
+@pytest.mark.parametrize(
+    "question", ["Reprint the berth list?", "Rerun the timetable check?", "Recount the free beds?"]
+)
+def test_yes_no_options_to_a_known_step_still_go_on(question: str) -> None:
+    """The near miss: a step by a verb the gate knows, with the same options."""
+    verdict = check_placement(
+        question, Placement(kind="proceed", answer="yes"), options=("Yes", "No")
+    )
+    assert (verdict.kind, verdict.answer) == (VerdictKind.PROCEED, "Yes"), verdict

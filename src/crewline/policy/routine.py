@@ -963,11 +963,13 @@ def _unquoted(answer: str, row: str) -> str:
 
 
 def _may_proceed(reading: _Reading) -> bool:
-    """May a model's "go on" hold: a yes/no to go on by its options, or a question asking
+    """May a model's "go on" hold: a go-ahead the gate reads itself, or a question asking
     for no value and no choice, with no default in it, whose every step has a verb the gate
     knows and one of whose sentences asks to go on ("Plan: … 3. write the summary. Next,
-    shall I start?")? What the gate cannot read as such stays with the human."""
-    if reading.yes_no:
+    shall I start?")? Yes/no options alone are no go-ahead: "Bin the rye that over-proofed?
+    (Yes/No)" asks leave for a step the gate does not know, and the step is read as without
+    them. What the gate cannot read as such stays with the human."""
+    if reading.proceeds:
         return True
     code = reading.code
     if reading.ask is not None or defaults.mentions_default(code):
