@@ -24,8 +24,10 @@ __all__ = [
     "beside_a_cue",
     "is_self_answer",
     "mentions_default",
+    "not_stated",
     "said_as_default",
     "stated",
+    "taken_back",
 ]
 
 
@@ -136,9 +138,11 @@ _AFTER = [
     re.compile(
         r"\bdefault(?:s|ing)?(?:\s+(?:value|answer|choice|option|one|setting))?\s*"
         rf"(?:{_NOUN}(?:(?:is|was|would be|will be|being|of|to|at)\b|=|:)\s*"
-        # "the default, 5s" — but "32 is the default, 64 …" names its default before, and
-        # "10 Hz (default, or 5 Hz if noisy)" the word before its bracket
-        r"|(?:[:=]|(?<!is the default)(?<!s the default)(?<!\(default),)\s*)"
+        # "the default, 5s" — but "32 is the default, 64 …" names its default before, as
+        # "honey by default, maple on request" does, and "10 Hz (default, or 5 Hz if noisy)"
+        # the word before its bracket
+        r"|(?:[:=]|(?<!is the default)(?<!s the default)(?<!\(default)(?<!by default)"
+        r"(?<!per default),)\s*)"
         rf"(?:(?:is|set to)\s+)?(?:the\s+(?=\S+\s))?(?P<v>{_VALUE})(?P<w>)",
         re.IGNORECASE,
     ),
@@ -1006,6 +1010,247 @@ def _asks_the_default(text: str) -> bool:
     return bool(_DECIDES_DEFAULT.search(text) or _DEFAULT_IS_THE_CHOICE.search(text))
 
 
+# ---------------------------------------------------------------- a default taken back
+
+# What sets a thing aside when it stands before it in its clause: "not the default 18 min",
+# "instead of the usual T55", "anything but the usual gauze", "we won't use the default".
+_SETS_ASIDE = re.compile(
+    r"\b(?:not|never|no\s+longer|instead\s+of|rather\s+than|other\s+than|anything\s+but"
+    r"|except|avoid(?:ing)?|unlike|without|besides|apart\s+from)\b|n['\u2019]t\b",
+    re.IGNORECASE,
+)
+# What narrows a default said before it to some cases, in its sentence: "honey by default,
+# but not for vegan orders", "8 h except on nights".
+_EXCEPTED = re.compile(
+    r"^[^.?!;]*?\b(?:but\s+not|except|apart\s+from|other\s+than|save\s+for)\b", re.IGNORECASE
+)
+# Doubt of what is said, before or after it in its sentence: "I think", "not sure", "if I
+# remember", "may have changed"; a default of the past: "used to be", "formerly".
+_DOUBT = (
+    r"\bnot\s+(?:sure|certain)\b|\b(?:unsure|uncertain|iirc|formerly|previously)\b"
+    r"|\bi\s+(?:think|believe|guess)\b|\bif\s+i\s+(?:remember|recall)\b|\bused\s+to\b"
+    r"|\b(?:may|might|could)\s+have\s+changed\b|\b(?:has|have|had)\s+(?:since\s+)?changed\b"
+    r"|\bunless\s+(?:that|it|this|they)\s+(?:has\s+|have\s+)?changed\b"
+)
+_HEDGED = re.compile(_DOUBT, re.IGNORECASE)
+# ... and what withdraws it, said after it: "or was it changed?", "no longer", "actually,
+# scratch that", "no wait", "maybe not", "outdated".
+_WITHDRAWN = re.compile(
+    rf"{_DOUBT}|\bor\s+(?:was|is|has|did|does|were)\s+(?:it|that|this|they|the|someone)\b"
+    r"|\bno\s+longer\b|\bnot\s+any\s*more\b|\b(?:outdated|deprecated|obsolete|superseded)\b"
+    r"|\bout\s+of\s+date\b|\bscratch\s+that\b|\bactually\b|\b(?:no|hmm+|hm|oh)\W+wait\b"
+    r"|\bmaybe\s+not\b|\bon\s+second\s+thought",
+    re.IGNORECASE,
+)
+# Where a clause ends: its punctuation, or a dash between spaces.
+_CLAUSE_END = re.compile(r"[,;:?!()]|\.(?:\s|$)|\s[-\u2013\u2014]+\s|[\u2013\u2014]")
+# The thing a question asks its value for: "… for the sourdough?", "… in year 11?".
+_ASKED_FOR = re.compile(
+    r"\b(?:for|in|on|at)\s+(?:(?:the|our|this|that|these|those|a|an|each|every|my|your)\s+)?"
+    r"(?P<t>[\w'-]+(?:\s+[\w'-]+){0,3})\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+# ... and the noun a wh-word asks for: "which proof time?", "what glaze for the buns?".
+_ASKED_NOUN = re.compile(
+    r"^\W*(?:now\W+)?(?:which|what)\s+(?P<t>(?!(?:one|ones|of|is|are|was|do|does|should|would"
+    r"|will|shall|can|could)\b)[\w'-]+(?:\s+(?!(?:for|in|on|at|of|to|is|are|should|would|do"
+    r"|does|will|shall|can|could|then|now|please)\b)[\w'-]+){0,2})",
+    re.IGNORECASE,
+)
+# An asking clause that takes the default along by a pronoun ("Use that for the seed?"), or
+# picks among what was set out ("Which one for the local test?").
+_REFERS_BACK = re.compile(
+    r"\b(?:that|it|this|the\s+same|the\s+default)\b"
+    r"(?!\s+(?!(?:for|in|on|at|to|as|too|again|here|there)\b)[a-z])",
+    re.IGNORECASE,
+)
+_PICKS = re.compile(
+    r"^\W*(?:which|what|either)\b(?!\s+(?!(?:one|for|in|on|at)\b)[a-z])", re.IGNORECASE
+)
+_NOT_A_THING = frozenset(["it", "them", "this", "that", "now", "then", "here", "there", "me", "us"])
+
+
+def _said(value: str) -> str:
+    return rf"(?<![\w.-]){re.escape(value)}(?![\w-])"
+
+
+def _set_aside(text: str, value: str) -> str | None:
+    """A word before the value in its clause that sets it aside ("not the default 18 min"),
+    or one after it in its sentence that keeps some cases from it ("but not for …")."""
+    for m in re.finditer(_said(value), text, re.IGNORECASE):
+        aside = _SETS_ASIDE.search(_CLAUSE_END.split(text[: m.start()])[-1])
+        if aside is not None:
+            return f"it sets its default {value!r} aside ({aside.group(0)!r} before it)"
+        excepted = _EXCEPTED.match(text[m.end() :])
+        if excepted is not None:
+            return (
+                f"it says its default {value!r} does not hold everywhere "
+                f"({excepted.group(0).strip(' ,')!r})"
+            )
+        other = _other_case(text[m.end() :], value)
+        if other is not None:
+            return f"it gives its default {value!r} and another value for some cases ({other!r})"
+    return None
+
+
+# A case a value is said for: "60 min in winter", "24 h for burns", "7 when it's busy".
+_FOR_A_CASE = re.compile(
+    r"\s*(?:[a-z]+\s+)?(?:for|on|in|at|during|when|if|with|under|over)\b", re.IGNORECASE
+)
+
+
+def _other_case(rest: str, value: str) -> str | None:
+    """Another value of the default's kind said for some case after it in its sentence
+    ("45 min by default, 60 min in winter"): the default holds only outside that case."""
+    kinds = {v.kind for v in values_in(value)} - {Kind.WORD, Kind.PERSON}
+    sentence = re.split(r"[.?!](?:\s|$)", rest, maxsplit=1)[0]
+    for other in values_in(sentence):
+        between = sentence[: other.start]
+        if (
+            other.kind in kinds
+            and not _same(other.text, value)
+            and re.search(r"[,;]", between)  # its own clause, not an option: "X or Y for …"
+            and not _ALTERNATIVE_OFFERED.search(between)
+            # the default's own aside notes it: "10 Hz (default, stop at 5 Hz if noisy)"
+            and between.count("(") <= between.count(")")
+        ):
+            case = _FOR_A_CASE.match(sentence, other.end)
+            if case is not None:
+                return f"{other.text}{sentence[other.end : case.end()]}"
+    return None
+
+
+def _doubted(text: str, value: str) -> str | None:
+    """Doubt in the value's sentence ("I think the default is 5 mg"), or doubt or a
+    withdrawal anywhere after it ("… — or was it changed?", "actually, scratch that")."""
+    for m in re.finditer(_said(value), text, re.IGNORECASE):
+        start = re.split(r"(?<=[.!?])\s+", text[: m.start()])[-1]
+        doubt = _HEDGED.search(start) or _WITHDRAWN.search(text[m.end() :])
+        if doubt is not None:
+            return f"it doubts or takes back its default {value!r} ({doubt.group(0)!r})"
+    return None
+
+
+def _of_another_thing(text: str, value: str) -> str | None:
+    """The question asks, after the sentence that gives the default, for a thing that
+    sentence does not name: "for the sourdough" of "rye bakes at 230 °C by default",
+    "which proof time?" of "default 200 °C" — unless it takes the default along ("use that
+    for the seed?") or picks among what was set out ("1x (default) or 10x. Which one for
+    the local test?")."""
+    parts = [p for p in re.split(r"(?<=[.!?])\s+|;\s*|\s[-\u2013\u2014]+\s", text) if p.strip()]
+    asking = next((p for p in reversed(parts) if p.rstrip().endswith("?")), None)
+    if asking is None or re.search(_said(value), asking, re.IGNORECASE):
+        return None
+    before = parts[: parts.index(asking)]
+    own = [p for p in before if re.search(_said(value), p, re.IGNORECASE)]
+    if not own or _REFERS_BACK.search(asking):
+        return None
+    if _PICKS.match(asking) and _ALTERNATIVE_OFFERED.search(" ".join(before)):
+        return None
+    for form, where in ((_ASKED_FOR, own[-1]), (_ASKED_NOUN, " ".join(before))):
+        wanted = form.search(asking)
+        if wanted is None:
+            continue
+        thing = [w for w in wanted.group("t").split() if w.casefold() not in _NOT_A_THING]
+        named = [w for w in thing if re.search(rf"\b{re.escape(w[:5])}", where, re.IGNORECASE)]
+        # a place asked must be the default's own; a noun asked, said anywhere before
+        if thing and (len(named) < len(thing) if form is _ASKED_FOR else not named):
+            return (
+                f"its default {value!r} is said of another thing than the one it asks "
+                f"({wanted.group(0).strip(' ?.!')!r})"
+            )
+    return None
+
+
+def taken_back(question: str, value: str) -> str | None:
+    """Does the question itself take back the default ``value`` it names — set it aside
+    ("not the default 18 min", "honey by default, but not for vegan orders"), doubt or
+    withdraw it ("5 mg by default, I think", "08:45 as usual — or was it changed?"), or
+    give it of one thing and ask for another ("rye bakes at 230 °C by default. Which
+    temperature for the sourdough?")? What it found, in words for a person, or None."""
+    value = _MARKED.sub("", value).strip()
+    text = _display(question)
+    if not value or not re.search(_said(value), text, re.IGNORECASE):
+        return None
+    return _set_aside(text, value) or _doubted(text, value) or _of_another_thing(text, value)
+
+
+def _no_default(question: str, value: str) -> str | None:
+    """Why ``value``, read by a default's cue, is no default the question states, or None."""
+    if _asked(question, value):
+        return "it asks for that value"  # "which commit is the default branch at?"
+    if _in_state_question(question, value):
+        return "it asks whether that is so"  # "is the default port 8080?": a claim asked about
+    if _set_before_a_wh_question(question, value):
+        # "… on the regular A100 partition. What is the time cap there?"
+        return "it sets the scene of a question for another value"
+    if _kept_as_an_alternative(question, value):
+        # "Rust, Go, or stay with Python?": the status quo offered, no default
+        return "it is one of the alternatives offered"
+    return None
+
+
+def _second_default(question: str, read: tuple[str, str | None]) -> str | None:
+    """A default another clause of the question states, not the same as ``value``: "the
+    default glaze is honey; the bakery default is maple", "default berth 4, terminal default
+    berth 7". Each clause read alone, as the reader reads a whole question."""
+    text = _display(question)
+    pieces = [p for p in re.split(r"[;,]\s*|(?<=[.!?])\s+|\s[-\u2013\u2014]+\s", text) if p.strip()]
+    if len(pieces) < 2:
+        return None
+    for piece in pieces:
+        typed = [v.text for v in values_in(piece) if v.kind not in (Kind.WORD, Kind.PERSON)]
+        for other in (_in_text(piece), *typed):
+            if other is None:
+                continue
+            if (
+                not _only_the_cue(other)
+                and not _ORDINAL.fullmatch(other.strip())
+                and not any(_same(other, r) for r in read if r is not None)
+                and beside_a_cue(piece.rstrip(".!?"), other)
+                and _no_default(question, other) is None
+            ):
+                return other
+    return None
+
+
+def _typed(value: str) -> bool:
+    """Is ``value`` a value of a kind (a number, a time, an identifier…), not a plain word?"""
+    return any(v.kind not in (Kind.WORD, Kind.PERSON) for v in values_in(value))
+
+
+def _names_the_marked(question: str, value: str, marked: str) -> bool:
+    """Is ``value`` the value the cue marks, or that value with the words the question says
+    right before it ("hall B" where the reader marks "B" in "… hall B, same as last term")?"""
+    if not marked:
+        return False
+    said, mark = value.casefold(), marked.casefold()
+    if said == mark:
+        return True
+    return said.endswith(f" {mark}") and (
+        re.search(rf"(?<!\w){re.escape(said)}(?!\w)", question.casefold()) is not None
+    )
+
+
+def not_stated(question: str, value: str) -> str | None:
+    """Why ``value`` — a model's reading of the default — is not one the question states
+    even where a cue stands by it: the question takes it back (``taken_back``), asks for it
+    or about it, or offers it as an alternative. What was found, or None."""
+    value = value.strip()
+    if not value:
+        return None
+    found = taken_back(question, value)
+    if found is not None:
+        return found
+    marked = _MARKED.sub("", _in_text(question) or "").strip()
+    if not _typed(value) and not _names_the_marked(question, value, marked):
+        # "I'd normally go with the usual 45 min" read as "go", "48 h as usual, fine?" as
+        # "fine": a word by the cue is no default unless it is the value the cue marks
+        return f"{value!r} is a word of the question, not the value its cue marks"
+    reason = _no_default(question, value)
+    return f"{reason} ({value!r}), it states no default" if reason is not None else None
+
+
 def stated(
     question: str, *, options: Sequence[str] = (), default: str | None = None
 ) -> str | Conflict | None:
@@ -1019,14 +1264,12 @@ def stated(
     if given is not None and marked and not any(_same(o, given) for o in marked):
         return Conflict(reason="its default is not the option marked as the default")
     in_text = _in_text(question)
-    if in_text is not None and _asked(question, in_text):
-        in_text = None  # "which commit is the default branch at?": what is asked, not a default
-    if in_text is not None and _in_state_question(question, in_text):
-        in_text = None  # "is the default port 8080?": a claim asked about, not a default
-    if in_text is not None and _set_before_a_wh_question(question, in_text):
-        in_text = None  # "… on the regular A100 partition. What is the time cap there?"
-    if in_text is not None and _kept_as_an_alternative(question, in_text):
-        in_text = None  # "Rust, Go, or stay with Python?": the status quo offered, no default
+    if in_text is not None and _no_default(question, in_text) is not None:
+        in_text = None
+    if in_text is not None:
+        found = taken_back(question, in_text)
+        if found is not None:
+            return Conflict(reason=found)
     if in_text is not None and _ORDINAL.fullmatch(in_text.strip()):
         # "a.md or b.md? I'll keep the first one by default": the option in that place
         in_text = _option_in_place(question, in_text, offered)
@@ -1039,6 +1282,13 @@ def stated(
         in_text = _pinned_by_a_file(question)
     if given is None and in_text is not None and _another_stated(question, in_text, source):
         return Conflict(reason="it states two different defaults")
+    second = (
+        _second_default(question, (in_text, source))
+        if given is None and in_text is not None
+        else None
+    )
+    if second is not None:
+        return Conflict(reason=f"it states two different defaults ({in_text!r} and {second!r})")
     if given is not None and in_text is not None and not _same(given, in_text):
         if _states_a_value(question, in_text, offered) and not _misread_beside_the_given(
             question, in_text, given, offered
@@ -1346,7 +1596,12 @@ def beside_a_cue(question: str, value: str) -> bool:
     said = re.escape(value)
     text = _display(question)
     cue_after = (
-        r"[\"'`]?,?\s*\(?\s*(?:(?:is|being|will be|would be)\s+)?(?:the\s+|our\s+)?default\b"
+        r"[\"'`]?(?:,\s*\(?|\s*\()?\s*(?:(?:is|being|will be|would be)\s+)"
+        r"(?:the\s+|our\s+)?default\b"
+        r"|[\"'`]?(?:,\s*\(?|\s*\()\s*(?:the\s+|our\s+)?default\b"
+        # a word right before "default" with no mark or link may be what it is the default
+        # of: "the bakery default is maple", "terminal default berth 7"
+        r"|[\"'`]?\s+(?:the\s+|our\s+)?default\b(?!\s*(?:is|was|=|:)|\s+[a-z])"
         r"|[\"'`]?,?\s+(?:by default|as usual|as always|like always|as before|like before"
         r"|like last time|as last time|as per usual|like the default|as in the default)\b"
         r"|[\"'`]?,?\s*(?:\(\s*|\s(?:is|being)\s+(?:the\s+)?)recommended\b"
@@ -1365,7 +1620,8 @@ def beside_a_cue(question: str, value: str) -> bool:
         r"|last time)\s*[:,(]|keep|stay with|stick with|normally|usually)\s*[\"'`(]?\s*"
     )
     return bool(
-        re.search(rf"(?<![\w.-]){said}(?:{cue_after})", text, re.IGNORECASE)
+        # a unit is a part of its number's value, never the value: "50 min by default"
+        re.search(rf"(?<![\w.-])(?<!\d\s){said}(?:{cue_after})", text, re.IGNORECASE)
         or re.search(rf"(?:{cue_before}){said}(?![\w.-])", text, re.IGNORECASE)
     )
 
@@ -1382,10 +1638,32 @@ _PRECEDENT = re.compile(
 _ALTERNATIVE = re.compile(r"\b(?:or|vs|versus|instead|rather than|either)\b", re.IGNORECASE)
 
 
+# How many words may stand between a default's or a precedent's cue and the value a model
+# reads by it, in its clause: "default -@ 4", "Inter, same as the last three reports".
+_NEAR_A_CUE = 3
+
+
+def _near_the_cue(clause: str, said: str) -> bool:
+    """Is the value said within a few words of a cue in this clause — not any word of a
+    sentence that says "default" ("the default replica count for staging is 2")?"""
+    for value in re.finditer(said, clause, re.IGNORECASE):
+        for cue in _PRECEDENT.finditer(clause):
+            if cue.end() <= value.start():
+                between = clause[cue.end() : value.start()]
+            elif value.end() <= cue.start():
+                between = clause[value.end() : cue.start()]
+            else:
+                continue
+            if len(re.findall(r"[\w'-]+", between)) <= _NEAR_A_CUE:
+                return True
+    return False
+
+
 def said_as_default(question: str, value: str) -> bool:
     """Does the question say ``value`` is the default or what was done before — a model's
-    reading, checked in the text: the value is said whole in a sentence that names a
-    default or a precedent ("Inter, same as the last three reports?"), the question offers
+    reading, checked in the text: the value is said whole in a clause that names a default
+    or a precedent, a few words from it ("Inter, same as the last three reports?"), the
+    question offers
     no alternative ("or", "instead"), names no second value of the value's kind ("the usual
     30 days; legal wants 90"), and does not ask what the default should be?"""
     value = value.strip()
@@ -1395,8 +1673,8 @@ def said_as_default(question: str, value: str) -> bool:
     if _ALTERNATIVE.search(text) or _asks_the_default(text):
         return False
     said = rf"(?<![\w.-]){re.escape(value)}(?![\w-])"
-    sentences = re.split(r"(?<=[.!?])\s+", text)
-    if not any(re.search(said, s, re.IGNORECASE) and _PRECEDENT.search(s) for s in sentences):
+    clauses = re.split(r"[;?!]|[.:](?:\s|$)|\s[-\u2013\u2014]+\s|[\u2013\u2014]", text)
+    if not any(_near_the_cue(c, said) for c in clauses):
         return False
     kinds = {v.kind for v in values_in(value) if v.text.casefold() == value.casefold()}
     others = {

@@ -834,11 +834,6 @@ def check_placement(
             return refused
         return _proceed(reading) if _may_proceed(reading) else refused
     if placement.kind == "stated_default":
-        match = next((o for o in reading.offered if o.casefold() == answer.casefold()), None)
-        if not (
-            defaults.beside_a_cue(question, answer) or defaults.said_as_default(question, answer)
-        ) or (reading.offered and match is None):
-            return refused  # a default is one the question's text states as its default
         ended = _DEFAULT_ENDED.search(reading.code)
         if ended is not None:
             # "5 mg was the default before the doctor changed it": a default said to have held
@@ -847,6 +842,14 @@ def check_placement(
                 refused,
                 why=f"{refused.why}: the question says its default held once (“{ended.group(0)}”)",
             )
+        match = next((o for o in reading.offered if o.casefold() == answer.casefold()), None)
+        if not (
+            defaults.beside_a_cue(question, answer) or defaults.said_as_default(question, answer)
+        ) or (reading.offered and match is None):
+            return refused  # a default is one the question's text states as its default
+        taken = defaults.not_stated(question, answer)
+        if taken is not None:
+            return replace(refused, why=f"{refused.why}: {taken}")
         return Verdict(
             kind=VerdictKind.OBVIOUS_DEFAULT,
             answer=match or answer,
