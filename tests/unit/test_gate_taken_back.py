@@ -233,3 +233,36 @@ def test_a_models_default_must_be_what_the_text_marks(question: str, answer: str
 )
 def test_a_models_default_the_text_marks_holds(question: str, answer: str) -> None:
     assert _model(question, answer) == answer
+
+
+# ------------------------------- 6. "go with X": a recommendation or a vogue is no default
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "The vendor recommends Maersk for the Rotterdam leg — go with Maersk?",
+        "Go with Bakels as the flour supplier?",
+        "Pump brand for the new ward: the manufacturer recommends Baxter. Go with Baxter?",
+        "Exam board for the new GCSE course: AQA is popular. Go with AQA?",
+        "Shall we go with Hapag-Lloyd for the Baltic feeder?",
+        "Should I go with the Untis timetable app for the school?",
+    ],
+)
+def test_going_with_a_thing_no_default_names_is_a_choice(question: str) -> None:
+    _held(question, "a choice (go with")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Keep going with the stock count of the cold room?", "yes"),
+        ("Go with the plan for the bake schedule?", "yes"),
+        ("Plan for the ward handover notes looks fine, go with it?", "yes"),
+        ("Kraft is the default crate liner, go with it?", "Kraft"),
+        ("Go with the default 40 ft container?", "40"),
+    ],
+)
+def test_going_on_or_going_with_the_default_stands(question: str, answer: str) -> None:
+    verdict = judge(question)
+    assert verdict.kind.routine and verdict.answer == answer, verdict

@@ -190,8 +190,12 @@ def _chooses(shape: Shape) -> str | None:
     for s in shape.asking:
         words = shape.words[s.start : s.end]
         for k, w in enumerate(words):
-            if w.lemma not in _CHOICE_VERBS or not verb_position(shape, w.index):
+            # "go with Maersk?": a phrasal verb that picks its object, as "use" does
+            phrasal = w.text == "go" and [x.text for x in words[k + 1 : k + 2]] == ["with"]
+            if (w.lemma not in _CHOICE_VERBS and not phrasal) or not verb_position(shape, w.index):
                 continue
+            if phrasal:
+                k += 1
             after = [x for x in words[k + 1 : k + 3] if x.text not in DETERMINERS]
             if after and after[0].lemma in STAND_INS:
                 continue  # "… using a fake token": a stand-in for a test is no choice
