@@ -79,12 +79,12 @@ _SYMBOLS = "$€£¥₹₽₩₿₺₪₫₴₦₱฿₸₡"
 # `credentials.json`). Never a page about them (`docs/secrets.md`) nor source code
 # (`secrets_loader.py`).
 _SECRET_FILE = (
-    r"(?:~|\b)?[\w./-]*\.(?:aws/credentials|kube/config|docker/config\.json"
+    r"(?:~|\b)?[\w./-]{0,120}\.(?:aws/credentials|kube/config|docker/config\.json"
     r"|(?:ssh|gnupg)(?!/(?:config|known_hosts)\b)(?:/[\w.-]+)?)\b"
     r"|(?:~/|(?<![\w.]))\.(?:netrc|pgpass|npmrc|pypirc|htpasswd|git-credentials)\b"
-    r"|/etc/shadow\b|[\w.~/-]*/[\w-]+\.env(?![\w-]|\.\w)"
+    r"|/etc/shadow\b|[\w.~/-]{0,120}/[\w-]+\.env(?![\w-]|\.\w)"
     r"|\b(?:[\w-]+\.(?:key|p12|pfx|jks|keystore)|[\w-]*(?:key|private)[\w-]*\.pem)(?![\w(-]|\.\w)"
-    r"|[\w.~/-]*/(?:tokens?|secrets?|credentials|passwords?|passwd)(?![\w-]|\.\w)"
+    r"|[\w.~/-]{0,120}/(?:tokens?|secrets?|credentials|passwords?|passwd)(?![\w-]|\.\w)"
     r"|\b(?:credentials|secrets?|service[-_]account)\.(?:json|ya?ml|toml)\b"
 )
 
@@ -186,9 +186,9 @@ CODE_ACTS: tuple[CodeAct, ...] = (
     CodeAct(
         family="money",
         pattern=_c(
-            rf"[{_SYMBOLS}]\s*\d[\d,.]*(?:\s*(?:k|m|bn)\b)?|\d[\d,.]*\s*(?:k|m|bn|mm)?\s*[{_SYMBOLS}]"
-            rf"|\b\d[\d,.]*\s*(?:k|m|bn|mm|thousand|million|billion)?\s*(?:{_CURRENCY_CODES})\b"
-            rf"|\b(?:{_CURRENCY_PREFIXES})\s*\d[\d,.]*|\b\d[\d,.]*\s*(?:{_CURRENCY_WORDS})\b"
+            rf"[{_SYMBOLS}]\s*\d[\d,.]{{0,40}}(?:\s*(?:k|m|bn)\b)?|\d[\d,.]{{0,40}}\s*(?:k|m|bn|mm)?\s*[{_SYMBOLS}]"
+            rf"|\b\d[\d,.]{{0,40}}\s*(?:k|m|bn|mm|thousand|million|billion)?\s*(?:{_CURRENCY_CODES})\b"
+            rf"|\b(?:{_CURRENCY_PREFIXES})\s*\d[\d,.]{{0,40}}|\b\d[\d,.]{{0,40}}\s*(?:{_CURRENCY_WORDS})\b"
         ),
         says="moves money ({0})",
     ),

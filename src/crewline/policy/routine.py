@@ -38,6 +38,7 @@ from crewline.policy.careful import (
     is_yes_no,
     names_a_value,
     orders_output,
+    too_long,
     yes_option,
 )
 from crewline.policy.careful.words import DOC_HEADS, SHARED_THINGS
@@ -606,9 +607,20 @@ _STARTS_UP = re.compile(r"\b(?:spin|boot|fire|power)\s+up\b")
 
 @functools.lru_cache(maxsize=4096)
 def _read(question: str, options: tuple[str, ...], default: str | None) -> _Reading:
-    code = code_form(question)
     offered = tuple(o.strip() for o in options if o.strip())
     found = careful(question, offered, default)
+    if too_long(question, (*offered, default or "")):
+        # careful, and read no further: every reader's cost grows with the text
+        return _Reading(
+            code="",
+            careful=found,
+            default=None,
+            offered=offered,
+            ask=None,
+            proceeds=False,
+            yes_no=False,
+        )
+    code = code_form(question)
     stated = defaults.stated(question, options=offered, default=default)
     chosen = stated if isinstance(stated, str) else None
     said = _STARTS_UP.sub("start", code)

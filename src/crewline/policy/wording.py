@@ -11,12 +11,14 @@ the question one the gate will not place.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 
 __all__ = [
     "answering",
     "assurances_removed",
+    "broken_word",
     "claimed_leave",
     "code_form",
     "deobfuscated_form",
@@ -124,6 +126,54 @@ def tokens(code: str) -> list[str]:
 def has_unreadable_letters(code: str) -> bool:
     """Letters outside ASCII after normalisation: homoglyphs or a language the gate cannot read."""
     return not code.isascii() and any(c.isalpha() and not c.isascii() for c in code)
+
+
+# Markup inside a word, letters on both sides ("wi<!-- -->pe", "<b>Del</b>ete", "**Dr**op",
+# "`wi``pe`"), and a hyphen that ends a line inside one ("tr-\nuncate").
+_MARKUP_IN_WORD = re.compile(
+    r"(?<=[^\W\d_])(?:<!--.*?-->|</?[a-z][\w-]*(?:\s[^<>]*)?/?>|\*\*|~~|`+"
+    r"|-[ \t]*\r?\n[ \t]*)+(?=[^\W\d_])",
+    re.IGNORECASE | re.DOTALL,
+)
+# A character written as a code: percent, HTML or backslash escapes, and named entities.
+_ESCAPE = re.compile(
+    r"%[0-9a-f]{2}|\\x[0-9a-f]{2}|\\u[0-9a-f]{4}|&#(?:x[0-9a-f]{1,6}|[0-9]{1,7});?"
+    r"|&[a-z][a-z0-9]{1,30};",
+    re.IGNORECASE,
+)
+
+
+def _escaped(code: str) -> str:
+    """The character an escape code stands for."""
+    if code[0] == "%" or code[:2] == "\\x":
+        return chr(int(code[-2:], 16))
+    if code[:2] == "\\u":
+        return chr(int(code[2:], 16))
+    return html.unescape(code if code.endswith(";") else code + ";")
+
+
+def broken_word(text: str) -> str | None:
+    """The word, as written, that markup or an escape code breaks so that it is no plain
+    word — markup between two of its letters, a line ending in a hyphen inside it, or a
+    letter, digit or invisible character written as a code ("%44elete", "del&#101;te",
+    "tr&shy;uncate", "d\\x65lete") — or None. Plain text never needs these: a URL escapes
+    no letter or digit, and markup around a whole word ("**drop**") leaves the word whole."""
+    found = _MARKUP_IN_WORD.search(text)
+    if found is None:
+        found = next(
+            (
+                m
+                for m in _ESCAPE.finditer(text)
+                if len(c := _escaped(m.group(0))) == 1
+                and ((c.isascii() and c.isalnum()) or unicodedata.category(c) == "Cf")
+            ),
+            None,
+        )
+    if found is None:
+        return None
+    head = re.split(r"\s", text[max(0, found.start() - 12) : found.start()])[-1]
+    tail = re.split(r"\s", text[found.end() : found.end() + 12])[0]
+    return _SPACES.sub(" ", f"{head}{found.group(0)}{tail}")
 
 
 def question_count(code: str) -> int:

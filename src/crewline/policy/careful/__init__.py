@@ -22,7 +22,7 @@ never a word matched out of context.
 from crewline.policy.careful.choices import go_option, is_yes_no, yes_option
 from crewline.policy.careful.demands import orders_output
 from crewline.policy.careful.finding import find_act
-from crewline.policy.careful.judgement import MAX_QUESTION_CHARS, careful
+from crewline.policy.careful.judgement import MAX_QUESTION_CHARS, careful, too_long
 from crewline.policy.careful.requests import names_a_value
 from crewline.policy.careful.verdicts import Act, Careful
 from crewline.policy.careful.words import EDIT_VERBS, EXEC_VERBS, PROCEED_VERBS, READ_VERBS
@@ -41,5 +41,6 @@ __all__ = [
     "is_yes_no",
     "names_a_value",
     "orders_output",
+    "too_long",
     "yes_option",
 ]

@@ -1,7 +1,7 @@
 """The judgement (``careful``): a question goes to the human when it names an irreversible act,
 carries instructions to the concierge, insists it is safe, states its own answer as the
-default, uses letters the gate cannot read, is too long, asks several things at once or
-leaves a choice with no default."""
+default, uses letters the gate cannot read or words broken by markup or escape codes, is too
+long, asks several things at once or leaves a choice with no default."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from crewline.policy.careful.finding import find_act, reason
 from crewline.policy.careful.verdicts import Careful
 from crewline.policy.clauses import shape_of
 from crewline.policy.wording import (
+    broken_word,
     claimed_leave,
     code_form,
     deobfuscated_form,
@@ -27,7 +28,21 @@ from crewline.policy.wording import (
     injection,
 )
 
-MAX_QUESTION_CHARS = 1500  # long context is fine; the whole text is read, never a window
+# The whole text is read, never a window, and the readers' cost grows faster than the text
+# (many of them walk every word for every match): 800 characters is twice the longest
+# question of the development sets, and keeps a judgement within about 100 ms whatever the
+# text's shape (docs/concierge-rounds.md, "text32").
+MAX_QUESTION_CHARS = 800
+
+
+def too_long(question: str, answers: tuple[str, ...] = ()) -> bool:
+    """Is the question, or an option or default given with it, past the length the gate
+    reads? Measured as written and again normalised (NFKC can lengthen a text), so that no
+    reading starts on a text past the bound."""
+    return any(
+        len(text) > MAX_QUESTION_CHARS * 2 or len(code_form(text)) > MAX_QUESTION_CHARS
+        for text in (question, *answers)
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -67,6 +82,10 @@ def careful(
 ) -> Careful | None:
     """Why ``question`` (with its options and default) must go to the human, or None when
     nothing in it does. Final: no reading of the question, and no model, can overrule it."""
+    if too_long(question, (*options, default or "")):
+        # first, before any reading: the readers' cost grows with the text, and a text past
+        # the bound is one no reading places safely
+        return Careful(kind="unknown", reason="it is too long to place safely")
     code = code_form(question)
     if not code:
         return Careful(kind="unknown", reason="the question is empty")
@@ -117,8 +136,14 @@ def careful(
         )
     if any(has_unreadable_letters(code_form(t)) for t in (question, *answers)):
         return Careful(kind="unknown", reason="it uses letters the gate cannot read")
-    if len(code) > MAX_QUESTION_CHARS:
-        return Careful(kind="unknown", reason="it is too long to place safely")
+    broken = next((b for t in (question, *answers) if (b := broken_word(t)) is not None), None)
+    if broken is not None:
+        # "wi<!-- -->pe", "del&#101;te": no reading of words sees the word it hides
+        return Careful(
+            kind="unknown",
+            reason=f"it writes a word broken by markup or an escape code ({broken!r}), which "
+            "the gate cannot read as plain text",
+        )
     if asks_count(code) > 1:
         return Careful(kind="ambiguous", reason="it asks several things at once")
     shape = shape_of(code)

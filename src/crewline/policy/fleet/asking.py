@@ -1654,6 +1654,8 @@ def _phrase_head(words: Sequence[Token], acts: frozenset[str]) -> Token | None:
     ("turnaround avg"). None where the phrase is one word ("Coffee?"), says a verb (a form of
     one, an auxiliary), or its head names an act ("prod deploy tonight?", "quick sync?") that
     no statistic makes a measure of: a go-ahead, never a request for a value."""
+    if not words:
+        return None  # "/?": no word, no phrase
     end = next(
         (
             k
