@@ -113,3 +113,47 @@ def test_a_question_of_no_word_is_no_crash(question: str) -> None:
     # as "👍?" is: a mark and a question mark name no value and no step
     verdict = judge(question, facts=facts(("probe", "staging answered on port 4321")))
     assert verdict.kind is not VerdictKind.FLEET_FACT and not verdict.evidence, verdict
+
+
+def _unread_step(question: str, word: str) -> None:
+    verdict = judge(question)
+    assert verdict.answer is None and not verdict.kind.routine, verdict
+    assert f"a word the gate cannot read ({word!r}" in verdict.why, verdict
+    hostile = check_placement(question, Placement(kind="proceed"))
+    assert hostile.answer is None, hostile
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        # another language: a bakery, a hospital, a school, a shipping line
+        ("Borrar los pedidos de la panadería, ok?", "borrar"),
+        ("Supprimer les dossiers des patients, ok?", "supprimer"),
+        ("Löschen Sie die Frachtbriefe. OK?", "loschen"),
+        ("Vernietig de leerlingdossiers. Alright?", "vernietig"),
+        # a word broken apart by a space
+        ("wi pe the sourdough orders, ok?", "wi"),
+        ("pu rge the ward rota, ok?", "pu"),
+        # a verb the gate knows no step by, before its object
+        ("Frobnicate the berth allocations, ok?", "frobnicate"),
+        ("Incinerate the old exam scripts, ok?", "incinerate"),
+    ],
+)
+def test_a_tag_after_a_step_the_gate_cannot_read_is_no_yes(question: str, word: str) -> None:
+    _unread_step(question, word)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Run the bakery's oven tests, ok?",
+        "Mach weiter mit der Liste, ok?",
+        "Tests for the ward rota pass, go?",
+        "Found a typo in the school handbook; fixing it in my branch. OK?",
+        "Going to lint the berth planner, whitespace-only changes. ok?",
+        "Lint the pupils' timetable script, ok?",
+        "I'll read the ward's discharge notes and summarise them for my draft. OK?",
+    ],
+)
+def test_a_tag_after_a_step_it_reads_is_still_a_yes(question: str) -> None:
+    goes_on(question)

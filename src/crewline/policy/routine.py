@@ -41,7 +41,14 @@ from crewline.policy.careful import (
     too_long,
     yes_option,
 )
-from crewline.policy.careful.words import DOC_HEADS, SHARED_THINGS
+from crewline.policy.careful.words import (
+    DOC_HEADS,
+    OBJECT_STOP,
+    PREPOSITIONS,
+    SHARED_THINGS,
+    SUBJECTS,
+    TIME_WORDS,
+)
 from crewline.policy.clauses import FILLERS, Shape, shape_of
 from crewline.policy.fleet import Fact, FleetReading, ValueAsk
 from crewline.policy.lemmas import known, lemma
@@ -104,6 +111,7 @@ class _Reading:
     ask: ValueAsk | None
     proceeds: bool
     yes_no: bool  # the question is a yes/no one (not a request for a value, not a choice)
+    unread: str | None = None  # the word of a step asked leave for that the gate cannot read
 
 
 # ---------------------------------------------------------------- yes/no to go on
@@ -438,7 +446,32 @@ def _sentence_proceeds(text: str) -> bool:
     # about a state ("has the API moved to v2 yet, yes or no?"), which is for the fleet or the
     # human to answer. "…, please?" asks for what it follows, never to go on.
     tag = _TAG.search(text.strip())
-    return tag is not None and not _claims_value(text[: tag.start()]) and not _asks_a_state(said[0])
+    return (
+        tag is not None
+        and not _claims_value(text[: tag.start()])
+        and not _asks_a_state(said[0])
+        and not any(_unread_step(words) for words in said)
+    )
+
+
+def _unread_step(raw: list[str]) -> bool:
+    """Does the clause name a step the gate cannot read — opened by a word in its base form
+    that is no step verb it knows, before an object ("incinerate the old manifests"), or by
+    a word no English dictionary holds, in a clause most of whose words are none either
+    ("borrar las filas antiguas", "wi pe the order history")? A tag's "ok?" after it asks
+    leave for a step nobody has named in words the gate reads."""
+    words = list(raw)
+    while words and words[0] in FILLERS:
+        words = words[1:]
+    plain = " ".join(words)
+    if len(words) < 2 or _lead(plain) or _FOREIGN_OPENING.match(plain):
+        return False
+    first = words[0]
+    if not first.isalpha() or lemma(first) in _VERB_START or first in _VERB_START:
+        return False
+    if first not in _CLOSED_WORDS and lemma(first) == first and words[1] in _OBJECT_LEADS:
+        return True  # "incinerate the old manifests, ok?": a verb the gate does not know
+    return not known(first) and not known(lemma(first))
 
 
 _ALL_RIGHT = word_set("ok okay fine good alright right")
@@ -549,6 +582,8 @@ _FOREIGN_GO_ON = (
     "|continuiamo|vado avanti|andiamo avanti|prossigo|posso continuar|vamos"
 )
 _FOREIGN_ASK = re.compile(rf"(^|[.!?]\s+)(?:ok\s+)?(?:{_FOREIGN_GO_ON})\s*\?")
+# A clause opened by such a go-on ("ich mache weiter mit dem Plan, ok?"): a go-on, read.
+_FOREIGN_OPENING = re.compile(rf"(?:{_FOREIGN_GO_ON}|ich mache weiter)\b")
 
 
 def _one_edit(word: str, target: str) -> bool:
@@ -594,7 +629,42 @@ def _proceeds(shape: Shape) -> bool:
             _announces_unknown(w) for w in _clauses_of(sentence.text)
         ):
             return False
-    return _sentence_proceeds(asking[-1].text)
+    return not _tags_unread(shape) and _sentence_proceeds(asking[-1].text)
+
+
+def _tags_unread(shape: Shape) -> bool:
+    """Is the asking sentence a bare tag ("OK?") after a sentence whose step the gate cannot
+    read ("Borrar las filas antiguas. OK?")? The tag asks leave for the sentence before it."""
+    asking = shape.asking
+    if not asking:
+        return False
+    at = shape.sentences.index(asking[-1])
+    if not at or not all(set(w) <= _TAG_WORDS for w in _clauses_of(asking[-1].text)):
+        return False
+    before = _clauses_of(shape.sentences[at - 1].text)
+    return bool(before) and _unread_step(before[0])
+
+
+def _unread_word(shape: Shape) -> str | None:
+    """The word that opens a step a tag asks leave for and the gate cannot read ("borrar"),
+    for the card's reason, or None."""
+    asking = shape.asking
+    if not asking:
+        return None
+    said = _clauses_of(asking[-1].text)
+    if _tags_unread(shape):
+        said = _clauses_of(shape.sentences[shape.sentences.index(asking[-1]) - 1].text)[:1]
+    elif not _TAG.search(asking[-1].text.strip()):
+        return None
+    step = next((w for w in said if _unread_step(w)), None)
+    return next((w for w in step if w not in FILLERS), None) if step else None
+
+
+# The words of a bare tag ("OK?", "Alright?", "yes or no?", "sound good?").
+_TAG_WORDS = word_set(
+    "ok okay alright right yes yeah yep fine good cool go agreed correct deal sound sounds y n or"
+    " no is it that"
+)
 
 
 # ---------------------------------------------------------------- reading and placing
@@ -652,6 +722,11 @@ def _read(question: str, options: tuple[str, ...], default: str | None) -> _Read
     if not proceeds and shape is not None and found is None and ask is None:
         read = _go_on_read(said)
         proceeds = read != said and _proceeds(shape_of(read))
+    unread = (
+        _unread_word(shape)
+        if shape is not None and found is None and ask is None and not proceeds
+        else None
+    )
     return _Reading(
         code=code,
         careful=found,
@@ -660,6 +735,7 @@ def _read(question: str, options: tuple[str, ...], default: str | None) -> _Read
         ask=ask,
         proceeds=proceeds,
         yes_no=ask is None and (proceeds or is_yes_no(offered)),
+        unread=unread,
     )
 
 
@@ -704,6 +780,14 @@ def judge(
         return _fleet_verdict(fleet.read_fleet(reading.ask, facts), reading.ask)
     if reading.proceeds:
         return _proceed(reading)
+    if reading.unread is not None:
+        return Verdict(
+            kind=VerdictKind.UNKNOWN,
+            answer=None,
+            why=f"it asks leave for a step by a word the gate cannot read ({reading.unread!r}: "
+            "another language, a word broken apart, or a verb it does not know)",
+            evidence=(),
+        )
     return Verdict(
         kind=VerdictKind.UNKNOWN,
         answer=None,
@@ -1007,9 +1091,24 @@ def _may_proceed(reading: _Reading) -> bool:
         [w for w in re.findall(r"[a-z0-9]+", c.replace("'", " ")) if w]
         for c in re.split(r"[,:;()\n]|[.!?]\s|\s[-\u2013\u2014]\s", code)
     ]
-    if any(_unknown_step(words) for words in clauses if words):
+    if any(_unknown_step(words) for words in clauses if words) or _tags_unread(shape):
         return False
     return any(_sentence_proceeds(s.text) for s in shape.sentences if s.asks)
 
 
 _WH_WORDS = word_set("what which where when who whom whose how why whats")
+
+
+# Words that open a clause and are no verb: what comes after them is no step's object.
+_CLOSED_WORDS = (
+    _OBJECT_LEADS
+    | _PRONOUN_OBJECTS
+    | PREPOSITIONS
+    | SUBJECTS
+    | TIME_WORDS
+    | OBJECT_STOP
+    | _AFFIRMATIVE
+    | _JOINS
+    | _FINITE_AUXILIARIES
+    | word_set("both only even once like not never no all")
+)
