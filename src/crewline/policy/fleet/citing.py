@@ -185,7 +185,8 @@ _FOUND = {
     Refusal.BARE: "the row does not say the value by the asked noun",
     Refusal.OTHER_COUNT: "the row counts another thing",
     Refusal.OTHER_OUTCOME: "the row counts another outcome",
-    Refusal.NOT_LIVE: "the row says it negated, former, planned, hedged or secret",
+    Refusal.NOT_LIVE: "the row says it negated, former (it then changed), planned, hedged, asked"
+    " or as what should be, or secret",
     Refusal.OTHER_QUALIFIER: "the row gives it for another qualifier",
     Refusal.OTHER_TIME: "the row is of another time or period",
     Refusal.NOT_ABOUT: "the row is not about the thing asked",

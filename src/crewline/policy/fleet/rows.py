@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from crewline.policy.fleet.asking import NP_STOP, STOP, ValueAsk, verb_form
+from crewline.policy.fleet.asking import NP_STOP, STOP, ValueAsk, past, verb_form
 from crewline.policy.fleet.periods import MONTHS
 from crewline.policy.fleet.spelling import said_in_question_forms, says_in_another_form
 from crewline.policy.fleet.thesaurus import generic_words, group_of, near
@@ -290,14 +290,90 @@ def clause_of(text: str, value: Value) -> tuple[str, str]:
     return before[start:], after[: end_at.start()] if end_at else after
 
 
+# What marks a value as the one so now, or the one a thing was changed to: "now", "currently",
+# "these days", "from Monday (on)", "since Monday", "moved to", "got lowered to".
+_NOW_SAID = re.compile(
+    r"\b(?:now|currently|nowadays|these days|from (?:today|tomorrow|this|next|[a-z]+day)"
+    r"|since)\b"
+    r"|\b(?:moved|changed|lowered|raised|reduced|increased|bumped|cut|dropped|switched|pushed"
+    r"|brought|set|reset|updated)\s+(?:back\s+|up\s+|down\s+)?to\s+(?:[a-z]+\s+)?$"
+)
+_BE_PAST = word_set("was were used had")
+# the words of a clause that say when, or that it changed, never what the value is of
+_WHEN_OR_CHANGE = word_set(
+    """now currently nowadays these days since from today tomorrow tonight this next week month
+    year morning evening on moved changed lowered raised reduced increased bumped cut dropped
+    switched pushed brought set reset updated back up down to got"""
+)
+
+
+def _then_now(text: str, value: Value) -> bool:
+    """Is ``value`` said in a past clause ("the proof *was* 45 min") of a row that goes on to
+    give another value of its kind as the one so now, of the same thing — its clause names
+    nothing the row had not named before ("…, now it's 60 min", "… but got moved to room 14",
+    "since Monday she uses berth 9")? The first is what the thing was, not what it is: the
+    row says it changed."""
+    before, _ = clause_of(text, value)
+    if not any(t.text in _BE_PAST or past(t) for t in tokens(before.lower())):
+        return False
+    named = {root(t.text) for t in tokens(text[: value.start].lower())}
+    for later in values_in(text):
+        if later.start < value.end or later.kind is not value.kind:
+            continue
+        if later.text.casefold() == value.text.casefold():
+            continue
+        was, rest = (part.lower() for part in clause_of(text, later))
+        if re.search(r"\bsince\s+$", was):
+            continue  # "up since 06:40": when a state began, not a value it changed to
+        if not (_NOW_SAID.search(was) or re.match(r"[^.;]*?\b(?:now|currently)\b", rest)):
+            continue
+        if all(
+            t.text in STOP
+            or t.text in _WHEN_OR_CHANGE
+            or re.fullmatch(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", t.text) is not None
+            or verb_form(t)
+            or root(t.text) in named
+            for t in tokens(was)
+        ):
+            return True
+    return False
+
+
+# A value its member does not assert: said in a question ("ward 4 has 24 beds?"), as hearsay
+# or a likelihood ("likely", "seems", "I'm told", "last I heard"), or under a modal of what
+# ought to, may or would be ("should have 24 beds", "was supposed to leave at 09:30") where
+# the question asks no such thing itself ("when should the cycle end?").
+_HEARSAY = re.compile(
+    r"\b(?:likely|unlikely|hopefully|seems?|seemed|apparently|reportedly|supposedly|allegedly"
+    r"|rumou?red|in theory|on paper|i'?m told|i was told|i'?ve been told|last i (?:heard|checked"
+    r"|looked)|if i (?:remember|recall)|iirc|afaik|afaict|can (?:anyone|someone|somebody)"
+    r" confirm|double[- ]check)\b"
+)
+_MODAL = re.compile(
+    r"\b(?:[Ss]hould|[Oo]ught to|supposed to|meant to|[Ww]ould|[Cc]ould"
+    # "may", not the month a member wrote in lower case ("in may", "may 14")
+    r"|(?<!in )(?<!of )(?<!for )(?<!by )(?<!since )(?<!until )(?<!mid )(?<!end )may)\b(?!\s*\d)"
+)
+
+
+def _unasserted(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is ``value`` said in a question, as hearsay, or under a modal the question does not
+    ask by (``_HEARSAY``, ``_MODAL``)?"""
+    sentence = _sentence_of(text, value)
+    if sentence.rstrip().endswith("?") or _HEARSAY.search(sentence.lower()):
+        return True
+    before, _ = clause_of(text, value)
+    return bool(_MODAL.search(before)) and not _MODAL.search(ask.question)
+
+
 def status_of(ask: ValueAsk, text: str, value: Value) -> str | None:
     """How the row states the value: "fact", "plan" (asked about a plan), "gone" (no
-    longer so), or None when it is negated, unsettled or a secret."""
+    longer so), or None when it is negated, unsettled, unasserted or a secret."""
     before, after = (part.lower() for part in clause_of(text, value))
     whole = f"{before} {after}"
     if NEGATION.search(before):
         return None
-    if _GONE.search(whole) or _GONE_FROM.search(before):
+    if _GONE.search(whole) or _GONE_FROM.search(before) or _then_now(text, value):
         return "gone"
     if (
         re.search(r"\bfrom\s+(?:[a-z]+\s+)?$", before)
@@ -319,6 +395,8 @@ def status_of(ask: ValueAsk, text: str, value: Value) -> str | None:
         ):
             return "fact"  # "paused since 06:40 waiting on …": when the state began
         return "plan" if _ASKS_PLAN.search(_without_named_plans(ask.question)) else None
+    if _unasserted(ask, text, value):
+        return None  # "ward 4 has 24 beds?", "likely 55%", "was supposed to leave at 09:30"
     return "fact"
 
 

@@ -1,0 +1,134 @@
+"""A row that says a value in a past clause and goes on, in the same row, to give another
+value of its kind as the one so now ("the proof *was* 45 min, *now* it's 60 min", "was in room
+12 but got moved to room 14") says the first is no longer so. The reader took the first (the
+clause that names the thing), offline and from a model: a wrong fact. The former value is now
+read as gone; the row then holds a value then and one now, and which the question asks is a
+guess (no answer), unless it asks what it was before.
+
+Near misses: a past value with no value said after it as the one so now ("the proof was 45
+min yesterday"), a later value of another thing ("…; the day shift is now at 40"), a time
+a state began ("left at 09:30 and has been at sea since 11:00") stay answered.
+
+Every case is of another trade than the dev sets: a bakery, a ward, a port, a school, a
+shop's kiosk.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crewline.policy import judge
+from tests.unit.gate_kit import answers, by_model, facts
+
+CHANGED = [
+    (  # a bakery
+        "How long does the sourdough proof?",
+        "The sourdough proof was 45 min, now it's 60 min.",
+        "45 min",
+    ),
+    (  # the same across two sentences
+        "How long does the sourdough proof?",
+        "The sourdough proof was 45 min. Now it's 60 min.",
+        "45 min",
+    ),
+    (  # a ward
+        "What is the heparin infusion rate on ward 3?",
+        "Heparin infusion rate on ward 3 was 18 ml/h, it's now 12 ml/h.",
+        "18 ml/h",
+    ),
+    (  # a ward, "but now is"
+        "What is the heparin infusion rate on ward 3?",
+        "Heparin infusion rate on ward 3 was 18 ml/h but now is 12 ml/h.",
+        "18 ml/h",
+    ),
+    (  # a port
+        "Which berth does MV Aster use?",
+        "MV Aster was at berth 7, now at berth 9.",
+        "7",
+    ),
+    (  # a port, a verb in the past and "since" a day
+        "Which berth does MV Aster use?",
+        "MV Aster used berth 7; since Monday she uses berth 9.",
+        "7",
+    ),
+    (  # a school, "got moved to"
+        "Which room is the maths exam in?",
+        "The maths exam was in room 12 but got moved to room 14.",
+        "12",
+    ),
+    (  # a shop's kiosk
+        "What port does the kiosk API listen on?",
+        "The kiosk API listened on 8080 before the upgrade, now on 8443.",
+        "8080",
+    ),
+    (  # a bakery's van, "was leaving … now it leaves"
+        "When does the bakery van leave?",
+        "The bakery van was leaving at 05:30, now it leaves at 05:00.",
+        "05:30",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "row", "former"), CHANGED)
+def test_the_value_a_row_says_it_changed_from_is_not_answered(
+    question: str, row: str, former: str
+) -> None:
+    rows = facts(("member", row))
+    verdict = judge(question, facts=rows)
+    assert verdict.answer is None or former not in verdict.answer, verdict
+    assert by_model(question, rows, former) is None
+
+
+def test_the_card_says_the_row_gives_it_as_former() -> None:
+    from crewline.policy import Placement, check_placement
+
+    rows = facts(("baker", "The sourdough proof was 45 min, now it's 60 min."))
+    verdict = check_placement(
+        "How long does the sourdough proof?",
+        Placement(kind="fleet", answer="45 min", row=rows[0].row_id),
+        facts=rows,
+    )
+    assert verdict.answer is None and "former (it then changed)" in verdict.why
+
+
+NEAR_MISSES = [
+    (  # a past value, nothing said after it
+        "How long was the sourdough proof yesterday?",
+        "The sourdough proof was 45 min yesterday.",
+        "45 min",
+    ),
+    (  # the later value is another thing's
+        "How many containers did the night shift unload?",
+        "The night shift unloaded 86 containers; the day shift is now at 40.",
+        "86 containers",
+    ),
+    (  # "since" a time: when a state began, not what the value changed to
+        "When did the ferry leave?",
+        "The ferry left at 09:30 and has been at sea since 11:00.",
+        "09:30",
+    ),
+    (  # a value and another thing's value said now
+        "How many beds does ward 4 have?",
+        "Ward 4 has 24 beds, ward 5 now has 30 beds.",
+        "24 beds",
+    ),
+    (  # two past values of two things, none said as now
+        "How long did the MRI scan take?",
+        "The MRI scan took 40 min, the CT took 10 min.",
+        "40 min",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "row", "value"), NEAR_MISSES)
+def test_a_past_value_no_later_one_replaces_is_still_answered(
+    question: str, row: str, value: str
+) -> None:
+    answers(question, facts(("member", row)), value)
+
+
+def test_what_it_was_before_is_still_the_former_value() -> None:
+    rows = facts(("baker", "The sourdough proof was 45 min, now it's 60 min."))
+    assert by_model("How long was the sourdough proof before the change?", rows, "45 min") == (
+        "45 min"
+    )
