@@ -1501,6 +1501,13 @@ def _points_back(words: Sequence[Token]) -> bool:
     return any(
         w.text in ("its", "their")
         or (w.text in ("it", "they") and k > 0 and words[k - 1].text in _HELPING)
+        or (  # "which port does *that one* use?"
+            w.text in ("that", "this")
+            and words[k + 1 : k + 2] != ()
+            and words[k + 1].text == "one"
+            and k > 0
+            and words[k - 1].text in _HELPING
+        )
         for k, w in enumerate(words)
     )
 
