@@ -61,6 +61,16 @@ CHANGED = [
         "The kiosk API listened on 8080 before the upgrade, now on 8443.",
         "8080",
     ),
+    (  # a yard, the past verb after the value, "so it's … now"
+        "How many lorries are booked for Friday?",
+        "12 lorries were booked for Friday, we added 3 so it's 15 now.",
+        "12",
+    ),
+    (  # a bakery, "then …, today …"
+        "How long does the sourdough proof?",
+        "Sourdough proof was 45 min, then 50 min, today 60 min.",
+        "45 min",
+    ),
     (  # a bakery's van, "was leaving … now it leaves"
         "When does the bakery van leave?",
         "The bakery van was leaving at 05:30, now it leaves at 05:00.",

@@ -293,7 +293,7 @@ def clause_of(text: str, value: Value) -> tuple[str, str]:
 # What marks a value as the one so now, or the one a thing was changed to: "now", "currently",
 # "these days", "from Monday (on)", "since Monday", "moved to", "got lowered to".
 _NOW_SAID = re.compile(
-    r"\b(?:now|currently|nowadays|these days|from (?:today|tomorrow|this|next|[a-z]+day)"
+    r"\b(?:now|currently|nowadays|these days|today|tonight|from (?:tomorrow|this|next|[a-z]+day)"
     r"|since)\b"
     r"|\b(?:moved|changed|lowered|raised|reduced|increased|bumped|cut|dropped|switched|pushed"
     r"|brought|set|reset|updated)\s+(?:back\s+|up\s+|down\s+)?to\s+(?:[a-z]+\s+)?$"
@@ -313,8 +313,9 @@ def _then_now(text: str, value: Value) -> bool:
     nothing the row had not named before ("…, now it's 60 min", "… but got moved to room 14",
     "since Monday she uses berth 9")? The first is what the thing was, not what it is: the
     row says it changed."""
-    before, _ = clause_of(text, value)
-    if not any(t.text in _BE_PAST or past(t) for t in tokens(before.lower())):
+    if not any(
+        t.text in _BE_PAST or past(t) for t in tokens(" ".join(clause_of(text, value)).lower())
+    ):
         return False
     named = {root(t.text) for t in tokens(text[: value.start].lower())}
     for later in values_in(text):
@@ -325,7 +326,7 @@ def _then_now(text: str, value: Value) -> bool:
         was, rest = (part.lower() for part in clause_of(text, later))
         if re.search(r"\bsince\s+$", was):
             continue  # "up since 06:40": when a state began, not a value it changed to
-        if not (_NOW_SAID.search(was) or re.match(r"[^.;]*?\b(?:now|currently)\b", rest)):
+        if not (_NOW_SAID.search(was) or re.match(r"[^.;]*?\b(?:now|currently|today)\b", rest)):
             continue
         if all(
             t.text in STOP
