@@ -58,6 +58,7 @@ from crewline.policy.fleet.picking import (
     how_often_unasked,
     in_question,
     labelled_other,
+    names_one,
     of_another_outcome,
     on_its_day,
     pick,
@@ -144,6 +145,7 @@ class Refusal(StrEnum):
     FORMER = "former"
     BARE = "bare"
     OTHER_COUNT = "other-count"
+    NAMES_ONE = "names-one"
     OTHER_OUTCOME = "other-outcome"
     NOT_LIVE = "not-live"
     OTHER_QUALIFIER = "other-qualifier"
@@ -184,6 +186,7 @@ _FOUND = {
     Refusal.FORMER: "the question asks the former value",
     Refusal.BARE: "the row does not say the value by the asked noun",
     Refusal.OTHER_COUNT: "the row counts another thing",
+    Refusal.NAMES_ONE: "the number names one of the things asked (its id), it counts none",
     Refusal.OTHER_OUTCOME: "the row counts another outcome",
     Refusal.NOT_LIVE: "the row says it negated, former (it then changed), planned, hedged, asked"
     " or as what should be, or secret",
@@ -327,6 +330,8 @@ def _refusal(
         return Refusal.FORMER  # "what was it before the cache change?" of the value it went to
     if value.kind in WEAK and not _by_its_noun(ask, cited, value, _tie(by, usable)):
         return Refusal.BARE  # "3 of 40 pods" is no port: a bare value counts by its noun
+    if value.kind in AMOUNTS and names_one(ask, cited.text, value):
+        return Refusal.NAMES_ONE  # "order 8812" for "how many orders …?": one, by its number
     if (
         value.kind in AMOUNTS
         and counted_by(cited.text[value.end :], noun_heads(ask), tokens(ask.question)) is False

@@ -350,7 +350,8 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
     out: list[Said] = []
     counting = False  # the last number counted the asked noun ("57 TODOs, 12 of them…")
     number = (  # ends in a digit, before a comma or a full stop: "48,", "51."
-        r"(?<![\w.#])(?<!\w-)(?<!\d\u2013)(\d(?:[\d,]*\d)?(?:\.\d+)?(?:k|m)?)"
+        # never the piece of a time or a ratio after its colon ("at 09:00" counts no "00")
+        r"(?<![\w.#])(?<!\w-)(?<!\d\u2013)(?<!\d:)(\d(?:[\d,]*\d)?(?:\.\d+)?(?:k|m)?)"
         r"(?![\w%])(?!\.\w)(?![-\u2013]\w)"
     )
     for m in re.finditer(number, text, re.I):
@@ -365,6 +366,9 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
         )
         end = m.end(1) + (scale.end() if scale else 0)
         value = Value(text=text[m.start(1) : end], kind=Kind.NUMBER, start=m.start(1), end=end)
+        if names_one(ask, text, value):
+            counting = False
+            continue  # "admission 5521": one of them, by its number
         if re.match(r"\s+of\s+(?:them|those|these)\b", text[m.end() :]) and counting:
             out += _counted_value(ask, text, value)  # "57 TODOs, 12 of them in src/api"
             continue
@@ -413,6 +417,19 @@ def _counted(ask: ValueAsk, fact: Fact) -> list[Said]:
         else:
             counting = False
     return out
+
+
+def names_one(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Is the number cited for "how many <things>" written right after one of those things,
+    singular ("order 8812", "admission 5521", "container #3317")? It names that one thing
+    by its number; it counts none."""
+    if not ask.counted:
+        return False
+    before = re.search(r"([A-Za-z][\w-]*)\s*(?:#|no\.?\s*)?$", text[: value.start])
+    if before is None:
+        return False
+    word = tokens(before.group(1).lower())
+    return bool(word) and word[0].lemma == word[0].text and root(word[0].text) in ask.counted
 
 
 def _following(rest: str) -> list[str]:
