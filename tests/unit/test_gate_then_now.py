@@ -2,8 +2,9 @@
 value of its kind as the one so now ("the proof *was* 45 min, *now* it's 60 min", "was in room
 12 but got moved to room 14") says the first is no longer so. The reader took the first (the
 clause that names the thing), offline and from a model: a wrong fact. The former value is now
-read as gone; the row then holds a value then and one now, and which the question asks is a
-guess (no answer), unless it asks what it was before.
+read as gone for a question not asked in the past: the value said now is the answer, a
+model citing the former one is refused. A question asked in the past ("what *did* the oven
+peak at?") keeps the reading it had.
 
 Near misses: a past value with no value said after it as the one so now ("the proof was 45
 min yesterday"), a later value of another thing ("…; the day shift is now at 40"), a time
@@ -135,6 +136,19 @@ def test_a_past_value_no_later_one_replaces_is_still_answered(
     question: str, row: str, value: str
 ) -> None:
     answers(question, facts(("member", row)), value)
+
+
+def test_the_value_said_now_is_the_answer() -> None:
+    rows = facts(("baker", "The sourdough proof was 45 min, now it's 60 min."))
+    answers("How long does the sourdough proof?", rows, "60 min")
+    answers(
+        "What is the heparin infusion rate on ward 3?", facts(("pharm", CHANGED[2][1])), "12 ml/h"
+    )
+
+
+def test_a_question_asked_in_the_past_still_gets_what_it_was() -> None:
+    rows = facts(("baker", "The bread oven peaked at 260 C, down to 220 C now."))
+    answers("What did the bread oven peak at?", rows, "260")
 
 
 def test_what_it_was_before_is_still_the_former_value() -> None:

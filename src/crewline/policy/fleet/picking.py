@@ -43,6 +43,7 @@ from crewline.policy.fleet.rows import (
     says,
     specific_of,
     status_of,
+    then_now,
     unsettled,
     words_near,
 )
@@ -723,7 +724,9 @@ def _not_present(ask: ValueAsk, text: str, value: Value) -> bool:
     if status is None:
         before, after = (part.lower() for part in clause_of(text, value))
         return not NEGATION.search(before) and unsettled(f"{before} {after}")
-    return status == "gone"  # "plan": the question asks about the plan it states
+    # "plan": the question asks about the plan it states; a value the row says it changed
+    # from to a value it says now ("was 45 min, now 60 min") leaves that one the answer
+    return status == "gone" and not then_now(ask, text, value)
 
 
 _PRESENT = re.compile(r"\b(?:now|currently|current|today|latest|still|these days|at the moment)\b")

@@ -307,12 +307,20 @@ _WHEN_OR_CHANGE = word_set(
 )
 
 
-def _then_now(text: str, value: Value) -> bool:
+# A question asked in the past ("what *did* the lag peak at?", "how long *was* it?"): what a
+# row says a thing was is an answer to it, as the reader reads it.
+_ASKED_IN_PAST = re.compile(r"\b(?:did|was|were|had|used to)\b")
+
+
+def then_now(ask: ValueAsk, text: str, value: Value) -> bool:
     """Is ``value`` said in a past clause ("the proof *was* 45 min") of a row that goes on to
     give another value of its kind as the one so now, of the same thing — its clause names
     nothing the row had not named before ("…, now it's 60 min", "… but got moved to room 14",
-    "since Monday she uses berth 9")? The first is what the thing was, not what it is: the
-    row says it changed."""
+    "since Monday she uses berth 9") — for a question not asked in the past? The first is
+    what the thing was, not what it is: the row says it changed, and the later value is the
+    answer."""
+    if _ASKED_IN_PAST.search(request_sentence(ask)):
+        return False
     if not any(
         t.text in _BE_PAST or past(t) for t in tokens(" ".join(clause_of(text, value)).lower())
     ):
@@ -374,7 +382,7 @@ def status_of(ask: ValueAsk, text: str, value: Value) -> str | None:
     whole = f"{before} {after}"
     if NEGATION.search(before):
         return None
-    if _GONE.search(whole) or _GONE_FROM.search(before) or _then_now(text, value):
+    if _GONE.search(whole) or _GONE_FROM.search(before) or then_now(ask, text, value):
         return "gone"
     if (
         re.search(r"\bfrom\s+(?:[a-z]+\s+)?$", before)
