@@ -118,6 +118,16 @@ NEAR_MISSES = [
         "The ferry left at 09:30 and has been at sea since 11:00.",
         "09:30",
     ),
+    (  # the later value is another numbered thing's ("Year 8 now has 170")
+        "How many pupils are in Year 7?",
+        "Year 7 had 182 pupils; Year 8 now has 170.",
+        "182 pupils",
+    ),
+    (  # the later number names another thing ("on ward 5")
+        "How many nurses are on ward 4?",
+        "Ward 4 had 6 nurses this morning, now 4 on ward 5.",
+        "6 nurses",
+    ),
     (  # a value and another thing's value said now
         "How many beds does ward 4 have?",
         "Ward 4 has 24 beds, ward 5 now has 30 beds.",

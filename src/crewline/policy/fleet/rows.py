@@ -312,6 +312,23 @@ _WHEN_OR_CHANGE = word_set(
 _ASKED_IN_PAST = re.compile(r"\b(?:did|was|were|had|used to)\b")
 
 
+def _numbered(text: str) -> set[str]:
+    """The things ``text`` names by a noun and a number ("year 8", "ward 5", "gate #3")."""
+    return {
+        f"{word} {number}"
+        for word, number in re.findall(r"\b([a-z]+)\s+#?(\d+)\b", text.lower())
+        if word not in _BEFORE_A_VALUE and not word.endswith("ed")
+    }
+
+
+# the words that stand before a value without naming a thing by it ("at 9", "now 12")
+_BEFORE_A_VALUE = word_set(
+    """a an the at to now is are was were be been by from of on in for since until about
+    around it its s so then than and or but with after before under over up down has have
+    had got gets takes took holds"""
+)
+
+
 def then_now(ask: ValueAsk, text: str, value: Value) -> bool:
     """Is ``value`` said in a past clause ("the proof *was* 45 min") of a row that goes on to
     give another value of its kind as the one so now, of the same thing — its clause names
@@ -325,7 +342,8 @@ def then_now(ask: ValueAsk, text: str, value: Value) -> bool:
         t.text in _BE_PAST or past(t) for t in tokens(" ".join(clause_of(text, value)).lower())
     ):
         return False
-    named = {root(t.text) for t in tokens(text[: value.start].lower())}
+    first = f"{text[: value.start]} {clause_of(text, value)[1]}".lower()
+    named = {root(t.text) for t in tokens(first)}
     for later in values_in(text):
         if later.start < value.end or later.kind is not value.kind:
             continue
@@ -334,17 +352,27 @@ def then_now(ask: ValueAsk, text: str, value: Value) -> bool:
         was, rest = (part.lower() for part in clause_of(text, later))
         if re.search(r"\bsince\s+$", was):
             continue  # "up since 06:40": when a state began, not a value it changed to
+        if any(v.kind is value.kind for v in values_in(rest)):
+            continue  # "Year 8 now has 170": a number naming a thing, its value after it
+        label = re.search(r"\b([a-z]+)\s+#?$", was)
+        if (
+            label is not None
+            and label.group(1) not in _BEFORE_A_VALUE | _WHEN_OR_CHANGE | STOP
+            and root(label.group(1)) != root(ask.noun)
+        ):
+            continue  # "now 4 on ward 5": the number of a ward, for "how many nurses"
         if not (_NOW_SAID.search(was) or re.match(r"[^.;]*?\b(?:now|currently|today)\b", rest)):
             continue
         if all(
             t.text in STOP
+            or t.text.isdigit()  # a number names a thing only after its noun: ``_numbered``
             or t.text in _WHEN_OR_CHANGE
             or re.fullmatch(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", t.text) is not None
             or verb_form(t)
             or root(t.text) in named
-            for t in tokens(was)
-        ):
-            return True
+            for t in tokens(f"{was} {rest}")
+        ) and _numbered(f"{was} {rest}") <= _numbered(first):
+            return True  # "Year 8 now has 170", "now 4 on ward 5": another thing's value
     return False
 
 
