@@ -122,3 +122,12 @@ def test_a_value_asserted_beside_a_modal_or_a_question_is_still_answered(
     question: str, row: str, value: str
 ) -> None:
     answers(question, facts(("member", row)), value)
+
+
+def test_a_value_said_without_asserting_it_still_disputes_another() -> None:
+    rows = facts(
+        ("till", "The bakery's end-of-day close runs at 23:30."),
+        ("van", "bakery end-of-day close kicks off at 22:00 afaik, that's when the van leaves"),
+    )
+    verdict = judge("Which time is the bakery's end-of-day close?", facts=rows)
+    assert verdict.answer is None and "22:00" in verdict.why, verdict

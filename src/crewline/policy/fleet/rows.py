@@ -205,7 +205,11 @@ GUESSED = re.compile(
 def unhedged(fact: Fact) -> Fact:
     """``fact`` with its hedges blanked out: the values it says it is unsure of, as said."""
     text = HEDGE.sub(lambda m: " " * len(m.group(0)), fact.text)
-    return dataclasses.replace(fact, text=GUESSED.sub(lambda m: " " * len(m.group(0)), text))
+    text = GUESSED.sub(lambda m: " " * len(m.group(0)), text)
+    # what its member does not assert disputes as a hedge does ("22:00 UTC afaik")
+    text = _HEARSAY_ANY_CASE.sub(lambda m: " " * len(m.group(0)), text)
+    text = _MODAL.sub(lambda m: " " * len(m.group(0)), text).replace("?", ".")
+    return dataclasses.replace(fact, text=text)
 
 
 def observed(fact: Fact) -> Fact:
@@ -386,6 +390,7 @@ _HEARSAY = re.compile(
     r"|looked)|if i (?:remember|recall)|iirc|afaik|afaict|can (?:anyone|someone|somebody)"
     r" confirm|double[- ]check)\b"
 )
+_HEARSAY_ANY_CASE = re.compile(_HEARSAY.pattern, re.IGNORECASE)
 _MODAL = re.compile(
     r"\b(?:[Ss]hould|[Oo]ught to|supposed to|meant to|[Ww]ould|[Cc]ould"
     # "may", not the month a member wrote in lower case ("in may", "may 14")
