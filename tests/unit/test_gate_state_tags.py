@@ -36,7 +36,7 @@ GO_AHEADS = [
     "Does this outline look good, y/n?",
     "Is the plan fine, yes?",
     "Did the linter pass, ok to continue?",
-    "Tests are green, ok?",
+    "Tests are green. Continue?",
 ]
 
 

@@ -176,8 +176,11 @@ _CONFIRM = re.compile(
     r"^(?:does|do|is|are|would)\s+(?:the|this|that|my|our|it|everything|all)\s*(?:\w+\s+){0,2}"
     r"(?:look|sound|seem|feel)s?\s+(?:ok|okay|good|fine|right|reasonable|sensible|correct|alright)"
     r"|^(?:is|are)\s+(?:the|this|that|my|our)\s+(?:plan|approach|order|list|design|proposal|outline"
-    r"|idea)\s+(?:ok|okay|good|fine|right|correct|acceptable)|^(?:sounds?|looks?)\s+good|^all\s+good"
+    r"|idea)\s+(?:ok|okay|good|fine|right|correct|acceptable)|^(?:sounds?|looks?)\s+good|^all\s+good(?!\s+with\s+(?!(?:you|me|us|this|that|it|the\s+(?:plan"
+    r"|approach|order|list|design|proposal|outline|idea|steps?))\b))"
 )
+# "all good with the freezer?": whether a thing is well, not leave for the asker's plan.
+_ALL_GOOD_WITH = re.compile(r"(?:^|[.!?]\s+)all\s+good\s+with\s+")
 _TAG = re.compile(
     r"(?:^|[\s,.;:!-])(?:ok|okay|alright|right|yes|yeah|yep|fine|good|cool|go|agreed|y/n"
     r"|\(y/n\)|yes or no|yes/no|sound good|sounds good|fine by you|ok with you|good with you"
@@ -339,6 +342,8 @@ def _clause_proceeds(raw: list[str]) -> bool:
     first = words[0]
     if first in _FINITE_AUXILIARIES:
         return False  # "did the job fail like last time?": a question about a state
+    if len(words) > 1 and words[1] in _FINITE_AUXILIARIES and first != lemma(first):
+        return False  # "records are fine": a plural subject and its state, not a step
     return lemma(first) in _VERB_START or first in _VERB_START
 
 
@@ -451,7 +456,52 @@ def _sentence_proceeds(text: str) -> bool:
         and not _claims_value(text[: tag.start()])
         and not _asks_a_state(said[0])
         and not any(_unread_step(words) for words in said)
+        and not _states_a_state(text[: tag.start()])
     )
+
+
+_TAGGED_STATE_WHY = (
+    "it asks whether something is so (a statement with a tag, naming no step of the "
+    "asker's): a yes would be a fact nobody in the fleet stated"
+)
+
+
+def _tags_a_state(code: str) -> bool:
+    """Is the question's last sentence a statement of a state with a tag ("the fridge is
+    fine, right?")?"""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", code.strip()) if s]
+    last = sentences[-1] if sentences else ""
+    if _ALL_GOOD_WITH.search(last) and not _CONFIRM.match(last):
+        return True
+    tag = _TAG.search(last)
+    return tag is not None and _states_a_state(last[: tag.start()])
+
+
+# Who a step the asker takes is said by: itself ("I", "we", "let's", "ich", "je"…).
+_ASKER = word_set("i we me us let ich wir je nous ik wij io yo eu")
+
+
+# What may stand with a tag and leave it a tag alone ("Is ok?", "is that fine?").
+_BARE_TAG = word_set("is it that this s be would will all everything")
+
+
+def _states_a_state(tagged: str) -> bool:
+    """Is the text a tag follows a statement of how something is, naming no step of the
+    asker's ("the fridge is fine, right?", "tests are green, ok?", "pilot boarded ok?")?
+    A "yes" to it would say the thing is so — a fact nobody in the fleet stated. A tag alone
+    ("… I'll rerun it. OK?") asks of the sentence before it, and a default said in it is read
+    by the defaults' rules."""
+    words = re.findall(r"[a-z0-9]+", tagged.lower().replace("'", " "))
+    words = [w for w in words if w not in FILLERS | _POLITE | _BARE_TAG]
+    if not words or _ASKER & set(words):
+        return False
+    for clause in _clauses_of(tagged.lower()):
+        bare = [w for w in clause if w not in FILLERS and w not in _POLITE]
+        if bare and (
+            _lead(" ".join(bare)) or (bare[0] == lemma(bare[0]) and bare[0] in _VERB_START)
+        ):
+            return False  # "…, keep going with the next file, yep?": a step said bare
+    return not defaults.mentions_default(tagged)
 
 
 def _unread_step(raw: list[str]) -> bool:
@@ -791,7 +841,9 @@ def judge(
     return Verdict(
         kind=VerdictKind.UNKNOWN,
         answer=None,
-        why="it is not a yes/no to go on, a stated default or a value the fleet has",
+        why=_TAGGED_STATE_WHY
+        if _tags_a_state(reading.code)
+        else "it is not a yes/no to go on, a stated default or a value the fleet has",
         evidence=(),
     )
 
@@ -928,7 +980,11 @@ def check_placement(
     if placement.kind == "proceed":
         if answer and answer.casefold() not in _AFFIRMATIVE:
             return refused
-        return _proceed(reading) if _may_proceed(reading) else refused
+        if _may_proceed(reading):
+            return _proceed(reading)
+        if _tags_a_state(reading.code):
+            return replace(refused, why=f"{refused.why}: {_TAGGED_STATE_WHY}")
+        return refused
     if placement.kind == "stated_default":
         ended = _DEFAULT_ENDED.search(reading.code)
         if ended is not None:
