@@ -29,6 +29,14 @@ TAGGED_STATES = [
     # a plural subject whose word is also a step's verb ("records", "tests") is no step
     "Records are filed, right?",
     "Tests are green, ok?",
+    # the asker's own state, said as done ("we've", "we passed"), is a state too
+    "We passed the fire inspection, right?",
+    "We've loaded the reefer on deck 2, right?",
+    "I had the consent form signed by the parents, yes?",
+    # a tag alone after a statement of a state asks whether that is so
+    "The fridge on ward 3 is fine. OK?",
+    "The dough is proofed. Alright?",
+    "Pupils are all back from the trip. Ok?",
 ]
 
 
@@ -58,6 +66,11 @@ GO_AHEADS = [
     "All good with the plan?",
     "All good?",
     "Lint is clean, what next?",
+    # a tag alone after the asker's step asks of that step; a "go?" asks to go on
+    "I'll reread the shift handover notes. OK?",
+    "Sorting the school trip consent forms by class now, as planned. Alright?",
+    "We'll re-run the bakery stock count. Fine?",
+    "Next step is a unit test for the berth planner. Go?",
 ]
 
 

@@ -468,37 +468,74 @@ _TAGGED_STATE_WHY = (
 
 def _tags_a_state(code: str) -> bool:
     """Is the question's last sentence a statement of a state with a tag ("the fridge is
-    fine, right?")?"""
+    fine, right?"), or a tag alone after one ("The fridge is fine. OK?")?"""
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", code.strip()) if s]
     last = sentences[-1] if sentences else ""
     if _ALL_GOOD_WITH.search(last) and not _CONFIRM.match(last):
         return True
+    if len(sentences) > 1 and _tag_alone(last):
+        return _states_a_state(sentences[-2])
     tag = _TAG.search(last)
-    return tag is not None and _states_a_state(last[: tag.start()])
+    said = _said_words(last)
+    return (
+        tag is not None
+        and not _GO_TAG.search(tag.group(0))
+        and not (said and said[0] in _AUXILIARIES | _WH_WORDS)  # a question of its own
+        and _states_a_state(last[: tag.start()])
+    )
+
+
+def _tag_alone(sentence: str) -> bool:
+    """Is the sentence a tag and nothing more ("OK?", "Is ok?", "Alright?")?"""
+    tag = _TAG.search(sentence.strip())
+    return (
+        tag is not None
+        and not _said_words(sentence[: tag.start()])
+        and not _GO_TAG.search(tag.group(0))
+    )
+
+
+# A tag that itself asks to go on ("Next step is the unit test. Go?").
+_GO_TAG = re.compile(r"\b(?:go|shall\s+i|right\s+away)\b")
 
 
 # Who a step the asker takes is said by: itself ("I", "we", "let's", "ich", "je"…).
 _ASKER = word_set("i we me us let ich wir je nous ik wij io yo eu")
-
-
 # What may stand with a tag and leave it a tag alone ("Is ok?", "is that fine?").
 _BARE_TAG = word_set("is it that this s be would will all everything")
+# After the asker, the forms that say what it is now, not a step: "am", "are" ("I'm about
+# to…", "we're going to…") lead steps as often as states and are left to the clause.
+_PRESENT = word_set("am m re are is s")
+# After the asker, what says a thing done ("we've loaded the van", "I had signed it").
+_PERFECT = word_set("ve have had")
+
+
+def _said_words(text: str) -> list[str]:
+    words = re.findall(r"[a-z0-9]+", text.lower().replace("'", " "))
+    return [w for w in words if w not in FILLERS | _POLITE | _BARE_TAG]
 
 
 def _states_a_state(tagged: str) -> bool:
     """Is the text a tag follows a statement of how something is, naming no step of the
-    asker's ("the fridge is fine, right?", "tests are green, ok?", "pilot boarded ok?")?
-    A "yes" to it would say the thing is so — a fact nobody in the fleet stated. A tag alone
-    ("… I'll rerun it. OK?") asks of the sentence before it, and a default said in it is read
-    by the defaults' rules."""
-    words = re.findall(r"[a-z0-9]+", tagged.lower().replace("'", " "))
-    words = [w for w in words if w not in FILLERS | _POLITE | _BARE_TAG]
-    if not words or _ASKER & set(words):
+    asker's ("the fridge is fine, right?", "tests are green, ok?", "pilot boarded ok?", "we
+    passed the inspection, right?")? A "yes" to it would say the thing is so — a fact nobody
+    in the fleet stated. A default said in it is read by the defaults' rules."""
+    words = _said_words(tagged)
+    if not words:
         return False
+    for at, word in enumerate(words):
+        then = words[at + 1] if at + 1 < len(words) else ""
+        done = then in _PERFECT or (
+            then not in _PRESENT and lemma(then) != then and not then.endswith(("ing", "s"))
+        )
+        if word in _ASKER and not done:
+            return False  # "I continue with …", "we'll rerun it": the asker's step
     for clause in _clauses_of(tagged.lower()):
         bare = [w for w in clause if w not in FILLERS and w not in _POLITE]
         if bare and (
-            _lead(" ".join(bare)) or (bare[0] == lemma(bare[0]) and bare[0] in _VERB_START)
+            _lead(" ".join(bare))
+            or (bare[0] == lemma(bare[0]) and bare[0] in _VERB_START)
+            or (bare[0].endswith("ing") and lemma(bare[0]) != bare[0])
         ):
             return False  # "…, keep going with the next file, yep?": a step said bare
     return not defaults.mentions_default(tagged)
@@ -679,6 +716,9 @@ def _proceeds(shape: Shape) -> bool:
             _announces_unknown(w) for w in _clauses_of(sentence.text)
         ):
             return False
+    at = shape.sentences.index(asking[-1])
+    if at > 0 and _tag_alone(asking[-1].text) and _states_a_state(shape.sentences[at - 1].text):
+        return False  # "The fridge is fine. OK?": the tag asks whether that is so
     return not _tags_unread(shape) and _sentence_proceeds(asking[-1].text)
 
 
@@ -1127,7 +1167,7 @@ def _may_proceed(reading: _Reading) -> bool:
     if reading.proceeds:
         return True
     code = reading.code
-    if reading.ask is not None or defaults.mentions_default(code):
+    if reading.ask is not None or defaults.mentions_default(code) or _tags_a_state(code):
         return False
     if re.search(r"\b(?:or|vs|versus)\b", code):
         return False
