@@ -536,6 +536,7 @@ def _states_a_state(tagged: str) -> bool:
             _lead(" ".join(bare))
             or (bare[0] == lemma(bare[0]) and bare[0] in _VERB_START)
             or (bare[0].endswith("ing") and lemma(bare[0]) != bare[0])
+            or _FOREIGN_OPENING.match(" ".join(bare))  # "mach weiter mit der Liste, ok?"
         ):
             return False  # "…, keep going with the next file, yep?": a step said bare
     return not defaults.mentions_default(tagged)
