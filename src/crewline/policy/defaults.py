@@ -12,7 +12,7 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from crewline.policy.values import Kind, values_in
@@ -24,6 +24,8 @@ __all__ = [
     "beside_a_cue",
     "is_self_answer",
     "mentions_default",
+    "no_value",
+    "not_a_value",
     "not_stated",
     "said_as_default",
     "stated",
@@ -451,13 +453,22 @@ def _before_value(text: str, m: re.Match[str]) -> str | None:
     if wanted > 1 and _plain(value.lower()):
         # never back over the verb that takes the phrase: "I can use UTC (standard) or
         # local Zurich time" offers "UTC", not "can use UTC"
+        # and never across a clause's mark: "… in the draft: two decimals (our default)"
+        clause = _CLAUSE_MARK.split(text[:start])[-1]
         words = list(
             itertools.takewhile(
                 lambda w: w.lower() not in _TAKES_DEFAULT | _AUX_WORDS,
-                reversed(re.findall(r"[\w%./-]+", text[:start])[-(wanted - 1) :]),
+                reversed(re.findall(r"[\w%./-]+", clause)[-(wanted - 1) :]),
             )
         )
-        value = " ".join([*reversed(words), value])
+        head = " ".join(reversed(words))
+        value = f"{head} {value}" if head else value
+        # "1 decimal place (default)": the phrase is counted, its number is of the value
+        number = re.search(
+            r"(?:^|(?<=\s))(\d[\d.,]*)\s+$", text[: start - len(head) - 1] if head else ""
+        )
+        if number:
+            value = f"{number.group(1)} {value}"
     elif re.fullmatch(r"\d[\w./:%-]*(?:\s\S+)?", value):
         lead = _LEAD_WORD.search(text[:start])
         if (
@@ -836,19 +847,100 @@ def _past_the_thing(text: str) -> str:
     )
 
 
-@functools.lru_cache(maxsize=256)
+# Words of no value: the articles, pronouns and possessives, prepositions, conjunctions and
+# auxiliaries a cue reads when the clause around it names no value ("T130 was the usual until
+# the mill changed" read as "until", "on my local copy" as "my"). "on", "off", "in", "out"
+# are states a setting takes, and stay values.
+_FUNCTION_WORDS = word_set(
+    """a an the my our your their its his her me us him them i we you he she they it this
+    that these those who whom whose which what of to for with from into onto about after
+    before until till since during through across against among between by at under over
+    via per and or but nor so yet though although unless because while whereas if than
+    then otherwise whether else instead is was are were be been being am do does did has
+    have had will would shall should can could may might must not next same other another
+    each every"""
+)
+# A number's own unit or prefix: "180 C", "L204", "v2" — a letter glued to or set after it.
+_NUMBER_BEFORE = re.compile(r"\d[\d.,]*\s*$")
+_KEEP_GOING = re.compile(
+    r"\b(?:keep|kept|keeping)\s+(?!(?:existing|using|it|them)\b)[a-z]+ing\b", re.IGNORECASE
+)
+
+
+def _no_value(text: str, value: str) -> str | None:
+    """Why ``value``, read by a cue in ``text``, is no whole value of it, or None when it is
+    one: a word of no value alone or at its end ("until", "204 was"), a piece of a token or
+    of a number with its unit ("204" of "L204", "C" of "180 C"), words taken across a clause's
+    mark, or the object of a step said with "keep …ing" (to go on doing it, no value kept)."""
+    words = value.split()
+    if len(words) == 1 and value.casefold() in _FUNCTION_WORDS:
+        return f"“{value}” is a function word, not a value"
+    if words and words[-1].casefold() in _FUNCTION_WORDS:
+        return f"“{value}” ends in the function word “{words[-1]}”, not a value"
+    places = [m.start() for m in re.finditer(re.escape(value), text)]
+    if not places:
+        return f"“{value}” is not said as one phrase in it"
+    whole = [
+        at
+        for at in places
+        if not re.search(r"\w$", text[:at])
+        and not re.match(r"\w", text[at + len(value) :])
+        and not (value[:1].isalpha() and _NUMBER_BEFORE.search(text[:at]))
+    ]
+    if not whole:
+        return f"“{value}” is only a piece of a longer value in it"
+    if _KEEP_GOING.search(text[: whole[0]]):
+        return f"“{value}” is in the object of a step it asks to keep doing, not a value"
+    return None
+
+
+def not_a_value(question: str, value: str) -> str | None:
+    """Why ``value``, a default read in ``question`` (a model's reading too), is no whole
+    value of it ("C" of "Oven at 180 C, same as last week?"), or None."""
+    return _no_value(_display(question), _display(value))
+
+
+def no_value(question: str) -> str | None:
+    """Why the default a cue reads in ``question`` is no value of it ("T130 was the usual
+    until the mill changed" reads "until"), or None."""
+    read, why = _in_text_read(question)
+    other = _pinned_by_a_file(question) if read is None else _given_by_source(question, read)
+    return why or (_no_value(_display(question), other) if other is not None else None)
+
+
 def _in_text(question: str) -> str | None:
-    """The first value the patterns read, in their order: "default is X" forms first. Kept
-    for the last questions read: both readings of a question's default ask it."""
+    return _in_text_read(question)[0]
+
+
+@functools.lru_cache(maxsize=256)
+def _in_text_read(question: str) -> tuple[str | None, str | None]:
+    """The first whole value the patterns read, in their order ("default is X" forms first),
+    and why the first reading refused was no value. Kept for the last questions read: both
+    readings of a question's default ask it."""
     text = _past_the_thing(_display(question))
+    refused: list[str] = []
+
+    def kept(value: str | None) -> bool:
+        if value is None or _only_the_cue(value):
+            return False
+        why = _no_value(text, value)
+        if why is not None:
+            refused.append(why)
+        return why is None
+
+    found = _first_read(text, kept)
+    return found, (refused[0] if found is None and refused else None)
+
+
+def _first_read(text: str, kept: Callable[[str | None], bool]) -> str | None:
     for pattern in _AFTER[:_FIRST_FORMS]:
         for m in pattern.finditer(text):
             groups = m.groupdict()
             value = _read_value(text, m, _clean(groups.get("v") or groups.get("w") or ""))
-            if value is not None and not _only_the_cue(value):
+            if kept(value):
                 return value
     planned = _planned(text)
-    if planned is not None and not _only_the_cue(planned):
+    if kept(planned):
         return planned
     for pattern in _BEFORE if _BEFORE_ANCHOR.search(text) else ():
         for m in pattern.finditer(text):
@@ -857,15 +949,15 @@ def _in_text(question: str) -> str | None:
                 value = _value_after(text, m.end())
             if value is not None and re.fullmatch(r"[a-z][a-z -]*", value.lower()):
                 value = _cued_in_phrase(text, m.start()) or value
-            if value is not None and not _only_the_cue(value):
+            if kept(value):
                 return value
     by_precedent = _by_precedent(text)
-    if by_precedent is not None and not _only_the_cue(by_precedent):
+    if kept(by_precedent):
         return by_precedent
     for pattern in _AFTER[_FIRST_FORMS:]:
         for m in pattern.finditer(text):
             value = _read_value(text, m, _clean(m.group("v") or m.groupdict().get("w") or ""))
-            if value is not None and not _only_the_cue(value):
+            if kept(value):
                 return value
     return None
 
@@ -1280,6 +1372,8 @@ def stated(
         in_text = _given_by_source(question, in_text) or in_text
     elif given is None:
         in_text = _pinned_by_a_file(question)
+    if in_text is not None and _no_value(_display(question), in_text) is not None:
+        in_text = None  # "… unless the kitchen says otherwise" read as "otherwise"
     if given is None and in_text is not None and _another_stated(question, in_text, source):
         return Conflict(reason="it states two different defaults")
     second = (

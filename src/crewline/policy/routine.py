@@ -879,11 +879,14 @@ def judge(
             "another language, a word broken apart, or a verb it does not know)",
             evidence=(),
         )
+    misread = defaults.no_value(question)
     return Verdict(
         kind=VerdictKind.UNKNOWN,
         answer=None,
         why=_TAGGED_STATE_WHY
         if _tags_a_state(reading.code)
+        else f"its default cue reads no value: {misread}"
+        if misread
         else "it is not a yes/no to go on, a stated default or a value the fleet has",
         evidence=(),
     )
@@ -1043,6 +1046,11 @@ def check_placement(
         taken = defaults.not_stated(question, answer)
         if taken is not None:
             return replace(refused, why=f"{refused.why}: {taken}")
+        misread = None if match else defaults.not_a_value(question, answer)
+        if misread is not None:
+            # "Oven at 180 C, same as last week?" placed as "C": a word of the question that
+            # is no value of it, however near its cue
+            return replace(refused, why=f"{refused.why}: {misread}")
         return Verdict(
             kind=VerdictKind.OBVIOUS_DEFAULT,
             answer=match or answer,
