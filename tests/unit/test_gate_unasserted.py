@@ -131,3 +131,16 @@ def test_a_value_said_without_asserting_it_still_disputes_another() -> None:
     )
     verdict = judge("Which time is the bakery's end-of-day close?", facts=rows)
     assert verdict.answer is None and "22:00" in verdict.why, verdict
+
+
+def test_a_value_only_supposed_beside_the_asserted_one_disputes_nothing() -> None:
+    """The near miss of the rule above: a row that asserts its value and says what another
+    case would give ("a rollback would land on v3.1") is answered with the asserted one."""
+    rows = facts(
+        (
+            "ovens",
+            "The deck oven firmware is pinned to v3.2 in the recipe file; "
+            "a rollback would land on v3.1.",
+        )
+    )
+    answers("Which oven firmware release does the recipe file pin right now?", rows, "v3.2")

@@ -206,9 +206,10 @@ def unhedged(fact: Fact) -> Fact:
     """``fact`` with its hedges blanked out: the values it says it is unsure of, as said."""
     text = HEDGE.sub(lambda m: " " * len(m.group(0)), fact.text)
     text = GUESSED.sub(lambda m: " " * len(m.group(0)), text)
-    # what its member does not assert disputes as a hedge does ("22:00 UTC afaik")
-    text = _HEARSAY_ANY_CASE.sub(lambda m: " " * len(m.group(0)), text)
-    text = _MODAL.sub(lambda m: " " * len(m.group(0)), text).replace("?", ".")
+    # what its member has only heard, or asks, disputes as a hedge does ("22:00 UTC afaik",
+    # "is it 22:00?"); a value only supposed ("a rollback would land on v2.8.1") is of
+    # another case than the one asked, and disputes nothing
+    text = _HEARSAY_ANY_CASE.sub(lambda m: " " * len(m.group(0)), text).replace("?", ".")
     return dataclasses.replace(fact, text=text)
 
 
