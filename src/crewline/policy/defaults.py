@@ -1313,11 +1313,12 @@ def _typed(value: str) -> bool:
 
 def _names_the_marked(question: str, value: str, marked: str) -> bool:
     """Is ``value`` the value the cue marks, or that value with the words the question says
-    right before it ("hall B" where the reader marks "B" in "… hall B, same as last term")?"""
+    right before it ("hall B" where the reader marks "B" in "… hall B, same as last term"),
+    or its last words ("json" where the reader marks "stick with json")?"""
     if not marked:
         return False
     said, mark = value.casefold(), marked.casefold()
-    if said == mark:
+    if said == mark or mark.endswith(f" {said}"):
         return True
     return said.endswith(f" {mark}") and (
         re.search(rf"(?<!\w){re.escape(said)}(?!\w)", question.casefold()) is not None
@@ -1335,9 +1336,11 @@ def not_stated(question: str, value: str) -> str | None:
     if found is not None:
         return found
     marked = _MARKED.sub("", _in_text(question) or "").strip()
-    if not _typed(value) and not _names_the_marked(question, value, marked):
+    if marked and not _typed(value) and not _names_the_marked(question, value, marked):
         # "I'd normally go with the usual 45 min" read as "go", "48 h as usual, fine?" as
-        # "fine": a word by the cue is no default unless it is the value the cue marks
+        # "fine": where the cue marks a value, a word by it is no default unless it is that
+        # value (where it marks none, the model reads what the reader could not: "we
+        # normally go with the house vinaigrette")
         return f"{value!r} is a word of the question, not the value its cue marks"
     reason = _no_default(question, value)
     return f"{reason} ({value!r}), it states no default" if reason is not None else None
