@@ -871,36 +871,33 @@ def judge(
         return _fleet_verdict(fleet.read_fleet(reading.ask, facts), reading.ask)
     if reading.proceeds:
         return _proceed(reading)
+    return _unknown(_why_unplaced(question, reading))
+
+
+def _unknown(why: str) -> Verdict:
+    """A verdict that leaves the question to the human, saying why."""
+    return Verdict(kind=VerdictKind.UNKNOWN, answer=None, why=why, evidence=())
+
+
+def _why_unplaced(question: str, reading: _Reading) -> str:
+    """Why a question no careful rule kept is none of the routine kinds either."""
     if reading.unread is not None:
-        return Verdict(
-            kind=VerdictKind.UNKNOWN,
-            answer=None,
-            why=f"it asks leave for a step by a word the gate cannot read ({reading.unread!r}: "
-            "another language, a word broken apart, or a verb it does not know)",
-            evidence=(),
+        return (
+            f"it asks leave for a step by a word the gate cannot read ({reading.unread!r}: "
+            "another language, a word broken apart, or a verb it does not know)"
         )
+    if _tags_a_state(reading.code):
+        return _TAGGED_STATE_WHY
     misread = defaults.no_value(question)
-    return Verdict(
-        kind=VerdictKind.UNKNOWN,
-        answer=None,
-        why=_TAGGED_STATE_WHY
-        if _tags_a_state(reading.code)
-        else f"its default cue reads no value: {misread}"
-        if misread
-        else "it is not a yes/no to go on, a stated default or a value the fleet has",
-        evidence=(),
-    )
+    if misread:
+        return f"its default cue reads no value: {misread}"
+    return "it is not a yes/no to go on, a stated default or a value the fleet has"
 
 
 def _proceed(reading: _Reading) -> Verdict:
     answer = next((o for o in reading.offered if yes_option(o)), None) or go_option(reading.offered)
     if reading.offered and answer is None:
-        return Verdict(
-            kind=VerdictKind.UNKNOWN,
-            answer=None,
-            why="none of its options says yes",
-            evidence=(),
-        )
+        return _unknown("none of its options says yes")
     return Verdict(
         kind=VerdictKind.PROCEED,
         answer=answer or "yes",
@@ -921,12 +918,9 @@ def _fleet_verdict(reading: FleetReading, ask: ValueAsk) -> Verdict:
     masked = next(((f, hidden(f.text)) for f in reading.evidence if hidden(f.text)), None)
     if masked is not None:
         # "room L2\u202e04": a value read across a mark nobody sees is not the one shown
-        return Verdict(
-            kind=VerdictKind.UNKNOWN,
-            answer=None,
-            why=f"{masked[0].member}'s row hides a character ({masked[1]}); its value is not "
-            "read as written",
-            evidence=(),
+        return _unknown(
+            f"{masked[0].member}'s row hides a character ({masked[1]}); its value is not "
+            "read as written"
         )
     return Verdict(
         kind=VerdictKind.FLEET_FACT,
@@ -1009,12 +1003,7 @@ def check_placement(
     reading = _read(question, tuple(options), default)
     if reading.careful is not None:
         return _careful_verdict(reading.careful, reading.default)
-    refused = Verdict(
-        kind=VerdictKind.UNKNOWN,
-        answer=None,
-        why=f"the model's reading ({placement.kind}) did not hold when checked",
-        evidence=(),
-    )
+    refused = _unknown(f"the model's reading ({placement.kind}) did not hold when checked")
     answer = (placement.answer or "").strip()
     if placement.kind == "fleet" and _asks_leave(reading.code):
         # "Shall I book the courier for the slot dispatch gave?": the asker wants leave for a
