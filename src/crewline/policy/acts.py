@@ -25,6 +25,7 @@ __all__ = [
     "PUBLIC_TARGETS",
     "REGISTRIES",
     "SPELLED",
+    "SUBCOMMAND_ACTS",
     "WORD_ACTS",
     "CodeAct",
     "WordAct",
@@ -102,6 +103,13 @@ CODE_ACTS: tuple[CodeAct, ...] = (
             r"|\bformat\s+[a-z]:|\bdel\s+/[sfq]|\brd\s+/s"
         ),
         says="runs `{0}`, which deletes files for good",
+    ),
+    # A single letter's flag names no act a reader can see: `crontab -r` removes every job
+    # of the user's crontab, with no copy kept.
+    CodeAct(
+        family="delete",
+        pattern=_c(r"\bcrontab\s+(?:-u\s+\S+\s+)?-\w*r\w*"),
+        says="runs `{0}`, which deletes every scheduled job in the crontab",
     ),
     CodeAct(
         family="push",
@@ -737,6 +745,18 @@ WORD_ACTS: tuple[WordAct, ...] = (
         noun=True,
     ),
 )
+
+# What a command line's subcommand does when it is run, for the words that name a destructive
+# act only as a subcommand ("`migrate:fresh`", "`db:seed:replant`", "`gem yank`", "`etcdctl
+# del`"): in prose each is harmless ("a fresh batch", "yank the cable"), so none is a word
+# act. The reason says what the command does to what it names.
+SUBCOMMAND_ACTS: dict[str, str] = {
+    "fresh": "drops everything in what it names and builds it afresh",
+    "replant": "empties what it names and seeds it again",
+    "yank": "withdraws a published release",
+    "del": "deletes what it names",
+    "undefine": "deletes what it names",
+}
 
 # How the reason spells a phrase's verb.
 SPELLED = {"force push": "force-push", "e sign": "e-sign", "top up": "top up"}

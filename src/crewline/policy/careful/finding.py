@@ -11,6 +11,7 @@ from crewline.policy.acts import (
     CODE_ACTS,
     FAMILY_SAYS,
     PROD_WORDS,
+    SUBCOMMAND_ACTS,
     WordAct,
     third_person,
 )
@@ -1216,43 +1217,42 @@ _TOOL_AFFIX = 2
 
 def _command_acts(shape: Shape) -> list[Found]:
     """An act's verb as a command line's subcommand ("`zfs destroy tank/home@old`",
-    "`ceph osd pool delete scratch`") or as a run tool's own name, a letter or two aside
-    ("`scancel 8812345`", "`dropdb orders_old`"): the command does that act when it is run.
-    Never a name glued into an identifier ("`drop_table`"), a flag, a command only read
-    about ("explain what `zfs destroy` does") or negated."""
+    "`ceph osd pool delete scratch`"), a task's name after its namespace ("`rails db:drop`",
+    "php artisan migrate:fresh", "`mix ecto.reset`"), a long flag's first word ("`--drop-first`",
+    "`--remove-all-storage`") or a run tool's own name, a letter or two aside ("`scancel
+    8812345`", "`dropdb orders_old`"): the command does that act when it is run. Never a name
+    glued into an identifier ("`drop_table`"), a command only read about ("explain what `zfs
+    destroy` does"), asked for its help or a dry run ("`rails db:drop --help`") or negated."""
     found = []
     words = shape.words
-    spans: list[list[int]] = []
-    for w in words:
-        if not w.code:
-            continue
-        if spans and spans[-1][-1] == w.index - 1 and "`" not in shape.gap(w.index):
-            spans[-1].append(w.index)
-        else:
-            spans.append([w.index])
-    for span in spans:
+    for span in _command_spans(shape):
         first = words[span[0]]
+        if _only_shows(shape, span) or (not first.code and not _task_run(shape, span[0])):
+            continue
         for k in span:
             w = words[k]
-            if w.ident or _flag(shape, k) or _prefixed(shape, k):
-                continue  # `drop_table`, `--delete`, `pre-deploy`: a name, a flag, a time
+            if _prefixed(shape, k) or (w.ident and not _task_part(shape, k)):
+                continue  # `drop_table`, `pre-deploy`: a name, a time
+            if _flag(shape, k) and not _flag_act(shape, k):
+                continue  # `--archive`, `-r`: a flag that names no act
             act = _run_act(w.text, subcommand=k != span[0])
+            does = _subcommand_does(shape, k, span, act)
             alone = k == span[0] and len(span) == 1
-            if act is None or (
+            if does is None or (
                 alone and not run_as_command(shape, k) and not verb_position(shape, k)
             ):
                 continue
             if negated(shape, k) or governor_of(shape, span[0], read_only=True) == "read":
                 break
             if _compound(shape, k) and mention(
-                shape, _name_start(shape, k), 1, act.family, code=True
+                shape, _name_start(shape, k), 1, act.family if act else "delete", code=True
             ):
                 break  # "run the tests of `dr-purge`", "`dr-purge --dry-run`": a name here
             said = phrase_of(shape, span[0], span[-1] + 1)
             found.append(
                 Act(
-                    family=act.family,
-                    says=f"runs {said}, which {third_person(act.lemmas[0])} what it names",
+                    family=act.family if act else "delete",
+                    says=f"runs {said}, which {does}",
                     verb=True,
                     sentence=first.sentence,
                     at=first.start,
@@ -1260,6 +1260,111 @@ def _command_acts(shape: Shape) -> list[Found]:
             )
             break
     return found
+
+
+def _command_spans(shape: Shape) -> list[list[int]]:
+    """The command lines a question holds: the words of each code span, and a task's name
+    written in prose, words a colon joins (php artisan migrate:fresh)."""
+    words = shape.words
+    spans: list[list[int]] = []
+    for w in words:
+        joined = bool(spans) and spans[-1][-1] == w.index - 1
+        if w.code and joined and "`" not in shape.gap(w.index):
+            spans[-1].append(w.index)
+        elif w.code:
+            spans.append([w.index])
+        elif _prose_task_part(shape, w.index):
+            if joined and spans[-1][-1] == w.index - 1 and not words[w.index - 1].code:
+                spans[-1].append(w.index)
+            else:
+                spans.append([w.index - 1, w.index])
+    return spans
+
+
+def _prose_task_part(shape: Shape, k: int) -> bool:
+    """Is word ``k``, outside code, a task's name after its namespace, a colon and no space
+    between (migrate:fresh, db:seed:replant), never a time (10:30), a link (https://) nor a
+    label and what follows it ("note: drop it")?"""
+    words = shape.words
+    return (
+        k > 0
+        and shape.gap(k) == ":"
+        and not words[k - 1].code
+        and words[k].text.isalpha()
+        and words[k - 1].text.isalpha()
+    )
+
+
+def _task_part(shape: Shape, k: int) -> bool:
+    """Is word ``k`` of a command line a task's name after its namespace: glued by a colon
+    (`db:drop`, `db:seed:replant`) or, in code, a dot between two words (`ecto.drop`), never
+    a method called (`cache.flush()`) nor a file's name (`reset.sh` ends in its extension)?"""
+    gap = shape.gap(k)
+    if gap == ":":
+        return shape.words[k - 1].text.isalpha()
+    nxt = shape.text[shape.words[k].end : shape.words[k].end + 1]
+    return (
+        gap == "."
+        and shape.words[k].code
+        and shape.words[k - 1].text.isalpha()
+        and nxt not in ("(", ".", "/", "_")
+    )
+
+
+def _task_run(shape: Shape, k: int) -> bool:
+    """Is the prose task name starting at word ``k`` run: the words before it in its clause
+    (the tool, "php artisan") open the clause or follow a verb that runs things ("run rails
+    db:drop"), never a preposition's or a determiner's noun ("grep the logs for db:drop",
+    "the db:drop task"), nor a label opening the clause with no tool ("note:drop the old
+    proofs")?"""
+    words = shape.words
+    j = k
+    while j > 0 and k - j < 3 and not words[j].clause_start:
+        before = words[j - 1]
+        if before.lemma in EXEC_VERBS or before.lemma in PROCEED_VERBS:
+            return True
+        if before.text in PREPOSITIONS or before.text in DETERMINERS or before.lemma in VERB_LIKE:
+            return False
+        j -= 1
+    return words[j].clause_start and j < k
+
+
+# The flags that only show what a command would do, or how to use it: with one, it does
+# nothing ("`rails db:drop --help`", "`artisan migrate:fresh --pretend`").
+_SHOWING_FLAGS = word_set("help h dry pretend noop simulate whatif what")
+
+
+def _only_shows(shape: Shape, span: list[int]) -> bool:
+    """Does the command line carry a flag that makes it only show (`--help`, `--dry-run`)?"""
+    return any(shape.gap(k).endswith("-") and shape.words[k].text in _SHOWING_FLAGS for k in span)
+
+
+# The acts a long flag's first word may name: a deletion's. A flag whose verb clears up
+# after the command's own run (`docker run --rm`, `--kill-others`) deletes nothing kept.
+_FLAG_SPARED = word_set("rm kill")
+
+
+def _flag_act(shape: Shape, k: int) -> bool:
+    """Is word ``k`` the first word of a long flag that names a deletion (`--drop-first`,
+    `--delete-missing`, `--remove-all-storage`): the command deletes when it is run?"""
+    act = _run_act(shape.words[k].text, subcommand=True)
+    return (
+        shape.gap(k).endswith("--")
+        and act is not None
+        and act.family == "delete"
+        and shape.words[k].text not in _FLAG_SPARED
+    )
+
+
+def _subcommand_does(shape: Shape, k: int, span: list[int], act: WordAct | None) -> str | None:
+    """What the command line's word ``k`` says the command does when it is run: an act's
+    verb, or a word that names a destructive act only as a subcommand (`migrate:fresh`,
+    `gem yank`)."""
+    if act is not None:
+        return f"{third_person(act.lemmas[0])} what it names"
+    if k == span[0] or _flag(shape, k):
+        return None
+    return SUBCOMMAND_ACTS.get(shape.words[k].text)
 
 
 def _flag(shape: Shape, k: int) -> bool:
