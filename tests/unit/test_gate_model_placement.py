@@ -293,7 +293,7 @@ def test_the_same_value_written_plainly_is_answered(question: str, row: str, ans
         "Unmoor the feeder at berth B7?",
         "Shift the Nordlys to berth B9?",
         "Bin the rye that over-proofed?",
-        "Tell the parents about the closure?",
+        "Tell the porters about the closure?",
         "Swap the exam papers for the spare set?",
     ],
 )

@@ -462,6 +462,16 @@ AUDIENCE = frozenset(
         "applicant",
         "patient",
         "bank",
+        # the people a school, a ward, a hotel, a ship or a landlord serves: a message to
+        # them leaves the organisation ("send the grades to parents", "notify the tenants")
+        "parent",
+        "guardian",
+        "family",
+        "relative",
+        "guest",
+        "passenger",
+        "tenant",
+        "resident",
         *STATE_BODIES,
     ]
 )
@@ -520,7 +530,8 @@ WORD_ACTS: tuple[WordAct, ...] = (
         rm rmdir
         nix axe cull raze evict unlink wipe get_rid_of tear_down clear_out
         throw_away blow_away do_away_with roll_back zero_out hard_delete start_over
-        fresh_start clean_slate clean_house""",
+        fresh_start clean_slate clean_house
+        dispose dispose_of pulp""",
     ),
     *_acts("delete", "clear empty", needs="object"),
     # storage freed is what filled it deleted: "… to free disk", "free up some space"
