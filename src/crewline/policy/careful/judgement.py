@@ -16,6 +16,7 @@ from crewline.policy.careful.choices import (
     is_the_other_option,
     only_in_the_other_option,
 )
+from crewline.policy.careful.default_acts import default_act
 from crewline.policy.careful.finding import find_act, reason
 from crewline.policy.careful.verdicts import Careful
 from crewline.policy.clauses import shape_of
@@ -90,6 +91,12 @@ def careful(
     if not code:
         return Careful(kind="unknown", reason="the question is empty")
     answers = [a for a in (*options, default or "") if a.strip()]
+    stepped = default_act(question)
+    if stepped is not None:
+        # "Expired samples: dispose (default) or keep?": answering it does the default
+        return Careful(
+            kind="irreversible", reason=f"{reason(stepped)}, the default the question states"
+        )
     acts = []
     for text in (question, *answers):
         found = find_act(text)
