@@ -27,6 +27,7 @@ __all__ = [
     "no_value",
     "not_a_value",
     "not_stated",
+    "of_the_step",
     "said_as_default",
     "stated",
     "taken_back",
@@ -946,7 +947,7 @@ def _first_read(text: str, kept: Callable[[str | None], bool]) -> str | None:
         for m in pattern.finditer(text):
             value = _before_value(text, m)
             if value is not None and value.lower() in _NOT_VALUE_BEFORE:
-                value = _value_after(text, m.end())
+                value = value if _kept_as_an_option(text, m, value) else _value_after(text, m.end())
             if value is not None and re.fullmatch(r"[a-z][a-z -]*", value.lower()):
                 value = _cued_in_phrase(text, m.start()) or value
             if kept(value):
@@ -960,6 +961,22 @@ def _first_read(text: str, kept: Callable[[str | None], bool]) -> str | None:
             if kept(value):
                 return value
     return None
+
+
+# "keep (default) or archive?": the keeping verb is itself the option marked, the other one
+# said after "or" — never "keep 8080 (the default)", where what is kept is the value.
+_OR_THE_OTHER = re.compile(r"\s*,?\s*(?:or|/)\s+[a-z]", re.IGNORECASE)
+
+
+def _kept_as_an_option(text: str, m: re.Match[str], value: str) -> bool:
+    return (
+        value.lower() in _KEEPING_OPTIONS
+        and m.group(0).rstrip().endswith(")")
+        and _OR_THE_OTHER.match(text, m.end()) is not None
+    )
+
+
+_KEEPING_OPTIONS = frozenset(["keep", "stay"])
 
 
 # A cue inside the noun phrase a plain word heads, a value after it: "the standard 30-day
@@ -1785,3 +1802,41 @@ def said_as_default(question: str, value: str) -> bool:
 def mentions_default(question: str) -> bool:
     """Does the question speak of a default or of what is usual at all?"""
     return _mentions_default(question)
+
+
+# ---------------------------------------------------------------- a word of the step, no value
+
+# What stands right before a word of the step itself: the determiner that opens the object of
+# the step's verb, with up to two modifiers ("Print the menus as usual?", "Use the usual
+# font?"), or a recipient's preposition ("Send the grades to parents as usual?", "Share it
+# with the guests as always?"). Where the step's verb opens the sentence, after a lead or not.
+_STEP_OBJECT_BEFORE = re.compile(
+    r"(?:^|[.!?]\s+)(?:(?:please|pls|just|ok|okay|ok\s+to|okay\s+to|shall\s+i|shall\s+we"
+    r"|should\s+i|should\s+we|can\s+i|can\s+we|i'll|we'll)\s+)*"
+    r"[a-z]+\s+(?:the|our|my|all\s+the)\s+(?:[a-z][\w-]*\s+){0,2}$",
+    re.IGNORECASE,
+)
+# ("with" only after a sharing verb: "go with", "stick with" choose the value that follows)
+_RECIPIENT_BEFORE = re.compile(
+    r"(?:\bto|\bshar(?:e|es|ing)\s+(?:[\w'-]+\s+){0,4}?with)\s+(?:the\s+|our\s+|all\s+(?:the\s+)?)?$",
+    re.IGNORECASE,
+)
+
+
+def of_the_step(question: str, value: str) -> bool:
+    """Is ``value``, read as the default of a step asked "as usual", a word of the step itself
+    — the thing its verb acts on or whom it goes to — rather than a value chosen? "Print the
+    menus as usual?" asks to print them the usual way: "menus" answers nothing, and the
+    answer to the step is "yes" (or the human's, where the step is careful). A value a reader
+    tells from a word ("the default profile `LOCALDEV`", "45 min", "Georgia") and a place the
+    step puts its work ("in the shared folder") are values, and stay."""
+    text = _display(question)
+    if not re.fullmatch(r"[a-z][a-z-]*(?:\s[a-z][a-z-]*){0,2}", value):
+        return False
+    if _ALTERNATIVE_OFFERED.search(text):
+        return False  # "to the kitchen printer (default) or the office one?": a choice
+    for m in re.finditer(rf"\b{re.escape(value)}\b", text):
+        before = text[: m.start()]
+        if _STEP_OBJECT_BEFORE.search(before) or _RECIPIENT_BEFORE.search(before):
+            return True
+    return False

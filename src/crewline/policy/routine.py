@@ -859,6 +859,13 @@ def judge(
     if reading.default is not None:
         if reading.proceeds and reading.default.casefold() in _AFFIRMATIVE:
             return _proceed(reading)
+        if _a_word_of_the_step(question, reading, default):
+            # "Print the menus as usual?": the habit is the step's, answered by going on
+            if reading.proceeds:
+                return _proceed(reading)
+            return _unknown(
+                f"its default cue reads a word of the step ({reading.default!r}), not a value"
+            )
         why = (
             "the only option offered"
             if len(reading.offered) == 1 and default is None
@@ -872,6 +879,18 @@ def judge(
     if reading.proceeds:
         return _proceed(reading)
     return _unknown(_why_unplaced(question, reading))
+
+
+def _a_word_of_the_step(question: str, reading: _Reading, given: str | None) -> bool:
+    """Is the default read from the question a word of the step it asks leave for (its
+    object, its recipient), not a value? Only where the question itself is the default's
+    source: the asker's ``default`` and options say their value."""
+    return (
+        reading.default is not None
+        and given is None
+        and not reading.offered
+        and defaults.of_the_step(question, reading.default)
+    )
 
 
 def _unknown(why: str) -> Verdict:
