@@ -1833,8 +1833,11 @@ def of_the_step(question: str, value: str) -> bool:
     text = _display(question)
     if not re.fullmatch(r"[a-z][a-z-]*(?:\s[a-z][a-z-]*){0,2}", value):
         return False
-    if _ALTERNATIVE_OFFERED.search(text):
-        return False  # "to the kitchen printer (default) or the office one?": a choice
+    if _ALTERNATIVE_OFFERED.search(text) or _CUE_WORD.search(text):
+        # "to the kitchen printer (default) or the office one?" is a choice, and "Sort the
+        # entries newest first (the default)?" marks a value: only a habit ("as usual",
+        # "the usual font") is the step's own
+        return False
     for m in re.finditer(rf"\b{re.escape(value)}\b", text):
         before = text[: m.start()]
         if _STEP_OBJECT_BEFORE.search(before) or _RECIPIENT_BEFORE.search(before):
