@@ -729,6 +729,13 @@ WORD_ACTS: tuple[WordAct, ...] = (
     # agreements
     *_acts("agreement", "sign accept agree commit", needs="agreement"),
     *_acts("agreement", "docusign e_sign esign"),
+    # a commitment to someone outside: "confirm the booking with the caterer", "book the
+    # photographer", "RSVP yes to the merchant's tasting" — they count on it from then on
+    *_acts(
+        "commitment",
+        "confirm reconfirm book prebook reserve rsvp hire accept sign agree",
+        needs="commits_to_party",
+    ),
     # an operation on a vehicle or a machine in the physical world: a burn fired, a
     # manoeuvre flown, a deorbit begun cannot be taken back ("execute the orbit-raise burn",
     # "start passivation", "fire the thrusters"); a simulation of one only reads
@@ -785,6 +792,7 @@ FAMILY_SAYS = {
     "cancel": "calls off what others count on",
     "migrate": "changes a database",
     "agreement": "signs or accepts an agreement",
+    "commitment": "commits the owner to someone outside",
     "decision": "decides for others what they asked for",
     "own_word": "cannot be undone, it says",
     "production": "changes production",

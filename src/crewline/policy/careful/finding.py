@@ -298,7 +298,7 @@ def _a_measure_taken(shape: Shape, i: int, n: int) -> bool:
 # The asker as a causative's object ("let me delete …"): the act is the asker's own step.
 _ASKERS = word_set("me us")
 # The families whose verb alone ("sets", "edits") says nothing risky: the reason says what.
-_GLOSSED = frozenset({"live_setting", "held_data", "retention"})
+_GLOSSED = frozenset({"live_setting", "held_data", "retention", "commitment"})
 
 
 # What may follow a particle that ends its phrase: a preposition, a time word, an adverb.

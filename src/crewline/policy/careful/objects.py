@@ -23,6 +23,7 @@ from crewline.policy.acts import (
     WordAct,
     third_person,
 )
+from crewline.policy.careful.commitments import commits_to_party
 from crewline.policy.careful.operations import (
     asset_retired,
     committed_to,
@@ -269,6 +270,8 @@ def context_holds(
             )
         case "agreement":
             return bool(after & AGREEMENT_OBJECT)
+        case "commits_to_party":  # "confirm the booking with the caterer"
+            return commits_to_party(shape, i, length)
         case "registry":
             return bool(clause & REGISTRIES) and not (clause & NON_PROD)
         case "shared_thing":
@@ -621,7 +624,18 @@ def _past_when(shape: Shape, start: int) -> int:
     words = shape.words
     if start + 2 < len(words) and words[start].text in TIME_WORDS and words[start + 1].text == "s":
         return start + 2
+    if (
+        start + 1 < len(words)
+        and words[start].text in _BARE_WHEN
+        and words[start + 1].text in DETERMINERS
+        and not words[start + 1].clause_start
+    ):
+        return start + 1  # "we confirm now the reservation": a learner's order of words
     return start
+
+
+# A time said bare between a verb and its object ("confirm now the reservation").
+_BARE_WHEN = word_set("now today tonight")
 
 
 # Whose a thing is when it is another person's: "her jobs", "his reservation".
