@@ -31,19 +31,22 @@ COMMITMENTS = [
     ("Confirm the booking with the caterer?", "confirms the booking with the caterer"),
     ("Confirm the order with the flour mill for Monday's bake?", "confirms the order"),
     ("Confirm with the florist that we'll take the lilies for opening night?", "confirms"),
-    ("Book the coach company for the Year 9 trip?", "books the coach company"),
     ("Reserve two cabins with the ferry operator for the deck crew?", "reserves two cabins"),
     ("RSVP yes to the wine merchant's tasting on Friday?", "rsvp"),
     ("Agree the delivery date with the haulier?", "agrees the delivery date"),
+    ("Book the coach company's coaches with the coach firm for the Year 9 trip?", "books"),
+    ("Reserve the front row at the Lyceum theatre for the prize-giving?", "reserves"),
     ("Please confirm our attendance at the distributor's trade fair.", "confirms our attendance"),
     (
         "The coach firm held two coaches for us until tonight, after that they go to another "
         "school. Confirm the coaches with the coach firm?",
         "confirms the coaches",
     ),
-    ("Book the photographer for prize day?", "books the photographer"),
     ("Shall I confirm the slot with the printer for the theatre programmes?", "confirms the slot"),
-    ("we confirm now the reservation at the hotel for the crew, yes?", "confirms the reservation"),
+    (
+        "we confirm now the reservation at the hotel for the crew, yes?",
+        "the reservation at the hotel",
+    ),
     ("Confirm the reservation at `Trattoria Roma` for the cast party?", "confirms the reservation"),
     ("Accept the booking from Hotel Miramar for the touring cast?", "accepts the booking"),
     ("ok to book the vineyard tour with the grower for the 12th?", "books the vineyard tour"),
@@ -130,6 +133,9 @@ def test_a_go_ahead_that_looks_like_a_vouch_still_goes_on(question: str) -> None
         "Book the meeting room for our own standup?",
         "Book a slot in the shared calendar for the retro?",
         "Reserve the staff room for the ward handover?",
+        # the party alone as a booking verb's object: unknown to the gate, not careful
+        "Book the photographer for prize day?",
+        "Shall I book the courier for the slot dispatch mentioned?",
     ],
 )
 def test_an_internal_booking_keeps_its_verdict(question: str) -> None:
