@@ -485,6 +485,78 @@ def _tags_a_state(code: str) -> bool:
     )
 
 
+_VOUCH_WHY = (
+    "it asks you to vouch that something is so (to confirm, or agree, how a thing is): "
+    "a yes would be a fact nobody in the fleet stated"
+)
+
+# What asks the human to assert a state, before the clause that says it: "confirm (that)",
+# "can you confirm", "can you vouch that", "is it safe to say", "fair to assume", "can I tell
+# the inspector". The asker's own leave ("confirm I can go on") is read apart.
+_VOUCH_LEAD = re.compile(
+    r"^(?:(?:please|pls|plz|kindly|just|quickly|quick)\s+)*"
+    r"(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?)?"
+    r"(?:(?:re)?confirm|vouch|verify\s+for\s+me|assure\s+(?:me|us))(?:\s+(?:that|for))?\s+"
+    r"|^(?:(?:is|would)\s+it\s+(?:be\s+)?)?(?:safe|fair|ok|okay|right|correct)\s+to\s+"
+    r"(?:say|assume|claim|state|conclude|report|tell\s+\w+(?:\s+\w+)?)(?:\s+that)?\s+"
+    r"|^(?:can|could|may|shall)\s+(?:i|we)\s+(?:say|assume|claim|report|assure\s+\w+"
+    r"|tell\s+\w+(?:\s+\w+)?)(?:\s+that)?\s+"
+)
+# A state said of a thing: its verb "be", or a verb of staying or holding ("the vats r clean",
+# "the containers are holding -18", "the fridge stays within range").
+_STATE_VERB = re.compile(
+    r"\b(?:is|are|r|s|was|were|be|been|looks?|seems?|stays?|remains?|holds?|sits?)\b"
+)
+# Who a clause is the asker's own step or the plan by: "confirm I can go on", "confirm this is
+# fine to run", "confirm the plan looks right" ask leave, not a state of the world.
+_NOT_A_THING = word_set(
+    """i we me us you it this that everything all plan plans approach order list design
+    proposal outline idea step steps next these those"""
+)
+# "we're good on the fridge", "are we all set with the rigging?": the asker's side said well
+# with a thing, not leave for a step ("are we good to go?", "we're good with the plan").
+_GOOD_ON = re.compile(
+    r"^(?:(?:so|and|ok|okay)\s+)?(?:are\s+we|we\s+(?:re|are)|we\s*re)\s+(?:all\s+)?"
+    r"(?:good|ok|okay|fine|set|covered|sorted|clear|solid)\s+(?:on|with|about)\s+"
+    r"(?!(?:the\s+|this\s+|that\s+|our\s+|my\s+)?(?:plan|approach|order|list|design|proposal"
+    r"|outline|idea|steps?|next|it|this|that|everything|you|me|us)\b)(?!\w+ing\b)"
+)
+# A step after the state the asker takes ("…, then continue", "… and I'll carry on"): the
+# confirming is its own check before going on.
+_THEN_GO_ON = re.compile(
+    r"\b(?:continue|proceed|carry\s+on|go\s+on|move\s+on|keep\s+going|resume|go\s+ahead"
+    r"|next|start)\b|\b(?:i|we)\s*(?:ll|will|can|should|may|shall)\b"
+)
+
+
+def _asks_to_vouch(code: str) -> bool:
+    """Does the question's last sentence ask the human to assert how a thing is — "confirm
+    the fridge is fine?", "can you vouch that the rigging is safe?", "is it safe to say the
+    barrels are sealed?", "we're good on the fridge, right?" — with no step of the asker's
+    after it? A "yes" would vouch for a state nobody in the fleet stated; "confirm the config
+    parses, then continue?" is the asker's own check before going on, and "confirm I can go
+    on", "confirm the plan looks right" ask leave."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", code.strip()) if s]
+    last = sentences[-1] if sentences else ""
+    words = re.findall(r"[a-z0-9_`-]+", last.replace("'", " "))
+    while words and words[0] in FILLERS and words[0] not in ("ok", "okay"):
+        words = words[1:]
+    plain = " ".join(words) + " "
+    if _GOOD_ON.match(plain):
+        return not _THEN_GO_ON.search(plain)
+    lead = _VOUCH_LEAD.match(plain)
+    if lead is None:
+        return False
+    said = plain[lead.end() :].split()
+    return (
+        bool(said)
+        and said[0] not in _NOT_A_THING
+        and not (said[0] in ("the", "my", "our") and said[1:2] and said[1] in _NOT_A_THING)
+        and _STATE_VERB.search(" ".join(said[1:])) is not None
+        and not _THEN_GO_ON.search(" ".join(said))
+    ) or (lead.group(0).strip().endswith("vouch for") and bool(said))
+
+
 def _tag_alone(sentence: str) -> bool:
     """Is the sentence a tag and nothing more ("OK?", "Is ok?", "Alright?")?"""
     tag = _TAG.search(sentence.strip())
@@ -720,6 +792,8 @@ def _proceeds(shape: Shape) -> bool:
     at = shape.sentences.index(asking[-1])
     if at > 0 and _tag_alone(asking[-1].text) and _states_a_state(shape.sentences[at - 1].text):
         return False  # "The fridge is fine. OK?": the tag asks whether that is so
+    if _asks_to_vouch(asking[-1].text):
+        return False  # "Confirm the fridge is fine?": a state to vouch for, no step
     return not _tags_unread(shape) and _sentence_proceeds(asking[-1].text)
 
 
@@ -809,6 +883,8 @@ def _read(question: str, options: tuple[str, ...], default: str | None) -> _Read
         # "Weiter machen?", "Chart theme for the plots? (dark by default)": a phrase whose
         # noun names no kind of value is a go-ahead or a choice where it reads as one
         ask = None
+    if ask is not None and _asks_to_vouch(code):
+        ask = None  # "Fair to say the print run is clean?": a state to vouch for, no value
     proceeds = shape is not None and found is None and ask is None and _proceeds(shape)
     if not proceeds and shape is not None and found is None and ask is None:
         read = _go_on_read(said)
@@ -907,6 +983,8 @@ def _why_unplaced(question: str, reading: _Reading) -> str:
         )
     if _tags_a_state(reading.code):
         return _TAGGED_STATE_WHY
+    if _asks_to_vouch(reading.code):
+        return _VOUCH_WHY
     misread = defaults.no_value(question)
     if misread:
         return f"its default cue reads no value: {misread}"
@@ -1036,6 +1114,8 @@ def check_placement(
             return _proceed(reading)
         if _tags_a_state(reading.code):
             return replace(refused, why=f"{refused.why}: {_TAGGED_STATE_WHY}")
+        if _asks_to_vouch(reading.code):
+            return replace(refused, why=f"{refused.why}: {_VOUCH_WHY}")
         return refused
     if placement.kind == "stated_default":
         ended = _DEFAULT_ENDED.search(reading.code)
@@ -1184,7 +1264,12 @@ def _may_proceed(reading: _Reading) -> bool:
     if reading.proceeds:
         return True
     code = reading.code
-    if reading.ask is not None or defaults.mentions_default(code) or _tags_a_state(code):
+    if (
+        reading.ask is not None
+        or defaults.mentions_default(code)
+        or _tags_a_state(code)
+        or _asks_to_vouch(code)
+    ):
         return False
     if re.search(r"\b(?:or|vs|versus)\b", code):
         return False
