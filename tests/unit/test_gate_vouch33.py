@@ -36,6 +36,9 @@ COMMITMENTS = [
     ("Agree the delivery date with the haulier?", "agrees the delivery date"),
     ("Book the coach company's coaches with the coach firm for the Year 9 trip?", "books"),
     ("Reserve the front row at the Lyceum theatre for the prize-giving?", "reserves"),
+    # a party by its name, written with a capital
+    ("Confirm the pickup with Maersk for Tuesday?", "confirms the pickup with maersk"),
+    ("Confirm the 7am milk slot with DHL?", "confirms the 7am milk slot"),
     ("Please confirm our attendance at the distributor's trade fair.", "confirms our attendance"),
     (
         "The coach firm held two coaches for us until tonight, after that they go to another "
@@ -119,6 +122,8 @@ GO_AHEADS = [
     "Confirm the booking flow tests pass, then carry on?",
     "Draft the confirmation email to the caterer for your review?",
     "Check the booking sheet against the caterer's invoice and continue?",
+    # the company's own team by its name is nobody outside
+    "Confirm the fix with QA, then continue?",
 ]
 
 

@@ -6,6 +6,8 @@ word to them, so the step is the owner's, whatever the asker calls it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from crewline.policy.acts import OUTSIDE_PARTIES
 from crewline.policy.careful.positions import clause_end, verb_position
 from crewline.policy.careful.words import (
@@ -39,16 +41,23 @@ _PARTY_LEADS = word_set("with to at from")
 # What says the phrase is the asker's own ("for our own standup", "with my team").
 _OWN = word_set("own our my team staff colleague internal")
 _STOP = PREPOSITIONS | TIME_WORDS | OBJECT_STOP | word_set("and or but now asap yes ok")
+# Names of the company's own teams, written with a capital as often as not ("with QA").
+_OWN_TEAMS = word_set(
+    "qa hr it ops dev devops sre finance legal security support sales marketing engineering"
+)
 
 
-def commits_to_party(shape: Shape, i: int, length: int) -> bool:
+def commits_to_party(
+    shape: Shape, i: int, length: int, *, capital: Callable[[Word], bool] = lambda w: False
+) -> bool:
     """Does the verb at ``i`` (confirm, book, reserve, RSVP, accept, sign, agree) commit the
     owner to a party outside: a phrase in its clause naming one ("with the haulier", "to the
     wine merchant's tasting", "at the hotel"), or a booking, reservation or attendance as its
     object, which is always made with someone else? A noun ("the booking sheet"), code in the
     object, a phrase said to be the asker's own ("our own standup"), and the party alone as
     the object ("book the courier for the slot": who is booked, the gate cannot weigh — the
-    verb is unknown to it, and the question stays with the human as before) commit nobody."""
+    verb is unknown to it, and the question stays with the human as before) commit nobody.
+    ``capital``: was the word written with a capital — a name ("with DHL", "at Luigi's")."""
     words = shape.words
     if not verb_position(shape, i) or words[i].ident or words[i].code:
         return False
@@ -63,7 +72,10 @@ def commits_to_party(shape: Shape, i: int, length: int) -> bool:
     return any(
         words[k].text in _PARTY_LEADS
         and not words[k].ident
-        and _names_a_party(_phrase(words, k + 1, end), party=True)
+        and (
+            _names_a_party(_phrase(words, k + 1, end), party=True)
+            or (words[k].text != "to" and _a_name(_phrase(words, k + 1, end), capital))
+        )
         for k in range(i + length, end)
     )
 
@@ -94,4 +106,16 @@ def _names_a_party(phrase: list[Word], *, party: bool) -> bool:
     owners = [w for k, w in enumerate(plain[:-1]) if plain[k + 1].text == "s"]
     return (head is not None and head.lemma in OUTSIDE_TRADES) or any(
         w.lemma in OUTSIDE_TRADES for w in owners
+    )
+
+
+def _a_name(phrase: list[Word], capital: Callable[[Word], bool]) -> bool:
+    """Is the phrase after "with", "at" or "from" a name the asker wrote with a capital
+    ("with DHL", "with Maersk", "at Luigi's") — a firm or a person the owner is held to —
+    not one of the company's own teams ("with QA", "with Finance"), a day or code?"""
+    named = [w for w in phrase if w.text not in DETERMINERS and w.text != "s"]
+    return (
+        bool(named)
+        and all(capital(w) and not w.code and not w.ident for w in named)
+        and not any(w.text in _OWN_TEAMS | _OWN | TIME_WORDS for w in named)
     )

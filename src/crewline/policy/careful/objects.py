@@ -271,7 +271,7 @@ def context_holds(
         case "agreement":
             return bool(after & AGREEMENT_OBJECT)
         case "commits_to_party":  # "confirm the booking with the caterer"
-            return commits_to_party(shape, i, length)
+            return commits_to_party(shape, i, length, capital=_written_capitalised)
         case "registry":
             return bool(clause & REGISTRIES) and not (clause & NON_PROD)
         case "shared_thing":
@@ -303,6 +303,12 @@ def context_holds(
             sentence = {x.lemma for x in shape.sentence_words(shape.words[i].sentence)}
             return bool(sentence & {"pr", "pull", "mr", "merge", "changeset", "patch"})
     return True
+
+
+def _written_capitalised(w: Word) -> bool:
+    """Did the asker write the word with a capital (a name: "DHL", "Maersk")?"""
+    display = DISPLAY.get()
+    return display is not None and display[w.start : w.start + 1].isupper()
 
 
 def _command_arguments(shape: Shape, i: int, length: int) -> set[str] | None:
