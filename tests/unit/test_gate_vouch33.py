@@ -86,6 +86,10 @@ VOUCHES = [
     "Safe to assume the lift on deck 3 is fixed?",
     "Fair to say the print run is clean?",
     "Can I tell the inspector the kitchen is clean?",
+    # a confirm alone after the state it asks vouched for
+    "Is the fridge fine, can you confirm?",
+    "Fridge fine? Confirm pls.",
+    "The walk-in is at 3 degrees, please confirm.",
 ]
 
 
@@ -124,6 +128,10 @@ GO_AHEADS = [
     "Check the booking sheet against the caterer's invoice and continue?",
     # the company's own team by its name is nobody outside
     "Confirm the fix with QA, then continue?",
+    # a confirm alone after the asker's own step asks leave for it
+    "I'll move on to the next ward, confirm?",
+    "Continue with the export? Confirm please.",
+    "Ready to continue with the list, can you confirm?",
 ]
 
 

@@ -529,6 +529,13 @@ _THEN_GO_ON = re.compile(
 )
 
 
+# A confirm alone after what it asks to be vouched for ("…, can you confirm?", "Confirm pls.").
+_CONFIRM_TAG = re.compile(
+    r"(?:^|[,;:-]\s*)(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:(?:please|pls|plz)\s+)?confirm"
+    r"(?:\s+(?:please|pls|plz|that))?\s*[?.!]*\s*$"
+)
+
+
 def _asks_to_vouch(code: str) -> bool:
     """Does the question's last sentence ask the human to assert how a thing is — "confirm
     the fridge is fine?", "can you vouch that the rigging is safe?", "is it safe to say the
@@ -538,6 +545,13 @@ def _asks_to_vouch(code: str) -> bool:
     on", "confirm the plan looks right" ask leave."""
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", code.strip()) if s]
     last = sentences[-1] if sentences else ""
+    tag = _CONFIRM_TAG.search(last)
+    if tag is not None:
+        # "Is the fridge fine, can you confirm?", "Fridge fine? Confirm pls.": a state, and a
+        # confirm after it that asks it be vouched for
+        before = last[: tag.start()] or (sentences[-2] if len(sentences) > 1 else "")
+        said = _said_words(before)
+        return bool(said) and (_states_a_state(before) or _asks_a_state(said))
     words = re.findall(r"[a-z0-9_`-]+", last.replace("'", " "))
     while words and words[0] in FILLERS and words[0] not in ("ok", "okay"):
         words = words[1:]
