@@ -27,7 +27,7 @@ from tests.unit.gate_kit import goes_on
         "Nobody has complained so far. Continue with the report?",
         "no one pushed back. continue with the bottling schedule?",
         "Posted the draft rota in the staff room on Monday, nobody has objected since. Shall I "
-        "go ahead and publish it to the ward?",
+        "go ahead and print it for the ward?",
         "The head chef has no concerns. Carry on with the menu cards?",
         "No objections from the stage manager. Continue with the lighting cues?",
         "There were no objections at the morning huddle. Continue with the bed moves?",
@@ -36,6 +36,7 @@ from tests.unit.gate_kit import goes_on
         "The deputy head raised no concerns. Proceed with the exam timetable?",
         "Zero pushback so far. Continue with the `print_run --batch 14`?",
         "Not a single complaint from the dairy crew. Carry on with the churn rota?",
+        "nobody say no, so shall I continue the bottling?",
         # someone on board
         "Matron is on board. Continue with the rota export?",
         "Everyone's on board with it. Continue with the stage plan?",
@@ -49,9 +50,10 @@ from tests.unit.gate_kit import goes_on
         "QA approved the change. Continue with the deploy to staging?",
         "The printer's foreman has signed off on the proofs. Continue with the plate run?",
         "The head teacher okayed the new timetable yesterday. Continue with the import?",
-        "Hello, the bakery owner has authorised the price change, so please shall I continue "
+        "Hello, the head baker has authorised the price change, so please shall I continue "
         "with updating the till labels?",
         "Ward manager is happy for us to proceed. Continue with the bed board update?",
+        "The choir master is cool with the new schedule. Carry on?",
     ],
 )
 def test_consent_by_an_idiom_stays_with_the_human(question: str) -> None:
@@ -69,7 +71,7 @@ def test_consent_by_an_idiom_stays_with_the_human(question: str) -> None:
         ("Nobody objected. Continue with the export?", "nobody objected"),
         ("Matron is on board. Continue with the rota export?", "is on board"),
         ("Cleared with the dock office. Proceed with the berth list?", "cleared with"),
-        ("QA approved the change. Continue with the deploy?", "approved the change"),
+        ("QA approved the change. Continue with the report?", "approved the change"),
         ("The head chef has no concerns. Carry on?", "no concerns"),
     ],
 )
@@ -86,6 +88,8 @@ def test_the_card_names_the_consent_it_found(question: str, named: str) -> None:
         "Ask matron whether she objects?",
         "Shall I ask the stage manager if anyone objects to the new cue list?",
         "If nobody objects, shall I draft the berth list?",  # supposed
+        "I'll print the menus in blue as long as nobody objects. Ok?",
+        "Going with the Tuesday delivery if the dairy manager is on board. Continue?",
         "Shall I find out whether anyone pushed back on the rota?",  # asked
         # approval or objection as the thing worked on
         "Continue drafting the approval summary?",
@@ -101,6 +105,9 @@ def test_the_card_names_the_consent_it_found(question: str, named: str) -> None:
         "The patient complained of a headache; continue with the admission notes?",
         "Nobody complained about the noise? Continue with the stage notes?",  # asked
         "Continue with the dairy report? The fog cleared with the morning tide.",
+        # a thing that works with another, not a person content with the step
+        "The label printer is fine with the new roll size. Continue with the print run?",
+        "Ran it by region. Continue with the harvest charts?",
     ],
 )
 def test_near_misses_of_consent_still_go_on(question: str) -> None:

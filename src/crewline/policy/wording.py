@@ -447,10 +447,115 @@ _LEAVE_FROM = (
 )
 # A yes said to be had: "the consensus is yes", "questions like this get a yes".
 _YES_HAD = r"(?<!let )(?:is|was|s|gets?|got|getting)\s+(?:a\s+)?(?:yes|go)(?=\s*(?:[.,;:!)\]]|$))"
+# The step, named by a noun: "QA approved the change", "okayed the new timetable". The noun
+# phrase ends at the clause or at a word that starts what follows it ("… yesterday", "… so").
+_STEP_NAMED = (
+    r"(?:the|this|that|these|those|my|our|your|its|their|his|her)\s+"
+    # "approved this week" says when, not what
+    r"(?!(?:week|weekend|morning|afternoon|evening|night|month|year|quarter|time|sprint|shift"
+    r"|round|cycle|term|season)\b)[a-z0-9]+"
+    r"(?:\s+(?!(?:yesterday|today|tonight|this|last|earlier|already|too|so|and|but|then|by|per"
+    r"|in|on|at|for|with|from|to|as|before|after|because|since|continue|proceed|shall|can|ok"
+    r"|okay)\b)[a-z0-9]+){0,2}"
+)
+# The verbs of leave that take the step as their object ("cleared" does not: "cleared the
+# cache" clears it, "agreed" on its own does not: "agreed on the colours" chose them).
+_APPROVED_STEP = (
+    r"(?:approved|okayed|ok d|okd|signed off on|authori[sz]ed|sanctioned|green ?lit"
+    r"|green ?lighted|endorsed|agreed to|consented to|blessed)\s+" + _STEP_NAMED
+)
+# Content with the step said as a leave to go on ("happy for us to proceed"), or with the
+# step named ("fine with the change"), or for it ("all for it").
+_CONTENT_TO_GO = (
+    r"(?:is|s|are|re|was|were)\s+(?:totally\s+|completely\s+|perfectly\s+|more than\s+)?"
+    r"(?:fine|ok|okay|happy|good|cool|content|glad)\s+(?:for|to have)\s+(?:me|us|you|him|her"
+    r"|them|it|this|that)\s+to\s+(?:go ahead|proceed|continue|carry on|go on|move on|start"
+    r"|go|do (?:it|this|that|so)|ship|publish|release|deploy|send|run)\b"
+    r"|(?:is|s|are|re|was|were)\s+(?:totally\s+|completely\s+|perfectly\s+)?(?:fine|ok|okay"
+    r"|happy|good|cool|alright|all right)\s+with\s+(?:the|this|that|my|our)\s+(?:new\s+)?"
+    # a plan, not a thing that works with another ("Python 3.12 is fine with the lockfile")
+    r"(?:plan|change|changes|idea|step|approach|proposal|update|draft|wording|design|layout"
+    r"|schedule|rota|timetable|fix|rollout|release|budget)\b"
+    r"|(?:is|s|are|re|was|were)\s+all\s+for\s+(?:it|this|that)\b"
+)
 _LEAVE = re.compile(
-    rf"\b(?:(?P<given>{_LEAVE_VERB}{_LEAVE_FOR}|{_CONTENT})"
+    rf"\b(?:(?P<given>{_LEAVE_VERB}{_LEAVE_FOR}|{_CONTENT}|(?P<approved_step>{_APPROVED_STEP})"
+    rf"|(?P<content_to_go>{_CONTENT_TO_GO}))"
     rf"|{_LEAVE_NOUN}|{_LEAVE_FROM}|{_SAFE}|{_YES_HAD}|{_RULED})"
 )
+
+# ---- consent said by an idiom
+
+# Where an idiom of consent ends what is said of it: the clause, or a word of when, of whom,
+# or that starts the next clause ("nobody objected so far", "no objections from matron").
+_IDIOM_END = (
+    r"(?=\s*(?:[.,;:!)\]]|$|\s+(?:from|by|so far|yet|to (?:it|this|that|them)|with (?:it|this"
+    r"|that|them)|about (?:it|this|that)|on (?:it|this|that)|at|since|either|here|there"
+    r"|at all|raised|whatsoever|today|yesterday|this|last|earlier|too|already|now|as well"
+    r"|so|and|but|then)\b))"
+)
+# Nobody objecting, said as the step's leave: "nobody objected", "no one pushed back", "the
+# cellar master didn't object", "matron won't mind", "the head chef has no concerns", "no
+# objections from the stage manager", "zero pushback". A complaint or an objection said of
+# something else ("nobody complained about the noise") is not the step's.
+_NOBODY = r"(?:nobody|no one|noone|no body|not one|not a soul|none of (?:them|us|the [a-z]+))"
+_OBJECTED = (
+    r"(?:objected|complained|pushed back|disagreed|protested|said no|minded|objects?|minds?"
+    r"|says? no|complains?|disagrees?"
+    r"|raised (?:an? |any )?(?:objection|objections|concern|concerns|flag|flags)"
+    r"|vetoed (?:it|this|that))"
+)
+_NOT_OBJECTING = (
+    r"(?:(?:didn t|didnt|did not|hasn t|hasnt|has not|haven t|havent|have not|never)\s+"
+    r"(?:(?:ever|yet|really|once)\s+)?(?:object|objected|push back|pushed back|disagree"
+    r"|disagreed|protest|protested|say no|said no|veto (?:it|this|that)|vetoed (?:it|this"
+    r"|that)|raise[d]? (?:an? |any )?(?:objection|objections|concern|concerns))"
+    r"|(?:doesn t|doesnt|does not|don t|dont|do not)\s+(?:object|disagree|say no)"
+    r"|(?:won t|wont|will not|wouldn t|wouldnt|would not)\s+(?:mind|object|say no"
+    r"|push back|disagree))"
+)
+_NO_OBJECTIONS = (
+    r"(?:no|zero|not any|not a single|not one|without(?: any)?|raised no|had no)\s+"
+    r"(?:real\s+|major\s+|further\s+|serious\s+)?(?:objections?|concerns?|complaints?"
+    r"|push ?back|vetoe?s?|dissent|(?:problems?|issues?) with (?:it|this|that|them))"
+)
+_UNOBJECTED = (
+    rf"(?:{_NOBODY}\s+(?:(?:has|have|had|ever|yet|so far|really|actually|once)\s+)*{_OBJECTED}"
+    rf"|{_NOT_OBJECTING}|{_NO_OBJECTIONS}){_IDIOM_END}"
+)
+# Someone on board with the step: "matron is on board", "everyone's fully on board with it".
+# On board a ship ("on board the MV Caldera") names no one's consent.
+_ON_BOARD = (
+    r"(?:is|s|are|re|was|were|been|be)\s+(?:(?:all|fully|now|completely|totally|already"
+    r"|also|very much|firmly)\s+)*on\s+board"
+    r"(?P<with>\s+with\s+(?:it|this|that|them|(?:the|this|that|my|our)\s+[a-z]+))?"
+    r"(?=\s*(?:[.,;:!)\]]|$|\s+(?:too|already|now|so|and|but|then|as well)\b))"
+)
+# The step run by or cleared with someone: "ran it past the bursar", "squared it with the
+# harbour master", "cleared this with legal". Not a way of sorting ("ran it by date").
+_CONSULTED = (
+    r"(?:cleared|squared|ran|run|running|clearing|squaring)\s+(?:it|this|that|them"
+    r"|the (?:plan|idea|change|changes|step|request|proposal|draft))\s+(?:away\s+)?"
+    r"(?:with|by|past)\s+(?!(?:hand|date|region|name|type|size|default|mistake|accident"
+    r"|itself|itself|now|then|column|row|batch|day|week|month|year|hour|category|id|time"
+    r"|a|an|one)\b)[a-z]+"
+)
+# The same, said with no object and no subject, as a heading: "Cleared with the dock
+# office." ("the fog cleared with the tide" has its subject).
+_CLEARED_WITH = r"(?:cleared|squared|checked and cleared)\s+with\s+(?:the\s+)?[a-z]+"
+_CONSENT = re.compile(
+    rf"\b(?:(?P<unobjected>{_UNOBJECTED})|(?P<on_board>{_ON_BOARD})"
+    rf"|(?P<consulted>{_CONSULTED})|(?P<cleared_with>{_CLEARED_WITH}))"
+)
+# What is loaded on board, not a person who consents: "the pallets are on board".
+_CARRIED = word_set(
+    """passenger passengers crew cargo pallet pallets container containers freight goods
+    luggage baggage bags stores supplies fuel livestock cars vehicles trucks load loads
+    everything all pilot guests pupils students children kids patients animals"""
+)
+# Who disclaims an objection for themselves gives no one else's leave ("I have no
+# objections"); "you didn't object last time" claims the one asked did not.
+_ASKER = word_set("i we")
 # Words that open a clause asking or supposing it, not claiming it ("was it approved?",
 # "if legal clears it", "who okayed this?"), and words that deny it ("nobody approved it").
 _ASKED_OR_SUPPOSED = word_set(
@@ -472,25 +577,87 @@ _LINKING = word_set("m re ve s d have has had already all just both also really"
 _CLAUSE_START = re.compile(r"[.,;:!?()\[\]]|\b(?:so|and|but|then|because|since)\b")
 
 
+def _lead(text: str, start: int) -> list[str]:
+    """The words of the match's clause before it."""
+    starts = [s.end() for s in _CLAUSE_START.finditer(text, 0, start)]
+    return text[starts[-1] if starts else 0 : start].split()
+
+
+def _said_as_claim(lead: list[str]) -> bool:
+    """Is the clause that leads to a word of leave a claim, not a question, a supposition, a
+    denial or a thing to find out?"""
+    if lead and lead[0] in _ASKED_OR_SUPPOSED:
+        return False  # "was it approved?", "if legal clears it", "if nobody objects"
+    if any(w in _DENIED for w in lead):
+        return False  # "nobody approved it", "legal hasn't cleared it"
+    # "check that it is reversible", "make sure legal cleared it", "ask whether anyone
+    # objects": to find out
+    return not any(w in _CHECKING for w in lead)
+
+
+def _subject(lead: list[str]) -> str | None:
+    subject = [w for w in lead if w not in _LINKING]
+    return subject[-1] if subject else None
+
+
+# Who or what named before an approval makes the clause a relative or an embedded question
+# ("the people who approved the change", "which orders the bursar approved").
+_RELATIVE = word_set("who whom whose which")
+
+
+# A verb that opens the clause with no subject before it asks: "is ok for me to continue?",
+# "is on board?"
+_LINKING_VERB = ("is ", "s ", "are ", "re ", "was ", "were ", "be ", "been ")
+
+
+def _asks_by_its_verb(lead: list[str], m: re.Match[str]) -> bool:
+    return not lead and m.group(0).startswith(_LINKING_VERB)
+
+
+def _leave_claimed(text: str, m: re.Match[str]) -> bool:
+    lead = _lead(text, m.start())
+    if not _said_as_claim(lead):
+        return False
+    if m.group("given") and _subject(lead) in _OWN:
+        return False  # "I okayed it", "as we agreed": the asker's own word; "you": asked
+    if m.group("content_to_go") and _asks_by_its_verb(lead, m):
+        return False  # "is ok for me to continue?"
+    # "the people who approved the change": a relative, no claim that they did for this step
+    return not (m.group("approved_step") and any(w in _RELATIVE for w in lead))
+
+
+# Words that suppose what follows them wherever they stand in its clause: "going with
+# 'December' if nobody objects", "(as) long as matron is on board".
+_SUPPOSING = word_set("if unless once until whenever provided providing assuming supposing long")
+
+
+def _consent_claimed(text: str, m: re.Match[str]) -> bool:
+    lead = _lead(text, m.start())
+    if not _said_as_claim(lead) or _asks_by_its_verb(lead, m):
+        return False  # "is on board?": asked
+    if any(w in _SUPPOSING for w in lead):
+        return False  # "I'll go with PNG if no one objects": supposed
+    if m.group("unobjected"):
+        return _subject(lead) not in _ASKER  # "I have no objections": the asker's own
+    if m.group("on_board"):
+        # "the pallets are on board": loaded, not consenting; "with it" is consent whoever
+        return bool(m.group("with")) or not any(w in _CARRIED for w in lead)
+    if m.group("cleared_with"):
+        return _subject(lead) in (None, *_ASKER)  # a heading or the asker's; "the fog cleared"
+    return True  # "ran it past the bursar": whoever ran it, the leave is the bursar's
+
+
 def claimed_leave(code: str) -> str | None:
     """A clause of the question that claims leave for its step — someone approved, okayed,
-    signed off on or cleared it, gave the nod, is fine with it, or it is safe or reversible —
-    rather than asking or supposing it, or None. A claim is the asker's word, never leave."""
+    signed off on or cleared it, gave the nod, is fine or on board with it, nobody objected,
+    it was run past someone, or it is safe or reversible — rather than asking, supposing or
+    denying it, or None. A claim is the asker's word, never leave."""
     text = _marked(code)
-    for m in _LEAVE.finditer(text):
-        starts = [s.end() for s in _CLAUSE_START.finditer(text, 0, m.start())]
-        lead = text[starts[-1] if starts else 0 : m.start()].split()
-        if lead and lead[0] in _ASKED_OR_SUPPOSED:
-            continue  # "was it approved?", "if legal clears it"
-        if any(w in _DENIED for w in lead):
-            continue  # "nobody approved it", "legal hasn't cleared it"
-        if any(w in _CHECKING for w in lead):
-            continue  # "check that it is reversible", "make sure legal cleared it": to find out
-        subject = [w for w in lead if w not in _LINKING]
-        if m.group("given") and subject and subject[-1] in _OWN:
-            continue  # "I okayed it", "as we agreed": the asker's own word; "you": asked
-        return m.group(0).strip(" ,:;.)]")
-    return None
+    claims = [m for m in _LEAVE.finditer(text) if _leave_claimed(text, m)]
+    claims += [m for m in _CONSENT.finditer(text) if _consent_claimed(text, m)]
+    if not claims:
+        return None
+    return min(claims, key=lambda m: m.start()).group(0).strip(" ,:;.)]")
 
 
 # ---------------------------------------------------------------- a row's orders
