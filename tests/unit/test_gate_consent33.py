@@ -54,6 +54,9 @@ from tests.unit.gate_kit import goes_on
         "with updating the till labels?",
         "Ward manager is happy for us to proceed. Continue with the bed board update?",
         "The choir master is cool with the new schedule. Carry on?",
+        "Nobody has any objections. Continue with the cellar inventory?",
+        "Captain's on board with the new route, continue with `berth_sync.py`?",
+        "I've run it past the head of maths. Carry on with the sets?",
     ],
 )
 def test_consent_by_an_idiom_stays_with_the_human(question: str) -> None:

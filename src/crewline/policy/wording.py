@@ -514,13 +514,17 @@ _NOT_OBJECTING = (
     r"|(?:won t|wont|will not|wouldn t|wouldnt|would not)\s+(?:mind|object|say no"
     r"|push back|disagree))"
 )
+_OBJECTION = (
+    r"(?:objections?|concerns?|complaints?|push ?back|vetoe?s?|dissent"
+    r"|(?:problems?|issues?) with (?:it|this|that|them))"
+)
 _NO_OBJECTIONS = (
     r"(?:no|zero|not any|not a single|not one|without(?: any)?|raised no|had no)\s+"
-    r"(?:real\s+|major\s+|further\s+|serious\s+)?(?:objections?|concerns?|complaints?"
-    r"|push ?back|vetoe?s?|dissent|(?:problems?|issues?) with (?:it|this|that|them))"
+    r"(?:real\s+|major\s+|further\s+|serious\s+)?" + _OBJECTION
 )
 _UNOBJECTED = (
-    rf"(?:{_NOBODY}\s+(?:(?:has|have|had|ever|yet|so far|really|actually|once)\s+)*{_OBJECTED}"
+    rf"(?:{_NOBODY}\s+(?:(?:has|have|had|ever|yet|so far|really|actually|once)\s+)*"
+    rf"(?:{_OBJECTED}|(?:has|had|have|raised|voiced|got)\s+(?:any|an?)\s+{_OBJECTION})"
     rf"|{_NOT_OBJECTING}|{_NO_OBJECTIONS}){_IDIOM_END}"
 )
 # Someone on board with the step: "matron is on board", "everyone's fully on board with it".
@@ -528,7 +532,7 @@ _UNOBJECTED = (
 _ON_BOARD = (
     r"(?:is|s|are|re|was|were|been|be)\s+(?:(?:all|fully|now|completely|totally|already"
     r"|also|very much|firmly)\s+)*on\s+board"
-    r"(?P<with>\s+with\s+(?:it|this|that|them|(?:the|this|that|my|our)\s+[a-z]+))?"
+    r"(?P<with>\s+with\s+(?:it|this|that|them|(?:the|this|that|my|our)\s+[a-z]+(?:\s+[a-z]+)?))?"
     r"(?=\s*(?:[.,;:!)\]]|$|\s+(?:too|already|now|so|and|but|then|as well)\b))"
 )
 # The step run by or cleared with someone: "ran it past the bursar", "squared it with the
@@ -536,9 +540,9 @@ _ON_BOARD = (
 _CONSULTED = (
     r"(?:cleared|squared|ran|run|running|clearing|squaring)\s+(?:it|this|that|them"
     r"|the (?:plan|idea|change|changes|step|request|proposal|draft))\s+(?:away\s+)?"
-    r"(?:with|by|past)\s+(?!(?:hand|date|region|name|type|size|default|mistake|accident"
-    r"|itself|itself|now|then|column|row|batch|day|week|month|year|hour|category|id|time"
-    r"|a|an|one)\b)[a-z]+"
+    r"(?:with|by|past)\s+(?:(?:the|a|an|my|our|your|their)\s+)?(?!(?:hand|date|region|name"
+    r"|type|size|default|mistake|accident|itself|now|then|column|row|batch|day|week|month"
+    r"|year|hour|category|id|time)\b)[a-z]+"
 )
 # The same, said with no object and no subject, as a heading: "Cleared with the dock
 # office." ("the fog cleared with the tide" has its subject).
