@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from crewline.policy.acts import OUTSIDE_PARTIES
-from crewline.policy.careful.positions import clause_end, verb_position
+from crewline.policy.careful.positions import acting_clause_end
 from crewline.policy.careful.words import (
     CODE_WORDS,
     DETERMINERS,
     OBJECT_STOP,
-    ORDINALS,
     PREPOSITIONS,
     TIME_WORDS,
 )
@@ -59,11 +58,9 @@ def commits_to_party(
     verb is unknown to it, and the question stays with the human as before) commit nobody.
     ``capital``: was the word written with a capital — a name ("with DHL", "at Luigi's")."""
     words = shape.words
-    if not verb_position(shape, i) or words[i].ident or words[i].code:
+    end = acting_clause_end(shape, i, length)
+    if end is None:
         return False
-    if i > 0 and words[i - 1].text in DETERMINERS | ORDINALS:
-        return False
-    end = clause_end(shape, i + length - 1)
     obj = _phrase(words, i + length, end)
     if any(w.lemma in CODE_WORDS for w in obj):
         return False  # "confirm the client config parses": code, no party

@@ -31,6 +31,7 @@ from crewline.policy.careful.operations import (
     operation_named,
 )
 from crewline.policy.careful.positions import (
+    acting_clause_end,
     caused_by,
     causes,
     clause_end,
@@ -383,11 +384,9 @@ def _to_an_outside_party(shape: Shape, i: int, length: int) -> bool:
     back to me"), to a team or a person inside ("flag it to the customer success team": its
     head is the team), nor a "to" that opens a verb ("report it to get the refund moving")."""
     words = shape.words
-    if not verb_position(shape, i) or words[i].ident or words[i].code:
+    end = acting_clause_end(shape, i, length)
+    if end is None:
         return False
-    if i > 0 and words[i - 1].text in DETERMINERS | ORDINALS:
-        return False
-    end = clause_end(shape, i + length - 1)
     for k in range(i + length, end):
         if words[k].text != "to" or words[k].ident:
             continue

@@ -13,6 +13,7 @@ from crewline.policy.careful.words import (
     DETERMINERS,
     DOC_HEADS,
     NEGATORS,
+    ORDINALS,
     PAST_IRREGULAR,
     PREPOSITIONS,
     VERB_LIKE,
@@ -291,6 +292,18 @@ def hypothetical(shape: Shape, i: int) -> bool:
 
 def past_form(w: Word) -> bool:
     return w.text in PAST_IRREGULAR or (w.text.endswith("ed") and w.lemma != w.text)
+
+
+def acting_clause_end(shape: Shape, i: int, length: int) -> int | None:
+    """Where the clause of the verb at ``i`` (``length`` words) ends, if the word stands as a
+    plain verb there: in a verb's position, neither a name nor code, and after no determiner
+    or ordinal ("the booking", "the first report" are nouns). None where it is no such verb."""
+    words = shape.words
+    if not verb_position(shape, i) or words[i].ident or words[i].code:
+        return None
+    if i > 0 and words[i - 1].text in DETERMINERS | ORDINALS:
+        return None
+    return clause_end(shape, i + length - 1)
 
 
 def clause_end(shape: Shape, i: int) -> int:
