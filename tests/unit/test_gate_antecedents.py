@@ -9,8 +9,10 @@ missing."""
 
 from __future__ import annotations
 
+from crewline.policy import search_terms
 from crewline.policy.clauses import shape_of
 from crewline.policy.fleet import value_ask
+from crewline.policy.lemmas import root
 from crewline.policy.wording import code_form
 from tests.unit.gate_kit import answers, facts, no_answer
 
@@ -81,3 +83,40 @@ def test_a_name_in_code_quotes_before_a_dash_is_the_thing_asked_about() -> None:
     rows = facts(("ci", "kiln-api serves on port 7301."), ("ci", "glaze-api serves on port 7302."))
     answers("`kiln-api` — which `port`?", rows, "7301")
     no_answer("`kiln-api` — which `port`?", facts(("ci", "glaze-api serves on port 7302.")))
+
+
+# A pronoun whose sentence says only what the thing does ("When does it start?"): the words
+# after "it" are its verb, not a thing, so the pronoun still stands for the thing named before.
+_EVENTS = facts(
+    ("events", "The harvest festival starts at 10:00 on Saturday."),
+    ("events", "The wine auction starts at 15:00 on Saturday."),
+)
+
+
+def test_a_pronoun_before_the_verb_alone_stands_for_the_thing_named_before() -> None:
+    question = "I want to book the coaches just before the harvest festival. When does it start?"
+    answers(question, _EVENTS, "10:00")
+    assert {root("harvest"), root("festival")} <= set(_subject(question))
+
+
+def test_kick_off_is_start() -> None:
+    answers("When does the wine auction kick off?", _EVENTS, "15:00")
+    question = "The tasting room needs staff before the wine auction. When does it kick off?"
+    answers(question, _EVENTS, "15:00")
+
+
+def test_the_thing_named_before_is_what_the_store_is_asked_for() -> None:
+    # the row that disagrees may share no word with "when does it kick off?": retrieval
+    # must look for the thing itself, or the rival is never read
+    question = "I want to book the coaches just before the harvest festival. When does it kick off?"
+    assert {"harvest", "festival"} <= set(search_terms(question))
+
+
+def test_a_verb_alone_after_two_things_leaves_the_pronoun_unresolved() -> None:
+    question = "The harvest festival and the wine auction were both moved. When does it start?"
+    no_answer(question, _EVENTS)
+
+
+def test_the_named_things_time_missing_is_no_other_things() -> None:
+    question = "I want to book the coaches just before the harvest festival. When does it start?"
+    no_answer(question, facts(("events", "The wine auction starts at 15:00 on Saturday.")))

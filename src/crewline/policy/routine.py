@@ -849,9 +849,10 @@ _TAG_WORDS = word_set(
 # ---------------------------------------------------------------- reading and placing
 
 
-# A phrasal verb that starts a thing is "start" ("spin up the dev server on my box"), for
-# the routine reading only: the careful judgement has read the words as written.
-_STARTS_UP = re.compile(r"\b(?:spin|boot|fire|power)\s+up\b")
+# A phrasal verb that starts a thing is "start" ("spin up the dev server on my box", "when
+# does the audit kick off?"), for the routine reading only: the careful judgement has read
+# the words as written.
+_STARTS_UP = re.compile(r"\b(?:(?:spin|boot|fire|power)\s+up|kicks?\s+off)\b")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -1426,7 +1426,7 @@ def value_ask(shape: Shape) -> ValueAsk | None:
         ask = _value_ask(said)
         if ask is None:
             ask = _pointed_ask(shape, sentence)
-        if ask is not None and not ask.subject:
+        if ask is not None and _names_nothing(said, ask):
             ask = _pointed_back(shape, sentence, said, ask)
         if ask is not None:
             return replace(_later_kind(shape, sentence, ask), question=shape.text)
@@ -1500,7 +1500,7 @@ def _points_back(words: Sequence[Token]) -> bool:
     they?") — never one the asker acts on ("what do I tell them?")?"""
     return any(
         w.text in ("its", "their")
-        or (w.text in ("it", "they") and k > 0 and words[k - 1].text in _HELPING)
+        or _asked_of_pronoun(words, k)
         or (  # "which port does *that one* use?"
             w.text in ("that", "this")
             and words[k + 1 : k + 2] != ()
@@ -1510,6 +1510,12 @@ def _points_back(words: Sequence[Token]) -> bool:
         )
         for k, w in enumerate(words)
     )
+
+
+def _asked_of_pronoun(words: Sequence[Token], k: int) -> bool:
+    """Is ``words[k]`` the subject pronoun a helping verb asks of ("which port is *it* on?",
+    "when does *it* start?", "where are *they*?")?"""
+    return words[k].text in ("it", "they") and k > 0 and words[k - 1].text in _HELPING
 
 
 def _antecedent(said: str) -> str | None:
@@ -1548,6 +1554,20 @@ def _antecedent(said: str) -> str | None:
     if not phrase or len(phrase) > 5:
         return None
     return clause[phrase[0].start : phrase[-1].end]
+
+
+def _names_nothing(said: str, ask: ValueAsk) -> bool:
+    """Does the asking sentence name nothing its value is of: no subject at all, or only
+    the words after the pronoun it points back with, which say what the thing does, not
+    what it is ("when does it start?": "start" is no thing)?"""
+    if not ask.subject:
+        return True
+    words = tokens(said)
+    pointing = next((k for k in range(len(words)) if _asked_of_pronoun(words, k)), None)
+    if pointing is None:
+        return False
+    after = words[pointing + 1 :]
+    return set(ask.subject) <= {root(w.lemma) for w in after} | {w.text for w in after}
 
 
 def _pointed_back(shape: Shape, sentence: Sentence, said: str, ask: ValueAsk) -> ValueAsk:
