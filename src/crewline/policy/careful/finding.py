@@ -54,6 +54,7 @@ from crewline.policy.careful.positions import (
     past_form,
     verb_position,
 )
+from crewline.policy.careful.reasons import said_plainly
 from crewline.policy.careful.requests import ASKER, contact_asked, info_scope
 from crewline.policy.careful.scope import (
     NAME_PREFIXES,
@@ -1504,7 +1505,10 @@ def find_act(text: str) -> Act | None:
         return None
     token = DISPLAY.set(SPACES.sub(" ", text).strip() if text.isascii() else None)
     try:
-        return _find_act(code)
+        found = _find_act(code)
+        # the act's reason said plainly: a real verb of the question and a clean object, else
+        # the asker's words quoted (words only: which act, and that it is careful, stand)
+        return None if found is None else said_plainly(shape_of(code), found)
     finally:
         DISPLAY.reset(token)
 
