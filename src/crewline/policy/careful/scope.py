@@ -52,6 +52,7 @@ from crewline.policy.careful.words import (
     DOC_HEADS,
     EDIT_VERBS,
     EXEC_VERBS,
+    MODAL_VERBS,
     NEGATORS,
     PERFECT,
     PREPOSITIONS,
@@ -60,6 +61,7 @@ from crewline.policy.careful.words import (
     SECRET_HOLDERS,
     SHARED_BRANCH,
     SHARED_THINGS,
+    SUBJECTS,
     VERB_LIKE,
     WH,
 )
@@ -482,6 +484,152 @@ def _past_event(shape: Shape, i: int) -> bool:
     return False
 
 
+# The prepositions that date what is asked by an event ("the bed count since the last
+# deploy", "the version after redeploy"). "since" looks back and always dates; the others may
+# set when a step is to be taken ("deploy after the standup"), so they date only a value
+# asked with no step before them.
+_SINCE = word_set("since")
+_TIME_LEADS = _SINCE | word_set("after before during following")
+# What may stand between the lead and the event's word: a time's parts, a day's possessive
+# and any plain modifier ("the 06:00", "yesterday's", "the timetable"), up to this many words.
+_EVENT_MODIFIERS = 4
+# What ends the event's phrase and leaves it a time: the end, a break, or a phrase it heads
+# ("the release of monday"); a verb there makes the event a clause of its own ("since the
+# deploy failed" gives a cause, "since the release is tagged" a state), read as before.
+_EVENT_BREAK = re.compile(r"[,;:?!.()\[\]]|\s[-\u2013\u2014]+\s|[\u2013\u2014]")
+
+
+def marks_time(shape: Shape, i: int, length: int) -> bool:
+    """Is the act's word at ``i`` an event that only dates what is asked — the head of a
+    phrase "since", "after", "before", "during" or "following" opens ("Oven 3 temperature
+    since the 06:00 release?", "`berth-api` — version after redeploy?") — and nothing done?
+    Not a gerund ("after deploying the app": the asker's step), not the subject of a clause
+    ("since the deploy failed"), not taken up by a later step on a pronoun ("…, then run it
+    again"), and, but after "since", not where a step is asked before the lead ("deploy the
+    ward app after the standup", "continue after redeploy")."""
+    words = shape.words
+    w = words[i]
+    if w.text.endswith("ing") or w.code or w.ident:
+        return False
+    lead = _time_lead(shape, i)
+    if lead is None or not _ends_the_phrase(shape, i + length - 1):
+        return False
+    event = range(i, i + length)
+    if pronoun_step_after(shape, i) or done_after(shape, i) or _named_again(shape, i, event):
+        return False
+    if _repeated(shape, event) or _elided_step(shape, w.sentence):
+        return False
+    if words[lead].text in _SINCE:
+        return True
+    return _dates_a_value(shape, lead) and not _step_in_sentence(shape, lead, event)
+
+
+# Words that ask a thing done once more: beside an event, the event may be what is repeated
+# ("since the last deploy, same again?").
+_REPEATS = word_set("again same another repeat redo rerun")
+
+
+def _repeated(shape: Shape, event: range) -> bool:
+    """Does the question, outside the event's words, ask anything done again?"""
+    return any(
+        x.lemma in _REPEATS or x.text in _REPEATS
+        for x in shape.words
+        if not x.code and x.index not in event
+    )
+
+
+def _named_again(shape: Shape, i: int, event: range) -> bool:
+    """Is the event's word said again elsewhere in the question ("the vat log since the
+    deploy — and after that, the deploy itself?")? The second may be the act asked."""
+    lemma = shape.words[i].lemma
+    return any(x.lemma == lemma and x.index not in event for x in shape.words)
+
+
+def _elided_step(shape: Shape, sentence: int) -> bool:
+    """Does the sentence ask a step it leaves unsaid — a modal with its subject and no verb
+    after them ("Before the deploy, should I?", "since the release, can we?")? What is left
+    unsaid may be the event itself."""
+    said = [x for x in shape.words if x.sentence == sentence]
+    return any(
+        x.text in MODAL_VERBS and all(y.text in SUBJECTS for y in said[n + 1 :])
+        for n, x in enumerate(said)
+    )
+
+
+# Words that ask to go on, never the value an event dates ("ok after the release?").
+_GO_WORDS = word_set("ok okay fine alright good yes no right sure go")
+
+
+def _dates_a_value(shape: Shape, lead: int) -> bool:
+    """Does the time phrase at ``lead`` follow the value it dates, a plain noun in the same
+    phrase ("version after redeploy", "p95 during the last release"), not a go-ahead's word,
+    a pronoun or a verb ("ok after the release?", "do it after the deploy")?"""
+    words = shape.words
+    if lead == 0 or words[lead - 1].sentence != words[lead].sentence:
+        return False
+    before = words[lead - 1]
+    return not (
+        _EVENT_BREAK.search(shape.gap(lead))
+        or before.lemma in VERB_LIKE
+        or before.lemma in ACTS_BY_FIRST
+        or before.text in MODAL_VERBS
+        or before.text in SUBJECTS
+        or before.text in DETERMINERS
+        or before.text in PREPOSITIONS
+        or before.text in _GO_WORDS
+    )
+
+
+def _time_lead(shape: Shape, i: int) -> int | None:
+    """The time preposition that opens the event's phrase ending at ``i``, back over its
+    modifiers and never over a break, a verb, a negation or another preposition; or None."""
+    words = shape.words
+    for k in range(i - 1, max(-1, i - 2 - _EVENT_MODIFIERS), -1):
+        x = words[k]
+        if x.sentence != words[i].sentence:
+            return None
+        gap = shape.gap(k + 1)
+        if _EVENT_BREAK.search(gap) and not (gap == ":" and x.text.isdigit()):
+            return None  # "06:00" is one time, any other mark a break
+        if x.text in _TIME_LEADS:
+            return k
+        if (
+            x.text in PREPOSITIONS
+            or x.text in NEGATORS
+            or x.text in COPULAS
+            or x.lemma in VERB_LIKE
+            or x.lemma in ACTS_BY_FIRST
+        ):
+            return None
+    return None
+
+
+def _ends_the_phrase(shape: Shape, last: int) -> bool:
+    """Does the event's phrase end at word ``last``: nothing after it in its sentence, a
+    break, or a preposition opening a phrase it heads ("the release of monday")?"""
+    words = shape.words
+    nxt = last + 1
+    if nxt >= len(words) or words[nxt].sentence != words[last].sentence:
+        return True
+    return bool(_EVENT_BREAK.search(shape.gap(nxt))) or words[nxt].text in PREPOSITIONS
+
+
+def _step_in_sentence(shape: Shape, lead: int, event: range) -> bool:
+    """Is a step asked in the sentence of the time lead at ``lead`` — a verb the gate
+    knows, or an act's, standing as a verb ("Deploy the ward app after …", "Continue after
+    …", "Before the deploy, should I start?")? A request for a value has none ("Queue length
+    at the print shop after …")."""
+    words = shape.words
+    for x in words:
+        if x.sentence != words[lead].sentence or x.index == lead or x.index in event:
+            continue
+        k = x.index
+        known = x.lemma in VERB_LIKE or any(not a.noun for a in ACTS_BY_FIRST.get(x.lemma, ()))
+        if known and verb_position(shape, k):
+            return True
+    return False
+
+
 def _participle(w: Word) -> bool:
     """A past participle, regular or not ("deleted", "overwritten", "torn")."""
     return past_form(w) or (w.lemma != w.text and not w.text.endswith(("ing", "s")))
@@ -532,6 +680,8 @@ def mention(
         return True
     if _past_event(shape, i) and not pronoun_step_after(shape, i):
         return True  # "the postmortem of the outage where CDRs were deleted": what happened
+    if marks_time(shape, i, length):
+        return True  # "bed count since the last deploy": the event dates what is asked
     if noun and object_of_negated(shape, i):
         return True  # "I don't need the secrets themselves": nothing is done to them
     if _unrelated(shape, i):
@@ -920,7 +1070,11 @@ def _dry_run_clause(shape: Shape, i: int) -> bool:
     start = clause_start(shape, i)
     end = clause_end(shape, i)
     flagged = any(
-        (dry_run(shape, k) and ("-" in shape.gap(k - 1) or _dry_mode(shape, k)))
+        (dry_run(shape, k) and _dry_mode(shape, k))
+        or (
+            ((dry_run(shape, k) and "-" in shape.gap(k - 1)) or _help_flag(shape, k))
+            and _flag_of(shape, i, k)
+        )
         or words[k].text in _DRY_FLAGS
         for k in range(max(start, 1), end)
     )
@@ -940,6 +1094,41 @@ def _dry_run_clause(shape: Shape, i: int) -> bool:
         ):
             return False  # "… and then for real", "then run it again"
     return not re.search(r"\bfor real\b|\bwithout\b|\bactual", shape.text)
+
+
+# What joins a second thing run to the first: the flag after it is that thing's alone.
+_RUN_JOINS = word_set("and or plus also then nor")
+
+
+def _flag_of(shape: Shape, i: int, k: int) -> bool:
+    """Is the flag at ``k`` the act's at ``i`` — written after it, with no second thing
+    joined between them ("run the purge script with --help"; "run the purge script with
+    --dry-run and the cleanup job" runs the cleanup job as it is)?"""
+    words = shape.words
+    if k <= i:
+        return False
+    if any(words[j].text in _RUN_JOINS for j in range(i + 1, k)):
+        return False
+    return not any(
+        words[j].text in _RUN_JOINS and words[j].sentence == words[k].sentence
+        for j in range(k + 1, clause_end(shape, k))
+    )
+
+
+# A flag that asks a script for its usage, which it prints and stops ("--help", "-h").
+_HELP_FLAGS = {"help": "--", "h": "-"}
+
+
+def _help_flag(shape: Shape, k: int) -> bool:
+    """Is word ``k`` a help flag written as one ("`--help`", "--help", "`-h`"): the script
+    prints how it is used and does nothing else? A word "help" in prose is none."""
+    dashes = _HELP_FLAGS.get(shape.words[k].text)
+    if dashes is None:
+        return False
+    before = shape.gap(k).lstrip(" `")
+    return before == dashes and not (
+        k + 1 < len(shape.words) and shape.gap(k + 1) in ("-", "_", ".")
+    )  # "--help-all" or "-h.sh" is another name
 
 
 _NOBODY = word_set("nobody nothing none noone")
