@@ -1,6 +1,6 @@
 """A risky word that only dates what is asked, or that a flag keeps to printing, is no act:
 "the bed count since the 06:00 release", "the version after redeploy", "run the purge script
-with `--help`". The event an "since", "after", "before", "during" or "following" phrase names
+with `--help`". The event a "since", "after", "before", "during" or "following" phrase names
 marks a time, and nobody does it by asking; a `--help` flag only prints how a script is used.
 An act beside the mention — in its own clause, a later step, a cause said with "since", a
 step asked to happen around the event — stays careful, each rule with its near misses.
