@@ -1,6 +1,6 @@
 """The reason a careful verdict gives names the act it found in words a person recognises: its
 verb is a real verb of the question, its object a clean phrase; where neither can be read
-cleanly it quotes the asker's own words ("it mentions 'deploy' ('since the 05:30 deploy')").
+cleanly it quotes the asker's own words ("it mentions 'mail' ('Who should I mail as on-call')").
 
 Never a word read as a verb only for where it stands — a sentence's first word ("Maersk's
 slice …"), a preposition ("… for the prod ticketing module"), a word of a noun phrase ("the
@@ -27,10 +27,6 @@ from tests.unit.gate_kit import irreversible
 @pytest.mark.parametrize(
     ("question", "said"),
     [
-        (
-            "Croissant p95 bake time since the 05:30 deploy?",
-            "it mentions 'deploy' ('since the 05:30 deploy')",
-        ),
         (
             "Maersk's slice of the berth traffic tonight?",
             "it mentions 'traffic' ('slice of the berth traffic tonight')",
@@ -60,10 +56,6 @@ from tests.unit.gate_kit import irreversible
         (
             "Invoice #2231 from the flour mill is due today. Should I settle it?",
             "it mentions 'Invoice' ('Invoice #2231 from the flour')",
-        ),
-        (
-            "`harbour-api` — version after redeploy?",
-            "it mentions 'redeploy' ('after redeploy')",
         ),
         (
             "Re-rate March's dairy invoices in the production billing engine?",

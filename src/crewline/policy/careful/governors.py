@@ -69,8 +69,12 @@ def executed(shape: Shape, head: int) -> bool:
         w = words[j]
         if w.sentence != words[head].sentence or words[j + 1].clause_start:
             return False
-        if dry_run(shape, j) or w.lemma in READ_VERBS or w.lemma in DOC_HEADS:
+        if dry_run(shape, j):
             return False
+        if (w.lemma in READ_VERBS or w.lemma in DOC_HEADS) and not _modifies_the_same_name(
+            shape, j, head
+        ):
+            return False  # "lint the deploy script", not "run the log purge job"
         if _checker(shape, j):
             return False  # "run `actionlint` on the deploy workflow": the checker is run
         if w.lemma in _CAUSATIVES and _runs_next(shape, head):
@@ -232,7 +236,7 @@ def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
         if not read_only:
             if w.lemma in _ACTORS and _does_itself(shape, j, i):
                 return None  # "the bot notifies every customer": what the member does next
-            if dry_run(shape, j) or w.lemma in DOC_HEADS:
+            if dry_run(shape, j) or (w.lemma in DOC_HEADS and not _names_a_run(shape, j, i)):
                 return "read"
             if w.lemma in ARTIFACTS and not w.ident and not executed(shape, j):
                 if _names_whose_secret(shape, j, i):
@@ -250,6 +254,8 @@ def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
             and not _named_by_determiner(shape, j)
             and not _handed_to_asker(shape, j)
         ):
+            if _modifies_the_same_name(shape, j, i):
+                continue  # "run the print queue purge job": a purge job, named by its queue
             return "read"
         if _participle(shape, j):
             continue  # "the Dockerfile used for prod builds": a thing described, not an act
@@ -276,6 +282,47 @@ def governor_of(shape: Shape, i: int, *, read_only: bool = False) -> str | None:
                 return None if done_after(shape, i) else "read"
             return None
     return None
+
+
+def _modifies_the_same_name(shape: Shape, j: int, i: int) -> bool:
+    """Is the reading word at ``j`` only a modifier in the noun phrase that word ``i`` is in
+    ("the print queue purge job", "our test purge script", "the audit log wipe"): after a
+    determiner, with nothing but more of the phrase's words up to ``i``? Then it names which
+    thing the act is, and reads nothing; the phrase's verb, further left, governs. A reading
+    word whose phrase ends before the act ("the test suite *for* the purge job", "the tests
+    *of* the wipe endpoint") still reads it."""
+    words = shape.words
+    if words[j].clause_start or not _after_determiner(shape, j):
+        return False
+    return all(
+        not w.clause_start and w.text not in PREPOSITIONS and w.text not in DETERMINERS
+        for w in words[j + 1 : i + 1]
+    )
+
+
+def _after_determiner(shape: Shape, j: int) -> bool:
+    """Does a determiner open the noun phrase word ``j`` is in, with at most two more of its
+    words before ``j`` ("the print queue …", "the berth log …")?"""
+    words = shape.words
+    for k in range(j - 1, max(-1, j - 4), -1):
+        if words[k].text in DETERMINERS:
+            return True
+        if words[k + 1].clause_start or words[k].text in PREPOSITIONS or verb_position(shape, k):
+            return False
+    return False
+
+
+def _names_a_run(shape: Shape, j: int, i: int) -> bool:
+    """Is the document word at ``j`` only the name of a job the act at ``i`` heads ("the log
+    purge job", "our test cleanup task")? Then the job is what runs; "the README cleanup",
+    with no job, stays a document's edit."""
+    words = shape.words
+    return (
+        _modifies_the_same_name(shape, j, i)
+        and i + 1 < len(words)
+        and not words[i + 1].clause_start
+        and words[i + 1].lemma in RUN_UNITS
+    )
 
 
 def _handed_to_asker(shape: Shape, j: int) -> bool:
