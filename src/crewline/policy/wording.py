@@ -489,10 +489,10 @@ _LEAVE = re.compile(
 # Where an idiom of consent ends what is said of it: the clause, or a word of when, of whom,
 # or that starts the next clause ("nobody objected so far", "no objections from matron").
 _IDIOM_END = (
-    r"(?=\s*(?:[.,;:!)\]]|$|\s+(?:from|by|so far|yet|to (?:it|this|that|them)|with (?:it|this"
-    r"|that|them)|about (?:it|this|that)|on (?:it|this|that)|at|since|either|here|there"
-    r"|at all|raised|whatsoever|today|yesterday|this|last|earlier|too|already|now|as well"
-    r"|so|and|but|then)\b))"
+    r"(?=\s*(?:[.,;:!)\]]|-(?:\s|$)|$|\s+(?:from|by|so far|yet|to (?:it|this|that|them)"
+    r"|with (?:it|this|that|them)|about (?:it|this|that)|on (?:it|this|that)|at|since|either"
+    r"|here|there|at all|raised|whatsoever|today|yesterday|this|last|earlier|too|already"
+    r"|now|as well|so|and|but|then)\b))"
 )
 # Nobody objecting, said as the step's leave: "nobody objected", "no one pushed back", "the
 # cellar master didn't object", "matron won't mind", "the head chef has no concerns", "no
@@ -547,9 +547,41 @@ _CONSULTED = (
 # The same, said with no object and no subject, as a heading: "Cleared with the dock
 # office." ("the fog cleared with the tide" has its subject).
 _CLEARED_WITH = r"(?:cleared|squared|checked and cleared)\s+with\s+(?:the\s+)?[a-z]+"
+# Someone's consent presumed, not had: the asker says they will not, would not or never did
+# object ("matron shouldn't object", "the head baker won't care", "the purser never complained
+# about it", "the client is unlikely to object"), or doubts that they will ("I don't think
+# matron will mind", "I doubt the bursar minds", "I can't imagine the vintner objecting").
+# Nobody's word is had either way: the same claim as "nobody objected", in a hedge.
+_OBJECT_FORMS = (
+    r"(?:mind|minds|minded|minding|care|cares|cared|caring|object|objects|objected|objecting"
+    r"|complain|complains|complained|complaining|disagree|disagrees|disagreed|protest"
+    r"|protests|protested|say no|says no|said no|saying no|push back|pushes back|pushed back"
+    r"|(?:have|has|had|having) (?:a|any) (?:problem|problems|issue|issues|objection|objections)"
+    r"|(?:raise|raises|raised|raising) (?:an? |any )?(?:objection|objections|concern|concerns)"
+    r"|be bothered|be upset|make a fuss|kick up a fuss)"
+)
+_WILL_NOT = (
+    r"(?:(?:probably|likely|surely|certainly|definitely|really)\s+)?"
+    r"(?:won t|wont|will not|wouldn t|wouldnt|would not|shouldn t|shouldnt|should not|shan t"
+    r"|doesn t|doesnt|does not|don t|dont|do not|didn t|didnt|did not|hasn t|hasnt|has not"
+    r"|haven t|havent|have not|can t|cannot|can not|couldn t|never|hardly"
+    r"|(?:is|are|s|re) (?:unlikely|not likely|not going|never going) to"
+    r"|(?:isn t|aren t|isnt|arent) (?:likely|going) to)"
+    r"\s+(?:(?:ever|really|even|actually|once|yet)\s+)?" + _OBJECT_FORMS
+)
+# "I don't think X will mind": the hedge negates, the verb is said plainly after whom it is of.
+_DOUBTING = (
+    r"(?:i|we)\s+(?:(?:don t|dont|do not)\s+(?:think|believe|expect|imagine|suppose|reckon"
+    r"|guess|see)|doubt|(?:can t|cannot|can not|couldn t)\s+(?:imagine|see))"
+    r"\s+(?:that\s+|whether\s+|if\s+)?(?P<doubted>[a-z]+)(?:\s+[a-z]+){0,3}?"
+    r"\s+(?:(?:will|would|ll|d|might|could|ever|even|really|actually|be|is|are|s|re|going"
+    r"|to)\s+)*" + _OBJECT_FORMS
+)
+_PRESUMED = rf"(?:(?P<doubting>{_DOUBTING})|(?P<will_not>{_WILL_NOT})){_IDIOM_END}"
 _CONSENT = re.compile(
     rf"\b(?:(?P<unobjected>{_UNOBJECTED})|(?P<on_board>{_ON_BOARD})"
-    rf"|(?P<consulted>{_CONSULTED})|(?P<cleared_with>{_CLEARED_WITH}))"
+    rf"|(?P<consulted>{_CONSULTED})|(?P<cleared_with>{_CLEARED_WITH})"
+    rf"|(?P<presumed>{_PRESUMED}))"
 )
 # What is loaded on board, not a person who consents: "the pallets are on board".
 _CARRIED = word_set(
@@ -635,12 +667,40 @@ def _leave_claimed(text: str, m: re.Match[str]) -> bool:
 _SUPPOSING = word_set("if unless once until whenever provided providing assuming supposing long")
 
 
+# A sureness that opens the clause says the claim more firmly, it finds nothing out ("I'm sure
+# matron won't mind", "pretty sure nobody objected"); "make sure nobody objects" asks it.
+_SURE = re.compile(
+    r"^(?:(?:honestly|frankly|tbh|and)\s+)*(?:(?:i|we)\s+(?:m|am|re|are)\s+|i\s+)?"
+    r"(?:(?:pretty|fairly|quite|so|very|absolutely|totally|100)\s+)?"
+    r"(?:sure|certain|confident|positive)(?:\s+that)?(?:\s|$)"
+)
+# What has no leave to give, when it "won't complain" or "doesn't care": a tool or the work.
+_NO_ONES = word_set(
+    """it this that they lint linter linters mypy compiler parser test tests ci build builds
+    checker checkers ruff eslint flake8 pylint black prettier script scripts tool tools
+    validator schema server browser system code app pipeline job jobs data file files"""
+)
+
+
+def _presumed_by_someone(lead: list[str], m: re.Match[str]) -> bool:
+    """Is the presumed consent someone else's than the asker's, and someone's at all: "I
+    don't think we'll mind", "I don't care" and "never mind" are the asker's own; "the
+    linter won't complain" is a tool's, which has no leave to give."""
+    whom = m.group("doubted") if m.group("doubting") else _subject(lead)
+    return whom is not None and whom not in _ASKER and whom not in _NO_ONES
+
+
 def _consent_claimed(text: str, m: re.Match[str]) -> bool:
     lead = _lead(text, m.start())
+    sure = _SURE.match(" ".join(lead))
+    if sure is not None:
+        lead = " ".join(lead)[sure.end() :].split()
     if not _said_as_claim(lead) or _asks_by_its_verb(lead, m):
         return False  # "is on board?": asked
     if any(w in _SUPPOSING for w in lead):
         return False  # "I'll go with PNG if no one objects": supposed
+    if m.group("presumed"):
+        return _presumed_by_someone(lead, m)  # "I don't think matron will mind"
     if m.group("unobjected"):
         return _subject(lead) not in _ASKER  # "I have no objections": the asker's own
     if m.group("on_board"):
