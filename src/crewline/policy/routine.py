@@ -513,6 +513,17 @@ _NOT_A_THING = word_set(
     """i we me us you it this that everything all plan plans approach order list design
     proposal outline idea step steps next these those"""
 )
+# "Everything" and "all" said to be well, with no step they are well for ("confirm everything
+# is fine?", "confirm all the lambs are tagged?"), are the state of the world, not the plan:
+# "confirm everything is fine to send" asks leave to send.
+_EVERYTHING = word_set("everything all")
+_FOR_A_STEP = re.compile(r"\b(?:to|for\s+(?:me|us|you)(?:\s+to)?)\s+[a-z]")
+
+
+def _all_of_a_state(said: list[str]) -> bool:
+    return said[0] in _EVERYTHING and not _FOR_A_STEP.search(" ".join(said))
+
+
 # "we're good on the fridge", "are we all set with the rigging?": the asker's side said well
 # with a thing, not leave for a step ("are we good to go?", "we're good with the plan").
 _GOOD_ON = re.compile(
@@ -530,9 +541,11 @@ _THEN_GO_ON = re.compile(
 
 
 # A confirm alone after what it asks to be vouched for ("…, can you confirm?", "Confirm pls.").
+# Whatever mark stands before it — a comma, a dash, a bracket, a line's end or none — the
+# confirm is the same tag: "proofs are clean (confirm?)" reads as "proofs are clean, confirm?".
 _CONFIRM_TAG = re.compile(
-    r"(?:^|[,;:-]\s*)(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:(?:please|pls|plz)\s+)?confirm"
-    r"(?:\s+(?:please|pls|plz|that))?\s*[?.!]*\s*$"
+    r"(?:^|[,;:(-]\s*|\s+)(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:(?:please|pls|plz)\s+)?"
+    r"confirm(?:\s+(?:please|pls|plz|that))?\s*[?.!)]*\s*$"
 )
 
 
@@ -564,7 +577,7 @@ def _asks_to_vouch(code: str) -> bool:
     said = plain[lead.end() :].split()
     return (
         bool(said)
-        and said[0] not in _NOT_A_THING
+        and (said[0] not in _NOT_A_THING or _all_of_a_state(said))
         and not (said[0] in ("the", "my", "our") and said[1:2] and said[1] in _NOT_A_THING)
         and _STATE_VERB.search(" ".join(said[1:])) is not None
         and not _THEN_GO_ON.search(" ".join(said))
@@ -601,6 +614,15 @@ def _said_words(text: str) -> list[str]:
     return [w for w in words if w not in FILLERS | _POLITE | _BARE_TAG]
 
 
+# A verb of being right after a clause's first word makes that word its subject: "lint is
+# clean", "build was green", "test looks flaky" say how a thing is, no step "lint" or "build".
+_BEING = word_set("is are was were s looks look seems seem stays remains has have had")
+
+
+def _names_what_is(clause: list[str]) -> bool:
+    return len(clause) > 1 and clause[1] in _BEING
+
+
 def _states_a_state(tagged: str) -> bool:
     """Is the text a tag follows a statement of how something is, naming no step of the
     asker's ("the fridge is fine, right?", "tests are green, ok?", "pilot boarded ok?", "we
@@ -620,7 +642,7 @@ def _states_a_state(tagged: str) -> bool:
         bare = [w for w in clause if w not in FILLERS and w not in _POLITE]
         if bare and (
             _lead(" ".join(bare))
-            or (bare[0] == lemma(bare[0]) and bare[0] in _VERB_START)
+            or (bare[0] == lemma(bare[0]) and bare[0] in _VERB_START and not _names_what_is(bare))
             or (bare[0].endswith("ing") and lemma(bare[0]) != bare[0])
             or _FOREIGN_OPENING.match(" ".join(bare))  # "mach weiter mit der Liste, ok?"
         ):
@@ -806,8 +828,10 @@ def _proceeds(shape: Shape) -> bool:
     at = shape.sentences.index(asking[-1])
     if at > 0 and _tag_alone(asking[-1].text) and _states_a_state(shape.sentences[at - 1].text):
         return False  # "The fridge is fine. OK?": the tag asks whether that is so
-    if _asks_to_vouch(asking[-1].text):
-        return False  # "Confirm the fridge is fine?": a state to vouch for, no step
+    if _asks_to_vouch(" ".join(s.text for s in shape.sentences[max(0, at - 1) : at + 1])):
+        # "Confirm the fridge is fine?", and "The fridge is fine. Confirm?" as "…, confirm?":
+        # a state to vouch for, no step — the full stop no different from the comma
+        return False
     return not _tags_unread(shape) and _sentence_proceeds(asking[-1].text)
 
 
