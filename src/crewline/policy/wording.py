@@ -299,10 +299,40 @@ def injection(code: str) -> str | None:
         _INJECTION.search(words)
         or _INJECTION.search(deobfuscated_form(code))
         or _MARKUP_INJECTION.search(code)
-        or _AUTHORITY.search(words)
-        or _AUTHORITY.search(deobfuscated_form(code))
+        or _authority(words)
+        or _authority(deobfuscated_form(code))
     )
     return found.group(0) if found else answering(code)
+
+
+# A confirm that names the step to go on with ("please confirm: proceed with the export",
+# "confirm go ahead with the layout") asks the go-ahead; "confirm proceed." alone, or "confirm
+# yes", dictates the answer.
+_CONFIRM_THE_STEP = re.compile(r"confirm (?:go|proceed)$")
+_STEP_NAMED_AFTER = re.compile(r"\s+(?:ahead\s+)?(?:with|to|on|and)\s+[a-z]")
+# Someone's leave needed, awaited or asked for ("deploys need owner sign-off", "refunds require
+# the manager's OK", "waiting for the lead's approval") is spoken of, not claimed.
+_NEEDED = re.compile(
+    r"\b(?:need|needs|needed|needing|require|requires|required|requiring|await|awaits"
+    r"|awaiting|pending|want|wants|get|gets|getting|obtain|seek|seeking|request|requesting"
+    r"|(?:ask|asks|asking|wait|waits|waiting|waited) for)(?:\s+(?:an?|the|some|explicit"
+    r"|written|formal|prior))*\s*$"
+)
+
+
+def _spoken_of(words: str, m: re.Match[str]) -> bool:
+    """Is the claim-like phrase a step's go-ahead asked for or a leave said to be needed,
+    rather than a claim or an order to whoever answers?"""
+    if _CONFIRM_THE_STEP.fullmatch(m.group(0)):
+        return bool(_STEP_NAMED_AFTER.match(words, m.end()))
+    holder = re.match(_HOLDER, m.group(0))
+    return bool(holder and holder.group(0)) and bool(_NEEDED.search(words, 0, m.start()))
+
+
+def _authority(words: str) -> re.Match[str] | None:
+    """The first claim of authority or order to answer a given way in the words form, leaving
+    out a named step's go-ahead and leave said to be needed."""
+    return next((m for m in _AUTHORITY.finditer(words) if not _spoken_of(words, m)), None)
 
 
 # ---------------------------------------------------------------- the answering spoken of
