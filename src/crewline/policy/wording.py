@@ -706,7 +706,7 @@ _SURE = re.compile(
 )
 # What has no leave to give, when it "won't complain" or "doesn't care": a tool or the work.
 _NO_ONES = word_set(
-    """it this that they lint linter linters mypy compiler parser test tests ci build builds
+    """it this that lint linter linters mypy compiler parser test tests ci build builds
     checker checkers ruff eslint flake8 pylint black prettier script scripts tool tools
     validator schema server browser system code app pipeline job jobs data file files"""
 )
