@@ -48,6 +48,7 @@ from tests.unit.gate_kit import goes_on
         "The client is unlikely to object. Shall I go ahead with the print run schedule?",
         "Our ward sister hasn't complained. Continue with the handover notes?",
         "Pretty sure the deputy head wouldn't say no. Continue with the seating plan?",
+        "They won't care. Continue with the dairy rota?",
     ],
 )
 def test_a_presumed_consent_stays_with_the_human(question: str) -> None:
@@ -89,6 +90,9 @@ def test_near_misses_of_a_presumed_consent_are_no_claim(question: str) -> None:
         "I don't mind doing the proofs twice. Continue with the programme layout?",
         "The customers never complained about the font. Continue with the menu layout?",
         "I don't think the order matters. Continue with the cast list?",
+        "The linter won't complain now. Continue with the menu layout?",
+        "Never mind, continue with the cue sheet?",
+        "I don't care which, continue with the cue sheet?",
     ],
 )
 def test_near_misses_of_a_presumed_consent_still_go_on(question: str) -> None:
