@@ -16,14 +16,19 @@ __all__ = [
     "AUDIENCE",
     "CODE_ACTS",
     "CUSTOMER_THINGS",
+    "DATABASE_TASKS",
+    "DATABASE_TOOLS",
     "FAMILY_SAYS",
     "MONEY_WORDS",
     "NON_PROD",
     "OUTSIDE_PARTIES",
+    "PACKAGE_CACHE_CLEARS",
     "PAYMENT_SCHEMES",
     "PROD_WORDS",
     "PUBLIC_TARGETS",
     "REGISTRIES",
+    "SCHEMA_LOADS",
+    "SCHEMA_LOAD_DOES",
     "SPELLED",
     "SUBCOMMAND_ACTS",
     "WORD_ACTS",
@@ -114,14 +119,25 @@ CODE_ACTS: tuple[CodeAct, ...] = (
     CodeAct(
         family="push",
         pattern=_c(
-            r"\bgit\s+push\b[^\n`?]*|--force(?:-with-lease)?\b|\bgit\s+reset\s+(?:--)?hard[^\n`?]*"
+            r"\bgit\s+push\b[^\n`?]*|\bgit\s+reset\s+(?:--)?hard[^\n`?]*"
             r"|\bgit\s+clean\s+-\w*[fdx]\w*|\bgit\s+checkout\s+(?:--\s+)?\.(?=\s|$|`)"
             r"|\bgit\s+restore\b|\bgit\s+branch\s+-(?:d|-delete)\b[^\n`?]*"
             r"|\bgit\s+stash\s+(?:drop|clear)|\bgit\s+filter-(?:branch|repo)\b|\bgit\s+rebase\b"
             r"|\bgit\s+commit\s+--amend|\bgit\s+tag\s+-d\b|\bgit\s+gc\s+--prune"
-            r"|\bgit\s+update-ref\s+-d|\bpush\b[^\n`]*\s-f\b"
+            r"|\bgit\s+update-ref\s+-d|\bpush\b[^\n`]*\s-f\b|\bpush\s+--force(?:-with-lease)?\b"
         ),
         says="runs `{0}`, which rewrites or discards git history",
+    ),
+    # `--force` outside a git command rewrites no history: it overrides the tool's own check
+    # (a file in the way, a peer dependency, a guard against data loss). What it forces is
+    # not known to the gate, so it stays careful, said as what it is; the command line in
+    # code is read whole ("`npm install --force`"), a bare flag as itself.
+    CodeAct(
+        family="force",
+        pattern=_c(
+            r"`[^`\n]*?(?<![\w-])--force(?:-[\w-]+)?\b[^`\n]*`|(?<![\w-])--force(?:-[\w-]+)?\b"
+        ),
+        says="runs `{0}`, which overrides the tool's own safety check",
     ),
     CodeAct(
         family="push",
@@ -776,6 +792,69 @@ SUBCOMMAND_ACTS: dict[str, str] = {
     "undefine": "deletes what it names",
 }
 
+# A database's tools, and the namespaces of their tasks (`rake db:…`, `mix ecto.…`,
+# `redis-cli`, `flyway`): a task run under one works on the database's own tables and rows.
+DATABASE_TOOLS = frozenset(
+    [
+        "db",
+        "database",
+        "schema",
+        "structure",
+        "migrate",
+        "migration",
+        "migrations",
+        "ecto",
+        "flyway",
+        "liquibase",
+        "prisma",
+        "knex",
+        "sequelize",
+        "typeorm",
+        "doctrine",
+        "alembic",
+        "dbmate",
+        "goose",
+        "sqitch",
+        "diesel",
+        "atlas",
+        "psql",
+        "mysql",
+        "mysqladmin",
+        "mariadb",
+        "mongo",
+        "mongosh",
+        "redis",
+        "memcached",
+        "sqlcmd",
+        "cqlsh",
+        "sqlite3",
+        "pg",
+    ]
+)
+
+# What a database tool's task does when its name, harmless elsewhere ("make clean", "a fresh
+# setup", "refresh the page", "undo the edit"), is run under one: each throws the data away.
+DATABASE_TASKS: dict[str, str] = {
+    "clean": "drops every table, view and row in the database",
+    "setup": "loads the schema over the database, which recreates its tables empty",
+    "refresh": "rolls back every migration and runs them again, which drops the rows they held",
+    "redo": "rolls back the last migration and runs it again, which drops what it held",
+    "undo": "rolls back what was migrated or seeded, which drops the rows it made",
+}
+
+# A schema loaded (`db:schema:load`, `db:structure:load`) recreates every table it names,
+# empty: what the tables held is gone.
+SCHEMA_LOADS = frozenset(["schema", "structure"])
+SCHEMA_LOAD_DOES = "loads the schema over the database, which recreates its tables empty"
+
+# A package manager's own download cache: what it holds is a copy of what the registry keeps,
+# fetched again on the next install, and the tool asks `--force` only because clearing it is
+# rarely needed. Cleared on the asker's machine, nothing is lost.
+PACKAGE_CACHE_CLEARS = re.compile(
+    r"\b(?:npm|yarn|pnpm|pip3?|poetry|conda|gem|composer|bun)\s+"
+    r"(?:cache\s+(?:clean|clear|purge|prune|verify|rm|remove)|clear-cache|clearcache)\b"
+)
+
 # How the reason spells a phrase's verb.
 SPELLED = {"force push": "force-push", "e sign": "e-sign", "top up": "top up"}
 
@@ -802,6 +881,7 @@ FAMILY_SAYS = {
     "infrastructure": "changes shared infrastructure",
     "checks": "skips the checks",
     "sql": "changes data in a database",
+    "force": "overrides a tool's own safety check",
     "unread_text": "does what a text says, and the gate has not read it",
     "filing": "hands a filing to an authority, which cannot be unsent",
     "physical": "acts on a vehicle or a machine in the physical world, which cannot be undone",

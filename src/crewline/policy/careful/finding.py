@@ -9,8 +9,13 @@ import re
 
 from crewline.policy.acts import (
     CODE_ACTS,
+    DATABASE_TASKS,
+    DATABASE_TOOLS,
     FAMILY_SAYS,
+    PACKAGE_CACHE_CLEARS,
     PROD_WORDS,
+    SCHEMA_LOAD_DOES,
+    SCHEMA_LOADS,
     SUBCOMMAND_ACTS,
     WordAct,
     third_person,
@@ -1131,8 +1136,17 @@ def _joined(shape: Shape, k: int) -> bool:
 
 def _code_acts(shape: Shape, code: str) -> list[Found]:
     found = []
+    pushes = [
+        (m.start(), m.end())
+        for act in CODE_ACTS
+        if act.family == "push"
+        for m in act.pattern.finditer(code)
+    ]
     for act in CODE_ACTS:
         for m in act.pattern.finditer(code):
+            forced = m.start() + m.group(0).find("--force")
+            if act.family == "force" and any(a <= forced < b for a, b in pushes):
+                continue  # `git push --force`: a force-push, said as the push it is
             index = next((w.index for w in shape.words if w.end > m.start()), None)
             if (
                 index is not None
@@ -1153,19 +1167,182 @@ def _code_acts(shape: Shape, code: str) -> list[Found]:
                     pass  # GITHUB_TOKEN, api_key: the identifier is the secret
                 elif mention(shape, index, length, act.family, code=True):
                     continue
-            said = m.group(0).strip().rstrip("`?.,;")
+            if (
+                index is not None
+                and act.family != "money"
+                and _asked_about(shape, _code_start(shape, index))
+            ):
+                continue  # "What does `DROP DATABASE ward` do?": a question about it
+            said = m.group(0).strip().strip("`").rstrip("`?.,;")
             groups = [g or "" for g in m.groups()]
             says = act.says.format(said, *(g.strip('"`') for g in groups))
             if act.family == "credentials" and _put_out(shape, code, m.start()):
                 says = f"discloses {_CONTENTS if _a_file(said) else ''}{said}"
             sentence = shape.words[index].sentence if index is not None else 0
-            found.append(
-                Act(family=act.family, says=says, verb=True, sentence=sentence, at=m.start())
-            )
+            # a forced command stands where its flag does: an act before the flag on the
+            # line (`--no-verify`, `rm -rf build/ && …`) is said first
+            at = forced if act.family == "force" else m.start()
+            found.append(Act(family=act.family, says=says, verb=True, sentence=sentence, at=at))
     return found
 
 
 _CONTENTS = "the contents of "
+
+
+def _code_start(shape: Shape, k: int) -> int:
+    """The first word of the code span word ``k`` stands in (``k`` itself outside code)."""
+    words = shape.words
+    while k > 0 and words[k].code and words[k - 1].code and "`" not in shape.gap(k):
+        k -= 1
+    return k
+
+
+def _cleared_spans(shape: Shape, code: str) -> list[tuple[int, int]]:
+    """Where a command line does nothing careful that its words would otherwise be read as:
+    a package manager's download cache cleared, `--force` and all ("`npm cache clean
+    --force`"), and a plain push to the asker's own branch ("`git push` to my own feature
+    branch"). No act found inside one counts; an act beside it on the line (`&& rm -rf …`)
+    or elsewhere in the question still does."""
+    return _cache_clears(code) + _pushes_to_own_branch(shape, code)
+
+
+# Where a command line ends: its code span's backtick, a chain (`&&`, `||`, `;`, `|`), or
+# the clause's punctuation in prose.
+_LINE_END = re.compile(r"`|&&|\|\||[;|,?!\n]|\.(?:\s|$)")
+# What a cache clear may carry on its line and still do nothing else: flags.
+_ONLY_FLAGS = re.compile(r"(?:\s+-{1,2}[\w-]+)*\s*")
+
+
+def _cache_clears(code: str) -> list[tuple[int, int]]:
+    """The package manager's cache clears in ``code`` ("`npm cache clean --force`", "pip cache
+    purge"), each from its opening backtick to its line's end, when nothing but flags follows
+    it there. Its cache is a copy of what the registry keeps, fetched again by the next
+    install: nothing is lost, and `--force` there guards nothing else."""
+    spans = []
+    for m in PACKAGE_CACHE_CLEARS.finditer(code):
+        end = _LINE_END.search(code, m.end())
+        stop = end.start() if end else len(code)
+        if _ONLY_FLAGS.fullmatch(code[m.end() : stop]) is None:
+            continue  # `npm cache clean --force rm -rf …`: more than the cache
+        start = m.start()
+        while start > 0 and code[start - 1] in " `":
+            start -= 1
+        spans.append((start, stop + 1))
+    return spans
+
+
+# A push forced, a tag or everything pushed, a refspec onto another branch, or a shared
+# branch named: never a plain push of the asker's own branch.
+_PUSH_BEYOND_ITS_BRANCH = re.compile(
+    r"(?<![\w-])-\w*f\w*\b|--force|--tags|--all|--mirror|--delete|\btags?\b|\s:\S|"
+    r"\b[\w/-]+:[\w/-]+|\b(?:main|master|trunk|release|prod|production|develop|staging|live"
+    r"|shared|public|mirror|upstream|everyone)\b|\bforce"
+)
+# The asker's own branch, said as such: "my own feature branch", "my branch fsw-notes".
+# Only a target said ("to my own feature branch", "it's my own branch"): "push my branch"
+# says where from, not where to.
+_OWN_BRANCH = re.compile(
+    r"\b(?:to|onto|into|is|it'?s|it\s+s)\s+my\s+(?:own\s+)?"
+    r"(?:(?:feature|topic|personal|work|wip|private)\s+)?branch\b"
+)
+# A shared thing set aside after a negation ("not main", "no force"): named only to be kept
+# out of the push.
+_SET_ASIDE = re.compile(r"\b(?:not|no|never|nor|without)\s+(?:to\s+|on\s+|a\s+)?$")
+
+
+def _pushes_to_own_branch(shape: Shape, code: str) -> list[tuple[int, int]]:
+    """The plain pushes (`git push`, or "push" as a verb) in a sentence that says where they
+    go is the asker's own branch ("Can I `git push` to my own feature branch fsw-notes? not
+    main, no force"): only the asker's commits land, on a branch nobody else builds on, and
+    nothing is rewritten or discarded. The push's sentence and the one after it are read for
+    a force, a tag, a refspec or a shared branch, which keep it careful, unless a negation
+    sets it aside ("not main")."""
+    spans = []
+    for w in shape.words:
+        if w.text != "push" or (not w.code and not verb_position(shape, w.index)):
+            continue
+        if w.code and (w.index == 0 or shape.words[w.index - 1].text != "git"):
+            continue  # in code only `git push` is the push
+        sentences = [n for n in (w.sentence, w.sentence + 1) if n < len(shape.sentences)]
+        said_from = shape.words[w.index - 1].start if w.code else w.start
+        said_to = max(shape.words[shape.sentences[n].end - 1].end for n in sentences)
+        said = code[said_from:said_to]
+        if _OWN_BRANCH.search(said) is None or any(
+            _SET_ASIDE.search(said[: x.start()]) is None
+            for x in _PUSH_BEYOND_ITS_BRANCH.finditer(said)
+        ):
+            continue
+        spans.append((said_from, w.end))  # the push alone: any other act still counts
+    return spans
+
+
+def _outside(cleared: list[tuple[int, int]], found: list[Found]) -> list[Found]:
+    """The acts found that stand in no cleared span."""
+    return [f for f in found if not any(a <= f.at < b for a, b in cleared)]
+
+
+# The helping verbs a question about a command opens with ("What does `rails db:drop` do?",
+# "Will `flyway clean` drop the views?", "Is `rails db:drop` reversible?").
+_ASKING_AUXILIARIES = word_set("do does did will would is")
+# What a question says of a command it asks about: never a leave to run it ("Is `db:drop` ok
+# now?", "Would `flyway clean` be fine?").
+_PROPERTIES = word_set(
+    """reversible irreversible destructive idempotent recoverable undoable dangerous risky
+    safe slow"""
+)
+_LEAVE_WORDS = word_set("ok okay fine alright good allowed acceptable cool right")
+_ASKING_WH = WH | word_set("why")
+
+
+def _asked_about(shape: Shape, first: int) -> bool:
+    """Is the command line starting at word ``first`` the subject of a question about it — a
+    question word, then a helping verb and the command ("What does `rails db:drop` do?", "What
+    flags does `liquibase dropAll` take?", "How does `flyway clean` work?"), or a helping verb
+    opening the sentence ("Does `rails db:setup` wipe the rows?", "Is `rails db:drop`
+    reversible?")? Then it is asked about, not run — unless anything after it in its sentence
+    runs, goes on or asks leave ("Is `flyway clean` safe to run now?", "Is `db:drop` ok?"), or
+    a later step does something to it by a pronoun ("… do? Run it after.")."""
+    words = shape.words
+    if first == 0 or words[first - 1].sentence != words[first].sentence:
+        return False
+    aux = words[first - 1]
+    if aux.text not in _ASKING_AUXILIARIES:
+        return False
+    before = [w for w in words[: aux.index] if w.sentence == aux.sentence]
+    if before and not (
+        before[0].text in _ASKING_WH and all(not w.clause_start for w in before[1:])
+    ):
+        return False  # "Run it and what does …": only a question word may lead the helper
+    # what follows it, to the question's end: "Does `db:drop` work on the ward db? go"
+    after = [w for w in words[first + 1 :] if not w.code]
+    if aux.text == "is" and not (after and after[0].text in _PROPERTIES):
+        return False  # "Is `db:drop` the next step?": a thing said to be, not asked about
+    if any(
+        w.text in _LEAVE_WORDS
+        or (
+            w.lemma in EXEC_VERBS | PROCEED_VERBS
+            and w.lemma != "do"
+            and verb_position(shape, w.index)
+        )
+        or (
+            w.text == "do" and w.index != after[-1].index and not _closes_a_question(shape, w.index)
+        )
+        for w in after
+    ):
+        return False
+    return not pronoun_step_after(shape, first)
+
+
+def _closes_a_question(shape: Shape, k: int) -> bool:
+    """Is the "do" at ``k`` the main verb of "what does X do", a preposition or a clause's
+    end after it ("what would `mix ecto.reset` do to the herd table?")?"""
+    nxt = shape.words[k + 1] if k + 1 < len(shape.words) else None
+    return (
+        nxt is None
+        or nxt.clause_start
+        or nxt.sentence != shape.words[k].sentence
+        or (nxt.text in PREPOSITIONS)
+    )
 
 
 def _a_file(said: str) -> bool:
@@ -1230,9 +1407,13 @@ def _command_acts(shape: Shape) -> list[Found]:
         first = words[span[0]]
         if _only_shows(shape, span) or (not first.code and not _task_run(shape, span[0])):
             continue
+        if _asked_about(shape, span[0]):
+            continue  # "What does `rails db:drop` do?": a question about it, not a step
         for k in span:
             w = words[k]
-            if _prefixed(shape, k) or (w.ident and not _task_part(shape, k)):
+            if _prefixed(shape, k) or (
+                w.ident and not _task_part(shape, k) and not _done_to_all(shape, k)
+            ):
                 continue  # `drop_table`, `pre-deploy`: a name, a time
             if _flag(shape, k) and not _flag_act(shape, k):
                 continue  # `--archive`, `-r`: a flag that names no act
@@ -1270,7 +1451,7 @@ def _command_spans(shape: Shape) -> list[list[int]]:
     spans: list[list[int]] = []
     for w in words:
         joined = bool(spans) and spans[-1][-1] == w.index - 1
-        if w.code and joined and "`" not in shape.gap(w.index):
+        if w.code and joined and "`" not in shape.gap(w.index) and not _chained(shape, w.index):
             spans[-1].append(w.index)
         elif w.code:
             spans.append([w.index])
@@ -1280,6 +1461,12 @@ def _command_spans(shape: Shape) -> list[list[int]]:
             else:
                 spans.append([w.index - 1, w.index])
     return spans
+
+
+def _chained(shape: Shape, k: int) -> bool:
+    """Does a new command start at code word ``k``, after a chain (`;`, `&&`, `||`, `|`)
+    in the same code span ("`npm ci; dropdb ward`": `dropdb` is a tool's own name)?"""
+    return any(c in shape.gap(k) for c in ";&|")
 
 
 def _prose_task_part(shape: Shape, k: int) -> bool:
@@ -1312,6 +1499,11 @@ def _task_part(shape: Shape, k: int) -> bool:
     )
 
 
+# The words of a command line that run the tool after them ("bundle exec rails db:setup",
+# "npx prisma …"): what follows is run, whatever came before.
+_RUNNERS = word_set("exec npx pnpx bunx")
+
+
 def _task_run(shape: Shape, k: int) -> bool:
     """Is the prose task name starting at word ``k`` run: the words before it in its clause
     (the tool, "php artisan") open the clause or follow a verb that runs things ("run rails
@@ -1322,7 +1514,7 @@ def _task_run(shape: Shape, k: int) -> bool:
     j = k
     while j > 0 and k - j < 3 and not words[j].clause_start:
         before = words[j - 1]
-        if before.lemma in EXEC_VERBS or before.lemma in PROCEED_VERBS:
+        if before.lemma in EXEC_VERBS or before.lemma in PROCEED_VERBS or before.text in _RUNNERS:
             return True
         if before.text in PREPOSITIONS or before.text in DETERMINERS or before.lemma in VERB_LIKE:
             return False
@@ -1360,12 +1552,40 @@ def _flag_act(shape: Shape, k: int) -> bool:
 def _subcommand_does(shape: Shape, k: int, span: list[int], act: WordAct | None) -> str | None:
     """What the command line's word ``k`` says the command does when it is run: an act's
     verb, or a word that names a destructive act only as a subcommand (`migrate:fresh`,
-    `gem yank`)."""
+    `gem yank`) or only as a database tool's task (`flyway clean`, `db:schema:load`)."""
     if act is not None:
         return f"{third_person(act.lemmas[0])} what it names"
     if k == span[0] or _flag(shape, k):
         return None
-    return SUBCOMMAND_ACTS.get(shape.words[k].text)
+    return SUBCOMMAND_ACTS.get(shape.words[k].text) or _database_task_does(shape, k, span)
+
+
+def _database_task_does(shape: Shape, k: int, span: list[int]) -> str | None:
+    """What word ``k`` does as the task of a database tool named before it in its command
+    line (`flyway clean`, `rails db:setup`, `php artisan migrate:refresh`, `sequelize
+    db:migrate:undo:all`), or a schema loaded (`rake db:schema:load`): each throws the
+    database's rows away. The same words elsewhere ("make clean", "cargo clean", "the setup
+    guide") name no database and nothing it holds."""
+    words = shape.words
+    tools = {words[j].text for j in span if j < k}
+    if not tools & DATABASE_TOOLS:
+        return None
+    text = words[k].text
+    if text == "load" and k - 1 in span and words[k - 1].text in SCHEMA_LOADS:
+        return SCHEMA_LOAD_DOES
+    return DATABASE_TASKS.get(text)
+
+
+def _done_to_all(shape: Shape, k: int) -> bool:
+    """Is word ``k`` a command line's verb glued to "all" (`flush_all`, `delete_all`): the
+    command does the act to everything, no name of a thing?"""
+    words = shape.words
+    return (
+        k + 1 < len(words)
+        and words[k + 1].text == "all"
+        and shape.gap(k + 1) == "_"
+        and words[k].code
+    )
 
 
 def _flag(shape: Shape, k: int) -> bool:
@@ -1412,7 +1632,8 @@ def _run_act(text: str, *, subcommand: bool) -> WordAct | None:
         )
 
     if subcommand:
-        return verb(text)
+        # "dropall", "flushall": the act done to everything the tool holds
+        return verb(text) or (verb(text[:-3]) if text.endswith("all") else None)
     for cut in range(1, _TOOL_AFFIX + 1):
         for part in (text[cut:], text[:-cut]):
             if len(part) >= 4 and part.isalpha():
@@ -1516,10 +1737,11 @@ def find_act(text: str) -> Act | None:
 def _find_act(code: str) -> Act | None:
     shape = shape_of(code)
     money = _money_in(shape, code)
-    found = _code_acts(shape, code) + money + _word_acts(shape, bool(money))
+    cleared = _cleared_spans(shape, code)
+    found = _outside(cleared, _code_acts(shape, code) + money + _word_acts(shape, bool(money)))
     # a command line's own act, where nothing in it says one already ("TRUNCATE …" inside);
     # what a step is for ("to free disk") only where no act names how it is done
-    found = [f for f in found if not f.effect] or _command_acts(shape) or found
+    found = [f for f in found if not f.effect] or _outside(cleared, _command_acts(shape)) or found
     # Obfuscated words ("d-e-l-e-t-e", "del3te") count wherever they stand.
     plain = {t.lemma for t in tokens(code)}
     hyphens = _joined_hyphens(code)
