@@ -120,6 +120,9 @@ def test_a_command_asked_about_is_no_step(question: str) -> None:
         "Run `rails db:drop` on the theatre's box-office db?",
         "Does `rails db:setup` wipe the rows? Run it anyway.",
         "Does `rails db:drop` work on the ward db? go",
+        "What does `cat .env` print on the bakery server?",
+        "What does `cat ~/.aws/credentials` show on the ward box?",
+        "What does `echo $DB_PASSWORD` output on the dairy server?",
         "What does `rails db:drop` do and can you run it?",
     ],
 )

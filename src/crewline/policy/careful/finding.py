@@ -1169,7 +1169,7 @@ def _code_acts(shape: Shape, code: str) -> list[Found]:
                     continue
             if (
                 index is not None
-                and act.family != "money"
+                and act.family not in _ASKED_FOR_ITSELF
                 and _asked_about(shape, _code_start(shape, index))
             ):
                 continue  # "What does `DROP DATABASE ward` do?": a question about it
@@ -1187,6 +1187,11 @@ def _code_acts(shape: Shape, code: str) -> list[Found]:
 
 
 _CONTENTS = "the contents of "
+
+
+# What a question about a command line asks for itself: a secret's value ("What does `cat
+# .env` print?" asks for what the file holds) and a sum of money.
+_ASKED_FOR_ITSELF = frozenset({"credentials", "money"})
 
 
 def _code_start(shape: Shape, k: int) -> int:
