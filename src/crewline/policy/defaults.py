@@ -539,13 +539,38 @@ _KIND_NOUNS = frozenset(
         "timeout",
         "size",
         "name",
+        # the manner's own noun: "the usual way", "the standard procedure" name how the step
+        # is done by habit, no value ("Sort the manifests the usual way?" asks to go on)
+        "way",
+        "manner",
+        "fashion",
+        "method",
+        "procedure",
+        "routine",
     ]
 )
+
+
+# "black is the project default, ruff format is the alternative": the default was named
+# before its cue, as its subject; what follows the comma is the next clause, another option.
+_NAMED_BEFORE_THE_CUE = re.compile(
+    r"\b(?:is|was|being|stays|remains)\s+(?:the|our|its|their|a)\s+(?:[\w-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def _after_a_default_named_before(text: str, m: re.Match[str]) -> bool:
+    """Is the value read after "default," where the clause before already said what the
+    default is ("X is the house default, Y …")?"""
+    cue = text[m.start() : m.start("v") if m.group("v") else m.end()]
+    return "," in cue and _NAMED_BEFORE_THE_CUE.search(text[: m.start()]) is not None
 
 
 def _read_value(text: str, m: re.Match[str], value: str | None) -> str | None:
     said = m.groupdict().get("v") or m.groupdict().get("w") or ""
     at = m.start("v") if m.group("v") else m.start()
+    if value is not None and _after_a_default_named_before(text, m):
+        return None
     if value is not None and re.search(r"\b(?:is|was)\s+to\s+$", text[:at], re.IGNORECASE):
         return None  # "the default is to delete the bucket": a step, no value
     if value is None or not _plain(value) or re.fullmatch(_QUOTED, said.strip()):
@@ -933,6 +958,30 @@ def _in_text_read(question: str) -> tuple[str | None, str | None]:
     return found, (refused[0] if found is None and refused else None)
 
 
+# "Stay (default) or leave?": one word marked "(default)" and set against another option is
+# that option, whatever word it is — a keeping verb, or one the reader elsewhere takes for a
+# function word — when it opens its clause, so that it is the whole option.
+_MARKED_THEN_OTHER = re.compile(
+    r"\s*\(\s*(?:the\s+|our\s+|my\s+)?default\s*\)\s*,?\s*(?:or|/)\s+\S", re.IGNORECASE
+)
+_OPENS_ITS_CLAUSE = re.compile(r"(?:^|[,:;(]|\s[-\u2013\u2014]+|->|\u2192)\s*$")
+_NEVER_AN_OPTION = frozenset(["the", "a", "an", "it", "this", "that", "which", "what", "or", "and"])
+
+
+def _marked_option(text: str, m: re.Match[str]) -> str | None:
+    """The one word the match marks "(default)" as an option of a pair ("Stay (default) or
+    leave?" → "Stay"), or None."""
+    group = next((g for g in ("v", "w", "u") if m.groupdict().get(g)), None)
+    if group is None:
+        return None
+    word = m.group(group)
+    if not re.fullmatch(r"[A-Za-z][a-z-]*", word) or word.lower() in _NEVER_AN_OPTION:
+        return None
+    if not _MARKED_THEN_OTHER.match(text, m.end(group)):
+        return None
+    return word if _OPENS_ITS_CLAUSE.search(text[: m.start(group)]) else None
+
+
 def _first_read(text: str, kept: Callable[[str | None], bool]) -> str | None:
     for pattern in _AFTER[:_FIRST_FORMS]:
         for m in pattern.finditer(text):
@@ -945,7 +994,7 @@ def _first_read(text: str, kept: Callable[[str | None], bool]) -> str | None:
         return planned
     for pattern in _BEFORE if _BEFORE_ANCHOR.search(text) else ():
         for m in pattern.finditer(text):
-            value = _before_value(text, m)
+            value = _before_value(text, m) or _marked_option(text, m)
             if value is not None and value.lower() in _NOT_VALUE_BEFORE:
                 value = value if _kept_as_an_option(text, m, value) else _value_after(text, m.end())
             if value is not None and re.fullmatch(r"[a-z][a-z -]*", value.lower()):
@@ -1403,6 +1452,8 @@ def stated(
     )
     if second is not None:
         return Conflict(reason=f"it states two different defaults ({in_text!r} and {second!r})")
+    if given is not None and in_text is not None and _short_for(in_text, given):
+        in_text = given  # "md is the default" of the option Markdown
     if given is not None and in_text is not None and not _same(given, in_text):
         if _states_a_value(question, in_text, offered) and not _misread_beside_the_given(
             question, in_text, given, offered
@@ -1422,6 +1473,9 @@ def stated(
         # the option that is the default as said, else the only one that holds it: "main"
         # among "main-v2" and "main" is "main", and among "main-v2" and "main-v3" none
         match = exact[0] if len(exact) == 1 else near[0] if len(near) == 1 else None
+        short = [o for o in offered if _short_for(chosen, o)]
+        if match is None and not near and len(short) == 1:
+            match = short[0]  # "md is the default" names the option Markdown, and no other
         if match is None and len(near) > 1:
             return Conflict(reason="its default matches more than one of its options")
         if match is None:
@@ -1687,6 +1741,19 @@ _MARKED = re.compile(
 )
 
 
+def _short_for(short: str, long: str) -> bool:
+    """Is ``short`` a short form of the one-word option ``long``: its letters in order from
+    the first ("md" of Markdown, "py" of Python), or a clipping ("docx" is none: a word of
+    its own)? Two to four letters; which option it names is the caller's to check."""
+    a, b = short.strip().casefold(), _MARKED.sub("", long).strip().casefold()
+    if not (a.isalpha() and b.isalpha()) or not 2 <= len(a) <= 4 or len(b) <= len(a):
+        return False
+    if a[0] != b[0]:
+        return False
+    rest = iter(b[1:])
+    return all(letter in rest for letter in a[1:])
+
+
 def _same(a: str, b: str) -> bool:
     """The same default, said whole or inside the other ("use page size 50" and "50",
     "3.12 (default)" and "3.12"), a compound hyphenated or not ("conventional-commits style"
@@ -1823,6 +1890,30 @@ _RECIPIENT_BEFORE = re.compile(
 )
 
 
+# What the step is done for, after its verb and object: a "for" phrase whose words name a
+# party, an occasion or a place of work ("Print the menus for the guests as usual?", "Label
+# the crates for the Dover run like last time?", "Ring the bell for assembly as always?").
+# The step's verb opens its clause; the value stands inside the phrase, after "for" and its
+# determiner or a word of its own — never a number said right after "for" ("set the timer for
+# 40 minutes as usual" times the step: a value).
+_FOR_WHOM_BEFORE = re.compile(
+    r"(?:^|[.!?]\s+|[,:;]\s+|\s[-\u2013\u2014]+\s)"
+    r"(?:(?:please|pls|just|ok|okay|ok\s+to|okay\s+to|shall\s+i|shall\s+we|should\s+i"
+    r"|should\s+we|can\s+i|can\s+we|i'll|we'll)\s+)*"
+    r"[a-z]+(?:\s+(?:up|out|off|down|away))?\s+(?:the|our|my|all\s+the)\s+(?:[^\s,;:?!()]+\s+){0,3}?"
+    r"for\s+(?:(?:the|our|my|a|an|this|next|each|every|tonight's|today's)\s+)?"
+    r"(?:[\w'-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+_WORDS_OF_A_PHRASE = re.compile(r"[A-Za-z][A-Za-z'-]*(?:\s[A-Za-z][A-Za-z'-]*){0,2}")
+
+
+def _for_whom(before: str, value: str) -> bool:
+    """Is the value, standing after ``before``, inside the "for" phrase of a step its verb
+    opens: what or whom the step is done for, not a value chosen?"""
+    return bool(_WORDS_OF_A_PHRASE.fullmatch(value)) and _FOR_WHOM_BEFORE.search(before) is not None
+
+
 def of_the_step(question: str, value: str) -> bool:
     """Is ``value``, read as the default of a step asked "as usual", a word of the step itself
     — the thing its verb acts on or whom it goes to — rather than a value chosen? "Print the
@@ -1831,15 +1922,18 @@ def of_the_step(question: str, value: str) -> bool:
     tells from a word ("the default profile `LOCALDEV`", "45 min", "Georgia") and a place the
     step puts its work ("in the shared folder") are values, and stay."""
     text = _display(question)
-    if not re.fullmatch(r"[a-z][a-z-]*(?:\s[a-z][a-z-]*){0,2}", value):
+    if not _WORDS_OF_A_PHRASE.fullmatch(value):
         return False
     if _ALTERNATIVE_OFFERED.search(text) or _CUE_WORD.search(text):
         # "to the kitchen printer (default) or the office one?" is a choice, and "Sort the
         # entries newest first (the default)?" marks a value: only a habit ("as usual",
         # "the usual font") is the step's own
         return False
+    plain = re.fullmatch(r"[a-z][a-z-]*(?:\s[a-z][a-z-]*){0,2}", value) is not None
     for m in re.finditer(rf"\b{re.escape(value)}\b", text):
         before = text[: m.start()]
-        if _STEP_OBJECT_BEFORE.search(before) or _RECIPIENT_BEFORE.search(before):
+        if plain and (_STEP_OBJECT_BEFORE.search(before) or _RECIPIENT_BEFORE.search(before)):
+            return True
+        if _for_whom(before, value):
             return True
     return False
