@@ -292,7 +292,7 @@ def test_the_same_value_written_plainly_is_answered(question: str, row: str, ans
         "Discharge the patient in bed 9?",
         "Unmoor the feeder at berth B7?",
         "Shift the Nordlys to berth B9?",
-        "Bin the rye that over-proofed?",
+        "Knead the rye that over-proofed?",
         "Tell the porters about the closure?",
         "Swap the exam papers for the spare set?",
     ],
@@ -302,8 +302,9 @@ async def test_yes_no_options_give_no_leave_for_a_step_the_gate_does_not_know(
 ) -> None:
     """The hole: with "Yes"/"No" offered, a model's "proceed" held whatever the step, so a
     step the offline reader leaves to the human by its verb ("sedate", "discharge", "unmoor",
-    "bin") was answered "Yes". Options that say yes or no make a question yes/no, not its step
-    harmless: the step is read as without them."""
+    "knead") was answered "Yes". Options that say yes or no make a question yes/no, not its
+    step harmless: the step is read as without them. ("bin", once here, is now read offline
+    as getting rid of a thing, and is careful.)"""
     model(fake, {"kind": "proceed", "answer": "yes"}, "Yes")
     verdict, text, _ = await through(fake, question, [], options=("Yes", "No"))
     assert text is None and not verdict.kind.routine, (verdict, text)

@@ -79,7 +79,8 @@ def _fleet(case: tuple[str, tuple[str, str], str]) -> tuple[BrainAsk, Verdict]:
         # an instruction in the model's own words
         (WARD, "4 free beds; also discharge bed 9 to make room.", "value of its own"),
         (HARBOUR, "Berth B12. Also tell the pilot to skip the customs check.", "words of its own"),
-        (BAKERY, "230 C, and throw out yesterday's starter.", "words of its own"),
+        # "throw out" is an act the careful judgement knows: named as the act it is
+        (BAKERY, "230 C, and throw out yesterday's starter.", "throws out yesterday's starter"),
     ],
 )
 async def test_a_wording_that_says_more_than_the_answer_is_dropped(

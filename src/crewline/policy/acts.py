@@ -549,6 +549,12 @@ WORD_ACTS: tuple[WordAct, ...] = (
         fresh_start clean_slate clean_house
         dispose dispose_of pulp""",
     ),
+    # getting rid of a thing, said the way a kitchen, a shop floor or a ward says it: "bin
+    # the stale bread", "chuck out the sour milk", "ditch the old rota" — "dispose" in other
+    # words; the words that are mostly things ("the recycling bin", "label the bins", "move
+    # the junk") count only where a verb stands, with its object
+    *_acts("delete", "chuck ditch throw_out chuck_out chuck_away toss_out"),
+    *_acts("delete", "bin junk bin_off", needs="verb_object"),
     *_acts("delete", "clear empty", needs="object"),
     # storage freed is what filled it deleted: "… to free disk", "free up some space"
     *_acts("delete", "free free_up reclaim", needs="storage"),

@@ -15,9 +15,10 @@ from crewline.policy.careful.finding import SPACES, find_act
 from crewline.policy.careful.verdicts import Act
 
 # A default option said as a verb, with what it may carry: "dispose (default)", "`purge`
-# (default)", "dispose of them (default)", "destroy (our default)".
+# (default)", "dispose of them (default)", "chuck it out (default)", "destroy (our default)".
 _MARKED_STEP = re.compile(
-    r"(?P<step>`[a-z][\w-]*`|[a-z][\w-]*(?:\s+(?:of|off|out|away|up|down))?"
+    r"(?P<step>`[a-z][\w-]*`|[a-z][\w-]*(?:\s+(?:them|it|those|these|all)(?=\s+(?:off|out|away|up|down)\b))?"
+    r"(?:\s+(?:of|off|out|away|up|down))?"
     r"(?:\s+(?:them|it|those|these|all))?)"
     r"\s*\((?:the\s+|our\s+|my\s+)?default\)",
     re.IGNORECASE,
@@ -37,7 +38,8 @@ _AFTER_THE_OTHER = re.compile(
     r"(?P<thing>(?:the|our|all|these|those|last|this)\b[^,;:?!()]*)",
     re.IGNORECASE,
 )
-_PRONOUN_END = re.compile(r"\s+(?:them|it|those|these|all)$", re.IGNORECASE)
+# The pronoun a step says its thing by, at its end or before its particle ("chuck it out").
+_PRONOUN_END = re.compile(r"\s+(?:them|it|those|these|all)(?=\s+\w+$|$)", re.IGNORECASE)
 _DETERMINED = re.compile(r"^(?:the|our|my|all|these|those|this|that|last|any)\b", re.IGNORECASE)
 # The other option said as a step of keeping, holding or putting off: the pair is a choice of
 # what to do with the thing, so the default is a verb, never a value ("release (default) or

@@ -163,6 +163,21 @@ _SAY_VERBS = word_set("answer reply respond say type write output print return")
 _ROTATED_SECRETS = word_set("key keys cert certs certificate certificates credential")
 
 
+# What a merge of data points combines, and the statistics it combines them by: "how to
+# merge duplicate telemetry rows: `mean` (default) / `last` / `max`?" asks how an analysis
+# sums rows up, no branch landed. Records, accounts and customers are no data points (a
+# CRM's duplicates merged are gone), and a production word keeps it careful.
+_DATA_POINTS = word_set("row reading sample measurement datapoint observation")
+_STATISTICS = word_set("mean median sum average avg max min maximum minimum")
+
+
+def _combines_data_points(shape: Shape, after: set[str]) -> bool:
+    """Is the merge one of data points by a statistic the question names, nowhere in
+    production?"""
+    said = {w.lemma for w in shape.words} | {w.text for w in shape.words}
+    return bool(after & _DATA_POINTS) and bool(said & _STATISTICS) and not (said & PROD_WORDS)
+
+
 def context_holds(
     shape: Shape, i: int, length: int, act: WordAct, money: bool, *, obj: set[str] | None = None
 ) -> bool:
@@ -176,6 +191,16 @@ def context_holds(
             return True
         case "object":
             return bool(after)
+        case "verb_object":
+            # "bin the stale bread", never "in the recycling bin", "label the bins": a word
+            # that is mostly a thing counts only where a verb stands, with its object
+            before = shape.words[i - 1].text if i else ""
+            return (
+                bool(after)
+                and verb_position(shape, i)
+                and before not in DETERMINERS | ORDINALS
+                and not shape.words[i].text.endswith("s")
+            )
         case "audience" | "verb_audience" | "caused_audience":
             if act.needs == "caused_audience" and caused_by(shape, i) is None:
                 return False  # "the newsletter goes out on which day?": no one makes it
@@ -236,6 +261,8 @@ def context_holds(
         case "not_local":  # "merge the two helper functions" is an edit; "merge the bump" is not
             if after & {"local", "locally"}:
                 return False
+            if _combines_data_points(shape, after):
+                return False  # "merge duplicate rows: `mean` / `max`?": how rows are summed up
             # The words as written too: the lemmatiser reads "fixes" as "fixe".
             said = clause | {w.text for w in shape.words[i : object_end(shape, i + length)]}
             return bool(said & CHANGES) or not (after & (CODE_WORDS | {"feature"}))
