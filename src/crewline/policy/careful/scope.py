@@ -87,6 +87,30 @@ def _unrelated(shape: Shape, i: int) -> bool:
 STAND_INS = word_set("fake dummy mock stub placeholder bogus fixture example madeup made_up")
 
 
+# What the member runs or draws, a secret's word only naming it: "the local OTP run", "my
+# local OTP instance" (OpenTripPlanner), "the OTP chart". A run or an instance of a secret
+# is no secret — but a store of secrets is ("the vault instance", "the keystore server"),
+# and what holds or is the secret ("the OTP code", "the OTP seed") never names a thing run.
+_RUN_THINGS = word_set(
+    "run runs instance instances chart charts plot plots graph graphs experiment"
+)
+_HOLDS_SECRETS_WHEN_RUN = word_set("vault kms keychain keystore keyring")
+
+
+def _names_what_is_run(shape: Shape, i: int) -> bool:
+    """Is the secret's word at ``i`` the name of a thing the member runs or draws: a
+    modifier of the noun right after it, the name of software and not a store of secrets?"""
+    words = shape.words
+    if (
+        i + 1 >= len(words)
+        or words[i + 1].clause_start
+        or words[i].lemma in _HOLDS_SECRETS_WHEN_RUN
+    ):
+        return False
+    # the noun right after it, a space apart: "OTP run", never "OTP, run it"
+    return words[i + 1].lemma in _RUN_THINGS and words[i + 1].start == words[i].end + 1
+
+
 def _not_real(shape: Shape, i: int) -> bool:
     """Is the credential at ``i`` a stand-in: the word right before it says so ("a fake
     token", "the dummy API key") — not a word of another noun ("the dummy account's
@@ -696,6 +720,8 @@ def mention(
         return True  # "clear my own terminal scrollback": on the asker's screen only
     if family == "credentials" and _not_real(shape, i):
         return True  # "a fake token", "a dummy API key": a stand-in, no secret
+    if family == "credentials" and noun and _names_what_is_run(shape, i):
+        return True  # "the local OTP run": the trip planner's run, no one-time password
     if family == "credentials" and names_only(shape, i):
         return True  # "list the env var NAMES (not values)": a name tells no value
     if renamed(shape, i):
