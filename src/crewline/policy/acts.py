@@ -116,6 +116,16 @@ CODE_ACTS: tuple[CodeAct, ...] = (
         pattern=_c(r"\bcrontab\s+(?:-u\s+\S+\s+)?-\w*r\w*"),
         says="runs `{0}`, which deletes every scheduled job in the crontab",
     ),
+    # Taking a compose project down keeps its data, but `-v`/`--volumes` deletes the named
+    # volumes with it: the databases and uploads they hold.
+    CodeAct(
+        family="delete",
+        pattern=_c(
+            r"\b(?:docker[- ]compose|podman[- ]compose)\b[^\n`?]*?\bdown\b[^\n`?]*?"
+            r"(?:\s-[a-z]*v[a-z]*\b|\s--volumes\b)(?:\s+-{1,2}[\w=-]+)*"
+        ),
+        says="runs `{0}`, which deletes its volumes and the data in them",
+    ),
     CodeAct(
         family="push",
         pattern=_c(
