@@ -67,6 +67,15 @@ def irreversible(question: str) -> str:
     return found.reason
 
 
+def irreversible_default(question: str, named: str) -> None:
+    """A default the question states is an irreversible act: final, nothing answered, and the
+    card's reason names ``named``, the thing it is done to."""
+    verdict = judge(question)
+    assert verdict.answer is None and verdict.final, verdict
+    assert verdict.kind is VerdictKind.IRREVERSIBLE, verdict
+    assert named in verdict.why.lower(), verdict.why
+
+
 def goes_on(question: str) -> None:
     """The question names no careful act, and the step is answered "yes"."""
     assert careful_act(question) is None, question

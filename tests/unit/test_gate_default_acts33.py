@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy import VerdictKind, judge
-from tests.unit.gate_kit import careful
+from tests.unit.gate_kit import careful, irreversible_default
 
 # ---------------------------------------------------------------- (1) the default's own act
 
@@ -48,10 +48,7 @@ from tests.unit.gate_kit import careful
 def test_a_default_that_is_an_irreversible_act_stays_with_the_human(
     question: str, named: str
 ) -> None:
-    verdict = judge(question)
-    assert verdict.answer is None and verdict.final, verdict
-    assert verdict.kind is VerdictKind.IRREVERSIBLE, verdict
-    assert named in verdict.why.lower(), verdict.why
+    irreversible_default(question, named)
 
 
 def test_the_card_names_the_defaults_act_and_its_thing() -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import pytest
 
 from crewline.policy import VerdictKind, judge
-from tests.unit.gate_kit import careful
+from tests.unit.gate_kit import careful, irreversible_default
 
 # ------------------------------------------ (1) a step as usual is a go-ahead, never its noun
 
@@ -92,10 +92,7 @@ def test_a_step_the_gate_does_not_know_answers_no_word_of_it(question: str) -> N
 def test_a_default_that_gets_rid_of_the_thing_stays_with_the_human(
     question: str, named: str
 ) -> None:
-    verdict = judge(question)
-    assert verdict.answer is None and verdict.final, verdict
-    assert verdict.kind is VerdictKind.IRREVERSIBLE, verdict
-    assert named in verdict.why.lower(), verdict.why
+    irreversible_default(question, named)
 
 
 def test_the_card_names_the_bin_as_the_act() -> None:
