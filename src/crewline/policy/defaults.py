@@ -1873,14 +1873,20 @@ def mentions_default(question: str) -> bool:
 
 # ---------------------------------------------------------------- a word of the step, no value
 
+# The words that may lead a step's verb: a courtesy, or the asker's question of leave.
+_STEP_LEAD = (
+    r"(?:(?:please|pls|just|ok|okay|ok\s+to|okay\s+to|shall\s+i|shall\s+we|should\s+i"
+    r"|should\s+we|can\s+i|can\s+we|i'll|we'll)\s+)*"
+)
+
 # What stands right before a word of the step itself: the determiner that opens the object of
 # the step's verb, with up to two modifiers ("Print the menus as usual?", "Use the usual
 # font?"), or a recipient's preposition ("Send the grades to parents as usual?", "Share it
 # with the guests as always?"). Where the step's verb opens the sentence, after a lead or not.
 _STEP_OBJECT_BEFORE = re.compile(
-    r"(?:^|[.!?]\s+)(?:(?:please|pls|just|ok|okay|ok\s+to|okay\s+to|shall\s+i|shall\s+we"
-    r"|should\s+i|should\s+we|can\s+i|can\s+we|i'll|we'll)\s+)*"
-    r"[a-z]+\s+(?:the|our|my|all\s+the)\s+(?:[a-z][\w-]*\s+){0,2}$",
+    r"(?:^|[.!?]\s+)"
+    + _STEP_LEAD
+    + r"[a-z]+\s+(?:the|our|my|all\s+the)\s+(?:[a-z][\w-]*\s+){0,2}$",
     re.IGNORECASE,
 )
 # ("with" only after a sharing verb: "go with", "stick with" choose the value that follows)
@@ -1898,9 +1904,9 @@ _RECIPIENT_BEFORE = re.compile(
 # 40 minutes as usual" times the step: a value).
 _FOR_WHOM_BEFORE = re.compile(
     r"(?:^|[.!?]\s+|[,:;]\s+|\s[-\u2013\u2014]+\s)"
-    r"(?:(?:please|pls|just|ok|okay|ok\s+to|okay\s+to|shall\s+i|shall\s+we|should\s+i"
-    r"|should\s+we|can\s+i|can\s+we|i'll|we'll)\s+)*"
-    r"[a-z]+(?:\s+(?:up|out|off|down|away))?\s+(?:the|our|my|all\s+the)\s+(?:[^\s,;:?!()]+\s+){0,3}?"
+    + _STEP_LEAD
+    + r"[a-z]+(?:\s+(?:up|out|off|down|away))?\s+(?:the|our|my|all\s+the)\s+"
+    r"(?:[^\s,;:?!()]+\s+){0,3}?"
     r"for\s+(?:(?:the|our|my|a|an|this|next|each|every|tonight's|today's)\s+)?"
     r"(?:[\w'-]+\s+){0,2}$",
     re.IGNORECASE,

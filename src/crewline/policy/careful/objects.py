@@ -950,7 +950,7 @@ def _antecedent(shape: Shape, i: int, pronoun: int) -> str | None:
     return None
 
 
-def _glued(shape: Shape, k: int) -> bool:
+def glued(shape: Shape, k: int) -> bool:
     """Is word ``k`` written on to the word before it, with no space between ("14:00",
     "€4,800", "release/2.8", "es-news-prod"): one written token."""
     words = shape.words
@@ -971,13 +971,13 @@ def said_end(shape: Shape, start: int, end: int, limit: int = 8) -> int:
     "the 14:00 standup"); a token counts once against the limit, as it is read — and never on
     a word that opens what it cut ("… through the")."""
     for _ in range(4):  # each pass counts the tokens the wider object holds
-        glued = sum(_glued(shape, k) for k in range(start + 1, end))
-        wider = object_end(shape, start, limit=limit + glued)
+        written_on = sum(glued(shape, k) for k in range(start + 1, end))
+        wider = object_end(shape, start, limit=limit + written_on)
         if wider == end:
             break
         end = wider
-    if end < len(shape.words) and end > start and _glued(shape, end):
-        while end < len(shape.words) and _glued(shape, end):
+    if end < len(shape.words) and end > start and glued(shape, end):
+        while end < len(shape.words) and glued(shape, end):
             end += 1  # "the 14:00": the time whole, then the object goes on after it
         end = max(end, object_end(shape, end - 1, limit=max(1, limit - (end - 1 - start))))
     while end - 1 > start and shape.words[end - 1].text in _OPEN_ENDS:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from crewline.policy.acts import FAMILY_SAYS, PROD_WORDS, SPELLED, WORD_ACTS, third_person
-from crewline.policy.careful.objects import DISPLAY, _glued, phrase_of
+from crewline.policy.careful.objects import DISPLAY, glued, phrase_of
 from crewline.policy.careful.verdicts import Act
 from crewline.policy.careful.words import (
     ACTS_BY_FIRST,
@@ -313,7 +313,7 @@ def _possessive_s(shape: Shape, w: Word) -> bool:
     """Is ``w`` the "s" of a possessive ("March's dairy invoices"), not of "let's"?"""
     return (
         w.text == "s"
-        and _glued(shape, w.index)
+        and glued(shape, w.index)
         and w.index > 0
         and shape.words[w.index - 1].text != "let"
     )
@@ -522,7 +522,7 @@ def _words_around(shape: Shape, w: Word) -> tuple[int, int]:
     words = shape.words
     start = w.index
     while start > 0 and words[start - 1].sentence == w.sentence:
-        if _glued(shape, start):
+        if glued(shape, start):
             start -= 1  # "09:40", "Akamai's": a written token whole
         elif w.index - start < _AROUND and not words[start].clause_start:
             start -= 1
@@ -541,12 +541,12 @@ def _words_around(shape: Shape, w: Word) -> tuple[int, int]:
         and words[end].sentence == w.sentence
     ):
         end += 1
-    while end < len(words) and (_glued(shape, end) or _same_code_span(shape, end - 1, end)):
+    while end < len(words) and (glued(shape, end) or _same_code_span(shape, end - 1, end)):
         end += 1
     while (
         end - 1 > w.index
         and (words[end - 1].text in _OPEN_ENDS or words[end - 1].text.isdigit())
-        and not _glued(shape, end - 1)
+        and not glued(shape, end - 1)
         and not words[end - 1].code
     ):
         end -= 1
