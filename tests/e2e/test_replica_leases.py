@@ -233,6 +233,11 @@ async def test_a_holder_whose_loop_stalled_past_its_lease_polls_no_more(
         assert 0 < float(polls[-1].params["timeout"]) <= TTL / 3 + 1e-3, polls[-1].params
 
         takeovers = sum(r.leases["telegram"].status().takeovers for r in (a, b))
+        # The stall lands while the holder's long poll is open at Telegram, not in the moment
+        # between its fence check and its bytes reaching the fake: a poll in that moment has
+        # passed its check and goes out (the fence's margin is for exactly that gap), and the
+        # fake would record it after ``stalled_at``.
+        await telegram.fake.wait_for(lambda: telegram.fake.long_poll_open)
         stalled_at = time.monotonic()
         clocks[holder.replica or ""].stalled = TTL  # the whole lease went by in the stall
         await holder.leases["telegram"].wait(held=False, timeout=BOUND)

@@ -11,9 +11,11 @@ holds polling for at most ``within`` seconds.
 Under a replica's lease (``fence``), a long poll is sent only while the lease has room
 for all of it plus the fence's margin, so it ends at Telegram before another replica may
 take over and poll (Telegram would answer one of the two with 409 Conflict); with too
-little left it waits for the next renewal. Once the lease is lost nothing more is asked:
-the last confirmation as polling stops is left out (the next holder fetches those updates
-again, and crewline remembers their ids, so nothing is answered twice).
+little left it waits for the next renewal. The margin also covers the moment between the
+check and the request reaching Telegram: a poll that passed its check goes out. Once the
+lease is lost nothing more is asked: the last confirmation as polling stops is left out (the
+next holder fetches those updates again, and crewline remembers their ids, so nothing is
+answered twice).
 
 An update fetched again (as after a lost offset) is handled again before it is confirmed
 again: ``fetched`` is told each batch's ids as it arrives, so an earlier delivery's
