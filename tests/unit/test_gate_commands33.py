@@ -91,7 +91,6 @@ def test_the_reason_says_what_a_subcommand_only_word_does() -> None:
     [
         "Run `rails db:migrate:status` on the bakery app?",  # reads
         "Run `php artisan migrate:status` for the theatre box office?",
-        "Run `rails db:migrate` on the dairy dev box?",  # no destructive act named
         "Run `rails db:drop --help` to see its options?",  # help
         "Run `php artisan migrate:fresh --pretend` on the vineyard app?",  # shows only
         "Run `terraform plan` for the dairy's cold store?",

@@ -858,6 +858,22 @@ DATABASE_TASKS: dict[str, str] = {
     "undo": "rolls back what was migrated or seeded, which drops the rows it made",
 }
 
+# A migration tool's task that applies the pending migrations: run, it changes the
+# database's schema, as "run the migration" does in prose (`rails db:migrate`, `flyway
+# migrate`, `php artisan migrate`, `alembic upgrade head`, `goose up`, `liquibase update`,
+# `typeorm migration:run`, `atlas migrate apply`). The task's word → the tools it applies
+# migrations under, one of which names the command line before it.
+MIGRATION_RUNS: dict[str, frozenset[str]] = {
+    "migrate": DATABASE_TOOLS | {"artisan", "manage"},
+    "upgrade": frozenset(["alembic"]),
+    "up": frozenset(["goose", "dbmate", "migrate"]),  # golang-migrate: `migrate … up`
+    "update": frozenset(["liquibase"]),
+    "run": frozenset(["migration", "migrations"]),
+    "apply": frozenset(["migrate", "migration", "migrations"]),
+    "latest": frozenset(["migrate"]),  # `knex migrate:latest`
+}
+MIGRATION_RUN_DOES = "applies the pending migrations, which changes the database's schema"
+
 # A schema loaded (`db:schema:load`, `db:structure:load`) recreates every table it names,
 # empty: what the tables held is gone.
 SCHEMA_LOADS = frozenset(["schema", "structure"])

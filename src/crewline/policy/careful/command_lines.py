@@ -1,13 +1,19 @@
 """What a command line in a question does not do, though its words would say so: a package
 manager's cache cleared (`npm cache clean --force`), a plain push to the asker's own branch,
-and a command asked about rather than run ("What does `rails db:drop` do?"). The command
-finders (``finding``) read each act; these say where none of them counts."""
+and a command asked about rather than run ("What does `rails db:drop` do?"); and one thing it
+does though no act's word says so: a migration tool's task that applies the pending
+migrations (`rails db:migrate`). The command finders (``finding``) read each act; these say
+where none of them counts, or where one does."""
 
 from __future__ import annotations
 
 import re
 
-from crewline.policy.acts import PACKAGE_CACHE_CLEARS
+from crewline.policy.acts import (
+    MIGRATION_RUN_DOES,
+    MIGRATION_RUNS,
+    PACKAGE_CACHE_CLEARS,
+)
 from crewline.policy.careful.governors import pronoun_step_after
 from crewline.policy.careful.positions import verb_position
 from crewline.policy.careful.words import EXEC_VERBS, PREPOSITIONS, PROCEED_VERBS, WH
@@ -168,3 +174,21 @@ def _closes_a_question(shape: Shape, k: int) -> bool:
         or nxt.sentence != shape.words[k].sentence
         or (nxt.text in PREPOSITIONS)
     )
+
+
+def migration_run_does(shape: Shape, k: int, span: list[int]) -> str | None:
+    """What word ``k`` of the command line ``span`` does as a migration tool's task that
+    applies the pending migrations (`rails db:migrate`, `alembic upgrade head`, `goose up`),
+    named after one of its tools: it changes the database's schema, as "run the migration"
+    does in prose. Never the tool's own name, a flag, nor a task whose name goes on to
+    another: the part after it decides (`db:migrate:status` reads, `migrate:fresh` drops,
+    `migrate:latest` applies)."""
+    words = shape.words
+    tools = MIGRATION_RUNS.get(words[k].text)
+    if tools is None or k == span[0] or shape.gap(k).endswith("-"):
+        return None
+    if not tools & {words[j].text for j in span if j < k}:
+        return None
+    if k + 1 in span and shape.gap(k + 1) in (":", "."):
+        return None
+    return MIGRATION_RUN_DOES

@@ -25,6 +25,7 @@ from crewline.policy.careful.command_lines import (
     asked_about,
     cleared_spans,
     code_start,
+    migration_run_does,
 )
 from crewline.policy.careful.demands import puts_out
 from crewline.policy.careful.governors import (
@@ -1263,39 +1264,50 @@ def _command_acts(shape: Shape) -> list[Found]:
             continue
         if asked_about(shape, span[0]):
             continue  # "What does `rails db:drop` do?": a question about it, not a step
-        for k in span:
-            w = words[k]
-            if _prefixed(shape, k) or (
-                w.ident and not _task_part(shape, k) and not _done_to_all(shape, k)
-            ):
-                continue  # `drop_table`, `pre-deploy`: a name, a time
-            if _flag(shape, k) and not _flag_act(shape, k):
-                continue  # `--archive`, `-r`: a flag that names no act
-            act = _run_act(w.text, subcommand=k != span[0])
-            does = _subcommand_does(shape, k, span, act)
-            alone = k == span[0] and len(span) == 1
-            if does is None or (
-                alone and not run_as_command(shape, k) and not verb_position(shape, k)
-            ):
-                continue
-            if negated(shape, k) or governor_of(shape, span[0], read_only=True) == "read":
-                break
-            if _compound(shape, k) and mention(
-                shape, _name_start(shape, k), 1, act.family if act else "delete", code=True
-            ):
-                break  # "run the tests of `dr-purge`", "`dr-purge --dry-run`": a name here
-            said = phrase_of(shape, span[0], span[-1] + 1)
-            found.append(
-                Act(
-                    family=act.family if act else "delete",
-                    says=f"runs {said}, which {does}",
-                    verb=True,
-                    sentence=first.sentence,
-                    at=first.start,
-                )
-            )
-            break
+        # a migration run (`liquibase update`) only where no part of the line says worse
+        # (`liquibase update --drop-first` drops first)
+        act = _line_act(shape, span, migrations=False) or _line_act(shape, span, migrations=True)
+        if act is not None:
+            found.append(act)
     return found
+
+
+def _line_act(shape: Shape, span: list[int], *, migrations: bool) -> Act | None:
+    """The act the command line ``span`` does when it is run (see ``_command_acts``), or
+    with ``migrations`` only a migration tool's task that applies the pending migrations."""
+    words = shape.words
+    first = words[span[0]]
+    for k in span:
+        w = words[k]
+        if _prefixed(shape, k) or (
+            w.ident and not _task_part(shape, k) and not _done_to_all(shape, k)
+        ):
+            continue  # `drop_table`, `pre-deploy`: a name, a time
+        if _flag(shape, k) and not _flag_act(shape, k):
+            continue  # `--archive`, `-r`: a flag that names no act
+        act = _run_act(w.text, subcommand=k != span[0])
+        does = _subcommand_does(shape, k, span, act)
+        family = act.family if act else "delete"
+        if migrations:
+            if does is not None or (does := migration_run_does(shape, k, span)) is None:
+                continue
+            family = "migrate"  # `rails db:migrate`: a migration run
+        alone = k == span[0] and len(span) == 1
+        if does is None or (alone and not run_as_command(shape, k) and not verb_position(shape, k)):
+            continue
+        if negated(shape, k) or governor_of(shape, span[0], read_only=True) == "read":
+            return None
+        if _compound(shape, k) and mention(shape, _name_start(shape, k), 1, family, code=True):
+            return None  # "run the tests of `dr-purge`", "`dr-purge --dry-run`": a name here
+        said = phrase_of(shape, span[0], span[-1] + 1)
+        return Act(
+            family=family,
+            says=f"runs {said}, which {does}",
+            verb=True,
+            sentence=first.sentence,
+            at=first.start,
+        )
+    return None
 
 
 def _command_spans(shape: Shape) -> list[list[int]]:
