@@ -217,13 +217,26 @@ def head_after(shape: Shape, i: int, length: int) -> int | None:
     return None
 
 
+# Words that follow a noun phrase and qualify no noun: a time, "please", "again" ("do the
+# table drop now?": the drop is the phrase's head, not a modifier of "now").
+_AFTER_A_PHRASE = word_set(
+    "now tonight today tomorrow asap please pls plz again first then later soon immediately"
+)
+
+
 def nominal_head(shape: Shape, end: int) -> bool:
-    """Does the phrase end at word ``end``: a preposition, the clause's end or the text's?"""
+    """Does the phrase end at word ``end``: a preposition, a time or "please" after it, the
+    clause's end or the text's?"""
     words = shape.words
     if end >= len(words):
         return True
     w = words[end]
-    return w.clause_start or w.sentence != words[end - 1].sentence or w.text in PREPOSITIONS
+    return (
+        w.clause_start
+        or w.sentence != words[end - 1].sentence
+        or w.text in PREPOSITIONS
+        or (w.text in _AFTER_A_PHRASE and not w.code and not w.dash_prev)  # not `--drop-first`
+    )
 
 
 def dry_run(shape: Shape, j: int) -> bool:
