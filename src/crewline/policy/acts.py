@@ -595,7 +595,7 @@ WORD_ACTS: tuple[WordAct, ...] = (
         needs="not_only_non_prod",
     ),
     *_acts("deploy", "flip toggle enable turn_on switch_on", needs="everyone"),
-    *_acts("deploy", "upload submit", needs="registry"),  # "upload 2.8.1 to PyPI"
+    *_acts("deploy", "upload submit get_out", needs="registry"),  # "upload 2.8.1 to PyPI"
     # exposing it to users: "put it in front of users", "set the flag to 100%"
     *_acts("deploy", "make_available", needs="audience"),
     *_acts("deploy", "front", needs="in_front_of_audience"),
@@ -634,6 +634,9 @@ WORD_ACTS: tuple[WordAct, ...] = (
         needs="audience",
     ),
     *_acts("send", "file lodge", needs="verb_audience"),
+    # what is got or put out to customers or the public reaches them: "get the release out to
+    # customers", "put the new prices out to subscribers" (never "out to the team")
+    *_acts("send", "get_out put_out", needs="audience"),
     # what is reported, referred or flagged to an outside party is told to them for good:
     # "report the ring to the police", "refer the complaint to the ombudsman" (never "report
     # back to the lead", "refer to the docs")
