@@ -624,6 +624,9 @@ WORD_ACTS: tuple[WordAct, ...] = (
         needs="not_only_non_prod",
     ),
     *_acts("infrastructure", "take_offline take_down bring_down knock_over knock_out"),
+    # a system switched off for good, said as a plug pulled ("pull the plug on v1"; not on
+    # the asker's own)
+    *_acts("infrastructure", "pull_the_plug", needs="not_own"),
     # telling customers or the public
     *_acts("send", "email mail tweet announce broadcast spam sms blast"),
     *_acts("send", "newsletter mailshot announcement press_release", noun=True),
