@@ -600,6 +600,13 @@ WORD_ACTS: tuple[WordAct, ...] = (
     *_acts("deploy", "make_available", needs="audience"),
     *_acts("deploy", "front", needs="in_front_of_audience"),
     *_acts("deploy", "set ramp raise bump increase", needs="wide_rollout"),
+    # what every customer pays for, changed for them: "bump everyone's plan to premium",
+    # "change every subscriber's plan to the new tier"
+    *_acts(
+        "money",
+        "change switch move bump upgrade set raise lower update",
+        needs="customers_plan",
+    ),
     # a live setting changed for everyone, however small: "set the multiplier to 0.1 in live"
     *_acts(
         "live_setting",

@@ -178,6 +178,14 @@ def _combines_data_points(shape: Shape, after: set[str]) -> bool:
     return bool(after & _DATA_POINTS) and bool(said & _STATISTICS) and not (said & PROD_WORDS)
 
 
+# What a customer pays for, and the words by which a clause reaches every one of those who
+# pay ("every subscriber's plan", "the plan for all customers", "everyone's tier").
+_PLANS = frozenset(["plan", "tier", "subscription", "pricing", "billing"])
+_PAYING_EVERYONE = frozenset(
+    ["everyone", "everybody", "customer", "subscriber", "member", "player", "client"]
+)
+
+
 def context_holds(
     shape: Shape, i: int, length: int, act: WordAct, money: bool, *, obj: set[str] | None = None
 ) -> bool:
@@ -309,6 +317,8 @@ def context_holds(
         case "everyone":
             wide = {"all", "everyone", "everybody", "customer", "globally", "100", "public"}
             return bool(clause & (wide | PROD_WORDS))
+        case "customers_plan":  # "bump everyone's plan to premium": what they pay, changed
+            return bool(clause & _PLANS and clause & _PAYING_EVERYONE)
         case "wide_rollout":  # "set the flag to 100%", "ramp the rollout to everyone"
             wide = {"all", "everyone", "everybody", "customer", "globally", "100", "public"}
             return bool(clause & {"flag", "rollout", "traffic", "canary"} and clause & wide)
