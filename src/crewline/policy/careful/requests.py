@@ -293,7 +293,10 @@ VALUE_HEADS = word_set(
     contact region zone location directory folder dir branch figure setting"""
 )
 # What else a bare phrase may ask to be told ("Replica lag in prod?", "Rows in the table?").
-_ASKED_NOUNS = VALUE_HEADS | word_set("row rows lag status state percentage")
+# Things, not measures, that a bare noun phrase may ask about ("Rows in the orders table?"
+# asks how many): after an act's verb, they are what the act is done to.
+_ASKED_THINGS = word_set("row rows")
+_ASKED_NOUNS = VALUE_HEADS | _ASKED_THINGS | word_set("lag status state percentage")
 _NOUN_LINKS = word_set("and or")
 _DIRECTIONS = word_set("to into onto with")
 
@@ -318,6 +321,8 @@ def _names_a_value(shape: Shape, n: int, i: int) -> bool:
         return False  # the phrase's head, its last word before "for", "in", "and"…
     if k > 1 and rest[1].code and (rest[0].lemma in VERB_LIKE or rest[0].lemma in ACTS_BY_FIRST):
         return False  # "Set `matchmaking_timeout` to 5s?": a verb and the name it sets
+    if k > 1 and rest[k - 1].lemma in _ASKED_THINGS and _bare_act_verb(rest[0]):
+        return False  # "Delete rows in the orders table?": a verb and the rows it deletes
     linked = None
     if k < len(rest) and rest[k].text in _NOUN_LINKS:
         # "Host and port for …": one phrase; "Host for X and port the service": a step
@@ -341,6 +346,12 @@ def names_a_value(shape: Shape) -> bool:
         return False
     n = shape.sentences.index(shape.asking[-1])
     return _names_a_value(shape, n, shape.sentences[n].end - 1)
+
+
+def _bare_act_verb(w: Word) -> bool:
+    """Is ``w`` an act's verb in its bare form ("delete", "purge"), not a participle that
+    says which ones ("Deleted rows in prod last night?" asks how many)?"""
+    return w.text == w.lemma and any(not a.noun for a in ACTS_BY_FIRST.get(w.lemma, ()))
 
 
 def _asked_noun(w: Word) -> bool:
