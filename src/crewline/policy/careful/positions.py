@@ -4,6 +4,7 @@ only where an act can stand."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from crewline.policy.careful.words import (
@@ -29,6 +30,8 @@ def verb_position(shape: Shape, i: int) -> bool:
     words = shape.words
     if words[i].text.endswith("ing") and words[i].lemma != words[i].text:
         return True
+    if _topic_label(shape, i):
+        return False  # "Old invoices: keep or purge?": what the question is about
     if _participle_before_noun(shape, i):
         return False  # "include cancelled bookings": what the bookings are, no act
     if (
@@ -59,6 +62,22 @@ def verb_position(shape: Shape, i: int) -> bool:
     if words[i - 1].text == "s" and i > 1 and words[i - 2].text == "let":
         return True  # "let's delete …": "let us", a verb after it
     return words[i - 1].text in VERB_POSITION_BEFORE or caused_by(shape, i) is not None
+
+
+def _topic_label(shape: Shape, i: int) -> bool:
+    """Is word ``i`` an inflected noun that ends a topic label, a colon or a dash after it
+    ("Old invoices: keep or purge?", "Refunds — approve or hold?"): what the question is
+    about, no verb of a step?"""
+    words = shape.words
+    return (
+        words[i].text != words[i].lemma
+        and words[i].text.endswith("s")
+        and i + 1 < len(words)
+        and bool(_LABEL_END.match(shape.gap(i + 1)))
+    )
+
+
+_LABEL_END = re.compile(r"\s*(?::|[-\u2013\u2014]+\s)")
 
 
 # What a bare verb's object never opens with, after a participle that modifies it.
