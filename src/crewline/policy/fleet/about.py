@@ -154,6 +154,7 @@ def _entity_reading(
     degree, a phrasal particle, a head a value's form proves) and those the row says by a
     derivation, its initials or another notation of a number."""
     spared = _kind_words(ask, kind) | _degree_words(ask, fact) | frame_words(ask)
+    spared |= asker_words(ask, kind)
     if not between_people(ask, fact, kind):
         spared |= relation_words(ask) | _verbs_anywhere(ask) | _event_words(ask)
         spared |= _placing_verbs(ask, kind)
@@ -220,6 +221,121 @@ def frame_words(ask: ValueAsk) -> frozenset[str]:
             if after[:1] and after[0] in _PERIOD_AFTER_PAST:
                 out |= {root(t.text), t.stem}
     return frozenset(out)
+
+
+# The one who asks, as the request names it: "do *I* point …", "the URL *we* talk to".
+_ASKERS = word_set("i we")
+
+
+def asker_words(ask: ValueAsk, kind: Kind) -> frozenset[str]:
+    """The roots of the request's words that say what the asker does with the value, not
+    what the value is of — words no row of the fleet would say, since they are the asker's —
+    where the asked kind places a thing (a port, a host, a URL, an email: ``_PLACE_KINDS``),
+    the thing the asker reaches or sends to:
+    - the verb of a clause the asker is the subject of ("the URL *we talk* to", "which port
+      do I *point* …"): how the asker reaches it;
+    - the asker's own tool that reaches it, as "my" owns it and as the subject of the
+      question's verb ("which port does my label *printer* talk to on the bottling line?");
+    - the object of the asker's verb, where it is the asker's own ("my", "a": "point my
+      *client* at", "where do I send a refund *request*?") or a bare name before a particle
+      left at the end of its clause with "for" and a phrase right after it, which names the
+      thing the value is of ("which port do I point *psql* at for the stg ledger db?"): the
+      value is what the tool is pointed at, and the thing is the one "for" names.
+    Only the head of the tool's phrase is spared: a word before it may say which thing ("my
+    *label* printer"). A word that tells things apart by its
+    kind (an environment, a rank, a period, a month, an outcome, a name the asker
+    capitalised, a number) is never the asker's, and the request must still name a thing in
+    words of its own: else nothing is spared, and a row of any thing is not taken for it. A
+    count, a duration or a moment is told apart by the asker's doing ("how many loaves do we
+    *bake*", "how long do we *steep* it"): nothing is spared of those."""
+    if kind not in _PLACE_KINDS and not set(ask.kinds[:1]) & _PLACE_KINDS:
+        return frozenset()  # "how many loaves do we bake?": the asker's doing is the count's
+    sentence = request_sentence(ask)
+    words = tokens(sentence)
+    n = len(words)
+
+    def ends(k: int) -> bool:
+        return k + 1 >= n or bool(_GAP.search(sentence[words[k].end : words[k + 1].start]))
+
+    found: set[int] = set()
+    for i, t in enumerate(words):
+        if t.text in _ASKERS and not ends(i):
+            verb = _verb_after(words, i + 1, ends)
+            if verb is None or words[verb].lemma in _asked_lemmas(ask):
+                continue
+            found.add(verb)  # "the URL we *talk* to", "do I *point* psql at"
+            tool = _pointed_tool(sentence, words, verb, ends)
+            if tool is not None:
+                found.add(tool)  # "point *psql* at for the stg ledger db"
+        elif t.text == "my" and i > 0 and words[i - 1].text in AUX:
+            verb = _inverted_verb(words, i, ends)
+            if verb is not None and verb - 1 > i:
+                found.add(verb - 1)  # "should my analyst *notebook* use?"
+    spared = {r for k in found if _the_askers(ask, words[k]) for r in forms_of(words[k])}
+    if not [t for t in ask.subject if t not in spared]:
+        return frozenset()  # "which port do I point psql at?": of what, it does not say
+    return frozenset(spared)
+
+
+def _verb_after(words: Sequence[Token], at: int, ends: Callable[[int], bool]) -> int | None:
+    """The verb right after the asker's pronoun, past an adverb ("we *still* support"), or
+    None where a word of grammar or a number stands there ("I am", "we have 3")."""
+    k = at
+    while k < len(words) and words[k].text in RELATIVE_NEXT and not ends(k):
+        k += 1
+    if k >= len(words) or words[k].text in STOP or not words[k].text.isalpha():
+        return None
+    return k
+
+
+def _pointed_tool(
+    sentence: str, words: Sequence[Token], verb: int, ends: Callable[[int], bool]
+) -> int | None:
+    """The head of the object of the asker's verb, where that object is the asker's own:
+    what "my" or "a" opens, whole before a particle or the end of its clause ("point my
+    *client* at", "where do I send a rate quote *request*?"), or a bare name that a particle
+    closes with "for" and a phrase right after it, which names the thing ("point *psql* at
+    for the stg ledger db"). An object after "the" ("point *the staging dashboard* at")
+    names a thing of the fleet, and stays; so does a bare one with no "for" after it ("which
+    host do we ship *logs* to?": which logs is the thing)."""
+    j = verb + 1
+    if ends(verb) or j >= len(words):
+        return None
+    own = words[j].text in _OWN_OBJECT
+    if own and not ends(j):
+        j += 1
+    if words[j].text in STOP:
+        return None
+    head = j
+    while not ends(head) and head + 1 < len(words) and words[head + 1].text not in STOP:
+        head += 1
+    particle = head + 1
+    if own:
+        return head if ends(head) or words[particle].text in _PARTICLES else None
+    if ends(head) or particle + 2 >= len(words) or words[particle].text not in _PARTICLES:
+        return None
+    if ends(particle) or words[particle + 1].text != "for":
+        return None
+    return head
+
+
+# What opens an object that is the asker's own: its possessive, or an article of a thing
+# not yet of the fleet ("send *a* quote request").
+_OWN_OBJECT = word_set("my a an")
+
+
+def _the_askers(ask: ValueAsk, word: Token) -> bool:
+    """May ``word`` be the asker's, not the thing's: a word of letters that tells no thing
+    apart by its kind (no environment, rank, order, period, month, outcome or name the
+    asker capitalised)."""
+    if not word.text.isalpha() or word.text in ask.names:
+        return False
+    lemmas = {word.text, word.lemma}
+    exclusive = {w for table in EXCLUSIVE for w in table}
+    telling = _TELLING_MODIFIERS | exclusive | MONTHS | PERIOD_WORDS | _TELLING
+    return not lemmas & telling and not any(
+        derived_from(root(word.lemma), t) for t in _telling_roots()
+    )
 
 
 # The kinds of thing a value's own form says it is, by its file's extension or its scheme,
