@@ -59,6 +59,10 @@ def _said(ask: ValueAsk, fact: Fact) -> list[Said]:
     text = unicodedata.normalize("NFKC", fact.text)
     out = []
     for value in _with_ports(ask, text, _read_whole(ask, text, values_in(text))):
+        bound = bound_by_label(ask, text, value)
+        if bound and value.kind not in ask.kinds:
+            # "contractor Aquaflow Ltd": a name the asked noun labels is the name asked
+            value = replace(value, kind=ask.kinds[0])
         asked = value.kind in ask.kinds and in_asked_unit(ask, value)
         status = status_of(ask, text, value) if asked else None
         if status in (None, "gone") or in_question(ask, value.text):
@@ -72,7 +76,7 @@ def _said(ask: ValueAsk, fact: Fact) -> list[Said]:
             continue
         before, after = words_near(text, value)
         cue = bool(set(before + after) & ask.cue_stems) or bool(set(before[-2:]) & ask.verb_cues)
-        cue = cue or placed_at_port(ask, text, value, before)
+        cue = cue or placed_at_port(ask, text, value, before) or bound
         if not cue:  # "Owner of the billing DB is Daniel Cho", "MAU in March was 1.2M": the
             # asked noun heads the clause
             role = _ROLE_OF.match(clause_of(text, value)[0].lower())
@@ -109,6 +113,104 @@ def _said(ask: ValueAsk, fact: Fact) -> list[Said]:
             )
         )
     return out
+
+
+# A name the row binds to the asked noun: the noun written right before it, alone or after a
+# colon or "is" ("contractor Aquaflow Ltd", "the supplier: Millbrook_Farms"); the question's
+# own label for the thing written so ("Which model was the main culprit?" of "Main culprit:
+# fct_ledger_entries"); or the account a login names ("log in as ops-ro" for "which user").
+# Only for a request of a name, by a noun the kinds table reads as one or does not know, and
+# only a whole name of the row: a value of another noun ("auto-suspend 300 s"), a plain word
+# of prose ("the warehouse is slow") or one the question says are no such binding.
+_NAME_KINDS = frozenset({Kind.ID, Kind.QUALIFIED, Kind.PERSON})
+_BOUND_LABEL = re.compile(
+    r"(?:^|(?<=[\s(]))((?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)(\s*:\s*|\s+(?:is|was)\s+|\s+)$"
+)
+# A label word that says the value is not the one standing now ("the old contractor X")
+_NOT_NOW_LABEL = word_set("old former previous prior planned next new proposed backup spare")
+_LOGIN_AS = re.compile(
+    r"\b(?:log(?:ged|s)?|sign(?:ed|s)?)\s+(?:in|on)\s+as\s+$|\b(?:connect(?:ed|s)?|ssh)\s+as\s+$"
+)
+_DONT = re.compile(r"\b(?:don'?t|doesn'?t|didn'?t|do not|does not|did not|never)\b")
+_UNDECIDED = re.compile(
+    r"\b(?:not\s+(?:yet\s+)?(?:decided|confirmed|final|signed|agreed)|undecided"
+    r"|shortlist(?:ed)?|candidates?)\b"
+)
+_LOGIN_NOUNS = word_set("user username login account")
+# A name in code form: joined by "_", "-" or "." or holding a digit ("fct_ledger_entries",
+# "ops-ro", "line3"), never a word of plain prose
+_CODE_NAME = re.compile(r"[A-Za-z][\w.-]*(?:[_.-]\w+|\d)[\w.-]*")
+
+
+def _asks_a_name(ask: ValueAsk) -> bool:
+    """Is the request one for a name: a noun the kinds table does not know (the generic
+    kinds) or one it reads as a name (an id, a queue, a topic, a table)?"""
+    return ask.kinds == GENERIC or (bool(ask.kinds) and ask.kinds[0] is Kind.ID)
+
+
+def _plain_before_noun(ask: ValueAsk, word: Token) -> bool:
+    """Is ``word``, right before the asked noun in a row, no modifier of its own: a word of
+    the question, a function word, or a verb that hands the thing over ("given to")?"""
+    if word.text in STOP or root(word.lemma) in ask.subject or word.stem in ask.cue_stems:
+        return True
+    return word.text in _HANDING or past(word)  # "booked caterer …", "hired haulier …"
+
+
+# The verbs and prepositions a row hands a named thing over with ("given to contractor …",
+# "assigned to nurse …", "went to topic …")
+_HANDING = word_set("to with by from via as went sent given assigned awarded handed moved")
+
+
+def bound_by_label(ask: ValueAsk, text: str, value: Value) -> bool:
+    """Does the row bind the name ``value`` to the asked noun, or to the question's own
+    label for the thing (see ``_BOUND_LABEL``)?"""
+    if value.kind not in _NAME_KINDS or not _asks_a_name(ask) or in_question(ask, value.text):
+        return False
+    before = clause_of(text, value)[0]
+    if NEGATION.search(before.lower()) or _DONT.search(before.lower()):
+        return False  # "don't log in as boxoffice-till2", "not on vessel …"
+    if _UNDECIDED.search(text.lower()):
+        return False  # "shortlist has carrier Baltic Feeder Lines, not decided": a candidate
+    if _LOGIN_AS.search(before.lower()):
+        return ask.noun in _LOGIN_NOUNS and _CODE_NAME.fullmatch(value.text) is not None
+    found = _BOUND_LABEL.search(before)
+    if found is None:
+        return False
+    label = [t for t in tokens(found.group(1).lower())]
+    if not label or any(t.text in _NOT_NOW_LABEL for t in label):
+        return False
+    if label[-1].stem in ask.cue_stems:
+        # "given to contractor Aquaflow Ltd": the asked noun itself, after a word of the
+        # question, a function word or a verb — never after another modifier ("the Oakfield
+        # contractor", "the standby contractor" name another one)
+        return len(label) == 1 or _plain_before_noun(ask, label[-2])
+    # "Main culprit: fct_ledger_entries": every word of the label the question's, joined
+    # by a colon or "is", and the value a name in code form
+    joined = found.group(2).strip()
+    said = [t for t in label if t.text not in STOP]
+    return (
+        joined in (":", "is", "was")
+        and len(said) >= 1
+        and all(root(t.lemma) in ask.subject for t in said)
+        and _CODE_NAME.fullmatch(value.text) is not None
+        and not _named_as_another(ask, value.text)
+    )
+
+
+def _named_as_another(ask: ValueAsk, name: str) -> bool:
+    """Does a name say it is another thing than the one asked, by the word it leads with
+    ("dough_mixer_1" for "which oven"): a word of the language, neither the asked noun nor
+    a word of the question?"""
+    lead = tokens(re.split(r"[_.-]", name.lower(), maxsplit=1)[0])
+    if not lead or not lead[0].text.isalpha() or not known(lead[0].text):
+        return False  # "fct_ledger_entries", "R2_…": a code, no word that names a kind
+    word = lead[0]
+    asked = {t.stem for t in tokens(ask.question)}
+    return (
+        word.stem not in ask.cue_stems
+        and word.stem not in asked
+        and not any(word.stem in a or a in word.stem for a in ask.cue_stems)
+    )
 
 
 # A duration after "every", "each" or "per" ("runs every 15 min", "a dump each 6 h", "100
