@@ -102,11 +102,13 @@ def _or_choice(sentence: str) -> str | None:
             continue  # "a note comparing how we publish vs how they read": compared, not chosen
         if m.group() != "or" and _side_by_side(left, right):
             continue  # "a section on soft delete vs hard delete": a topic, not a pick
-        left_words = re.findall(r"[a-z0-9/.+#-]+", left)
+        # a time is one option whole: "9:00 or 10:00", never "00 or 10"
+        left_words = re.findall(r"\d+(?::\d\d)+|[a-z0-9/.+#-]+", left)
         if left_words and left_words[-1] in ("yes", "no", "y", "either", "whether"):
             continue
         right_words: list[str] = []
-        for word in re.findall(r"[a-z0-9/.+#-]+|[^\sa-z0-9]", re.split(r"[?:;,)]", right)[0]):
+        said = re.split(r"[?;,)]|:(?!\d)", right)[0]
+        for word in re.findall(r"\d+(?::\d\d)+|[a-z0-9/.+#-]+|[^\sa-z0-9]", said):
             if (word in DETERMINERS or word in PREPOSITIONS) and not right_words:
                 continue
             if word in PREPOSITIONS or word in DETERMINERS or not word[0].isalnum():
