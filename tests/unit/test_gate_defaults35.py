@@ -32,12 +32,18 @@ from tests.unit.gate_kit import careful
         ("Loaf tins: 900 g or 450 g? 900 g is our house style.", "900 g"),
         ("Round the dosage chart to 1 or 2 decimals? Two is standard here.", "2"),
         ("Pallets per container, 20 or 24? Twenty is standard here.", "20"),
-        ("Use the cream or the white card for the programmes? White unless told otherwise.", "white"),
+        (
+            "Use the cream or the white card for the programmes? White unless told otherwise.",
+            "white",
+        ),
         ("Seal the crates with wax or tape? Tape unless told otherwise.", "tape"),
-        ("Order the class list by surname or by form — surname is what the team prefers?", "surname"),
+        (
+            "Order the class list by surname or by form — surname is what the team prefers?",
+            "surname",
+        ),
         ("Rota by week or by shift? Week is what we prefer.", "week"),
         ("Print the posters in colour or grey? Grey is cheaper and the usual choice.", "grey"),
-        ("Cork or screwcap for the rosé? Screwcap is the usual choice.", "screwcap"),
+        ("Cork or screwcap for the rosé? Screwcap is the usual choice.", "Screwcap"),
         ("Skim or whole milk for the ward tea? We stick to skim.", "skim"),
         ("Lager in kegs or casks for the festival? We always stick with kegs.", "kegs"),
         ("Matte or gloss for the flyers? Matte is our house style.", "Matte"),
@@ -74,17 +80,17 @@ def test_the_answer_is_the_option_whole(question: str, value: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "question",
+    ("question", "choice"),
     [
-        "Open the box office at 9:00 or 10:00?",
-        "Bell for lunch at 12:15 or 12:30 tomorrow?",
+        ("Open the box office at 9:00 or 10:00?", "(9:00 or 10:00)"),
+        ("Bell for lunch at 12:15 or 12:30 tomorrow?", "12:15 or 12:30"),
+        ("Milking at 5:30 or 6:00: which suits the new herd?", "(5:30 or 6:00)"),
     ],
 )
-def test_a_time_stays_one_option_of_the_choice(question: str) -> None:
+def test_a_time_stays_one_option_of_the_choice(question: str, choice: str) -> None:
     verdict = judge(question)
     assert verdict.answer is None, verdict
-    assert "00 or 10" not in verdict.why and "15 or 12" not in verdict.why, verdict.why
-    assert ":" in verdict.why, verdict.why
+    assert choice in verdict.why, verdict.why
 
 
 # ---------------------------------------------------------- (3) near misses: no stated default
@@ -118,6 +124,12 @@ def test_a_time_stays_one_option_of_the_choice(question: str) -> None:
         # a rule that names no option, or needs reasoning to reach one
         "Tag the vintage v2.3.0 or v2.3.1? Patch bumps are our default for fixes like this.",
         "Cork or screwcap for the rosé? Glass stoppers are the usual choice.",
+        # a fact asked, not a pick: the house's habit is no evidence of what it is
+        "Is the ward chart in 11 or 12 point? 12 is our house style.",
+        "What size did the printer use for the menus, 11 or 12? 12 is our house style.",
+        # doubt, or a tag asking to be told it is so
+        "Menu font size 11 or 12? Not sure, but 12 is our house style.",
+        "Menu font size 11 or 12? 12 is our house style, right?",
         # a rule of one of several matching options
         "Pallets per container, 20 or 24? 24 and 20 are both standard here.",
     ],

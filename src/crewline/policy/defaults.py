@@ -46,7 +46,9 @@ _UNIT = (
     r"|spaces?|tabs?|workers?|replicas?|threads?|jobs?|retries|tries|attempts?|items?|rows?"
     r"|lines?|chars?|characters?|columns?|cols?|[kmgt]i?b|bytes?|%|percent|x|processes"
     r"|connections?|shards?|partitions?|pods?|nodes?|gb|mb|pt|px|em|rem|dpi|ppi|fps|[kmg]?hz"
-    r"|[kmg]bps|rpm|°[cf]?)"
+    r"|[kmg]bps|rpm|°[cf]?"
+    # lengths, weights and volumes: "2 cm" is the option whole, never "2"
+    r"|cm|mm|km|kg|mg|g|ml|cl|grams?|kilos?|litres?|liters?|metres?|meters?|inch(?:es)?)"
 )
 _TOKEN = r"(?:[/~]|\.{1,2}/?)?[\w][\w./:@+%~#=-]*"
 _QUOTED = r"`[^`\n]+`|\"[^\"\n]+\"|'[^'\n]{1,60}'"
@@ -1443,6 +1445,14 @@ def stated(
         in_text = _pinned_by_a_file(question)
     if in_text is not None and _no_value(_display(question), in_text) is not None:
         in_text = None  # "… unless the kitchen says otherwise" read as "otherwise"
+    habit = _named_by_habit(question) if given is None else ()
+    if len(habit) > 1 or (habit and in_text is not None and not _same(habit[0], in_text)):
+        return Conflict(reason="it names two different options as its habit")
+    if habit and in_text is None:
+        found = taken_back(question, habit[0])  # "Not sure, but 12 is our house style"
+        if found is not None:
+            return Conflict(reason=found)
+        in_text = source = habit[0]  # "Font size 11 or 12? 12 is our house style."
     if given is None and in_text is not None and _another_stated(question, in_text, source):
         return Conflict(reason="it states two different defaults")
     second = (
@@ -1484,6 +1494,138 @@ def stated(
             return Conflict(reason="its default is not one of its options")
         return match
     return chosen
+
+
+# ------------------------------------------------ an option named by a habit after the choice
+#
+# "Font size 11 or 12? 12 is our house style.", "Two is standard here.", "Green unless told
+# otherwise.", "date is what the team prefers": a clause after the choice names one of its
+# options as what is done here by rule or habit. Only a habit of the house counts: one
+# person's liking ("Sam likes 12"), a fact ("12 is bigger"), a past one-off, a question ("is
+# 12 our house style?"), a rule that was or will be, or a rule of another thing ("… for the
+# wine list") is none, and the choice stays open.
+
+# What an option is, as the choice writes it: a time whole ("9:00"), a number with its unit
+# ("2 cm"), or one token — its last mark the sentence's, never its own ("kegs.").
+_OPTION = (
+    rf"(?:\d+(?::\d\d)+|\d+(?:[.,]\d+)*(?:\s?{_UNIT}(?![\w]))?"
+    r"|[A-Za-z](?:[\w/+#-]|\.(?=\w))*)"
+)
+_OR_WORD = re.compile(r"\s+or\s+", re.IGNORECASE)
+_LEFT_OPTION = re.compile(rf"(?<![\w./:+#-])(?P<o>{_OPTION})\s*,?$")
+# The option after "or", past its determiner or preposition ("or the green", "or by name").
+_RIGHT_OPTION = re.compile(
+    r"(?:(?:the|a|an|by|in|with|at|to|on|as|for)\s+)*"
+    rf"(?P<o>{_OPTION})(?![\w./:+#-])",
+    re.IGNORECASE,
+)
+# Where a clause after the choice opens: a new sentence, a dash, or "but"/"and" after a comma.
+_HABIT_OPENS = r"(?:(?<=[?.!;])\s+|\s[-\u2013\u2014]+\s+|,\s+(?:but|and|while|though)\s+)"
+_HABIT_X = rf"(?:the\s+)?(?P<x>{_OPTION})"
+# What a habit of the house is called: "our house style", "the usual choice", "standard".
+_HOUSE_WORD = (
+    r"(?:house\s+(?:style|rule|default|choice)|usual(?:\s+(?:choice|pick|one))?|standard"
+    r"|norm|rule|convention|custom|habit)"
+)
+# The place a habit holds: here, for us — never another thing's ("for the wine list").
+_HABIT_TAIL = (
+    r"(?:\s+(?:here|for\s+us|(?:a)?round\s+here|in\s+(?:this|our)\s+(?:house|team|shop)"
+    r"|these\s+days|as\s+always))?\s*(?=[.!?,;]|\s[-\u2013\u2014]|$)"
+    # a tag asking to be told it is so ("…, right?") states nothing
+    r"(?!\s*,\s*(?:right|correct|no|yes|isn't\s+it|is\s+it|true)\s*\?)"
+)
+_COLLECTIVE = r"(?:we|the\s+(?:whole\s+)?team|our\s+team|the\s+house|everyone|everybody)"
+_HABITS = [
+    # "12 is our house style", "Two is standard here", "Grey is cheaper and the usual choice"
+    re.compile(
+        rf"{_HABIT_OPENS}{_HABIT_X}\s+(?:is|are|'s)\s+"
+        r"(?:(?:(?!not\b|never\b|no\b)[a-z]+\s+){1,3}and\s+)?(?:(?:our|the)\s+)?"
+        rf"{_HOUSE_WORD}{_HABIT_TAIL}",
+        re.IGNORECASE,
+    ),
+    # "date is what the team prefers", "week is what we always use"
+    re.compile(
+        rf"{_HABIT_OPENS}{_HABIT_X}\s+(?:is|are|'s)\s+what\s+{_COLLECTIVE}\s+"
+        r"(?:(?:always|usually|normally|generally)\s+)?(?:prefers?|uses?|picks?|go(?:es)?\s+with)"
+        rf"{_HABIT_TAIL}",
+        re.IGNORECASE,
+    ),
+    # "Green unless told otherwise", "tape unless I hear otherwise"
+    re.compile(
+        rf"{_HABIT_OPENS}{_HABIT_X},?\s+unless\s+(?:(?:I\s+am|I'm|we\s+are|we're)\s+)?"
+        r"(?:told|instructed|asked|I\s+hear|we\s+hear)\s+otherwise\s*(?=[.!?,;]|$)",
+        re.IGNORECASE,
+    ),
+    # "We stick to skim", "we always stick with kegs"
+    re.compile(
+        rf"{_HABIT_OPENS}we\s+(?:(?:always|usually|normally)\s+)?(?:stick|keep)\s+(?:to|with)\s+"
+        rf"{_HABIT_X}{_HABIT_TAIL}",
+        re.IGNORECASE,
+    ),
+]
+_NUMBER_WORDS = {
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "hundred": "100",
+}  # fmt: skip
+
+
+def _options_of_the_choice(head: str) -> list[str]:
+    """Every option an "X or Y" of ``head`` sets side by side, as written ("9:00", "2 cm")."""
+    found: list[str] = []
+    for m in _OR_WORD.finditer(head):
+        left = _LEFT_OPTION.search(head[: m.start()])
+        right = _RIGHT_OPTION.match(head, m.end())
+        found += [o.group("o") for o in (left, right) if o is not None]
+    return found
+
+
+def _as_figure(said: str) -> str:
+    """A number said as a word is its figure ("Two" → "2"); any other word as it is."""
+    return _NUMBER_WORDS.get(said.casefold(), said.casefold())
+
+
+def _option_named(said: str, options: Sequence[str]) -> str | None:
+    """The one option ``said`` names: the same word, a number's word for its figure, or the
+    number of an option with its unit ("2" of "2 cm")."""
+    said = _as_figure(re.sub(r"\s+", "", said))
+    named = {
+        o
+        for o in options
+        if re.sub(r"\s+", "", o).casefold() == said
+        or (re.fullmatch(r"\d[\d.,]*", said) and re.match(rf"{re.escape(said)}\s?[^\d\s.,:]", o))
+    }
+    return named.pop() if len(named) == 1 else None
+
+
+# A choice that asks what something is or was ("Is it 11 or 12?", "What size did the
+# designer use, 11 or 12?"): a habit of the house is no evidence of a fact.
+_ASKS_WHAT_IT_IS = re.compile(
+    r"^\W*(?:what|which|who|when|where|how)\b[^,?]*?\b(?:did|does|is|was|were|are|has|had)\b",
+    re.IGNORECASE,
+)
+
+
+def _asks_what_it_is(head: str) -> bool:
+    """Does the sentence of the choice ending ``head`` ask a state, not a pick?"""
+    sentence = re.split(r"(?<=[.!?])\s+", head.strip())[-1]
+    return bool(_STATE_QUESTION.match(sentence) or _ASKS_WHAT_IT_IS.match(sentence))
+
+
+def _named_by_habit(question: str) -> tuple[str, ...]:
+    """The options of the question's choice that a clause after it names as the habit of the
+    house, each once, as the choice writes it; none when no such clause names an option."""
+    text = _display(question)
+    named: list[str] = []
+    for pattern in _HABITS:
+        for m in pattern.finditer(text):
+            head = text[: m.start()]
+            if _asks_what_it_is(head):
+                continue
+            option = _option_named(m.group("x"), _options_of_the_choice(head))
+            if option is not None and option not in named:
+                named.append(option)
+    return tuple(named)
 
 
 # An option named by its place among the options: "the first one", "the second", "the latter".
