@@ -130,6 +130,10 @@ def test_a_time_stays_one_option_of_the_choice(question: str, choice: str) -> No
         # doubt, or a tag asking to be told it is so
         "Menu font size 11 or 12? Not sure, but 12 is our house style.",
         "Menu font size 11 or 12? 12 is our house style, right?",
+        # the habit set aside for this time, or another option wished after it
+        "Matte or gloss for the flyers? Matte is our house style, but the client wants gloss.",
+        "Matte or gloss for the flyers? Matte is our house style. The client wants gloss.",
+        "Cheese wheels turned daily or weekly? Daily is the rule here, though not this week.",
         # a rule of one of several matching options
         "Pallets per container, 20 or 24? 24 and 20 are both standard here.",
     ],

@@ -1446,6 +1446,8 @@ def stated(
     if in_text is not None and _no_value(_display(question), in_text) is not None:
         in_text = None  # "… unless the kitchen says otherwise" read as "otherwise"
     habit = _named_by_habit(question) if given is None else ()
+    if habit is None:
+        return Conflict(reason="it sets its habit aside for this time")
     if len(habit) > 1 or (habit and in_text is not None and not _same(habit[0], in_text)):
         return Conflict(reason="it names two different options as its habit")
     if habit and in_text is None:
@@ -1612,9 +1614,27 @@ def _asks_what_it_is(head: str) -> bool:
     return bool(_STATE_QUESTION.match(sentence) or _ASKS_WHAT_IT_IS.match(sentence))
 
 
-def _named_by_habit(question: str) -> tuple[str, ...]:
+# What sets this time against the habit, said after it: "…, but the client wants gloss",
+# "… though this job is special", "this time", "except for".
+_HABIT_SET_ASIDE = re.compile(
+    r"\b(?:but|though|although|however|except|yet|this\s+time|not\s+for|instead)\b",
+    re.IGNORECASE,
+)
+
+
+def _set_against_the_habit(rest: str, option: str, options: Sequence[str]) -> bool:
+    """Does what follows the habit set it aside, or name another option of the choice ("Matte
+    is our house style. This client wants gloss.")?"""
+    if _HABIT_SET_ASIDE.search(rest):
+        return True
+    others = [o for o in options if o.casefold() != option.casefold()]
+    return any(re.search(rf"(?<![\w.:-]){re.escape(o)}(?![\w:-])", rest, re.I) for o in others)
+
+
+def _named_by_habit(question: str) -> tuple[str, ...] | None:
     """The options of the question's choice that a clause after it names as the habit of the
-    house, each once, as the choice writes it; none when no such clause names an option."""
+    house, each once, as the choice writes it; none when no such clause names an option, and
+    None when what follows a habit sets it aside for this time."""
     text = _display(question)
     named: list[str] = []
     for pattern in _HABITS:
@@ -1622,8 +1642,13 @@ def _named_by_habit(question: str) -> tuple[str, ...]:
             head = text[: m.start()]
             if _asks_what_it_is(head):
                 continue
-            option = _option_named(m.group("x"), _options_of_the_choice(head))
-            if option is not None and option not in named:
+            options = _options_of_the_choice(head)
+            option = _option_named(m.group("x"), options)
+            if option is None:
+                continue
+            if _set_against_the_habit(text[m.end() :], option, options):
+                return None
+            if option not in named:
                 named.append(option)
     return tuple(named)
 
