@@ -720,6 +720,8 @@ def _imperative(shape: Shape) -> bool:
     first, then = words[at], words[at + 1].text
     if then == "of":
         return False  # "count of open bugs in the repo?": a noun names a value, no step
+    if fleet.names_a_number(asking[-1].text):
+        return False  # "work order number for the roller swap?": a thing's number asked
     return (
         first.text == first.lemma
         and first.lemma in _VERB_START

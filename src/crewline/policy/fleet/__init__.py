@@ -18,7 +18,14 @@ which a second read finds the rows that take a retrieved value back ("02:00, not
 anymore"), and ``retracts`` which of them do.
 """
 
-from crewline.policy.fleet.asking import NOUN_VERBS, ValueAsk, loose_ask, search_terms, value_ask
+from crewline.policy.fleet.asking import (
+    NOUN_VERBS,
+    ValueAsk,
+    loose_ask,
+    names_a_number,
+    search_terms,
+    value_ask,
+)
 from crewline.policy.fleet.citing import (
     Chooser,
     Cited,
@@ -47,6 +54,7 @@ __all__ = [
     "injection_in",
     "loose_ask",
     "named_members",
+    "names_a_number",
     "read_fleet",
     "retraction_terms",
     "retracts",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from crewline.policy.careful.words import ACTS_BY_FIRST, AUXILIARIES, FRONTING, IRREGULAR_PAST
 from crewline.policy.clauses import Sentence, Shape, Word, shape_of
 from crewline.policy.fleet.thesaurus import GROUP_WORDS, group_of
-from crewline.policy.lemmas import Token, lemma, root, stem, tokens
+from crewline.policy.lemmas import Token, known, lemma, root, stem, tokens
 from crewline.policy.values import Kind, Value, unit_of, units_named, values_in
 from crewline.policy.wording import word_set
 
@@ -45,12 +45,17 @@ class ValueAsk:
     # "how many seconds …", "how much data …": the measure a count's noun names, and its unit
     # as written — what the offline reader reads it as (``as_measure``)
     measure: tuple[Kind, str] | None = None
+    how_often: bool = False  # "how often does the mixer jam?": a rate, a share or a span
 
 
 # A measure's nouns that name no unit: a limit is of whatever it limits (a rate, a size, a
 # time, an amount, a count of things), and so is a measure's noun that names no unit — the
 # unit the question names decides
 UNITLESS = word_set("limit quota cap ceiling maximum max threshold cadence interval")
+# Nouns of an event, asked by when it is: a row says the event by its verb ("expires on",
+# "departs at", "is due"), beside the value (``picking``: a date by another verb is another
+# event's, "issued on 2026-03-31").
+EVENT_NOUNS = frozenset({"expiry", "departure", "arrival", "deadline"})
 # The asked noun → the kinds of value that answer it, best first.
 NOUN_KINDS: dict[str, tuple[Kind, ...]] = {}
 for _words, _kinds in (
@@ -138,6 +143,9 @@ for _words, _kinds in (
     # the users active in a day, a week, a month: a count
     ("dau wau mau", (Kind.NUMBER,)),
     ("date day", (Kind.DATE, Kind.TIME)),
+    # a noun of an event asks when it is ("the certificate's expiry", "the ferry's
+    # departure"), and the row says it by the event's verb (``_STATED_BY``)
+    (" ".join(sorted(EVENT_NOUNS)), (Kind.DATE, Kind.TIME)),
     ("region zone", (Kind.REGION,)),
     ("email e-mail mail inbox mailbox", (Kind.EMAIL,)),
     ("cron crontab", (Kind.CRON,)),
@@ -199,7 +207,9 @@ _WH_KINDS: dict[str, tuple[Kind, ...]] = {
     "how long": (Kind.DURATION,),
     "how many": (Kind.NUMBER,),
     "how much": (Kind.NUMBER, Kind.SIZE, Kind.PERCENT),
-    "how often": (Kind.RATE, Kind.NUMBER),
+    # "how often does the mixer jam?": so many per unit of time, a share of the occurrences
+    # ("in 4% of batches") or the span it recurs at ("every 6 hours"; ``picking``)
+    "how often": (Kind.RATE, Kind.PERCENT, Kind.DURATION, Kind.NUMBER),
     "how big": (Kind.SIZE,),
     "how large": (Kind.SIZE,),
     "how fast": (Kind.DURATION, Kind.SPEED, Kind.BITRATE),
@@ -891,6 +901,11 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
         if noun in GROUP_WORDS[n] and noun in NOUN_KINDS:
             cue_stems |= {stem(w) for w in GROUP_WORDS[n] if w in NOUN_KINDS}
     cue_stems |= {stem(w) for w in _STATED_BY.get(noun, ())}
+    short = code_name_head(noun)
+    if short:
+        # "`targetSdkVersion` is what?" of "targetSdk bumped to 34": the setting by its head
+        cues |= {root(short)}
+        cue_stems |= {stem(short)}
     modifier = ""
     for k in range(1, len(all_words)):
         if all_words[k].lemma == noun and k - 1 >= start + skip:
@@ -904,6 +919,7 @@ def _value_ask(code: str, pointed: bool = False) -> ValueAsk | None:
     return ValueAsk(
         unit=unit[2] if unit is not None else "",
         measure=measure,
+        how_often=head_text == "how often",
         modifier=modifier,
         pair=pair,
         terse=head_text == "terse",
@@ -1227,6 +1243,10 @@ _KIND_BY_MODIFIER: dict[str, dict[str, tuple[str, tuple[Kind, ...]]]] = {
         for w, kinds in NOUN_KINDS.items()
         if kinds[0] in (Kind.VERSION, Kind.PORT, Kind.COMMIT)
     },
+    # "the commit id", "which release id": an id named by a kind's noun is of that kind too
+    "id": {
+        w: (w, kinds) for w, kinds in NOUN_KINDS.items() if kinds[0] in (Kind.VERSION, Kind.COMMIT)
+    },
 }
 # "instance type", "machine type", "VM size", "node class": a cloud's machine type
 _MACHINES = word_set("instance machine vm node server host")
@@ -1414,6 +1434,95 @@ def _later_kind(shape: Shape, sentence: Sentence, ask: ValueAsk) -> ValueAsk:
     return ask
 
 
+# The kind nouns a setting's code name may end in ("targetSdkVersion", "cueListId",
+# "pressProfileNumber"), which a row may leave off ("targetSdk bumped to 34").
+_CODE_NAME_TAILS = ("version", "id", "number")
+
+
+def code_name_head(noun: str) -> str:
+    """The head of a code name glued to a kind noun ("targetsdkversion" → "targetsdk"): no
+    word of the dictionary ("conversion", "rapid"), its head of three letters or more and a
+    code name itself — a plain word ("firmwareversion": "firmware") names too much to read a
+    value by alone. "" for any other noun."""
+    if not noun.isalpha() or known(noun):
+        return ""
+    for tail in _CODE_NAME_TAILS:
+        head = noun.removesuffix(tail)
+        if head != noun and len(head) >= 3 and not known(head):
+            return head
+    return ""
+
+
+# A terse "<thing> number of …?" ("lot number of the Tuesday cheddar?", "run id of the proof
+# test?", "work order number for the roller swap?"): the thing's own number or id, asked as
+# "what is the lot number of …?" asks it — never a count of what follows "of" ("number of
+# open issues?", "total number of …", with no thing before the noun).
+_THING_NUMBERED = re.compile(
+    r"^(?:the\s+)?(?P<np>(?:[a-z][\w-]*\s+){1,3}(?:number|id|no|nr))"
+    r"\s+(?P<rest>(?:of|for|on|in)\s[^?]*\?+)\s*$"
+)
+_NOT_A_THING = word_set("total count average max min maximum minimum overall")
+
+
+def _thing_numbered(said: str) -> str:
+    """``said`` with a terse "<thing> number of …?" put as "what is the <thing> number
+    of …?" (``_THING_NUMBERED``)."""
+    m = _THING_NUMBERED.match(said)
+    if m is None:
+        return said
+    words = m["np"].split()
+    if any(w in STOP or w in _NOT_A_THING for w in words[:-1]):
+        return said  # "what number of …", "total number of …": a count
+    if words[0] in VERBISH and len(words) > 2:
+        return said  # "run the number of …": a step; "run id of …" names the run's id
+    return f"what is the {m['np']} {m['rest']}"
+
+
+def names_a_number(said: str) -> bool:
+    """Is ``said`` a terse "<thing> number / id of …?" (``_THING_NUMBERED``): a noun
+    phrase, though its first word may be a verb ("run id of the proof test?", "work order
+    number for …?")?"""
+    return _thing_numbered(said) != said
+
+
+# A request that names nothing but the member whose word it asks ("what did dairybot
+# report?", "what number did uptime-reporter get?"), after a need or a topic put first and
+# a dash, a comma or a colon: what is asked is what the need or the topic names, of that
+# member's rows (``picking.sources_of`` reads the member's name in the question).
+_VAGUE_REPORT = re.compile(
+    r"(?:\s[-\u2013\u2014]+|[,:;])\s*(?:so\s+)?what\s+(?:(?:number|value|figure|result)\s+)?"
+    r"(?:did|does|has|have)\s+(?:the\s+)?"
+    r"(?:[a-z][a-z0-9]*(?:er|or|bot|agent)(?:-[a-z0-9]+)*|[a-z][a-z0-9]*-[a-z0-9-]+)\s+"
+    r"(?:report|reported|say|said|find|found|measure|measured|see|seen|get|got|record|log|note|show)"
+    r"\s*\?+\s*$"
+)
+
+
+# The asker's own document a need is for, ending it ("I need the region for the terraform
+# variable", "… for the ticket"): where the value goes, never what it is of.
+_PURPOSE = re.compile(
+    r"\s+for\s+(?:the|my|our|a|an|this)\s+(?:[\w-]+\s+){0,2}"
+    r"(?:ticket|variable|runbook|doc|docs|notes?|form|comment|calendar|rota|record|log|"
+    r"spreadsheet|sheet|template|changelog|pr|description|briefing|audit)\s*$"
+)
+
+
+def _vague_report(sentence: Sentence) -> ValueAsk | None:
+    """The request a vague "what did <member> report?" makes of the need or the topic
+    before it ("I need the cold room temperature — what did dairybot report?": the cold
+    room's temperature), where that names a kind of value; None otherwise."""
+    m = _VAGUE_REPORT.search(sentence.text)
+    if m is None:
+        return None
+    topic = _PURPOSE.sub("", sentence.text[: m.start()].strip())
+    if not topic or topic.endswith("?"):
+        return None
+    ask = _value_ask(f"{topic}?", pointed=True)
+    if ask is None or ask.kinds == GENERIC:
+        return None  # the topic names no kind of value: nothing says what was asked
+    return ask
+
+
 def value_ask(shape: Shape) -> ValueAsk | None:
     """The value the asking sentence requests, if it requests one."""
     for sentence in reversed(shape.asking):
@@ -1422,8 +1531,8 @@ def value_ask(shape: Shape) -> ValueAsk | None:
         if fronted:
             whole, how, rest = fronted.groups()
             said = f"{how} of {whole} {rest}"
-        said = _partitive_counted(said)
-        ask = _value_ask(said)
+        said = _thing_numbered(_partitive_counted(said))
+        ask = _vague_report(sentence) or _value_ask(said)
         if ask is None:
             ask = _pointed_ask(shape, sentence)
         if ask is not None and _names_nothing(said, ask):
@@ -1784,6 +1893,11 @@ _STATED_BY = {
     "port": ("listen", "bind", "serve", "answer", "expose"),
     "status": ("return", "give", "respond", "answer"),
     "code": ("return", "give", "respond", "answer"),
+    # an event's noun by its verb: "expires on 2027-03-31", "departs at 07:45", "due 12-10"
+    "expiry": ("expire",),
+    "departure": ("depart",),
+    "arrival": ("arrive",),
+    "deadline": ("due",),
 }
 _DO_AUX = word_set("did does do will would can could should has have had")
 # Asking words that are nouns too, in their base form ("the TTL on the A record").

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from crewline.policy.fleet.asking import (
     ASKING,
+    EVENT_NOUNS,
     GENERIC,
     MOMENT,
     NAMING,
@@ -97,6 +98,8 @@ def _said(ask: ValueAsk, fact: Fact) -> list[Said]:
         labels = _labels(text, value)
         if ask.kinds == GENERIC and not cue:
             continue  # a value for "what's the X?" stands next to X
+        if ask.noun in EVENT_NOUNS and not (cue or _event_said(ask, clause_of(text, value)[0])):
+            continue  # "the expiry": a date the row says by the event ("expires on"), no other
         near = {root(w) for w in before} | labels
         named_by_subject = ask.noun in NAMING and bool(near & set(ask.subject))
         if value.kind not in STRONG and not cue and not named_by_subject:
@@ -211,6 +214,12 @@ def _named_as_another(ask: ValueAsk, name: str) -> bool:
         and word.stem not in asked
         and not any(word.stem in a or a in word.stem for a in ask.cue_stems)
     )
+
+
+def _event_said(ask: ValueAsk, head: str) -> bool:
+    """Does the clause before a value say the asked event by its verb ("MV Corra *arrives*
+    in Lisbon on …" for "the arrival"), not another event ("was issued on …")?"""
+    return any(t.stem in ask.cue_stems for t in tokens(code_form(head)))
 
 
 # A duration after "every", "each" or "per" ("runs every 15 min", "a dump each 6 h", "100
@@ -663,7 +672,46 @@ def _same_noun(a: str, b: str) -> bool:
     return a == b or (len(short) >= 3 and long.startswith(short) and short.isalpha())
 
 
+# A share said of the occurrences counted ("jams in 4% of batches", "fails in about 12% of
+# runs", "2% of the time"): how often, as a share — never a share of something else ("runs
+# at 80% of capacity").
+_IN_SHARE = re.compile(r"\bin\s+(?:about\s+|around\s+|roughly\s+|~\s*)?$")
+_OF_OCCURRENCES = re.compile(r"\s*of\s+(?:the\s+|all\s+|its\s+|their\s+)?[a-z]+")
+
+
+def _share_of_occurrences(text: str, value: Value) -> bool:
+    """Is the percentage ``value`` said in ``text`` as a share of occurrences ("in 4% of
+    batches", "12% of the time")?"""
+    after = text[value.end :].lower()
+    if re.match(r"\s*of\s+the\s+time\b", after):
+        return True
+    return bool(_IN_SHARE.search(text[: value.start].lower())) and bool(
+        _OF_OCCURRENCES.match(after)
+    )
+
+
+def _how_often(ask: ValueAsk, fact: Fact) -> list[Said]:
+    """The values that say how often: a rate whole ("3 times a day"); else a span the row
+    says it recurs at ("every 6 hours") or a share of the occurrences ("in 4% of batches");
+    else a count of times. A duration that does not recur ("takes 6 hours") and a share of
+    another thing ("80% of capacity") answer no "how often"."""
+    text = unicodedata.normalize("NFKC", fact.text)
+    said = _said(replace(ask, counted=frozenset()), fact)
+    rates = [s for s in said if s.value.kind is Kind.RATE]
+    if rates:
+        return rates
+    spans = [s for s in said if s.value.kind is Kind.DURATION and _recurrence(text, s.value)]
+    shares = [
+        s for s in said if s.value.kind is Kind.PERCENT and _share_of_occurrences(text, s.value)
+    ]
+    if spans or shares:
+        return [*spans, *shares]
+    return _counted(replace(ask, kinds=(Kind.RATE, Kind.NUMBER)), fact)
+
+
 def values_of(ask: ValueAsk, fact: Fact) -> list[Said]:
+    if ask.how_often:
+        return _how_often(ask, fact)
     if not ask.counted:
         return labelled_only(ask, fact, _said(ask, fact))
     if Kind.RATE in ask.kinds:
