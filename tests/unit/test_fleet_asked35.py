@@ -139,6 +139,11 @@ def test_a_vague_what_did_x_report_asks_the_need_before_it(
                 ("cavebot", "the cold room is holding at 3.5 °C"),
             ],
         ),
+        # no member of that name: another member's word is not the one asked
+        (
+            "I need the cold room temperature — what did dairybot report?",
+            [("cavebot", "the cold room is holding at 3.5 °C")],
+        ),
         # another thing, another kind, a value only supposed
         (
             "I need the cold room temperature — what did dairybot report?",

@@ -1488,11 +1488,12 @@ def names_a_number(said: str) -> bool:
 # A request that names nothing but the member whose word it asks ("what did dairybot
 # report?", "what number did uptime-reporter get?"), after a need or a topic put first and
 # a dash, a comma or a colon: what is asked is what the need or the topic names, of that
-# member's rows (``picking.sources_of`` reads the member's name in the question).
-_VAGUE_REPORT = re.compile(
+# member's rows (``picking.sources_of`` reads the member's name in the question, and a name
+# no member of the rows has leaves it unanswered).
+VAGUE_REPORT = re.compile(
     r"(?:\s[-\u2013\u2014]+|[,:;])\s*(?:so\s+)?what\s+(?:(?:number|value|figure|result)\s+)?"
     r"(?:did|does|has|have)\s+(?:the\s+)?"
-    r"(?:[a-z][a-z0-9]*(?:er|or|bot|agent)(?:-[a-z0-9]+)*|[a-z][a-z0-9]*-[a-z0-9-]+)\s+"
+    r"(?P<who>[a-z][a-z0-9]*(?:er|or|bot|agent)(?:-[a-z0-9]+)*|[a-z][a-z0-9]*-[a-z0-9-]+)\s+"
     r"(?:report|reported|say|said|find|found|measure|measured|see|seen|get|got|record|log|note|show)"
     r"\s*\?+\s*$"
 )
@@ -1511,7 +1512,7 @@ def _vague_report(sentence: Sentence) -> ValueAsk | None:
     """The request a vague "what did <member> report?" makes of the need or the topic
     before it ("I need the cold room temperature — what did dairybot report?": the cold
     room's temperature), where that names a kind of value; None otherwise."""
-    m = _VAGUE_REPORT.search(sentence.text)
+    m = VAGUE_REPORT.search(sentence.text)
     if m is None:
         return None
     topic = _PURPOSE.sub("", sentence.text[: m.start()].strip())

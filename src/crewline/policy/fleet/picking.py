@@ -21,6 +21,7 @@ from crewline.policy.fleet.asking import (
     PHYSICAL,
     STOP,
     STRONG,
+    VAGUE_REPORT,
     VERBISH,
     WHOLES,
     ValueAsk,
@@ -1263,14 +1264,17 @@ def sources_of(ask: ValueAsk, members: Sequence[str]) -> frozenset[str] | str | 
     slugs = {m: " ".join(re.findall(r"[a-z0-9]+", m.lower())) for m in members}
     found: set[str] = set()
     marks = [m for pattern in _SOURCE_MARKS for m in pattern.finditer(ask.question)]
-    for m in marks:
-        name = next(g for g in m.groups() if g)
+    # "I need the cold room temperature — what did dairybot report?": the member is all the
+    # request names of its source, so a name no member has is a member the rows lack
+    vague = [*VAGUE_REPORT.finditer(ask.question)]
+    for m in [*marks, *vague]:
+        name = m["who"] if m.re is VAGUE_REPORT else next(g for g in m.groups() if g)
         spelled = " ".join(re.findall(r"[a-z0-9]+", name))
         exact = {x for x, s in slugs.items() if s == spelled or spelled.endswith(" " + s)}
         matched = exact or {x for x, s in slugs.items() if spelled in s.split()}
         if matched:
             found |= matched
-        elif m.re is _SOURCE_MARKS[0] or _AGENT_NAME.fullmatch(name):
+        elif m.re in (_SOURCE_MARKS[0], VAGUE_REPORT) or _AGENT_NAME.fullmatch(name):
             return name  # "the probe-eu session", "deployer-2": a member the rows lack
     return frozenset(found) or None
 
