@@ -865,7 +865,32 @@ def _former(ask: ValueAsk, fact: Fact) -> bool:
     if _PRESENT.search(ask.question):
         return False
     text = unicodedata.normalize("NFKC", fact.text)
-    return any(v.kind in ask.kinds and _not_present(ask, text, v) for v in values_in(text))
+    of_kind = [v for v in values_in(text) if v.kind in ask.kinds]
+    gone = [v for v in of_kind if _not_present(ask, text, v)]
+    return bool(gone) and not _done_as_asked(ask, text, of_kind, gone)
+
+
+def _done_as_asked(ask: ValueAsk, text: str, of_kind: list[Value], gone: list[Value]) -> bool:
+    """Does the question ask by a participle ("which version is *tagged*?") that the row
+    says of its one present value ("Tagged 2.8.0") and of none it gives as planned or former
+    ("2.8.1 is planned, not tagged")? Then the present one is asked, not a guess."""
+    done = {
+        root(t.lemma)
+        for t in tokens(code_form(ask.question))
+        if t.text.endswith("ed") and root(t.lemma) in ask.subject
+    }
+    if not done:
+        return False
+
+    def does(value: Value) -> bool:  # its own clause says the participle, not denied
+        clause = code_form(" ".join(clause_of(text, value)).lower())
+        return any(
+            root(word.lemma) in done and not NEGATION.search(clause[: word.start])
+            for word in tokens(clause)
+        )
+
+    present = {v.text.casefold() for v in of_kind if v not in gone and does(v)}
+    return len(present) == 1 and not any(does(v) for v in gone)
 
 
 def _not_present(ask: ValueAsk, text: str, value: Value) -> bool:
@@ -943,9 +968,21 @@ def pick(ask: ValueAsk, row: Row, values: list[Said]) -> Said | str | None:
         wanted = {t for t in wanted if not any(has(v, t) for v in labelled)}
     wanted = {t for t in wanted if any(has(v, t) for v in values)}
 
+    def states(said: Said, term: str) -> bool:
+        # a word in the value's own name is its own ("created database app_staging" for
+        # the staging database); one only in another value's name is that one's
+        # ("ledger bakery_summer with clerk bk_winter" names no winter ledger)
+        if term in _roots(said.value.text):
+            return True
+        if not ({root(w) for w in said.near} & {term} or has(said, term)):
+            return False
+        others = [o.value.text for o in values if o.value.text != said.value.text]
+        if not any(term in _roots(name) for name in others):
+            return True
+        return term in _roots(_without(said.clause, others))
+
     def states_all(said: Said, shared: frozenset[str] = frozenset()) -> bool:
-        near = {root(w) for w in said.near}
-        return all(t in near or has(said, t) for t in wanted - shared)
+        return all(states(said, t) for t in wanted - shared)
 
     # each value's own label ("p50 is 80 ms", "91% on db-2", "main sits at 79.1%"): the
     # question names exactly one value's, or, when every value has a label and the question
@@ -988,11 +1025,126 @@ def pick(ask: ValueAsk, row: Row, values: list[Said]) -> Said | str | None:
         if not states_all(hit, named) or _outsaid(ask, row, hit, values):
             return "several"  # "pinned pydantic to 2.7.4 because 2.8 breaks our validators"
         return hit
+    if not hits:
+        # "Search API error rate over the last hour: 0.7%, budget is 1%": the value said on
+        # the question's own words, the other on a noun of its own ("budget")
+        by_clause = by_own_clause(ask, row.fact, values, own)
+        if by_clause is not None:
+            return by_clause
     if hits or all(label for _, label in own) or not wanted:
         return "several"
     # else exactly one value whose own clause states every one of those words
     told = {v.value.text.casefold(): v for v in values if states_all(v)}
     return next(iter(told.values())) if len(told) == 1 else "several"
+
+
+def _without(clause: str, names: Sequence[str]) -> str:
+    """The clause with the other values' names taken out."""
+    for name in names:
+        clause = clause.replace(name.lower(), " ")
+    return clause
+
+
+def own_segment(text: str, said: Said, values: Sequence[Said]) -> tuple[int, int]:
+    """Where the words of a row that are the value's own lie: its clause before it, back to
+    another value's end ("created database app_staging with user app_rw": "with user" for app_rw),
+    the value itself, and its clause after it — up to the next value, and, where one comes,
+    only up to the word that leads that value's own ("with", "for")."""
+    before, after = clause_of(text, said.value)
+    start = said.value.start - len(before)
+    end = said.value.end + len(after)
+    for other in values:
+        if other.value.start >= end or other.value.end <= start or other is said:
+            continue
+        if other.value.start < said.value.start:
+            start = max(start, other.value.end)
+        else:
+            end = min(end, other.value.start)
+            led = _LEADS_A_VALUE.search(text[said.value.end : end].lower())
+            end = said.value.end + led.start() if led else end
+    return start, end
+
+
+# The words that lead another value's phrase after a value ("app_staging with user app_rw").
+_LEADS_A_VALUE = re.compile(r"\b(?:with|for|to|on|at|in|of|by|from|into|as|via)\b")
+
+
+def _clause_span(text: str, value: Value) -> tuple[int, int]:
+    """Where the value's clause lies in the row."""
+    before, after = clause_of(text, value)
+    return value.start - len(before), value.end + len(after)
+
+
+def _roots(text: str) -> frozenset[str]:
+    """The roots and stems of a text's words, names split at their joins ("app_staging")."""
+    words = tokens(code_form(text))
+    return frozenset({root(t.lemma) for t in words} | {t.stem for t in words})
+
+
+def _own_words_unasked(ask: ValueAsk, segment: str, label: frozenset[str]) -> frozenset[str]:
+    """What tells a value apart that the question does not say: its own label words, and a
+    word right before the asked noun in its own segment ("the *old* table", "*p95* latency
+    212ms")."""
+    words = tokens(code_form(segment.lower()))
+    modifiers = {
+        before.text
+        for before, noun in itertools.pairwise(words)
+        if (noun.stem in ask.cue_stems or root(noun.lemma) in ask.cues)
+        and re.search(r"[a-z]", before.text) is not None  # "old", and "p95" too
+        and before.text not in STOP | NP_STOP
+        and before.stem not in ask.cue_stems
+    }
+    # a word, not another value ("from 2027-03-02 to 2027-03-16" labels the end by the start)
+    words_of_its_own = {w for w in label if re.search(r"[a-z]{2}", w)} | modifiers
+    return frozenset(w for w in words_of_its_own if not _names_label(ask, frozenset({w})))
+
+
+def by_own_clause(
+    ask: ValueAsk, fact: Fact, values: Sequence[Said], own: Sequence[tuple[Said, frozenset[str]]]
+) -> Said | None:
+    """Of a row giving several values of the asked kind, each in its own clause, the one
+    whose own clause says what the question asks: more of the question's words than every
+    other's (its noun, its verb: "indexed … into table search_docs_v2", "error rate over
+    the last hour: 0.7%"), with nothing of its own the question does not say, while every
+    other is told apart by a word of its own the question does not say ("budget is 1%",
+    "the old table search_docs"). A value its clause denies or plans answers nothing; None
+    when not exactly one so."""
+    text = unicodedata.normalize("NFKC", fact.text)
+    if len({_clause_span(text, said.value) for said in values}) != len(values):
+        return None  # two values of one clause ("runs from 2027-03-02 to 2027-03-16")
+    noun = {root(ask.noun)} if ask.noun != "value" else set()
+    terms = [t for t in dict.fromkeys((*ask.subject, *noun)) if t.isalnum()]
+
+    def asked_in(segment: str) -> frozenset[str]:
+        said = _roots(segment)
+        return frozenset(
+            t for t in terms if t in said or (t in noun and said & (ask.cue_stems | ask.cues))
+        )
+
+    read = []
+    for said, label in own:
+        start, end = own_segment(text, said, values)
+        segment = text[start:end]
+        head = text[start : said.value.start]
+        read.append((said, asked_in(segment), _own_words_unasked(ask, segment, label), head))
+    fit = [
+        (said, head)
+        for said, asked, unasked, head in read
+        if not unasked
+        and asked - noun
+        and all(asked > other for o, other, _, _ in read if o is not said)
+        and all(theirs for o, _, theirs, _ in read if o is not said)
+    ]
+    if len(fit) != 1:
+        return None
+    said, head = fit[0]
+    if _DENIED.search(head.lower()) or unsettled(" ".join(clause_of(text, said.value)).lower()):
+        return None  # "did not bottle into tank t9", "will bottle into tank t9 next week"
+    return said
+
+
+# A denial anywhere before a value in its own words ("did not bottle into tank t9").
+_DENIED = re.compile(r"\b(?:not|never|no longer|nor)\b|n't\b")
 
 
 # Words a question may say of a whole count that its row need not: the whole itself, the
