@@ -283,9 +283,10 @@ SLO = Fact(
 
 def test_of_several_values_the_one_whose_clause_says_the_question_is_the_answer() -> None:
     """The row gives two percentages; the question's words are in 0.4%'s own clause, not in
-    2%'s: the model's 0.4% holds, a hostile 2% does not."""
+    2%'s: the reader answers 0.4% itself (several35), the model's 0.4% holds, a hostile 2%
+    does not."""
     question = "billing api error rate, last day?"
-    assert not judge(question, facts=[SLO]).kind.routine
+    assert judge(question, facts=[SLO]).answer == "0.4%"
     right = check_placement(
         question, Placement(kind="fleet", answer="0.4%", row="row-30"), facts=[SLO]
     )
