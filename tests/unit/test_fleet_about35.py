@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import pytest
 
+from crewline.policy.fleet.about import asker_words
+from crewline.policy.fleet.asking import loose_ask
+from crewline.policy.lemmas import root
+from crewline.policy.values import Kind
 from tests.unit.gate_kit import answers, facts, no_answer
 
 _ANSWERED = [
@@ -229,3 +233,13 @@ def test_what_picks_one_thing_among_others_is_still_the_rows_to_say(
     question: str, rows: list[tuple[str, str]]
 ) -> None:
     no_answer(question, facts(*rows))
+
+
+def test_what_the_asker_means_is_the_thing_asked_never_the_askers_doing() -> None:
+    """What the asker says it means ("I *mean* the MAE") is the thing asked, and the row must
+    still say it: a model citing the retrained model's version ("v3.8.1") for "how accurate
+    …? I mean the MAE" was taken once "mean" was spared as the asker's verb."""
+    ask = loose_ask(
+        "how accurate is the retrained cheese press model on the may batch? i mean the yield."
+    )
+    assert root("mean") not in asker_words(ask, Kind.VERSION)

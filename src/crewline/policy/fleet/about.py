@@ -225,6 +225,9 @@ def frame_words(ask: ValueAsk) -> frozenset[str]:
 
 # The one who asks, as the request names it: "do *I* point …", "the URL *we* talk to".
 _ASKERS = word_set("i we")
+# What the asker says of the question itself, not of the value ("I *mean* the MAE"): the
+# words after it name the thing asked, and the row must say them.
+_RESTATING = word_set("mean")
 
 
 def asker_words(ask: ValueAsk, kind: Kind) -> frozenset[str]:
@@ -261,7 +264,7 @@ def asker_words(ask: ValueAsk, kind: Kind) -> frozenset[str]:
     for i, t in enumerate(words):
         if t.text in _ASKERS and not ends(i):
             verb = _verb_after(words, i + 1, ends)
-            if verb is None or words[verb].lemma in _asked_lemmas(ask):
+            if verb is None or words[verb].lemma in _asked_lemmas(ask) | _RESTATING:
                 continue
             found.add(verb)  # "the URL we *talk* to", "do I *point* psql at"
             tool = _pointed_tool(sentence, words, verb, ends)
