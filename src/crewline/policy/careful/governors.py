@@ -410,6 +410,10 @@ def done_after(shape: Shape, i: int) -> bool:
 
 # Verbs that carry out a thing prepared before ("prepare the refund and issue it").
 _CARRY_OUT = word_set("issue finalize finalise")
+# ... and those that carry out only an act prepared in words, never a file or a name in code,
+# which they commit to a branch ("I've staged the deletion of 400 records. Commit it?";
+# "renamed variables in `lb_reset.py`. Commit it to my branch?" commits the file).
+_CARRY_OUT_IN_WORDS = word_set("commit confirm")
 
 
 def _step_after(shape: Shape, i: int) -> tuple[int, int] | None:
@@ -422,7 +426,9 @@ def _step_after(shape: Shape, i: int) -> tuple[int, int] | None:
             continue
         if w.lemma in READ_VERBS or w.ident:
             continue
-        if w.lemma not in EXEC_VERBS | PROCEED_VERBS | _CARRY_OUT:
+        if w.lemma in _CARRY_OUT_IN_WORDS and (words[i].ident or words[i].code):
+            continue  # "… `lb_reset.py`. Commit it?": the file committed, nothing run
+        if w.lemma not in EXEC_VERBS | PROCEED_VERBS | _CARRY_OUT | _CARRY_OUT_IN_WORDS:
             continue  # an act's own verb ("then push it") is found as that act
         pronoun = _done_to_a_pronoun(shape, w.index)
         if pronoun is not None:
