@@ -130,6 +130,15 @@ async def _holders(watch: PostgresCoordination) -> dict[str, str]:
     }
 
 
+async def _held(watch: PostgresCoordination, transport: str) -> None:
+    """Wait (bounded) until ``transport``'s lease has a live holder."""
+    async with asyncio.timeout(WAIT):
+        while True:
+            if transport in await _holders(watch):
+                return
+            await asyncio.sleep(0.05)  # a poll of the leases table, not a wait for time
+
+
 async def _taken_over(
     transport: str, killed_at: float, telegram: FakeTelegram, discord: FakeDiscord, seen: int
 ) -> float:
@@ -197,8 +206,13 @@ async def test_leased_transports_survive_replica_kills(tmp_path: Path, postgres_
                 async with asyncio.timeout(WAIT * 2):
                     for _ in range(rng.randint(2, 6)):
                         await ledger.steps.get()
-                holders = await _holders(watch)
                 pick = rng.choice(["telegram", "discord", None])
+                if round_ % 2 == 0:
+                    # every other round kills a holder, whatever the draw: the leases are hit
+                    # (a takeover may still be under way, so wait for the lease to be held)
+                    pick = pick or rng.choice(["telegram", "discord"])
+                    await _held(watch, pick)
+                holders = await _holders(watch)
                 victim = by_name[holders[pick]] if pick in holders else rng.choice(replicas)
                 held = [t for t, name in holders.items() if name == victim.name]
                 seen = discord.identifies
